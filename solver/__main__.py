@@ -1,0 +1,5 @@
+"""Run the command line as ``python -m solver``."""
+
+from solver.cli import main
+
+main()

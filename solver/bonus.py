@@ -1,0 +1,189 @@
+"""The mandatory Bonus wager (rule clause 4): outcomes, exact return table and moments.
+
+Combinations count ordered pairs of physical cards (player's card, Bonus card) dealt
+from the shoe, so the probabilities are exact integers over ``N * (N - 1)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from solver.cards import RANKS, SUITS, Card, Shoe
+from solver.errors import ShoeError
+from solver.rules import Paytable, Rules
+
+if TYPE_CHECKING:
+    import sympy
+
+
+class BonusOutcome(StrEnum):
+    """Result of the Bonus wager; only the highest tier reached pays."""
+
+    SUITED_MATCH = "suited_match"
+    RANK_MATCH = "rank_match"
+    ADJACENT = "adjacent"
+    LOSE = "lose"
+
+
+BONUS_OUTCOMES: tuple[BonusOutcome, ...] = tuple(BonusOutcome)
+
+
+def ranks_adjacent(first: int, second: int) -> bool:
+    """Rank indices (0 = ace .. 12 = king) one apart; the ace touches both 2 and king."""
+    return (first - second) % 13 in (1, 12)
+
+
+def bonus_outcome(player: Card, bonus: Card) -> BonusOutcome:
+    """Outcome of the Bonus wager for the player's card against the Bonus card.
+
+    >>> bonus_outcome(Card.parse("Ks"), Card.parse("As")).value
+    'adjacent'
+    """
+    if player.rank == bonus.rank:
+        if player.suit is None or bonus.suit is None:
+            raise ShoeError("a rank match needs both suits to tell suited from unsuited")
+        return BonusOutcome.SUITED_MATCH if player.suit == bonus.suit else BonusOutcome.RANK_MATCH
+    if ranks_adjacent(player.rank.order, bonus.rank.order):
+        return BonusOutcome.ADJACENT
+    return BonusOutcome.LOSE
+
+
+def pays(paytable: Paytable, outcome: BonusOutcome) -> Fraction:
+    """Net result of one unit on the Bonus wager for ``outcome`` (-1 when it loses)."""
+    if outcome is BonusOutcome.LOSE:
+        return Fraction(-1)
+    return Fraction(getattr(paytable, outcome.value))
+
+
+#: Ordered-pair counts keyed by (player card value, Bonus card value), then by outcome.
+ValuePairCounts = dict[tuple[int, int], dict[BonusOutcome, int]]
+
+
+def combinations_by_values(shoe: Shoe) -> ValuePairCounts:
+    """Count ordered card pairs from ``shoe`` by both cards' blackjack values and outcome.
+
+    The main game sees values and the Bonus wager sees ranks and suits; this joint count
+    is what ties the two wagers of a round together.
+    """
+    if not shoe.suits_known:
+        raise ShoeError(
+            "the Bonus wager depends on suits: give every removed card with its suit, e.g. Ks"
+        )
+    ranks = shoe.rank_counts()
+    table: ValuePairCounts = {}
+    for i, first in enumerate(RANKS):
+        for j, second in enumerate(RANKS):
+            cell = table.setdefault((first.points, second.points), dict.fromkeys(BONUS_OUTCOMES, 0))
+            if i == j:
+                suited = sum(shoe.count(first, s) * (shoe.count(first, s) - 1) for s in SUITS)
+                cell[BonusOutcome.SUITED_MATCH] += suited
+                cell[BonusOutcome.RANK_MATCH] += ranks[i] * (ranks[i] - 1) - suited
+            elif ranks_adjacent(i, j):
+                cell[BonusOutcome.ADJACENT] += ranks[i] * ranks[j]
+            else:
+                cell[BonusOutcome.LOSE] += ranks[i] * ranks[j]
+    return table
+
+
+def bonus_combinations(shoe: Shoe) -> dict[BonusOutcome, int]:
+    """Count ordered pairs (player card, Bonus card) from ``shoe`` by outcome."""
+    totals = dict.fromkeys(BONUS_OUTCOMES, 0)
+    for cell in combinations_by_values(shoe).values():
+        for outcome, n in cell.items():
+            totals[outcome] += n
+    return totals
+
+
+@dataclass(frozen=True, slots=True)
+class BonusLine:
+    """One row of the Bonus wager's return table."""
+
+    outcome: BonusOutcome
+    pays: Fraction
+    combinations: int
+    probability: Fraction
+
+    @property
+    def return_(self) -> Fraction:
+        """Contribution of this row to the expected value (pays times probability)."""
+        return self.pays * self.probability
+
+
+@dataclass(frozen=True, slots=True)
+class BonusAnalysis:
+    """Exact analysis of one unit on the Bonus wager under ``rules`` from a given shoe."""
+
+    rules: Rules
+    removed: tuple[Card, ...]
+    lines: tuple[BonusLine, ...]
+
+    @property
+    def total_combinations(self) -> int:
+        """All ordered card pairs the player's card and the Bonus card can be."""
+        return sum(line.combinations for line in self.lines)
+
+    @property
+    def expected_value(self) -> Fraction:
+        """Expected net result per unit wagered."""
+        return sum((line.return_ for line in self.lines), Fraction(0))
+
+    @property
+    def house_edge(self) -> Fraction:
+        """Expected loss per unit wagered."""
+        return -self.expected_value
+
+    @property
+    def hit_frequency(self) -> Fraction:
+        """Probability that the wager wins (a pay above zero)."""
+        return sum((ln.probability for ln in self.lines if ln.pays > 0), Fraction(0))
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the net result per unit wagered."""
+        second = sum((ln.pays**2 * ln.probability for ln in self.lines), Fraction(0))
+        return second - self.expected_value**2
+
+    @property
+    def standard_deviation(self) -> float:
+        """Standard deviation per unit wagered."""
+        return math.sqrt(self.variance)
+
+    def symbolic_expected_value(self) -> sympy.Expr:
+        """Expected value as a sympy expression in the three pays ``S``, ``R``, ``A``."""
+        import sympy
+
+        symbols = {
+            BonusOutcome.SUITED_MATCH: sympy.Symbol("S"),
+            BonusOutcome.RANK_MATCH: sympy.Symbol("R"),
+            BonusOutcome.ADJACENT: sympy.Symbol("A"),
+            BonusOutcome.LOSE: sympy.Integer(-1),
+        }
+        total = self.total_combinations
+        return sympy.expand(
+            sum(sympy.Rational(ln.combinations, total) * symbols[ln.outcome] for ln in self.lines)
+        )
+
+
+def analyse_bonus(rules: Rules | None = None, removed: Iterable[Card] = ()) -> BonusAnalysis:
+    """Exact return table of the Bonus wager from a full shoe less ``removed`` cards.
+
+    >>> analyse_bonus().expected_value
+    Fraction(-45, 311)
+    """
+    rules = rules or Rules()
+    removed = tuple(removed)
+    shoe = Shoe.full(rules.decks).remove(removed)
+    if shoe.total < 2:
+        raise ShoeError(f"a shoe of {shoe.total} card(s) cannot deal the player and Bonus cards")
+    counts = bonus_combinations(shoe)
+    total = shoe.total * (shoe.total - 1)
+    lines = tuple(
+        BonusLine(o, pays(rules.paytable, o), counts[o], Fraction(counts[o], total))
+        for o in BONUS_OUTCOMES
+    )
+    return BonusAnalysis(rules, removed, lines)

@@ -1,0 +1,193 @@
+"""Cards, ranks, suits and the shoe as an immutable composition.
+
+The main game only sees blackjack *values* (1 for an ace, 10 for tens and faces);
+the Bonus wager sees ranks and suits.  A :class:`Shoe` keeps the full rank-and-suit
+composition and hands out the value composition the main game needs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from solver.errors import CardError, ShoeError
+
+#: A composition by blackjack value: ``counts[v - 1]`` cards of value ``v`` (ace = 1).
+ValueCounts = tuple[int, ...]
+
+VALUES = tuple(range(1, 11))
+CARDS_PER_DECK = 52
+
+
+class Rank(StrEnum):
+    """The thirteen ranks, in order from ace to king."""
+
+    ACE = "A"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "10"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+
+    @property
+    def order(self) -> int:
+        """Position from 0 (ace) to 12 (king)."""
+        return RANKS.index(self)
+
+    @property
+    def points(self) -> int:
+        """Blackjack value: ace 1, two to ten at face, faces 10."""
+        return min(self.order + 1, 10)
+
+
+class Suit(StrEnum):
+    """The four suits, by their one-letter names."""
+
+    SPADES = "s"
+    HEARTS = "h"
+    DIAMONDS = "d"
+    CLUBS = "c"
+
+
+RANKS: tuple[Rank, ...] = tuple(Rank)
+SUITS: tuple[Suit, ...] = tuple(Suit)
+
+_CARD_PATTERN = re.compile(r"^(10|[2-9]|[atjqk])([shdc])?$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A playing card; ``suit`` is ``None`` where only the rank is known."""
+
+    rank: Rank
+    suit: Suit | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse ``A``, ``2``..``9``, ``T``/``10``, ``J``, ``Q``, ``K`` with an optional suit.
+
+        >>> Card.parse("10h"), Card.parse("as"), Card.parse("T")
+        (Card.parse('10h'), Card.parse('As'), Card.parse('10'))
+        """
+        match = _CARD_PATTERN.match(text.strip())
+        if match is None:
+            raise CardError(
+                f"unknown card {text!r}: expected a rank A 2-9 T 10 J Q K "
+                "with an optional suit s h d c, e.g. As, 10h, T"
+            )
+        rank_text, suit_text = match.groups()
+        rank_text = rank_text.upper()
+        rank = Rank.TEN if rank_text == "T" else Rank(rank_text)
+        return cls(rank, Suit(suit_text.lower()) if suit_text else None)
+
+    @property
+    def points(self) -> int:
+        """Blackjack value of the card."""
+        return self.rank.points
+
+    def __str__(self) -> str:
+        return f"{self.rank}{self.suit or ''}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
+    """Parse cards separated by commas or spaces (or given as a list of strings).
+
+    >>> parse_cards("As, 10h K")
+    (Card.parse('As'), Card.parse('10h'), Card.parse('K'))
+    """
+    items = re.split(r"[\s,]+", text) if isinstance(text, str) else list(text)
+    return tuple(Card.parse(item) for item in items if item.strip())
+
+
+def parse_value(text: str) -> int:
+    """Parse a card for its blackjack value only (any suit given is ignored).
+
+    >>> parse_value("K"), parse_value("a")
+    (10, 1)
+    """
+    return Card.parse(text).points
+
+
+def value_label(value: int) -> str:
+    """Short label of a blackjack value: ``A`` for 1, digits otherwise."""
+    return "A" if value == 1 else str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Shoe:
+    """An immutable shoe composition.
+
+    ``counts`` holds 52 counts, rank-major (``counts[4 * rank.order + suit index]``).
+    Cards removed without a suit are tallied in ``unknown_suit`` (13 counts, one per
+    rank): their rank is gone from the shoe but which suit left is not known.
+    """
+
+    decks: int
+    counts: tuple[int, ...]
+    unknown_suit: tuple[int, ...] = (0,) * 13
+
+    def __post_init__(self) -> None:
+        if len(self.counts) != 52 or len(self.unknown_suit) != 13:
+            raise ShoeError("a shoe needs 52 rank-and-suit counts and 13 unknown-suit counts")
+        if any(c < 0 for c in self.counts) or any(r < 0 for r in self.rank_counts()):
+            raise ShoeError("a shoe cannot hold a negative number of cards")
+
+    @classmethod
+    def full(cls, decks: int) -> Shoe:
+        """A freshly shuffled shoe of ``decks`` standard 52-card decks."""
+        if decks < 1:
+            raise ShoeError(f"a shoe needs at least one deck, got {decks}")
+        return cls(decks, (decks,) * 52)
+
+    def count(self, rank: Rank, suit: Suit) -> int:
+        """Cards of this exact rank and suit still in the shoe (known suits only)."""
+        return self.counts[4 * rank.order + SUITS.index(suit)]
+
+    def rank_counts(self) -> tuple[int, ...]:
+        """Cards left of each rank, ace to king."""
+        return tuple(sum(self.counts[4 * i : 4 * i + 4]) - self.unknown_suit[i] for i in range(13))
+
+    def value_counts(self) -> ValueCounts:
+        """Cards left of each blackjack value 1..10 (the main game's view)."""
+        ranks = self.rank_counts()
+        return (*ranks[:9], sum(ranks[9:]))
+
+    @property
+    def total(self) -> int:
+        """Number of cards left."""
+        return sum(self.rank_counts())
+
+    @property
+    def suits_known(self) -> bool:
+        """True when every removed card was given with its suit."""
+        return not any(self.unknown_suit)
+
+    def remove(self, cards: Iterable[Card]) -> Shoe:
+        """The shoe after taking ``cards`` out; raises :class:`ShoeError` if it lacks one."""
+        counts = list(self.counts)
+        unknown = list(self.unknown_suit)
+        for card in cards:
+            i = card.rank.order
+            if card.suit is None:
+                unknown[i] += 1
+            else:
+                counts[4 * i + SUITS.index(card.suit)] -= 1
+            if (card.suit is not None and counts[4 * i + SUITS.index(card.suit)] < 0) or (
+                sum(counts[4 * i : 4 * i + 4]) - unknown[i] < 0
+            ):
+                raise ShoeError(
+                    f"cannot remove {card}: the {self.decks}-deck shoe has no more of it left"
+                )
+        return Shoe(self.decks, tuple(counts), tuple(unknown))

@@ -1,0 +1,21 @@
+"""Domain errors: every bad input the library rejects raises one of these."""
+
+
+class CbjError(ValueError):
+    """Base class for every error the solver raises on bad input."""
+
+
+class CardError(CbjError):
+    """A card or list of cards could not be parsed."""
+
+
+class ShoeError(CbjError):
+    """Cards were removed that the shoe does not hold, or a shoe is too small."""
+
+
+class RulesError(CbjError):
+    """A rule, ratio or paytable value is out of range or malformed."""
+
+
+class HandError(CbjError):
+    """A hand that cannot occur in the game (busted, empty, impossible)."""

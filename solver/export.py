@@ -1,0 +1,192 @@
+"""Output formats shared by every command: exact JSON numbers and plain tables.
+
+Exact numbers go to JSON as ``{"exact": "p/q", "float": x}`` (integers as ``"n"``);
+tables render as aligned text, CSV or Markdown, each headed by what produced them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from solver.bonus import BonusAnalysis
+from solver.rules import RULE_MEANINGS, Rules
+
+
+class Format(StrEnum):
+    """Output formats a command can print."""
+
+    TABLE = "table"
+    CSV = "csv"
+    JSON = "json"
+    MD = "md"
+
+
+def exact(value: Fraction | int) -> dict[str, Any]:
+    """An exact number as JSON: its fraction as text and its nearest float.
+
+    >>> exact(Fraction(-45, 311))["exact"], exact(3)
+    ('-45/311', {'exact': '3', 'float': 3.0})
+    """
+    value = Fraction(value)
+    text = str(value.numerator) if value.denominator == 1 else f"{value}"
+    return {"exact": text, "float": float(value)}
+
+
+def approx(value: float) -> dict[str, Any]:
+    """A number with no exact rational form (a square root) as JSON."""
+    return {"float": value}
+
+
+def dumps(document: dict[str, Any]) -> str:
+    """JSON text of a result document, indented for reading."""
+    return json.dumps(document, indent=2)
+
+
+def number(value: Fraction | float, digits: int = 6) -> str:
+    """A number for a human table: fixed decimals."""
+    return f"{float(value):.{digits}f}"
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A titled table of text cells, with notes that say which rules produced it."""
+
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    notes: tuple[str, ...] = field(default=())
+
+    def render(self, fmt: Format) -> str:
+        """The table as aligned text, CSV (notes as ``#`` lines) or Markdown."""
+        if fmt is Format.CSV:
+            return self._csv()
+        if fmt is Format.MD:
+            return self._markdown()
+        if fmt is Format.TABLE:
+            return self._text()
+        raise ValueError(f"a table cannot be rendered as {fmt}")
+
+    def _text(self) -> str:
+        widths = [
+            max(len(h), *(len(r[i]) for r in self.rows)) if self.rows else len(h)
+            for i, h in enumerate(self.headers)
+        ]
+        lines = [self.title, *self.notes, ""]
+        lines.append(
+            "  ".join(h.ljust(w) for h, w in zip(self.headers, widths, strict=True)).rstrip()
+        )
+        lines.append("  ".join("-" * w for w in widths))
+        lines.extend(
+            "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+            for row in self.rows
+        )
+        return "\n".join(lines)
+
+    def _csv(self) -> str:
+        out = io.StringIO()
+        for note in (self.title, *self.notes):
+            out.write(f"# {note}\n")
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(self.headers)
+        writer.writerows(self.rows)
+        return out.getvalue().rstrip("\n")
+
+    def _markdown(self) -> str:
+        lines = [f"### {self.title}", ""]
+        lines.extend(f"{note}  " for note in self.notes)
+        lines.append("")
+        lines.append("| " + " | ".join(self.headers) + " |")
+        lines.append("|" + "|".join("---" for _ in self.headers) + "|")
+        lines.extend("| " + " | ".join(row) + " |" for row in self.rows)
+        return "\n".join(lines)
+
+
+def render_tables(tables: Sequence[Table], fmt: Format) -> str:
+    """Several tables one after another, separated by a blank line."""
+    return "\n\n".join(t.render(fmt) for t in tables)
+
+
+def rules_notes(rules: Rules) -> tuple[str, ...]:
+    """Notes naming the rules a result was computed under."""
+    return (f"rules: {rules.summary()}",)
+
+
+def rules_table(rules: Rules) -> Table:
+    """The rules in force, each with its default and meaning (``cbj rules``)."""
+    default = Rules().to_json()
+    rows = tuple(
+        (name, _cell(value), _cell(default[name]), RULE_MEANINGS[name])
+        for name, value in rules.to_json().items()
+    )
+    return Table("Rules in force", ("rule", "value", "default", "meaning"), rows)
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, dict):
+        return ":".join(str(v) for v in value.values())
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def bonus_table(analysis: BonusAnalysis) -> Table:
+    """The Bonus wager's return table with its summary figures as notes."""
+    rows = tuple(
+        (
+            line.outcome.value,
+            str(line.pays),
+            str(line.combinations),
+            number(line.probability),
+            number(line.return_),
+        )
+        for line in analysis.lines
+    )
+    rows += (
+        ("total", "", str(analysis.total_combinations), number(1), number(analysis.expected_value)),
+    )
+    removed = " ".join(str(c) for c in analysis.removed) or "none"
+    notes = (
+        *rules_notes(analysis.rules),
+        f"removed cards: {removed}",
+        f"expected value {number(analysis.expected_value)} ({analysis.expected_value}), "
+        f"house edge {number(analysis.house_edge * 100, 4)}%, "
+        f"hit frequency {number(analysis.hit_frequency)}, "
+        f"standard deviation {number(analysis.standard_deviation)}",
+    )
+    return Table(
+        f"Bonus wager, paytable {analysis.rules.paytable}",
+        ("outcome", "pays", "combinations", "probability", "return"),
+        rows,
+        notes,
+    )
+
+
+def bonus_document(analysis: BonusAnalysis) -> dict[str, Any]:
+    """The Bonus wager's analysis as a JSON document."""
+    return {
+        "rules": analysis.rules.to_json(),
+        "paytable": analysis.rules.to_json()["paytable"],
+        "removed": [str(c) for c in analysis.removed],
+        "outcomes": [
+            {
+                "outcome": line.outcome.value,
+                "pays": exact(line.pays),
+                "combinations": exact(line.combinations),
+                "probability": exact(line.probability),
+                "return": exact(line.return_),
+            }
+            for line in analysis.lines
+        ],
+        "expected_value": exact(analysis.expected_value),
+        "house_edge": exact(analysis.house_edge),
+        "hit_frequency": exact(analysis.hit_frequency),
+        "variance": exact(analysis.variance),
+        "standard_deviation": approx(analysis.standard_deviation),
+    }

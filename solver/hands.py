@@ -1,0 +1,140 @@
+"""Hand arithmetic: the single source of every total, bust and natural in the game.
+
+A hand is the multiset of a side's *own* cards as :data:`~solver.cards.ValueCounts`
+(``hand[v - 1]`` cards of value ``v``).  The community Bonus card is never part of the
+hand; each function takes its value ``bonus`` separately, because both sides may add
+it to their total or not (rule clauses 3, 7 and 8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from solver.cards import ValueCounts
+from solver.errors import HandError
+from solver.rules import DealerNatural, Rules
+
+EMPTY_HAND: ValueCounts = (0,) * 10
+
+
+def hand_of(values: Iterable[int]) -> ValueCounts:
+    """The hand holding cards of these blackjack values.
+
+    >>> hand_of([1, 10])
+    (1, 0, 0, 0, 0, 0, 0, 0, 0, 1)
+    """
+    counts = [0] * 10
+    for v in values:
+        if not 1 <= v <= 10:
+            raise HandError(f"card value {v} is not between 1 (ace) and 10")
+        counts[v - 1] += 1
+    return tuple(counts)
+
+
+def add_card(hand: ValueCounts, value: int) -> ValueCounts:
+    """The hand with one more card of ``value``."""
+    return (*hand[: value - 1], hand[value - 1] + 1, *hand[value:])
+
+
+def card_count(hand: ValueCounts) -> int:
+    """Number of own cards in the hand."""
+    return sum(hand)
+
+
+def hard_total(hand: ValueCounts) -> int:
+    """Total with every ace counted as 1 (clause 6: the bust test)."""
+    return sum(v * n for v, n in enumerate(hand, start=1))
+
+
+def is_bust(hand: ValueCounts) -> bool:
+    """A side busts when the hard total of its own cards exceeds 21 (clauses 6 and 7)."""
+    return hard_total(hand) > 21
+
+
+def own_best(hard: int, has_ace: bool) -> int:
+    """Best total of own cards alone: one ace counts 11 when that stays within 21."""
+    return hard + 10 if has_ace and hard + 10 <= 21 else hard
+
+
+def with_bonus_best(hard: int, has_ace: bool, bonus: int) -> int:
+    """Best total of own cards plus the Bonus card (may exceed 21: then it is unusable)."""
+    total = hard + bonus
+    return total + 10 if (has_ace or bonus == 1) and total + 10 <= 21 else total
+
+
+def best_total_of(hard: int, has_ace: bool, bonus: int) -> int:
+    """Best total at most 21, with or without the Bonus card; ``hard`` must be at most 21."""
+    alone = own_best(hard, has_ace)
+    joined = with_bonus_best(hard, has_ace, bonus)
+    return joined if alone < joined <= 21 else alone
+
+
+def best_total(hand: ValueCounts, bonus: int) -> int:
+    """Best total at most 21 of a hand that has not busted, choosing whether to add ``bonus``.
+
+    >>> best_total(hand_of([9, 5]), bonus=7), best_total(hand_of([1]), bonus=6)
+    (21, 17)
+    """
+    hard = hard_total(hand)
+    if hard > 21:
+        raise HandError(f"hand with hard total {hard} has busted and has no total")
+    return best_total_of(hard, hand[0] > 0, bonus)
+
+
+def cards_in_21(hand: ValueCounts, bonus: int) -> int | None:
+    """How many cards make the hand's 21, counting the Bonus card if it is used.
+
+    Where 21 can be made both with and without the Bonus card, the way with fewer
+    cards counts (clause 9).  ``None`` when the best total is not 21.
+
+    >>> cards_in_21(hand_of([1, 10]), bonus=10), cards_in_21(hand_of([5, 6]), bonus=10)
+    (2, 3)
+    """
+    hard = hard_total(hand)
+    if hard > 21:
+        return None
+    if own_best(hard, hand[0] > 0) == 21:
+        return card_count(hand)
+    if with_bonus_best(hard, hand[0] > 0, bonus) == 21:
+        return card_count(hand) + 1
+    return None
+
+
+def is_player_blackjack(card: int, bonus: int) -> bool:
+    """Own first card plus the Bonus card make 21: an ace and a ten-value card (clause 5)."""
+    return {card, bonus} == {1, 10}
+
+
+def dealer_stops(hand: ValueCounts, bonus: int, rules: Rules) -> bool:
+    """The dealer stops drawing: it has busted, or its best total reaches the threshold.
+
+    The dealer always draws at least one card (clause 7).
+    """
+    if card_count(hand) == 0:
+        return False
+    hard = hard_total(hand)
+    return hard > 21 or best_total_of(hard, hand[0] > 0, bonus) >= rules.dealer_stands_on
+
+
+def dealer_has_natural(hand: ValueCounts, bonus: int, rules: Rules) -> bool:
+    """The dealer's final hand is a natural under ``rules.dealer_natural`` (clause 9).
+
+    A natural is a 21 of exactly two cards: two own cards, or (reading ``with_bonus``)
+    one own card and the Bonus card.
+    """
+    if rules.dealer_natural is DealerNatural.NONE or hard_total(hand) > 21:
+        return False
+    n = card_count(hand)
+    has_ace = hand[0] > 0
+    if n == 2 and own_best(hard_total(hand), has_ace) == 21:
+        return True
+    return (
+        rules.dealer_natural is DealerNatural.WITH_BONUS
+        and n == 1
+        and with_bonus_best(hard_total(hand), has_ace, bonus) == 21
+    )
+
+
+def describe_hand(hand: ValueCounts) -> str:
+    """Cards of a hand written out, e.g. ``A 5 10``."""
+    return " ".join(("A" if v == 1 else str(v)) for v in range(1, 11) for _ in range(hand[v - 1]))

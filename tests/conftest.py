@@ -1,0 +1,11 @@
+"""Shared test helpers: physical card lists for brute-force enumeration."""
+
+from __future__ import annotations
+
+from solver.cards import RANKS, SUITS, Card, Shoe
+
+
+def physical_cards(shoe: Shoe) -> list[Card]:
+    """Every card left in a shoe whose removed cards all had suits, one entry per card."""
+    assert shoe.suits_known
+    return [Card(r, s) for r in RANKS for s in SUITS for _ in range(shoe.count(r, s))]

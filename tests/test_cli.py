@@ -1,0 +1,75 @@
+"""The command line as a user runs it: output formats, and one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from solver.cli import main
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    out, err = capsys.readouterr()
+    return int(stop.value.code or 0), out, err
+
+
+def test_bonus_json_carries_exact_numbers_and_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["bonus", "--format", "json"], capsys)
+    assert status == 0
+    doc = json.loads(out)
+    assert doc["rules"]["decks"] == 6 and doc["paytable"]["suited_match"] == "15"
+    assert [o["outcome"] for o in doc["outcomes"]] == [
+        "suited_match",
+        "rank_match",
+        "adjacent",
+        "lose",
+    ]
+    assert doc["expected_value"]["exact"] == "-45/311"
+    assert doc["outcomes"][0]["combinations"] == {"exact": "1560", "float": 1560.0}
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "md"])
+def test_bonus_text_formats_name_the_paytable(fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["bonus", "--format", fmt, "--paytable", "20:5:1"], capsys)
+    assert status == 0 and "20:5:1" in out and "suited_match" in out
+
+
+def test_rules_command_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["rules", "--format", "json", "--decks", "2"], capsys)
+    assert status == 0 and json.loads(out)["rules"]["decks"] == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["bonus", "--paytable", "15:4"], "15:4"),
+        (["bonus", "--paytable", "-15:4:1"], "negative"),
+        (["bonus", "--decks", "0"], "decks 0"),
+        (["bonus", "--removed", "Zq"], "Zq"),
+        (["bonus", "--bonus-ratio", "1/3"], "1/3"),
+        (["bonus", "--decks", "many"], "many"),
+        (["bonus", "--removed", "As As", "--decks", "1"], "As"),
+        (["bonus", "--format", "xml"], "xml"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_with_status_2(
+    argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(argv, capsys)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and named in err and "Traceback" not in err
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "solver", "bonus", "--format", "csv"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.startswith("# Bonus wager")
