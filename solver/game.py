@@ -1,0 +1,217 @@
+"""The whole game: every starting pair, the main wager under optimal play, and the round.
+
+A round starts with the player's card and the Bonus card, two cards from the shoe.  For
+each Bonus card value the player's optimal play is solved once (:mod:`solver.player`) for
+every hand; each starting pair then either is a clause 5 blackjack or is worth its one-card
+hand played on optimally.  The Bonus wager shares those two cards, so the round's joint
+distribution pairs each starting pair's main outcomes with its Bonus outcomes exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from solver.bonus import (
+    BONUS_OUTCOMES,
+    BonusAnalysis,
+    analyse_bonus,
+    combinations_by_values,
+    pays,
+)
+from solver.cards import VALUES, Card, Shoe, ValueCounts
+from solver.errors import ShoeError
+from solver.hands import hand_of, is_player_blackjack
+from solver.player import Number, PlayerSolution, solve_player
+from solver.rules import Rules
+
+MAIN_OUTCOMES = ("blackjack", "win", "push", "lose")
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """One starting pair (player's card value, Bonus card value) and how it plays out."""
+
+    player: int
+    bonus: int
+    probability: Number
+    hits: bool
+    outcomes: dict[str, Number]  # keyed by MAIN_OUTCOMES
+
+    @property
+    def blackjack(self) -> bool:
+        """The pair is a clause 5 blackjack, settled at once."""
+        return is_player_blackjack(self.player, self.bonus)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLine:
+    """One net result of a whole round (main wager 1, Bonus wager ``bonus_ratio``)."""
+
+    net: Fraction
+    probability: Number
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The main wager under composition-dependent optimal play, and the whole round."""
+
+    rules: Rules
+    removed: tuple[Card, ...]
+    exact: bool
+    starts: tuple[Start, ...]
+    solutions: dict[int, PlayerSolution]
+    bonus: BonusAnalysis | None
+    round_lines: tuple[RoundLine, ...]
+
+    def _sum(self, terms: Iterable[Number]) -> Number:
+        return sum(terms, Fraction(0) if self.exact else 0.0)
+
+    @property
+    def outcomes(self) -> dict[str, Number]:
+        """Probabilities of the main wager's results: blackjack, win, push, lose."""
+        return {
+            k: self._sum(s.probability * s.outcomes[k] for s in self.starts) for k in MAIN_OUTCOMES
+        }
+
+    def _payoffs(self) -> dict[str, Fraction]:
+        return {
+            "blackjack": self.rules.blackjack_pays,
+            "win": Fraction(1),
+            "push": Fraction(0),
+            "lose": Fraction(-1),
+        }
+
+    @property
+    def expected_value(self) -> Number:
+        """Expected net result of one unit on the main wager."""
+        pay = self._payoffs()
+        return self._sum(p * pay[k] for k, p in self.outcomes.items())
+
+    @property
+    def variance(self) -> Number:
+        """Variance of the main wager's net result."""
+        pay = self._payoffs()
+        second = self._sum(p * pay[k] ** 2 for k, p in self.outcomes.items())
+        return second - self.expected_value**2
+
+    @property
+    def standard_deviation(self) -> float:
+        """Standard deviation of the main wager's net result."""
+        return math.sqrt(self.variance)
+
+    def by_bonus_card(self) -> dict[int, Number]:
+        """Expected value of the main wager given the Bonus card's value."""
+        pay = self._payoffs()
+        result: dict[int, Number] = {}
+        for c in VALUES:
+            starts = [s for s in self.starts if s.bonus == c]
+            weight = self._sum(s.probability for s in starts)
+            if weight:
+                value = self._sum(
+                    s.probability * s.outcomes[k] * pay[k] for s in starts for k in MAIN_OUTCOMES
+                )
+                result[c] = value / weight
+        return result
+
+    def start_value(self, start: Start) -> Number:
+        """Expected value of the main wager from one starting pair."""
+        pay = self._payoffs()
+        return self._sum(start.outcomes[k] * pay[k] for k in MAIN_OUTCOMES)
+
+    # The whole round.
+    @property
+    def round_expected_value(self) -> Number:
+        """Expected net result of a round: one unit main plus ``bonus_ratio`` on the Bonus."""
+        return self._sum(line.net * line.probability for line in self.round_lines)
+
+    @property
+    def round_house_edge(self) -> Number:
+        """Expected loss per unit of total amount wagered in a round."""
+        return -self.round_expected_value / (1 + self.rules.bonus_ratio)
+
+    @property
+    def round_hit_frequency(self) -> Number:
+        """Probability that a round ends with a net gain."""
+        return self._sum(line.probability for line in self.round_lines if line.net > 0)
+
+    @property
+    def round_variance(self) -> Number:
+        """Variance of a round's net result."""
+        second = self._sum(line.net**2 * line.probability for line in self.round_lines)
+        return second - self.round_expected_value**2
+
+
+def _round_lines(
+    rules: Rules, shoe: Shoe, starts: dict[tuple[int, int], Start], exact: bool
+) -> tuple[RoundLine, ...]:
+    """Joint distribution of (main net, Bonus net) over ordered starting card pairs."""
+    pairs = combinations_by_values(shoe)
+    total = shoe.total * (shoe.total - 1)
+    pay_main = {
+        "blackjack": rules.blackjack_pays,
+        "win": Fraction(1),
+        "push": Fraction(0),
+        "lose": Fraction(-1),
+    }
+    lines: dict[Fraction, Number] = {}
+    for (p, c), cell in pairs.items():
+        start = starts.get((p, c))
+        for outcome in BONUS_OUTCOMES:
+            if cell[outcome] == 0:
+                continue
+            if start is None:
+                raise ShoeError("a starting pair has no main-game solution")  # pragma: no cover
+            weight: Number = Fraction(cell[outcome], total)
+            if not exact:
+                weight = float(weight)
+            bonus_net = pays(rules.paytable, outcome) * rules.bonus_ratio
+            for k in MAIN_OUTCOMES:
+                probability = start.outcomes[k]
+                if probability:
+                    net = pay_main[k] + bonus_net
+                    lines[net] = lines.get(net, 0) + weight * probability
+    return tuple(RoundLine(net, lines[net]) for net in sorted(lines))
+
+
+def solve_game(
+    rules: Rules | None = None, removed: Iterable[Card] = (), exact: bool = False
+) -> GameResult:
+    """Solve the game under ``rules`` from a full shoe less ``removed`` cards."""
+    rules = rules or Rules()
+    removed = tuple(removed)
+    shoe = Shoe.full(rules.decks).remove(removed)
+    counts = shoe.value_counts()
+    total = sum(counts)
+    if total < 3:
+        raise ShoeError(f"a shoe of {total} card(s) cannot deal a round")
+    zero: Number = Fraction(0) if exact else 0.0
+    starts: dict[tuple[int, int], Start] = {}
+    solutions: dict[int, PlayerSolution] = {}
+    for c in VALUES:
+        if counts[c - 1] == 0:
+            continue
+        base: ValueCounts = tuple(n - (v == c) for v, n in enumerate(counts, start=1))
+        roots = [hand_of([p]) for p in VALUES if base[p - 1] > 0]
+        solution = solve_player(rules, c, base, roots, exact=exact)
+        solutions[c] = solution
+        for p in VALUES:
+            if base[p - 1] == 0:
+                continue
+            probability: Number = Fraction(counts[c - 1] * base[p - 1], total * (total - 1))
+            if not exact:
+                probability = float(probability)
+            if is_player_blackjack(p, c):
+                outcomes = dict.fromkeys(MAIN_OUTCOMES, zero) | {"blackjack": zero + 1}
+                starts[(p, c)] = Start(p, c, probability, False, outcomes)
+                continue
+            hand = hand_of([p])
+            i = solution.space.index(hand)
+            win, push, lose = solution.outcomes[i]
+            outcomes = {"blackjack": zero, "win": win, "push": push, "lose": lose}
+            starts[(p, c)] = Start(p, c, probability, solution.hits(hand), outcomes)
+    bonus = analyse_bonus(rules, removed) if shoe.suits_known else None
+    lines = _round_lines(rules, shoe, starts, exact) if bonus is not None else ()
+    return GameResult(rules, removed, exact, tuple(starts.values()), solutions, bonus, lines)
