@@ -13,9 +13,26 @@ from typing import Any, TypeVar
 import click
 
 from solver.bonus import analyse_bonus
-from solver.cards import parse_cards
-from solver.errors import CbjError
-from solver.export import Format, bonus_document, bonus_table, dumps, rules_table
+from solver.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value
+from solver.dealer import dealer_distribution
+from solver.errors import CardError, CbjError
+from solver.export import (
+    Format,
+    advice_document,
+    advice_table,
+    bonus_document,
+    bonus_table,
+    dealer_document,
+    dealer_table,
+    dumps,
+    game_document,
+    game_summary,
+    game_tables,
+    render_tables,
+    rules_table,
+)
+from solver.game import ProgressCallback, solve_game, solve_game_cached
+from solver.game import advise as advise_hand
 from solver.rules import DealerNatural, Paytable, Rules, parse_ratio
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -137,6 +154,105 @@ def bonus(removed: str, symbolic: bool, fmt: str, **options: Any) -> None:
     emit(bonus_table(analysis).render(Format(fmt)))
     if expression is not None:
         emit(f"\nexpected value as a function of the pays S, R, A: {expression}")
+
+
+def card_option(name: str, help_text: str) -> Callable[[F], F]:
+    """An option taking a list of cards, e.g. ``--removed 'As 10h K'``."""
+    return click.option(name, default="", help=help_text)
+
+
+def progress_reporter(label: str) -> ProgressCallback | None:
+    """A progress bar on stderr when stderr is a terminal, else nothing."""
+    if not sys.stderr.isatty():
+        return None
+    bar: Any = None
+
+    def report(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = click.progressbar(length=total, label=label, file=sys.stderr)
+            bar.__enter__()
+        bar.update(1)
+        if done == total:
+            bar.__exit__(None, None, None)
+
+    return report
+
+
+@cli.command()
+@rules_options
+@click.option(
+    "--bonus",
+    "bonus_text",
+    default="all",
+    show_default=True,
+    help="Bonus card value A, 2..10, or 'all' for one row per value.",
+)
+@card_option("--removed", "Cards already out of the shoe (suits optional).")
+@format_option(Format.TABLE, Format.JSON, Format.CSV, Format.MD)
+def dealer(bonus_text: str, removed: str, fmt: str, **options: Any) -> None:
+    """Exact distribution of the dealer's final result for each Bonus card."""
+    rules = make_rules(options)
+    cards = parse_cards(removed)
+    shoe = Shoe.full(rules.decks).remove(cards)
+    bonuses = list(VALUES) if bonus_text.strip().lower() == "all" else [parse_value(bonus_text)]
+    rows = []
+    for bonus in bonuses:
+        left = shoe.remove([Card(RANKS[bonus - 1])])
+        rows.append((bonus, cards, dealer_distribution(rules, bonus, left.value_counts())))
+    if Format(fmt) is Format.JSON:
+        emit(dumps(dealer_document(rules, rows)))
+    else:
+        emit(dealer_table(rules, rows).render(Format(fmt)))
+
+
+@cli.command()
+@rules_options
+@card_option("--removed", "Cards already out of the shoe (with suits, for the Bonus wager).")
+@click.option("--exact", is_flag=True, help="Exact fractions (slower) instead of floats.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes sharing the work.",
+)
+@click.option("--no-cache", is_flag=True, help="Solve afresh instead of using the disk cache.")
+@format_option(Format.TABLE, Format.JSON, Format.CSV, Format.MD)
+def solve(removed: str, exact: bool, jobs: int, no_cache: bool, fmt: str, **options: Any) -> None:
+    """Optimal play, the main wager's EV and the whole round's figures."""
+    rules = make_rules(options)
+    cards = parse_cards(removed)
+    progress = progress_reporter("solving Bonus cards")
+    solver_function = solve_game if no_cache else solve_game_cached
+    game = solver_function(rules, cards, exact=exact, jobs=jobs, progress=progress)
+    output = Format(fmt)
+    if output is Format.JSON:
+        emit(dumps(game_document(game)))
+    elif output is Format.TABLE:
+        emit(game_summary(game))
+    else:
+        emit(render_tables(game_tables(game), output))
+
+
+@cli.command()
+@rules_options
+@click.option("--bonus", "bonus_text", required=True, help="The Bonus card, e.g. 7 or 7h.")
+@click.option("--hand", required=True, help="The player's own cards, e.g. '9 4'.")
+@card_option("--seen", "Other cards known to be out of the shoe.")
+@click.option("--exact", is_flag=True, help="Exact fractions instead of floats.")
+@format_option(Format.TABLE, Format.JSON, Format.CSV, Format.MD)
+def advise(bonus_text: str, hand: str, seen: str, exact: bool, fmt: str, **options: Any) -> None:
+    """Stand and hit values for one hand, and the optimal decision."""
+    rules = make_rules(options)
+    bonus_cards = parse_cards(bonus_text)
+    if len(bonus_cards) != 1:
+        raise CardError(f"--bonus takes exactly one card, got {bonus_text!r}")
+    advice = advise_hand(rules, bonus_cards[0], parse_cards(hand), parse_cards(seen), exact=exact)
+    if Format(fmt) is Format.JSON:
+        emit(dumps(advice_document(advice)))
+    else:
+        emit(advice_table(advice).render(Format(fmt)))
 
 
 def fail(message: str) -> None:

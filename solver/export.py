@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -16,6 +17,8 @@ from fractions import Fraction
 from typing import Any
 
 from solver.bonus import BonusAnalysis
+from solver.cards import Card, value_label
+from solver.game import Advice, GameResult, Start
 from solver.rules import RULE_MEANINGS, Rules
 
 
@@ -190,3 +193,201 @@ def bonus_document(analysis: BonusAnalysis) -> dict[str, Any]:
         "variance": exact(analysis.variance),
         "standard_deviation": approx(analysis.standard_deviation),
     }
+
+
+def json_number(value: Fraction | int | float) -> dict[str, Any]:
+    """A result as JSON: exact when it is a fraction, float-only otherwise."""
+    return approx(value) if isinstance(value, float) else exact(value)
+
+
+def signed(value: Fraction | float, digits: int = 6) -> str:
+    """A number with its sign, for values that may be either."""
+    return f"{float(value):+.{digits}f}"
+
+
+def percent(value: Fraction | float) -> str:
+    """A proportion as a percentage with four decimals."""
+    return f"{float(value) * 100:.4f}%"
+
+
+DealerRow = tuple[int, tuple[Card, ...], dict[str, Fraction]]
+
+
+def dealer_table(rules: Rules, rows: Sequence[DealerRow]) -> Table:
+    """Dealer result distributions, one row per Bonus card."""
+    labels = tuple(rows[0][2]) if rows else ()
+    body = tuple(
+        (value_label(bonus), *(number(dist[label]) for label in labels)) for bonus, _, dist in rows
+    )
+    removed = " ".join(str(c) for c in rows[0][1]) if rows else ""
+    notes = (
+        *rules_notes(rules),
+        f"shoe: full less the Bonus card and removed cards: {removed or 'none'}",
+    )
+    return Table("Dealer's final result by Bonus card", ("bonus", *labels), body, notes)
+
+
+def dealer_document(rules: Rules, rows: Sequence[DealerRow]) -> dict[str, Any]:
+    """Dealer result distributions as a JSON document."""
+    return {
+        "rules": rules.to_json(),
+        "tables": [
+            {
+                "bonus": value_label(bonus),
+                "removed": [str(c) for c in removed],
+                "outcomes": {label: exact(p) for label, p in dist.items()},
+            }
+            for bonus, removed, dist in rows
+        ],
+    }
+
+
+def _decision(start: Start) -> str:
+    return "blackjack" if start.blackjack else "hit" if start.hits else "stand"
+
+
+def game_document(game: GameResult) -> dict[str, Any]:
+    """The full solve as a JSON document (``cbj solve --format json``)."""
+    document: dict[str, Any] = {
+        "rules": game.rules.to_json(),
+        "removed": [str(c) for c in game.removed],
+        "exact": game.exact,
+        "main": {
+            "expected_value": json_number(game.expected_value),
+            "outcomes": {k: json_number(p) for k, p in game.outcomes.items()},
+            "variance": json_number(game.variance),
+            "standard_deviation": approx(game.standard_deviation),
+        },
+        "by_bonus_card": {value_label(c): json_number(v) for c, v in game.by_bonus_card().items()},
+        "by_start": [
+            {
+                "player": value_label(s.player),
+                "bonus": value_label(s.bonus),
+                "probability": json_number(s.probability),
+                "decision": _decision(s),
+                "expected_value": json_number(game.start_value(s)),
+            }
+            for s in game.starts
+        ],
+        "bonus": bonus_document(game.bonus) if game.bonus else None,
+        "round": None,
+    }
+    if game.bonus is not None:
+        document["round"] = {
+            "bonus_ratio": exact(game.rules.bonus_ratio),
+            "expected_value": json_number(game.round_expected_value),
+            "house_edge": json_number(game.round_house_edge),
+            "hit_frequency": json_number(game.round_hit_frequency),
+            "variance": json_number(game.round_variance),
+            "standard_deviation": approx(math.sqrt(game.round_variance)),
+            "return_table": [
+                {
+                    "net": exact(line.net),
+                    "probability": json_number(line.probability),
+                    "return": json_number(line.net * line.probability),
+                }
+                for line in game.round_lines
+            ],
+        }
+    return document
+
+
+def game_summary(game: GameResult) -> str:
+    """A concise human summary of a solve (``cbj solve``)."""
+    o = game.outcomes
+    lines = [
+        "Community Blackjack (Casino Edition): composition-dependent optimal play",
+        *rules_notes(game.rules),
+        f"removed cards: {' '.join(map(str, game.removed)) or 'none'}; "
+        f"arithmetic: {'exact' if game.exact else 'float'}",
+        "",
+        f"Main wager   EV {signed(game.expected_value)} ({percent(game.expected_value)}), "
+        f"SD {number(game.standard_deviation, 4)}",
+        f"             blackjack {number(o['blackjack'])}, win {number(o['win'])}, "
+        f"push {number(o['push'])}, lose {number(o['lose'])}",
+    ]
+    if game.exact:
+        lines.append(f"             exact EV {game.expected_value}")
+    if game.bonus is not None:
+        lines += [
+            f"Bonus wager  EV {signed(game.bonus.expected_value)} per unit, "
+            f"house edge {percent(game.bonus.house_edge)} (paytable {game.rules.paytable})",
+            f"Round        EV {signed(game.round_expected_value)} per round at bonus ratio "
+            f"{game.rules.bonus_ratio}; house edge {percent(game.round_house_edge)} of the "
+            "total wagered",
+            f"             hit frequency {number(game.round_hit_frequency)}, "
+            f"SD {number(math.sqrt(game.round_variance), 4)}",
+        ]
+    else:
+        lines.append("Bonus wager and round: not computed (removed cards were given without suits)")
+    by_card = "  ".join(f"{value_label(c)} {signed(v, 4)}" for c, v in game.by_bonus_card().items())
+    lines += ["", f"Main EV by Bonus card: {by_card}"]
+    return "\n".join(lines)
+
+
+def game_tables(game: GameResult) -> list[Table]:
+    """The solve as tables (for CSV and Markdown): summary, by Bonus card, by start."""
+    doc = game_document(game)
+    summary_rows = [("main expected value", number(game.expected_value, 12))]
+    summary_rows += [(f"main {k}", number(p, 12)) for k, p in game.outcomes.items()]
+    summary_rows.append(("main standard deviation", number(game.standard_deviation, 12)))
+    if game.bonus is not None:
+        summary_rows += [
+            ("bonus expected value", number(game.bonus.expected_value, 12)),
+            ("round expected value", number(game.round_expected_value, 12)),
+            ("round house edge", number(game.round_house_edge, 12)),
+            ("round hit frequency", number(game.round_hit_frequency, 12)),
+            ("round standard deviation", number(math.sqrt(game.round_variance), 12)),
+        ]
+    notes = rules_notes(game.rules)
+    return [
+        Table("Summary", ("figure", "value"), tuple(summary_rows), notes),
+        Table(
+            "Main EV by Bonus card",
+            ("bonus", "expected_value"),
+            tuple((k, number(v["float"], 12)) for k, v in doc["by_bonus_card"].items()),
+            notes,
+        ),
+        Table(
+            "Starting pairs",
+            ("player", "bonus", "probability", "decision", "expected_value"),
+            tuple(
+                (
+                    s["player"],
+                    s["bonus"],
+                    number(s["probability"]["float"], 12),
+                    s["decision"],
+                    number(s["expected_value"]["float"], 12),
+                )
+                for s in doc["by_start"]
+            ),
+            notes,
+        ),
+    ]
+
+
+def advice_document(advice: Advice) -> dict[str, Any]:
+    """One hand's stand and hit values as a JSON document (``cbj advise``)."""
+    return {
+        "rules": advice.rules.to_json(),
+        "bonus": str(advice.bonus),
+        "hand": [str(c) for c in advice.hand],
+        "seen": [str(c) for c in advice.seen],
+        "stand": json_number(advice.stand),
+        "hit": json_number(advice.hit),
+        "decision": advice.decision,
+    }
+
+
+def advice_table(advice: Advice) -> Table:
+    """One hand's stand and hit values as a table."""
+    rows = (
+        ("stand", signed(advice.stand)),
+        ("hit", signed(advice.hit)),
+        ("decision", advice.decision),
+    )
+    hand = " ".join(map(str, advice.hand))
+    notes = (*rules_notes(advice.rules), f"seen cards: {' '.join(map(str, advice.seen)) or 'none'}")
+    return Table(
+        f"Hand {hand} against Bonus card {advice.bonus}", ("choice", "expected value"), rows, notes
+    )

@@ -10,9 +10,12 @@ distribution pairs each starting pair's main outcomes with its Bonus outcomes ex
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from importlib.metadata import version
+from pathlib import Path
 
 from solver.bonus import (
     BONUS_OUTCOMES,
@@ -22,8 +25,8 @@ from solver.bonus import (
     pays,
 )
 from solver.cards import VALUES, Card, Shoe, ValueCounts
-from solver.errors import ShoeError
-from solver.hands import hand_of, is_player_blackjack
+from solver.errors import HandError, ShoeError
+from solver.hands import hand_of, hard_total, is_player_blackjack
 from solver.player import Number, PlayerSolution, solve_player
 from solver.rules import Rules
 
@@ -176,10 +179,32 @@ def _round_lines(
     return tuple(RoundLine(net, lines[net]) for net in sorted(lines))
 
 
+def _solve_bonus_card(rules: Rules, counts: ValueCounts, bonus: int, exact: bool) -> PlayerSolution:
+    """Optimal play for every hand against one Bonus card value (one unit of parallel work)."""
+    base: ValueCounts = tuple(n - (v == bonus) for v, n in enumerate(counts, start=1))
+    roots = [hand_of([p]) for p in VALUES if base[p - 1] > 0]
+    solution = solve_player(rules, bonus, base, roots, exact=exact)
+    if not exact and solution.near_tie():
+        # Floats cannot be trusted to order two values this close: decide exactly.
+        solution = solve_player(rules, bonus, base, roots, exact=True).to_float()
+    return solution
+
+
+ProgressCallback = Callable[[int, int], None]
+
+
 def solve_game(
-    rules: Rules | None = None, removed: Iterable[Card] = (), exact: bool = False
+    rules: Rules | None = None,
+    removed: Iterable[Card] = (),
+    exact: bool = False,
+    jobs: int = 1,
+    progress: ProgressCallback | None = None,
 ) -> GameResult:
-    """Solve the game under ``rules`` from a full shoe less ``removed`` cards."""
+    """Solve the game under ``rules`` from a full shoe less ``removed`` cards.
+
+    ``jobs`` processes share the ten Bonus card values (joblib); ``progress(done, total)``
+    is called as each value is finished.
+    """
     rules = rules or Rules()
     removed = tuple(removed)
     shoe = Shoe.full(rules.decks).remove(removed)
@@ -187,20 +212,29 @@ def solve_game(
     total = sum(counts)
     if total < 3:
         raise ShoeError(f"a shoe of {total} card(s) cannot deal a round")
+    bonuses = [c for c in VALUES if counts[c - 1] > 0]
+    results: Iterable[PlayerSolution]
+    if jobs == 1:
+        results = (_solve_bonus_card(rules, counts, c, exact) for c in bonuses)
+    else:
+        from joblib import Parallel, delayed
+
+        results = Parallel(n_jobs=jobs, return_as="generator")(
+            delayed(_solve_bonus_card)(rules, counts, c, exact) for c in bonuses
+        )
+    solutions: dict[int, PlayerSolution] = {}
+    for done, (c, solution) in enumerate(zip(bonuses, results, strict=True), start=1):
+        solutions[c] = solution
+        if progress is not None:
+            progress(done, len(bonuses))
     zero: Number = Fraction(0) if exact else 0.0
     starts: dict[tuple[int, int], Start] = {}
-    solutions: dict[int, PlayerSolution] = {}
-    for c in VALUES:
-        if counts[c - 1] == 0:
-            continue
-        base: ValueCounts = tuple(n - (v == c) for v, n in enumerate(counts, start=1))
-        roots = [hand_of([p]) for p in VALUES if base[p - 1] > 0]
-        solution = solve_player(rules, c, base, roots, exact=exact)
-        solutions[c] = solution
+    for c, solution in solutions.items():
         for p in VALUES:
-            if base[p - 1] == 0:
+            ways = counts[c - 1] * (counts[p - 1] - (p == c))
+            if ways == 0:
                 continue
-            probability: Number = Fraction(counts[c - 1] * base[p - 1], total * (total - 1))
+            probability: Number = Fraction(ways, total * (total - 1))
             if not exact:
                 probability = float(probability)
             if is_player_blackjack(p, c):
@@ -208,10 +242,86 @@ def solve_game(
                 starts[(p, c)] = Start(p, c, probability, False, outcomes)
                 continue
             hand = hand_of([p])
-            i = solution.space.index(hand)
-            win, push, lose = solution.outcomes[i]
+            win, push, lose = solution.outcomes[solution.space.index(hand)]
             outcomes = {"blackjack": zero, "win": win, "push": push, "lose": lose}
             starts[(p, c)] = Start(p, c, probability, solution.hits(hand), outcomes)
     bonus = analyse_bonus(rules, removed) if shoe.suits_known else None
     lines = _round_lines(rules, shoe, starts, exact) if bonus is not None else ()
     return GameResult(rules, removed, exact, tuple(starts.values()), solutions, bonus, lines)
+
+
+def cache_dir() -> Path:
+    """Where solved games are cached: ``$CBJ_CACHE_DIR``, else the user's cache folder."""
+    configured = os.environ.get("CBJ_CACHE_DIR")
+    return Path(configured) if configured else Path.home() / ".cache" / "community-blackjack"
+
+
+def solve_game_cached(
+    rules: Rules,
+    removed: Iterable[Card] = (),
+    exact: bool = False,
+    jobs: int = 1,
+    progress: ProgressCallback | None = None,
+) -> GameResult:
+    """:func:`solve_game` through a joblib disk cache keyed by the package version and inputs."""
+    from joblib import Memory
+
+    memory = Memory(cache_dir(), verbose=0)
+    cached = memory.cache(_solve_for_cache, ignore=["jobs", "progress"])
+    result: GameResult = cached(
+        version("community-blackjack"), rules, tuple(removed), exact, jobs, progress
+    )
+    return result
+
+
+def _solve_for_cache(
+    package_version: str,
+    rules: Rules,
+    removed: tuple[Card, ...],
+    exact: bool,
+    jobs: int,
+    progress: ProgressCallback | None,
+) -> GameResult:
+    del package_version  # part of the cache key only
+    return solve_game(rules, removed, exact, jobs, progress)
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """Optimal decision for one hand: the values of standing and of hitting."""
+
+    rules: Rules
+    bonus: Card
+    hand: tuple[Card, ...]
+    seen: tuple[Card, ...]
+    stand: Number
+    hit: Number
+
+    @property
+    def decision(self) -> str:
+        """``hit`` when hitting is worth strictly more, else ``stand``."""
+        return "hit" if self.hit > self.stand else "stand"
+
+
+def advise(
+    rules: Rules, bonus: Card, hand: Iterable[Card], seen: Iterable[Card] = (), exact: bool = False
+) -> Advice:
+    """Stand and hit values for the player's own cards ``hand`` against Bonus card ``bonus``.
+
+    ``seen`` are other cards known to be out of the shoe (other players' cards, say).
+    """
+    hand, seen = tuple(hand), tuple(seen)
+    if not hand:
+        raise HandError("the hand needs at least the player's own first card")
+    Shoe.full(rules.decks).remove((bonus, *hand, *seen))  # every card must be in the shoe
+    own = hand_of(card.points for card in hand)
+    if hard_total(own) > 21:
+        raise HandError(
+            f"hand {' '.join(map(str, hand))} has busted (hard total {hard_total(own)})"
+        )
+    if len(hand) == 1 and is_player_blackjack(hand[0].points, bonus.points):
+        raise HandError("own card and Bonus card make a blackjack, paid at once: nothing to decide")
+    base = Shoe.full(rules.decks).remove((bonus, *seen)).value_counts()
+    solution = solve_player(rules, bonus.points, base, [own], exact=exact)
+    i = solution.space.index(own)
+    return Advice(rules, bonus, hand, seen, solution.stand[i], solution.hit[i])

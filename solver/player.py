@@ -37,6 +37,8 @@ from solver.hands import best_total_of, describe_hand, own_best
 from solver.rules import Rules
 
 WIN, PUSH, LOSE = 0, 1, 2
+#: Float values of standing and hitting closer than this are re-decided exactly.
+TIE_TOLERANCE = 1e-9
 
 
 RADIX = np.array([22**i for i in range(10)], dtype=np.int64)  # a hand's key: counts in base 22
@@ -150,21 +152,39 @@ Number = Fraction | float
 class PlayerSolution:
     """Optimal play for every hand of a :class:`HandSpace`, with its values.
 
-    ``stand`` and ``hit`` are expected values of the main wager; ``outcomes`` are the
-    probabilities of (win, push, lose) when the hand is played on optimally.  All are
-    exact fractions when solved exactly, floats otherwise.
+    ``stand`` and ``hit`` are expected values of the main wager; ``hitting`` says whether
+    optimal play draws (ties stand); ``outcomes`` are the probabilities of (win, push,
+    lose) when the hand is played on optimally.  Values are exact fractions when solved
+    exactly, floats otherwise.
     """
 
     rules: Rules
     space: HandSpace
     stand: tuple[Number, ...]
     hit: tuple[Number, ...]
+    hitting: tuple[bool, ...]
     outcomes: tuple[tuple[Number, Number, Number], ...]
 
     def hits(self, hand: ValueCounts) -> bool:
         """Whether optimal play draws a card to ``hand`` (ties stand)."""
-        i = self.space.index(hand)
-        return self.hit[i] > self.stand[i]
+        return self.hitting[self.space.index(hand)]
+
+    def near_tie(self, tolerance: float = TIE_TOLERANCE) -> bool:
+        """Whether standing and hitting are within ``tolerance`` for some hand."""
+        return any(
+            abs(float(h) - float(s)) < tolerance for h, s in zip(self.hit, self.stand, strict=True)
+        )
+
+    def to_float(self) -> PlayerSolution:
+        """The same solution with every value as a float (decisions kept as solved)."""
+        return PlayerSolution(
+            self.rules,
+            self.space,
+            tuple(float(v) for v in self.stand),
+            tuple(float(v) for v in self.hit),
+            self.hitting,
+            tuple((float(w), float(p), float(lose)) for w, p, lose in self.outcomes),
+        )
 
     def value(self, hand: ValueCounts) -> Number:
         """Expected value of the main wager from ``hand`` with optimal play."""
@@ -180,6 +200,7 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
     stand_vec = np.stack([(dealer * (classes == k)).sum(axis=1) for k in (WIN, PUSH, LOSE)], 1)
     stand = stand_vec[:, WIN] - stand_vec[:, LOSE]
     hit = np.zeros(n)
+    hitting = np.zeros(n, dtype=bool)
     played = np.zeros((n + 1, 3))
     played[n] = (0.0, 0.0, 1.0)  # the busted hand
     value = np.zeros(n + 1)
@@ -191,14 +212,15 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
         kids = space.children[rows]
         hit[rows] = (weights * value[kids]).sum(axis=1)
         hit_vec = np.einsum("rv,rvk->rk", weights, played[kids])
-        hitting = hit[rows] > stand[rows]
-        value[rows] = np.where(hitting, hit[rows], stand[rows])
-        played[rows] = np.where(hitting[:, None], hit_vec, stand_vec[rows])
+        hitting[rows] = hit[rows] > stand[rows]
+        value[rows] = np.where(hitting[rows], hit[rows], stand[rows])
+        played[rows] = np.where(hitting[rows, None], hit_vec, stand_vec[rows])
     return PlayerSolution(
         rules,
         space,
         tuple(stand.tolist()),
         tuple(hit.tolist()),
+        tuple(hitting.tolist()),
         tuple(tuple(row) for row in played[:n].tolist()),
     )
 
@@ -222,6 +244,7 @@ def solve_exact(rules: Rules, space: HandSpace) -> PlayerSolution:
             sums[k] += count
         stand_vec.append((sums[0] * lift, sums[1] * lift, sums[2] * lift))
     played: list[tuple[int, int, int]] = [(0, 0, 0)] * n
+    hitting = [False] * n
     hit_vec: list[tuple[int, int, int]] = [(0, 0, 0)] * n
     draws = space.draws.tolist()
     children = space.children.tolist()
@@ -240,6 +263,7 @@ def solve_exact(rules: Rules, space: HandSpace) -> PlayerSolution:
         chosen = stand_vec[i]
         if w - lose > chosen[0] - chosen[2]:
             chosen = hit_vec[i]
+            hitting[i] = True
         played[i] = chosen
     stand: list[Number] = []
     hit: list[Number] = []
@@ -252,7 +276,7 @@ def solve_exact(rules: Rules, space: HandSpace) -> PlayerSolution:
         hit.append(Fraction(hw - hl, d))
         pw, pp, pl = played[i]
         outcomes.append((Fraction(pw, d), Fraction(pp, d), Fraction(pl, d)))
-    return PlayerSolution(rules, space, tuple(stand), tuple(hit), tuple(outcomes))
+    return PlayerSolution(rules, space, tuple(stand), tuple(hit), tuple(hitting), tuple(outcomes))
 
 
 def solve_player(

@@ -1,0 +1,97 @@
+"""Dealer distributions (clause 7 and 9) against walking every dealer card sequence."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.cards import Shoe, parse_cards
+from solver.dealer import dealer_distribution, dealer_probabilities, exact_dealer, outcome_labels
+from solver.errors import ShoeError
+from solver.rules import DealerNatural, Rules
+
+from . import reference
+
+SMALL_SHOES = [
+    (2, 1, 1, 3, 2, 0, 1, 1, 0, 3),
+    (1, 1, 1, 1, 1, 1, 1, 1, 1, 4),
+    (0, 0, 3, 0, 2, 2, 0, 0, 4, 6),
+    (3, 2, 0, 0, 0, 1, 2, 2, 2, 5),
+]
+RULE_VARIANTS = [
+    Rules(),
+    Rules(dealer_stands_on=17),
+    Rules(dealer_stands_on=12),
+    Rules(dealer_stands_on=21),
+    Rules(dealer_natural=DealerNatural.OWN_CARDS),
+    Rules(dealer_natural=DealerNatural.NONE),
+]
+
+
+def as_labels(rules: Rules, walked: dict[str, Fraction]) -> dict[str, Fraction]:
+    return {label: walked.get(label, Fraction(0)) for label in outcome_labels(rules)}
+
+
+@pytest.mark.parametrize("rules", RULE_VARIANTS, ids=lambda r: r.summary()[:60])
+@pytest.mark.parametrize("shoe", SMALL_SHOES)
+def test_exact_distribution_equals_every_card_sequence(rules: Rules, shoe: tuple[int, ...]) -> None:
+    for bonus in range(1, 11):
+        assert dealer_distribution(rules, bonus, shoe) == as_labels(rules, reference.dealer(shoe, bonus, rules))
+
+
+def test_full_six_deck_shoe_matches_the_walk_for_a_ten_bonus() -> None:
+    shoe = (24,) * 9 + (95,)
+    expected = as_labels(Rules(), reference.dealer(shoe, 10, Rules()))
+    assert dealer_distribution(Rules(), 10, shoe) == expected
+
+
+def test_batch_equals_one_shoe_at_a_time() -> None:
+    rules = Rules()
+    batch = exact_dealer(rules, 6, SMALL_SHOES)
+    floats = dealer_probabilities(rules, 6, SMALL_SHOES)
+    for i, shoe in enumerate(SMALL_SHOES):
+        assert batch.fractions(i) == dealer_distribution(rules, 6, shoe)
+        assert floats[i] == pytest.approx(dealer_probabilities(rules, 6, [shoe])[0], abs=1e-15)
+
+
+def test_a_shoe_that_can_run_out_mid_hand_is_rejected() -> None:
+    with pytest.raises(ShoeError, match="run out"):
+        dealer_distribution(Rules(), 2, (2, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    with pytest.raises(ShoeError, match="run out"):
+        dealer_probabilities(Rules(), 2, [(2, 0, 0, 0, 0, 0, 0, 0, 0, 0)])
+
+
+def test_clause_7_dealer_with_ten_bonus_stops_on_an_eight() -> None:
+    # With a Bonus ten, a first card of 8 or 9 stands at 18 or 19 at once.
+    only_eights = (0, 0, 0, 0, 0, 0, 0, 5, 0, 0)
+    assert dealer_distribution(Rules(), 10, only_eights)["18"] == 1
+
+
+shoes = st.tuples(*[st.integers(0, 4)] * 9, st.integers(4, 16))
+
+
+@settings(max_examples=60, deadline=None)
+@given(shoes, st.integers(1, 10), st.integers(12, 21))
+def test_distribution_properties(shoe: tuple[int, ...], bonus: int, threshold: int) -> None:
+    rules = Rules(dealer_stands_on=threshold)
+    try:
+        exact = dealer_distribution(rules, bonus, shoe)
+    except ShoeError:
+        return
+    assert sum(exact.values()) == 1
+    assert all(p >= 0 for p in exact.values())
+    assert set(exact) == {"bust", "natural", *(str(t) for t in range(threshold, 22))}
+    floats = dealer_probabilities(rules, bonus, [shoe])[0]
+    assert np.allclose(floats, [float(p) for p in exact.values()], rtol=0, atol=1e-12)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.permutations(["As", "Kd", "7c", "7h", "2s", "Qh", "5d", "9c"]))
+def test_result_does_not_depend_on_the_order_cards_were_removed(order: list[str]) -> None:
+    first = Shoe.full(1).remove(parse_cards(order)).value_counts()
+    again = Shoe.full(1).remove(parse_cards(sorted(order))).value_counts()
+    assert dealer_distribution(Rules(), 4, first) == dealer_distribution(Rules(), 4, again)
