@@ -215,7 +215,7 @@ def dealer(bonus_text: str, removed: str, fmt: str, **options: Any) -> None:
     type=click.IntRange(min=1),
     default=1,
     show_default=True,
-    help="Processes sharing the work.",
+    help="Workers sharing the Bonus card values: threads for floats, processes for --exact.",
 )
 @click.option("--no-cache", is_flag=True, help="Solve afresh instead of using the disk cache.")
 @format_option(Format.TABLE, Format.JSON, Format.CSV, Format.MD)

@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from solver.cards import ValueCounts
 from solver.errors import ShoeError
-from solver.hands import add_card, best_total, dealer_has_natural, dealer_stops, is_bust
+from solver.hands import add_card, best_total_of, dealer_natural_at, dealer_stops_at
 from solver.rules import Rules
 
 BUST = "bust"
@@ -73,35 +73,45 @@ class DealerTree:
         return len(self.levels)
 
 
-def _final_result(hand: ValueCounts, bonus: int, rules: Rules, labels: tuple[str, ...]) -> int:
-    if is_bust(hand):
-        return labels.index(BUST)
-    if dealer_has_natural(hand, bonus, rules):
-        return labels.index(NATURAL)
-    return labels.index(str(best_total(hand, bonus)))
-
-
 @cache
 def dealer_tree(rules: Rules, bonus: int) -> DealerTree:
     """Build (once per rules and Bonus card) the dealer's tree of hands."""
     labels = outcome_labels(rules)
+
+    @cache
+    def result(hard: int, has_ace: bool, cards: int) -> int | None:
+        """Final result of a hand with this summary, or None while the dealer draws."""
+        if not dealer_stops_at(hard, has_ace, cards, bonus, rules):
+            return None
+        if hard > 21:
+            return labels.index(BUST)
+        if dealer_natural_at(hard, has_ace, cards, bonus, rules):
+            return labels.index(NATURAL)
+        return labels.index(str(best_total_of(hard, has_ace, bonus)))
+
     bust = labels.index(BUST)
-    states: list[ValueCounts] = [(0,) * 10]
+    # A state is the dealer's own cards with their hard total and whether an ace is among them.
+    states: list[tuple[ValueCounts, int, bool]] = [((0,) * 10, 0, False)]
     levels: list[Level] = []
     while states:
         next_index: dict[ValueCounts, int] = {}
+        next_states: list[tuple[ValueCounts, int, bool]] = []
         columns: list[tuple[int, int, int, int]] = []  # (target key, parent, value, drawn)
-        for parent, state in enumerate(states):
+        cards = sum(states[0][0]) + 1
+        for parent, (state, hard, has_ace) in enumerate(states):
             for value in range(1, 11):
-                child = add_card(state, value)
-                if dealer_stops(child, bonus, rules):
-                    result = _final_result(child, bonus, rules, labels)
-                    if result != bust:  # bust is 1 minus the rest: no need to carry it
-                        columns.append((-1 - result, parent, value - 1, state[value - 1]))
-                else:
-                    target = next_index.setdefault(child, len(next_index))
-                    columns.append((target, parent, value - 1, state[value - 1]))
-        n_next = len(next_index)
+                final = result(hard + value, has_ace or value == 1, cards)
+                drawn = state[value - 1]
+                if final is None:
+                    child = add_card(state, value)
+                    target = next_index.get(child)
+                    if target is None:
+                        target = next_index[child] = len(next_states)
+                        next_states.append((child, hard + value, has_ace or value == 1))
+                    columns.append((target, parent, value - 1, drawn))
+                elif final != bust:  # bust is 1 minus the rest: no need to carry it
+                    columns.append((-1 - final, parent, value - 1, drawn))
+        n_next = len(next_states)
         # Next-level states first (keys 0..n_next-1), then final results by label order.
         columns.sort(key=lambda c: c[0] if c[0] >= 0 else n_next - 1 - c[0])
         keys = [c[0] for c in columns]
@@ -117,7 +127,7 @@ def dealer_tree(rules: Rules, bonus: int) -> DealerTree:
                 results=np.array(results, dtype=np.int64),
             )
         )
-        states = sorted(next_index, key=next_index.__getitem__)
+        states = next_states
     return DealerTree(bonus, labels, tuple(levels))
 
 

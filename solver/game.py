@@ -202,8 +202,10 @@ def solve_game(
 ) -> GameResult:
     """Solve the game under ``rules`` from a full shoe less ``removed`` cards.
 
-    ``jobs`` processes share the ten Bonus card values (joblib); ``progress(done, total)``
-    is called as each value is finished.
+    ``jobs`` workers share the ten Bonus card values through joblib: threads for the float
+    path (its time is spent in numpy, which releases the GIL), processes for the exact one
+    (its time is spent in Python integers).  ``progress(done, total)`` is called as each
+    value is finished.
     """
     rules = rules or Rules()
     removed = tuple(removed)
@@ -219,7 +221,8 @@ def solve_game(
     else:
         from joblib import Parallel, delayed
 
-        results = Parallel(n_jobs=jobs, return_as="generator")(
+        backend = "loky" if exact else "threading"
+        results = Parallel(n_jobs=jobs, backend=backend, return_as="generator")(
             delayed(_solve_bonus_card)(rules, counts, c, exact) for c in bonuses
         )
     solutions: dict[int, PlayerSolution] = {}

@@ -105,15 +105,32 @@ def is_player_blackjack(card: int, bonus: int) -> bool:
     return {card, bonus} == {1, 10}
 
 
+def dealer_stops_at(hard: int, has_ace: bool, cards: int, bonus: int, rules: Rules) -> bool:
+    """:func:`dealer_stops` for a hand given by its hard total, ace and number of cards."""
+    if cards == 0:
+        return False
+    return hard > 21 or best_total_of(hard, has_ace, bonus) >= rules.dealer_stands_on
+
+
 def dealer_stops(hand: ValueCounts, bonus: int, rules: Rules) -> bool:
     """The dealer stops drawing: it has busted, or its best total reaches the threshold.
 
     The dealer always draws at least one card (clause 7).
     """
-    if card_count(hand) == 0:
+    return dealer_stops_at(hard_total(hand), hand[0] > 0, card_count(hand), bonus, rules)
+
+
+def dealer_natural_at(hard: int, has_ace: bool, cards: int, bonus: int, rules: Rules) -> bool:
+    """:func:`dealer_has_natural` for a hand given by its hard total, ace and number of cards."""
+    if rules.dealer_natural is DealerNatural.NONE or hard > 21:
         return False
-    hard = hard_total(hand)
-    return hard > 21 or best_total_of(hard, hand[0] > 0, bonus) >= rules.dealer_stands_on
+    if cards == 2 and own_best(hard, has_ace) == 21:
+        return True
+    return (
+        rules.dealer_natural is DealerNatural.WITH_BONUS
+        and cards == 1
+        and with_bonus_best(hard, has_ace, bonus) == 21
+    )
 
 
 def dealer_has_natural(hand: ValueCounts, bonus: int, rules: Rules) -> bool:
@@ -122,17 +139,7 @@ def dealer_has_natural(hand: ValueCounts, bonus: int, rules: Rules) -> bool:
     A natural is a 21 of exactly two cards: two own cards, or (reading ``with_bonus``)
     one own card and the Bonus card.
     """
-    if rules.dealer_natural is DealerNatural.NONE or hard_total(hand) > 21:
-        return False
-    n = card_count(hand)
-    has_ace = hand[0] > 0
-    if n == 2 and own_best(hard_total(hand), has_ace) == 21:
-        return True
-    return (
-        rules.dealer_natural is DealerNatural.WITH_BONUS
-        and n == 1
-        and with_bonus_best(hard_total(hand), has_ace, bonus) == 21
-    )
+    return dealer_natural_at(hard_total(hand), hand[0] > 0, card_count(hand), bonus, rules)
 
 
 def describe_hand(hand: ValueCounts) -> str:
