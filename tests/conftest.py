@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from solver.cards import RANKS, SUITS, Card, Shoe
 
 
@@ -9,3 +11,11 @@ def physical_cards(shoe: Shoe) -> list[Card]:
     """Every card left in a shoe whose removed cards all had suits, one entry per card."""
     assert shoe.suits_known
     return [Card(r, s) for r in RANKS for s in SUITS for _ in range(shoe.count(r, s))]
+
+
+@pytest.fixture(autouse=True)
+def private_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Keep the solver's disk cache out of the user's home during tests."""
+    monkeypatch.setenv("CBJ_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cbj-cache"))

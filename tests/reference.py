@@ -118,7 +118,9 @@ def play(cards: Cards, shoe: Shoe, bonus: int, rules: Rules, policy: int | None 
     return (w, p, lose) if w - lose > standing[0] - standing[2] else standing
 
 
-def game(shoe: Shoe, rules: Rules, policy: int | None = None) -> dict[tuple[int, int], tuple[Fraction, dict[str, Fraction]]]:
+def game(
+    shoe: Shoe, rules: Rules, policy: int | None = None
+) -> dict[tuple[int, int], tuple[Fraction, dict[str, Fraction]]]:
     """Every starting pair (player value, Bonus value): its probability and main outcomes."""
     out = {}
     for c in range(1, 11):
@@ -130,7 +132,12 @@ def game(shoe: Shoe, rules: Rules, policy: int | None = None) -> dict[tuple[int,
                 continue
             pp, rest = draw(after_bonus, p)
             if {p, c} == {1, 10}:
-                outcomes = {"blackjack": Fraction(1), "win": Fraction(0), "push": Fraction(0), "lose": Fraction(0)}
+                outcomes = {
+                    "blackjack": Fraction(1),
+                    "win": Fraction(0),
+                    "push": Fraction(0),
+                    "lose": Fraction(0),
+                }
             else:
                 w, push, lose = play((p,), rest, c, rules, policy)
                 outcomes = {"blackjack": Fraction(0), "win": w, "push": push, "lose": lose}
@@ -141,6 +148,9 @@ def game(shoe: Shoe, rules: Rules, policy: int | None = None) -> dict[tuple[int,
 def main_ev(shoe: Shoe, rules: Rules, policy: int | None = None) -> Fraction:
     pays = {"blackjack": rules.blackjack_pays, "win": 1, "push": 0, "lose": -1}
     return sum(
-        (prob * sum(q * pays[k] for k, q in outcomes.items()) for prob, outcomes in game(shoe, rules, policy).values()),
+        (
+            prob * sum(q * pays[k] for k, q in outcomes.items())
+            for prob, outcomes in game(shoe, rules, policy).values()
+        ),
         Fraction(0),
     )

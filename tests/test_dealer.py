@@ -40,7 +40,9 @@ def as_labels(rules: Rules, walked: dict[str, Fraction]) -> dict[str, Fraction]:
 @pytest.mark.parametrize("shoe", SMALL_SHOES)
 def test_exact_distribution_equals_every_card_sequence(rules: Rules, shoe: tuple[int, ...]) -> None:
     for bonus in range(1, 11):
-        assert dealer_distribution(rules, bonus, shoe) == as_labels(rules, reference.dealer(shoe, bonus, rules))
+        assert dealer_distribution(rules, bonus, shoe) == as_labels(
+            rules, reference.dealer(shoe, bonus, rules)
+        )
 
 
 def test_full_six_deck_shoe_matches_the_walk_for_a_ten_bonus() -> None:

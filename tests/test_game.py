@@ -26,9 +26,7 @@ TINY_REMOVED = parse_cards(
 )
 # Three aces among 17 cards: naturals of every kind can happen, on either side.
 ACES_LEFT = ("As Ah Ad 2s 7s 7h 8s 9s 9h 10s Js Qs Ks 10h Jh Qh Kh",)
-ACES_REMOVED = tuple(
-    c for c in physical_cards(Shoe.full(1)) if str(c) not in ACES_LEFT[0].split()
-)
+ACES_REMOVED = tuple(c for c in physical_cards(Shoe.full(1)) if str(c) not in ACES_LEFT[0].split())
 VARIANTS = [
     Rules(decks=1),
     Rules(decks=1, dealer_stands_on=17, blackjack_pays=Fraction(6, 5)),
@@ -94,7 +92,9 @@ def test_default_game_exact_and_float_agree(default_exact, default_float) -> Non
     assert abs(float(default_exact.round_variance) - default_float.round_variance) < 1e-12
     for c, solution in default_exact.solutions.items():
         fast = default_float.solutions[c]
-        assert all(abs(float(a) - b) < 1e-12 for a, b in zip(solution.stand, fast.stand, strict=True))
+        assert all(
+            abs(float(a) - b) < 1e-12 for a, b in zip(solution.stand, fast.stand, strict=True)
+        )
         assert all(abs(float(a) - b) < 1e-12 for a, b in zip(solution.hit, fast.hit, strict=True))
 
 
@@ -103,13 +103,23 @@ def test_default_game_identities(default_exact) -> None:  # type: ignore[no-unty
     assert sum(s.probability for s in game.starts) == 1
     assert sum(game.outcomes.values()) == 1
     assert sum(line.probability for line in game.round_lines) == 1
-    assert game.round_expected_value == game.expected_value + game.rules.bonus_ratio * game.bonus.expected_value
+    assert (
+        game.round_expected_value
+        == game.expected_value + game.rules.bonus_ratio * game.bonus.expected_value
+    )
     # Clause 5: the blackjack probability is the chance of an ace and a ten-value pair.
     assert game.outcomes["blackjack"] == Fraction(2 * 24 * 96, 312 * 311)
 
 
 @settings(max_examples=8, deadline=None)
-@given(st.lists(st.sampled_from([f"{r}{s}" for r in RANKS for s in SUITS]), min_size=0, max_size=6, unique=True))
+@given(
+    st.lists(
+        st.sampled_from([f"{r}{s}" for r in RANKS for s in SUITS]),
+        min_size=0,
+        max_size=6,
+        unique=True,
+    )
+)
 def test_optimal_beats_always_standing_and_float_agrees(removed: list[str]) -> None:
     rules = Rules(decks=2)
     cards = parse_cards(removed)
