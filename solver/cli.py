@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from solver.bonus import analyse_bonus
 from solver.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value
+from solver.charts import TEXT_FORMATS, ChartFormat, render
+from solver.collection import chart_for, write_collection
 from solver.dealer import dealer_distribution
 from solver.errors import CardError, CbjError
 from solver.export import (
@@ -253,6 +256,51 @@ def advise(bonus_text: str, hand: str, seen: str, exact: bool, fmt: str, **optio
         emit(dumps(advice_document(advice)))
     else:
         emit(advice_table(advice).render(Format(fmt)))
+
+
+@cli.command()
+@rules_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice([f.value for f in ChartFormat]),
+    default="md",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write to this file instead of stdout.",
+)
+def chart(fmt: str, output: str | None, **options: Any) -> None:
+    """The best printable hit/stand chart and its cost against perfect play."""
+    chosen = ChartFormat(fmt)
+    if output is None and chosen not in TEXT_FORMATS and sys.stdout.isatty():
+        raise CbjError(f"{fmt} is a binary format: give -o FILE or redirect stdout")
+    data = render(chart_for(make_rules(options)), chosen)
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        Path(output).write_bytes(data)
+
+
+@cli.command()
+@click.option(
+    "--output-dir",
+    type=click.Path(file_okay=False),
+    default="strategy_tables",
+    show_default=True,
+    help="Folder to (re)write.",
+)
+def tables(output_dir: str) -> None:
+    """Regenerate the strategy_tables/ collection: every variant in every format."""
+    charts = write_collection(Path(output_dir), progress=progress_reporter("charts"))
+    for variant, written in charts:
+        emit(f"{variant.folder}: chart EV {float(written.expected_value):+.6f}")
 
 
 def fail(message: str) -> None:

@@ -1,0 +1,91 @@
+"""The committed ``strategy_tables/`` collection: charts for the rules users ask for most.
+
+``cbj tables`` writes every variant in every format and an index page; a test regenerates
+the text formats and compares them with the committed files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from solver.charts import ChartFormat, render
+from solver.game import solve_game_cached
+from solver.rules import Rules
+from solver.strategy import Chart, best_chart
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One set of rules in the collection, with the folder it is written to."""
+
+    folder: str
+    description: str
+    rules: Rules
+
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant("default", "default rules: 6 decks, dealer stands on 18, blackjack pays 3:2", Rules()),
+    Variant("decks-1", "1 deck", Rules(decks=1)),
+    Variant("decks-2", "2 decks", Rules(decks=2)),
+    Variant("decks-8", "8 decks", Rules(decks=8)),
+    Variant("dealer-stands-17", "dealer stands on 17", Rules(dealer_stands_on=17)),
+    Variant("blackjack-pays-6-5", "blackjack pays 6:5", Rules(blackjack_pays=Fraction(6, 5))),
+)
+
+
+def chart_for(rules: Rules) -> Chart:
+    """The best chart for ``rules``, through the solver's disk cache."""
+    return best_chart(rules, solve_game_cached(rules, exact=True))
+
+
+def write_variant(directory: Path, variant: Variant, formats: tuple[ChartFormat, ...]) -> Chart:
+    """Write one variant's chart in ``formats`` under ``directory/variant.folder``."""
+    chart = chart_for(variant.rules)
+    folder = directory / variant.folder
+    folder.mkdir(parents=True, exist_ok=True)
+    for fmt in formats:
+        (folder / f"chart.{fmt.value}").write_bytes(render(chart, fmt))
+    return chart
+
+
+def index_page(charts: list[tuple[Variant, Chart]], formats: tuple[ChartFormat, ...]) -> str:
+    """``strategy_tables/README.md``: every variant, its files and its EV."""
+    lines = [
+        "# Strategy tables",
+        "",
+        "Printable hit/stand charts for Community Blackjack (Casino Edition), one folder per",
+        "set of rules, each in every format. Regenerate the whole folder with `cbj tables`;",
+        "a test fails when these files differ from a fresh run. Paytable 15:4:1 and bonus",
+        "ratio 1/2 throughout (they do not change the main-wager strategy).",
+        "",
+        "EVs are per unit of main wager: the chart's, the composition-dependent optimum's,",
+        "and what the chart gives up.",
+        "",
+        "| rules | chart EV | optimal EV | cost | files |",
+        "|---|---|---|---|---|",
+    ]
+    for variant, chart in charts:
+        files = " ".join(f"[{f.value}]({variant.folder}/chart.{f.value})" for f in formats)
+        lines.append(
+            f"| {variant.description} | {float(chart.expected_value):+.6f} | "
+            f"{float(chart.optimal_expected_value):+.6f} | {float(chart.cost):.2e} | {files} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def write_collection(
+    directory: Path,
+    formats: tuple[ChartFormat, ...] = tuple(ChartFormat),
+    progress: Callable[[int, int], None] | None = None,
+) -> list[tuple[Variant, Chart]]:
+    """Write every variant and the index page; returns the charts written."""
+    charts = []
+    for done, variant in enumerate(VARIANTS, start=1):
+        charts.append((variant, write_variant(directory, variant, formats)))
+        if progress is not None:
+            progress(done, len(VARIANTS))
+    (directory / "README.md").write_text(index_page(charts, tuple(ChartFormat)))
+    return charts

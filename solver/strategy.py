@@ -1,0 +1,304 @@
+"""The printable chart: the best strategy that looks only at (own total, soft or hard, Bonus card).
+
+Composition-dependent play (:mod:`solver.player`) is exact but cannot be printed.  A chart
+gives one action per *cell*: the hard total 2..21 or soft total 11..21 of the player's own
+cards, against each Bonus card value.  The Bonus card is known before the player acts, so
+each Bonus column is chosen on its own.
+
+Finding the best column exactly.  Drawing always raises a hand's hard total, so cells are
+settled from hard total 21 downwards; once every cell above is fixed, each hand in a cell
+has an exact stand value and an exact hit value.  If every hand of the cell prefers the
+same action, that action is best whatever the cells below decide (they only change how
+often each hand is reached, never its value).  Only a *mixed* cell, where some hands
+prefer to hit and others to stand, depends on how play reaches it; the search branches on
+both actions there and keeps the column with the highest exact expected value.  So the
+result is the best chart, not just a local optimum.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from solver.cards import VALUES, value_label
+from solver.dealer import dealer_tree, padded_falling
+from solver.game import GameResult, solve_game
+from solver.hands import describe_hand, hand_of, is_player_blackjack, own_best
+from solver.player import PlayerSolution
+from solver.rules import Rules
+
+HARD_TOTALS = tuple(range(2, 22))
+SOFT_TOTALS = tuple(range(11, 22))
+
+
+class Action(StrEnum):
+    """What a chart cell says to do."""
+
+    HIT = "H"
+    STAND = "S"
+    NONE = "-"
+    """No such hand arises against this Bonus card (a lone ace with a ten is a blackjack)."""
+
+
+Cell = tuple[bool, int]  # (soft, total)
+
+
+def cell_of(hand: tuple[int, ...]) -> Cell:
+    """The chart cell of a hand: soft when an ace can count 11 within 21.
+
+    >>> cell_of(hand_of([1, 6])), cell_of(hand_of([10, 6, 1]))
+    ((True, 17), (False, 17))
+    """
+    hard = sum(v * n for v, n in enumerate(hand, start=1))
+    best = own_best(hard, hand[0] > 0)
+    return (best != hard, best)
+
+
+def cell_name(cell: Cell) -> str:
+    """A cell as a row label: ``hard 12`` or ``soft 17``."""
+    return f"{'soft' if cell[0] else 'hard'} {cell[1]}"
+
+
+ROWS: tuple[Cell, ...] = tuple((False, t) for t in HARD_TOTALS) + tuple(
+    (True, t) for t in SOFT_TOTALS
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Exception_:
+    """A hand where composition-dependent play beats the chart's action."""
+
+    bonus: int
+    hand: tuple[int, ...]
+    chart_action: Action
+    frequency: Fraction
+    gain: Fraction
+
+    @property
+    def optimal_action(self) -> Action:
+        """The composition-dependent optimum's action."""
+        return Action.STAND if self.chart_action is Action.HIT else Action.HIT
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """The best printable chart under ``rules`` with its exact cost against perfect play."""
+
+    rules: Rules
+    actions: dict[tuple[Cell, int], Action]
+    expected_value: Fraction
+    optimal_expected_value: Fraction
+    exceptions: tuple[Exception_, ...]
+
+    @property
+    def cost(self) -> Fraction:
+        """How much the chart gives up per round against composition-dependent play."""
+        return self.optimal_expected_value - self.expected_value
+
+    def action(self, cell: Cell, bonus: int) -> Action:
+        """The chart's action for a cell against a Bonus card value."""
+        return self.actions[(cell, bonus)]
+
+
+@dataclass
+class _Column:
+    """Exact integer workspace for one Bonus card.
+
+    A hand of ``m`` cards has its values as numerators over ``denominator[m]``, with
+    ``denominator[m] = (cards left) * denominator[m + 1]`` so hitting needs no division.
+    Cells are visited in ``order``: hard total descending, so a hand's children (which
+    always have a higher hard total) are valued before it.
+    """
+
+    solution: PlayerSolution
+    cells: list[Cell]
+    members: dict[Cell, list[int]]
+    order: list[Cell]
+    stand: list[int]
+    denominator: list[int]
+
+    @classmethod
+    def of(cls, solution: PlayerSolution, bonus: int) -> _Column:
+        """Build the workspace from an exact solution of the Bonus card.
+
+        A lone card that makes a blackjack with the Bonus card is paid at once, so it
+        belongs to no cell.
+        """
+        space = solution.space
+        total = sum(space.shoe)
+        # Stand values are counts over the dealer's depth: make room for them too.
+        top = int(space.sizes.max()) + dealer_tree(solution.rules, bonus).depth
+        denominator = [padded_falling(total - m, top - m) for m in range(top + 1)]
+        sizes = space.sizes.tolist()
+        stand = []
+        for i, value in enumerate(solution.stand):
+            if not isinstance(value, Fraction):
+                raise TypeError("the chart search needs an exact solution")
+            scaled = value * denominator[sizes[i]]
+            if scaled.denominator != 1:
+                raise ArithmeticError("a stand value does not fit the common denominator")
+            stand.append(scaled.numerator)
+        cells = [cell_of(tuple(h)) for h in space.hands.tolist()]
+        members: dict[Cell, list[int]] = {}
+        for i, cell in enumerate(cells):
+            lone = sizes[i] == 1 and is_player_blackjack(int(space.hands[i].argmax()) + 1, bonus)
+            if not lone:
+                members.setdefault(cell, []).append(i)
+        order = sorted(members, key=lambda c: (-_hard_total(c), c))
+        return cls(solution, cells, members, order, stand, denominator)
+
+    def hit(self, i: int, values: list[int]) -> int:
+        """Numerator of hitting hand ``i`` once, its children then worth ``values``."""
+        space = self.solution.space
+        bust = len(self.stand)
+        size = int(space.sizes[i])
+        out = 0
+        for count, child in zip(space.draws[i].tolist(), space.children[i].tolist(), strict=True):
+            if count:
+                out += count * (values[child] if child != bust else -self.denominator[size + 1])
+        return out
+
+    def values(self, actions: dict[Cell, Action]) -> list[int]:
+        """Numerators of every hand's value when the column follows ``actions``."""
+        values = [0] * (len(self.stand) + 1)
+        for cell in self.order:
+            hit = actions.get(cell) is Action.HIT
+            for i in self.members[cell]:
+                values[i] = self.hit(i, values) if hit else self.stand[i]
+        return values
+
+    def fraction(self, i: int, values: list[int]) -> Fraction:
+        """Hand ``i``'s value as a fraction."""
+        return Fraction(values[i], self.denominator[int(self.solution.space.sizes[i])])
+
+
+def _hard_total(cell: Cell) -> int:
+    return cell[1] - 10 if cell[0] else cell[1]
+
+
+def best_column(column: _Column, roots: dict[int, int]) -> dict[Cell, Action]:
+    """Exactly best actions for one Bonus card (see the module docstring).
+
+    ``roots`` maps each starting hand's index to its weight (cards of that value left);
+    ties between whole columns keep the first found, which stands wherever it can.
+    """
+    best_value: int | None = None
+    best_actions: dict[Cell, Action] = {}
+
+    def search(k: int, values: list[int], chosen: dict[Cell, Action]) -> None:
+        nonlocal best_value, best_actions
+        if k == len(column.order):
+            value = sum(w * values[i] for i, w in roots.items())
+            if best_value is None or value > best_value:
+                best_value, best_actions = value, dict(chosen)
+            return
+        cell = column.order[k]
+        hits = {i: column.hit(i, values) for i in column.members[cell]}
+        prefer_hit = [hits[i] > column.stand[i] for i in column.members[cell]]
+        if all(prefer_hit):
+            options = [Action.HIT]
+        elif not any(prefer_hit):
+            options = [Action.STAND]
+        else:
+            options = [Action.STAND, Action.HIT]
+        for action in options:
+            branch = list(values) if len(options) > 1 else values
+            for i in column.members[cell]:
+                branch[i] = hits[i] if action is Action.HIT else column.stand[i]
+            chosen[cell] = action
+            search(k + 1, branch, chosen)
+        del chosen[cell]
+
+    search(0, [0] * (len(column.stand) + 1), {})
+    return best_actions
+
+
+def _roots(solution: PlayerSolution, bonus: int) -> dict[int, int]:
+    """Starting hands (one own card, not a blackjack) and how many cards make each."""
+    space = solution.space
+    return {
+        space.index(hand_of([p])): int(space.shoe[p - 1])
+        for p in VALUES
+        if space.shoe[p - 1] > 0 and not is_player_blackjack(p, bonus)
+    }
+
+
+def best_chart(rules: Rules, game: GameResult | None = None) -> Chart:
+    """The best chart under ``rules``, its exact EV, and where perfect play departs from it."""
+    game = game if game is not None else solve_game(rules, exact=True)
+    if not game.exact:
+        raise TypeError("best_chart needs an exact solve (solve_game(..., exact=True))")
+    actions: dict[tuple[Cell, int], Action] = {}
+    expected = Fraction(0)
+    exceptions: list[Exception_] = []
+    probability = {(s.player, s.bonus): Fraction(s.probability) for s in game.starts}
+    for bonus, solution in game.solutions.items():
+        column = _Column.of(solution, bonus)
+        roots = _roots(solution, bonus)
+        chosen = best_column(column, roots)
+        for cell in ROWS:
+            actions[(cell, bonus)] = chosen.get(cell, Action.NONE)
+        values = column.values(chosen)
+        for p in VALUES:
+            weight = probability.get((p, bonus))
+            if weight is None:
+                continue
+            if is_player_blackjack(p, bonus):
+                expected += weight * rules.blackjack_pays
+            else:
+                expected += weight * column.fraction(solution.space.index(hand_of([p])), values)
+        exceptions += _exceptions(column, chosen, values, bonus, probability)
+    for cell in ROWS:
+        for bonus in VALUES:
+            actions.setdefault((cell, bonus), Action.NONE)
+    exceptions.sort(key=lambda e: (-(e.frequency * e.gain), e.bonus, e.hand))
+    return Chart(rules, actions, expected, Fraction(game.expected_value), tuple(exceptions))
+
+
+def _exceptions(
+    column: _Column,
+    chosen: dict[Cell, Action],
+    values: list[int],
+    bonus: int,
+    probability: dict[tuple[int, int], Fraction],
+) -> list[Exception_]:
+    """Hands reached under the chart where the composition-dependent optimum acts otherwise."""
+    solution = column.solution
+    space = solution.space
+    reach: dict[int, Fraction] = {}
+    for p in VALUES:
+        if (p, bonus) in probability and not is_player_blackjack(p, bonus):
+            reach[space.index(hand_of([p]))] = probability[(p, bonus)]
+    found = []
+    total = sum(space.shoe)
+    for cell in reversed(column.order):  # hard total ascending: parents before children
+        for i in column.members[cell]:
+            r = reach.get(i)
+            if not r:
+                continue
+            hit = chosen.get(cell) is Action.HIT
+            if hit:
+                left = total - int(space.sizes[i])
+                for count, child in zip(
+                    space.draws[i].tolist(), space.children[i].tolist(), strict=True
+                ):
+                    if count and child != len(column.stand):
+                        reach[child] = reach.get(child, Fraction(0)) + r * Fraction(count, left)
+            if solution.hitting[i] != hit:
+                gain = Fraction(max(solution.stand[i], solution.hit[i])) - column.fraction(
+                    i, values
+                )
+                if gain > 0:
+                    hand = tuple(int(n) for n in space.hands[i])
+                    action = Action.HIT if hit else Action.STAND
+                    found.append(Exception_(bonus, hand, action, r, gain))
+    return found
+
+
+def describe_exception(exception: Exception_) -> str:
+    """One line: the hand, the Bonus card and both actions."""
+    return (
+        f"{describe_hand(exception.hand)} vs Bonus {value_label(exception.bonus)}: "
+        f"chart {exception.chart_action.value}, optimal {exception.optimal_action.value}"
+    )

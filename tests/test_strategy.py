@@ -1,0 +1,205 @@
+"""The printable chart: exact EV by independent evaluation, optimality, formats, collection."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from solver.charts import TEXT_FORMATS, ChartFormat, render
+from solver.collection import VARIANTS, chart_for, index_page
+from solver.game import GameResult, solve_game_cached
+from solver.hands import add_card, hand_of, hard_total, is_player_blackjack
+from solver.player import PlayerSolution, solve_player
+from solver.rules import Rules
+from solver.strategy import (
+    ROWS,
+    Action,
+    Cell,
+    Chart,
+    _Column,
+    _roots,
+    best_chart,
+    best_column,
+    cell_of,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def game() -> GameResult:
+    return solve_game_cached(Rules(), exact=True)
+
+
+@pytest.fixture(scope="module")
+def chart(game: GameResult) -> Chart:
+    return best_chart(Rules(), game)
+
+
+def plain_value(
+    solution: PlayerSolution, bonus: int, acts: Callable[[Cell], bool]
+) -> dict[int, Fraction]:
+    """Value of each starting card under a chart, by direct recursion in fractions."""
+    space = solution.space
+    shoe = space.shoe
+
+    @cache
+    def value(hand: tuple[int, ...]) -> Fraction:
+        if not acts(cell_of(hand)):
+            return Fraction(solution.stand[space.index(hand)])
+        left = sum(shoe) - sum(hand)
+        total = Fraction(0)
+        for v in range(1, 11):
+            n = shoe[v - 1] - hand[v - 1]
+            if n:
+                child = add_card(hand, v)
+                total += Fraction(n, left) * (-1 if hard_total(child) > 21 else value(child))
+        return total
+
+    return {
+        p: value(hand_of([p]))
+        for p in range(1, 11)
+        if shoe[p - 1] and not is_player_blackjack(p, bonus)
+    }
+
+
+def test_chart_ev_equals_an_independent_policy_evaluation(game: GameResult, chart: Chart) -> None:
+    total = Fraction(0)
+    for start in game.starts:
+        if start.blackjack:
+            total += Fraction(start.probability) * Fraction(3, 2)
+            continue
+        solution = game.solutions[start.bonus]
+        values = plain_value(
+            solution, start.bonus, lambda c, b=start.bonus: chart.action(c, b) is Action.HIT
+        )
+        total += Fraction(start.probability) * values[start.player]
+    assert total == chart.expected_value
+    assert chart.expected_value <= chart.optimal_expected_value == game.expected_value
+
+
+def integer_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> int:
+    """Weighted starting-hand value over a common denominator, in integers (a second evaluator)."""
+    space = solution.space
+    n0 = sum(space.shoe)
+    hands = [tuple(int(x) for x in h) for h in space.hands]
+    depth = max(map(sum, hands)) + 1
+    denominator = [1] * (depth + 2)
+    for m in range(depth, -1, -1):
+        denominator[m] = max(n0 - m, 1) * denominator[m + 1]
+    value: dict[tuple[int, ...], int] = {}
+    for hand in sorted(hands, key=hard_total, reverse=True):
+        m = sum(hand)
+        if cell_of(hand) in hits:
+            value[hand] = sum(
+                (space.shoe[v - 1] - hand[v - 1])
+                * (
+                    -denominator[m + 1]
+                    if hard_total(add_card(hand, v)) > 21
+                    else value[add_card(hand, v)]
+                )
+                for v in range(1, 11)
+                if space.shoe[v - 1] - hand[v - 1]
+            )
+        else:
+            scaled = Fraction(solution.stand[space.index(hand)]) * denominator[m]
+            value[hand] = scaled.numerator
+    return sum(
+        space.shoe[p - 1] * value[hand_of([p])]
+        for p in range(1, 11)
+        if space.shoe[p - 1] and not is_player_blackjack(p, bonus)
+    )
+
+
+def test_no_single_cell_change_raises_the_ev(game: GameResult, chart: Chart) -> None:
+    for bonus, solution in game.solutions.items():
+        hits = {cell for cell in ROWS if chart.action(cell, bonus) is Action.HIT}
+        best = integer_root_value(solution, bonus, hits)
+        for cell in ROWS:
+            if chart.action(cell, bonus) is not Action.NONE:
+                assert integer_root_value(solution, bonus, hits ^ {cell}) <= best, (cell, bonus)
+
+
+@pytest.mark.parametrize(
+    ("shoe", "bonus"),
+    [
+        ((0, 2, 0, 1, 1, 2, 0, 0, 0, 4), 5),
+        ((0, 2, 0, 1, 0, 1, 0, 1, 1, 5), 9),
+        ((1, 0, 2, 0, 1, 0, 0, 2, 0, 3), 1),
+    ],
+)
+def test_search_equals_trying_every_chart_on_tiny_shoes(shoe: tuple[int, ...], bonus: int) -> None:
+    base = tuple(n - (v == bonus) for v, n in enumerate(shoe, start=1))
+    roots = [hand_of([p]) for p in range(1, 11) if base[p - 1]]
+    solution = solve_player(Rules(), bonus, base, roots, exact=True)
+    cells = sorted({cell_of(tuple(int(x) for x in h)) for h in solution.space.hands})
+    assert len(cells) <= 14
+
+    def worth(hits: set[Cell]) -> Fraction:
+        values = plain_value(solution, bonus, lambda c: c in hits)
+        return sum((base[p - 1] * v for p, v in values.items()), Fraction(0))
+
+    every = max(
+        worth({c for c, h in zip(cells, choice, strict=True) if h})
+        for choice in itertools.product((False, True), repeat=len(cells))
+    )
+    found = best_column(_Column.of(solution, bonus), _roots(solution, bonus))
+    assert worth({c for c, a in found.items() if a is Action.HIT}) == every
+
+
+def test_cells_follow_own_totals() -> None:
+    assert cell_of(hand_of([1])) == (True, 11)
+    assert cell_of(hand_of([1, 5, 10])) == (False, 16)
+    assert cell_of(hand_of([2])) == (False, 2)
+
+
+def test_lone_ace_against_a_ten_is_no_decision(chart: Chart) -> None:
+    assert chart.action((True, 11), 10) is Action.NONE
+    assert all(chart.action(cell, b) is not Action.NONE for cell in ROWS for b in range(1, 10))
+
+
+def test_exceptions_are_real_departures(chart: Chart) -> None:
+    assert chart.exceptions
+    assert all(e.gain > 0 and 0 < e.frequency < 1 for e in chart.exceptions)
+    assert sum(e.frequency * e.gain for e in chart.exceptions) >= chart.cost
+
+
+def test_json_chart_document(chart: Chart) -> None:
+    doc = json.loads(render(chart, ChartFormat.JSON))
+    assert doc["columns"] == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+    assert [r["hand"] for r in doc["rows"]][:2] == ["hard 2", "hard 3"] and len(doc["rows"]) == 31
+    assert Fraction(doc["expected_value"]["exact"]) == chart.expected_value
+    assert doc["rules"] == Rules().to_json() and doc["exceptions"]
+
+
+@pytest.mark.parametrize("fmt", [ChartFormat.PDF, ChartFormat.SVG, ChartFormat.PNG])
+def test_drawn_formats_are_reproducible(chart: Chart, fmt: ChartFormat) -> None:
+    first = render(chart, fmt)
+    assert first == render(chart, fmt)
+    signature = {ChartFormat.PDF: b"%PDF", ChartFormat.SVG: b"<?xml", ChartFormat.PNG: b"\x89PNG"}[
+        fmt
+    ]
+    assert first.startswith(signature)
+
+
+def test_committed_collection_matches_a_fresh_generation() -> None:
+    charts = []
+    for variant in VARIANTS:
+        chart = chart_for(variant.rules)
+        charts.append((variant, chart))
+        for fmt in TEXT_FORMATS:
+            committed = ROOT / "strategy_tables" / variant.folder / f"chart.{fmt.value}"
+            assert committed.read_bytes() == render(chart, fmt), (
+                f"{committed} is stale: run cbj tables"
+            )
+        for fmt in ChartFormat:
+            assert (ROOT / "strategy_tables" / variant.folder / f"chart.{fmt.value}").exists()
+    assert (ROOT / "strategy_tables" / "README.md").read_text() == index_page(
+        charts, tuple(ChartFormat)
+    )
