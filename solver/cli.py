@@ -14,9 +14,18 @@ import click
 
 from solver.bonus import analyse_bonus
 from solver.cards import parse_cards
-from solver.errors import CbjError
-from solver.export import Format, bonus_document, bonus_table, dumps, rules_table
+from solver.errors import CbjError, SimulationError
+from solver.export import (
+    Format,
+    bonus_document,
+    bonus_table,
+    dumps,
+    render_tables,
+    rules_table,
+    simulation_tables,
+)
 from solver.rules import DealerNatural, Paytable, Rules, parse_ratio
+from solver.simulate import SimulationResult, parse_strategy, simulate
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -137,6 +146,76 @@ def bonus(removed: str, symbolic: bool, fmt: str, **options: Any) -> None:
     emit(bonus_table(analysis).render(Format(fmt)))
     if expression is not None:
         emit(f"\nexpected value as a function of the pays S, R, A: {expression}")
+
+
+@cli.command(name="simulate")
+@rules_options
+@click.option("--rounds", type=int, required=True, help="Rounds to deal.")
+@click.option("--seed", type=int, default=None, help="Seed; the same seed gives the same result.")
+@click.option(
+    "--seats", type=int, default=1, show_default=True, help="Players sharing Bonus card and dealer."
+)
+@click.option(
+    "--strategy",
+    default="stand-on:18",
+    show_default=True,
+    help="optimal, chart, or stand-on:K (stand once the best total reaches K).",
+)
+@click.option(
+    "--penetration",
+    type=float,
+    default=None,
+    help="Share of the shoe dealt before a reshuffle, in (0, 1].  [default: 0.75]",
+)
+@click.option("--fresh-shoe", is_flag=True, help="Shuffle a fresh shoe for every round.")
+@click.option(
+    "--jobs",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Worker processes, -1 for all cores; results do not depend on it.",
+)
+@click.option("--removed", default="", help="Cards out of the shoe, with suits, e.g. 'As 10h'.")
+@format_option(Format.TABLE, Format.JSON, Format.CSV, Format.MD)
+def simulate_command(
+    rounds: int,
+    seed: int | None,
+    seats: int,
+    strategy: str,
+    penetration: float | None,
+    fresh_shoe: bool,
+    jobs: int,
+    removed: str,
+    fmt: str,
+    **options: Any,
+) -> None:
+    """Monte Carlo simulation of whole rounds, independent of the exact solver."""
+    if fresh_shoe and penetration is not None:
+        raise SimulationError("give --penetration or --fresh-shoe, not both")
+    rules = make_rules(options)
+
+    def run(progress: Callable[[int], None] | None) -> SimulationResult:
+        return simulate(
+            rules,
+            parse_strategy(strategy, rules),
+            rounds,
+            seed=seed,
+            seats=seats,
+            penetration=None if fresh_shoe else 0.75 if penetration is None else penetration,
+            jobs=jobs,
+            removed=parse_cards(removed),
+            progress=progress,
+        )
+
+    if sys.stderr.isatty():
+        with click.progressbar(length=rounds, label="dealing", file=sys.stderr) as bar:
+            result = run(bar.update)
+    else:
+        result = run(None)
+    if Format(fmt) is Format.JSON:
+        emit(dumps(result.to_json()))
+    else:
+        emit(render_tables(simulation_tables(result), Format(fmt)))
 
 
 def fail(message: str) -> None:

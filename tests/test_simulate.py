@@ -8,6 +8,7 @@ order on a tiny shoe written below from the rule text.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache
@@ -16,7 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver.bonus import analyse_bonus
 from solver.cards import Card, Shoe, parse_cards
+from solver.cli import main
 from solver.errors import ShoeError, SimulationError, StrategyError
 from solver.rules import DealerNatural, Paytable, Rules
 from solver.simulate import (
@@ -477,3 +480,67 @@ def test_bad_settings_raise_simulation_errors(settings_: dict[str, object], name
     arguments: dict[str, object] = {"rounds": 10, **settings_}
     with pytest.raises(SimulationError, match=named):
         simulate(Rules(), StandOn(17), **arguments)  # type: ignore[arg-type]
+
+
+# --- the cbj simulate command -------------------------------------------------------------
+
+
+def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    out, err = capsys.readouterr()
+    return int(stop.value.code or 0), out, err
+
+
+def test_simulate_json_names_its_settings_and_each_wager(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["simulate", "--rounds", "4000", "--seed", "8", "--seats", "2", "--format", "json"]
+    status, out, err = run_cli([*argv, "--strategy", "stand-on:16", "--decks", "2"], capsys)
+    assert status == 0 and err == ""
+    doc = json.loads(out)
+    assert doc["rules"]["decks"] == 2 and doc["rounds"] == 4000 and doc["seats"] == 2
+    assert doc["strategy"] == "stand-on:16" and doc["seed"] == 8
+    for wager in ("main", "bonus", "round"):
+        figures = doc[wager]
+        assert {"mean", "standard_error", "ci95", "frequencies"} <= figures.keys()
+        assert figures["ci95"][0] < figures["mean"] < figures["ci95"][1]
+    assert doc["bonus"]["exact"]["exact"] == str(analyse_bonus(Rules(decks=2)).expected_value)
+    assert "z" in doc["bonus"] and "exact" not in doc["main"]
+    assert sum(doc["main"]["frequencies"].values()) == 8000 and len(doc["per_seat"]) == 2
+
+
+def test_simulate_table_is_reproducible_by_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--rounds", "3000", "--seed", "2", "--fresh-shoe"]
+    first, second = run_cli(argv, capsys)[1], run_cli([*argv, "--jobs", "2"], capsys)[1]
+    assert first == second and "seed 2" in first and "a fresh shoe every round" in first
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        (["--rounds", "0"], "rounds 0"),
+        (["--rounds", "10", "--penetration", "1.5"], "penetration 1.5"),
+        (["--rounds", "10", "--penetration", "0"], "penetration 0.0"),
+        (["--rounds", "10", "--seats", "0"], "seats 0"),
+        (["--rounds", "10", "--strategy", "always-hit"], "always-hit"),
+        (["--rounds", "10", "--strategy", "optimal"], "not available yet"),
+        (["--rounds", "10", "--penetration", "0.5", "--fresh-shoe"], "--fresh-shoe"),
+        (["--rounds", "10", "--removed", "As As", "--decks", "1"], "As"),
+        (["--rounds", "10", "--removed", "A"], "suit"),
+        (["--rounds", "ten"], "ten"),
+        ([], "--rounds"),
+    ],
+)
+def test_simulate_bad_input_is_one_line_on_stderr_with_status_2(
+    extra: list[str],
+    named: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import solver.simulate as module
+
+    monkeypatch.setattr(module, "_strategy_source", lambda: None)
+    status, out, err = run_cli(["simulate", *extra], capsys)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and named in err and "Traceback" not in err
