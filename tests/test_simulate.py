@@ -544,3 +544,14 @@ def test_simulate_bad_input_is_one_line_on_stderr_with_status_2(
     status, out, err = run_cli(["simulate", *extra], capsys)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and named in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("backend", ["threading", "multiprocessing"])
+def test_any_joblib_backend_gives_the_same_results(backend: str) -> None:
+    from joblib import parallel_config
+
+    def run(jobs: int) -> SimulationResult:
+        return simulate(Rules(), StandOn(17), 9_000, seed=12, jobs=jobs, chunk_rounds=2_000)
+
+    with parallel_config(backend=backend):
+        assert counts(run(2)) == counts(run(1))
