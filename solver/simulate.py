@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.bonus import BONUS_OUTCOMES, BonusOutcome, analyse_bonus
-from solver.cards import RANKS, SUITS, Card, Shoe, ValueCounts
+from solver.cards import SUITS, Card, Shoe, ValueCounts
 from solver.errors import ShoeError, SimulationError, StrategyError
 from solver.rules import DealerNatural, Rules
 
@@ -109,8 +109,10 @@ class _HandSpace:
     """Every own-card composition that has not busted, numbered, with lookup tables.
 
     Index 0 is the empty hand and the last index, ``bust``, stands for every busted hand.
-    ``best[b, s]`` is the best total of hand ``s`` with Bonus card value ``b`` (``b = 0``:
-    own cards alone), 0 for the bust state.
+    ``step[s, v]`` is hand ``s`` after a card of value ``v``; ``best[b, s]`` its best total
+    with Bonus card value ``b`` (``b = 0``: own cards alone), 0 for the bust state;
+    ``cards_in_21[s]`` how many cards its 21 takes if it has one (clause 9: own cards if
+    they make 21 alone, else one more for the Bonus card).
     """
 
     hands: tuple[ValueCounts, ...]
@@ -151,11 +153,10 @@ def _hand_space() -> _HandSpace:
             step[i, value] = index.get(grown, bust)
     cards = np.array([sum(h) for h in hands] + [0], dtype=np.intp)
     best = np.zeros((11, bust + 1), dtype=np.intp)
-    cards_in_21 = np.zeros((11, bust + 1), dtype=np.intp)
     for b in range(11):
         for i, hand in enumerate(hands):
             best[b, i] = _best(hand, b)
-            cards_in_21[b, i] = sum(hand) + (0 if _best(hand, 0) == 21 else 1)
+    cards_in_21 = cards + (best[0] != 21)
     return _HandSpace(tuple(hands), index, step, cards, best, cards_in_21)
 
 
@@ -290,14 +291,18 @@ def parse_strategy(text: str, rules: Rules) -> Strategy:
     raise StrategyError(f"unknown strategy {text!r}: use optimal, chart or stand-on:K (e.g. 17)")
 
 
-def _compile(strategy: Strategy) -> Flags:
-    """The strategy as a lookup array ``hit[bonus value, hand index]``."""
+def _compile(strategy: Strategy, shoe: ValueCounts) -> Flags:
+    """The strategy as a lookup array ``hit[bonus value, hand index]``.
+
+    Only hands the shoe can deal are asked about; the rest stay False (stand).
+    """
     space = _hand_space()
     hit = np.zeros((11, space.bust + 1), dtype=np.bool_)
-    for b in range(1, 11):
-        for i, hand in enumerate(space.hands):
-            if sum(hand):
-                hit[b, i] = bool(strategy.hits(b, hand))
+    for i, hand in enumerate(space.hands):
+        if sum(hand) and all(n <= left for n, left in zip(hand, shoe, strict=True)):
+            for b in range(1, 11):
+                if hand[b - 1] < shoe[b - 1]:
+                    hit[b, i] = bool(strategy.hits(b, hand))
     return hit
 
 
@@ -315,11 +320,6 @@ def card_code(card: Card) -> int:
     if card.suit is None:
         raise ShoeError(f"card {card} needs a suit: the Bonus wager depends on suits")
     return 4 * card.rank.order + SUITS.index(card.suit)
-
-
-def code_card(code: int) -> Card:
-    """The card of a simulator code."""
-    return Card(RANKS[code // 4], SUITS[code % 4])
 
 
 def shoe_codes(shoe: Shoe) -> npt.NDArray[np.uint8]:
@@ -425,7 +425,8 @@ class _Table:
         space = _hand_space()
         bust = np.arange(space.bust + 1) == space.bust
         stops = (space.best >= rules.dealer_stands_on) | bust[None, :]
-        return cls(rules, _compile(strategy), stops, cards, seats, cut)
+        shoe = tuple(int(n) for n in np.bincount(_VALUE_OF[cards], minlength=11)[1:])
+        return cls(rules, _compile(strategy, shoe), stops, cards, seats, cut)
 
 
 def _bonus_outcomes(own: Codes, bonus: Codes) -> Codes:
@@ -484,7 +485,7 @@ def _play_round(shoes: _Shoes, n: int, table: _Table) -> tuple[Codes, Codes]:
     main[standing & (player_total == dealer_total[None, :])] = _PUSH
     if rules.natural_beats_multi_card_21:
         beaten = (player_total == 21) & natural[None, :]
-        beaten &= space.cards_in_21[b[None, :], hands] >= 3
+        beaten &= space.cards_in_21[hands] >= 3
         main[standing & beaten] = _LOSE
     main[standing & ((player_total > dealer_total[None, :]) | dealer_bust[None, :])] = _WIN
     main[blackjack] = _BLACKJACK
