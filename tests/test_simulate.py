@@ -555,3 +555,17 @@ def test_any_joblib_backend_gives_the_same_results(backend: str) -> None:
 
     with parallel_config(backend=backend):
         assert counts(run(2)) == counts(run(1))
+
+
+def test_overall_figures_are_the_seats_pooled() -> None:
+    one = simulate(Rules(), StandOn(17), 4_000, seed=21)
+    assert one.overall == one.seat(0)
+    three = simulate(Rules(), StandOn(17), 4_000, seed=21, seats=3)
+    for wager in ("main", "bonus", "round"):
+        seat_means = [three.seat(i)[wager].mean for i in range(3)]
+        assert three.overall[wager].mean == pytest.approx(sum(seat_means) / 3)
+        # Seats share the dealer and the Bonus card: the pooled error lies between that of
+        # one seat and that of three independent seats (with a margin, as dealing without
+        # replacement makes the seats' Bonus outcomes slightly negatively correlated).
+        seat_error = max(three.seat(i)[wager].standard_error for i in range(3))
+        assert seat_error / 3**0.5 * 0.9 < three.overall[wager].standard_error < seat_error * 1.1
