@@ -902,6 +902,8 @@ def simulate(
         raise SimulationError(
             f"penetration {penetration!r} is out of range: give a share of the shoe in (0, 1]"
         )
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise SimulationError(f"seed {seed!r} must be a whole number of 0 or more")
     if jobs == 0:
         raise SimulationError("jobs 0 is invalid: use 1, a number of processes, or -1 for all")
     if chunk_rounds < 1:

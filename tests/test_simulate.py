@@ -474,6 +474,7 @@ def test_a_round_that_needs_more_cards_than_the_shoe_holds_is_an_error() -> None
         ({"penetration": 0.0}, "penetration 0.0"),
         ({"penetration": 1.5}, "penetration 1.5"),
         ({"jobs": 0}, "jobs 0"),
+        ({"seed": -3}, "seed -3"),
     ],
 )
 def test_bad_settings_raise_simulation_errors(settings_: dict[str, object], named: str) -> None:
@@ -523,6 +524,8 @@ def test_simulate_table_is_reproducible_by_seed(capsys: pytest.CaptureFixture[st
         (["--rounds", "10", "--penetration", "1.5"], "penetration 1.5"),
         (["--rounds", "10", "--penetration", "0"], "penetration 0.0"),
         (["--rounds", "10", "--seats", "0"], "seats 0"),
+        (["--rounds", "10", "--seed", "-1"], "seed -1"),
+        (["--rounds", "10", "--decks", "1", "--seats", "40"], "used all 52 cards"),
         (["--rounds", "10", "--strategy", "always-hit"], "always-hit"),
         (["--rounds", "10", "--strategy", "optimal"], "not available yet"),
         (["--rounds", "10", "--penetration", "0.5", "--fresh-shoe"], "--fresh-shoe"),
