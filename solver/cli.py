@@ -18,7 +18,7 @@ from solver.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value
 from solver.charts import TEXT_FORMATS, ChartFormat, render
 from solver.collection import chart_for, write_collection
 from solver.dealer import dealer_distribution
-from solver.errors import CardError, CbjError
+from solver.errors import CardError, CbjError, SimulationError
 from solver.export import (
     Format,
     advice_document,
@@ -33,10 +33,13 @@ from solver.export import (
     game_tables,
     render_tables,
     rules_table,
+    simulation_tables,
 )
 from solver.game import ProgressCallback, solve_game, solve_game_cached
 from solver.game import advise as advise_hand
 from solver.rules import DealerNatural, Paytable, Rules, parse_ratio
+from solver.simulate import ExactFigure, SimulationResult, parse_strategy, simulate
+from solver.strategy import exact_main
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -301,6 +304,85 @@ def tables(output_dir: str) -> None:
     charts = write_collection(Path(output_dir), progress=progress_reporter("charts"))
     for variant, written in charts:
         emit(f"{variant.folder}: chart EV {float(written.expected_value):+.6f}")
+
+
+@cli.command(name="simulate")
+@rules_options
+@click.option("--rounds", type=int, required=True, help="Rounds to deal.")
+@click.option("--seed", type=int, default=None, help="Seed; the same seed gives the same result.")
+@click.option(
+    "--seats", type=int, default=1, show_default=True, help="Players sharing Bonus card and dealer."
+)
+@click.option(
+    "--strategy",
+    default="stand-on:18",
+    show_default=True,
+    help="optimal, chart, or stand-on:K (stand once the best total reaches K).",
+)
+@click.option(
+    "--penetration",
+    type=float,
+    default=None,
+    help="Share of the shoe dealt before a reshuffle, in (0, 1].  [default: 0.75]",
+)
+@click.option("--fresh-shoe", is_flag=True, help="Shuffle a fresh shoe for every round.")
+@click.option(
+    "--jobs",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Worker processes, -1 for all cores; results do not depend on it.",
+)
+@click.option("--removed", default="", help="Cards out of the shoe, with suits, e.g. 'As 10h'.")
+@format_option(Format.TABLE, Format.JSON, Format.CSV, Format.MD)
+def simulate_command(
+    rounds: int,
+    seed: int | None,
+    seats: int,
+    strategy: str,
+    penetration: float | None,
+    fresh_shoe: bool,
+    jobs: int,
+    removed: str,
+    fmt: str,
+    **options: Any,
+) -> None:
+    """Monte Carlo simulation of whole rounds, independent of the exact solver."""
+    if fresh_shoe and penetration is not None:
+        raise SimulationError("give --penetration or --fresh-shoe, not both")
+    rules = make_rules(options)
+    cards = parse_cards(removed)
+    played = parse_strategy(strategy, rules)
+    exact = None
+    if played.name in ("optimal", "chart") and not cards:
+        # The solver's figure for the same strategy, for the z-score (a fresh shoe matches
+        # it exactly; dealing to a cut card only approximately).
+        mean, probabilities = exact_main(rules, "chart" if played.name == "chart" else "optimal")
+        exact = {"main": ExactFigure(mean, probabilities)}
+
+    def run(progress: Callable[[int], None] | None) -> SimulationResult:
+        return simulate(
+            rules,
+            played,
+            rounds,
+            seed=seed,
+            seats=seats,
+            penetration=None if fresh_shoe else 0.75 if penetration is None else penetration,
+            jobs=jobs,
+            removed=cards,
+            exact=exact,
+            progress=progress,
+        )
+
+    if sys.stderr.isatty():
+        with click.progressbar(length=rounds, label="dealing", file=sys.stderr) as bar:
+            result = run(bar.update)
+    else:
+        result = run(None)
+    if Format(fmt) is Format.JSON:
+        emit(dumps(result.to_json()))
+    else:
+        emit(render_tables(simulation_tables(result), Format(fmt)))
 
 
 def fail(message: str) -> None:

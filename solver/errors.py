@@ -19,3 +19,11 @@ class RulesError(CbjError):
 
 class HandError(CbjError):
     """A hand that cannot occur in the game (busted, empty, impossible)."""
+
+
+class StrategyError(CbjError):
+    """A player strategy is unknown, malformed or not available."""
+
+
+class SimulationError(CbjError):
+    """A simulation was asked for with settings it cannot run (rounds, seats, shoe)."""

@@ -20,6 +20,7 @@ from solver.bonus import BonusAnalysis
 from solver.cards import Card, value_label
 from solver.game import Advice, GameResult, Start
 from solver.rules import RULE_MEANINGS, Rules
+from solver.simulate import Estimate, SimulationResult, Wager
 
 
 class Format(StrEnum):
@@ -391,3 +392,83 @@ def advice_table(advice: Advice) -> Table:
     return Table(
         f"Hand {hand} against Bonus card {advice.bonus}", ("choice", "expected value"), rows, notes
     )
+
+
+def _optional(value: float | None, digits: int = 6) -> str:
+    """A number for a table, or a dash where there is none."""
+    return "-" if value is None or not math.isfinite(value) else number(value, digits)
+
+
+def simulation_tables(result: SimulationResult) -> tuple[Table, ...]:
+    """A simulation's estimates, outcome frequencies and (with several seats) each seat's."""
+    shoe = (
+        "a fresh shoe every round"
+        if result.penetration is None
+        else f"reshuffled after {result.penetration:g} of the shoe"
+    )
+    notes = (
+        *rules_notes(result.rules),
+        f"strategy {result.strategy}; {shoe}; seed {result.seed}",
+        f"removed cards: {' '.join(str(c) for c in result.removed) or 'none'}",
+    )
+    overall = result.overall
+
+    def estimate_row(label: str, estimate: Estimate) -> tuple[str, ...]:
+        low, high = estimate.ci95
+        exact_text = "-" if estimate.exact is None else number(estimate.exact)
+        return (
+            label,
+            number(estimate.mean),
+            _optional(estimate.standard_error),
+            f"[{_optional(low)}, {_optional(high)}]",
+            exact_text,
+            _optional(estimate.z, 2),
+        )
+
+    headers = ("wager", "mean", "std error", "95% CI", "exact", "z")
+    seats = f"{result.seats} seats" if result.seats > 1 else "1 seat"
+    tables = [
+        Table(
+            f"Monte Carlo simulation: {result.rounds} rounds, {seats}, net per seat and round",
+            headers,
+            tuple(estimate_row(w.value, overall[w]) for w in Wager),
+            notes,
+        )
+    ]
+    rows: list[tuple[str, ...]] = []
+    frequency_notes: list[str] = []
+    for wager in (Wager.MAIN, Wager.BONUS):
+        estimate = overall[wager]
+        total = sum(estimate.frequencies.values())
+        exact_probabilities = result.exact.get(wager)
+        probabilities = None if exact_probabilities is None else exact_probabilities.probabilities
+        for outcome, count in estimate.frequencies.items():
+            p = None if probabilities is None else float(probabilities[outcome])
+            rows.append((wager.value, outcome, str(count), number(count / total), _optional(p)))
+        if estimate.chi_square is not None:
+            test = estimate.chi_square
+            frequency_notes.append(
+                f"{wager.value}: chi-square {test.statistic:.3f} on {test.dof} degrees of "
+                f"freedom, p = {test.p_value:.4f}"
+            )
+    tables.append(
+        Table(
+            "Outcome frequencies (seat-rounds)",
+            ("wager", "outcome", "count", "share", "exact"),
+            tuple(rows),
+            tuple(frequency_notes),
+        )
+    )
+    if result.seats > 1:
+        tables.append(
+            Table(
+                "By seat (seat 1 acts first)",
+                ("seat", *headers),
+                tuple(
+                    (str(i + 1), *estimate_row(w.value, result.seat(i)[w]))
+                    for i in range(result.seats)
+                    for w in Wager
+                ),
+            )
+        )
+    return tuple(tables)

@@ -20,10 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import Literal
 
-from solver.cards import VALUES, value_label
+from solver.cards import VALUES, ValueCounts, value_label
 from solver.dealer import dealer_tree, padded_falling
-from solver.game import GameResult, solve_game
+from solver.game import GameResult, solve_game, solve_game_cached
 from solver.hands import describe_hand, hand_of, is_player_blackjack, own_best
 from solver.player import PlayerSolution
 from solver.rules import Rules
@@ -302,3 +303,34 @@ def describe_exception(exception: Exception_) -> str:
         f"{describe_hand(exception.hand)} vs Bonus {value_label(exception.bonus)}: "
         f"chart {exception.chart_action.value}, optimal {exception.optimal_action.value}"
     )
+
+
+StrategyKind = Literal["optimal", "chart"]
+
+
+def strategy_source(rules: Rules, kind: StrategyKind) -> dict[tuple[int, ValueCounts], bool]:
+    """Hit (True) or stand for every (Bonus value, own hand), for the simulator to play.
+
+    ``optimal`` is composition-dependent play, ``chart`` the best printable chart; both for
+    a full shoe under ``rules``.
+    """
+    game = solve_game_cached(rules, exact=True)
+    chart = best_chart(rules, game) if kind == "chart" else None
+    table: dict[tuple[int, ValueCounts], bool] = {}
+    for bonus, solution in game.solutions.items():
+        for i, row in enumerate(solution.space.hands.tolist()):
+            hand = tuple(row)
+            if chart is None:
+                table[(bonus, hand)] = solution.hitting[i]
+            else:
+                table[(bonus, hand)] = chart.action(cell_of(hand), bonus) is Action.HIT
+    return table
+
+
+def exact_main(rules: Rules, kind: StrategyKind) -> tuple[Fraction, dict[str, Fraction] | None]:
+    """Exact main-wager EV of a strategy, and its outcome probabilities where known."""
+    game = solve_game_cached(rules, exact=True)
+    if kind == "chart":
+        return best_chart(rules, game).expected_value, None
+    outcomes = {k: Fraction(p) for k, p in game.outcomes.items()}
+    return Fraction(game.expected_value), outcomes
