@@ -33,6 +33,16 @@ from solver.rules import Rules
 MAIN_OUTCOMES = ("blackjack", "win", "push", "lose")
 
 
+def main_payoffs(rules: Rules) -> dict[str, Fraction]:
+    """Net result of one unit on the main wager for each of :data:`MAIN_OUTCOMES`."""
+    return {
+        "blackjack": rules.blackjack_pays,
+        "win": Fraction(1),
+        "push": Fraction(0),
+        "lose": Fraction(-1),
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class Start:
     """One starting pair (player's card value, Bonus card value) and how it plays out."""
@@ -80,12 +90,7 @@ class GameResult:
         }
 
     def _payoffs(self) -> dict[str, Fraction]:
-        return {
-            "blackjack": self.rules.blackjack_pays,
-            "win": Fraction(1),
-            "push": Fraction(0),
-            "lose": Fraction(-1),
-        }
+        return main_payoffs(self.rules)
 
     @property
     def expected_value(self) -> Number:
@@ -153,12 +158,7 @@ def _round_lines(
     """Joint distribution of (main net, Bonus net) over ordered starting card pairs."""
     pairs = combinations_by_values(shoe)
     total = shoe.total * (shoe.total - 1)
-    pay_main = {
-        "blackjack": rules.blackjack_pays,
-        "win": Fraction(1),
-        "push": Fraction(0),
-        "lose": Fraction(-1),
-    }
+    pay_main = main_payoffs(rules)
     lines: dict[Fraction, Number] = {}
     for (p, c), cell in pairs.items():
         start = starts.get((p, c))

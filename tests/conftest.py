@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from solver.cards import RANKS, SUITS, Card, Shoe
+from solver.cli import main
 
 
 def physical_cards(shoe: Shoe) -> list[Card]:
@@ -19,3 +20,11 @@ def private_cache(
 ) -> None:
     """Keep the solver's disk cache out of the user's home during tests."""
     monkeypatch.setenv("CBJ_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cbj-cache"))
+
+
+def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run ``cbj`` with ``argv``; its exit status, stdout and stderr."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    out, err = capsys.readouterr()
+    return int(stop.value.code or 0), out, err

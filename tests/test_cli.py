@@ -8,18 +8,11 @@ import sys
 
 import pytest
 
-from solver.cli import main
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as stop:
-        main(argv)
-    out, err = capsys.readouterr()
-    return int(stop.value.code or 0), out, err
+from .conftest import run_cli
 
 
 def test_bonus_json_carries_exact_numbers_and_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(["bonus", "--format", "json"], capsys)
+    status, out, _ = run_cli(["bonus", "--format", "json"], capsys)
     assert status == 0
     doc = json.loads(out)
     assert doc["rules"]["decks"] == 6 and doc["paytable"]["suited_match"] == "15"
@@ -35,12 +28,12 @@ def test_bonus_json_carries_exact_numbers_and_the_rules(capsys: pytest.CaptureFi
 
 @pytest.mark.parametrize("fmt", ["table", "csv", "md"])
 def test_bonus_text_formats_name_the_paytable(fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(["bonus", "--format", fmt, "--paytable", "20:5:1"], capsys)
+    status, out, _ = run_cli(["bonus", "--format", fmt, "--paytable", "20:5:1"], capsys)
     assert status == 0 and "20:5:1" in out and "suited_match" in out
 
 
 def test_rules_command_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(["rules", "--format", "json", "--decks", "2"], capsys)
+    status, out, _ = run_cli(["rules", "--format", "json", "--decks", "2"], capsys)
     assert status == 0 and json.loads(out)["rules"]["decks"] == 2
 
 
@@ -60,13 +53,13 @@ def test_rules_command_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> N
 def test_bad_input_is_one_line_on_stderr_with_status_2(
     argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(argv, capsys)
+    status, out, err = run_cli(argv, capsys)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and named in err and "Traceback" not in err
 
 
 def test_python_dash_m_runs_the_cli() -> None:
-    done = subprocess.run(
+    done = subprocess.run_cli(
         [sys.executable, "-m", "solver", "bonus", "--format", "csv"],
         capture_output=True,
         text=True,

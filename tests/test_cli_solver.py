@@ -9,16 +9,10 @@ from typing import Any
 import pytest
 
 from solver.cards import Shoe, parse_cards
-from solver.cli import main
 from solver.dealer import dealer_distribution
 from solver.rules import Rules
 
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as stop:
-        main(argv)
-    out, err = capsys.readouterr()
-    return int(stop.value.code or 0), out, err
+from .conftest import run_cli
 
 
 def fraction(number: dict[str, Any]) -> Fraction:
@@ -26,7 +20,7 @@ def fraction(number: dict[str, Any]) -> Fraction:
 
 
 def test_dealer_json_has_ten_exact_tables(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(["dealer", "--format", "json"], capsys)
+    status, out, _ = run_cli(["dealer", "--format", "json"], capsys)
     doc = json.loads(out)
     assert status == 0 and doc["rules"]["dealer_stands_on"] == 18
     assert [t["bonus"] for t in doc["tables"]] == [
@@ -49,7 +43,7 @@ def test_dealer_json_has_ten_exact_tables(capsys: pytest.CaptureFixture[str]) ->
 def test_dealer_row_is_the_shoe_less_bonus_and_removed_cards(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    status, out, _ = run(
+    status, out, _ = run_cli(
         [
             "dealer",
             "--bonus",
@@ -73,7 +67,7 @@ def test_dealer_row_is_the_shoe_less_bonus_and_removed_cards(
 
 
 def solve_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    status, out, _ = run(["solve", "--format", "json", *argv], capsys)
+    status, out, _ = run_cli(["solve", "--format", "json", *argv], capsys)
     assert status == 0
     document: dict[str, Any] = json.loads(out)
     return document
@@ -105,7 +99,7 @@ def test_solve_is_read_back_from_the_cache(capsys: pytest.CaptureFixture[str]) -
 
 @pytest.mark.parametrize("fmt", ["table", "csv", "md"])
 def test_solve_text_formats_name_the_rules(fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(["solve", "--format", fmt, "--decks", "1"], capsys)
+    status, out, _ = run_cli(["solve", "--format", fmt, "--decks", "1"], capsys)
     assert status == 0 and "1 decks" in out
 
 
@@ -118,7 +112,7 @@ def test_suitless_removed_cards_skip_the_bonus_but_solve_the_main_game(
 
 
 def test_advise_json_keys_and_decision(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(
+    status, out, _ = run_cli(
         ["advise", "--bonus", "7", "--hand", "9 4", "--format", "json", "--exact"], capsys
     )
     doc = json.loads(out)
@@ -129,7 +123,7 @@ def test_advise_json_keys_and_decision(capsys: pytest.CaptureFixture[str]) -> No
 def test_advise_agrees_with_the_full_solve(capsys: pytest.CaptureFixture[str]) -> None:
     solved = solve_json(["--exact"], capsys)
     start = next(s for s in solved["by_start"] if s["player"] == "6" and s["bonus"] == "2")
-    _, out, _ = run(
+    _, out, _ = run_cli(
         ["advise", "--bonus", "2", "--hand", "6", "--format", "json", "--exact"], capsys
     )
     doc = json.loads(out)
@@ -154,6 +148,6 @@ def test_advise_agrees_with_the_full_solve(capsys: pytest.CaptureFixture[str]) -
 def test_bad_input_is_one_line_with_status_2(
     argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(argv, capsys)
+    status, out, err = run_cli(argv, capsys)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and named in err

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 
 from solver.bonus import analyse_bonus
 from solver.cards import Card, Shoe, parse_cards
-from solver.cli import main
 from solver.errors import ShoeError, SimulationError, StrategyError
 from solver.game import solve_game_cached
 from solver.rules import DealerNatural, Paytable, Rules
@@ -34,7 +33,7 @@ from solver.simulate import (
     simulate,
 )
 
-from .conftest import physical_cards
+from .conftest import physical_cards, run_cli
 
 
 def stacked(
@@ -500,13 +499,6 @@ def test_bad_settings_raise_simulation_errors(settings_: dict[str, object], name
 
 
 # --- the cbj simulate command -------------------------------------------------------------
-
-
-def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as stop:
-        main(argv)
-    out, err = capsys.readouterr()
-    return int(stop.value.code or 0), out, err
 
 
 def test_simulate_json_names_its_settings_and_each_wager(
