@@ -59,7 +59,7 @@ def test_bad_input_is_one_line_on_stderr_with_status_2(
 
 
 def test_python_dash_m_runs_the_cli() -> None:
-    done = subprocess.run_cli(
+    done = subprocess.run(
         [sys.executable, "-m", "solver", "bonus", "--format", "csv"],
         capture_output=True,
         text=True,
