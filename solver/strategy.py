@@ -67,7 +67,7 @@ ROWS: tuple[Cell, ...] = tuple((False, t) for t in HARD_TOTALS) + tuple(
 
 
 @dataclass(frozen=True, slots=True)
-class Exception_:
+class ExceptionHand:
     """A hand where composition-dependent play beats the chart's action."""
 
     bonus: int
@@ -90,7 +90,7 @@ class Chart:
     actions: dict[tuple[Cell, int], Action]
     expected_value: Fraction
     optimal_expected_value: Fraction
-    exceptions: tuple[Exception_, ...]
+    exceptions: tuple[ExceptionHand, ...]
 
     @property
     def cost(self) -> Fraction:
@@ -232,7 +232,7 @@ def best_chart(rules: Rules, game: GameResult | None = None) -> Chart:
         raise TypeError("best_chart needs an exact solve (solve_game(..., exact=True))")
     actions: dict[tuple[Cell, int], Action] = {}
     expected = Fraction(0)
-    exceptions: list[Exception_] = []
+    exceptions: list[ExceptionHand] = []
     probability = {(s.player, s.bonus): Fraction(s.probability) for s in game.starts}
     for bonus, solution in game.solutions.items():
         column = _Column.of(solution, bonus)
@@ -263,7 +263,7 @@ def _exceptions(
     values: list[int],
     bonus: int,
     probability: dict[tuple[int, int], Fraction],
-) -> list[Exception_]:
+) -> list[ExceptionHand]:
     """Hands reached under the chart where the composition-dependent optimum acts otherwise."""
     solution = column.solution
     space = solution.space
@@ -293,11 +293,11 @@ def _exceptions(
                 if gain > 0:
                     hand = tuple(int(n) for n in space.hands[i])
                     action = Action.HIT if hit else Action.STAND
-                    found.append(Exception_(bonus, hand, action, r, gain))
+                    found.append(ExceptionHand(bonus, hand, action, r, gain))
     return found
 
 
-def describe_exception(exception: Exception_) -> str:
+def describe_exception(exception: ExceptionHand) -> str:
     """One line: the hand, the Bonus card and both actions."""
     return (
         f"{describe_hand(exception.hand)} vs Bonus {value_label(exception.bonus)}: "

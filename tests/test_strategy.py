@@ -10,11 +10,14 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from solver.cards import RANKS, SUITS, Shoe, parse_cards
 from solver.charts import TEXT_FORMATS, ChartFormat, render
 from solver.collection import VARIANTS, chart_for, index_page
 from solver.game import GameResult, solve_game_cached
-from solver.hands import add_card, hand_of, hard_total, is_player_blackjack
+from solver.hands import add_card, best_total_of, hand_of, hard_total, is_player_blackjack
 from solver.player import PlayerSolution, solve_player
 from solver.rules import Rules
 from solver.strategy import (
@@ -84,8 +87,11 @@ def test_chart_ev_equals_an_independent_policy_evaluation(game: GameResult, char
     assert chart.expected_value <= chart.optimal_expected_value == game.expected_value
 
 
-def integer_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> int:
-    """Weighted starting-hand value over a common denominator, in integers (a second evaluator)."""
+def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> Fraction:
+    """Starting hands' values weighted by their cards, hitting in ``hits`` (a second evaluator).
+
+    Works in integers over a common denominator per hand size, like nothing else here.
+    """
     space = solution.space
     n0 = sum(space.shoe)
     hands = [tuple(int(x) for x in h) for h in space.hands]
@@ -110,20 +116,21 @@ def integer_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) ->
         else:
             scaled = Fraction(solution.stand[space.index(hand)]) * denominator[m]
             value[hand] = scaled.numerator
-    return sum(
+    weighted = sum(
         space.shoe[p - 1] * value[hand_of([p])]
         for p in range(1, 11)
         if space.shoe[p - 1] and not is_player_blackjack(p, bonus)
     )
+    return Fraction(weighted, denominator[1])
 
 
 def test_no_single_cell_change_raises_the_ev(game: GameResult, chart: Chart) -> None:
     for bonus, solution in game.solutions.items():
         hits = {cell for cell in ROWS if chart.action(cell, bonus) is Action.HIT}
-        best = integer_root_value(solution, bonus, hits)
+        best = chart_root_value(solution, bonus, hits)
         for cell in ROWS:
             if chart.action(cell, bonus) is not Action.NONE:
-                assert integer_root_value(solution, bonus, hits ^ {cell}) <= best, (cell, bonus)
+                assert chart_root_value(solution, bonus, hits ^ {cell}) <= best, (cell, bonus)
 
 
 @pytest.mark.parametrize(
@@ -203,3 +210,37 @@ def test_committed_collection_matches_a_fresh_generation() -> None:
     assert (ROOT / "strategy_tables" / "README.md").read_text() == index_page(
         charts, tuple(ChartFormat)
     )
+
+
+def stand_on(k: int, bonus: int) -> set[Cell]:
+    """The cells a stand-on-k player hits: best total (maybe with the Bonus card) below k."""
+    hits = set()
+    for soft, total in ROWS:
+        hard = total - 10 if soft else total
+        best = best_total_of(hard, soft, bonus)
+        if best < k:
+            hits.add((soft, total))
+    return hits
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    st.lists(st.sampled_from([f"{r}{s}" for r in RANKS for s in SUITS]), max_size=8, unique=True),
+    st.integers(1, 10),
+)
+def test_optimal_play_beats_every_fixed_policy(removed: list[str], bonus: int) -> None:
+    shoe = Shoe.full(2).remove(parse_cards(removed)).value_counts()
+    if shoe[bonus - 1] == 0:
+        return
+    base = tuple(n - (v == bonus) for v, n in enumerate(shoe, start=1))
+    roots = [hand_of([p]) for p in range(1, 11) if base[p - 1]]
+    solution = solve_player(Rules(decks=2), bonus, base, roots, exact=True)
+    starts = [p for p in range(1, 11) if base[p - 1] and not is_player_blackjack(p, bonus)]
+    optimal = sum(base[p - 1] * solution.value(hand_of([p])) for p in starts)
+    always_stand = chart_root_value(solution, bonus, set())
+    assert always_stand == sum(
+        base[p - 1] * solution.stand[solution.space.index(hand_of([p]))] for p in starts
+    )
+    assert optimal >= always_stand
+    for k in range(12, 22):
+        assert optimal >= chart_root_value(solution, bonus, stand_on(k, bonus))
