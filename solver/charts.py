@@ -154,13 +154,13 @@ body { font-family: Helvetica, Arial, sans-serif; margin: 1.5em; color: #111; }
 h1 { font-size: 1.25em; margin: 0 0 .3em; }
 p { margin: .15em 0; font-size: .8em; }
 table { border-collapse: collapse; margin: .6em 0; }
-th, td { border: 1px solid #555; text-align: center; padding: 1px 6px; font-size: .8em; }
+th, td { border: 1px solid #555; text-align: center; padding: 2px 10px; font-size: .95em; }
 th { background: #eee; }
 td.label { text-align: left; font-weight: bold; background: #f7f7f7; }
 td.H { background: %(H)s; } td.S { background: %(S)s; } td.N { background: %(N)s; }
 table.exceptions td, table.exceptions th { font-size: .7em; }
 @page { size: A4 portrait; margin: 10mm; }
-@media print { body { margin: 0; } th, td { padding: 0 5px; } }
+@media print { body { margin: 0; } th, td { padding: 1px 10px; } }
 """
 for _action, _key in ((Action.HIT, "H"), (Action.STAND, "S"), (Action.NONE, "N")):
     _CSS = _CSS.replace(f"%({_key})s", COLOURS[_action])
