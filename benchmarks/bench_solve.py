@@ -24,7 +24,11 @@ CASES = [
     ("float solve, cold, no cache", ["solve", "--no-cache"], 0.5),
     ("float solve, cold, no cache, --jobs 2", ["solve", "--no-cache", "--jobs", "2"], 0.5),
     ("exact solve, cold, no cache", ["solve", "--no-cache", "--exact"], 20.0),
-    ("exact solve, cold, no cache, --jobs 2", ["solve", "--no-cache", "--exact", "--jobs", "2"], 20.0),
+    (
+        "exact solve, cold, no cache, --jobs 2",
+        ["solve", "--no-cache", "--exact", "--jobs", "2"],
+        20.0,
+    ),
     ("float solve, repeated (cache hit)", ["solve"], 0.5),
     ("dealer tables, JSON", ["dealer", "--format", "json"], 1.0),
 ]
@@ -35,7 +39,9 @@ def run_once(argv: list[str], cache: str) -> tuple[float, int]:
     env = dict(os.environ, CBJ_CACHE_DIR=cache)
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "solver", *argv], env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "solver", *argv], env=env, check=True, stdout=subprocess.DEVNULL
+    )
     elapsed = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return elapsed, max(peak, before)
@@ -45,7 +51,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
     print()
     print("| command | median wall (s) | best wall (s) | peak memory (MiB) | target (s) | met |")
     print("|---|---|---|---|---|---|")
