@@ -19,3 +19,7 @@ class RulesError(CbjError):
 
 class HandError(CbjError):
     """A hand that cannot occur in the game (busted, empty, impossible)."""
+
+
+class DesignError(CbjError):
+    """A design target or search band that is malformed or that no paytable can meet."""
