@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -52,6 +53,7 @@ from solver.export import (
 )
 from solver.game import ProgressCallback, solve_game, solve_game_cached
 from solver.game import advise as advise_hand
+from solver.report import build_report, check_report_path, render_html, write_report
 from solver.rules import DealerNatural, Paytable, Rules, parse_ratio
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -477,6 +479,30 @@ def variants(
         emit(dumps(variants_document(base, found)))
     else:
         emit(variants_table(base, found).render(Format(fmt)))
+
+
+@cli.command()
+@rules_options
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Write to this file: .html or .pdf (default: HTML on stdout).",
+)
+@click.option(
+    "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers."
+)
+def report(output: Path | None, jobs: int, **options: Any) -> None:
+    """A PAR-style math report of the game: HTML or PDF."""
+    if output is not None:
+        check_report_path(output)
+    document = build_report(make_rules(options), jobs=jobs)
+    if output is None:
+        click.echo(render_html(document), nl=False)
+        return
+    write_report(document, output)
+    click.echo(f"cbj: wrote {output}", err=True)
 
 
 def fail(message: str) -> None:

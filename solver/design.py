@@ -444,7 +444,7 @@ def solve_variants(
 def rule_differences(rules: Rules, base: Rules) -> str:
     """The rules in which ``rules`` differs from ``base``, e.g. ``decks 1; stands on 17``."""
     names: dict[str, Callable[[Rules], str]] = {
-        "decks": lambda r: f"{r.decks} decks",
+        "decks": lambda r: f"{r.decks} deck{'s' if r.decks > 1 else ''}",
         "dealer_stands_on": lambda r: f"dealer stands on {r.dealer_stands_on}",
         "blackjack_pays": lambda r: f"blackjack pays {_ratio(r.blackjack_pays)}",
         "dealer_natural": lambda r: f"dealer natural {r.dealer_natural.value}",

@@ -23,3 +23,7 @@ class HandError(CbjError):
 
 class DesignError(CbjError):
     """A design target or search band that is malformed or that no paytable can meet."""
+
+
+class ReportError(CbjError):
+    """A report cannot be written as asked (an unknown file type, say)."""
