@@ -373,6 +373,10 @@ def _one_of(choices: dict[EdgeKind, str | None], what: str) -> tuple[EdgeKind, s
     return given[0]
 
 
+#: The band ``cbj paytable search`` uses when none is given.
+DEFAULT_ROUND_BAND = "1%:2%"
+
+
 @paytable.command(name="search")
 @rules_options_except("paytable")
 @click.option(
@@ -381,7 +385,7 @@ def _one_of(choices: dict[EdgeKind, str | None], what: str) -> tuple[EdgeKind, s
 @click.option(
     "--round-edge-range",
     default=None,
-    help="Band LO:HI of the round house edge, e.g. 1%:2% (default when no band is given).",
+    help=f"Band LO:HI of the round house edge (default {DEFAULT_ROUND_BAND} if no band).",
 )
 @click.option("--bonus-edge-range", default=None, help="Band LO:HI of the Bonus house edge.")
 @click.option("--top", type=int, default=10, show_default=True, help="Paytables to list.")
@@ -408,10 +412,6 @@ def paytable_search(
         emit(dumps(search_document(result)))
     else:
         emit(search_table(result).render(Format(fmt)))
-
-
-#: The band ``cbj paytable search`` uses when none is given.
-DEFAULT_ROUND_BAND = "1%:2%"
 
 
 def comma_list(text: str | None, parse: Callable[[str], T]) -> tuple[T, ...]:

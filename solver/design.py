@@ -262,7 +262,7 @@ def solve_pay(
     if pay < 0:
         ceiling = model.edge(kind, with_pay(paytable, tier, Fraction(0)), ratio)
         raise DesignError(
-            f"a {kind.value} house edge of {_percent(target)} needs a {tier.value} pay of "
+            f"a {kind.value} house edge of {_percent(target)} needs {tier.value} to pay "
             f"{float(pay):.4f} to 1, below 0; with the other pays at "
             f"{_others(paytable, tier)} the edge is at most {_percent(ceiling)} (a pay of 0)"
         )

@@ -450,8 +450,10 @@ def pay_solution_table(solution: PaySolution) -> Table:
 
 def search_document(result: SearchResult) -> dict[str, Any]:
     """Paytables found in an edge band as a JSON document (``cbj paytable search``)."""
+    rules = result.rules.to_json()
+    del rules["paytable"]  # the search varies it
     return {
-        "rules": result.rules.to_json(),
+        "rules": rules,
         "band": {
             "kind": result.kind.value,
             "low": exact(result.band[0]),
@@ -486,8 +488,9 @@ def search_table(result: SearchResult) -> Table:
         for h in result.hits
     )
     low, high = result.band
+    summary = result.rules.summary().replace(f"paytable {result.rules.paytable}, ", "")
     notes = (
-        *rules_notes(result.rules),
+        f"rules: {summary}",
         f"{_EDGE_NAMES[result.kind]} from {percent(low)} to {percent(high)}; "
         f"whole pays {result.max_pay} >= S >= R >= A >= 1",
         f"{result.matches} paytable(s) in the band; showing the {len(result.hits)} "
