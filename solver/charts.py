@@ -114,7 +114,7 @@ def to_csv(chart: Chart) -> str:
     return out.getvalue()
 
 
-def _exception_rows(chart: Chart) -> list[tuple[str, str, str, str, str, str]]:
+def exception_rows(chart: Chart) -> list[tuple[str, str, str, str, str, str]]:
     return [
         (
             describe_hand(e.hand),
@@ -145,7 +145,7 @@ def to_markdown(chart: Chart) -> str:
     ]
     lines.append("| " + " | ".join(EXCEPTION_HEADERS) + " |")
     lines.append("|" + "---|" * len(EXCEPTION_HEADERS))
-    lines += ["| " + " | ".join(row) + " |" for row in _exception_rows(chart)]
+    lines += ["| " + " | ".join(row) + " |" for row in exception_rows(chart)]
     return "\n".join(lines) + "\n"
 
 
@@ -178,7 +178,7 @@ def to_html(chart: Chart) -> str:
         rows.append(f'<tr><td class="label">{esc(hand)}</td>{cells}</tr>')
     exceptions = "".join(
         "<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>"
-        for row in _exception_rows(chart)
+        for row in exception_rows(chart)
     )
     return "\n".join(
         [

@@ -13,12 +13,25 @@ from typing import Any, TypeVar
 
 import click
 
-from solver.bonus import analyse_bonus
+from solver.bonus import BonusOutcome, analyse_bonus
 from solver.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value
 from solver.charts import TEXT_FORMATS, ChartFormat, render
 from solver.collection import chart_for, write_collection
 from solver.dealer import dealer_distribution
-from solver.errors import CardError, CbjError, SimulationError
+from solver.design import (
+    PAY_TIERS,
+    EdgeKind,
+    edge_model,
+    parse_band,
+    parse_edge,
+    parse_pay,
+    search_paytables,
+    solve_pay,
+    solve_variants,
+    variant_rules,
+    with_pay,
+)
+from solver.errors import CardError, CbjError, DesignError, RulesError, SimulationError
 from solver.export import (
     Format,
     advice_document,
@@ -31,67 +44,89 @@ from solver.export import (
     game_document,
     game_summary,
     game_tables,
+    pay_solution_document,
+    pay_solution_table,
     render_tables,
     rules_table,
+    search_document,
+    search_table,
     simulation_tables,
+    variants_document,
+    variants_table,
 )
 from solver.game import ProgressCallback, solve_game, solve_game_cached
 from solver.game import advise as advise_hand
+from solver.report import build_report, check_report_path, render_html, write_report
 from solver.rules import DealerNatural, Paytable, Rules, parse_ratio
 from solver.simulate import ExactFigure, SimulationResult, parse_strategy, simulate
 from solver.strategy import exact_main
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
-def rules_options(command: F) -> F:
-    """Add the rules options, spelled the same on every command that takes them."""
-    options = [
-        click.option(
+def _rule_options() -> dict[str, Callable[[F], F]]:
+    """The rules options by rule name, spelled the same on every command that takes them."""
+    return {
+        "decks": click.option(
             "--decks", type=int, default=6, show_default=True, help="Decks in the shoe (1-8)."
         ),
-        click.option(
+        "dealer_stands_on": click.option(
             "--dealer-stands-on",
             type=int,
             default=18,
             show_default=True,
             help="Dealer stops at this best total, with or without the Bonus card (12-21).",
         ),
-        click.option(
+        "blackjack_pays": click.option(
             "--blackjack-pays",
             default="3:2",
             show_default=True,
             help="Pay of own card + Bonus card = 21, e.g. 3:2, 6:5, 2:1, 1:1.",
         ),
-        click.option(
+        "dealer_natural": click.option(
             "--dealer-natural",
             default="with_bonus",
             show_default=True,
             type=click.Choice([d.value for d in DealerNatural]),
             help="Which two-card dealer 21s are naturals.",
         ),
-        click.option(
+        "natural_beats_multi_card_21": click.option(
             "--natural-beats-multi-card-21/--no-natural-beats-multi-card-21",
             default=True,
             show_default=True,
             help="Whether a dealer natural beats a player 21 of 3+ cards.",
         ),
-        click.option(
+        "paytable": click.option(
             "--paytable",
             default="15:4:1",
             show_default=True,
             help="Bonus pays S:R:A (suited match : rank match : adjacent), each to 1.",
         ),
-        click.option(
+        "bonus_ratio": click.option(
             "--bonus-ratio",
             default="1/2",
             show_default=True,
             help="Bonus wager per unit of main wager (at least 1/2).",
         ),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return command
+    }
+
+
+def rules_options(command: F) -> F:
+    """Add every rules option."""
+    return rules_options_except()(command)
+
+
+def rules_options_except(*names: str) -> Callable[[F], F]:
+    """Add the rules options but those named (a command that sets those rules its own way)."""
+
+    def decorate(command: F) -> F:
+        options = [o for n, o in _rule_options().items() if n not in names]
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
 
 
 def format_option(*choices: Format) -> Callable[[F], F]:
@@ -107,15 +142,18 @@ def format_option(*choices: Format) -> Callable[[F], F]:
 
 
 def make_rules(options: dict[str, Any]) -> Rules:
-    """Build validated :class:`Rules` from the rules options' values."""
+    """Build validated :class:`Rules` from the rules options given (defaults for the rest)."""
+    parsers: dict[str, Callable[[Any], Any]] = {
+        "decks": int,
+        "dealer_stands_on": int,
+        "blackjack_pays": lambda v: parse_ratio(v, "blackjack pays"),
+        "dealer_natural": DealerNatural,
+        "natural_beats_multi_card_21": bool,
+        "paytable": Paytable.parse,
+        "bonus_ratio": lambda v: parse_ratio(v, "bonus ratio"),
+    }
     return Rules(
-        decks=options["decks"],
-        dealer_stands_on=options["dealer_stands_on"],
-        blackjack_pays=parse_ratio(options["blackjack_pays"], "blackjack pays"),
-        dealer_natural=DealerNatural(options["dealer_natural"]),
-        natural_beats_multi_card_21=options["natural_beats_multi_card_21"],
-        paytable=Paytable.parse(options["paytable"]),
-        bonus_ratio=parse_ratio(options["bonus_ratio"], "bonus ratio"),
+        **{name: parse(options[name]) for name, parse in parsers.items() if name in options}
     )
 
 
@@ -383,6 +421,217 @@ def simulate_command(
         emit(dumps(result.to_json()))
     else:
         emit(render_tables(simulation_tables(result), Format(fmt)))
+
+
+@cli.group()
+def paytable() -> None:
+    """Design the Bonus paytable: solve a pay for a target edge, or search paytables."""
+
+
+def pay_option(tier: BonusOutcome) -> Callable[[F], F]:
+    """``--suited-match`` and friends: one tier's pay, overriding ``--paytable``."""
+    return click.option(
+        f"--{tier.value.replace('_', '-')}",
+        tier.value,
+        default=None,
+        help=f"Pay of the {tier.value.replace('_', ' ')} tier to 1 (default: from --paytable).",
+    )
+
+
+@paytable.command(name="solve")
+@rules_options
+@click.option(
+    "--solve-for",
+    required=True,
+    type=click.Choice([t.value for t in PAY_TIERS]),
+    help="The tier whose pay is solved for.",
+)
+@pay_option(BonusOutcome.SUITED_MATCH)
+@pay_option(BonusOutcome.RANK_MATCH)
+@pay_option(BonusOutcome.ADJACENT)
+@click.option(
+    "--target-bonus-edge", default=None, help="Bonus wager house edge, e.g. 0.05, 1/20, 5%."
+)
+@click.option(
+    "--target-round-edge", default=None, help="Round house edge per total wagered, e.g. 2%."
+)
+@format_option(Format.TABLE, Format.JSON, Format.CSV, Format.MD)
+def paytable_solve(
+    solve_for: str,
+    suited_match: str | None,
+    rank_match: str | None,
+    adjacent: str | None,
+    target_bonus_edge: str | None,
+    target_round_edge: str | None,
+    fmt: str,
+    **options: Any,
+) -> None:
+    """Solve exactly for one pay so that the house edge hits a target."""
+    tier = BonusOutcome(solve_for)
+    kind, target = _one_of(
+        {EdgeKind.BONUS: target_bonus_edge, EdgeKind.ROUND: target_round_edge}, "target"
+    )
+    rules = make_rules(options)
+    given = {
+        BonusOutcome.SUITED_MATCH: suited_match,
+        BonusOutcome.RANK_MATCH: rank_match,
+        BonusOutcome.ADJACENT: adjacent,
+    }
+    if given[tier] is not None:
+        raise DesignError(
+            f"--{tier.value.replace('_', '-')} is the pay being solved for: leave it out"
+        )
+    table = rules.paytable
+    for t, text in given.items():
+        if text is not None:
+            table = with_pay(table, t, parse_pay(text, t))
+    solution = solve_pay(
+        edge_model(rules), tier, kind, parse_edge(target, "target"), table, rules.bonus_ratio
+    )
+    if Format(fmt) is Format.JSON:
+        emit(dumps(pay_solution_document(solution)))
+    else:
+        emit(pay_solution_table(solution).render(Format(fmt)))
+
+
+def _one_of(choices: dict[EdgeKind, str | None], what: str) -> tuple[EdgeKind, str]:
+    """The one option given among the ``--...-bonus-edge`` / ``--...-round-edge`` pair."""
+    given = [(kind, text) for kind, text in choices.items() if text is not None]
+    if len(given) != 1:
+        raise DesignError(f"give exactly one {what}: a bonus edge or a round edge")
+    return given[0]
+
+
+#: The band ``cbj paytable search`` uses when none is given.
+DEFAULT_ROUND_BAND = "1%:2%"
+
+
+@paytable.command(name="search")
+@rules_options_except("paytable")
+@click.option(
+    "--max-pay", type=int, default=50, show_default=True, help="Highest pay to try, to 1."
+)
+@click.option(
+    "--round-edge-range",
+    default=None,
+    help=f"Band LO:HI of the round house edge (default {DEFAULT_ROUND_BAND} if no band).",
+)
+@click.option("--bonus-edge-range", default=None, help="Band LO:HI of the Bonus house edge.")
+@click.option("--top", type=int, default=10, show_default=True, help="Paytables to list.")
+@format_option(Format.TABLE, Format.JSON, Format.CSV, Format.MD)
+def paytable_search(
+    max_pay: int,
+    round_edge_range: str | None,
+    bonus_edge_range: str | None,
+    top: int,
+    fmt: str,
+    **options: Any,
+) -> None:
+    """List whole-unit paytables whose house edge lies in a band."""
+    if round_edge_range is None and bonus_edge_range is None:
+        round_edge_range = DEFAULT_ROUND_BAND
+    kind, band = _one_of(
+        {EdgeKind.BONUS: bonus_edge_range, EdgeKind.ROUND: round_edge_range}, "edge range"
+    )
+    rules = make_rules(options)
+    result = search_paytables(
+        edge_model(rules), kind, parse_band(band), rules.bonus_ratio, max_pay, top
+    )
+    if Format(fmt) is Format.JSON:
+        emit(dumps(search_document(result)))
+    else:
+        emit(search_table(result).render(Format(fmt)))
+
+
+def comma_list(text: str | None, parse: Callable[[str], T]) -> tuple[T, ...]:
+    """Parse a comma-separated option value; ``None`` gives an empty tuple."""
+    if text is None:
+        return ()
+    items = [item.strip() for item in text.split(",")]
+    if not all(items):
+        raise RulesError(f"list {text!r} has an empty item: separate values with single commas")
+    return tuple(parse(item) for item in items)
+
+
+def _int(what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise RulesError(f"{what} {text!r} is not a whole number") from None
+
+    return parse
+
+
+def _natural(text: str) -> DealerNatural:
+    try:
+        return DealerNatural(text)
+    except ValueError:
+        choices = ", ".join(d.value for d in DealerNatural)
+        raise RulesError(f"dealer natural {text!r} is unknown: use one of {choices}") from None
+
+
+@cli.command()
+@rules_options_except("decks", "dealer_stands_on", "blackjack_pays", "dealer_natural")
+@click.option("--decks", "decks_list", default=None, help="Deck counts, e.g. 1,2,6,8.")
+@click.option("--dealer-stands-on", "stands_list", default=None, help="Totals, e.g. 17,18.")
+@click.option("--blackjack-pays", "blackjack_list", default=None, help="Pays, e.g. 3:2,6:5.")
+@click.option(
+    "--dealer-natural", "natural_list", default=None, help="e.g. with_bonus,own_cards,none."
+)
+@click.option("--exact", is_flag=True, help="Exact main-wager EVs (slower) instead of floats.")
+@click.option(
+    "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers."
+)
+@format_option(Format.TABLE, Format.CSV, Format.JSON, Format.MD)
+def variants(
+    decks_list: str | None,
+    stands_list: str | None,
+    blackjack_list: str | None,
+    natural_list: str | None,
+    exact: bool,
+    jobs: int,
+    fmt: str,
+    **options: Any,
+) -> None:
+    """Main EV, Bonus EV and round edge for every combination of the rules listed."""
+    base = make_rules(options)
+    rules = variant_rules(
+        base,
+        decks=comma_list(decks_list, _int("decks")),
+        dealer_stands_on=comma_list(stands_list, _int("dealer stands on")),
+        blackjack_pays=comma_list(blackjack_list, lambda t: parse_ratio(t, "blackjack pays")),
+        dealer_natural=comma_list(natural_list, _natural),
+    )
+    found = solve_variants(rules, exact=exact, jobs=jobs, progress=progress_reporter("variants"))
+    if Format(fmt) is Format.JSON:
+        emit(dumps(variants_document(base, found)))
+    else:
+        emit(variants_table(base, found).render(Format(fmt)))
+
+
+@cli.command()
+@rules_options
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Write to this file: .html or .pdf (default: HTML on stdout).",
+)
+@click.option(
+    "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Parallel workers."
+)
+def report(output: Path | None, jobs: int, **options: Any) -> None:
+    """A PAR-style math report of the game: HTML or PDF."""
+    if output is not None:
+        check_report_path(output)
+    document = build_report(make_rules(options), jobs=jobs)
+    if output is None:
+        click.echo(render_html(document), nl=False)
+        return
+    write_report(document, output)
+    click.echo(f"cbj: wrote {output}", err=True)
 
 
 def fail(message: str) -> None:

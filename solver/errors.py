@@ -27,3 +27,11 @@ class StrategyError(CbjError):
 
 class SimulationError(CbjError):
     """A simulation was asked for with settings it cannot run (rounds, seats, shoe)."""
+
+
+class DesignError(CbjError):
+    """A design target or search band that is malformed or that no paytable can meet."""
+
+
+class ReportError(CbjError):
+    """A report cannot be written as asked (an unknown file type, say)."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from solver.bonus import BonusAnalysis
 from solver.cards import Card, value_label
+from solver.design import PAY_TIERS, EdgeKind, PaySolution, SearchResult, Variant
 from solver.game import Advice, GameResult, Start
 from solver.rules import RULE_MEANINGS, Rules
 from solver.simulate import Estimate, SimulationResult, Wager
@@ -472,3 +473,156 @@ def simulation_tables(result: SimulationResult) -> tuple[Table, ...]:
             )
         )
     return tuple(tables)
+
+
+_EDGE_NAMES = {
+    EdgeKind.BONUS: "Bonus wager house edge",
+    EdgeKind.ROUND: "round house edge (per total wagered)",
+}
+
+
+def pay_solution_document(solution: PaySolution) -> dict[str, Any]:
+    """A solved pay and its practical neighbours as a JSON document (``cbj paytable solve``)."""
+    return {
+        "rules": solution.rules.to_json(),
+        "solve_for": solution.tier.value,
+        "target": {"kind": solution.kind.value, "house_edge": exact(solution.target)},
+        "pay": exact(solution.pay),
+        "candidates": [
+            {
+                "pay": exact(c.pay),
+                "paytable": str(c.paytable),
+                "bonus_house_edge": exact(c.bonus_edge),
+                "round_house_edge": exact(c.round_edge),
+            }
+            for c in solution.candidates
+        ],
+    }
+
+
+def pay_solution_table(solution: PaySolution) -> Table:
+    """A solved pay and its practical neighbours as a table."""
+    rows = tuple(
+        (
+            str(c.pay),
+            str(c.paytable),
+            percent(c.bonus_edge),
+            percent(c.round_edge),
+            "exact" if c.pay == solution.pay else "below" if c.pay < solution.pay else "above",
+        )
+        for c in solution.candidates
+    )
+    shown = str(solution.paytable).split(":")
+    shown[PAY_TIERS.index(solution.tier)] = "x"
+    summary = solution.rules.summary().replace(str(solution.paytable), ":".join(shown))
+    notes = (
+        f"rules: {summary}",
+        f"target: {_EDGE_NAMES[solution.kind]} {percent(solution.target)} ({solution.target})",
+        f"exact {solution.tier.value} pay x: {solution.pay} = {number(solution.pay, 9)} to 1",
+    )
+    return Table(
+        f"{solution.tier.value} pay for a {solution.kind.value} house edge of "
+        f"{percent(solution.target)}",
+        ("pay", "paytable", "bonus edge", "round edge", "vs exact pay"),
+        rows,
+        notes,
+    )
+
+
+def search_document(result: SearchResult) -> dict[str, Any]:
+    """Paytables found in an edge band as a JSON document (``cbj paytable search``)."""
+    rules = result.rules.to_json()
+    del rules["paytable"]  # the search varies it
+    return {
+        "rules": rules,
+        "band": {
+            "kind": result.kind.value,
+            "low": exact(result.band[0]),
+            "high": exact(result.band[1]),
+        },
+        "max_pay": result.max_pay,
+        "matches": result.matches,
+        "paytables": [
+            {
+                "paytable": str(h.paytable),
+                "pays": {k: exact(v) for k, v in h.paytable.as_dict().items()},
+                "bonus_house_edge": exact(h.bonus_edge),
+                "round_house_edge": exact(h.round_edge),
+                "round_hit_frequency": exact(h.round_hit_frequency),
+                "round_standard_deviation": approx(h.round_standard_deviation),
+            }
+            for h in result.hits
+        ],
+    }
+
+
+def search_table(result: SearchResult) -> Table:
+    """Paytables found in an edge band as a table."""
+    rows = tuple(
+        (
+            str(h.paytable),
+            percent(h.bonus_edge),
+            percent(h.round_edge),
+            number(h.round_hit_frequency),
+            number(h.round_standard_deviation, 4),
+        )
+        for h in result.hits
+    )
+    low, high = result.band
+    summary = result.rules.summary().replace(f"paytable {result.rules.paytable}, ", "")
+    notes = (
+        f"rules: {summary}",
+        f"{_EDGE_NAMES[result.kind]} from {percent(low)} to {percent(high)}; "
+        f"whole pays {result.max_pay} >= S >= R >= A >= 1",
+        f"{result.matches} paytable(s) in the band; showing the {len(result.hits)} "
+        "closest to its middle",
+    )
+    return Table(
+        "Paytables in the edge band",
+        ("paytable S:R:A", "bonus edge", "round edge", "round hit freq", "round SD"),
+        rows,
+        notes,
+    )
+
+
+def variants_document(base: Rules, variants: Sequence[Variant]) -> dict[str, Any]:
+    """Headline numbers of several rule sets as a JSON document (``cbj variants``)."""
+    return {
+        "rules": base.to_json(),
+        "variants": [
+            {
+                "rules": v.rules.to_json(),
+                "main_expected_value": json_number(v.main_expected_value),
+                "bonus_expected_value": exact(v.bonus_expected_value),
+                "round_house_edge": json_number(v.round_house_edge),
+            }
+            for v in variants
+        ],
+    }
+
+
+def variants_table(base: Rules, variants: Sequence[Variant]) -> Table:
+    """Headline numbers of several rule sets as a table, one row per variant."""
+    rows = tuple(
+        (
+            str(v.rules.decks),
+            str(v.rules.dealer_stands_on),
+            f"{v.rules.blackjack_pays.numerator}:{v.rules.blackjack_pays.denominator}",
+            v.rules.dealer_natural.value,
+            signed(v.main_expected_value),
+            signed(v.bonus_expected_value),
+            percent(v.round_house_edge),
+        )
+        for v in variants
+    )
+    notes = (
+        *rules_notes(base),
+        "each row changes only the rules in its first four columns; the paytable and "
+        "bonus ratio are those in force",
+    )
+    return Table(
+        "Rule variants",
+        ("decks", "stands on", "blackjack", "dealer natural", "main EV", "bonus EV", "round edge"),
+        rows,
+        notes,
+    )

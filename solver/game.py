@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from importlib.metadata import version
 from pathlib import Path
@@ -20,12 +20,13 @@ from pathlib import Path
 from solver.bonus import (
     BONUS_OUTCOMES,
     BonusAnalysis,
+    BonusOutcome,
     analyse_bonus,
     combinations_by_values,
     pays,
 )
 from solver.cards import VALUES, Card, Shoe, ValueCounts
-from solver.errors import HandError, ShoeError
+from solver.errors import HandError, RulesError, ShoeError
 from solver.hands import hand_of, hard_total, is_player_blackjack
 from solver.player import Number, PlayerSolution, solve_player
 from solver.rules import Rules
@@ -152,14 +153,15 @@ class GameResult:
         return second - self.round_expected_value**2
 
 
-def _round_lines(
-    rules: Rules, shoe: Shoe, starts: dict[tuple[int, int], Start], exact: bool
-) -> tuple[RoundLine, ...]:
-    """Joint distribution of (main net, Bonus net) over ordered starting card pairs."""
+JointOutcomes = dict[tuple[str, BonusOutcome], Number]
+
+
+def _round_terms(
+    shoe: Shoe, starts: dict[tuple[int, int], Start], exact: bool
+) -> Iterator[tuple[str, BonusOutcome, Number]]:
+    """Every (main outcome, Bonus outcome, probability) term over ordered starting pairs."""
     pairs = combinations_by_values(shoe)
     total = shoe.total * (shoe.total - 1)
-    pay_main = main_payoffs(rules)
-    lines: dict[Fraction, Number] = {}
     for (p, c), cell in pairs.items():
         start = starts.get((p, c))
         for outcome in BONUS_OUTCOMES:
@@ -170,13 +172,56 @@ def _round_lines(
             weight: Number = Fraction(cell[outcome], total)
             if not exact:
                 weight = float(weight)
-            bonus_net = pays(rules.paytable, outcome) * rules.bonus_ratio
             for k in MAIN_OUTCOMES:
                 probability = start.outcomes[k]
                 if probability:
-                    net = pay_main[k] + bonus_net
-                    lines[net] = lines.get(net, 0) + weight * probability
+                    yield k, outcome, weight * probability
+
+
+def _round_lines(
+    rules: Rules, shoe: Shoe, starts: dict[tuple[int, int], Start], exact: bool
+) -> tuple[RoundLine, ...]:
+    """Joint distribution of (main net, Bonus net) over ordered starting card pairs."""
+    pay_main = main_payoffs(rules)
+    lines: dict[Fraction, Number] = {}
+    for k, outcome, probability in _round_terms(shoe, starts, exact):
+        net = pay_main[k] + pays(rules.paytable, outcome) * rules.bonus_ratio
+        lines[net] = lines.get(net, 0) + probability
     return tuple(RoundLine(net, lines[net]) for net in sorted(lines))
+
+
+def round_outcomes(game: GameResult) -> JointOutcomes:
+    """Probability of each (main outcome, Bonus outcome) pair in a round of ``game``.
+
+    Pairs that cannot happen (a blackjack with a rank match, say) are left out.
+    """
+    shoe = Shoe.full(game.rules.decks).remove(game.removed)
+    if not shoe.suits_known:
+        raise ShoeError("the round needs the suits of every removed card")
+    joint: JointOutcomes = {}
+    starts = {(s.player, s.bonus): s for s in game.starts}
+    for k, outcome, probability in _round_terms(shoe, starts, game.exact):
+        joint[(k, outcome)] = joint.get((k, outcome), 0) + probability
+    return joint
+
+
+def round_lines_for(rules: Rules, game: GameResult) -> tuple[RoundLine, ...]:
+    """The round's joint distribution under ``rules``, reusing ``game``'s optimal main play.
+
+    The main wager's play and outcomes do not depend on the paytable or the bonus ratio,
+    so ``rules`` may differ from ``game.rules`` in those two fields only.
+    """
+    if replace(rules, paytable=game.rules.paytable, bonus_ratio=game.rules.bonus_ratio) != (
+        game.rules
+    ):
+        raise RulesError(
+            "only the paytable and the bonus ratio may change without solving the game again"
+        )
+    shoe = Shoe.full(rules.decks).remove(game.removed)
+    if not shoe.suits_known:
+        raise ShoeError("the round needs the suits of every removed card")
+    starts = {(s.player, s.bonus): s for s in game.starts}
+    return _round_lines(rules, shoe, starts, game.exact)
 
 
 def _solve_bonus_card(rules: Rules, counts: ValueCounts, bonus: int, exact: bool) -> PlayerSolution:

@@ -95,7 +95,8 @@ def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> F
     space = solution.space
     n0 = sum(space.shoe)
     hands = [tuple(int(x) for x in h) for h in space.hands]
-    depth = max(map(sum, hands)) + 1
+    # Room for the player's cards and the dealer's (the dealer never holds 21 cards).
+    depth = max(map(sum, hands)) + 21
     denominator = [1] * (depth + 2)
     for m in range(depth, -1, -1):
         denominator[m] = max(n0 - m, 1) * denominator[m + 1]
@@ -115,6 +116,7 @@ def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> F
             )
         else:
             scaled = Fraction(solution.stand[space.index(hand)]) * denominator[m]
+            assert scaled.denominator == 1, "stand values must fit the common denominator"
             value[hand] = scaled.numerator
     weighted = sum(
         space.shoe[p - 1] * value[hand_of([p])]

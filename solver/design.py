@@ -1,0 +1,467 @@
+"""Paytable design: solve a pay for a target house edge, search paytables, compare rules.
+
+The main wager's optimal play and EV do not depend on the paytable or the bonus ratio, so
+with one exact solve of the main game every house edge is an exact linear function of the
+three pays ``S``, ``R``, ``A``:
+
+    bonus edge = -(S p_suited + R p_rank + A p_adjacent - p_lose)
+    round edge = -(main EV + r * bonus EV) / (1 + r)        (per total amount wagered)
+
+Solving for one pay is then a linear equation (sympy), and a different paytable's round
+distribution is re-priced from the solved starting pairs without solving the game again.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from fractions import Fraction
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from solver.bonus import BonusOutcome, analyse_bonus
+from solver.errors import DesignError
+from solver.game import GameResult, ProgressCallback, round_lines_for, solve_game_cached
+from solver.player import Number
+from solver.rules import MIN_BONUS_RATIO, DealerNatural, Paytable, Rules, parse_ratio
+
+if TYPE_CHECKING:
+    import sympy
+
+#: The Bonus wager's paying tiers, best first, as named in :class:`Paytable`.
+PAY_TIERS: tuple[BonusOutcome, ...] = (
+    BonusOutcome.SUITED_MATCH,
+    BonusOutcome.RANK_MATCH,
+    BonusOutcome.ADJACENT,
+)
+_SYMBOLS = {
+    BonusOutcome.SUITED_MATCH: "S",
+    BonusOutcome.RANK_MATCH: "R",
+    BonusOutcome.ADJACENT: "A",
+}
+#: The largest pay a search may enumerate up to.
+MAX_SEARCH_PAY = 1000
+
+
+class EdgeKind(StrEnum):
+    """Which house edge a target or band is about."""
+
+    BONUS = "bonus"
+    """The Bonus wager's edge per unit on it."""
+    ROUND = "round"
+    """The whole round's edge per unit of the total amount wagered (main + Bonus)."""
+
+
+def parse_edge(text: str, what: str = "edge") -> Fraction:
+    """Parse a house edge given as a decimal, a fraction or a percentage.
+
+    >>> parse_edge("0.02"), parse_edge("1/50"), parse_edge("2%"), parse_edge("-0.5%")
+    (Fraction(1, 50), Fraction(1, 50), Fraction(1, 50), Fraction(-1, 200))
+    """
+    cleaned = text.strip().replace(" ", "")
+    match = re.fullmatch(r"([+-]?)(\d+(?:\.\d*)?|\.\d+)(?:/(\d+(?:\.\d*)?))?(%?)", cleaned)
+    if match is None or (match.group(3) is not None and match.group(4)):
+        raise DesignError(
+            f"{what} {text!r} is not a house edge: write a decimal (0.02), "
+            "a fraction (1/50) or a percentage (2%)"
+        )
+    sign, numerator, denominator, percent = match.groups()
+    value = Fraction(numerator)
+    if denominator is not None:
+        if Fraction(denominator) == 0:
+            raise DesignError(f"{what} {text!r} divides by zero")
+        value /= Fraction(denominator)
+    if percent:
+        value /= 100
+    return -value if sign == "-" else value
+
+
+def parse_band(text: str, what: str = "edge range") -> tuple[Fraction, Fraction]:
+    """Parse ``LO:HI``, two house edges with ``LO <= HI``.
+
+    >>> parse_band("1%:2%")
+    (Fraction(1, 100), Fraction(1, 50))
+    """
+    parts = text.split(":")
+    if len(parts) != 2 or not all(p.strip() for p in parts):
+        raise DesignError(f"{what} {text!r} is malformed: expected LO:HI, e.g. 1%:2% or 0.01:0.02")
+    low, high = (parse_edge(p, what) for p in parts)
+    if low > high:
+        raise DesignError(f"{what} {text!r} is empty: its low end {low} is above its high end")
+    return low, high
+
+
+def with_pay(paytable: Paytable, tier: BonusOutcome, pay: Fraction) -> Paytable:
+    """``paytable`` with one tier's pay replaced."""
+    return replace(paytable, **{tier.value: pay})
+
+
+@dataclass(frozen=True, slots=True)
+class LinearEdge:
+    """A house edge as ``constant + S * s + R * r + A * a`` for the pays ``S``, ``R``, ``A``."""
+
+    constant: Fraction
+    coefficients: tuple[Fraction, Fraction, Fraction]  # suited, rank, adjacent
+
+    def __call__(self, paytable: Paytable) -> Fraction:
+        """The exact edge under ``paytable``."""
+        pays_ = (getattr(paytable, t.value) for t in PAY_TIERS)
+        return self.constant + sum(
+            (c * p for c, p in zip(self.coefficients, pays_, strict=True)), Fraction(0)
+        )
+
+    def symbolic(self) -> sympy.Expr:
+        """The edge as a sympy expression in the symbols ``S``, ``R``, ``A``."""
+        import sympy
+
+        terms = zip(self.coefficients, PAY_TIERS, strict=True)
+        return _rational(self.constant) + sum(
+            _rational(c) * sympy.Symbol(_SYMBOLS[t]) for c, t in terms
+        )
+
+
+def _rational(value: Fraction) -> sympy.Rational:
+    import sympy
+
+    return sympy.Rational(value.numerator, value.denominator)
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeModel:
+    """The house edges of any paytable and bonus ratio, from one exact solve of the game."""
+
+    game: GameResult
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the solved game (its paytable and ratio play no part here)."""
+        return self.game.rules
+
+    def linear(self, kind: EdgeKind, ratio: Fraction) -> LinearEdge:
+        """The ``kind`` house edge at bonus ratio ``ratio`` as a linear function of the pays."""
+        assert self.game.bonus is not None
+        chance = {line.outcome: line.probability for line in self.game.bonus.lines}
+        bonus = LinearEdge(chance[BonusOutcome.LOSE], tuple(-chance[t] for t in PAY_TIERS))  # type: ignore[arg-type]
+        if kind is EdgeKind.BONUS:
+            return bonus
+        main = Fraction(self.game.expected_value)
+        scale = ratio / (1 + ratio)
+        return LinearEdge(
+            -main / (1 + ratio) + scale * bonus.constant,
+            tuple(scale * c for c in bonus.coefficients),  # type: ignore[arg-type]
+        )
+
+    def edge(self, kind: EdgeKind, paytable: Paytable, ratio: Fraction) -> Fraction:
+        """The exact ``kind`` house edge under ``paytable`` at bonus ratio ``ratio``."""
+        return self.linear(kind, ratio)(paytable)
+
+    def priced(self, paytable: Paytable, ratio: Fraction) -> GameResult:
+        """The solved game under another paytable and ratio (main play reused, not re-solved)."""
+        rules = replace(self.game.rules, paytable=paytable, bonus_ratio=ratio)
+        return replace(
+            self.game,
+            rules=rules,
+            bonus=analyse_bonus(rules, self.game.removed),
+            round_lines=round_lines_for(rules, self.game),
+        )
+
+
+def edge_model(rules: Rules, jobs: int = 1) -> EdgeModel:
+    """Solve the main game exactly once (disk-cached) for every paytable under ``rules``."""
+    return _edge_model(replace(rules, paytable=Paytable(), bonus_ratio=MIN_BONUS_RATIO), jobs)
+
+
+@lru_cache(maxsize=4)
+def _edge_model(neutral: Rules, jobs: int) -> EdgeModel:
+    return EdgeModel(solve_game_cached(neutral, exact=True, jobs=jobs))
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A practical paytable near a solved pay, with its exact house edges."""
+
+    paytable: Paytable
+    pay: Fraction
+    bonus_edge: Fraction
+    round_edge: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class PaySolution:
+    """The exact pay of one tier that meets a target edge, and practical pays around it."""
+
+    rules: Rules
+    tier: BonusOutcome
+    kind: EdgeKind
+    target: Fraction
+    pay: Fraction
+    candidates: tuple[Candidate, ...]
+
+    @property
+    def paytable(self) -> Paytable:
+        """The paytable with the exact solved pay."""
+        return self.rules.paytable
+
+
+def practical_pays(pay: Fraction) -> tuple[Fraction, ...]:
+    """Whole and half units nearest ``pay`` on each side (and ``pay`` if it is one), >= 0.
+
+    >>> [str(p) for p in practical_pays(Fraction(73, 10))]
+    ['7', '15/2', '8']
+    """
+    found: set[Fraction] = set()
+    for step in (Fraction(1), Fraction(1, 2)):
+        below = math.floor(pay / step) * step
+        above = math.ceil(pay / step) * step
+        if below == pay:
+            below, above = pay - step, pay + step
+            found.add(pay)
+        found.update((below, above))
+    return tuple(sorted(p for p in found if p >= 0))
+
+
+def solve_pay(
+    model: EdgeModel,
+    tier: BonusOutcome,
+    kind: EdgeKind,
+    target: Fraction,
+    paytable: Paytable,
+    ratio: Fraction,
+) -> PaySolution:
+    """Solve exactly for ``tier``'s pay so that the ``kind`` house edge equals ``target``.
+
+    The other two pays come from ``paytable``.  Raises :class:`DesignError` when the
+    target needs a negative pay.
+    """
+    import sympy
+
+    if tier not in PAY_TIERS:
+        raise DesignError(
+            f"cannot solve for {tier.value!r}: choose one of suited_match, rank_match, adjacent"
+        )
+    symbol = sympy.Symbol(_SYMBOLS[tier])
+    known = {
+        sympy.Symbol(_SYMBOLS[t]): _rational(getattr(paytable, t.value))
+        for t in PAY_TIERS
+        if t is not tier
+    }
+    expression = model.linear(kind, ratio).symbolic().subs(known)
+    roots = sympy.solve(sympy.Eq(expression, _rational(target)), symbol)
+    if len(roots) != 1:
+        raise DesignError(
+            f"the {tier.value} pay cannot move the {kind.value} edge: that tier never occurs "
+            f"with {model.rules.decks} deck(s); solve for another tier"
+        )
+    root = sympy.Rational(roots[0])
+    pay = Fraction(int(root.p), int(root.q))
+    if pay < 0:
+        ceiling = model.edge(kind, with_pay(paytable, tier, Fraction(0)), ratio)
+        raise DesignError(
+            f"a {kind.value} house edge of {_percent(target)} needs {tier.value} to pay "
+            f"{float(pay):.4f} to 1, below 0; with the other pays at "
+            f"{_others(paytable, tier)} the edge is at most {_percent(ceiling)} (a pay of 0)"
+        )
+    candidates = tuple(
+        Candidate(
+            with_pay(paytable, tier, p),
+            p,
+            model.edge(EdgeKind.BONUS, with_pay(paytable, tier, p), ratio),
+            model.edge(EdgeKind.ROUND, with_pay(paytable, tier, p), ratio),
+        )
+        for p in practical_pays(pay)
+    )
+    rules = replace(model.rules, paytable=with_pay(paytable, tier, pay), bonus_ratio=ratio)
+    return PaySolution(rules, tier, kind, target, pay, candidates)
+
+
+def _percent(value: Fraction) -> str:
+    return f"{float(value) * 100:.4f}%"
+
+
+def _others(paytable: Paytable, tier: BonusOutcome) -> str:
+    return ", ".join(f"{t.value} {getattr(paytable, t.value)}" for t in PAY_TIERS if t is not tier)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """A whole-unit paytable whose edge lies in the band, with the round's spread."""
+
+    paytable: Paytable
+    bonus_edge: Fraction
+    round_edge: Fraction
+    round_hit_frequency: Fraction
+    round_standard_deviation: float
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """Paytables in an edge band, closest to the band's middle first."""
+
+    rules: Rules
+    kind: EdgeKind
+    band: tuple[Fraction, Fraction]
+    max_pay: int
+    matches: int
+    hits: tuple[SearchHit, ...]
+
+
+def search_paytables(
+    model: EdgeModel,
+    kind: EdgeKind,
+    band: tuple[Fraction, Fraction],
+    ratio: Fraction,
+    max_pay: int = 50,
+    top: int = 10,
+) -> SearchResult:
+    """Whole-unit paytables ``max_pay >= S >= R >= A >= 1`` whose ``kind`` edge is in ``band``.
+
+    The edge falls as the adjacent pay rises, so for each ``(S, R)`` the band's ``A`` form
+    one interval, found directly rather than by trying every ``A``.
+    """
+    if not 1 <= max_pay <= MAX_SEARCH_PAY:
+        raise DesignError(f"max pay {max_pay} is out of range: use 1 to {MAX_SEARCH_PAY}")
+    if top < 1:
+        raise DesignError(f"top {top} must be 1 or more")
+    low, high = band
+    edge = model.linear(kind, ratio)
+    # Scale everything to integers: the edge times ``scale`` is k0 + kS s + kR r + kA a.
+    scale = math.lcm(*(c.denominator for c in (edge.constant, *edge.coefficients, low, high)))
+    k0, ks, kr, ka = (int(c * scale) for c in (edge.constant, *edge.coefficients))
+    top_end, bottom_end, twice_middle = (
+        int(high * scale),
+        int(low * scale),
+        int((low + high) * scale),
+    )
+    assert ka < 0, "the edge falls as the adjacent pay rises"
+    found: list[tuple[int, tuple[int, int, int]]] = []
+    for s in range(1, max_pay + 1):
+        for r in range(1, s + 1):
+            base = k0 + ks * s + kr * r  # the scaled edge at a = 0, falling by -ka per unit
+            first = max(1, -((top_end - base) // -ka))  # ceil((base - high) / -ka)
+            last = min(r, (base - bottom_end) // -ka)
+            found.extend(
+                (abs(2 * (base + ka * a) - twice_middle), (s, r, a)) for a in range(first, last + 1)
+            )
+    best = heapq.nsmallest(top, found)
+    hits = []
+    for _, (s, r, a) in best:
+        game = model.priced(_table(s, r, a), ratio)
+        hits.append(
+            SearchHit(
+                game.rules.paytable,
+                model.edge(EdgeKind.BONUS, game.rules.paytable, ratio),
+                model.edge(EdgeKind.ROUND, game.rules.paytable, ratio),
+                Fraction(game.round_hit_frequency),
+                math.sqrt(game.round_variance),
+            )
+        )
+    rules = replace(model.rules, bonus_ratio=ratio)
+    return SearchResult(rules, kind, band, max_pay, len(found), tuple(hits))
+
+
+def _table(s: int, r: int, a: int) -> Paytable:
+    return Paytable(suited_match=Fraction(s), rank_match=Fraction(r), adjacent=Fraction(a))
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """The headline numbers of one set of rules."""
+
+    rules: Rules
+    main_expected_value: Number
+    bonus_expected_value: Fraction
+    round_house_edge: Number
+
+
+def variant_rules(
+    base: Rules,
+    decks: Sequence[int] = (),
+    dealer_stands_on: Sequence[int] = (),
+    blackjack_pays: Sequence[Fraction] = (),
+    dealer_natural: Sequence[DealerNatural] = (),
+) -> tuple[Rules, ...]:
+    """Every combination of the values given (an empty list keeps ``base``'s value)."""
+    axes = (
+        decks or (base.decks,),
+        dealer_stands_on or (base.dealer_stands_on,),
+        blackjack_pays or (base.blackjack_pays,),
+        dealer_natural or (base.dealer_natural,),
+    )
+    return tuple(
+        replace(base, decks=d, dealer_stands_on=t, blackjack_pays=b, dealer_natural=n)
+        for d, t, b, n in itertools.product(*axes)
+    )
+
+
+def one_rule_at_a_time(base: Rules) -> tuple[Rules, ...]:
+    """``base`` first, then common alternatives of each rule changed alone."""
+    changed = (
+        *(replace(base, decks=d) for d in (1, 2, 6, 8)),
+        *(replace(base, dealer_stands_on=t) for t in (17, 18)),
+        *(replace(base, blackjack_pays=b) for b in (Fraction(3, 2), Fraction(6, 5))),
+        *(replace(base, dealer_natural=n) for n in DealerNatural),
+    )
+    return tuple(dict.fromkeys((base, *changed)))
+
+
+def _variant(rules: Rules, exact: bool) -> Variant:
+    neutral = replace(rules, paytable=Paytable(), bonus_ratio=MIN_BONUS_RATIO)
+    main = solve_game_cached(neutral, exact=exact).expected_value
+    bonus = analyse_bonus(rules).expected_value
+    ratio = rules.bonus_ratio
+    return Variant(rules, main, bonus, -(main + ratio * bonus) / (1 + ratio))
+
+
+def solve_variants(
+    rules: Sequence[Rules],
+    exact: bool = False,
+    jobs: int = 1,
+    progress: ProgressCallback | None = None,
+) -> tuple[Variant, ...]:
+    """Headline numbers for each set of rules, solved in parallel (joblib) and disk-cached."""
+    results: Iterable[Variant]
+    if jobs == 1 or len(rules) == 1:
+        results = (_variant(r, exact) for r in rules)
+    else:
+        from joblib import Parallel, delayed
+
+        results = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
+            delayed(_variant)(r, exact) for r in rules
+        )
+    variants = []
+    for done, variant in enumerate(results, start=1):
+        variants.append(variant)
+        if progress is not None:
+            progress(done, len(rules))
+    return tuple(variants)
+
+
+def rule_differences(rules: Rules, base: Rules) -> str:
+    """The rules in which ``rules`` differs from ``base``, e.g. ``decks 1; stands on 17``."""
+    names: dict[str, Callable[[Rules], str]] = {
+        "decks": lambda r: f"{r.decks} deck{'s' if r.decks > 1 else ''}",
+        "dealer_stands_on": lambda r: f"dealer stands on {r.dealer_stands_on}",
+        "blackjack_pays": lambda r: f"blackjack pays {_ratio(r.blackjack_pays)}",
+        "dealer_natural": lambda r: f"dealer natural {r.dealer_natural.value}",
+        "natural_beats_multi_card_21": lambda r: (
+            "natural beats multi-card 21: " + ("yes" if r.natural_beats_multi_card_21 else "no")
+        ),
+        "paytable": lambda r: f"paytable {r.paytable}",
+        "bonus_ratio": lambda r: f"bonus ratio {r.bonus_ratio}",
+    }
+    changed = [show(rules) for name, show in names.items() if show(rules) != show(base)]
+    return "; ".join(changed) or "as in force"
+
+
+def _ratio(value: Fraction) -> str:
+    return f"{value.numerator}:{value.denominator}"
+
+
+def parse_pay(text: str, tier: BonusOutcome) -> Fraction:
+    """Parse one tier's pay (``12``, ``12.5``, ``25/2``, ``25:2``); negative pays are refused."""
+    return parse_ratio(text, f"{tier.value} pay")

@@ -1,0 +1,286 @@
+"""Paytable design: solved pays meet their targets, searches agree with brute force."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from solver.bonus import analyse_bonus, bonus_outcome, pays
+from solver.cards import Shoe
+from solver.cli import main
+from solver.design import (
+    PAY_TIERS,
+    EdgeKind,
+    EdgeModel,
+    edge_model,
+    parse_band,
+    parse_edge,
+    practical_pays,
+    search_paytables,
+    solve_pay,
+    with_pay,
+)
+from solver.errors import DesignError, RulesError
+from solver.game import GameResult, round_lines_for, solve_game
+from solver.rules import Paytable, Rules
+
+from .conftest import physical_cards
+
+# Two decks: every Bonus tier can occur (one deck has no suited match) and an exact
+# solve takes about a second.
+RULES = Rules(decks=2)
+RATIO = Fraction(3, 4)
+
+
+@pytest.fixture(scope="module")
+def model() -> Any:
+    return edge_model(RULES)
+
+
+@pytest.fixture(scope="module")
+def fresh() -> GameResult:
+    """The main game solved afresh, apart from the model and its cache."""
+    return solve_game(RULES, exact=True)
+
+
+def dealt_round(game: GameResult, paytable: Paytable, ratio: Fraction) -> dict[Fraction, Fraction]:
+    """The round's net distribution by dealing every ordered pair of physical cards."""
+    cards = physical_cards(Shoe.full(game.rules.decks))
+    starts = {(s.player, s.bonus): s for s in game.starts}
+    main_pays = {"blackjack": game.rules.blackjack_pays, "win": 1, "push": 0, "lose": -1}
+    weight = Fraction(1, len(cards) * (len(cards) - 1))
+    net: dict[Fraction, Fraction] = {}
+    for i, player in enumerate(cards):
+        for j, bonus in enumerate(cards):
+            if i == j:
+                continue
+            bonus_net = ratio * pays(paytable, bonus_outcome(player, bonus))
+            start = starts[(player.points, bonus.points)]
+            for k, p in start.outcomes.items():
+                value = main_pays[k] + bonus_net
+                net[value] = net.get(value, Fraction(0)) + weight * Fraction(p)
+    return net
+
+
+def round_edge(net: dict[Fraction, Fraction], ratio: Fraction) -> Fraction:
+    return -sum((v * p for v, p in net.items()), Fraction(0)) / (1 + ratio)
+
+
+@pytest.mark.parametrize("tier", PAY_TIERS, ids=lambda t: t.value)
+def test_solved_pay_gives_exactly_the_target_bonus_edge(model: Any, tier: Any) -> None:
+    target = Fraction(3, 100)
+    solution = solve_pay(model, tier, EdgeKind.BONUS, target, Paytable(), RATIO)
+    rules = replace(RULES, paytable=with_pay(Paytable(), tier, solution.pay))
+    assert analyse_bonus(rules).house_edge == target
+    assert solution.paytable == rules.paytable
+
+
+@pytest.mark.parametrize("tier", PAY_TIERS, ids=lambda t: t.value)
+def test_solved_pay_gives_exactly_the_target_round_edge(
+    model: Any, fresh: GameResult, tier: Any
+) -> None:
+    target = Fraction(1, 50)
+    solution = solve_pay(model, tier, EdgeKind.ROUND, target, Paytable(), RATIO)
+    assert round_edge(dealt_round(fresh, solution.paytable, RATIO), RATIO) == target
+
+
+def test_solved_round_pay_holds_in_a_game_solved_afresh_under_it(model: Any) -> None:
+    solution = solve_pay(model, PAY_TIERS[1], EdgeKind.ROUND, Fraction(3, 100), Paytable(), RATIO)
+    rules = replace(RULES, paytable=solution.paytable, bonus_ratio=RATIO)
+    assert solve_game(rules, exact=True).round_house_edge == Fraction(3, 100)
+
+
+def test_candidates_are_practical_pays_on_both_sides_with_exact_edges(model: Any) -> None:
+    solution = solve_pay(
+        model, PAY_TIERS[0], EdgeKind.BONUS, Fraction(1, 20), Paytable(), Fraction(1, 2)
+    )
+    pays = [c.pay for c in solution.candidates]
+    assert min(pays) < solution.pay < max(pays)
+    assert all((2 * p).denominator == 1 for p in pays)
+    for candidate in solution.candidates:
+        rules = replace(RULES, paytable=candidate.paytable)
+        assert candidate.bonus_edge == analyse_bonus(rules).house_edge
+
+
+def test_practical_pays_of_a_whole_pay_include_it_and_its_neighbours() -> None:
+    assert practical_pays(Fraction(3)) == (2, Fraction(5, 2), 3, Fraction(7, 2), 4)
+    assert practical_pays(Fraction(1, 4)) == (0, Fraction(1, 2), 1)
+
+
+def test_a_target_needing_a_negative_pay_is_refused(model: Any) -> None:
+    with pytest.raises(DesignError, match="below 0"):
+        solve_pay(model, PAY_TIERS[2], EdgeKind.BONUS, Fraction(9, 10), Paytable(), RATIO)
+
+
+def test_a_tier_that_cannot_occur_cannot_be_solved_for() -> None:
+    # One deck has no suited match; a few cards are enough to show it.
+    small = solve_game(Rules(decks=1), physical_cards(Shoe.full(1))[:36], exact=True)
+    with pytest.raises(DesignError, match="never occurs with 1 deck"):
+        solve_pay(
+            EdgeModel(small),
+            PAY_TIERS[0],
+            EdgeKind.BONUS,
+            Fraction(1, 10),
+            Paytable(),
+            RATIO,
+        )
+
+
+def whole_paytables(max_pay: int) -> list[Paytable]:
+    return [
+        Paytable(suited_match=Fraction(s), rank_match=Fraction(r), adjacent=Fraction(a))
+        for s in range(1, max_pay + 1)
+        for r in range(1, s + 1)
+        for a in range(1, r + 1)
+    ]
+
+
+def test_bonus_search_finds_exactly_what_brute_force_finds(model: Any) -> None:
+    band = (Fraction(5, 100), Fraction(15, 100))
+    result = search_paytables(model, EdgeKind.BONUS, band, RATIO, max_pay=14, top=1000)
+    brute = {}
+    for table in whole_paytables(14):
+        edge = analyse_bonus(replace(RULES, paytable=table)).house_edge
+        if band[0] <= edge <= band[1]:
+            brute[table] = edge
+    assert result.matches == len(brute) == len(result.hits) > 10
+    assert {h.paytable: h.bonus_edge for h in result.hits} == brute
+    middle = sum(band) / 2
+    distances = [abs(h.bonus_edge - middle) for h in result.hits]
+    assert distances == sorted(distances)
+
+
+def test_round_search_hits_agree_with_every_card_pair_dealt(model: Any, fresh: GameResult) -> None:
+    band = (Fraction(1, 100), Fraction(3, 100))
+    result = search_paytables(model, EdgeKind.ROUND, band, RATIO, max_pay=40, top=5)
+    assert result.matches >= 5 and len(result.hits) == 5
+    for hit in result.hits:
+        net = dealt_round(fresh, hit.paytable, RATIO)
+        assert band[0] <= hit.round_edge <= band[1]
+        assert hit.round_edge == round_edge(net, RATIO)
+        assert hit.bonus_edge == analyse_bonus(replace(RULES, paytable=hit.paytable)).house_edge
+        assert hit.round_hit_frequency == sum(p for v, p in net.items() if v > 0)
+        mean = sum(v * p for v, p in net.items())
+        variance = sum(v * v * p for v, p in net.items()) - mean**2
+        assert hit.round_standard_deviation == pytest.approx(float(variance) ** 0.5, rel=1e-12)
+
+
+def test_round_search_count_matches_brute_force_over_every_paytable(
+    model: Any, fresh: GameResult
+) -> None:
+    band = (Fraction(0), Fraction(2, 100))
+    count = 0
+    for table in whole_paytables(12):
+        bonus = analyse_bonus(replace(RULES, paytable=table)).expected_value
+        edge = -(fresh.expected_value + RATIO * bonus) / (1 + RATIO)
+        count += band[0] <= edge <= band[1]
+    result = search_paytables(model, EdgeKind.ROUND, band, RATIO, max_pay=12, top=1)
+    assert result.matches == count > 0
+
+
+def test_round_lines_for_refuses_rules_that_change_the_main_game(model: Any) -> None:
+    with pytest.raises(RulesError, match="only the paytable and the bonus ratio"):
+        round_lines_for(replace(RULES, decks=3), model.game)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("0.02", Fraction(1, 50)), ("1/50", Fraction(1, 50)), ("2%", Fraction(1, 50)),
+     ("-1.5%", Fraction(-3, 200)), (" .5 ", Fraction(1, 2))],
+)  # fmt: skip
+def test_edges_parse_as_decimals_fractions_or_percentages(text: str, value: Fraction) -> None:
+    assert parse_edge(text) == value
+
+
+@pytest.mark.parametrize("text", ["", "abc", "2%%", "1/0", "1/2%", "--1"])
+def test_malformed_edges_are_refused(text: str) -> None:
+    with pytest.raises(DesignError):
+        parse_edge(text)
+
+
+@pytest.mark.parametrize("text", ["1%", "1%:2%:3%", ":2%", "3%:1%", "x:1%"])
+def test_malformed_bands_are_refused(text: str) -> None:
+    with pytest.raises(DesignError):
+        parse_band(text)
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    out, err = capsys.readouterr()
+    return int(stop.value.code or 0), out, err
+
+
+def test_cli_solve_reports_the_exact_pay_and_candidates(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["paytable", "solve", "--decks", "2", "--solve-for", "rank_match", "--adjacent", "2"]
+    status, out, _ = run([*argv, "--target-round-edge", "1/40", "--format", "json"], capsys)
+    assert status == 0
+    doc = json.loads(out)
+    assert doc["solve_for"] == "rank_match" and doc["target"]["kind"] == "round"
+    assert Fraction(doc["target"]["house_edge"]["exact"]) == Fraction(1, 40)
+    pay = Fraction(doc["pay"]["exact"])
+    table = Paytable(suited_match=Fraction(15), rank_match=pay, adjacent=Fraction(2))
+    model = edge_model(RULES)
+    assert model.edge(EdgeKind.ROUND, table, Fraction(1, 2)) == Fraction(1, 40)
+    assert {"pay", "paytable", "bonus_house_edge", "round_house_edge"} <= set(doc["candidates"][0])
+    status, out, _ = run([*argv, "--target-bonus-edge", "2.5%"], capsys)
+    assert status == 0 and "exact rank_match pay x" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "--solve-for", "adjacent", "--target-bonus-edge", "95%"], "below 0"),
+        (["solve", "--solve-for", "adjacent", "--target-round-edge", "80%"], "below 0"),
+        (["solve", "--solve-for", "adjacent", "--rank-match", "-2", "--target-bonus-edge", "5%"],
+         "negative"),
+        (["solve", "--solve-for", "adjacent", "--adjacent", "1", "--target-bonus-edge", "5%"],
+         "being solved for"),
+        (["solve", "--solve-for", "adjacent"], "exactly one target"),
+        (["solve", "--solve-for", "adjacent", "--target-bonus-edge", "5%",
+          "--target-round-edge", "1%"], "exactly one target"),
+        (["solve", "--solve-for", "adjacent", "--target-bonus-edge", "five"], "not a house edge"),
+        (["search", "--round-edge-range", "2%-3%"], "malformed"),
+        (["search", "--bonus-edge-range", "3%:1%"], "empty"),
+        (["search", "--max-pay", "0"], "max pay 0"),
+    ],
+)  # fmt: skip
+def test_cli_bad_design_input_is_one_line_and_status_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(["paytable", *argv, "--decks", "2"], capsys)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and message in err
+
+
+def test_cli_search_lists_paytables_in_the_band(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["paytable", "search", "--decks", "2", "--max-pay", "20", "--top", "3"]
+    status, out, _ = run([*argv, "--round-edge-range", "1%:4%", "--format", "json"], capsys)
+    assert status == 0
+    doc = json.loads(out)
+    assert doc["band"]["kind"] == "round" and len(doc["paytables"]) == 3
+    for row in doc["paytables"]:
+        assert Fraction(1, 100) <= Fraction(row["round_house_edge"]["exact"]) <= Fraction(1, 25)
+    status, out, _ = run([*argv, "--format", "csv"], capsys)
+    assert status == 0 and out.count("\n") > 4
+
+
+def test_cli_variants_lists_every_combination(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["variants", "--decks", "1,2", "--blackjack-pays", "3:2,6:5", "--format", "json"]
+    status, out, _ = run(argv, capsys)
+    assert status == 0
+    rows = json.loads(out)["variants"]
+    assert [(r["rules"]["decks"], r["rules"]["blackjack_pays"]) for r in rows] == [
+        (1, "3:2"), (1, "6:5"), (2, "3:2"), (2, "6:5")
+    ]  # fmt: skip
+    for row in rows:
+        rules = Rules(decks=row["rules"]["decks"])
+        assert Fraction(row["bonus_expected_value"]["exact"]) == analyse_bonus(rules).expected_value
+    status, _, err = run(["variants", "--decks", "1,,2"], capsys)
+    assert status == 2 and "empty item" in err
+    status, _, err = run(["variants", "--dealer-natural", "sometimes"], capsys)
+    assert status == 2 and "sometimes" in err
