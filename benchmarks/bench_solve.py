@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
 import statistics
 import subprocess
 import sys
@@ -35,16 +34,17 @@ CASES = [
 
 
 def run_once(argv: list[str], cache: str) -> tuple[float, int]:
-    """Wall seconds and peak resident memory (KiB) of one command."""
+    """Wall seconds and peak resident memory (KiB) of one command, as its own process."""
     env = dict(os.environ, CBJ_CACHE_DIR=cache)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "solver", *argv], env=env, check=True, stdout=subprocess.DEVNULL
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver", *argv], env=env, stdout=subprocess.DEVNULL
     )
+    _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return elapsed, max(peak, before)
+    if status != 0:
+        raise SystemExit(f"cbj {' '.join(argv)} failed")
+    return elapsed, usage.ru_maxrss
 
 
 def main() -> None:

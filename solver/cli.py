@@ -56,7 +56,6 @@ from solver.export import (
 )
 from solver.game import ProgressCallback, solve_game, solve_game_cached
 from solver.game import advise as advise_hand
-from solver.report import build_report, check_report_path, render_html, write_report
 from solver.rules import DealerNatural, Paytable, Rules, parse_ratio
 from solver.simulate import ExactFigure, SimulationResult, parse_strategy, simulate
 from solver.strategy import exact_main
@@ -624,6 +623,8 @@ def variants(
 )
 def report(output: Path | None, jobs: int, **options: Any) -> None:
     """A PAR-style math report of the game: HTML or PDF."""
+    from solver.report import build_report, check_report_path, render_html, write_report
+
     if output is not None:
         check_report_path(output)
     document = build_report(make_rules(options), jobs=jobs)

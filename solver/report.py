@@ -17,10 +17,8 @@ from fractions import Fraction
 from functools import partial
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
-
-from matplotlib.figure import Figure
 
 from solver.bonus import BonusOutcome
 from solver.cards import RANKS, VALUES, Card, Shoe, value_label
@@ -50,6 +48,9 @@ from solver.export import number, percent, signed
 from solver.game import MAIN_OUTCOMES, GameResult, round_outcomes
 from solver.rules import RULE_MEANINGS, Rules, format_ratio
 from solver.strategy import Action
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 TITLE = "Community Blackjack (Casino Edition)"
 SUBTITLE = "Mathematical analysis of the game (PAR report)"
@@ -502,6 +503,8 @@ PALETTE = ("#b5473a", "#9ecae1", "#6baed6", "#3182bd", "#08519c", "#f2b134", "#7
 
 
 def _figure(width: float, height: float) -> Figure:
+    from matplotlib.figure import Figure  # imported here: only drawing a report needs it
+
     return Figure(figsize=(width, height), layout="constrained")
 
 
