@@ -66,3 +66,11 @@ def test_python_dash_m_runs_the_cli() -> None:
         check=True,
     )
     assert done.stdout.startswith("# Bonus wager")
+
+
+def test_start_up_leaves_heavy_libraries_to_the_commands_that_need_them() -> None:
+    # Not a timing test: it checks which modules `cbj` loads before any command runs.
+    heavy = "('matplotlib', 'reportlab', 'sympy')"
+    code = f"import sys, solver.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
