@@ -139,3 +139,18 @@ def test_optimal_beats_always_standing_and_float_agrees(removed: list[str]) -> N
 def test_main_outcomes_are_named() -> None:
     assert MAIN_OUTCOMES == ("blackjack", "win", "push", "lose")
     assert Card.parse("As") in physical_cards(Shoe.full(1))
+
+
+@settings(max_examples=3, deadline=None)
+@given(
+    st.lists(st.sampled_from([f"{r}{s}" for r in RANKS for s in SUITS]), max_size=10, unique=True)
+)
+def test_starting_pairs_cover_every_round_exactly(removed: list[str]) -> None:
+    game = solve_game(Rules(decks=1), parse_cards(removed), exact=True)
+    assert sum(s.probability for s in game.starts) == 1
+    assert sum(game.outcomes.values()) == 1
+    assert game.bonus is not None
+    assert (
+        game.round_expected_value
+        == game.expected_value + game.rules.bonus_ratio * game.bonus.expected_value
+    )
