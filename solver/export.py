@@ -127,13 +127,14 @@ def rules_table(rules: Rules) -> Table:
     """The rules in force, each with its default and meaning (``cbj rules``)."""
     default = Rules().to_json()
     rows = tuple(
-        (name, _cell(value), _cell(default[name]), RULE_MEANINGS[name])
+        (name, rule_cell(value), rule_cell(default[name]), RULE_MEANINGS[name])
         for name, value in rules.to_json().items()
     )
     return Table("Rules in force", ("rule", "value", "default", "meaning"), rows)
 
 
-def _cell(value: Any) -> str:
+def rule_cell(value: Any) -> str:
+    """A rule's JSON value as a table cell: a paytable as ``S:R:A``, booleans as yes/no."""
     if isinstance(value, dict):
         return ":".join(str(v) for v in value.values())
     if isinstance(value, bool):

@@ -44,7 +44,7 @@ from solver.design import (
     with_pay,
 )
 from solver.errors import ReportError
-from solver.export import number, percent, signed
+from solver.export import number, percent, rule_cell, signed
 from solver.game import MAIN_OUTCOMES, GameResult, round_outcomes
 from solver.rules import RULE_MEANINGS, Rules, format_ratio
 from solver.strategy import Action
@@ -236,7 +236,7 @@ def _assumptions(game: GameResult) -> Section:
     rules = game.rules
     values = rules.to_json()
     rows = tuple(
-        (name.replace("_", " "), _cell(values[name]), RULE_MEANINGS[name]) for name in values
+        (name.replace("_", " "), rule_cell(values[name]), RULE_MEANINGS[name]) for name in values
     )
     n = 52 * rules.decks
     return Section(
@@ -266,14 +266,6 @@ def _assumptions(game: GameResult) -> Section:
             ),
         ),
     )
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, dict):
-        return ":".join(str(v) for v in value.values())
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 def _bonus_section(game: GameResult) -> Section:
