@@ -7,7 +7,7 @@ exit status 2.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -34,6 +34,7 @@ from solver.design import (
 from solver.errors import CardError, CbjError, DesignError, RulesError, SimulationError
 from solver.export import (
     Format,
+    Table,
     advice_document,
     advice_table,
     bonus_document,
@@ -161,6 +162,15 @@ def emit(text: str) -> None:
     click.echo(text)
 
 
+def emit_result(fmt: str, document: dict[str, Any], tables: Table | Sequence[Table]) -> None:
+    """Print a result as its JSON document, or as its table(s) in the text format asked for."""
+    output = Format(fmt)
+    if output is Format.JSON:
+        emit(dumps(document))
+    else:
+        emit(render_tables([tables] if isinstance(tables, Table) else tables, output))
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="community-blackjack", prog_name="cbj")
 def cli() -> None:
@@ -173,10 +183,7 @@ def cli() -> None:
 def rules_command(fmt: str, **options: Any) -> None:
     """Print the rules in force, each with its default and meaning."""
     rules = make_rules(options)
-    if Format(fmt) is Format.JSON:
-        emit(dumps({"rules": rules.to_json()}))
-    else:
-        emit(rules_table(rules).render(Format(fmt)))
+    emit_result(fmt, {"rules": rules.to_json()}, rules_table(rules))
 
 
 @cli.command()
@@ -243,10 +250,7 @@ def dealer(bonus_text: str, removed: str, fmt: str, **options: Any) -> None:
     for bonus in bonuses:
         left = shoe.remove([Card(RANKS[bonus - 1])])
         rows.append((bonus, cards, dealer_distribution(rules, bonus, left.value_counts())))
-    if Format(fmt) is Format.JSON:
-        emit(dumps(dealer_document(rules, rows)))
-    else:
-        emit(dealer_table(rules, rows).render(Format(fmt)))
+    emit_result(fmt, dealer_document(rules, rows), dealer_table(rules, rows))
 
 
 @cli.command()
@@ -292,10 +296,7 @@ def advise(bonus_text: str, hand: str, seen: str, exact: bool, fmt: str, **optio
     if len(bonus_cards) != 1:
         raise CardError(f"--bonus takes exactly one card, got {bonus_text!r}")
     advice = advise_hand(rules, bonus_cards[0], parse_cards(hand), parse_cards(seen), exact=exact)
-    if Format(fmt) is Format.JSON:
-        emit(dumps(advice_document(advice)))
-    else:
-        emit(advice_table(advice).render(Format(fmt)))
+    emit_result(fmt, advice_document(advice), advice_table(advice))
 
 
 @cli.command()
@@ -416,10 +417,7 @@ def simulate_command(
             result = run(bar.update)
     else:
         result = run(None)
-    if Format(fmt) is Format.JSON:
-        emit(dumps(result.to_json()))
-    else:
-        emit(render_tables(simulation_tables(result), Format(fmt)))
+    emit_result(fmt, result.to_json(), simulation_tables(result))
 
 
 @cli.group()
@@ -487,10 +485,7 @@ def paytable_solve(
     solution = solve_pay(
         edge_model(rules), tier, kind, parse_edge(target, "target"), table, rules.bonus_ratio
     )
-    if Format(fmt) is Format.JSON:
-        emit(dumps(pay_solution_document(solution)))
-    else:
-        emit(pay_solution_table(solution).render(Format(fmt)))
+    emit_result(fmt, pay_solution_document(solution), pay_solution_table(solution))
 
 
 def _one_of(choices: dict[EdgeKind, str | None], what: str) -> tuple[EdgeKind, str]:
@@ -536,10 +531,7 @@ def paytable_search(
     result = search_paytables(
         edge_model(rules), kind, parse_band(band), rules.bonus_ratio, max_pay, top
     )
-    if Format(fmt) is Format.JSON:
-        emit(dumps(search_document(result)))
-    else:
-        emit(search_table(result).render(Format(fmt)))
+    emit_result(fmt, search_document(result), search_table(result))
 
 
 def comma_list(text: str | None, parse: Callable[[str], T]) -> tuple[T, ...]:
@@ -603,10 +595,7 @@ def variants(
         dealer_natural=comma_list(natural_list, _natural),
     )
     found = solve_variants(rules, exact=exact, jobs=jobs, progress=progress_reporter("variants"))
-    if Format(fmt) is Format.JSON:
-        emit(dumps(variants_document(base, found)))
-    else:
-        emit(variants_table(base, found).render(Format(fmt)))
+    emit_result(fmt, variants_document(base, found), variants_table(base, found))
 
 
 @cli.command()
