@@ -1,4 +1,4 @@
-"""Rounds per second of ``solver.simulate`` (default rules, one seat, 10**6 rounds).
+"""Rounds per second of ``solver.sim`` (default rules, one seat, 10**6 rounds).
 
 Run from the project folder: ``python benchmarks/bench_simulate.py [--rounds N]``.
 Each figure is the best of ``--repeat`` runs after one warm-up run per job count, so
@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from solver.rules import Rules
-from solver.simulate import StandOn, Strategy, TableStrategy, simulate
+from solver.model.rules import Rules
+from solver.sim import StandOn, Strategy, TableStrategy, simulate
 
 
 def rate(

@@ -12,9 +12,8 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
-from solver.rules import DealerNatural, Paytable, Rules
-from solver.simulate import ExactFigure, parse_strategy, simulate
-from solver.strategy import exact_main
+from solver.api import simulate
+from solver.model.rules import DealerNatural, Paytable, Rules
 
 VARIANTS = [
     ("default", Rules()),
@@ -50,15 +49,13 @@ def main() -> None:
     print("| rules | wager | exact | simulated | std error | z |")
     print("|---|---|---|---|---|---|")
     for index, (label, rules) in enumerate(VARIANTS):
-        mean, probabilities = exact_main(rules, "optimal")
         result = simulate(
-            rules,
-            parse_strategy("optimal", rules),
             args.rounds,
+            rules=rules,
+            strategy="optimal",
             seed=args.seed + index,  # independent streams per variant
             penetration=None,
             jobs=args.jobs,
-            exact={"main": ExactFigure(mean, probabilities)},
         )
         for wager in ("main", "bonus", "round"):
             estimate = result.overall[wager]

@@ -1,9 +1,10 @@
 """Exact probability and optimal-strategy solver for Community Blackjack (Casino Edition)."""
 
-from solver.bonus import BonusAnalysis, BonusOutcome, analyse_bonus, bonus_outcome
-from solver.cards import Card, Rank, Shoe, Suit, parse_cards
-from solver.errors import CardError, CbjError, HandError, RulesError, ShoeError
-from solver.rules import DealerNatural, Paytable, Rules
+from solver.exact.bonus import BonusAnalysis, analyse_bonus
+from solver.model.cards import Card, Rank, Shoe, Suit, parse_cards
+from solver.model.errors import CardError, CbjError, HandError, RulesError, ShoeError
+from solver.model.outcomes import BonusOutcome, bonus_outcome
+from solver.model.rules import DealerNatural, Paytable, Rules
 
 __all__ = [
     "BonusAnalysis",

@@ -13,12 +13,10 @@ from typing import Any, TypeVar
 
 import click
 
-from solver.bonus import BonusOutcome, analyse_bonus
-from solver.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value
-from solver.charts import TEXT_FORMATS, ChartFormat, render
-from solver.collection import chart_for, write_collection
-from solver.dealer import dealer_distribution
-from solver.design import (
+from solver import api
+from solver.exact.bonus import analyse_bonus
+from solver.exact.dealer import dealer_distribution
+from solver.exact.design import (
     PAY_TIERS,
     EdgeKind,
     edge_model,
@@ -31,8 +29,15 @@ from solver.design import (
     variant_rules,
     with_pay,
 )
-from solver.errors import CardError, CbjError, DesignError, RulesError, SimulationError
-from solver.export import (
+from solver.exact.game import ProgressCallback, solve_game, solve_game_cached
+from solver.exact.game import advise as advise_hand
+from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value
+from solver.model.errors import CardError, CbjError, DesignError, RulesError, SimulationError
+from solver.model.outcomes import BonusOutcome
+from solver.model.rules import DealerNatural, Paytable, Rules, parse_ratio
+from solver.present.charts import TEXT_FORMATS, ChartFormat, render
+from solver.present.collection import chart_for, write_collection
+from solver.present.tables import (
     Format,
     Table,
     advice_document,
@@ -55,11 +60,7 @@ from solver.export import (
     variants_document,
     variants_table,
 )
-from solver.game import ProgressCallback, solve_game, solve_game_cached
-from solver.game import advise as advise_hand
-from solver.rules import DealerNatural, Paytable, Rules, parse_ratio
-from solver.simulate import ExactFigure, SimulationResult, parse_strategy, simulate
-from solver.strategy import exact_main
+from solver.sim import SimulationResult
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -389,26 +390,17 @@ def simulate_command(
     if fresh_shoe and penetration is not None:
         raise SimulationError("give --penetration or --fresh-shoe, not both")
     rules = make_rules(options)
-    cards = parse_cards(removed)
-    played = parse_strategy(strategy, rules)
-    exact = None
-    if played.name in ("optimal", "chart") and not cards:
-        # The solver's figure for the same strategy, for the z-score (a fresh shoe matches
-        # it exactly; dealing to a cut card only approximately).
-        mean, probabilities = exact_main(rules, "chart" if played.name == "chart" else "optimal")
-        exact = {"main": ExactFigure(mean, probabilities)}
 
     def run(progress: Callable[[int], None] | None) -> SimulationResult:
-        return simulate(
-            rules,
-            played,
+        return api.simulate(
             rounds,
+            rules=rules,
             seed=seed,
             seats=seats,
+            strategy=strategy,
             penetration=None if fresh_shoe else 0.75 if penetration is None else penetration,
             jobs=jobs,
-            removed=cards,
-            exact=exact,
+            removed=removed,
             progress=progress,
         )
 
@@ -612,7 +604,7 @@ def variants(
 )
 def report(output: Path | None, jobs: int, **options: Any) -> None:
     """A PAR-style math report of the game: HTML or PDF."""
-    from solver.report import build_report, check_report_path, render_html, write_report
+    from solver.present.report import build_report, check_report_path, render_html, write_report
 
     if output is not None:
         check_report_path(output)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from solver.cards import RANKS, SUITS, Card, Shoe
 from solver.cli import main
+from solver.model.cards import RANKS, SUITS, Card, Shoe
 
 
 def physical_cards(shoe: Shoe) -> list[Card]:

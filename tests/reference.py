@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
-from solver.rules import DealerNatural, Rules
+from solver.model.rules import DealerNatural, Rules
 
 Shoe = tuple[int, ...]  # cards left of each value 1..10
 Cards = tuple[int, ...]  # own cards as sorted values

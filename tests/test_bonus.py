@@ -11,10 +11,11 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.bonus import BonusOutcome, analyse_bonus, bonus_outcome, combinations_by_values
-from solver.cards import RANKS, SUITS, Card, Shoe, parse_cards
-from solver.errors import ShoeError
-from solver.rules import Paytable, Rules
+from solver.exact.bonus import analyse_bonus, combinations_by_values
+from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
+from solver.model.errors import ShoeError
+from solver.model.outcomes import BonusOutcome, bonus_outcome
+from solver.model.rules import Paytable, Rules
 
 from .conftest import physical_cards
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.cards import RANKS, SUITS, Card, Rank, Shoe, Suit, parse_cards, parse_value
-from solver.errors import CardError, ShoeError
+from solver.model.cards import RANKS, SUITS, Card, Rank, Shoe, Suit, parse_cards, parse_value
+from solver.model.errors import CardError, ShoeError
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from solver.cards import Shoe, parse_cards
-from solver.dealer import dealer_distribution
-from solver.rules import Rules
+from solver.exact.dealer import dealer_distribution
+from solver.model.cards import Shoe, parse_cards
+from solver.model.rules import Rules
 
 from .conftest import run_cli
 

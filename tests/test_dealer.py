@@ -9,10 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import Shoe, parse_cards
-from solver.dealer import dealer_distribution, dealer_probabilities, exact_dealer, outcome_labels
-from solver.errors import ShoeError
-from solver.rules import DealerNatural, Rules
+from solver.exact.dealer import (
+    dealer_distribution,
+    dealer_probabilities,
+    exact_dealer,
+    outcome_labels,
+)
+from solver.model.cards import Shoe, parse_cards
+from solver.model.errors import ShoeError
+from solver.model.rules import DealerNatural, Rules
 
 from . import reference
 

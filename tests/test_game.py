@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.bonus import bonus_outcome, pays
-from solver.cards import RANKS, SUITS, Card, Shoe, parse_cards
-from solver.game import MAIN_OUTCOMES, solve_game
-from solver.hands import hand_of
-from solver.player import solve_player
-from solver.rules import DealerNatural, Rules
+from solver.exact.game import solve_game
+from solver.exact.player import solve_player
+from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
+from solver.model.hands import hand_of
+from solver.model.outcomes import MAIN_OUTCOMES, bonus_outcome, bonus_pay
+from solver.model.rules import DealerNatural, Rules
 
 from . import reference
 from .conftest import physical_cards
@@ -62,7 +62,7 @@ def test_round_joint_distribution_equals_dealing_every_card_pair() -> None:
     expected: dict[Fraction, Fraction] = {}
     weight = Fraction(1, len(cards) * (len(cards) - 1))
     for player, bonus in permutations(cards, 2):
-        side = pays(rules.paytable, bonus_outcome(player, bonus)) * rules.bonus_ratio
+        side = bonus_pay(rules.paytable, bonus_outcome(player, bonus)) * rules.bonus_ratio
         for k, q in walked[(player.points, bonus.points)][1].items():
             if q:
                 net = main_pay[k] + side

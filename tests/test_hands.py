@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.hands import (
+from solver.model.hands import (
     best_total,
     cards_in_21,
     dealer_has_natural,
@@ -15,7 +15,7 @@ from solver.hands import (
     is_bust,
     is_player_blackjack,
 )
-from solver.rules import DealerNatural, Rules
+from solver.model.rules import DealerNatural, Rules
 
 RULES = Rules()
 

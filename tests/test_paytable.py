@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
-from solver.bonus import analyse_bonus, bonus_outcome, pays
-from solver.cards import Shoe
 from solver.cli import main
-from solver.design import (
+from solver.exact.bonus import analyse_bonus
+from solver.exact.design import (
     PAY_TIERS,
     EdgeKind,
     EdgeModel,
@@ -24,9 +23,11 @@ from solver.design import (
     solve_pay,
     with_pay,
 )
-from solver.errors import DesignError, RulesError
-from solver.game import GameResult, round_lines_for, solve_game
-from solver.rules import Paytable, Rules
+from solver.exact.game import GameResult, round_lines_for, solve_game
+from solver.model.cards import Shoe
+from solver.model.errors import DesignError, RulesError
+from solver.model.outcomes import bonus_outcome, bonus_pay
+from solver.model.rules import Paytable, Rules
 
 from .conftest import physical_cards
 
@@ -58,7 +59,7 @@ def dealt_round(game: GameResult, paytable: Paytable, ratio: Fraction) -> dict[F
         for j, bonus in enumerate(cards):
             if i == j:
                 continue
-            bonus_net = ratio * pays(paytable, bonus_outcome(player, bonus))
+            bonus_net = ratio * bonus_pay(paytable, bonus_outcome(player, bonus))
             start = starts[(player.points, bonus.points)]
             for k, p in start.outcomes.items():
                 value = main_pays[k] + bonus_net

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from solver.charts import COLOURS
 from solver.cli import main
-from solver.report import Report, build_report, render_html, render_pdf
-from solver.rules import Rules
-from solver.strategy import Action
+from solver.exact.strategy import Action
+from solver.model.rules import Rules
+from solver.present.charts import COLOURS
+from solver.present.report import Report, build_report, render_html, render_pdf
 
 SECTIONS = (
     "Summary",

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from solver.errors import RulesError
-from solver.rules import DealerNatural, Paytable, Rules, parse_ratio
+from solver.model.errors import RulesError
+from solver.model.rules import DealerNatural, Paytable, Rules, parse_ratio
 
 
 def test_defaults_are_the_documented_reading() -> None:

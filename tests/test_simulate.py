@@ -17,12 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.bonus import analyse_bonus
-from solver.cards import Card, Shoe, parse_cards
-from solver.errors import ShoeError, SimulationError, StrategyError
-from solver.game import solve_game_cached
-from solver.rules import DealerNatural, Paytable, Rules
-from solver.simulate import (
+from solver.api import bonus_figure
+from solver.exact.bonus import analyse_bonus
+from solver.exact.game import solve_game_cached
+from solver.model.cards import Card, Shoe, parse_cards
+from solver.model.errors import ShoeError, SimulationError, StrategyError
+from solver.model.rules import DealerNatural, Paytable, Rules
+from solver.sim import (
     ExactFigure,
     SimulationResult,
     StandOn,
@@ -176,7 +177,8 @@ def test_bonus_tiers_of_dealt_cards() -> None:
     ids=["default", "one-deck-20:5:2", "two-deck-ratio-1"],
 )
 def test_bonus_mean_and_tier_frequencies_agree_with_exact(rules: Rules) -> None:
-    result = simulate(rules, StandOn(17), 300_000, seed=2024, penetration=None)
+    exact = {"bonus": bonus_figure(rules)}
+    result = simulate(rules, StandOn(17), 300_000, seed=2024, penetration=None, exact=exact)
     bonus = result.overall.bonus
     assert bonus.exact is not None and bonus.z is not None
     assert abs(bonus.z) < 4
@@ -184,7 +186,8 @@ def test_bonus_mean_and_tier_frequencies_agree_with_exact(rules: Rules) -> None:
 
 
 def test_bonus_agrees_with_exact_under_penetration_and_seats() -> None:
-    result = simulate(Rules(), StandOn(16), 200_000, seed=7, penetration=0.75, seats=3)
+    exact = {"bonus": bonus_figure(Rules())}
+    result = simulate(Rules(), StandOn(16), 200_000, seed=7, penetration=0.75, seats=3, exact=exact)
     for seat in range(3):
         bonus = result.seat(seat).bonus
         assert bonus.z is not None and abs(bonus.z) < 4
@@ -319,7 +322,7 @@ def test_main_wager_agrees_with_brute_force_on_a_tiny_shoe(rules: Rules, stand_o
         seed=99,
         penetration=None,
         removed=removed,
-        exact={"main": ExactFigure(mean, distribution)},
+        exact={"main": ExactFigure(mean, distribution), "bonus": bonus_figure(rules, removed)},
     )
     main = result.overall.main
     assert main.z is not None and abs(main.z) < 4, (main.mean, float(mean))
@@ -419,11 +422,11 @@ def test_a_decision_table_falls_back_to_its_default() -> None:
     ids=["default", "2-decks-s17", "1-deck-6to5"],
 )
 def test_optimal_play_matches_the_exact_solver_within_four_standard_errors(rules: Rules) -> None:
-    from solver.strategy import exact_main
+    from solver.exact.strategy import exact_main, strategy_source
 
-    strategy = parse_strategy("optimal", rules)
+    strategy = parse_strategy("optimal", lambda kind: strategy_source(rules, kind))
     mean, probabilities = exact_main(rules, "optimal")
-    exact = {"main": ExactFigure(mean, probabilities)}
+    exact = {"main": ExactFigure(mean, probabilities), "bonus": bonus_figure(rules)}
     result = simulate(rules, strategy, 200_000, seed=2024, penetration=None, exact=exact)
     main = result.overall.main
     assert main.exact == mean
@@ -437,10 +440,10 @@ def test_optimal_play_matches_the_exact_solver_within_four_standard_errors(rules
 
 
 def test_chart_strategy_plays_the_printed_chart() -> None:
-    from solver.strategy import Action, best_chart, cell_of
+    from solver.exact.strategy import Action, best_chart, cell_of, strategy_source
 
     rules = Rules()
-    strategy = parse_strategy("chart", rules)
+    strategy = parse_strategy("chart", lambda kind: strategy_source(rules, kind))
     chart = best_chart(rules, solve_game_cached(rules, exact=True))
     hand = (0, 0, 0, 1, 0, 0, 0, 0, 1, 0)  # hard 13
     for bonus in range(1, 11):
@@ -450,7 +453,7 @@ def test_chart_strategy_plays_the_printed_chart() -> None:
 @pytest.mark.parametrize("text", ["stand-on:", "stand-on:23", "hit-always", ""])
 def test_unknown_strategy_is_refused_by_name(text: str) -> None:
     with pytest.raises(StrategyError, match="stand-on"):
-        parse_strategy(text, Rules())
+        parse_strategy(text)
 
 
 def test_chi_square_tail_matches_tabled_critical_values() -> None:
@@ -470,7 +473,9 @@ def test_confidence_interval_is_mean_plus_minus_1_96_standard_errors() -> None:
 
 
 def test_penetration_one_reshuffles_the_discards_when_the_shoe_runs_dry() -> None:
-    result = simulate(Rules(decks=1), StandOn(17), 30_000, seed=11, penetration=1.0, seats=4)
+    rules = Rules(decks=1)
+    exact = {"bonus": bonus_figure(rules)}
+    result = simulate(rules, StandOn(17), 30_000, seed=11, penetration=1.0, seats=4, exact=exact)
     assert result.overall.bonus.z is not None and abs(result.overall.bonus.z) < 4
 
 

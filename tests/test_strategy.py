@@ -13,14 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import RANKS, SUITS, Shoe, parse_cards
-from solver.charts import TEXT_FORMATS, ChartFormat, render
-from solver.collection import VARIANTS, chart_for, index_page
-from solver.game import GameResult, solve_game_cached
-from solver.hands import add_card, best_total_of, hand_of, hard_total, is_player_blackjack
-from solver.player import PlayerSolution, solve_player
-from solver.rules import Rules
-from solver.strategy import (
+from solver.exact.game import GameResult, solve_game_cached
+from solver.exact.player import PlayerSolution, solve_player
+from solver.exact.strategy import (
     ROWS,
     Action,
     Cell,
@@ -31,6 +26,11 @@ from solver.strategy import (
     best_column,
     cell_of,
 )
+from solver.model.cards import RANKS, SUITS, Shoe, parse_cards
+from solver.model.hands import add_card, best_total_of, hand_of, hard_total, is_player_blackjack
+from solver.model.rules import Rules
+from solver.present.charts import TEXT_FORMATS, ChartFormat, render
+from solver.present.collection import VARIANTS, chart_for, index_page
 
 ROOT = Path(__file__).resolve().parent.parent
 

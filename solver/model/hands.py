@@ -1,6 +1,6 @@
 """Hand arithmetic: the single source of every total, bust and natural in the game.
 
-A hand is the multiset of a side's *own* cards as :data:`~solver.cards.ValueCounts`
+A hand is the multiset of a side's *own* cards as :data:`~solver.model.cards.ValueCounts`
 (``hand[v - 1]`` cards of value ``v``).  The community Bonus card is never part of the
 hand; each function takes its value ``bonus`` separately, because both sides may add
 it to their total or not (rule clauses 3, 7 and 8).
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from solver.cards import ValueCounts
-from solver.errors import HandError
-from solver.rules import DealerNatural, Rules
+from solver.model.cards import ValueCounts
+from solver.model.errors import HandError
+from solver.model.rules import DealerNatural, Rules
 
 EMPTY_HAND: ValueCounts = (0,) * 10
 

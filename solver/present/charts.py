@@ -14,10 +14,10 @@ import json
 from enum import StrEnum
 from typing import Any
 
-from solver.cards import VALUES, value_label
-from solver.export import exact, rules_notes
-from solver.hands import describe_hand
-from solver.strategy import ROWS, Action, Chart, cell_name
+from solver.exact.strategy import ROWS, Action, Chart, cell_name
+from solver.model.cards import VALUES, value_label
+from solver.model.hands import describe_hand
+from solver.present.tables import exact, rules_notes
 
 COLUMNS = tuple(value_label(v) for v in VALUES)
 LEGEND = {

@@ -1,6 +1,6 @@
 """The printable chart: the best strategy that looks only at (own total, soft or hard, Bonus card).
 
-Composition-dependent play (:mod:`solver.player`) is exact but cannot be printed.  A chart
+Composition-dependent play (:mod:`solver.exact.player`) is exact but cannot be printed.  A chart
 gives one action per *cell*: the hard total 2..21 or soft total 11..21 of the player's own
 cards, against each Bonus card value.  The Bonus card is known before the player acts, so
 each Bonus column is chosen on its own.
@@ -22,12 +22,12 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Literal
 
-from solver.cards import VALUES, ValueCounts, value_label
-from solver.dealer import dealer_tree, padded_falling
-from solver.game import GameResult, solve_game, solve_game_cached
-from solver.hands import describe_hand, hand_of, is_player_blackjack, own_best
-from solver.player import PlayerSolution
-from solver.rules import Rules
+from solver.exact.dealer import dealer_tree, padded_falling
+from solver.exact.game import GameResult, solve_game, solve_game_cached
+from solver.exact.player import PlayerSolution
+from solver.model.cards import VALUES, ValueCounts, value_label
+from solver.model.hands import describe_hand, hand_of, is_player_blackjack, own_best
+from solver.model.rules import Rules
 
 HARD_TOTALS = tuple(range(2, 22))
 SOFT_TOTALS = tuple(range(11, 22))
@@ -308,7 +308,7 @@ def describe_exception(exception: ExceptionHand) -> str:
 StrategyKind = Literal["optimal", "chart"]
 
 
-def strategy_source(rules: Rules, kind: StrategyKind) -> dict[tuple[int, ValueCounts], bool]:
+def strategy_source(rules: Rules, kind: str) -> dict[tuple[int, ValueCounts], bool]:
     """Hit (True) or stand for every (Bonus value, own hand), for the simulator to play.
 
     ``optimal`` is composition-dependent play, ``chart`` the best printable chart; both for

@@ -1,7 +1,7 @@
 """The whole game: every starting pair, the main wager under optimal play, and the round.
 
 A round starts with the player's card and the Bonus card, two cards from the shoe.  For
-each Bonus card value the player's optimal play is solved once (:mod:`solver.player`) for
+each Bonus card value the player's optimal play is solved once (:mod:`solver.exact.player`) for
 every hand; each starting pair then either is a clause 5 blackjack or is worth its one-card
 hand played on optimally.  The Bonus wager shares those two cards, so the round's joint
 distribution pairs each starting pair's main outcomes with its Bonus outcomes exactly.
@@ -17,31 +17,19 @@ from fractions import Fraction
 from importlib.metadata import version
 from pathlib import Path
 
-from solver.bonus import (
+from solver.exact.bonus import BonusAnalysis, analyse_bonus, combinations_by_values
+from solver.exact.player import Number, PlayerSolution, solve_player
+from solver.model.cards import VALUES, Card, Shoe, ValueCounts
+from solver.model.errors import HandError, RulesError, ShoeError
+from solver.model.hands import hand_of, hard_total, is_player_blackjack
+from solver.model.outcomes import (
     BONUS_OUTCOMES,
-    BonusAnalysis,
+    MAIN_OUTCOMES,
     BonusOutcome,
-    analyse_bonus,
-    combinations_by_values,
-    pays,
+    bonus_pay,
+    main_payoffs,
 )
-from solver.cards import VALUES, Card, Shoe, ValueCounts
-from solver.errors import HandError, RulesError, ShoeError
-from solver.hands import hand_of, hard_total, is_player_blackjack
-from solver.player import Number, PlayerSolution, solve_player
-from solver.rules import Rules
-
-MAIN_OUTCOMES = ("blackjack", "win", "push", "lose")
-
-
-def main_payoffs(rules: Rules) -> dict[str, Fraction]:
-    """Net result of one unit on the main wager for each of :data:`MAIN_OUTCOMES`."""
-    return {
-        "blackjack": rules.blackjack_pays,
-        "win": Fraction(1),
-        "push": Fraction(0),
-        "lose": Fraction(-1),
-    }
+from solver.model.rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +173,7 @@ def _round_lines(
     pay_main = main_payoffs(rules)
     lines: dict[Fraction, Number] = {}
     for k, outcome, probability in _round_terms(shoe, starts, exact):
-        net = pay_main[k] + pays(rules.paytable, outcome) * rules.bonus_ratio
+        net = pay_main[k] + bonus_pay(rules.paytable, outcome) * rules.bonus_ratio
         lines[net] = lines.get(net, 0) + probability
     return tuple(RoundLine(net, lines[net]) for net in sorted(lines))
 

@@ -25,10 +25,10 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from solver.cards import ValueCounts
-from solver.errors import ShoeError
-from solver.hands import add_card, best_total_of, dealer_natural_at, dealer_stops_at
-from solver.rules import Rules
+from solver.model.cards import ValueCounts
+from solver.model.errors import ShoeError
+from solver.model.hands import add_card, best_total_of, dealer_natural_at, dealer_stops_at
+from solver.model.rules import Rules
 
 BUST = "bust"
 NATURAL = "natural"
@@ -293,7 +293,7 @@ def exact_dealer(rules: Rules, bonus: int, shoes: Sequence[ValueCounts] | IntArr
 def dealer_distribution(rules: Rules, bonus: int, shoe: ValueCounts) -> dict[str, Fraction]:
     """Exact distribution of the dealer's final result from one shoe (cards left by value).
 
-    >>> from solver.cards import Shoe
+    >>> from solver.model.cards import Shoe
     >>> shoe = Shoe.full(6).value_counts()
     >>> sum(dealer_distribution(Rules(), 10, (*shoe[:9], shoe[9] - 1)).values())
     Fraction(1, 1)

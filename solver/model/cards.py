@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from solver.errors import CardError, ShoeError
+from solver.model.errors import CardError, ShoeError
 
 #: A composition by blackjack value: ``counts[v - 1]`` cards of value ``v`` (ace = 1).
 ValueCounts = tuple[int, ...]

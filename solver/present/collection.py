@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from solver.charts import ChartFormat, render
-from solver.game import solve_game_cached
-from solver.rules import Rules
-from solver.strategy import Chart, best_chart
+from solver.exact.game import solve_game_cached
+from solver.exact.strategy import Chart, best_chart
+from solver.model.rules import Rules
+from solver.present.charts import ChartFormat, render
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 For one Bonus card and one shoe (the cards left once the Bonus card and any seen cards
 are out), every hand the player can hold is listed once as a composition.  The dealer's
-distribution is priced for all of them in one batch (:mod:`solver.dealer`); then, from
+distribution is priced for all of them in one batch (:mod:`solver.exact.dealer`); then, from
 the largest hands down, each hand's value is the better of standing and hitting, where
 hitting averages the values of the hands one card larger.
 
@@ -23,8 +23,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from solver.cards import ValueCounts
-from solver.dealer import (
+from solver.exact.dealer import (
     BUST,
     NATURAL,
     dealer_probabilities,
@@ -32,9 +31,10 @@ from solver.dealer import (
     exact_dealer,
     padded_falling,
 )
-from solver.errors import HandError
-from solver.hands import best_total_of, describe_hand, own_best
-from solver.rules import Rules
+from solver.model.cards import ValueCounts
+from solver.model.errors import HandError
+from solver.model.hands import best_total_of, describe_hand, own_best
+from solver.model.rules import Rules
 
 WIN, PUSH, LOSE = 0, 1, 2
 #: Float values of standing and hitting closer than this are re-decided exactly.
@@ -122,7 +122,7 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
 def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
     """For each hand standing and each dealer result: ``WIN``, ``PUSH`` or ``LOSE`` (clauses 7-9).
 
-    Totals come from :mod:`solver.hands`, tabulated over (hard total, holds an ace).
+    Totals come from :mod:`solver.model.hands`, tabulated over (hard total, holds an ace).
     """
     bonus = space.bonus
     best = np.array([[best_total_of(h, a, bonus) for a in (False, True)] for h in range(22)])

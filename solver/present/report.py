@@ -20,20 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
-from solver.bonus import BonusOutcome
-from solver.cards import RANKS, VALUES, Card, Shoe, value_label
-from solver.charts import (
-    COLOURS,
-    COLUMNS,
-    EXCEPTION_HEADERS,
-    TOP_EXCEPTIONS,
-    exception_rows,
-    grid,
-    summary,
-)
-from solver.collection import chart_for
-from solver.dealer import dealer_distribution
-from solver.design import (
+from solver.exact.dealer import dealer_distribution
+from solver.exact.design import (
     PAY_TIERS,
     EdgeKind,
     EdgeModel,
@@ -43,11 +31,23 @@ from solver.design import (
     solve_variants,
     with_pay,
 )
-from solver.errors import ReportError
-from solver.export import number, percent, rule_cell, signed
-from solver.game import MAIN_OUTCOMES, GameResult, round_outcomes
-from solver.rules import RULE_MEANINGS, Rules, format_ratio
-from solver.strategy import Action
+from solver.exact.game import GameResult, round_outcomes
+from solver.exact.strategy import Action
+from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
+from solver.model.errors import ReportError
+from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome
+from solver.model.rules import RULE_MEANINGS, Rules, format_ratio
+from solver.present.charts import (
+    COLOURS,
+    COLUMNS,
+    EXCEPTION_HEADERS,
+    TOP_EXCEPTIONS,
+    exception_rows,
+    grid,
+    summary,
+)
+from solver.present.collection import chart_for
+from solver.present.tables import number, percent, rule_cell, signed
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -336,7 +336,7 @@ def _round_section(game: GameResult) -> Section:
             bonus_pay = rules.paytable.as_dict().get(outcome.value, Fraction(-1))
             net = pays[k] + rules.bonus_ratio * bonus_pay
             p = _fraction(joint[(k, outcome)])
-            rows.append((k, BONUS_NAMES[outcome], signed(net, 2), number(p, 6),
+            rows.append((str(k), BONUS_NAMES[outcome], signed(net, 2), number(p, 6),
                          signed(p * net, 6)))  # fmt: skip
     rows.append(("total", "", "", number(1, 6), signed(game.round_expected_value, 6)))
     return Section(

@@ -12,7 +12,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from solver.errors import RulesError
+from solver.model.errors import RulesError
 
 MIN_BONUS_RATIO = Fraction(1, 2)
 

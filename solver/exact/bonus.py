@@ -9,55 +9,16 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from solver.cards import RANKS, SUITS, Card, Shoe
-from solver.errors import ShoeError
-from solver.rules import Paytable, Rules
+from solver.model.cards import RANKS, SUITS, Card, Shoe
+from solver.model.errors import ShoeError
+from solver.model.outcomes import BONUS_OUTCOMES, BonusOutcome, bonus_pay, ranks_adjacent
+from solver.model.rules import Rules
 
 if TYPE_CHECKING:
     import sympy
-
-
-class BonusOutcome(StrEnum):
-    """Result of the Bonus wager; only the highest tier reached pays."""
-
-    SUITED_MATCH = "suited_match"
-    RANK_MATCH = "rank_match"
-    ADJACENT = "adjacent"
-    LOSE = "lose"
-
-
-BONUS_OUTCOMES: tuple[BonusOutcome, ...] = tuple(BonusOutcome)
-
-
-def ranks_adjacent(first: int, second: int) -> bool:
-    """Rank indices (0 = ace .. 12 = king) one apart; the ace touches both 2 and king."""
-    return (first - second) % 13 in (1, 12)
-
-
-def bonus_outcome(player: Card, bonus: Card) -> BonusOutcome:
-    """Outcome of the Bonus wager for the player's card against the Bonus card.
-
-    >>> bonus_outcome(Card.parse("Ks"), Card.parse("As")).value
-    'adjacent'
-    """
-    if player.rank == bonus.rank:
-        if player.suit is None or bonus.suit is None:
-            raise ShoeError("a rank match needs both suits to tell suited from unsuited")
-        return BonusOutcome.SUITED_MATCH if player.suit == bonus.suit else BonusOutcome.RANK_MATCH
-    if ranks_adjacent(player.rank.order, bonus.rank.order):
-        return BonusOutcome.ADJACENT
-    return BonusOutcome.LOSE
-
-
-def pays(paytable: Paytable, outcome: BonusOutcome) -> Fraction:
-    """Net result of one unit on the Bonus wager for ``outcome`` (-1 when it loses)."""
-    if outcome is BonusOutcome.LOSE:
-        return Fraction(-1)
-    return Fraction(getattr(paytable, outcome.value))
 
 
 #: Ordered-pair counts keyed by (player card value, Bonus card value), then by outcome.
@@ -183,7 +144,7 @@ def analyse_bonus(rules: Rules | None = None, removed: Iterable[Card] = ()) -> B
     counts = bonus_combinations(shoe)
     total = shoe.total * (shoe.total - 1)
     lines = tuple(
-        BonusLine(o, pays(rules.paytable, o), counts[o], Fraction(counts[o], total))
+        BonusLine(o, bonus_pay(rules.paytable, o), counts[o], Fraction(counts[o], total))
         for o in BONUS_OUTCOMES
     )
     return BonusAnalysis(rules, removed, lines)

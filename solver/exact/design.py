@@ -24,11 +24,12 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from solver.bonus import BonusOutcome, analyse_bonus
-from solver.errors import DesignError
-from solver.game import GameResult, ProgressCallback, round_lines_for, solve_game_cached
-from solver.player import Number
-from solver.rules import MIN_BONUS_RATIO, DealerNatural, Paytable, Rules, parse_ratio
+from solver.exact.bonus import analyse_bonus
+from solver.exact.game import GameResult, ProgressCallback, round_lines_for, solve_game_cached
+from solver.exact.player import Number
+from solver.model.errors import DesignError
+from solver.model.outcomes import BonusOutcome
+from solver.model.rules import MIN_BONUS_RATIO, DealerNatural, Paytable, Rules, parse_ratio
 
 if TYPE_CHECKING:
     import sympy

@@ -16,12 +16,12 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from solver.bonus import BonusAnalysis
-from solver.cards import Card, value_label
-from solver.design import PAY_TIERS, EdgeKind, PaySolution, SearchResult, Variant
-from solver.game import Advice, GameResult, Start
-from solver.rules import RULE_MEANINGS, Rules
-from solver.simulate import Estimate, SimulationResult, Wager
+from solver.exact.bonus import BonusAnalysis
+from solver.exact.design import PAY_TIERS, EdgeKind, PaySolution, SearchResult, Variant
+from solver.exact.game import Advice, GameResult, Start
+from solver.model.cards import Card, value_label
+from solver.model.rules import RULE_MEANINGS, Rules
+from solver.sim import Estimate, SimulationResult, Wager
 
 
 class Format(StrEnum):

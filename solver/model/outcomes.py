@@ -1,0 +1,76 @@
+"""What a round can end in, and what each result pays: the main wager and the Bonus wager."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from fractions import Fraction
+
+from solver.model.cards import Card
+from solver.model.errors import ShoeError
+from solver.model.rules import Paytable, Rules
+
+
+class MainOutcome(StrEnum):
+    """How the main wager ends for one player."""
+
+    BLACKJACK = "blackjack"
+    WIN = "win"
+    PUSH = "push"
+    LOSE = "lose"
+
+
+#: The main wager's results, in the order every table lists them.
+MAIN_OUTCOMES: tuple[MainOutcome, ...] = tuple(MainOutcome)
+
+
+def main_payoffs(rules: Rules) -> dict[str, Fraction]:
+    """Net result of one unit on the main wager for each of :data:`MAIN_OUTCOMES`.
+
+    >>> main_payoffs(Rules())["blackjack"]
+    Fraction(3, 2)
+    """
+    return {
+        MainOutcome.BLACKJACK: rules.blackjack_pays,
+        MainOutcome.WIN: Fraction(1),
+        MainOutcome.PUSH: Fraction(0),
+        MainOutcome.LOSE: Fraction(-1),
+    }
+
+
+class BonusOutcome(StrEnum):
+    """Result of the Bonus wager; only the highest tier reached pays."""
+
+    SUITED_MATCH = "suited_match"
+    RANK_MATCH = "rank_match"
+    ADJACENT = "adjacent"
+    LOSE = "lose"
+
+
+BONUS_OUTCOMES: tuple[BonusOutcome, ...] = tuple(BonusOutcome)
+
+
+def ranks_adjacent(first: int, second: int) -> bool:
+    """Rank indices (0 = ace .. 12 = king) one apart; the ace touches both 2 and king."""
+    return (first - second) % 13 in (1, 12)
+
+
+def bonus_outcome(player: Card, bonus: Card) -> BonusOutcome:
+    """Outcome of the Bonus wager for the player's card against the Bonus card.
+
+    >>> bonus_outcome(Card.parse("Ks"), Card.parse("As")).value
+    'adjacent'
+    """
+    if player.rank == bonus.rank:
+        if player.suit is None or bonus.suit is None:
+            raise ShoeError("a rank match needs both suits to tell suited from unsuited")
+        return BonusOutcome.SUITED_MATCH if player.suit == bonus.suit else BonusOutcome.RANK_MATCH
+    if ranks_adjacent(player.rank.order, bonus.rank.order):
+        return BonusOutcome.ADJACENT
+    return BonusOutcome.LOSE
+
+
+def bonus_pay(paytable: Paytable, outcome: BonusOutcome) -> Fraction:
+    """Net result of one unit on the Bonus wager for ``outcome`` (-1 when it loses)."""
+    if outcome is BonusOutcome.LOSE:
+        return Fraction(-1)
+    return Fraction(getattr(paytable, outcome.value))

@@ -1,0 +1,258 @@
+"""Cards, shoes and one round dealt on many lanes at once, settled from the rule text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.model.cards import SUITS, Card, Shoe
+from solver.model.errors import ShoeError
+from solver.model.outcomes import (
+    BONUS_OUTCOMES,
+    MAIN_OUTCOMES,
+    BonusOutcome,
+    MainOutcome,
+)
+from solver.model.rules import DealerNatural, Rules
+from solver.sim.hands import (
+    ADJACENT,
+    BLACKJACK,
+    BONUS_LOSE,
+    LOSE,
+    PUSH,
+    RANK_MATCH,
+    SUITED_MATCH,
+    WIN,
+    Codes,
+    Flags,
+    hand_space,
+    payoffs,
+)
+from solver.sim.strategies import Strategy, compile_strategy
+
+#: Card code = 4 * rank order + suit index (as in ``Shoe.counts``); value and rank by code.
+VALUE_OF = np.array([min(r + 1, 10) for r in range(13) for _ in range(4)], dtype=np.intp)
+RANK_OF = np.array([r for r in range(13) for _ in range(4)], dtype=np.intp)
+
+
+def card_code(card: Card) -> int:
+    """The simulator's code of a card with a suit (``4 * rank order + suit index``)."""
+    if card.suit is None:
+        raise ShoeError(f"card {card} needs a suit: the Bonus wager depends on suits")
+    return 4 * card.rank.order + SUITS.index(card.suit)
+
+
+def shoe_codes(shoe: Shoe) -> npt.NDArray[np.uint8]:
+    """Every physical card of a shoe as codes, in rank-and-suit order."""
+    if not shoe.suits_known:
+        raise ShoeError("the simulator deals physical cards: give every removed card its suit")
+    return np.repeat(np.arange(52, dtype=np.uint8), shoe.counts)
+
+
+class Shoes:
+    """One shoe per lane, shuffled lazily: each draw picks a random card still undealt.
+
+    ``rows`` holds every lane's cards back to back; positions below ``next`` are dealt.
+    A stacked shoe (no random generator) deals its cards in the order given.
+    """
+
+    def __init__(
+        self,
+        cards: npt.NDArray[np.uint8],
+        lanes: int,
+        rng: np.random.Generator | None,
+        cut: int | None,
+    ) -> None:
+        self.size = len(cards)
+        self.rows = np.tile(cards, lanes)
+        self.next = np.zeros(lanes, dtype=np.intp)
+        self.start = np.zeros(lanes, dtype=np.intp)
+        self.rng = rng
+        self.cut = cut
+
+    def begin_round(self, n: int) -> None:
+        """Start a round on lanes ``0..n-1``, reshuffling where the shoe is done."""
+        head = self.next[:n]
+        if self.cut is None:
+            head[:] = 0
+        else:
+            head[head >= self.cut] = 0
+        self.start[:n] = head
+
+    def draw(self, lanes: Codes) -> Codes:
+        """Deal the next card of each lane listed."""
+        at = self.next[lanes]
+        if at.size and at.max() >= self.size:
+            self._reshuffle_discards(lanes[at >= self.size])
+            at = self.next[lanes]
+        here = lanes * self.size + at
+        if self.rng is None:
+            there = here
+        else:
+            there = here + (self.rng.random(lanes.size) * (self.size - at)).astype(np.intp)
+        card = self.rows[there]
+        self.rows[there] = self.rows[here]
+        self.rows[here] = card
+        self.next[lanes] = at + 1
+        drawn: Codes = card.astype(np.intp)
+        return drawn
+
+    def _reshuffle_discards(self, lanes: Codes) -> None:
+        """Shoe empty mid-round: the discards become the new shoe, the table keeps its cards."""
+        if self.rng is None:
+            raise ShoeError("the stacked cards ran out before the round was over")
+        for lane in lanes.tolist():
+            start = int(self.start[lane])
+            if start == 0:
+                raise ShoeError(
+                    f"one round used all {self.size} cards of the shoe: use fewer seats or "
+                    "more decks"
+                )
+            row = self.rows[lane * self.size : (lane + 1) * self.size]
+            row[:] = np.concatenate((row[start:], row[:start]))
+            self.next[lane] = self.size - start
+            self.start[lane] = 0
+
+
+# ---------------------------------------------------------------------------------------
+# One round on many lanes
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Table:
+    """Everything a chunk needs to play: rules, strategy array and the starting shoe."""
+
+    rules: Rules
+    hit: Flags
+    """``hit[bonus value, hand]``: the strategy as a lookup array."""
+    stops: Flags
+    """``stops[bonus value, hand]``: the dealer stops drawing (bust, or best total reached)."""
+    cards: npt.NDArray[np.uint8]
+    seats: int
+    cut: int | None
+
+    @classmethod
+    def make(
+        cls,
+        rules: Rules,
+        strategy: Strategy,
+        cards: npt.NDArray[np.uint8],
+        seats: int,
+        cut: int | None,
+    ) -> Table:
+        """Compile the strategy and the dealer's stopping rule (clause 7) into arrays."""
+        space = hand_space()
+        bust = np.arange(space.bust + 1) == space.bust
+        stops = (space.best >= rules.dealer_stands_on) | bust[None, :]
+        shoe = tuple(int(n) for n in np.bincount(VALUE_OF[cards], minlength=11)[1:])
+        return cls(rules, compile_strategy(strategy, shoe), stops, cards, seats, cut)
+
+
+def _bonus_outcomes(own: Codes, bonus: Codes) -> Codes:
+    """Bonus wager tiers (clause 4) of each seat card against the Bonus card, by code."""
+    own_rank, bonus_rank = RANK_OF[own], RANK_OF[bonus]
+    outcome = np.full(own.shape, BONUS_LOSE, dtype=np.intp)
+    outcome[(own_rank - bonus_rank) % 13 == 1] = ADJACENT
+    outcome[(own_rank - bonus_rank) % 13 == 12] = ADJACENT
+    outcome[own_rank == bonus_rank] = RANK_MATCH
+    outcome[own == bonus] = SUITED_MATCH
+    return outcome
+
+
+def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
+    """Deal and settle one round on lanes ``0..n-1``: main and Bonus outcome codes per seat."""
+    space = hand_space()
+    rules, bust = table.rules, space.bust
+    everyone = np.arange(n, dtype=np.intp)
+    shoes.begin_round(n)
+    own = np.stack([shoes.draw(everyone) for _ in range(table.seats)])  # clause 3
+    bonus = shoes.draw(everyone)
+    bonus_outcome = _bonus_outcomes(own, bonus[None, :])  # clause 4
+    b = VALUE_OF[bonus]
+
+    first = VALUE_OF[own]
+    blackjack = (first + b[None, :] == 11) & ((first == 1) | (b[None, :] == 1))  # clause 5
+    hands = space.step[0, first]
+    for seat in range(table.seats):  # clause 6, each seat in turn
+        hand = hands[seat]
+        drawing = np.flatnonzero(~blackjack[seat])
+        while drawing.size:
+            drawing = drawing[table.hit[b[drawing], hand[drawing]]]
+            if not drawing.size:
+                break
+            hand[drawing] = space.step[hand[drawing], VALUE_OF[shoes.draw(drawing)]]
+            drawing = drawing[hand[drawing] != bust]
+    standing = ~blackjack & (hands != bust)
+
+    dealer = np.zeros(n, dtype=np.intp)  # clause 7: the dealer plays if anyone still stands
+    drawing = np.flatnonzero(standing.any(axis=0))
+    while drawing.size:
+        dealer[drawing] = space.step[dealer[drawing], VALUE_OF[shoes.draw(drawing)]]
+        drawing = drawing[~table.stops[b[drawing], dealer[drawing]]]
+
+    dealer_bust = dealer == bust
+    dealer_total = space.best[b, dealer]
+    dealer_cards = space.cards[dealer]
+    natural = np.zeros(n, dtype=np.bool_)  # clause 9
+    if rules.dealer_natural is not DealerNatural.NONE:
+        natural |= (dealer_cards == 2) & (space.best[0, dealer] == 21)
+    if rules.dealer_natural is DealerNatural.WITH_BONUS:
+        natural |= (dealer_cards == 1) & (dealer_total == 21)
+
+    player_total = space.best[b[None, :], hands]  # clause 8
+    main = np.full(hands.shape, LOSE, dtype=np.intp)
+    main[standing & (player_total == dealer_total[None, :])] = PUSH
+    if rules.natural_beats_multi_card_21:
+        beaten = (player_total == 21) & natural[None, :]
+        beaten &= space.cards_in_21[hands] >= 3
+        main[standing & beaten] = LOSE
+    main[standing & ((player_total > dealer_total[None, :]) | dealer_bust[None, :])] = WIN
+    main[blackjack] = BLACKJACK
+    return main, bonus_outcome
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRound:
+    """How one seat's round ended, from a stacked shoe."""
+
+    main: MainOutcome
+    bonus: BonusOutcome
+    main_net: Fraction
+    bonus_net: Fraction
+    round_net: Fraction
+
+
+def deal_stacked(
+    cards: Sequence[Card], rules: Rules, strategy: Strategy, seats: int = 1
+) -> tuple[SeatRound, ...]:
+    """Play one round from cards in a known order, to check settlement by hand.
+
+    The order is: one card per seat, the Bonus card, then each seat's draws in turn,
+    then the dealer's.  Raises :class:`ShoeError` if the cards run out.
+
+    >>> cards = [Card.parse("As"), Card.parse("Kh")]
+    >>> from solver.sim.strategies import StandOn
+    >>> [seat.main.value for seat in deal_stacked(cards, Rules(), StandOn(17))]
+    ['blackjack']
+    """
+    codes = np.array([card_code(c) for c in cards], dtype=np.uint8)
+    if len(codes) < seats + 1:
+        raise ShoeError(f"{len(codes)} stacked cards cannot deal {seats} seat(s) and the Bonus")
+    table = Table.make(rules, strategy, codes, seats, None)
+    main, bonus = play_round(Shoes(codes, 1, None, None), 1, table)
+    main_pay, bonus_pay = payoffs(rules)
+    return tuple(
+        SeatRound(
+            MAIN_OUTCOMES[int(main[s, 0])],
+            BONUS_OUTCOMES[int(bonus[s, 0])],
+            main_pay[int(main[s, 0])],
+            bonus_pay[int(bonus[s, 0])],
+            main_pay[int(main[s, 0])] + rules.bonus_ratio * bonus_pay[int(bonus[s, 0])],
+        )
+        for s in range(seats)
+    )

@@ -1,0 +1,287 @@
+"""Sample statistics of a simulation: estimates, confidence intervals and chi-square tests."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from solver.model.cards import Card
+from solver.model.outcomes import (
+    BONUS_OUTCOMES,
+    MAIN_OUTCOMES,
+)
+from solver.model.rules import Rules
+from solver.sim.hands import (
+    Wager,
+    payoffs,
+)
+
+#: z of a two-sided 95% normal interval.
+Z95 = 1.959963984540054
+
+
+def chi_square_sf(statistic: float, dof: int) -> float:
+    """Upper tail probability of a chi-square distribution with ``dof`` degrees of freedom.
+
+    >>> round(chi_square_sf(7.814727903251178, 3), 6)
+    0.05
+    """
+    if dof < 1:
+        raise ValueError(f"degrees of freedom {dof} must be at least 1")
+    if statistic <= 0:
+        return 1.0
+    half = statistic / 2
+    if dof % 2 == 0:
+        term = total = math.exp(-half)
+        for i in range(1, dof // 2):
+            term *= half / i
+            total += term
+        return min(1.0, total)
+    total = math.erfc(math.sqrt(half))
+    term = math.exp(-half) * math.sqrt(half) / math.gamma(1.5)
+    for i in range(1, (dof + 1) // 2):
+        total += term
+        term *= half / (i + 0.5)
+    return min(1.0, total)
+
+
+@dataclass(frozen=True, slots=True)
+class ChiSquare:
+    """Pearson's goodness-of-fit test of outcome counts against exact probabilities."""
+
+    statistic: float
+    dof: int
+    p_value: float
+
+    @classmethod
+    def test(cls, observed: Mapping[str, int], expected: Mapping[str, Fraction]) -> ChiSquare:
+        """Compare counts with probabilities; outcomes of probability 0 must never occur."""
+        n = sum(observed.values())
+        statistic = 0.0
+        cells = 0
+        for name, p in expected.items():
+            seen = observed.get(name, 0)
+            if p == 0:
+                if seen:
+                    return cls(math.inf, max(cells, 1), 0.0)
+                continue
+            cells += 1
+            statistic += (seen - n * float(p)) ** 2 / (n * float(p))
+        dof = max(cells - 1, 1)
+        return cls(statistic, dof, chi_square_sf(statistic, dof))
+
+    def to_json(self) -> dict[str, Any]:
+        """The test as plain JSON values."""
+        return {"statistic": _finite(self.statistic), "dof": self.dof, "p_value": self.p_value}
+
+
+@dataclass(frozen=True, slots=True)
+class ExactFigure:
+    """An exact expectation to check a simulated wager against.
+
+    ``probabilities``, keyed like the estimate's frequencies, adds a chi-square test.
+    """
+
+    mean: Fraction | float
+    probabilities: Mapping[str, Fraction] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """Sample statistics of one wager's net result per seat and round."""
+
+    rounds: int
+    """Seat-rounds behind the figures."""
+    mean: float
+    standard_error: float
+    frequencies: Mapping[str, int]
+    exact: Fraction | float | None = None
+    chi_square: ChiSquare | None = None
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """95% confidence interval of the mean (normal approximation)."""
+        half = Z95 * self.standard_error
+        return (self.mean - half, self.mean + half)
+
+    @property
+    def z(self) -> float | None:
+        """Standard errors between the sample mean and the exact figure, when there is one."""
+        if self.exact is None or not self.standard_error > 0:
+            return None
+        return (self.mean - float(self.exact)) / self.standard_error
+
+    def to_json(self) -> dict[str, Any]:
+        """The estimate as plain JSON values (exact figures as ``{"exact", "float"}``)."""
+        document: dict[str, Any] = {
+            "mean": self.mean,
+            "standard_error": _finite(self.standard_error),
+            "ci95": [_finite(x) for x in self.ci95],
+            "frequencies": dict(self.frequencies),
+        }
+        if self.exact is not None:
+            document["exact"] = _exact_json(self.exact)
+            document["z"] = self.z
+        if self.chi_square is not None:
+            document["chi_square"] = self.chi_square.to_json()
+        return document
+
+
+def _finite(x: float) -> float | None:
+    """A float for JSON, None where it is not finite."""
+    return x if math.isfinite(x) else None
+
+
+def _exact_json(value: Fraction | float) -> dict[str, Any]:
+    """An exact figure as JSON: ``p/q`` text and float (float only if it is not exact)."""
+    if isinstance(value, Fraction):
+        text = str(value.numerator) if value.denominator == 1 else str(value)
+        return {"exact": text, "float": float(value)}
+    return {"float": float(value)}
+
+
+def _estimate(
+    n: int,
+    mean: Fraction,
+    second: Fraction | float,
+    frequencies: Mapping[str, int],
+    exact: ExactFigure | None,
+    scale: int = 1,
+) -> Estimate:
+    """Mean and standard error from the first two sample moments of a per-round sum.
+
+    ``mean`` and ``second`` are moments of the per-round sum over ``scale`` seats; the
+    estimate is per seat.
+    """
+    variance = float(second) - float(mean) ** 2
+    standard_error = math.sqrt(max(variance, 0.0) / (n - 1)) / scale if n > 1 else math.nan
+    chi = None
+    if exact is not None and exact.probabilities is not None:
+        chi = ChiSquare.test(frequencies, exact.probabilities)
+    return Estimate(
+        rounds=n * scale,
+        mean=float(mean / scale),
+        standard_error=standard_error,
+        frequencies=frequencies,
+        exact=None if exact is None else exact.mean,
+        chi_square=chi,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStatistics:
+    """Estimates of the main wager, the Bonus wager and the whole round."""
+
+    main: Estimate
+    bonus: Estimate
+    round: Estimate
+
+    def __getitem__(self, wager: Wager | str) -> Estimate:
+        estimate: Estimate = getattr(self, Wager(wager).value)
+        return estimate
+
+    def to_json(self) -> dict[str, Any]:
+        """Each wager's estimate as JSON."""
+        return {w.value: self[w].to_json() for w in Wager}
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationResult:
+    """Counts of a simulation run and the settings that produced them."""
+
+    rules: Rules
+    rounds: int
+    seats: int
+    strategy: str
+    penetration: float | None
+    """Share of the shoe dealt before a reshuffle; None for a fresh shoe every round."""
+    seed: int
+    removed: tuple[Card, ...]
+    joint: tuple[tuple[tuple[int, ...], ...], ...]
+    """``joint[seat][main outcome][bonus outcome]``: seat-rounds of each pair of outcomes."""
+    squares: tuple[float, float, float]
+    """Sums over rounds of the squared seat-summed net of main, Bonus and round."""
+    exact: Mapping[Wager, ExactFigure] = field(default_factory=dict)
+
+    def seat(self, index: int) -> SeatStatistics:
+        """Statistics of one seat (0 is the first to act)."""
+        return self._statistics(self.joint[index], None, 1)
+
+    @property
+    def overall(self) -> SeatStatistics:
+        """Statistics per seat and round over every seat; seats share a round's cards."""
+        summed = tuple(
+            tuple(sum(seat[m][b] for seat in self.joint) for b in range(4)) for m in range(4)
+        )
+        if self.seats == 1:
+            return self._statistics(summed, None, 1)
+        return self._statistics(summed, self.squares, self.seats)
+
+    def _statistics(
+        self,
+        joint: Sequence[Sequence[int]],
+        squares: tuple[float, float, float] | None,
+        scale: int,
+    ) -> SeatStatistics:
+        n = self.rounds
+        main_pay, bonus_pay = payoffs(self.rules)
+        ratio = self.rules.bonus_ratio
+        cells = [(m, b, joint[m][b]) for m in range(4) for b in range(4)]
+
+        def moments(value: Callable[[int, int], Fraction], k: int) -> tuple[Fraction, Fraction]:
+            mean = sum((value(m, b) * c for m, b, c in cells), Fraction(0)) / n
+            second = sum((value(m, b) ** 2 * c for m, b, c in cells), Fraction(0)) / n
+            return mean, (second if squares is None else Fraction(squares[k]) / n)
+
+        exact = self._exact_figures()
+        estimates = []
+        frequencies: list[dict[str, int]] = [
+            {o.value: sum(joint[i][b] for b in range(4)) for i, o in enumerate(MAIN_OUTCOMES)},
+            {o.value: sum(joint[m][i] for m in range(4)) for i, o in enumerate(BONUS_OUTCOMES)},
+            {
+                f"{mo.value}/{bo.value}": joint[m][b]
+                for m, mo in enumerate(MAIN_OUTCOMES)
+                for b, bo in enumerate(BONUS_OUTCOMES)
+            },
+        ]
+        values: list[Callable[[int, int], Fraction]] = [
+            lambda m, b: main_pay[m],
+            lambda m, b: bonus_pay[b],
+            lambda m, b: main_pay[m] + ratio * bonus_pay[b],
+        ]
+        for k, wager in enumerate(Wager):
+            mean, second = moments(values[k], k)
+            figure = exact.get(wager)
+            if scale > 1 and figure is not None:
+                figure = ExactFigure(figure.mean)  # seat-rounds share cards: no chi-square
+            estimates.append(_estimate(n, mean, second, frequencies[k], figure, scale))
+        return SeatStatistics(*estimates)
+
+    def _exact_figures(self) -> dict[Wager, ExactFigure]:
+        """Exact figures given, with the round's derived from main and Bonus when possible."""
+        figures = dict(self.exact)
+        main, bonus = figures.get(Wager.MAIN), figures.get(Wager.BONUS)
+        if Wager.ROUND not in figures and main is not None and bonus is not None:
+            mean = main.mean + self.rules.bonus_ratio * bonus.mean
+            figures[Wager.ROUND] = ExactFigure(mean)
+        return figures
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as a JSON document, carrying the rules and settings that made it."""
+        overall = self.overall
+        document: dict[str, Any] = {
+            "rules": self.rules.to_json(),
+            "rounds": self.rounds,
+            "seats": self.seats,
+            "strategy": self.strategy,
+            "shoe": "fresh" if self.penetration is None else {"penetration": self.penetration},
+            "seed": self.seed,
+            "removed": [str(c) for c in self.removed],
+            **overall.to_json(),
+        }
+        if self.seats > 1:
+            document["per_seat"] = [self.seat(i).to_json() for i in range(self.seats)]
+        return document
