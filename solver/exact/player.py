@@ -26,9 +26,10 @@ import numpy.typing as npt
 from solver.exact.dealer import (
     BUST,
     NATURAL,
+    dealer_ends,
     dealer_probabilities,
-    dealer_tree,
     exact_dealer,
+    outcome_labels,
     padded_falling,
 )
 from solver.model.cards import ValueCounts
@@ -132,7 +133,7 @@ def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
     total = best[hard, ace]
     cards_21 = np.where(own_21[hard, ace], space.sizes, space.sizes + 1)
     beaten = (total == 21) & (cards_21 >= 3) & rules.natural_beats_multi_card_21
-    labels = dealer_tree(rules, bonus).labels
+    labels = outcome_labels(rules)
     classes = np.empty((len(space.hands), len(labels)), dtype=np.int64)
     for j, label in enumerate(labels):
         if label == BUST:
@@ -230,7 +231,7 @@ def solve_exact(rules: Rules, space: HandSpace) -> PlayerSolution:
     n = len(space.hands)
     total = sum(space.shoe)
     dealer = exact_dealer(rules, space.bonus, space.draws)
-    depth = dealer_tree(rules, space.bonus).depth
+    depth = dealer_ends(rules, space.bonus).depth
     classes = showdown_classes(rules, space).tolist()
     top = int(space.sizes.max()) + depth
     denominator = [padded_falling(total - m, top - m) for m in range(top + 1)]
