@@ -184,31 +184,37 @@ def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
     def result(hard: int, has_ace: bool, cards: int) -> int | None:
         return _final(rules, bonus, hard, has_ace, cards)
 
-    ways: dict[tuple[int, ...], int] = {}  # key: (result, length, *composition)
-    states: dict[tuple[ValueCounts, int, bool], int] = {((0,) * 10, 0, False): 1}
+    # A hand is coded as the integer with base-32 digits (result, length, D_1, ..., D_10),
+    # so that sorting codes sorts hands by those keys; no count reaches 32.
+    place = [32 ** (10 - v) for v in range(1, 11)]
+    ways: dict[int, int] = {}
+    states: dict[int, tuple[int, int, bool]] = {0: (1, 0, False)}  # orders, hard, ace
     depth = 0
     while states:
         depth += 1
-        following: dict[tuple[ValueCounts, int, bool], int] = {}
-        for (state, hard, has_ace), orders in states.items():
+        following: dict[int, tuple[int, int, bool]] = {}
+        for code, (orders, hard, has_ace) in states.items():
             for value in range(1, 11):
                 ace = has_ace or value == 1
                 final = result(hard + value, ace, depth)
-                child = add_card(state, value)
+                child = code + place[value - 1]
                 if final is None:
-                    key = (child, hard + value, ace)
-                    following[key] = following.get(key, 0) + orders
+                    known = following.get(child)
+                    following[child] = (orders + (known[0] if known else 0), hard + value, ace)
                 elif final != bust:
-                    end = (final, depth, *child)
+                    end = child + (final * 32 + depth) * 32**10
                     ways[end] = ways.get(end, 0) + orders
         states = following
-    ordered = sorted(ways)
-    keys = np.array(ordered, dtype=np.int64).reshape(-1, 12)
+    codes = np.array(sorted(ways), dtype=np.int64)
+    keys = (codes[:, None] >> (5 * np.arange(11, -1, -1))[None, :]) & 31
     folds: list[Fold] = []
     for width in range(12, 2, -1):  # fold values 10, 9, ..., 1 (key columns 11 down to 2)
         drawn = keys[:, width - 1]
-        rest, target = np.unique(keys[:, : width - 1], axis=0, return_inverse=True)
-        target = target.reshape(-1)
+        # Keys stay sorted when cut short: equal rest-of-keys are neighbours.
+        new = np.ones(len(keys), dtype=bool)
+        new[1:] = (keys[1:, : width - 1] != keys[:-1, : width - 1]).any(axis=1)
+        target = np.cumsum(new) - 1
+        rest = keys[new, : width - 1]
         found = sorted(set(drawn.tolist()))
         folds.append(
             Fold(
@@ -220,7 +226,7 @@ def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
         )
         keys = rest
     return DealerEnds(
-        ways=np.array([ways[k] for k in ordered], dtype=np.int64),
+        ways=np.array([ways[k] for k in codes.tolist()], dtype=np.int64),
         folds=tuple(folds),
         results=np.ascontiguousarray(keys[:, 0]).reshape(-1),
         lengths=np.ascontiguousarray(keys[:, 1]).reshape(-1),
@@ -281,8 +287,8 @@ def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[
         spread = sums[:, :, parent]
         following = np.zeros((len(primes), fold.size, len(parent)), dtype=np.int64)
         for d, rows_d, targets in zip(fold.drawn, fold.rows, fold.targets, strict=True):
-            following[:, targets] += spread[:, rows_d] * table[:, d][:, None, n] % p
-        sums = following % p
+            following[:, targets] += spread[:, rows_d] * table[:, d][:, None, n]
+        sums = following % p  # at most 32 products (below 2**58 each) were added
     return sums, group
 
 
@@ -385,9 +391,13 @@ def _is_probable_prime(n: int) -> bool:
 
 @cache
 def moduli(count: int) -> tuple[int, ...]:
-    """The ``count`` largest primes below 2**31: residues multiply within int64."""
+    """The ``count`` largest primes below 2**29.
+
+    Products of two residues stay below 2**58, so up to 32 of them add up within int64
+    before they must be reduced.
+    """
     primes: list[int] = []
-    candidate = 2**31 - 1
+    candidate = 2**29 - 1
     while len(primes) < count:
         if _is_probable_prime(candidate):
             primes.append(candidate)
@@ -450,7 +460,7 @@ def _counts_modulo(tree: DealerTree, counts: IntArray, prime: int) -> IntArray:
     return out
 
 
-def _primes_above(bound: int) -> list[int]:
+def primes_above(bound: int) -> list[int]:
     """The fewest of :func:`moduli` whose product exceeds ``2 * bound``."""
     primes: list[int] = []
     product = 1
@@ -462,12 +472,8 @@ def _primes_above(bound: int) -> list[int]:
     return primes
 
 
-def _rebuild(residues: IntArray, primes: list[int]) -> list[list[int]]:
-    """Integers from their residues (first axis: one prime each), by Garner's mixed radix.
-
-    ``x = a_0 + p_0 (a_1 + p_1 (a_2 + ...))`` with digits ``a_i < p_i``; the digits are
-    found in int64 arithmetic and only the final Horner sum uses Python integers.
-    """
+def _garner_digits(residues: IntArray, primes: Sequence[int]) -> list[IntArray]:
+    """Mixed-radix digits ``a_i < p_i`` of the integers with these residues."""
     digits: list[IntArray] = []
     for i, prime in enumerate(primes):
         digit = residues[i] % prime
@@ -475,11 +481,32 @@ def _rebuild(residues: IntArray, primes: list[int]) -> list[list[int]]:
             inverse = pow(primes[j], -1, prime)
             digit = (digit - digits[j]) % prime * inverse % prime
         digits.append(digit)
-    value = digits[-1].astype(object)
-    for i in range(len(primes) - 2, -1, -1):
-        value = value * primes[i] + digits[i].astype(object)
-    rows: list[list[int]] = value.T.tolist()
-    return rows
+    return digits
+
+
+def rebuild(residues: IntArray, primes: Sequence[int]) -> npt.NDArray[np.object_]:
+    """Integers (as Python ints) from their residues, one prime each along the first axis.
+
+    Garner's mixed radix: the result is the one integer in ``[0, prod(primes))``.
+
+    ``x = a_0 + p_0 (a_1 + p_1 (a_2 + ...))`` with digits ``a_i < p_i``; the digits are
+    found in int64 arithmetic and only the final Horner sum uses Python integers.
+    """
+    digits = _garner_digits(residues, primes)
+    # Pairs of digits still fit in int64: halve the steps done in Python integers.
+    radices: list[int] = []
+    pairs: list[IntArray] = []
+    for i in range(0, len(primes), 2):
+        if i + 1 < len(primes):
+            pairs.append(digits[i] + primes[i] * digits[i + 1])
+            radices.append(primes[i] * primes[i + 1])
+        else:
+            pairs.append(digits[i])
+            radices.append(primes[i])
+    value = pairs[-1].astype(object)
+    for i in range(len(pairs) - 2, -1, -1):
+        value = value * radices[i] + pairs[i]
+    return value
 
 
 @cache
@@ -487,20 +514,46 @@ def _padded_falling_cached(n: int, k: int) -> int:
     return padded_falling(n, k)
 
 
-def exact_dealer(rules: Rules, bonus: int, shoes: Sequence[ValueCounts] | IntArray) -> ExactDealer:
-    """Exact distributions of the dealer's result, one per shoe, as integer counts."""
+def extend(residues: IntArray, primes: Sequence[int], more: Sequence[int]) -> IntArray:
+    """The integers of :func:`rebuild` modulo other primes, without building them.
+
+    Each integer is ``a_0 + p_0 (a_1 + p_1 (a_2 + ...))`` in Garner's digits, which are
+    then summed modulo each new prime in int64.
+    """
+    digits = _garner_digits(residues, primes)
+    out = np.empty((len(more), *residues.shape[1:]), dtype=np.int64)
+    for k, prime in enumerate(more):
+        value = digits[-1] % prime
+        for i in range(len(primes) - 2, -1, -1):
+            value = (value * (primes[i] % prime) + digits[i]) % prime
+        out[k] = value
+    return out
+
+
+def fast_path_fits(rules: Rules, bonus: int, sizes: IntArray) -> bool:
+    """Whether every shoe holds at least the dealer's longest hand (the fast path's premise).
+
+    Then no dealer hand can run the shoe dry, and every falling factorial is a plain one.
+    """
+    return len(sizes) == 0 or int(sizes.min()) >= dealer_ends(rules, bonus).depth
+
+
+def dealer_residues(
+    rules: Rules, bonus: int, shoes: Sequence[ValueCounts] | IntArray, primes: Sequence[int]
+) -> IntArray:
+    """Counts of :func:`exact_dealer` modulo each of ``primes`` (below 2**29), bust included.
+
+    Shape (prime, result, shoe).  Only for shoes where :func:`fast_path_fits`.
+    """
     counts = _as_shoe_array(shoes)
     ends = dealer_ends(rules, bonus)
-    if len(counts) and int(counts.sum(axis=1).min()) < ends.depth:
-        return tree_exact_dealer(rules, bonus, counts)
-    labels = outcome_labels(rules)
-    sizes = [int(n) for n in counts.sum(axis=1)]
-    denominators = [_padded_falling_cached(n, ends.depth) for n in sizes]
-    primes = _primes_above(max(denominators, default=1))
+    sizes = counts.sum(axis=1)
+    if not fast_path_fits(rules, bonus, sizes):
+        raise ShoeError("a shoe is smaller than the dealer's longest hand: use exact_dealer")
     p = np.array(primes, dtype=np.int64)[:, None, None]
     sums, group = _fold_modulo(ends, counts, p[:, 0, 0])
     # tail[L] = falling(N - L, depth - L) lifts counts of L-card hands to falling(N, depth).
-    distinct = sorted(set(sizes))
+    distinct = sorted(set(sizes.tolist()))
     tails = np.array(
         [
             [
@@ -511,16 +564,28 @@ def exact_dealer(rules: Rules, bonus: int, shoes: Sequence[ValueCounts] | IntArr
         ],
         dtype=np.int64,
     ).reshape(len(primes), ends.depth + 1, len(distinct))
-    column = np.searchsorted(np.array(distinct, dtype=np.int64), counts.sum(axis=1))
+    column = np.searchsorted(np.array(distinct, dtype=np.int64), sizes)
     lifted = sums[:, :, group] * tails[:, ends.lengths][:, :, column] % p
-    out = np.zeros((len(primes), len(labels), len(counts)), dtype=np.int64)
+    out = np.zeros((len(primes), len(outcome_labels(rules)), len(counts)), dtype=np.int64)
     for k in range(len(primes)):
         _add_by_result(out[k], ends.results, lifted[k])
     out %= p
-    rows = _rebuild(out, primes)
-    for row, d in zip(rows, denominators, strict=True):
-        row[0] = d - sum(row[1:])
-    return ExactDealer(labels, tuple(map(tuple, rows)), tuple(denominators))
+    # Every hand ends, so bust is the denominator less the rest.
+    out[:, 0] = (tails[:, 0, column] - out[:, 1:].sum(axis=1)) % p[:, 0]
+    return out
+
+
+def exact_dealer(rules: Rules, bonus: int, shoes: Sequence[ValueCounts] | IntArray) -> ExactDealer:
+    """Exact distributions of the dealer's result, one per shoe, as integer counts."""
+    counts = _as_shoe_array(shoes)
+    sizes = counts.sum(axis=1)
+    if not fast_path_fits(rules, bonus, sizes):
+        return tree_exact_dealer(rules, bonus, counts)
+    depth = dealer_ends(rules, bonus).depth
+    denominators = [_padded_falling_cached(int(n), depth) for n in sizes]
+    primes = primes_above(max(denominators, default=1))
+    rows = rebuild(dealer_residues(rules, bonus, counts, primes), primes).T.tolist()
+    return ExactDealer(outcome_labels(rules), tuple(map(tuple, rows)), tuple(denominators))
 
 
 def tree_exact_dealer(
@@ -531,7 +596,7 @@ def tree_exact_dealer(
     counts = _as_shoe_array(shoes)
     sizes = [int(n) for n in counts.sum(axis=1)]
     denominators = [padded_falling(n, tree.depth) for n in sizes]
-    primes = _primes_above(max(denominators, default=1))
+    primes = primes_above(max(denominators, default=1))
     residues = [_counts_modulo(tree, counts, p) for p in primes]
     # Chinese remainder: x = sum r_i * M_i * (M_i^-1 mod p_i)  (mod M).
     product = math.prod(primes)

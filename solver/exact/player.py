@@ -15,7 +15,7 @@ a hit is a plain integer sum and a decision a plain integer comparison.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -28,9 +28,14 @@ from solver.exact.dealer import (
     NATURAL,
     dealer_ends,
     dealer_probabilities,
+    dealer_residues,
     exact_dealer,
+    extend,
+    fast_path_fits,
     outcome_labels,
     padded_falling,
+    primes_above,
+    rebuild,
 )
 from solver.model.cards import ValueCounts
 from solver.model.errors import HandError
@@ -172,9 +177,8 @@ class PlayerSolution:
 
     def near_tie(self, tolerance: float = TIE_TOLERANCE) -> bool:
         """Whether standing and hitting are within ``tolerance`` for some hand."""
-        return any(
-            abs(float(h) - float(s)) < tolerance for h, s in zip(self.hit, self.stand, strict=True)
-        )
+        gaps = np.array(self.hit, dtype=np.float64) - np.array(self.stand, dtype=np.float64)
+        return bool((np.abs(gaps) < tolerance).any())
 
     def to_float(self) -> PlayerSolution:
         """The same solution with every value as a float (decisions kept as solved)."""
@@ -222,12 +226,109 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
         tuple(stand.tolist()),
         tuple(hit.tolist()),
         tuple(hitting.tolist()),
-        tuple(tuple(row) for row in played[:n].tolist()),
+        tuple(map(tuple, played[:n].tolist())),
     )
 
 
 def solve_exact(rules: Rules, space: HandSpace) -> PlayerSolution:
-    """Optimal play in exact integer arithmetic (see the module docstring)."""
+    """Optimal play in exact integer arithmetic (see the module docstring).
+
+    Vectorised modulo several primes when every shoe holds the dealer's longest hand
+    (:func:`solve_exact_modular`), else hand by hand in Python integers.
+    """
+    left = sum(space.shoe) - space.sizes
+    if len(space.hands) and fast_path_fits(rules, space.bonus, left):
+        return solve_exact_modular(rules, space)
+    return solve_exact_plain(rules, space)
+
+
+def _residues(values: Sequence[int], primes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``values[j] mod primes[k]`` at ``[k, j]``."""
+    return np.array([[v % int(q) for v in values] for q in primes], dtype=np.int64)
+
+
+def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
+    """:func:`solve_exact_plain`'s numerators modulo several primes, vectorised by hand size.
+
+    The numerators are the same integers over the same denominators ``D(m)``; each is
+    carried modulo primes whose product exceeds ``2 * D(0)``, so it is rebuilt exactly.
+    A decision compares two numerators: it is read from the float values alongside,
+    except where those are within :data:`TIE_TOLERANCE`, where both numerators are
+    rebuilt and compared exactly.  Float error is below 1e-14, far inside the tolerance.
+    """
+    n = len(space.hands)
+    total = sum(space.shoe)
+    depth = dealer_ends(rules, space.bonus).depth
+    top = int(space.sizes.max()) + depth
+    denominator = [padded_falling(total - m, top - m) for m in range(top + 1)]
+    primes = primes_above(denominator[0])
+    p = np.array(primes, dtype=np.int64)
+    pk = p[:, None]
+    # Standing: the dealer's counts (over falling(N - m, depth)) summed by class, lifted.
+    # They need fewer primes than the player's values: extend them to the rest.
+    few = primes_above(padded_falling(int((total - space.sizes).max()), depth))
+    dealer = dealer_residues(rules, space.bonus, space.draws, few)
+    dealer = np.concatenate([dealer, extend(dealer, few, primes[len(few) :])])
+    classes = showdown_classes(rules, space)
+    lift = _residues(
+        [padded_falling(total - m - depth, top - m - depth) for m in range(top + 1)], p
+    )[:, space.sizes]
+    by_class = [(dealer * np.equal(classes.T, k)[None]).sum(axis=1) for k in (WIN, PUSH, LOSE)]
+    stand = np.stack([c % pk * lift % pk for c in by_class], axis=2)  # (prime, hand, w/p/l)
+    chances = dealer_probabilities(rules, space.bonus, space.draws)
+    stand_float = (chances * (classes == WIN)).sum(axis=1) - (chances * (classes == LOSE)).sum(
+        axis=1
+    )
+    played = np.zeros((len(primes), n + 1, 3), dtype=np.int64)
+    hit = np.zeros((len(primes), n, 3), dtype=np.int64)
+    value = np.zeros(n + 1)
+    value[n] = -1.0
+    hitting = np.zeros(n, dtype=bool)
+    bust_lift = _residues(denominator, p)
+    left = total - space.sizes
+    for size in range(int(space.sizes.max()), 0, -1):
+        rows = np.flatnonzero(space.sizes == size)
+        kids = space.children[rows]
+        draws = space.draws[rows]
+        played[:, n] = 0
+        played[:, n, LOSE] = bust_lift[:, size + 1]  # a busted hand loses, over D(size + 1)
+        hit[:, rows] = np.einsum("rv,prvk->prk", draws, played[:, kids]) % pk[:, :, None]
+        hit_float = (draws * value[kids]).sum(axis=1) / left[rows]
+        choose = hit_float > stand_float[rows]
+        close = np.flatnonzero(np.abs(hit_float - stand_float[rows]) < TIE_TOLERANCE)
+        if len(close):
+            picked = rows[close]
+            margins = np.stack([hit[:, picked], stand[:, picked]], axis=1)  # (p, 2, r, 3)
+            exact = rebuild(margins, primes)
+            for j, (h, s) in enumerate(zip(exact[0], exact[1], strict=True)):
+                choose[close[j]] = h[WIN] - h[LOSE] > s[WIN] - s[LOSE]
+        hitting[rows] = choose
+        played[:, rows] = np.where(choose[None, :, None], hit[:, rows], stand[:, rows])
+        value[rows] = np.where(choose, hit_float, stand_float[rows])
+    # Net values are signed: shift them by D(m) so that every rebuilt integer is in range.
+    shift = bust_lift[:, space.sizes]
+    nets = [(v[:, :, WIN] - v[:, :, LOSE] + shift) % pk for v in (stand, hit)]
+    numerators = rebuild(np.stack([*nets, *np.moveaxis(played[:, :n], 2, 0)], axis=2), primes)
+    stand_values: list[Number] = []
+    hit_values: list[Number] = []
+    outcomes: list[tuple[Number, Number, Number]] = []
+    for m, (s, h, pw, pp, pl) in zip(space.sizes.tolist(), numerators.tolist(), strict=True):
+        d = denominator[m]
+        stand_values.append(Fraction(s - d, d))
+        hit_values.append(Fraction(h - d, d))
+        outcomes.append((Fraction(pw, d), Fraction(pp, d), Fraction(pl, d)))
+    return PlayerSolution(
+        rules,
+        space,
+        tuple(stand_values),
+        tuple(hit_values),
+        tuple(hitting.tolist()),
+        tuple(outcomes),
+    )
+
+
+def solve_exact_plain(rules: Rules, space: HandSpace) -> PlayerSolution:
+    """Optimal play hand by hand in Python integers: any shoe, and the tests' twin."""
     n = len(space.hands)
     total = sum(space.shoe)
     dealer = exact_dealer(rules, space.bonus, space.draws)
