@@ -15,10 +15,11 @@ a hit is a plain integer sum and a decision a plain integer comparison.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -154,6 +155,90 @@ def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
 Number = Fraction | float
 
 
+class _Exact:
+    """Shared parts of :class:`ExactValues` and :class:`ExactOutcomes`."""
+
+    __slots__ = ("_denominators", "_numerators")
+
+    def __init__(self, numerators: Sequence[Sequence[int]], denominators: Sequence[int]) -> None:
+        self._numerators = numerators
+        self._denominators = denominators
+
+    def __len__(self) -> int:
+        return len(self._denominators)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str) or len(other) != len(self):
+            return False
+        return all(a == b for a, b in zip(self, other, strict=True))  # type: ignore[call-overload]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getstate__(self) -> tuple[Sequence[Sequence[int]], Sequence[int]]:
+        return self._numerators, self._denominators
+
+    def __setstate__(self, state: tuple[Sequence[Sequence[int]], Sequence[int]]) -> None:
+        self._numerators, self._denominators = state
+
+
+class ExactValues(_Exact, Sequence[Fraction]):
+    """Exact values ``numerators[i] / denominators[i]``, made Fractions only when read.
+
+    An exact solution holds thousands of values and most callers read a few of them:
+    normalising every one up front (a gcd of 200-bit integers each) took as long as the
+    solve itself.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, numerators: Sequence[int], denominators: Sequence[int]) -> None:
+        super().__init__([numerators], denominators)
+
+    @overload
+    def __getitem__(self, index: int) -> Fraction: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Fraction, ...]: ...
+    def __getitem__(self, index: int | slice) -> Fraction | tuple[Fraction, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(len(self))[index])
+        return Fraction(self._numerators[0][index], self._denominators[index])
+
+    def __iter__(self) -> Iterator[Fraction]:
+        for n, d in zip(self._numerators[0], self._denominators, strict=True):
+            yield Fraction(n, d)
+
+    def __repr__(self) -> str:
+        return f"ExactValues({list(self._numerators[0])!r}, {list(self._denominators)!r})"
+
+
+Outcome = tuple[Fraction, Fraction, Fraction]
+
+
+class ExactOutcomes(_Exact, Sequence[Outcome]):
+    """Exact (win, push, lose) probabilities over ``denominators[i]``, made when read."""
+
+    __slots__ = ()
+
+    @overload
+    def __getitem__(self, index: int) -> Outcome: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Outcome, ...]: ...
+    def __getitem__(self, index: int | slice) -> Outcome | tuple[Outcome, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(len(self))[index])
+        w, p, lose = (column[index] for column in self._numerators)
+        d = self._denominators[index]
+        return Fraction(w, d), Fraction(p, d), Fraction(lose, d)
+
+    def __iter__(self) -> Iterator[Outcome]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __repr__(self) -> str:
+        rows = [list(c) for c in self._numerators]
+        return f"ExactOutcomes({rows!r}, {list(self._denominators)!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerSolution:
     """Optimal play for every hand of a :class:`HandSpace`, with its values.
@@ -166,10 +251,10 @@ class PlayerSolution:
 
     rules: Rules
     space: HandSpace
-    stand: tuple[Number, ...]
-    hit: tuple[Number, ...]
+    stand: Sequence[Number]
+    hit: Sequence[Number]
     hitting: tuple[bool, ...]
-    outcomes: tuple[tuple[Number, Number, Number], ...]
+    outcomes: Sequence[tuple[Number, Number, Number]]
 
     def hits(self, hand: ValueCounts) -> bool:
         """Whether optimal play draws a card to ``hand`` (ties stand)."""
@@ -309,21 +394,16 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
     shift = bust_lift[:, space.sizes]
     nets = [(v[:, :, WIN] - v[:, :, LOSE] + shift) % pk for v in (stand, hit)]
     numerators = rebuild(np.stack([*nets, *np.moveaxis(played[:, :n], 2, 0)], axis=2), primes)
-    stand_values: list[Number] = []
-    hit_values: list[Number] = []
-    outcomes: list[tuple[Number, Number, Number]] = []
-    for m, (s, h, pw, pp, pl) in zip(space.sizes.tolist(), numerators.tolist(), strict=True):
-        d = denominator[m]
-        stand_values.append(Fraction(s - d, d))
-        hit_values.append(Fraction(h - d, d))
-        outcomes.append((Fraction(pw, d), Fraction(pp, d), Fraction(pl, d)))
+    denominators = [denominator[m] for m in space.sizes.tolist()]
+    columns: list[list[int]] = numerators.T.tolist()
+    net_values = [[v - d for v, d in zip(c, denominators, strict=True)] for c in columns[:2]]
     return PlayerSolution(
         rules,
         space,
-        tuple(stand_values),
-        tuple(hit_values),
+        ExactValues(net_values[0], denominators),
+        ExactValues(net_values[1], denominators),
         tuple(hitting.tolist()),
-        tuple(outcomes),
+        ExactOutcomes(columns[2:], denominators),
     )
 
 
