@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.api import bonus_figure
-from solver.exact.bonus import analyse_bonus
 from solver.cache import MemoryCache
+from solver.exact.bonus import analyse_bonus
 from solver.exact.game import solve_game
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.errors import ShoeError, SimulationError, StrategyError
