@@ -269,8 +269,10 @@ def _fold_float(ends: DealerEnds, counts: IntArray) -> tuple[FloatArray, IntArra
     for fold, parent, n in zip(ends.folds, parents, held, strict=True):
         spread = sums[:, parent]
         following = np.zeros((fold.size, len(parent)))
+        most = int(n.max(initial=0))
         for d, rows_d, targets in zip(fold.drawn, fold.rows, fold.targets, strict=True):
-            following[targets] += spread[rows_d] * table[d, n]
+            if d <= most:  # no shoe holds more: those hands cannot happen
+                following[targets] += spread[rows_d] * table[d, n]
         sums = following
     return sums, group
 
@@ -286,8 +288,10 @@ def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[
     for fold, parent, n in zip(ends.folds, parents, held, strict=True):
         spread = sums[:, :, parent]
         following = np.zeros((len(primes), fold.size, len(parent)), dtype=np.int64)
+        most = int(n.max(initial=0))
         for d, rows_d, targets in zip(fold.drawn, fold.rows, fold.targets, strict=True):
-            following[:, targets] += spread[:, rows_d] * table[:, d][:, None, n]
+            if d <= most:  # no shoe holds more: those hands cannot happen
+                following[:, targets] += spread[:, rows_d] * table[:, d][:, None, n]
         sums = following % p  # at most 32 products (below 2**58 each) were added
     return sums, group
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import overload
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -158,11 +158,12 @@ Number = Fraction | float
 class _Exact:
     """Shared parts of :class:`ExactValues` and :class:`ExactOutcomes`."""
 
-    __slots__ = ("_denominators", "_numerators")
+    __slots__ = ("_denominators", "_made", "_numerators")
 
     def __init__(self, numerators: Sequence[Sequence[int]], denominators: Sequence[int]) -> None:
         self._numerators = numerators
         self._denominators = denominators
+        self._made: list[Any] = [None] * len(denominators)  # each value once made
 
     def __len__(self) -> int:
         return len(self._denominators)
@@ -179,6 +180,7 @@ class _Exact:
 
     def __setstate__(self, state: tuple[Sequence[Sequence[int]], Sequence[int]]) -> None:
         self._numerators, self._denominators = state
+        self._made = [None] * len(self._denominators)
 
 
 class ExactValues(_Exact, Sequence[Fraction]):
@@ -201,11 +203,16 @@ class ExactValues(_Exact, Sequence[Fraction]):
     def __getitem__(self, index: int | slice) -> Fraction | tuple[Fraction, ...]:
         if isinstance(index, slice):
             return tuple(self[i] for i in range(len(self))[index])
-        return Fraction(self._numerators[0][index], self._denominators[index])
+        made: Fraction | None = self._made[index]
+        if made is None:
+            made = self._made[index] = Fraction(
+                self._numerators[0][index], self._denominators[index]
+            )
+        return made
 
     def __iter__(self) -> Iterator[Fraction]:
-        for n, d in zip(self._numerators[0], self._denominators, strict=True):
-            yield Fraction(n, d)
+        for i in range(len(self)):
+            yield self[i]
 
     def __repr__(self) -> str:
         return f"ExactValues({list(self._numerators[0])!r}, {list(self._denominators)!r})"
@@ -226,9 +233,12 @@ class ExactOutcomes(_Exact, Sequence[Outcome]):
     def __getitem__(self, index: int | slice) -> Outcome | tuple[Outcome, ...]:
         if isinstance(index, slice):
             return tuple(self[i] for i in range(len(self))[index])
-        w, p, lose = (column[index] for column in self._numerators)
-        d = self._denominators[index]
-        return Fraction(w, d), Fraction(p, d), Fraction(lose, d)
+        made: Outcome | None = self._made[index]
+        if made is None:
+            w, p, lose = (column[index] for column in self._numerators)
+            d = self._denominators[index]
+            made = self._made[index] = (Fraction(w, d), Fraction(p, d), Fraction(lose, d))
+        return made
 
     def __iter__(self) -> Iterator[Outcome]:
         for i in range(len(self)):
