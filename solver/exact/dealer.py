@@ -260,40 +260,51 @@ def _falling_table(rows: int, top: int) -> list[list[int]]:
     return table
 
 
+def _fold(
+    ends: DealerEnds,
+    groups: tuple[list[IntArray], list[IntArray]],
+    table: NumberArray,
+    prime: int | None,
+) -> NumberArray:
+    """Sums of ``ways * prod fall(n_v, D_v)`` by (result, length) and final shoe group.
+
+    ``table[d, n]`` is ``fall(n, d)`` (modulo ``prime`` if given, then so is every sum).
+    """
+    parents, held = groups
+    sums = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)[:, None]
+    for fold, parent, n in zip(ends.folds, parents, held, strict=True):
+        spread = sums[:, parent]
+        following = np.zeros((fold.size, len(parent)), dtype=table.dtype)
+        most = int(n.max(initial=0))
+        for d, rows_d, targets in zip(fold.drawn, fold.rows, fold.targets, strict=True):
+            if d <= most:  # no shoe holds more: those hands cannot happen
+                following[targets] += spread[rows_d] * table[d, n]
+        # Modulo a prime below 2**29, at most 32 products (below 2**58 each) were added.
+        sums = following if prime is None else following % prime
+    return sums
+
+
 def _fold_float(ends: DealerEnds, counts: IntArray) -> tuple[FloatArray, IntArray]:
     """Float sums of ``ways * prod fall(n_v, D_v)`` by (result, length) and shoe group."""
     parents, held, group = _shoe_prefixes(counts)
     rows = max((max(f.drawn, default=0) for f in ends.folds), default=0) + 1
     table = np.array(_falling_table(rows, int(counts.max(initial=0))), dtype=np.float64)
-    sums = ends.ways.astype(np.float64)[:, None]
-    for fold, parent, n in zip(ends.folds, parents, held, strict=True):
-        spread = sums[:, parent]
-        following = np.zeros((fold.size, len(parent)))
-        most = int(n.max(initial=0))
-        for d, rows_d, targets in zip(fold.drawn, fold.rows, fold.targets, strict=True):
-            if d <= most:  # no shoe holds more: those hands cannot happen
-                following[targets] += spread[rows_d] * table[d, n]
-        sums = following
-    return sums, group
+    return _fold(ends, (parents, held), table, None), group
 
 
 def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[IntArray, IntArray]:
-    """:func:`_fold_float` in integers modulo each prime (first axis)."""
+    """:func:`_fold_float` in integers modulo each prime (first axis).
+
+    One prime at a time: numpy reduces by a scalar much faster than by an array.
+    """
     parents, held, group = _shoe_prefixes(counts)
     rows = max((max(f.drawn, default=0) for f in ends.folds), default=0) + 1
     exact = _falling_table(rows, int(counts.max(initial=0)))
-    p = primes[:, None, None]
-    table = np.array([[[f % int(q) for f in row] for row in exact] for q in primes], dtype=np.int64)
-    sums = np.broadcast_to(ends.ways[None, :, None] % p, (len(primes), len(ends.ways), 1))
-    for fold, parent, n in zip(ends.folds, parents, held, strict=True):
-        spread = sums[:, :, parent]
-        following = np.zeros((len(primes), fold.size, len(parent)), dtype=np.int64)
-        most = int(n.max(initial=0))
-        for d, rows_d, targets in zip(fold.drawn, fold.rows, fold.targets, strict=True):
-            if d <= most:  # no shoe holds more: those hands cannot happen
-                following[:, targets] += spread[:, rows_d] * table[:, d][:, None, n]
-        sums = following % p  # at most 32 products (below 2**58 each) were added
-    return sums, group
+    out = []
+    for q in primes.tolist():
+        table = np.array([[f % q for f in row] for row in exact], dtype=np.int64)
+        out.append(_fold(ends, (parents, held), table, q))
+    return np.stack(out), group
 
 
 def _as_shoe_array(shoes: Sequence[ValueCounts] | IntArray) -> IntArray:
