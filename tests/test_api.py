@@ -64,8 +64,18 @@ CASES: dict[str, Case] = {
         lambda games: solver.simulate(rounds=20_000, seed=5, strategy="stand-on:17"),
     ),
     "simulate-variant": (
-        ["simulate", "--rounds", "9000", "--seed", "8", "--fresh-shoe", "--decks", "2"]
-        + ["--strategy", "optimal", "--seats", "2"],
+        [
+            "simulate",
+            "--rounds",
+            "9000",
+            "--seed",
+            "8",
+            "--fresh-shoe",
+            "--decks",
+            "2",
+            "--seats",
+            "2",
+        ],
         lambda games: solver.simulate(
             rounds=9_000, seed=8, fresh_shoe=True, decks=2, seats=2, cache=games
         ),
@@ -77,8 +87,18 @@ CASES: dict[str, Case] = {
         ),
     ),
     "paytable-solve-variant": (
-        ["paytable", "solve", "--solve-for", "rank_match", "--target-round-edge", "2%"]
-        + ["--suited-match", "20", "--bonus-ratio", "1"],
+        [
+            "paytable",
+            "solve",
+            "--solve-for",
+            "rank_match",
+            "--target-round-edge",
+            "2%",
+            "--suited-match",
+            "20",
+            "--bonus-ratio",
+            "1",
+        ],
         lambda games: solver.paytable_solve(
             solve_for="rank_match",
             target_round_edge="2%",

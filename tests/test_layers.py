@@ -42,7 +42,7 @@ def layer_of(module: str) -> str:
 
 def imported_modules(source: str, package: str) -> set[str]:
     """Every ``solver...`` module a source imports, lazily inside functions included."""
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
