@@ -63,4 +63,5 @@ def test_exact_solve_takes_the_modular_pass_on_a_full_shoe_and_floats_agree() ->
     exact, fast = solve_exact(rules, space), solve_float(rules, space)
     assert_same(exact, solve_exact_modular(rules, space))
     assert exact.hitting == fast.hitting
-    assert np.allclose([float(v) for v in exact.stand], fast.stand, rtol=0, atol=1e-12)
+    floats = [float(v) for v in fast.stand]
+    assert np.allclose([float(v) for v in exact.stand], floats, rtol=0, atol=1e-12)
