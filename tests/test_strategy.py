@@ -94,11 +94,18 @@ def test_chart_ev_equals_an_independent_policy_evaluation(
     assert chart.expected_value <= chart.optimal_expected_value == game.expected_value
 
 
-def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> Fraction:
-    """Starting hands' values weighted by their cards, hitting in ``hits`` (a second evaluator).
+Hand = tuple[int, ...]
+# Per hand, hardest first: (hand, its cell, its stand value scaled, its draws as
+# (cards of the value left, the hand with it or None when it busts, bust value)).
+Prepared = tuple[list[tuple[Hand, Cell, int, list[tuple[int, Hand | None, int]]]], list[int]]
+_prepared: dict[int, tuple[PlayerSolution, Prepared]] = {}
 
-    Works in integers over a common denominator per hand size, like nothing else here.
-    """
+
+def _prepare(solution: PlayerSolution) -> Prepared:
+    """What :func:`chart_root_value` needs of a solution whatever the chart: made once each."""
+    kept = _prepared.get(id(solution))
+    if kept is not None and kept[0] is solution:
+        return kept[1]
     space = solution.space
     n0 = sum(space.shoe)
     hands = [tuple(int(x) for x in h) for h in space.hands]
@@ -107,24 +114,41 @@ def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> F
     denominator = [1] * (depth + 2)
     for m in range(depth, -1, -1):
         denominator[m] = max(n0 - m, 1) * denominator[m + 1]
-    value: dict[tuple[int, ...], int] = {}
+    rows = []
     for hand in sorted(hands, key=hard_total, reverse=True):
         m = sum(hand)
-        if cell_of(hand) in hits:
+        scaled = Fraction(solution.stand[space.index(hand)]) * denominator[m]
+        assert scaled.denominator == 1, "stand values must fit the common denominator"
+        draws = [
+            (
+                space.shoe[v - 1] - hand[v - 1],
+                None if hard_total(add_card(hand, v)) > 21 else add_card(hand, v),
+                -denominator[m + 1],
+            )
+            for v in range(1, 11)
+            if space.shoe[v - 1] - hand[v - 1]
+        ]
+        rows.append((hand, cell_of(hand), scaled.numerator, draws))
+    prepared = (rows, denominator)
+    _prepared[id(solution)] = (solution, prepared)
+    return prepared
+
+
+def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> Fraction:
+    """Starting hands' values weighted by their cards, hitting in ``hits`` (a second evaluator).
+
+    Works in integers over a common denominator per hand size, like nothing else here.
+    """
+    space = solution.space
+    rows, denominator = _prepare(solution)
+    value: dict[Hand, int] = {}
+    for hand, cell, stand, draws in rows:
+        if cell in hits:
             value[hand] = sum(
-                (space.shoe[v - 1] - hand[v - 1])
-                * (
-                    -denominator[m + 1]
-                    if hard_total(add_card(hand, v)) > 21
-                    else value[add_card(hand, v)]
-                )
-                for v in range(1, 11)
-                if space.shoe[v - 1] - hand[v - 1]
+                count * (bust if child is None else value[child]) for count, child, bust in draws
             )
         else:
-            scaled = Fraction(solution.stand[space.index(hand)]) * denominator[m]
-            assert scaled.denominator == 1, "stand values must fit the common denominator"
-            value[hand] = scaled.numerator
+            value[hand] = stand
     weighted = sum(
         space.shoe[p - 1] * value[hand_of([p])]
         for p in range(1, 11)
