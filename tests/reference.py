@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
-from solver.model.rules import DealerNatural, Rules
+from solver.model.rules import DealerNatural, NaturalBeats, Rules
 
 Shoe = tuple[int, ...]  # cards left of each value 1..10
 Cards = tuple[int, ...]  # own cards as sorted values
@@ -44,12 +44,12 @@ def draw(shoe: Shoe, value: int) -> tuple[Fraction, Shoe]:
 def dealer_final(cards: Cards, bonus: int, rules: Rules) -> str:
     if hard(cards) > 21:
         return "bust"
-    natural = (len(cards) == 2 and 21 in totals(cards)) or (
-        rules.dealer_natural is DealerNatural.WITH_BONUS
-        and len(cards) == 1
-        and 21 in totals((*cards, bonus))
-    )
-    if natural and rules.dealer_natural is not DealerNatural.NONE:
+    own_pair = len(cards) == 2 and 21 in totals(cards)
+    bonus_pair = len(cards) == 1 and 21 in totals((*cards, bonus))
+    reading = rules.dealer_natural
+    if own_pair and reading in (DealerNatural.WITH_BONUS, DealerNatural.OWN_CARDS):
+        return "natural"
+    if bonus_pair and reading in (DealerNatural.WITH_BONUS, DealerNatural.BONUS_CARD):
         return "natural"
     return str(best(cards, bonus))
 
@@ -80,8 +80,10 @@ def settle(cards: Cards, bonus: int, result: str, rules: Rules) -> int:
     if result == "natural":
         if mine < 21:
             return -1
+        if rules.natural_beats is NaturalBeats.NON_BLACKJACK:
+            return -1
         in_21 = len(cards) if 21 in totals(cards) else len(cards) + 1
-        return -1 if rules.natural_beats_multi_card_21 and in_21 >= 3 else 0
+        return -1 if rules.natural_beats is NaturalBeats.MULTI_CARD_21 and in_21 >= 3 else 0
     theirs = int(result)
     return (mine > theirs) - (mine < theirs)
 
