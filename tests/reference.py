@@ -99,9 +99,26 @@ def stand(cards: Cards, shoe: Shoe, bonus: int, rules: Rules) -> Outcome:
     return (w, p, lose)
 
 
+Policy = int | str | None
+
+
+def stands(cards: Cards, bonus: int, policy: int | str) -> bool:
+    """Whether a fixed policy stands: ``K`` (stand on a best total of K or more), or by name.
+
+    ``never-bust`` stands once a ten could bust the own cards, or on 21; ``always-stand``
+    always does.
+    """
+    if policy == "never-bust":
+        return hard(cards) + 10 > 21 or best(cards, bonus) == 21
+    if policy == "always-stand":
+        return True
+    assert isinstance(policy, int)
+    return (best(cards, bonus) or 0) >= policy
+
+
 @cache
-def play(cards: Cards, shoe: Shoe, bonus: int, rules: Rules, policy: int | None = None) -> Outcome:
-    """Outcome of a hand played optimally (``policy`` None; ties stand) or standing on >= policy."""
+def play(cards: Cards, shoe: Shoe, bonus: int, rules: Rules, policy: Policy = None) -> Outcome:
+    """Outcome of a hand played optimally (``policy`` None; ties stand) or by a fixed policy."""
     standing = stand(cards, shoe, bonus, rules)
     if sum(shoe) == 0:
         return standing
@@ -116,12 +133,12 @@ def play(cards: Cards, shoe: Shoe, bonus: int, rules: Rules, policy: int | None 
                 cw, cp, cl = play(after, rest, bonus, rules, policy)
                 w, p, lose = w + q * cw, p + q * cp, lose + q * cl
     if policy is not None:
-        return standing if (best(cards, bonus) or 0) >= policy else (w, p, lose)
+        return standing if stands(cards, bonus, policy) else (w, p, lose)
     return (w, p, lose) if w - lose > standing[0] - standing[2] else standing
 
 
 def game(
-    shoe: Shoe, rules: Rules, policy: int | None = None
+    shoe: Shoe, rules: Rules, policy: Policy = None
 ) -> dict[tuple[int, int], tuple[Fraction, dict[str, Fraction]]]:
     """Every starting pair (player value, Bonus value): its probability and main outcomes."""
     out = {}
@@ -147,7 +164,7 @@ def game(
     return out
 
 
-def main_ev(shoe: Shoe, rules: Rules, policy: int | None = None) -> Fraction:
+def main_ev(shoe: Shoe, rules: Rules, policy: Policy = None) -> Fraction:
     pays = {"blackjack": rules.blackjack_pays, "win": 1, "push": 0, "lose": -1}
     return sum(
         (
