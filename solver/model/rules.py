@@ -265,8 +265,8 @@ RULE_MEANINGS: dict[str, str] = {
         "two-card dealer 21s that are naturals: with_bonus, own_cards, bonus_card, none (cl. 9)"
     ),
     "natural_beats": (
-        "player hands a dealer natural beats: multi_card_21 (a 21 of 3+ cards and less), "
-        "non_blackjack (all), nothing (ties every 21) (cl. 9)"
+        "what a dealer natural beats besides totals below 21: multi_card_21 (player 21s of "
+        "3+ cards), non_blackjack (every player 21), nothing (ties every 21) (cl. 9)"
     ),
 }
 
