@@ -34,9 +34,18 @@ from solver.exact.game import advise as advise_hand
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value
 from solver.model.errors import CardError, CbjError, DesignError, RulesError, SimulationError
 from solver.model.outcomes import BonusOutcome
-from solver.model.rules import DealerNatural, Paytable, Rules, parse_ratio
+from solver.model.rules import (
+    PRESETS,
+    DealerNatural,
+    NaturalBeats,
+    Paytable,
+    PresetName,
+    Rules,
+    parse_ratio,
+)
 from solver.present.charts import TEXT_FORMATS, ChartFormat, render
 from solver.present.collection import chart_for, write_collection
+from solver.present.presets import preset_table
 from solver.present.tables import (
     Format,
     Table,
@@ -67,47 +76,65 @@ T = TypeVar("T")
 
 
 def _rule_options() -> dict[str, Callable[[F], F]]:
-    """The rules options by rule name, spelled the same on every command that takes them."""
+    """The rules options by rule name, spelled the same on every command that takes them.
+
+    Every option defaults to None (not given), so that ``--preset`` can supply the value;
+    the help shows the default of the ``casino-edition`` reading.
+    """
     return {
+        "preset": click.option(
+            "--preset",
+            default=None,
+            type=click.Choice([p.value for p in PresetName]),
+            help="Start from a named set of rules; the other rules options override it "
+            "(default casino-edition).",
+        ),
         "decks": click.option(
-            "--decks", type=int, default=6, show_default=True, help="Decks in the shoe (1-8)."
+            "--decks", type=int, default=None, show_default="6", help="Decks in the shoe (1-8)."
         ),
         "dealer_stands_on": click.option(
             "--dealer-stands-on",
             type=int,
-            default=18,
-            show_default=True,
+            default=None,
+            show_default="18",
             help="Dealer stops at this best total, with or without the Bonus card (12-21).",
         ),
         "blackjack_pays": click.option(
             "--blackjack-pays",
-            default="3:2",
-            show_default=True,
+            default=None,
+            show_default="3:2",
             help="Pay of own card + Bonus card = 21, e.g. 3:2, 6:5, 2:1, 1:1.",
         ),
         "dealer_natural": click.option(
             "--dealer-natural",
-            default="with_bonus",
-            show_default=True,
+            default=None,
+            show_default="with_bonus",
             type=click.Choice([d.value for d in DealerNatural]),
             help="Which two-card dealer 21s are naturals.",
         ),
+        "natural_beats": click.option(
+            "--natural-beats",
+            default=None,
+            show_default="multi_card_21",
+            type=click.Choice([b.value for b in NaturalBeats]),
+            help="Which player hands a dealer natural beats: 21s of 3+ cards, every "
+            "non-blackjack hand, or none (ties every 21).",
+        ),
         "natural_beats_multi_card_21": click.option(
             "--natural-beats-multi-card-21/--no-natural-beats-multi-card-21",
-            default=True,
-            show_default=True,
-            help="Whether a dealer natural beats a player 21 of 3+ cards.",
+            default=None,
+            help="Old spelling of --natural-beats: yes is multi_card_21, no is nothing.",
         ),
         "paytable": click.option(
             "--paytable",
-            default="15:4:1",
-            show_default=True,
+            default=None,
+            show_default="15:4:1",
             help="Bonus pays S:R:A (suited match : rank match : adjacent), each to 1.",
         ),
         "bonus_ratio": click.option(
             "--bonus-ratio",
-            default="1/2",
-            show_default=True,
+            default=None,
+            show_default="1/2",
             help="Bonus wager per unit of main wager (at least 1/2).",
         ),
     }
@@ -143,19 +170,23 @@ def format_option(*choices: Format) -> Callable[[F], F]:
 
 
 def make_rules(options: dict[str, Any]) -> Rules:
-    """Build validated :class:`Rules` from the rules options given (defaults for the rest)."""
+    """Build validated :class:`Rules` from the preset and the rules options given."""
     parsers: dict[str, Callable[[Any], Any]] = {
         "decks": int,
         "dealer_stands_on": int,
         "blackjack_pays": lambda v: parse_ratio(v, "blackjack pays"),
         "dealer_natural": DealerNatural,
+        "natural_beats": NaturalBeats,
         "natural_beats_multi_card_21": bool,
         "paytable": Paytable.parse,
         "bonus_ratio": lambda v: parse_ratio(v, "bonus ratio"),
     }
-    return Rules(
-        **{name: parse(options[name]) for name, parse in parsers.items() if name in options}
-    )
+    given = {
+        name: parse(options[name])
+        for name, parse in parsers.items()
+        if options.get(name) is not None
+    }
+    return Rules.from_preset(options.get("preset") or PresetName.CASINO_EDITION, **given)
 
 
 def emit(text: str) -> None:
@@ -184,7 +215,12 @@ def cli() -> None:
 def rules_command(fmt: str, **options: Any) -> None:
     """Print the rules in force, each with its default and meaning."""
     rules = make_rules(options)
-    emit_result(fmt, {"rules": rules.to_json()}, rules_table(rules))
+    if options.get("preset") is None:
+        emit_result(fmt, {"rules": rules.to_json()}, rules_table(rules))
+        return
+    preset = PRESETS[PresetName(options["preset"])]
+    document = {"rules": rules.to_json(), "preset": preset.to_json()}
+    emit_result(fmt, document, [rules_table(rules), preset_table(preset)])
 
 
 @cli.command()
