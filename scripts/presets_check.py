@@ -2,14 +2,16 @@
 
     python scripts/presets_check.py --rounds 2000000 > docs/presets-validation.md
 
-Three parts, all on the full shoe with a fresh shuffle every round:
+Four parts, all on the full shoe with a fresh shuffle every round:
 
 1. the Vegas 21 preset and ``dealer_natural bonus_card`` with each natural strength,
    played optimally: exact main, Bonus and round EV against the simulator;
 2. every policy of ``cbj strategies`` under the default rules: exact main EV
    (:mod:`solver.exact.policies`) against the simulator playing the same name;
 3. sessions of 100 and 1,000 rounds of optimal play: how often the simulated session
-   result falls inside the exact-mean, normal-approximation 90% and 95% ranges.
+   result falls inside the exact-mean, normal-approximation 90% and 95% ranges;
+4. a table of 1 to 7 seats: the casino's hold per table-round, exact for the Bonus wager
+   (:mod:`solver.exact.seats`), simulated with 95% intervals for the main wager and round.
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ from fractions import Fraction
 from solver.api import bonus_figure
 from solver.exact.game import solve_game_cached
 from solver.exact.policies import POLICY_NAMES, realistic_play
+from solver.exact.seats import table_bonus
 from solver.exact.strategy import strategy_source
 from solver.exact.volatility import round_moments, volatility
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
 from solver.sim import ExactFigure, parse_strategy, simulate
+from solver.sim.seats import table_estimate
 from solver.sim.sessions import coverage, simulate_sessions
 
 READINGS = [
@@ -125,14 +129,50 @@ def sessions(seed: int, counts: dict[int, int]) -> None:
     print()
 
 
+def table(rounds: int, seed: int, jobs: int) -> None:
+    rules = Rules()
+    strategy = parse_strategy("optimal", _decisions(rules))
+    print("## A table of players: the casino's hold per table-round (units of the main wager)\n")
+    print(
+        "| seats | Bonus hold exact | Bonus SD exact | Bonus hold simulated | Bonus SD simulated "
+        "| main hold (95% CI) | main SD | round hold (95% CI) | round SD |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for row in table_bonus(rules):
+        result = simulate(
+            rules,
+            strategy,
+            rounds,
+            seed=seed + 1000 + row.seats,
+            seats=row.seats,
+            penetration=None,
+            jobs=jobs,
+        )
+        bonus, main, whole = (table_estimate(result, w) for w in ("bonus", "main", "round"))
+        cells = [
+            f"{row.seats}",
+            f"{float(row.hold):.5f}",
+            f"{row.standard_deviation:.4f}",
+            f"{bonus.hold:.5f} ± {1.96 * bonus.standard_error:.5f}",
+            f"{bonus.standard_deviation:.4f}",
+            f"{main.hold:.5f} ({main.ci95[0]:.5f}, {main.ci95[1]:.5f})",
+            f"{main.standard_deviation:.4f}",
+            f"{whole.hold:.5f} ({whole.ci95[0]:.5f}, {whole.ci95[1]:.5f})",
+            f"{whole.standard_deviation:.4f}",
+        ]
+        print("| " + " | ".join(cells) + " |")
+    print(f"\n{rounds:,} table-rounds per row, every seat playing optimally, fresh shoe.\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=2_000_000)
     parser.add_argument("--policy-rounds", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--table-rounds", type=int, default=500_000)
     parser.add_argument(
-        "--part", choices=["all", "readings", "policies", "sessions"], default="all"
+        "--part", choices=["all", "readings", "policies", "sessions", "table"], default="all"
     )
     args = parser.parse_args()
     print("# Validation: presets, realistic play and volatility against the simulator\n")
@@ -147,6 +187,8 @@ def main() -> None:
         policies(args.policy_rounds, args.seed, args.jobs)
     if args.part in ("all", "sessions"):
         sessions(args.seed, {100: 20_000, 1_000: 4_000})
+    if args.part in ("all", "table"):
+        table(args.table_rounds, args.seed, args.jobs)
 
 
 if __name__ == "__main__":
