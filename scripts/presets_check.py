@@ -22,7 +22,8 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from solver.api import bonus_figure
-from solver.exact.game import solve_game_cached
+from solver.cache import default_cache
+from solver.exact.game import GameResult, solve_game
 from solver.exact.policies import POLICY_NAMES, realistic_play
 from solver.exact.seats import table_bonus
 from solver.exact.strategy import strategy_source
@@ -50,8 +51,14 @@ def _row(label: str, wager: str, exact: float, mean: float, error: float) -> str
     return f"| {label} | {wager} | {exact:+.6f} | {mean:+.6f} | {error:.6f} | {z:+.2f} |"
 
 
+def _game(rules: Rules) -> GameResult[Fraction]:
+    """The exact game under ``rules``, through the user's disk cache."""
+    game: GameResult[Fraction] = solve_game(rules, exact=True, cache=default_cache())
+    return game
+
+
 def _decisions(rules: Rules) -> Callable[[str], dict[tuple[int, tuple[int, ...]], bool]]:
-    return lambda kind: strategy_source(rules, kind)
+    return lambda kind: strategy_source(_game(rules), kind)
 
 
 def readings(rounds: int, seed: int, jobs: int) -> None:
@@ -59,7 +66,7 @@ def readings(rounds: int, seed: int, jobs: int) -> None:
     print("| rules | wager | exact | simulated | std error | z |")
     print("|---|---|---|---|---|---|")
     for index, (label, rules) in enumerate(READINGS):
-        game = solve_game_cached(rules, exact=True)
+        game = _game(rules)
         exact = {
             "main": ExactFigure(
                 Fraction(game.expected_value), {k: Fraction(p) for k, p in game.outcomes.items()}
@@ -79,7 +86,7 @@ def readings(rounds: int, seed: int, jobs: int) -> None:
 
 def policies(rounds: int, seed: int, jobs: int) -> None:
     rules = Rules()
-    game = solve_game_cached(rules, exact=True)
+    game = _game(rules)
     result = realistic_play(rules, POLICY_NAMES, game=game)
     print("## Realistic play under the default rules: main wager\n")
     print("| strategy | wager | exact | simulated | std error | z |")
@@ -103,7 +110,7 @@ def policies(rounds: int, seed: int, jobs: int) -> None:
 
 def sessions(seed: int, counts: dict[int, int]) -> None:
     rules = Rules()
-    game = solve_game_cached(rules, exact=True)
+    game = _game(rules)
     ranges = volatility(round_moments(game), rules.bonus_ratio, counts)
     strategy = parse_strategy("optimal", _decisions(rules))
     print("## Sessions of optimal play: coverage of the normal-approximation ranges\n")

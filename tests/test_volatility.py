@@ -56,7 +56,7 @@ def test_bad_ratios_are_refused_with_their_text(text: str) -> None:
 
 
 def test_ratios_parse_in_every_spelling() -> None:
-    assert parse_ratios("1/2, 3:4 1 1.5,2") == TABULATED_RATIOS
+    assert parse_ratios("1/2, 3:4,1, 1.5,2") == TABULATED_RATIOS
 
 
 def test_session_ranges_follow_mean_and_sd(tiny_game: GameResult) -> None:

@@ -29,11 +29,12 @@ from typing import Any
 
 from solver.exact.dealer import dealer_tree, exact_dealer, padded_falling
 from solver.exact.game import GameResult, Start, round_lines_for, solve_game
-from solver.exact.player import HandSpace, Number, hand_space, showdown_classes
+from solver.exact.player import HandSpace, hand_space, showdown_classes
 from solver.exact.strategy import Action, best_chart, cell_of
 from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.errors import StrategyError
 from solver.model.hands import best_total, hand_of, hard_total, is_player_blackjack
+from solver.model.numbers import exact_json
 from solver.model.outcomes import MAIN_OUTCOMES
 from solver.model.rules import Rules
 
@@ -169,12 +170,6 @@ def _play(table: _StandTable, policy: Policy, roots: Iterable[int]) -> dict[int,
     return out
 
 
-def _number(value: Fraction) -> dict[str, Any]:
-    """An exact number as JSON: ``{"exact": "p/q", "float": x}``."""
-    text = str(value.numerator) if value.denominator == 1 else str(value)
-    return {"exact": text, "float": float(value)}
-
-
 @dataclass(frozen=True, slots=True)
 class PolicyResult:
     """One policy's exact main wager and round, as a :class:`GameResult` of its own play.
@@ -183,7 +178,7 @@ class PolicyResult:
     """
 
     name: str
-    game: GameResult
+    game: GameResult[Fraction]
 
     @property
     def main_ev(self) -> Fraction:
@@ -227,17 +222,19 @@ class StrategiesResult:
             "strategies": [
                 {
                     "name": p.name,
-                    "main_ev": _number(p.main_ev),
-                    "round_ev": _number(p.round_ev),
-                    "round_house_edge": _number(p.round_house_edge),
-                    "cost": _number(self.cost(p)),
+                    "main_ev": exact_json(p.main_ev),
+                    "round_ev": exact_json(p.round_ev),
+                    "round_house_edge": exact_json(p.round_house_edge),
+                    "cost": exact_json(self.cost(p)),
                 }
                 for p in self.policies
             ],
         }
 
 
-def evaluate_policies(game: GameResult, policies: Mapping[str, Policy]) -> tuple[PolicyResult, ...]:
+def evaluate_policies(
+    game: GameResult[Fraction], policies: Mapping[str, Policy]
+) -> tuple[PolicyResult, ...]:
     """Exact results of each named policy, from the shoe and rules of an exact ``game``."""
     if not game.exact:
         raise StrategyError("policies are evaluated exactly: solve the game with exact=True")
@@ -262,7 +259,7 @@ def evaluate_policies(game: GameResult, policies: Mapping[str, Policy]) -> tuple
             for p, i in starters.items():
                 outcomes[name][(p, c)] = played[i]
     results = []
-    zero: Number = Fraction(0)
+    zero = Fraction(0)
     for name in policies:
         starts = []
         for c in VALUES:
@@ -271,7 +268,7 @@ def evaluate_policies(game: GameResult, policies: Mapping[str, Policy]) -> tuple
                 if ways == 0:
                     continue
                 probability = Fraction(ways, total * (total - 1))
-                start_outcomes: dict[str, Number]
+                start_outcomes: dict[str, Fraction]
                 if is_player_blackjack(p, c):
                     start_outcomes = {str(k): zero for k in MAIN_OUTCOMES}
                     start_outcomes["blackjack"] = zero + 1
@@ -287,7 +284,7 @@ def evaluate_policies(game: GameResult, policies: Mapping[str, Policy]) -> tuple
     return tuple(results)
 
 
-def optimal_policy(game: GameResult) -> Policy:
+def optimal_policy(game: GameResult[Fraction]) -> Policy:
     """Composition-dependent optimal play of ``game`` as a policy (ties stand)."""
     tables = {c: solution for c, solution in game.solutions.items()}
 
@@ -297,7 +294,7 @@ def optimal_policy(game: GameResult) -> Policy:
     return hits
 
 
-def chart_policy(rules: Rules, game: GameResult) -> Policy:
+def chart_policy(rules: Rules, game: GameResult[Fraction]) -> Policy:
     """The best printable chart as a policy."""
     chart = best_chart(rules, game)
 
@@ -310,7 +307,7 @@ def chart_policy(rules: Rules, game: GameResult) -> Policy:
 def realistic_play(
     rules: Rules,
     names: Iterable[str] = POLICY_NAMES,
-    game: GameResult | None = None,
+    game: GameResult[Fraction] | None = None,
 ) -> StrategiesResult:
     """Exact main EV, round EV, round house edge and cost of each policy in ``names``.
 

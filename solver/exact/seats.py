@@ -30,18 +30,13 @@ from typing import Any
 
 from solver.model.cards import RANKS, SUITS, Card, Shoe
 from solver.model.errors import ShoeError, SimulationError
+from solver.model.numbers import exact_json, float_json
 from solver.model.outcomes import bonus_outcome, bonus_pay
 from solver.model.rules import Rules
 
 MAX_SEATS = 7
 SEAT_COUNTS: tuple[int, ...] = tuple(range(1, MAX_SEATS + 1))
 CARD_TYPES: tuple[Card, ...] = tuple(Card(rank, suit) for rank in RANKS for suit in SUITS)
-
-
-def _number(value: Fraction) -> dict[str, Any]:
-    """An exact number as JSON: ``{"exact": "p/q", "float": x}``."""
-    text = str(value.numerator) if value.denominator == 1 else str(value)
-    return {"exact": text, "float": float(value)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +96,9 @@ class TableBonus:
         """The row as JSON (the SD as a float: it is a square root)."""
         return {
             "seats": self.seats,
-            "bonus_hold": _number(self.hold),
-            "bonus_variance": _number(self.variance),
-            "bonus_sd": {"float": self.standard_deviation},
+            "bonus_hold": exact_json(self.hold),
+            "bonus_variance": exact_json(self.variance),
+            "bonus_sd": float_json(self.standard_deviation),
         }
 
 

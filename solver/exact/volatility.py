@@ -20,7 +20,6 @@ the figures treat each round as dealt from a full shoe.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -29,6 +28,7 @@ from typing import Any
 
 from solver.exact.game import GameResult, round_outcomes
 from solver.model.errors import RulesError
+from solver.model.numbers import exact_json, float_json
 from solver.model.outcomes import bonus_pay, main_payoffs
 from solver.model.rules import MIN_BONUS_RATIO, parse_ratio
 
@@ -52,12 +52,6 @@ APPROXIMATION = (
 )
 
 
-def _number(value: Fraction) -> dict[str, Any]:
-    """An exact number as JSON: ``{"exact": "p/q", "float": x}``."""
-    text = str(value.numerator) if value.denominator == 1 else str(value)
-    return {"exact": text, "float": float(value)}
-
-
 def check_ratio(ratio: Fraction | int | str) -> Fraction:
     """A Bonus ratio, parsed and checked against clause 2 (at least 1/2).
 
@@ -79,9 +73,12 @@ def parse_ratios(text: str) -> tuple[Fraction, ...]:
     >>> parse_ratios("1/2, 1,2")
     (Fraction(1, 2), Fraction(1, 1), Fraction(2, 1))
     """
-    items = [item for item in re.split(r"[,\s]+", text.strip()) if item]
-    if not items:
-        raise RulesError(f"bonus ratios {text!r}: give one or more ratios, e.g. 1/2,1,2")
+    items = [item.strip() for item in text.split(",")]
+    if not all(items):
+        raise RulesError(
+            f"bonus ratios {text!r} has an empty item: give ratios separated by commas, "
+            "e.g. 1/2,1,2"
+        )
     return tuple(dict.fromkeys(check_ratio(item) for item in items))
 
 
@@ -114,16 +111,16 @@ class RoundMoments:
     def to_json(self) -> dict[str, Any]:
         """The coefficients of ``EV(r) = a + b r`` and ``Var(r) = c + d r + e r^2``."""
         return {
-            "ev": {"constant": _number(self.main_mean), "per_r": _number(self.bonus_mean)},
+            "ev": {"constant": exact_json(self.main_mean), "per_r": exact_json(self.bonus_mean)},
             "variance": {
-                "constant": _number(self.main_variance),
-                "per_r": _number(2 * self.covariance),
-                "per_r2": _number(self.bonus_variance),
+                "constant": exact_json(self.main_variance),
+                "per_r": exact_json(2 * self.covariance),
+                "per_r2": exact_json(self.bonus_variance),
             },
         }
 
 
-def round_moments(game: GameResult) -> RoundMoments:
+def round_moments(game: GameResult[Fraction]) -> RoundMoments:
     """The exact moments of ``game``'s main and Bonus nets (the play ``game`` describes)."""
     if not game.exact:
         raise RulesError("the Bonus ratio functions need an exactly solved game")
@@ -158,11 +155,11 @@ class RatioRow:
     def to_json(self) -> dict[str, Any]:
         """The row as JSON (the SD as a float: it is a square root)."""
         return {
-            "ratio": _number(self.ratio),
-            "round_ev": _number(self.expected_value),
-            "round_house_edge": _number(self.house_edge),
-            "round_variance": _number(self.variance),
-            "round_sd": {"float": self.standard_deviation},
+            "ratio": exact_json(self.ratio),
+            "round_ev": exact_json(self.expected_value),
+            "round_house_edge": exact_json(self.house_edge),
+            "round_variance": exact_json(self.variance),
+            "round_sd": float_json(self.standard_deviation),
         }
 
 
@@ -213,8 +210,8 @@ class SessionRange:
         """The session's figures as JSON."""
         return {
             "rounds": self.rounds,
-            "mean": _number(self.mean),
-            "sd": {"float": self.standard_deviation},
+            "mean": exact_json(self.mean),
+            "sd": float_json(self.standard_deviation),
             "range90": list(self.range90),
             "range95": list(self.range95),
             "probability_ahead": self.probability_ahead,
@@ -243,11 +240,11 @@ class Volatility:
     def to_json(self) -> dict[str, Any]:
         """The ``volatility`` document of ``cbj solve``."""
         return {
-            "bonus_ratio": _number(self.ratio),
-            "round_ev": _number(self.mean),
-            "round_variance": _number(self.variance),
-            "round_sd": {"float": self.standard_deviation},
-            "index": {"float": self.index, "z": Z90, "confidence": 0.90},
+            "bonus_ratio": exact_json(self.ratio),
+            "round_ev": exact_json(self.mean),
+            "round_variance": exact_json(self.variance),
+            "round_sd": float_json(self.standard_deviation),
+            "index": float_json(self.index) | {"z": Z90, "confidence": 0.90},
             "method": APPROXIMATION,
             "sessions": [s.to_json() for s in self.sessions],
         }

@@ -7,6 +7,7 @@ every other reading is an option here rather than a change in the code.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from fractions import Fraction
@@ -224,6 +225,31 @@ class Rules:
             raise RulesError(f"unknown rule(s) {', '.join(unknown)} given with preset {name!r}")
         return cls(**(values | given))
 
+    @classmethod
+    def from_options(cls, preset: str | None = None, **options: Any) -> Rules:
+        """Rules from options named like the CLI's, each a value or its text.
+
+        Options left out (or ``None``) keep the value of ``preset`` (see :data:`PRESETS`),
+        or the default reading when no preset is named.
+
+        >>> Rules.from_options(decks="2", blackjack_pays="6:5").blackjack_pays
+        Fraction(6, 5)
+        >>> Rules.from_options(preset="vegas-21", decks="2").dealer_natural.value
+        'bonus_card'
+        """
+        unknown = set(options) - set(_OPTION_PARSERS)
+        if unknown:
+            raise RulesError(
+                f"unknown rule option {sorted(unknown)[0]!r}: use one of "
+                + ", ".join(_OPTION_PARSERS)
+            )
+        given = {
+            name: _OPTION_PARSERS[name](value)
+            for name, value in options.items()
+            if value is not None
+        }
+        return cls.from_preset(preset or PresetName.CASINO_EDITION, **given)
+
     def to_json(self) -> dict[str, Any]:
         """The rules as plain JSON values (ratios written ``p:q``)."""
         return {
@@ -253,6 +279,44 @@ NATURAL_BEATS_WORDS: dict[NaturalBeats, str] = {
     NaturalBeats.NON_BLACKJACK: "every non-blackjack hand",
     NaturalBeats.NOTHING: "no player 21",
 }
+
+
+def _whole_number(what: str) -> Callable[[Any], int]:
+    """A parser of a whole-number option given as an int or its text."""
+
+    def parse(value: Any) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        text = str(value).strip()
+        if not re.fullmatch(r"[+-]?\d{1,6}", text):
+            raise RulesError(f"{what} {value!r} is not a whole number")
+        return int(text)
+
+    return parse
+
+
+def _yes_no(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise RulesError(f"{value!r} is not true or false")
+
+
+def _paytable(value: Any) -> Paytable:
+    return value if isinstance(value, Paytable) else Paytable.parse(str(value))
+
+
+#: How each rule option is read from a value or its text (``Rules.from_options``).
+_OPTION_PARSERS: dict[str, Callable[[Any], Any]] = {
+    "decks": _whole_number("decks"),
+    "dealer_stands_on": _whole_number("dealer stands on"),
+    "blackjack_pays": lambda v: parse_ratio(v, "blackjack pays"),
+    "dealer_natural": lambda v: v,  # validated by Rules itself
+    "natural_beats": lambda v: v,  # validated by Rules itself
+    "natural_beats_multi_card_21": _yes_no,
+    "paytable": _paytable,
+    "bonus_ratio": lambda v: parse_ratio(v, "bonus ratio"),
+}
+
 
 #: What each rule means, for ``cbj rules`` and the docs.
 RULE_MEANINGS: dict[str, str] = {
