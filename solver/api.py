@@ -40,9 +40,24 @@ from solver.exact.design import (
 )
 from solver.exact.game import Advice, GameResult, GameStore, ProgressCallback, solve_game
 from solver.exact.game import advise as advise_hand
+from solver.exact.policies import POLICY_NAMES, StrategiesResult, realistic_play, simple_policy
 from solver.exact.strategy import Chart, best_chart, exact_main, strategy_source
+from solver.exact.volatility import (
+    TABULATED_RATIOS,
+    check_ratio,
+    parse_ratios,
+    ratio_table,
+    round_moments,
+    volatility,
+)
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value, value_label
-from solver.model.errors import CardError, DesignError, RulesError, SimulationError
+from solver.model.errors import (
+    CardError,
+    DesignError,
+    RulesError,
+    SimulationError,
+    StrategyError,
+)
 from solver.model.numbers import exact_json
 from solver.model.outcomes import BonusOutcome
 from solver.model.rules import (
@@ -353,13 +368,20 @@ def simulate(
             solved.append(solve_game(played, exact=True, cache=cache))
         return solved[0]
 
-    strategy_played = parse_strategy(strategy, lambda kind: strategy_source(game(), kind))
+    strategy_played = parse_strategy(
+        strategy, lambda kind: strategy_source(game(), kind), played.dealer_stands_on
+    )
     exact: dict[str, ExactFigure] = {}
     if strategy_played.name in TABLE_STRATEGIES and not cards:
         # A fresh shoe matches this figure exactly; dealing to a cut card approximately.
         kind = "chart" if strategy_played.name == "chart" else "optimal"
         mean, probabilities = exact_main(game(), kind)
         exact["main"] = ExactFigure(mean, probabilities)
+    elif not cards:
+        # The other named policies are evaluated exactly too (solver.exact.policies).
+        policy = realistic_play(played, [strategy_played.name], game=game()).policies[0]
+        outcomes = {k: Fraction(p) for k, p in policy.game.outcomes.items()}
+        exact["main"] = ExactFigure(policy.main_ev, outcomes)
     if all(c.suit is not None for c in cards):  # else the simulator refuses the shoe
         exact["bonus"] = bonus_figure(played, cards)
     return run_simulation(
@@ -373,6 +395,49 @@ def simulate(
         removed=cards,
         exact=exact,
         progress=progress,
+    )
+
+
+# --- Realistic play, the Bonus ratio and volatility -----------------------------------------
+
+
+def strategies(
+    *,
+    names: Sequence[str] | str = POLICY_NAMES,
+    bonus_ratios: Sequence[Fraction | int | str] | str = TABULATED_RATIOS,
+    removed: Cards = (),
+    jobs: int = 1,
+    cache: GameStore | None = None,
+    progress: ProgressCallback | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> StrategiesResult:
+    """Exact main EV, round EV, round house edge and cost against optimal play of each policy.
+
+    ``names`` lists the policies (``optimal``, ``chart``, ``stand-on:K``, ``never-bust``,
+    ``mimic-dealer``, ``always-stand``; text is a comma list).  The result also carries
+    optimal play's round at each of ``bonus_ratios`` (each at least 1/2) and its
+    volatility at the rules' ratio.  ``removed`` cards are out of the shoe (with suits).
+    """
+    played = make_rules(rules, options)
+    listed = names.split(",") if isinstance(names, str) else list(names)
+    if not listed or any(not n.strip() for n in listed):
+        raise StrategyError(f"strategies {names!r}: give names separated by commas")
+    ratios = (
+        parse_ratios(bonus_ratios)
+        if isinstance(bonus_ratios, str)
+        else tuple(check_ratio(r) for r in bonus_ratios)
+    )
+    for name in listed:  # refuse unknown names before the long solve
+        if name.strip().lower() not in TABLE_STRATEGIES:
+            simple_policy(name, played)
+    game = solve_game(played, _cards(removed), True, jobs, progress, cache)
+    result = realistic_play(played, listed, game=game)
+    moments = round_moments(game)
+    return replace(
+        result,
+        ratios=ratio_table(moments, ratios),
+        volatility=volatility(moments, played.bonus_ratio),
     )
 
 

@@ -18,10 +18,12 @@ from solver import api
 from solver.cache import default_cache
 from solver.exact.design import PAY_TIERS
 from solver.exact.game import GameStore, ProgressCallback
+from solver.exact.policies import POLICY_NAMES
 from solver.model.errors import CbjError
 from solver.model.outcomes import BonusOutcome
 from solver.model.rules import DealerNatural, NaturalBeats, PresetName, Rules
 from solver.present.charts import TEXT_FORMATS, ChartFormat, render
+from solver.present.play import ratios_table, strategies_table, volatility_table
 from solver.present.presets import preset_table
 from solver.present.tables import (
     Format,
@@ -329,7 +331,8 @@ def tables(output_dir: str, no_cache: bool) -> None:
     "--strategy",
     default="optimal",
     show_default=True,
-    help="optimal, chart, or stand-on:K (stand once the best total reaches K).",
+    help="optimal, chart, stand-on:K (stand once the best total reaches K), never-bust, "
+    "mimic-dealer or always-stand.",
 )
 @click.option(
     "--penetration",
@@ -380,6 +383,49 @@ def simulate_command(
     else:
         result = api.simulate(**arguments)
     emit_result(fmt, result, simulation_tables(result))
+
+
+@cli.command(name="strategies")
+@rules_options
+@click.option(
+    "--strategies",
+    "names",
+    default=",".join(POLICY_NAMES),
+    show_default=True,
+    help="Policies to evaluate, separated by commas.",
+)
+@click.option(
+    "--bonus-ratios",
+    default="1/2,3/4,1,3/2,2",
+    show_default=True,
+    help="Bonus ratios (each at least 1/2) at which to show optimal play's round.",
+)
+@click.option("--removed", default="", help="Cards out of the shoe, with suits, e.g. 'As 10h'.")
+@jobs_option("Worker processes for the exact solve.")
+@cache_option
+@format_option(*ALL_FORMATS)
+def strategies_command(
+    names: str,
+    bonus_ratios: str,
+    removed: str,
+    jobs: int,
+    no_cache: bool,
+    fmt: str,
+    **options: Any,
+) -> None:
+    """Exact EV, house edge and cost of realistic strategies; the Bonus ratio; volatility."""
+    result = api.strategies(
+        names=names,
+        bonus_ratios=bonus_ratios,
+        removed=removed,
+        jobs=jobs,
+        cache=chosen_cache(no_cache),
+        progress=progress_reporter("solving Bonus cards"),
+        **options,
+    )
+    emit_result(
+        fmt, result, [strategies_table(result), ratios_table(result), volatility_table(result)]
+    )
 
 
 @cli.group()

@@ -66,3 +66,54 @@ def test_bad_presets_and_readings_get_one_line_and_exit_2(
     assert code == 2
     assert out == ""
     assert len(err.strip().splitlines()) == 1
+
+
+TINY = (
+    "Ah Ad Ac 2h 2d 2c 3h 3d 3c 3s 4h 4d 4c 4s 5h 5d 5c 6h 6d 6c 6s 7d 7c 8h 8c 9d 9c "
+    "10h 10d Jh Jc Qh Qd Kd Kc Ks"
+)
+
+
+def test_strategies_json_is_the_api_result(capsys: pytest.CaptureFixture[str]) -> None:
+    from solver import api
+
+    argv = ["strategies", "--preset", "vegas-21", "--decks", "1", "--no-cache"]
+    argv += ["--strategies", "optimal,stand-on:17,never-bust", "--bonus-ratios", "1/2,2"]
+    code, out, _ = run_cli([*argv, "--removed", TINY, "--format", "json"], capsys)
+    assert code == 0
+    document = json.loads(out)
+    result = api.strategies(
+        preset="vegas-21",
+        decks=1,
+        removed=TINY,
+        names=["optimal", "stand-on:17", "never-bust"],
+        bonus_ratios=["1/2", "2"],
+    )
+    assert document == json.loads(json.dumps(result.to_json()))
+    assert [row["name"] for row in document["strategies"]] == [
+        "optimal",
+        "stand-on:17",
+        "never-bust",
+    ]
+    assert document["strategies"][0]["cost"]["exact"] == "0"
+    assert [row["ratio"]["exact"] for row in document["bonus_ratios"]] == ["1/2", "2"]
+    assert document["volatility"]["index"]["z"] == pytest.approx(1.6448536269514722)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--bonus-ratios", "1/3"],
+        ["--bonus-ratios", "1/2,,2"],
+        ["--strategies", "hit-me"],
+        ["--strategies", "stand-on:99"],
+        ["--preset", "atlantic-city"],
+    ],
+)
+def test_bad_strategies_options_get_one_line_and_exit_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_cli(["strategies", "--no-cache", *argv], capsys)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1

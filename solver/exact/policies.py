@@ -31,6 +31,7 @@ from solver.exact.dealer import dealer_tree, exact_dealer, padded_falling
 from solver.exact.game import GameResult, Start, round_lines_for, solve_game
 from solver.exact.player import HandSpace, hand_space, showdown_classes
 from solver.exact.strategy import Action, best_chart, cell_of
+from solver.exact.volatility import RatioRow, Volatility
 from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.errors import StrategyError
 from solver.model.hands import best_total, hand_of, hard_total, is_player_blackjack
@@ -203,6 +204,10 @@ class StrategiesResult:
     rules: Rules
     optimal_main_ev: Fraction
     policies: tuple[PolicyResult, ...]
+    ratios: tuple[RatioRow, ...] = ()
+    """Optimal play's round at other Bonus ratios, when asked for."""
+    volatility: Volatility | None = None
+    """Optimal play's volatility at the rules' Bonus ratio, when asked for."""
 
     def cost(self, policy: PolicyResult) -> Fraction:
         """What the policy gives up per round against optimal play (main and round alike)."""
@@ -216,8 +221,11 @@ class StrategiesResult:
         raise StrategyError(f"strategy {name!r} was not evaluated")
 
     def to_json(self) -> dict[str, Any]:
-        """``{"rules": ..., "strategies": [{name, main_ev, round_ev, round_house_edge, cost}]}``."""
-        return {
+        """``{"rules": ..., "strategies": [{name, main_ev, round_ev, round_house_edge, cost}]}``.
+
+        With ``bonus_ratios`` and ``volatility`` too when they were computed.
+        """
+        document: dict[str, Any] = {
             "rules": self.rules.to_json(),
             "strategies": [
                 {
@@ -230,6 +238,11 @@ class StrategiesResult:
                 for p in self.policies
             ],
         }
+        if self.ratios:
+            document["bonus_ratios"] = [row.to_json() for row in self.ratios]
+        if self.volatility is not None:
+            document["volatility"] = self.volatility.to_json()
+        return document
 
 
 def evaluate_policies(
