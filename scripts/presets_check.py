@@ -42,7 +42,10 @@ READINGS = [
         )
         for beats in (NaturalBeats.MULTI_CARD_21, NaturalBeats.NOTHING)
     ),
-    ("natural_beats non_blackjack (with_bonus naturals)", Rules(natural_beats="non_blackjack")),
+    (
+        "natural_beats non_blackjack (with_bonus naturals)",
+        Rules(natural_beats=NaturalBeats.NON_BLACKJACK),
+    ),
 ]
 
 

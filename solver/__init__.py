@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         tables,
         variants,
     )
+    from solver.cache import DiskCache, MemoryCache
     from solver.exact.bonus import BonusAnalysis
     from solver.exact.design import PaySolution, SearchResult, Variants
     from solver.exact.game import Advice, GameResult, GameStore
@@ -62,6 +63,7 @@ _HOMES = {
         "BonusResult DealerResult RulesResult Written advise bonus chart dealer "
         "paytable_search paytable_solve report rules simulate solve strategies tables variants"
     ),
+    "solver.cache": "DiskCache MemoryCache",
     "solver.exact.bonus": "BonusAnalysis",
     "solver.exact.design": "PaySolution SearchResult Variants",
     "solver.exact.game": "Advice GameResult GameStore",
@@ -90,10 +92,12 @@ __all__ = [
     "DealerNatural",
     "DealerResult",
     "DesignError",
+    "DiskCache",
     "GameResult",
     "GameStore",
     "HandError",
     "MainOutcome",
+    "MemoryCache",
     "NaturalBeats",
     "PaySolution",
     "Paytable",

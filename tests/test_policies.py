@@ -106,7 +106,7 @@ def test_mimic_dealer_needs_the_dealer_rule() -> None:
 
 
 def _sim_figure(result: StrategiesResult, name: str) -> ExactFigure:
-    game: GameResult = result.by_name(name).game
+    game: GameResult[Fraction] = result.by_name(name).game
     return ExactFigure(
         Fraction(game.expected_value), {k: Fraction(p) for k, p in game.outcomes.items()}
     )
@@ -133,7 +133,7 @@ def test_simulator_playing_each_policy_meets_its_exact_value(rules: Rules) -> No
         assert main.chi_square is not None and main.chi_square.p_value > 0.0005, name
 
 
-def _decisions(game: GameResult, kind: str) -> dict[tuple[int, tuple[int, ...]], bool]:
+def _decisions(game: GameResult[Fraction], kind: str) -> dict[tuple[int, tuple[int, ...]], bool]:
     """Hit or stand for every (Bonus value, hand) under optimal play or the chart."""
     chart = best_chart(game.rules, game) if kind == "chart" else None
     table = {}

@@ -35,7 +35,8 @@ def removed_for(kept: str) -> tuple[Card, ...]:
 
 
 @pytest.mark.parametrize(
-    "paytable", [Paytable(), Paytable(suited_match=30, rank_match=6, adjacent=2)]
+    "paytable",
+    [Paytable(), Paytable(suited_match=Fraction(30), rank_match=Fraction(6), adjacent=Fraction(2))],
 )
 def test_two_seat_covariance_equals_every_ordered_triple_of_cards(paytable: Paytable) -> None:
     rules = Rules(decks=1, paytable=paytable)

@@ -28,12 +28,12 @@ from .test_game import TINY_REMOVED
 
 
 @pytest.fixture(scope="module")
-def tiny_game() -> GameResult:
+def tiny_game() -> GameResult[Fraction]:
     return solve_game(Rules.from_preset("vegas-21", decks=1), TINY_REMOVED, exact=True)
 
 
 def test_ratio_polynomials_equal_the_round_distribution_at_every_ratio(
-    tiny_game: GameResult,
+    tiny_game: GameResult[Fraction],
 ) -> None:
     moments = round_moments(tiny_game)
     for row in ratio_table(moments, (*TABULATED_RATIOS, Fraction(7, 3))):
@@ -59,7 +59,7 @@ def test_ratios_parse_in_every_spelling() -> None:
     assert parse_ratios("1/2, 3:4,1, 1.5,2") == TABULATED_RATIOS
 
 
-def test_session_ranges_follow_mean_and_sd(tiny_game: GameResult) -> None:
+def test_session_ranges_follow_mean_and_sd(tiny_game: GameResult[Fraction]) -> None:
     moments = round_moments(tiny_game)
     result = volatility(moments, Fraction(1, 2))
     assert math.isclose(result.index, result.standard_deviation * 1.6448536269514722)
