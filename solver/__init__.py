@@ -24,7 +24,9 @@ if TYPE_CHECKING:
         advise,
         bonus,
         chart,
+        count,
         dealer,
+        eor,
         paytable_search,
         paytable_solve,
         report,
@@ -38,11 +40,13 @@ if TYPE_CHECKING:
     from solver.exact.bonus import BonusAnalysis
     from solver.exact.design import PaySolution, SearchResult, Variants
     from solver.exact.game import Advice, GameResult, GameStore
+    from solver.exact.protection import Counts, EffectsOfRemoval
     from solver.exact.strategy import Chart
     from solver.model.cards import Card, Rank, Shoe, Suit, parse_cards
     from solver.model.errors import (
         CardError,
         CbjError,
+        CountError,
         DesignError,
         HandError,
         ReportError,
@@ -58,17 +62,18 @@ if TYPE_CHECKING:
 #: Where each public name lives.
 _HOMES = {
     "solver.api": (
-        "BonusResult DealerResult RulesResult Written advise bonus chart dealer "
+        "BonusResult DealerResult RulesResult Written advise bonus chart count dealer eor "
         "paytable_search paytable_solve report rules simulate solve tables variants"
     ),
     "solver.cache": "DiskCache MemoryCache",
     "solver.exact.bonus": "BonusAnalysis",
     "solver.exact.design": "PaySolution SearchResult Variants",
     "solver.exact.game": "Advice GameResult GameStore",
+    "solver.exact.protection": "Counts EffectsOfRemoval",
     "solver.exact.strategy": "Chart",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
-        "CardError CbjError DesignError HandError ReportError RulesError ShoeError "
+        "CardError CbjError CountError DesignError HandError ReportError RulesError ShoeError "
         "SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
@@ -86,10 +91,13 @@ __all__ = [
     "CardError",
     "CbjError",
     "Chart",
+    "CountError",
+    "Counts",
     "DealerNatural",
     "DealerResult",
     "DesignError",
     "DiskCache",
+    "EffectsOfRemoval",
     "GameResult",
     "GameStore",
     "HandError",
@@ -114,7 +122,9 @@ __all__ = [
     "advise",
     "bonus",
     "chart",
+    "count",
     "dealer",
+    "eor",
     "parse_cards",
     "paytable_search",
     "paytable_solve",

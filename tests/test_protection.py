@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
 from itertools import permutations
@@ -280,3 +281,51 @@ def test_tags_are_parsed_with_t_covering_the_faces() -> None:
 def test_bad_tag_vectors_are_refused(text: str) -> None:
     with pytest.raises(CountError):
         parse_tags(text)
+
+
+# --- The commands ------------------------------------------------------------------------------
+
+TINY_ARGS = ["--decks", "1", "--bonus-ratio", "3/4", "--removed", " ".join(map(str, REMOVED))]
+
+
+def test_eor_command_prints_the_api_result(
+    games: MemoryCache, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(["eor", *TINY_ARGS, "--exact", "--format", "json"], capsys)
+    assert status == 0, err
+    result = api.eor(removed=REMOVED, exact=True, rules=RULES, cache=games)
+    document = json.loads(out)
+    assert result.to_json() == document
+    assert set(WAGERS) <= document.keys() and list(document["bonus"]) == list(LABELS)
+    status, out, err = run_cli(["eor", *TINY_ARGS, "--format", "csv"], capsys)
+    assert status == 0 and "rank,main,main_chart,bonus,round" in out
+
+
+def test_count_command_prints_the_api_result(
+    games: MemoryCache, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(["count", *TINY_ARGS, "--system", "KO", "--format", "json"], capsys)
+    assert status == 0, err
+    result = api.count(system="KO", removed=REMOVED, rules=RULES, cache=games)
+    assert result.to_json() == json.loads(out)
+    (system,) = json.loads(out)["systems"]
+    assert system["tags"] == SYSTEMS["ko"]
+    assert system.keys() == {"name", "tags", "betting_correlation", "ev_per_true_count"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["count", "--system", "wong-halves"], "wong-halves"),
+        (["count", "--tags", "A=-1,2=1"], "3, 4"),
+        (["count", "--tags", "A=x"], "A=x"),
+        (["count", "--tags", "A=-1", "--system", "ko"], "not both"),
+        (["eor", "--removed", "As Kd Q"], "suit"),
+    ],
+)
+def test_bad_counts_are_one_line_on_stderr_with_status_2(
+    argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(argv, capsys)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and named in err and "Traceback" not in err

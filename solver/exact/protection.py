@@ -105,7 +105,7 @@ class WholeDeck:
     """The linear prediction of removing one whole deck beside the exact change, per wager."""
 
     linear: dict[str, Fraction | float]
-    """Sum of the EORs of the 52 cards of one deck (a linear estimate)."""
+    """Four times the sum of the 13 rank EORs: one deck's 52 cards (a linear estimate)."""
     exact: dict[str, Fraction | float] | None
     """Exact change of EV when the 52 cards leave (``None``: the shoe cannot spare a deck)."""
 
@@ -231,7 +231,7 @@ def effects_of_removal(
         effects["bonus"][label] = convert(bonus)
         effects["round"][label] = main_by_value[rank.points] + convert(ratio * bonus)
 
-    whole = _whole_deck(rules, shoe, removed, exact, solve, chart, base, effects, bonus_by_card)
+    whole = _whole_deck(rules, shoe, removed, exact, solve, chart, base, effects)
     return EffectsOfRemoval(rules, removed, exact, base, effects, whole)
 
 
@@ -244,16 +244,11 @@ def _whole_deck(
     chart: Chart,
     base: dict[str, Any],
     effects: dict[str, dict[str, Any]],
-    bonus_by_card: dict[Card, Fraction],
 ) -> WholeDeck:
     """Sum of the EORs over one deck's 52 cards, and the exact change where a deck can go."""
     ratio = rules.bonus_ratio
-    linear: dict[str, Any] = {w: 4 * sum(effects[w].values()) for w in ("main", "main_chart")}
-    bonus_linear = sum(bonus_by_card.values(), Fraction(0))  # one card of each rank and suit
-    linear["bonus"] = bonus_linear if exact else float(bonus_linear)
-    linear["round"] = linear["main"] + (
-        ratio * bonus_linear if exact else float(ratio) * float(bonus_linear)
-    )
+    # Four cards of each rank, each counted at its rank's (suit-averaged) EOR.
+    linear: dict[str, Any] = {w: 4 * sum(effects[w].values()) for w in WAGERS}
     deck = tuple(Card(r, s) for r in RANKS for s in SUITS)
     if any(shoe.count(c.rank, c.suit) == 0 for c in deck if c.suit) or shoe.total - 52 < 3:
         return WholeDeck(linear, None)
