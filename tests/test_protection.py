@@ -35,7 +35,7 @@ from solver.model.outcomes import bonus_outcome, bonus_pay
 from solver.model.rules import Rules
 
 from . import reference
-from .conftest import physical_cards
+from .conftest import physical_cards, run_cli
 
 # One deck cut down to 16 cards holding every rank, so each rank can be removed.
 LEFT = "As Ah 2s 3s 4s 5s 6s 7s 8s 9s 10s 10h Js Qs Kh Kd"
