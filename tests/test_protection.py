@@ -9,6 +9,8 @@ from itertools import permutations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from solver import api
 from solver.cache import MemoryCache
@@ -26,6 +28,7 @@ from solver.exact.protection import (
     ev_per_true_count,
     judge_counts,
     parse_tags,
+    system_tags,
 )
 from solver.exact.strategy import Action, Chart, best_chart, cell_of
 from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
@@ -329,3 +332,21 @@ def test_bad_counts_are_one_line_on_stderr_with_status_2(
     status, out, err = run_cli(argv, capsys)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and named in err and "Traceback" not in err
+
+
+@given(st.text(max_size=60))
+def test_any_tag_text_is_parsed_or_refused_with_a_count_error(text: str) -> None:
+    try:
+        tags = parse_tags(text)
+    except CountError:
+        return
+    assert list(tags) == list(LABELS) and len(set(tags.values())) > 1
+
+
+@given(st.text(max_size=30))
+def test_any_system_name_is_known_or_refused_with_a_count_error(text: str) -> None:
+    try:
+        tags = system_tags(text)
+    except CountError:
+        return
+    assert tags in SYSTEMS.values()
