@@ -24,7 +24,9 @@ if TYPE_CHECKING:
         advise,
         bonus,
         chart,
+        count,
         dealer,
+        eor,
         paytable_search,
         paytable_solve,
         report,
@@ -40,11 +42,13 @@ if TYPE_CHECKING:
     from solver.exact.design import PaySolution, SearchResult, Variants
     from solver.exact.game import Advice, GameResult, GameStore
     from solver.exact.policies import StrategiesResult
+    from solver.exact.protection import Counts, EffectsOfRemoval
     from solver.exact.strategy import Chart
     from solver.model.cards import Card, Rank, Shoe, Suit, parse_cards
     from solver.model.errors import (
         CardError,
         CbjError,
+        CountError,
         DesignError,
         HandError,
         ReportError,
@@ -60,7 +64,7 @@ if TYPE_CHECKING:
 #: Where each public name lives.
 _HOMES = {
     "solver.api": (
-        "BonusResult DealerResult RulesResult Written advise bonus chart dealer "
+        "BonusResult DealerResult RulesResult Written advise bonus chart count dealer eor "
         "paytable_search paytable_solve report rules simulate solve strategies tables variants"
     ),
     "solver.cache": "DiskCache MemoryCache",
@@ -68,10 +72,11 @@ _HOMES = {
     "solver.exact.design": "PaySolution SearchResult Variants",
     "solver.exact.game": "Advice GameResult GameStore",
     "solver.exact.policies": "StrategiesResult",
+    "solver.exact.protection": "Counts EffectsOfRemoval",
     "solver.exact.strategy": "Chart",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
-        "CardError CbjError DesignError HandError ReportError RulesError ShoeError "
+        "CardError CbjError CountError DesignError HandError ReportError RulesError ShoeError "
         "SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
@@ -89,10 +94,13 @@ __all__ = [
     "CardError",
     "CbjError",
     "Chart",
+    "CountError",
+    "Counts",
     "DealerNatural",
     "DealerResult",
     "DesignError",
     "DiskCache",
+    "EffectsOfRemoval",
     "GameResult",
     "GameStore",
     "HandError",
@@ -119,7 +127,9 @@ __all__ = [
     "advise",
     "bonus",
     "chart",
+    "count",
     "dealer",
+    "eor",
     "parse_cards",
     "paytable_search",
     "paytable_solve",

@@ -14,7 +14,7 @@ Fraction(-45, 311)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -41,6 +41,15 @@ from solver.exact.design import (
 from solver.exact.game import Advice, GameResult, GameStore, ProgressCallback, solve_game
 from solver.exact.game import advise as advise_hand
 from solver.exact.policies import POLICY_NAMES, StrategiesResult, realistic_play, simple_policy
+from solver.exact.protection import (
+    Counts,
+    EffectsOfRemoval,
+    Tags,
+    effects_of_removal,
+    judge_counts,
+    parse_tags,
+    system_tags,
+)
 from solver.exact.strategy import Chart, best_chart, exact_main, strategy_source
 from solver.exact.volatility import (
     TABULATED_RATIOS,
@@ -53,6 +62,7 @@ from solver.exact.volatility import (
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value, value_label
 from solver.model.errors import (
     CardError,
+    CountError,
     DesignError,
     RulesError,
     SimulationError,
@@ -625,3 +635,49 @@ def report(
         return render_html(document)
     write_report(document, Path(output))
     return Written(played, (Path(output),))
+
+
+# --- Game protection: effects of removal and counts ----------------------------------------------
+
+
+def eor(
+    *,
+    removed: Cards = (),
+    exact: bool = False,
+    jobs: int = 1,
+    cache: GameStore | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> EffectsOfRemoval[Any]:
+    """The exact change in each wager's EV when one card of each rank leaves the shoe."""
+    played = make_rules(rules, options)
+    return effects_of_removal(played, _cards(removed), exact=exact, jobs=jobs, cache=cache)
+
+
+def count(
+    *,
+    tags: str | Mapping[str, int] | None = None,
+    system: str | None = None,
+    removed: Cards = (),
+    exact: bool = False,
+    jobs: int = 1,
+    cache: GameStore | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> Counts:
+    """Betting correlation and EV per true count of a count (or of the usual ones and the best).
+
+    Give ``tags`` (``"A=-1,2=1,..."`` or a mapping by rank) or a ``system`` name, or neither
+    for Hi-Lo, KO, Hi-Opt I, Omega II and the best counts of level 1, 2 and 3.
+    """
+    if tags is not None and system is not None:
+        raise CountError("give tags (--tags) or a system (--system), not both")
+    chosen: dict[str, Tags] | None = None
+    if system is not None:
+        chosen = {system.strip().lower(): system_tags(system)}
+    elif tags is not None:
+        text = tags if isinstance(tags, str) else ",".join(f"{r}={t}" for r, t in tags.items())
+        chosen = {"tags": parse_tags(text)}
+    played = make_rules(rules, options)
+    effects = effects_of_removal(played, _cards(removed), exact=exact, jobs=jobs, cache=cache)
+    return judge_counts(effects, chosen)

@@ -25,6 +25,7 @@ from solver.model.rules import DealerNatural, NaturalBeats, PresetName, Rules
 from solver.present.charts import TEXT_FORMATS, ChartFormat, render
 from solver.present.play import ratios_table, strategies_table, volatility_table
 from solver.present.presets import preset_table
+from solver.present.protection import count_table, eor_tables
 from solver.present.tables import (
     Format,
     Table,
@@ -524,6 +525,36 @@ def report(output: Path | None, jobs: int, no_cache: bool, **options: Any) -> No
         click.echo(result, nl=False)
     else:
         click.echo(f"cbj: wrote {output}", err=True)
+
+
+@cli.command()
+@rules_options
+@click.option("--removed", default="", help="Cards already out of the shoe (with suits).")
+@click.option("--exact", is_flag=True, help="Exact fractions (slower) instead of floats.")
+@jobs_option("Workers sharing the Bonus card values: threads for floats, processes for --exact.")
+@cache_option
+@format_option(*ALL_FORMATS)
+def eor(removed: str, exact: bool, jobs: int, no_cache: bool, fmt: str, **options: Any) -> None:
+    """Effects of removal: each wager's EV change when one card of each rank leaves."""
+    result = api.eor(
+        removed=removed, exact=exact, jobs=jobs, cache=chosen_cache(no_cache), **options
+    )
+    emit_result(fmt, result, eor_tables(result))
+
+
+@cli.command()
+@rules_options
+@click.option("--tags", default=None, help="A tag per rank, e.g. 'A=-1,2=1,...,9=0,T=-1'.")
+@click.option("--system", default=None, help="A published count: hi-lo, ko, hi-opt-i, omega-ii.")
+@click.option("--removed", default="", help="Cards already out of the shoe (with suits).")
+@click.option("--exact", is_flag=True, help="Exact EORs and slopes (slower) instead of floats.")
+@jobs_option("Workers sharing the Bonus card values: threads for floats, processes for --exact.")
+@cache_option
+@format_option(*ALL_FORMATS)
+def count(no_cache: bool, fmt: str, **options: Any) -> None:
+    """Betting correlation and EV per true count of card counts for this game."""
+    result = api.count(cache=chosen_cache(no_cache), **options)
+    emit_result(fmt, result, count_table(result))
 
 
 def fail(message: str) -> None:

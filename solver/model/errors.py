@@ -35,3 +35,7 @@ class DesignError(CbjError):
 
 class ReportError(CbjError):
     """A report cannot be written as asked (an unknown file type, say)."""
+
+
+class CountError(CbjError):
+    """A card-counting system name or tag vector that is unknown or malformed."""

@@ -1,0 +1,72 @@
+"""Time the game-protection commands as a user runs them: wall time and peak memory.
+
+Run from the project folder with the package installed:
+
+    python benchmarks/bench_protection.py [--repeat 3]
+
+Prints a Markdown table for docs/performance.md.  Every run uses a fresh, empty cache
+folder and ``--no-cache``, so each one solves all its shoes afresh.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+#: (label, arguments, target seconds) - targets from issue 13.
+CASES = [
+    ("float", ["eor", "--no-cache"], 20.0),
+    ("float, --jobs 2", ["eor", "--no-cache", "--jobs", "2"], 20.0),
+    ("exact", ["eor", "--no-cache", "--exact"], 120.0),
+    ("exact, --jobs 2", ["eor", "--no-cache", "--exact", "--jobs", "2"], 120.0),
+    ("usual counts, float EORs", ["count", "--no-cache"], 20.0),
+]
+
+
+def run_once(argv: list[str], cache: str) -> tuple[float, int]:
+    """Wall seconds and peak resident memory (KiB) of one command, as its own process."""
+    env = dict(os.environ, CBJ_CACHE_DIR=cache)
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver", *argv], env=env, stdout=subprocess.DEVNULL
+    )
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    if status != 0:
+        raise SystemExit(f"cbj {' '.join(argv)} failed")
+    return elapsed, usage.ru_maxrss
+
+
+def main() -> None:
+    """Run every case ``--repeat`` times and print one table row each."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
+    print()
+    print("| command | median wall (s) | best wall (s) | peak memory (MiB) | target (s) | met |")
+    print("|---|---|---|---|---|---|")
+    for label, argv, target in CASES:
+        times, peaks = [], []
+        for _ in range(args.repeat):
+            with tempfile.TemporaryDirectory() as cache:
+                seconds, peak = run_once(argv, cache)
+            times.append(seconds)
+            peaks.append(peak)
+        median = statistics.median(times)
+        print(
+            f"| `cbj {' '.join(argv)}` ({label}) | {median:.3f} | {min(times):.3f} | "
+            f"{max(peaks) / 1024:.0f} | {target:g} | {'yes' if median <= target else 'NO'} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,462 @@
+"""Game protection: effects of removal (EORs) and the linear card counts built on them.
+
+The effect of removal of a rank is the exact change in expected value when one card of
+that rank leaves the shoe (the full shoe less any cards already removed): two full solves,
+one before and one after, never a linear estimate.  Four wagers are measured:
+
+* ``main``: the main wager under composition-dependent optimal play, re-optimised for the
+  depleted shoe;
+* ``main_chart``: the main wager under the fixed printable chart of the undepleted shoe
+  (:func:`solver.exact.strategy.best_chart`), valued exactly on the depleted shoe;
+* ``bonus``: the Bonus wager per Bonus unit.  It sees suits, so the removed card's suit is
+  drawn at random from the copies of that rank left: each suit weighs as many copies of it
+  as the shoe holds (the plain average of the four suits in a full shoe);
+* ``round``: the whole round per main unit, ``main + bonus_ratio * bonus``.
+
+The only linear estimate is the *whole-deck prediction*: the sum of the EORs of the 52
+cards of one deck, set beside the exact change of removing that deck.
+
+A linear count gives each rank a tag.  Its betting correlation is Pearson's correlation,
+over the 52 cards of a deck, between each card's tag and its EOR on a wager (Griffin, *The
+Theory of Blackjack*, 6th ed., 1999, ch. 4).  Its EV slope per true count is the
+least-squares slope of the EV change on the true count when cards leave at random (see
+:func:`ev_per_true_count`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import pairwise
+from typing import Any, Generic, TypeVar, cast
+
+from solver.exact.bonus import analyse_bonus
+from solver.exact.game import GameResult, GameStore, solve_game
+from solver.exact.strategy import Action, Chart, best_chart, cell_of
+from solver.model.cards import RANKS, SUITS, Card, Rank, Shoe
+from solver.model.errors import CountError, ShoeError
+from solver.model.hands import hand_of, is_player_blackjack
+from solver.model.numbers import float_json, number_json
+from solver.model.rules import Rules
+
+N = TypeVar("N", Fraction, float)
+
+#: The four wagers an EOR is measured on, in output order.
+WAGERS = ("main", "main_chart", "bonus", "round")
+
+
+def rank_label(rank: Rank) -> str:
+    """A rank as a JSON key and table label: ``A``, ``2``..``9``, ``T``, ``J``, ``Q``, ``K``.
+
+    >>> rank_label(Rank.TEN), rank_label(Rank.ACE)
+    ('T', 'A')
+    """
+    return "T" if rank is Rank.TEN else rank.value
+
+
+LABELS = tuple(rank_label(r) for r in RANKS)
+
+
+def chart_expected_value(chart: Chart, game: GameResult[N]) -> N:
+    """Exact (or float) main-wager EV of playing ``chart`` on the shoe ``game`` was solved for.
+
+    Each hand stands or hits as its chart cell says, whatever the cards left; a hand's
+    hit value is the average of its children over the cards the shoe still holds, a bust
+    counting -1.  Hands are valued from the highest hard total down, so every child is
+    valued before its parent.
+    """
+    zero = cast(N, Fraction(0) if game.exact else 0.0)
+    starts = {(s.player, s.bonus): s for s in game.starts}
+    expected = zero
+    for bonus, solution in game.solutions.items():
+        space = solution.space
+        hands = space.hands.tolist()
+        sizes = space.sizes.tolist()
+        left = sum(space.shoe)
+        bust = len(hands)
+        values: list[N] = [zero] * (bust + 1)
+        values[bust] = zero - 1
+        order = sorted(range(bust), key=lambda i: -sum(v * n for v, n in enumerate(hands[i], 1)))
+        for i in order:
+            hit = chart.action(cell_of(tuple(hands[i])), bonus) is Action.HIT
+            if hit and left > sizes[i]:
+                draws = space.draws[i].tolist()
+                children = space.children[i].tolist()
+                total = sum(n * values[c] for n, c in zip(draws, children, strict=True) if n)
+                values[i] = total / (left - sizes[i])
+            else:
+                values[i] = cast(N, solution.stand[i])
+        for p in range(1, 11):
+            start = starts.get((p, bonus))
+            if start is None:
+                continue
+            if is_player_blackjack(p, bonus):
+                expected += start.probability * game.rules.blackjack_pays
+            else:
+                expected += start.probability * values[space.index(hand_of([p]))]
+    return expected
+
+
+@dataclass(frozen=True, slots=True)
+class WholeDeck:
+    """The linear prediction of removing one whole deck beside the exact change, per wager."""
+
+    linear: dict[str, Fraction | float]
+    """Four times the sum of the 13 rank EORs: one deck's 52 cards (a linear estimate)."""
+    exact: dict[str, Fraction | float] | None
+    """Exact change of EV when the 52 cards leave (``None``: the shoe cannot spare a deck)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Each wager's linear prediction, exact change and their difference."""
+        out: dict[str, Any] = {}
+        for wager, linear in self.linear.items():
+            true = None if self.exact is None else self.exact[wager]
+            out[wager] = {
+                "linear_estimate": number_json(linear),
+                "exact_change": None if true is None else number_json(true),
+                "difference": None if true is None else number_json(true - linear),
+            }
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class EffectsOfRemoval(Generic[N]):
+    """EORs of the 13 ranks on each wager, with the base EVs and the whole-deck check."""
+
+    rules: Rules
+    removed: tuple[Card, ...]
+    exact: bool
+    base: dict[str, N]
+    """Each wager's EV in the shoe before the one card is removed."""
+    effects: dict[str, dict[str, N]]
+    """``effects[wager][rank label]``: the EV change when one card of the rank leaves."""
+    whole_deck: WholeDeck
+
+    @property
+    def cards(self) -> int:
+        """Cards in the shoe the EORs are measured from."""
+        return Shoe.full(self.rules.decks).remove(self.removed).total
+
+    def to_json(self) -> dict[str, Any]:
+        """The table as ``cbj eor --format json`` prints it."""
+        document: dict[str, Any] = {
+            "rules": self.rules.to_json(),
+            "removed": [str(c) for c in self.removed],
+            "exact": self.exact,
+            "cards": self.cards,
+            "base": {w: number_json(v) for w, v in self.base.items()},
+        }
+        for wager in WAGERS:
+            document[wager] = {r: number_json(v) for r, v in self.effects[wager].items()}
+        document["whole_deck"] = self.whole_deck.to_json()
+        return document
+
+
+def _suited_copies(shoe: Shoe, rank: Rank) -> dict[Card, int]:
+    """Each suit of ``rank`` the shoe still holds, with its number of copies."""
+    return {Card(rank, s): shoe.count(rank, s) for s in SUITS if shoe.count(rank, s)}
+
+
+def _one_card_of_value(shoe: Shoe, value: int) -> Card:
+    """Some card of blackjack value ``value`` still in the shoe (the main game sees no more)."""
+    for rank in RANKS:
+        if rank.points == value:
+            for card in _suited_copies(shoe, rank):
+                return card
+    raise ShoeError(f"the shoe holds no card of value {value}")  # pragma: no cover
+
+
+def effects_of_removal(
+    rules: Rules,
+    removed: Iterable[Card] = (),
+    exact: bool = False,
+    jobs: int = 1,
+    cache: GameStore | None = None,
+) -> EffectsOfRemoval[Any]:
+    """The exact effect of removing one card of each rank from the shoe less ``removed``.
+
+    Every EOR is the difference of two full solves (floats when ``exact`` is false); the
+    chart is always found from an exact solve of the undepleted shoe.
+    """
+    removed = tuple(removed)
+    shoe = Shoe.full(rules.decks).remove(removed)
+    if not shoe.suits_known:
+        raise ShoeError("effects of removal need the suit of every removed card, e.g. Ks")
+    ranks = shoe.rank_counts()
+    if any(n == 0 for n in ranks):
+        gone = ", ".join(rank_label(r) for r, n in zip(RANKS, ranks, strict=True) if n == 0)
+        raise ShoeError(f"no card of rank {gone} is left to remove: remove fewer cards")
+    if shoe.total < 4:
+        raise ShoeError(f"a shoe of {shoe.total} cards is too small to remove one and deal")
+
+    def solve(cards: tuple[Card, ...], exactly: bool = exact) -> GameResult[Any]:
+        return solve_game(rules, cards, exactly, jobs, cache=cache)
+
+    base_game = solve(removed)
+    chart = best_chart(rules, base_game if exact else solve(removed, True))
+    ratio = rules.bonus_ratio
+
+    def convert(value: Fraction) -> Any:
+        return value if exact else float(value)
+
+    bonus_base = analyse_bonus(rules, removed).expected_value
+    base = {
+        "main": base_game.expected_value,
+        "main_chart": chart_expected_value(chart, base_game),
+        "bonus": convert(bonus_base),
+    }
+    base["round"] = base["main"] + convert(ratio) * base["bonus"]
+
+    main_by_value: dict[int, Any] = {}
+    chart_by_value: dict[int, Any] = {}
+    for value in range(1, 11):
+        after = solve((*removed, _one_card_of_value(shoe, value)))
+        main_by_value[value] = after.expected_value - base["main"]
+        chart_by_value[value] = chart_expected_value(chart, after) - base["main_chart"]
+
+    bonus_by_card: dict[Card, Fraction] = {}
+    effects: dict[str, dict[str, Any]] = {w: {} for w in WAGERS}
+    for rank, label in zip(RANKS, LABELS, strict=True):
+        copies = _suited_copies(shoe, rank)
+        for card in copies:
+            after_bonus = analyse_bonus(rules, (*removed, card)).expected_value
+            bonus_by_card[card] = after_bonus - bonus_base
+        bonus = sum((n * bonus_by_card[c] for c, n in copies.items()), Fraction(0))
+        bonus /= sum(copies.values())
+        effects["main"][label] = main_by_value[rank.points]
+        effects["main_chart"][label] = chart_by_value[rank.points]
+        effects["bonus"][label] = convert(bonus)
+        effects["round"][label] = main_by_value[rank.points] + convert(ratio * bonus)
+
+    whole = _whole_deck(rules, shoe, removed, exact, solve, chart, base, effects)
+    return EffectsOfRemoval(rules, removed, exact, base, effects, whole)
+
+
+def _whole_deck(
+    rules: Rules,
+    shoe: Shoe,
+    removed: tuple[Card, ...],
+    exact: bool,
+    solve: Callable[[tuple[Card, ...]], GameResult[Any]],
+    chart: Chart,
+    base: dict[str, Any],
+    effects: dict[str, dict[str, Any]],
+) -> WholeDeck:
+    """Sum of the EORs over one deck's 52 cards, and the exact change where a deck can go."""
+    ratio = rules.bonus_ratio
+    # Four cards of each rank, each counted at its rank's (suit-averaged) EOR.
+    linear: dict[str, Any] = {w: 4 * sum(effects[w].values()) for w in WAGERS}
+    deck = tuple(Card(r, s) for r in RANKS for s in SUITS)
+    if any(shoe.count(c.rank, c.suit) == 0 for c in deck if c.suit) or shoe.total - 52 < 3:
+        return WholeDeck(linear, None)
+    cards = (*removed, *deck)
+    after = solve(cards)
+    bonus_change = (
+        analyse_bonus(rules, cards).expected_value - analyse_bonus(rules, removed).expected_value
+    )
+    true: dict[str, Any] = {
+        "main": after.expected_value - base["main"],
+        "main_chart": chart_expected_value(chart, after) - base["main_chart"],
+        "bonus": bonus_change if exact else float(bonus_change),
+    }
+    true["round"] = true["main"] + (
+        ratio * bonus_change if exact else float(ratio) * float(bonus_change)
+    )
+    return WholeDeck(linear, true)
+
+
+# --- Linear counts -----------------------------------------------------------------------------
+
+Tags = dict[str, int]
+
+#: Published counts, tags by rank.  Sources: Hi-Lo, Harvey Dubner (1963) as given in
+#: Stanford Wong, *Professional Blackjack* (1994); KO, Vancura and Fuchs, *Knock-Out
+#: Blackjack* (1998); Hi-Opt I, Lance Humble, *The World's Greatest Blackjack Book* (1980);
+#: Omega II, Bryce Carlson, *Blackjack for Blood* (2001).
+SYSTEMS: dict[str, Tags] = {
+    "hi-lo": {"A": -1, **dict.fromkeys("23456", 1), **dict.fromkeys("789", 0)},
+    "ko": {"A": -1, **dict.fromkeys("234567", 1), **dict.fromkeys("89", 0)},
+    "hi-opt-i": {"A": 0, "2": 0, **dict.fromkeys("3456", 1), **dict.fromkeys("789", 0)},
+    "omega-ii": {"A": 0, "2": 1, "3": 1, "4": 2, "5": 2, "6": 2, "7": 1, "8": 0, "9": -1},
+}
+for _tags, _ten in zip(SYSTEMS.values(), (-1, -1, -1, -2), strict=True):
+    _tags.update(dict.fromkeys("TJQK", _ten))
+
+#: Levels of the best counts derived from the round's EORs.
+BEST_LEVELS = (1, 2, 3)
+_TAG_PATTERN = re.compile(r"^(10|[2-9]|[atjqk])\s*=\s*([+-]?\d{1,2})$", re.IGNORECASE)
+
+
+def parse_tags(text: str) -> Tags:
+    """Tags given as ``A=-1,2=1,...``: every rank once; ``T`` alone covers T, J, Q and K.
+
+    >>> parse_tags("A=-1,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,T=-1")["K"]
+    -1
+    """
+    tags: Tags = {}
+    for item in text.split(","):
+        match = _TAG_PATTERN.match(item.strip())
+        if match is None:
+            raise CountError(
+                f"tag {item.strip()!r} is not RANK=WHOLE NUMBER (ranks A 2-9 T J Q K, "
+                "tags -99..99), e.g. 'A=-1,2=1,...,T=-1'"
+            )
+        rank, tag = match.group(1).upper(), int(match.group(2))
+        rank = "T" if rank == "10" else rank
+        if rank in tags:
+            raise CountError(f"rank {rank} is tagged twice in {text!r}")
+        tags[rank] = tag
+    if "T" in tags and not any(r in tags for r in "JQK"):
+        tags.update(dict.fromkeys("JQK", tags["T"]))
+    missing = [r for r in LABELS if r not in tags]
+    if missing:
+        raise CountError(
+            f"tags {text!r} leave out rank(s) {', '.join(missing)}: tag every rank "
+            "(T alone covers J, Q and K)"
+        )
+    if len(set(tags.values())) == 1:
+        raise CountError(f"tags {text!r} give every rank the same tag: that count never moves")
+    return {r: tags[r] for r in LABELS}
+
+
+def system_tags(name: str) -> Tags:
+    """The tags of a published system by name (see :data:`SYSTEMS`)."""
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    if key not in SYSTEMS:
+        raise CountError(f"unknown count system {name!r}: use one of {', '.join(SYSTEMS)}")
+    return dict(SYSTEMS[key])
+
+
+def _centred(values: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    """Values less their mean over the 52 cards (each rank holds 4 of them)."""
+    mean = sum(values.values(), Fraction(0)) / len(values)
+    return {r: v - mean for r, v in values.items()}
+
+
+def betting_correlation(tags: Mapping[str, int], effects: Mapping[str, Fraction | float]) -> float:
+    """Pearson correlation over a deck's 52 cards between tag and EOR (Griffin's definition).
+
+    Each rank is four cards, so the weights cancel and the 13 ranks suffice.
+    """
+    t = _centred({r: Fraction(tags[r]) for r in LABELS})
+    e = _centred({r: Fraction(effects[r]) for r in LABELS})
+    covariance = sum(t[r] * e[r] for r in LABELS)
+    spread = sum(t[r] ** 2 for r in LABELS) * sum(e[r] ** 2 for r in LABELS)
+    if spread == 0:
+        raise CountError("a correlation needs tags and EORs that are not all equal")
+    return float(covariance) / math.sqrt(spread)
+
+
+def ev_per_true_count(
+    tags: Mapping[str, int], effects: Mapping[str, Fraction | float], cards: int
+) -> Fraction | float:
+    """EV change per unit of true count (running count per deck left): a linear estimate.
+
+    With EORs measured from a shoe of ``cards`` cards, the linear model gives the EV change
+    after cards ``R`` leave, ``d`` decks being left, as ``(cards / 52) * sum(EOR[c] for c in
+    R) / d``, and the true count is ``sum(tag[c] for c in R) / d``.  Over random removals
+    the least-squares slope of the first on the second is ``(cards / 52) * sum((t - mean t)
+    * (e - mean e)) / sum((t - mean t) ** 2)``, sums over the 52 cards of a deck; for a
+    balanced count with EORs summing to zero this is ``(cards / 52) * sum(t * e) / sum(t**2)``.
+    """
+    t = _centred({r: Fraction(tags[r]) for r in LABELS})
+    e = _centred({r: Fraction(effects[r]) for r in LABELS})
+    slope = Fraction(cards, 52) * sum(t[r] * e[r] for r in LABELS) / sum(t[r] ** 2 for r in LABELS)
+    exact = all(isinstance(v, Fraction) for v in effects.values())
+    return slope if exact else float(slope)
+
+
+def best_count(effects: Mapping[str, Fraction | float], level: int) -> Tags:
+    """The tags of at most ``level`` in size best correlated with ``effects``.
+
+    Tags are the EORs, less their mean, scaled and rounded to whole numbers; every scale at
+    which the rounding changes is tried (the midpoints between them) and the tags with the
+    highest correlation kept (the smallest scale on a tie).
+    """
+    e = _centred({r: Fraction(effects[r]) for r in LABELS})
+    top = max(abs(v) for v in e.values())
+    if top == 0:
+        raise CountError("every rank has the same EOR: no count can follow it")
+    limit = (Fraction(2 * level + 1, 2)) / top  # beyond this some tag exceeds the level
+    breaks = sorted(
+        {Fraction(2 * k + 1, 2) / abs(v) for v in e.values() if v for k in range(level + 1)}
+        | {limit}
+    )
+    best: tuple[float, Tags] | None = None
+    for low, high in pairwise(breaks):
+        if high > limit:
+            break
+        scale = (low + high) / 2
+        tags = {r: round(scale * v) for r, v in e.items()}
+        if len(set(tags.values())) == 1:
+            continue
+        score = betting_correlation(tags, effects)
+        if best is None or score > best[0] + 1e-15:
+            best = (score, tags)
+    if best is None:  # pragma: no cover - the last interval always tags the largest EOR
+        raise CountError(f"no level-{level} count follows these EORs")
+    return best[1]
+
+
+@dataclass(frozen=True, slots=True)
+class CountSystem:
+    """One count's tags with its betting correlations and EV slopes per true count."""
+
+    name: str
+    tags: Tags
+    betting_correlation: dict[str, float]
+    ev_per_true_count: dict[str, Fraction | float]
+
+    def to_json(self) -> dict[str, Any]:
+        """The count as one entry of ``systems`` in ``cbj count --format json``."""
+        return {
+            "name": self.name,
+            "tags": dict(self.tags),
+            "betting_correlation": {w: float_json(v) for w, v in self.betting_correlation.items()},
+            "ev_per_true_count": {w: number_json(v) for w, v in self.ev_per_true_count.items()},
+        }
+
+
+#: The wagers a count is judged on.
+COUNT_WAGERS = ("main", "round")
+
+
+def judge_count(name: str, tags: Tags, eor: EffectsOfRemoval[Any]) -> CountSystem:
+    """Betting correlation and EV slope of ``tags`` on the main wager and the round."""
+    return CountSystem(
+        name,
+        tags,
+        {w: betting_correlation(tags, eor.effects[w]) for w in COUNT_WAGERS},
+        {w: ev_per_true_count(tags, eor.effects[w], eor.cards) for w in COUNT_WAGERS},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Counts judged against the exact EORs of one shoe."""
+
+    rules: Rules
+    eor: EffectsOfRemoval[Any]
+    systems: tuple[CountSystem, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts as ``cbj count --format json`` prints them."""
+        return {
+            "rules": self.rules.to_json(),
+            "removed": [str(c) for c in self.eor.removed],
+            "cards": self.eor.cards,
+            "systems": [s.to_json() for s in self.systems],
+        }
+
+
+def judge_counts(eor: EffectsOfRemoval[Any], chosen: Mapping[str, Tags] | None = None) -> Counts:
+    """``chosen`` counts (else the published ones and the best of level 1-3) against ``eor``."""
+    if chosen is None:
+        chosen = dict(SYSTEMS)
+        for level in BEST_LEVELS:
+            chosen[f"best-level-{level}"] = best_count(eor.effects["round"], level)
+    systems = tuple(judge_count(name, tags, eor) for name, tags in chosen.items())
+    return Counts(eor.rules, eor, systems)

@@ -1,0 +1,91 @@
+"""Effects of removal and counts as tables for people (``cbj eor``, ``cbj count``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.exact.protection import LABELS, WAGERS, Counts, EffectsOfRemoval
+from solver.model.numbers import signed
+from solver.present.tables import Table, rules_notes
+
+#: What each wager column of the EOR table measures.
+WAGER_MEANINGS = {
+    "main": "main wager, optimal play re-optimised for the depleted shoe",
+    "main_chart": "main wager, the undepleted shoe's printable chart",
+    "bonus": "Bonus wager per Bonus unit, the removed card's suit at random among those left",
+    "round": "whole round per main unit, main + bonus ratio x bonus",
+}
+
+
+def _removed_note(removed: tuple[Any, ...]) -> tuple[str, ...]:
+    return (f"shoe: full less {' '.join(map(str, removed))}",) if removed else ()
+
+
+def eor_tables(result: EffectsOfRemoval[Any]) -> list[Table]:
+    """The EOR of each rank on each wager (in units of 1/10,000), and the whole-deck check."""
+    kind = "exact fractions, shown as decimals" if result.exact else "floating point"
+    rows = tuple(
+        (label, *(signed(result.effects[w][label] * 10_000, 3) for w in WAGERS)) for label in LABELS
+    )
+    notes = (
+        *rules_notes(result.rules),
+        *_removed_note(result.removed),
+        f"EV change x 10,000 when one card of the rank leaves a shoe of {result.cards} cards "
+        f"(each the difference of two full solves; {kind})",
+        *(f"{w}: {meaning}" for w, meaning in WAGER_MEANINGS.items()),
+        "base EVs: " + ", ".join(f"{w} {signed(result.base[w])}" for w in WAGERS),
+    )
+    eors = Table("Effects of removal", ("rank", *WAGERS), rows, notes)
+    deck_rows = []
+    for w in WAGERS:
+        linear = result.whole_deck.linear[w]
+        true = None if result.whole_deck.exact is None else result.whole_deck.exact[w]
+        deck_rows.append(
+            (
+                w,
+                signed(linear),
+                "-" if true is None else signed(true),
+                "-" if true is None else signed(true - linear),
+            )
+        )
+    deck_notes: tuple[str, ...] = (
+        "linear estimate: the sum of the EORs of the 52 cards of one deck; exact: two full "
+        "solves, with and without those 52 cards",
+    )
+    if result.whole_deck.exact is None:
+        deck_notes += ("this shoe cannot spare a whole deck, so there is no exact change",)
+    deck = Table(
+        "Removing one whole deck: linear estimate against exact change",
+        ("wager", "linear estimate", "exact change", "exact - linear"),
+        tuple(deck_rows),
+        deck_notes,
+    )
+    return [eors, deck]
+
+
+def count_table(result: Counts) -> Table:
+    """Each count's tags, betting correlations and EV per true count."""
+    rows = tuple(
+        (
+            s.name,
+            " ".join(f"{s.tags[r]:+d}" if s.tags[r] else "0" for r in LABELS),
+            f"{s.betting_correlation['main']:.4f}",
+            f"{s.betting_correlation['round']:.4f}",
+            signed(s.ev_per_true_count["main"]),
+            signed(s.ev_per_true_count["round"]),
+        )
+        for s in result.systems
+    )
+    notes = (
+        *rules_notes(result.rules),
+        *_removed_note(result.eor.removed),
+        "tags in rank order " + " ".join(LABELS),
+        "BC: Pearson correlation over a deck's 52 cards between tag and exact EOR",
+        "EV/TC: EV change per unit of true count, a linear estimate (see docs/protection.md)",
+    )
+    return Table(
+        "Card counts",
+        ("count", "tags", "BC main", "BC round", "EV/TC main", "EV/TC round"),
+        rows,
+        notes,
+    )

@@ -1,0 +1,352 @@
+"""Effects of removal and counts against full solves, brute force and identities."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from itertools import permutations
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from solver import api
+from solver.cache import MemoryCache
+from solver.exact.bonus import analyse_bonus
+from solver.exact.game import solve_game
+from solver.exact.protection import (
+    LABELS,
+    SYSTEMS,
+    WAGERS,
+    EffectsOfRemoval,
+    best_count,
+    betting_correlation,
+    chart_expected_value,
+    effects_of_removal,
+    ev_per_true_count,
+    judge_counts,
+    parse_tags,
+    system_tags,
+)
+from solver.exact.strategy import Action, Chart, best_chart, cell_of
+from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
+from solver.model.errors import CountError
+from solver.model.hands import hand_of
+from solver.model.outcomes import bonus_outcome, bonus_pay
+from solver.model.rules import Rules
+
+from . import reference
+from .conftest import physical_cards, run_cli
+
+# One deck cut down to 16 cards holding every rank, so each rank can be removed.
+LEFT = "As Ah 2s 3s 4s 5s 6s 7s 8s 9s 10s 10h Js Qs Kh Kd"
+REMOVED = tuple(c for c in physical_cards(Shoe.full(1)) if str(c) not in LEFT.split())
+RULES = Rules(decks=1, bonus_ratio=Fraction(3, 4))
+
+
+@pytest.fixture(scope="module")
+def tiny_exact() -> EffectsOfRemoval[Any]:
+    return effects_of_removal(RULES, REMOVED, exact=True)
+
+
+@pytest.fixture(scope="module")
+def tiny_float() -> EffectsOfRemoval[Any]:
+    return effects_of_removal(RULES, REMOVED, exact=False)
+
+
+def chart_walk(chart: Chart, cards: tuple[int, ...], shoe: tuple[int, ...], bonus: int) -> Fraction:
+    """Main EV of one hand played by the chart, walking every card the shoe can deal."""
+    stood = reference.stand(cards, shoe, bonus, RULES)
+    if chart.action(cell_of(hand_of(cards)), bonus) is not Action.HIT or not sum(shoe):
+        return stood[0] - stood[2]
+    value = Fraction(0)
+    for v in range(1, 11):
+        if shoe[v - 1]:
+            q, rest = reference.draw(shoe, v)
+            after = tuple(sorted((*cards, v)))
+            value += q * (-1 if sum(after) > 21 else chart_walk(chart, after, rest, bonus))
+    return value
+
+
+def chart_ev_walked(chart: Chart, shoe: tuple[int, ...]) -> Fraction:
+    """The chart's main EV on a shoe of values, by brute force over every card order."""
+    total = Fraction(0)
+    for c in range(1, 11):
+        if shoe[c - 1]:
+            pc, after_bonus = reference.draw(shoe, c)
+            for p in range(1, 11):
+                if after_bonus[p - 1]:
+                    pp, rest = reference.draw(after_bonus, p)
+                    blackjack = {p, c} == {1, 10}
+                    value = RULES.blackjack_pays if blackjack else chart_walk(chart, (p,), rest, c)
+                    total += pc * pp * value
+    return total
+
+
+def bonus_ev_dealt(cards: list[Card]) -> Fraction:
+    """The Bonus wager's EV by dealing every ordered pair of physical cards."""
+    pairs = list(permutations(cards, 2))
+    pays = sum(bonus_pay(RULES.paytable, bonus_outcome(a, b)) for a, b in pairs)
+    return Fraction(pays) / len(pairs)
+
+
+def test_every_eor_equals_the_difference_of_two_brute_force_solves(
+    tiny_exact: EffectsOfRemoval[Any],
+) -> None:
+    shoe = Shoe.full(1).remove(REMOVED)
+    values = shoe.value_counts()
+    chart = best_chart(RULES, solve_game(RULES, REMOVED, exact=True))
+    cards = physical_cards(shoe)
+    main_before = reference.main_ev(values, RULES)
+    chart_before = chart_ev_walked(chart, values)
+    bonus_before = bonus_ev_dealt(cards)
+    for rank, label in zip(RANKS, LABELS, strict=True):
+        less = list(values)
+        less[rank.points - 1] -= 1
+        main = reference.main_ev(tuple(less), RULES) - main_before
+        assert tiny_exact.effects["main"][label] == main
+        assert tiny_exact.effects["main_chart"][label] == chart_ev_walked(chart, tuple(less)) - (
+            chart_before
+        )
+        # The removed card's suit is random among the copies left: average over the cards.
+        same = [c for c in cards if c.rank is rank]
+        bonus = (
+            sum((bonus_ev_dealt([c for c in cards if c is not gone]) for gone in same), Fraction(0))
+            / len(same)
+            - bonus_before
+        )
+        assert tiny_exact.effects["bonus"][label] == bonus
+        assert tiny_exact.effects["round"][label] == main + RULES.bonus_ratio * bonus
+
+
+def test_float_eors_agree_with_exact_ones(
+    tiny_exact: EffectsOfRemoval[Any], tiny_float: EffectsOfRemoval[Any]
+) -> None:
+    for wager in WAGERS:
+        for label in LABELS:
+            exact, fast = tiny_exact.effects[wager][label], tiny_float.effects[wager][label]
+            assert isinstance(exact, Fraction) and isinstance(fast, float)
+            assert abs(float(exact) - fast) < 1e-12
+    assert tiny_float.to_json()["main"]["A"].keys() == {"float"}
+    assert tiny_exact.to_json()["main"]["A"].keys() == {"exact", "float"}
+
+
+def test_chart_walk_matches_the_chart_search_on_the_undepleted_shoe() -> None:
+    game = solve_game(RULES, REMOVED, exact=True)
+    chart = best_chart(RULES, game)
+    assert chart_expected_value(chart, game) == chart.expected_value
+    assert chart.expected_value == chart_ev_walked(chart, game_values())
+
+
+def game_values() -> tuple[int, ...]:
+    return Shoe.full(1).remove(REMOVED).value_counts()
+
+
+def test_a_fixed_strategy_gains_nothing_on_average_from_a_burned_card(
+    tiny_exact: EffectsOfRemoval[Any],
+) -> None:
+    # The burn-card identity: a fixed strategy's EORs, weighted by the cards left of each
+    # rank, sum to zero.  Optimal play uses the cards left, so it can only gain.
+    left = dict(zip(LABELS, Shoe.full(1).remove(REMOVED).rank_counts(), strict=True))
+    for wager in ("main_chart", "bonus"):
+        assert sum(left[r] * tiny_exact.effects[wager][r] for r in LABELS) == 0
+    assert sum(left[r] * tiny_exact.effects["main"][r] for r in LABELS) > 0
+
+
+def test_every_bonus_eor_is_zero_in_a_full_shoe() -> None:
+    # The ranks wrap round for the Bonus wager (the ace is next to both the two and the
+    # king), so in a full shoe every card is alike and removing one changes nothing.
+    before = analyse_bonus(Rules()).expected_value
+    for rank in RANKS:
+        assert analyse_bonus(Rules(), [Card(rank, SUITS[0])]).expected_value == before
+
+
+def test_ten_value_ranks_share_the_main_eor_but_not_the_bonus_one(
+    tiny_exact: EffectsOfRemoval[Any],
+) -> None:
+    for wager in ("main", "main_chart"):
+        assert len({tiny_exact.effects[wager][r] for r in "TJQK"}) == 1
+    assert len({tiny_exact.effects["bonus"][r] for r in "TJQK"}) > 1
+
+
+def test_whole_deck_is_the_exact_change_of_removing_52_cards(games: MemoryCache) -> None:
+    rules = Rules(decks=2)
+    removed = parse_cards("2s 3h 4d 5c 6s 7h 8d 9c 10s Jh Qd Kc As Ah 9s 9h")
+    eor = effects_of_removal(rules, removed, exact=False, cache=games)
+    deck = tuple(Card(r, s) for r in RANKS for s in SUITS)
+    after = solve_game(rules, (*removed, *deck), exact=False)
+    before = solve_game(rules, removed, exact=False)
+    assert eor.whole_deck.exact is not None
+    assert math.isclose(
+        eor.whole_deck.exact["main"], after.expected_value - before.expected_value, abs_tol=1e-12
+    )
+    assert math.isclose(
+        eor.whole_deck.exact["round"],
+        after.round_expected_value - before.round_expected_value,
+        abs_tol=1e-12,
+    )
+
+
+def test_six_deck_eors_equal_two_independent_solves(games: MemoryCache) -> None:
+    eor = effects_of_removal(Rules(), exact=False, cache=games)
+    before = api.solve()
+    for card in parse_cards("5h Kd"):
+        after = api.solve(removed=[card])
+        label = "T" if card.points == 10 and card.rank.value == "10" else card.rank.value
+        assert math.isclose(
+            eor.effects["main"][label], after.expected_value - before.expected_value, abs_tol=1e-12
+        )
+        # A full shoe is symmetric in suits, so any one suit gives the suit-averaged EOR.
+        assert math.isclose(
+            eor.effects["round"][label],
+            after.round_expected_value - before.round_expected_value,
+            abs_tol=1e-12,
+        )
+
+
+# --- Counts -----------------------------------------------------------------------------------
+
+
+def brute_correlation(tags: dict[str, int], effects: dict[str, Any]) -> float:
+    """Pearson's correlation written out over the 52 cards, one entry per card."""
+    xs = [float(tags[r]) for r in LABELS for _ in range(4)]
+    ys = [float(effects[r]) for r in LABELS for _ in range(4)]
+    mx, my = sum(xs) / 52, sum(ys) / 52
+    cov = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    vx = sum((x - mx) ** 2 for x in xs)
+    vy = sum((y - my) ** 2 for y in ys)
+    return cov / math.sqrt(vx * vy)
+
+
+def test_betting_correlation_equals_a_brute_force_correlation(
+    tiny_exact: EffectsOfRemoval[Any],
+) -> None:
+    counts = judge_counts(tiny_exact)
+    assert [s.name for s in counts.systems][:4] == list(SYSTEMS)
+    for system in counts.systems:
+        for wager in ("main", "round"):
+            expected = brute_correlation(system.tags, tiny_exact.effects[wager])
+            assert math.isclose(system.betting_correlation[wager], expected, abs_tol=1e-12)
+
+
+def test_a_count_that_is_its_own_eor_correlates_perfectly() -> None:
+    effects = {r: Fraction(i * i - 40) for i, r in enumerate(LABELS)}
+    tags = {r: int(v) for r, v in effects.items()}
+    assert math.isclose(betting_correlation(tags, effects), 1.0)
+    # The slope is the regression of EOR on tag: here one EOR unit per tag, times decks.
+    assert ev_per_true_count(tags, effects, 104) == 2
+
+
+def test_ev_slope_is_the_least_squares_fit_over_the_cards() -> None:
+    effects = {r: Fraction(3 * i % 7, 1000) for i, r in enumerate(LABELS)}
+    tags = {r: (i % 3) - 1 for i, r in enumerate(LABELS)}
+    xs = [Fraction(tags[r]) for r in LABELS for _ in range(4)]
+    ys = [effects[r] for r in LABELS for _ in range(4)]
+    mx, my = sum(xs) / 52, sum(ys) / 52
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
+        (x - mx) ** 2 for x in xs
+    )
+    assert ev_per_true_count(tags, effects, 312) == 6 * slope
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_best_count_stays_within_its_level_and_beats_published_ones(
+    tiny_exact: EffectsOfRemoval[Any], level: int
+) -> None:
+    effects = tiny_exact.effects["round"]
+    tags = best_count(effects, level)
+    assert max(abs(t) for t in tags.values()) <= level
+    best = betting_correlation(tags, effects)
+    for published in SYSTEMS.values():
+        if max(abs(t) for t in published.values()) <= level:
+            assert best >= betting_correlation(published, effects) - 1e-12
+
+
+def test_tags_are_parsed_with_t_covering_the_faces() -> None:
+    tags = parse_tags("A=-1, 2=1,3=1,4=+1,5=1,6=1,7=0,8=0,9=0,10=-1")
+    assert tags == SYSTEMS["hi-lo"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A=-1",
+        "A=-1,A=1,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,T=-1",
+        "X=1,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,T=-1",
+        "A=one,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,T=-1",
+        "A=0,2=0,3=0,4=0,5=0,6=0,7=0,8=0,9=0,T=0",
+        "A=1,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,T=-1,J=-1",
+        "",
+    ],
+)
+def test_bad_tag_vectors_are_refused(text: str) -> None:
+    with pytest.raises(CountError):
+        parse_tags(text)
+
+
+# --- The commands ------------------------------------------------------------------------------
+
+TINY_ARGS = ["--decks", "1", "--bonus-ratio", "3/4", "--removed", " ".join(map(str, REMOVED))]
+
+
+def test_eor_command_prints_the_api_result(
+    games: MemoryCache, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(["eor", *TINY_ARGS, "--exact", "--format", "json"], capsys)
+    assert status == 0, err
+    result = api.eor(removed=REMOVED, exact=True, rules=RULES, cache=games)
+    document = json.loads(out)
+    assert result.to_json() == document
+    assert set(WAGERS) <= document.keys() and list(document["bonus"]) == list(LABELS)
+    status, out, err = run_cli(["eor", *TINY_ARGS, "--format", "csv"], capsys)
+    assert status == 0 and "rank,main,main_chart,bonus,round" in out
+
+
+def test_count_command_prints_the_api_result(
+    games: MemoryCache, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(["count", *TINY_ARGS, "--system", "KO", "--format", "json"], capsys)
+    assert status == 0, err
+    result = api.count(system="KO", removed=REMOVED, rules=RULES, cache=games)
+    assert result.to_json() == json.loads(out)
+    (system,) = json.loads(out)["systems"]
+    assert system["tags"] == SYSTEMS["ko"]
+    assert system.keys() == {"name", "tags", "betting_correlation", "ev_per_true_count"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["count", "--system", "wong-halves"], "wong-halves"),
+        (["count", "--tags", "A=-1,2=1"], "3, 4"),
+        (["count", "--tags", "A=x"], "A=x"),
+        (["count", "--tags", "A=-1", "--system", "ko"], "not both"),
+        (["eor", "--removed", "As Kd Q"], "suit"),
+    ],
+)
+def test_bad_counts_are_one_line_on_stderr_with_status_2(
+    argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(argv, capsys)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and named in err and "Traceback" not in err
+
+
+@given(st.text(max_size=60))
+def test_any_tag_text_is_parsed_or_refused_with_a_count_error(text: str) -> None:
+    try:
+        tags = parse_tags(text)
+    except CountError:
+        return
+    assert list(tags) == list(LABELS) and len(set(tags.values())) > 1
+
+
+@given(st.text(max_size=30))
+def test_any_system_name_is_known_or_refused_with_a_count_error(text: str) -> None:
+    try:
+        tags = system_tags(text)
+    except CountError:
+        return
+    assert tags in SYSTEMS.values()
