@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 from solver.model.cards import Card, Shoe
 from solver.model.errors import ShoeError, SimulationError
+from solver.model.parallel import effective_jobs
 from solver.model.rules import Rules
 from solver.sim.deal import Shoes, Table, play_round, shoe_codes
 from solver.sim.hands import (
@@ -28,7 +29,10 @@ FRESH_LANES = 1 << 12
 PENETRATION_LANES = 1 << 10
 #: Rounds each lane plays from its own shoe, reshuffling at the cut card, in penetration mode.
 SESSION_ROUNDS = 1 << 7
-#: z of a two-sided 95% normal interval.
+#: The most rounds one simulation may deal.  Memory does not grow with ``rounds`` (chunk
+#: seeds are derived one at a time), but time does: at a few million rounds a second per
+#: core this is hours of work, and the counts stay far inside 64-bit integers.
+MAX_ROUNDS = 10**11
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,35 +75,56 @@ def _run_chunk(table: Table, rounds: int, seed: np.random.SeedSequence) -> _Tall
     return _Tally(joint, squares)
 
 
-def _chunks(rounds: int, chunk_rounds: int) -> list[int]:
-    """Split ``rounds`` into chunks of ``chunk_rounds`` (the last one shorter)."""
+def _chunks(rounds: int, chunk_rounds: int) -> Iterator[int]:
+    """Split ``rounds`` into chunks of ``chunk_rounds`` (the last one shorter), lazily."""
     full, rest = divmod(rounds, chunk_rounds)
-    return [chunk_rounds] * full + ([rest] if rest else [])
+    for _ in range(full):
+        yield chunk_rounds
+    if rest:
+        yield rest
+
+
+def chunk_seeds(root: np.random.SeedSequence) -> Iterator[np.random.SeedSequence]:
+    """The seeds ``root.spawn(n)`` would give, derived one at a time as they are needed.
+
+    ``SeedSequence.spawn`` makes child ``i`` from the root's entropy, its spawn key
+    extended by ``i`` and its pool size, so memory stays the same for any number of chunks.
+    """
+    i = 0
+    while True:
+        yield np.random.SeedSequence(
+            root.entropy, spawn_key=(*root.spawn_key, i), pool_size=root.pool_size
+        )
+        i += 1
 
 
 def _tallies(
     table: Table,
-    sizes: Sequence[int],
-    seeds: Sequence[np.random.SeedSequence],
+    rounds: int,
+    chunk_rounds: int,
+    root: np.random.SeedSequence,
     jobs: int,
     progress: Callable[[int], None] | None,
 ) -> Iterator[_Tally]:
-    """Run every chunk, in parallel through joblib when ``jobs`` is not 1, in chunk order."""
-    if jobs == 1 or len(sizes) == 1:
-        results: Iterable[_Tally] = (
-            _run_chunk(table, n, s) for n, s in zip(sizes, seeds, strict=True)
-        )
+    """Run every chunk, in parallel through joblib when ``jobs`` is not 1, in chunk order.
+
+    Chunks are generated lazily and joblib dispatches a few ahead of the workers, so
+    memory does not depend on the number of chunks.
+    """
+    tasks = -(-rounds // chunk_rounds)
+    workers = effective_jobs(jobs, tasks)
+    work = zip(_chunks(rounds, chunk_rounds), chunk_seeds(root), strict=False)
+    if workers == 1:
+        results: Iterable[_Tally] = (_run_chunk(table, n, s) for n, s in work)
     else:
         from joblib import Parallel, delayed
 
         try:
-            parallel = Parallel(n_jobs=jobs, return_as="generator")
+            parallel = Parallel(n_jobs=workers, return_as="generator")
         except ValueError:  # a backend that cannot stream results, e.g. multiprocessing
-            parallel = Parallel(n_jobs=jobs)
-        results = parallel(
-            delayed(_run_chunk)(table, n, s) for n, s in zip(sizes, seeds, strict=True)
-        )
-    for size, tally in zip(sizes, results, strict=True):
+            parallel = Parallel(n_jobs=workers)
+        results = parallel(delayed(_run_chunk)(table, n, s) for n, s in work)
+    for size, tally in zip(_chunks(rounds, chunk_rounds), results, strict=True):
         if progress is not None:
             progress(size)
         yield tally
@@ -124,12 +149,13 @@ def simulate(
     Args:
         rules: The rules to play by.
         strategy: The players' policy (every seat plays the same one).
-        rounds: Rounds to deal.
+        rounds: Rounds to deal, from 1 to :data:`MAX_ROUNDS`.
         seed: Root of every random number; None picks one (reported in the result).
         seats: Players sharing the Bonus card and the dealer's hand.
         penetration: Share of the shoe dealt before a reshuffle, in (0, 1];
             None shuffles a fresh shoe for every round.
-        jobs: Worker processes (joblib ``n_jobs``); results do not depend on it.
+        jobs: Worker processes (joblib ``n_jobs``), capped at the number of chunks and
+            of cores; results do not depend on it.
         removed: Cards out of the shoe before it is shuffled (each with its suit).
         exact: Exact figures to compare against, by wager; the caller computes them
             (the simulator never asks the exact solver).
@@ -141,6 +167,8 @@ def simulate(
     """
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise SimulationError(f"rounds {rounds!r} must be a whole number of at least 1")
+    if rounds > MAX_ROUNDS:
+        raise SimulationError(f"rounds {rounds} is over the maximum of {MAX_ROUNDS:,}")
     if isinstance(seats, bool) or not isinstance(seats, int) or seats < 1:
         raise SimulationError(f"seats {seats!r} must be a whole number of at least 1")
     if penetration is not None and not 0 < penetration <= 1:
@@ -149,7 +177,7 @@ def simulate(
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise SimulationError(f"seed {seed!r} must be a whole number of 0 or more")
-    if jobs == 0:
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0:
         raise SimulationError("jobs 0 is invalid: use 1, a number of processes, or -1 for all")
     if chunk_rounds < 1:
         raise SimulationError(f"chunk size {chunk_rounds} must be at least 1")
@@ -162,11 +190,9 @@ def simulate(
     table = Table.make(rules, strategy, cards, seats, cut)
 
     root = np.random.SeedSequence(seed)
-    sizes = _chunks(rounds, chunk_rounds)
-    seeds = root.spawn(len(sizes))
     joint = np.zeros((seats, 4, 4), dtype=np.int64)
     squares = np.zeros(3, dtype=np.float64)
-    for tally in _tallies(table, sizes, seeds, jobs, progress):
+    for tally in _tallies(table, rounds, chunk_rounds, root, jobs, progress):
         joint += tally.joint
         squares += tally.squares
 
