@@ -35,3 +35,7 @@ class DesignError(CbjError):
 
 class ReportError(CbjError):
     """A report cannot be written as asked (an unknown file type, say)."""
+
+
+class OutputError(CbjError):
+    """An output file or folder that cannot or must not be written as asked."""
