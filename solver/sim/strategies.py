@@ -115,9 +115,14 @@ def parse_strategy(text: str, decisions: Callable[[str], DecisionTable] | None =
     'stand-on:17'
     """
     cleaned = text.strip().lower()
-    match = re.fullmatch(r"stand-on:(\d+)", cleaned)
+    match = re.fullmatch(r"stand-on:(\S*)", cleaned)
     if match:
-        return StandOn(int(match.group(1)))
+        threshold = match.group(1)
+        if not (threshold.isascii() and threshold.isdigit() and len(threshold) <= 2):
+            raise StrategyError(
+                f"stand-on:{threshold[:12]} is out of range: use a total from 0 to 22"
+            )
+        return StandOn(int(threshold))
     if cleaned in TABLE_STRATEGIES:
         if decisions is None:
             raise StrategyError(f"strategy {cleaned!r} needs the exact solver's decision table")
