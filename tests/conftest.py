@@ -24,6 +24,7 @@ os.environ["MPLCONFIGDIR"] = str(SESSION_ROOT / "matplotlib")
 
 import pytest  # noqa: E402
 
+from solver.cache import MemoryCache  # noqa: E402
 from solver.cli import main  # noqa: E402
 from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
 
@@ -31,6 +32,12 @@ from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Remove the session's private home and cache."""
     shutil.rmtree(SESSION_ROOT, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def games() -> MemoryCache:
+    """One in-memory store of solved games shared by the whole test session."""
+    return MemoryCache()
 
 
 def physical_cards(shoe: Shoe) -> list[Card]:

@@ -34,7 +34,7 @@ from solver.cache import (
 )
 from solver.exact.game import GameResult, solve_game
 from solver.exact.player import PlayerSolution
-from solver.exact.strategy import best_chart
+from solver.exact.strategy import Chart, best_chart
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.errors import ShoeError
 from solver.model.rules import DealerNatural, Rules
@@ -59,7 +59,7 @@ def same_solution(a: PlayerSolution, b: PlayerSolution) -> None:
         ], name
 
 
-def same_game(a: GameResult, b: GameResult) -> None:
+def same_game(a: GameResult[Any], b: GameResult[Any]) -> None:
     """Two solved games equal in every field (hand spaces compared array by array)."""
     assert (a.rules, a.removed, a.exact) == (b.rules, b.removed, b.exact)
     assert a.starts == b.starts
@@ -85,7 +85,7 @@ def small_games(draw: st.DrawFn) -> tuple[Rules, tuple[Card, ...], bool]:
     return rules, removed, draw(st.booleans())
 
 
-def solve_or_reject(rules: Rules, removed: tuple[Card, ...], exact: bool) -> GameResult:
+def solve_or_reject(rules: Rules, removed: tuple[Card, ...], exact: bool) -> GameResult[Any]:
     """The solved game, or the example rejected when the shoe can run dry mid-round."""
     try:
         return solve_game(rules, removed, exact=exact)
@@ -128,8 +128,8 @@ KEPT = {str(c) for c in parse_cards("As 2h 5d 9c 10s Kh 7c 10h Jd Qc Ks 9h 8d 10
 REMOVED = tuple(c for c in ONE_DECK if str(c) not in KEPT)
 
 
-def fetch(cache: Cache, counter: Counter, removed: tuple[Card, ...] = REMOVED) -> GameResult:
-    result: GameResult = cache.fetch(
+def fetch(cache: Cache, counter: Counter, removed: tuple[Card, ...] = REMOVED) -> GameResult[Any]:
+    result: GameResult[Any] = cache.fetch(
         "game", SMALL, removed, True, counter.wrap(lambda: solve_game(SMALL, removed, True))
     )
     return result
@@ -415,9 +415,15 @@ def test_the_chart_is_cached_with_its_game(tmp_path: Path) -> None:
     rules = Rules(decks=1)
     lines, warn = collect()
     cache = Cache(tmp_path / "c", warn=warn)
-    chart = cache.best_chart(rules)
+    counter = Counter()
+
+    def compute() -> Chart:
+        return best_chart(rules, solve_game(rules, exact=True, cache=cache))
+
+    chart = cache.chart(rules, counter.wrap(compute))
     assert cache.info().entries == 2  # the exact game and the chart
-    assert cache.best_chart(rules) == chart
+    assert cache.chart(rules, counter.wrap(compute)) == chart
+    assert counter.calls == 1
     assert lines == []
 
 

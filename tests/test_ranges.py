@@ -55,7 +55,7 @@ def one_line(error: pytest.ExceptionInfo[CbjError]) -> None:
 def test_overlong_or_huge_pays_and_ratios_are_one_line_errors(build: object) -> None:
     with pytest.raises(RulesError) as error:
         build()  # type: ignore[operator]
-    one_line(error)  # type: ignore[arg-type]
+    one_line(error)
 
 
 def test_the_range_ends_are_accepted_and_just_beyond_refused() -> None:
@@ -75,7 +75,7 @@ def test_the_range_ends_are_accepted_and_just_beyond_refused() -> None:
 def test_edges_out_of_range_or_overlong_are_one_line_errors(text: str) -> None:
     with pytest.raises(DesignError) as error:
         parse_edge(text)
-    one_line(error)  # type: ignore[arg-type]
+    one_line(error)
 
 
 def test_edge_range_ends_are_accepted() -> None:
@@ -86,7 +86,7 @@ def test_edge_range_ends_are_accepted() -> None:
 def test_huge_or_foreign_stand_on_totals_are_one_line_errors(text: str) -> None:
     with pytest.raises(StrategyError) as error:
         parse_strategy(text)
-    one_line(error)  # type: ignore[arg-type]
+    one_line(error)
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +100,7 @@ def test_a_band_too_big_to_search_in_a_minute_is_refused_at_once(model: EdgeMode
         search_paytables(model, EdgeKind.ROUND, parse_band("-100:1"), Fraction(1, 2), 1000)
     assert time.perf_counter() - start < 10
     assert f"{MAX_SEARCH_CANDIDATES:,}" in str(error.value)
-    one_line(error)  # type: ignore[arg-type]
+    one_line(error)
 
 
 def test_a_search_keeps_only_top_candidates_in_memory(model: EdgeModel) -> None:

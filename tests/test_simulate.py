@@ -18,8 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.api import bonus_figure
+from solver.cache import MemoryCache
 from solver.exact.bonus import analyse_bonus
-from solver.exact.game import solve_game_cached
+from solver.exact.game import solve_game
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.errors import ShoeError, SimulationError, StrategyError
 from solver.model.rules import DealerNatural, Paytable, Rules
@@ -421,11 +422,14 @@ def test_a_decision_table_falls_back_to_its_default() -> None:
     [Rules(), Rules(decks=2, dealer_stands_on=17), Rules(decks=1, blackjack_pays=Fraction(6, 5))],
     ids=["default", "2-decks-s17", "1-deck-6to5"],
 )
-def test_optimal_play_matches_the_exact_solver_within_four_standard_errors(rules: Rules) -> None:
+def test_optimal_play_matches_the_exact_solver_within_four_standard_errors(
+    rules: Rules, games: MemoryCache
+) -> None:
     from solver.exact.strategy import exact_main, strategy_source
 
-    strategy = parse_strategy("optimal", lambda kind: strategy_source(rules, kind))
-    mean, probabilities = exact_main(rules, "optimal")
+    game = solve_game(rules, exact=True, cache=games)
+    strategy = parse_strategy("optimal", lambda kind: strategy_source(game, kind))
+    mean, probabilities = exact_main(game, "optimal")
     exact = {"main": ExactFigure(mean, probabilities), "bonus": bonus_figure(rules)}
     result = simulate(rules, strategy, 200_000, seed=2024, penetration=None, exact=exact)
     main = result.overall.main
@@ -439,12 +443,13 @@ def test_optimal_play_matches_the_exact_solver_within_four_standard_errors(rules
     )
 
 
-def test_chart_strategy_plays_the_printed_chart() -> None:
+def test_chart_strategy_plays_the_printed_chart(games: MemoryCache) -> None:
     from solver.exact.strategy import Action, best_chart, cell_of, strategy_source
 
     rules = Rules()
-    strategy = parse_strategy("chart", lambda kind: strategy_source(rules, kind))
-    chart = best_chart(rules, solve_game_cached(rules, exact=True))
+    game = solve_game(rules, exact=True, cache=games)
+    strategy = parse_strategy("chart", lambda kind: strategy_source(game, kind))
+    chart = best_chart(rules, game)
     hand = (0, 0, 0, 1, 0, 0, 0, 0, 1, 0)  # hard 13
     for bonus in range(1, 11):
         assert strategy.hits(bonus, hand) == (chart.action(cell_of(hand), bonus) is Action.HIT)

@@ -13,7 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.exact.game import GameResult, solve_game_cached
+from solver import api
+from solver.cache import MemoryCache
+from solver.exact.game import GameResult, solve_game
 from solver.exact.player import PlayerSolution, solve_player
 from solver.exact.strategy import (
     ROWS,
@@ -30,18 +32,18 @@ from solver.model.cards import RANKS, SUITS, Shoe, parse_cards
 from solver.model.hands import add_card, best_total_of, hand_of, hard_total, is_player_blackjack
 from solver.model.rules import Rules
 from solver.present.charts import TEXT_FORMATS, ChartFormat, render
-from solver.present.collection import VARIANTS, chart_for, index_page
+from solver.present.collection import VARIANTS, index_page
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def game() -> GameResult:
-    return solve_game_cached(Rules(), exact=True)
+def game(games: MemoryCache) -> GameResult[Fraction]:
+    return solve_game(Rules(), exact=True, cache=games)
 
 
 @pytest.fixture(scope="module")
-def chart(game: GameResult) -> Chart:
+def chart(game: GameResult[Fraction]) -> Chart:
     return best_chart(Rules(), game)
 
 
@@ -197,10 +199,10 @@ def test_drawn_formats_are_reproducible(chart: Chart, fmt: ChartFormat) -> None:
     assert first.startswith(signature)
 
 
-def test_committed_collection_matches_a_fresh_generation() -> None:
+def test_committed_collection_matches_a_fresh_generation(games: MemoryCache) -> None:
     charts = []
     for variant in VARIANTS:
-        chart = chart_for(variant.rules)
+        chart = api.chart(rules=variant.rules, cache=games)
         charts.append((variant, chart))
         for fmt in TEXT_FORMATS:
             committed = ROOT / "strategy_tables" / variant.folder / f"chart.{fmt.value}"

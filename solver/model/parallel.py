@@ -1,19 +1,32 @@
-"""Parallel work: how many workers a map may start.
+"""One way to spread work over workers: an ordered parallel map through joblib.
 
-:func:`effective_jobs` caps a requested worker count at the number of tasks and at the
-cores this process may use, so ``--jobs 1000`` for four tasks starts at most four
-workers, and never more than the machine has cores.
+Callers choose threads (numpy work that releases the GIL) or processes (pure Python
+work); the number of workers never exceeds the tasks or the machine's cores.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Literal, TypeVar
 
 from solver.model.errors import CbjError
 
+T = TypeVar("T")
+R = TypeVar("R")
 
-class JobsError(CbjError):
-    """A worker count that is not a whole number, or is zero."""
+Backend = Literal["threads", "processes"]
+
+
+def check_jobs(jobs: int) -> int:
+    """Validate a ``jobs`` value: a positive number of workers, or -1 for every core.
+
+    >>> check_jobs(2)
+    2
+    """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or (jobs < 1 and jobs != -1):
+        raise CbjError(f"jobs {jobs!r} is invalid: use 1 or more workers, or -1 for every core")
+    return jobs
 
 
 def available_cores() -> int:
@@ -25,18 +38,47 @@ def available_cores() -> int:
 
 
 def effective_jobs(jobs: int, tasks: int, cores: int | None = None) -> int:
-    """Workers to start for ``tasks`` tasks when ``jobs`` are asked for.
+    """Workers actually started: at most one per task and one per core.
 
-    ``jobs`` follows joblib: a positive count, or ``-1`` for every core, ``-2`` for all
-    but one, and so on.  The answer is at least 1 and at most ``tasks`` and ``cores``.
+    ``cores`` defaults to :func:`available_cores`.
 
-    >>> effective_jobs(1000, 4, cores=8), effective_jobs(-1, 100, cores=8)
-    (4, 8)
-    >>> effective_jobs(-2, 100, cores=8), effective_jobs(3, 0, cores=8)
-    (7, 1)
+    >>> effective_jobs(1000, 4) <= 4
+    True
+    >>> effective_jobs(1000, 4, cores=2), effective_jobs(-1, 100, cores=8)
+    (2, 8)
     """
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0:
-        raise JobsError(f"jobs {jobs!r} is invalid: use 1, a number of workers, or -1 for all")
     cores = available_cores() if cores is None else cores
-    wanted = jobs if jobs > 0 else max(1, cores + 1 + jobs)
+    wanted = cores if check_jobs(jobs) == -1 else jobs
     return max(1, min(wanted, tasks, cores))
+
+
+def parallel_map(
+    function: Callable[[T], R],
+    items: Sequence[T],
+    jobs: int = 1,
+    backend: Backend = "processes",
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[R]:
+    """``function`` over ``items`` in order, on up to ``jobs`` workers.
+
+    ``progress(done, total)`` is called as each result arrives.
+
+    >>> list(parallel_map(abs, [-1, 2, -3]))
+    [1, 2, 3]
+    """
+    workers = effective_jobs(jobs, len(items))
+    results: Iterable[R]
+    if workers == 1:
+        results = (function(item) for item in items)
+    else:
+        from joblib import Parallel, delayed
+
+        results = Parallel(
+            n_jobs=workers,
+            prefer="threads" if backend == "threads" else "processes",
+            return_as="generator",
+        )(delayed(function)(item) for item in items)
+    for done, result in enumerate(results, start=1):
+        if progress is not None:
+            progress(done, len(items))
+        yield result

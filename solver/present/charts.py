@@ -14,17 +14,11 @@ import json
 from enum import StrEnum
 from typing import Any
 
-from solver.exact.strategy import ROWS, Action, Chart, cell_name
-from solver.model.cards import VALUES, value_label
+from solver.exact.strategy import COLUMNS, LEGEND, Action, Chart, grid, title
+from solver.model.cards import value_label
 from solver.model.hands import describe_hand
-from solver.present.tables import exact, rules_notes
+from solver.present.tables import rules_notes
 
-COLUMNS = tuple(value_label(v) for v in VALUES)
-LEGEND = {
-    Action.HIT: "hit (draw a card)",
-    Action.STAND: "stand",
-    Action.NONE: "no such hand (a lone ace with a ten-value Bonus card is a blackjack)",
-}
 COLOURS = {Action.HIT: "#f4a6a6", Action.STAND: "#a8d5a2", Action.NONE: "#dddddd"}
 TOP_EXCEPTIONS = 12
 
@@ -42,11 +36,6 @@ class ChartFormat(StrEnum):
 
 
 TEXT_FORMATS = (ChartFormat.CSV, ChartFormat.JSON, ChartFormat.MD, ChartFormat.HTML)
-
-
-def title(chart: Chart) -> str:
-    """The chart's title line."""
-    return f"Community Blackjack (Casino Edition) basic strategy: {chart.rules.decks} decks"
 
 
 def summary(chart: Chart) -> str:
@@ -67,39 +56,6 @@ def header_lines(chart: Chart) -> list[str]:
         summary(chart),
         f"Legend: {legend}",
     ]
-
-
-def grid(chart: Chart) -> list[tuple[str, list[str]]]:
-    """Row label and one action letter per Bonus card, in chart order."""
-    return [(cell_name(cell), [chart.action(cell, b).value for b in VALUES]) for cell in ROWS]
-
-
-def to_json(chart: Chart) -> dict[str, Any]:
-    """The chart as a JSON document."""
-    return {
-        "title": title(chart),
-        "rules": chart.rules.to_json(),
-        "columns": list(COLUMNS),
-        "rows": [
-            {"hand": hand, "actions": dict(zip(COLUMNS, actions, strict=True))}
-            for hand, actions in grid(chart)
-        ],
-        "expected_value": exact(chart.expected_value),
-        "optimal_expected_value": exact(chart.optimal_expected_value),
-        "cost": exact(chart.cost),
-        "legend": {a.value: text for a, text in LEGEND.items()},
-        "exceptions": [
-            {
-                "bonus": value_label(e.bonus),
-                "hand": describe_hand(e.hand),
-                "chart": e.chart_action.value,
-                "optimal": e.optimal_action.value,
-                "frequency": exact(e.frequency),
-                "gain": exact(e.gain),
-            }
-            for e in chart.exceptions
-        ],
-    }
 
 
 def to_csv(chart: Chart) -> str:
@@ -269,7 +225,7 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
 def render(chart: Chart, fmt: ChartFormat) -> bytes:
     """The chart in any :class:`ChartFormat`, as bytes ready to write."""
     if fmt is ChartFormat.JSON:
-        return (json.dumps(to_json(chart), indent=2) + "\n").encode()
+        return (json.dumps(chart.to_json(), indent=2) + "\n").encode()
     if fmt is ChartFormat.CSV:
         return to_csv(chart).encode()
     if fmt is ChartFormat.MD:

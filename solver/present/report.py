@@ -31,23 +31,21 @@ from solver.exact.design import (
     solve_variants,
     with_pay,
 )
-from solver.exact.game import GameResult, round_outcomes
-from solver.exact.strategy import Action
+from solver.exact.game import GameResult, GameStore, round_outcomes
+from solver.exact.strategy import COLUMNS, Action, Chart, best_chart, grid
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
 from solver.model.errors import ReportError
-from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome
+from solver.model.numbers import number, percent, signed
+from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome, main_payoffs
 from solver.model.rules import RULE_MEANINGS, Rules, format_ratio
 from solver.present.charts import (
     COLOURS,
-    COLUMNS,
     EXCEPTION_HEADERS,
     TOP_EXCEPTIONS,
     exception_rows,
-    grid,
     summary,
 )
-from solver.present.collection import chart_for
-from solver.present.tables import number, percent, rule_cell, signed
+from solver.present.tables import rule_cell
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -113,11 +111,11 @@ class Report:
     generator: str = field(default_factory=lambda: f"cbj {version('community-blackjack')}")
 
 
-def build_report(rules: Rules, jobs: int = 1) -> Report:
+def build_report(rules: Rules, jobs: int = 1, cache: GameStore | None = None) -> Report:
     """Compute every figure of the game under ``rules`` and lay out the report."""
-    model = edge_model(rules, jobs)
+    model = edge_model(rules, jobs, cache)
     game = model.priced(rules.paytable, rules.bonus_ratio)
-    variants = solve_variants(one_rule_at_a_time(rules), jobs=jobs)
+    variants = solve_variants(one_rule_at_a_time(rules), jobs=jobs, cache=cache)
     sections = (
         _summary(game),
         _assumptions(game),
@@ -148,7 +146,7 @@ def build_report(rules: Rules, jobs: int = 1) -> Report:
                 ),
             ),
         ),
-        _chart_section(rules),
+        _chart_section(best_chart(model.rules, model.game)),
         _appendix(game),
     )
     return Report(rules, sections)
@@ -178,12 +176,7 @@ def _fraction(value: Fraction | float) -> Fraction:
     return value
 
 
-def _main_pays(rules: Rules) -> dict[str, Fraction]:
-    return {"blackjack": rules.blackjack_pays, "win": Fraction(1), "push": Fraction(0),
-            "lose": Fraction(-1)}  # fmt: skip
-
-
-def _summary(game: GameResult) -> Section:
+def _summary(game: GameResult[Fraction]) -> Section:
     rules, bonus = game.rules, game.bonus
     assert bonus is not None
     r = rules.bonus_ratio
@@ -232,7 +225,7 @@ def _summary(game: GameResult) -> Section:
     )
 
 
-def _assumptions(game: GameResult) -> Section:
+def _assumptions(game: GameResult[Fraction]) -> Section:
     rules = game.rules
     values = rules.to_json()
     rows = tuple(
@@ -268,7 +261,7 @@ def _assumptions(game: GameResult) -> Section:
     )
 
 
-def _bonus_section(game: GameResult) -> Section:
+def _bonus_section(game: GameResult[Fraction]) -> Section:
     bonus = game.bonus
     assert bonus is not None
     rows = tuple(
@@ -297,8 +290,8 @@ def _bonus_section(game: GameResult) -> Section:
     )
 
 
-def _main_section(game: GameResult) -> Section:
-    pays = _main_pays(game.rules)
+def _main_section(game: GameResult[Fraction]) -> Section:
+    pays = main_payoffs(game.rules)
     rows = tuple(
         (k, MAIN_PAYS[k] or _pay_text(pays[k]), number(p, 6), signed(p * pays[k], 6))
         for k, p in game.outcomes.items()
@@ -324,9 +317,9 @@ def _main_section(game: GameResult) -> Section:
     )
 
 
-def _round_section(game: GameResult) -> Section:
+def _round_section(game: GameResult[Fraction]) -> Section:
     rules = game.rules
-    pays = _main_pays(rules)
+    pays = main_payoffs(rules)
     joint = round_outcomes(game)
     rows = []
     for k in MAIN_OUTCOMES:
@@ -382,9 +375,8 @@ def _dealer_section(rules: Rules) -> Section:
     )
 
 
-def _chart_section(rules: Rules) -> Section:
+def _chart_section(chart: Chart) -> Section:
     """The best printable chart, its cost against perfect play and its main exceptions."""
-    chart = chart_for(rules)
     rows = grid(chart)
     return Section(
         "Strategy chart",
@@ -454,7 +446,7 @@ def _sensitivity_section(model: EdgeModel, rules: Rules) -> Section:
     )
 
 
-def _appendix(game: GameResult) -> Section:
+def _appendix(game: GameResult[Fraction]) -> Section:
     bonus = game.bonus
     assert bonus is not None
     exact: list[tuple[str, Fraction]] = [
@@ -500,7 +492,7 @@ def _figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def _ev_by_bonus_plot(game: GameResult) -> Figure:
+def _ev_by_bonus_plot(game: GameResult[Fraction]) -> Figure:
     figure = _figure(6.4, 2.8)
     axes = figure.add_subplot()
     by_card = game.by_bonus_card()
