@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import tracemalloc
-from itertools import islice
 from typing import Any
 
 import joblib
@@ -23,13 +22,14 @@ from solver.sim.strategies import parse_strategy
 STAND_17 = parse_strategy("stand-on:17")
 
 
-@given(st.integers(0, 2**128), st.integers(1, 40))
-def test_chunk_seeds_are_the_children_spawn_would_give(entropy: int, n: int) -> None:
+@given(st.integers(0, 2**128), st.integers(1, 40), st.integers(1, 7))
+def test_the_chunk_plan_matches_spawn(entropy: int, n: int, chunk: int) -> None:
     for root in (np.random.SeedSequence(entropy), np.random.SeedSequence(entropy).spawn(3)[2]):
-        expected = np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key)
-        children = expected.spawn(n)
-        lazy = list(islice(run.chunk_seeds(root), n))
-        for a, b in zip(children, lazy, strict=True):
+        twin = np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key)
+        children = twin.spawn(len(run.ChunkPlan(n, chunk, root)))
+        plan = run.ChunkPlan(n, chunk, root)
+        assert sum(size for size, _ in plan) == n
+        for a, (_, b) in zip(children, plan, strict=True):
             assert a.spawn_key == b.spawn_key
             assert (a.generate_state(4) == b.generate_state(4)).all()
 

@@ -73,11 +73,12 @@ def parallel_map(
     else:
         from joblib import Parallel, delayed
 
-        results = Parallel(
-            n_jobs=workers,
-            prefer="threads" if backend == "threads" else "processes",
-            return_as="generator",
-        )(delayed(function)(item) for item in items)
+        prefer = "threads" if backend == "threads" else "processes"
+        try:
+            parallel = Parallel(n_jobs=workers, prefer=prefer, return_as="generator")
+        except ValueError:  # a configured backend that cannot stream, e.g. multiprocessing
+            parallel = Parallel(n_jobs=workers, prefer=prefer)
+        results = parallel(delayed(function)(item) for item in items)
     for done, result in enumerate(results, start=1):
         if progress is not None:
             progress(done, len(items))

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import Card, Shoe
 from solver.model.errors import ShoeError, SimulationError
-from solver.model.parallel import effective_jobs
+from solver.model.parallel import parallel_map
 from solver.model.rules import Rules
 from solver.sim.deal import Shoes, Table, play_round, shoe_codes
 from solver.sim.hands import (
@@ -75,59 +77,71 @@ def _run_chunk(table: Table, rounds: int, seed: np.random.SeedSequence) -> _Tall
     return _Tally(joint, squares)
 
 
-def _chunks(rounds: int, chunk_rounds: int) -> Iterator[int]:
-    """Split ``rounds`` into chunks of ``chunk_rounds`` (the last one shorter), lazily."""
-    full, rest = divmod(rounds, chunk_rounds)
-    for _ in range(full):
-        yield chunk_rounds
-    if rest:
-        yield rest
+@dataclass(frozen=True, slots=True)
+class ChunkPlan(Sequence[tuple[int, np.random.SeedSequence]]):
+    """Every chunk's size and seed, each made only when asked for.
 
-
-def chunk_seeds(root: np.random.SeedSequence) -> Iterator[np.random.SeedSequence]:
-    """The seeds ``root.spawn(n)`` would give, derived one at a time as they are needed.
-
-    ``SeedSequence.spawn`` makes child ``i`` from the root's entropy, its spawn key
-    extended by ``i`` and its pool size, so memory stays the same for any number of chunks.
+    Chunk ``i`` plays ``chunk_rounds`` rounds (the last one the rest) from the seed
+    ``root.spawn`` would give as its child ``i``: ``SeedSequence.spawn`` builds child ``i``
+    from the root's entropy, its spawn key extended by ``i`` and its pool size.  Nothing
+    is stored per chunk, so memory is the same for any number of rounds.
     """
-    i = 0
-    while True:
-        yield np.random.SeedSequence(
+
+    rounds: int
+    chunk_rounds: int
+    root: np.random.SeedSequence
+
+    def __len__(self) -> int:
+        return -(-self.rounds // self.chunk_rounds)
+
+    def size(self, i: int) -> int:
+        """Rounds chunk ``i`` plays."""
+        return min(self.chunk_rounds, self.rounds - i * self.chunk_rounds)
+
+    def seed(self, i: int) -> np.random.SeedSequence:
+        """Chunk ``i``'s seed, equal to ``root.spawn(i + 1)[i]``."""
+        root = self.root
+        return np.random.SeedSequence(
             root.entropy, spawn_key=(*root.spawn_key, i), pool_size=root.pool_size
         )
-        i += 1
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, np.random.SeedSequence]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[tuple[int, np.random.SeedSequence]]: ...
+
+    def __getitem__(
+        self, i: int | slice
+    ) -> tuple[int, np.random.SeedSequence] | Sequence[tuple[int, np.random.SeedSequence]]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self.size(i), self.seed(i)
+
+
+def _run_planned(table: Table, chunk: tuple[int, np.random.SeedSequence]) -> _Tally:
+    return _run_chunk(table, *chunk)
 
 
 def _tallies(
     table: Table,
-    rounds: int,
-    chunk_rounds: int,
-    root: np.random.SeedSequence,
+    plan: ChunkPlan,
     jobs: int,
     progress: Callable[[int], None] | None,
 ) -> Iterator[_Tally]:
-    """Run every chunk, in parallel through joblib when ``jobs`` is not 1, in chunk order.
+    """Run every chunk through the one parallel map, in chunk order.
 
-    Chunks are generated lazily and joblib dispatches a few ahead of the workers, so
-    memory does not depend on the number of chunks.
+    Chunks are made as the map asks for them and joblib dispatches only a few ahead of
+    its workers, so memory does not depend on the number of chunks.
     """
-    tasks = -(-rounds // chunk_rounds)
-    workers = effective_jobs(jobs, tasks)
-    work = zip(_chunks(rounds, chunk_rounds), chunk_seeds(root), strict=False)
-    if workers == 1:
-        results: Iterable[_Tally] = (_run_chunk(table, n, s) for n, s in work)
-    else:
-        from joblib import Parallel, delayed
 
-        try:
-            parallel = Parallel(n_jobs=workers, return_as="generator")
-        except ValueError:  # a backend that cannot stream results, e.g. multiprocessing
-            parallel = Parallel(n_jobs=workers)
-        results = parallel(delayed(_run_chunk)(table, n, s) for n, s in work)
-    for size, tally in zip(_chunks(rounds, chunk_rounds), results, strict=True):
+    def report(done: int, _: int) -> None:
         if progress is not None:
-            progress(size)
-        yield tally
+            progress(plan.size(done - 1))
+
+    yield from parallel_map(partial(_run_planned, table), plan, jobs, "processes", report)
 
 
 def simulate(
@@ -192,7 +206,7 @@ def simulate(
     root = np.random.SeedSequence(seed)
     joint = np.zeros((seats, 4, 4), dtype=np.int64)
     squares = np.zeros(3, dtype=np.float64)
-    for tally in _tallies(table, rounds, chunk_rounds, root, jobs, progress):
+    for tally in _tallies(table, ChunkPlan(rounds, chunk_rounds, root), jobs, progress):
         joint += tally.joint
         squares += tally.squares
 
