@@ -664,8 +664,9 @@ class Cache:
     def info(self) -> CacheInfo:
         """Where the cache is, its size on disk and its number of entries."""
         entries = size = 0
-        usable = False
+        usable = not self._disabled
         if self.path.exists() and not self._disabled:
+            usable = False
             try:
                 with closing(self._open(create=False)) as db:
                     (entries,) = db.execute("SELECT COUNT(*) FROM entries").fetchone()

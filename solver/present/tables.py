@@ -427,3 +427,15 @@ def variants_table(result: Variants) -> Table:
         rows,
         notes,
     )
+
+
+def cache_table(info: Any) -> Table:
+    """Where the disk cache is and how big (``cbj cache info``)."""
+    megabytes = f"{info.bytes / 1024**2:.1f} MB of at most {info.max_bytes / 1024**2:.0f} MB"
+    rows = (
+        ("folder", str(info.path)),
+        ("size on disk", megabytes),
+        ("entries", str(info.entries)),
+        ("usable", "yes" if info.usable else "no"),
+    )
+    return Table("Disk cache of solved games", ("", "value"), rows)
