@@ -525,8 +525,8 @@ def fail(message: str) -> None:
 def interrupted() -> None:
     """Ctrl-C: show the cursor again (a progress bar hides it), say so, exit 130."""
     if sys.stderr.isatty():
-        sys.stderr.write("\x1b[?25h")
-    click.echo("\ncbj: interrupted" if sys.stderr.isatty() else "cbj: interrupted", err=True)
+        sys.stderr.write("\x1b[?25h\r\x1b[K")  # cursor shown, a half-drawn bar wiped
+    click.echo("cbj: interrupted", err=True)
     sys.exit(130)
 
 
