@@ -159,3 +159,30 @@ def test_the_kelvin_sign_reads_as_a_king(
     status, out, err = run_cli([*argv, *ONE_DECK], capsys)
     plain = run_cli([a.replace("\u212a", "K") for a in argv] + ONE_DECK, capsys)
     assert (status, out, err) == plain and status == 0
+
+
+@pytest.mark.parametrize("fmt", ["csv", "md"])
+def test_exact_solves_show_fractions_in_csv_and_markdown(
+    fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run_cli(["solve", *ONE_DECK, "--exact", "--format", fmt], capsys)
+    exact = solver.api.solve(decks=1, exact=True)
+    assert status == 0 and "exact" in out
+    assert str(exact.expected_value) in out and str(exact.outcomes["blackjack"]) in out
+    status, out, _ = run_cli(["solve", *ONE_DECK, "--format", fmt], capsys)
+    assert str(exact.expected_value) not in out
+
+
+def test_exact_advice_shows_fractions(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["advise", "--bonus", "7", "--hand", "9 4", *ONE_DECK]
+    advice = solver.api.advise(bonus="7", hand="9 4", decks=1, exact=True)
+    assert str(advice.stand) in run_cli([*argv, "--exact"], capsys)[1]
+    assert str(advice.stand) not in run_cli(argv, capsys)[1]
+
+
+def test_the_solve_screen_says_who_holds_the_edge(capsys: pytest.CaptureFixture[str]) -> None:
+    game = solver.api.solve(decks=1)
+    out = run_cli(["solve", *ONE_DECK], capsys)[1]
+    side = "player" if game.expected_value > 0 else "house"
+    assert f"The {side} holds the edge on the main wager" in out
+    assert "with_bonus" not in out.split("\n", 3)[1]  # plain words before the rules line
