@@ -3,7 +3,8 @@
 Commands run in-process through :func:`solver.cli.main`.  Valid numbers are kept tiny
 (0, 1, 2) and the heavy switches (``--exact``, ``--jobs``) are left alone so that an
 example that happens to be valid still finishes in moments; ``tables`` and ``report``
-(minutes of work when valid) have their own targeted tests.
+(minutes of work when valid) have their own targeted tests, and ``cache clear`` would
+only empty the session's cache.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 from solver.cli import cli, main
 
-SKIPPED_COMMANDS = {"tables", "report"}
+SKIPPED_COMMANDS = {"tables", "report", "clear"}
 HEAVY_OPTIONS = {"--exact", "--jobs", "--help", "--version"}
 #: Options given to keep a valid run short, unless the example fuzzes them: one deck
 #: (an exact solve in a second or two) and few rounds.
