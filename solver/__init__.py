@@ -18,11 +18,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from solver.api import (
         BonusResult,
+        CacheCleared,
         DealerResult,
         RulesResult,
         Written,
         advise,
         bonus,
+        cache_clear,
+        cache_info,
         chart,
         dealer,
         paytable_search,
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
         tables,
         variants,
     )
+    from solver.cache import Cache, CacheInfo, MemoryCache
     from solver.exact.bonus import BonusAnalysis
     from solver.exact.design import PaySolution, SearchResult, Variants
     from solver.exact.game import Advice, GameResult, GameStore
@@ -44,6 +48,7 @@ if TYPE_CHECKING:
         CbjError,
         DesignError,
         HandError,
+        OutputError,
         ReportError,
         RulesError,
         ShoeError,
@@ -57,17 +62,19 @@ if TYPE_CHECKING:
 #: Where each public name lives.
 _HOMES = {
     "solver.api": (
-        "BonusResult DealerResult RulesResult Written advise bonus chart dealer "
-        "paytable_search paytable_solve report rules simulate solve tables variants"
+        "BonusResult CacheCleared DealerResult RulesResult Written advise bonus cache_clear "
+        "cache_info chart dealer paytable_search paytable_solve report rules simulate solve "
+        "tables variants"
     ),
+    "solver.cache": "Cache CacheInfo MemoryCache",
     "solver.exact.bonus": "BonusAnalysis",
     "solver.exact.design": "PaySolution SearchResult Variants",
     "solver.exact.game": "Advice GameResult GameStore",
     "solver.exact.strategy": "Chart",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
-        "CardError CbjError DesignError HandError ReportError RulesError ShoeError "
-        "SimulationError StrategyError"
+        "CardError CbjError DesignError HandError OutputError ReportError RulesError "
+        "ShoeError SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
     "solver.model.rules": "DealerNatural Paytable Rules",
@@ -80,6 +87,9 @@ __all__ = [
     "BonusAnalysis",
     "BonusOutcome",
     "BonusResult",
+    "Cache",
+    "CacheCleared",
+    "CacheInfo",
     "Card",
     "CardError",
     "CbjError",
@@ -91,6 +101,8 @@ __all__ = [
     "GameStore",
     "HandError",
     "MainOutcome",
+    "MemoryCache",
+    "OutputError",
     "PaySolution",
     "Paytable",
     "Rank",
@@ -109,6 +121,8 @@ __all__ = [
     "Written",
     "advise",
     "bonus",
+    "cache_clear",
+    "cache_info",
     "chart",
     "dealer",
     "parse_cards",
