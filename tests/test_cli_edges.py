@@ -186,3 +186,10 @@ def test_the_solve_screen_says_who_holds_the_edge(capsys: pytest.CaptureFixture[
     side = "player" if game.expected_value > 0 else "house"
     assert f"The {side} holds the edge on the main wager" in out
     assert "with_bonus" not in out.split("\n", 3)[1]  # plain words before the rules line
+
+
+def test_exact_variants_show_fractions(capsys: pytest.CaptureFixture[str]) -> None:
+    exact = solver.api.solve(decks=1, exact=True).expected_value
+    out = run_cli(["variants", "--decks", "1", "--exact", "--format", "csv"], capsys)[1]
+    assert "exact main EV" in out and str(exact) in out
+    assert str(exact) not in run_cli(["variants", "--decks", "1", "--format", "csv"], capsys)[1]

@@ -448,7 +448,11 @@ def search_table(result: SearchResult) -> Table:
 
 
 def variants_table(result: Variants) -> Table:
-    """Headline numbers of several rule sets as a table, one row per variant."""
+    """Headline numbers of several rule sets as a table, one row per variant.
+
+    With exact main-wager EVs (``--exact``) an ``exact main EV`` column shows the fractions.
+    """
+    exact = any(isinstance(v.main_expected_value, Fraction) for v in result.variants)
     rows = tuple(
         (
             str(v.rules.decks),
@@ -458,6 +462,7 @@ def variants_table(result: Variants) -> Table:
             signed(v.main_expected_value),
             signed(v.bonus_expected_value),
             percent(v.round_house_edge),
+            *((_exact_cell(v.main_expected_value),) if exact else ()),
         )
         for v in result.variants
     )
@@ -466,9 +471,10 @@ def variants_table(result: Variants) -> Table:
         "each row changes only the rules in its first four columns; the paytable and "
         "bonus ratio are those in force",
     )
+    headers = ("decks", "stands on", "blackjack", "dealer natural", "main EV", "bonus EV")
     return Table(
         "Rule variants",
-        ("decks", "stands on", "blackjack", "dealer natural", "main EV", "bonus EV", "round edge"),
+        (*headers, "round edge", *(("exact main EV",) if exact else ())),
         rows,
         notes,
     )
