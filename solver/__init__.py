@@ -37,7 +37,7 @@ if TYPE_CHECKING:
         tables,
         variants,
     )
-    from solver.cache import Cache, CacheInfo, MemoryCache
+    from solver.cache import Cache, CacheInfo, DiskCache, MemoryCache
     from solver.exact.bonus import BonusAnalysis
     from solver.exact.design import PaySolution, SearchResult, Variants
     from solver.exact.game import Advice, GameResult, GameStore
@@ -66,7 +66,7 @@ _HOMES = {
         "cache_info chart dealer paytable_search paytable_solve report rules simulate solve "
         "tables variants"
     ),
-    "solver.cache": "Cache CacheInfo MemoryCache",
+    "solver.cache": "Cache CacheInfo DiskCache MemoryCache",
     "solver.exact.bonus": "BonusAnalysis",
     "solver.exact.design": "PaySolution SearchResult Variants",
     "solver.exact.game": "Advice GameResult GameStore",
@@ -97,6 +97,7 @@ __all__ = [
     "DealerNatural",
     "DealerResult",
     "DesignError",
+    "DiskCache",
     "GameResult",
     "GameStore",
     "HandError",

@@ -448,10 +448,10 @@ def _natural(text: str) -> DealerNatural:
 
 def variants(
     *,
-    decks: Sequence[int] | str = (),
-    dealer_stands_on: Sequence[int] | str = (),
-    blackjack_pays: Sequence[Fraction] | str = (),
-    dealer_natural: Sequence[DealerNatural] | str = (),
+    decks: Sequence[int | str] | str = (),
+    dealer_stands_on: Sequence[int | str] | str = (),
+    blackjack_pays: Sequence[Fraction | str] | str = (),
+    dealer_natural: Sequence[DealerNatural | str] | str = (),
     exact: bool = False,
     jobs: int = 1,
     cache: GameStore | None = None,

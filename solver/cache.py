@@ -691,6 +691,10 @@ class Cache:
             return int(entries)
 
 
+#: The name the disk cache had before it moved to SQLite.
+DiskCache = Cache
+
+
 class NoCache(Cache):
     """The same interface with nothing stored or read: ``--no-cache``."""
 

@@ -37,6 +37,9 @@ from solver.sim import (
 
 from .conftest import physical_cards, run_cli
 
+#: How a dealer hand ends in the brute-force twin: ("bust",) or (best total, natural?).
+DealerFinal = tuple[str] | tuple[int, bool]
+
 
 def stacked(
     cards: str, rules: Rules | None = None, stand_on: int = 17, seats: int = 1
@@ -174,7 +177,11 @@ def test_bonus_tiers_of_dealt_cards() -> None:
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(), Rules(decks=1, paytable=Paytable.parse("20:5:2")), Rules(decks=2, bonus_ratio=1)],
+    [
+        Rules(),
+        Rules(decks=1, paytable=Paytable.parse("20:5:2")),
+        Rules(decks=2, bonus_ratio=Fraction(1)),
+    ],
     ids=["default", "one-deck-20:5:2", "two-deck-ratio-1"],
 )
 def test_bonus_mean_and_tier_frequencies_agree_with_exact(rules: Rules) -> None:
@@ -228,7 +235,12 @@ def cards_in_21(hand: tuple[int, ...], bonus: int) -> int:
 
 def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> dict[str, Fraction]:
     """Probability of each main outcome, enumerating every order of ``values``."""
-    pays = {"blackjack": rules.blackjack_pays, "win": 1, "push": 0, "lose": -1}
+    pays: dict[str, Fraction] = {
+        "blackjack": rules.blackjack_pays,
+        "win": Fraction(1),
+        "push": Fraction(0),
+        "lose": Fraction(-1),
+    }
     threshold = rules.dealer_stands_on
 
     def take(shoe: tuple[int, ...]) -> Iterable[tuple[Fraction, int, tuple[int, ...]]]:
@@ -238,11 +250,14 @@ def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> d
                 yield p, v, shoe[:i] + shoe[i + 1 :]
 
     @cache
-    def dealer(shoe: tuple[int, ...], hand: tuple[int, ...], bonus: int) -> dict[tuple, Fraction]:
-        out: dict[tuple, Fraction] = {}
+    def dealer(
+        shoe: tuple[int, ...], hand: tuple[int, ...], bonus: int
+    ) -> dict[DealerFinal, Fraction]:
+        out: dict[DealerFinal, Fraction] = {}
         assert shoe, "the tiny shoe must never run out"
         for p, v, rest in take(shoe):
             grown = tuple(sorted((*hand, v)))
+            finals: dict[DealerFinal, Fraction]
             if sum(grown) > 21:
                 finals = {("bust",): Fraction(1)}
             elif best(grown, bonus) >= threshold:
@@ -264,8 +279,8 @@ def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> d
             and (sorted((hand[0], bonus)) == [1, 10])
         )
 
-    def settle(hand: tuple[int, ...], bonus: int, final: tuple) -> str:
-        if final == ("bust",):
+    def settle(hand: tuple[int, ...], bonus: int, final: DealerFinal) -> str:
+        if len(final) == 1:  # ("bust",)
             return "win"
         mine, (theirs, nat) = best(hand, bonus), final
         if mine != theirs:
@@ -314,7 +329,12 @@ def test_main_wager_agrees_with_brute_force_on_a_tiny_shoe(rules: Rules, stand_o
     cards = parse_cards(TINY_SHOE)
     removed = tiny_removed()
     distribution = main_distribution(tuple(c.points for c in cards), rules, stand_on)
-    pays = {"blackjack": rules.blackjack_pays, "win": 1, "push": 0, "lose": -1}
+    pays: dict[str, Fraction] = {
+        "blackjack": rules.blackjack_pays,
+        "win": Fraction(1),
+        "push": Fraction(0),
+        "lose": Fraction(-1),
+    }
     mean = sum((Fraction(pays[k]) * p for k, p in distribution.items()), Fraction(0))
     result = simulate(
         rules,

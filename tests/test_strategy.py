@@ -6,7 +6,7 @@ import itertools
 import json
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import pytest
@@ -47,6 +47,11 @@ def chart(game: GameResult[Fraction]) -> Chart:
     return best_chart(Rules(), game)
 
 
+def hits_on_chart(chart: Chart, bonus: int, cell: Cell) -> bool:
+    """The chart says hit in this cell against this Bonus card."""
+    return chart.action(cell, bonus) is Action.HIT
+
+
 def plain_value(
     solution: PlayerSolution, bonus: int, acts: Callable[[Cell], bool]
 ) -> dict[int, Fraction]:
@@ -74,16 +79,16 @@ def plain_value(
     }
 
 
-def test_chart_ev_equals_an_independent_policy_evaluation(game: GameResult, chart: Chart) -> None:
+def test_chart_ev_equals_an_independent_policy_evaluation(
+    game: GameResult[Fraction], chart: Chart
+) -> None:
     total = Fraction(0)
     for start in game.starts:
         if start.blackjack:
             total += Fraction(start.probability) * Fraction(3, 2)
             continue
         solution = game.solutions[start.bonus]
-        values = plain_value(
-            solution, start.bonus, lambda c, b=start.bonus: chart.action(c, b) is Action.HIT
-        )
+        values = plain_value(solution, start.bonus, partial(hits_on_chart, chart, start.bonus))
         total += Fraction(start.probability) * values[start.player]
     assert total == chart.expected_value
     assert chart.expected_value <= chart.optimal_expected_value == game.expected_value
@@ -128,7 +133,7 @@ def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> F
     return Fraction(weighted, denominator[1])
 
 
-def test_no_single_cell_change_raises_the_ev(game: GameResult, chart: Chart) -> None:
+def test_no_single_cell_change_raises_the_ev(game: GameResult[Fraction], chart: Chart) -> None:
     for bonus, solution in game.solutions.items():
         hits = {cell for cell in ROWS if chart.action(cell, bonus) is Action.HIT}
         best = chart_root_value(solution, bonus, hits)

@@ -76,7 +76,7 @@ def parallel_map(
         prefer = "threads" if backend == "threads" else "processes"
         try:
             parallel = Parallel(n_jobs=workers, prefer=prefer, return_as="generator")
-        except ValueError:  # a configured backend that cannot stream, e.g. multiprocessing
+        except ValueError:  # a backend chosen by the caller that cannot stream results
             parallel = Parallel(n_jobs=workers, prefer=prefer)
         results = parallel(delayed(function)(item) for item in items)
     for done, result in enumerate(results, start=1):

@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from solver.model.cards import Card, Shoe
 from solver.model.errors import ShoeError, SimulationError
-from solver.model.parallel import parallel_map
+from solver.model.parallel import check_jobs, parallel_map
 from solver.model.rules import Rules
 from solver.sim.deal import Shoes, Table, play_round, shoe_codes
 from solver.sim.hands import (
@@ -191,8 +191,7 @@ def simulate(
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise SimulationError(f"seed {seed!r} must be a whole number of 0 or more")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0:
-        raise SimulationError("jobs 0 is invalid: use 1, a number of processes, or -1 for all")
+    check_jobs(jobs)
     if chunk_rounds < 1:
         raise SimulationError(f"chunk size {chunk_rounds} must be at least 1")
     removed = tuple(removed)
