@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         rules,
         simulate,
         solve,
+        strategies,
         tables,
         variants,
     )
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from solver.exact.bonus import BonusAnalysis
     from solver.exact.design import PaySolution, SearchResult, Variants
     from solver.exact.game import Advice, GameResult, GameStore
+    from solver.exact.policies import StrategiesResult
     from solver.exact.strategy import Chart
     from solver.model.cards import Card, Rank, Shoe, Suit, parse_cards
     from solver.model.errors import (
@@ -56,7 +58,7 @@ if TYPE_CHECKING:
         StrategyError,
     )
     from solver.model.outcomes import BonusOutcome, MainOutcome
-    from solver.model.rules import DealerNatural, Paytable, Rules
+    from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
     from solver.sim import SimulationResult
 
 #: Where each public name lives.
@@ -64,12 +66,13 @@ _HOMES = {
     "solver.api": (
         "BonusResult CacheCleared DealerResult RulesResult Written advise bonus cache_clear "
         "cache_info chart dealer paytable_search paytable_solve report rules simulate solve "
-        "tables variants"
+        "strategies tables variants"
     ),
     "solver.cache": "Cache CacheInfo DiskCache MemoryCache",
     "solver.exact.bonus": "BonusAnalysis",
     "solver.exact.design": "PaySolution SearchResult Variants",
     "solver.exact.game": "Advice GameResult GameStore",
+    "solver.exact.policies": "StrategiesResult",
     "solver.exact.strategy": "Chart",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
@@ -77,7 +80,7 @@ _HOMES = {
         "ShoeError SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
-    "solver.model.rules": "DealerNatural Paytable Rules",
+    "solver.model.rules": "DealerNatural NaturalBeats Paytable Rules",
     "solver.sim": "SimulationResult",
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names.split()}
@@ -103,6 +106,7 @@ __all__ = [
     "HandError",
     "MainOutcome",
     "MemoryCache",
+    "NaturalBeats",
     "OutputError",
     "PaySolution",
     "Paytable",
@@ -116,6 +120,7 @@ __all__ = [
     "ShoeError",
     "SimulationError",
     "SimulationResult",
+    "StrategiesResult",
     "StrategyError",
     "Suit",
     "Variants",
@@ -133,6 +138,7 @@ __all__ = [
     "rules",
     "simulate",
     "solve",
+    "strategies",
     "tables",
     "variants",
 ]

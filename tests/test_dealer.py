@@ -34,6 +34,7 @@ RULE_VARIANTS = [
     Rules(dealer_stands_on=21),
     Rules(dealer_natural=DealerNatural.OWN_CARDS),
     Rules(dealer_natural=DealerNatural.NONE),
+    Rules(dealer_natural=DealerNatural.BONUS_CARD),
 ]
 
 

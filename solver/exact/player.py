@@ -33,7 +33,7 @@ from solver.exact.dealer import (
 )
 from solver.model.cards import ValueCounts
 from solver.model.errors import HandError
-from solver.model.hands import best_total_of, describe_hand, own_best
+from solver.model.hands import best_total_of, describe_hand, natural_beats_21, own_best
 from solver.model.rules import Rules
 
 WIN, PUSH, LOSE = 0, 1, 2
@@ -131,7 +131,8 @@ def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
     ace = (space.hands[:, 0] > 0).astype(np.int64)
     total = best[hard, ace]
     cards_21 = np.where(own_21[hard, ace], space.sizes, space.sizes + 1)
-    beaten = (total == 21) & (cards_21 >= 3) & rules.natural_beats_multi_card_21
+    beats = np.array([natural_beats_21(k, rules) for k in range(int(cards_21.max(initial=0)) + 1)])
+    beaten = (total == 21) & beats[cards_21]
     labels = dealer_tree(rules, bonus).labels
     classes = np.empty((len(space.hands), len(labels)), dtype=np.int64)
     for j, label in enumerate(labels):
