@@ -18,11 +18,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from solver.api import (
         BonusResult,
+        CacheCleared,
         DealerResult,
         RulesResult,
         Written,
         advise,
         bonus,
+        cache_clear,
+        cache_info,
         chart,
         count,
         dealer,
@@ -37,7 +40,7 @@ if TYPE_CHECKING:
         tables,
         variants,
     )
-    from solver.cache import DiskCache, MemoryCache
+    from solver.cache import Cache, CacheInfo, DiskCache, MemoryCache
     from solver.exact.bonus import BonusAnalysis
     from solver.exact.design import PaySolution, SearchResult, Variants
     from solver.exact.game import Advice, GameResult, GameStore
@@ -51,6 +54,7 @@ if TYPE_CHECKING:
         CountError,
         DesignError,
         HandError,
+        OutputError,
         ReportError,
         RulesError,
         ShoeError,
@@ -64,10 +68,11 @@ if TYPE_CHECKING:
 #: Where each public name lives.
 _HOMES = {
     "solver.api": (
-        "BonusResult DealerResult RulesResult Written advise bonus chart count dealer eor "
-        "paytable_search paytable_solve report rules simulate solve strategies tables variants"
+        "BonusResult CacheCleared DealerResult RulesResult Written advise bonus cache_clear "
+        "cache_info chart count dealer eor paytable_search paytable_solve report rules "
+        "simulate solve strategies tables variants"
     ),
-    "solver.cache": "DiskCache MemoryCache",
+    "solver.cache": "Cache CacheInfo DiskCache MemoryCache",
     "solver.exact.bonus": "BonusAnalysis",
     "solver.exact.design": "PaySolution SearchResult Variants",
     "solver.exact.game": "Advice GameResult GameStore",
@@ -76,8 +81,8 @@ _HOMES = {
     "solver.exact.strategy": "Chart",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
-        "CardError CbjError CountError DesignError HandError ReportError RulesError ShoeError "
-        "SimulationError StrategyError"
+        "CardError CbjError CountError DesignError HandError OutputError ReportError "
+        "RulesError ShoeError SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
     "solver.model.rules": "DealerNatural NaturalBeats Paytable Rules",
@@ -90,6 +95,9 @@ __all__ = [
     "BonusAnalysis",
     "BonusOutcome",
     "BonusResult",
+    "Cache",
+    "CacheCleared",
+    "CacheInfo",
     "Card",
     "CardError",
     "CbjError",
@@ -107,6 +115,7 @@ __all__ = [
     "MainOutcome",
     "MemoryCache",
     "NaturalBeats",
+    "OutputError",
     "PaySolution",
     "Paytable",
     "Rank",
@@ -126,6 +135,8 @@ __all__ = [
     "Written",
     "advise",
     "bonus",
+    "cache_clear",
+    "cache_info",
     "chart",
     "count",
     "dealer",

@@ -20,6 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal, TypedDict, Unpack, overload
 
+from solver.cache import Cache, CacheInfo
 from solver.exact.bonus import BonusAnalysis, analyse_bonus
 from solver.exact.dealer import dealer_distribution
 from solver.exact.design import (
@@ -608,33 +609,82 @@ def tables(
     cache: GameStore | None = None,
     progress: ProgressCallback | None = None,
 ) -> Written:
-    """Write the ``strategy_tables/`` collection: every variant's chart in every format."""
-    from solver.present.collection import VARIANTS, write_collection
+    """Write the ``strategy_tables/`` collection: every variant's chart in every format.
 
+    The folder is checked first (it must be new, empty or a collection already), built
+    aside and swapped in whole, so an interrupted run leaves the old collection intact.
+    """
+    from solver.present.collection import VARIANTS, is_collection, write_collection
+    from solver.present.files import check_output_dir, folder_swap
+
+    target = check_output_dir(str(output_dir), is_collection)
     charts = [best_chart(v.rules, solve_game(v.rules, exact=True, cache=cache)) for v in VARIANTS]
-    paths = write_collection(Path(output_dir), charts, progress=progress)
-    return Written(Rules(), tuple(paths), tuple(charts))
+    with folder_swap(target) as building:
+        built = write_collection(building, charts, progress=progress)
+    paths = tuple(target / path.relative_to(building) for path in built)
+    return Written(Rules(), paths, tuple(charts))
 
 
 def report(
     output: str | Path | None = None,
     *,
+    format: str | None = None,
     jobs: int = 1,
     cache: GameStore | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
-) -> Written | str:
-    """A PAR-style report of the game: written to ``output`` (.html or .pdf), else HTML text."""
-    from solver.present.report import build_report, check_report_path, render_html, write_report
+) -> Written | str | bytes:
+    """A PAR-style report of the game.
+
+    Written to ``output`` (HTML or PDF, as ``format`` or the extension says; the path is
+    checked before any work), else returned: HTML text, or PDF bytes if ``format="pdf"``.
+    """
+    from solver.present.files import choose_format
+    from solver.present.report import (
+        REPORT_FORMATS,
+        build_report,
+        check_report_path,
+        render_html,
+        render_pdf,
+        write_report,
+    )
 
     played = make_rules(rules, options)
     if output is not None:
-        check_report_path(Path(output))
+        chosen = check_report_path(Path(output), format)
+    else:
+        chosen = choose_format(None, format, REPORT_FORMATS, "html")
     document = build_report(played, jobs=jobs, cache=cache)
     if output is None:
-        return render_html(document)
-    write_report(document, Path(output))
-    return Written(played, (Path(output),))
+        return render_pdf(document) if chosen == "pdf" else render_html(document)
+    return Written(played, (write_report(document, Path(output), chosen),))
+
+
+@dataclass(frozen=True, slots=True)
+class CacheCleared:
+    """What ``cbj cache clear`` removed."""
+
+    path: Path
+    entries: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The document ``cbj cache clear --format json`` prints."""
+        return {"path": str(self.path), "entries_removed": self.entries}
+
+
+def cache_info(
+    directory: str | Path | None = None, *, warn: Callable[[str], None] | None = None
+) -> CacheInfo:
+    """Where the disk cache is, its size on disk, its entries and its size cap."""
+    return Cache(directory, warn=warn).info()
+
+
+def cache_clear(
+    directory: str | Path | None = None, *, warn: Callable[[str], None] | None = None
+) -> CacheCleared:
+    """Delete every entry of the disk cache."""
+    cache = Cache(directory, warn=warn)
+    return CacheCleared(cache.directory, cache.clear())
 
 
 # --- Game protection: effects of removal and counts ----------------------------------------------

@@ -1,33 +1,651 @@
-"""Where solved games are kept between runs of ``cbj``: a disk cache the CLI passes in.
+"""Where solved games are kept between runs of ``cbj``: a cache the CLI passes in.
 
-The library never caches on its own; :func:`default_cache` is what ``cbj`` uses, in
-``$CBJ_CACHE_DIR`` or the user's cache folder.
+The library never caches on its own: functions take ``cache=`` (a
+:class:`~solver.exact.game.GameStore`).  :func:`default_cache` is the disk cache ``cbj``
+uses, :class:`MemoryCache` keeps games for the life of one object (a notebook, a test
+session).
+
+The disk cache cannot run code or lie quietly.  Storage is one SQLite database (standard
+library) in a private folder.  SQLite gives atomic writes that several ``cbj`` processes
+can share, and least-recently-used eviction is one ``ORDER BY``.  Each entry's payload is
+zlib-compressed JSON: plain data only, so loading an entry can never execute code
+(nothing here uses pickle), and exact numbers keep their full precision as integers
+(JSON integers have no size limit).  Only what outputs need is stored, compactly: exact
+values as integer numerators over one denominator per hand size, columns that an
+identity recovers left out, hand spaces rebuilt from their smallest hands; about 1.4 MB
+for a six-deck exact game and 1.2 MB for a float one.
+
+Safety rules:
+
+* the key is a hash of everything that changes a result, in canonical form (rules,
+  sorted removed cards, exact or float, kind of result) and of the computing code
+  (:func:`code_fingerprint`: package version, :data:`SCHEMA_VERSION` and the source of
+  ``solver/model``, ``solver/exact`` and this module);
+* every entry carries a SHA-256 checksum of its key and payload; an entry that fails it,
+  or does not decode, is recomputed with one line of warning;
+* the folder is created private (0700); a folder or database owned by another user or
+  writable by group or others is not read (one line of warning, the command runs
+  uncached); any other problem with the folder (a file in its place, read-only, full
+  disk, locked database) also gives one line of warning and no caching, never a failure.
+
+Warnings go to ``warn`` (a callable taking one line), by default :func:`warnings.warn`
+with :class:`CacheWarning`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import os
-from collections.abc import Callable
-from importlib.metadata import version
+import sqlite3
+import stat
+import warnings
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing, contextmanager, suppress
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cache
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar
 
-from solver.exact.game import GameResult
-from solver.model.cards import Card
-from solver.model.rules import Rules
+import numpy as np
+
+from solver.exact.bonus import BonusAnalysis, BonusLine
+from solver.exact.game import GameResult, RoundLine, Start
+from solver.exact.player import RADIX, Number, PlayerSolution, hand_space
+from solver.exact.strategy import Action, Chart, ExceptionHand
+from solver.model.cards import Card, parse_cards
+from solver.model.outcomes import BonusOutcome
+from solver.model.rules import DealerNatural, Paytable, Rules
+
+#: Bump when the payload layout changes; part of every key (a test checks the layouts).
+SCHEMA_VERSION = 1
+#: Default size cap of the cache, in bytes of stored payload.
+DEFAULT_MAX_BYTES = 500 * 1024 * 1024
+#: Environment variables: the folder, and the cap in megabytes.
+DIR_VARIABLE = "CBJ_CACHE_DIR"
+MAX_MB_VARIABLE = "CBJ_CACHE_MAX_MB"
+DATABASE_NAME = "cache.sqlite3"
+
+Kind = Literal["game", "chart"]
+T = TypeVar("T")
+Json = Any
+
+
+class CacheWarning(UserWarning):
+    """The cache could not be used, or an entry was bad and has been recomputed."""
 
 
 def cache_dir() -> Path:
-    """Where solved games are cached: ``$CBJ_CACHE_DIR``, else the user's cache folder."""
-    configured = os.environ.get("CBJ_CACHE_DIR")
-    return Path(configured) if configured else Path.home() / ".cache" / "community-blackjack"
+    """Where the disk cache lives (see :func:`default_directory`)."""
+    return default_directory()
 
 
-class DiskCache:
-    """Solved games on disk, keyed by the package version and every input of the solve."""
+def default_directory() -> Path:
+    """Where the cache lives: ``$CBJ_CACHE_DIR``, else ``~/.cache/community-blackjack``."""
+    configured = os.environ.get(DIR_VARIABLE)
+    if configured:
+        return Path(configured)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "community-blackjack"
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+
+def default_max_bytes() -> int:
+    """The size cap: ``$CBJ_CACHE_MAX_MB`` megabytes if set to a whole number, else 500 MB."""
+    configured = os.environ.get(MAX_MB_VARIABLE, "").strip()
+    if configured.isascii() and configured.isdigit() and len(configured) <= 9:
+        return int(configured) * 1024 * 1024
+    return DEFAULT_MAX_BYTES
+
+
+PACKAGE_ROOT = Path(__file__).resolve().parent
+#: Folders (under the package) whose source decides every cached result.
+COMPUTING_CODE = ("model", "exact")
+
+
+@cache
+def code_fingerprint(root: Path = PACKAGE_ROOT) -> str:
+    """A hash of the package version, the schema and the source of the computing code.
+
+    Editing any file of ``solver/model``, ``solver/exact`` or this module changes it, so
+    results computed by other code are never returned.
+    """
+    digest = hashlib.sha256()
+    try:
+        package = version("community-blackjack")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        package = "unknown"
+    digest.update(f"{package}\0{SCHEMA_VERSION}\0".encode())
+    files = sorted(p for folder in COMPUTING_CODE for p in (root / folder).glob("*.py"))
+    for path in [*files, root / "cache.py"]:
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+# Encoding: plain JSON values only, exact numbers as [numerator, denominator].
+
+
+def _q(value: Fraction) -> list[int]:
+    return [value.numerator, value.denominator]
+
+
+def _number(value: Number) -> Json:
+    """A Fraction as ``[n, d]``, a float as itself (JSON keeps floats exactly)."""
+    if isinstance(value, Fraction):
+        return _q(value)
+    return float(value)
+
+
+def _unnumber(doc: Json) -> Any:
+    if isinstance(doc, list):
+        return Fraction(doc[0], doc[1])
+    return float(doc)
+
+
+def encode_rules(rules: Rules) -> dict[str, Json]:
+    """The rules as canonical JSON values, every ratio an exact pair."""
+    return {
+        "decks": rules.decks,
+        "bonus_ratio": _q(rules.bonus_ratio),
+        "paytable": [_q(p) for p in rules.paytable.as_dict().values()],
+        "blackjack_pays": _q(rules.blackjack_pays),
+        "dealer_stands_on": rules.dealer_stands_on,
+        "dealer_natural": rules.dealer_natural.value,
+        "natural_beats_multi_card_21": rules.natural_beats_multi_card_21,
+    }
+
+
+def decode_rules(doc: dict[str, Json]) -> Rules:
+    """Inverse of :func:`encode_rules`."""
+    s, r, a = (Fraction(n, d) for n, d in doc["paytable"])
+    return Rules(
+        decks=doc["decks"],
+        bonus_ratio=Fraction(*doc["bonus_ratio"]),
+        paytable=Paytable(suited_match=s, rank_match=r, adjacent=a),
+        blackjack_pays=Fraction(*doc["blackjack_pays"]),
+        dealer_stands_on=doc["dealer_stands_on"],
+        dealer_natural=DealerNatural(doc["dealer_natural"]),
+        natural_beats_multi_card_21=doc["natural_beats_multi_card_21"],
+    )
+
+
+def _cards(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _keys_digest(keys: np.ndarray[Any, Any]) -> str:
+    return hashlib.sha256(np.asarray(keys, dtype="<i8").tobytes()).hexdigest()
+
+
+def _encode_solution(solution: PlayerSolution) -> dict[str, Json]:
+    """One Bonus card's solution; the hand space is rebuilt from its minimal hands.
+
+    Exact values share one denominator per hand size and are stored as integer
+    numerators over it; a column that an identity recovers (push = 1 - win - lose, the
+    chosen action's value = win - lose) is left out when the identity holds for every hand.
+    """
+    space = solution.space
+    keys = space.keys
+    present = set(keys.tolist())
+    hands = space.hands
+    # A hand is minimal when no hand one card smaller is in the space: those are the roots.
+    roots = [
+        h.tolist()
+        for h, k in zip(hands, keys.tolist(), strict=True)
+        if not any(h[v] > 0 and k - int(RADIX[v]) in present for v in range(10))
+    ]
+    doc: dict[str, Json] = {
+        "bonus": space.bonus,
+        "shoe": list(space.shoe),
+        "roots": roots,
+        "hands": len(keys),
+        "keys": _keys_digest(keys),
+        "hitting": "".join("1" if h else "0" for h in solution.hitting),
+    }
+    win = [o[0] for o in solution.outcomes]
+    push = [o[1] for o in solution.outcomes]
+    lose = [o[2] for o in solution.outcomes]
+    chosen = [
+        h if hit else s
+        for s, h, hit in zip(solution.stand, solution.hit, solution.hitting, strict=True)
+    ]
+    other = [
+        s if hit else h
+        for s, h, hit in zip(solution.stand, solution.hit, solution.hitting, strict=True)
+    ]
+    values = [*solution.stand, *solution.hit, *win, *push, *lose]
+    if all(isinstance(v, Fraction) for v in values):
+        doc["exact"] = True
+        sizes = space.sizes.tolist()
+        denominators: dict[int, int] = {}
+        for i, size in enumerate(sizes):
+            row = (solution.stand[i], solution.hit[i], win[i], push[i], lose[i])
+            dens = (Fraction(v).denominator for v in row)
+            denominators[size] = math.lcm(denominators.get(size, 1), *dens)
+        doc["denominators"] = {str(m): d for m, d in denominators.items()}
+
+        def column(values: list[Number]) -> list[int]:
+            return [int(Fraction(v) * denominators[m]) for v, m in zip(values, sizes, strict=True)]
+
+        drop_push = all(w + p + lo == 1 for w, p, lo in zip(win, push, lose, strict=True))
+        drop_chosen = all(c == w - lo for c, w, lo in zip(chosen, win, lose, strict=True))
+        doc["win"], doc["lose"], doc["other"] = column(win), column(lose), column(other)
+        if not drop_push:
+            doc["push"] = column(push)
+        if not drop_chosen:
+            doc["chosen"] = column(chosen)
+    else:
+        doc["exact"] = False
+        for name, col in (("win", win), ("push", push), ("lose", lose)):
+            doc[name] = [float(v) for v in col]
+        doc["chosen"] = [float(v) for v in chosen]
+        doc["other"] = [float(v) for v in other]
+    return doc
+
+
+def _decode_solution(rules: Rules, doc: dict[str, Json]) -> PlayerSolution:
+    space = hand_space(doc["bonus"], tuple(doc["shoe"]), [tuple(r) for r in doc["roots"]])
+    if len(space.keys) != doc["hands"] or _keys_digest(space.keys) != doc["keys"]:
+        raise ValueError("the stored hands do not match the rebuilt hand space")
+    hitting = tuple(c == "1" for c in doc["hitting"])
+    n = len(hitting)
+    columns: dict[str, list[Number]] = {}
+    if doc["exact"]:
+        sizes = space.sizes.tolist()
+        dens = [int(doc["denominators"][str(m)]) for m in sizes]
+        for name in ("win", "lose", "other", "push", "chosen"):
+            if name in doc:
+                columns[name] = [Fraction(v, d) for v, d in zip(doc[name], dens, strict=True)]
+        if "push" not in columns:
+            columns["push"] = [
+                1 - w - lo for w, lo in zip(columns["win"], columns["lose"], strict=True)
+            ]
+        if "chosen" not in columns:
+            columns["chosen"] = [
+                w - lo for w, lo in zip(columns["win"], columns["lose"], strict=True)
+            ]
+    else:
+        columns = {name: [float(v) for v in doc[name]] for name in doc if name in _FLOAT_COLUMNS}
+    if any(len(col) != n for col in columns.values()):
+        raise ValueError("a stored column has the wrong length")
+    stand = tuple(
+        o if h else c for c, o, h in zip(columns["chosen"], columns["other"], hitting, strict=True)
+    )
+    hit = tuple(
+        c if h else o for c, o, h in zip(columns["chosen"], columns["other"], hitting, strict=True)
+    )
+    outcomes = tuple(zip(columns["win"], columns["push"], columns["lose"], strict=True))
+    return PlayerSolution(rules, space, stand, hit, hitting, outcomes)
+
+
+_FLOAT_COLUMNS = ("win", "push", "lose", "chosen", "other")
+
+
+def encode_game(game: GameResult[Any]) -> dict[str, Json]:
+    """A solved game as plain JSON values (see :func:`decode_game`)."""
+    bonus = None
+    if game.bonus is not None:
+        bonus = {
+            "removed": _cards(game.bonus.removed),
+            "lines": [
+                [ln.outcome.value, _q(ln.pays), ln.combinations, _q(ln.probability)]
+                for ln in game.bonus.lines
+            ],
+        }
+    return {
+        "rules": encode_rules(game.rules),
+        "removed": _cards(game.removed),
+        "exact": game.exact,
+        "starts": [
+            [
+                s.player,
+                s.bonus,
+                _number(s.probability),
+                s.hits,
+                {k: _number(v) for k, v in s.outcomes.items()},
+            ]
+            for s in game.starts
+        ],
+        "solutions": [_encode_solution(game.solutions[c]) for c in game.solutions],
+        "bonus": bonus,
+        "round_lines": [[_q(line.net), _number(line.probability)] for line in game.round_lines],
+    }
+
+
+def decode_game(doc: dict[str, Json]) -> GameResult[Any]:
+    """Inverse of :func:`encode_game`; raises on any malformed document."""
+    rules = decode_rules(doc["rules"])
+    bonus = None
+    if doc["bonus"] is not None:
+        lines = tuple(
+            BonusLine(BonusOutcome(o), Fraction(*pays), int(n), Fraction(*p))
+            for o, pays, n, p in doc["bonus"]["lines"]
+        )
+        bonus = BonusAnalysis(rules, parse_cards(doc["bonus"]["removed"]), lines)
+    starts = tuple(
+        Start(p, c, _unnumber(prob), bool(hits), {k: _unnumber(v) for k, v in outcomes.items()})
+        for p, c, prob, hits, outcomes in doc["starts"]
+    )
+    solutions = {s["bonus"]: _decode_solution(rules, s) for s in doc["solutions"]}
+    round_lines = tuple(RoundLine(Fraction(*net), _unnumber(p)) for net, p in doc["round_lines"])
+    return GameResult(
+        rules,
+        parse_cards(doc["removed"]),
+        bool(doc["exact"]),
+        starts,
+        solutions,
+        bonus,
+        round_lines,
+    )
+
+
+def encode_chart(chart: Chart) -> dict[str, Json]:
+    """A best chart as plain JSON values (see :func:`decode_chart`)."""
+    return {
+        "rules": encode_rules(chart.rules),
+        "actions": [
+            [soft, total, bonus, action.value]
+            for ((soft, total), bonus), action in chart.actions.items()
+        ],
+        "expected_value": _q(chart.expected_value),
+        "optimal_expected_value": _q(chart.optimal_expected_value),
+        "exceptions": [
+            [e.bonus, list(e.hand), e.chart_action.value, _q(e.frequency), _q(e.gain)]
+            for e in chart.exceptions
+        ],
+    }
+
+
+def decode_chart(doc: dict[str, Json]) -> Chart:
+    """Inverse of :func:`encode_chart`."""
+    return Chart(
+        decode_rules(doc["rules"]),
+        {((bool(s), int(t)), int(b)): Action(a) for s, t, b, a in doc["actions"]},
+        Fraction(*doc["expected_value"]),
+        Fraction(*doc["optimal_expected_value"]),
+        tuple(
+            ExceptionHand(int(b), tuple(hand), Action(a), Fraction(*f), Fraction(*g))
+            for b, hand, a, f, g in doc["exceptions"]
+        ),
+    )
+
+
+def pack(doc: dict[str, Json]) -> bytes:
+    """A document as compressed bytes."""
+    text = json.dumps(doc, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    return zlib.compress(text.encode(), 6)
+
+
+def unpack(payload: bytes) -> dict[str, Json]:
+    """Inverse of :func:`pack`; raises ``ValueError`` on anything but a packed document."""
+    try:
+        doc = json.loads(zlib.decompress(payload))
+    except (zlib.error, UnicodeDecodeError, RecursionError) as error:
+        raise ValueError(f"not a cache document: {error}") from None
+    if not isinstance(doc, dict):
+        raise ValueError("not a cache document")
+    return doc
+
+
+_CODECS: dict[str, tuple[Callable[[Any], dict[str, Json]], Callable[[dict[str, Json]], Any]]] = {
+    "game": (encode_game, decode_game),
+    "chart": (encode_chart, decode_chart),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CacheInfo:
+    """Where the cache is, how many bytes it takes on disk and how many entries it holds."""
+
+    path: Path
+    bytes: int
+    entries: int
+    max_bytes: int
+    usable: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as plain JSON values."""
+        return {
+            "path": str(self.path),
+            "bytes": self.bytes,
+            "entries": self.entries,
+            "max_bytes": self.max_bytes,
+            "usable": self.usable,
+        }
+
+
+class _Unusable(Exception):
+    """The cache folder or database cannot be used safely."""
+
+
+def _check_owned_private(path: Path, what: str) -> None:
+    """Refuse ``path`` unless it is ours and not writable by group or others."""
+    info = path.lstat()
+    if stat.S_ISLNK(info.st_mode):
+        raise _Unusable(f"{what} {path} is a symbolic link")
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and info.st_uid != getuid():
+        raise _Unusable(f"{what} {path} is owned by another user")
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise _Unusable(f"{what} {path} is writable by other users")
+
+
+class Cache:
+    """The disk cache of solved games and charts (see the module docstring).
+
+    Args:
+        directory: The cache folder; ``None`` for :func:`default_directory`.
+        max_bytes: Size cap of the stored payloads; least recently used entries go first.
+        warn: Receives each one-line warning; ``None`` for :func:`warnings.warn`.
+        fingerprint: The computing code's hash; ``None`` for :func:`code_fingerprint`.
+    """
+
+    def __init__(
+        self,
+        directory: Path | str | None = None,
+        *,
+        max_bytes: int | None = None,
+        warn: Callable[[str], None] | None = None,
+        fingerprint: str | None = None,
+    ) -> None:
+        self.directory = Path(directory) if directory is not None else default_directory()
+        self.max_bytes = default_max_bytes() if max_bytes is None else max_bytes
+        self._warn = warn
+        self._fingerprint = fingerprint
+        self._disabled = False
+
+    @property
+    def path(self) -> Path:
+        """The database file."""
+        return self.directory / DATABASE_NAME
+
+    @property
+    def fingerprint(self) -> str:
+        """The computing code's hash, part of every key."""
+        if self._fingerprint is None:
+            self._fingerprint = code_fingerprint()
+        return self._fingerprint
+
+    def warn(self, message: str) -> None:
+        """Pass one line of warning on."""
+        line = " ".join(message.split())
+        if self._warn is not None:
+            self._warn(line)
+        else:
+            warnings.warn(line, CacheWarning, stacklevel=3)
+
+    def _give_up(self, problem: str) -> None:
+        if not self._disabled:
+            self._disabled = True
+            self.warn(f"cache not used: {problem}; running without it")
+
+    def _open(self, create: bool = True) -> sqlite3.Connection:
+        """Connect to the database after checking the folder and file are ours alone."""
+        if create:
+            self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not self.directory.is_dir():
+            raise _Unusable(f"{self.directory} is not a folder")
+        _check_owned_private(self.directory, "cache folder")
+        path = self.path
+        if not os.path.lexists(path):
+            if not create:
+                raise FileNotFoundError(path)
+            flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
+            with suppress(FileExistsError):  # another process may create it first
+                os.close(os.open(path, flags, 0o600))
+        _check_owned_private(path, "cache file")
+        connection = sqlite3.connect(path, timeout=30, isolation_level=None)
+        try:
+            connection.execute("PRAGMA auto_vacuum = FULL")
+            connection.execute(
+                "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, kind TEXT NOT NULL,"
+                " fingerprint TEXT NOT NULL, payload BLOB NOT NULL, checksum TEXT NOT NULL,"
+                " size INTEGER NOT NULL, used INTEGER NOT NULL)"
+            )
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection | None]:
+        """The open database, or ``None`` (after one warning) when it cannot be used."""
+        if self._disabled:
+            yield None
+            return
+        try:
+            connection = self._open()
+        except _Unusable as problem:
+            self._give_up(str(problem))
+            yield None
+            return
+        except (OSError, sqlite3.Error) as error:
+            self._give_up(f"{self.directory}: {_describe(error)}")
+            yield None
+            return
+        with closing(connection):
+            yield connection
+
+    def key(self, kind: Kind, rules: Rules, removed: Iterable[Card], exact: bool) -> str:
+        """The entry's key: a hash of the canonical inputs and of the computing code."""
+        canonical = {
+            "kind": kind,
+            "rules": encode_rules(rules),
+            "removed": sorted(_cards(removed)),
+            "exact": exact,
+            "code": self.fingerprint,
+        }
+        text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    @staticmethod
+    def _checksum(key: str, payload: bytes) -> str:
+        return hashlib.sha256(key.encode() + b"\0" + payload).hexdigest()
+
+    def load(self, kind: Kind, key: str) -> Any | None:
+        """The decoded entry under ``key``, or ``None`` if missing, bad or unreadable."""
+        with self._connection() as db:
+            if db is None:
+                return None
+            try:
+                row = db.execute(
+                    "SELECT kind, payload, checksum FROM entries WHERE key = ?", (key,)
+                ).fetchone()
+            except sqlite3.Error as error:
+                self._give_up(f"{self.path}: {_describe(error)}")
+                return None
+            if row is None:
+                return None
+            stored_kind, payload, checksum = row
+            try:
+                if stored_kind != kind or not isinstance(payload, bytes):
+                    raise ValueError("wrong kind of entry")
+                if self._checksum(key, payload) != checksum:
+                    raise ValueError("checksum mismatch")
+                value = _CODECS[kind][1](unpack(payload))
+            except Exception as error:  # any malformed entry is recomputed, never trusted
+                self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
+                self._execute(db, "DELETE FROM entries WHERE key = ?", (key,))
+                return None
+            self._execute(
+                db,
+                "UPDATE entries SET used = (SELECT COALESCE(MAX(used), 0) + 1 FROM entries)"
+                " WHERE key = ?",
+                (key,),
+            )
+            return value
+
+    def _execute(self, db: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> bool:
+        try:
+            db.execute(sql, args)
+        except sqlite3.Error as error:
+            self._give_up(f"{self.path}: {_describe(error)}")
+            return False
+        return True
+
+    def store(self, kind: Kind, key: str, value: Any) -> None:
+        """Encode and store ``value`` under ``key``, then evict down to the size cap."""
+        payload = pack(_CODECS[kind][0](value))
+        with self._connection() as db:
+            if db is None:
+                return
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                db.execute(
+                    "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?,"
+                    " (SELECT COALESCE(MAX(used), 0) + 1 FROM entries))",
+                    (
+                        key,
+                        kind,
+                        self.fingerprint,
+                        payload,
+                        self._checksum(key, payload),
+                        len(payload),
+                    ),
+                )
+                self._evict(db)
+                db.execute("COMMIT")
+            except sqlite3.Error as error:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                self._give_up(f"{self.path}: {_describe(error)}")
+
+    def _evict(self, db: sqlite3.Connection) -> None:
+        """Delete entries, other code's and least recently used first, down to the cap."""
+        (total,) = db.execute("SELECT COALESCE(SUM(size), 0) FROM entries").fetchone()
+        if total <= self.max_bytes:
+            return
+        rows = db.execute(
+            "SELECT key, size FROM entries ORDER BY fingerprint = ?, used", (self.fingerprint,)
+        ).fetchall()
+        for key, size in rows:
+            if total <= self.max_bytes:
+                break
+            db.execute("DELETE FROM entries WHERE key = ?", (key,))
+            total -= size
+
+    def fetch(
+        self,
+        kind: Kind,
+        rules: Rules,
+        removed: Iterable[Card],
+        exact: bool,
+        compute: Callable[[], T],
+    ) -> T:
+        """The cached result for these inputs, else ``compute()`` stored for next time."""
+        removed = tuple(removed)
+        key = self.key(kind, rules, removed, exact)
+        found = self.load(kind, key)
+        if found is not None:
+            return _with_removed(found, removed)  # type: ignore[no-any-return]
+        value = compute()
+        self.store(kind, key, value)
+        return value
 
     def game(
         self,
@@ -37,25 +655,56 @@ class DiskCache:
         compute: Callable[[], GameResult[Any]],
     ) -> GameResult[Any]:
         """The stored game for these inputs, or ``compute()`` (then stored)."""
-        from joblib import Memory
+        return self.fetch("game", rules, removed, exact, compute)
 
-        stored = Memory(self.folder, verbose=0).cache(_computed, ignore=["compute"])
-        ordered = tuple(sorted(removed, key=str))
-        result: GameResult[Any] = stored(
-            version("community-blackjack"), rules, ordered, exact, compute
-        )
-        return result
+    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
+        """The stored best chart under ``rules`` (a full shoe), or ``compute()`` (then stored)."""
+        return self.fetch("chart", rules, (), True, compute)
+
+    def info(self) -> CacheInfo:
+        """Where the cache is, its size on disk and its number of entries."""
+        entries = size = 0
+        usable = not self._disabled
+        if self.path.exists() and not self._disabled:
+            usable = False
+            try:
+                with closing(self._open(create=False)) as db:
+                    (entries,) = db.execute("SELECT COUNT(*) FROM entries").fetchone()
+                size = self.path.stat().st_size
+                usable = True
+            except (_Unusable, OSError, sqlite3.Error) as error:
+                self._give_up(_describe(error) if not isinstance(error, _Unusable) else str(error))
+        return CacheInfo(self.directory, size, entries, self.max_bytes, usable)
+
+    def clear(self) -> int:
+        """Delete every entry (ours only: a folder we may not use is left alone)."""
+        with self._connection() as db:
+            if db is None:
+                return 0
+            try:
+                (entries,) = db.execute("SELECT COUNT(*) FROM entries").fetchone()
+                db.execute("DELETE FROM entries")
+                db.execute("VACUUM")
+            except sqlite3.Error as error:
+                self._give_up(f"{self.path}: {_describe(error)}")
+                return 0
+            return int(entries)
 
 
-def _computed(
-    package_version: str,
-    rules: Rules,
-    removed: tuple[Card, ...],
-    exact: bool,
-    compute: Callable[[], GameResult[Any]],
-) -> GameResult[Any]:
-    del package_version, rules, removed, exact  # the cache key only
-    return compute()
+#: The name the disk cache had before it moved to SQLite.
+DiskCache = Cache
+
+
+class NoCache(Cache):
+    """The same interface with nothing stored or read: ``--no-cache``."""
+
+    def __init__(self) -> None:
+        super().__init__(Path(os.devnull), warn=lambda _: None)
+        self._disabled = True
+
+    def info(self) -> CacheInfo:
+        """An empty, unusable cache."""
+        return CacheInfo(self.directory, 0, 0, 0, False)
 
 
 class MemoryCache:
@@ -75,9 +724,26 @@ class MemoryCache:
         key = (rules, tuple(sorted(str(c) for c in removed)), exact)
         if key not in self.games:
             self.games[key] = compute()
-        return self.games[key]
+        return _with_removed(self.games[key], removed)  # type: ignore[no-any-return]
 
 
-def default_cache() -> DiskCache:
-    """The cache ``cbj`` uses unless told ``--no-cache``."""
-    return DiskCache(cache_dir())
+def default_cache(warn: Callable[[str], None] | None = None) -> Cache:
+    """The cache ``cbj`` uses unless told ``--no-cache``; ``warn`` receives its warnings."""
+    return Cache(warn=warn)
+
+
+def _with_removed(value: Any, removed: tuple[Card, ...]) -> Any:
+    """A cached game with the caller's removed cards, in the caller's order."""
+    if isinstance(value, GameResult):
+        bonus = value.bonus
+        if bonus is not None:
+            bonus = replace(bonus, removed=removed)
+        return replace(value, removed=removed, bonus=bonus)
+    return value
+
+
+def _describe(error: BaseException) -> str:
+    """An OS or database error in a few words."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror.lower()
+    return str(error).splitlines()[0] if str(error) else type(error).__name__

@@ -22,7 +22,8 @@ from solver.exact.policies import POLICY_NAMES
 from solver.model.errors import CbjError
 from solver.model.outcomes import BonusOutcome
 from solver.model.rules import DealerNatural, NaturalBeats, PresetName, Rules
-from solver.present.charts import TEXT_FORMATS, ChartFormat, render
+from solver.present.charts import ChartFormat, render
+from solver.present.files import check_terminal, check_writable, choose_format, write_atomic, wrote
 from solver.present.play import ratios_table, strategies_table, volatility_table
 from solver.present.presets import preset_table
 from solver.present.protection import count_table, eor_tables
@@ -31,6 +32,7 @@ from solver.present.tables import (
     Table,
     advice_table,
     bonus_table,
+    cache_table,
     dealer_table,
     dumps,
     game_summary,
@@ -144,9 +146,14 @@ def jobs_option(help_text: str = "Parallel workers.") -> Callable[[F], F]:
     )
 
 
+def warn(message: str) -> None:
+    """One line of warning on stderr."""
+    click.echo(f"cbj: warning: {message}", err=True)
+
+
 def chosen_cache(no_cache: bool) -> GameStore | None:
-    """The user's disk cache, unless ``--no-cache``."""
-    return None if no_cache else default_cache()
+    """The user's disk cache (its warnings one line each on stderr), unless ``--no-cache``."""
+    return None if no_cache else default_cache(warn=warn)
 
 
 def emit(text: str) -> None:
@@ -181,10 +188,18 @@ def progress_reporter(label: str) -> ProgressCallback | None:
     return report
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
 @click.version_option(package_name="community-blackjack", prog_name="cbj")
-def cli() -> None:
+@click.pass_context
+def cli(context: click.Context) -> None:
     """Exact analysis of Community Blackjack (Casino Edition)."""
+    show_help_if_bare(context)
+
+
+def show_help_if_bare(context: click.Context) -> None:
+    """A group run with no command prints its help and succeeds."""
+    if context.invoked_subcommand is None:
+        click.echo(context.get_help())
 
 
 @cli.command(name="rules")
@@ -276,38 +291,38 @@ def advise(bonus_text: str, hand: str, seen: str, exact: bool, fmt: str, **optio
     "--format",
     "fmt",
     type=click.Choice([f.value for f in ChartFormat]),
-    default="md",
-    show_default=True,
-    help="Output format.",
+    default=None,
+    help="Output format  [default: from -o's extension, else md]",
 )
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Write to this file instead of stdout.",
+    help="Write to this file instead of stdout (format from its extension).",
 )
 @cache_option
-def chart(fmt: str, output: str | None, no_cache: bool, **options: Any) -> None:
+def chart(fmt: str | None, output: Path | None, no_cache: bool, **options: Any) -> None:
     """The best printable hit/stand chart and its cost against perfect play."""
-    chosen = ChartFormat(fmt)
-    if output is None and chosen not in TEXT_FORMATS and sys.stdout.isatty():
-        raise CbjError(f"{fmt} is a binary format: give -o FILE or redirect stdout")
+    chosen = ChartFormat(choose_format(output, fmt, [f.value for f in ChartFormat], "md"))
+    if output is None:
+        check_terminal(chosen.value, sys.stdout)
+    else:
+        check_writable(output)
     data = render(api.chart(cache=chosen_cache(no_cache), **options), chosen)
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        Path(output).write_bytes(data)
+        click.echo(f"cbj: {wrote(write_atomic(output, data))}", err=True)
 
 
 @cli.command()
 @click.option(
     "--output-dir",
-    type=click.Path(file_okay=False),
     default="strategy_tables",
     show_default=True,
-    help="Folder to (re)write.",
+    help="Folder to (re)write: new, empty, or a collection already; it is replaced whole.",
 )
 @cache_option
 def tables(output_dir: str, no_cache: bool) -> None:
@@ -319,6 +334,7 @@ def tables(output_dir: str, no_cache: bool) -> None:
     )
     for variant, chart_written in zip(VARIANTS, written.charts, strict=True):
         emit(f"{variant.folder}: chart EV {float(chart_written.expected_value):+.6f}")
+    click.echo(f"cbj: {wrote(output_dir)}", err=True)
 
 
 @cli.command(name="simulate")
@@ -429,9 +445,11 @@ def strategies_command(
     )
 
 
-@cli.group()
-def paytable() -> None:
+@cli.group(invoke_without_command=True)
+@click.pass_context
+def paytable(context: click.Context) -> None:
     """Design the Bonus paytable: solve a pay for a target edge, or search paytables."""
+    show_help_if_bare(context)
 
 
 def pay_option(tier: BonusOutcome) -> Callable[[F], F]:
@@ -512,19 +530,53 @@ def variants(fmt: str, no_cache: bool, **options: Any) -> None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Write to this file: .html or .pdf (default: HTML on stdout).",
+    help="Write to this file, .html or .pdf (default: HTML on stdout).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["html", "pdf"]),
+    default=None,
+    help="Output format  [default: from -o's extension, else html]",
 )
 @jobs_option()
 @cache_option
-def report(output: Path | None, jobs: int, no_cache: bool, **options: Any) -> None:
+def report(output: Path | None, fmt: str | None, jobs: int, no_cache: bool, **options: Any) -> None:
     """A PAR-style math report of the game: HTML or PDF."""
-    result = api.report(output, jobs=jobs, cache=chosen_cache(no_cache), **options)
+    if output is None and fmt is not None:
+        check_terminal(fmt, sys.stdout)
+    result = api.report(output, format=fmt, jobs=jobs, cache=chosen_cache(no_cache), **options)
     if isinstance(result, str):
         click.echo(result, nl=False)
+    elif isinstance(result, bytes):
+        sys.stdout.buffer.write(result)
+        sys.stdout.flush()
     else:
-        click.echo(f"cbj: wrote {output}", err=True)
+        click.echo(f"cbj: {wrote(output or '')}", err=True)
+
+
+@cli.group(name="cache", invoke_without_command=True)
+@click.pass_context
+def cache_group(context: click.Context) -> None:
+    """The disk cache of solved games: where it is, how big, and clearing it."""
+    show_help_if_bare(context)
+
+
+@cache_group.command(name="info")
+@format_option(*ALL_FORMATS)
+def cache_info(fmt: str) -> None:
+    """Where the cache is, its size on disk and its number of entries."""
+    info = api.cache_info(warn=warn)
+    emit_result(fmt, info, cache_table(info))
+
+
+@cache_group.command(name="clear")
+def cache_clear() -> None:
+    """Delete every cached result."""
+    cleared = api.cache_clear(warn=warn)
+    click.echo(f"cbj: removed {cleared.entries} cached result(s) from {cleared.path}", err=True)
 
 
 @cli.command()
@@ -563,6 +615,14 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
+def interrupted() -> None:
+    """Ctrl-C: show the cursor again (a progress bar hides it), say so, exit 130."""
+    if sys.stderr.isatty():
+        sys.stderr.write("\x1b[?25h\r\x1b[K")  # cursor shown, a half-drawn bar wiped
+    click.echo("cbj: interrupted", err=True)
+    sys.exit(130)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``cbj`` console command."""
     try:
@@ -571,8 +631,8 @@ def main(argv: list[str] | None = None) -> None:
         fail(str(error))
     except click.ClickException as error:
         fail(error.format_message().replace("\n", " "))
-    except click.Abort:
-        fail("aborted")
+    except (click.Abort, KeyboardInterrupt):
+        interrupted()
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`): nothing left to say
         sys.exit(0)

@@ -1,12 +1,37 @@
-"""Shared test helpers: physical card lists for brute-force enumeration."""
+"""Shared test helpers: physical card lists for brute-force enumeration.
+
+At import, before any fixture or test module runs, the whole session is given a private
+home, cache folder and matplotlib folder, so no test reads or writes the user's cache
+(subprocesses inherit them through ``HOME`` and ``CBJ_CACHE_DIR``).
+"""
 
 from __future__ import annotations
 
-import pytest
+import os
+import shutil
+import tempfile
+from pathlib import Path
 
-from solver.cache import MemoryCache
-from solver.cli import main
-from solver.model.cards import RANKS, SUITS, Card, Shoe
+#: The home and cache folder the suite was started with, for the test that proves it.
+ORIGINAL_HOME = os.environ.get("HOME")
+ORIGINAL_CACHE_DIR = os.environ.get("CBJ_CACHE_DIR")
+SESSION_ROOT = Path(tempfile.mkdtemp(prefix="cbj-tests-"))
+os.environ["HOME"] = str(SESSION_ROOT / "home")
+os.environ["CBJ_CACHE_DIR"] = str(SESSION_ROOT / "cache")
+os.environ["XDG_CACHE_HOME"] = str(SESSION_ROOT / "xdg-cache")
+os.environ["MPLCONFIGDIR"] = str(SESSION_ROOT / "matplotlib")
+(SESSION_ROOT / "home").mkdir()
+
+import pytest  # noqa: E402
+
+from solver.cache import MemoryCache  # noqa: E402
+from solver.cli import main  # noqa: E402
+from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the session's private home and cache."""
+    shutil.rmtree(SESSION_ROOT, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -19,14 +44,6 @@ def physical_cards(shoe: Shoe) -> list[Card]:
     """Every card left in a shoe whose removed cards all had suits, one entry per card."""
     assert shoe.suits_known
     return [Card(r, s) for r in RANKS for s in SUITS for _ in range(shoe.count(r, s))]
-
-
-@pytest.fixture(autouse=True)
-def private_cache(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Keep the solver's disk cache out of the user's home during tests."""
-    monkeypatch.setenv("CBJ_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cbj-cache"))
 
 
 def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

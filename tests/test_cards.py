@@ -88,3 +88,39 @@ def test_removal_never_leaves_negative_counts_and_is_order_free(texts: list[str]
     assert all(c >= 0 for c in forward.rank_counts())
     assert forward.total == 52 - len(cards)
     assert Shoe.full(1).remove(reversed(cards)) == forward
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("\u212a", "K"), ("\uff21s", "As"), ("\uff11\uff10h", "10h"), ("A\u017f", "As")],
+)
+def test_compatibility_forms_read_as_their_ascii_letters(text: str, expected: str) -> None:
+    """NFKC maps the Kelvin sign to K, fullwidth letters and digits to ASCII, long s to s."""
+    assert Card.parse(text) == Card.parse(expected)
+
+
+@given(st.text(max_size=6))
+def test_any_text_is_a_card_or_a_card_error(text: str) -> None:
+    try:
+        card = Card.parse(text)
+    except CardError as error:
+        assert "\n" not in str(error)
+    else:
+        assert str(card).isascii()
+
+
+@given(st.text(max_size=30))
+def test_any_text_is_a_card_list_or_a_card_error(text: str) -> None:
+    try:
+        cards = parse_cards(text)
+    except CardError as error:
+        assert "\n" not in str(error)
+    else:
+        assert all(str(card).isascii() for card in cards)
+
+
+@pytest.mark.parametrize("text", ["\u0131", "\u0130", "\u00df", "\u0665", "A\u0455"])
+def test_look_alikes_that_are_not_ascii_letters_are_refused(text: str) -> None:
+    """Dotless i, dotted I, sharp s, an Arabic-Indic five, a Cyrillic s: none is a card."""
+    with pytest.raises(CardError, match="unknown card"):
+        Card.parse(text)

@@ -100,4 +100,4 @@ def test_cli_writes_html_and_pdf_and_refuses_other_files(
     with pytest.raises(SystemExit) as stop:
         main(["report", "--decks", "2", "-o", str(tmp_path / "r.txt")])
     err = capsys.readouterr().err
-    assert stop.value.code == 2 and err.count("\n") == 1 and ".html or .pdf" in err
+    assert stop.value.code == 2 and err.count("\n") == 1 and ".html .pdf" in err

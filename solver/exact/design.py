@@ -17,7 +17,7 @@ import heapq
 import itertools
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -32,6 +32,7 @@ from solver.model.numbers import exact_json, float_json, number_json, percent
 from solver.model.outcomes import BonusOutcome
 from solver.model.parallel import parallel_map
 from solver.model.rules import (
+    MAX_NUMBER_TEXT,
     MIN_BONUS_RATIO,
     DealerNatural,
     Paytable,
@@ -56,6 +57,14 @@ _SYMBOLS = {
 }
 #: The largest pay a search may enumerate up to.
 MAX_SEARCH_PAY = 1000
+#: The most paytables a search may list.
+MAX_TOP = 1000
+#: The most candidate paytables a search may rank: about a minute's work at worst.
+MAX_SEARCH_CANDIDATES = 20_000_000
+#: House edges (targets and bands) lie in this range: a player edge of up to 100,000%
+#: (pays up to 10,000 to 1 allow it), and at most 100% (the whole stake).
+MIN_EDGE = Fraction(-1000)
+MAX_EDGE = Fraction(1)
 
 
 class EdgeKind(StrEnum):
@@ -74,7 +83,14 @@ def parse_edge(text: str, what: str = "edge") -> Fraction:
     (Fraction(1, 50), Fraction(1, 50), Fraction(1, 50), Fraction(-1, 200))
     """
     cleaned = text.strip().replace(" ", "")
-    match = re.fullmatch(r"([+-]?)(\d+(?:\.\d*)?|\.\d+)(?:/(\d+(?:\.\d*)?))?(%?)", cleaned)
+    if len(cleaned) > MAX_NUMBER_TEXT:
+        raise DesignError(
+            f"{what} {cleaned[:12]}... is {len(cleaned)} characters long: "
+            f"write it in at most {MAX_NUMBER_TEXT}"
+        )
+    match = re.fullmatch(
+        r"([+-]?)(\d+(?:\.\d*)?|\.\d+)(?:/(\d+(?:\.\d*)?))?(%?)", cleaned, flags=re.ASCII
+    )
     if match is None or (match.group(3) is not None and match.group(4)):
         raise DesignError(
             f"{what} {text!r} is not a house edge: write a decimal (0.02), "
@@ -88,7 +104,13 @@ def parse_edge(text: str, what: str = "edge") -> Fraction:
         value /= Fraction(denominator)
     if in_percent:
         value /= 100
-    return -value if sign == "-" else value
+    value = -value if sign == "-" else value
+    if not MIN_EDGE <= value <= MAX_EDGE:
+        raise DesignError(
+            f"{what} {text.strip()[:24]!r} is out of range: a house edge lies between "
+            f"{int(MIN_EDGE * 100):,}% (a player edge) and {int(MAX_EDGE * 100)}%"
+        )
+    return value
 
 
 def parse_band(text: str, what: str = "edge range") -> tuple[Fraction, Fraction]:
@@ -372,8 +394,8 @@ def search_paytables(
     """
     if not 1 <= max_pay <= MAX_SEARCH_PAY:
         raise DesignError(f"max pay {max_pay} is out of range: use 1 to {MAX_SEARCH_PAY}")
-    if top < 1:
-        raise DesignError(f"top {top} must be 1 or more")
+    if not 1 <= top <= MAX_TOP:
+        raise DesignError(f"top {top} is out of range: use 1 to {MAX_TOP}")
     low, high = band
     edge = model.linear(kind, ratio)
     # Scale everything to integers: the edge times ``scale`` is k0 + kS s + kR r + kA a.
@@ -385,16 +407,31 @@ def search_paytables(
         int((low + high) * scale),
     )
     assert ka < 0, "the edge falls as the adjacent pay rises"
-    found: list[tuple[int, tuple[int, int, int]]] = []
-    for s in range(1, max_pay + 1):
-        for r in range(1, s + 1):
-            base = k0 + ks * s + kr * r  # the scaled edge at a = 0, falling by -ka per unit
-            first = max(1, -((top_end - base) // -ka))  # ceil((base - high) / -ka)
-            last = min(r, (base - bottom_end) // -ka)
-            found.extend(
-                (abs(2 * (base + ka * a) - twice_middle), (s, r, a)) for a in range(first, last + 1)
-            )
-    best = heapq.nsmallest(top, found)
+
+    def runs() -> Iterator[tuple[int, int, int, int, int]]:
+        """For each ``(S, R)``: the scaled edge at ``A = 0`` and the band's ``A`` interval."""
+        for s in range(1, max_pay + 1):
+            for r in range(1, s + 1):
+                base = k0 + ks * s + kr * r  # the scaled edge at a = 0, falling by -ka per unit
+                first = max(1, -((top_end - base) // -ka))  # ceil((base - high) / -ka)
+                last = min(r, (base - bottom_end) // -ka)
+                if first <= last:
+                    yield s, r, base, first, last
+
+    # Count first (cheap: one step per (S, R)), so an overlong search is refused up front.
+    matches = sum(last - first + 1 for _, _, _, first, last in runs())
+    if matches > MAX_SEARCH_CANDIDATES:
+        raise DesignError(
+            f"the band holds {matches:,} paytables up to {max_pay}, more than the "
+            f"{MAX_SEARCH_CANDIDATES:,} a search ranks in about a minute: narrow the edge "
+            "range or lower --max-pay"
+        )
+    found = (
+        (abs(2 * (base + ka * a) - twice_middle), (s, r, a))
+        for s, r, base, first, last in runs()
+        for a in range(first, last + 1)
+    )
+    best = heapq.nsmallest(top, found)  # a heap of ``top`` entries: memory stays bounded
     hits = []
     for _, (s, r, a) in best:
         game = model.priced(_table(s, r, a), ratio)
@@ -408,7 +445,7 @@ def search_paytables(
             )
         )
     rules = replace(model.rules, bonus_ratio=ratio)
-    return SearchResult(rules, kind, band, max_pay, len(found), tuple(hits))
+    return SearchResult(rules, kind, band, max_pay, matches, tuple(hits))
 
 
 def _table(s: int, r: int, a: int) -> Paytable:

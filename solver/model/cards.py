@@ -8,6 +8,7 @@ composition and hands out the value composition the main game needs.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -60,7 +61,7 @@ class Suit(StrEnum):
 RANKS: tuple[Rank, ...] = tuple(Rank)
 SUITS: tuple[Suit, ...] = tuple(Suit)
 
-_CARD_PATTERN = re.compile(r"^(10|[2-9]|[atjqk])([shdc])?$", re.IGNORECASE)
+_CARD_PATTERN = re.compile(r"(10|[2-9]|[atjqk])([shdc])?", re.IGNORECASE | re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +75,14 @@ class Card:
     def parse(cls, text: str) -> Card:
         """Parse ``A``, ``2``..``9``, ``T``/``10``, ``J``, ``Q``, ``K`` with an optional suit.
 
+        Text is NFKC-normalised first, so compatibility forms of these ASCII letters
+        (fullwidth letters, the Kelvin sign U+212A) read as the letters; anything else is a
+        :class:`CardError`.
+
         >>> Card.parse("10h"), Card.parse("as"), Card.parse("T")
         (Card.parse('10h'), Card.parse('As'), Card.parse('10'))
         """
-        match = _CARD_PATTERN.match(text.strip())
+        match = _CARD_PATTERN.fullmatch(unicodedata.normalize("NFKC", text).strip())
         if match is None:
             raise CardError(
                 f"unknown card {text!r}: expected a rank A 2-9 T 10 J Q K "
@@ -106,7 +111,10 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     >>> parse_cards("As, 10h K")
     (Card.parse('As'), Card.parse('10h'), Card.parse('K'))
     """
-    items = re.split(r"[\s,]+", text) if isinstance(text, str) else list(text)
+    if isinstance(text, str):
+        items = re.split(r"[\s,]+", unicodedata.normalize("NFKC", text))
+    else:
+        items = list(text)
     return tuple(Card.parse(item) for item in items if item.strip())
 
 

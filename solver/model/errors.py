@@ -39,3 +39,7 @@ class ReportError(CbjError):
 
 class CountError(CbjError):
     """A card-counting system name or tag vector that is unknown or malformed."""
+
+
+class OutputError(CbjError):
+    """An output file or folder that cannot or must not be written as asked."""

@@ -31,13 +31,25 @@ def check_jobs(jobs: int, error: type[CbjError] = CbjError) -> int:
     return jobs
 
 
-def effective_jobs(jobs: int, tasks: int) -> int:
+def available_cores() -> int:
+    """Cores this process may run on (its CPU affinity where the system reports one)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        return max(1, len(affinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def effective_jobs(jobs: int, tasks: int, cores: int | None = None) -> int:
     """Workers actually started: at most one per task and one per core.
+
+    ``cores`` defaults to :func:`available_cores`.
 
     >>> effective_jobs(1000, 4) <= 4
     True
+    >>> effective_jobs(1000, 4, cores=2), effective_jobs(-1, 100, cores=8)
+    (2, 8)
     """
-    cores = os.cpu_count() or 1
+    cores = available_cores() if cores is None else cores
     wanted = cores if check_jobs(jobs) == -1 else jobs
     return max(1, min(wanted, tasks, cores))
 

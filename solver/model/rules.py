@@ -16,6 +16,14 @@ from typing import Any
 from solver.model.errors import RulesError
 
 MIN_BONUS_RATIO = Fraction(1, 2)
+#: Documented ranges, checked before any arithmetic: a Bonus pay is 0 to ``MAX_PAY`` to 1,
+#: blackjack pays more than 0 and at most ``MAX_BLACKJACK_PAY`` to 1, the bonus ratio is
+#: ``MIN_BONUS_RATIO`` to ``MAX_BONUS_RATIO``, and a number is written in at most
+#: ``MAX_NUMBER_TEXT`` characters (so no pay can overflow a float or stall a conversion).
+MAX_PAY = Fraction(10_000)
+MAX_BLACKJACK_PAY = Fraction(100)
+MAX_BONUS_RATIO = Fraction(100)
+MAX_NUMBER_TEXT = 40
 
 
 class DealerNatural(StrEnum):
@@ -69,11 +77,16 @@ def parse_ratio(text: str | int | Fraction, what: str = "ratio") -> Fraction:
         value = Fraction(text)
     else:
         cleaned = text.strip()
-        match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*[:/]\s*(\d+(?:\.\d+)?)", cleaned)
+        if len(cleaned) > MAX_NUMBER_TEXT:
+            raise RulesError(
+                f"{what} {cleaned[:12]}... is {len(cleaned)} characters long: "
+                f"write it in at most {MAX_NUMBER_TEXT}"
+            )
+        match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*[:/]\s*(\d+(?:\.\d+)?)", cleaned, flags=re.ASCII)
         try:
             if match:
                 value = Fraction(match.group(1)) / Fraction(match.group(2))
-            elif re.fullmatch(r"-?\d+(?:\.\d+)?", cleaned):
+            elif re.fullmatch(r"-?\d+(?:\.\d+)?", cleaned, flags=re.ASCII):
                 value = Fraction(cleaned)
             else:
                 raise ValueError(cleaned)
@@ -106,6 +119,11 @@ class Paytable:
                 object.__setattr__(self, f.name, parse_ratio(value, f"{f.name} pay"))
             elif value < 0:
                 raise RulesError(f"{f.name} pay {value} is negative; pays must be 0 or more")
+            if getattr(self, f.name) > MAX_PAY:
+                raise RulesError(
+                    f"{f.name} pay {_short(getattr(self, f.name))} is out of range: "
+                    f"use 0 to {MAX_PAY} (to 1)"
+                )
 
     @classmethod
     def parse(cls, text: str) -> Paytable:
@@ -130,6 +148,12 @@ class Paytable:
     def as_dict(self) -> dict[str, Fraction]:
         """The pays by tier name."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _short(value: Fraction) -> str:
+    """A number for an error message, cut short if it is long."""
+    text = str(value)
+    return text if len(text) <= 24 else f"{text[:20]}..."
 
 
 def _plain(value: Fraction) -> str:
@@ -167,6 +191,11 @@ class Rules:
         if not 1 <= self.decks <= 8:
             raise RulesError(f"decks {self.decks} is out of range: use 1 to 8")
         ratio = parse_ratio(self.bonus_ratio, "bonus ratio")
+        if ratio > MAX_BONUS_RATIO:
+            raise RulesError(
+                f"bonus ratio {_short(ratio)} is out of range: use {MIN_BONUS_RATIO} "
+                f"to {MAX_BONUS_RATIO}"
+            )
         if ratio < MIN_BONUS_RATIO:
             raise RulesError(
                 f"bonus ratio {ratio} is below 1/2: the rules require a Bonus wager "
@@ -176,6 +205,11 @@ class Rules:
         pays = parse_ratio(self.blackjack_pays, "blackjack pays")
         if pays <= 0:
             raise RulesError("blackjack pays must be more than 0, e.g. 3:2 or 6:5")
+        if pays > MAX_BLACKJACK_PAY:
+            raise RulesError(
+                f"blackjack pays {_short(pays)} is out of range: use at most "
+                f"{MAX_BLACKJACK_PAY}:1, e.g. 3:2 or 6:5"
+            )
         object.__setattr__(self, "blackjack_pays", pays)
         if not isinstance(self.dealer_stands_on, int) or not 12 <= self.dealer_stands_on <= 21:
             raise RulesError(
@@ -321,9 +355,9 @@ _OPTION_PARSERS: dict[str, Callable[[Any], Any]] = {
 #: What each rule means, for ``cbj rules`` and the docs.
 RULE_MEANINGS: dict[str, str] = {
     "decks": "standard 52-card decks shuffled together in the shoe (clause 1)",
-    "bonus_ratio": "Bonus wager as a multiple of the main wager, at least 1/2 (clause 2)",
-    "paytable": "Bonus pays to 1: suited match : rank match : adjacent (clause 4)",
-    "blackjack_pays": "pay of own card + Bonus card = 21, won at once (clause 5)",
+    "bonus_ratio": "Bonus wager as a multiple of the main wager, 1/2 to 100 (clause 2)",
+    "paytable": "Bonus pays to 1, each 0 to 10000: suited match : rank match : adjacent (cl. 4)",
+    "blackjack_pays": "pay of own card + Bonus card = 21, won at once, up to 100:1 (clause 5)",
     "dealer_stands_on": "dealer stops at this best total, with or without the Bonus card (cl. 7)",
     "dealer_natural": (
         "two-card dealer 21s that are naturals: with_bonus, own_cards, bonus_card, none (cl. 9)"

@@ -55,7 +55,7 @@ def write_variant(directory: Path, variant: Variant, chart: Chart) -> list[Path]
 def index_page(charts: list[tuple[Variant, Chart]], formats: tuple[ChartFormat, ...]) -> str:
     """``strategy_tables/README.md``: every variant, its files and its EV."""
     lines = [
-        "# Strategy tables",
+        INDEX_TITLE,
         "",
         "Printable hit/stand charts for Community Blackjack (Casino Edition), one folder per",
         "set of rules, each in every format. Regenerate the whole folder with `cbj tables`;",
@@ -75,6 +75,19 @@ def index_page(charts: list[tuple[Variant, Chart]], formats: tuple[ChartFormat, 
             f"{float(chart.optimal_expected_value):+.6f} | {float(chart.cost):.2e} | {files} |"
         )
     return "\n".join(lines) + "\n"
+
+
+INDEX_TITLE = "# Strategy tables"
+
+
+def is_collection(path: Path) -> bool:
+    """Whether ``path`` holds a collection written by ``cbj tables`` (its index page)."""
+    index = path / "README.md"
+    try:
+        with index.open(encoding="utf-8") as page:
+            return page.readline().rstrip("\n") == INDEX_TITLE
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def write_collection(

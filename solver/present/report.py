@@ -34,7 +34,6 @@ from solver.exact.design import (
 from solver.exact.game import GameResult, GameStore, round_outcomes
 from solver.exact.strategy import COLUMNS, Action, Chart, best_chart, grid
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
-from solver.model.errors import ReportError
 from solver.model.numbers import number, percent, signed
 from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome, main_payoffs
 from solver.model.rules import RULE_MEANINGS, Rules, format_ratio
@@ -45,6 +44,7 @@ from solver.present.charts import (
     exception_rows,
     summary,
 )
+from solver.present.files import check_writable, choose_format, write_atomic
 from solver.present.tables import rule_cell
 
 if TYPE_CHECKING:
@@ -864,16 +864,25 @@ def _column_widths(block: Grid, width: float) -> list[float]:
     return fitted
 
 
-def check_report_path(path: Path) -> None:
-    """Refuse a report file name that is neither ``.html`` (``.htm``) nor ``.pdf``."""
-    if path.suffix.lower() not in (".pdf", ".html", ".htm"):
-        raise ReportError(f"report file {str(path)!r} must end in .html or .pdf")
+#: Formats a report is written in.
+REPORT_FORMATS = ("html", "pdf")
 
 
-def write_report(report: Report, path: Path) -> None:
-    """Write ``report`` as HTML or PDF, chosen by ``path``'s suffix."""
-    check_report_path(path)
-    if path.suffix.lower() == ".pdf":
-        path.write_bytes(render_pdf(report))
-    else:
-        path.write_text(render_html(report), encoding="utf-8")
+def check_report_path(path: Path, fmt: str | None = None) -> str:
+    """The report's format (from ``fmt`` or ``path``'s extension), once ``path`` is writable.
+
+    Checked before the report is computed, so a bad path fails in a moment.
+    """
+    chosen = choose_format(path, fmt, REPORT_FORMATS, "html")
+    check_writable(path)
+    return chosen
+
+
+def render_report(report: Report, fmt: str) -> bytes:
+    """The report as HTML or PDF bytes."""
+    return render_pdf(report) if fmt == "pdf" else render_html(report).encode("utf-8")
+
+
+def write_report(report: Report, path: Path, fmt: str | None = None) -> Path:
+    """Write ``report`` to ``path`` atomically, as ``fmt`` or as its extension says."""
+    return write_atomic(path, render_report(report, check_report_path(path, fmt)))

@@ -170,65 +170,109 @@ def dealer_table(
     return Table("Dealer's final result by Bonus card", ("bonus", *labels), body, notes)
 
 
+def _exact_cell(value: Any) -> str:
+    """A number's exact fraction for a table's ``exact`` column, or a dash."""
+    if isinstance(value, dict):
+        return str(value.get("exact", "-"))
+    return str(value) if isinstance(value, Fraction | int) else "-"
+
+
+def _edge_sentence(game: GameResult[Any]) -> str:
+    """Who holds the edge on the main wager, in plain words."""
+    ev = game.expected_value
+    if ev > 0:
+        return (
+            f"The player holds the edge on the main wager: {percent(ev)} of each unit bet, "
+            "with perfect play."
+        )
+    if ev < 0:
+        return f"The house holds the edge on the main wager: {percent(-ev)} of each unit bet."
+    return "Neither side holds an edge on the main wager: it breaks even."
+
+
 def game_summary(game: GameResult[Any]) -> str:
-    """A concise human summary of a solve (``cbj solve``)."""
+    """A human summary of a solve (``cbj solve``) that explains itself in plain words."""
     o = game.outcomes
     lines = [
-        "Community Blackjack (Casino Edition): composition-dependent optimal play",
+        "Community Blackjack (Casino Edition): the player's best possible play",
+        "(every decision made knowing the exact cards in the hand and the Bonus card)",
         *rules_notes(game.rules),
-        f"removed cards: {' '.join(map(str, game.removed)) or 'none'}; "
-        f"arithmetic: {'exact' if game.exact else 'float'}",
+        f"cards already out of the shoe: {' '.join(map(str, game.removed)) or 'none'}; "
+        f"arithmetic: {'exact fractions' if game.exact else 'floating point'}",
         "",
-        f"Main wager   EV {signed(game.expected_value)} ({percent(game.expected_value)}), "
-        f"SD {number(game.standard_deviation, 4)}",
-        f"             blackjack {number(o['blackjack'])}, win {number(o['win'])}, "
-        f"push {number(o['push'])}, lose {number(o['lose'])}",
+        _edge_sentence(game),
+        "",
+        f"Main wager   average result {signed(game.expected_value)} per unit bet "
+        f"({percent(game.expected_value)}), standard deviation "
+        f"{number(game.standard_deviation, 4)}",
+        f"             chance of: blackjack {number(o['blackjack'])}, win {number(o['win'])}, "
+        f"tie {number(o['push'])}, loss {number(o['lose'])}",
     ]
     if game.exact:
-        lines.append(f"             exact EV {game.expected_value}")
+        lines.append(f"             exact average result {game.expected_value}")
+        lines.append(
+            "             exact chances: "
+            + ", ".join(f"{k} {o[k]}" for k in ("blackjack", "win", "push", "lose"))
+        )
     if game.bonus is not None:
         lines += [
-            f"Bonus wager  EV {signed(game.bonus.expected_value)} per unit, "
-            f"house edge {percent(game.bonus.house_edge)} (paytable {game.rules.paytable})",
-            f"Round        EV {signed(game.round_expected_value)} per round at bonus ratio "
-            f"{game.rules.bonus_ratio}; house edge {percent(game.round_house_edge)} of the "
-            "total wagered",
-            f"             hit frequency {number(game.round_hit_frequency)}, "
-            f"SD {number(math.sqrt(game.round_variance), 4)}",
+            f"Bonus wager  average result {signed(game.bonus.expected_value)} per unit bet, "
+            f"house edge {percent(game.bonus.house_edge)} (pays {game.rules.paytable})",
+            f"Whole round  average result {signed(game.round_expected_value)} per round with "
+            f"{game.rules.bonus_ratio} unit(s) on the Bonus per unit on the main wager; house "
+            f"edge {percent(game.round_house_edge)} of all money bet",
+            f"             chance of coming out ahead {number(game.round_hit_frequency)}, "
+            f"standard deviation {number(math.sqrt(game.round_variance), 4)}",
         ]
+        if game.exact:
+            lines.append(f"             exact round house edge {game.round_house_edge}")
     else:
         lines.append("Bonus wager and round: not computed (removed cards were given without suits)")
     by_card = "  ".join(f"{value_label(c)} {signed(v, 4)}" for c, v in game.by_bonus_card().items())
-    lines += ["", f"Main EV by Bonus card: {by_card}"]
+    lines += ["", f"Main wager's average result by Bonus card: {by_card}"]
+    lines += ["", "More: --format csv or md for every table, --format json for everything."]
     return "\n".join(lines)
 
 
 def game_tables(game: GameResult[Any]) -> list[Table]:
-    """The solve as tables (for CSV and Markdown): summary, by Bonus card, by start."""
+    """The solve as tables (for CSV and Markdown): summary, by Bonus card, by start.
+
+    An exact solve adds an ``exact`` column of fractions to each table.
+    """
     doc = game.to_json()
-    summary_rows = [("main expected value", number(game.expected_value, 12))]
-    summary_rows += [(f"main {k}", number(p, 12)) for k, p in game.outcomes.items()]
-    summary_rows.append(("main standard deviation", number(game.standard_deviation, 12)))
+    summary: list[tuple[str, Any]] = [("main expected value", game.expected_value)]
+    summary += [(f"main {k}", p) for k, p in game.outcomes.items()]
+    summary.append(("main standard deviation", game.standard_deviation))
     if game.bonus is not None:
-        summary_rows += [
-            ("bonus expected value", number(game.bonus.expected_value, 12)),
-            ("round expected value", number(game.round_expected_value, 12)),
-            ("round house edge", number(game.round_house_edge, 12)),
-            ("round hit frequency", number(game.round_hit_frequency, 12)),
-            ("round standard deviation", number(math.sqrt(game.round_variance), 12)),
+        summary += [
+            ("bonus expected value", game.bonus.expected_value),
+            ("round expected value", game.round_expected_value),
+            ("round house edge", game.round_house_edge),
+            ("round hit frequency", game.round_hit_frequency),
+            ("round standard deviation", math.sqrt(game.round_variance)),
         ]
+    extra: tuple[str, ...] = ("exact",) if game.exact else ()
+
+    def cells(value: Any) -> tuple[str, ...]:
+        return (_exact_cell(value),) if game.exact else ()
+
     notes = rules_notes(game.rules)
     return [
-        Table("Summary", ("figure", "value"), tuple(summary_rows), notes),
+        Table(
+            "Summary",
+            ("figure", "value", *extra),
+            tuple((name, number(v, 12), *cells(v)) for name, v in summary),
+            notes,
+        ),
         Table(
             "Main EV by Bonus card",
-            ("bonus", "expected_value"),
-            tuple((k, number(v["float"], 12)) for k, v in doc["by_bonus_card"].items()),
+            ("bonus", "expected_value", *extra),
+            tuple((k, number(v["float"], 12), *cells(v)) for k, v in doc["by_bonus_card"].items()),
             notes,
         ),
         Table(
             "Starting pairs",
-            ("player", "bonus", "probability", "decision", "expected_value"),
+            ("player", "bonus", "probability", "decision", "expected_value", *extra),
             tuple(
                 (
                     s["player"],
@@ -236,6 +280,7 @@ def game_tables(game: GameResult[Any]) -> list[Table]:
                     number(s["probability"]["float"], 12),
                     s["decision"],
                     number(s["expected_value"]["float"], 12),
+                    *cells(s["expected_value"]),
                 )
                 for s in doc["by_start"]
             ),
@@ -246,16 +291,16 @@ def game_tables(game: GameResult[Any]) -> list[Table]:
 
 def advice_table(advice: Advice[Any]) -> Table:
     """One hand's stand and hit values as a table."""
-    rows = (
-        ("stand", signed(advice.stand)),
-        ("hit", signed(advice.hit)),
-        ("decision", advice.decision),
+    exact = isinstance(advice.stand, Fraction)
+    rows: tuple[tuple[str, ...], ...] = (
+        ("stand", signed(advice.stand), *((str(advice.stand),) if exact else ())),
+        ("hit", signed(advice.hit), *((str(advice.hit),) if exact else ())),
+        ("decision", advice.decision, *(("",) if exact else ())),
     )
+    headers = ("choice", "expected value", *(("exact",) if exact else ()))
     hand = " ".join(map(str, advice.hand))
     notes = (*rules_notes(advice.rules), f"seen cards: {' '.join(map(str, advice.seen)) or 'none'}")
-    return Table(
-        f"Hand {hand} against Bonus card {advice.bonus}", ("choice", "expected value"), rows, notes
-    )
+    return Table(f"Hand {hand} against Bonus card {advice.bonus}", headers, rows, notes)
 
 
 def _optional(value: float | None, digits: int = 6) -> str:
@@ -403,7 +448,11 @@ def search_table(result: SearchResult) -> Table:
 
 
 def variants_table(result: Variants) -> Table:
-    """Headline numbers of several rule sets as a table, one row per variant."""
+    """Headline numbers of several rule sets as a table, one row per variant.
+
+    With exact main-wager EVs (``--exact``) an ``exact main EV`` column shows the fractions.
+    """
+    exact = any(isinstance(v.main_expected_value, Fraction) for v in result.variants)
     rows = tuple(
         (
             str(v.rules.decks),
@@ -413,6 +462,7 @@ def variants_table(result: Variants) -> Table:
             signed(v.main_expected_value),
             signed(v.bonus_expected_value),
             percent(v.round_house_edge),
+            *((_exact_cell(v.main_expected_value),) if exact else ()),
         )
         for v in result.variants
     )
@@ -421,9 +471,22 @@ def variants_table(result: Variants) -> Table:
         "each row changes only the rules in its first four columns; the paytable and "
         "bonus ratio are those in force",
     )
+    headers = ("decks", "stands on", "blackjack", "dealer natural", "main EV", "bonus EV")
     return Table(
         "Rule variants",
-        ("decks", "stands on", "blackjack", "dealer natural", "main EV", "bonus EV", "round edge"),
+        (*headers, "round edge", *(("exact main EV",) if exact else ())),
         rows,
         notes,
     )
+
+
+def cache_table(info: Any) -> Table:
+    """Where the disk cache is and how big (``cbj cache info``)."""
+    megabytes = f"{info.bytes / 1024**2:.1f} MB of at most {info.max_bytes / 1024**2:.0f} MB"
+    rows = (
+        ("folder", str(info.path)),
+        ("size on disk", megabytes),
+        ("entries", str(info.entries)),
+        ("usable", "yes" if info.usable else "no"),
+    )
+    return Table("Disk cache of solved games", ("", "value"), rows)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -30,7 +31,10 @@ FRESH_LANES = 1 << 12
 PENETRATION_LANES = 1 << 10
 #: Rounds each lane plays from its own shoe, reshuffling at the cut card, in penetration mode.
 SESSION_ROUNDS = 1 << 7
-#: z of a two-sided 95% normal interval.
+#: The most rounds one simulation may deal.  Memory does not grow with ``rounds`` (chunk
+#: seeds are derived one at a time), but time does: at a few million rounds a second per
+#: core this is hours of work, and the counts stay far inside 64-bit integers.
+MAX_ROUNDS = 10**11
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,30 +77,71 @@ def _run_chunk(table: Table, rounds: int, seed: np.random.SeedSequence) -> _Tall
     return _Tally(joint, squares)
 
 
-def _chunks(rounds: int, chunk_rounds: int) -> list[int]:
-    """Split ``rounds`` into chunks of ``chunk_rounds`` (the last one shorter)."""
-    full, rest = divmod(rounds, chunk_rounds)
-    return [chunk_rounds] * full + ([rest] if rest else [])
+@dataclass(frozen=True, slots=True)
+class ChunkPlan(Sequence[tuple[int, np.random.SeedSequence]]):
+    """Every chunk's size and seed, each made only when asked for.
+
+    Chunk ``i`` plays ``chunk_rounds`` rounds (the last one the rest) from the seed
+    ``root.spawn`` would give as its child ``i``: ``SeedSequence.spawn`` builds child ``i``
+    from the root's entropy, its spawn key extended by ``i`` and its pool size.  Nothing
+    is stored per chunk, so memory is the same for any number of rounds.
+    """
+
+    rounds: int
+    chunk_rounds: int
+    root: np.random.SeedSequence
+
+    def __len__(self) -> int:
+        return -(-self.rounds // self.chunk_rounds)
+
+    def size(self, i: int) -> int:
+        """Rounds chunk ``i`` plays."""
+        return min(self.chunk_rounds, self.rounds - i * self.chunk_rounds)
+
+    def seed(self, i: int) -> np.random.SeedSequence:
+        """Chunk ``i``'s seed, equal to ``root.spawn(i + 1)[i]``."""
+        root = self.root
+        return np.random.SeedSequence(
+            root.entropy, spawn_key=(*root.spawn_key, i), pool_size=root.pool_size
+        )
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, np.random.SeedSequence]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[tuple[int, np.random.SeedSequence]]: ...
+
+    def __getitem__(
+        self, i: int | slice
+    ) -> tuple[int, np.random.SeedSequence] | Sequence[tuple[int, np.random.SeedSequence]]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self.size(i), self.seed(i)
+
+
+def _run_planned(table: Table, chunk: tuple[int, np.random.SeedSequence]) -> _Tally:
+    return _run_chunk(table, *chunk)
 
 
 def _tallies(
     table: Table,
-    sizes: Sequence[int],
-    seeds: Sequence[np.random.SeedSequence],
+    plan: ChunkPlan,
     jobs: int,
     progress: Callable[[int], None] | None,
 ) -> Iterator[_Tally]:
-    """Run every chunk, on up to ``jobs`` worker processes, in chunk order."""
-    chunks = list(zip(sizes, seeds, strict=True))
-    tallies = parallel_map(partial(_run_chunk_of, table), chunks, jobs, "processes")
-    for size, tally in zip(sizes, tallies, strict=True):
+    """Run every chunk through the one parallel map, in chunk order.
+
+    Chunks are made as the map asks for them and joblib dispatches only a few ahead of
+    its workers, so memory does not depend on the number of chunks.
+    """
+
+    def report(done: int, _: int) -> None:
         if progress is not None:
-            progress(size)
-        yield tally
+            progress(plan.size(done - 1))
 
-
-def _run_chunk_of(table: Table, chunk: tuple[int, np.random.SeedSequence]) -> _Tally:
-    return _run_chunk(table, *chunk)
+    yield from parallel_map(partial(_run_planned, table), plan, jobs, "processes", report)
 
 
 def simulate(
@@ -118,12 +163,13 @@ def simulate(
     Args:
         rules: The rules to play by.
         strategy: The players' policy (every seat plays the same one).
-        rounds: Rounds to deal.
+        rounds: Rounds to deal, from 1 to :data:`MAX_ROUNDS`.
         seed: Root of every random number; None picks one (reported in the result).
         seats: Players sharing the Bonus card and the dealer's hand.
         penetration: Share of the shoe dealt before a reshuffle, in (0, 1];
             None shuffles a fresh shoe for every round.
-        jobs: Worker processes (joblib ``n_jobs``); results do not depend on it.
+        jobs: Worker processes (joblib ``n_jobs``), capped at the number of chunks and
+            of cores; results do not depend on it.
         removed: Cards out of the shoe before it is shuffled (each with its suit).
         exact: Exact figures to compare against, by wager; the caller computes them
             (the simulator never asks the exact solver).
@@ -135,6 +181,8 @@ def simulate(
     """
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise SimulationError(f"rounds {rounds!r} must be a whole number of at least 1")
+    if rounds > MAX_ROUNDS:
+        raise SimulationError(f"rounds {rounds} is over the maximum of {MAX_ROUNDS:,}")
     if isinstance(seats, bool) or not isinstance(seats, int) or seats < 1:
         raise SimulationError(f"seats {seats!r} must be a whole number of at least 1")
     if penetration is not None and not 0 < penetration <= 1:
@@ -155,11 +203,9 @@ def simulate(
     table = Table.make(rules, strategy, cards, seats, cut)
 
     root = np.random.SeedSequence(seed)
-    sizes = _chunks(rounds, chunk_rounds)
-    seeds = root.spawn(len(sizes))
     joint = np.zeros((seats, 4, 4), dtype=np.int64)
     squares = np.zeros(3, dtype=np.float64)
-    for tally in _tallies(table, sizes, seeds, jobs, progress):
+    for tally in _tallies(table, ChunkPlan(rounds, chunk_rounds, root), jobs, progress):
         joint += tally.joint
         squares += tally.squares
 

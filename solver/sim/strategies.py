@@ -177,9 +177,14 @@ def parse_strategy(
     True
     """
     cleaned = text.strip().lower()
-    match = re.fullmatch(r"stand-on:(\d+)", cleaned)
+    match = re.fullmatch(r"stand-on:(\S*)", cleaned)
     if match:
-        return StandOn(int(match.group(1)))
+        threshold = match.group(1)
+        if not (threshold.isascii() and threshold.isdigit() and len(threshold) <= 2):
+            raise StrategyError(
+                f"stand-on:{threshold[:12]} is out of range: use a total from 0 to 22"
+            )
+        return StandOn(int(threshold))
     if cleaned == "never-bust":
         return NeverBust()
     if cleaned == "always-stand":

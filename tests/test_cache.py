@@ -1,0 +1,435 @@
+"""The disk cache: exact round trips, keys, integrity, permissions, eviction, fallbacks."""
+
+from __future__ import annotations
+
+import ast
+import os
+import pickle
+import shutil
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import strategies as st
+
+import solver.cache as cache_module
+from solver.cache import (
+    DATABASE_NAME,
+    Cache,
+    CacheWarning,
+    NoCache,
+    code_fingerprint,
+    decode_chart,
+    decode_game,
+    encode_chart,
+    encode_game,
+    pack,
+    unpack,
+)
+from solver.exact.game import GameResult, solve_game
+from solver.exact.player import PlayerSolution
+from solver.exact.strategy import Chart, best_chart
+from solver.model.cards import Card, Shoe, parse_cards
+from solver.model.errors import ShoeError
+from solver.model.rules import DealerNatural, Rules
+
+from .conftest import physical_cards
+
+ONE_DECK = physical_cards(Shoe.full(1))
+
+
+def same_solution(a: PlayerSolution, b: PlayerSolution) -> None:
+    """Two solutions equal value for value and type for type (floats stay floats)."""
+    assert a.rules == b.rules
+    for name in ("hands", "keys", "children", "draws", "sizes"):
+        assert np.array_equal(getattr(a.space, name), getattr(b.space, name)), name
+    assert (a.space.bonus, a.space.shoe) == (b.space.bonus, b.space.shoe)
+    assert a.hitting == b.hitting
+    for name in ("stand", "hit", "outcomes"):
+        left, right = getattr(a, name), getattr(b, name)
+        assert left == right, name
+        assert [type(x) for x in np.ravel(np.array(left, dtype=object))] == [
+            type(x) for x in np.ravel(np.array(right, dtype=object))
+        ], name
+
+
+def same_game(a: GameResult[Any], b: GameResult[Any]) -> None:
+    """Two solved games equal in every field (hand spaces compared array by array)."""
+    assert (a.rules, a.removed, a.exact) == (b.rules, b.removed, b.exact)
+    assert a.starts == b.starts
+    assert [type(s.probability) for s in a.starts] == [type(s.probability) for s in b.starts]
+    assert a.bonus == b.bonus
+    assert a.round_lines == b.round_lines
+    assert list(a.solutions) == list(b.solutions)
+    for c in a.solutions:
+        same_solution(a.solutions[c], b.solutions[c])
+
+
+@st.composite
+def small_games(draw: st.DrawFn) -> tuple[Rules, tuple[Card, ...], bool]:
+    """One-deck rules and a shoe of 8 to 14 cards, exact or float."""
+    keep = draw(st.sets(st.sampled_from(range(52)), min_size=8, max_size=14))
+    removed = tuple(c for i, c in enumerate(ONE_DECK) if i not in keep)
+    rules = Rules(
+        decks=1,
+        dealer_stands_on=draw(st.integers(15, 19)),
+        dealer_natural=draw(st.sampled_from(list(DealerNatural))),
+        blackjack_pays=draw(st.sampled_from([Fraction(3, 2), Fraction(6, 5)])),
+    )
+    return rules, removed, draw(st.booleans())
+
+
+def solve_or_reject(rules: Rules, removed: tuple[Card, ...], exact: bool) -> GameResult[Any]:
+    """The solved game, or the example rejected when the shoe can run dry mid-round."""
+    try:
+        return solve_game(rules, removed, exact=exact)
+    except ShoeError:
+        reject()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_games())
+def test_a_game_survives_encoding_exactly(case: tuple[Rules, tuple[Card, ...], bool]) -> None:
+    rules, removed, exact = case
+    game = solve_or_reject(rules, removed, exact)
+    same_game(decode_game(unpack(pack(encode_game(game)))), game)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_games())
+def test_a_chart_survives_encoding_exactly(case: tuple[Rules, tuple[Card, ...], bool]) -> None:
+    rules, removed, _ = case
+    chart = best_chart(rules, solve_or_reject(rules, removed, True))
+    assert decode_chart(unpack(pack(encode_chart(chart)))) == chart
+
+
+@dataclass
+class Counter:
+    """Counts how often a computation really ran."""
+
+    calls: int = 0
+
+    def wrap(self, compute: Callable[[], Any]) -> Callable[[], Any]:
+        def run() -> Any:
+            self.calls += 1
+            return compute()
+
+        return run
+
+
+SMALL = Rules(decks=1)
+KEPT = {str(c) for c in parse_cards("As 2h 5d 9c 10s Kh 7c 10h Jd Qc Ks 9h 8d 10c Jh Qs")}
+REMOVED = tuple(c for c in ONE_DECK if str(c) not in KEPT)
+
+
+def fetch(cache: Cache, counter: Counter, removed: tuple[Card, ...] = REMOVED) -> GameResult[Any]:
+    result: GameResult[Any] = cache.fetch(
+        "game", SMALL, removed, True, counter.wrap(lambda: solve_game(SMALL, removed, True))
+    )
+    return result
+
+
+def collect() -> tuple[list[str], Callable[[str], None]]:
+    lines: list[str] = []
+    return lines, lines.append
+
+
+def test_a_second_fetch_reads_the_entry_back(tmp_path: Path) -> None:
+    lines, warn = collect()
+    cache, counter = Cache(tmp_path / "c", warn=warn), Counter()
+    first = fetch(cache, counter)
+    second = fetch(cache, counter)
+    assert counter.calls == 1
+    same_game(first, second)
+    assert lines == []
+    info = cache.info()
+    assert (info.entries, info.usable) == (1, True) and info.bytes > 0
+
+
+def test_the_key_ignores_card_order_and_keeps_the_callers(tmp_path: Path) -> None:
+    cache, counter = Cache(tmp_path / "c", warn=collect()[1]), Counter()
+    fetch(cache, counter, REMOVED)
+    backwards = tuple(reversed(REMOVED))
+    game = fetch(cache, counter, backwards)
+    assert counter.calls == 1
+    assert game.removed == backwards
+    assert game.bonus is not None and game.bonus.removed == backwards
+    assert cache.info().entries == 1
+
+
+def test_the_folder_and_file_are_created_private(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "c", warn=collect()[1])
+    fetch(cache, Counter())
+    assert (tmp_path / "c").stat().st_mode & 0o777 == 0o700
+    assert (tmp_path / "c" / DATABASE_NAME).stat().st_mode & 0o077 == 0
+
+
+class Planted:
+    """Unpickling this creates a marker file: proof that a pickle was loaded."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Path.touch, (self.marker,))
+
+
+def test_a_planted_pickle_is_never_loaded(tmp_path: Path) -> None:
+    folder, marker = tmp_path / "c", tmp_path / "loaded"
+    lines, warn = collect()
+    cache, counter = Cache(folder, warn=warn), Counter()
+    fetch(cache, counter)
+    evil = pickle.dumps(Planted(marker))
+    # Pickles where the old joblib cache kept them, and one as the entry itself with a
+    # checksum that matches: the cache must decode neither.
+    (folder / "output.pkl").write_bytes(evil)
+    key = cache.key("game", SMALL, REMOVED, True)
+    with sqlite3.connect(folder / DATABASE_NAME) as db:
+        db.execute(
+            "UPDATE entries SET payload = ?, checksum = ? WHERE key = ?",
+            (evil, Cache._checksum(key, evil), key),
+        )
+    fetch(cache, counter)
+    assert not marker.exists()
+    assert counter.calls == 2
+    assert len(lines) == 1 and "corrupt" in lines[0]
+
+
+def test_the_cache_module_cannot_unpickle() -> None:
+    tree = ast.parse(Path(cache_module.__file__).read_text())
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    } | {
+        node.module.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert not imported & {"pickle", "joblib", "marshal", "shelve", "dill", "cloudpickle"}
+
+
+def test_a_corrupt_entry_is_recomputed_with_one_warning(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    lines, warn = collect()
+    cache, counter = Cache(folder, warn=warn), Counter()
+    expected = fetch(cache, counter)
+    with sqlite3.connect(folder / DATABASE_NAME) as db:
+        (payload,) = db.execute("SELECT payload FROM entries").fetchone()
+        flipped = bytes([payload[0], payload[1], payload[2] ^ 1]) + payload[3:]
+        db.execute("UPDATE entries SET payload = ?", (flipped,))
+    same_game(fetch(cache, counter), expected)
+    assert counter.calls == 2
+    assert len(lines) == 1 and "\n" not in lines[0] and "corrupt" in lines[0]
+    fetch(cache, counter)  # the recomputed entry was stored again
+    assert counter.calls == 2 and len(lines) == 1
+
+
+def test_an_entry_decoding_to_a_different_game_is_not_returned(tmp_path: Path) -> None:
+    """A well-formed payload moved to another key fails the checksum, which covers the key."""
+    folder = tmp_path / "c"
+    lines, warn = collect()
+    cache, counter = Cache(folder, warn=warn), Counter()
+    fetch(cache, counter)
+    other = REMOVED[1:]
+    fetch(cache, counter, other)
+    key, key_other = (cache.key("game", SMALL, r, True) for r in (REMOVED, other))
+    with sqlite3.connect(folder / DATABASE_NAME) as db:
+        (payload,) = db.execute("SELECT payload FROM entries WHERE key = ?", (key_other,))
+        db.execute("UPDATE entries SET payload = ? WHERE key = ?", (payload[0], key))
+    assert fetch(cache, counter).removed == REMOVED
+    assert counter.calls == 3 and len(lines) == 1
+
+
+def copy_code(root: Path) -> Path:
+    package = Path(cache_module.__file__).parent
+    for folder in ("model", "exact"):
+        shutil.copytree(package / folder, root / folder)
+    shutil.copy(package / "cache.py", root / "cache.py")
+    return root
+
+
+def test_changing_a_solver_source_file_invalidates_entries(tmp_path: Path) -> None:
+    root = copy_code(tmp_path / "code")
+    before = code_fingerprint(root)
+    dealer = root / "exact" / "dealer.py"
+    dealer.write_text(dealer.read_text() + "\n# a change\n")
+    code_fingerprint.cache_clear()
+    after = code_fingerprint(root)
+    assert before != after
+    counter = Counter()
+    fetch(Cache(tmp_path / "c", fingerprint=before), counter)
+    fetch(Cache(tmp_path / "c", fingerprint=before), counter)
+    assert counter.calls == 1
+    fetch(Cache(tmp_path / "c", fingerprint=after), counter)
+    assert counter.calls == 2
+
+
+def test_the_fingerprint_covers_every_computing_module() -> None:
+    package = Path(cache_module.__file__).parent
+    for folder in ("model", "exact"):
+        assert folder in cache_module.COMPUTING_CODE
+        assert list((package / folder).glob("*.py"))
+
+
+def test_the_cap_evicts_the_least_recently_used(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "c", warn=collect()[1])
+    shoes = [REMOVED, REMOVED[1:], REMOVED[2:]]
+    counter = Counter()
+    for removed in shoes:
+        fetch(cache, counter, removed)
+    with sqlite3.connect(tmp_path / "c" / DATABASE_NAME) as db:
+        sizes = dict(db.execute("SELECT key, size FROM entries").fetchall())
+    assert len(sizes) == 3
+    fetch(cache, counter, shoes[0])  # now the first is fresher than the second
+    assert counter.calls == 3
+    keys = [cache.key("game", SMALL, r, True) for r in shoes]
+    tight = Cache(tmp_path / "c", max_bytes=sizes[keys[0]] + sizes[keys[2]] + 1, warn=print)
+    fetch(tight, counter, shoes[2])  # a hit: reading never evicts
+    fetch(tight, counter, REMOVED[3:])  # a fourth entry: the cap now bites
+    with sqlite3.connect(tmp_path / "c" / DATABASE_NAME) as db:
+        left = {k for (k,) in db.execute("SELECT key FROM entries")}
+    assert keys[1] not in left  # least recently used went first
+    assert sum(sizes.get(k, 0) for k in left) <= tight.max_bytes or len(left) == 1
+
+
+def test_a_cap_of_zero_keeps_nothing(tmp_path: Path) -> None:
+    cache, counter = Cache(tmp_path / "c", max_bytes=0, warn=collect()[1]), Counter()
+    fetch(cache, counter)
+    fetch(cache, counter)
+    assert counter.calls == 2 and cache.info().entries == 0
+
+
+def test_clear_empties_the_cache(tmp_path: Path) -> None:
+    cache, counter = Cache(tmp_path / "c", warn=collect()[1]), Counter()
+    fetch(cache, counter)
+    assert cache.clear() == 1
+    assert cache.info().entries == 0
+    fetch(cache, counter)
+    assert counter.calls == 2
+
+
+def refused(cache: Cache, lines: list[str], words: str) -> None:
+    """The cache runs the computation every time, after exactly one line of warning."""
+    counter = Counter()
+    fetch(cache, counter)
+    fetch(cache, counter)
+    assert counter.calls == 2
+    assert len(lines) == 1 and "\n" not in lines[0] and words in lines[0], lines
+
+
+def test_a_folder_writable_by_others_is_not_read(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    fetch(Cache(folder, warn=collect()[1]), Counter())
+    folder.chmod(0o777)
+    lines, warn = collect()
+    refused(Cache(folder, warn=warn), lines, "writable by other users")
+
+
+def test_a_database_writable_by_group_is_not_read(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    fetch(Cache(folder, warn=collect()[1]), Counter())
+    (folder / DATABASE_NAME).chmod(0o660)
+    lines, warn = collect()
+    refused(Cache(folder, warn=warn), lines, "writable by other users")
+
+
+def test_a_folder_owned_by_another_user_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "c"
+    fetch(Cache(folder, warn=collect()[1]), Counter())
+    monkeypatch.setattr(os, "getuid", lambda: os.stat(folder).st_uid + 1)
+    lines, warn = collect()
+    refused(Cache(folder, warn=warn), lines, "owned by another user")
+
+
+def test_a_symbolic_link_for_the_database_is_not_followed(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    folder.mkdir(mode=0o700)
+    (folder / DATABASE_NAME).symlink_to(tmp_path / "elsewhere.sqlite3")
+    lines, warn = collect()
+    refused(Cache(folder, warn=warn), lines, "symbolic link")
+    assert not (tmp_path / "elsewhere.sqlite3").exists()
+
+
+def test_a_file_in_place_of_the_folder_falls_back(tmp_path: Path) -> None:
+    (tmp_path / "c").write_text("not a folder")
+    lines, warn = collect()
+    refused(Cache(tmp_path / "c", warn=warn), lines, "cache not used")
+
+
+def test_a_folder_under_a_file_falls_back(tmp_path: Path) -> None:
+    """An unusable home: the cache folder's parent is a file."""
+    (tmp_path / "home").write_text("")
+    lines, warn = collect()
+    refused(Cache(tmp_path / "home" / ".cache" / "cbj", warn=warn), lines, "cache not used")
+
+
+def test_a_database_that_is_not_a_database_falls_back(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    folder.mkdir(mode=0o700)
+    (folder / DATABASE_NAME).write_bytes(b"\0garbage" * 100)
+    (folder / DATABASE_NAME).chmod(0o600)
+    lines, warn = collect()
+    refused(Cache(folder, warn=warn), lines, "cache not used")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only folders")
+def test_a_read_only_folder_falls_back(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    folder.mkdir(mode=0o500)
+    lines, warn = collect()
+    refused(Cache(folder, warn=warn), lines, "cache not used")
+
+
+def test_warnings_default_to_the_warnings_module(tmp_path: Path) -> None:
+    (tmp_path / "c").write_text("")
+    with pytest.warns(CacheWarning, match="cache not used"):
+        fetch(Cache(tmp_path / "c"), Counter())
+
+
+def test_no_cache_computes_every_time_silently() -> None:
+    counter = Counter()
+    fetch(NoCache(), counter)
+    fetch(NoCache(), counter)
+    assert counter.calls == 2
+    assert NoCache().info().entries == 0
+
+
+def test_the_size_cap_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CBJ_CACHE_MAX_MB", "7")
+    assert Cache().max_bytes == 7 * 1024 * 1024
+    monkeypatch.setenv("CBJ_CACHE_MAX_MB", "lots")
+    assert Cache().max_bytes == cache_module.DEFAULT_MAX_BYTES
+
+
+def test_the_chart_is_cached_with_its_game(tmp_path: Path) -> None:
+    rules = Rules(decks=1)
+    lines, warn = collect()
+    cache = Cache(tmp_path / "c", warn=warn)
+    counter = Counter()
+
+    def compute() -> Chart:
+        return best_chart(rules, solve_game(rules, exact=True, cache=cache))
+
+    chart = cache.chart(rules, counter.wrap(compute))
+    assert cache.info().entries == 2  # the exact game and the chart
+    assert cache.chart(rules, counter.wrap(compute)) == chart
+    assert counter.calls == 1
+    assert lines == []
+
+
+def test_parse_cards_order_gives_one_key() -> None:
+    cache = Cache(Path("/nonexistent"), fingerprint="x")
+    a = cache.key("game", SMALL, parse_cards("As Kd"), False)
+    assert a == cache.key("game", SMALL, parse_cards("Kd As"), False)
+    assert a != cache.key("game", SMALL, parse_cards("Kd As"), True)
+    assert a != cache.key("chart", SMALL, parse_cards("Kd As"), False)

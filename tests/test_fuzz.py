@@ -1,0 +1,164 @@
+"""Every command and option fed arbitrary text and numbers: exit 0 or 2, never a traceback.
+
+Commands run in-process through :func:`solver.cli.main`.  Valid numbers are kept tiny
+(0, 1, 2) and the heavy switches (``--exact``, ``--jobs``) are left alone so that an
+example that happens to be valid still finishes in moments; ``tables`` and ``report``
+(minutes of work when valid) have their own targeted tests, and ``cache clear`` would
+only empty the session's cache.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Iterator
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import click
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.cli import cli, main
+
+SKIPPED_COMMANDS = {"tables", "report", "clear"}
+HEAVY_OPTIONS = {"--exact", "--jobs", "--help", "--version"}
+#: Options given to keep a valid run short, unless the example fuzzes them: one deck
+#: (an exact solve in a second or two) and few rounds.
+FAST = {"rounds": ["--rounds", "20"], "decks": ["--decks", "1"]}
+
+
+def commands(
+    group: click.Group, path: tuple[str, ...] = ()
+) -> Iterator[tuple[tuple[str, ...], click.Command]]:
+    """Every leaf command under ``group`` with its path of names."""
+    for name, command in sorted(group.commands.items()):
+        if isinstance(command, click.Group):
+            yield from commands(command, (*path, name))
+        elif name not in SKIPPED_COMMANDS:
+            yield (*path, name), command
+
+
+COMMANDS = list(commands(cli))
+
+
+def options(command: click.Command) -> list[click.Option]:
+    return [
+        p for p in command.params if isinstance(p, click.Option) and not set(p.opts) & HEAVY_OPTIONS
+    ]
+
+
+NUMBERS = st.sampled_from(
+    [
+        "0",
+        "1",
+        "2",
+        "-1",
+        "1e400",
+        "nan",
+        "-inf",
+        "1/0",
+        "3:0",
+        "0.5",
+        "9" * 400,
+        "9" * 5000,
+        "-" + "9" * 5000,
+        "1/" + "9" * 400,
+        "1." + "0" * 4000 + "1",
+        "\u0661\u0662",
+        "\uff11",
+    ]
+)
+TEXT = st.text(
+    st.characters(codec="utf-8", exclude_characters="\0"),
+    max_size=30,
+)
+NASTY = st.one_of(
+    NUMBERS,
+    TEXT,
+    st.sampled_from(
+        [
+            "\u212a",
+            "\u212as",
+            "As \u212ad",
+            "stand-on:\u0661\u0667",
+            "stand-on:1" + "0" * 5000,
+            "",
+            " ",
+            "-",
+            "--",
+            "1%:2%",
+            "-100:100",
+            "all",
+            "optimal",
+            "chart",
+        ]
+    ),
+)
+
+
+@st.composite
+def invocations(draw: st.DrawFn) -> list[str]:
+    path, command = draw(st.sampled_from(COMMANDS))
+    chosen = draw(
+        st.lists(st.sampled_from(options(command)), max_size=3, unique_by=lambda o: o.name)
+    )
+    argv = list(path)
+    for option in chosen:
+        if option.is_flag:
+            argv.append(draw(st.sampled_from(option.opts + option.secondary_opts)))
+        else:
+            argv += [draw(st.sampled_from(option.opts)), draw(NASTY)]
+    named = {o.name for o in chosen}
+    for name, extra in FAST.items():
+        takes = any(p.name == name for p in command.params)
+        if takes and name not in named:
+            argv += extra
+    for param in command.params:
+        required = isinstance(param, click.Option) and param.required
+        if required and param.name not in named and param.name != "rounds":
+            argv += [param.opts[0], draw(NASTY)]
+    return argv
+
+
+def run(argv: list[str]) -> tuple[int, str, str]:
+    """``cbj argv`` in-process: exit status, stdout, stderr."""
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="replace")
+    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="replace")
+    status = 0
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            main(argv)
+        except SystemExit as stop:
+            status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    out.flush()
+    err.flush()
+    return (
+        status,
+        out.buffer.getvalue().decode("utf-8", "replace"),
+        err.buffer.getvalue().decode("utf-8", "replace"),
+    )
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(argv=invocations())
+def test_no_input_makes_a_traceback(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run(argv)
+    assert "Traceback" not in err, (argv, err)
+    assert status in (0, 2), (argv, status, err)
+    if status == 2:
+        assert err.count("\n") == 1 and err.endswith("\n"), (argv, err)
+
+
+def test_the_fuzzer_reaches_every_command() -> None:
+    names = {path for path, _ in COMMANDS}
+    assert {("solve",), ("chart",), ("simulate",), ("paytable", "search")} <= names
+    assert sys.version_info >= (3, 11)
