@@ -306,9 +306,8 @@ def advise(bonus_text: str, hand: str, seen: str, exact: bool, fmt: str, **optio
     "--format",
     "fmt",
     type=click.Choice([f.value for f in ChartFormat]),
-    default="md",
-    show_default=True,
-    help="Output format.",
+    default=None,
+    help="Output format [default: from the -o file's suffix, else md].",
 )
 @click.option(
     "-o",
@@ -317,8 +316,10 @@ def advise(bonus_text: str, hand: str, seen: str, exact: bool, fmt: str, **optio
     default=None,
     help="Write to this file instead of stdout.",
 )
-def chart(fmt: str, output: str | None, **options: Any) -> None:
+def chart(fmt: str | None, output: str | None, **options: Any) -> None:
     """The best printable hit/stand chart and its cost against perfect play."""
+    suffix = Path(output).suffix.lower().lstrip(".") if output else ""
+    fmt = fmt or (suffix if suffix in set(ChartFormat) else "md")
     chosen = ChartFormat(fmt)
     if output is None and chosen not in TEXT_FORMATS and sys.stdout.isatty():
         raise CbjError(f"{fmt} is a binary format: give -o FILE or redirect stdout")

@@ -1,4 +1,4 @@
-"""Shared test helpers: physical card lists for brute-force enumeration."""
+"""Shared test helpers: physical card lists for brute-force enumeration, the PAR report."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import pytest
 
 from solver.cli import main
 from solver.model.cards import RANKS, SUITS, Card, Shoe
+from solver.model.rules import Rules
+from solver.present.report import Report, build_report
 
 
 def physical_cards(shoe: Shoe) -> list[Card]:
@@ -28,3 +30,16 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
         main(argv)
     out, err = capsys.readouterr()
     return int(stop.value.code or 0), out, err
+
+
+#: The date every report built in the tests carries (2026-01-02), for reproducible PDFs.
+EPOCH = "1767312000"
+
+
+@pytest.fixture(scope="session")
+def par_report(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    """The PAR report of a 2-deck game, built once per test session (it takes seconds)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CBJ_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cbj-cache"))
+        patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+        return build_report(Rules(decks=2))

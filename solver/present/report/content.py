@@ -1,14 +1,19 @@
 """The report's content: every figure computed once and laid out as neutral blocks.
 
-:func:`build_report` returns :class:`Section`\\ s of :class:`Text`, :class:`Grid` and
-:class:`Plot` blocks; :mod:`.html` and :mod:`.pdf` render the same sections.
+:func:`build_report` returns a :class:`Report`: a title block and :class:`Section`\\ s of
+:class:`Text`, :class:`Grid` and :class:`Plot` blocks, worded for people (no code
+identifiers), every figure with its unit, one number style (:mod:`solver.present.style`).
+:mod:`.html` and :mod:`.pdf` render the same content.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
+import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from importlib.metadata import version
@@ -25,28 +30,38 @@ from solver.exact.design import (
     solve_variants,
 )
 from solver.exact.game import GameResult, round_outcomes
-from solver.exact.strategy import Action
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
 from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome
-from solver.model.rules import RULE_MEANINGS, Rules, format_ratio
+from solver.model.rules import DealerNatural, Rules, format_ratio
 from solver.present.charts import (
     COLOURS,
     COLUMNS,
     EXCEPTION_HEADERS,
-    TOP_EXCEPTIONS,
+    display_rows,
     exception_rows,
-    grid,
+    exceptions_heading,
     summary,
 )
 from solver.present.collection import chart_for
-from solver.present.report.plots import BONUS_NAMES, dealer_plot, ev_by_bonus_plot, sensitivity_plot
-from solver.present.tables import number, percent, rule_cell, signed
+from solver.present.report.plots import (
+    BONUS_NAMES,
+    RATIOS,
+    dealer_plot,
+    ev_by_bonus_plot,
+    ratio_plot,
+    sensitivity_plot,
+)
+from solver.present.style import edge_percent, minus, one_in, signed, thousands
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 TITLE = "Community Blackjack (Casino Edition)"
-SUBTITLE = "Mathematical analysis of the game (PAR report)"
+SUBTITLE = "Mathematical analysis of the game (PAR sheet)"
+#: Rounds the simulator deals for the cross-check, and its seed: enough to see a wrong
+#: figure at a few standard errors, few enough that the report builds in seconds.
+SIMULATION_ROUNDS = 100_000
+SIMULATION_SEED = 20_261_129
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +85,8 @@ class Grid:
     colours: tuple[tuple[str | None, ...], ...] | None = None
     numeric: bool = True
     """Align every column but the first to the right."""
+    compact: bool = False
+    """Narrow cells (the strategy chart)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -96,14 +113,30 @@ class Section:
 
 
 @dataclass(frozen=True, slots=True)
+class TitleBlock:
+    """What a test lab files a PAR sheet under: game, rules, paytable, revision and date."""
+
+    game: str
+    rules: tuple[str, ...]
+    paytable: str
+    revision: str
+    date: str
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
-    """A whole report: the rules it describes and its sections in order."""
+    """A whole report: the rules it describes, its title block and its sections in order."""
 
     rules: Rules
+    title_block: TitleBlock
     sections: tuple[Section, ...]
     title: str = TITLE
     subtitle: str = SUBTITLE
-    generator: str = field(default_factory=lambda: f"cbj {version('community-blackjack')}")
+
+    @property
+    def generator(self) -> str:
+        """The program and revision that produced the report."""
+        return f"cbj, revision {self.title_block.revision}"
 
 
 def build_report(rules: Rules, jobs: int = 1) -> Report:
@@ -117,47 +150,120 @@ def build_report(rules: Rules, jobs: int = 1) -> Report:
         _bonus_section(game),
         _main_section(game),
         _round_section(game),
+        _ratio_section(model, rules),
         _dealer_section(rules),
         _sensitivity_section(model, rules),
         Section(
             "Rule variants",
             (
-                Text(
-                    "Each row changes one rule from those in force and keeps the paytable and "
-                    "the bonus ratio. Main-wager EVs are from the float solver (agreeing with "
-                    "the exact solver to 1e-12); Bonus EVs are exact."
-                ),
                 Grid(
-                    ("rules changed", "main EV", "Bonus EV", "round house edge"),
+                    ("rules changed", "main-wager EV", "Bonus EV", "round house edge"),
                     tuple(
                         (
-                            rule_differences(v.rules, rules),
-                            signed(v.main_expected_value),
-                            signed(v.bonus_expected_value),
-                            percent(v.round_house_edge),
+                            _plain(rule_differences(v.rules, rules)),
+                            edge_percent(v.main_expected_value),
+                            edge_percent(v.bonus_expected_value),
+                            edge_percent(v.round_house_edge),
                         )
                         for v in variants
                     ),
+                    caption="Each row changes one rule from those in force and keeps the "
+                    "paytable and the Bonus ratio. Main-wager EV in % of the main wager (float "
+                    "solver, agreeing with the exact solver to 1e\u221212), Bonus EV in % of the "
+                    "Bonus wager (exact), round house edge in % of the total wagered.",
                 ),
             ),
         ),
         _chart_section(rules),
+        _simulation_section(game),
         _appendix(game),
     )
-    return Report(rules, sections)
+    return Report(rules, _title_block(rules, game), sections)
+
+
+# --- Title block ------------------------------------------------------------------------
+
+NATURAL_WORDS = {
+    DealerNatural.WITH_BONUS: "one dealer card with the Bonus card, or two dealer cards",
+    DealerNatural.OWN_CARDS: "two dealer cards only",
+    DealerNatural.NONE: "none (every dealer 21 is just 21)",
+}
+
+
+def rule_lines(rules: Rules) -> tuple[tuple[str, str], ...]:
+    """Every rule in force in plain words, as (rule, setting) pairs."""
+    return (
+        ("Decks", f"{rules.decks} standard 52-card deck{'s' if rules.decks > 1 else ''}"),
+        ("Bonus wager", f"{rules.bonus_ratio} of the main wager (at least 1/2)"),
+        (
+            "Bonus pays",
+            f"suited match {_to_one(rules.paytable.suited_match)}, rank match "
+            f"{_to_one(rules.paytable.rank_match)}, adjacent rank "
+            f"{_to_one(rules.paytable.adjacent)}",
+        ),
+        ("Blackjack pays", f"{_to_one(rules.blackjack_pays)} (own card + Bonus card = 21)"),
+        (
+            "Dealer stands",
+            f"at a best total of {rules.dealer_stands_on} or more, with or without the Bonus card",
+        ),
+        ("Dealer naturals", NATURAL_WORDS[rules.dealer_natural]),
+        (
+            "Natural beats a 3-card 21",
+            "yes" if rules.natural_beats_multi_card_21 else "no (they push)",
+        ),
+    )
+
+
+def _plain(differences: str) -> str:
+    """Rule differences worded for people: no code identifiers."""
+    for natural in DealerNatural:
+        short = NATURAL_WORDS[natural].split(" (")[0]
+        differences = differences.replace(
+            f"dealer natural {natural.value}", f"dealer naturals: {short}"
+        )
+    return differences.replace("as in force", "rules in force")
+
+
+def _to_one(pay: Fraction) -> str:
+    return format_ratio(pay).replace(":", " to ")
+
+
+def _fingerprint(game: GameResult) -> str:
+    """Twelve hex digits of a SHA-256 of the rules and every exact headline figure."""
+    bonus = game.bonus
+    assert bonus is not None
+    data = [
+        repr(sorted(game.rules.to_json().items())),
+        str(game.expected_value),
+        *(f"{k}={p}" for k, p in game.outcomes.items()),
+        str(bonus.expected_value),
+        str(game.round_expected_value),
+        str(game.round_variance),
+    ]
+    return hashlib.sha256("\n".join(data).encode()).hexdigest()[:12]
+
+
+def report_date() -> str:
+    """Today's date (UTC), or the date of ``SOURCE_DATE_EPOCH`` when set (reproducible builds)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    moment = time.gmtime(int(epoch)) if epoch else time.gmtime()
+    return time.strftime("%Y-%m-%d", moment)
+
+
+def _title_block(rules: Rules, game: GameResult) -> TitleBlock:
+    lines = tuple(f"{name}: {value}" for name, value in rule_lines(rules))
+    return TitleBlock(
+        game=TITLE,
+        rules=lines,
+        paytable=f"{rules.paytable} (suited match : rank match : adjacent, to 1)",
+        revision=f"{version('community-blackjack')}+{_fingerprint(game)}",
+        date=report_date(),
+    )
 
 
 # --- Figures --------------------------------------------------------------------------
 
-MAIN_PAYS = {"blackjack": "", "win": "1 to 1", "push": "0", "lose": "-1"}
-
-
-def _one_in(probability: Fraction) -> str:
-    return f"1 in {1 / float(probability):,.1f}" if probability else "never"
-
-
-def _pay_text(pay: Fraction) -> str:
-    return f"{format_ratio(pay).replace(':', ' to ')}"
+MAIN_NAMES = {"blackjack": "blackjack", "win": "win", "push": "push", "lose": "lose"}
 
 
 def _fraction(value: Fraction | float) -> Fraction:
@@ -170,6 +276,10 @@ def _main_pays(rules: Rules) -> dict[str, Fraction]:
             "lose": Fraction(-1)}  # fmt: skip
 
 
+def _probability(value: Fraction | float) -> str:
+    return f"{float(value):.6f}"
+
+
 def _summary(game: GameResult) -> Section:
     rules, bonus = game.rules, game.bonus
     assert bonus is not None
@@ -180,40 +290,38 @@ def _summary(game: GameResult) -> Section:
     suited = next(ln for ln in bonus.lines if ln.outcome is BonusOutcome.SUITED_MATCH)
     top_round = game.round_lines[-1]
     rows = (
-        ("Wager per round (units)", "1", str(r), str(1 + r)),
-        ("Expected value per round", signed(main_ev), signed(r * bonus.expected_value),
-         signed(round_ev)),
-        ("House edge", percent(-main_ev), percent(bonus.house_edge),
-         percent(_fraction(game.round_house_edge))),
-        ("Element of risk", percent(-main_ev), percent(bonus.house_edge),
-         percent(_fraction(game.round_house_edge))),
-        ("Hit frequency", number(outcomes["blackjack"] + outcomes["win"], 4),
-         number(bonus.hit_frequency, 4), number(_fraction(game.round_hit_frequency), 4)),
-        ("Standard deviation (units)", number(game.standard_deviation, 4),
-         number(bonus.standard_deviation * float(r), 4),
-         number(math.sqrt(game.round_variance), 4)),
-        ("Top award", f"blackjack, {_pay_text(rules.blackjack_pays)}",
-         f"suited match, {_pay_text(suited.pays)}", f"{signed(top_round.net, 2)} units"),
-        ("Odds of the top award", _one_in(outcomes["blackjack"]), _one_in(suited.probability),
-         _one_in(_fraction(top_round.probability))),
+        ("Amount wagered (main-wager units)", "1", str(r), str(1 + r)),
+        ("House edge (% of that wager)", edge_percent(-main_ev), edge_percent(bonus.house_edge),
+         edge_percent(_fraction(game.round_house_edge))),
+        ("Expected value per round (main-wager units)", signed(main_ev),
+         signed(r * bonus.expected_value), signed(round_ev)),
+        ("Hit frequency", one_in(outcomes["blackjack"] + outcomes["win"]),
+         one_in(bonus.hit_frequency), one_in(_fraction(game.round_hit_frequency))),
+        ("Standard deviation per round (main-wager units)", f"{game.standard_deviation:.4f}",
+         f"{bonus.standard_deviation * float(r):.4f}", f"{math.sqrt(game.round_variance):.4f}"),
+        ("Top award", f"blackjack, {_to_one(rules.blackjack_pays)}",
+         f"suited match, {_to_one(suited.pays)}",
+         f"{signed(top_round.net, 2)} main-wager units"),
+        ("Odds of the top award", one_in(outcomes["blackjack"]), one_in(suited.probability),
+         one_in(_fraction(top_round.probability))),
     )  # fmt: skip
     return Section(
         "Summary",
         (
             Text(
-                f"This report gives the exact mathematics of {TITLE} under the rules and "
-                f"paytable in force: {rules.summary()}. Every figure is computed exactly "
-                "from the full shoe (no simulation) and rounded only for display; the "
-                "appendix gives the exact fractions."
+                f"The exact mathematics of {TITLE} under the rules and paytable in the title "
+                "block. Every figure is computed exactly from the full shoe (no simulation) "
+                "and rounded only for display; the appendix gives the exact fractions. "
+                "Negative values are the player's losses."
             ),
             Grid(
                 ("figure", "main wager", "Bonus wager", "whole round"),
                 rows,
-                caption="Key figures. Amounts in units of the main wager; the round's house "
-                "edge is per unit of the total amount wagered (main + Bonus). The game has "
-                "no doubles, splits or raises, so the amount wagered is fixed and the element "
-                "of risk equals the house edge. A negative main-wager edge means the player "
-                "has the advantage on that wager alone; the Bonus wager is mandatory.",
+                caption="Key figures. House edges are per unit staked on that wager (the "
+                "round's per unit of main + Bonus wagered); amounts and EVs are in units of "
+                "the main wager. The game has no doubles, splits or raises, so the element of "
+                "risk equals the house edge. A negative main-wager edge means the player has "
+                "the advantage on that wager alone; the Bonus wager is mandatory.",
             ),
         ),
     )
@@ -221,21 +329,11 @@ def _summary(game: GameResult) -> Section:
 
 def _assumptions(game: GameResult) -> Section:
     rules = game.rules
-    values = rules.to_json()
-    rows = tuple(
-        (name.replace("_", " "), rule_cell(values[name]), RULE_MEANINGS[name]) for name in values
-    )
     n = 52 * rules.decks
     return Section(
-        "Assumptions and method",
+        "Rules and method",
         (
-            Grid(("rule", "value", "meaning"), rows, caption="Rules in force.", numeric=False),
-            Text(
-                f"Wagers: the main wager is one unit and the Bonus wager {rules.bonus_ratio} "
-                f"unit(s); the Bonus pays {rules.paytable.suited_match} / "
-                f"{rules.paytable.rank_match} / {rules.paytable.adjacent} to 1 for a suited "
-                "match / rank match / adjacent rank, and loses otherwise."
-            ),
+            Grid(("rule", "setting"), rule_lines(rules), caption="Rules in force.", numeric=False),
             Text(
                 "Player strategy: composition-dependent optimal play. For each Bonus card and "
                 "each set of the player's own cards, the player hits or stands, whichever has "
@@ -248,8 +346,8 @@ def _assumptions(game: GameResult) -> Section:
                 f"shoe ({n} cards). Every ordered pair of player card and Bonus card, every "
                 "player hand and every dealer drawing sequence is weighted by its exact "
                 "probability; all figures are rational numbers computed without rounding. "
-                "Combinations count ordered pairs of physical cards, "
-                f"{n} x {n - 1} = {n * (n - 1):,} in all. One player plays against the dealer."
+                f"Combinations count ordered pairs of physical cards, {n} \u00d7 {n - 1} = "
+                f"{thousands(n * (n - 1))} in all. One player plays against the dealer."
             ),
         ),
     )
@@ -261,24 +359,26 @@ def _bonus_section(game: GameResult) -> Section:
     rows = tuple(
         (
             BONUS_NAMES[ln.outcome],
-            _pay_text(ln.pays) if ln.pays >= 0 else "-1",
-            f"{ln.combinations:,}",
-            number(ln.probability, 6),
+            _to_one(ln.pays) if ln.pays >= 0 else minus("-1"),
+            thousands(ln.combinations),
+            _probability(ln.probability),
+            one_in(ln.probability),
             signed(ln.return_, 6),
         )
         for ln in bonus.lines
     )
-    total = ("total", "", f"{bonus.total_combinations:,}", number(1, 6),
+    total = ("total", "", thousands(bonus.total_combinations), _probability(1), "",
              signed(bonus.expected_value, 6))  # fmt: skip
     return Section(
         "Bonus wager",
         (
             Grid(
-                ("outcome", "pays", "combinations", "probability", "return"),
+                ("outcome", "pays", "combinations", "probability", "odds", "return"),
                 (*rows, total),
-                caption=f"Return table per unit on the Bonus wager. House edge "
-                f"{percent(bonus.house_edge)}, hit frequency {number(bonus.hit_frequency, 4)}, "
-                f"standard deviation {number(bonus.standard_deviation, 4)}.",
+                caption="Return table per unit staked on the Bonus wager. House edge "
+                f"{edge_percent(bonus.house_edge)} of the Bonus wager; hit frequency "
+                f"{one_in(bonus.hit_frequency)}; standard deviation "
+                f"{bonus.standard_deviation:.4f} Bonus units.",
             ),
         ),
     )
@@ -287,25 +387,36 @@ def _bonus_section(game: GameResult) -> Section:
 def _main_section(game: GameResult) -> Section:
     pays = _main_pays(game.rules)
     rows = tuple(
-        (k, MAIN_PAYS[k] or _pay_text(pays[k]), number(p, 6), signed(p * pays[k], 6))
+        (
+            MAIN_NAMES[k],
+            _to_one(pays[k]) if pays[k] > 0 else minus(str(pays[k])),
+            _probability(p),
+            one_in(p),
+            signed(p * pays[k], 6),
+        )
         for k, p in game.outcomes.items()
     )
-    total = ("total", "", number(1, 6), signed(game.expected_value, 6))
+    total = ("total", "", _probability(1), "", signed(game.expected_value, 6))
     by_card = game.by_bonus_card()
     return Section(
         "Main wager",
         (
             Grid(
-                ("outcome", "pays", "probability", "return"),
+                ("outcome", "pays", "probability", "odds", "return"),
                 (*rows, total),
-                caption="Return table per unit on the main wager under optimal play. "
+                caption="Return table per unit staked on the main wager under optimal play. "
                 "Blackjack is the player's own card and the Bonus card making 21, paid at once.",
             ),
-            Plot(partial(ev_by_bonus_plot, game), "Main-wager EV by the Bonus card dealt."),
+            Plot(
+                partial(ev_by_bonus_plot, game),
+                "Main-wager EV by the Bonus card dealt, in % of the main wager.",
+            ),
             Grid(
                 ("Bonus card", *(value_label(c) for c in by_card)),
-                (("main EV (%)", *(f"{float(v) * 100:+.2f}" for v in by_card.values())),),
-                caption="The same figures: EV per unit on the main wager given the Bonus card.",
+                (("EV (%)", *(minus(f"{float(v) * 100:+.2f}") for v in by_card.values())),),
+                caption="The same figures: main-wager EV in % of the main wager, given the "
+                "Bonus card.",
+                compact=True,
             ),
         ),
     )
@@ -323,21 +434,50 @@ def _round_section(game: GameResult) -> Section:
             bonus_pay = rules.paytable.as_dict().get(outcome.value, Fraction(-1))
             net = pays[k] + rules.bonus_ratio * bonus_pay
             p = _fraction(joint[(k, outcome)])
-            rows.append((str(k), BONUS_NAMES[outcome], signed(net, 2), number(p, 6),
-                         signed(p * net, 6)))  # fmt: skip
-    rows.append(("total", "", "", number(1, 6), signed(game.round_expected_value, 6)))
+            rows.append((MAIN_NAMES[str(k)], BONUS_NAMES[outcome], signed(net, 2),
+                         _probability(p), one_in(p), signed(p * net, 6)))  # fmt: skip
+    rows.append(("total", "", "", _probability(1), "", signed(game.round_expected_value, 6)))
     return Section(
         "Whole round",
         (
             Grid(
-                ("main wager", "Bonus wager", "net (units)", "probability", "return"),
+                ("main wager", "Bonus wager", "net", "probability", "odds", "return"),
                 tuple(rows),
                 caption=f"Return table of a round: one unit on the main wager and "
                 f"{rules.bonus_ratio} on the Bonus, both settled on the same two cards "
-                "(combinations that cannot occur are left out). House edge "
-                f"{percent(_fraction(game.round_house_edge))} of the total wagered; "
-                f"hit frequency {number(_fraction(game.round_hit_frequency), 4)}; standard "
-                f"deviation {number(math.sqrt(game.round_variance), 4)} units.",
+                "(combinations that cannot occur are left out); net and return in "
+                "main-wager units. House edge "
+                f"{edge_percent(_fraction(game.round_house_edge))} of the total wagered; "
+                f"hit frequency {one_in(_fraction(game.round_hit_frequency))}; standard "
+                f"deviation {math.sqrt(game.round_variance):.4f} main-wager units.",
+            ),
+        ),
+    )
+
+
+def _ratio_section(model: EdgeModel, rules: Rules) -> Section:
+    rows = []
+    for ratio in RATIOS:
+        edge = model.edge(EdgeKind.ROUND, rules.paytable, ratio)
+        ev = -edge * (1 + ratio)
+        rows.append((str(ratio), str(1 + ratio), signed(ev), edge_percent(edge)))
+    return Section(
+        "House edge against the Bonus ratio",
+        (
+            Text(
+                "The Bonus wager must be at least half the main wager; players may stake "
+                "more. The main wager's edge is negative (player's favour) and the Bonus "
+                "wager's positive, so the round's edge grows with the Bonus ratio."
+            ),
+            Plot(
+                partial(ratio_plot, model, rules),
+                "Round house edge (% of the total wagered) against the Bonus ratio.",
+            ),
+            Grid(
+                ("Bonus ratio", "total wagered", "round EV", "round house edge"),
+                tuple(rows),
+                caption="Per round, in main-wager units; the house edge in % of the total "
+                f"wagered. Paytable {rules.paytable} throughout.",
             ),
         ),
     )
@@ -358,13 +498,14 @@ def _dealer_section(rules: Rules) -> Section:
     return Section(
         "Dealer",
         (
+            Plot(partial(dealer_plot, rows), "The dealer's final result by Bonus card."),
             Grid(
                 ("Bonus card", *labels),
-                tuple((value_label(c), *(number(d[x], 4) for x in labels)) for c, d in rows),
-                caption="The dealer's final result for each Bonus card, from the full shoe "
-                "less that card (before the player draws).",
+                tuple((value_label(c), *(f"{float(d[x]):.4f}" for x in labels)) for c, d in rows),
+                caption="Probability of each final dealer result for each Bonus card, from "
+                "the full shoe less that card (before the player draws).",
+                compact=True,
             ),
-            Plot(partial(dealer_plot, rows), "The dealer's final result by Bonus card."),
         ),
     )
 
@@ -372,34 +513,48 @@ def _dealer_section(rules: Rules) -> Section:
 def _chart_section(rules: Rules) -> Section:
     """The best printable chart, its cost against perfect play and its main exceptions."""
     chart = chart_for(rules)
-    rows = grid(chart)
+    rows = display_rows(chart)
+    cells = []
+    colours = []
+    for row in rows:
+        marks = [
+            f"{a.value}{_superscript(m) if m else ''}"
+            for a, m in zip(row.actions, row.marks, strict=True)
+        ]
+        cells.append((row.label, *marks))
+        colours.append((None, *(COLOURS[a] for a in row.actions)))
     return Section(
         "Strategy chart",
         (
             Text(
-                "The best chart that looks only at the total of the player's own cards (hard, or "
-                "soft when an ace counts 11) and the Bonus card: H hit, S stand, - no decision "
-                f"(a blackjack). {summary(chart)}. The main-wager figures above assume "
-                "composition-dependent optimal play; a player using this chart gets the "
-                "chart EV instead."
+                "The best chart that looks only at the total of the player's own cards (hard, "
+                "or soft when an ace counts 11) and the Bonus card: H hit (orange), S stand "
+                f"(blue), \u2013 no decision (a blackjack). {summary(chart)}. The main-wager "
+                "figures above assume composition-dependent optimal play; a player using this "
+                "chart gets the chart EV instead. Identical rows are merged (e.g. hard 2\u20137)."
             ),
             Grid(
-                ("hand", *COLUMNS),
-                tuple((hand, *actions) for hand, actions in rows),
-                caption="Hit/stand chart by own total (rows) and Bonus card (columns).",
-                colours=tuple(
-                    (None, *(COLOURS[Action(a)] for a in actions)) for _, actions in rows
-                ),
+                ("own \\ Bonus", *COLUMNS),
+                tuple(cells),
+                caption="Hit/stand chart by own total (rows) and Bonus card (columns); a "
+                "number marks a cell with exceptions, listed below.",
+                colours=tuple(colours),
                 numeric=False,
+                compact=True,
             ),
             Grid(
                 EXCEPTION_HEADERS,
                 tuple(exception_rows(chart)),
-                caption=f"The {TOP_EXCEPTIONS} hands where perfect play departs from the chart "
-                f"that matter most (of {len(chart.exceptions)}).",
+                caption=exceptions_heading(chart),
                 numeric=False,
             ),
         ),
+    )
+
+
+def _superscript(n: int) -> str:
+    return str(n).translate(
+        str.maketrans("0123456789", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
     )
 
 
@@ -414,9 +569,9 @@ def _sensitivity_section(model: EdgeModel, rules: Rules) -> Section:
         rows.append(
             (
                 BONUS_NAMES[tier],
-                _pay_text(current),
-                f"{float(slope) * 100:+.4f} points",
-                f"{float(even):.4f}" if even >= 0 else "none (edge stays positive)",
+                _to_one(current),
+                minus(f"{float(slope) * 100:+.4f}"),
+                f"{float(even):.4f} to 1" if even >= 0 else "none (edge stays positive)",
             )
         )
     return Section(
@@ -429,13 +584,60 @@ def _sensitivity_section(model: EdgeModel, rules: Rules) -> Section:
             ),
             Plot(
                 partial(sensitivity_plot, model, rules),
-                "Round house edge as a function of each pay.",
+                "Round house edge (% of the total wagered) as a function of each pay.",
             ),
             Grid(
-                ("tier", "pays", "edge change per unit of pay", "break-even pay"),
+                (
+                    "tier",
+                    "pays",
+                    "edge change per unit of pay (percentage points)",
+                    "break-even pay",
+                ),
                 tuple(rows),
                 caption="Break-even pay: the pay of that tier, the others unchanged, at which "
                 "the round's house edge is exactly 0.",
+            ),
+        ),
+    )
+
+
+def _simulation_section(game: GameResult) -> Section:
+    from solver.api import simulate
+
+    rules = game.rules
+    result = simulate(SIMULATION_ROUNDS, rules=rules, seed=SIMULATION_SEED, penetration=None)
+    stats = result.overall
+    names = {"main": "main wager", "bonus": "Bonus wager", "round": "whole round"}
+    units = {"main": "main units", "bonus": "Bonus units", "round": "main units"}
+    rows = []
+    for key in ("main", "bonus", "round"):
+        estimate = stats[key]
+        z = estimate.z
+        rows.append(
+            (
+                names[key],
+                signed(estimate.mean),
+                signed(estimate.exact) if estimate.exact is not None else "",
+                f"{estimate.standard_error:.4f}",
+                minus(f"{z:+.2f}") if z is not None else "",
+                units[key],
+            )
+        )
+    return Section(
+        "Simulation cross-check",
+        (
+            Text(
+                f"An independent Monte Carlo simulator (it shares only the card and rule "
+                f"model with the exact solver) dealt {thousands(result.rounds)} rounds from a "
+                f"freshly shuffled shoe each round, seed {result.seed}, the player using the "
+                "exact solver's optimal decisions. A z-score is the distance between the "
+                "simulated mean and the exact value in standard errors; |z| below 3 is "
+                "expected."
+            ),
+            Grid(
+                ("wager", "simulated mean", "exact", "standard error", "z", "unit"),
+                tuple(rows),
+                caption="Mean net result per round of each wager, simulated and exact.",
             ),
         ),
     )
@@ -445,27 +647,23 @@ def _appendix(game: GameResult) -> Section:
     bonus = game.bonus
     assert bonus is not None
     exact: list[tuple[str, Fraction]] = [
-        ("main wager EV", _fraction(game.expected_value)),
-        *((f"main wager P({k})", _fraction(p)) for k, p in game.outcomes.items()),
-        ("main wager variance", _fraction(game.variance)),
-        ("Bonus wager EV", bonus.expected_value),
-        *((f"Bonus P({BONUS_NAMES[ln.outcome]})", ln.probability) for ln in bonus.lines),
-        ("Bonus wager variance", bonus.variance),
-        ("round EV", _fraction(game.round_expected_value)),
+        ("main-wager EV", _fraction(game.expected_value)),
+        *((f"main wager: P({MAIN_NAMES[k]})", _fraction(p)) for k, p in game.outcomes.items()),
+        ("main-wager variance", _fraction(game.variance)),
+        ("Bonus EV (per Bonus unit)", bonus.expected_value),
+        *((f"Bonus: P({BONUS_NAMES[ln.outcome]})", ln.probability) for ln in bonus.lines),
+        ("Bonus variance (Bonus units\u00b2)", bonus.variance),
+        ("round EV (main-wager units)", _fraction(game.round_expected_value)),
         ("round house edge", _fraction(game.round_house_edge)),
         ("round hit frequency", _fraction(game.round_hit_frequency)),
         ("round variance", _fraction(game.round_variance)),
-        *(
-            (f"main EV, Bonus card {value_label(c)}", _fraction(v))
-            for c, v in game.by_bonus_card().items()
-        ),
     ]
     return Section(
         "Appendix: exact values",
         (
             Grid(
                 ("quantity", "exact value"),
-                tuple((name, str(value)) for name, value in exact),
+                tuple((name, minus(str(value))) for name, value in exact),
                 caption="Every headline figure as an exact fraction.",
                 numeric=False,
             ),

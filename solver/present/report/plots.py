@@ -24,9 +24,12 @@ BONUS_NAMES = {
 }
 
 INK = "#1f3a5f"
-GOOD = "#3c7d4f"
-BAD = "#b5473a"
-PALETTE = ("#b5473a", "#9ecae1", "#6baed6", "#3182bd", "#08519c", "#f2b134", "#7f7f7f")
+#: Okabe and Ito's colour-blind-safe blue and vermilion, for gains and losses.
+GOOD = "#0072b2"
+BAD = "#d55e00"
+PALETTE = ("#d55e00", "#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c", "#e69f00", "#7f7f7f")
+#: Bonus ratios the report tabulates and plots: 1/2 to 2 in steps of 1/4.
+RATIOS = tuple(Fraction(n, 4) for n in range(2, 9))
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -98,6 +101,24 @@ def sensitivity_plot(model: EdgeModel, rules: Rules) -> Figure:
     return figure
 
 
+def ratio_plot(model: EdgeModel, rules: Rules) -> Figure:
+    """The round's house edge against the Bonus ratio, the ratio in force marked."""
+    figure = _figure(6.4, 2.4)
+    axes = figure.add_subplot()
+    fine = [Fraction(n, 40) for n in range(20, 81)]
+    ys = [float(model.edge(EdgeKind.ROUND, rules.paytable, r)) * 100 for r in fine]
+    axes.plot([float(r) for r in fine], ys, color=INK, linewidth=1.6)
+    current = rules.bonus_ratio
+    axes.plot([float(current)], [float(model.edge(EdgeKind.ROUND, rules.paytable, current)) * 100],
+              "o", color=BAD, markersize=5, label=f"ratio in force ({current})")  # fmt: skip
+    axes.axhline(0, color="black", linewidth=0.8)
+    axes.set_xlabel("Bonus wager as a multiple of the main wager")
+    axes.set_ylabel("round house edge (%)")
+    axes.legend(frameon=False, loc="lower right")
+    axes.spines[["top", "right"]].set_visible(False)
+    return figure
+
+
 def svg(figure: Figure, prefix: str) -> str:
     """The figure as inline SVG with ids renamed ``prefix``-1, -2, ... in order of use.
 
@@ -107,16 +128,27 @@ def svg(figure: Figure, prefix: str) -> str:
     import matplotlib
 
     out = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": "cbj", "svg.fonttype": "path"}):
+    with matplotlib.rc_context({"svg.hashsalt": "cbj", "svg.fonttype": "none"}):
         figure.savefig(out, format="svg", metadata={"Date": None})
     text = out.getvalue()
     text = text[text.index("<svg") :]
+    text = text.replace("<svg ", '<svg role="img" ', 1)
     names = {old: f"{prefix}-{n}" for n, old in enumerate(dict.fromkeys(_SVG_ID.findall(text)))}
     return _SVG_REF.sub(lambda m: m.group(1) + names.get(m.group(2), m.group(2)), text)
 
 
 _SVG_ID = re.compile(r'\bid="([^"]+)"')
 _SVG_REF = re.compile(r'(id="|#)([A-Za-z_][\w.-]*)')
+
+
+def vector(figure: Figure) -> bytes:
+    """The figure as standalone SVG with text drawn as paths, for embedding in a PDF."""
+    import matplotlib
+
+    out = io.BytesIO()
+    with matplotlib.rc_context({"svg.hashsalt": "cbj", "svg.fonttype": "path"}):
+        figure.savefig(out, format="svg", metadata={"Date": None})
+    return out.getvalue()
 
 
 def png(figure: Figure) -> bytes:
