@@ -24,7 +24,7 @@ VARIANTS = [
         "natural ties every 21, paytable 20:5:1, bonus ratio 1",
         Rules(
             natural_beats_multi_card_21=False,
-            paytable=Paytable(suited_match=20, rank_match=5, adjacent=1),
+            paytable=Paytable.parse("20:5:1"),
             bonus_ratio=Fraction(1),
         ),
     ),
@@ -50,7 +50,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for index, (label, rules) in enumerate(VARIANTS):
         result = simulate(
-            args.rounds,
+            rounds=args.rounds,
             rules=rules,
             strategy="optimal",
             seed=args.seed + index,  # independent streams per variant

@@ -1,27 +1,137 @@
-"""Exact probability and optimal-strategy solver for Community Blackjack (Casino Edition)."""
+"""Exact probability and optimal-strategy solver for Community Blackjack (Casino Edition).
 
-from solver.exact.bonus import BonusAnalysis, analyse_bonus
-from solver.model.cards import Card, Rank, Shoe, Suit, parse_cards
-from solver.model.errors import CardError, CbjError, HandError, RulesError, ShoeError
-from solver.model.outcomes import BonusOutcome, bonus_outcome
-from solver.model.rules import DealerNatural, Paytable, Rules
+Everything ``cbj`` does is one function here, named like the command::
+
+    >>> import solver
+    >>> game = solver.solve(decks=6, exact=True)
+    >>> game.expected_value > 0
+    True
+
+The functions and types are loaded when first used, so ``import solver`` stays quick.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from solver.api import (
+        BonusResult,
+        DealerResult,
+        RulesResult,
+        Written,
+        advise,
+        bonus,
+        chart,
+        dealer,
+        paytable_search,
+        paytable_solve,
+        report,
+        rules,
+        simulate,
+        solve,
+        tables,
+        variants,
+    )
+    from solver.exact.bonus import BonusAnalysis
+    from solver.exact.design import PaySolution, SearchResult, Variants
+    from solver.exact.game import Advice, GameResult, GameStore
+    from solver.exact.strategy import Chart
+    from solver.model.cards import Card, Rank, Shoe, Suit, parse_cards
+    from solver.model.errors import (
+        CardError,
+        CbjError,
+        DesignError,
+        HandError,
+        ReportError,
+        RulesError,
+        ShoeError,
+        SimulationError,
+        StrategyError,
+    )
+    from solver.model.outcomes import BonusOutcome, MainOutcome
+    from solver.model.rules import DealerNatural, Paytable, Rules
+    from solver.sim import SimulationResult
+
+#: Where each public name lives.
+_HOMES = {
+    "solver.api": (
+        "BonusResult DealerResult RulesResult Written advise bonus chart dealer "
+        "paytable_search paytable_solve report rules simulate solve tables variants"
+    ),
+    "solver.exact.bonus": "BonusAnalysis",
+    "solver.exact.design": "PaySolution SearchResult Variants",
+    "solver.exact.game": "Advice GameResult GameStore",
+    "solver.exact.strategy": "Chart",
+    "solver.model.cards": "Card Rank Shoe Suit parse_cards",
+    "solver.model.errors": (
+        "CardError CbjError DesignError HandError ReportError RulesError ShoeError "
+        "SimulationError StrategyError"
+    ),
+    "solver.model.outcomes": "BonusOutcome MainOutcome",
+    "solver.model.rules": "DealerNatural Paytable Rules",
+    "solver.sim": "SimulationResult",
+}
+_WHERE = {name: module for module, names in _HOMES.items() for name in names.split()}
 
 __all__ = [
+    "Advice",
     "BonusAnalysis",
     "BonusOutcome",
+    "BonusResult",
     "Card",
     "CardError",
     "CbjError",
+    "Chart",
     "DealerNatural",
+    "DealerResult",
+    "DesignError",
+    "GameResult",
+    "GameStore",
     "HandError",
+    "MainOutcome",
+    "PaySolution",
     "Paytable",
     "Rank",
+    "ReportError",
     "Rules",
     "RulesError",
+    "RulesResult",
+    "SearchResult",
     "Shoe",
     "ShoeError",
+    "SimulationError",
+    "SimulationResult",
+    "StrategyError",
     "Suit",
-    "analyse_bonus",
-    "bonus_outcome",
+    "Variants",
+    "Written",
+    "advise",
+    "bonus",
+    "chart",
+    "dealer",
     "parse_cards",
+    "paytable_search",
+    "paytable_solve",
+    "report",
+    "rules",
+    "simulate",
+    "solve",
+    "tables",
+    "variants",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from its module on first use."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'solver' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -3,21 +3,77 @@
 Every function takes the rules as ``rules=`` (a :class:`~solver.model.rules.Rules`) or as
 keyword options named like the command's (``decks=1``, ``paytable="15:4:1"``), cards as
 text (``"As Kd"``) or :class:`~solver.model.cards.Card` values, and returns a frozen
-result whose ``to_json()`` is the document ``cbj <command> --format json`` prints.
+result that carries its rules and whose ``to_json()`` is the document that
+``cbj <command> --format json`` prints.  Nothing here touches the disk unless asked:
+pass ``cache=`` to reuse solved games, ``output=`` to write a file.
+
+>>> import solver
+>>> solver.bonus(decks=6).expected_value
+Fraction(-45, 311)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Literal, TypedDict, Unpack, overload
 
-from solver.exact.bonus import analyse_bonus
-from solver.exact.strategy import exact_main, strategy_source
-from solver.model.cards import Card, parse_cards
-from solver.model.rules import Rules
+from solver.exact.bonus import BonusAnalysis, analyse_bonus
+from solver.exact.dealer import dealer_distribution
+from solver.exact.design import (
+    PAY_TIERS,
+    EdgeKind,
+    PaySolution,
+    SearchResult,
+    Variants,
+    edge_model,
+    parse_band,
+    parse_edge,
+    parse_pay,
+    search_paytables,
+    solve_pay,
+    solve_variants,
+    variant_rules,
+    with_pay,
+)
+from solver.exact.game import Advice, GameResult, GameStore, ProgressCallback, solve_game
+from solver.exact.game import advise as advise_hand
+from solver.exact.graph import DecisionGraph, decision_graph
+from solver.exact.strategy import Chart, best_chart, exact_main, strategy_source
+from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value, value_label
+from solver.model.errors import CardError, DesignError, RulesError, SimulationError
+from solver.model.numbers import exact_json
+from solver.model.outcomes import BonusOutcome
+from solver.model.rules import DealerNatural, Paytable, Rules, parse_ratio
 from solver.sim import ExactFigure, SimulationResult, parse_strategy
 from solver.sim import simulate as run_simulation
+from solver.sim.strategies import TABLE_STRATEGIES
 
+#: Cards as text (``"As 10h K"``) or as values.
 Cards = str | Iterable[Card | str]
+
+
+class RuleOptions(TypedDict, total=False):
+    """The rules as keyword options, named like the CLI's; text or values."""
+
+    decks: int | str | None
+    dealer_stands_on: int | str | None
+    blackjack_pays: Fraction | int | str | None
+    dealer_natural: DealerNatural | str | None
+    natural_beats_multi_card_21: bool | None
+    paytable: Paytable | str | None
+    bonus_ratio: Fraction | int | str | None
+
+
+def make_rules(rules: Rules | None, options: RuleOptions) -> Rules:
+    """``rules`` with any options given applied on top (the defaults when ``rules`` is None)."""
+    given = Rules.from_options(**options)
+    if rules is None:
+        return given
+    changed = {name: getattr(given, name) for name, value in options.items() if value is not None}
+    return replace(rules, **changed)
 
 
 def _cards(cards: Cards) -> tuple[Card, ...]:
@@ -25,6 +81,204 @@ def _cards(cards: Cards) -> tuple[Card, ...]:
     if isinstance(cards, str):
         return parse_cards(cards)
     return tuple(c if isinstance(c, Card) else Card.parse(c) for c in cards)
+
+
+# --- Small results: the rules, the Bonus wager, the dealer --------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RulesResult:
+    """The rules in force (``cbj rules``)."""
+
+    rules: Rules
+
+    def to_json(self) -> dict[str, Any]:
+        """The rules as ``cbj rules --format json`` prints them."""
+        return {"rules": self.rules.to_json()}
+
+
+def rules(*, rules: Rules | None = None, **options: Unpack[RuleOptions]) -> RulesResult:
+    """The rules in force, each validated.
+
+    >>> rules(decks=1).rules.decks
+    1
+    """
+    return RulesResult(make_rules(rules, options))
+
+
+@dataclass(frozen=True, slots=True)
+class BonusResult:
+    """The Bonus wager's exact analysis, with its EV as an expression of the pays if asked."""
+
+    analysis: BonusAnalysis
+    symbolic_expected_value: str | None = None
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the analysis was computed under."""
+        return self.analysis.rules
+
+    @property
+    def expected_value(self) -> Fraction:
+        """Expected net result per unit on the Bonus wager."""
+        return self.analysis.expected_value
+
+    def to_json(self) -> dict[str, Any]:
+        """The analysis as ``cbj bonus --format json`` prints it."""
+        document = self.analysis.to_json()
+        if self.symbolic_expected_value is not None:
+            document["symbolic_expected_value"] = self.symbolic_expected_value
+        return document
+
+
+def bonus(
+    *,
+    removed: Cards = (),
+    symbolic: bool = False,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> BonusResult:
+    """The Bonus wager's exact return table from a full shoe less ``removed`` cards."""
+    analysis = analyse_bonus(make_rules(rules, options), _cards(removed))
+    expression = str(analysis.symbolic_expected_value()) if symbolic else None
+    return BonusResult(analysis, expression)
+
+
+@dataclass(frozen=True, slots=True)
+class DealerResult:
+    """The exact distribution of the dealer's final result for each Bonus card value."""
+
+    rules: Rules
+    removed: tuple[Card, ...]
+    rows: tuple[tuple[int, dict[str, Fraction]], ...]
+    """``(Bonus card value, {result: probability})`` in Bonus card order."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The distributions as ``cbj dealer --format json`` prints them."""
+        return {
+            "rules": self.rules.to_json(),
+            "tables": [
+                {
+                    "bonus": value_label(bonus),
+                    "removed": [str(c) for c in self.removed],
+                    "outcomes": {label: exact_json(p) for label, p in distribution.items()},
+                }
+                for bonus, distribution in self.rows
+            ],
+        }
+
+
+def dealer(
+    *,
+    bonus: str | int = "all",
+    removed: Cards = (),
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> DealerResult:
+    """The dealer's final result for the Bonus card ``bonus`` (a value, or ``"all"``)."""
+    played = make_rules(rules, options)
+    cards = _cards(removed)
+    shoe = Shoe.full(played.decks).remove(cards)
+    if isinstance(bonus, int) and not isinstance(bonus, bool):
+        bonuses = [parse_value(str(bonus))]
+    elif str(bonus).strip().lower() == "all":
+        bonuses = list(VALUES)
+    else:
+        bonuses = [parse_value(str(bonus))]
+    rows = tuple(
+        (b, dealer_distribution(played, b, shoe.remove([Card(RANKS[b - 1])]).value_counts()))
+        for b in bonuses
+    )
+    return DealerResult(played, cards, rows)
+
+
+# --- The game: solve, advise, chart --------------------------------------------------------
+
+
+@overload
+def solve(
+    *,
+    removed: Cards = ...,
+    exact: Literal[True],
+    jobs: int = ...,
+    cache: GameStore | None = ...,
+    progress: ProgressCallback | None = ...,
+    rules: Rules | None = ...,
+    **options: Unpack[RuleOptions],
+) -> GameResult[Fraction]: ...
+
+
+@overload
+def solve(
+    *,
+    removed: Cards = ...,
+    exact: Literal[False] = ...,
+    jobs: int = ...,
+    cache: GameStore | None = ...,
+    progress: ProgressCallback | None = ...,
+    rules: Rules | None = ...,
+    **options: Unpack[RuleOptions],
+) -> GameResult[float]: ...
+
+
+@overload
+def solve(
+    *,
+    removed: Cards = ...,
+    exact: bool = ...,
+    jobs: int = ...,
+    cache: GameStore | None = ...,
+    progress: ProgressCallback | None = ...,
+    rules: Rules | None = ...,
+    **options: Unpack[RuleOptions],
+) -> GameResult[Any]: ...
+
+
+def solve(
+    *,
+    removed: Cards = (),
+    exact: bool = False,
+    jobs: int = 1,
+    cache: GameStore | None = None,
+    progress: ProgressCallback | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> GameResult[Any]:
+    """Optimal play for every hand, the main wager, the Bonus wager and the whole round.
+
+    ``exact=True`` gives every figure as a ``Fraction``; ``jobs`` workers share the Bonus
+    card values; ``cache`` (a :class:`~solver.exact.game.GameStore`) reuses earlier solves.
+    """
+    played = make_rules(rules, options)
+    return solve_game(played, _cards(removed), exact, jobs, progress, cache)
+
+
+def advise(
+    *,
+    bonus: Card | str,
+    hand: Cards,
+    seen: Cards = (),
+    exact: bool = False,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> Advice[Any]:
+    """Stand and hit values for one hand against the Bonus card, and the better choice."""
+    bonus_cards = _cards([bonus] if isinstance(bonus, Card) else bonus)
+    if len(bonus_cards) != 1:
+        raise CardError(f"the Bonus card is exactly one card, got {bonus!r}")
+    played = make_rules(rules, options)
+    return advise_hand(played, bonus_cards[0], _cards(hand), _cards(seen), exact=exact)
+
+
+def chart(
+    *, cache: GameStore | None = None, rules: Rules | None = None, **options: Unpack[RuleOptions]
+) -> Chart:
+    """The best printable hit/stand chart, its exact EV and its cost against perfect play."""
+    played = make_rules(rules, options)
+    return best_chart(played, solve_game(played, exact=True, cache=cache))
+
+
+# --- The simulator ----------------------------------------------------------------------------
 
 
 def bonus_figure(rules: Rules, removed: Iterable[Card] = ()) -> ExactFigure:
@@ -35,42 +289,268 @@ def bonus_figure(rules: Rules, removed: Iterable[Card] = ()) -> ExactFigure:
 
 
 def simulate(
-    rounds: int,
     *,
-    rules: Rules | None = None,
+    rounds: int,
     seed: int | None = None,
     seats: int = 1,
     strategy: str = "optimal",
-    penetration: float | None = 0.75,
+    penetration: float | None = None,
+    fresh_shoe: bool = False,
     jobs: int = 1,
     removed: Cards = (),
+    cache: GameStore | None = None,
     progress: Callable[[int], None] | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
 ) -> SimulationResult:
-    """Deal ``rounds`` rounds with the independent simulator and compare with exact figures.
+    """Deal ``rounds`` rounds with the independent simulator, beside the exact figures.
 
-    ``penetration=None`` shuffles a fresh shoe every round.  ``optimal`` and ``chart`` are
-    played from the exact solver's decision tables; their exact main-wager figure (and
-    always the Bonus wager's) is attached for the z-scores.
+    The shoe is reshuffled after ``penetration`` of it is dealt (0.75 when not given), or
+    every round with ``fresh_shoe``.  ``optimal`` and ``chart`` are played from the exact
+    solver's decision tables; their exact main-wager figure (and always the Bonus wager's)
+    is attached for the z-scores.
     """
-    rules = rules or Rules()
+    if fresh_shoe and penetration is not None:
+        raise SimulationError(
+            "give a penetration (--penetration) or a fresh shoe (--fresh-shoe), not both"
+        )
+    played = make_rules(rules, options)
     cards = _cards(removed)
-    played = parse_strategy(strategy, lambda kind: strategy_source(rules, kind))
+    solved: list[GameResult[Fraction]] = []
+
+    def game() -> GameResult[Fraction]:
+        if not solved:
+            solved.append(solve_game(played, exact=True, cache=cache))
+        return solved[0]
+
+    strategy_played = parse_strategy(strategy, lambda kind: strategy_source(game(), kind))
     exact: dict[str, ExactFigure] = {}
-    if played.name in ("optimal", "chart") and not cards:
+    if strategy_played.name in TABLE_STRATEGIES and not cards:
         # A fresh shoe matches this figure exactly; dealing to a cut card approximately.
-        mean, probabilities = exact_main(rules, "chart" if played.name == "chart" else "optimal")
+        kind = "chart" if strategy_played.name == "chart" else "optimal"
+        mean, probabilities = exact_main(game(), kind)
         exact["main"] = ExactFigure(mean, probabilities)
     if all(c.suit is not None for c in cards):  # else the simulator refuses the shoe
-        exact["bonus"] = bonus_figure(rules, cards)
+        exact["bonus"] = bonus_figure(played, cards)
     return run_simulation(
-        rules,
         played,
+        strategy_played,
         rounds,
         seed=seed,
         seats=seats,
-        penetration=penetration,
+        penetration=None if fresh_shoe else 0.75 if penetration is None else penetration,
         jobs=jobs,
         removed=cards,
         exact=exact,
         progress=progress,
     )
+
+
+# --- Designing the game: paytables and rule variants ---------------------------------------------
+
+
+def _edge_target(
+    bonus_edge: str | Fraction | None, round_edge: str | Fraction | None, what: str
+) -> tuple[EdgeKind, str | Fraction]:
+    """The one of a (Bonus edge, round edge) pair that was given."""
+    given = [(k, v) for k, v in ((EdgeKind.BONUS, bonus_edge), (EdgeKind.ROUND, round_edge)) if v]
+    if len(given) != 1:
+        raise DesignError(f"give exactly one {what}: a bonus edge or a round edge")
+    return given[0]
+
+
+def paytable_solve(
+    *,
+    solve_for: BonusOutcome | str,
+    suited_match: Fraction | int | str | None = None,
+    rank_match: Fraction | int | str | None = None,
+    adjacent: Fraction | int | str | None = None,
+    target_bonus_edge: Fraction | str | None = None,
+    target_round_edge: Fraction | str | None = None,
+    cache: GameStore | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> PaySolution:
+    """The exact pay of tier ``solve_for`` that gives the target house edge."""
+    tiers = {t.value: t for t in PAY_TIERS}
+    tier = tiers.get(str(solve_for))
+    if tier is None:
+        raise DesignError(f"cannot solve for {str(solve_for)!r}: use one of {', '.join(tiers)}")
+    kind, target = _edge_target(target_bonus_edge, target_round_edge, "target")
+    played = make_rules(rules, options)
+    given = {
+        BonusOutcome.SUITED_MATCH: suited_match,
+        BonusOutcome.RANK_MATCH: rank_match,
+        BonusOutcome.ADJACENT: adjacent,
+    }
+    if given[tier] is not None:
+        raise DesignError(f"{tier.value} is the pay being solved for: leave it out")
+    table = played.paytable
+    for t, pay in given.items():
+        if pay is not None:
+            table = with_pay(table, t, parse_pay(str(pay), t))
+    edge = target if isinstance(target, Fraction) else parse_edge(target, "target")
+    model = edge_model(played, cache=cache)
+    return solve_pay(model, tier, kind, edge, table, played.bonus_ratio)
+
+
+#: The band ``paytable_search`` uses when none is given.
+DEFAULT_ROUND_BAND = "1%:2%"
+
+
+def paytable_search(
+    *,
+    round_edge_range: str | None = None,
+    bonus_edge_range: str | None = None,
+    max_pay: int = 50,
+    top: int = 10,
+    cache: GameStore | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> SearchResult:
+    """Whole-unit paytables whose house edge lies in a band, closest to its middle first."""
+    if round_edge_range is None and bonus_edge_range is None:
+        round_edge_range = DEFAULT_ROUND_BAND
+    kind, band = _edge_target(bonus_edge_range, round_edge_range, "edge range")
+    played = make_rules(rules, options)
+    model = edge_model(played, cache=cache)
+    return search_paytables(model, kind, parse_band(str(band)), played.bonus_ratio, max_pay, top)
+
+
+def _listed(values: Sequence[Any] | str, parse: Callable[[str], Any], what: str) -> tuple[Any, ...]:
+    """A comma-separated text or a sequence of values, each parsed."""
+    if not isinstance(values, str):
+        return tuple(parse(str(v)) if isinstance(v, str) else v for v in values)
+    if not values.strip():
+        return ()
+    items = [item.strip() for item in values.split(",")]
+    if not all(items):
+        raise RulesError(f"{what} {values!r} has an empty item: separate values with commas")
+    return tuple(parse(item) for item in items)
+
+
+def _whole(what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not text.strip().lstrip("+-").isdigit() or len(text) > 6:
+            raise RulesError(f"{what} {text!r} is not a whole number")
+        return int(text)
+
+    return parse
+
+
+def _natural(text: str) -> DealerNatural:
+    try:
+        return DealerNatural(text)
+    except ValueError:
+        choices = ", ".join(d.value for d in DealerNatural)
+        raise RulesError(f"dealer natural {text!r} is unknown: use one of {choices}") from None
+
+
+def variants(
+    *,
+    decks: Sequence[int] | str = (),
+    dealer_stands_on: Sequence[int] | str = (),
+    blackjack_pays: Sequence[Fraction] | str = (),
+    dealer_natural: Sequence[DealerNatural] | str = (),
+    exact: bool = False,
+    jobs: int = 1,
+    cache: GameStore | None = None,
+    progress: ProgressCallback | None = None,
+    rules: Rules | None = None,
+    natural_beats_multi_card_21: bool | None = None,
+    paytable: Paytable | str | None = None,
+    bonus_ratio: Fraction | int | str | None = None,
+) -> Variants:
+    """Main EV, Bonus EV and round edge for every combination of the rule values listed."""
+    base = make_rules(
+        rules,
+        RuleOptions(
+            natural_beats_multi_card_21=natural_beats_multi_card_21,
+            paytable=paytable,
+            bonus_ratio=bonus_ratio,
+        ),
+    )
+    combinations = variant_rules(
+        base,
+        decks=_listed(decks, _whole("decks"), "decks"),
+        dealer_stands_on=_listed(dealer_stands_on, _whole("dealer stands on"), "totals"),
+        blackjack_pays=_listed(blackjack_pays, lambda t: parse_ratio(t, "blackjack pays"), "pays"),
+        dealer_natural=_listed(dealer_natural, _natural, "naturals"),
+    )
+    found = solve_variants(combinations, exact=exact, jobs=jobs, progress=progress, cache=cache)
+    return Variants(base, found)
+
+
+# --- Files: the strategy tables and the report ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """Files a command wrote, and the charts or report behind them."""
+
+    rules: Rules
+    paths: tuple[Path, ...]
+    charts: tuple[Chart, ...] = ()
+
+
+def tables(
+    output_dir: str | Path = "strategy_tables",
+    *,
+    cache: GameStore | None = None,
+    progress: ProgressCallback | None = None,
+) -> Written:
+    """Write the ``strategy_tables/`` collection: every variant's chart in every format."""
+    from solver.present.collection import VARIANTS, write_collection
+
+    charts = [best_chart(v.rules, solve_game(v.rules, exact=True, cache=cache)) for v in VARIANTS]
+    paths = write_collection(Path(output_dir), charts, progress=progress)
+    return Written(Rules(), tuple(paths), tuple(charts))
+
+
+def graph(
+    output: str | Path | None = None,
+    *,
+    bonus: Card | str,
+    hand: Cards = (),
+    exact: bool = False,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> Written | DecisionGraph:
+    """The player's decision graph against ``bonus``, from ``hand`` or every first card.
+
+    Written to ``output`` (``.graphml``, ``.gexf``, ``.dot``, or a picture: ``.svg``,
+    ``.png``, ``.pdf``) when given; else the graph itself, whose ``to_json()`` lists it.
+    """
+    from solver.present.graph import graph_format, render_graph
+
+    bonus_cards = _cards([bonus] if isinstance(bonus, Card) else bonus)
+    if len(bonus_cards) != 1:
+        raise CardError(f"the Bonus card is exactly one card, got {bonus!r}")
+    fmt = graph_format(Path(output)) if output is not None else None
+    played = make_rules(rules, options)
+    result = decision_graph(played, bonus_cards[0], _cards(hand), exact=exact)
+    if output is None or fmt is None:
+        return result
+    Path(output).write_bytes(render_graph(result, fmt))
+    return Written(played, (Path(output),))
+
+
+def report(
+    output: str | Path | None = None,
+    *,
+    jobs: int = 1,
+    cache: GameStore | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> Written | str:
+    """A PAR-style report of the game: written to ``output`` (.html or .pdf), else HTML text."""
+    from solver.present.report import build_report, check_report_path, render_html, write_report
+
+    played = make_rules(rules, options)
+    if output is not None:
+        check_report_path(Path(output))
+    document = build_report(played, jobs=jobs, cache=cache)
+    if output is None:
+        return render_html(document)
+    write_report(document, Path(output))
+    return Written(played, (Path(output),))

@@ -8,6 +8,8 @@ Model for Simulation of Color Vision Deficiency", IEEE TVCG 15(6), 2009, table f
 
 from __future__ import annotations
 
+import math
+
 Matrix = tuple[tuple[float, float, float], ...]
 RGB = tuple[float, float, float]
 
@@ -76,7 +78,7 @@ def lab(linear: RGB) -> RGB:
 def delta_e(first: RGB, second: RGB) -> float:
     """CIE76 colour difference between two linear RGB colours."""
     a, b = lab(first), lab(second)
-    return sum((p - q) ** 2 for p, q in zip(a, b, strict=True)) ** 0.5
+    return math.sqrt(sum((p - q) ** 2 for p, q in zip(a, b, strict=True)))
 
 
 def lightness_difference(first: RGB, second: RGB) -> float:

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from solver.cache import MemoryCache
 from solver.cli import main
 from solver.model.cards import RANKS, SUITS, Card, Shoe
 from solver.model.rules import Rules
 from solver.present.report import Report, build_report
+
+
+@pytest.fixture(scope="session")
+def games() -> MemoryCache:
+    """One in-memory store of solved games shared by the whole test session."""
+    return MemoryCache()
 
 
 def physical_cards(shoe: Shoe) -> list[Card]:

@@ -146,7 +146,12 @@ def game(
 
 
 def main_ev(shoe: Shoe, rules: Rules, policy: int | None = None) -> Fraction:
-    pays = {"blackjack": rules.blackjack_pays, "win": 1, "push": 0, "lose": -1}
+    pays: dict[str, Fraction] = {
+        "blackjack": rules.blackjack_pays,
+        "win": Fraction(1),
+        "push": Fraction(0),
+        "lose": Fraction(-1),
+    }
     return sum(
         (
             prob * sum(q * pays[k] for k, q in outcomes.items())

@@ -87,7 +87,12 @@ def test_solve_exact_and_float_agree_and_round_adds_up(capsys: pytest.CaptureFix
     assert fraction(exact["round"]["expected_value"]) == main_ev + ratio * bonus_ev
     assert sum(fraction(s["probability"]) for s in exact["by_start"]) == 1
     assert sum(fraction(p) for p in exact["main"]["outcomes"].values()) == 1
-    pays = {"blackjack": Fraction(3, 2), "win": 1, "push": 0, "lose": -1}
+    pays: dict[str, Fraction] = {
+        "blackjack": Fraction(3, 2),
+        "win": Fraction(1),
+        "push": Fraction(0),
+        "lose": Fraction(-1),
+    }
     assert main_ev == sum(fraction(p) * pays[k] for k, p in exact["main"]["outcomes"].items())
 
 

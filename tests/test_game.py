@@ -32,7 +32,7 @@ VARIANTS = [
     Rules(decks=1, dealer_stands_on=17, blackjack_pays=Fraction(6, 5)),
     Rules(decks=1, dealer_natural=DealerNatural.OWN_CARDS),
     Rules(decks=1, dealer_natural=DealerNatural.NONE, dealer_stands_on=19),
-    Rules(decks=1, natural_beats_multi_card_21=False, blackjack_pays=2),
+    Rules(decks=1, natural_beats_multi_card_21=False, blackjack_pays=Fraction(2)),
 ]
 
 
@@ -58,7 +58,12 @@ def test_round_joint_distribution_equals_dealing_every_card_pair() -> None:
     solved = solve_game(rules, TINY_REMOVED, exact=True)
     walked = reference.game(tiny_shoe(), rules)
     cards = physical_cards(Shoe.full(1).remove(TINY_REMOVED))
-    main_pay = {"blackjack": rules.blackjack_pays, "win": 1, "push": 0, "lose": -1}
+    main_pay: dict[str, Fraction] = {
+        "blackjack": rules.blackjack_pays,
+        "win": Fraction(1),
+        "push": Fraction(0),
+        "lose": Fraction(-1),
+    }
     expected: dict[Fraction, Fraction] = {}
     weight = Fraction(1, len(cards) * (len(cards) - 1))
     for player, bonus in permutations(cards, 2):

@@ -13,6 +13,7 @@ from solver.model.cards import RANKS, Card, parse_cards
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.present.graph import GraphFormat, graph_format, node_name, render_graph, to_networkx
+from tests.conftest import run_cli
 
 # pydot (the independent DOT reader) still uses pyparsing names that warn.
 pytestmark = pytest.mark.filterwarnings("ignore:.*deprecated:DeprecationWarning")
@@ -35,7 +36,7 @@ def test_draws_from_every_hand_sum_to_one(graph: DecisionGraph) -> None:
 
 
 def test_hit_value_is_the_average_over_draws(graph: DecisionGraph) -> None:
-    value = {n.hand: max(n.stand, n.hit) for n in graph.nodes}
+    value = {n.hand: Fraction(max(n.stand, n.hit)) for n in graph.nodes}
     value[BUST] = Fraction(-1)  # a busted hand loses the main wager
     expected: dict[tuple[int, ...], Fraction] = {}
     for e in graph.edges:
@@ -108,3 +109,16 @@ def test_bad_files_and_hands_are_refused() -> None:
 
 def test_picture_is_drawn(graph: DecisionGraph) -> None:
     assert render_graph(graph, GraphFormat.SVG).startswith(b"<?xml")
+
+
+def test_cli_writes_graphml_and_refuses_other_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "strategy.graphml"
+    status, _, err = run_cli(["graph", "--decks", "1", "--bonus", "7h", "--hand", "9 3",
+                              "-o", str(path)], capsys)  # fmt: skip
+    assert status == 0 and "wrote" in err
+    read = nx.read_graphml(path)
+    assert read.nodes["3 9"]["root"] is True and "bust" in read
+    status, _, err = run_cli(["graph", "--bonus", "7", "-o", str(tmp_path / "g.txt")], capsys)
+    assert status == 2 and err.count("\n") == 1 and ".graphml" in err

@@ -43,16 +43,23 @@ def model() -> Any:
 
 
 @pytest.fixture(scope="module")
-def fresh() -> GameResult:
+def fresh() -> GameResult[Fraction]:
     """The main game solved afresh, apart from the model and its cache."""
     return solve_game(RULES, exact=True)
 
 
-def dealt_round(game: GameResult, paytable: Paytable, ratio: Fraction) -> dict[Fraction, Fraction]:
+def dealt_round(
+    game: GameResult[Fraction], paytable: Paytable, ratio: Fraction
+) -> dict[Fraction, Fraction]:
     """The round's net distribution by dealing every ordered pair of physical cards."""
     cards = physical_cards(Shoe.full(game.rules.decks))
     starts = {(s.player, s.bonus): s for s in game.starts}
-    main_pays = {"blackjack": game.rules.blackjack_pays, "win": 1, "push": 0, "lose": -1}
+    main_pays: dict[str, Fraction] = {
+        "blackjack": game.rules.blackjack_pays,
+        "win": Fraction(1),
+        "push": Fraction(0),
+        "lose": Fraction(-1),
+    }
     weight = Fraction(1, len(cards) * (len(cards) - 1))
     net: dict[Fraction, Fraction] = {}
     for i, player in enumerate(cards):
@@ -82,7 +89,7 @@ def test_solved_pay_gives_exactly_the_target_bonus_edge(model: Any, tier: Any) -
 
 @pytest.mark.parametrize("tier", PAY_TIERS, ids=lambda t: t.value)
 def test_solved_pay_gives_exactly_the_target_round_edge(
-    model: Any, fresh: GameResult, tier: Any
+    model: Any, fresh: GameResult[Fraction], tier: Any
 ) -> None:
     target = Fraction(1, 50)
     solution = solve_pay(model, tier, EdgeKind.ROUND, target, Paytable(), RATIO)
@@ -108,8 +115,15 @@ def test_candidates_are_practical_pays_on_both_sides_with_exact_edges(model: Any
 
 
 def test_practical_pays_of_a_whole_pay_include_it_and_its_neighbours() -> None:
-    assert practical_pays(Fraction(3)) == (2, Fraction(5, 2), 3, Fraction(7, 2), 4)
-    assert practical_pays(Fraction(1, 4)) == (0, Fraction(1, 2), 1)
+    whole = [Fraction(n) for n in range(5)]
+    assert practical_pays(Fraction(3)) == (
+        whole[2],
+        Fraction(5, 2),
+        whole[3],
+        Fraction(7, 2),
+        whole[4],
+    )
+    assert practical_pays(Fraction(1, 4)) == (whole[0], Fraction(1, 2), whole[1])
 
 
 def test_a_target_needing_a_negative_pay_is_refused(model: Any) -> None:
@@ -143,19 +157,21 @@ def whole_paytables(max_pay: int) -> list[Paytable]:
 def test_bonus_search_finds_exactly_what_brute_force_finds(model: Any) -> None:
     band = (Fraction(5, 100), Fraction(15, 100))
     result = search_paytables(model, EdgeKind.BONUS, band, RATIO, max_pay=14, top=1000)
-    brute = {}
+    brute: dict[Paytable, Fraction] = {}
     for table in whole_paytables(14):
         edge = analyse_bonus(replace(RULES, paytable=table)).house_edge
         if band[0] <= edge <= band[1]:
             brute[table] = edge
     assert result.matches == len(brute) == len(result.hits) > 10
     assert {h.paytable: h.bonus_edge for h in result.hits} == brute
-    middle = sum(band) / 2
+    middle = (band[0] + band[1]) / 2
     distances = [abs(h.bonus_edge - middle) for h in result.hits]
     assert distances == sorted(distances)
 
 
-def test_round_search_hits_agree_with_every_card_pair_dealt(model: Any, fresh: GameResult) -> None:
+def test_round_search_hits_agree_with_every_card_pair_dealt(
+    model: Any, fresh: GameResult[Fraction]
+) -> None:
     band = (Fraction(1, 100), Fraction(3, 100))
     result = search_paytables(model, EdgeKind.ROUND, band, RATIO, max_pay=40, top=5)
     assert result.matches >= 5 and len(result.hits) == 5
@@ -171,7 +187,7 @@ def test_round_search_hits_agree_with_every_card_pair_dealt(model: Any, fresh: G
 
 
 def test_round_search_count_matches_brute_force_over_every_paytable(
-    model: Any, fresh: GameResult
+    model: Any, fresh: GameResult[Fraction]
 ) -> None:
     band = (Fraction(0), Fraction(2, 100))
     count = 0

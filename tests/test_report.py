@@ -14,7 +14,7 @@ from solver.cli import main
 from solver.exact.strategy import Action
 from solver.present.charts import COLOURS
 from solver.present.report import Report, render_html, render_pdf, write_report
-from solver.present.report.content import report_date
+from solver.present.report.content import Grid, report_date
 from tests.conftest import EPOCH
 
 SECTIONS = (
@@ -113,7 +113,7 @@ def test_every_return_line_gives_its_odds(par_report: Report) -> None:
         block
         for section in par_report.sections
         for block in section.blocks
-        if getattr(block, "headers", ())[-1:] == ("return",)
+        if isinstance(block, Grid) and block.headers[-1] == "return"
     ]
     assert len(returns) == 3  # Bonus, main wager, whole round
     for grid in returns:
@@ -138,7 +138,7 @@ def test_title_block_names_revision_and_date(
 
 def test_simulation_cross_check_agrees(par_report: Report) -> None:
     section = next(s for s in par_report.sections if s.title == "Simulation cross-check")
-    grid = next(b for b in section.blocks if hasattr(b, "rows"))
+    grid = next(b for b in section.blocks if isinstance(b, Grid))
     z_column = grid.headers.index("z")
     zs = [float(row[z_column].replace("\u2212", "-")) for row in grid.rows]
     assert len(zs) == 3 and all(abs(z) < 4 for z in zs)
@@ -148,7 +148,8 @@ def test_pdf_has_outline_page_x_of_y_vector_plots_and_text(pdf: bytes) -> None:
     reader = PdfReader(io.BytesIO(pdf))
     pages = len(reader.pages)
     assert 4 <= pages <= 7
-    assert [o.title for o in reader.outline] == [f"{i}. {t}" for i, t in enumerate(SECTIONS, 1)]
+    titles = [o.title for o in reader.outline if not isinstance(o, list)]
+    assert titles == [f"{i}. {t}" for i, t in enumerate(SECTIONS, 1)]
     text = [p.extract_text() for p in reader.pages]
     assert all(f"page {n} of {pages}" in t for n, t in enumerate(text, start=1))
     assert "House edge" in text[0] and "2026-01-02" in text[0]

@@ -14,7 +14,9 @@ def test_defaults_are_the_documented_reading() -> None:
     rules = Rules()
     assert rules.decks == 6
     assert rules.bonus_ratio == Fraction(1, 2)
-    assert rules.paytable == Paytable(suited_match=15, rank_match=4, adjacent=1)
+    assert rules.paytable == Paytable(
+        suited_match=Fraction(15), rank_match=Fraction(4), adjacent=Fraction(1)
+    )
     assert rules.blackjack_pays == Fraction(3, 2)
     assert rules.dealer_stands_on == 18
     assert rules.dealer_natural is DealerNatural.WITH_BONUS
@@ -23,7 +25,7 @@ def test_defaults_are_the_documented_reading() -> None:
 
 def test_rules_are_keyword_only_and_frozen() -> None:
     with pytest.raises(TypeError):
-        Rules(6)  # type: ignore[misc]
+        Rules(6)  # type: ignore[call-arg]
     with pytest.raises(AttributeError):
         Rules().decks = 2  # type: ignore[misc]
 

@@ -18,8 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.api import bonus_figure
+from solver.cache import MemoryCache
 from solver.exact.bonus import analyse_bonus
-from solver.exact.game import solve_game_cached
+from solver.exact.game import solve_game
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.errors import ShoeError, SimulationError, StrategyError
 from solver.model.rules import DealerNatural, Paytable, Rules
@@ -35,6 +36,9 @@ from solver.sim import (
 )
 
 from .conftest import physical_cards, run_cli
+
+#: How a dealer hand ends in the brute-force twin: ("bust",) or (best total, natural?).
+DealerFinal = tuple[str] | tuple[int, bool]
 
 
 def stacked(
@@ -173,7 +177,11 @@ def test_bonus_tiers_of_dealt_cards() -> None:
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(), Rules(decks=1, paytable=Paytable.parse("20:5:2")), Rules(decks=2, bonus_ratio=1)],
+    [
+        Rules(),
+        Rules(decks=1, paytable=Paytable.parse("20:5:2")),
+        Rules(decks=2, bonus_ratio=Fraction(1)),
+    ],
     ids=["default", "one-deck-20:5:2", "two-deck-ratio-1"],
 )
 def test_bonus_mean_and_tier_frequencies_agree_with_exact(rules: Rules) -> None:
@@ -227,7 +235,12 @@ def cards_in_21(hand: tuple[int, ...], bonus: int) -> int:
 
 def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> dict[str, Fraction]:
     """Probability of each main outcome, enumerating every order of ``values``."""
-    pays = {"blackjack": rules.blackjack_pays, "win": 1, "push": 0, "lose": -1}
+    pays: dict[str, Fraction] = {
+        "blackjack": rules.blackjack_pays,
+        "win": Fraction(1),
+        "push": Fraction(0),
+        "lose": Fraction(-1),
+    }
     threshold = rules.dealer_stands_on
 
     def take(shoe: tuple[int, ...]) -> Iterable[tuple[Fraction, int, tuple[int, ...]]]:
@@ -237,11 +250,14 @@ def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> d
                 yield p, v, shoe[:i] + shoe[i + 1 :]
 
     @cache
-    def dealer(shoe: tuple[int, ...], hand: tuple[int, ...], bonus: int) -> dict[tuple, Fraction]:
-        out: dict[tuple, Fraction] = {}
+    def dealer(
+        shoe: tuple[int, ...], hand: tuple[int, ...], bonus: int
+    ) -> dict[DealerFinal, Fraction]:
+        out: dict[DealerFinal, Fraction] = {}
         assert shoe, "the tiny shoe must never run out"
         for p, v, rest in take(shoe):
             grown = tuple(sorted((*hand, v)))
+            finals: dict[DealerFinal, Fraction]
             if sum(grown) > 21:
                 finals = {("bust",): Fraction(1)}
             elif best(grown, bonus) >= threshold:
@@ -263,8 +279,8 @@ def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> d
             and (sorted((hand[0], bonus)) == [1, 10])
         )
 
-    def settle(hand: tuple[int, ...], bonus: int, final: tuple) -> str:
-        if final == ("bust",):
+    def settle(hand: tuple[int, ...], bonus: int, final: DealerFinal) -> str:
+        if len(final) == 1:  # ("bust",)
             return "win"
         mine, (theirs, nat) = best(hand, bonus), final
         if mine != theirs:
@@ -313,7 +329,12 @@ def test_main_wager_agrees_with_brute_force_on_a_tiny_shoe(rules: Rules, stand_o
     cards = parse_cards(TINY_SHOE)
     removed = tiny_removed()
     distribution = main_distribution(tuple(c.points for c in cards), rules, stand_on)
-    pays = {"blackjack": rules.blackjack_pays, "win": 1, "push": 0, "lose": -1}
+    pays: dict[str, Fraction] = {
+        "blackjack": rules.blackjack_pays,
+        "win": Fraction(1),
+        "push": Fraction(0),
+        "lose": Fraction(-1),
+    }
     mean = sum((Fraction(pays[k]) * p for k, p in distribution.items()), Fraction(0))
     result = simulate(
         rules,
@@ -421,11 +442,14 @@ def test_a_decision_table_falls_back_to_its_default() -> None:
     [Rules(), Rules(decks=2, dealer_stands_on=17), Rules(decks=1, blackjack_pays=Fraction(6, 5))],
     ids=["default", "2-decks-s17", "1-deck-6to5"],
 )
-def test_optimal_play_matches_the_exact_solver_within_four_standard_errors(rules: Rules) -> None:
+def test_optimal_play_matches_the_exact_solver_within_four_standard_errors(
+    rules: Rules, games: MemoryCache
+) -> None:
     from solver.exact.strategy import exact_main, strategy_source
 
-    strategy = parse_strategy("optimal", lambda kind: strategy_source(rules, kind))
-    mean, probabilities = exact_main(rules, "optimal")
+    game = solve_game(rules, exact=True, cache=games)
+    strategy = parse_strategy("optimal", lambda kind: strategy_source(game, kind))
+    mean, probabilities = exact_main(game, "optimal")
     exact = {"main": ExactFigure(mean, probabilities), "bonus": bonus_figure(rules)}
     result = simulate(rules, strategy, 200_000, seed=2024, penetration=None, exact=exact)
     main = result.overall.main
@@ -439,12 +463,13 @@ def test_optimal_play_matches_the_exact_solver_within_four_standard_errors(rules
     )
 
 
-def test_chart_strategy_plays_the_printed_chart() -> None:
+def test_chart_strategy_plays_the_printed_chart(games: MemoryCache) -> None:
     from solver.exact.strategy import Action, best_chart, cell_of, strategy_source
 
     rules = Rules()
-    strategy = parse_strategy("chart", lambda kind: strategy_source(rules, kind))
-    chart = best_chart(rules, solve_game_cached(rules, exact=True))
+    game = solve_game(rules, exact=True, cache=games)
+    strategy = parse_strategy("chart", lambda kind: strategy_source(game, kind))
+    chart = best_chart(rules, game)
     hand = (0, 0, 0, 1, 0, 0, 0, 0, 1, 0)  # hard 13
     for bonus in range(1, 11):
         assert strategy.hits(bonus, hand) == (chart.action(cell_of(hand), bonus) is Action.HIT)

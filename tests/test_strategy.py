@@ -6,14 +6,16 @@ import itertools
 import json
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.exact.game import GameResult, solve_game_cached
+from solver import api
+from solver.cache import MemoryCache
+from solver.exact.game import GameResult, solve_game
 from solver.exact.player import PlayerSolution, solve_player
 from solver.exact.strategy import (
     ROWS,
@@ -37,20 +39,25 @@ from solver.present.charts import (
     exception_cells,
     render,
 )
-from solver.present.collection import VARIANTS, Variant, chart_for, index_page
+from solver.present.collection import VARIANTS, Variant, index_page
 from solver.present.style import one_in, significant_percent
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def game() -> GameResult:
-    return solve_game_cached(Rules(), exact=True)
+def game(games: MemoryCache) -> GameResult[Fraction]:
+    return solve_game(Rules(), exact=True, cache=games)
 
 
 @pytest.fixture(scope="module")
-def chart(game: GameResult) -> Chart:
+def chart(game: GameResult[Fraction]) -> Chart:
     return best_chart(Rules(), game)
+
+
+def hits_on_chart(chart: Chart, bonus: int, cell: Cell) -> bool:
+    """The chart says hit in this cell against this Bonus card."""
+    return chart.action(cell, bonus) is Action.HIT
 
 
 def plain_value(
@@ -80,16 +87,16 @@ def plain_value(
     }
 
 
-def test_chart_ev_equals_an_independent_policy_evaluation(game: GameResult, chart: Chart) -> None:
+def test_chart_ev_equals_an_independent_policy_evaluation(
+    game: GameResult[Fraction], chart: Chart
+) -> None:
     total = Fraction(0)
     for start in game.starts:
         if start.blackjack:
             total += Fraction(start.probability) * Fraction(3, 2)
             continue
         solution = game.solutions[start.bonus]
-        values = plain_value(
-            solution, start.bonus, lambda c, b=start.bonus: chart.action(c, b) is Action.HIT
-        )
+        values = plain_value(solution, start.bonus, partial(hits_on_chart, chart, start.bonus))
         total += Fraction(start.probability) * values[start.player]
     assert total == chart.expected_value
     assert chart.expected_value <= chart.optimal_expected_value == game.expected_value
@@ -134,7 +141,7 @@ def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> F
     return Fraction(weighted, denominator[1])
 
 
-def test_no_single_cell_change_raises_the_ev(game: GameResult, chart: Chart) -> None:
+def test_no_single_cell_change_raises_the_ev(game: GameResult[Fraction], chart: Chart) -> None:
     for bonus, solution in game.solutions.items():
         hits = {cell for cell in ROWS if chart.action(cell, bonus) is Action.HIT}
         best = chart_root_value(solution, bonus, hits)
@@ -205,10 +212,10 @@ def test_drawn_formats_are_reproducible(chart: Chart, fmt: ChartFormat) -> None:
     assert first.startswith(signature)
 
 
-def test_committed_collection_matches_a_fresh_generation() -> None:
+def test_committed_collection_matches_a_fresh_generation(games: MemoryCache) -> None:
     charts = []
     for variant in VARIANTS:
-        chart = chart_for(variant.rules)
+        chart = api.chart(rules=variant.rules, cache=games)
         charts.append((variant, chart))
         for fmt in TEXT_FORMATS:
             committed = ROOT / "strategy_tables" / variant.folder / f"chart.{fmt.value}"
@@ -354,15 +361,11 @@ def test_uniform_rows_collapse_and_blocks_separate(chart: Chart) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.folder)
 def test_titles_name_every_rule_that_differs(variant: Variant) -> None:
-    text = title_of(variant.rules)
+    from solver.exact.strategy import title
+
+    text = title(Chart(variant.rules, {}, Fraction(0), Fraction(0), ()))
     if variant.rules == Rules():
         assert text.endswith("default rules")
     else:
         assert variant.description.split(":")[0] in text
     assert "1 decks" not in text
-
-
-def title_of(rules: Rules) -> str:
-    from solver.present.charts import TITLE, rules_named
-
-    return f"{TITLE}: {rules_named(rules)}"

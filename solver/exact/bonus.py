@@ -10,10 +10,11 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solver.model.cards import RANKS, SUITS, Card, Shoe
 from solver.model.errors import ShoeError
+from solver.model.numbers import exact_json, float_json
 from solver.model.outcomes import BONUS_OUTCOMES, BonusOutcome, bonus_pay, ranks_adjacent
 from solver.model.rules import Rules
 
@@ -128,6 +129,30 @@ class BonusAnalysis:
         return sympy.expand(
             sum(sympy.Rational(ln.combinations, total) * symbols[ln.outcome] for ln in self.lines)
         )
+
+    def to_json(self) -> dict[str, Any]:
+        """The analysis as a JSON document (``cbj bonus --format json``)."""
+        rules = self.rules.to_json()
+        return {
+            "rules": rules,
+            "paytable": rules["paytable"],
+            "removed": [str(c) for c in self.removed],
+            "outcomes": [
+                {
+                    "outcome": line.outcome.value,
+                    "pays": exact_json(line.pays),
+                    "combinations": exact_json(line.combinations),
+                    "probability": exact_json(line.probability),
+                    "return": exact_json(line.return_),
+                }
+                for line in self.lines
+            ],
+            "expected_value": exact_json(self.expected_value),
+            "house_edge": exact_json(self.house_edge),
+            "hit_frequency": exact_json(self.hit_frequency),
+            "variance": exact_json(self.variance),
+            "standard_deviation": float_json(self.standard_deviation),
+        }
 
 
 def analyse_bonus(rules: Rules | None = None, removed: Iterable[Card] = ()) -> BonusAnalysis:

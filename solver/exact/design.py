@@ -17,19 +17,28 @@ import heapq
 import itertools
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from solver.exact.bonus import analyse_bonus
-from solver.exact.game import GameResult, ProgressCallback, round_lines_for, solve_game_cached
+from solver.exact.game import GameResult, GameStore, ProgressCallback, round_lines_for, solve_game
 from solver.exact.player import Number
 from solver.model.errors import DesignError
+from solver.model.numbers import exact_json, float_json, number_json, percent
 from solver.model.outcomes import BonusOutcome
-from solver.model.rules import MIN_BONUS_RATIO, DealerNatural, Paytable, Rules, parse_ratio
+from solver.model.parallel import parallel_map
+from solver.model.rules import (
+    MIN_BONUS_RATIO,
+    DealerNatural,
+    Paytable,
+    Rules,
+    format_ratio,
+    parse_ratio,
+)
 
 if TYPE_CHECKING:
     import sympy
@@ -71,13 +80,13 @@ def parse_edge(text: str, what: str = "edge") -> Fraction:
             f"{what} {text!r} is not a house edge: write a decimal (0.02), "
             "a fraction (1/50) or a percentage (2%)"
         )
-    sign, numerator, denominator, percent = match.groups()
+    sign, numerator, denominator, in_percent = match.groups()
     value = Fraction(numerator)
     if denominator is not None:
         if Fraction(denominator) == 0:
             raise DesignError(f"{what} {text!r} divides by zero")
         value /= Fraction(denominator)
-    if percent:
+    if in_percent:
         value /= 100
     return -value if sign == "-" else value
 
@@ -136,7 +145,7 @@ def _rational(value: Fraction) -> sympy.Rational:
 class EdgeModel:
     """The house edges of any paytable and bonus ratio, from one exact solve of the game."""
 
-    game: GameResult
+    game: GameResult[Fraction]
 
     @property
     def rules(self) -> Rules:
@@ -145,7 +154,8 @@ class EdgeModel:
 
     def linear(self, kind: EdgeKind, ratio: Fraction) -> LinearEdge:
         """The ``kind`` house edge at bonus ratio ``ratio`` as a linear function of the pays."""
-        assert self.game.bonus is not None
+        if self.game.bonus is None:
+            raise DesignError("paytable design needs the suits of every removed card")
         chance = {line.outcome: line.probability for line in self.game.bonus.lines}
         bonus = LinearEdge(chance[BonusOutcome.LOSE], tuple(-chance[t] for t in PAY_TIERS))  # type: ignore[arg-type]
         if kind is EdgeKind.BONUS:
@@ -161,7 +171,7 @@ class EdgeModel:
         """The exact ``kind`` house edge under ``paytable`` at bonus ratio ``ratio``."""
         return self.linear(kind, ratio)(paytable)
 
-    def priced(self, paytable: Paytable, ratio: Fraction) -> GameResult:
+    def priced(self, paytable: Paytable, ratio: Fraction) -> GameResult[Fraction]:
         """The solved game under another paytable and ratio (main play reused, not re-solved)."""
         rules = replace(self.game.rules, paytable=paytable, bonus_ratio=ratio)
         return replace(
@@ -172,14 +182,10 @@ class EdgeModel:
         )
 
 
-def edge_model(rules: Rules, jobs: int = 1) -> EdgeModel:
-    """Solve the main game exactly once (disk-cached) for every paytable under ``rules``."""
-    return _edge_model(replace(rules, paytable=Paytable(), bonus_ratio=MIN_BONUS_RATIO), jobs)
-
-
-@lru_cache(maxsize=4)
-def _edge_model(neutral: Rules, jobs: int) -> EdgeModel:
-    return EdgeModel(solve_game_cached(neutral, exact=True, jobs=jobs))
+def edge_model(rules: Rules, jobs: int = 1, cache: GameStore | None = None) -> EdgeModel:
+    """Solve the main game exactly once for every paytable under ``rules``."""
+    neutral = replace(rules, paytable=Paytable(), bonus_ratio=MIN_BONUS_RATIO)
+    return EdgeModel(solve_game(neutral, exact=True, jobs=jobs, cache=cache))
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +213,24 @@ class PaySolution:
     def paytable(self) -> Paytable:
         """The paytable with the exact solved pay."""
         return self.rules.paytable
+
+    def to_json(self) -> dict[str, Any]:
+        """The solution as the document ``cbj paytable solve --format json`` prints."""
+        return {
+            "rules": self.rules.to_json(),
+            "solve_for": self.tier.value,
+            "target": {"kind": self.kind.value, "house_edge": exact_json(self.target)},
+            "pay": exact_json(self.pay),
+            "candidates": [
+                {
+                    "pay": exact_json(c.pay),
+                    "paytable": str(c.paytable),
+                    "bonus_house_edge": exact_json(c.bonus_edge),
+                    "round_house_edge": exact_json(c.round_edge),
+                }
+                for c in self.candidates
+            ],
+        }
 
 
 def practical_pays(pay: Fraction) -> tuple[Fraction, ...]:
@@ -263,9 +287,9 @@ def solve_pay(
     if pay < 0:
         ceiling = model.edge(kind, with_pay(paytable, tier, Fraction(0)), ratio)
         raise DesignError(
-            f"a {kind.value} house edge of {_percent(target)} needs {tier.value} to pay "
+            f"a {kind.value} house edge of {percent(target)} needs {tier.value} to pay "
             f"{float(pay):.4f} to 1, below 0; with the other pays at "
-            f"{_others(paytable, tier)} the edge is at most {_percent(ceiling)} (a pay of 0)"
+            f"{_others(paytable, tier)} the edge is at most {percent(ceiling)} (a pay of 0)"
         )
     candidates = tuple(
         Candidate(
@@ -278,10 +302,6 @@ def solve_pay(
     )
     rules = replace(model.rules, paytable=with_pay(paytable, tier, pay), bonus_ratio=ratio)
     return PaySolution(rules, tier, kind, target, pay, candidates)
-
-
-def _percent(value: Fraction) -> str:
-    return f"{float(value) * 100:.4f}%"
 
 
 def _others(paytable: Paytable, tier: BonusOutcome) -> str:
@@ -309,6 +329,32 @@ class SearchResult:
     max_pay: int
     matches: int
     hits: tuple[SearchHit, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The search as the document ``cbj paytable search --format json`` prints."""
+        rules = self.rules.to_json()
+        del rules["paytable"]  # the search varies it
+        return {
+            "rules": rules,
+            "band": {
+                "kind": self.kind.value,
+                "low": exact_json(self.band[0]),
+                "high": exact_json(self.band[1]),
+            },
+            "max_pay": self.max_pay,
+            "matches": self.matches,
+            "paytables": [
+                {
+                    "paytable": str(h.paytable),
+                    "pays": {k: exact_json(v) for k, v in h.paytable.as_dict().items()},
+                    "bonus_house_edge": exact_json(h.bonus_edge),
+                    "round_house_edge": exact_json(h.round_edge),
+                    "round_hit_frequency": exact_json(h.round_hit_frequency),
+                    "round_standard_deviation": float_json(h.round_standard_deviation),
+                }
+                for h in self.hits
+            ],
+        }
 
 
 def search_paytables(
@@ -379,6 +425,29 @@ class Variant:
     round_house_edge: Number
 
 
+@dataclass(frozen=True, slots=True)
+class Variants:
+    """Headline numbers of several rule sets, each a change from ``rules``."""
+
+    rules: Rules
+    variants: tuple[Variant, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The variants as the document ``cbj variants --format json`` prints."""
+        return {
+            "rules": self.rules.to_json(),
+            "variants": [
+                {
+                    "rules": v.rules.to_json(),
+                    "main_expected_value": number_json(v.main_expected_value),
+                    "bonus_expected_value": exact_json(v.bonus_expected_value),
+                    "round_house_edge": number_json(v.round_house_edge),
+                }
+                for v in self.variants
+            ],
+        }
+
+
 def variant_rules(
     base: Rules,
     decks: Sequence[int] = (),
@@ -410,9 +479,9 @@ def one_rule_at_a_time(base: Rules) -> tuple[Rules, ...]:
     return tuple(dict.fromkeys((base, *changed)))
 
 
-def _variant(rules: Rules, exact: bool) -> Variant:
+def _variant(rules: Rules, exact: bool, cache: GameStore | None) -> Variant:
     neutral = replace(rules, paytable=Paytable(), bonus_ratio=MIN_BONUS_RATIO)
-    main = solve_game_cached(neutral, exact=exact).expected_value
+    main = solve_game(neutral, exact=exact, cache=cache).expected_value
     bonus = analyse_bonus(rules).expected_value
     ratio = rules.bonus_ratio
     return Variant(rules, main, bonus, -(main + ratio * bonus) / (1 + ratio))
@@ -423,23 +492,11 @@ def solve_variants(
     exact: bool = False,
     jobs: int = 1,
     progress: ProgressCallback | None = None,
+    cache: GameStore | None = None,
 ) -> tuple[Variant, ...]:
-    """Headline numbers for each set of rules, solved in parallel (joblib) and disk-cached."""
-    results: Iterable[Variant]
-    if jobs == 1 or len(rules) == 1:
-        results = (_variant(r, exact) for r in rules)
-    else:
-        from joblib import Parallel, delayed
-
-        results = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
-            delayed(_variant)(r, exact) for r in rules
-        )
-    variants = []
-    for done, variant in enumerate(results, start=1):
-        variants.append(variant)
-        if progress is not None:
-            progress(done, len(rules))
-    return tuple(variants)
+    """Headline numbers for each set of rules, solved in parallel processes."""
+    variant = partial(_variant, exact=exact, cache=cache)
+    return tuple(parallel_map(variant, rules, jobs, "processes", progress))
 
 
 def rule_differences(rules: Rules, base: Rules) -> str:
@@ -447,7 +504,7 @@ def rule_differences(rules: Rules, base: Rules) -> str:
     names: dict[str, Callable[[Rules], str]] = {
         "decks": lambda r: f"{r.decks} deck{'s' if r.decks > 1 else ''}",
         "dealer_stands_on": lambda r: f"dealer stands on {r.dealer_stands_on}",
-        "blackjack_pays": lambda r: f"blackjack pays {_ratio(r.blackjack_pays)}",
+        "blackjack_pays": lambda r: f"blackjack pays {format_ratio(r.blackjack_pays)}",
         "dealer_natural": lambda r: f"dealer natural {r.dealer_natural.value}",
         "natural_beats_multi_card_21": lambda r: (
             "natural beats multi-card 21: " + ("yes" if r.natural_beats_multi_card_21 else "no")
@@ -457,10 +514,6 @@ def rule_differences(rules: Rules, base: Rules) -> str:
     }
     changed = [show(rules) for name, show in names.items() if show(rules) != show(base)]
     return "; ".join(changed) or "as in force"
-
-
-def _ratio(value: Fraction) -> str:
-    return f"{value.numerator}:{value.denominator}"
 
 
 def parse_pay(text: str, tier: BonusOutcome) -> Fraction:

@@ -10,18 +10,18 @@ distribution pairs each starting pair's main outcomes with its Bonus outcomes ex
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from importlib.metadata import version
-from pathlib import Path
+from functools import partial
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from solver.exact.bonus import BonusAnalysis, analyse_bonus, combinations_by_values
 from solver.exact.player import Number, PlayerSolution, solve_player
-from solver.model.cards import VALUES, Card, Shoe, ValueCounts
+from solver.model.cards import VALUES, Card, Shoe, ValueCounts, value_label
 from solver.model.errors import HandError, RulesError, ShoeError
 from solver.model.hands import hand_of, hard_total, is_player_blackjack
+from solver.model.numbers import exact_json, float_json, number_json
 from solver.model.outcomes import (
     BONUS_OUTCOMES,
     MAIN_OUTCOMES,
@@ -29,50 +29,63 @@ from solver.model.outcomes import (
     bonus_pay,
     main_payoffs,
 )
+from solver.model.parallel import parallel_map
 from solver.model.rules import Rules
+
+#: The arithmetic of a result: ``Fraction`` for an exact solve, ``float`` for a fast one.
+N = TypeVar("N", Fraction, float)
 
 
 @dataclass(frozen=True, slots=True)
-class Start:
+class Start(Generic[N]):
     """One starting pair (player's card value, Bonus card value) and how it plays out."""
 
     player: int
     bonus: int
-    probability: Number
+    probability: N
     hits: bool
-    outcomes: dict[str, Number]  # keyed by MAIN_OUTCOMES
+    outcomes: dict[str, N]  # keyed by MAIN_OUTCOMES
 
     @property
     def blackjack(self) -> bool:
         """The pair is a clause 5 blackjack, settled at once."""
         return is_player_blackjack(self.player, self.bonus)
 
+    @property
+    def decision(self) -> str:
+        """``blackjack`` (paid at once), ``hit`` or ``stand`` on the one-card hand."""
+        return "blackjack" if self.blackjack else "hit" if self.hits else "stand"
+
 
 @dataclass(frozen=True, slots=True)
-class RoundLine:
+class RoundLine(Generic[N]):
     """One net result of a whole round (main wager 1, Bonus wager ``bonus_ratio``)."""
 
     net: Fraction
-    probability: Number
+    probability: N
 
 
 @dataclass(frozen=True, slots=True)
-class GameResult:
-    """The main wager under composition-dependent optimal play, and the whole round."""
+class GameResult(Generic[N]):
+    """The main wager under composition-dependent optimal play, and the whole round.
+
+    ``GameResult[Fraction]`` is an exact solve, ``GameResult[float]`` a float one; the
+    per-Bonus-card ``solutions`` are derived data and take no part in comparisons.
+    """
 
     rules: Rules
     removed: tuple[Card, ...]
     exact: bool
-    starts: tuple[Start, ...]
-    solutions: dict[int, PlayerSolution]
+    starts: tuple[Start[N], ...]
+    solutions: dict[int, PlayerSolution] = field(compare=False, repr=False)
     bonus: BonusAnalysis | None
-    round_lines: tuple[RoundLine, ...]
+    round_lines: tuple[RoundLine[N], ...]
 
-    def _sum(self, terms: Iterable[Number]) -> Number:
-        return sum(terms, Fraction(0) if self.exact else 0.0)
+    def _sum(self, terms: Iterable[N]) -> N:
+        return cast(N, sum(terms, Fraction(0) if self.exact else 0.0))
 
     @property
-    def outcomes(self) -> dict[str, Number]:
+    def outcomes(self) -> dict[str, N]:
         """Probabilities of the main wager's results: blackjack, win, push, lose."""
         return {
             k: self._sum(s.probability * s.outcomes[k] for s in self.starts) for k in MAIN_OUTCOMES
@@ -82,13 +95,13 @@ class GameResult:
         return main_payoffs(self.rules)
 
     @property
-    def expected_value(self) -> Number:
+    def expected_value(self) -> N:
         """Expected net result of one unit on the main wager."""
         pay = self._payoffs()
         return self._sum(p * pay[k] for k, p in self.outcomes.items())
 
     @property
-    def variance(self) -> Number:
+    def variance(self) -> N:
         """Variance of the main wager's net result."""
         pay = self._payoffs()
         second = self._sum(p * pay[k] ** 2 for k, p in self.outcomes.items())
@@ -99,10 +112,10 @@ class GameResult:
         """Standard deviation of the main wager's net result."""
         return math.sqrt(self.variance)
 
-    def by_bonus_card(self) -> dict[int, Number]:
+    def by_bonus_card(self) -> dict[int, N]:
         """Expected value of the main wager given the Bonus card's value."""
         pay = self._payoffs()
-        result: dict[int, Number] = {}
+        result: dict[int, N] = {}
         for c in VALUES:
             starts = [s for s in self.starts if s.bonus == c]
             weight = self._sum(s.probability for s in starts)
@@ -113,39 +126,86 @@ class GameResult:
                 result[c] = value / weight
         return result
 
-    def start_value(self, start: Start) -> Number:
+    def start_value(self, start: Start[N]) -> N:
         """Expected value of the main wager from one starting pair."""
         pay = self._payoffs()
         return self._sum(start.outcomes[k] * pay[k] for k in MAIN_OUTCOMES)
 
     # The whole round.
     @property
-    def round_expected_value(self) -> Number:
+    def round_expected_value(self) -> N:
         """Expected net result of a round: one unit main plus ``bonus_ratio`` on the Bonus."""
         return self._sum(line.net * line.probability for line in self.round_lines)
 
     @property
-    def round_house_edge(self) -> Number:
+    def round_house_edge(self) -> N:
         """Expected loss per unit of total amount wagered in a round."""
         return -self.round_expected_value / (1 + self.rules.bonus_ratio)
 
     @property
-    def round_hit_frequency(self) -> Number:
+    def round_hit_frequency(self) -> N:
         """Probability that a round ends with a net gain."""
         return self._sum(line.probability for line in self.round_lines if line.net > 0)
 
     @property
-    def round_variance(self) -> Number:
+    def round_variance(self) -> N:
         """Variance of a round's net result."""
         second = self._sum(line.net**2 * line.probability for line in self.round_lines)
         return second - self.round_expected_value**2
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole solve as the document ``cbj solve --format json`` prints."""
+        document: dict[str, Any] = {
+            "rules": self.rules.to_json(),
+            "removed": [str(c) for c in self.removed],
+            "exact": self.exact,
+            "main": {
+                "expected_value": number_json(self.expected_value),
+                "outcomes": {k: number_json(p) for k, p in self.outcomes.items()},
+                "variance": number_json(self.variance),
+                "standard_deviation": float_json(self.standard_deviation),
+            },
+            "by_bonus_card": {
+                value_label(c): number_json(v) for c, v in self.by_bonus_card().items()
+            },
+            "by_start": [
+                {
+                    "player": value_label(s.player),
+                    "bonus": value_label(s.bonus),
+                    "probability": number_json(s.probability),
+                    "decision": s.decision,
+                    "expected_value": number_json(self.start_value(s)),
+                }
+                for s in self.starts
+            ],
+            "bonus": self.bonus.to_json() if self.bonus else None,
+            "round": None,
+        }
+        if self.bonus is not None:
+            document["round"] = {
+                "bonus_ratio": exact_json(self.rules.bonus_ratio),
+                "expected_value": number_json(self.round_expected_value),
+                "house_edge": number_json(self.round_house_edge),
+                "hit_frequency": number_json(self.round_hit_frequency),
+                "variance": number_json(self.round_variance),
+                "standard_deviation": float_json(math.sqrt(self.round_variance)),
+                "return_table": [
+                    {
+                        "net": exact_json(line.net),
+                        "probability": number_json(line.probability),
+                        "return": number_json(line.net * line.probability),
+                    }
+                    for line in self.round_lines
+                ],
+            }
+        return document
 
 
 JointOutcomes = dict[tuple[str, BonusOutcome], Number]
 
 
 def _round_terms(
-    shoe: Shoe, starts: dict[tuple[int, int], Start], exact: bool
+    shoe: Shoe, starts: dict[tuple[int, int], Start[Any]], exact: bool
 ) -> Iterator[tuple[str, BonusOutcome, Number]]:
     """Every (main outcome, Bonus outcome, probability) term over ordered starting pairs."""
     pairs = combinations_by_values(shoe)
@@ -167,8 +227,8 @@ def _round_terms(
 
 
 def _round_lines(
-    rules: Rules, shoe: Shoe, starts: dict[tuple[int, int], Start], exact: bool
-) -> tuple[RoundLine, ...]:
+    rules: Rules, shoe: Shoe, starts: dict[tuple[int, int], Start[Any]], exact: bool
+) -> tuple[RoundLine[Any], ...]:
     """Joint distribution of (main net, Bonus net) over ordered starting card pairs."""
     pay_main = main_payoffs(rules)
     lines: dict[Fraction, Number] = {}
@@ -178,7 +238,7 @@ def _round_lines(
     return tuple(RoundLine(net, lines[net]) for net in sorted(lines))
 
 
-def round_outcomes(game: GameResult) -> JointOutcomes:
+def round_outcomes(game: GameResult[Any]) -> JointOutcomes:
     """Probability of each (main outcome, Bonus outcome) pair in a round of ``game``.
 
     Pairs that cannot happen (a blackjack with a rank match, say) are left out.
@@ -193,7 +253,7 @@ def round_outcomes(game: GameResult) -> JointOutcomes:
     return joint
 
 
-def round_lines_for(rules: Rules, game: GameResult) -> tuple[RoundLine, ...]:
+def round_lines_for(rules: Rules, game: GameResult[Any]) -> tuple[RoundLine[Any], ...]:
     """The round's joint distribution under ``rules``, reusing ``game``'s optimal main play.
 
     The main wager's play and outcomes do not depend on the paytable or the bonus ratio,
@@ -226,45 +286,57 @@ def _solve_bonus_card(rules: Rules, counts: ValueCounts, bonus: int, exact: bool
 ProgressCallback = Callable[[int, int], None]
 
 
+class GameStore(Protocol):
+    """Somewhere solved games are kept between runs (a disk cache, say)."""
+
+    def game(
+        self,
+        rules: Rules,
+        removed: tuple[Card, ...],
+        exact: bool,
+        compute: Callable[[], GameResult[Any]],
+    ) -> GameResult[Any]:
+        """The stored game for these inputs, or ``compute()`` (then stored)."""
+        ...
+
+
 def solve_game(
     rules: Rules | None = None,
     removed: Iterable[Card] = (),
     exact: bool = False,
     jobs: int = 1,
     progress: ProgressCallback | None = None,
-) -> GameResult:
+    cache: GameStore | None = None,
+) -> GameResult[Any]:
     """Solve the game under ``rules`` from a full shoe less ``removed`` cards.
 
-    ``jobs`` workers share the ten Bonus card values through joblib: threads for the float
-    path (its time is spent in numpy, which releases the GIL), processes for the exact one
-    (its time is spent in Python integers).  ``progress(done, total)`` is called as each
-    value is finished.
+    ``jobs`` workers share the ten Bonus card values: threads for the float path (its
+    time is spent in numpy, which releases the GIL), processes for the exact one (its
+    time is spent in Python integers).  ``progress(done, total)`` is called as each value
+    is finished.  With a ``cache``, a game solved before is read back instead.
     """
     rules = rules or Rules()
     removed = tuple(removed)
+    if cache is not None:
+        return cache.game(
+            rules, removed, exact, lambda: solve_game(rules, removed, exact, jobs, progress)
+        )
     shoe = Shoe.full(rules.decks).remove(removed)
     counts = shoe.value_counts()
     total = sum(counts)
     if total < 3:
         raise ShoeError(f"a shoe of {total} card(s) cannot deal a round")
     bonuses = [c for c in VALUES if counts[c - 1] > 0]
-    results: Iterable[PlayerSolution]
-    if jobs == 1:
-        results = (_solve_bonus_card(rules, counts, c, exact) for c in bonuses)
-    else:
-        from joblib import Parallel, delayed
-
-        backend = "loky" if exact else "threading"
-        results = Parallel(n_jobs=jobs, backend=backend, return_as="generator")(
-            delayed(_solve_bonus_card)(rules, counts, c, exact) for c in bonuses
-        )
-    solutions: dict[int, PlayerSolution] = {}
-    for done, (c, solution) in enumerate(zip(bonuses, results, strict=True), start=1):
-        solutions[c] = solution
-        if progress is not None:
-            progress(done, len(bonuses))
+    results = parallel_map(
+        partial(_solve_bonus_card, rules, counts, exact=exact),
+        bonuses,
+        jobs,
+        "processes" if exact else "threads",
+        progress,
+    )
+    solutions = dict(zip(bonuses, results, strict=True))
     zero: Number = Fraction(0) if exact else 0.0
-    starts: dict[tuple[int, int], Start] = {}
+    starts: dict[tuple[int, int], Start[Any]] = {}
     for c, solution in solutions.items():
         for p in VALUES:
             ways = counts[c - 1] * (counts[p - 1] - (p == c))
@@ -286,62 +358,38 @@ def solve_game(
     return GameResult(rules, removed, exact, tuple(starts.values()), solutions, bonus, lines)
 
 
-def cache_dir() -> Path:
-    """Where solved games are cached: ``$CBJ_CACHE_DIR``, else the user's cache folder."""
-    configured = os.environ.get("CBJ_CACHE_DIR")
-    return Path(configured) if configured else Path.home() / ".cache" / "community-blackjack"
-
-
-def solve_game_cached(
-    rules: Rules,
-    removed: Iterable[Card] = (),
-    exact: bool = False,
-    jobs: int = 1,
-    progress: ProgressCallback | None = None,
-) -> GameResult:
-    """:func:`solve_game` through a joblib disk cache keyed by the package version and inputs."""
-    from joblib import Memory
-
-    memory = Memory(cache_dir(), verbose=0)
-    cached = memory.cache(_solve_for_cache, ignore=["jobs", "progress"])
-    result: GameResult = cached(
-        version("community-blackjack"), rules, tuple(removed), exact, jobs, progress
-    )
-    return result
-
-
-def _solve_for_cache(
-    package_version: str,
-    rules: Rules,
-    removed: tuple[Card, ...],
-    exact: bool,
-    jobs: int,
-    progress: ProgressCallback | None,
-) -> GameResult:
-    del package_version  # part of the cache key only
-    return solve_game(rules, removed, exact, jobs, progress)
-
-
 @dataclass(frozen=True, slots=True)
-class Advice:
+class Advice(Generic[N]):
     """Optimal decision for one hand: the values of standing and of hitting."""
 
     rules: Rules
     bonus: Card
     hand: tuple[Card, ...]
     seen: tuple[Card, ...]
-    stand: Number
-    hit: Number
+    stand: N
+    hit: N
 
     @property
     def decision(self) -> str:
         """``hit`` when hitting is worth strictly more, else ``stand``."""
         return "hit" if self.hit > self.stand else "stand"
 
+    def to_json(self) -> dict[str, Any]:
+        """The advice as the document ``cbj advise --format json`` prints."""
+        return {
+            "rules": self.rules.to_json(),
+            "bonus": str(self.bonus),
+            "hand": [str(c) for c in self.hand],
+            "seen": [str(c) for c in self.seen],
+            "stand": number_json(self.stand),
+            "hit": number_json(self.hit),
+            "decision": self.decision,
+        }
+
 
 def advise(
     rules: Rules, bonus: Card, hand: Iterable[Card], seen: Iterable[Card] = (), exact: bool = False
-) -> Advice:
+) -> Advice[Any]:
     """Stand and hit values for the player's own cards ``hand`` against Bonus card ``bonus``.
 
     ``seen`` are other cards known to be out of the shoe (other players' cards, say).

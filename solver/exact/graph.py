@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from solver.exact.player import Number, solve_player
 from solver.model.cards import VALUES, Card, Shoe, ValueCounts
 from solver.model.errors import HandError
-from solver.model.hands import hand_of, hard_total, is_player_blackjack
+from solver.model.hands import describe_hand, hand_of, hard_total, is_player_blackjack
+from solver.model.numbers import exact_json, number_json
 from solver.model.rules import Rules
 
 #: The node every busting draw leads to.
@@ -54,6 +56,36 @@ class DecisionGraph:
     bonus: Card
     nodes: tuple[HandNode, ...]
     edges: tuple[HitEdge, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The graph as JSON: hands by their cards (``bust`` for a busted hand), exact numbers."""
+
+        def name(hand: ValueCounts) -> str:
+            return "bust" if hand == BUST else describe_hand(hand)
+
+        return {
+            "rules": self.rules.to_json(),
+            "bonus": str(self.bonus),
+            "nodes": [
+                {
+                    "hand": name(n.hand),
+                    "stand": number_json(n.stand),
+                    "hit": number_json(n.hit),
+                    "decision": "hit" if n.hits else "stand",
+                    "root": n.root,
+                }
+                for n in self.nodes
+            ],
+            "edges": [
+                {
+                    "from": name(e.source),
+                    "to": name(e.target),
+                    "card": e.card,
+                    "probability": exact_json(e.probability),
+                }
+                for e in self.edges
+            ],
+        }
 
 
 def decision_graph(

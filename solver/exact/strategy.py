@@ -20,13 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Literal
+from typing import Any
 
 from solver.exact.dealer import dealer_tree, padded_falling
-from solver.exact.game import GameResult, solve_game, solve_game_cached
+from solver.exact.game import GameResult, solve_game
 from solver.exact.player import PlayerSolution
 from solver.model.cards import VALUES, ValueCounts, value_label
 from solver.model.hands import describe_hand, hand_of, is_player_blackjack, own_best
+from solver.model.numbers import exact_json
 from solver.model.rules import Rules
 
 HARD_TOTALS = tuple(range(2, 22))
@@ -64,6 +65,14 @@ def cell_name(cell: Cell) -> str:
 ROWS: tuple[Cell, ...] = tuple((False, t) for t in HARD_TOTALS) + tuple(
     (True, t) for t in SOFT_TOTALS
 )
+#: The chart's columns: the Bonus card's value.
+COLUMNS = tuple(value_label(v) for v in VALUES)
+#: What each letter in a chart means.
+LEGEND = {
+    Action.HIT: "hit (draw a card)",
+    Action.STAND: "stand",
+    Action.NONE: "no such hand (a lone ace with a ten-value Bonus card is a blackjack)",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +109,47 @@ class Chart:
     def action(self, cell: Cell, bonus: int) -> Action:
         """The chart's action for a cell against a Bonus card value."""
         return self.actions[(cell, bonus)]
+
+    def to_json(self) -> dict[str, Any]:
+        """The chart as the document ``cbj chart --format json`` prints."""
+        return {
+            "title": title(self),
+            "rules": self.rules.to_json(),
+            "columns": list(COLUMNS),
+            "rows": [
+                {"hand": hand, "actions": dict(zip(COLUMNS, actions, strict=True))}
+                for hand, actions in grid(self)
+            ],
+            "expected_value": exact_json(self.expected_value),
+            "optimal_expected_value": exact_json(self.optimal_expected_value),
+            "cost": exact_json(self.cost),
+            "legend": {a.value: text for a, text in LEGEND.items()},
+            "exceptions": [
+                {
+                    "bonus": value_label(e.bonus),
+                    "hand": describe_hand(e.hand),
+                    "chart": e.chart_action.value,
+                    "optimal": e.optimal_action.value,
+                    "frequency": exact_json(e.frequency),
+                    "gain": exact_json(e.gain),
+                }
+                for e in self.exceptions
+            ],
+        }
+
+
+def title(chart: Chart) -> str:
+    """The chart's title line, naming every rule that differs from the default."""
+    from solver.exact.design import rule_differences  # design builds on this module's peers
+
+    changed = rule_differences(chart.rules, Rules())
+    named = "default rules" if changed == "as in force" else changed
+    return f"Community Blackjack (Casino Edition) basic strategy: {named}"
+
+
+def grid(chart: Chart) -> list[tuple[str, list[str]]]:
+    """Row label and one action letter per Bonus card, in chart order."""
+    return [(cell_name(cell), [chart.action(cell, b).value for b in VALUES]) for cell in ROWS]
 
 
 @dataclass
@@ -225,7 +275,7 @@ def _roots(solution: PlayerSolution, bonus: int) -> dict[int, int]:
     }
 
 
-def best_chart(rules: Rules, game: GameResult | None = None) -> Chart:
+def best_chart(rules: Rules, game: GameResult[Fraction] | None = None) -> Chart:
     """The best chart under ``rules``, its exact EV, and where perfect play departs from it."""
     game = game if game is not None else solve_game(rules, exact=True)
     if not game.exact:
@@ -297,25 +347,13 @@ def _exceptions(
     return found
 
 
-def describe_exception(exception: ExceptionHand) -> str:
-    """One line: the hand, the Bonus card and both actions."""
-    return (
-        f"{describe_hand(exception.hand)} vs Bonus {value_label(exception.bonus)}: "
-        f"chart {exception.chart_action.value}, optimal {exception.optimal_action.value}"
-    )
-
-
-StrategyKind = Literal["optimal", "chart"]
-
-
-def strategy_source(rules: Rules, kind: str) -> dict[tuple[int, ValueCounts], bool]:
+def strategy_source(game: GameResult[Fraction], kind: str) -> dict[tuple[int, ValueCounts], bool]:
     """Hit (True) or stand for every (Bonus value, own hand), for the simulator to play.
 
-    ``optimal`` is composition-dependent play, ``chart`` the best printable chart; both for
-    a full shoe under ``rules``.
+    ``optimal`` is the composition-dependent play of ``game`` (an exact solve), ``chart``
+    the best printable chart under its rules.
     """
-    game = solve_game_cached(rules, exact=True)
-    chart = best_chart(rules, game) if kind == "chart" else None
+    chart = best_chart(game.rules, game) if kind == "chart" else None
     table: dict[tuple[int, ValueCounts], bool] = {}
     for bonus, solution in game.solutions.items():
         for i, row in enumerate(solution.space.hands.tolist()):
@@ -327,10 +365,10 @@ def strategy_source(rules: Rules, kind: str) -> dict[tuple[int, ValueCounts], bo
     return table
 
 
-def exact_main(rules: Rules, kind: StrategyKind) -> tuple[Fraction, dict[str, Fraction] | None]:
+def exact_main(
+    game: GameResult[Fraction], kind: str
+) -> tuple[Fraction, dict[str, Fraction] | None]:
     """Exact main-wager EV of a strategy, and its outcome probabilities where known."""
-    game = solve_game_cached(rules, exact=True)
     if kind == "chart":
-        return best_chart(rules, game).expected_value, None
-    outcomes = {k: Fraction(p) for k, p in game.outcomes.items()}
-    return Fraction(game.expected_value), outcomes
+        return best_chart(game.rules, game).expected_value, None
+    return game.expected_value, dict(game.outcomes)

@@ -18,7 +18,6 @@ from solver.model.errors import CardError, ShoeError
 ValueCounts = tuple[int, ...]
 
 VALUES = tuple(range(1, 11))
-CARDS_PER_DECK = 52
 
 
 class Rank(StrEnum):

@@ -14,8 +14,6 @@ from solver.model.cards import ValueCounts
 from solver.model.errors import HandError
 from solver.model.rules import DealerNatural, Rules
 
-EMPTY_HAND: ValueCounts = (0,) * 10
-
 
 def hand_of(values: Iterable[int]) -> ValueCounts:
     """The hand holding cards of these blackjack values.

@@ -7,6 +7,7 @@ every other reading is an option here rather than a change in the code.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from fractions import Fraction
@@ -153,6 +154,29 @@ class Rules:
         if not isinstance(self.paytable, Paytable):
             raise RulesError(f"paytable {self.paytable!r} must be a Paytable")
 
+    @classmethod
+    def from_options(cls, **options: Any) -> Rules:
+        """Rules from options named like the CLI's, each a value or its text.
+
+        Options left out (or ``None``) keep their defaults.
+
+        >>> Rules.from_options(decks="2", blackjack_pays="6:5").blackjack_pays
+        Fraction(6, 5)
+        """
+        unknown = set(options) - set(_OPTION_PARSERS)
+        if unknown:
+            raise RulesError(
+                f"unknown rule option {sorted(unknown)[0]!r}: use one of "
+                + ", ".join(_OPTION_PARSERS)
+            )
+        return cls(
+            **{
+                name: _OPTION_PARSERS[name](value)
+                for name, value in options.items()
+                if value is not None
+            }
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The rules as plain JSON values (ratios written ``p:q``)."""
         return {
@@ -174,6 +198,42 @@ class Rules:
             f"natural beats multi-card 21: {'yes' if self.natural_beats_multi_card_21 else 'no'}, "
             f"paytable {self.paytable}, bonus ratio {self.bonus_ratio}"
         )
+
+
+def _whole_number(what: str) -> Callable[[Any], int]:
+    """A parser of a whole-number option given as an int or its text."""
+
+    def parse(value: Any) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        text = str(value).strip()
+        if not re.fullmatch(r"[+-]?\d{1,6}", text):
+            raise RulesError(f"{what} {value!r} is not a whole number")
+        return int(text)
+
+    return parse
+
+
+def _yes_no(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise RulesError(f"{value!r} is not true or false")
+
+
+def _paytable(value: Any) -> Paytable:
+    return value if isinstance(value, Paytable) else Paytable.parse(str(value))
+
+
+#: How each rule option is read from a value or its text (``Rules.from_options``).
+_OPTION_PARSERS: dict[str, Callable[[Any], Any]] = {
+    "decks": _whole_number("decks"),
+    "dealer_stands_on": _whole_number("dealer stands on"),
+    "blackjack_pays": lambda v: parse_ratio(v, "blackjack pays"),
+    "dealer_natural": lambda v: v,  # validated by Rules itself
+    "natural_beats_multi_card_21": _yes_no,
+    "paytable": _paytable,
+    "bonus_ratio": lambda v: parse_ratio(v, "bonus ratio"),
+}
 
 
 #: What each rule means, for ``cbj rules`` and the docs.

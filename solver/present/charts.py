@@ -21,21 +21,24 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from solver.exact.design import rule_differences
-from solver.exact.strategy import ROWS, Action, Cell, Chart, ExceptionHand, cell_name, cell_of
+from solver.exact.strategy import (
+    COLUMNS,
+    LEGEND,
+    ROWS,
+    Action,
+    Cell,
+    Chart,
+    ExceptionHand,
+    cell_name,
+    cell_of,
+    grid,
+    title,
+)
 from solver.model.cards import VALUES, value_label
 from solver.model.hands import describe_hand
-from solver.model.rules import Rules
 from solver.present.style import minus, one_in, significant_percent
-from solver.present.tables import exact, rules_notes
+from solver.present.tables import rules_notes
 
-TITLE = "Community Blackjack (Casino Edition) basic strategy"
-COLUMNS = tuple(value_label(v) for v in VALUES)
-LEGEND = {
-    Action.HIT: "hit (draw a card)",
-    Action.STAND: "stand",
-    Action.NONE: "no such hand (a lone ace with a ten-value Bonus card is a blackjack)",
-}
 #: Hit light orange, stand mid blue: apart for every common colour-vision deficiency and
 #: in greyscale (lightness differs by 22 L*), black letters readable on both.
 COLOURS = {Action.HIT: "#ffd08a", Action.STAND: "#6c9fd4", Action.NONE: "#e6e6e6"}
@@ -67,17 +70,6 @@ class ChartFormat(StrEnum):
 TEXT_FORMATS = (ChartFormat.CSV, ChartFormat.JSON, ChartFormat.MD, ChartFormat.HTML)
 
 
-def rules_named(rules: Rules) -> str:
-    """The rules that differ from the default, e.g. ``1 deck; dealer stands on 17``."""
-    changed = rule_differences(rules, Rules())
-    return "default rules" if changed == "as in force" else changed
-
-
-def title(chart: Chart) -> str:
-    """The chart's title line, naming every rule that differs from the default."""
-    return f"{TITLE}: {rules_named(chart.rules)}"
-
-
 def summary(chart: Chart) -> str:
     """The chart's EV against perfect play, in one line."""
     return (
@@ -101,11 +93,6 @@ def legend_text() -> str:
 def header_lines(chart: Chart) -> list[str]:
     """Title, rules, how to read, EV and legend, as lines."""
     return [title(chart), *rules_notes(chart.rules), HOW_TO_READ, summary(chart), legend_text()]
-
-
-def grid(chart: Chart) -> list[tuple[str, list[str]]]:
-    """Row label and one action letter per Bonus card, in chart order (every row)."""
-    return [(cell_name(cell), [chart.action(cell, b).value for b in VALUES]) for cell in ROWS]
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,46 +247,6 @@ def exception_lines(chart: Chart) -> list[str]:
         f"the main wager when it occurs, {per} per round."
         for n, cell, c, b, hands, often, when, per in exception_rows(chart)
     ]
-
-
-def to_json(chart: Chart) -> dict[str, Any]:
-    """The chart as a JSON document."""
-    return {
-        "title": title(chart),
-        "rules": chart.rules.to_json(),
-        "columns": list(COLUMNS),
-        "rows": [
-            {"hand": hand, "actions": dict(zip(COLUMNS, actions, strict=True))}
-            for hand, actions in grid(chart)
-        ],
-        "expected_value": exact(chart.expected_value),
-        "optimal_expected_value": exact(chart.optimal_expected_value),
-        "cost": exact(chart.cost),
-        "legend": {a.value: text for a, text in LEGEND.items()},
-        "colours": {a.value: COLOURS[a] for a in Action},
-        "exception_cells": [
-            {
-                "number": x.number,
-                "hand": cell_name(x.cell),
-                "bonus": value_label(x.bonus),
-                "chart": x.chart_action.value,
-                "frequency": exact(x.frequency),
-                "gain_per_round": exact(x.gain_per_round),
-            }
-            for x in exception_cells(chart)
-        ],
-        "exceptions": [
-            {
-                "bonus": value_label(e.bonus),
-                "hand": describe_hand(e.hand),
-                "chart": e.chart_action.value,
-                "optimal": e.optimal_action.value,
-                "frequency": exact(e.frequency),
-                "gain": exact(e.gain),
-            }
-            for e in chart.exceptions
-        ],
-    }
 
 
 def to_csv(chart: Chart) -> str:
@@ -603,7 +550,7 @@ def _box(
 def render(chart: Chart, fmt: ChartFormat) -> bytes:
     """The chart in any :class:`ChartFormat`, as bytes ready to write."""
     if fmt is ChartFormat.JSON:
-        return (json.dumps(to_json(chart), indent=2, ensure_ascii=False) + "\n").encode()
+        return (json.dumps(chart.to_json(), indent=2) + "\n").encode()
     if fmt is ChartFormat.CSV:
         return to_csv(chart).encode()
     if fmt is ChartFormat.MD:

@@ -6,13 +6,12 @@ the text formats and compares them with the committed files.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from solver.exact.game import solve_game_cached
-from solver.exact.strategy import Chart, best_chart
+from solver.exact.strategy import Chart
 from solver.model.rules import Rules
 from solver.present.charts import ChartFormat, render
 
@@ -36,19 +35,16 @@ VARIANTS: tuple[Variant, ...] = (
 )
 
 
-def chart_for(rules: Rules) -> Chart:
-    """The best chart for ``rules``, through the solver's disk cache."""
-    return best_chart(rules, solve_game_cached(rules, exact=True))
-
-
-def write_variant(directory: Path, variant: Variant, formats: tuple[ChartFormat, ...]) -> Chart:
-    """Write one variant's chart in ``formats`` under ``directory/variant.folder``."""
-    chart = chart_for(variant.rules)
+def write_variant(directory: Path, variant: Variant, chart: Chart) -> list[Path]:
+    """Write one variant's chart in every format under ``directory/variant.folder``."""
     folder = directory / variant.folder
     folder.mkdir(parents=True, exist_ok=True)
-    for fmt in formats:
-        (folder / f"chart.{fmt.value}").write_bytes(render(chart, fmt))
-    return chart
+    written = []
+    for fmt in ChartFormat:
+        path = folder / f"chart.{fmt.value}"
+        path.write_bytes(render(chart, fmt))
+        written.append(path)
+    return written
 
 
 def index_page(charts: list[tuple[Variant, Chart]], formats: tuple[ChartFormat, ...]) -> str:
@@ -78,14 +74,15 @@ def index_page(charts: list[tuple[Variant, Chart]], formats: tuple[ChartFormat, 
 
 def write_collection(
     directory: Path,
-    formats: tuple[ChartFormat, ...] = tuple(ChartFormat),
+    charts: Sequence[Chart],
     progress: Callable[[int, int], None] | None = None,
-) -> list[tuple[Variant, Chart]]:
-    """Write every variant and the index page; returns the charts written."""
-    charts = []
-    for done, variant in enumerate(VARIANTS, start=1):
-        charts.append((variant, write_variant(directory, variant, formats)))
+) -> list[Path]:
+    """Write every variant's chart (``charts`` in :data:`VARIANTS` order) and the index page."""
+    written = []
+    for done, (variant, chart) in enumerate(zip(VARIANTS, charts, strict=True), start=1):
+        written += write_variant(directory, variant, chart)
         if progress is not None:
             progress(done, len(VARIANTS))
-    (directory / "README.md").write_text(index_page(charts, tuple(ChartFormat)))
-    return charts
+    index = directory / "README.md"
+    index.write_text(index_page(list(zip(VARIANTS, charts, strict=True)), tuple(ChartFormat)))
+    return [*written, index]

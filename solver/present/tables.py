@@ -1,7 +1,7 @@
-"""Output formats shared by every command: exact JSON numbers and plain tables.
+"""Results as tables for people: aligned text, CSV or Markdown, each headed by its rules.
 
-Exact numbers go to JSON as ``{"exact": "p/q", "float": x}`` (integers as ``"n"``);
-tables render as aligned text, CSV or Markdown, each headed by what produced them.
+JSON documents come from each result's own ``to_json()``; :func:`dumps` only lays them
+out as text.
 """
 
 from __future__ import annotations
@@ -17,11 +17,17 @@ from fractions import Fraction
 from typing import Any
 
 from solver.exact.bonus import BonusAnalysis
-from solver.exact.design import PAY_TIERS, EdgeKind, PaySolution, SearchResult, Variant
-from solver.exact.game import Advice, GameResult, Start
+from solver.exact.design import PAY_TIERS, EdgeKind, PaySolution, SearchResult, Variants
+from solver.exact.game import Advice, GameResult
 from solver.model.cards import Card, value_label
-from solver.model.rules import RULE_MEANINGS, Rules
+from solver.model.numbers import number, percent, signed
+from solver.model.rules import RULE_MEANINGS, Rules, format_ratio
 from solver.sim import Estimate, SimulationResult, Wager
+
+
+def dumps(document: dict[str, Any]) -> str:
+    """JSON text of a result document, indented for reading."""
+    return json.dumps(document, indent=2)
 
 
 class Format(StrEnum):
@@ -31,32 +37,6 @@ class Format(StrEnum):
     CSV = "csv"
     JSON = "json"
     MD = "md"
-
-
-def exact(value: Fraction | int) -> dict[str, Any]:
-    """An exact number as JSON: its fraction as text and its nearest float.
-
-    >>> exact(Fraction(-45, 311))["exact"], exact(3)
-    ('-45/311', {'exact': '3', 'float': 3.0})
-    """
-    value = Fraction(value)
-    text = str(value.numerator) if value.denominator == 1 else f"{value}"
-    return {"exact": text, "float": float(value)}
-
-
-def approx(value: float) -> dict[str, Any]:
-    """A number with no exact rational form (a square root) as JSON."""
-    return {"float": value}
-
-
-def dumps(document: dict[str, Any]) -> str:
-    """JSON text of a result document, indented for reading."""
-    return json.dumps(document, indent=2)
-
-
-def number(value: Fraction | float, digits: int = 6) -> str:
-    """A number for a human table: fixed decimals."""
-    return f"{float(value):.{digits}f}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,128 +154,23 @@ def bonus_table(analysis: BonusAnalysis) -> Table:
     )
 
 
-def bonus_document(analysis: BonusAnalysis) -> dict[str, Any]:
-    """The Bonus wager's analysis as a JSON document."""
-    return {
-        "rules": analysis.rules.to_json(),
-        "paytable": analysis.rules.to_json()["paytable"],
-        "removed": [str(c) for c in analysis.removed],
-        "outcomes": [
-            {
-                "outcome": line.outcome.value,
-                "pays": exact(line.pays),
-                "combinations": exact(line.combinations),
-                "probability": exact(line.probability),
-                "return": exact(line.return_),
-            }
-            for line in analysis.lines
-        ],
-        "expected_value": exact(analysis.expected_value),
-        "house_edge": exact(analysis.house_edge),
-        "hit_frequency": exact(analysis.hit_frequency),
-        "variance": exact(analysis.variance),
-        "standard_deviation": approx(analysis.standard_deviation),
-    }
-
-
-def json_number(value: Fraction | int | float) -> dict[str, Any]:
-    """A result as JSON: exact when it is a fraction, float-only otherwise."""
-    return approx(value) if isinstance(value, float) else exact(value)
-
-
-def signed(value: Fraction | float, digits: int = 6) -> str:
-    """A number with its sign, for values that may be either."""
-    return f"{float(value):+.{digits}f}"
-
-
-def percent(value: Fraction | float) -> str:
-    """A proportion as a percentage with four decimals."""
-    return f"{float(value) * 100:.4f}%"
-
-
-DealerRow = tuple[int, tuple[Card, ...], dict[str, Fraction]]
-
-
-def dealer_table(rules: Rules, rows: Sequence[DealerRow]) -> Table:
+def dealer_table(
+    rules: Rules, removed: Sequence[Card], rows: Sequence[tuple[int, dict[str, Fraction]]]
+) -> Table:
     """Dealer result distributions, one row per Bonus card."""
-    labels = tuple(rows[0][2]) if rows else ()
+    labels = tuple(rows[0][1]) if rows else ()
     body = tuple(
-        (value_label(bonus), *(number(dist[label]) for label in labels)) for bonus, _, dist in rows
+        (value_label(bonus), *(number(dist[label]) for label in labels)) for bonus, dist in rows
     )
-    removed = " ".join(str(c) for c in rows[0][1]) if rows else ""
     notes = (
         *rules_notes(rules),
-        f"shoe: full less the Bonus card and removed cards: {removed or 'none'}",
+        "shoe: full less the Bonus card and removed cards: "
+        f"{' '.join(str(c) for c in removed) or 'none'}",
     )
     return Table("Dealer's final result by Bonus card", ("bonus", *labels), body, notes)
 
 
-def dealer_document(rules: Rules, rows: Sequence[DealerRow]) -> dict[str, Any]:
-    """Dealer result distributions as a JSON document."""
-    return {
-        "rules": rules.to_json(),
-        "tables": [
-            {
-                "bonus": value_label(bonus),
-                "removed": [str(c) for c in removed],
-                "outcomes": {label: exact(p) for label, p in dist.items()},
-            }
-            for bonus, removed, dist in rows
-        ],
-    }
-
-
-def _decision(start: Start) -> str:
-    return "blackjack" if start.blackjack else "hit" if start.hits else "stand"
-
-
-def game_document(game: GameResult) -> dict[str, Any]:
-    """The full solve as a JSON document (``cbj solve --format json``)."""
-    document: dict[str, Any] = {
-        "rules": game.rules.to_json(),
-        "removed": [str(c) for c in game.removed],
-        "exact": game.exact,
-        "main": {
-            "expected_value": json_number(game.expected_value),
-            "outcomes": {k: json_number(p) for k, p in game.outcomes.items()},
-            "variance": json_number(game.variance),
-            "standard_deviation": approx(game.standard_deviation),
-        },
-        "by_bonus_card": {value_label(c): json_number(v) for c, v in game.by_bonus_card().items()},
-        "by_start": [
-            {
-                "player": value_label(s.player),
-                "bonus": value_label(s.bonus),
-                "probability": json_number(s.probability),
-                "decision": _decision(s),
-                "expected_value": json_number(game.start_value(s)),
-            }
-            for s in game.starts
-        ],
-        "bonus": bonus_document(game.bonus) if game.bonus else None,
-        "round": None,
-    }
-    if game.bonus is not None:
-        document["round"] = {
-            "bonus_ratio": exact(game.rules.bonus_ratio),
-            "expected_value": json_number(game.round_expected_value),
-            "house_edge": json_number(game.round_house_edge),
-            "hit_frequency": json_number(game.round_hit_frequency),
-            "variance": json_number(game.round_variance),
-            "standard_deviation": approx(math.sqrt(game.round_variance)),
-            "return_table": [
-                {
-                    "net": exact(line.net),
-                    "probability": json_number(line.probability),
-                    "return": json_number(line.net * line.probability),
-                }
-                for line in game.round_lines
-            ],
-        }
-    return document
-
-
-def game_summary(game: GameResult) -> str:
+def game_summary(game: GameResult[Any]) -> str:
     """A concise human summary of a solve (``cbj solve``)."""
     o = game.outcomes
     lines = [
@@ -328,9 +203,9 @@ def game_summary(game: GameResult) -> str:
     return "\n".join(lines)
 
 
-def game_tables(game: GameResult) -> list[Table]:
+def game_tables(game: GameResult[Any]) -> list[Table]:
     """The solve as tables (for CSV and Markdown): summary, by Bonus card, by start."""
-    doc = game_document(game)
+    doc = game.to_json()
     summary_rows = [("main expected value", number(game.expected_value, 12))]
     summary_rows += [(f"main {k}", number(p, 12)) for k, p in game.outcomes.items()]
     summary_rows.append(("main standard deviation", number(game.standard_deviation, 12)))
@@ -369,20 +244,7 @@ def game_tables(game: GameResult) -> list[Table]:
     ]
 
 
-def advice_document(advice: Advice) -> dict[str, Any]:
-    """One hand's stand and hit values as a JSON document (``cbj advise``)."""
-    return {
-        "rules": advice.rules.to_json(),
-        "bonus": str(advice.bonus),
-        "hand": [str(c) for c in advice.hand],
-        "seen": [str(c) for c in advice.seen],
-        "stand": json_number(advice.stand),
-        "hit": json_number(advice.hit),
-        "decision": advice.decision,
-    }
-
-
-def advice_table(advice: Advice) -> Table:
+def advice_table(advice: Advice[Any]) -> Table:
     """One hand's stand and hit values as a table."""
     rows = (
         ("stand", signed(advice.stand)),
@@ -482,25 +344,6 @@ _EDGE_NAMES = {
 }
 
 
-def pay_solution_document(solution: PaySolution) -> dict[str, Any]:
-    """A solved pay and its practical neighbours as a JSON document (``cbj paytable solve``)."""
-    return {
-        "rules": solution.rules.to_json(),
-        "solve_for": solution.tier.value,
-        "target": {"kind": solution.kind.value, "house_edge": exact(solution.target)},
-        "pay": exact(solution.pay),
-        "candidates": [
-            {
-                "pay": exact(c.pay),
-                "paytable": str(c.paytable),
-                "bonus_house_edge": exact(c.bonus_edge),
-                "round_house_edge": exact(c.round_edge),
-            }
-            for c in solution.candidates
-        ],
-    }
-
-
 def pay_solution_table(solution: PaySolution) -> Table:
     """A solved pay and its practical neighbours as a table."""
     rows = tuple(
@@ -528,33 +371,6 @@ def pay_solution_table(solution: PaySolution) -> Table:
         rows,
         notes,
     )
-
-
-def search_document(result: SearchResult) -> dict[str, Any]:
-    """Paytables found in an edge band as a JSON document (``cbj paytable search``)."""
-    rules = result.rules.to_json()
-    del rules["paytable"]  # the search varies it
-    return {
-        "rules": rules,
-        "band": {
-            "kind": result.kind.value,
-            "low": exact(result.band[0]),
-            "high": exact(result.band[1]),
-        },
-        "max_pay": result.max_pay,
-        "matches": result.matches,
-        "paytables": [
-            {
-                "paytable": str(h.paytable),
-                "pays": {k: exact(v) for k, v in h.paytable.as_dict().items()},
-                "bonus_house_edge": exact(h.bonus_edge),
-                "round_house_edge": exact(h.round_edge),
-                "round_hit_frequency": exact(h.round_hit_frequency),
-                "round_standard_deviation": approx(h.round_standard_deviation),
-            }
-            for h in result.hits
-        ],
-    }
 
 
 def search_table(result: SearchResult) -> Table:
@@ -586,38 +402,22 @@ def search_table(result: SearchResult) -> Table:
     )
 
 
-def variants_document(base: Rules, variants: Sequence[Variant]) -> dict[str, Any]:
-    """Headline numbers of several rule sets as a JSON document (``cbj variants``)."""
-    return {
-        "rules": base.to_json(),
-        "variants": [
-            {
-                "rules": v.rules.to_json(),
-                "main_expected_value": json_number(v.main_expected_value),
-                "bonus_expected_value": exact(v.bonus_expected_value),
-                "round_house_edge": json_number(v.round_house_edge),
-            }
-            for v in variants
-        ],
-    }
-
-
-def variants_table(base: Rules, variants: Sequence[Variant]) -> Table:
+def variants_table(result: Variants) -> Table:
     """Headline numbers of several rule sets as a table, one row per variant."""
     rows = tuple(
         (
             str(v.rules.decks),
             str(v.rules.dealer_stands_on),
-            f"{v.rules.blackjack_pays.numerator}:{v.rules.blackjack_pays.denominator}",
+            format_ratio(v.rules.blackjack_pays),
             v.rules.dealer_natural.value,
             signed(v.main_expected_value),
             signed(v.bonus_expected_value),
             percent(v.round_house_edge),
         )
-        for v in variants
+        for v in result.variants
     )
     notes = (
-        *rules_notes(base),
+        *rules_notes(result.rules),
         "each row changes only the rules in its first four columns; the paytable and "
         "bonus ratio are those in force",
     )

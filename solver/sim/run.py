@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import Card, Shoe
 from solver.model.errors import ShoeError, SimulationError
+from solver.model.parallel import check_jobs, parallel_map
 from solver.model.rules import Rules
 from solver.sim.deal import Shoes, Table, play_round, shoe_codes
 from solver.sim.hands import (
@@ -84,25 +86,17 @@ def _tallies(
     jobs: int,
     progress: Callable[[int], None] | None,
 ) -> Iterator[_Tally]:
-    """Run every chunk, in parallel through joblib when ``jobs`` is not 1, in chunk order."""
-    if jobs == 1 or len(sizes) == 1:
-        results: Iterable[_Tally] = (
-            _run_chunk(table, n, s) for n, s in zip(sizes, seeds, strict=True)
-        )
-    else:
-        from joblib import Parallel, delayed
-
-        try:
-            parallel = Parallel(n_jobs=jobs, return_as="generator")
-        except ValueError:  # a backend that cannot stream results, e.g. multiprocessing
-            parallel = Parallel(n_jobs=jobs)
-        results = parallel(
-            delayed(_run_chunk)(table, n, s) for n, s in zip(sizes, seeds, strict=True)
-        )
-    for size, tally in zip(sizes, results, strict=True):
+    """Run every chunk, on up to ``jobs`` worker processes, in chunk order."""
+    chunks = list(zip(sizes, seeds, strict=True))
+    tallies = parallel_map(partial(_run_chunk_of, table), chunks, jobs, "processes")
+    for size, tally in zip(sizes, tallies, strict=True):
         if progress is not None:
             progress(size)
         yield tally
+
+
+def _run_chunk_of(table: Table, chunk: tuple[int, np.random.SeedSequence]) -> _Tally:
+    return _run_chunk(table, *chunk)
 
 
 def simulate(
@@ -149,8 +143,7 @@ def simulate(
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise SimulationError(f"seed {seed!r} must be a whole number of 0 or more")
-    if jobs == 0:
-        raise SimulationError("jobs 0 is invalid: use 1, a number of processes, or -1 for all")
+    check_jobs(jobs)
     if chunk_rounds < 1:
         raise SimulationError(f"chunk size {chunk_rounds} must be at least 1")
     removed = tuple(removed)

@@ -29,20 +29,19 @@ from solver.exact.design import (
     rule_differences,
     solve_variants,
 )
-from solver.exact.game import GameResult, round_outcomes
+from solver.exact.game import GameResult, GameStore, round_outcomes
+from solver.exact.strategy import COLUMNS, Chart, best_chart
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
-from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome
+from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome, main_payoffs
 from solver.model.rules import DealerNatural, Rules, format_ratio
 from solver.present.charts import (
     COLOURS,
-    COLUMNS,
     EXCEPTION_HEADERS,
     display_rows,
     exception_rows,
     exceptions_heading,
     summary,
 )
-from solver.present.collection import chart_for
 from solver.present.report.plots import (
     BONUS_NAMES,
     RATIOS,
@@ -139,11 +138,11 @@ class Report:
         return f"cbj, revision {self.title_block.revision}"
 
 
-def build_report(rules: Rules, jobs: int = 1) -> Report:
+def build_report(rules: Rules, jobs: int = 1, cache: GameStore | None = None) -> Report:
     """Compute every figure of the game under ``rules`` and lay out the report."""
-    model = edge_model(rules, jobs)
+    model = edge_model(rules, jobs, cache)
     game = model.priced(rules.paytable, rules.bonus_ratio)
-    variants = solve_variants(one_rule_at_a_time(rules), jobs=jobs)
+    variants = solve_variants(one_rule_at_a_time(rules), jobs=jobs, cache=cache)
     sections = (
         _summary(game),
         _assumptions(game),
@@ -174,8 +173,8 @@ def build_report(rules: Rules, jobs: int = 1) -> Report:
                 ),
             ),
         ),
-        _chart_section(rules),
-        _simulation_section(game),
+        _chart_section(best_chart(model.rules, model.game)),
+        _simulation_section(game, cache),
         _appendix(game),
     )
     return Report(rules, _title_block(rules, game), sections)
@@ -228,7 +227,7 @@ def _to_one(pay: Fraction) -> str:
     return format_ratio(pay).replace(":", " to ")
 
 
-def _fingerprint(game: GameResult) -> str:
+def _fingerprint(game: GameResult[Fraction]) -> str:
     """Twelve hex digits of a SHA-256 of the rules and every exact headline figure."""
     bonus = game.bonus
     assert bonus is not None
@@ -250,7 +249,7 @@ def report_date() -> str:
     return time.strftime("%Y-%m-%d", moment)
 
 
-def _title_block(rules: Rules, game: GameResult) -> TitleBlock:
+def _title_block(rules: Rules, game: GameResult[Fraction]) -> TitleBlock:
     lines = tuple(f"{name}: {value}" for name, value in rule_lines(rules))
     return TitleBlock(
         game=TITLE,
@@ -271,16 +270,11 @@ def _fraction(value: Fraction | float) -> Fraction:
     return value
 
 
-def _main_pays(rules: Rules) -> dict[str, Fraction]:
-    return {"blackjack": rules.blackjack_pays, "win": Fraction(1), "push": Fraction(0),
-            "lose": Fraction(-1)}  # fmt: skip
-
-
 def _probability(value: Fraction | float) -> str:
     return f"{float(value):.6f}"
 
 
-def _summary(game: GameResult) -> Section:
+def _summary(game: GameResult[Fraction]) -> Section:
     rules, bonus = game.rules, game.bonus
     assert bonus is not None
     r = rules.bonus_ratio
@@ -327,7 +321,7 @@ def _summary(game: GameResult) -> Section:
     )
 
 
-def _assumptions(game: GameResult) -> Section:
+def _assumptions(game: GameResult[Fraction]) -> Section:
     rules = game.rules
     n = 52 * rules.decks
     return Section(
@@ -353,7 +347,7 @@ def _assumptions(game: GameResult) -> Section:
     )
 
 
-def _bonus_section(game: GameResult) -> Section:
+def _bonus_section(game: GameResult[Fraction]) -> Section:
     bonus = game.bonus
     assert bonus is not None
     rows = tuple(
@@ -384,8 +378,8 @@ def _bonus_section(game: GameResult) -> Section:
     )
 
 
-def _main_section(game: GameResult) -> Section:
-    pays = _main_pays(game.rules)
+def _main_section(game: GameResult[Fraction]) -> Section:
+    pays = main_payoffs(game.rules)
     rows = tuple(
         (
             MAIN_NAMES[k],
@@ -422,9 +416,9 @@ def _main_section(game: GameResult) -> Section:
     )
 
 
-def _round_section(game: GameResult) -> Section:
+def _round_section(game: GameResult[Fraction]) -> Section:
     rules = game.rules
-    pays = _main_pays(rules)
+    pays = main_payoffs(rules)
     joint = round_outcomes(game)
     rows = []
     for k in MAIN_OUTCOMES:
@@ -510,9 +504,8 @@ def _dealer_section(rules: Rules) -> Section:
     )
 
 
-def _chart_section(rules: Rules) -> Section:
+def _chart_section(chart: Chart) -> Section:
     """The best printable chart, its cost against perfect play and its main exceptions."""
-    chart = chart_for(rules)
     rows = display_rows(chart)
     cells = []
     colours = []
@@ -601,11 +594,13 @@ def _sensitivity_section(model: EdgeModel, rules: Rules) -> Section:
     )
 
 
-def _simulation_section(game: GameResult) -> Section:
+def _simulation_section(game: GameResult[Fraction], cache: GameStore | None) -> Section:
     from solver.api import simulate
 
     rules = game.rules
-    result = simulate(SIMULATION_ROUNDS, rules=rules, seed=SIMULATION_SEED, penetration=None)
+    result = simulate(
+        rounds=SIMULATION_ROUNDS, rules=rules, seed=SIMULATION_SEED, fresh_shoe=True, cache=cache
+    )
     stats = result.overall
     names = {"main": "main wager", "bonus": "Bonus wager", "round": "whole round"}
     units = {"main": "main units", "bonus": "Bonus units", "round": "main units"}
@@ -643,7 +638,7 @@ def _simulation_section(game: GameResult) -> Section:
     )
 
 
-def _appendix(game: GameResult) -> Section:
+def _appendix(game: GameResult[Fraction]) -> Section:
     bonus = game.bonus
     assert bonus is not None
     exact: list[tuple[str, Fraction]] = [

@@ -38,7 +38,7 @@ def _figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def ev_by_bonus_plot(game: GameResult) -> Figure:
+def ev_by_bonus_plot(game: GameResult[Fraction]) -> Figure:
     figure = _figure(6.4, 2.8)
     axes = figure.add_subplot()
     by_card = game.by_bonus_card()

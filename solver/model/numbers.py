@@ -1,0 +1,55 @@
+"""Numbers for people and for JSON: one formatter and one encoder for every output.
+
+An exact number is written ``{"exact": "p/q", "float": x}`` (an integer as ``"n"``); a
+number with no exact rational form (a square root, a sample mean) as ``{"float": x}``.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+
+def exact_json(value: Fraction | int) -> dict[str, Any]:
+    """An exact number as JSON: its fraction as text and its nearest float.
+
+    >>> exact_json(Fraction(-45, 311))["exact"], exact_json(3)
+    ('-45/311', {'exact': '3', 'float': 3.0})
+    """
+    value = Fraction(value)
+    text = str(value.numerator) if value.denominator == 1 else str(value)
+    return {"exact": text, "float": float(value)}
+
+
+def float_json(value: float) -> dict[str, Any]:
+    """A number known only as a float as JSON (``None`` where it is not finite).
+
+    >>> float_json(0.5), float_json(math.inf)
+    ({'float': 0.5}, {'float': None})
+    """
+    return {"float": value if math.isfinite(value) else None}
+
+
+def number_json(value: Fraction | int | float) -> dict[str, Any]:
+    """A result as JSON: exact when it is a fraction or an integer, float-only otherwise.
+
+    >>> number_json(0.25), number_json(Fraction(1, 4))["exact"]
+    ({'float': 0.25}, '1/4')
+    """
+    return float_json(value) if isinstance(value, float) else exact_json(value)
+
+
+def number(value: Fraction | float, digits: int = 6) -> str:
+    """A number for a human table: fixed decimals."""
+    return f"{float(value):.{digits}f}"
+
+
+def signed(value: Fraction | float, digits: int = 6) -> str:
+    """A number with its sign, for values that may be either."""
+    return f"{float(value):+.{digits}f}"
+
+
+def percent(value: Fraction | float) -> str:
+    """A proportion as a percentage with four decimals."""
+    return f"{float(value) * 100:.4f}%"
