@@ -37,7 +37,7 @@ from solver.exact.strategy import (
 from solver.model.cards import VALUES, value_label
 from solver.model.hands import describe_hand
 from solver.present.style import minus, one_in, significant_percent
-from solver.present.tables import rules_notes
+from solver.present.wording import rules_sentence
 
 #: Hit light orange, stand mid blue: apart for every common colour-vision deficiency and
 #: in greyscale (lightness differs by 22 L*), black letters readable on both.
@@ -92,7 +92,7 @@ def legend_text() -> str:
 
 def header_lines(chart: Chart) -> list[str]:
     """Title, rules, how to read, EV and legend, as lines."""
-    return [title(chart), *rules_notes(chart.rules), HOW_TO_READ, summary(chart), legend_text()]
+    return [title(chart), rules_sentence(chart.rules), HOW_TO_READ, summary(chart), legend_text()]
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,18 +311,25 @@ table.chart tbody.soft tr.block th { border-top: 3px solid #111; }
 td.H { background: %(H)s; } td.S { background: %(S)s; } td.N { background: %(N)s; }
 td.wide { text-align: left; padding-left: .6em; }
 td sup, .mark { font-size: .7em; font-weight: bold; vertical-align: super; line-height: 0; }
-table.exceptions { margin: .4em 0; font-size: .75rem; }
+table.exceptions { margin: .4em 0; font-size: .75rem; min-width: 36rem; }
 table.exceptions th, table.exceptions td { border: 1px solid #999; padding: 2px 5px;
                                            text-align: left; vertical-align: top; }
 table.exceptions td.num { text-align: right; white-space: nowrap; }
 .swatch { display: inline-block; width: 1.6em; text-align: center; border: 1px solid #555; }
-@page { size: A4 portrait; margin: 12mm; }
+@page { size: A4 portrait; margin: 10mm 12mm; }
 @media print {
   * { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
-  body { padding: 0; max-width: none; font-size: 11pt; }
-  table, figure { break-inside: avoid; }
-  h1, h2 { break-after: avoid; }
+  body { padding: 0; max-width: none; font-size: 9pt; line-height: 1.25; }
+  h1 { font-size: 13pt; }
+  p { font-size: 7.5pt; margin: .1em 0; }
+  table, figure { break-inside: avoid; page-break-inside: avoid; }
+  h1, h2 { break-after: avoid; page-break-after: avoid; }
   .scroll { overflow: visible; }
+  table.chart { max-width: 15cm; margin: .25em 0; }
+  table.chart th, table.chart td { font-size: 8pt; padding: 0; line-height: 1.3; }
+  table.chart tr.block th { padding: .35em 0 .1em; font-size: 8pt; }
+  table.exceptions { font-size: 6.6pt; min-width: 0; }
+  table.exceptions th, table.exceptions td { padding: 1px 3px; }
 }
 """
 for _action, _key in ((Action.HIT, "H"), (Action.STAND, "S"), (Action.NONE, "N")):
@@ -459,7 +466,7 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
         y = margin
         ax.text(margin, y, head, fontsize=12.5, weight="bold", va="top")
         y += 0.3
-        wrapped = [rules_line.replace(", dealer natural", ",\ndealer natural"), _wrap(how, 118)]
+        wrapped = [_wrap(rules_line, 125), _wrap(how, 125)]
         for text in (*wrapped, summary_line):
             ax.text(margin, y, text, fontsize=7.5, va="top", linespacing=1.4)
             y += 0.17 * (text.count("\n") + 1) + 0.05

@@ -33,7 +33,7 @@ from solver.exact.game import GameResult, GameStore, round_outcomes
 from solver.exact.strategy import COLUMNS, Chart, best_chart
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
 from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome, main_payoffs
-from solver.model.rules import DealerNatural, Rules, format_ratio
+from solver.model.rules import DealerNatural, Rules
 from solver.present.charts import (
     COLOURS,
     EXCEPTION_HEADERS,
@@ -51,6 +51,8 @@ from solver.present.report.plots import (
     sensitivity_plot,
 )
 from solver.present.style import edge_percent, minus, one_in, signed, thousands
+from solver.present.wording import NATURAL_WORDS, rule_lines
+from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -182,36 +184,6 @@ def build_report(rules: Rules, jobs: int = 1, cache: GameStore | None = None) ->
 
 # --- Title block ------------------------------------------------------------------------
 
-NATURAL_WORDS = {
-    DealerNatural.WITH_BONUS: "one dealer card with the Bonus card, or two dealer cards",
-    DealerNatural.OWN_CARDS: "two dealer cards only",
-    DealerNatural.NONE: "none (every dealer 21 is just 21)",
-}
-
-
-def rule_lines(rules: Rules) -> tuple[tuple[str, str], ...]:
-    """Every rule in force in plain words, as (rule, setting) pairs."""
-    return (
-        ("Decks", f"{rules.decks} standard 52-card deck{'s' if rules.decks > 1 else ''}"),
-        ("Bonus wager", f"{rules.bonus_ratio} of the main wager (at least 1/2)"),
-        (
-            "Bonus pays",
-            f"suited match {_to_one(rules.paytable.suited_match)}, rank match "
-            f"{_to_one(rules.paytable.rank_match)}, adjacent rank "
-            f"{_to_one(rules.paytable.adjacent)}",
-        ),
-        ("Blackjack pays", f"{_to_one(rules.blackjack_pays)} (own card + Bonus card = 21)"),
-        (
-            "Dealer stands",
-            f"at a best total of {rules.dealer_stands_on} or more, with or without the Bonus card",
-        ),
-        ("Dealer naturals", NATURAL_WORDS[rules.dealer_natural]),
-        (
-            "Natural beats a 3-card 21",
-            "yes" if rules.natural_beats_multi_card_21 else "no (they push)",
-        ),
-    )
-
 
 def _plain(differences: str) -> str:
     """Rule differences worded for people: no code identifiers."""
@@ -221,10 +193,6 @@ def _plain(differences: str) -> str:
             f"dealer natural {natural.value}", f"dealer naturals: {short}"
         )
     return differences.replace("as in force", "rules in force")
-
-
-def _to_one(pay: Fraction) -> str:
-    return format_ratio(pay).replace(":", " to ")
 
 
 def _fingerprint(game: GameResult[Fraction]) -> str:
