@@ -483,7 +483,9 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
         notes = exception_lines(chart)
         label_w = 1.35
         cell_w = (width - 2 * margin - label_w) / len(COLUMNS)
-        foot = 0.5 + 0.16 * sum(_wrap(n, 120).count("\n") + 1 for n in notes)
+        heading_lines = _wrap(exceptions_heading(chart), 120).count("\n") + 1
+        foot = 0.25 + 0.2 * heading_lines + 0.05 + 0.03 * len(notes) + 0.15
+        foot += 0.16 * sum(_wrap(n, 120).count("\n") + 1 for n in notes)
         row_h = min(0.36, (height - margin - foot - y) / (len(rows) + 3.4))
         _box(ax, margin, y, label_w, row_h, "#eeeeee", "own \\ Bonus", 8, "bold")
         for j, column in enumerate(COLUMNS):

@@ -88,6 +88,8 @@ class Grid:
     """Align every column but the first to the right."""
     compact: bool = False
     """Narrow cells (the strategy chart)."""
+    breaks: tuple[int, ...] = ()
+    """Rows drawn with a heavy rule above them (the chart's soft block)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -490,9 +492,10 @@ def _chart_section(chart: Chart) -> Section:
             Text(
                 "The best chart that looks only at the total of the player's own cards (hard, "
                 "or soft when an ace counts 11) and the Bonus card: H hit (orange), S stand "
-                f"(blue), \u2013 no decision (a blackjack). {summary(chart)}. The main-wager "
-                "figures above assume composition-dependent optimal play; a player using this "
-                "chart gets the chart EV instead. Identical rows are merged (e.g. hard 2\u20137)."
+                "(blue), \u2013 no decision (a blackjack); hard totals first, then soft. "
+                f"{summary(chart)}. The main-wager figures above assume composition-dependent "
+                "optimal play; a player using this chart gets the chart EV instead. Identical "
+                "rows are merged (e.g. hard 2\u20137)."
             ),
             Grid(
                 ("own \\ Bonus", *COLUMNS),
@@ -502,6 +505,7 @@ def _chart_section(chart: Chart) -> Section:
                 colours=tuple(colours),
                 numeric=False,
                 compact=True,
+                breaks=tuple(i for i, row in enumerate(rows) if row.soft)[:1],
             ),
             Grid(
                 EXCEPTION_HEADERS,

@@ -42,6 +42,8 @@ table.compact th, table.compact td { padding: .2rem .3rem; text-align: center; }
 table.compact td:first-child, table.compact th:first-child { text-align: left;
                                                                white-space: nowrap; }
 table.exact { table-layout: fixed; width: 100%; }
+table.wide { min-width: 36rem; }
+tr.break td { border-top: 3px solid #111; }
 table.exact col.name { width: 35%; }
 caption { caption-side: bottom; text-align: left; font-size: .8rem; color: #555;
           padding-top: .35rem; }
@@ -66,6 +68,7 @@ footer { margin-top: 2rem; font-size: .8rem; color: #777; border-top: 1px solid 
   nav ol { columns: 3; font-size: 8pt; }
   .scroll { overflow: visible; margin: .4em 0; }
   table { font-size: 7.6pt; break-inside: avoid; page-break-inside: avoid; }
+  table.wide { min-width: 0; }
   th, td { padding: .12em .45em; }
   caption { font-size: 7pt; }
   figure { margin: .4em 0; break-inside: avoid; page-break-inside: avoid; }
@@ -136,13 +139,16 @@ def _html_table(block: Grid) -> str:
             colour = block.colours[r][c] if block.colours else None
             style = f' style="background:{colour}"' if colour else ""
             cells.append(f"<td{f' class={kind}' if kind else ''}{style}>{e(text)}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
+        opening = "<tr class=break>" if r in block.breaks else "<tr>"
+        rows.append(opening + "".join(cells) + "</tr>")
     caption = f"<caption>{e(block.caption)}</caption>" if block.caption else ""
     head = "".join(
         f"<th{' class=num' if block.numeric and c else ''} scope=col>{e(h)}</th>"
         for c, h in enumerate(block.headers)
     )
-    classes = " ".join(name for name, on in (("compact", block.compact), ("exact", exact)) if on)
+    wide = len(block.headers) >= 7 and not block.compact  # scrolls on a phone, never squeezed
+    kinds = (("compact", block.compact), ("exact", exact), ("wide", wide))
+    classes = " ".join(name for name, on in kinds if on)
     cls = f' class="{classes}"' if classes else ""
     cols = '<colgroup><col class="name"><col></colgroup>' if exact else ""
     return (

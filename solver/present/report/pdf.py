@@ -270,6 +270,8 @@ def _pdf_table(block: Grid, styles: dict[str, Any], width: float) -> Any:
     ]
     for r in range(2, len(data), 2):
         commands.append(("BACKGROUND", (0, r), (-1, r), colors.HexColor("#f4f6f9")))
+    for r in block.breaks:
+        commands.append(("LINEABOVE", (0, r + 1), (-1, r + 1), 1.5, colors.black))
     if block.colours:
         for r, row in enumerate(block.colours, start=1):
             for c, colour in enumerate(row):
