@@ -299,7 +299,7 @@ p { margin: .2em 0; font-size: .82rem; }
 .scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; }
 table.chart { width: 100%; max-width: 40rem; table-layout: fixed; margin: .4em 0; }
-table.chart col.label { width: 6.4em; }
+table.chart col.label { width: 7.2em; }
 table.chart th, table.chart td { border: 1px solid #555; text-align: center;
                                  padding: 2px 0; font-size: .9rem; }
 table.chart thead th { background: #eee; }
