@@ -2,10 +2,16 @@
 
 Run from the project folder with the package installed:
 
-    python benchmarks/bench_solve.py [--repeat 5]
+    python benchmarks/bench_solve.py [--repeat 5] [--baseline /path/to/old/checkout]
 
-Prints a Markdown table for docs/performance.md.  Every cold run uses a fresh, empty
-cache folder; the cached run reads back what a first run stored.
+Prints Markdown tables for docs/performance.md.  Every command runs as its own process
+(Python start-up and imports included); every cold run uses a fresh, empty cache folder,
+and the cached run reads back what a first run stored.  With ``--baseline`` the same
+commands are also run from another checkout of the project (``python -m solver`` with that
+folder first on the path), interleaved with this one's runs so that both see the same
+machine load.  Bytecode is written and reused as in a normal installation (the variable
+``PYTHONDONTWRITEBYTECODE`` is removed for the timed commands).  A last table times the
+solver alone, in-process, per player hand composition, for 1, 6 and 8 decks.
 """
 
 from __future__ import annotations
@@ -18,59 +24,136 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 CASES = [
-    ("float solve, cold, no cache", ["solve", "--no-cache"], 0.5),
-    ("float solve, cold, no cache, --jobs 2", ["solve", "--no-cache", "--jobs", "2"], 0.5),
-    ("exact solve, cold, no cache", ["solve", "--no-cache", "--exact"], 20.0),
-    (
-        "exact solve, cold, no cache, --jobs 2",
-        ["solve", "--no-cache", "--exact", "--jobs", "2"],
-        20.0,
-    ),
-    ("float solve, repeated (cache hit)", ["solve"], 0.5),
-    ("dealer tables, JSON", ["dealer", "--format", "json"], 1.0),
+    ("float solve, cold", ["solve", "--no-cache"], 0.30),
+    ("float solve, cold, --jobs 2", ["solve", "--no-cache", "--jobs", "2"], None),
+    ("exact solve, cold", ["solve", "--no-cache", "--exact"], 1.2),
+    ("exact solve, cold, --jobs 2", ["solve", "--no-cache", "--exact", "--jobs", "2"], None),
+    ("float solve, repeated (cache hit)", ["solve"], 0.15),
+    ("rules table", ["rules"], 0.12),
+    ("help", ["--help"], None),
+    ("dealer tables, JSON", ["dealer", "--format", "json"], None),
 ]
+MEMORY_TARGET_MIB = 200
 
 
-def run_once(argv: list[str], cache: str) -> tuple[float, int]:
+def run_once(argv: list[str], cache: str, checkout: Path) -> tuple[float, int]:
     """Wall seconds and peak resident memory (KiB) of one command, as its own process."""
-    env = dict(os.environ, CBJ_CACHE_DIR=cache)
+    env = dict(os.environ, CBJ_CACHE_DIR=cache, PYTHONPATH=str(checkout))
+    # A user's Python keeps compiled bytecode: without it every run recompiles the package.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "solver", *argv], env=env, stdout=subprocess.DEVNULL
+        [sys.executable, "-m", "solver", *argv],
+        env=env,
+        cwd=checkout,
+        stdout=subprocess.DEVNULL,
     )
     _, status, usage = os.wait4(process.pid, 0)
     elapsed = time.perf_counter() - start
     if status != 0:
-        raise SystemExit(f"cbj {' '.join(argv)} failed")
+        raise SystemExit(f"cbj {' '.join(argv)} failed in {checkout}")
     return elapsed, usage.ru_maxrss
+
+
+def time_command(argv: list[str], checkout: Path) -> tuple[float, int]:
+    """One timed run in a fresh cache folder (filled first when timing a cache hit)."""
+    with tempfile.TemporaryDirectory() as cache:
+        if argv == ["solve"]:
+            run_once(argv, cache, checkout)
+        return run_once(argv, cache, checkout)
+
+
+def commands(repeat: int, baseline: Path | None) -> None:
+    """The whole-command table, with the baseline's figures beside when given."""
+    head = "| command | median wall (s) | best (s) | peak memory (MiB) | target (s) | met |"
+    rule = "|---|---|---|---|---|---|"
+    if baseline is not None:
+        head += " before: median (s) | before: peak (MiB) | speed-up |"
+        rule += "---|---|---|"
+    print(head)
+    print(rule)
+    for checkout in [ROOT] if baseline is None else [ROOT, baseline]:
+        time_command(["rules"], checkout)  # compile and store the bytecode first
+    for label, argv, target in CASES:
+        times, peaks, old_times, old_peaks = [], [], [], []
+        for _ in range(repeat):
+            seconds, peak = time_command(argv, ROOT)
+            times.append(seconds)
+            peaks.append(peak)
+            if baseline is not None:
+                seconds, peak = time_command(argv, baseline)
+                old_times.append(seconds)
+                old_peaks.append(peak)
+        median = statistics.median(times)
+        met = "" if target is None else ("yes" if median <= target else "NO")
+        mib = max(peaks) / 1024
+        if mib > MEMORY_TARGET_MIB:
+            met += f" (memory over {MEMORY_TARGET_MIB} MiB)"
+        line = (
+            f"| `cbj {' '.join(argv)}` ({label}) | {median:.3f} | {min(times):.3f} | "
+            f"{mib:.0f} | {'-' if target is None else target} | {met or '-'} |"
+        )
+        if baseline is not None:
+            old = statistics.median(old_times)
+            line += f" {old:.3f} | {max(old_peaks) / 1024:.0f} | {old / median:.1f}x |"
+        print(line, flush=True)
+
+
+def per_composition(repeat: int) -> None:
+    """Solver time alone (imports excluded, first run included) per hand composition."""
+    script = """
+import statistics, sys, time
+from solver.exact.game import solve_game
+from solver.model.rules import Rules
+decks, exact, repeat = int(sys.argv[1]), sys.argv[2] == "exact", int(sys.argv[3])
+times = []
+for _ in range(repeat):
+    start = time.perf_counter()
+    game = solve_game(Rules(decks=decks), exact=exact)
+    times.append(time.perf_counter() - start)
+hands = sum(len(s.space.hands) for s in game.solutions.values())
+print(times[0], statistics.median(times[1:]) if repeat > 1 else times[0], hands)
+"""
+    print("| game | arithmetic | first solve (s) | later, median (s) | hands | µs per hand |")
+    print("|---|---|---|---|---|---|")
+    for decks in (1, 6, 8):
+        for arithmetic in ("float", "exact"):
+            output = subprocess.run(
+                [sys.executable, "-c", script, str(decks), arithmetic, str(repeat)],
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=ROOT,
+            ).stdout.split()
+            first, later, hands = float(output[0]), float(output[1]), int(output[2])
+            print(
+                f"| {decks} deck{'s' if decks > 1 else ''} | {arithmetic} | {first:.3f} | "
+                f"{later:.3f} | {hands} | {first / hands * 1e6:.0f} |",
+                flush=True,
+            )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--baseline", type=Path, help="another checkout to time alongside")
     args = parser.parse_args()
+    load = os.getloadavg()
     print(
-        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}; load average at start {load[0]:.2f}"
     )
     print()
-    print("| command | median wall (s) | best wall (s) | peak memory (MiB) | target (s) | met |")
-    print("|---|---|---|---|---|---|")
-    for label, argv, target in CASES:
-        times, peaks = [], []
-        for _ in range(args.repeat):
-            with tempfile.TemporaryDirectory() as cache:
-                if argv == ["solve"]:
-                    run_once(argv, cache)  # fill the cache first
-                seconds, peak = run_once(argv, cache)
-            times.append(seconds)
-            peaks.append(peak)
-        median = statistics.median(times)
-        print(
-            f"| `cbj {' '.join(argv)}` ({label}) | {median:.3f} | {min(times):.3f} | "
-            f"{max(peaks) / 1024:.0f} | {target} | {'yes' if median <= target else 'NO'} |"
-        )
+    commands(args.repeat, args.baseline)
+    print()
+    per_composition(args.repeat)
+    print()
+    print(f"load average at end {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

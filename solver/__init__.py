@@ -31,12 +31,15 @@ if TYPE_CHECKING:
         rules,
         simulate,
         solve,
+        strategies,
         tables,
         variants,
     )
+    from solver.cache import DiskCache, MemoryCache
     from solver.exact.bonus import BonusAnalysis
     from solver.exact.design import PaySolution, SearchResult, Variants
     from solver.exact.game import Advice, GameResult, GameStore
+    from solver.exact.policies import StrategiesResult
     from solver.exact.strategy import Chart
     from solver.model.cards import Card, Rank, Shoe, Suit, parse_cards
     from solver.model.errors import (
@@ -51,18 +54,20 @@ if TYPE_CHECKING:
         StrategyError,
     )
     from solver.model.outcomes import BonusOutcome, MainOutcome
-    from solver.model.rules import DealerNatural, Paytable, Rules
+    from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
     from solver.sim import SimulationResult
 
 #: Where each public name lives.
 _HOMES = {
     "solver.api": (
         "BonusResult DealerResult RulesResult Written advise bonus chart dealer "
-        "paytable_search paytable_solve report rules simulate solve tables variants"
+        "paytable_search paytable_solve report rules simulate solve strategies tables variants"
     ),
+    "solver.cache": "DiskCache MemoryCache",
     "solver.exact.bonus": "BonusAnalysis",
     "solver.exact.design": "PaySolution SearchResult Variants",
     "solver.exact.game": "Advice GameResult GameStore",
+    "solver.exact.policies": "StrategiesResult",
     "solver.exact.strategy": "Chart",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
@@ -70,7 +75,7 @@ _HOMES = {
         "SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
-    "solver.model.rules": "DealerNatural Paytable Rules",
+    "solver.model.rules": "DealerNatural NaturalBeats Paytable Rules",
     "solver.sim": "SimulationResult",
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names.split()}
@@ -87,10 +92,13 @@ __all__ = [
     "DealerNatural",
     "DealerResult",
     "DesignError",
+    "DiskCache",
     "GameResult",
     "GameStore",
     "HandError",
     "MainOutcome",
+    "MemoryCache",
+    "NaturalBeats",
     "PaySolution",
     "Paytable",
     "Rank",
@@ -103,6 +111,7 @@ __all__ = [
     "ShoeError",
     "SimulationError",
     "SimulationResult",
+    "StrategiesResult",
     "StrategyError",
     "Suit",
     "Variants",
@@ -118,6 +127,7 @@ __all__ = [
     "rules",
     "simulate",
     "solve",
+    "strategies",
     "tables",
     "variants",
 ]

@@ -41,12 +41,35 @@ from solver.exact.design import (
 from solver.exact.game import Advice, GameResult, GameStore, ProgressCallback, solve_game
 from solver.exact.game import advise as advise_hand
 from solver.exact.graph import DecisionGraph, decision_graph
+from solver.exact.policies import POLICY_NAMES, StrategiesResult, realistic_play, simple_policy
 from solver.exact.strategy import Chart, best_chart, exact_main, strategy_source
+from solver.exact.volatility import (
+    TABULATED_RATIOS,
+    check_ratio,
+    parse_ratios,
+    ratio_table,
+    round_moments,
+    volatility,
+)
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value, value_label
-from solver.model.errors import CardError, DesignError, RulesError, SimulationError
+from solver.model.errors import (
+    CardError,
+    DesignError,
+    RulesError,
+    SimulationError,
+    StrategyError,
+)
 from solver.model.numbers import exact_json
 from solver.model.outcomes import BonusOutcome
-from solver.model.rules import DealerNatural, Paytable, Rules, parse_ratio
+from solver.model.rules import (
+    DealerNatural,
+    NaturalBeats,
+    Paytable,
+    RulePreset,
+    Rules,
+    parse_ratio,
+    preset_named,
+)
 from solver.sim import ExactFigure, SimulationResult, parse_strategy
 from solver.sim import simulate as run_simulation
 from solver.sim.strategies import TABLE_STRATEGIES
@@ -56,23 +79,39 @@ Cards = str | Iterable[Card | str]
 
 
 class RuleOptions(TypedDict, total=False):
-    """The rules as keyword options, named like the CLI's; text or values."""
+    """The rules as keyword options, named like the CLI's; text or values.
 
+    ``preset`` names a set of rules to start from (``casino-edition``, ``vegas-21``);
+    the other options override it.
+    """
+
+    preset: str | None
     decks: int | str | None
     dealer_stands_on: int | str | None
     blackjack_pays: Fraction | int | str | None
     dealer_natural: DealerNatural | str | None
+    natural_beats: NaturalBeats | str | None
     natural_beats_multi_card_21: bool | None
     paytable: Paytable | str | None
     bonus_ratio: Fraction | int | str | None
 
 
 def make_rules(rules: Rules | None, options: RuleOptions) -> Rules:
-    """``rules`` with any options given applied on top (the defaults when ``rules`` is None)."""
+    """``rules`` with any options given applied on top (the preset, or the defaults, when
+    ``rules`` is None).
+
+    >>> make_rules(None, {"preset": "vegas-21", "decks": "2"}).dealer_natural.value
+    'bonus_card'
+    """
     given = Rules.from_options(**options)
     if rules is None:
         return given
+    if options.get("preset") is not None:
+        raise RulesError("give either rules= or a preset, not both")
     changed = {name: getattr(given, name) for name, value in options.items() if value is not None}
+    if "natural_beats_multi_card_21" in changed:  # an alias, folded into natural_beats
+        del changed["natural_beats_multi_card_21"]
+        changed["natural_beats"] = given.natural_beats
     return replace(rules, **changed)
 
 
@@ -88,22 +127,29 @@ def _cards(cards: Cards) -> tuple[Card, ...]:
 
 @dataclass(frozen=True, slots=True)
 class RulesResult:
-    """The rules in force (``cbj rules``)."""
+    """The rules in force (``cbj rules``), and the preset they started from if one was named."""
 
     rules: Rules
+    preset: RulePreset | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The rules as ``cbj rules --format json`` prints them."""
-        return {"rules": self.rules.to_json()}
+        """The rules as ``cbj rules --format json`` prints them (with the preset's sources)."""
+        document: dict[str, Any] = {"rules": self.rules.to_json()}
+        if self.preset is not None:
+            document["preset"] = self.preset.to_json()
+        return document
 
 
 def rules(*, rules: Rules | None = None, **options: Unpack[RuleOptions]) -> RulesResult:
-    """The rules in force, each validated.
+    """The rules in force, each validated; with ``preset=``, which rules it sets and why.
 
     >>> rules(decks=1).rules.decks
     1
+    >>> rules(preset="vegas-21").preset.rules[-1].name
+    'natural_beats'
     """
-    return RulesResult(make_rules(rules, options))
+    named = options.get("preset")
+    return RulesResult(make_rules(rules, options), None if named is None else preset_named(named))
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,13 +369,20 @@ def simulate(
             solved.append(solve_game(played, exact=True, cache=cache))
         return solved[0]
 
-    strategy_played = parse_strategy(strategy, lambda kind: strategy_source(game(), kind))
+    strategy_played = parse_strategy(
+        strategy, lambda kind: strategy_source(game(), kind), played.dealer_stands_on
+    )
     exact: dict[str, ExactFigure] = {}
     if strategy_played.name in TABLE_STRATEGIES and not cards:
         # A fresh shoe matches this figure exactly; dealing to a cut card approximately.
         kind = "chart" if strategy_played.name == "chart" else "optimal"
         mean, probabilities = exact_main(game(), kind)
         exact["main"] = ExactFigure(mean, probabilities)
+    elif not cards:
+        # The other named policies are evaluated exactly too (solver.exact.policies).
+        policy = realistic_play(played, [strategy_played.name], game=game()).policies[0]
+        outcomes = {k: Fraction(p) for k, p in policy.game.outcomes.items()}
+        exact["main"] = ExactFigure(policy.main_ev, outcomes)
     if all(c.suit is not None for c in cards):  # else the simulator refuses the shoe
         exact["bonus"] = bonus_figure(played, cards)
     return run_simulation(
@@ -343,6 +396,49 @@ def simulate(
         removed=cards,
         exact=exact,
         progress=progress,
+    )
+
+
+# --- Realistic play, the Bonus ratio and volatility -----------------------------------------
+
+
+def strategies(
+    *,
+    names: Sequence[str] | str = POLICY_NAMES,
+    bonus_ratios: Sequence[Fraction | int | str] | str = TABULATED_RATIOS,
+    removed: Cards = (),
+    jobs: int = 1,
+    cache: GameStore | None = None,
+    progress: ProgressCallback | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> StrategiesResult:
+    """Exact main EV, round EV, round house edge and cost against optimal play of each policy.
+
+    ``names`` lists the policies (``optimal``, ``chart``, ``stand-on:K``, ``never-bust``,
+    ``mimic-dealer``, ``always-stand``; text is a comma list).  The result also carries
+    optimal play's round at each of ``bonus_ratios`` (each at least 1/2) and its
+    volatility at the rules' ratio.  ``removed`` cards are out of the shoe (with suits).
+    """
+    played = make_rules(rules, options)
+    listed = names.split(",") if isinstance(names, str) else list(names)
+    if not listed or any(not n.strip() for n in listed):
+        raise StrategyError(f"strategies {names!r}: give names separated by commas")
+    ratios = (
+        parse_ratios(bonus_ratios)
+        if isinstance(bonus_ratios, str)
+        else tuple(check_ratio(r) for r in bonus_ratios)
+    )
+    for name in listed:  # refuse unknown names before the long solve
+        if name.strip().lower() not in TABLE_STRATEGIES:
+            simple_policy(name, played)
+    game = solve_game(played, _cards(removed), True, jobs, progress, cache)
+    result = realistic_play(played, listed, game=game)
+    moments = round_moments(game)
+    return replace(
+        result,
+        ratios=ratio_table(moments, ratios),
+        volatility=volatility(moments, played.bonus_ratio),
     )
 
 
@@ -448,15 +544,17 @@ def _natural(text: str) -> DealerNatural:
 
 def variants(
     *,
-    decks: Sequence[int] | str = (),
-    dealer_stands_on: Sequence[int] | str = (),
-    blackjack_pays: Sequence[Fraction] | str = (),
-    dealer_natural: Sequence[DealerNatural] | str = (),
+    decks: Sequence[int | str] | str = (),
+    dealer_stands_on: Sequence[int | str] | str = (),
+    blackjack_pays: Sequence[Fraction | str] | str = (),
+    dealer_natural: Sequence[DealerNatural | str] | str = (),
     exact: bool = False,
     jobs: int = 1,
     cache: GameStore | None = None,
     progress: ProgressCallback | None = None,
     rules: Rules | None = None,
+    preset: str | None = None,
+    natural_beats: NaturalBeats | str | None = None,
     natural_beats_multi_card_21: bool | None = None,
     paytable: Paytable | str | None = None,
     bonus_ratio: Fraction | int | str | None = None,
@@ -465,6 +563,8 @@ def variants(
     base = make_rules(
         rules,
         RuleOptions(
+            preset=preset,
+            natural_beats=natural_beats,
             natural_beats_multi_card_21=natural_beats_multi_card_21,
             paytable=paytable,
             bonus_ratio=bonus_ratio,

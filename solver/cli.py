@@ -18,10 +18,13 @@ from solver import api
 from solver.cache import default_cache
 from solver.exact.design import PAY_TIERS
 from solver.exact.game import GameStore, ProgressCallback
+from solver.exact.policies import POLICY_NAMES
 from solver.model.errors import CbjError
 from solver.model.outcomes import BonusOutcome
-from solver.model.rules import DealerNatural, Rules
+from solver.model.rules import DealerNatural, NaturalBeats, PresetName, Rules
 from solver.present.charts import TEXT_FORMATS, ChartFormat, render
+from solver.present.play import ratios_table, strategies_table, volatility_table
+from solver.present.presets import preset_table
 from solver.present.tables import (
     Format,
     Table,
@@ -56,6 +59,13 @@ def _rule_options() -> dict[str, Callable[[F], F]]:
         )
 
     return {
+        "preset": click.option(
+            "--preset",
+            default=None,
+            type=click.Choice([p.value for p in PresetName]),
+            help="Start from a named set of rules; the other rules options override it.  "
+            "[default: casino-edition]",
+        ),
         "decks": option("decks", "Decks in the shoe (1-8)."),
         "dealer_stands_on": option(
             "dealer_stands_on",
@@ -69,11 +79,16 @@ def _rule_options() -> dict[str, Callable[[F], F]]:
             "Which two-card dealer 21s are naturals.",
             type=click.Choice([d.value for d in DealerNatural]),
         ),
+        "natural_beats": option(
+            "natural_beats",
+            "Which player hands a dealer natural beats: 21s of 3+ cards, every "
+            "non-blackjack hand, or none (ties every 21).",
+            type=click.Choice([b.value for b in NaturalBeats]),
+        ),
         "natural_beats_multi_card_21": click.option(
             "--natural-beats-multi-card-21/--no-natural-beats-multi-card-21",
             default=None,
-            show_default=_DEFAULTS["natural_beats_multi_card_21"],
-            help="Whether a dealer natural beats a player 21 of 3+ cards.",
+            help="Old spelling of --natural-beats: yes is multi_card_21, no is nothing.",
         ),
         "paytable": option(
             "paytable", "Bonus pays S:R:A (suited match : rank match : adjacent), each to 1."
@@ -177,7 +192,10 @@ def cli() -> None:
 def rules_command(fmt: str, **options: Any) -> None:
     """Print the rules in force, each with its default and meaning."""
     result = api.rules(**options)
-    emit_result(fmt, result, rules_table(result.rules))
+    tables = [rules_table(result.rules)]
+    if result.preset is not None:
+        tables.append(preset_table(result.preset))
+    emit_result(fmt, result, tables)
 
 
 @cli.command()
@@ -314,7 +332,8 @@ def tables(output_dir: str, no_cache: bool) -> None:
     "--strategy",
     default="optimal",
     show_default=True,
-    help="optimal, chart, or stand-on:K (stand once the best total reaches K).",
+    help="optimal, chart, stand-on:K (stand once the best total reaches K), never-bust, "
+    "mimic-dealer or always-stand.",
 )
 @click.option(
     "--penetration",
@@ -365,6 +384,49 @@ def simulate_command(
     else:
         result = api.simulate(**arguments)
     emit_result(fmt, result, simulation_tables(result))
+
+
+@cli.command(name="strategies")
+@rules_options
+@click.option(
+    "--strategies",
+    "names",
+    default=",".join(POLICY_NAMES),
+    show_default=True,
+    help="Policies to evaluate, separated by commas.",
+)
+@click.option(
+    "--bonus-ratios",
+    default="1/2,3/4,1,3/2,2",
+    show_default=True,
+    help="Bonus ratios (each at least 1/2) at which to show optimal play's round.",
+)
+@click.option("--removed", default="", help="Cards out of the shoe, with suits, e.g. 'As 10h'.")
+@jobs_option("Worker processes for the exact solve.")
+@cache_option
+@format_option(*ALL_FORMATS)
+def strategies_command(
+    names: str,
+    bonus_ratios: str,
+    removed: str,
+    jobs: int,
+    no_cache: bool,
+    fmt: str,
+    **options: Any,
+) -> None:
+    """Exact EV, house edge and cost of realistic strategies; the Bonus ratio; volatility."""
+    result = api.strategies(
+        names=names,
+        bonus_ratios=bonus_ratios,
+        removed=removed,
+        jobs=jobs,
+        cache=chosen_cache(no_cache),
+        progress=progress_reporter("solving Bonus cards"),
+        **options,
+    )
+    emit_result(
+        fmt, result, [strategies_table(result), ratios_table(result), volatility_table(result)]
+    )
 
 
 @cli.group()

@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
-from solver.model.rules import DealerNatural, Rules
+from solver.model.rules import DealerNatural, NaturalBeats, Rules
 
 Shoe = tuple[int, ...]  # cards left of each value 1..10
 Cards = tuple[int, ...]  # own cards as sorted values
@@ -44,12 +44,12 @@ def draw(shoe: Shoe, value: int) -> tuple[Fraction, Shoe]:
 def dealer_final(cards: Cards, bonus: int, rules: Rules) -> str:
     if hard(cards) > 21:
         return "bust"
-    natural = (len(cards) == 2 and 21 in totals(cards)) or (
-        rules.dealer_natural is DealerNatural.WITH_BONUS
-        and len(cards) == 1
-        and 21 in totals((*cards, bonus))
-    )
-    if natural and rules.dealer_natural is not DealerNatural.NONE:
+    own_pair = len(cards) == 2 and 21 in totals(cards)
+    bonus_pair = len(cards) == 1 and 21 in totals((*cards, bonus))
+    reading = rules.dealer_natural
+    if own_pair and reading in (DealerNatural.WITH_BONUS, DealerNatural.OWN_CARDS):
+        return "natural"
+    if bonus_pair and reading in (DealerNatural.WITH_BONUS, DealerNatural.BONUS_CARD):
         return "natural"
     return str(best(cards, bonus))
 
@@ -80,8 +80,10 @@ def settle(cards: Cards, bonus: int, result: str, rules: Rules) -> int:
     if result == "natural":
         if mine < 21:
             return -1
+        if rules.natural_beats is NaturalBeats.NON_BLACKJACK:
+            return -1
         in_21 = len(cards) if 21 in totals(cards) else len(cards) + 1
-        return -1 if rules.natural_beats_multi_card_21 and in_21 >= 3 else 0
+        return -1 if rules.natural_beats is NaturalBeats.MULTI_CARD_21 and in_21 >= 3 else 0
     theirs = int(result)
     return (mine > theirs) - (mine < theirs)
 
@@ -97,9 +99,26 @@ def stand(cards: Cards, shoe: Shoe, bonus: int, rules: Rules) -> Outcome:
     return (w, p, lose)
 
 
+Policy = int | str | None
+
+
+def stands(cards: Cards, bonus: int, policy: int | str) -> bool:
+    """Whether a fixed policy stands: ``K`` (stand on a best total of K or more), or by name.
+
+    ``never-bust`` stands once a ten could bust the own cards, or on 21; ``always-stand``
+    always does.
+    """
+    if policy == "never-bust":
+        return hard(cards) + 10 > 21 or best(cards, bonus) == 21
+    if policy == "always-stand":
+        return True
+    assert isinstance(policy, int)
+    return (best(cards, bonus) or 0) >= policy
+
+
 @cache
-def play(cards: Cards, shoe: Shoe, bonus: int, rules: Rules, policy: int | None = None) -> Outcome:
-    """Outcome of a hand played optimally (``policy`` None; ties stand) or standing on >= policy."""
+def play(cards: Cards, shoe: Shoe, bonus: int, rules: Rules, policy: Policy = None) -> Outcome:
+    """Outcome of a hand played optimally (``policy`` None; ties stand) or by a fixed policy."""
     standing = stand(cards, shoe, bonus, rules)
     if sum(shoe) == 0:
         return standing
@@ -114,12 +133,12 @@ def play(cards: Cards, shoe: Shoe, bonus: int, rules: Rules, policy: int | None 
                 cw, cp, cl = play(after, rest, bonus, rules, policy)
                 w, p, lose = w + q * cw, p + q * cp, lose + q * cl
     if policy is not None:
-        return standing if (best(cards, bonus) or 0) >= policy else (w, p, lose)
+        return standing if stands(cards, bonus, policy) else (w, p, lose)
     return (w, p, lose) if w - lose > standing[0] - standing[2] else standing
 
 
 def game(
-    shoe: Shoe, rules: Rules, policy: int | None = None
+    shoe: Shoe, rules: Rules, policy: Policy = None
 ) -> dict[tuple[int, int], tuple[Fraction, dict[str, Fraction]]]:
     """Every starting pair (player value, Bonus value): its probability and main outcomes."""
     out = {}
@@ -145,7 +164,7 @@ def game(
     return out
 
 
-def main_ev(shoe: Shoe, rules: Rules, policy: int | None = None) -> Fraction:
+def main_ev(shoe: Shoe, rules: Rules, policy: Policy = None) -> Fraction:
     pays: dict[str, Fraction] = {
         "blackjack": rules.blackjack_pays,
         "win": Fraction(1),

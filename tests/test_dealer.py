@@ -11,9 +11,13 @@ from hypothesis import strategies as st
 
 from solver.exact.dealer import (
     dealer_distribution,
+    dealer_ends,
     dealer_probabilities,
+    dealer_tree,
     exact_dealer,
     outcome_labels,
+    tree_exact_dealer,
+    tree_probabilities,
 )
 from solver.model.cards import Shoe, parse_cards
 from solver.model.errors import ShoeError
@@ -34,6 +38,7 @@ RULE_VARIANTS = [
     Rules(dealer_stands_on=21),
     Rules(dealer_natural=DealerNatural.OWN_CARDS),
     Rules(dealer_natural=DealerNatural.NONE),
+    Rules(dealer_natural=DealerNatural.BONUS_CARD),
 ]
 
 
@@ -102,3 +107,39 @@ def test_result_does_not_depend_on_the_order_cards_were_removed(order: list[str]
     first = Shoe.full(1).remove(parse_cards(order)).value_counts()
     again = Shoe.full(1).remove(parse_cards(sorted(order))).value_counts()
     assert dealer_distribution(Rules(), 4, first) == dealer_distribution(Rules(), 4, again)
+
+
+# The fast path (folding card values over the dealer's final hands) against its twin,
+# the level-by-level walk of the dealer's tree, on the shoes a real solve prices.
+def player_shoes(decks: int, bonus: int, step: int) -> np.ndarray:
+    from solver.exact.player import hand_space
+
+    base = tuple(n - (v == bonus) for v, n in enumerate(Shoe.full(decks).value_counts(), 1))
+    roots = [tuple(int(i == p - 1) for i in range(10)) for p in range(1, 11) if base[p - 1]]
+    return hand_space(bonus, base, roots).draws[::step]
+
+
+@pytest.mark.parametrize("rules", [*RULE_VARIANTS, Rules(decks=1), Rules(decks=8)], ids=str)
+@pytest.mark.parametrize("bonus", [1, 6, 10])
+def test_folding_by_value_equals_walking_the_tree(rules: Rules, bonus: int) -> None:
+    shoes = player_shoes(rules.decks, bonus, step=5)
+    assert exact_dealer(rules, bonus, shoes) == tree_exact_dealer(rules, bonus, shoes)
+    fast = dealer_probabilities(rules, bonus, shoes)
+    assert np.allclose(fast, tree_probabilities(rules, bonus, shoes), rtol=0, atol=1e-14)
+
+
+def test_both_paths_know_the_same_deepest_hand() -> None:
+    for rules in RULE_VARIANTS:
+        for bonus in range(1, 11):
+            assert dealer_ends(rules, bonus).depth == dealer_tree(rules, bonus).depth
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.tuples(*[st.integers(0, 6)] * 9, st.integers(2, 20)), st.integers(1, 10))
+def test_fast_path_equals_the_walk_on_any_large_enough_shoe(
+    shoe: tuple[int, ...], bonus: int
+) -> None:
+    rules = Rules()
+    if sum(shoe) < dealer_ends(rules, bonus).depth:
+        return  # such shoes take the walk itself
+    assert exact_dealer(rules, bonus, [shoe]) == tree_exact_dealer(rules, bonus, [shoe])

@@ -14,7 +14,7 @@ from solver.exact.player import solve_player
 from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
 from solver.model.hands import hand_of
 from solver.model.outcomes import MAIN_OUTCOMES, bonus_outcome, bonus_pay
-from solver.model.rules import DealerNatural, Rules
+from solver.model.rules import DealerNatural, NaturalBeats, Rules
 
 from . import reference
 from .conftest import physical_cards
@@ -33,6 +33,12 @@ VARIANTS = [
     Rules(decks=1, dealer_natural=DealerNatural.OWN_CARDS),
     Rules(decks=1, dealer_natural=DealerNatural.NONE, dealer_stands_on=19),
     Rules(decks=1, natural_beats_multi_card_21=False, blackjack_pays=Fraction(2)),
+    Rules.from_preset("vegas-21", decks=1),
+    *(
+        Rules(decks=1, dealer_natural=DealerNatural.BONUS_CARD, natural_beats=beats)
+        for beats in (NaturalBeats.MULTI_CARD_21, NaturalBeats.NOTHING)
+    ),
+    Rules(decks=1, natural_beats=NaturalBeats.NON_BLACKJACK),
 ]
 
 

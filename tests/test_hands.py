@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,8 +15,9 @@ from solver.model.hands import (
     hard_total,
     is_bust,
     is_player_blackjack,
+    natural_beats_21,
 )
-from solver.model.rules import DealerNatural, Rules
+from solver.model.rules import DealerNatural, NaturalBeats, Rules
 
 RULES = Rules()
 
@@ -62,6 +64,27 @@ def test_clause_9_dealer_natural_readings() -> None:
     assert dealer_has_natural(two_own, bonus=5, rules=own)
     assert not dealer_has_natural(two_own, bonus=5, rules=none)
     assert not dealer_has_natural(hand_of([5, 6]), bonus=10, rules=RULES)  # three cards
+    vegas = Rules(dealer_natural=DealerNatural.BONUS_CARD)
+    assert dealer_has_natural(one_card_with_bonus, bonus=1, rules=vegas)
+    assert not dealer_has_natural(two_own, bonus=5, rules=vegas)  # an ordinary 21
+    assert not dealer_has_natural(one_card_with_bonus, bonus=1, rules=none)
+
+
+@pytest.mark.parametrize(
+    ("beats", "two_cards", "three_cards"),
+    [
+        (NaturalBeats.MULTI_CARD_21, False, True),
+        (NaturalBeats.NON_BLACKJACK, True, True),
+        (NaturalBeats.NOTHING, False, False),
+    ],
+)
+def test_clause_9_natural_strength_readings(
+    beats: NaturalBeats, two_cards: bool, three_cards: bool
+) -> None:
+    rules = Rules(natural_beats=beats)
+    assert natural_beats_21(2, rules) is two_cards
+    assert natural_beats_21(3, rules) is three_cards
+    assert natural_beats_21(7, rules) is three_cards
 
 
 def test_clause_9_player_21_card_count_prefers_fewer_cards() -> None:

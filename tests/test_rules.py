@@ -7,7 +7,16 @@ from fractions import Fraction
 import pytest
 
 from solver.model.errors import RulesError
-from solver.model.rules import DealerNatural, Paytable, Rules, parse_ratio
+from solver.model.rules import (
+    PRESETS,
+    RULE_MEANINGS,
+    DealerNatural,
+    NaturalBeats,
+    Paytable,
+    PresetName,
+    Rules,
+    parse_ratio,
+)
 
 
 def test_defaults_are_the_documented_reading() -> None:
@@ -20,7 +29,7 @@ def test_defaults_are_the_documented_reading() -> None:
     assert rules.blackjack_pays == Fraction(3, 2)
     assert rules.dealer_stands_on == 18
     assert rules.dealer_natural is DealerNatural.WITH_BONUS
-    assert rules.natural_beats_multi_card_21 is True
+    assert rules.natural_beats is NaturalBeats.MULTI_CARD_21
 
 
 def test_rules_are_keyword_only_and_frozen() -> None:
@@ -39,6 +48,8 @@ def test_rules_are_keyword_only_and_frozen() -> None:
         ({"dealer_stands_on": 11}, "11"),
         ({"dealer_stands_on": 22}, "22"),
         ({"dealer_natural": "sometimes"}, "sometimes"),
+        ({"natural_beats": "everything"}, "everything"),
+        ({"natural_beats_multi_card_21": "yes"}, "True or False"),
         ({"blackjack_pays": 0}, "more than 0"),
     ],
 )
@@ -80,5 +91,99 @@ def test_json_of_rules_names_every_option() -> None:
         "blackjack_pays",
         "dealer_stands_on",
         "dealer_natural",
-        "natural_beats_multi_card_21",
+        "natural_beats",
     }
+    assert set(Rules().to_json()) == set(RULE_MEANINGS)
+
+
+@pytest.mark.parametrize(
+    ("alias", "given", "expected"),
+    [
+        (True, None, NaturalBeats.MULTI_CARD_21),
+        (False, None, NaturalBeats.NOTHING),
+        (True, NaturalBeats.NON_BLACKJACK, NaturalBeats.NON_BLACKJACK),
+        (False, NaturalBeats.NOTHING, NaturalBeats.NOTHING),
+        (None, NaturalBeats.NON_BLACKJACK, NaturalBeats.NON_BLACKJACK),
+    ],
+)
+def test_clause_9_old_yes_no_option_is_an_alias_of_natural_beats(
+    alias: bool | None, given: NaturalBeats | None, expected: NaturalBeats
+) -> None:
+    kwargs: dict[str, object] = {"natural_beats_multi_card_21": alias}
+    if given is not None:
+        kwargs["natural_beats"] = given
+    rules = Rules(**kwargs)  # type: ignore[arg-type]
+    assert rules.natural_beats is expected
+    # The alias is folded in: equal rules compare, hash and print alike.
+    assert rules == Rules(natural_beats=expected)
+    assert hash(rules) == hash(Rules(natural_beats=expected))
+    assert rules.natural_beats_multi_card_21 is None
+
+
+@pytest.mark.parametrize(
+    ("alias", "given"),
+    [(True, NaturalBeats.NOTHING), (False, NaturalBeats.NON_BLACKJACK)],
+)
+def test_clause_9_contradicting_alias_is_refused(alias: bool, given: NaturalBeats) -> None:
+    with pytest.raises(RulesError, match="contradicts"):
+        Rules(natural_beats_multi_card_21=alias, natural_beats=given)
+
+
+def test_casino_edition_preset_is_the_default_reading() -> None:
+    assert Rules.from_preset("casino-edition") == Rules()
+    assert PRESETS[PresetName.CASINO_EDITION].to_rules() == Rules()
+
+
+def test_vegas_21_preset_sets_the_two_card_readings_and_keeps_the_rest() -> None:
+    vegas = Rules.from_preset("vegas-21")
+    assert vegas.dealer_natural is DealerNatural.BONUS_CARD
+    assert vegas.natural_beats is NaturalBeats.NON_BLACKJACK
+    assert vegas == Rules(
+        dealer_natural=DealerNatural.BONUS_CARD, natural_beats=NaturalBeats.NON_BLACKJACK
+    )
+    preset = PRESETS[PresetName.VEGAS_21]
+    sources = {rule.name: rule.source for rule in preset.rules}
+    assert "must include the community card" in sources["dealer_natural"]
+    assert "main wager loses" in sources["natural_beats"]
+    assert "does not print" in sources["paytable"]
+    assert {rule.name for rule in preset.rules} == set(Rules().to_json())
+
+
+def test_options_given_with_a_preset_override_it() -> None:
+    assert Rules.from_preset("vegas-21", decks=2).decks == 2
+    assert Rules.from_preset("vegas-21", dealer_natural="none").dealer_natural is (
+        DealerNatural.NONE
+    )
+    assert Rules.from_preset("vegas-21", natural_beats=None).natural_beats is (
+        NaturalBeats.NON_BLACKJACK
+    )
+    # The old yes/no option replaces the preset's natural strength.
+    assert Rules.from_preset("vegas-21", natural_beats_multi_card_21=False).natural_beats is (
+        NaturalBeats.NOTHING
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "overrides", "message"),
+    [
+        ("vegas", {}, "vegas"),
+        ("", {}, "casino-edition, vegas-21"),
+        ("vegas-21", {"decks": 12}, "decks 12"),
+        ("vegas-21", {"bonus_ratio": Fraction(1, 3)}, "below 1/2"),
+        ("vegas-21", {"shoes": 2}, "shoes"),
+    ],
+)
+def test_bad_presets_and_overrides_are_named(
+    name: str, overrides: dict[str, object], message: str
+) -> None:
+    with pytest.raises(RulesError, match=message):
+        Rules.from_preset(name, **overrides)
+
+
+def test_preset_json_lists_every_rule_with_its_source() -> None:
+    data = PRESETS[PresetName.VEGAS_21].to_json()
+    assert data["preset"] == "vegas-21"
+    assert {row["rule"]: row["value"] for row in data["rules"]} == Rules.from_preset(
+        "vegas-21"
+    ).to_json()
+    assert all(row["source"] for row in data["rules"])

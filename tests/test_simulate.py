@@ -23,7 +23,7 @@ from solver.exact.bonus import analyse_bonus
 from solver.exact.game import solve_game
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.errors import ShoeError, SimulationError, StrategyError
-from solver.model.rules import DealerNatural, Paytable, Rules
+from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
 from solver.sim import (
     ExactFigure,
     SimulationResult,
@@ -110,6 +110,8 @@ def test_clause_8_soft_totals_use_one_ace_as_eleven() -> None:
         (DealerNatural.WITH_BONUS, True, "lose"),
         (DealerNatural.WITH_BONUS, False, "push"),
         (DealerNatural.OWN_CARDS, True, "push"),
+        (DealerNatural.BONUS_CARD, True, "lose"),
+        (DealerNatural.BONUS_CARD, False, "push"),
         (DealerNatural.NONE, True, "push"),
     ],
 )
@@ -129,6 +131,7 @@ def test_clause_9_dealer_natural_of_own_card_and_bonus_against_three_card_21(
         (DealerNatural.WITH_BONUS, True, "lose"),
         (DealerNatural.WITH_BONUS, False, "push"),
         (DealerNatural.OWN_CARDS, True, "lose"),
+        (DealerNatural.BONUS_CARD, True, "push"),
         (DealerNatural.NONE, True, "push"),
     ],
 )
@@ -140,6 +143,36 @@ def test_clause_9_dealer_natural_of_two_own_cards(
     assert stacked("9s 2h Kd Kc Ac", rules, stand_on=21) == [three_card_21]
     # Player A, K: 21 of two own cards ties a natural, whatever the option.
     assert stacked("As 2h Kd Kc Ac", rules, stand_on=21) == ["push"]
+
+
+@pytest.mark.parametrize(
+    ("natural", "two_own_21"),
+    [
+        (DealerNatural.WITH_BONUS, "lose"),
+        (DealerNatural.BONUS_CARD, "lose"),
+        (DealerNatural.OWN_CARDS, "push"),
+        (DealerNatural.NONE, "push"),
+    ],
+)
+def test_clause_9_natural_beating_every_hand_that_is_not_a_blackjack(
+    natural: DealerNatural, two_own_21: str
+) -> None:
+    rules = Rules(dealer_natural=natural, natural_beats=NaturalBeats.NON_BLACKJACK)
+    # Bonus A. Player A (12 with the Bonus) draws K: 21 of two own cards.  Dealer K with
+    # the Bonus A: a natural where one own card and the Bonus card count as one.
+    assert stacked("As Ah Kd Kc", rules, stand_on=21) == [two_own_21]
+    # Bonus 2. Same player 21.  Dealer 9 (11 with the Bonus) draws K: 21 with the Bonus,
+    # three cards, never a natural: 21 ties 21.
+    assert stacked("As 2h Kd 9c Kc", rules, stand_on=21) == ["push"]
+
+
+def test_clause_9_natural_of_two_own_cards_beats_two_own_21_when_it_beats_all() -> None:
+    rules = Rules(natural_beats=NaturalBeats.NON_BLACKJACK)
+    # Bonus 2. Player A, K: 21 of two own cards. Dealer K (12 with the Bonus), A: natural.
+    assert stacked("As 2h Kd Kc Ac", rules, stand_on=21) == ["lose"]
+    assert stacked("As 2h Kd Kc Ac", Rules(natural_beats=NaturalBeats.NOTHING), stand_on=21) == [
+        "push"
+    ]
 
 
 def test_clause_9_player_21_with_and_without_bonus_counts_the_fewer_cards() -> None:
@@ -269,15 +302,11 @@ def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> d
         return out
 
     def natural(hand: tuple[int, ...], bonus: int) -> bool:
-        if rules.dealer_natural is DealerNatural.NONE:
-            return False
         if len(hand) == 2 and best(hand, 0) == 21:
-            return True
-        return (
-            rules.dealer_natural is DealerNatural.WITH_BONUS
-            and len(hand) == 1
-            and (sorted((hand[0], bonus)) == [1, 10])
-        )
+            return rules.dealer_natural in (DealerNatural.WITH_BONUS, DealerNatural.OWN_CARDS)
+        if len(hand) == 1 and sorted((hand[0], bonus)) == [1, 10]:
+            return rules.dealer_natural in (DealerNatural.WITH_BONUS, DealerNatural.BONUS_CARD)
+        return False
 
     def settle(hand: tuple[int, ...], bonus: int, final: DealerFinal) -> str:
         if len(final) == 1:  # ("bust",)
@@ -285,7 +314,9 @@ def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> d
         mine, (theirs, nat) = best(hand, bonus), final
         if mine != theirs:
             return "win" if mine > theirs else "lose"
-        if mine == 21 and nat and rules.natural_beats_multi_card_21:
+        if mine == 21 and nat and rules.natural_beats is NaturalBeats.NON_BLACKJACK:
+            return "lose"
+        if mine == 21 and nat and rules.natural_beats is NaturalBeats.MULTI_CARD_21:
             return "lose" if cards_in_21(hand, bonus) >= 3 else "push"
         return "push"
 
@@ -322,8 +353,10 @@ def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> d
         (Rules(decks=1), 15),
         (Rules(decks=1, dealer_natural=DealerNatural.OWN_CARDS, blackjack_pays=Fraction(6, 5)), 19),
         (Rules(decks=1, dealer_stands_on=17, natural_beats_multi_card_21=False), 21),
+        (Rules.from_preset("vegas-21", decks=1), 17),
+        (Rules(decks=1, dealer_natural=DealerNatural.BONUS_CARD), 21),
     ],
-    ids=["default-15", "own-cards-6:5-19", "s17-no-beat-21"],
+    ids=["default-15", "own-cards-6:5-19", "s17-no-beat-21", "vegas-21-17", "bonus-card-21"],
 )
 def test_main_wager_agrees_with_brute_force_on_a_tiny_shoe(rules: Rules, stand_on: int) -> None:
     cards = parse_cards(TINY_SHOE)
@@ -545,7 +578,8 @@ def test_simulate_json_names_its_settings_and_each_wager(
         assert {"mean", "standard_error", "ci95", "frequencies"} <= figures.keys()
         assert figures["ci95"][0] < figures["mean"] < figures["ci95"][1]
     assert doc["bonus"]["exact"]["exact"] == str(analyse_bonus(Rules(decks=2)).expected_value)
-    assert "z" in doc["bonus"] and "exact" not in doc["main"]
+    # stand-on:K is evaluated exactly too (solver.exact.policies): both wagers get a z.
+    assert "z" in doc["bonus"] and "z" in doc["main"]
     assert sum(doc["main"]["frequencies"].values()) == 8000 and len(doc["per_seat"]) == 2
 
 

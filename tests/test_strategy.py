@@ -91,22 +91,32 @@ def test_chart_ev_equals_an_independent_policy_evaluation(
     game: GameResult[Fraction], chart: Chart
 ) -> None:
     total = Fraction(0)
+    by_bonus: dict[int, dict[int, Fraction]] = {}  # every starting card's value at once
     for start in game.starts:
         if start.blackjack:
             total += Fraction(start.probability) * Fraction(3, 2)
             continue
-        solution = game.solutions[start.bonus]
-        values = plain_value(solution, start.bonus, partial(hits_on_chart, chart, start.bonus))
-        total += Fraction(start.probability) * values[start.player]
+        if start.bonus not in by_bonus:
+            solution = game.solutions[start.bonus]
+            acts = partial(hits_on_chart, chart, start.bonus)
+            by_bonus[start.bonus] = plain_value(solution, start.bonus, acts)
+        total += Fraction(start.probability) * by_bonus[start.bonus][start.player]
     assert total == chart.expected_value
     assert chart.expected_value <= chart.optimal_expected_value == game.expected_value
 
 
-def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> Fraction:
-    """Starting hands' values weighted by their cards, hitting in ``hits`` (a second evaluator).
+Hand = tuple[int, ...]
+# Per hand, hardest first: (hand, its cell, its stand value scaled, its draws as
+# (cards of the value left, the hand with it or None when it busts, bust value)).
+Prepared = tuple[list[tuple[Hand, Cell, int, list[tuple[int, Hand | None, int]]]], list[int]]
+_prepared: dict[int, tuple[PlayerSolution, Prepared]] = {}
 
-    Works in integers over a common denominator per hand size, like nothing else here.
-    """
+
+def _prepare(solution: PlayerSolution) -> Prepared:
+    """What :func:`chart_root_value` needs of a solution whatever the chart: made once each."""
+    kept = _prepared.get(id(solution))
+    if kept is not None and kept[0] is solution:
+        return kept[1]
     space = solution.space
     n0 = sum(space.shoe)
     hands = [tuple(int(x) for x in h) for h in space.hands]
@@ -115,24 +125,41 @@ def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> F
     denominator = [1] * (depth + 2)
     for m in range(depth, -1, -1):
         denominator[m] = max(n0 - m, 1) * denominator[m + 1]
-    value: dict[tuple[int, ...], int] = {}
+    rows = []
     for hand in sorted(hands, key=hard_total, reverse=True):
         m = sum(hand)
-        if cell_of(hand) in hits:
+        scaled = Fraction(solution.stand[space.index(hand)]) * denominator[m]
+        assert scaled.denominator == 1, "stand values must fit the common denominator"
+        draws = [
+            (
+                space.shoe[v - 1] - hand[v - 1],
+                None if hard_total(add_card(hand, v)) > 21 else add_card(hand, v),
+                -denominator[m + 1],
+            )
+            for v in range(1, 11)
+            if space.shoe[v - 1] - hand[v - 1]
+        ]
+        rows.append((hand, cell_of(hand), scaled.numerator, draws))
+    prepared = (rows, denominator)
+    _prepared[id(solution)] = (solution, prepared)
+    return prepared
+
+
+def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> Fraction:
+    """Starting hands' values weighted by their cards, hitting in ``hits`` (a second evaluator).
+
+    Works in integers over a common denominator per hand size, like nothing else here.
+    """
+    space = solution.space
+    rows, denominator = _prepare(solution)
+    value: dict[Hand, int] = {}
+    for hand, cell, stand, draws in rows:
+        if cell in hits:
             value[hand] = sum(
-                (space.shoe[v - 1] - hand[v - 1])
-                * (
-                    -denominator[m + 1]
-                    if hard_total(add_card(hand, v)) > 21
-                    else value[add_card(hand, v)]
-                )
-                for v in range(1, 11)
-                if space.shoe[v - 1] - hand[v - 1]
+                count * (bust if child is None else value[child]) for count, child, bust in draws
             )
         else:
-            scaled = Fraction(solution.stand[space.index(hand)]) * denominator[m]
-            assert scaled.denominator == 1, "stand values must fit the common denominator"
-            value[hand] = scaled.numerator
+            value[hand] = stand
     weighted = sum(
         space.shoe[p - 1] * value[hand_of([p])]
         for p in range(1, 11)
@@ -361,11 +388,13 @@ def test_uniform_rows_collapse_and_blocks_separate(chart: Chart) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.folder)
 def test_titles_name_every_rule_that_differs(variant: Variant) -> None:
-    from solver.exact.strategy import title
+    from solver.present.charts import title
 
     text = title(Chart(variant.rules, {}, Fraction(0), Fraction(0), ()))
     if variant.rules == Rules():
         assert text.endswith("default rules")
     else:
-        assert variant.description.split(":")[0] in text
-    assert "1 decks" not in text
+        assert "default rules" not in text
+    if variant.rules.decks != Rules().decks:
+        assert f"{variant.rules.decks} deck" in text
+    assert "1 decks" not in text and "_" not in text

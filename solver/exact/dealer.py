@@ -17,10 +17,12 @@ Two arithmetics share that propagation:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +37,7 @@ NATURAL = "natural"
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
+NumberArray = TypeVar("NumberArray", IntArray, FloatArray)
 
 
 def outcome_labels(rules: Rules) -> tuple[str, ...]:
@@ -73,6 +76,18 @@ class DealerTree:
         return len(self.levels)
 
 
+def _final(rules: Rules, bonus: int, hard: int, has_ace: bool, cards: int) -> int | None:
+    """Index of the final result of a dealer hand with this summary, or None while it draws."""
+    labels = outcome_labels(rules)
+    if not dealer_stops_at(hard, has_ace, cards, bonus, rules):
+        return None
+    if hard > 21:
+        return labels.index(BUST)
+    if dealer_natural_at(hard, has_ace, cards, bonus, rules):
+        return labels.index(NATURAL)
+    return labels.index(str(best_total_of(hard, has_ace, bonus)))
+
+
 @cache
 def dealer_tree(rules: Rules, bonus: int) -> DealerTree:
     """Build (once per rules and Bonus card) the dealer's tree of hands."""
@@ -80,14 +95,7 @@ def dealer_tree(rules: Rules, bonus: int) -> DealerTree:
 
     @cache
     def result(hard: int, has_ace: bool, cards: int) -> int | None:
-        """Final result of a hand with this summary, or None while the dealer draws."""
-        if not dealer_stops_at(hard, has_ace, cards, bonus, rules):
-            return None
-        if hard > 21:
-            return labels.index(BUST)
-        if dealer_natural_at(hard, has_ace, cards, bonus, rules):
-            return labels.index(NATURAL)
-        return labels.index(str(best_total_of(hard, has_ace, bonus)))
+        return _final(rules, bonus, hard, has_ace, cards)
 
     bust = labels.index(BUST)
     # A state is the dealer's own cards with their hard total and whether an ace is among them.
@@ -131,6 +139,174 @@ def dealer_tree(rules: Rules, bonus: int) -> DealerTree:
     return DealerTree(bonus, labels, tuple(levels))
 
 
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """Folding one card value into the running sums of :class:`DealerEnds`.
+
+    Hands holding ``drawn[k]`` cards of the value are the rows ``rows[k]``; their sums,
+    times the ways to deal that many cards of the value, go to rows ``targets[k]`` of
+    the next stage, which has ``size`` rows.
+    """
+
+    drawn: tuple[int, ...]
+    rows: tuple[IntArray, ...]
+    targets: tuple[IntArray, ...]
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealerEnds:
+    """Every final non-busting dealer hand for one Bonus card, ready to price by card value.
+
+    The chance of ending on the composition ``D`` from a shoe holding ``n_v`` cards of each
+    value ``v`` and ``N`` in all is ``ways(D) * prod_v fall(n_v, D_v) / fall(N, |D|)``, where
+    ``ways(D)`` counts the drawing orders the rule allows.  The product is taken one card
+    value at a time, tens first (``folds``): hands that agree on the values not yet folded,
+    and on their result and length, merge.  Shoes that agree on the values folded so far
+    merge too, so each fold is priced for few distinct shoes (see ``docs/dealer.md``).
+    After the last fold, row ``i`` holds the hands of result ``results[i]`` and length
+    ``lengths[i]``.
+    """
+
+    ways: IntArray
+    folds: tuple[Fold, ...]
+    results: IntArray
+    lengths: IntArray
+    depth: int
+
+
+@cache
+def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
+    """List (once per rules and Bonus card) the dealer's final non-busting hands."""
+    bust = outcome_labels(rules).index(BUST)
+
+    @cache
+    def result(hard: int, has_ace: bool, cards: int) -> int | None:
+        return _final(rules, bonus, hard, has_ace, cards)
+
+    # A hand is coded as the integer with base-32 digits (result, length, D_1, ..., D_10),
+    # so that sorting codes sorts hands by those keys; no count reaches 32.
+    place = [32 ** (10 - v) for v in range(1, 11)]
+    ways: dict[int, int] = {}
+    states: dict[int, tuple[int, int, bool]] = {0: (1, 0, False)}  # orders, hard, ace
+    depth = 0
+    while states:
+        depth += 1
+        following: dict[int, tuple[int, int, bool]] = {}
+        for code, (orders, hard, has_ace) in states.items():
+            for value in range(1, 11):
+                ace = has_ace or value == 1
+                final = result(hard + value, ace, depth)
+                child = code + place[value - 1]
+                if final is None:
+                    known = following.get(child)
+                    following[child] = (orders + (known[0] if known else 0), hard + value, ace)
+                elif final != bust:
+                    end = child + (final * 32 + depth) * 32**10
+                    ways[end] = ways.get(end, 0) + orders
+        states = following
+    codes = np.array(sorted(ways), dtype=np.int64)
+    keys = (codes[:, None] >> (5 * np.arange(11, -1, -1))[None, :]) & 31
+    folds: list[Fold] = []
+    for width in range(12, 2, -1):  # fold values 10, 9, ..., 1 (key columns 11 down to 2)
+        drawn = keys[:, width - 1]
+        # Keys stay sorted when cut short: equal rest-of-keys are neighbours.
+        new = np.ones(len(keys), dtype=bool)
+        new[1:] = (keys[1:, : width - 1] != keys[:-1, : width - 1]).any(axis=1)
+        target = np.cumsum(new) - 1
+        rest = keys[new, : width - 1]
+        found = sorted(set(drawn.tolist()))
+        folds.append(
+            Fold(
+                drawn=tuple(found),
+                rows=tuple(np.flatnonzero(drawn == d) for d in found),
+                targets=tuple(target[drawn == d] for d in found),
+                size=len(rest),
+            )
+        )
+        keys = rest
+    return DealerEnds(
+        ways=np.array([ways[k] for k in codes.tolist()], dtype=np.int64),
+        folds=tuple(folds),
+        results=np.ascontiguousarray(keys[:, 0]).reshape(-1),
+        lengths=np.ascontiguousarray(keys[:, 1]).reshape(-1),
+        depth=depth,
+    )
+
+
+def _shoe_prefixes(counts: IntArray) -> tuple[list[IntArray], list[IntArray], IntArray]:
+    """Group shoes by their counts of tens, then tens and nines, and so on.
+
+    Returns, for each fold (value 10 first), the parent group of every group and its count
+    of the value folded, and finally every shoe's group after the last fold.
+    """
+    base = int(counts.max(initial=0)) + 1
+    group = np.zeros(len(counts), dtype=np.int64)
+    parents: list[IntArray] = []
+    held: list[IntArray] = []
+    for value in range(9, -1, -1):
+        unique, group = np.unique(group * base + counts[:, value], return_inverse=True)
+        group = group.reshape(-1)
+        parents.append(unique // base)
+        held.append(unique % base)
+    return parents, held, group
+
+
+def _falling_table(rows: int, top: int) -> list[list[int]]:
+    """``table[d][n]`` = n (n - 1) ... (n - d + 1): ways to deal ``d`` of ``n`` cards in order."""
+    table = [[1] * (top + 1)]
+    for d in range(1, rows):
+        table.append([table[d - 1][n] * max(n - d + 1, 0) for n in range(top + 1)])
+    return table
+
+
+def _fold(
+    ends: DealerEnds,
+    groups: tuple[list[IntArray], list[IntArray]],
+    table: NumberArray,
+    prime: int | None,
+) -> NumberArray:
+    """Sums of ``ways * prod fall(n_v, D_v)`` by (result, length) and final shoe group.
+
+    ``table[d, n]`` is ``fall(n, d)`` (modulo ``prime`` if given, then so is every sum).
+    """
+    parents, held = groups
+    sums = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)[:, None]
+    for fold, parent, n in zip(ends.folds, parents, held, strict=True):
+        spread = sums[:, parent]
+        following = np.zeros((fold.size, len(parent)), dtype=table.dtype)
+        most = int(n.max(initial=0))
+        for d, rows_d, targets in zip(fold.drawn, fold.rows, fold.targets, strict=True):
+            if d <= most:  # no shoe holds more: those hands cannot happen
+                following[targets] += spread[rows_d] * table[d, n]
+        # Modulo a prime below 2**29, at most 32 products (below 2**58 each) were added.
+        sums = following if prime is None else following % prime
+    return sums
+
+
+def _fold_float(ends: DealerEnds, counts: IntArray) -> tuple[FloatArray, IntArray]:
+    """Float sums of ``ways * prod fall(n_v, D_v)`` by (result, length) and shoe group."""
+    parents, held, group = _shoe_prefixes(counts)
+    rows = max((max(f.drawn, default=0) for f in ends.folds), default=0) + 1
+    table = np.array(_falling_table(rows, int(counts.max(initial=0))), dtype=np.float64)
+    return _fold(ends, (parents, held), table, None), group
+
+
+def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[IntArray, IntArray]:
+    """:func:`_fold_float` in integers modulo each prime (first axis).
+
+    One prime at a time: numpy reduces by a scalar much faster than by an array.
+    """
+    parents, held, group = _shoe_prefixes(counts)
+    rows = max((max(f.drawn, default=0) for f in ends.folds), default=0) + 1
+    exact = _falling_table(rows, int(counts.max(initial=0)))
+    out = []
+    for q in primes.tolist():
+        table = np.array([[f % q for f in row] for row in exact], dtype=np.int64)
+        out.append(_fold(ends, (parents, held), table, q))
+    return np.stack(out), group
+
+
 def _as_shoe_array(shoes: Sequence[ValueCounts] | IntArray) -> IntArray:
     array = np.asarray(shoes, dtype=np.int64)
     if array.ndim != 2 or array.shape[1] != 10:
@@ -156,6 +332,39 @@ def dealer_probabilities(
 
     ``shoes`` are the cards left (by value) when the dealer starts drawing, the Bonus card
     and the player's cards already taken out.  Columns follow :func:`outcome_labels`.
+    """
+    counts = _as_shoe_array(shoes)
+    ends = dealer_ends(rules, bonus)
+    if len(counts) and int(counts.sum(axis=1).min()) < ends.depth:
+        return tree_probabilities(rules, bonus, counts)
+    sums, group = _fold_float(ends, counts)
+    sizes = counts.sum(axis=1).astype(np.float64)
+    # falling[L] = N (N - 1) ... (N - L + 1): the ordered ways to deal L cards.
+    falling = np.cumprod(sizes[None, :] - np.arange(ends.depth)[:, None], axis=0)
+    falling = np.vstack([np.ones((1, len(counts))), falling])
+    chances = sums[:, group] / falling[ends.lengths]
+    out = np.zeros((len(outcome_labels(rules)), len(counts)))
+    _add_by_result(out, ends.results, chances)
+    out[0] = 1.0 - out[1:].sum(axis=0)
+    return np.ascontiguousarray(out.T)
+
+
+def _add_by_result(out: NumberArray, results: IntArray, rows: NumberArray) -> None:
+    """Add each row of ``rows`` into ``out`` at its (sorted) result index."""
+    if len(results) == 0:
+        return
+    first = np.ones(len(results), dtype=bool)
+    first[1:] = results[1:] != results[:-1]
+    out[results[first]] += np.add.reduceat(rows, np.flatnonzero(first), axis=0)
+
+
+def tree_probabilities(
+    rules: Rules, bonus: int, shoes: Sequence[ValueCounts] | IntArray
+) -> FloatArray:
+    """:func:`dealer_probabilities` by walking the dealer's tree level by level.
+
+    Slower, but it handles shoes smaller than the dealer's longest hand; the tests also
+    hold it against the fast path.
     """
     tree = dealer_tree(rules, bonus)
     counts = _as_shoe_array(shoes)
@@ -197,9 +406,13 @@ def _is_probable_prime(n: int) -> bool:
 
 @cache
 def moduli(count: int) -> tuple[int, ...]:
-    """The ``count`` largest primes below 2**31: residues multiply within int64."""
+    """The ``count`` largest primes below 2**29.
+
+    Products of two residues stay below 2**58, so up to 32 of them add up within int64
+    before they must be reduced.
+    """
     primes: list[int] = []
-    candidate = 2**31 - 1
+    candidate = 2**29 - 1
     while len(primes) < count:
         if _is_probable_prime(candidate):
             primes.append(candidate)
@@ -262,13 +475,8 @@ def _counts_modulo(tree: DealerTree, counts: IntArray, prime: int) -> IntArray:
     return out
 
 
-def exact_dealer(rules: Rules, bonus: int, shoes: Sequence[ValueCounts] | IntArray) -> ExactDealer:
-    """Exact distributions of the dealer's result, one per shoe, as integer counts."""
-    tree = dealer_tree(rules, bonus)
-    counts = _as_shoe_array(shoes)
-    sizes = [int(n) for n in counts.sum(axis=1)]
-    denominators = [padded_falling(n, tree.depth) for n in sizes]
-    bound = max(denominators, default=1)
+def primes_above(bound: int) -> list[int]:
+    """The fewest of :func:`moduli` whose product exceeds ``2 * bound``."""
     primes: list[int] = []
     product = 1
     for prime in moduli(64):
@@ -276,8 +484,137 @@ def exact_dealer(rules: Rules, bonus: int, shoes: Sequence[ValueCounts] | IntArr
             break
         primes.append(prime)
         product *= prime
+    return primes
+
+
+def _garner_digits(residues: IntArray, primes: Sequence[int]) -> list[IntArray]:
+    """Mixed-radix digits ``a_i < p_i`` of the integers with these residues."""
+    digits: list[IntArray] = []
+    for i, prime in enumerate(primes):
+        digit = residues[i] % prime
+        for j in range(i):
+            inverse = pow(primes[j], -1, prime)
+            digit = (digit - digits[j]) % prime * inverse % prime
+        digits.append(digit)
+    return digits
+
+
+def rebuild(residues: IntArray, primes: Sequence[int]) -> npt.NDArray[np.object_]:
+    """Integers (as Python ints) from their residues, one prime each along the first axis.
+
+    Garner's mixed radix: the result is the one integer in ``[0, prod(primes))``.
+
+    ``x = a_0 + p_0 (a_1 + p_1 (a_2 + ...))`` with digits ``a_i < p_i``; the digits are
+    found in int64 arithmetic and only the final Horner sum uses Python integers.
+    """
+    digits = _garner_digits(residues, primes)
+    # Pairs of digits still fit in int64: halve the steps done in Python integers.
+    radices: list[int] = []
+    pairs: list[IntArray] = []
+    for i in range(0, len(primes), 2):
+        if i + 1 < len(primes):
+            pairs.append(digits[i] + primes[i] * digits[i + 1])
+            radices.append(primes[i] * primes[i + 1])
+        else:
+            pairs.append(digits[i])
+            radices.append(primes[i])
+    value = pairs[-1].astype(object)
+    for i in range(len(pairs) - 2, -1, -1):
+        value = value * radices[i] + pairs[i]
+    return value
+
+
+@cache
+def _padded_falling_cached(n: int, k: int) -> int:
+    return padded_falling(n, k)
+
+
+def extend(residues: IntArray, primes: Sequence[int], more: Sequence[int]) -> IntArray:
+    """The integers of :func:`rebuild` modulo other primes, without building them.
+
+    Each integer is ``a_0 + p_0 (a_1 + p_1 (a_2 + ...))`` in Garner's digits, which are
+    then summed modulo each new prime in int64.
+    """
+    digits = _garner_digits(residues, primes)
+    out = np.empty((len(more), *residues.shape[1:]), dtype=np.int64)
+    for k, prime in enumerate(more):
+        value = digits[-1] % prime
+        for i in range(len(primes) - 2, -1, -1):
+            value = (value * (primes[i] % prime) + digits[i]) % prime
+        out[k] = value
+    return out
+
+
+def fast_path_fits(rules: Rules, bonus: int, sizes: IntArray) -> bool:
+    """Whether every shoe holds at least the dealer's longest hand (the fast path's premise).
+
+    Then no dealer hand can run the shoe dry, and every falling factorial is a plain one.
+    """
+    return len(sizes) == 0 or int(sizes.min()) >= dealer_ends(rules, bonus).depth
+
+
+def dealer_residues(
+    rules: Rules, bonus: int, shoes: Sequence[ValueCounts] | IntArray, primes: Sequence[int]
+) -> IntArray:
+    """Counts of :func:`exact_dealer` modulo each of ``primes`` (below 2**29), bust included.
+
+    Shape (prime, result, shoe).  Only for shoes where :func:`fast_path_fits`.
+    """
+    counts = _as_shoe_array(shoes)
+    ends = dealer_ends(rules, bonus)
+    sizes = counts.sum(axis=1)
+    if not fast_path_fits(rules, bonus, sizes):
+        raise ShoeError("a shoe is smaller than the dealer's longest hand: use exact_dealer")
+    p = np.array(primes, dtype=np.int64)[:, None, None]
+    sums, group = _fold_modulo(ends, counts, p[:, 0, 0])
+    # tail[L] = falling(N - L, depth - L) lifts counts of L-card hands to falling(N, depth).
+    distinct = sorted(set(sizes.tolist()))
+    tails = np.array(
+        [
+            [
+                [_padded_falling_cached(n - cards, ends.depth - cards) % q for n in distinct]
+                for cards in range(ends.depth + 1)
+            ]
+            for q in primes
+        ],
+        dtype=np.int64,
+    ).reshape(len(primes), ends.depth + 1, len(distinct))
+    column = np.searchsorted(np.array(distinct, dtype=np.int64), sizes)
+    lifted = sums[:, :, group] * tails[:, ends.lengths][:, :, column] % p
+    out = np.zeros((len(primes), len(outcome_labels(rules)), len(counts)), dtype=np.int64)
+    for k in range(len(primes)):
+        _add_by_result(out[k], ends.results, lifted[k])
+    out %= p
+    # Every hand ends, so bust is the denominator less the rest.
+    out[:, 0] = (tails[:, 0, column] - out[:, 1:].sum(axis=1)) % p[:, 0]
+    return out
+
+
+def exact_dealer(rules: Rules, bonus: int, shoes: Sequence[ValueCounts] | IntArray) -> ExactDealer:
+    """Exact distributions of the dealer's result, one per shoe, as integer counts."""
+    counts = _as_shoe_array(shoes)
+    sizes = counts.sum(axis=1)
+    if not fast_path_fits(rules, bonus, sizes):
+        return tree_exact_dealer(rules, bonus, counts)
+    depth = dealer_ends(rules, bonus).depth
+    denominators = [_padded_falling_cached(int(n), depth) for n in sizes]
+    primes = primes_above(max(denominators, default=1))
+    rows = rebuild(dealer_residues(rules, bonus, counts, primes), primes).T.tolist()
+    return ExactDealer(outcome_labels(rules), tuple(map(tuple, rows)), tuple(denominators))
+
+
+def tree_exact_dealer(
+    rules: Rules, bonus: int, shoes: Sequence[ValueCounts] | IntArray
+) -> ExactDealer:
+    """:func:`exact_dealer` by walking the dealer's tree (any shoe size; the tests' twin)."""
+    tree = dealer_tree(rules, bonus)
+    counts = _as_shoe_array(shoes)
+    sizes = [int(n) for n in counts.sum(axis=1)]
+    denominators = [padded_falling(n, tree.depth) for n in sizes]
+    primes = primes_above(max(denominators, default=1))
     residues = [_counts_modulo(tree, counts, p) for p in primes]
     # Chinese remainder: x = sum r_i * M_i * (M_i^-1 mod p_i)  (mod M).
+    product = math.prod(primes)
     basis = [(product // p) * pow(product // p, -1, p) % product for p in primes]
     rows: list[tuple[int, ...]] = []
     for i in range(len(sizes)):

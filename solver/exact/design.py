@@ -506,9 +506,7 @@ def rule_differences(rules: Rules, base: Rules) -> str:
         "dealer_stands_on": lambda r: f"dealer stands on {r.dealer_stands_on}",
         "blackjack_pays": lambda r: f"blackjack pays {format_ratio(r.blackjack_pays)}",
         "dealer_natural": lambda r: f"dealer natural {r.dealer_natural.value}",
-        "natural_beats_multi_card_21": lambda r: (
-            "natural beats multi-card 21: " + ("yes" if r.natural_beats_multi_card_21 else "no")
-        ),
+        "natural_beats": lambda r: f"natural beats {r.natural_beats.value}",
         "paytable": lambda r: f"paytable {r.paytable}",
         "bonus_ratio": lambda r: f"bonus ratio {r.bonus_ratio}",
     }

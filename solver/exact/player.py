@@ -15,10 +15,11 @@ a hit is a plain integer sum and a decision a plain integer comparison.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -26,14 +27,20 @@ import numpy.typing as npt
 from solver.exact.dealer import (
     BUST,
     NATURAL,
+    dealer_ends,
     dealer_probabilities,
-    dealer_tree,
+    dealer_residues,
     exact_dealer,
+    extend,
+    fast_path_fits,
+    outcome_labels,
     padded_falling,
+    primes_above,
+    rebuild,
 )
 from solver.model.cards import ValueCounts
 from solver.model.errors import HandError
-from solver.model.hands import best_total_of, describe_hand, own_best
+from solver.model.hands import best_total_of, describe_hand, natural_beats_21, own_best
 from solver.model.rules import Rules
 
 WIN, PUSH, LOSE = 0, 1, 2
@@ -131,8 +138,9 @@ def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
     ace = (space.hands[:, 0] > 0).astype(np.int64)
     total = best[hard, ace]
     cards_21 = np.where(own_21[hard, ace], space.sizes, space.sizes + 1)
-    beaten = (total == 21) & (cards_21 >= 3) & rules.natural_beats_multi_card_21
-    labels = dealer_tree(rules, bonus).labels
+    beats = np.array([natural_beats_21(k, rules) for k in range(int(cards_21.max(initial=0)) + 1)])
+    beaten = (total == 21) & beats[cards_21]
+    labels = outcome_labels(rules)
     classes = np.empty((len(space.hands), len(labels)), dtype=np.int64)
     for j, label in enumerate(labels):
         if label == BUST:
@@ -148,6 +156,100 @@ def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
 Number = Fraction | float
 
 
+class _Exact:
+    """Shared parts of :class:`ExactValues` and :class:`ExactOutcomes`."""
+
+    __slots__ = ("_denominators", "_made", "_numerators")
+
+    def __init__(self, numerators: Sequence[Sequence[int]], denominators: Sequence[int]) -> None:
+        self._numerators = numerators
+        self._denominators = denominators
+        self._made: list[Any] = [None] * len(denominators)  # each value once made
+
+    def __len__(self) -> int:
+        return len(self._denominators)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str) or len(other) != len(self):
+            return False
+        return all(a == b for a, b in zip(self, other, strict=True))  # type: ignore[call-overload]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getstate__(self) -> tuple[Sequence[Sequence[int]], Sequence[int]]:
+        return self._numerators, self._denominators
+
+    def __setstate__(self, state: tuple[Sequence[Sequence[int]], Sequence[int]]) -> None:
+        self._numerators, self._denominators = state
+        self._made = [None] * len(self._denominators)
+
+
+class ExactValues(_Exact, Sequence[Fraction]):
+    """Exact values ``numerators[i] / denominators[i]``, made Fractions only when read.
+
+    An exact solution holds thousands of values and most callers read a few of them:
+    normalising every one up front (a gcd of 200-bit integers each) took as long as the
+    solve itself.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, numerators: Sequence[int], denominators: Sequence[int]) -> None:
+        super().__init__([numerators], denominators)
+
+    @overload
+    def __getitem__(self, index: int) -> Fraction: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Fraction, ...]: ...
+    def __getitem__(self, index: int | slice) -> Fraction | tuple[Fraction, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(len(self))[index])
+        made: Fraction | None = self._made[index]
+        if made is None:
+            made = self._made[index] = Fraction(
+                self._numerators[0][index], self._denominators[index]
+            )
+        return made
+
+    def __iter__(self) -> Iterator[Fraction]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __repr__(self) -> str:
+        return f"ExactValues({list(self._numerators[0])!r}, {list(self._denominators)!r})"
+
+
+Outcome = tuple[Fraction, Fraction, Fraction]
+
+
+class ExactOutcomes(_Exact, Sequence[Outcome]):
+    """Exact (win, push, lose) probabilities over ``denominators[i]``, made when read."""
+
+    __slots__ = ()
+
+    @overload
+    def __getitem__(self, index: int) -> Outcome: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Outcome, ...]: ...
+    def __getitem__(self, index: int | slice) -> Outcome | tuple[Outcome, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(len(self))[index])
+        made: Outcome | None = self._made[index]
+        if made is None:
+            w, p, lose = (column[index] for column in self._numerators)
+            d = self._denominators[index]
+            made = self._made[index] = (Fraction(w, d), Fraction(p, d), Fraction(lose, d))
+        return made
+
+    def __iter__(self) -> Iterator[Outcome]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __repr__(self) -> str:
+        rows = [list(c) for c in self._numerators]
+        return f"ExactOutcomes({rows!r}, {list(self._denominators)!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerSolution:
     """Optimal play for every hand of a :class:`HandSpace`, with its values.
@@ -160,10 +262,10 @@ class PlayerSolution:
 
     rules: Rules
     space: HandSpace
-    stand: tuple[Number, ...]
-    hit: tuple[Number, ...]
+    stand: Sequence[Number]
+    hit: Sequence[Number]
     hitting: tuple[bool, ...]
-    outcomes: tuple[tuple[Number, Number, Number], ...]
+    outcomes: Sequence[tuple[Number, Number, Number]]
 
     def hits(self, hand: ValueCounts) -> bool:
         """Whether optimal play draws a card to ``hand`` (ties stand)."""
@@ -171,9 +273,8 @@ class PlayerSolution:
 
     def near_tie(self, tolerance: float = TIE_TOLERANCE) -> bool:
         """Whether standing and hitting are within ``tolerance`` for some hand."""
-        return any(
-            abs(float(h) - float(s)) < tolerance for h, s in zip(self.hit, self.stand, strict=True)
-        )
+        gaps = np.array(self.hit, dtype=np.float64) - np.array(self.stand, dtype=np.float64)
+        return bool((np.abs(gaps) < tolerance).any())
 
     def to_float(self) -> PlayerSolution:
         """The same solution with every value as a float (decisions kept as solved)."""
@@ -221,16 +322,108 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
         tuple(stand.tolist()),
         tuple(hit.tolist()),
         tuple(hitting.tolist()),
-        tuple(tuple(row) for row in played[:n].tolist()),
+        tuple(map(tuple, played[:n].tolist())),
     )
 
 
 def solve_exact(rules: Rules, space: HandSpace) -> PlayerSolution:
-    """Optimal play in exact integer arithmetic (see the module docstring)."""
+    """Optimal play in exact integer arithmetic (see the module docstring).
+
+    Vectorised modulo several primes when every shoe holds the dealer's longest hand
+    (:func:`solve_exact_modular`), else hand by hand in Python integers.
+    """
+    left = sum(space.shoe) - space.sizes
+    if len(space.hands) and fast_path_fits(rules, space.bonus, left):
+        return solve_exact_modular(rules, space)
+    return solve_exact_plain(rules, space)
+
+
+def _residues(values: Sequence[int], primes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``values[j] mod primes[k]`` at ``[k, j]``."""
+    return np.array([[v % int(q) for v in values] for q in primes], dtype=np.int64)
+
+
+def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
+    """:func:`solve_exact_plain`'s numerators modulo several primes, vectorised by hand size.
+
+    The numerators are the same integers over the same denominators ``D(m)``; each is
+    carried modulo primes whose product exceeds ``2 * D(0)``, so it is rebuilt exactly.
+    A decision compares two numerators: it is read from the float values alongside,
+    except where those are within :data:`TIE_TOLERANCE`, where both numerators are
+    rebuilt and compared exactly.  Float error is below 1e-14, far inside the tolerance.
+    """
+    n = len(space.hands)
+    total = sum(space.shoe)
+    depth = dealer_ends(rules, space.bonus).depth
+    top = int(space.sizes.max()) + depth
+    denominator = [padded_falling(total - m, top - m) for m in range(top + 1)]
+    primes = primes_above(denominator[0])
+    p = np.array(primes, dtype=np.int64)
+    pk = p[:, None]
+    # Standing: the dealer's counts (over falling(N - m, depth)) summed by class, lifted.
+    # They need fewer primes than the player's values: extend them to the rest.
+    few = primes_above(padded_falling(int((total - space.sizes).max()), depth))
+    dealer = dealer_residues(rules, space.bonus, space.draws, few)
+    dealer = np.concatenate([dealer, extend(dealer, few, primes[len(few) :])])
+    classes = showdown_classes(rules, space)
+    lift = _residues(
+        [padded_falling(total - m - depth, top - m - depth) for m in range(top + 1)], p
+    )[:, space.sizes]
+    by_class = [(dealer * np.equal(classes.T, k)[None]).sum(axis=1) for k in (WIN, PUSH, LOSE)]
+    stand = np.stack([c % pk * lift % pk for c in by_class], axis=2)  # (prime, hand, w/p/l)
+    chances = dealer_probabilities(rules, space.bonus, space.draws)
+    stand_float = (chances * (classes == WIN)).sum(axis=1) - (chances * (classes == LOSE)).sum(
+        axis=1
+    )
+    played = np.zeros((len(primes), n + 1, 3), dtype=np.int64)
+    hit = np.zeros((len(primes), n, 3), dtype=np.int64)
+    value = np.zeros(n + 1)
+    value[n] = -1.0
+    hitting = np.zeros(n, dtype=bool)
+    bust_lift = _residues(denominator, p)
+    left = total - space.sizes
+    for size in range(int(space.sizes.max()), 0, -1):
+        rows = np.flatnonzero(space.sizes == size)
+        kids = space.children[rows]
+        draws = space.draws[rows]
+        played[:, n] = 0
+        played[:, n, LOSE] = bust_lift[:, size + 1]  # a busted hand loses, over D(size + 1)
+        hit[:, rows] = np.einsum("rv,prvk->prk", draws, played[:, kids]) % pk[:, :, None]
+        hit_float = (draws * value[kids]).sum(axis=1) / left[rows]
+        choose = hit_float > stand_float[rows]
+        close = np.flatnonzero(np.abs(hit_float - stand_float[rows]) < TIE_TOLERANCE)
+        if len(close):
+            picked = rows[close]
+            margins = np.stack([hit[:, picked], stand[:, picked]], axis=1)  # (p, 2, r, 3)
+            exact = rebuild(margins, primes)
+            for j, (h, s) in enumerate(zip(exact[0], exact[1], strict=True)):
+                choose[close[j]] = h[WIN] - h[LOSE] > s[WIN] - s[LOSE]
+        hitting[rows] = choose
+        played[:, rows] = np.where(choose[None, :, None], hit[:, rows], stand[:, rows])
+        value[rows] = np.where(choose, hit_float, stand_float[rows])
+    # Net values are signed: shift them by D(m) so that every rebuilt integer is in range.
+    shift = bust_lift[:, space.sizes]
+    nets = [(v[:, :, WIN] - v[:, :, LOSE] + shift) % pk for v in (stand, hit)]
+    numerators = rebuild(np.stack([*nets, *np.moveaxis(played[:, :n], 2, 0)], axis=2), primes)
+    denominators = [denominator[m] for m in space.sizes.tolist()]
+    columns: list[list[int]] = numerators.T.tolist()
+    net_values = [[v - d for v, d in zip(c, denominators, strict=True)] for c in columns[:2]]
+    return PlayerSolution(
+        rules,
+        space,
+        ExactValues(net_values[0], denominators),
+        ExactValues(net_values[1], denominators),
+        tuple(hitting.tolist()),
+        ExactOutcomes(columns[2:], denominators),
+    )
+
+
+def solve_exact_plain(rules: Rules, space: HandSpace) -> PlayerSolution:
+    """Optimal play hand by hand in Python integers: any shoe, and the tests' twin."""
     n = len(space.hands)
     total = sum(space.shoe)
     dealer = exact_dealer(rules, space.bonus, space.draws)
-    depth = dealer_tree(rules, space.bonus).depth
+    depth = dealer_ends(rules, space.bonus).depth
     classes = showdown_classes(rules, space).tolist()
     top = int(space.sizes.max()) + depth
     denominator = [padded_falling(total - m, top - m) for m in range(top + 1)]

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from solver.model.cards import ValueCounts
 from solver.model.errors import HandError
-from solver.model.rules import DealerNatural, Rules
+from solver.model.rules import DealerNatural, NaturalBeats, Rules
 
 
 def hand_of(values: Iterable[int]) -> ValueCounts:
@@ -118,26 +118,52 @@ def dealer_stops(hand: ValueCounts, bonus: int, rules: Rules) -> bool:
     return dealer_stops_at(hard_total(hand), hand[0] > 0, card_count(hand), bonus, rules)
 
 
+#: Readings of clause 9 under which two own cards making 21 are a natural.
+_OWN_PAIR_NATURAL = (DealerNatural.WITH_BONUS, DealerNatural.OWN_CARDS)
+#: Readings under which one own card plus the Bonus card making 21 are a natural.
+_BONUS_PAIR_NATURAL = (DealerNatural.WITH_BONUS, DealerNatural.BONUS_CARD)
+
+
 def dealer_natural_at(hard: int, has_ace: bool, cards: int, bonus: int, rules: Rules) -> bool:
     """:func:`dealer_has_natural` for a hand given by its hard total, ace and number of cards."""
-    if rules.dealer_natural is DealerNatural.NONE or hard > 21:
+    if hard > 21:
         return False
-    if cards == 2 and own_best(hard, has_ace) == 21:
-        return True
-    return (
-        rules.dealer_natural is DealerNatural.WITH_BONUS
-        and cards == 1
-        and with_bonus_best(hard, has_ace, bonus) == 21
-    )
+    if cards == 2 and rules.dealer_natural in _OWN_PAIR_NATURAL:
+        return own_best(hard, has_ace) == 21
+    if cards == 1 and rules.dealer_natural in _BONUS_PAIR_NATURAL:
+        return with_bonus_best(hard, has_ace, bonus) == 21
+    return False
 
 
 def dealer_has_natural(hand: ValueCounts, bonus: int, rules: Rules) -> bool:
     """The dealer's final hand is a natural under ``rules.dealer_natural`` (clause 9).
 
-    A natural is a 21 of exactly two cards: two own cards, or (reading ``with_bonus``)
-    one own card and the Bonus card.
+    A natural is a 21 of exactly two cards: two own cards (readings ``with_bonus`` and
+    ``own_cards``), or one own card and the Bonus card (``with_bonus`` and ``bonus_card``).
+
+    >>> from solver.model.rules import DealerNatural
+    >>> vegas = Rules(dealer_natural=DealerNatural.BONUS_CARD)
+    >>> dealer_has_natural(hand_of([1, 10]), 5, vegas), dealer_has_natural(hand_of([1]), 10, vegas)
+    (False, True)
     """
     return dealer_natural_at(hard_total(hand), hand[0] > 0, card_count(hand), bonus, rules)
+
+
+def natural_beats_21(cards: int, rules: Rules) -> bool:
+    """Whether a dealer natural beats a standing player 21 made of ``cards`` cards (clause 9).
+
+    ``cards`` counts the Bonus card when the player's 21 needs it (see
+    :func:`cards_in_21`).  A player total below 21 always loses to a natural.
+
+    >>> from solver.model.rules import NaturalBeats
+    >>> [natural_beats_21(n, Rules()) for n in (2, 3)]
+    [False, True]
+    >>> natural_beats_21(2, Rules(natural_beats=NaturalBeats.NON_BLACKJACK))
+    True
+    """
+    if rules.natural_beats is NaturalBeats.NON_BLACKJACK:
+        return True
+    return rules.natural_beats is NaturalBeats.MULTI_CARD_21 and cards >= 3
 
 
 def describe_hand(hand: ValueCounts) -> str:

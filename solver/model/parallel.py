@@ -18,14 +18,16 @@ R = TypeVar("R")
 Backend = Literal["threads", "processes"]
 
 
-def check_jobs(jobs: int) -> int:
+def check_jobs(jobs: int, error: type[CbjError] = CbjError) -> int:
     """Validate a ``jobs`` value: a positive number of workers, or -1 for every core.
+
+    Raises ``error`` (the caller's kind of :class:`CbjError`) otherwise.
 
     >>> check_jobs(2)
     2
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or (jobs < 1 and jobs != -1):
-        raise CbjError(f"jobs {jobs!r} is invalid: use 1 or more workers, or -1 for every core")
+        raise error(f"jobs {jobs!r} is invalid: use 1 or more workers, or -1 for every core")
     return jobs
 
 

@@ -25,8 +25,38 @@ class DealerNatural(StrEnum):
     """One own card plus the Bonus card, or two own cards without it."""
     OWN_CARDS = "own_cards"
     """Only two own cards make a natural."""
+    BONUS_CARD = "bonus_card"
+    """Only one own card plus the Bonus card; two own cards making 21 are an ordinary 21."""
     NONE = "none"
     """The dealer never has a natural; every 21 is just 21."""
+
+
+class NaturalBeats(StrEnum):
+    """Which standing player hands a dealer natural beats (rule clause 9).
+
+    Every player hand below 21 loses to a natural whatever the reading; the readings
+    differ on player 21s.  A player blackjack (clause 5) is settled before the dealer
+    plays, so no reading reaches it.
+    """
+
+    MULTI_CARD_21 = "multi_card_21"
+    """A player 21 of three or more cards loses; a 21 of two own cards ties."""
+    NON_BLACKJACK = "non_blackjack"
+    """Every player hand that is not a blackjack loses, a 21 of two own cards included."""
+    NOTHING = "nothing"
+    """A natural is just 21: it ties every player 21."""
+
+
+def natural_strength_of_alias(beats_multi_card_21: bool) -> NaturalBeats:
+    """The :class:`NaturalBeats` reading the old yes/no option names.
+
+    ``True`` (the natural beats a player 21 of three or more cards) is ``multi_card_21``;
+    ``False`` (a natural ties every player 21) is ``nothing``.
+
+    >>> natural_strength_of_alias(False).value
+    'nothing'
+    """
+    return NaturalBeats.MULTI_CARD_21 if beats_multi_card_21 else NaturalBeats.NOTHING
 
 
 def parse_ratio(text: str | int | Fraction, what: str = "ratio") -> Fraction:
@@ -122,7 +152,14 @@ class Rules:
     blackjack_pays: Fraction = Fraction(3, 2)
     dealer_stands_on: int = 18
     dealer_natural: DealerNatural = DealerNatural.WITH_BONUS
-    natural_beats_multi_card_21: bool = True
+    natural_beats: NaturalBeats = NaturalBeats.MULTI_CARD_21
+    natural_beats_multi_card_21: bool | None = field(default=None, compare=False, repr=False)
+    """Old yes/no spelling of ``natural_beats``, accepted on construction only.
+
+    ``True`` keeps a reading under which a natural beats a player 21 of three or more
+    cards (``multi_card_21``, or ``non_blackjack`` if that is given too); ``False`` means
+    ``nothing``.  It is folded into ``natural_beats`` and then reset to None.
+    """
 
     def __post_init__(self) -> None:
         if isinstance(self.decks, bool) or not isinstance(self.decks, int):
@@ -151,17 +188,54 @@ class Rules:
             raise RulesError(
                 f"dealer natural {self.dealer_natural!r} is unknown: use one of {choices}"
             ) from None
+        try:
+            beats = NaturalBeats(self.natural_beats)
+        except ValueError:
+            choices = ", ".join(b.value for b in NaturalBeats)
+            raise RulesError(
+                f"natural beats {self.natural_beats!r} is unknown: use one of {choices}"
+            ) from None
+        object.__setattr__(
+            self, "natural_beats", _fold_alias(beats, self.natural_beats_multi_card_21)
+        )
+        object.__setattr__(self, "natural_beats_multi_card_21", None)
         if not isinstance(self.paytable, Paytable):
             raise RulesError(f"paytable {self.paytable!r} must be a Paytable")
 
     @classmethod
-    def from_options(cls, **options: Any) -> Rules:
+    def from_preset(cls, name: str, **overrides: Any) -> Rules:
+        """The rules of preset ``name`` (see :data:`PRESETS`), with ``overrides`` on top.
+
+        An override of None counts as not given, so that unset command-line options leave
+        the preset alone.  The old ``natural_beats_multi_card_21`` option, given without
+        ``natural_beats``, replaces the preset's natural strength.
+
+        >>> Rules.from_preset("vegas-21").dealer_natural.value
+        'bonus_card'
+        >>> Rules.from_preset("vegas-21", decks=2, dealer_stands_on=None).decks
+        2
+        """
+        preset = preset_named(name)
+        given = {k: v for k, v in overrides.items() if v is not None}
+        values = {rule.name: rule.value for rule in preset.rules}
+        if "natural_beats_multi_card_21" in given and "natural_beats" not in given:
+            del values["natural_beats"]
+        unknown = sorted(set(given) - {f.name for f in fields(cls)})
+        if unknown:
+            raise RulesError(f"unknown rule(s) {', '.join(unknown)} given with preset {name!r}")
+        return cls(**(values | given))
+
+    @classmethod
+    def from_options(cls, preset: str | None = None, **options: Any) -> Rules:
         """Rules from options named like the CLI's, each a value or its text.
 
-        Options left out (or ``None``) keep their defaults.
+        Options left out (or ``None``) keep the value of ``preset`` (see :data:`PRESETS`),
+        or the default reading when no preset is named.
 
         >>> Rules.from_options(decks="2", blackjack_pays="6:5").blackjack_pays
         Fraction(6, 5)
+        >>> Rules.from_options(preset="vegas-21", decks="2").dealer_natural.value
+        'bonus_card'
         """
         unknown = set(options) - set(_OPTION_PARSERS)
         if unknown:
@@ -169,13 +243,12 @@ class Rules:
                 f"unknown rule option {sorted(unknown)[0]!r}: use one of "
                 + ", ".join(_OPTION_PARSERS)
             )
-        return cls(
-            **{
-                name: _OPTION_PARSERS[name](value)
-                for name, value in options.items()
-                if value is not None
-            }
-        )
+        given = {
+            name: _OPTION_PARSERS[name](value)
+            for name, value in options.items()
+            if value is not None
+        }
+        return cls.from_preset(preset or PresetName.CASINO_EDITION, **given)
 
     def to_json(self) -> dict[str, Any]:
         """The rules as plain JSON values (ratios written ``p:q``)."""
@@ -186,7 +259,7 @@ class Rules:
             "blackjack_pays": format_ratio(self.blackjack_pays),
             "dealer_stands_on": self.dealer_stands_on,
             "dealer_natural": self.dealer_natural.value,
-            "natural_beats_multi_card_21": self.natural_beats_multi_card_21,
+            "natural_beats": self.natural_beats.value,
         }
 
     def summary(self) -> str:
@@ -195,9 +268,17 @@ class Rules:
             f"{self.decks} decks, dealer stands on {self.dealer_stands_on}, "
             f"blackjack pays {format_ratio(self.blackjack_pays)}, "
             f"dealer natural {self.dealer_natural.value}, "
-            f"natural beats multi-card 21: {'yes' if self.natural_beats_multi_card_21 else 'no'}, "
+            f"natural beats {NATURAL_BEATS_WORDS[self.natural_beats]}, "
             f"paytable {self.paytable}, bonus ratio {self.bonus_ratio}"
         )
+
+
+#: The natural's strength in words, for :meth:`Rules.summary`.
+NATURAL_BEATS_WORDS: dict[NaturalBeats, str] = {
+    NaturalBeats.MULTI_CARD_21: "player 21 of 3+ cards",
+    NaturalBeats.NON_BLACKJACK: "every non-blackjack hand",
+    NaturalBeats.NOTHING: "no player 21",
+}
 
 
 def _whole_number(what: str) -> Callable[[Any], int]:
@@ -230,6 +311,7 @@ _OPTION_PARSERS: dict[str, Callable[[Any], Any]] = {
     "dealer_stands_on": _whole_number("dealer stands on"),
     "blackjack_pays": lambda v: parse_ratio(v, "blackjack pays"),
     "dealer_natural": lambda v: v,  # validated by Rules itself
+    "natural_beats": lambda v: v,  # validated by Rules itself
     "natural_beats_multi_card_21": _yes_no,
     "paytable": _paytable,
     "bonus_ratio": lambda v: parse_ratio(v, "bonus ratio"),
@@ -243,6 +325,186 @@ RULE_MEANINGS: dict[str, str] = {
     "paytable": "Bonus pays to 1: suited match : rank match : adjacent (clause 4)",
     "blackjack_pays": "pay of own card + Bonus card = 21, won at once (clause 5)",
     "dealer_stands_on": "dealer stops at this best total, with or without the Bonus card (cl. 7)",
-    "dealer_natural": "two-card dealer 21s that are naturals: with_bonus, own_cards, none (cl. 9)",
-    "natural_beats_multi_card_21": "a dealer natural beats a player 21 of 3 or more cards (cl. 9)",
+    "dealer_natural": (
+        "two-card dealer 21s that are naturals: with_bonus, own_cards, bonus_card, none (cl. 9)"
+    ),
+    "natural_beats": (
+        "what a dealer natural beats besides totals below 21: multi_card_21 (player 21s of "
+        "3+ cards), non_blackjack (every player 21), nothing (ties every 21) (cl. 9)"
+    ),
 }
+
+
+def _fold_alias(beats: NaturalBeats, alias: bool | None) -> NaturalBeats:
+    """``natural_beats`` once the old yes/no option, if given, is folded in."""
+    if alias is None:
+        return beats
+    if not isinstance(alias, bool):
+        raise RulesError(f"natural beats multi-card 21 {alias!r} must be True or False")
+    if alias:
+        if beats is NaturalBeats.NOTHING:
+            raise RulesError(
+                "natural beats multi-card 21 = yes contradicts natural beats = nothing"
+            )
+        return beats
+    if beats is NaturalBeats.NON_BLACKJACK:
+        raise RulesError(
+            "natural beats multi-card 21 = no contradicts natural beats = non_blackjack"
+        )
+    return NaturalBeats.NOTHING
+
+
+class PresetName(StrEnum):
+    """The named sets of rules a user can start from (``--preset``)."""
+
+    CASINO_EDITION = "casino-edition"
+    """The rule text in ``shared/game-rules.txt`` as this project reads it: the defaults."""
+    VEGAS_21 = "vegas-21"
+    """Vegas 21 (Community Blackjack), as its maker's rule card reads clauses 5 and 9."""
+
+
+@dataclass(frozen=True, slots=True)
+class PresetRule:
+    """One rule a preset sets: its value and where that value comes from."""
+
+    name: str
+    """The :class:`Rules` field."""
+    value: Any
+    source: str
+    """The quoted text the value rests on and its citation, or why no text gives it."""
+
+
+@dataclass(frozen=True, slots=True)
+class RulePreset:
+    """A named set of rules, every value with its source."""
+
+    name: PresetName
+    title: str
+    rules: tuple[PresetRule, ...]
+    notes: tuple[str, ...] = ()
+
+    def to_rules(self) -> Rules:
+        """The preset's rules, validated."""
+        return Rules(**{rule.name: rule.value for rule in self.rules})
+
+    def to_json(self) -> dict[str, Any]:
+        """The preset as plain JSON values: each rule's JSON value and its source."""
+        values = self.to_rules().to_json()
+        return {
+            "preset": self.name.value,
+            "title": self.title,
+            "rules": [
+                {"rule": rule.name, "value": values[rule.name], "source": rule.source}
+                for rule in self.rules
+            ],
+            "notes": list(self.notes),
+        }
+
+
+_RULE_TEXT = "Community Blackjack - Casino Edition rule text (shared/game-rules.txt)"
+_VEGAS_CARD = "Vegas 21 (Community Blackjack) rule card, playvegas21.com, as quoted in issue 14"
+_NOT_ON_CARD = (
+    "not among the clauses of the Vegas 21 card quoted in issue 14; kept from casino-edition"
+)
+
+_CASINO_EDITION_RULES: tuple[PresetRule, ...] = (
+    PresetRule(
+        "decks", 6, f'clause 1: "played with 6 standard decks of playing cards" ({_RULE_TEXT})'
+    ),
+    PresetRule(
+        "bonus_ratio",
+        MIN_BONUS_RATIO,
+        f'clause 2: "the Bonus wager must be at least half of the main wager" ({_RULE_TEXT}); '
+        "the smallest allowed Bonus wager",
+    ),
+    PresetRule(
+        "paytable",
+        Paytable(),
+        "the rule text prints no Bonus pays (clause 4): an illustrative paytable, 15:4:1",
+    ),
+    PresetRule(
+        "blackjack_pays",
+        Fraction(3, 2),
+        f'clause 5: "their Ante will win immediately and be paid at a rate of 3:2" ({_RULE_TEXT})',
+    ),
+    PresetRule(
+        "dealer_stands_on",
+        18,
+        f'clause 7: "They have a total of at least eighteen, either with or without use of the '
+        f'Bonus card" ({_RULE_TEXT})',
+    ),
+    PresetRule(
+        "dealer_natural",
+        DealerNatural.WITH_BONUS,
+        f'clause 9: "a two-card dealer total of twenty-one is counted as a natural blackjack" '
+        f"({_RULE_TEXT}); read as either two own cards or one own card and the Bonus card",
+    ),
+    PresetRule(
+        "natural_beats",
+        NaturalBeats.MULTI_CARD_21,
+        f'clause 9: "beats any player total of 21 with three or more cards" ({_RULE_TEXT})',
+    ),
+)
+
+
+def _kept(name: str) -> PresetRule:
+    """A casino-edition rule that the quoted Vegas 21 clauses leave as it is."""
+    base = next(rule for rule in _CASINO_EDITION_RULES if rule.name == name)
+    return PresetRule(name, base.value, _NOT_ON_CARD)
+
+
+#: Every preset by name.
+PRESETS: dict[PresetName, RulePreset] = {
+    PresetName.CASINO_EDITION: RulePreset(
+        PresetName.CASINO_EDITION,
+        "Community Blackjack - Casino Edition, as this project reads its rule text",
+        _CASINO_EDITION_RULES,
+        ("The same as giving no preset: these are the defaults (docs/rules.md).",),
+    ),
+    PresetName.VEGAS_21: RulePreset(
+        PresetName.VEGAS_21,
+        "Vegas 21 (Community Blackjack), as its maker's rule card reads clauses 5 and 9",
+        (
+            _kept("decks"),
+            _kept("bonus_ratio"),
+            PresetRule(
+                "paytable",
+                Paytable(),
+                "the Vegas 21 card does not print its Bonus paytable: the illustrative "
+                "15:4:1 is kept, so Bonus and round figures are illustrations",
+            ),
+            _kept("blackjack_pays"),
+            _kept("dealer_stands_on"),
+            PresetRule(
+                "dealer_natural",
+                DealerNatural.BONUS_CARD,
+                f'"a natural is a two-card 21 that must include the community card" '
+                f"({_VEGAS_CARD}); two own cards making 21 are an ordinary 21",
+            ),
+            PresetRule(
+                "natural_beats",
+                NaturalBeats.NON_BLACKJACK,
+                f'"if the dealer has blackjack and the player does not, the main wager loses" '
+                f"({_VEGAS_CARD}); a player 21 of two own cards included",
+            ),
+        ),
+        (
+            "The player's blackjack (clause 5) is own card plus the Bonus card making 21, "
+            "so it already includes the community card as the Vegas 21 card requires.",
+            "The Vegas 21 card does not print its Bonus paytable: the illustrative 15:4:1 is kept.",
+        ),
+    ),
+}
+
+
+def preset_named(name: str) -> RulePreset:
+    """The preset called ``name``; :class:`RulesError` naming the choices if none is.
+
+    >>> preset_named("vegas-21").name.value
+    'vegas-21'
+    """
+    try:
+        return PRESETS[PresetName(name.strip().lower() if isinstance(name, str) else name)]
+    except ValueError:
+        choices = ", ".join(p.value for p in PresetName)
+        raise RulesError(f"preset {name!r} is unknown: use one of {choices}") from None

@@ -32,12 +32,12 @@ from solver.exact.strategy import (
     cell_name,
     cell_of,
     grid,
-    title,
 )
+from solver.exact.strategy import title as code_title
 from solver.model.cards import VALUES, value_label
 from solver.model.hands import describe_hand
 from solver.present.style import minus, one_in, significant_percent
-from solver.present.wording import rules_sentence
+from solver.present.wording import plain_differences, rules_sentence
 
 #: Hit light orange, stand mid blue: apart for every common colour-vision deficiency and
 #: in greyscale (lightness differs by 22 L*), black letters readable on both.
@@ -68,6 +68,12 @@ class ChartFormat(StrEnum):
 
 
 TEXT_FORMATS = (ChartFormat.CSV, ChartFormat.JSON, ChartFormat.MD, ChartFormat.HTML)
+
+
+def title(chart: Chart) -> str:
+    """The chart's title, naming in plain words every rule that differs from the default."""
+    head, _, changed = code_title(chart).partition(": ")
+    return f"{head}: {plain_differences(changed)}"
 
 
 def summary(chart: Chart) -> str:

@@ -32,6 +32,11 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("decks-8", "8 decks", Rules(decks=8)),
     Variant("dealer-stands-17", "dealer stands on 17", Rules(dealer_stands_on=17)),
     Variant("blackjack-pays-6-5", "blackjack pays 6:5", Rules(blackjack_pays=Fraction(6, 5))),
+    Variant(
+        "vegas-21",
+        "Vegas 21 preset: a natural needs the Bonus card and beats every non-blackjack hand",
+        Rules.from_preset("vegas-21"),
+    ),
 )
 
 

@@ -8,12 +8,20 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from solver.model.rules import DealerNatural, Rules, format_ratio
+from solver.model.rules import DealerNatural, NaturalBeats, Rules, format_ratio
 
 NATURAL_WORDS = {
     DealerNatural.WITH_BONUS: "one dealer card with the Bonus card, or two dealer cards",
     DealerNatural.OWN_CARDS: "two dealer cards only",
+    DealerNatural.BONUS_CARD: "one dealer card with the Bonus card only",
     DealerNatural.NONE: "none (every dealer 21 is just 21)",
+}
+
+
+BEATS_WORDS = {
+    NaturalBeats.MULTI_CARD_21: "player 21s of three or more cards (a two-card 21 ties)",
+    NaturalBeats.NON_BLACKJACK: "every player hand but a blackjack",
+    NaturalBeats.NOTHING: "nothing beyond totals below 21 (it ties every player 21)",
 }
 
 
@@ -25,6 +33,7 @@ def to_one(pay: Fraction) -> str:
 NATURAL_WORDS = {
     DealerNatural.WITH_BONUS: "one dealer card with the Bonus card, or two dealer cards",
     DealerNatural.OWN_CARDS: "two dealer cards only",
+    DealerNatural.BONUS_CARD: "one dealer card with the Bonus card only",
     DealerNatural.NONE: "none (every dealer 21 is just 21)",
 }
 
@@ -46,10 +55,7 @@ def rule_lines(rules: Rules) -> tuple[tuple[str, str], ...]:
             f"at a best total of {rules.dealer_stands_on} or more, with or without the Bonus card",
         ),
         ("Dealer naturals", NATURAL_WORDS[rules.dealer_natural]),
-        (
-            "Natural beats a 3-card 21",
-            "yes" if rules.natural_beats_multi_card_21 else "no (they push)",
-        ),
+        ("A dealer natural beats", BEATS_WORDS[rules.natural_beats]),
     )
 
 
@@ -62,6 +68,21 @@ def rules_sentence(rules: Rules) -> str:
         f"{pays.suited_match} / {pays.rank_match} / {pays.adjacent} to 1 (suited match / rank "
         f"match / adjacent); blackjack pays {to_one(rules.blackjack_pays)}; dealer stands on "
         f"{rules.dealer_stands_on} or more; dealer naturals: "
-        f"{NATURAL_WORDS[rules.dealer_natural].split(' (')[0]}; a natural beats a 3-card 21: "
-        f"{'yes' if rules.natural_beats_multi_card_21 else 'no'}."
+        f"{NATURAL_WORDS[rules.dealer_natural].split(' (')[0]}; a dealer natural beats "
+        f"{BEATS_WORDS[rules.natural_beats].split(' (')[0]}."
     )
+
+
+def plain_differences(differences: str) -> str:
+    """Rule differences worded for people: no code identifiers."""
+    for natural in DealerNatural:
+        short = NATURAL_WORDS[natural].split(" (")[0]
+        differences = differences.replace(
+            f"dealer natural {natural.value}", f"dealer naturals: {short}"
+        )
+    for beats in NaturalBeats:
+        short = BEATS_WORDS[beats].split(" (")[0]
+        differences = differences.replace(
+            f"natural beats {beats.value}", f"a natural beats {short}"
+        )
+    return differences.replace("as in force", "rules in force")

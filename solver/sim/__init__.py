@@ -15,12 +15,23 @@ from solver.sim.stats import (
     SimulationResult,
     chi_square_sf,
 )
-from solver.sim.strategies import StandOn, Strategy, TableStrategy, parse_strategy
+from solver.sim.strategies import (
+    AlwaysStand,
+    MimicDealer,
+    NeverBust,
+    StandOn,
+    Strategy,
+    TableStrategy,
+    parse_strategy,
+)
 
 __all__ = [
+    "AlwaysStand",
     "ChiSquare",
     "Estimate",
     "ExactFigure",
+    "MimicDealer",
+    "NeverBust",
     "SeatRound",
     "SeatStatistics",
     "SimulationResult",

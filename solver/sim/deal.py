@@ -17,7 +17,7 @@ from solver.model.outcomes import (
     BonusOutcome,
     MainOutcome,
 )
-from solver.model.rules import DealerNatural, Rules
+from solver.model.rules import DealerNatural, NaturalBeats, Rules
 from solver.sim.hands import (
     ADJACENT,
     BLACKJACK,
@@ -198,19 +198,27 @@ def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
     dealer_bust = dealer == bust
     dealer_total = space.best[b, dealer]
     dealer_cards = space.cards[dealer]
-    natural = np.zeros(n, dtype=np.bool_)  # clause 9
-    if rules.dealer_natural is not DealerNatural.NONE:
-        natural |= (dealer_cards == 2) & (space.best[0, dealer] == 21)
-    if rules.dealer_natural is DealerNatural.WITH_BONUS:
-        natural |= (dealer_cards == 1) & (dealer_total == 21)
+    # Clause 9: a natural is 21 from exactly two cards.  Which pairs count is the
+    # dealer_natural reading: two own cards, one own card with the Bonus card, both, neither.
+    two_own = (dealer_cards == 2) & (space.best[0, dealer] == 21)
+    own_and_bonus = (dealer_cards == 1) & (dealer_total == 21)
+    natural = np.zeros(n, dtype=np.bool_)
+    if rules.dealer_natural in (DealerNatural.WITH_BONUS, DealerNatural.OWN_CARDS):
+        natural |= two_own
+    if rules.dealer_natural in (DealerNatural.WITH_BONUS, DealerNatural.BONUS_CARD):
+        natural |= own_and_bonus
 
     player_total = space.best[b[None, :], hands]  # clause 8
     main = np.full(hands.shape, LOSE, dtype=np.intp)
     main[standing & (player_total == dealer_total[None, :])] = PUSH
-    if rules.natural_beats_multi_card_21:
+    # A natural's total is 21: hands below 21 already lose.  The reading of its strength
+    # says which player 21s lose to it rather than push.
+    if rules.natural_beats is NaturalBeats.MULTI_CARD_21:
         beaten = (player_total == 21) & natural[None, :]
         beaten &= space.cards_in_21[hands] >= 3
         main[standing & beaten] = LOSE
+    elif rules.natural_beats is NaturalBeats.NON_BLACKJACK:
+        main[standing & natural[None, :]] = LOSE
     main[standing & ((player_total > dealer_total[None, :]) | dealer_bust[None, :])] = WIN
     main[blackjack] = BLACKJACK
     return main, bonus_outcome

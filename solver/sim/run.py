@@ -143,7 +143,7 @@ def simulate(
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise SimulationError(f"seed {seed!r} must be a whole number of 0 or more")
-    check_jobs(jobs)
+    check_jobs(jobs, SimulationError)
     if chunk_rounds < 1:
         raise SimulationError(f"chunk size {chunk_rounds} must be at least 1")
     removed = tuple(removed)

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from solver.model.cards import Card
+from solver.model.numbers import number_json
 from solver.model.outcomes import (
     BONUS_OUTCOMES,
     MAIN_OUTCOMES,
@@ -123,7 +124,7 @@ class Estimate:
             "frequencies": dict(self.frequencies),
         }
         if self.exact is not None:
-            document["exact"] = _exact_json(self.exact)
+            document["exact"] = number_json(self.exact)
             document["z"] = self.z
         if self.chi_square is not None:
             document["chi_square"] = self.chi_square.to_json()
@@ -133,14 +134,6 @@ class Estimate:
 def _finite(x: float) -> float | None:
     """A float for JSON, None where it is not finite."""
     return x if math.isfinite(x) else None
-
-
-def _exact_json(value: Fraction | float) -> dict[str, Any]:
-    """An exact figure as JSON: ``p/q`` text and float (float only if it is not exact)."""
-    if isinstance(value, Fraction):
-        text = str(value.numerator) if value.denominator == 1 else str(value)
-        return {"exact": text, "float": float(value)}
-    return {"float": float(value)}
 
 
 def _estimate(

@@ -63,6 +63,60 @@ class StandOn:
         return best_total(hand, bonus) < self.threshold
 
 
+@dataclass(frozen=True, slots=True)
+class NeverBust:
+    """Hit only while no card can bust the hand: own cards' hard total 11 or less (not on 21).
+
+    >>> NeverBust().hits(bonus=2, hand=(0, 0, 0, 0, 0, 1, 0, 0, 0, 0))
+    True
+    """
+
+    @property
+    def name(self) -> str:
+        """``never-bust``."""
+        return "never-bust"
+
+    def hits(self, bonus: int, hand: ValueCounts) -> bool:
+        """Hit while a ten cannot bust the own cards, unless they already make 21."""
+        hard = sum(value * n for value, n in enumerate(hand, start=1))
+        return hard + 10 <= 21 and best_total(hand, bonus) != 21
+
+
+@dataclass(frozen=True, slots=True)
+class MimicDealer:
+    """Draw as the dealer does (clause 7): stop once the best total reaches the dealer's threshold.
+
+    >>> MimicDealer(18).hits(bonus=10, hand=(0, 0, 0, 0, 0, 0, 1, 0, 0, 0))
+    True
+    """
+
+    dealer_stands_on: int
+
+    @property
+    def name(self) -> str:
+        """``mimic-dealer``."""
+        return "mimic-dealer"
+
+    def hits(self, bonus: int, hand: ValueCounts) -> bool:
+        """The dealer's own stopping test, applied to the player's cards."""
+        return not best_total(hand, bonus) >= self.dealer_stands_on
+
+
+@dataclass(frozen=True, slots=True)
+class AlwaysStand:
+    """Stand on the first card, whatever it is."""
+
+    @property
+    def name(self) -> str:
+        """``always-stand``."""
+        return "always-stand"
+
+    def hits(self, bonus: int, hand: ValueCounts) -> bool:
+        """Never hit."""
+        del bonus, hand
+        return False
+
+
 #: A decision table: (Bonus card value 1..10, own hand composition) -> hit?
 DecisionTable = Mapping[tuple[int, ValueCounts], bool]
 
@@ -105,24 +159,43 @@ class TableStrategy:
 TABLE_STRATEGIES = ("optimal", "chart")
 
 
-def parse_strategy(text: str, decisions: Callable[[str], DecisionTable] | None = None) -> Strategy:
-    """Build the strategy named ``stand-on:K``, ``optimal`` or ``chart``.
+def parse_strategy(
+    text: str,
+    decisions: Callable[[str], DecisionTable] | None = None,
+    dealer_stands_on: int | None = None,
+) -> Strategy:
+    """Build a strategy by name: ``stand-on:K``, ``never-bust``, ``mimic-dealer``, ....
 
+    The others are ``always-stand``, ``optimal`` and ``chart``.
     ``optimal`` and ``chart`` are decision tables from the exact solver, which the caller
     passes in as ``decisions(name)``: the simulator plays them, it never asks the solver.
+    ``mimic-dealer`` needs the rules' ``dealer_stands_on``.
 
     >>> parse_strategy("stand-on:17").name
     'stand-on:17'
+    >>> parse_strategy("mimic-dealer", dealer_stands_on=18).hits(10, (0,) * 6 + (1, 0, 0, 0))
+    True
     """
     cleaned = text.strip().lower()
     match = re.fullmatch(r"stand-on:(\d+)", cleaned)
     if match:
         return StandOn(int(match.group(1)))
+    if cleaned == "never-bust":
+        return NeverBust()
+    if cleaned == "always-stand":
+        return AlwaysStand()
+    if cleaned == "mimic-dealer":
+        if dealer_stands_on is None:
+            raise StrategyError("strategy 'mimic-dealer' needs the dealer's stopping total")
+        return MimicDealer(dealer_stands_on)
     if cleaned in TABLE_STRATEGIES:
         if decisions is None:
             raise StrategyError(f"strategy {cleaned!r} needs the exact solver's decision table")
         return TableStrategy(decisions(cleaned), label=cleaned)
-    raise StrategyError(f"unknown strategy {text!r}: use optimal, chart or stand-on:K (e.g. 17)")
+    raise StrategyError(
+        f"unknown strategy {text!r}: use optimal, chart, stand-on:K (e.g. 17), never-bust, "
+        "mimic-dealer or always-stand"
+    )
 
 
 def compile_strategy(strategy: Strategy, shoe: ValueCounts) -> Flags:

@@ -33,7 +33,7 @@ from solver.exact.game import GameResult, GameStore, round_outcomes
 from solver.exact.strategy import COLUMNS, Chart, best_chart
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
 from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome, main_payoffs
-from solver.model.rules import DealerNatural, Rules
+from solver.model.rules import Rules
 from solver.present.charts import (
     COLOURS,
     EXCEPTION_HEADERS,
@@ -51,7 +51,7 @@ from solver.present.report.plots import (
     sensitivity_plot,
 )
 from solver.present.style import edge_percent, minus, one_in, signed, thousands
-from solver.present.wording import NATURAL_WORDS, rule_lines
+from solver.present.wording import plain_differences, rule_lines
 from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
@@ -163,7 +163,7 @@ def build_report(rules: Rules, jobs: int = 1, cache: GameStore | None = None) ->
                     ("rules changed", "main-wager EV", "Bonus EV", "round house edge"),
                     tuple(
                         (
-                            _plain(rule_differences(v.rules, rules)),
+                            plain_differences(rule_differences(v.rules, rules)),
                             edge_percent(v.main_expected_value),
                             edge_percent(v.bonus_expected_value),
                             edge_percent(v.round_house_edge),
@@ -185,16 +185,6 @@ def build_report(rules: Rules, jobs: int = 1, cache: GameStore | None = None) ->
 
 
 # --- Title block ------------------------------------------------------------------------
-
-
-def _plain(differences: str) -> str:
-    """Rule differences worded for people: no code identifiers."""
-    for natural in DealerNatural:
-        short = NATURAL_WORDS[natural].split(" (")[0]
-        differences = differences.replace(
-            f"dealer natural {natural.value}", f"dealer naturals: {short}"
-        )
-    return differences.replace("as in force", "rules in force")
 
 
 def _fingerprint(game: GameResult[Fraction]) -> str:

@@ -1,0 +1,341 @@
+"""Realistic play: the exact value of simple hit/stand policies, against optimal play.
+
+A PAR sheet's edge assumes perfect play; a casino also wants the edge against the way
+people play, and a player the price of a rule of thumb.  Each policy here says hit or
+stand for every (Bonus card value, own cards); it is evaluated exactly by the same
+backward pass as the optimum (:mod:`solver.exact.player`), with the policy's choice in
+place of the better of the two.  The Bonus wager does not depend on play, so each policy's
+round is the optimal round's Bonus wager paired with the policy's main outcomes.
+
+Policies (names as ``cbj strategies`` and ``cbj simulate --strategy`` spell them):
+
+* ``optimal``: composition-dependent optimal play;
+* ``chart``: the best printable chart (:func:`solver.exact.strategy.best_chart`);
+* ``stand-on:K`` (K = 12 to 21): hit while the best total, counting the Bonus card when it
+  helps, is below K;
+* ``never-bust``: hit only while no card can bust the hand (own hard total 11 or less),
+  and never on a best total of 21;
+* ``mimic-dealer``: hit until the dealer's stopping rule would stop (clause 7), that is
+  ``stand-on:T`` with T the dealer's threshold;
+* ``always-stand``: stand on the first card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from solver.exact.dealer import dealer_tree, exact_dealer, padded_falling
+from solver.exact.game import GameResult, Start, round_lines_for, solve_game
+from solver.exact.player import HandSpace, hand_space, showdown_classes
+from solver.exact.strategy import Action, best_chart, cell_of
+from solver.exact.volatility import RatioRow, Volatility
+from solver.model.cards import VALUES, Shoe, ValueCounts
+from solver.model.errors import StrategyError
+from solver.model.hands import best_total, hand_of, hard_total, is_player_blackjack
+from solver.model.numbers import exact_json
+from solver.model.outcomes import MAIN_OUTCOMES
+from solver.model.rules import Rules
+
+#: A policy: hit (True) or stand for a Bonus card value and the own cards.
+Policy = Callable[[int, ValueCounts], bool]
+
+STAND_ON_TOTALS = tuple(range(12, 22))
+#: Every policy ``cbj strategies`` reports, in its order.
+POLICY_NAMES: tuple[str, ...] = (
+    "optimal",
+    "chart",
+    *(f"stand-on:{k}" for k in STAND_ON_TOTALS),
+    "never-bust",
+    "mimic-dealer",
+    "always-stand",
+)
+
+
+def stand_on(threshold: int) -> Policy:
+    """Hit while the best total (with the Bonus card when it helps) is below ``threshold``.
+
+    >>> stand_on(17)(10, hand_of([7])), stand_on(17)(10, hand_of([6]))
+    (False, True)
+    """
+
+    def hits(bonus: int, hand: ValueCounts) -> bool:
+        return best_total(hand, bonus) < threshold
+
+    return hits
+
+
+def never_bust(bonus: int, hand: ValueCounts) -> bool:
+    """Hit only while no card can bust (own hard total at most 11) and the best total is not 21.
+
+    >>> [never_bust(9, hand_of(cards)) for cards in ([5, 6], [10, 2], [1, 10])]
+    [True, False, False]
+    """
+    return hard_total(hand) <= 11 and best_total(hand, bonus) < 21
+
+
+def always_stand(bonus: int, hand: ValueCounts) -> bool:
+    """Never hit."""
+    del bonus, hand
+    return False
+
+
+def simple_policy(name: str, rules: Rules) -> Policy:
+    """The policy named ``stand-on:K``, ``never-bust``, ``mimic-dealer`` or ``always-stand``.
+
+    >>> simple_policy("mimic-dealer", Rules())(10, hand_of([7]))
+    True
+    """
+    cleaned = name.strip().lower()
+    if cleaned.startswith("stand-on:"):
+        text = cleaned.removeprefix("stand-on:")
+        if not text.isdigit() or not 2 <= int(text) <= 22:
+            raise StrategyError(f"strategy {name!r}: K in stand-on:K must be a total from 2 to 22")
+        return stand_on(int(text))
+    if cleaned == "never-bust":
+        return never_bust
+    if cleaned == "mimic-dealer":
+        return stand_on(rules.dealer_stands_on)
+    if cleaned == "always-stand":
+        return always_stand
+    raise StrategyError(
+        f"unknown strategy {name!r}: use optimal, chart, stand-on:K, never-bust, "
+        "mimic-dealer or always-stand"
+    )
+
+
+Outcome = tuple[Fraction, Fraction, Fraction]  # win, push, lose
+
+
+@dataclass(frozen=True, slots=True)
+class _StandTable:
+    """Exact standing outcomes of every hand against one Bonus card, as integer numerators.
+
+    A hand of ``m`` cards has its (win, push, lose) numerators over ``denominator[m]``,
+    with ``denominator[m] = (cards left) * denominator[m + 1]``: hitting needs no division.
+    """
+
+    space: HandSpace
+    stand: tuple[tuple[int, int, int], ...]
+    denominator: tuple[int, ...]
+
+
+def _stand_table(rules: Rules, space: HandSpace) -> _StandTable:
+    """Standing outcomes for every hand of ``space`` (the same scheme as the exact optimum)."""
+    total = sum(space.shoe)
+    dealer = exact_dealer(rules, space.bonus, space.draws)
+    depth = dealer_tree(rules, space.bonus).depth
+    classes = showdown_classes(rules, space).tolist()
+    top = int(space.sizes.max()) + depth
+    denominator = tuple(padded_falling(total - m, top - m) for m in range(top + 1))
+    stand: list[tuple[int, int, int]] = []
+    for i, m in enumerate(space.sizes.tolist()):
+        lift = padded_falling(total - m - depth, top - m - depth)
+        sums = [0, 0, 0]
+        for count, k in zip(dealer.counts[i], classes[i], strict=True):
+            sums[k] += count
+        stand.append((sums[0] * lift, sums[1] * lift, sums[2] * lift))
+    return _StandTable(space, tuple(stand), denominator)
+
+
+def _play(table: _StandTable, policy: Policy, roots: Iterable[int]) -> dict[int, Outcome]:
+    """(win, push, lose) of the ``roots`` hands (indices) played on by ``policy``."""
+    space = table.space
+    n = len(space.hands)
+    hands = [tuple(row) for row in space.hands.tolist()]
+    sizes = space.sizes.tolist()
+    draws = space.draws.tolist()
+    children = space.children.tolist()
+    played: list[tuple[int, int, int]] = [(0, 0, 0)] * n
+    for i in sorted(range(n), key=lambda i: -sizes[i]):
+        if not policy(space.bonus, hands[i]) or sum(draws[i]) == 0:
+            played[i] = table.stand[i]
+            continue
+        w = p = lose = 0
+        for count, child in zip(draws[i], children[i], strict=True):
+            if count == 0:
+                continue
+            if child == n:
+                lose += count * table.denominator[sizes[i] + 1]
+            else:
+                cw, cp, cl = played[child]
+                w, p, lose = w + count * cw, p + count * cp, lose + count * cl
+        played[i] = (w, p, lose)
+    out: dict[int, Outcome] = {}
+    for i in roots:
+        d = table.denominator[sizes[i]]
+        w, p, lose = played[i]
+        out[i] = (Fraction(w, d), Fraction(p, d), Fraction(lose, d))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyResult:
+    """One policy's exact main wager and round, as a :class:`GameResult` of its own play.
+
+    ``game.solutions`` is empty: the starts and round lines are the policy's, not optimal.
+    """
+
+    name: str
+    game: GameResult[Fraction]
+
+    @property
+    def main_ev(self) -> Fraction:
+        """Expected net result of one unit on the main wager."""
+        return Fraction(self.game.expected_value)
+
+    @property
+    def round_ev(self) -> Fraction:
+        """Expected net result of a round (main wager 1, Bonus wager ``bonus_ratio``)."""
+        return Fraction(self.game.round_expected_value)
+
+    @property
+    def round_house_edge(self) -> Fraction:
+        """Expected loss per unit of the total amount wagered in a round."""
+        return Fraction(self.game.round_house_edge)
+
+
+@dataclass(frozen=True, slots=True)
+class StrategiesResult:
+    """Exact figures of every policy asked for, and the optimum they are compared with."""
+
+    rules: Rules
+    optimal_main_ev: Fraction
+    policies: tuple[PolicyResult, ...]
+    ratios: tuple[RatioRow, ...] = ()
+    """Optimal play's round at other Bonus ratios, when asked for."""
+    volatility: Volatility | None = None
+    """Optimal play's volatility at the rules' Bonus ratio, when asked for."""
+
+    def cost(self, policy: PolicyResult) -> Fraction:
+        """What the policy gives up per round against optimal play (main and round alike)."""
+        return self.optimal_main_ev - policy.main_ev
+
+    def by_name(self, name: str) -> PolicyResult:
+        """The policy called ``name``; :class:`StrategyError` if it was not evaluated."""
+        for policy in self.policies:
+            if policy.name == name:
+                return policy
+        raise StrategyError(f"strategy {name!r} was not evaluated")
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"rules": ..., "strategies": [{name, main_ev, round_ev, round_house_edge, cost}]}``.
+
+        With ``bonus_ratios`` and ``volatility`` too when they were computed.
+        """
+        document: dict[str, Any] = {
+            "rules": self.rules.to_json(),
+            "strategies": [
+                {
+                    "name": p.name,
+                    "main_ev": exact_json(p.main_ev),
+                    "round_ev": exact_json(p.round_ev),
+                    "round_house_edge": exact_json(p.round_house_edge),
+                    "cost": exact_json(self.cost(p)),
+                }
+                for p in self.policies
+            ],
+        }
+        if self.ratios:
+            document["bonus_ratios"] = [row.to_json() for row in self.ratios]
+        if self.volatility is not None:
+            document["volatility"] = self.volatility.to_json()
+        return document
+
+
+def evaluate_policies(
+    game: GameResult[Fraction], policies: Mapping[str, Policy]
+) -> tuple[PolicyResult, ...]:
+    """Exact results of each named policy, from the shoe and rules of an exact ``game``."""
+    if not game.exact:
+        raise StrategyError("policies are evaluated exactly: solve the game with exact=True")
+    rules = game.rules
+    shoe = Shoe.full(rules.decks).remove(game.removed)
+    counts = shoe.value_counts()
+    total = sum(counts)
+    outcomes: dict[str, dict[tuple[int, int], Outcome]] = {name: {} for name in policies}
+    for c in VALUES:
+        if counts[c - 1] == 0:
+            continue
+        base = tuple(n - (v == c) for v, n in enumerate(counts, start=1))
+        roots = [hand_of([p]) for p in VALUES if base[p - 1] > 0]
+        table = _stand_table(rules, hand_space(c, base, roots))
+        starters = {
+            p: table.space.index(hand_of([p]))
+            for p in VALUES
+            if base[p - 1] > 0 and not is_player_blackjack(p, c)
+        }
+        for name, policy in policies.items():
+            played = _play(table, policy, starters.values())
+            for p, i in starters.items():
+                outcomes[name][(p, c)] = played[i]
+    results = []
+    zero = Fraction(0)
+    for name in policies:
+        starts = []
+        for c in VALUES:
+            for p in VALUES:
+                ways = counts[c - 1] * (counts[p - 1] - (p == c))
+                if ways == 0:
+                    continue
+                probability = Fraction(ways, total * (total - 1))
+                start_outcomes: dict[str, Fraction]
+                if is_player_blackjack(p, c):
+                    start_outcomes = {str(k): zero for k in MAIN_OUTCOMES}
+                    start_outcomes["blackjack"] = zero + 1
+                    starts.append(Start(p, c, probability, False, start_outcomes))
+                    continue
+                w, push, lose = outcomes[name][(p, c)]
+                start_outcomes = {"blackjack": zero, "win": w, "push": push, "lose": lose}
+                hits = policies[name](c, hand_of([p]))
+                starts.append(Start(p, c, probability, hits, start_outcomes))
+        played_game = replace(game, starts=tuple(starts), solutions={}, round_lines=())
+        lines = round_lines_for(rules, played_game) if game.bonus is not None else ()
+        results.append(PolicyResult(name, replace(played_game, round_lines=lines)))
+    return tuple(results)
+
+
+def optimal_policy(game: GameResult[Fraction]) -> Policy:
+    """Composition-dependent optimal play of ``game`` as a policy (ties stand)."""
+    tables = {c: solution for c, solution in game.solutions.items()}
+
+    def hits(bonus: int, hand: ValueCounts) -> bool:
+        return tables[bonus].hits(hand)
+
+    return hits
+
+
+def chart_policy(rules: Rules, game: GameResult[Fraction]) -> Policy:
+    """The best printable chart as a policy."""
+    chart = best_chart(rules, game)
+
+    def hits(bonus: int, hand: ValueCounts) -> bool:
+        return chart.action(cell_of(hand), bonus) is Action.HIT
+
+    return hits
+
+
+def realistic_play(
+    rules: Rules,
+    names: Iterable[str] = POLICY_NAMES,
+    game: GameResult[Fraction] | None = None,
+) -> StrategiesResult:
+    """Exact main EV, round EV, round house edge and cost of each policy in ``names``.
+
+    ``game`` is the exact solution under ``rules`` (solved here when not given; pass a
+    cached one to save the time).
+    """
+    game = game or solve_game(rules, exact=True)
+    if game.rules != rules or not game.exact:
+        raise StrategyError("the game passed in must be solved exactly under the same rules")
+    policies: dict[str, Policy] = {}
+    for name in dict.fromkeys(n.strip().lower() for n in names):
+        if name == "optimal":
+            policies[name] = optimal_policy(game)
+        elif name == "chart":
+            policies[name] = chart_policy(rules, game)
+        else:
+            policies[name] = simple_policy(name, rules)
+    return StrategiesResult(rules, Fraction(game.expected_value), evaluate_policies(game, policies))

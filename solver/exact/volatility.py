@@ -1,0 +1,266 @@
+"""How a round's result depends on the Bonus ratio, and how far results wander over a session.
+
+A round pays ``M + r B``: the main wager's net ``M`` on one unit and the Bonus wager's net
+``B`` on ``r`` units (clause 2: ``r`` at least 1/2).  Play does not depend on ``r``, so the
+round's mean and variance are exact polynomials in ``r``::
+
+    EV(r) = E[M] + r E[B]
+    Var(r) = Var(M) + 2 r Cov(M, B) + r^2 Var(B)
+
+and the house edge per unit wagered is ``-EV(r) / (1 + r)``.  The five coefficients come
+from the exact joint distribution of ``(M, B)`` (:func:`solver.exact.game.round_outcomes`).
+
+Over ``n`` independent rounds the net result has mean ``n EV`` and standard deviation
+``SD sqrt(n)``.  The ranges and the chance of being ahead below use the **normal
+approximation** to that sum (the central limit theorem); they are approximations, unlike
+the mean and SD, which are exact.  Rounds dealt from one shoe are very weakly dependent;
+the figures treat each round as dealt from a full shoe.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Any
+
+from solver.exact.game import GameResult, round_outcomes
+from solver.model.errors import RulesError
+from solver.model.numbers import exact_json, float_json
+from solver.model.outcomes import bonus_pay, main_payoffs
+from solver.model.rules import MIN_BONUS_RATIO, parse_ratio
+
+#: z of a two-sided 90% normal interval (the volatility index's z).
+Z90 = NormalDist().inv_cdf(0.95)
+#: z of a two-sided 95% normal interval.
+Z95 = NormalDist().inv_cdf(0.975)
+#: Session lengths, in rounds, the volatility figures are given for.
+SESSION_LENGTHS: tuple[int, ...] = (100, 1_000, 10_000, 100_000)
+#: Bonus ratios tabulated by default.
+TABULATED_RATIOS: tuple[Fraction, ...] = (
+    Fraction(1, 2),
+    Fraction(3, 4),
+    Fraction(1),
+    Fraction(3, 2),
+    Fraction(2),
+)
+APPROXIMATION = (
+    "normal approximation to the sum of independent rounds: exact mean n*EV and SD "
+    "SD*sqrt(n), ranges mean -/+ z*SD*sqrt(n), P(ahead) = Phi(n*EV / (SD*sqrt(n)))"
+)
+
+
+def check_ratio(ratio: Fraction | int | str) -> Fraction:
+    """A Bonus ratio, parsed and checked against clause 2 (at least 1/2).
+
+    >>> check_ratio("3/4")
+    Fraction(3, 4)
+    """
+    value = parse_ratio(ratio, "bonus ratio")
+    if value < MIN_BONUS_RATIO:
+        raise RulesError(
+            f"bonus ratio {ratio} is below 1/2: the rules require a Bonus wager of at least "
+            "half the main wager"
+        )
+    return value
+
+
+def parse_ratios(text: str) -> tuple[Fraction, ...]:
+    """Parse a comma list of Bonus ratios (``1/2,1,2`` or ``0.5, 3:2``), each at least 1/2.
+
+    >>> parse_ratios("1/2, 1,2")
+    (Fraction(1, 2), Fraction(1, 1), Fraction(2, 1))
+    """
+    items = [item.strip() for item in text.split(",")]
+    if not all(items):
+        raise RulesError(
+            f"bonus ratios {text!r} has an empty item: give ratios separated by commas, "
+            "e.g. 1/2,1,2"
+        )
+    return tuple(dict.fromkeys(check_ratio(item) for item in items))
+
+
+@dataclass(frozen=True, slots=True)
+class RoundMoments:
+    """Exact first and second moments of the main and Bonus nets of one round."""
+
+    main_mean: Fraction
+    bonus_mean: Fraction
+    main_variance: Fraction
+    bonus_variance: Fraction
+    covariance: Fraction
+
+    def expected_value(self, ratio: Fraction) -> Fraction:
+        """Expected net result of a round with ``ratio`` units on the Bonus wager."""
+        return self.main_mean + ratio * self.bonus_mean
+
+    def variance(self, ratio: Fraction) -> Fraction:
+        """Variance of a round's net result with ``ratio`` units on the Bonus wager."""
+        return self.main_variance + 2 * ratio * self.covariance + ratio**2 * self.bonus_variance
+
+    def house_edge(self, ratio: Fraction) -> Fraction:
+        """Expected loss per unit of the total amount wagered (1 + ``ratio``)."""
+        return -self.expected_value(ratio) / (1 + ratio)
+
+    def standard_deviation(self, ratio: Fraction) -> float:
+        """Standard deviation of a round's net result."""
+        return math.sqrt(self.variance(ratio))
+
+    def to_json(self) -> dict[str, Any]:
+        """The coefficients of ``EV(r) = a + b r`` and ``Var(r) = c + d r + e r^2``."""
+        return {
+            "ev": {"constant": exact_json(self.main_mean), "per_r": exact_json(self.bonus_mean)},
+            "variance": {
+                "constant": exact_json(self.main_variance),
+                "per_r": exact_json(2 * self.covariance),
+                "per_r2": exact_json(self.bonus_variance),
+            },
+        }
+
+
+def round_moments(game: GameResult[Fraction]) -> RoundMoments:
+    """The exact moments of ``game``'s main and Bonus nets (the play ``game`` describes)."""
+    if not game.exact:
+        raise RulesError("the Bonus ratio functions need an exactly solved game")
+    joint = round_outcomes(game)
+    main_pay = main_payoffs(game.rules)
+    terms = [
+        (main_pay[k], bonus_pay(game.rules.paytable, outcome), Fraction(p))
+        for (k, outcome), p in joint.items()
+    ]
+    em = sum((m * p for m, _, p in terms), Fraction(0))
+    eb = sum((b * p for _, b, p in terms), Fraction(0))
+    emm = sum((m * m * p for m, _, p in terms), Fraction(0))
+    ebb = sum((b * b * p for _, b, p in terms), Fraction(0))
+    emb = sum((m * b * p for m, b, p in terms), Fraction(0))
+    return RoundMoments(em, eb, emm - em**2, ebb - eb**2, emb - em * eb)
+
+
+@dataclass(frozen=True, slots=True)
+class RatioRow:
+    """The round at one Bonus ratio."""
+
+    ratio: Fraction
+    expected_value: Fraction
+    house_edge: Fraction
+    variance: Fraction
+
+    @property
+    def standard_deviation(self) -> float:
+        """Standard deviation of a round's net result."""
+        return math.sqrt(self.variance)
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as JSON (the SD as a float: it is a square root)."""
+        return {
+            "ratio": exact_json(self.ratio),
+            "round_ev": exact_json(self.expected_value),
+            "round_house_edge": exact_json(self.house_edge),
+            "round_variance": exact_json(self.variance),
+            "round_sd": float_json(self.standard_deviation),
+        }
+
+
+def ratio_table(
+    moments: RoundMoments, ratios: Iterable[Fraction | int | str] = TABULATED_RATIOS
+) -> tuple[RatioRow, ...]:
+    """The round's EV, house edge and variance at each Bonus ratio (each at least 1/2)."""
+    rows = []
+    for given in ratios:
+        r = check_ratio(given)
+        rows.append(
+            RatioRow(r, moments.expected_value(r), moments.house_edge(r), moments.variance(r))
+        )
+    return tuple(rows)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRange:
+    """The net result after ``rounds`` rounds: exact mean and SD, normal ranges and P(ahead)."""
+
+    rounds: int
+    mean: Fraction
+    standard_deviation: float
+
+    def interval(self, z: float) -> tuple[float, float]:
+        """Mean -/+ ``z`` SD: the normal approximation's central range."""
+        centre = float(self.mean)
+        return (centre - z * self.standard_deviation, centre + z * self.standard_deviation)
+
+    @property
+    def range90(self) -> tuple[float, float]:
+        """The central 90% range of the net result (normal approximation)."""
+        return self.interval(Z90)
+
+    @property
+    def range95(self) -> tuple[float, float]:
+        """The central 95% range of the net result (normal approximation)."""
+        return self.interval(Z95)
+
+    @property
+    def probability_ahead(self) -> float:
+        """Probability that the net result is above 0 (normal approximation)."""
+        if self.standard_deviation == 0:
+            return 1.0 if self.mean > 0 else 0.0
+        return NormalDist().cdf(float(self.mean) / self.standard_deviation)
+
+    def to_json(self) -> dict[str, Any]:
+        """The session's figures as JSON."""
+        return {
+            "rounds": self.rounds,
+            "mean": exact_json(self.mean),
+            "sd": float_json(self.standard_deviation),
+            "range90": list(self.range90),
+            "range95": list(self.range95),
+            "probability_ahead": self.probability_ahead,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Volatility:
+    """A round's volatility: the index SD x z90 and session ranges (normal approximation)."""
+
+    ratio: Fraction
+    mean: Fraction
+    variance: Fraction
+    sessions: tuple[SessionRange, ...]
+
+    @property
+    def standard_deviation(self) -> float:
+        """Standard deviation of one round's net result."""
+        return math.sqrt(self.variance)
+
+    @property
+    def index(self) -> float:
+        """The volatility index: SD x z for 90% confidence (z = :data:`Z90`)."""
+        return self.standard_deviation * Z90
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``volatility`` document of ``cbj solve``."""
+        return {
+            "bonus_ratio": exact_json(self.ratio),
+            "round_ev": exact_json(self.mean),
+            "round_variance": exact_json(self.variance),
+            "round_sd": float_json(self.standard_deviation),
+            "index": float_json(self.index) | {"z": Z90, "confidence": 0.90},
+            "method": APPROXIMATION,
+            "sessions": [s.to_json() for s in self.sessions],
+        }
+
+
+def volatility(
+    moments: RoundMoments,
+    ratio: Fraction | int | str,
+    lengths: Iterable[int] = SESSION_LENGTHS,
+) -> Volatility:
+    """Volatility of a round at Bonus ratio ``ratio``, and its sessions of each length."""
+    r = check_ratio(ratio)
+    mean, variance = moments.expected_value(r), moments.variance(r)
+    sessions = []
+    for n in lengths:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise RulesError(f"session length {n!r} must be a whole number of rounds, 1 or more")
+        sessions.append(SessionRange(n, n * mean, math.sqrt(n * variance)))
+    return Volatility(r, mean, variance, tuple(sessions))

@@ -1,0 +1,78 @@
+"""Realistic play, the Bonus ratio and volatility as tables (``cbj strategies``)."""
+
+from __future__ import annotations
+
+from solver.exact.policies import StrategiesResult
+from solver.model.numbers import number, percent, signed
+from solver.present.tables import Table, rules_notes
+
+
+def strategies_table(result: StrategiesResult) -> Table:
+    """Each policy's exact main EV, round EV, round house edge and cost against optimal play."""
+    rows = tuple(
+        (
+            p.name,
+            signed(p.main_ev),
+            signed(p.round_ev),
+            percent(p.round_house_edge),
+            number(result.cost(p)),
+        )
+        for p in result.policies
+    )
+    return Table(
+        "Strategies: exact figures",
+        ("strategy", "main EV", "round EV", "round house edge", "cost vs optimal"),
+        rows,
+        (
+            *rules_notes(result.rules),
+            "EVs per unit of main wager; the round's house edge is per unit of the total "
+            "wagered (main + Bonus); cost is main EV given up against optimal play.",
+        ),
+    )
+
+
+def ratios_table(result: StrategiesResult) -> Table:
+    """Optimal play's round at each Bonus ratio."""
+    rows = tuple(
+        (
+            str(row.ratio),
+            signed(row.expected_value),
+            percent(row.house_edge),
+            number(row.standard_deviation, 4),
+        )
+        for row in result.ratios
+    )
+    return Table(
+        "The round by Bonus ratio (optimal play)",
+        ("bonus ratio", "round EV", "house edge per unit wagered", "round SD"),
+        rows,
+        ("Exact: EV(r) = E[M] + r E[B], Var(r) = Var(M) + 2r Cov(M, B) + r^2 Var(B).",),
+    )
+
+
+def volatility_table(result: StrategiesResult) -> Table:
+    """Session ranges and the chance of being ahead (normal approximation)."""
+    v = result.volatility
+    if v is None:
+        return Table("Volatility", ("rounds",), ())
+    rows = tuple(
+        (
+            f"{s.rounds:,}",
+            number(s.mean, 2),
+            number(s.standard_deviation, 2),
+            f"{s.range90[0]:.1f} to {s.range90[1]:.1f}",
+            f"{s.range95[0]:.1f} to {s.range95[1]:.1f}",
+            number(s.probability_ahead, 4),
+        )
+        for s in v.sessions
+    )
+    return Table(
+        "Volatility of the round (optimal play)",
+        ("rounds", "mean net", "SD", "90% range", "95% range", "P(ahead)"),
+        rows,
+        (
+            f"bonus ratio {v.ratio}; round SD {v.standard_deviation:.4f}; volatility index "
+            f"{v.index:.4f} (SD x z, z = 1.6449 for 90%)",
+            "Mean and SD exact; ranges and P(ahead) by the normal approximation.",
+        ),
+    )

@@ -1,0 +1,208 @@
+"""The Python API: each command's function returns what the command prints as JSON.
+
+Every case runs the command with ``--format json`` and the API function with the same
+arguments, and compares the two documents; one case with the default rules and one with
+other rules for each command.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import solver
+from solver import api
+from solver.cache import MemoryCache
+from tests.conftest import run_cli
+
+Case = tuple[list[str], Callable[[MemoryCache], Any]]
+
+CASES: dict[str, Case] = {
+    "rules": (["rules"], lambda games: solver.rules()),
+    "rules-variant": (
+        ["rules", "--decks", "1", "--paytable", "20:5:2", "--no-natural-beats-multi-card-21"],
+        lambda games: solver.rules(decks=1, paytable="20:5:2", natural_beats_multi_card_21=False),
+    ),
+    "bonus": (["bonus", "--symbolic"], lambda games: solver.bonus(symbolic=True)),
+    "bonus-variant": (
+        ["bonus", "--removed", "As Kd", "--decks", "2"],
+        lambda games: solver.bonus(removed="As Kd", decks=2),
+    ),
+    "dealer": (["dealer"], lambda games: solver.dealer()),
+    "dealer-variant": (
+        ["dealer", "--bonus", "7", "--dealer-stands-on", "17"],
+        lambda games: solver.dealer(bonus="7", dealer_stands_on=17),
+    ),
+    "solve": (["solve"], lambda games: solver.solve(cache=games)),
+    "solve-variant": (
+        ["solve", "--decks", "2", "--removed", "As 5h"],
+        lambda games: solver.solve(decks=2, removed="As 5h", cache=games),
+    ),
+    "advise": (
+        ["advise", "--bonus", "7", "--hand", "9 4"],
+        lambda games: solver.advise(bonus="7", hand="9 4"),
+    ),
+    "advise-variant": (
+        ["advise", "--bonus", "Th", "--hand", "8 4", "--seen", "2c", "--exact", "--decks", "1"],
+        lambda games: solver.advise(bonus="Th", hand="8 4", seen="2c", exact=True, decks=1),
+    ),
+    "chart": (["chart"], lambda games: solver.chart(cache=games)),
+    "chart-variant": (
+        ["chart", "--dealer-stands-on", "17"],
+        lambda games: solver.chart(dealer_stands_on=17, cache=games),
+    ),
+    "simulate": (
+        ["simulate", "--rounds", "20000", "--seed", "5", "--strategy", "stand-on:17"],
+        lambda games: solver.simulate(rounds=20_000, seed=5, strategy="stand-on:17"),
+    ),
+    "simulate-variant": (
+        [
+            "simulate",
+            "--rounds",
+            "9000",
+            "--seed",
+            "8",
+            "--fresh-shoe",
+            "--decks",
+            "2",
+            "--seats",
+            "2",
+        ],
+        lambda games: solver.simulate(
+            rounds=9_000, seed=8, fresh_shoe=True, decks=2, seats=2, cache=games
+        ),
+    ),
+    "paytable-solve": (
+        ["paytable", "solve", "--solve-for", "adjacent", "--target-bonus-edge", "5%"],
+        lambda games: solver.paytable_solve(
+            solve_for="adjacent", target_bonus_edge="5%", cache=games
+        ),
+    ),
+    "paytable-solve-variant": (
+        [
+            "paytable",
+            "solve",
+            "--solve-for",
+            "rank_match",
+            "--target-round-edge",
+            "2%",
+            "--suited-match",
+            "20",
+            "--bonus-ratio",
+            "1",
+        ],
+        lambda games: solver.paytable_solve(
+            solve_for="rank_match",
+            target_round_edge="2%",
+            suited_match=20,
+            bonus_ratio=1,
+            cache=games,
+        ),
+    ),
+    "paytable-search": (
+        ["paytable", "search", "--top", "3"],
+        lambda games: solver.paytable_search(top=3, cache=games),
+    ),
+    "paytable-search-variant": (
+        ["paytable", "search", "--bonus-edge-range", "5%:15%", "--max-pay", "20", "--top", "5"],
+        lambda games: solver.paytable_search(
+            bonus_edge_range="5%:15%", max_pay=20, top=5, cache=games
+        ),
+    ),
+    "variants": (["variants", "--decks", "1,2"], lambda games: solver.variants(decks="1,2")),
+    "variants-variant": (
+        ["variants", "--blackjack-pays", "3:2,6:5", "--paytable", "20:5:2"],
+        lambda games: solver.variants(blackjack_pays=[Fraction(3, 2), "6:5"], paytable="20:5:2"),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_api_result_is_the_commands_json(
+    case: str, games: MemoryCache, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv, call = CASES[case]
+    status, out, err = run_cli([*argv, "--format", "json"], capsys)
+    assert status == 0, err
+    result = call(games)
+    assert result.to_json() == json.loads(out)
+    assert result.rules == result.rules  # frozen results compare by value
+    assert isinstance(result.rules, solver.Rules)
+
+
+def test_results_compare_by_value_and_are_frozen(games: MemoryCache) -> None:
+    first, second = solver.solve(cache=games), solver.solve()
+    assert first == second
+    assert solver.bonus(decks=2) != solver.bonus(decks=1)
+    with pytest.raises(AttributeError):
+        first.exact = True  # type: ignore[misc]
+
+
+def test_exact_results_hold_fractions_and_float_results_floats(games: MemoryCache) -> None:
+    exact = solver.solve(exact=True, cache=games)
+    fast = solver.solve(cache=games)
+    assert isinstance(exact.expected_value, Fraction)
+    assert isinstance(fast.expected_value, float)
+    assert abs(float(exact.expected_value) - fast.expected_value) < 1e-12
+
+
+def test_rules_can_be_given_whole_or_as_options() -> None:
+    base = solver.Rules(decks=2)
+    assert solver.rules(rules=base).rules == base
+    assert solver.rules(rules=base, dealer_stands_on=17).rules == solver.Rules(
+        decks=2, dealer_stands_on=17
+    )
+    assert solver.bonus(removed=[solver.Card.parse("As")]) == solver.bonus(removed="As")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: solver.rules(decks=0), "decks 0"),
+        (lambda: solver.rules(decks="six"), "six"),
+        (lambda: solver.solve(jobs=0), "jobs 0"),
+        (lambda: solver.bonus(removed="Zz"), "Zz"),
+        (lambda: solver.advise(bonus="7 8", hand="9"), "exactly one card"),
+        (lambda: solver.simulate(rounds=10, penetration=0.5, fresh_shoe=True), "--fresh-shoe"),
+        (lambda: solver.paytable_solve(solve_for="lose", target_bonus_edge="5%"), "lose"),
+        (lambda: solver.variants(decks="1,,2"), "empty item"),
+    ],
+)
+def test_bad_input_raises_the_projects_error(call: Callable[[], Any], message: str) -> None:
+    with pytest.raises(solver.CbjError, match=message):
+        call()
+
+
+def test_tables_returns_every_file_it_wrote(tmp_path: Path, games: MemoryCache) -> None:
+    written = api.tables(tmp_path / "collection", cache=games)
+    assert written.paths and all(p.is_file() for p in written.paths)
+    on_disk = {p for p in (tmp_path / "collection").rglob("*") if p.is_file()}
+    assert on_disk == set(written.paths)
+
+
+def test_the_library_writes_no_file_unless_asked(tmp_path: Path) -> None:
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    script = (
+        "import solver\n"
+        "solver.rules(); solver.bonus(symbolic=True); solver.dealer(bonus=7)\n"
+        "solver.solve(decks=1); solver.advise(bonus='7', hand='9 4')\n"
+        "solver.simulate(rounds=5000, seed=1, strategy='stand-on:17')\n"
+        "solver.variants(decks='1,2', jobs=2)\n"
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "CBJ_CACHE_DIR"}
+    environment |= {"HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
+    subprocess.run(
+        [sys.executable, "-c", script], cwd=work, env=environment, check=True, timeout=300
+    )
+    assert list(home.rglob("*")) == []
+    assert list(work.rglob("*")) == []

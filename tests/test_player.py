@@ -1,0 +1,67 @@
+"""The vectorised exact player pass against the plain one, hand by hand in Python integers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solver.exact import player
+from solver.exact.player import (
+    PlayerSolution,
+    hand_space,
+    solve_exact,
+    solve_exact_modular,
+    solve_exact_plain,
+    solve_float,
+)
+from solver.model.cards import Shoe
+from solver.model.hands import hand_of
+from solver.model.rules import DealerNatural, Rules
+
+
+def space_for(rules: Rules, bonus: int) -> player.HandSpace:
+    counts = Shoe.full(rules.decks).value_counts()
+    base = tuple(n - (v == bonus) for v, n in enumerate(counts, start=1))
+    return hand_space(bonus, base, [hand_of([p]) for p in range(1, 11) if base[p - 1]])
+
+
+def assert_same(a: PlayerSolution, b: PlayerSolution) -> None:
+    assert a.hitting == b.hitting
+    assert a.stand == b.stand
+    assert a.hit == b.hit
+    assert a.outcomes == b.outcomes
+
+
+@pytest.mark.parametrize(
+    ("rules", "bonus"),
+    [
+        (Rules(decks=1), 1),
+        (Rules(decks=1), 7),
+        (Rules(), 10),
+        (Rules(decks=8), 5),
+        (Rules(dealer_stands_on=17), 2),
+        (Rules(dealer_natural=DealerNatural.NONE), 10),
+        (Rules(natural_beats_multi_card_21=False), 1),
+    ],
+    ids=str,
+)
+def test_modular_pass_equals_the_plain_pass(rules: Rules, bonus: int) -> None:
+    space = space_for(rules, bonus)
+    assert_same(solve_exact_modular(rules, space), solve_exact_plain(rules, space))
+
+
+def test_decisions_read_exactly_when_floats_are_close(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With a huge tolerance every decision is taken by rebuilding both values exactly.
+    rules, space = Rules(decks=1), space_for(Rules(decks=1), 4)
+    monkeypatch.setattr(player, "TIE_TOLERANCE", 10.0)
+    assert_same(solve_exact_modular(rules, space), solve_exact_plain(rules, space))
+
+
+def test_exact_solve_takes_the_modular_pass_on_a_full_shoe_and_floats_agree() -> None:
+    rules = Rules(decks=2)
+    space = space_for(rules, 9)
+    exact, fast = solve_exact(rules, space), solve_float(rules, space)
+    assert_same(exact, solve_exact_modular(rules, space))
+    assert exact.hitting == fast.hitting
+    floats = [float(v) for v in fast.stand]
+    assert np.allclose([float(v) for v in exact.stand], floats, rtol=0, atol=1e-12)

@@ -1,0 +1,147 @@
+"""Realistic play: each policy's exact value against brute force and the simulator."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from solver.exact.game import GameResult, solve_game
+from solver.exact.policies import (
+    POLICY_NAMES,
+    StrategiesResult,
+    realistic_play,
+    simple_policy,
+)
+from solver.exact.strategy import Action, best_chart, cell_of
+from solver.model.cards import Card, Shoe
+from solver.model.errors import StrategyError
+from solver.model.rules import DealerNatural, NaturalBeats, Rules
+from solver.sim import ExactFigure, parse_strategy, simulate
+
+from . import reference
+from .test_game import ACES_REMOVED, TINY_REMOVED
+
+RULES = [
+    Rules(decks=1),
+    Rules.from_preset("vegas-21", decks=1),
+    Rules(decks=1, dealer_natural=DealerNatural.BONUS_CARD, natural_beats=NaturalBeats.NOTHING),
+    Rules(decks=1, dealer_stands_on=17, blackjack_pays=Fraction(6, 5)),
+]
+SIMPLE = ("stand-on:12", "stand-on:16", "stand-on:19", "stand-on:21", "never-bust", "always-stand")
+
+
+def reference_policy(name: str) -> int | str:
+    """The brute-force twin's spelling of a simple policy."""
+    return int(name.removeprefix("stand-on:")) if name.startswith("stand-on:") else name
+
+
+def tiny(removed: tuple[Card, ...]) -> tuple[int, ...]:
+    return Shoe.full(1).remove(removed).value_counts()
+
+
+@pytest.fixture(scope="module", params=[TINY_REMOVED, ACES_REMOVED], ids=["few-aces", "aces"])
+def removed(request: pytest.FixtureRequest) -> tuple[Card, ...]:
+    cards: tuple[Card, ...] = request.param
+    return cards
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.summary()[:60])
+def test_simple_policies_equal_every_card_order(rules: Rules, removed: tuple[Card, ...]) -> None:
+    game = solve_game(rules, removed, exact=True)
+    result = realistic_play(rules, (*SIMPLE, "mimic-dealer"), game=game)
+    shoe = tiny(removed)
+    for name in SIMPLE:
+        assert result.by_name(name).main_ev == reference.main_ev(
+            shoe, rules, reference_policy(name)
+        ), name
+    assert result.by_name("mimic-dealer").main_ev == reference.main_ev(
+        shoe, rules, rules.dealer_stands_on
+    )
+
+
+@pytest.mark.parametrize("rules", RULES[:2], ids=lambda r: r.summary()[:60])
+def test_optimal_and_chart_policies_reproduce_the_solver(
+    rules: Rules, removed: tuple[Card, ...]
+) -> None:
+    game = solve_game(rules, removed, exact=True)
+    result = realistic_play(rules, POLICY_NAMES, game=game)
+    optimal = result.by_name("optimal")
+    assert optimal.main_ev == game.expected_value
+    assert optimal.round_ev == game.round_expected_value
+    assert result.cost(optimal) == 0
+    assert result.by_name("chart").main_ev == best_chart(rules, game).expected_value
+    for policy in result.policies:
+        # Optimal play is worth at least any fixed policy; the Bonus wager is untouched.
+        assert result.cost(policy) >= 0
+        assert policy.round_ev - policy.main_ev == game.round_expected_value - game.expected_value
+        assert policy.round_house_edge == -policy.round_ev / (1 + rules.bonus_ratio)
+        assert sum(policy.game.outcomes.values()) == 1
+        assert sum(line.probability for line in policy.game.round_lines) == 1
+
+
+def test_json_names_every_strategy_with_exact_numbers(removed: tuple[Card, ...]) -> None:
+    rules = Rules(decks=1)
+    result = realistic_play(rules, POLICY_NAMES, game=solve_game(rules, removed, exact=True))
+    data = result.to_json()
+    assert data["rules"] == rules.to_json()
+    assert [row["name"] for row in data["strategies"]] == list(POLICY_NAMES)
+    for row, policy in zip(data["strategies"], result.policies, strict=True):
+        assert Fraction(row["main_ev"]["exact"]) == policy.main_ev
+        assert Fraction(row["cost"]["exact"]) == result.cost(policy)
+        assert row["round_house_edge"]["float"] == float(policy.round_house_edge)
+
+
+@pytest.mark.parametrize("name", ["stand-on:", "stand-on:x", "stand-on:40", "hit-me", ""])
+def test_unknown_policies_are_named(name: str) -> None:
+    with pytest.raises(StrategyError, match="strategy"):
+        simple_policy(name, Rules())
+    with pytest.raises(StrategyError):
+        parse_strategy(name)
+
+
+def test_mimic_dealer_needs_the_dealer_rule() -> None:
+    with pytest.raises(StrategyError, match="mimic-dealer"):
+        parse_strategy("mimic-dealer")
+
+
+def _sim_figure(result: StrategiesResult, name: str) -> ExactFigure:
+    game: GameResult[Fraction] = result.by_name(name).game
+    return ExactFigure(
+        Fraction(game.expected_value), {k: Fraction(p) for k, p in game.outcomes.items()}
+    )
+
+
+@pytest.mark.parametrize("rules", [RULES[0], RULES[1]], ids=["default", "vegas-21"])
+def test_simulator_playing_each_policy_meets_its_exact_value(rules: Rules) -> None:
+    game = solve_game(rules, TINY_REMOVED, exact=True)
+    result = realistic_play(rules, POLICY_NAMES, game=game)
+    decisions = {kind: _decisions(game, kind) for kind in ("optimal", "chart")}
+    for i, name in enumerate(POLICY_NAMES):
+        strategy = parse_strategy(name, decisions.__getitem__, rules.dealer_stands_on)
+        sim = simulate(
+            rules,
+            strategy,
+            60_000,
+            seed=1000 + i,
+            penetration=None,
+            removed=TINY_REMOVED,
+            exact={"main": _sim_figure(result, name)},
+        )
+        main = sim.overall.main
+        assert main.z is not None and abs(main.z) < 3, (name, main.mean, main.z)
+        assert main.chi_square is not None and main.chi_square.p_value > 0.0005, name
+
+
+def _decisions(game: GameResult[Fraction], kind: str) -> dict[tuple[int, tuple[int, ...]], bool]:
+    """Hit or stand for every (Bonus value, hand) under optimal play or the chart."""
+    chart = best_chart(game.rules, game) if kind == "chart" else None
+    table = {}
+    for bonus, solution in game.solutions.items():
+        for i, row in enumerate(solution.space.hands.tolist()):
+            hand = tuple(row)
+            if chart is None:
+                table[(bonus, hand)] = solution.hitting[i]
+            else:
+                table[(bonus, hand)] = chart.action(cell_of(hand), bonus) is Action.HIT
+    return table
