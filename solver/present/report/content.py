@@ -178,7 +178,7 @@ def build_report(rules: Rules, jobs: int = 1, cache: GameStore | None = None) ->
             ),
         ),
         _chart_section(best_chart(model.rules, model.game)),
-        _simulation_section(game, cache),
+        _simulation_section(game),
         _appendix(game),
     )
     return Report(rules, _title_block(rules, game), sections)
@@ -556,12 +556,24 @@ def _sensitivity_section(model: EdgeModel, rules: Rules) -> Section:
     )
 
 
-def _simulation_section(game: GameResult[Fraction], cache: GameStore | None) -> Section:
-    from solver.api import simulate
+def _simulation_section(game: GameResult[Fraction]) -> Section:
+    """The independent simulator, handed the exact figures, dealing a fixed-seed sample."""
+    from solver.exact.bonus import analyse_bonus
+    from solver.exact.strategy import exact_main, strategy_source
+    from solver.sim import ExactFigure, parse_strategy, simulate
 
     rules = game.rules
+    played = parse_strategy("optimal", lambda kind: strategy_source(game, kind))
+    mean, probabilities = exact_main(game, "optimal")
+    analysis = analyse_bonus(rules)
+    exact = {
+        "main": ExactFigure(mean, probabilities),
+        "bonus": ExactFigure(
+            analysis.expected_value, {ln.outcome.value: ln.probability for ln in analysis.lines}
+        ),
+    }
     result = simulate(
-        rounds=SIMULATION_ROUNDS, rules=rules, seed=SIMULATION_SEED, fresh_shoe=True, cache=cache
+        rules, played, SIMULATION_ROUNDS, seed=SIMULATION_SEED, penetration=None, exact=exact
     )
     stats = result.overall
     names = {"main": "main wager", "bonus": "Bonus wager", "round": "whole round"}
