@@ -41,6 +41,7 @@ from solver.exact.design import (
 )
 from solver.exact.game import Advice, GameResult, GameStore, ProgressCallback, solve_game
 from solver.exact.game import advise as advise_hand
+from solver.exact.graph import DecisionGraph, decision_graph
 from solver.exact.policies import POLICY_NAMES, StrategiesResult, realistic_play, simple_policy
 from solver.exact.protection import (
     Counts,
@@ -623,6 +624,34 @@ def tables(
         built = write_collection(building, charts, progress=progress)
     paths = tuple(target / path.relative_to(building) for path in built)
     return Written(Rules(), paths, tuple(charts))
+
+
+def graph(
+    output: str | Path | None = None,
+    *,
+    bonus: Card | str,
+    hand: Cards = (),
+    exact: bool = False,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> Written | DecisionGraph:
+    """The player's decision graph against ``bonus``, from ``hand`` or every first card.
+
+    Written to ``output`` (``.graphml``, ``.gexf``, ``.dot``, or a picture: ``.svg``,
+    ``.png``, ``.pdf``) when given; else the graph itself, whose ``to_json()`` lists it.
+    """
+    from solver.present.graph import graph_format, render_graph
+
+    bonus_cards = _cards([bonus] if isinstance(bonus, Card) else bonus)
+    if len(bonus_cards) != 1:
+        raise CardError(f"the Bonus card is exactly one card, got {bonus!r}")
+    fmt = graph_format(Path(output)) if output is not None else None
+    played = make_rules(rules, options)
+    result = decision_graph(played, bonus_cards[0], _cards(hand), exact=exact)
+    if output is None or fmt is None:
+        return result
+    Path(output).write_bytes(render_graph(result, fmt))
+    return Written(played, (Path(output),))
 
 
 def report(

@@ -609,6 +609,24 @@ def count(no_cache: bool, fmt: str, **options: Any) -> None:
     emit_result(fmt, result, count_table(result))
 
 
+@cli.command()
+@rules_options
+@click.option("--bonus", "bonus_text", required=True, help="The Bonus card, e.g. 7 or 7h.")
+@click.option("--hand", default="", help="Start from these own cards, e.g. '9 3' (default: all).")
+@click.option("--exact", is_flag=True, help="Exact fractions as extra attributes (slower).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    required=True,
+    help="File to write: .graphml, .gexf or .dot (or a picture: .svg, .png, .pdf).",
+)
+def graph(bonus_text: str, hand: str, exact: bool, output: Path, **options: Any) -> None:
+    """The player's decision graph (hands, EVs, draws) for Gephi, yEd or Graphviz."""
+    api.graph(output, bonus=bonus_text, hand=hand, exact=exact, **options)
+    click.echo(f"cbj: wrote {output}", err=True)
+
+
 def fail(message: str) -> None:
     """Report bad input as one line on stderr and exit with status 2."""
     click.echo(f"cbj: error: {message}", err=True)

@@ -1,4 +1,4 @@
-"""Shared test helpers: physical card lists for brute-force enumeration.
+"""Shared test helpers: physical card lists for brute-force enumeration, the PAR report.
 
 At import, before any fixture or test module runs, the whole session is given a private
 home, cache folder and matplotlib folder, so no test reads or writes the user's cache
@@ -27,6 +27,8 @@ import pytest  # noqa: E402
 from solver.cache import MemoryCache  # noqa: E402
 from solver.cli import main  # noqa: E402
 from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
+from solver.model.rules import Rules  # noqa: E402
+from solver.present.report import Report, build_report  # noqa: E402
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -52,3 +54,16 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
         main(argv)
     out, err = capsys.readouterr()
     return int(stop.value.code or 0), out, err
+
+
+#: The date every report built in the tests carries (2026-01-02), for reproducible PDFs.
+EPOCH = "1767312000"
+
+
+@pytest.fixture(scope="session")
+def par_report(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    """The PAR report of a 2-deck game, built once per test session (it takes seconds)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CBJ_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cbj-cache"))
+        patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+        return build_report(Rules(decks=2))

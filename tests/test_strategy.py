@@ -28,11 +28,19 @@ from solver.exact.strategy import (
     best_column,
     cell_of,
 )
-from solver.model.cards import RANKS, SUITS, Shoe, parse_cards
+from solver.model.cards import RANKS, SUITS, VALUES, Shoe, parse_cards
 from solver.model.hands import add_card, best_total_of, hand_of, hard_total, is_player_blackjack
 from solver.model.rules import Rules
-from solver.present.charts import TEXT_FORMATS, ChartFormat, render
-from solver.present.collection import VARIANTS, index_page
+from solver.present.charts import (
+    COLOURS,
+    TEXT_FORMATS,
+    ChartFormat,
+    display_rows,
+    exception_cells,
+    render,
+)
+from solver.present.collection import VARIANTS, Variant, index_page
+from solver.present.style import one_in, significant_percent
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -280,3 +288,113 @@ def test_optimal_play_beats_every_fixed_policy(removed: list[str], bonus: int) -
     assert optimal >= always_stand
     for k in range(12, 22):
         assert optimal >= chart_root_value(solution, bonus, stand_on(k, bonus))
+
+
+# --- Rendering: palette, exceptions, title -------------------------------------------------
+
+
+def test_hit_and_stand_stay_apart_under_colour_vision_deficiency() -> None:
+    from tests.colour_vision import (
+        DEUTERANOPIA,
+        PROTANOPIA,
+        TRITANOPIA,
+        contrast_ratio,
+        delta_e,
+        lightness_difference,
+        linear_of,
+        simulate,
+    )
+
+    hit, stand = COLOURS[Action.HIT], COLOURS[Action.STAND]
+    for matrix in (DEUTERANOPIA, PROTANOPIA, TRITANOPIA):
+        # CIE76 difference of 40 is far beyond "just noticeable" (about 2.3).
+        assert delta_e(simulate(hit, matrix), simulate(stand, matrix)) > 40
+    assert lightness_difference(linear_of(hit), linear_of(stand)) > 15  # apart in greyscale
+    black = (0.0, 0.0, 0.0)
+    for colour in COLOURS.values():  # the letters stay readable: WCAG AAA for normal text
+        assert contrast_ratio(linear_of(colour), black) >= 7
+
+
+def test_the_old_red_green_palette_fails_the_same_check() -> None:
+    from tests.colour_vision import DEUTERANOPIA, delta_e, simulate
+
+    # The check can fail: the palette before issue 12 was practically one colour.
+    assert delta_e(simulate("#f4a6a6", DEUTERANOPIA), simulate("#a8d5a2", DEUTERANOPIA)) < 10
+
+
+def test_every_format_lists_the_exceptions_and_marks_their_cells(chart: Chart) -> None:
+    cells = exception_cells(chart)
+    assert cells and sum(len(x.hands) for x in cells) == len(chart.exceptions)
+    gains = [x.gain_per_round for x in cells]
+    assert gains == sorted(gains, reverse=True)  # the stated sort key
+    first = cells[0]
+    svg = render(chart, ChartFormat.SVG).decode()
+    pdf_text = _pdf_text(render(chart, ChartFormat.PDF))
+    for text in (
+        render(chart, ChartFormat.MD).decode(),
+        render(chart, ChartFormat.HTML).decode(),
+        render(chart, ChartFormat.CSV).decode(),
+        svg,
+        pdf_text,
+    ):
+        flat = " ".join(text.split())
+        assert first.label in flat and one_in(first.frequency) in flat
+        assert significant_percent(first.gain_per_round) in flat
+        assert "sorted by gain per round" in flat
+    html_page = render(chart, ChartFormat.HTML).decode()
+    assert f'<sup><a href="#x{first.number}">' in html_page and f'id="x{first.number}"' in html_page
+
+
+def _pdf_text(data: bytes) -> str:
+    import io
+
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def test_drawn_chart_is_one_page_with_selectable_text(chart: Chart) -> None:
+    import io
+
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(render(chart, ChartFormat.PDF)))
+    assert len(reader.pages) == 1
+    assert "hard 16" in reader.pages[0].extract_text()
+    svg = render(chart, ChartFormat.SVG).decode()
+    assert ">hard 16<" in svg  # text kept as text, not drawn as paths
+
+
+def test_uniform_rows_collapse_and_blocks_separate(chart: Chart) -> None:
+    rows = display_rows(chart)
+    assert any(r.collapsed for r in rows)
+    assert not any(r.collapsed and any(r.marks) for r in rows)
+    # Every chart row is drawn exactly once, in a block of its own kind.
+    drawn = 0
+    for row in rows:
+        if row.collapsed:
+            kind, span = row.label.split(" ")
+            low, high = (int(t) for t in span.split("\u2013"))
+            assert kind == ("soft" if row.soft else "hard") and high > low
+            assert {
+                chart.action((row.soft, t), b) for t in range(low, high + 1) for b in VALUES
+            } == {row.actions[0]}
+            drawn += high - low + 1
+        else:
+            drawn += 1
+    assert drawn == len(ROWS)
+    assert [r.soft for r in rows] == sorted(r.soft for r in rows)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.folder)
+def test_titles_name_every_rule_that_differs(variant: Variant) -> None:
+    from solver.present.charts import title
+
+    text = title(Chart(variant.rules, {}, Fraction(0), Fraction(0), ()))
+    if variant.rules == Rules():
+        assert text.endswith("default rules")
+    else:
+        assert "default rules" not in text
+    if variant.rules.decks != Rules().decks:
+        assert f"{variant.rules.decks} deck" in text
+    assert "1 decks" not in text and "_" not in text

@@ -139,8 +139,12 @@ class Chart:
 
 
 def title(chart: Chart) -> str:
-    """The chart's title line."""
-    return f"Community Blackjack (Casino Edition) basic strategy: {chart.rules.decks} decks"
+    """The chart's title line, naming every rule that differs from the default."""
+    from solver.exact.design import rule_differences  # design builds on this module's peers
+
+    changed = rule_differences(chart.rules, Rules())
+    named = "default rules" if changed == "as in force" else changed
+    return f"Community Blackjack (Casino Edition) basic strategy: {named}"
 
 
 def grid(chart: Chart) -> list[tuple[str, list[str]]]:

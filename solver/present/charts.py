@@ -1,8 +1,12 @@
 """Render a printable chart: CSV, JSON, Markdown, HTML, and PDF/SVG/PNG via matplotlib.
 
-Every format carries a title, the rules and paytable in force, the chart's exact EV
-against the composition-dependent optimum, and a legend.  Output is reproducible byte for
-byte for a given matplotlib version (no dates, fixed SVG ids).
+Every format carries a title naming the rules that differ from the default, the rules and
+paytable in force, a "how to read" line, the chart's exact EV against the
+composition-dependent optimum, a legend, and the exceptions: cells where some hands are
+better played the other way, marked on the grid with a number and listed below it.
+Hit and stand are a light orange and a mid blue, told apart under deuteranopia, protanopia
+and in greyscale (tested), and the letters H and S are always kept.  Output is
+reproducible byte for byte for a given matplotlib version.
 """
 
 from __future__ import annotations
@@ -11,16 +15,44 @@ import csv
 import html
 import io
 import json
+import os
+from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
 
-from solver.exact.strategy import COLUMNS, LEGEND, Action, Chart, grid, title
-from solver.model.cards import value_label
+from solver.exact.strategy import (
+    COLUMNS,
+    LEGEND,
+    ROWS,
+    Action,
+    Cell,
+    Chart,
+    ExceptionHand,
+    cell_name,
+    cell_of,
+    grid,
+)
+from solver.exact.strategy import title as code_title
+from solver.model.cards import VALUES, value_label
 from solver.model.hands import describe_hand
-from solver.present.tables import rules_notes
+from solver.present.style import minus, one_in, significant_percent
+from solver.present.wording import plain_differences, rules_sentence
 
-COLOURS = {Action.HIT: "#f4a6a6", Action.STAND: "#a8d5a2", Action.NONE: "#dddddd"}
+#: Hit light orange, stand mid blue: apart for every common colour-vision deficiency and
+#: in greyscale (lightness differs by 22 L*), black letters readable on both.
+COLOURS = {Action.HIT: "#ffd08a", Action.STAND: "#6c9fd4", Action.NONE: "#e6e6e6"}
+COLOUR_NAMES = {Action.HIT: "orange", Action.STAND: "blue", Action.NONE: "grey"}
+HOW_TO_READ = (
+    "How to read: find the total of your own cards (rows; soft = an ace counted as 11) and "
+    "the Bonus card (columns); H = hit, S = stand. A number marks a cell where some hands "
+    "are better played the other way (listed below)."
+)
+SORT_KEY = "gain per round (how often \u00d7 gain when it occurs), largest first"
+#: Hands named for each exception cell; the rest are counted.
+HANDS_SHOWN = 4
 TOP_EXCEPTIONS = 12
+BLOCKS = {False: "hard totals", True: "soft totals (an ace counted as 11)"}
 
 
 class ChartFormat(StrEnum):
@@ -38,28 +70,193 @@ class ChartFormat(StrEnum):
 TEXT_FORMATS = (ChartFormat.CSV, ChartFormat.JSON, ChartFormat.MD, ChartFormat.HTML)
 
 
+def title(chart: Chart) -> str:
+    """The chart's title, naming in plain words every rule that differs from the default."""
+    head, _, changed = code_title(chart).partition(": ")
+    return f"{head}: {plain_differences(changed)}"
+
+
 def summary(chart: Chart) -> str:
     """The chart's EV against perfect play, in one line."""
     return (
-        f"Chart EV {float(chart.expected_value):+.6f} per unit main wager; composition-dependent "
-        f"optimum {float(chart.optimal_expected_value):+.6f}; cost {float(chart.cost):.2e}"
+        f"Chart EV {_pct(chart.expected_value)} of the main wager; composition-dependent "
+        f"optimum {_pct(chart.optimal_expected_value)}; the chart gives up "
+        f"{significant_percent(chart.cost)} per round"
     )
 
 
+def _pct(value: Fraction) -> str:
+    return minus(f"{float(value) * 100:+.4f}%")
+
+
+def legend_text() -> str:
+    """The legend in one line, colours named."""
+    return "Legend: " + "; ".join(
+        f"{a.value} = {LEGEND[a].split(' (')[0]} ({COLOUR_NAMES[a]})" for a in Action
+    ).replace("- = no such hand", "- = no such hand, a blackjack")
+
+
 def header_lines(chart: Chart) -> list[str]:
-    """Title, rules, EV and legend, as lines."""
-    legend = "; ".join(f"{a.value} = {text}" for a, text in LEGEND.items())
+    """Title, rules, how to read, EV and legend, as lines."""
+    return [title(chart), rules_sentence(chart.rules), HOW_TO_READ, summary(chart), legend_text()]
+
+
+@dataclass(frozen=True, slots=True)
+class ExceptionCell:
+    """One chart cell where some hands are better played the other way, with its hands."""
+
+    number: int
+    cell: Cell
+    bonus: int
+    chart_action: Action
+    hands: tuple[ExceptionHand, ...]
+
+    @property
+    def frequency(self) -> Fraction:
+        """Probability per round of reaching one of these hands when playing the chart."""
+        return sum((h.frequency for h in self.hands), Fraction(0))
+
+    @property
+    def gain_per_round(self) -> Fraction:
+        """Main-wager EV per round that playing these hands the other way adds."""
+        return sum((h.frequency * h.gain for h in self.hands), Fraction(0))
+
+    @property
+    def gain_when_it_occurs(self) -> Fraction:
+        """Average EV gained when one of these hands is held."""
+        return self.gain_per_round / self.frequency
+
+    @property
+    def label(self) -> str:
+        """``hard 16 v 10``."""
+        return f"{cell_name(self.cell)} v {value_label(self.bonus)}"
+
+    def hands_text(self) -> str:
+        """The hands to play otherwise, most valuable first: ``10 6; 9 7; … and 39 more``."""
+        named = "; ".join(describe_hand(h.hand) for h in self.hands[:HANDS_SHOWN])
+        more = len(self.hands) - HANDS_SHOWN
+        return f"{named}; and {more} more" if more > 0 else named
+
+
+def exception_cells(chart: Chart) -> list[ExceptionCell]:
+    """The chart's exceptions grouped by cell, numbered in order of gain per round."""
+    groups: dict[tuple[Cell, int], list[ExceptionHand]] = {}
+    for e in chart.exceptions:
+        groups.setdefault((cell_of(e.hand), e.bonus), []).append(e)
+    ordered = sorted(
+        groups.items(),
+        key=lambda item: (-sum(h.frequency * h.gain for h in item[1]), item[0][1], item[0][0]),
+    )
     return [
-        title(chart),
-        *rules_notes(chart.rules),
-        "Columns: the Bonus card. Rows: the total of your own cards (soft = an ace counts 11).",
-        summary(chart),
-        f"Legend: {legend}",
+        ExceptionCell(
+            n,
+            cell,
+            bonus,
+            hands[0].chart_action,
+            tuple(sorted(hands, key=lambda h: (-h.frequency * h.gain, h.hand))),
+        )
+        for n, ((cell, bonus), hands) in enumerate(ordered, start=1)
+    ]
+
+
+EXCEPTION_HEADERS = (
+    "#",
+    "cell",
+    "chart",
+    "better",
+    "own cards to play the other way",
+    "how often",
+    "gain when it occurs",
+    "gain per round",
+)
+
+
+def exception_rows(chart: Chart) -> list[tuple[str, ...]]:
+    """The exception cells as text rows under :data:`EXCEPTION_HEADERS`."""
+    return [
+        (
+            str(x.number),
+            x.label,
+            x.chart_action.value,
+            x.hands[0].optimal_action.value,
+            x.hands_text(),
+            one_in(x.frequency),
+            significant_percent(x.gain_when_it_occurs),
+            significant_percent(x.gain_per_round),
+        )
+        for x in exception_cells(chart)[:TOP_EXCEPTIONS]
+    ]
+
+
+def exceptions_heading(chart: Chart) -> str:
+    """What the exception list shows and how it is sorted."""
+    cells = exception_cells(chart)
+    shown = min(len(cells), TOP_EXCEPTIONS)
+    return (
+        f"Exceptions: {len(chart.exceptions)} hands in {len(cells)} cells play better the "
+        f"other way{'' if shown == len(cells) else f' (the {shown} largest shown)'}; "
+        f"sorted by {SORT_KEY}; gains in % of the main wager."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayRow:
+    """A row as drawn: one cell's actions, or a run of identical rows collapsed into one."""
+
+    label: str
+    soft: bool
+    actions: tuple[Action, ...]
+    marks: tuple[int | None, ...]
+    collapsed: bool
+
+
+def display_rows(chart: Chart) -> list[DisplayRow]:
+    """The grid as drawn: runs of two or more unmarked uniform rows collapsed into one."""
+    marks = {(x.cell, x.bonus): x.number for x in exception_cells(chart)}
+    rows: list[DisplayRow] = []
+    run: list[Cell] = []
+
+    def flush() -> None:
+        if not run:
+            return
+        first, last = run[0], run[-1]
+        kind = "soft" if first[0] else "hard"
+        label = cell_name(first) if len(run) == 1 else f"{kind} {first[1]}\u2013{last[1]}"
+        actions = tuple(chart.action(first, b) for b in VALUES)
+        rows.append(DisplayRow(label, first[0], actions, (None,) * len(VALUES), len(run) > 1))
+        run.clear()
+
+    for cell in ROWS:
+        actions = tuple(chart.action(cell, b) for b in VALUES)
+        row_marks = tuple(marks.get((cell, b)) for b in VALUES)
+        uniform = len(set(actions)) == 1 and not any(row_marks)
+        if uniform and run and (run[0][0] != cell[0] or chart.action(run[0], 1) != actions[0]):
+            flush()
+        if uniform:
+            run.append(cell)
+            continue
+        flush()
+        rows.append(DisplayRow(cell_name(cell), cell[0], actions, row_marks, False))
+    flush()
+    return rows
+
+
+def collapsed_text(row: DisplayRow) -> str:
+    """What a collapsed row says, e.g. hard 4 to 11: hit."""
+    return f"{row.label}: {LEGEND[row.actions[0]].split(' (')[0]} against every Bonus card"
+
+
+def exception_lines(chart: Chart) -> list[str]:
+    """The exceptions as footnote lines, for formats without tables."""
+    return [
+        f"{n}. {cell}: chart {c}, better {b} with {hands}. {often} rounds; gains {when} of "
+        f"the main wager when it occurs, {per} per round."
+        for n, cell, c, b, hands, often, when, per in exception_rows(chart)
     ]
 
 
 def to_csv(chart: Chart) -> str:
-    """The chart as CSV, headed by ``#`` comment lines."""
+    """The chart as CSV (every row), headed and followed by ``#`` comment lines."""
     out = io.StringIO()
     for line in header_lines(chart):
         out.write(f"# {line}\n")
@@ -67,159 +264,302 @@ def to_csv(chart: Chart) -> str:
     writer.writerow(("hand", *COLUMNS))
     for hand, actions in grid(chart):
         writer.writerow((hand, *actions))
+    out.write(f"# {exceptions_heading(chart)}\n")
+    for line in exception_lines(chart):
+        out.write(f"# {line}\n")
     return out.getvalue()
 
 
-def exception_rows(chart: Chart) -> list[tuple[str, str, str, str, str, str]]:
-    return [
-        (
-            describe_hand(e.hand),
-            value_label(e.bonus),
-            e.chart_action.value,
-            e.optimal_action.value,
-            f"{float(e.frequency):.3e}",
-            f"{float(e.gain):.5f}",
-        )
-        for e in chart.exceptions[:TOP_EXCEPTIONS]
-    ]
-
-
-EXCEPTION_HEADERS = ("hand", "bonus", "chart", "optimal", "frequency", "EV gained")
+def _md_cell(action: Action, mark: int | None) -> str:
+    return action.value + (f"<sup>{mark}</sup>" if mark else "")
 
 
 def to_markdown(chart: Chart) -> str:
-    """The chart as Markdown: header, table, legend and the main exceptions."""
+    """The chart as Markdown: header, hard and soft tables, legend and the exceptions."""
     head, *rest = header_lines(chart)
     lines = [f"# {head}", "", *(f"{line}  " for line in rest), ""]
-    lines.append("| hand | " + " | ".join(COLUMNS) + " |")
-    lines.append("|---|" + "---|" * len(COLUMNS))
-    lines += [f"| {hand} | " + " | ".join(actions) + " |" for hand, actions in grid(chart)]
-    lines += [
-        "",
-        f"## Exceptions ({len(chart.exceptions)} hands; the {TOP_EXCEPTIONS} that matter most)",
-        "",
-    ]
+    for soft in (False, True):
+        lines += [f"## {BLOCKS[soft].capitalize()}", ""]
+        lines.append("| hand | " + " | ".join(COLUMNS) + " |")
+        lines.append("|---|" + "---|" * len(COLUMNS))
+        for row in display_rows(chart):
+            if row.soft != soft:
+                continue
+            cells = [_md_cell(a, m) for a, m in zip(row.actions, row.marks, strict=True)]
+            lines.append(f"| {row.label} | " + " | ".join(cells) + " |")
+        lines.append("")
+    lines += ["## Exceptions", "", exceptions_heading(chart), ""]
     lines.append("| " + " | ".join(EXCEPTION_HEADERS) + " |")
     lines.append("|" + "---|" * len(EXCEPTION_HEADERS))
     lines += ["| " + " | ".join(row) + " |" for row in exception_rows(chart)]
     return "\n".join(lines) + "\n"
 
 
-_CSS = """
-body { font-family: Helvetica, Arial, sans-serif; margin: 1.5em; color: #111; }
-h1 { font-size: 1.25em; margin: 0 0 .3em; }
-p { margin: .15em 0; font-size: .8em; }
-table { border-collapse: collapse; margin: .6em 0; }
-th, td { border: 1px solid #555; text-align: center; padding: 2px 10px; font-size: .95em; }
-th { background: #eee; }
-td.label { text-align: left; font-weight: bold; background: #f7f7f7; }
+CSS = """
+* { box-sizing: border-box; }
+body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; color: #111;
+       margin: 0 auto; padding: 12px; max-width: 52rem; line-height: 1.35; }
+h1 { font-size: 1.2rem; margin: 0 0 .3em; }
+h2 { font-size: 1rem; margin: .8em 0 .2em; }
+p { margin: .2em 0; font-size: .82rem; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; }
+table.chart { width: 100%; max-width: 40rem; table-layout: fixed; margin: .4em 0; }
+table.chart col.label { width: 7.2em; }
+table.chart th, table.chart td { border: 1px solid #555; text-align: center;
+                                 padding: 2px 0; font-size: .9rem; }
+table.chart thead th { background: #eee; }
+table.chart th.label { text-align: left; padding-left: 4px; background: #f4f4f4;
+                       font-weight: bold; white-space: nowrap; overflow: hidden; }
+table.chart tr.block th { background: #fff; border: none; text-align: left;
+                          padding: .7em 0 .15em; font-size: .85rem; }
+table.chart tbody.soft tr.block th { border-top: 3px solid #111; }
 td.H { background: %(H)s; } td.S { background: %(S)s; } td.N { background: %(N)s; }
-table.exceptions td, table.exceptions th { font-size: .7em; }
-@page { size: A4 portrait; margin: 10mm; }
-@media print { body { margin: 0; } th, td { padding: 1px 10px; } }
+td.wide { text-align: left; padding-left: .6em; }
+td sup, .mark { font-size: .7em; font-weight: bold; vertical-align: super; line-height: 0; }
+table.exceptions { margin: .4em 0; font-size: .75rem; min-width: 36rem; }
+table.exceptions th, table.exceptions td { border: 1px solid #999; padding: 2px 5px;
+                                           text-align: left; vertical-align: top; }
+table.exceptions td.num { text-align: right; white-space: nowrap; }
+.swatch { display: inline-block; width: 1.6em; text-align: center; border: 1px solid #555; }
+@page { size: A4 portrait; margin: 10mm 12mm; }
+@media print {
+  * { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+  body { padding: 0; max-width: none; font-size: 9pt; line-height: 1.25; }
+  h1 { font-size: 13pt; }
+  p { font-size: 7.5pt; margin: .1em 0; }
+  table, figure { break-inside: avoid; page-break-inside: avoid; }
+  h1, h2 { break-after: avoid; page-break-after: avoid; }
+  .scroll { overflow: visible; }
+  table.chart { max-width: 15cm; margin: .25em 0; }
+  table.chart th, table.chart td { font-size: 8pt; padding: 0; line-height: 1.3; }
+  table.chart tr.block th { padding: .35em 0 .1em; font-size: 8pt; }
+  table.exceptions { font-size: 6.6pt; min-width: 0; }
+  table.exceptions th, table.exceptions td { padding: 1px 3px; }
+}
 """
 for _action, _key in ((Action.HIT, "H"), (Action.STAND, "S"), (Action.NONE, "N")):
-    _CSS = _CSS.replace(f"%({_key})s", COLOURS[_action])
+    CSS = CSS.replace(f"%({_key})s", COLOURS[_action])
+VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+
+
+def _html_cell(action: Action, mark: int | None) -> str:
+    cls = "N" if action is Action.NONE else action.value
+    sup = f'<sup><a href="#x{mark}">{mark}</a></sup>' if mark else ""
+    return f'<td class="{cls}">{html.escape(action.value)}{sup}</td>'
+
+
+def chart_table_html(chart: Chart) -> str:
+    """The grid as an HTML table: hard and soft blocks, collapsed runs, marked cells."""
+    esc = html.escape
+    parts = [
+        '<div class="scroll"><table class="chart">',
+        '<colgroup><col class="label">' + "<col>" * len(COLUMNS) + "</colgroup>",
+        '<thead><tr><th class="label">own \\ Bonus</th>'
+        + "".join(f'<th scope="col">{c}</th>' for c in COLUMNS)
+        + "</tr></thead>",
+    ]
+    rows = display_rows(chart)
+    for soft in (False, True):
+        parts.append(f'<tbody class="{"soft" if soft else "hard"}">')
+        parts.append(f'<tr class="block"><th colspan="{len(COLUMNS) + 1}">'
+                     f"{esc(BLOCKS[soft].capitalize())}</th></tr>")  # fmt: skip
+        for row in rows:
+            if row.soft != soft:
+                continue
+            label = f'<th class="label" scope="row">{esc(row.label)}</th>'
+            if row.collapsed:
+                a = row.actions[0]
+                text = f"{a.value}: {LEGEND[a].split(' (')[0]} against every Bonus card"
+                parts.append(
+                    f'<tr>{label}<td class="{a.value} wide" colspan="{len(COLUMNS)}">'
+                    f"{esc(text)}</td></tr>"
+                )
+            else:
+                cells = "".join(
+                    _html_cell(a, m) for a, m in zip(row.actions, row.marks, strict=True)
+                )
+                parts.append(f"<tr>{label}{cells}</tr>")
+        parts.append("</tbody>")
+    parts.append("</table></div>")
+    return "\n".join(parts)
+
+
+def exceptions_html(chart: Chart) -> str:
+    """The exception cells as an HTML table, each row the target of its cell's mark."""
+    esc = html.escape
+    numeric = {0, 5, 6, 7}
+    body = "".join(
+        f'<tr id="x{row[0]}">'
+        + "".join(
+            f"<td{' class=num' if c in numeric else ''}>{esc(t)}</td>" for c, t in enumerate(row)
+        )
+        + "</tr>"
+        for row in exception_rows(chart)
+    )
+    head = "".join(f"<th>{esc(h)}</th>" for h in EXCEPTION_HEADERS)
+    return (
+        f"<p>{esc(exceptions_heading(chart))}</p>"
+        f'<div class="scroll"><table class="exceptions"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
 
 
 def to_html(chart: Chart) -> str:
-    """A self-contained HTML page: colour per action and the letter in every cell."""
+    """A self-contained HTML page for phones, desktops and A4 paper: colours and letters."""
     esc = html.escape
     head, *rest = header_lines(chart)
-    rows = []
-    for hand, actions in grid(chart):
-        cells = "".join(
-            f'<td class="{"N" if a == Action.NONE.value else a}">{esc(a)}</td>' for a in actions
-        )
-        rows.append(f'<tr><td class="label">{esc(hand)}</td>{cells}</tr>')
-    exceptions = "".join(
-        "<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>"
-        for row in exception_rows(chart)
+    legend = " ".join(
+        f'<span class="swatch" style="background:{COLOURS[a]}">{a.value}</span> '
+        f"{esc(LEGEND[a].split(' (')[0])} ({COLOUR_NAMES[a]})"
+        for a in Action
     )
     return "\n".join(
         [
             "<!DOCTYPE html>",
             '<html lang="en"><head><meta charset="utf-8">',
+            VIEWPORT,
             f"<title>{esc(head)}</title>",
-            f"<style>{_CSS}</style></head><body>",
+            f"<style>{CSS}</style></head><body>",
             f"<h1>{esc(head)}</h1>",
-            *(f"<p>{esc(line)}</p>" for line in rest),
-            "<table><thead><tr><th>hand</th>"
-            + "".join(f"<th>{c}</th>" for c in COLUMNS)
-            + "</tr></thead><tbody>",
-            *rows,
-            "</tbody></table>",
-            f"<p>Exceptions: {len(chart.exceptions)} hands where perfect play departs from the "
-            f"chart; the {TOP_EXCEPTIONS} that matter most:</p>",
-            '<table class="exceptions"><thead><tr>'
-            + "".join(f"<th>{esc(h)}</th>" for h in EXCEPTION_HEADERS)
-            + "</tr></thead><tbody>",
-            exceptions,
-            "</tbody></table>",
+            *(f"<p>{esc(line)}</p>" for line in rest[:-1]),
+            f"<p>Legend: {legend}.</p>",
+            chart_table_html(chart),
+            exceptions_html(chart),
             "</body></html>",
             "",
         ]
     )
 
 
+def _creation_date(fmt: ChartFormat) -> dict[str, Any]:
+    """No date in a drawn chart unless ``SOURCE_DATE_EPOCH`` asks for one (matplotlib reads it)."""
+    if os.environ.get("SOURCE_DATE_EPOCH"):
+        return {}
+    if fmt is ChartFormat.PDF:
+        return {"CreationDate": None}
+    if fmt is ChartFormat.SVG:
+        return {"Date": None}
+    return {}
+
+
 def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
-    """The chart drawn on one A4 page with matplotlib, as PDF, SVG or PNG bytes."""
+    """The chart drawn on one A4 page with matplotlib, as PDF, SVG or PNG bytes.
+
+    Positions are in inches from the page's top-left corner. SVG keeps its text as text
+    and PDF embeds TrueType fonts, so both can be searched and read aloud.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
     from matplotlib.patches import Rectangle
 
-    with matplotlib.rc_context(
-        {"svg.hashsalt": "community-blackjack", "font.family": "DejaVu Sans"}
-    ):
-        figure = plt.figure(figsize=(8.27, 11.69))
-        ax = figure.add_axes((0.07, 0.04, 0.86, 0.78))
+    width, height, margin = 8.27, 11.69, 0.55
+    rc: dict[str, Any] = {
+        "svg.hashsalt": "community-blackjack",
+        "svg.fonttype": "none",
+        "pdf.fonttype": 42,
+        "font.family": "DejaVu Sans",
+    }
+    with matplotlib.rc_context(rc):  # type: ignore[arg-type]
+        figure = plt.figure(figsize=(width, height))
+        ax = figure.add_axes((0, 0, 1, 1))
         ax.set_axis_off()
-        rows = grid(chart)
-        n_rows, n_cols = len(rows), len(COLUMNS)
-        ax.set_xlim(0, n_cols + 2)
-        ax.set_ylim(n_rows + 1, 0)
+        ax.set_xlim(0, width)
+        ax.set_ylim(height, 0)
+        head, rules_line, how, summary_line, _ = header_lines(chart)
+        y = margin
+        ax.text(margin, y, head, fontsize=12.5, weight="bold", va="top")
+        y += 0.3
+        wrapped = [_wrap(rules_line, 125), _wrap(how, 125)]
+        for text in (*wrapped, summary_line):
+            ax.text(margin, y, text, fontsize=7.5, va="top", linespacing=1.4)
+            y += 0.17 * (text.count("\n") + 1) + 0.05
+        x = margin
+        for a in Action:
+            ax.add_patch(Rectangle((x, y), 0.3, 0.2, facecolor=COLOURS[a], edgecolor="#555555"))
+            ax.text(x + 0.15, y + 0.1, a.value, ha="center", va="center", fontsize=8)
+            label = f"{LEGEND[a].split(' (')[0]} ({COLOUR_NAMES[a]})"
+            ax.text(x + 0.38, y + 0.1, label, va="center", fontsize=7.5)
+            x += 0.5 + 0.062 * len(label)
+        y += 0.4
+
+        rows = display_rows(chart)
+        notes = exception_lines(chart)
+        label_w = 1.35
+        cell_w = (width - 2 * margin - label_w) / len(COLUMNS)
+        heading_lines = _wrap(exceptions_heading(chart), 120).count("\n") + 1
+        foot = 0.25 + 0.2 * heading_lines + 0.05 + 0.03 * len(notes) + 0.15
+        foot += 0.16 * sum(_wrap(n, 120).count("\n") + 1 for n in notes)
+        row_h = min(0.36, (height - margin - foot - y) / (len(rows) + 3.4))
+        _box(ax, margin, y, label_w, row_h, "#eeeeee", "own \\ Bonus", 8, "bold")
         for j, column in enumerate(COLUMNS):
-            ax.add_patch(Rectangle((j + 2, 0), 1, 1, facecolor="#eeeeee", edgecolor="#555555"))
-            ax.text(j + 2.5, 0.5, column, ha="center", va="center", fontsize=10, weight="bold")
-        ax.add_patch(Rectangle((0, 0), 2, 1, facecolor="#eeeeee", edgecolor="#555555"))
-        ax.text(1, 0.5, "hand \\ Bonus", ha="center", va="center", fontsize=9, weight="bold")
-        for i, (hand, actions) in enumerate(rows, start=1):
-            ax.add_patch(Rectangle((0, i), 2, 1, facecolor="#f7f7f7", edgecolor="#555555"))
-            ax.text(0.12, i + 0.5, hand, ha="left", va="center", fontsize=9, weight="bold")
-            for j, action in enumerate(actions):
-                colour = COLOURS[Action(action)]
-                ax.add_patch(Rectangle((j + 2, i), 1, 1, facecolor=colour, edgecolor="#555555"))
-                ax.text(j + 2.5, i + 0.5, action, ha="center", va="center", fontsize=9)
-        lines = header_lines(chart)
-        figure.text(0.07, 0.965, lines[0], fontsize=12, weight="bold", va="top")
-        rules_text = lines[1].replace(", dealer natural", ",\ndealer natural")
-        figure.text(0.07, 0.94, rules_text, fontsize=7.5, va="top")
-        figure.text(0.07, 0.905, lines[2] + "\n" + lines[3], fontsize=7.5, va="top")
-        legend = "   ".join(
-            f"{a.value} = {LEGEND[a].split(' (')[0]}" for a in (Action.HIT, Action.STAND)
-        )
-        figure.text(
-            0.07, 0.865, f"Legend: {legend}   - = no such hand (blackjack)", fontsize=7.5, va="top"
-        )
-        figure.text(
-            0.07,
-            0.845,
-            f"{len(chart.exceptions)} hands where composition-dependent play departs from "
-            f"the chart cost {float(chart.cost):.2e} per round in all.",
-            fontsize=7.5,
-            va="top",
-        )
+            _box(ax, margin + label_w + j * cell_w, y, cell_w, row_h, "#eeeeee", column, 9, "bold")
+        y += row_h
+        for soft in (False, True):
+            if soft:
+                ax.plot([margin, width - margin], [y + 0.06, y + 0.06], color="#111111", lw=2)
+            ax.text(margin, y + 0.12 + 0.6 * row_h, BLOCKS[soft].capitalize(), fontsize=8.5,
+                    weight="bold", va="center")  # fmt: skip
+            y += 0.2 + 0.8 * row_h
+            for row in rows:
+                if row.soft != soft:
+                    continue
+                _box(ax, margin, y, label_w, row_h, "#f4f4f4", row.label, 8.5, "bold", "left")
+                if row.collapsed:
+                    a = row.actions[0]
+                    text = f"{a.value}: {LEGEND[a].split(' (')[0]} against every Bonus card"
+                    _box(ax, margin + label_w, y, cell_w * len(COLUMNS), row_h, COLOURS[a],
+                         text, 8.5, "normal", "left")  # fmt: skip
+                else:
+                    for j, (a, mark) in enumerate(zip(row.actions, row.marks, strict=True)):
+                        left = margin + label_w + j * cell_w
+                        _box(ax, left, y, cell_w, row_h, COLOURS[a], a.value, 9)
+                        if mark:
+                            ax.text(left + cell_w - 0.05, y + 0.04, str(mark), fontsize=6.5,
+                                    weight="bold", ha="right", va="top")  # fmt: skip
+                y += row_h
+        y += 0.2
+        ax.text(margin, y, _wrap(exceptions_heading(chart), 120), fontsize=7.5, va="top",
+                weight="bold", linespacing=1.4)  # fmt: skip
+        y += 0.2 * (_wrap(exceptions_heading(chart), 120).count("\n") + 1) + 0.05
+        for note in notes:
+            text = _wrap(note, 120)
+            ax.text(margin, y, text, fontsize=7.5, va="top", linespacing=1.4)
+            y += 0.16 * (text.count("\n") + 1) + 0.03
         out = io.BytesIO()
-        metadata: dict[str, Any] = {"Title": lines[0]}
-        if fmt is ChartFormat.PDF:
-            metadata["CreationDate"] = None
-        elif fmt is ChartFormat.SVG:
-            metadata["Date"] = None
+        metadata: dict[str, Any] = {"Title": head, **_creation_date(fmt)}
+        if fmt is ChartFormat.PNG:
+            metadata = {"Title": head, "Software": None}
         figure.savefig(out, format=fmt.value, metadata=metadata, dpi=150)
         plt.close(figure)
     return out.getvalue()
+
+
+def _wrap(text: str, width: int) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width))
+
+
+def _box(
+    ax: Any,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    colour: str,
+    text: str,
+    size: float,
+    weight: str = "normal",
+    align: str = "center",
+) -> None:
+    from matplotlib.patches import Rectangle
+
+    ax.add_patch(Rectangle((x, y), w, h, facecolor=colour, edgecolor="#555555", linewidth=0.8))
+    tx = x + w / 2 if align == "center" else x + 0.08
+    ax.text(tx, y + h / 2, text, ha=align, va="center", fontsize=size, weight=weight)
 
 
 def render(chart: Chart, fmt: ChartFormat) -> bytes:

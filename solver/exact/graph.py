@@ -1,0 +1,134 @@
+"""The player's decision graph: every own-hand composition, its values, and the hits between.
+
+For one Bonus card, each node is a composition of the player's own cards with the main
+wager's expected value of standing and of hitting and the optimal decision; each edge is
+one card drawn, with its exact probability given the cards left in the shoe. A draw that
+busts the hand leads to the single node :data:`BUST`. Pure: the solver's
+:class:`~solver.exact.player.PlayerSolution` read out as plain values, nothing written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from solver.exact.player import Number, solve_player
+from solver.model.cards import VALUES, Card, Shoe, ValueCounts
+from solver.model.errors import HandError
+from solver.model.hands import describe_hand, hand_of, hard_total, is_player_blackjack
+from solver.model.numbers import exact_json, number_json
+from solver.model.rules import Rules
+
+#: The node every busting draw leads to.
+BUST: ValueCounts = (0,) * 10
+
+
+@dataclass(frozen=True, slots=True)
+class HandNode:
+    """One composition of own cards and what it is worth."""
+
+    hand: ValueCounts
+    stand: Number
+    hit: Number
+    hits: bool
+    """Whether optimal play draws (ties stand)."""
+    root: bool
+    """Whether the hand is one the graph starts from."""
+
+
+@dataclass(frozen=True, slots=True)
+class HitEdge:
+    """Drawing a card of value ``card`` to ``source``, leading to ``target`` (or :data:`BUST`)."""
+
+    source: ValueCounts
+    target: ValueCounts
+    card: int
+    probability: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionGraph:
+    """Every hand reachable from the roots against one Bonus card, and every draw."""
+
+    rules: Rules
+    bonus: Card
+    nodes: tuple[HandNode, ...]
+    edges: tuple[HitEdge, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The graph as JSON: hands by their cards (``bust`` for a busted hand), exact numbers."""
+
+        def name(hand: ValueCounts) -> str:
+            return "bust" if hand == BUST else describe_hand(hand)
+
+        return {
+            "rules": self.rules.to_json(),
+            "bonus": str(self.bonus),
+            "nodes": [
+                {
+                    "hand": name(n.hand),
+                    "stand": number_json(n.stand),
+                    "hit": number_json(n.hit),
+                    "decision": "hit" if n.hits else "stand",
+                    "root": n.root,
+                }
+                for n in self.nodes
+            ],
+            "edges": [
+                {
+                    "from": name(e.source),
+                    "to": name(e.target),
+                    "card": e.card,
+                    "probability": exact_json(e.probability),
+                }
+                for e in self.edges
+            ],
+        }
+
+
+def decision_graph(
+    rules: Rules, bonus: Card, hand: Iterable[Card] = (), exact: bool = False
+) -> DecisionGraph:
+    """The decision graph against ``bonus``, from ``hand`` or else from every first card.
+
+    Without ``hand`` the roots are the player's possible first cards, less the one that
+    makes a blackjack with the Bonus card (paid at once, nothing to decide).
+    """
+    cards = tuple(hand)
+    base = Shoe.full(rules.decks).remove([bonus]).value_counts()
+    if cards:
+        Shoe.full(rules.decks).remove((bonus, *cards))  # every card must be in the shoe
+        root = hand_of(c.points for c in cards)
+        if hard_total(root) > 21:
+            raise HandError(f"hand {' '.join(map(str, cards))} has busted: nothing to decide")
+        if len(cards) == 1 and is_player_blackjack(cards[0].points, bonus.points):
+            raise HandError("own card and Bonus card make a blackjack, paid at once")
+        roots = [root]
+    else:
+        roots = [
+            hand_of([v])
+            for v in VALUES
+            if base[v - 1] > 0 and not is_player_blackjack(v, bonus.points)
+        ]
+    solution = solve_player(rules, bonus.points, base, roots, exact=exact)
+    space = solution.space
+    hands = [tuple(int(n) for n in h) for h in space.hands]
+    root_set = set(roots)
+    nodes = tuple(
+        HandNode(h, solution.stand[i], solution.hit[i], solution.hitting[i], h in root_set)
+        for i, h in enumerate(hands)
+    )
+    total = sum(base)
+    edges = []
+    for i, h in enumerate(hands):
+        left = total - int(space.sizes[i])
+        for v in VALUES:
+            count = int(space.draws[i, v - 1])
+            if count == 0:
+                continue
+            child = int(space.children[i, v - 1])
+            target = BUST if child == len(hands) else hands[child]
+            edges.append(HitEdge(h, target, v, Fraction(count, left)))
+    return DecisionGraph(rules, bonus, nodes, tuple(edges))

@@ -1,0 +1,640 @@
+"""The report's content: every figure computed once and laid out as neutral blocks.
+
+:func:`build_report` returns a :class:`Report`: a title block and :class:`Section`\\ s of
+:class:`Text`, :class:`Grid` and :class:`Plot` blocks, worded for people (no code
+identifiers), every figure with its unit, one number style (:mod:`solver.present.style`).
+:mod:`.html` and :mod:`.pdf` render the same content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import partial
+from importlib.metadata import version
+from typing import TYPE_CHECKING
+
+from solver.exact.dealer import dealer_distribution
+from solver.exact.design import (
+    PAY_TIERS,
+    EdgeKind,
+    EdgeModel,
+    edge_model,
+    one_rule_at_a_time,
+    rule_differences,
+    solve_variants,
+)
+from solver.exact.game import GameResult, GameStore, round_outcomes
+from solver.exact.strategy import COLUMNS, Chart, best_chart
+from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
+from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome, main_payoffs
+from solver.model.rules import Rules
+from solver.present.charts import (
+    COLOURS,
+    EXCEPTION_HEADERS,
+    display_rows,
+    exception_rows,
+    exceptions_heading,
+    summary,
+)
+from solver.present.report.plots import (
+    BONUS_NAMES,
+    RATIOS,
+    dealer_plot,
+    ev_by_bonus_plot,
+    ratio_plot,
+    sensitivity_plot,
+)
+from solver.present.style import edge_percent, minus, one_in, signed, thousands
+from solver.present.wording import plain_differences, rule_lines
+from solver.present.wording import to_one as _to_one
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+TITLE = "Community Blackjack (Casino Edition)"
+SUBTITLE = "Mathematical analysis of the game (PAR sheet)"
+#: Rounds the simulator deals for the cross-check, and its seed: enough to see a wrong
+#: figure at a few standard errors, few enough that the report builds in seconds.
+SIMULATION_ROUNDS = 100_000
+SIMULATION_SEED = 20_261_129
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A paragraph of plain text."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A table: header row, body rows of text, optional caption and cell colours.
+
+    ``colours`` (same shape as ``rows``) gives a CSS colour such as ``#d8ecd0`` for a
+    cell's background, or ``None``; a strategy chart is a grid with colours.
+    """
+
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    caption: str = ""
+    colours: tuple[tuple[str | None, ...], ...] | None = None
+    numeric: bool = True
+    """Align every column but the first to the right."""
+    compact: bool = False
+    """Narrow cells (the strategy chart)."""
+    breaks: tuple[int, ...] = ()
+    """Rows drawn with a heavy rule above them (the chart's soft block)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Plot:
+    """A matplotlib figure, drawn afresh by ``draw`` for each rendering, and its caption.
+
+    A new figure each time keeps renderings byte-identical: matplotlib's layout can move
+    by a rounding step when the same figure is drawn twice.
+    """
+
+    draw: Callable[[], Figure]
+    caption: str
+
+
+Block = Text | Grid | Plot
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A titled part of the report."""
+
+    title: str
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TitleBlock:
+    """What a test lab files a PAR sheet under: game, rules, paytable, revision and date."""
+
+    game: str
+    rules: tuple[str, ...]
+    paytable: str
+    revision: str
+    date: str
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A whole report: the rules it describes, its title block and its sections in order."""
+
+    rules: Rules
+    title_block: TitleBlock
+    sections: tuple[Section, ...]
+    title: str = TITLE
+    subtitle: str = SUBTITLE
+
+    @property
+    def generator(self) -> str:
+        """The program and revision that produced the report."""
+        return f"cbj, revision {self.title_block.revision}"
+
+
+def build_report(rules: Rules, jobs: int = 1, cache: GameStore | None = None) -> Report:
+    """Compute every figure of the game under ``rules`` and lay out the report."""
+    model = edge_model(rules, jobs, cache)
+    game = model.priced(rules.paytable, rules.bonus_ratio)
+    variants = solve_variants(one_rule_at_a_time(rules), jobs=jobs, cache=cache)
+    sections = (
+        _summary(game),
+        _assumptions(game),
+        _bonus_section(game),
+        _main_section(game),
+        _round_section(game),
+        _ratio_section(model, rules),
+        _dealer_section(rules),
+        _sensitivity_section(model, rules),
+        Section(
+            "Rule variants",
+            (
+                Grid(
+                    ("rules changed", "main-wager EV", "Bonus EV", "round house edge"),
+                    tuple(
+                        (
+                            plain_differences(rule_differences(v.rules, rules)),
+                            edge_percent(v.main_expected_value),
+                            edge_percent(v.bonus_expected_value),
+                            edge_percent(v.round_house_edge),
+                        )
+                        for v in variants
+                    ),
+                    caption="Each row changes one rule from those in force and keeps the "
+                    "paytable and the Bonus ratio. Main-wager EV in % of the main wager (float "
+                    "solver, agreeing with the exact solver to 1e\u221212), Bonus EV in % of the "
+                    "Bonus wager (exact), round house edge in % of the total wagered.",
+                ),
+            ),
+        ),
+        _chart_section(best_chart(model.rules, model.game)),
+        _simulation_section(game),
+        _appendix(game),
+    )
+    return Report(rules, _title_block(rules, game), sections)
+
+
+# --- Title block ------------------------------------------------------------------------
+
+
+def _fingerprint(game: GameResult[Fraction]) -> str:
+    """Twelve hex digits of a SHA-256 of the rules and every exact headline figure."""
+    bonus = game.bonus
+    assert bonus is not None
+    data = [
+        repr(sorted(game.rules.to_json().items())),
+        str(game.expected_value),
+        *(f"{k}={p}" for k, p in game.outcomes.items()),
+        str(bonus.expected_value),
+        str(game.round_expected_value),
+        str(game.round_variance),
+    ]
+    return hashlib.sha256("\n".join(data).encode()).hexdigest()[:12]
+
+
+def report_date() -> str:
+    """Today's date (UTC), or the date of ``SOURCE_DATE_EPOCH`` when set (reproducible builds)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    moment = time.gmtime(int(epoch)) if epoch else time.gmtime()
+    return time.strftime("%Y-%m-%d", moment)
+
+
+def _title_block(rules: Rules, game: GameResult[Fraction]) -> TitleBlock:
+    lines = tuple(f"{name}: {value}" for name, value in rule_lines(rules))
+    return TitleBlock(
+        game=TITLE,
+        rules=lines,
+        paytable=f"{rules.paytable} (suited match : rank match : adjacent, to 1)",
+        revision=f"{version('community-blackjack')}+{_fingerprint(game)}",
+        date=report_date(),
+    )
+
+
+# --- Figures --------------------------------------------------------------------------
+
+MAIN_NAMES = {"blackjack": "blackjack", "win": "win", "push": "push", "lose": "lose"}
+
+
+def _fraction(value: Fraction | float) -> Fraction:
+    assert isinstance(value, Fraction), "the report is built from an exact solve"
+    return value
+
+
+def _probability(value: Fraction | float) -> str:
+    return f"{float(value):.6f}"
+
+
+def _summary(game: GameResult[Fraction]) -> Section:
+    rules, bonus = game.rules, game.bonus
+    assert bonus is not None
+    r = rules.bonus_ratio
+    outcomes = {k: _fraction(p) for k, p in game.outcomes.items()}
+    main_ev = _fraction(game.expected_value)
+    round_ev = _fraction(game.round_expected_value)
+    suited = next(ln for ln in bonus.lines if ln.outcome is BonusOutcome.SUITED_MATCH)
+    top_round = game.round_lines[-1]
+    rows = (
+        ("Amount wagered (main-wager units)", "1", str(r), str(1 + r)),
+        ("House edge (% of that wager)", edge_percent(-main_ev), edge_percent(bonus.house_edge),
+         edge_percent(_fraction(game.round_house_edge))),
+        ("Expected value per round (main-wager units)", signed(main_ev),
+         signed(r * bonus.expected_value), signed(round_ev)),
+        ("Hit frequency", one_in(outcomes["blackjack"] + outcomes["win"]),
+         one_in(bonus.hit_frequency), one_in(_fraction(game.round_hit_frequency))),
+        ("Standard deviation per round (main-wager units)", f"{game.standard_deviation:.4f}",
+         f"{bonus.standard_deviation * float(r):.4f}", f"{math.sqrt(game.round_variance):.4f}"),
+        ("Top award", f"blackjack, {_to_one(rules.blackjack_pays)}",
+         f"suited match, {_to_one(suited.pays)}",
+         f"{signed(top_round.net, 2)} main-wager units"),
+        ("Odds of the top award", one_in(outcomes["blackjack"]), one_in(suited.probability),
+         one_in(_fraction(top_round.probability))),
+    )  # fmt: skip
+    return Section(
+        "Summary",
+        (
+            Text(
+                f"The exact mathematics of {TITLE} under the rules and paytable in the title "
+                "block. Every figure is computed exactly from the full shoe (no simulation) "
+                "and rounded only for display; the appendix gives the exact fractions. "
+                "Negative values are the player's losses."
+            ),
+            Grid(
+                ("figure", "main wager", "Bonus wager", "whole round"),
+                rows,
+                caption="Key figures. House edges are per unit staked on that wager (the "
+                "round's per unit of main + Bonus wagered); amounts and EVs are in units of "
+                "the main wager. The game has no doubles, splits or raises, so the element of "
+                "risk equals the house edge. A negative main-wager edge means the player has "
+                "the advantage on that wager alone; the Bonus wager is mandatory.",
+            ),
+        ),
+    )
+
+
+def _assumptions(game: GameResult[Fraction]) -> Section:
+    rules = game.rules
+    n = 52 * rules.decks
+    return Section(
+        "Rules and method",
+        (
+            Grid(("rule", "setting"), rule_lines(rules), caption="Rules in force.", numeric=False),
+            Text(
+                "Player strategy: composition-dependent optimal play. For each Bonus card and "
+                "each set of the player's own cards, the player hits or stands, whichever has "
+                "the higher expected value of the main wager given the exact cards left in the "
+                "shoe. The Bonus wager is settled on the first two cards and involves no "
+                "decision."
+            ),
+            Text(
+                f"Method: exact combinatorial analysis of a freshly shuffled {rules.decks}-deck "
+                f"shoe ({n} cards). Every ordered pair of player card and Bonus card, every "
+                "player hand and every dealer drawing sequence is weighted by its exact "
+                "probability; all figures are rational numbers computed without rounding. "
+                f"Combinations count ordered pairs of physical cards, {n} \u00d7 {n - 1} = "
+                f"{thousands(n * (n - 1))} in all. One player plays against the dealer."
+            ),
+        ),
+    )
+
+
+def _bonus_section(game: GameResult[Fraction]) -> Section:
+    bonus = game.bonus
+    assert bonus is not None
+    rows = tuple(
+        (
+            BONUS_NAMES[ln.outcome],
+            _to_one(ln.pays) if ln.pays >= 0 else minus("-1"),
+            thousands(ln.combinations),
+            _probability(ln.probability),
+            one_in(ln.probability),
+            signed(ln.return_, 6),
+        )
+        for ln in bonus.lines
+    )
+    total = ("total", "", thousands(bonus.total_combinations), _probability(1), "",
+             signed(bonus.expected_value, 6))  # fmt: skip
+    return Section(
+        "Bonus wager",
+        (
+            Grid(
+                ("outcome", "pays", "combinations", "probability", "odds", "return"),
+                (*rows, total),
+                caption="Return table per unit staked on the Bonus wager. House edge "
+                f"{edge_percent(bonus.house_edge)} of the Bonus wager; hit frequency "
+                f"{one_in(bonus.hit_frequency)}; standard deviation "
+                f"{bonus.standard_deviation:.4f} Bonus units.",
+            ),
+        ),
+    )
+
+
+def _main_section(game: GameResult[Fraction]) -> Section:
+    pays = main_payoffs(game.rules)
+    rows = tuple(
+        (
+            MAIN_NAMES[k],
+            _to_one(pays[k]) if pays[k] > 0 else minus(str(pays[k])),
+            _probability(p),
+            one_in(p),
+            signed(p * pays[k], 6),
+        )
+        for k, p in game.outcomes.items()
+    )
+    total = ("total", "", _probability(1), "", signed(game.expected_value, 6))
+    by_card = game.by_bonus_card()
+    return Section(
+        "Main wager",
+        (
+            Grid(
+                ("outcome", "pays", "probability", "odds", "return"),
+                (*rows, total),
+                caption="Return table per unit staked on the main wager under optimal play. "
+                "Blackjack is the player's own card and the Bonus card making 21, paid at once.",
+            ),
+            Plot(
+                partial(ev_by_bonus_plot, game),
+                "Main-wager EV by the Bonus card dealt, in % of the main wager.",
+            ),
+            Grid(
+                ("Bonus card", *(value_label(c) for c in by_card)),
+                (("EV (%)", *(minus(f"{float(v) * 100:+.2f}") for v in by_card.values())),),
+                caption="The same figures: main-wager EV in % of the main wager, given the "
+                "Bonus card.",
+                compact=True,
+            ),
+        ),
+    )
+
+
+def _round_section(game: GameResult[Fraction]) -> Section:
+    rules = game.rules
+    pays = main_payoffs(rules)
+    joint = round_outcomes(game)
+    rows = []
+    for k in MAIN_OUTCOMES:
+        for outcome in BonusOutcome:
+            if (k, outcome) not in joint:
+                continue
+            bonus_pay = rules.paytable.as_dict().get(outcome.value, Fraction(-1))
+            net = pays[k] + rules.bonus_ratio * bonus_pay
+            p = _fraction(joint[(k, outcome)])
+            rows.append((MAIN_NAMES[str(k)], BONUS_NAMES[outcome], signed(net, 2),
+                         _probability(p), one_in(p), signed(p * net, 6)))  # fmt: skip
+    rows.append(("total", "", "", _probability(1), "", signed(game.round_expected_value, 6)))
+    return Section(
+        "Whole round",
+        (
+            Grid(
+                ("main wager", "Bonus wager", "net", "probability", "odds", "return"),
+                tuple(rows),
+                caption=f"Return table of a round: one unit on the main wager and "
+                f"{rules.bonus_ratio} on the Bonus, both settled on the same two cards "
+                "(combinations that cannot occur are left out); net and return in "
+                "main-wager units. House edge "
+                f"{edge_percent(_fraction(game.round_house_edge))} of the total wagered; "
+                f"hit frequency {one_in(_fraction(game.round_hit_frequency))}; standard "
+                f"deviation {math.sqrt(game.round_variance):.4f} main-wager units.",
+            ),
+        ),
+    )
+
+
+def _ratio_section(model: EdgeModel, rules: Rules) -> Section:
+    rows = []
+    for ratio in RATIOS:
+        edge = model.edge(EdgeKind.ROUND, rules.paytable, ratio)
+        ev = -edge * (1 + ratio)
+        rows.append((str(ratio), str(1 + ratio), signed(ev), edge_percent(edge)))
+    return Section(
+        "House edge against the Bonus ratio",
+        (
+            Text(
+                "The Bonus wager must be at least half the main wager; players may stake "
+                "more. The main wager's edge is negative (player's favour) and the Bonus "
+                "wager's positive, so the round's edge grows with the Bonus ratio."
+            ),
+            Plot(
+                partial(ratio_plot, model, rules),
+                "Round house edge (% of the total wagered) against the Bonus ratio.",
+            ),
+            Grid(
+                ("Bonus ratio", "total wagered", "round EV", "round house edge"),
+                tuple(rows),
+                caption="Per round, in main-wager units; the house edge in % of the total "
+                f"wagered. Paytable {rules.paytable} throughout.",
+            ),
+        ),
+    )
+
+
+def dealer_rows(rules: Rules) -> list[tuple[int, dict[str, Fraction]]]:
+    """The dealer's exact final-result distribution for each Bonus card (full shoe less it)."""
+    rows = []
+    for c in VALUES:
+        shoe = Shoe.full(rules.decks).remove([Card(RANKS[c - 1])])
+        rows.append((c, dealer_distribution(rules, c, shoe.value_counts())))
+    return rows
+
+
+def _dealer_section(rules: Rules) -> Section:
+    rows = dealer_rows(rules)
+    labels = tuple(rows[0][1])
+    return Section(
+        "Dealer",
+        (
+            Plot(partial(dealer_plot, rows), "The dealer's final result by Bonus card."),
+            Grid(
+                ("Bonus card", *labels),
+                tuple((value_label(c), *(f"{float(d[x]):.4f}" for x in labels)) for c, d in rows),
+                caption="Probability of each final dealer result for each Bonus card, from "
+                "the full shoe less that card (before the player draws).",
+                compact=True,
+            ),
+        ),
+    )
+
+
+def _chart_section(chart: Chart) -> Section:
+    """The best printable chart, its cost against perfect play and its main exceptions."""
+    rows = display_rows(chart)
+    cells = []
+    colours = []
+    for row in rows:
+        marks = [
+            f"{a.value}{_superscript(m) if m else ''}"
+            for a, m in zip(row.actions, row.marks, strict=True)
+        ]
+        cells.append((row.label, *marks))
+        colours.append((None, *(COLOURS[a] for a in row.actions)))
+    return Section(
+        "Strategy chart",
+        (
+            Text(
+                "The best chart that looks only at the total of the player's own cards (hard, "
+                "or soft when an ace counts 11) and the Bonus card: H hit (orange), S stand "
+                "(blue), \u2013 no decision (a blackjack); hard totals first, then soft. "
+                f"{summary(chart)}. The main-wager figures above assume composition-dependent "
+                "optimal play; a player using this chart gets the chart EV instead. Identical "
+                "rows are merged (e.g. hard 2\u20137)."
+            ),
+            Grid(
+                ("own \\ Bonus", *COLUMNS),
+                tuple(cells),
+                caption="Hit/stand chart by own total (rows) and Bonus card (columns); a "
+                "number marks a cell with exceptions, listed below.",
+                colours=tuple(colours),
+                numeric=False,
+                compact=True,
+                breaks=tuple(i for i, row in enumerate(rows) if row.soft)[:1],
+            ),
+            Grid(
+                EXCEPTION_HEADERS,
+                tuple(exception_rows(chart)),
+                caption=exceptions_heading(chart),
+                numeric=False,
+            ),
+        ),
+    )
+
+
+def _superscript(n: int) -> str:
+    return str(n).translate(
+        str.maketrans("0123456789", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+    )
+
+
+def _sensitivity_section(model: EdgeModel, rules: Rules) -> Section:
+    ratio = rules.bonus_ratio
+    edge = model.linear(EdgeKind.ROUND, ratio)
+    rows = []
+    for tier, slope in zip(PAY_TIERS, edge.coefficients, strict=True):
+        current = getattr(rules.paytable, tier.value)
+        # The edge is linear in the pay: solve edge(current) + slope * (x - current) = 0.
+        even = current - edge(rules.paytable) / slope
+        rows.append(
+            (
+                BONUS_NAMES[tier],
+                _to_one(current),
+                minus(f"{float(slope) * 100:+.4f}"),
+                f"{float(even):.4f} to 1" if even >= 0 else "none (edge stays positive)",
+            )
+        )
+    return Section(
+        "Paytable sensitivity",
+        (
+            Text(
+                "The main wager's optimal play does not depend on the Bonus pays, so the "
+                "round's house edge is an exact straight line in each pay. The plot moves one "
+                "pay at a time, the others held at the paytable in force (the dot)."
+            ),
+            Plot(
+                partial(sensitivity_plot, model, rules),
+                "Round house edge (% of the total wagered) as a function of each pay.",
+            ),
+            Grid(
+                (
+                    "tier",
+                    "pays",
+                    "edge change per unit of pay (percentage points)",
+                    "break-even pay",
+                ),
+                tuple(rows),
+                caption="Break-even pay: the pay of that tier, the others unchanged, at which "
+                "the round's house edge is exactly 0.",
+            ),
+        ),
+    )
+
+
+def _simulation_section(game: GameResult[Fraction]) -> Section:
+    """The independent simulator, handed the exact figures, dealing a fixed-seed sample."""
+    from solver.exact.bonus import analyse_bonus
+    from solver.exact.strategy import exact_main, strategy_source
+    from solver.sim import ExactFigure, parse_strategy, simulate
+
+    rules = game.rules
+    played = parse_strategy("optimal", lambda kind: strategy_source(game, kind))
+    mean, probabilities = exact_main(game, "optimal")
+    analysis = analyse_bonus(rules)
+    exact = {
+        "main": ExactFigure(mean, probabilities),
+        "bonus": ExactFigure(
+            analysis.expected_value, {ln.outcome.value: ln.probability for ln in analysis.lines}
+        ),
+    }
+    result = simulate(
+        rules, played, SIMULATION_ROUNDS, seed=SIMULATION_SEED, penetration=None, exact=exact
+    )
+    stats = result.overall
+    names = {"main": "main wager", "bonus": "Bonus wager", "round": "whole round"}
+    units = {"main": "main units", "bonus": "Bonus units", "round": "main units"}
+    rows = []
+    for key in ("main", "bonus", "round"):
+        estimate = stats[key]
+        z = estimate.z
+        rows.append(
+            (
+                names[key],
+                signed(estimate.mean),
+                signed(estimate.exact) if estimate.exact is not None else "",
+                f"{estimate.standard_error:.4f}",
+                minus(f"{z:+.2f}") if z is not None else "",
+                units[key],
+            )
+        )
+    return Section(
+        "Simulation cross-check",
+        (
+            Text(
+                f"An independent Monte Carlo simulator (it shares only the card and rule "
+                f"model with the exact solver) dealt {thousands(result.rounds)} rounds from a "
+                f"freshly shuffled shoe each round, seed {result.seed}, the player using the "
+                "exact solver's optimal decisions. A z-score is the distance between the "
+                "simulated mean and the exact value in standard errors; |z| below 3 is "
+                "expected."
+            ),
+            Grid(
+                ("wager", "simulated mean", "exact", "standard error", "z", "unit"),
+                tuple(rows),
+                caption="Mean net result per round of each wager, simulated and exact.",
+            ),
+        ),
+    )
+
+
+def _appendix(game: GameResult[Fraction]) -> Section:
+    bonus = game.bonus
+    assert bonus is not None
+    exact: list[tuple[str, Fraction]] = [
+        ("main-wager EV", _fraction(game.expected_value)),
+        *((f"main wager: P({MAIN_NAMES[k]})", _fraction(p)) for k, p in game.outcomes.items()),
+        ("main-wager variance", _fraction(game.variance)),
+        ("Bonus EV (per Bonus unit)", bonus.expected_value),
+        *((f"Bonus: P({BONUS_NAMES[ln.outcome]})", ln.probability) for ln in bonus.lines),
+        ("Bonus variance (Bonus units\u00b2)", bonus.variance),
+        ("round EV (main-wager units)", _fraction(game.round_expected_value)),
+        ("round house edge", _fraction(game.round_house_edge)),
+        ("round hit frequency", _fraction(game.round_hit_frequency)),
+        ("round variance", _fraction(game.round_variance)),
+    ]
+    return Section(
+        "Appendix: exact values",
+        (
+            Grid(
+                ("quantity", "exact value"),
+                tuple((name, minus(str(value))) for name, value in exact),
+                caption="Every headline figure as an exact fraction.",
+                numeric=False,
+            ),
+        ),
+    )

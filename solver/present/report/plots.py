@@ -1,0 +1,157 @@
+"""The report's plots, drawn with matplotlib, and their SVG and PNG forms."""
+
+from __future__ import annotations
+
+import io
+import re
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from solver.exact.design import PAY_TIERS, EdgeKind, EdgeModel, with_pay
+from solver.exact.game import GameResult
+from solver.model.cards import value_label
+from solver.model.outcomes import BonusOutcome
+from solver.model.rules import Rules
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+BONUS_NAMES = {
+    BonusOutcome.SUITED_MATCH: "suited match",
+    BonusOutcome.RANK_MATCH: "rank match",
+    BonusOutcome.ADJACENT: "adjacent",
+    BonusOutcome.LOSE: "lose",
+}
+
+INK = "#1f3a5f"
+#: Okabe and Ito's colour-blind-safe blue and vermilion, for gains and losses.
+GOOD = "#0072b2"
+BAD = "#d55e00"
+PALETTE = ("#d55e00", "#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c", "#e69f00", "#7f7f7f")
+#: Bonus ratios the report tabulates and plots: 1/2 to 2 in steps of 1/4.
+RATIOS = tuple(Fraction(n, 4) for n in range(2, 9))
+
+
+def _figure(width: float, height: float) -> Figure:
+    from matplotlib.figure import Figure  # imported here: only drawing a report needs it
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def ev_by_bonus_plot(game: GameResult[Fraction]) -> Figure:
+    figure = _figure(6.4, 2.8)
+    axes = figure.add_subplot()
+    by_card = game.by_bonus_card()
+    labels = [value_label(c) for c in by_card]
+    values = [float(v) * 100 for v in by_card.values()]
+    axes.bar(labels, values, color=[GOOD if v >= 0 else BAD for v in values], width=0.65)
+    axes.axhline(0, color="black", linewidth=0.8)
+    axes.axhline(float(game.expected_value) * 100, color=INK, linestyle="--", linewidth=1,
+                 label=f"overall {float(game.expected_value) * 100:+.2f}%")  # fmt: skip
+    axes.set_xlabel("Bonus card")
+    axes.set_ylabel("main-wager EV (%)")
+    axes.legend(frameon=False, loc="upper right")
+    axes.spines[["top", "right"]].set_visible(False)
+    return figure
+
+
+def dealer_plot(rows: list[tuple[int, dict[str, Fraction]]]) -> Figure:
+    figure = _figure(6.4, 3.0)
+    axes = figure.add_subplot()
+    labels = list(rows[0][1])
+    names = [value_label(c) for c, _ in rows]
+    left = [0.0] * len(rows)
+    for i, label in enumerate(labels):
+        widths = [float(d[label]) for _, d in rows]
+        colour = PALETTE[i] if i < len(labels) - 1 else PALETTE[-2]
+        if i == 0:
+            colour = PALETTE[0]
+        axes.barh(names, widths, left=left, color=colour, label=label, height=0.7)
+        left = [a + b for a, b in zip(left, widths, strict=True)]
+    axes.set_xlim(0, 1)
+    axes.invert_yaxis()
+    axes.set_xlabel("probability")
+    axes.set_ylabel("Bonus card")
+    axes.legend(ncols=len(labels), frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0))
+    axes.spines[["top", "right"]].set_visible(False)
+    return figure
+
+
+def sensitivity_plot(model: EdgeModel, rules: Rules) -> Figure:
+    figure = _figure(6.8, 2.6)
+    figure.get_layout_engine().set(wspace=0.06)  # type: ignore[call-arg, union-attr]
+    axes_row = figure.subplots(1, 3, sharey=True)
+    ratio = rules.bonus_ratio
+    current_edge = float(model.edge(EdgeKind.ROUND, rules.paytable, ratio)) * 100
+    for axes, tier in zip(axes_row, PAY_TIERS, strict=True):
+        current = getattr(rules.paytable, tier.value)
+        high = max(2 * current, current + 2)
+        xs = [Fraction(0), high]
+        ys = [
+            float(model.edge(EdgeKind.ROUND, with_pay(rules.paytable, tier, x), ratio)) * 100
+            for x in xs
+        ]
+        axes.plot([float(x) for x in xs], ys, color=INK, linewidth=1.6)
+        axes.axhline(0, color="black", linewidth=0.8)
+        axes.plot([float(current)], [current_edge], "o", color=BAD, markersize=5)
+        axes.set_title(BONUS_NAMES[tier], fontsize=10)
+        axes.set_xlabel("pay (to 1)")
+        axes.spines[["top", "right"]].set_visible(False)
+    axes_row[0].set_ylabel("round house edge (%)")
+    return figure
+
+
+def ratio_plot(model: EdgeModel, rules: Rules) -> Figure:
+    """The round's house edge against the Bonus ratio, the ratio in force marked."""
+    figure = _figure(6.4, 2.4)
+    axes = figure.add_subplot()
+    fine = [Fraction(n, 40) for n in range(20, 81)]
+    ys = [float(model.edge(EdgeKind.ROUND, rules.paytable, r)) * 100 for r in fine]
+    axes.plot([float(r) for r in fine], ys, color=INK, linewidth=1.6)
+    current = rules.bonus_ratio
+    axes.plot([float(current)], [float(model.edge(EdgeKind.ROUND, rules.paytable, current)) * 100],
+              "o", color=BAD, markersize=5, label=f"ratio in force ({current})")  # fmt: skip
+    axes.axhline(0, color="black", linewidth=0.8)
+    axes.set_xlabel("Bonus wager as a multiple of the main wager")
+    axes.set_ylabel("round house edge (%)")
+    axes.legend(frameon=False, loc="lower right")
+    axes.spines[["top", "right"]].set_visible(False)
+    return figure
+
+
+def svg(figure: Figure, prefix: str) -> str:
+    """The figure as inline SVG with ids renamed ``prefix``-1, -2, ... in order of use.
+
+    matplotlib names clip paths after object addresses; renaming makes the output
+    reproducible and keeps ids unique among several figures on one page.
+    """
+    import matplotlib
+
+    out = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": "cbj", "svg.fonttype": "none"}):
+        figure.savefig(out, format="svg", metadata={"Date": None})
+    text = out.getvalue()
+    text = text[text.index("<svg") :]
+    text = text.replace("<svg ", '<svg role="img" ', 1)
+    names = {old: f"{prefix}-{n}" for n, old in enumerate(dict.fromkeys(_SVG_ID.findall(text)))}
+    return _SVG_REF.sub(lambda m: m.group(1) + names.get(m.group(2), m.group(2)), text)
+
+
+_SVG_ID = re.compile(r'\bid="([^"]+)"')
+_SVG_REF = re.compile(r'(id="|#)([A-Za-z_][\w.-]*)')
+
+
+def vector(figure: Figure) -> bytes:
+    """The figure as standalone SVG with text drawn as paths, for embedding in a PDF."""
+    import matplotlib
+
+    out = io.BytesIO()
+    with matplotlib.rc_context({"svg.hashsalt": "cbj", "svg.fonttype": "path"}):
+        figure.savefig(out, format="svg", metadata={"Date": None})
+    return out.getvalue()
+
+
+def png(figure: Figure) -> bytes:
+    out = io.BytesIO()
+    figure.savefig(out, format="png", dpi=200, metadata={"Software": None})
+    return out.getvalue()

@@ -1,0 +1,160 @@
+"""Every HTML output rendered in a real browser: phones, printing to A4, colours, no network.
+
+Headless Chromium (Debian's ``chromium``, driven by Playwright) opens the report and every
+chart page of ``strategy_tables/``. The tests skip only when Chromium or Playwright is
+missing outside CI; in CI (``CI=true``) ``.ci/run`` installs Chromium and they must run.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from solver.present.collection import VARIANTS
+from solver.present.report import Report, render_html
+from tests.colour_vision import DEUTERANOPIA, PROTANOPIA, delta_e, simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CBJ_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+CHART_PAGES = sorted((ROOT / "strategy_tables").glob("*/chart.html"))
+
+
+def _browser_available() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed"
+    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
+        return f"no Chromium at {CHROMIUM}"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    reason = _browser_available()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests must run in CI: {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=executable, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def report_page(par_report: Report, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("browser") / "report.html"
+    path.write_text(render_html(par_report), encoding="utf-8")
+    return path
+
+
+class Visit:
+    """One page opened at one width, with what it logged and asked for."""
+
+    def __init__(self, browser: Any, path: Path, viewport: dict[str, int]) -> None:
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page = browser.new_page(viewport=viewport)
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.url = path.as_uri()
+        self.page.goto(self.url, wait_until="load")
+
+    def overflow(self) -> int:
+        """How far the page is wider than the window (0 when it fits)."""
+        width: int = self.page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        return width
+
+    def printed_pages(self) -> int:
+        """Pages when printed to A4 from the browser."""
+        data = self.page.pdf(format="A4")
+        return len(PdfReader(io.BytesIO(data)).pages)
+
+    def outside_requests(self) -> list[str]:
+        """Requests other than the page itself (fonts, images, scripts, anything)."""
+        return [u for u in self.requests if u != self.url]
+
+    def cell_colours(self, letter: str) -> set[str]:
+        """Computed background colours of the chart cells that show ``letter``."""
+        colours: list[str] = self.page.evaluate(
+            """(letter) => Array.from(document.querySelectorAll('table.chart td, table.compact td'))
+                .filter(td => td.textContent.trim().replace(/[\\d\\u00b9\\u00b2\\u00b3]+$/, '')
+                              === letter)
+                .map(td => getComputedStyle(td).backgroundColor)""",
+            letter,
+        )
+        return {_hex(c) for c in colours}
+
+    def close(self) -> None:
+        self.page.close()
+
+
+def _hex(css: str) -> str:
+    """``rgb(255, 208, 138)`` as ``#ffd08a``."""
+    r, g, b = (int(n) for n in re.findall(r"\d+", css)[:3])
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _check_page(browser: Any, path: Path, max_pages: int) -> int:
+    """The checks every HTML output must pass; returns its printed page count."""
+    phone = Visit(browser, path, PHONE)
+    try:
+        assert phone.errors == []
+        assert phone.outside_requests() == []
+        assert phone.overflow() <= 0, f"{path.name} scrolls sideways at 390 px"
+        hit, stand = phone.cell_colours("H"), phone.cell_colours("S")
+        assert len(hit) == 1 and len(stand) == 1, (hit, stand)
+        (hit_colour,), (stand_colour,) = hit, stand
+        for matrix in (DEUTERANOPIA, PROTANOPIA):
+            assert delta_e(simulate(hit_colour, matrix), simulate(stand_colour, matrix)) > 40
+    finally:
+        phone.close()
+    desktop = Visit(browser, path, DESKTOP)
+    try:
+        assert desktop.errors == [] and desktop.overflow() <= 0
+        pages = desktop.printed_pages()
+        assert 1 <= pages <= max_pages
+        return pages
+    finally:
+        desktop.close()
+
+
+@pytest.mark.parametrize("path", CHART_PAGES, ids=lambda p: p.parent.name)
+def test_chart_page_in_a_browser(browser: Any, path: Path) -> None:
+    assert _check_page(browser, path, max_pages=1) == 1
+
+
+def test_every_variant_has_a_chart_page() -> None:
+    assert len(CHART_PAGES) == len(VARIANTS)
+
+
+def test_report_in_a_browser(browser: Any, report_page: Path) -> None:
+    assert _check_page(browser, report_page, max_pages=7) <= 7
