@@ -18,49 +18,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Literal, TypedDict, Unpack, overload
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack, overload
 
-from solver.cache import Cache, CacheInfo
-from solver.exact.bonus import BonusAnalysis, analyse_bonus
-from solver.exact.dealer import dealer_distribution
-from solver.exact.design import (
-    PAY_TIERS,
-    EdgeKind,
-    PaySolution,
-    SearchResult,
-    Variants,
-    edge_model,
-    parse_band,
-    parse_edge,
-    parse_pay,
-    search_paytables,
-    solve_pay,
-    solve_variants,
-    variant_rules,
-    with_pay,
-)
-from solver.exact.game import Advice, GameResult, GameStore, ProgressCallback, solve_game
-from solver.exact.game import advise as advise_hand
-from solver.exact.graph import DecisionGraph, decision_graph
-from solver.exact.policies import POLICY_NAMES, StrategiesResult, realistic_play, simple_policy
-from solver.exact.protection import (
-    Counts,
-    EffectsOfRemoval,
-    Tags,
-    effects_of_removal,
-    judge_counts,
-    parse_tags,
-    system_tags,
-)
-from solver.exact.strategy import Chart, best_chart, exact_main, strategy_source
-from solver.exact.volatility import (
-    TABULATED_RATIOS,
-    check_ratio,
-    parse_ratios,
-    ratio_table,
-    round_moments,
-    volatility,
-)
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value, value_label
 from solver.model.errors import (
     CardError,
@@ -71,8 +30,9 @@ from solver.model.errors import (
     StrategyError,
 )
 from solver.model.numbers import exact_json
-from solver.model.outcomes import BonusOutcome
+from solver.model.outcomes import DEFAULT_ROUND_BAND, POLICY_NAMES, BonusOutcome
 from solver.model.rules import (
+    TABULATED_RATIOS,
     DealerNatural,
     NaturalBeats,
     Paytable,
@@ -81,9 +41,26 @@ from solver.model.rules import (
     parse_ratio,
     preset_named,
 )
-from solver.sim import ExactFigure, SimulationResult, parse_strategy
-from solver.sim import simulate as run_simulation
-from solver.sim.strategies import TABLE_STRATEGIES
+
+if TYPE_CHECKING:  # the solver is loaded by the functions that need it
+    from solver.cache import CacheInfo
+    from solver.exact.bonus import BonusAnalysis
+    from solver.exact.design import (
+        EdgeKind,
+        PaySolution,
+        SearchResult,
+        Variants,
+    )
+    from solver.exact.game import Advice, GameResult, GameStore, ProgressCallback
+    from solver.exact.graph import DecisionGraph
+    from solver.exact.policies import StrategiesResult
+    from solver.exact.protection import (
+        Counts,
+        EffectsOfRemoval,
+        Tags,
+    )
+    from solver.exact.strategy import Chart
+    from solver.sim import ExactFigure, SimulationResult
 
 #: Cards as text (``"As 10h K"``) or as values.
 Cards = str | Iterable[Card | str]
@@ -196,6 +173,8 @@ def bonus(
     **options: Unpack[RuleOptions],
 ) -> BonusResult:
     """The Bonus wager's exact return table from a full shoe less ``removed`` cards."""
+    from solver.exact.bonus import analyse_bonus
+
     analysis = analyse_bonus(make_rules(rules, options), _cards(removed))
     expression = str(analysis.symbolic_expected_value()) if symbolic else None
     return BonusResult(analysis, expression)
@@ -233,6 +212,8 @@ def dealer(
     **options: Unpack[RuleOptions],
 ) -> DealerResult:
     """The dealer's final result for the Bonus card ``bonus`` (a value, or ``"all"``)."""
+    from solver.exact.dealer import dealer_distribution
+
     played = make_rules(rules, options)
     cards = _cards(removed)
     shoe = Shoe.full(played.decks).remove(cards)
@@ -306,6 +287,8 @@ def solve(
     ``exact=True`` gives every figure as a ``Fraction``; ``jobs`` workers share the Bonus
     card values; ``cache`` (a :class:`~solver.exact.game.GameStore`) reuses earlier solves.
     """
+    from solver.exact.game import solve_game
+
     played = make_rules(rules, options)
     return solve_game(played, _cards(removed), exact, jobs, progress, cache)
 
@@ -320,6 +303,8 @@ def advise(
     **options: Unpack[RuleOptions],
 ) -> Advice[Any]:
     """Stand and hit values for one hand against the Bonus card, and the better choice."""
+    from solver.exact.game import advise as advise_hand
+
     bonus_cards = _cards([bonus] if isinstance(bonus, Card) else bonus)
     if len(bonus_cards) != 1:
         raise CardError(f"the Bonus card is exactly one card, got {bonus!r}")
@@ -331,6 +316,9 @@ def chart(
     *, cache: GameStore | None = None, rules: Rules | None = None, **options: Unpack[RuleOptions]
 ) -> Chart:
     """The best printable hit/stand chart, its exact EV and its cost against perfect play."""
+    from solver.exact.game import solve_game
+    from solver.exact.strategy import best_chart
+
     played = make_rules(rules, options)
     return best_chart(played, solve_game(played, exact=True, cache=cache))
 
@@ -340,6 +328,9 @@ def chart(
 
 def bonus_figure(rules: Rules, removed: Iterable[Card] = ()) -> ExactFigure:
     """The Bonus wager's exact EV and outcome probabilities, for the simulator to meet."""
+    from solver.exact.bonus import analyse_bonus
+    from solver.sim import ExactFigure
+
     analysis = analyse_bonus(rules, removed)
     probabilities = {line.outcome.value: line.probability for line in analysis.lines}
     return ExactFigure(analysis.expected_value, probabilities)
@@ -367,6 +358,13 @@ def simulate(
     solver's decision tables; their exact main-wager figure (and always the Bonus wager's)
     is attached for the z-scores.
     """
+    from solver.exact.game import solve_game
+    from solver.exact.policies import realistic_play
+    from solver.exact.strategy import exact_main, strategy_source
+    from solver.sim import ExactFigure, parse_strategy
+    from solver.sim import simulate as run_simulation
+    from solver.sim.strategies import TABLE_STRATEGIES
+
     if fresh_shoe and penetration is not None:
         raise SimulationError(
             "give a penetration (--penetration) or a fresh shoe (--fresh-shoe), not both"
@@ -431,6 +429,17 @@ def strategies(
     optimal play's round at each of ``bonus_ratios`` (each at least 1/2) and its
     volatility at the rules' ratio.  ``removed`` cards are out of the shoe (with suits).
     """
+    from solver.exact.game import solve_game
+    from solver.exact.policies import realistic_play, simple_policy
+    from solver.exact.volatility import (
+        check_ratio,
+        parse_ratios,
+        ratio_table,
+        round_moments,
+        volatility,
+    )
+    from solver.sim.strategies import TABLE_STRATEGIES
+
     played = make_rules(rules, options)
     listed = names.split(",") if isinstance(names, str) else list(names)
     if not listed or any(not n.strip() for n in listed):
@@ -460,6 +469,8 @@ def _edge_target(
     bonus_edge: str | Fraction | None, round_edge: str | Fraction | None, what: str
 ) -> tuple[EdgeKind, str | Fraction]:
     """The one of a (Bonus edge, round edge) pair that was given."""
+    from solver.exact.design import EdgeKind
+
     given = [(k, v) for k, v in ((EdgeKind.BONUS, bonus_edge), (EdgeKind.ROUND, round_edge)) if v]
     if len(given) != 1:
         raise DesignError(f"give exactly one {what}: a bonus edge or a round edge")
@@ -479,6 +490,15 @@ def paytable_solve(
     **options: Unpack[RuleOptions],
 ) -> PaySolution:
     """The exact pay of tier ``solve_for`` that gives the target house edge."""
+    from solver.exact.design import (
+        PAY_TIERS,
+        edge_model,
+        parse_edge,
+        parse_pay,
+        solve_pay,
+        with_pay,
+    )
+
     tiers = {t.value: t for t in PAY_TIERS}
     tier = tiers.get(str(solve_for))
     if tier is None:
@@ -501,10 +521,6 @@ def paytable_solve(
     return solve_pay(model, tier, kind, edge, table, played.bonus_ratio)
 
 
-#: The band ``paytable_search`` uses when none is given.
-DEFAULT_ROUND_BAND = "1%:2%"
-
-
 def paytable_search(
     *,
     round_edge_range: str | None = None,
@@ -516,6 +532,8 @@ def paytable_search(
     **options: Unpack[RuleOptions],
 ) -> SearchResult:
     """Whole-unit paytables whose house edge lies in a band, closest to its middle first."""
+    from solver.exact.design import edge_model, parse_band, search_paytables
+
     if round_edge_range is None and bonus_edge_range is None:
         round_edge_range = DEFAULT_ROUND_BAND
     kind, band = _edge_target(bonus_edge_range, round_edge_range, "edge range")
@@ -571,6 +589,8 @@ def variants(
     bonus_ratio: Fraction | int | str | None = None,
 ) -> Variants:
     """Main EV, Bonus EV and round edge for every combination of the rule values listed."""
+    from solver.exact.design import Variants, solve_variants, variant_rules
+
     base = make_rules(
         rules,
         RuleOptions(
@@ -615,6 +635,8 @@ def tables(
     The folder is checked first (it must be new, empty or a collection already), built
     aside and swapped in whole, so an interrupted run leaves the old collection intact.
     """
+    from solver.exact.game import solve_game
+    from solver.exact.strategy import best_chart
     from solver.present.collection import VARIANTS, is_collection, write_collection
     from solver.present.files import check_output_dir, folder_swap
 
@@ -640,6 +662,7 @@ def graph(
     Written to ``output`` (``.graphml``, ``.gexf``, ``.dot``, or a picture: ``.svg``,
     ``.png``, ``.pdf``) when given; else the graph itself, whose ``to_json()`` lists it.
     """
+    from solver.exact.graph import decision_graph
     from solver.present.graph import graph_format, render_graph
 
     bonus_cards = _cards([bonus] if isinstance(bonus, Card) else bonus)
@@ -705,6 +728,8 @@ def cache_info(
     directory: str | Path | None = None, *, warn: Callable[[str], None] | None = None
 ) -> CacheInfo:
     """Where the disk cache is, its size on disk, its entries and its size cap."""
+    from solver.cache import Cache
+
     return Cache(directory, warn=warn).info()
 
 
@@ -712,6 +737,8 @@ def cache_clear(
     directory: str | Path | None = None, *, warn: Callable[[str], None] | None = None
 ) -> CacheCleared:
     """Delete every entry of the disk cache."""
+    from solver.cache import Cache
+
     cache = Cache(directory, warn=warn)
     return CacheCleared(cache.directory, cache.clear())
 
@@ -729,6 +756,8 @@ def eor(
     **options: Unpack[RuleOptions],
 ) -> EffectsOfRemoval[Any]:
     """The exact change in each wager's EV when one card of each rank leaves the shoe."""
+    from solver.exact.protection import effects_of_removal
+
     played = make_rules(rules, options)
     return effects_of_removal(played, _cards(removed), exact=exact, jobs=jobs, cache=cache)
 
@@ -749,6 +778,13 @@ def count(
     Give ``tags`` (``"A=-1,2=1,..."`` or a mapping by rank) or a ``system`` name, or neither
     for Hi-Lo, KO, Hi-Opt I, Omega II and the best counts of level 1, 2 and 3.
     """
+    from solver.exact.protection import (
+        effects_of_removal,
+        judge_counts,
+        parse_tags,
+        system_tags,
+    )
+
     if tags is not None and system is not None:
         raise CountError("give tags (--tags) or a system (--system), not both")
     chosen: dict[str, Tags] | None = None

@@ -7,28 +7,22 @@ reports progress on a terminal and hands results to :mod:`solver.present`.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from solver import api
-from solver.cache import default_cache
-from solver.exact.design import PAY_TIERS
-from solver.exact.game import GameStore, ProgressCallback
-from solver.exact.policies import POLICY_NAMES
 from solver.model.errors import CbjError
-from solver.model.outcomes import BonusOutcome
+from solver.model.outcomes import DEFAULT_ROUND_BAND, PAY_TIERS, POLICY_NAMES, BonusOutcome
 from solver.model.rules import DealerNatural, NaturalBeats, PresetName, Rules
-from solver.present.charts import ChartFormat, render
 from solver.present.files import check_terminal, check_writable, choose_format, write_atomic, wrote
-from solver.present.play import ratios_table, strategies_table, volatility_table
+from solver.present.formats import ChartFormat, Format, rule_cell
 from solver.present.presets import preset_table
-from solver.present.protection import count_table, eor_tables
 from solver.present.tables import (
-    Format,
     Table,
     advice_table,
     bonus_table,
@@ -39,12 +33,39 @@ from solver.present.tables import (
     game_tables,
     pay_solution_table,
     render_tables,
-    rule_cell,
     rules_table,
     search_table,
     simulation_tables,
     variants_table,
 )
+
+
+def lazy_module(name: str) -> ModuleType:
+    """A module loaded on first use: ``cbj rules`` need not load numpy and the solver."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ImportError(name)
+    loader = importlib.util.LazyLoader(spec.loader)
+    spec.loader = loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    loader.exec_module(module)
+    return module
+
+
+if TYPE_CHECKING:
+    import solver.cache as disk
+    from solver import api
+    from solver.exact.game import GameStore, ProgressCallback
+    from solver.present import charts, play, protection
+else:
+    api = lazy_module("solver.api")
+    disk = lazy_module("solver.cache")
+    charts = lazy_module("solver.present.charts")
+    play = lazy_module("solver.present.play")
+    protection = lazy_module("solver.present.protection")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -153,7 +174,7 @@ def warn(message: str) -> None:
 
 def chosen_cache(no_cache: bool) -> GameStore | None:
     """The user's disk cache (its warnings one line each on stderr), unless ``--no-cache``."""
-    return None if no_cache else default_cache(warn=warn)
+    return None if no_cache else disk.default_cache(warn=warn)
 
 
 def emit(text: str) -> None:
@@ -309,7 +330,7 @@ def chart(fmt: str | None, output: Path | None, no_cache: bool, **options: Any) 
         check_terminal(chosen.value, sys.stdout)
     else:
         check_writable(output)
-    data = render(api.chart(cache=chosen_cache(no_cache), **options), chosen)
+    data = charts.render(api.chart(cache=chosen_cache(no_cache), **options), chosen)
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -441,7 +462,9 @@ def strategies_command(
         **options,
     )
     emit_result(
-        fmt, result, [strategies_table(result), ratios_table(result), volatility_table(result)]
+        fmt,
+        result,
+        [play.strategies_table(result), play.ratios_table(result), play.volatility_table(result)],
     )
 
 
@@ -495,7 +518,7 @@ def paytable_solve(fmt: str, no_cache: bool, **options: Any) -> None:
 @click.option(
     "--round-edge-range",
     default=None,
-    help=f"Band LO:HI of the round house edge (default {api.DEFAULT_ROUND_BAND} if no band).",
+    help=f"Band LO:HI of the round house edge (default {DEFAULT_ROUND_BAND} if no band).",
 )
 @click.option("--bonus-edge-range", default=None, help="Band LO:HI of the Bonus house edge.")
 @click.option("--top", type=int, default=10, show_default=True, help="Paytables to list.")
@@ -591,7 +614,7 @@ def eor(removed: str, exact: bool, jobs: int, no_cache: bool, fmt: str, **option
     result = api.eor(
         removed=removed, exact=exact, jobs=jobs, cache=chosen_cache(no_cache), **options
     )
-    emit_result(fmt, result, eor_tables(result))
+    emit_result(fmt, result, protection.eor_tables(result))
 
 
 @cli.command()
@@ -606,7 +629,7 @@ def eor(removed: str, exact: bool, jobs: int, no_cache: bool, fmt: str, **option
 def count(no_cache: bool, fmt: str, **options: Any) -> None:
     """Betting correlation and EV per true count of card counts for this game."""
     result = api.count(cache=chosen_cache(no_cache), **options)
-    emit_result(fmt, result, count_table(result))
+    emit_result(fmt, result, protection.count_table(result))
 
 
 @cli.command()

@@ -74,3 +74,17 @@ def test_start_up_leaves_heavy_libraries_to_the_commands_that_need_them() -> Non
     code = f"import sys, solver.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("argv", [["rules"], ["rules", "--preset", "vegas-21"], ["--help"]])
+def test_commands_that_solve_nothing_load_no_solver(argv: list[str]) -> None:
+    # Not a timing test: `cbj rules` and `cbj --help` must not load numpy or the solver.
+    code = (
+        "import sys, contextlib, io\n"
+        "from solver.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        f"    main({argv!r})\n"
+        "print(sorted(m for m in ('numpy', 'solver.exact.game', 'solver.sim') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -29,6 +29,7 @@ from solver.exact.game import GameResult, GameStore, ProgressCallback, round_lin
 from solver.exact.player import Number
 from solver.model.errors import DesignError
 from solver.model.numbers import exact_json, float_json, number_json, percent
+from solver.model.outcomes import PAY_TIERS as PAY_TIERS
 from solver.model.outcomes import BonusOutcome
 from solver.model.parallel import parallel_map
 from solver.model.rules import (
@@ -44,12 +45,6 @@ from solver.model.rules import (
 if TYPE_CHECKING:
     import sympy
 
-#: The Bonus wager's paying tiers, best first, as named in :class:`Paytable`.
-PAY_TIERS: tuple[BonusOutcome, ...] = (
-    BonusOutcome.SUITED_MATCH,
-    BonusOutcome.RANK_MATCH,
-    BonusOutcome.ADJACENT,
-)
 _SYMBOLS = {
     BonusOutcome.SUITED_MATCH: "S",
     BonusOutcome.RANK_MATCH: "R",

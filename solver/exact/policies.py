@@ -37,21 +37,12 @@ from solver.model.errors import StrategyError
 from solver.model.hands import best_total, hand_of, hard_total, is_player_blackjack
 from solver.model.numbers import exact_json
 from solver.model.outcomes import MAIN_OUTCOMES
+from solver.model.outcomes import POLICY_NAMES as POLICY_NAMES
+from solver.model.outcomes import STAND_ON_TOTALS as STAND_ON_TOTALS
 from solver.model.rules import Rules
 
 #: A policy: hit (True) or stand for a Bonus card value and the own cards.
 Policy = Callable[[int, ValueCounts], bool]
-
-STAND_ON_TOTALS = tuple(range(12, 22))
-#: Every policy ``cbj strategies`` reports, in its order.
-POLICY_NAMES: tuple[str, ...] = (
-    "optimal",
-    "chart",
-    *(f"stand-on:{k}" for k in STAND_ON_TOTALS),
-    "never-bust",
-    "mimic-dealer",
-    "always-stand",
-)
 
 
 def stand_on(threshold: int) -> Policy:

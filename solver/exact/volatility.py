@@ -31,6 +31,7 @@ from solver.model.errors import RulesError
 from solver.model.numbers import exact_json, float_json
 from solver.model.outcomes import bonus_pay, main_payoffs
 from solver.model.rules import MIN_BONUS_RATIO, parse_ratio
+from solver.model.rules import TABULATED_RATIOS as TABULATED_RATIOS
 
 #: z of a two-sided 90% normal interval (the volatility index's z).
 Z90 = NormalDist().inv_cdf(0.95)
@@ -38,14 +39,6 @@ Z90 = NormalDist().inv_cdf(0.95)
 Z95 = NormalDist().inv_cdf(0.975)
 #: Session lengths, in rounds, the volatility figures are given for.
 SESSION_LENGTHS: tuple[int, ...] = (100, 1_000, 10_000, 100_000)
-#: Bonus ratios tabulated by default.
-TABULATED_RATIOS: tuple[Fraction, ...] = (
-    Fraction(1, 2),
-    Fraction(3, 4),
-    Fraction(1),
-    Fraction(3, 2),
-    Fraction(2),
-)
 APPROXIMATION = (
     "normal approximation to the sum of independent rounds: exact mean n*EV and SD "
     "SD*sqrt(n), ranges mean -/+ z*SD*sqrt(n), P(ahead) = Phi(n*EV / (SD*sqrt(n)))"

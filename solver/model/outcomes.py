@@ -74,3 +74,26 @@ def bonus_pay(paytable: Paytable, outcome: BonusOutcome) -> Fraction:
     if outcome is BonusOutcome.LOSE:
         return Fraction(-1)
     return Fraction(getattr(paytable, outcome.value))
+
+
+#: The Bonus wager's paying tiers, best first, as named in :class:`Paytable`.
+PAY_TIERS: tuple[BonusOutcome, ...] = (
+    BonusOutcome.SUITED_MATCH,
+    BonusOutcome.RANK_MATCH,
+    BonusOutcome.ADJACENT,
+)
+
+#: The totals a ``stand-on:K`` player of ``cbj strategies`` may stand on.
+STAND_ON_TOTALS = tuple(range(12, 22))
+#: Every way of playing ``cbj strategies`` reports, in its order.
+POLICY_NAMES: tuple[str, ...] = (
+    "optimal",
+    "chart",
+    *(f"stand-on:{k}" for k in STAND_ON_TOTALS),
+    "never-bust",
+    "mimic-dealer",
+    "always-stand",
+)
+
+#: The round house-edge band ``cbj paytable search`` looks in when given none.
+DEFAULT_ROUND_BAND = "1%:2%"

@@ -16,6 +16,14 @@ from typing import Any
 from solver.model.errors import RulesError
 
 MIN_BONUS_RATIO = Fraction(1, 2)
+#: Bonus ratios tabulated by default.
+TABULATED_RATIOS: tuple[Fraction, ...] = (
+    Fraction(1, 2),
+    Fraction(3, 4),
+    Fraction(1),
+    Fraction(3, 2),
+    Fraction(2),
+)
 #: Documented ranges, checked before any arithmetic: a Bonus pay is 0 to ``MAX_PAY`` to 1,
 #: blackjack pays more than 0 and at most ``MAX_BLACKJACK_PAY`` to 1, the bonus ratio is
 #: ``MIN_BONUS_RATIO`` to ``MAX_BONUS_RATIO``, and a number is written in at most

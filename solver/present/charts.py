@@ -17,7 +17,6 @@ import io
 import json
 import os
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
@@ -36,6 +35,8 @@ from solver.exact.strategy import (
 from solver.exact.strategy import title as code_title
 from solver.model.cards import VALUES, value_label
 from solver.model.hands import describe_hand
+from solver.present.formats import TEXT_FORMATS as TEXT_FORMATS
+from solver.present.formats import ChartFormat as ChartFormat
 from solver.present.style import minus, one_in, significant_percent
 from solver.present.wording import plain_differences, rules_sentence
 
@@ -53,21 +54,6 @@ SORT_KEY = "gain per round (how often \u00d7 gain when it occurs), largest first
 HANDS_SHOWN = 4
 TOP_EXCEPTIONS = 12
 BLOCKS = {False: "hard totals", True: "soft totals (an ace counted as 11)"}
-
-
-class ChartFormat(StrEnum):
-    """Formats ``cbj chart`` writes."""
-
-    CSV = "csv"
-    JSON = "json"
-    MD = "md"
-    HTML = "html"
-    PDF = "pdf"
-    SVG = "svg"
-    PNG = "png"
-
-
-TEXT_FORMATS = (ChartFormat.CSV, ChartFormat.JSON, ChartFormat.MD, ChartFormat.HTML)
 
 
 def title(chart: Chart) -> str:

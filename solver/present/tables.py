@@ -12,31 +12,26 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from solver.exact.bonus import BonusAnalysis
-from solver.exact.design import PAY_TIERS, EdgeKind, PaySolution, SearchResult, Variants
-from solver.exact.game import Advice, GameResult
 from solver.model.cards import Card, value_label
 from solver.model.numbers import number, percent, signed
+from solver.model.outcomes import PAY_TIERS
 from solver.model.rules import RULE_MEANINGS, Rules, format_ratio
-from solver.sim import Estimate, SimulationResult, Wager
+from solver.present.formats import Format as Format
+from solver.present.formats import rule_cell as rule_cell
+
+if TYPE_CHECKING:  # the renderers need only the shapes of these results
+    from solver.exact.bonus import BonusAnalysis
+    from solver.exact.design import PaySolution, SearchResult, Variants
+    from solver.exact.game import Advice, GameResult
+    from solver.sim import Estimate, SimulationResult
 
 
 def dumps(document: dict[str, Any]) -> str:
     """JSON text of a result document, indented for reading."""
     return json.dumps(document, indent=2)
-
-
-class Format(StrEnum):
-    """Output formats a command can print."""
-
-    TABLE = "table"
-    CSV = "csv"
-    JSON = "json"
-    MD = "md"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,15 +106,6 @@ def rules_table(rules: Rules) -> Table:
         for name, value in rules.to_json().items()
     )
     return Table("Rules in force", ("rule", "value", "default", "meaning"), rows)
-
-
-def rule_cell(value: Any) -> str:
-    """A rule's JSON value as a table cell: a paytable as ``S:R:A``, booleans as yes/no."""
-    if isinstance(value, dict):
-        return ":".join(str(v) for v in value.values())
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 def bonus_table(analysis: BonusAnalysis) -> Table:
@@ -310,6 +296,8 @@ def _optional(value: float | None, digits: int = 6) -> str:
 
 def simulation_tables(result: SimulationResult) -> tuple[Table, ...]:
     """A simulation's estimates, outcome frequencies and (with several seats) each seat's."""
+    from solver.sim import Wager  # the simulator loads numpy: only when it has run
+
     shoe = (
         "a fresh shoe every round"
         if result.penetration is None
@@ -384,8 +372,8 @@ def simulation_tables(result: SimulationResult) -> tuple[Table, ...]:
 
 
 _EDGE_NAMES = {
-    EdgeKind.BONUS: "Bonus wager house edge",
-    EdgeKind.ROUND: "round house edge (per total wagered)",
+    "bonus": "Bonus wager house edge",
+    "round": "round house edge (per total wagered)",
 }
 
 

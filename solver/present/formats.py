@@ -1,0 +1,46 @@
+"""The output formats commands print or write, and how a rule reads in a table cell.
+
+Kept apart from the renderers so that ``cbj`` can offer its choices without loading them.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+
+class Format(StrEnum):
+    """Output formats a command can print."""
+
+    TABLE = "table"
+    CSV = "csv"
+    JSON = "json"
+    MD = "md"
+
+
+class ChartFormat(StrEnum):
+    """Formats ``cbj chart`` writes."""
+
+    CSV = "csv"
+    JSON = "json"
+    MD = "md"
+    HTML = "html"
+    PDF = "pdf"
+    SVG = "svg"
+    PNG = "png"
+
+
+TEXT_FORMATS = (ChartFormat.CSV, ChartFormat.JSON, ChartFormat.MD, ChartFormat.HTML)
+
+
+def rule_cell(value: Any) -> str:
+    """A rule's JSON value as a table cell: a paytable as ``S:R:A``, booleans as yes/no.
+
+    >>> rule_cell({"suited_match": "15", "rank_match": "4", "adjacent": "1"}), rule_cell(True)
+    ('15:4:1', 'yes')
+    """
+    if isinstance(value, dict):
+        return ":".join(str(v) for v in value.values())
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
