@@ -401,7 +401,8 @@ def search_paytables(
         int(low * scale),
         int((low + high) * scale),
     )
-    assert ka < 0, "the edge falls as the adjacent pay rises"
+    if ka >= 0:  # the edge falls as the adjacent pay rises, whatever the rules
+        raise ArithmeticError("the adjacent pay does not lower the edge")
 
     def runs() -> Iterator[tuple[int, int, int, int, int]]:
         """For each ``(S, R)``: the scaled edge at ``A = 0`` and the band's ``A`` interval."""

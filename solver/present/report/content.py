@@ -19,6 +19,7 @@ from functools import partial
 from importlib.metadata import version
 from typing import TYPE_CHECKING
 
+from solver.exact.bonus import BonusAnalysis
 from solver.exact.dealer import dealer_distribution
 from solver.exact.design import (
     PAY_TIERS,
@@ -32,6 +33,7 @@ from solver.exact.design import (
 from solver.exact.game import GameResult, GameStore, round_outcomes
 from solver.exact.strategy import COLUMNS, Chart, best_chart
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
+from solver.model.errors import ReportError
 from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome, main_payoffs
 from solver.model.rules import Rules
 from solver.present.charts import (
@@ -189,8 +191,7 @@ def build_report(rules: Rules, jobs: int = 1, cache: GameStore | None = None) ->
 
 def _fingerprint(game: GameResult[Fraction]) -> str:
     """Twelve hex digits of a SHA-256 of the rules and every exact headline figure."""
-    bonus = game.bonus
-    assert bonus is not None
+    bonus = _bonus_of(game)
     data = [
         repr(sorted(game.rules.to_json().items())),
         str(game.expected_value),
@@ -226,8 +227,16 @@ MAIN_NAMES = {"blackjack": "blackjack", "win": "win", "push": "push", "lose": "l
 
 
 def _fraction(value: Fraction | float) -> Fraction:
-    assert isinstance(value, Fraction), "the report is built from an exact solve"
+    if not isinstance(value, Fraction):
+        raise ReportError("the report is built from an exact solve")
     return value
+
+
+def _bonus_of(game: GameResult[Fraction]) -> BonusAnalysis:
+    """The game's Bonus analysis, which a report always has (it deals from a full shoe)."""
+    if game.bonus is None:
+        raise ReportError("the report needs the suits of every card out of the shoe")
+    return game.bonus
 
 
 def _probability(value: Fraction | float) -> str:
@@ -235,8 +244,7 @@ def _probability(value: Fraction | float) -> str:
 
 
 def _summary(game: GameResult[Fraction]) -> Section:
-    rules, bonus = game.rules, game.bonus
-    assert bonus is not None
+    rules, bonus = game.rules, _bonus_of(game)
     r = rules.bonus_ratio
     outcomes = {k: _fraction(p) for k, p in game.outcomes.items()}
     main_ev = _fraction(game.expected_value)
@@ -308,8 +316,7 @@ def _assumptions(game: GameResult[Fraction]) -> Section:
 
 
 def _bonus_section(game: GameResult[Fraction]) -> Section:
-    bonus = game.bonus
-    assert bonus is not None
+    bonus = _bonus_of(game)
     rows = tuple(
         (
             BONUS_NAMES[ln.outcome],
@@ -613,8 +620,7 @@ def _simulation_section(game: GameResult[Fraction]) -> Section:
 
 
 def _appendix(game: GameResult[Fraction]) -> Section:
-    bonus = game.bonus
-    assert bonus is not None
+    bonus = _bonus_of(game)
     exact: list[tuple[str, Fraction]] = [
         ("main-wager EV", _fraction(game.expected_value)),
         *((f"main wager: P({MAIN_NAMES[k]})", _fraction(p)) for k, p in game.outcomes.items()),

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from solver.model.errors import ReportError
 from solver.present.report.content import Block, Grid, Plot, Report, Section, Text
 from solver.present.report.plots import INK, vector
 
@@ -230,7 +231,8 @@ def _vector_plot(block: Plot, width: float) -> Any:
     from svglib.svglib import svg2rlg
 
     drawing = svg2rlg(io.BytesIO(vector(block.draw())))
-    assert drawing is not None, "matplotlib wrote an SVG that svglib cannot read"
+    if drawing is None:
+        raise ReportError("matplotlib wrote an SVG that svglib cannot read")
     scale = min(width * 0.92 / drawing.width, 1.0)
     drawing.scale(scale, scale)
     drawing.width, drawing.height = drawing.width * scale, drawing.height * scale
