@@ -50,7 +50,7 @@ def test_an_interrupted_chart_leaves_no_partial_file(
     def interrupt(*_: object, **__: object) -> bytes:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("solver.cli.render", interrupt)
+    monkeypatch.setattr("solver.present.charts.render", interrupt)
     status, _, _ = run_cli(["chart", *ONE_DECK, "-o", str(target)], capsys)
     assert status == 130
     assert target.read_text() == "the old chart"
