@@ -13,7 +13,7 @@ from solver.exact.policies import (
     realistic_play,
     simple_policy,
 )
-from solver.exact.strategy import Action, best_chart, cell_of
+from solver.exact.strategy import best_chart, strategy_source
 from solver.model.cards import Card, Shoe
 from solver.model.errors import StrategyError
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
@@ -116,7 +116,7 @@ def _sim_figure(result: StrategiesResult, name: str) -> ExactFigure:
 def test_simulator_playing_each_policy_meets_its_exact_value(rules: Rules) -> None:
     game = solve_game(rules, TINY_REMOVED, exact=True)
     result = realistic_play(rules, POLICY_NAMES, game=game)
-    decisions = {kind: _decisions(game, kind) for kind in ("optimal", "chart")}
+    decisions = {kind: strategy_source(game, kind) for kind in ("optimal", "chart")}
     for i, name in enumerate(POLICY_NAMES):
         strategy = parse_strategy(name, decisions.__getitem__, rules.dealer_stands_on)
         sim = simulate(
@@ -131,17 +131,3 @@ def test_simulator_playing_each_policy_meets_its_exact_value(rules: Rules) -> No
         main = sim.overall.main
         assert main.z is not None and abs(main.z) < 3, (name, main.mean, main.z)
         assert main.chi_square is not None and main.chi_square.p_value > 0.0005, name
-
-
-def _decisions(game: GameResult[Fraction], kind: str) -> dict[tuple[int, tuple[int, ...]], bool]:
-    """Hit or stand for every (Bonus value, hand) under optimal play or the chart."""
-    chart = best_chart(game.rules, game) if kind == "chart" else None
-    table = {}
-    for bonus, solution in game.solutions.items():
-        for i, row in enumerate(solution.space.hands.tolist()):
-            hand = tuple(row)
-            if chart is None:
-                table[(bonus, hand)] = solution.hitting[i]
-            else:
-                table[(bonus, hand)] = chart.action(cell_of(hand), bonus) is Action.HIT
-    return table
