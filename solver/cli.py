@@ -174,6 +174,28 @@ def warn(message: str) -> None:
     click.echo(f"cbj: warning: {message}", err=True)
 
 
+def solving_options(command: F) -> F:
+    """The options of a command that solves the game: rules, removed cards, exact, jobs."""
+    for option in reversed(
+        [
+            rules_options,
+            click.option(
+                "--removed", default="", help="Cards already out of the shoe (with suits)."
+            ),
+            click.option(
+                "--exact", is_flag=True, help="Exact fractions (slower) instead of floats."
+            ),
+            jobs_option(
+                "Workers sharing the Bonus card values: threads for floats, processes for --exact."
+            ),
+            cache_option,
+            format_option(*ALL_FORMATS),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
 def chosen_cache(no_cache: bool) -> GameStore | None:
     """The user's disk cache (its warnings one line each on stderr), unless ``--no-cache``."""
     return None if no_cache else disk.default_cache(warn=warn)
@@ -270,12 +292,7 @@ def dealer(bonus_text: str, removed: str, fmt: str, **options: Any) -> None:
 
 
 @cli.command()
-@rules_options
-@click.option("--removed", default="", help="Cards already out of the shoe (with suits).")
-@click.option("--exact", is_flag=True, help="Exact fractions (slower) instead of floats.")
-@jobs_option("Workers sharing the Bonus card values: threads for floats, processes for --exact.")
-@cache_option
-@format_option(*ALL_FORMATS)
+@solving_options
 def solve(removed: str, exact: bool, jobs: int, no_cache: bool, fmt: str, **options: Any) -> None:
     """Optimal play, the main wager's EV and the whole round's figures."""
     game = api.solve(
@@ -605,12 +622,7 @@ def cache_clear() -> None:
 
 
 @cli.command()
-@rules_options
-@click.option("--removed", default="", help="Cards already out of the shoe (with suits).")
-@click.option("--exact", is_flag=True, help="Exact fractions (slower) instead of floats.")
-@jobs_option("Workers sharing the Bonus card values: threads for floats, processes for --exact.")
-@cache_option
-@format_option(*ALL_FORMATS)
+@solving_options
 def eor(removed: str, exact: bool, jobs: int, no_cache: bool, fmt: str, **options: Any) -> None:
     """Effects of removal: each wager's EV change when one card of each rank leaves."""
     result = api.eor(
