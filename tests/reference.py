@@ -18,6 +18,7 @@ Shoe = tuple[int, ...]  # cards left of each value 1..10
 Cards = tuple[int, ...]  # own cards as sorted values
 
 
+@cache
 def totals(cards: Cards) -> set[int]:
     """Every total the cards can make, each ace counted as 1 or as 11."""
     aces = cards.count(1)
@@ -41,12 +42,11 @@ def draw(shoe: Shoe, value: int) -> tuple[Fraction, Shoe]:
     return Fraction(shoe[value - 1], sum(shoe)), tuple(left)
 
 
-def dealer_final(cards: Cards, bonus: int, rules: Rules) -> str:
+def dealer_final(cards: Cards, bonus: int, reading: DealerNatural) -> str:
     if hard(cards) > 21:
         return "bust"
     own_pair = len(cards) == 2 and 21 in totals(cards)
     bonus_pair = len(cards) == 1 and 21 in totals((*cards, bonus))
-    reading = rules.dealer_natural
     if own_pair and reading in (DealerNatural.WITH_BONUS, DealerNatural.OWN_CARDS):
         return "natural"
     if bonus_pair and reading in (DealerNatural.WITH_BONUS, DealerNatural.BONUS_CARD):
@@ -54,19 +54,27 @@ def dealer_final(cards: Cards, bonus: int, rules: Rules) -> str:
     return str(best(cards, bonus))
 
 
-@cache
 def dealer(shoe: Shoe, bonus: int, rules: Rules, cards: Cards = ()) -> dict[str, Fraction]:
     """Distribution of the dealer's result by walking every card sequence."""
+    return _dealer(shoe, bonus, rules.dealer_stands_on, rules.dealer_natural, cards)
+
+
+@cache
+def _dealer(
+    shoe: Shoe, bonus: int, stands_on: int, reading: DealerNatural, cards: Cards
+) -> dict[str, Fraction]:
+    """:func:`dealer`, memoised on only the rules the dealer's play reads."""
     total = best(cards, bonus)
-    if cards and (hard(cards) > 21 or (total is not None and total >= rules.dealer_stands_on)):
-        return {dealer_final(cards, bonus, rules): Fraction(1)}
+    if cards and (hard(cards) > 21 or (total is not None and total >= stands_on)):
+        return {dealer_final(cards, bonus, reading): Fraction(1)}
     if sum(shoe) == 0:
         raise RuntimeError("shoe ran out")
     out: dict[str, Fraction] = {}
     for value in range(1, 11):
         if shoe[value - 1]:
             p, rest = draw(shoe, value)
-            for k, q in dealer(rest, bonus, rules, tuple(sorted((*cards, value)))).items():
+            after = tuple(sorted((*cards, value)))
+            for k, q in _dealer(rest, bonus, stands_on, reading, after).items():
                 out[k] = out.get(k, Fraction(0)) + p * q
     return out
 

@@ -40,8 +40,9 @@ from solver.model.rules import Rules
 from . import reference
 from .conftest import physical_cards, run_cli
 
-# One deck cut down to 16 cards holding every rank, so each rank can be removed.
-LEFT = "As Ah 2s 3s 4s 5s 6s 7s 8s 9s 10s 10h Js Qs Kh Kd"
+# One deck cut down to 14 cards holding every rank, so each rank can be removed, in mixed
+# suits with two kings, so the Bonus can match on rank and on adjacent ranks.
+LEFT = "As 2h 3s 4d 5s 6h 7s 8c 9s 10h Js Qd Kh Kd"
 REMOVED = tuple(c for c in physical_cards(Shoe.full(1)) if str(c) not in LEFT.split())
 RULES = Rules(decks=1, bonus_ratio=Fraction(3, 4))
 
