@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 import solver
-from solver import api
 from solver.cache import MemoryCache
 from tests.conftest import run_cli
 
@@ -198,13 +197,6 @@ def test_rules_can_be_given_whole_or_as_options() -> None:
 def test_bad_input_raises_the_projects_error(call: Callable[[], Any], message: str) -> None:
     with pytest.raises(solver.CbjError, match=message):
         call()
-
-
-def test_tables_returns_every_file_it_wrote(tmp_path: Path, games: MemoryCache) -> None:
-    written = api.tables(tmp_path / "collection", cache=games)
-    assert written.paths and all(p.is_file() for p in written.paths)
-    on_disk = {p for p in (tmp_path / "collection").rglob("*") if p.is_file()}
-    assert on_disk == set(written.paths)
 
 
 def test_the_library_writes_no_file_unless_asked(tmp_path: Path) -> None:
