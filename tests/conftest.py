@@ -24,7 +24,7 @@ os.environ["MPLCONFIGDIR"] = str(SESSION_ROOT / "matplotlib")
 
 import pytest  # noqa: E402
 
-from solver.cache import MemoryCache  # noqa: E402
+from solver.cache import Cache, MemoryCache  # noqa: E402
 from solver.cli import main  # noqa: E402
 from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
@@ -61,9 +61,11 @@ EPOCH = "1767312000"
 
 
 @pytest.fixture(scope="session")
-def par_report(tmp_path_factory: pytest.TempPathFactory) -> Report:
-    """The PAR report of a 2-deck game, built once per test session (it takes seconds)."""
+def par_report() -> Report:
+    """The PAR report of a 2-deck game, built once per test session (it takes seconds).
+
+    Its games go to the session's disk cache, where ``cbj report --decks 2`` finds them.
+    """
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("CBJ_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cbj-cache"))
         patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-        return build_report(Rules(decks=2))
+        return build_report(Rules(decks=2), cache=Cache())

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solver import api
-from solver.cache import MemoryCache
+from solver.cache import Cache, MemoryCache
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import solve_game
 from solver.exact.protection import (
@@ -48,13 +48,13 @@ RULES = Rules(decks=1, bonus_ratio=Fraction(3, 4))
 
 
 @pytest.fixture(scope="module")
-def tiny_exact() -> EffectsOfRemoval[Any]:
-    return effects_of_removal(RULES, REMOVED, exact=True)
+def tiny_exact(games: MemoryCache) -> EffectsOfRemoval[Any]:
+    return effects_of_removal(RULES, REMOVED, exact=True, cache=games)
 
 
 @pytest.fixture(scope="module")
-def tiny_float() -> EffectsOfRemoval[Any]:
-    return effects_of_removal(RULES, REMOVED, exact=False)
+def tiny_float(games: MemoryCache) -> EffectsOfRemoval[Any]:
+    return effects_of_removal(RULES, REMOVED, exact=False, cache=games)
 
 
 def chart_walk(chart: Chart, cards: tuple[int, ...], shoe: tuple[int, ...], bonus: int) -> Fraction:
@@ -292,12 +292,11 @@ def test_bad_tag_vectors_are_refused(text: str) -> None:
 TINY_ARGS = ["--decks", "1", "--bonus-ratio", "3/4", "--removed", " ".join(map(str, REMOVED))]
 
 
-def test_eor_command_prints_the_api_result(
-    games: MemoryCache, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_eor_command_prints_the_api_result(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run_cli(["eor", *TINY_ARGS, "--exact", "--format", "json"], capsys)
     assert status == 0, err
-    result = api.eor(removed=REMOVED, exact=True, rules=RULES, cache=games)
+    # The command solved its games into the session's disk cache; the library reads them.
+    result = api.eor(removed=REMOVED, exact=True, rules=RULES, cache=Cache())
     document = json.loads(out)
     assert result.to_json() == document
     assert set(WAGERS) <= document.keys() and list(document["bonus"]) == list(LABELS)
