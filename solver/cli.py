@@ -37,6 +37,7 @@ from solver.present.tables import (
     search_table,
     simulation_tables,
     variants_table,
+    volatility_table,
 )
 
 
@@ -483,7 +484,11 @@ def strategies_command(
     emit_result(
         fmt,
         result,
-        [play.strategies_table(result), play.ratios_table(result), play.volatility_table(result)],
+        [
+            play.strategies_table(result),
+            play.ratios_table(result),
+            volatility_table(result.volatility, "Volatility of the round (optimal play)"),
+        ],
     )
 
 
