@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         paytable_solve,
         report,
         rules,
+        seats,
         simulate,
         solve,
         strategies,
@@ -63,13 +64,14 @@ if TYPE_CHECKING:
     )
     from solver.model.outcomes import BonusOutcome, MainOutcome
     from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
+    from solver.present.seats import TableOfPlayers
     from solver.sim import SimulationResult
 
 #: Where each public name lives.
 _HOMES = {
     "solver.api": (
         "BonusResult CacheCleared DealerResult RulesResult Written advise bonus cache_clear "
-        "cache_info chart count dealer eor paytable_search paytable_solve report rules "
+        "cache_info chart count dealer eor paytable_search paytable_solve report rules seats "
         "simulate solve strategies tables variants"
     ),
     "solver.cache": "Cache CacheInfo DiskCache MemoryCache",
@@ -86,6 +88,7 @@ _HOMES = {
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
     "solver.model.rules": "DealerNatural NaturalBeats Paytable Rules",
+    "solver.present.seats": "TableOfPlayers",
     "solver.sim": "SimulationResult",
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names.split()}
@@ -131,6 +134,7 @@ __all__ = [
     "StrategiesResult",
     "StrategyError",
     "Suit",
+    "TableOfPlayers",
     "Variants",
     "Written",
     "advise",
@@ -146,6 +150,7 @@ __all__ = [
     "paytable_solve",
     "report",
     "rules",
+    "seats",
     "simulate",
     "solve",
     "strategies",

@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # the solver is loaded by the functions that need it
         Tags,
     )
     from solver.exact.strategy import Chart
+    from solver.present.seats import TableOfPlayers
     from solver.sim import ExactFigure, SimulationResult
 
 #: Cards as text (``"As 10h K"``) or as values.
@@ -460,6 +461,44 @@ def strategies(
         ratios=ratio_table(moments, ratios),
         volatility=volatility(moments, played.bonus_ratio),
     )
+
+
+def seats(
+    *,
+    seats: Sequence[int] | str = "1-7",
+    rounds: int | None = None,
+    seed: int | None = None,
+    strategy: str = "optimal",
+    jobs: int = 1,
+    cache: GameStore | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> TableOfPlayers:
+    """The casino's hold per table-round and its SD with each number of seats (1 to 7).
+
+    ``seats`` is a list or text (``"1-7"``, ``"1,3,5"``).  The Bonus wager's figures are
+    exact; the main wager's and the round's are simulated, ``rounds`` table-rounds per
+    number of seats (200,000 when not given), every seat playing ``strategy`` (a name as
+    for :func:`simulate`) from a fresh shoe each round.
+    """
+    from solver.exact.game import solve_game
+    from solver.exact.seats import parse_seat_counts
+    from solver.exact.strategy import strategy_source
+    from solver.present.seats import DEFAULT_ROUNDS, check_run, table_of_players
+    from solver.sim import parse_strategy
+
+    played = make_rules(rules, options)
+    counts = parse_seat_counts(seats) if isinstance(seats, str) else tuple(seats)
+    if not counts:
+        raise SimulationError("seats is empty: give numbers of seats from 1 to 7, e.g. 1-7")
+    chosen = DEFAULT_ROUNDS if rounds is None else rounds
+    check_run(chosen, seed)  # before the solve that optimal and chart play need
+    policy = parse_strategy(
+        strategy,
+        lambda kind: strategy_source(solve_game(played, exact=True, cache=cache), kind),
+        played.dealer_stands_on,
+    )
+    return table_of_players(played, policy, counts, chosen, seed=seed, jobs=jobs)
 
 
 # --- Designing the game: paytables and rule variants ---------------------------------------------

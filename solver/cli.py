@@ -37,6 +37,7 @@ from solver.present.tables import (
     search_table,
     simulation_tables,
     variants_table,
+    volatility_table,
 )
 
 
@@ -62,12 +63,14 @@ if TYPE_CHECKING:
     from solver import api
     from solver.exact.game import GameStore, ProgressCallback
     from solver.present import charts, play, protection
+    from solver.present import seats as present_seats
 else:
     api = lazy_module("solver.api")
     disk = lazy_module("solver.cache")
     charts = lazy_module("solver.present.charts")
     play = lazy_module("solver.present.play")
     protection = lazy_module("solver.present.protection")
+    present_seats = lazy_module("solver.present.seats")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -442,6 +445,61 @@ def simulate_command(
     emit_result(fmt, result, simulation_tables(result))
 
 
+@cli.command(name="seats")
+@rules_options
+@click.option(
+    "--seats",
+    default="1-7",
+    show_default=True,
+    help="Numbers of players at the table, 1 to 7: a range, a list or both, e.g. 1-7 or 1,3,5.",
+)
+@click.option(
+    "--rounds",
+    type=int,
+    default=200_000,
+    show_default=True,
+    help="Table-rounds simulated for each number of seats.",
+)
+@click.option("--seed", type=int, default=None, help="Seed; the same seed gives the same result.")
+@click.option(
+    "--strategy",
+    default="optimal",
+    show_default=True,
+    help="What every seat plays: optimal, chart, stand-on:K, never-bust, mimic-dealer or "
+    "always-stand.",
+)
+@click.option(
+    "--jobs",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Worker processes, -1 for all cores; results do not depend on it.",
+)
+@cache_option
+@format_option(*ALL_FORMATS)
+def seats_command(
+    seats: str,
+    rounds: int,
+    seed: int | None,
+    strategy: str,
+    jobs: int,
+    no_cache: bool,
+    fmt: str,
+    **options: Any,
+) -> None:
+    """The casino's hold per table-round and its SD for 1 to 7 seats at one table."""
+    result = api.seats(
+        seats=seats,
+        rounds=rounds,
+        seed=seed,
+        strategy=strategy,
+        jobs=jobs,
+        cache=chosen_cache(no_cache),
+        **options,
+    )
+    emit_result(fmt, result, present_seats.seats_table(result))
+
+
 @cli.command(name="strategies")
 @rules_options
 @click.option(
@@ -483,7 +541,11 @@ def strategies_command(
     emit_result(
         fmt,
         result,
-        [play.strategies_table(result), play.ratios_table(result), play.volatility_table(result)],
+        [
+            play.strategies_table(result),
+            play.ratios_table(result),
+            volatility_table(result.volatility, "Volatility of the round (optimal play)"),
+        ],
     )
 
 

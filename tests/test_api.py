@@ -134,6 +134,28 @@ CASES: dict[str, Case] = {
             names=["always-stand", "chart"], bonus_ratios="1/2,1", preset="vegas-21", cache=games
         ),
     ),
+    "seats": (
+        ["seats", "--seats", "1-2", "--rounds", "3000", "--seed", "4"],
+        lambda games: solver.seats(seats="1-2", rounds=3_000, seed=4, cache=games),
+    ),
+    "seats-variant": (
+        [
+            "seats",
+            "--seats",
+            "5,3",
+            "--rounds",
+            "2000",
+            "--seed",
+            "9",
+            "--strategy",
+            "stand-on:17",
+            "--decks",
+            "2",
+        ],
+        lambda games: solver.seats(
+            seats=[5, 3], rounds=2_000, seed=9, strategy="stand-on:17", decks=2
+        ),
+    ),
     "cache-info": (["cache", "info"], lambda games: solver.cache_info()),
     "variants": (["variants", "--decks", "1,2"], lambda games: solver.variants(decks="1,2")),
     "variants-variant": (
@@ -192,6 +214,9 @@ def test_rules_can_be_given_whole_or_as_options() -> None:
         (lambda: solver.simulate(rounds=10, penetration=0.5, fresh_shoe=True), "--fresh-shoe"),
         (lambda: solver.paytable_solve(solve_for="lose", target_bonus_edge="5%"), "lose"),
         (lambda: solver.variants(decks="1,,2"), "empty item"),
+        (lambda: solver.seats(seats="0-3"), "seats 0 is out of range"),
+        (lambda: solver.seats(seats=[], rounds=10), "seats is empty"),
+        (lambda: solver.seats(rounds=0, strategy="optimal"), "rounds 0"),
     ],
 )
 def test_bad_input_raises_the_projects_error(call: Callable[[], Any], message: str) -> None:

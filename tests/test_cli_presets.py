@@ -117,3 +117,22 @@ def test_bad_strategies_options_get_one_line_and_exit_2(
     assert code == 2
     assert out == ""
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--seats", "0-7"],
+        ["--seats", "1,,2"],
+        ["--rounds", "0"],
+        ["--seed", "-1"],
+        ["--strategy", "hit-me"],
+    ],
+)
+def test_bad_seats_options_get_one_line_and_exit_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_cli(["seats", "--no-cache", "--rounds", "10", *argv], capsys)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1

@@ -76,7 +76,15 @@ def solve_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str,
 def test_solve_exact_and_float_agree_and_round_adds_up(capsys: pytest.CaptureFixture[str]) -> None:
     fast = solve_json(["--no-cache"], capsys)
     exact = solve_json(["--exact"], capsys)
-    assert set(exact) >= {"rules", "main", "by_bonus_card", "by_start", "bonus", "round"}
+    assert set(exact) >= {
+        "rules",
+        "main",
+        "by_bonus_card",
+        "by_start",
+        "bonus",
+        "round",
+        "volatility",
+    }
     assert "exact" not in fast["main"]["expected_value"]
     main_ev = fraction(exact["main"]["expected_value"])
     assert abs(float(main_ev) - fast["main"]["expected_value"]["float"]) < 1e-12
@@ -87,6 +95,10 @@ def test_solve_exact_and_float_agree_and_round_adds_up(capsys: pytest.CaptureFix
     assert fraction(exact["round"]["expected_value"]) == main_ev + ratio * bonus_ev
     assert sum(fraction(s["probability"]) for s in exact["by_start"]) == 1
     assert sum(fraction(p) for p in exact["main"]["outcomes"].values()) == 1
+    assert fraction(exact["volatility"]["round_variance"]) == fraction(exact["round"]["variance"])
+    assert exact["volatility"]["index"]["float"] == pytest.approx(
+        fast["volatility"]["index"]["float"], rel=1e-9
+    )
     pays: dict[str, Fraction] = {
         "blackjack": Fraction(3, 2),
         "win": Fraction(1),
@@ -113,6 +125,7 @@ def test_suitless_removed_cards_skip_the_bonus_but_solve_the_main_game(
 ) -> None:
     document = solve_json(["--removed", "K Q 5", "--no-cache"], capsys)
     assert document["bonus"] is None and document["round"] is None
+    assert document["volatility"] is None
     assert document["main"]["expected_value"]["float"] != 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -14,7 +15,7 @@ from solver.cli import main
 from solver.exact.strategy import Action
 from solver.present.charts import COLOURS
 from solver.present.report import Report, render_html, render_pdf, write_report
-from solver.present.report.content import Grid, report_date
+from solver.present.report.content import Grid, Text, report_date
 from tests.conftest import EPOCH
 
 SECTIONS = (
@@ -23,6 +24,8 @@ SECTIONS = (
     "Bonus wager",
     "Main wager",
     "Whole round",
+    "Volatility",
+    "A table of players",
     "House edge against the Bonus ratio",
     "Dealer",
     "Paytable sensitivity",
@@ -147,7 +150,7 @@ def test_simulation_cross_check_agrees(par_report: Report) -> None:
 def test_pdf_has_outline_page_x_of_y_vector_plots_and_text(pdf: bytes) -> None:
     reader = PdfReader(io.BytesIO(pdf))
     pages = len(reader.pages)
-    assert 4 <= pages <= 7
+    assert 4 <= pages <= 8  # 7 before the volatility and table-of-players sections
     titles = [o.title for o in reader.outline if not isinstance(o, list)]
     assert titles == [f"{i}. {t}" for i, t in enumerate(SECTIONS, 1)]
     text = [p.extract_text() for p in reader.pages]
@@ -194,3 +197,67 @@ def test_html_is_written_and_other_files_refused(
         main(["report", "--decks", "2", "-o", str(tmp_path / "r.txt")])
     err = capsys.readouterr().err
     assert stop.value.code == 2 and err.count("\n") == 1 and ".html .pdf" in err
+
+
+def _grid(report: Report, title: str, index: int = 0) -> Grid:
+    section = next(s for s in report.sections if s.title == title)
+    return [b for b in section.blocks if isinstance(b, Grid)][index]
+
+
+def _value(text: str) -> float:
+    """A number as the report prints it: true minus, thin-space thousands, maybe a %."""
+    cleaned = text.replace("\u2212", "-").replace("\u2009", "").rstrip("%")
+    return float(cleaned.split()[0])
+
+
+def _summary_figure(report: Report, figure: str) -> float:
+    row = next(r for r in _grid(report, "Summary").rows if r[0].startswith(figure))
+    return _value(row[3])  # the whole round's column
+
+
+def test_volatility_spreads_as_the_square_root_of_the_rounds(par_report: Report) -> None:
+    round_ev = _summary_figure(par_report, "Expected value per round")
+    round_sd = _summary_figure(par_report, "Standard deviation per round")
+    grid = _grid(par_report, "Volatility")
+    assert [_value(r[0]) for r in grid.rows] == [100, 1_000, 10_000, 100_000]
+    for row in grid.rows:
+        n = _value(row[0])
+        assert _value(row[1]) == pytest.approx(n * round_ev, abs=0.05 + n * 5e-5)
+        assert _value(row[2]) == pytest.approx(round_sd * math.sqrt(n), abs=0.05 + n**0.5 * 5e-5)
+        low90, high90 = (_value(x) for x in row[3].split(" to "))
+        low95, high95 = (_value(x) for x in row[4].split(" to "))
+        assert low95 < low90 < _value(row[1]) < high90 < high95
+        # Each range is mean -/+ z SD; ends shown to the unit, the SD to 0.1.
+        sd = _value(row[2])
+        assert high90 - low90 == pytest.approx(2 * 1.644854 * sd, abs=1.2)
+        assert high95 - low95 == pytest.approx(2 * 1.959964 * sd, abs=1.3)
+
+
+def test_the_bonus_ratio_table_meets_the_summary_at_the_ratio_in_force(
+    par_report: Report,
+) -> None:
+    grid = _grid(par_report, "House edge against the Bonus ratio")
+    assert [r[0] for r in grid.rows] == ["1/2", "3/4", "1", "3/2", "2"]
+    in_force = grid.rows[0]  # the report's rules bet the minimum, 1/2
+    assert _value(in_force[2]) == _summary_figure(par_report, "Expected value per round")
+    assert in_force[3] == next(
+        r[3] for r in _grid(par_report, "Summary").rows if r[0].startswith("House edge")
+    )
+    assert _value(in_force[4]) == _summary_figure(par_report, "Standard deviation per round")
+    sds = [_value(r[4]) for r in grid.rows]
+    assert sds == sorted(sds)  # a larger Bonus stake spreads the round more
+
+
+def test_the_table_of_players_holds_k_times_one_seats_bonus(par_report: Report) -> None:
+    bonus_per_round = -_value(
+        next(r for r in _grid(par_report, "Summary").rows if r[0].startswith("Expected value"))[2]
+    )
+    grid = _grid(par_report, "A table of players")
+    assert [r[0] for r in grid.rows] == [str(k) for k in range(1, 8)]
+    for row in grid.rows:
+        assert _value(row[1]) == pytest.approx(int(row[0]) * bonus_per_round, abs=6e-4)
+    section = next(s for s in par_report.sections if s.title == "A table of players")
+    prose = " ".join(b.text for b in section.blocks if isinstance(b, Text))
+    assert "50\u2009000 table-rounds" in prose
+    worst = float(re.search(r"largest \|z\| ([\d.]+)", prose).group(1))  # type: ignore[union-attr]
+    assert worst < 3

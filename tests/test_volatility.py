@@ -14,11 +14,13 @@ from solver.exact.volatility import (
     TABULATED_RATIOS,
     Z90,
     Z95,
+    game_volatility,
     parse_ratios,
     ratio_table,
     round_moments,
     volatility,
 )
+from solver.model.cards import parse_cards
 from solver.model.errors import RulesError
 from solver.model.rules import Rules
 from solver.sim import StandOn
@@ -76,6 +78,42 @@ def test_session_ranges_follow_mean_and_sd(tiny_game: GameResult[Fraction]) -> N
     data = result.to_json()
     assert [s["rounds"] for s in data["sessions"]] == [100, 1_000, 10_000, 100_000]
     assert "normal approximation" in data["method"]
+
+
+def test_a_solves_volatility_is_the_moments_volatility_exactly_and_in_floats(
+    tiny_game: GameResult[Fraction],
+) -> None:
+    # Two routes: the solve's round lines, and the joint (main, Bonus) moments.
+    from_lines = game_volatility(tiny_game)
+    from_moments = volatility(round_moments(tiny_game), tiny_game.rules.bonus_ratio)
+    assert from_lines == from_moments
+    fast = game_volatility(solve_game(tiny_game.rules, TINY_REMOVED, exact=False))
+    assert from_lines is not None and fast is not None
+    assert isinstance(fast.mean, float) and isinstance(fast.variance, float)
+    assert math.isclose(fast.index, from_lines.index, rel_tol=1e-9)
+    for exact_session, float_session in zip(from_lines.sessions, fast.sessions, strict=True):
+        assert exact_session.rounds == float_session.rounds
+        for low_high, fast_low_high in (
+            (exact_session.range90, float_session.range90),
+            (exact_session.range95, float_session.range95),
+        ):
+            assert low_high == pytest.approx(fast_low_high, rel=1e-9, abs=1e-9)
+        assert math.isclose(
+            exact_session.probability_ahead, float_session.probability_ahead, rel_tol=1e-9
+        )
+
+
+def test_no_volatility_without_a_round() -> None:
+    game = solve_game(Rules(decks=1), parse_cards("K Q 5"), exact=False)
+    assert game.bonus is None and game_volatility(game) is None
+
+
+def test_the_chance_of_being_ahead_keeps_its_far_tail(tiny_game: GameResult[Fraction]) -> None:
+    moments = round_moments(tiny_game)
+    [session] = volatility(moments, Fraction(1, 2), [100_000]).sessions
+    z = float(session.mean) / session.standard_deviation
+    assert z < -9  # 1 - Phi(9) is below the float spacing near 1
+    assert 0 < session.probability_ahead < 1e-18
 
 
 @pytest.mark.parametrize(("rounds", "sessions"), [(100, 3000), (1_000, 1000)])

@@ -18,6 +18,7 @@ from typing import Any, Generic, Protocol, TypeVar, cast
 
 from solver.exact.bonus import BonusAnalysis, analyse_bonus, combinations_by_values
 from solver.exact.player import Number, PlayerSolution, solve_player
+from solver.exact.volatility import game_volatility
 from solver.model.cards import VALUES, Card, Shoe, ValueCounts, value_label
 from solver.model.errors import HandError, RulesError, ShoeError
 from solver.model.hands import hand_of, hard_total, is_player_blackjack
@@ -155,6 +156,7 @@ class GameResult(Generic[N]):
 
     def to_json(self) -> dict[str, Any]:
         """The whole solve as the document ``cbj solve --format json`` prints."""
+        volatility = game_volatility(self)
         document: dict[str, Any] = {
             "rules": self.rules.to_json(),
             "removed": [str(c) for c in self.removed],
@@ -180,6 +182,7 @@ class GameResult(Generic[N]):
             ],
             "bonus": self.bonus.to_json() if self.bonus else None,
             "round": None,
+            "volatility": None if volatility is None else volatility.to_json(),
         }
         if self.bonus is not None:
             document["round"] = {

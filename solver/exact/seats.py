@@ -39,6 +39,36 @@ SEAT_COUNTS: tuple[int, ...] = tuple(range(1, MAX_SEATS + 1))
 CARD_TYPES: tuple[Card, ...] = tuple(Card(rank, suit) for rank in RANKS for suit in SUITS)
 
 
+def check_seats(seats: int) -> int:
+    """A number of seats, 1 to :data:`MAX_SEATS`."""
+    if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= MAX_SEATS:
+        raise SimulationError(f"seats {seats!r} is out of range: use 1 to {MAX_SEATS}")
+    return seats
+
+
+def parse_seat_counts(text: str) -> tuple[int, ...]:
+    """Numbers of seats from text: ``1-7``, ``3``, ``1,2,5`` or ``2-4,7``; each 1 to 7.
+
+    >>> parse_seat_counts("1-3, 7")
+    (1, 2, 3, 7)
+    """
+    counts: list[int] = []
+    for item in text.split(","):
+        low, dash, high = item.strip().partition("-")
+        ends = (low, high) if dash else (low, low)
+        if not all(
+            e.strip().isascii() and e.strip().isdigit() and len(e.strip()) <= 2 for e in ends
+        ):
+            raise SimulationError(
+                f"seats {text!r}: give numbers of seats from 1 to {MAX_SEATS}, e.g. 1-7, 3 or 1,2,5"
+            )
+        first, last = (check_seats(int(e)) for e in ends)
+        if first > last:
+            raise SimulationError(f"seats {item.strip()!r}: the range runs backwards")
+        counts.extend(range(first, last + 1))
+    return tuple(dict.fromkeys(counts))
+
+
 @dataclass(frozen=True, slots=True)
 class SeatPairMoments:
     """Exact moments of the Bonus net (per unit) of one seat, and of two seats together."""
@@ -113,9 +143,7 @@ def table_bonus(
     moments = bonus_seat_moments(rules, removed)
     r = rules.bonus_ratio
     rows = []
-    for k in seats:
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_SEATS:
-            raise SimulationError(f"seats {k!r} is out of range: use 1 to {MAX_SEATS}")
+    for k in map(check_seats, seats):
         variance = r**2 * (k * moments.variance + k * (k - 1) * moments.covariance)
         rows.append(TableBonus(k, -k * r * moments.mean, variance))
     return tuple(rows)

@@ -24,14 +24,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from solver.exact.game import GameResult, round_outcomes
 from solver.model.errors import RulesError
-from solver.model.numbers import exact_json, float_json
+from solver.model.numbers import exact_json, float_json, number_json
 from solver.model.outcomes import bonus_pay, main_payoffs
 from solver.model.rules import MIN_BONUS_RATIO, parse_ratio
 from solver.model.rules import TABULATED_RATIOS as TABULATED_RATIOS
+
+if TYPE_CHECKING:  # solver.exact.game imports this module to put volatility in its JSON
+    from solver.exact.game import GameResult
 
 #: z of a two-sided 90% normal interval (the volatility index's z).
 Z90 = NormalDist().inv_cdf(0.95)
@@ -115,6 +117,8 @@ class RoundMoments:
 
 def round_moments(game: GameResult[Fraction]) -> RoundMoments:
     """The exact moments of ``game``'s main and Bonus nets (the play ``game`` describes)."""
+    from solver.exact.game import round_outcomes
+
     if not game.exact:
         raise RulesError("the Bonus ratio functions need an exactly solved game")
     joint = round_outcomes(game)
@@ -171,10 +175,13 @@ def ratio_table(
 
 @dataclass(frozen=True, slots=True)
 class SessionRange:
-    """The net result after ``rounds`` rounds: exact mean and SD, normal ranges and P(ahead)."""
+    """The net result after ``rounds`` rounds: mean and SD, normal ranges and P(ahead).
+
+    The mean is a ``Fraction`` when the round was solved exactly, a ``float`` otherwise.
+    """
 
     rounds: int
-    mean: Fraction
+    mean: Fraction | float
     standard_deviation: float
 
     def interval(self, z: float) -> tuple[float, float]:
@@ -197,13 +204,15 @@ class SessionRange:
         """Probability that the net result is above 0 (normal approximation)."""
         if self.standard_deviation == 0:
             return 1.0 if self.mean > 0 else 0.0
-        return NormalDist().cdf(float(self.mean) / self.standard_deviation)
+        # erfc keeps the far tail that 1 - cdf would round to 0 (long sessions).
+        z = float(self.mean) / self.standard_deviation
+        return 0.5 * math.erfc(-z / math.sqrt(2))
 
     def to_json(self) -> dict[str, Any]:
         """The session's figures as JSON."""
         return {
             "rounds": self.rounds,
-            "mean": exact_json(self.mean),
+            "mean": number_json(self.mean),
             "sd": float_json(self.standard_deviation),
             "range90": list(self.range90),
             "range95": list(self.range95),
@@ -213,11 +222,14 @@ class SessionRange:
 
 @dataclass(frozen=True, slots=True)
 class Volatility:
-    """A round's volatility: the index SD x z90 and session ranges (normal approximation)."""
+    """A round's volatility: the index SD x z90 and session ranges (normal approximation).
+
+    Mean and variance are ``Fraction`` from an exact solve, ``float`` from a float one.
+    """
 
     ratio: Fraction
-    mean: Fraction
-    variance: Fraction
+    mean: Fraction | float
+    variance: Fraction | float
     sessions: tuple[SessionRange, ...]
 
     @property
@@ -231,16 +243,31 @@ class Volatility:
         return self.standard_deviation * Z90
 
     def to_json(self) -> dict[str, Any]:
-        """The ``volatility`` document of ``cbj solve``."""
+        """The ``volatility`` document of ``cbj solve`` and ``cbj strategies``."""
         return {
             "bonus_ratio": exact_json(self.ratio),
-            "round_ev": exact_json(self.mean),
-            "round_variance": exact_json(self.variance),
+            "round_ev": number_json(self.mean),
+            "round_variance": number_json(self.variance),
             "round_sd": float_json(self.standard_deviation),
             "index": float_json(self.index) | {"z": Z90, "confidence": 0.90},
             "method": APPROXIMATION,
             "sessions": [s.to_json() for s in self.sessions],
         }
+
+
+def round_volatility(
+    ratio: Fraction,
+    mean: Fraction | float,
+    variance: Fraction | float,
+    lengths: Iterable[int] = SESSION_LENGTHS,
+) -> Volatility:
+    """Volatility of a round with net ``mean`` and ``variance``, over sessions of ``lengths``."""
+    sessions = []
+    for n in lengths:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise RulesError(f"session length {n!r} must be a whole number of rounds, 1 or more")
+        sessions.append(SessionRange(n, n * mean, math.sqrt(n * variance)))
+    return Volatility(ratio, mean, variance, tuple(sessions))
 
 
 def volatility(
@@ -250,10 +277,18 @@ def volatility(
 ) -> Volatility:
     """Volatility of a round at Bonus ratio ``ratio``, and its sessions of each length."""
     r = check_ratio(ratio)
-    mean, variance = moments.expected_value(r), moments.variance(r)
-    sessions = []
-    for n in lengths:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise RulesError(f"session length {n!r} must be a whole number of rounds, 1 or more")
-        sessions.append(SessionRange(n, n * mean, math.sqrt(n * variance)))
-    return Volatility(r, mean, variance, tuple(sessions))
+    return round_volatility(r, moments.expected_value(r), moments.variance(r), lengths)
+
+
+def game_volatility(
+    game: GameResult[Any], lengths: Iterable[int] = SESSION_LENGTHS
+) -> Volatility | None:
+    """Volatility of ``game``'s round at its own Bonus ratio, exact or float as ``game`` is.
+
+    None when the game has no round (cards were removed without their suits).
+    """
+    if game.bonus is None:
+        return None
+    return round_volatility(
+        game.rules.bonus_ratio, game.round_expected_value, game.round_variance, lengths
+    )

@@ -1,4 +1,4 @@
-"""Realistic play, the Bonus ratio and volatility as tables (``cbj strategies``)."""
+"""Realistic play and the Bonus ratio as tables (``cbj strategies``)."""
 
 from __future__ import annotations
 
@@ -47,32 +47,4 @@ def ratios_table(result: StrategiesResult) -> Table:
         ("bonus ratio", "round EV", "house edge per unit wagered", "round SD"),
         rows,
         ("Exact: EV(r) = E[M] + r E[B], Var(r) = Var(M) + 2r Cov(M, B) + r^2 Var(B).",),
-    )
-
-
-def volatility_table(result: StrategiesResult) -> Table:
-    """Session ranges and the chance of being ahead (normal approximation)."""
-    v = result.volatility
-    if v is None:
-        return Table("Volatility", ("rounds",), ())
-    rows = tuple(
-        (
-            f"{s.rounds:,}",
-            number(s.mean, 2),
-            number(s.standard_deviation, 2),
-            f"{s.range90[0]:.1f} to {s.range90[1]:.1f}",
-            f"{s.range95[0]:.1f} to {s.range95[1]:.1f}",
-            number(s.probability_ahead, 4),
-        )
-        for s in v.sessions
-    )
-    return Table(
-        "Volatility of the round (optimal play)",
-        ("rounds", "mean net", "SD", "90% range", "95% range", "P(ahead)"),
-        rows,
-        (
-            f"bonus ratio {v.ratio}; round SD {v.standard_deviation:.4f}; volatility index "
-            f"{v.index:.4f} (SD x z, z = 1.6449 for 90%)",
-            "Mean and SD exact; ranges and P(ahead) by the normal approximation.",
-        ),
     )

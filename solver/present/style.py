@@ -35,6 +35,15 @@ def signed(value: Fraction | float, places: int = 4) -> str:
     return minus(f"{float(value):+.{places}f}")
 
 
+def amount(value: Fraction | float, places: int = 1) -> str:
+    """A signed amount with thin spaces between thousands and a true minus sign.
+
+    >>> amount(1234.5) == "+1" + THIN_SPACE + "234.5" and amount(-7) == MINUS + "7.0"
+    True
+    """
+    return minus(f"{float(value):+,.{places}f}".replace(",", THIN_SPACE))
+
+
 def edge_percent(value: Fraction | float, places: int = 4) -> str:
     """A house edge or EV as a percentage to four decimals: ``0.2500%``."""
     return minus(f"{float(value) * 100:.{places}f}%")

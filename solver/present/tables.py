@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from solver.exact.volatility import Z90, game_volatility
 from solver.model.cards import Card, value_label
 from solver.model.numbers import number, percent, signed
 from solver.model.outcomes import PAY_TIERS
@@ -26,6 +27,7 @@ if TYPE_CHECKING:  # the renderers need only the shapes of these results
     from solver.exact.bonus import BonusAnalysis
     from solver.exact.design import PaySolution, SearchResult, Variants
     from solver.exact.game import Advice, GameResult
+    from solver.exact.volatility import Volatility
     from solver.sim import Estimate, SimulationResult
 
 
@@ -212,12 +214,59 @@ def game_summary(game: GameResult[Any]) -> str:
         ]
         if game.exact:
             lines.append(f"             exact round house edge {game.round_house_edge}")
+        volatility = game_volatility(game)
+        if volatility is not None:
+            lines += _volatility_lines(volatility)
     else:
         lines.append("Bonus wager and round: not computed (removed cards were given without suits)")
     by_card = "  ".join(f"{value_label(c)} {signed(v, 4)}" for c, v in game.by_bonus_card().items())
     lines += ["", f"Main wager's average result by Bonus card: {by_card}"]
     lines += ["", "More: --format csv or md for every table, --format json for everything."]
     return "\n".join(lines)
+
+
+def _volatility_lines(volatility: Volatility) -> list[str]:
+    """The summary's volatility block: the index, then each session's ranges."""
+    lines = [
+        f"Volatility   index {number(volatility.index, 4)} (round SD x z, z = {number(Z90, 4)} "
+        "for 90% confidence); the player's net result after"
+    ]
+    for s in volatility.sessions:
+        (low90, high90), (low95, high95) = s.range90, s.range95
+        lines.append(
+            f"             {s.rounds:>7,} rounds: average {float(s.mean):+,.1f}; 90% range "
+            f"{low90:+,.1f} to {high90:+,.1f}; 95% {low95:+,.1f} to {high95:+,.1f}; "
+            f"P(ahead) {number(s.probability_ahead, 4)}"
+        )
+    lines.append("             (main-wager units; ranges and P(ahead) by the normal approximation)")
+    return lines
+
+
+def volatility_table(volatility: Volatility | None, title: str) -> Table:
+    """Session ranges and the chance of being ahead (normal approximation)."""
+    if volatility is None:
+        return Table(title, ("rounds",), (), ("No round: removed cards were given without suits.",))
+    rows = tuple(
+        (
+            f"{s.rounds:,}",
+            number(s.mean, 2),
+            number(s.standard_deviation, 2),
+            f"{s.range90[0]:.1f} to {s.range90[1]:.1f}",
+            f"{s.range95[0]:.1f} to {s.range95[1]:.1f}",
+            number(s.probability_ahead, 4),
+        )
+        for s in volatility.sessions
+    )
+    return Table(
+        title,
+        ("rounds", "mean net", "SD", "90% range", "95% range", "P(ahead)"),
+        rows,
+        (
+            f"bonus ratio {volatility.ratio}; round SD {volatility.standard_deviation:.4f}; "
+            f"volatility index {volatility.index:.4f} (SD x z, z = {Z90:.4f} for 90%)",
+            "Mean and SD from the solve; ranges and P(ahead) by the normal approximation.",
+        ),
+    )
 
 
 def game_tables(game: GameResult[Any]) -> list[Table]:
@@ -272,6 +321,7 @@ def game_tables(game: GameResult[Any]) -> list[Table]:
             ),
             notes,
         ),
+        volatility_table(game_volatility(game), "Volatility of the round"),
     ]
 
 

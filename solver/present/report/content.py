@@ -31,7 +31,17 @@ from solver.exact.design import (
     solve_variants,
 )
 from solver.exact.game import GameResult, GameStore, round_outcomes
-from solver.exact.strategy import COLUMNS, Chart, best_chart
+from solver.exact.seats import SEAT_COUNTS
+from solver.exact.strategy import COLUMNS, Chart, best_chart, strategy_source
+from solver.exact.volatility import (
+    TABULATED_RATIOS,
+    Z90,
+    Z95,
+    Volatility,
+    game_volatility,
+    ratio_table,
+    round_moments,
+)
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
 from solver.model.errors import ReportError
 from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome, main_payoffs
@@ -46,18 +56,19 @@ from solver.present.charts import (
 )
 from solver.present.report.plots import (
     BONUS_NAMES,
-    RATIOS,
     dealer_plot,
     ev_by_bonus_plot,
     ratio_plot,
     sensitivity_plot,
 )
-from solver.present.style import edge_percent, minus, one_in, signed, thousands
+from solver.present.style import amount, edge_percent, minus, one_in, signed, thousands
 from solver.present.wording import plain_differences, rule_lines
 from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+
+    from solver.sim import Strategy
 
 TITLE = "Community Blackjack (Casino Edition)"
 SUBTITLE = "Mathematical analysis of the game (PAR sheet)"
@@ -65,6 +76,9 @@ SUBTITLE = "Mathematical analysis of the game (PAR sheet)"
 #: figure at a few standard errors, few enough that the report builds in seconds.
 SIMULATION_ROUNDS = 100_000
 SIMULATION_SEED = 20_261_129
+#: Table-rounds the simulator deals for each number of seats in the table of players: the
+#: per-run cost dominates at this size, and the intervals stay a few hundredths wide.
+TABLE_ROUNDS = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +169,9 @@ def build_report(rules: Rules, jobs: int = 1, cache: GameStore | None = None) ->
         _bonus_section(game),
         _main_section(game),
         _round_section(game),
-        _ratio_section(model, rules),
+        _volatility_section(game),
+        _table_section(game),
+        _ratio_section(model, game),
         _dealer_section(rules),
         _sensitivity_section(model, rules),
         Section(
@@ -416,29 +432,121 @@ def _round_section(game: GameResult[Fraction]) -> Section:
     )
 
 
-def _ratio_section(model: EdgeModel, rules: Rules) -> Section:
-    rows = []
-    for ratio in RATIOS:
-        edge = model.edge(EdgeKind.ROUND, rules.paytable, ratio)
-        ev = -edge * (1 + ratio)
-        rows.append((str(ratio), str(1 + ratio), signed(ev), edge_percent(edge)))
+def _volatility_section(game: GameResult[Fraction]) -> Section:
+    """How far a player's net result wanders over sessions, by the normal approximation."""
+    volatility = game_volatility(game)
+    if volatility is None:
+        raise ReportError("the report needs the suits of every card out of the shoe")
+    rows = tuple(
+        (
+            thousands(s.rounds),
+            amount(s.mean),
+            f"{s.standard_deviation:.1f}",
+            _range(s.range90),
+            _range(s.range95),
+            _chance(s.probability_ahead),
+        )
+        for s in volatility.sessions
+    )
+    return Section(
+        "Volatility",
+        (
+            Text(
+                f"The volatility index is the round's standard deviation times z = {Z90:.4f}, "
+                "the z of a two-sided 90% normal interval: "
+                f"{volatility.standard_deviation:.4f} \u00d7 {Z90:.4f} = "
+                f"{volatility.index:.4f} main-wager units. {_session_sentence(volatility)}"
+            ),
+            Grid(
+                (
+                    "rounds",
+                    "expected net result",
+                    "standard deviation",
+                    "90% range",
+                    "95% range",
+                    "chance of being ahead",
+                ),
+                rows,
+                caption="The player's net result after a session of optimal play with "
+                f"{game.rules.bonus_ratio} on the Bonus per unit on the main wager, in "
+                "main-wager units (ranges to the nearest unit). Mean and standard deviation "
+                "are exact (n rounds: n times the round's mean, \u221an times its standard "
+                f"deviation); the ranges (mean \u2213 {Z90:.3f} or {Z95:.3f} standard "
+                "deviations) and the chance of finishing above zero use the normal "
+                "approximation to a sum of independent rounds, each from a freshly shuffled "
+                "shoe.",
+            ),
+        ),
+    )
+
+
+def _session_sentence(volatility: Volatility) -> str:
+    """The 1,000-round session in words, or the longest shorter one."""
+    session = max(
+        (s for s in volatility.sessions if s.rounds <= 1_000),
+        key=lambda s: s.rounds,
+        default=volatility.sessions[0],
+    )
+    low, high = session.range90
+    return (
+        f"After {thousands(session.rounds)} rounds the player expects {amount(session.mean)} "
+        f"units, finishes between {amount(low, 0)} and {amount(high, 0)} nine times in ten, and "
+        f"is ahead with probability {_chance(session.probability_ahead)}."
+    )
+
+
+def _range(bounds: tuple[float, float]) -> str:
+    """A range of net results to the nearest unit: ``\u221233 to +5``."""
+    return f"{amount(bounds[0], 0)} to {amount(bounds[1], 0)}"
+
+
+def _chance(probability: float) -> str:
+    """A probability as a percentage to one decimal, with the far tails said in words."""
+    if probability < 0.0005:
+        return "below 0.1%"
+    if probability > 0.9995:
+        return "above 99.9%"
+    return f"{probability * 100:.1f}%"
+
+
+def _ratio_section(model: EdgeModel, game: GameResult[Fraction]) -> Section:
+    rules = game.rules
+    rows = tuple(
+        (
+            str(row.ratio),
+            str(1 + row.ratio),
+            signed(row.expected_value),
+            edge_percent(row.house_edge),
+            f"{row.standard_deviation:.4f}",
+        )
+        for row in ratio_table(round_moments(game), TABULATED_RATIOS)
+    )
     return Section(
         "House edge against the Bonus ratio",
         (
             Text(
                 "The Bonus wager must be at least half the main wager; players may stake "
                 "more. The main wager's edge is negative (player's favour) and the Bonus "
-                "wager's positive, so the round's edge grows with the Bonus ratio."
+                "wager's positive, so the round's edge grows with the Bonus ratio. Play does "
+                "not depend on the ratio r, so the round's EV is exactly E[M] + r E[B] and "
+                "its variance Var(M) + 2r Cov(M, B) + r\u00b2 Var(B), where M and B are the "
+                "main and Bonus wagers' net results per unit."
             ),
             Plot(
                 partial(ratio_plot, model, rules),
                 "Round house edge (% of the total wagered) against the Bonus ratio.",
             ),
             Grid(
-                ("Bonus ratio", "total wagered", "round EV", "round house edge"),
-                tuple(rows),
+                (
+                    "Bonus ratio",
+                    "total wagered",
+                    "round EV",
+                    "round house edge",
+                    "round standard deviation",
+                ),
+                rows,
                 caption="Per round, in main-wager units; the house edge in % of the total "
-                f"wagered. Paytable {rules.paytable} throughout.",
+                f"wagered. Exact, under optimal play; paytable {rules.paytable} throughout.",
             ),
         ),
     )
@@ -566,11 +674,11 @@ def _sensitivity_section(model: EdgeModel, rules: Rules) -> Section:
 def _simulation_section(game: GameResult[Fraction]) -> Section:
     """The independent simulator, handed the exact figures, dealing a fixed-seed sample."""
     from solver.exact.bonus import analyse_bonus
-    from solver.exact.strategy import exact_main, strategy_source
-    from solver.sim import ExactFigure, parse_strategy, simulate
+    from solver.exact.strategy import exact_main
+    from solver.sim import ExactFigure, simulate
 
     rules = game.rules
-    played = parse_strategy("optimal", lambda kind: strategy_source(game, kind))
+    played = _optimal_play(game)
     mean, probabilities = exact_main(game, "optimal")
     analysis = analyse_bonus(rules)
     exact = {
@@ -614,6 +722,74 @@ def _simulation_section(game: GameResult[Fraction]) -> Section:
                 ("wager", "simulated mean", "exact", "standard error", "z", "unit"),
                 tuple(rows),
                 caption="Mean net result per round of each wager, simulated and exact.",
+            ),
+        ),
+    )
+
+
+def _optimal_play(game: GameResult[Fraction]) -> Strategy:
+    """The exact solver's optimal decisions, for the simulator to play."""
+    from solver.sim import parse_strategy
+
+    return parse_strategy("optimal", lambda kind: strategy_source(game, kind))
+
+
+def _table_section(game: GameResult[Fraction]) -> Section:
+    """The casino's hold per table-round with 1 to 7 seats: exact Bonus, simulated the rest."""
+    from solver.present.seats import table_of_players
+
+    table = table_of_players(
+        game.rules, _optimal_play(game), SEAT_COUNTS, TABLE_ROUNDS, seed=SIMULATION_SEED
+    )
+
+    def held(hold: float, half_width: float | None = None) -> str:
+        text = signed(hold, 3)
+        return text if half_width is None else f"{text} \u00b1 {half_width:.3f}"
+
+    rows = tuple(
+        (
+            str(row.seats),
+            held(float(row.exact_bonus.hold)),
+            f"{row.exact_bonus.standard_deviation:.3f}",
+            held(row.main.hold, row.main.ci95[1] - row.main.hold),
+            f"{row.main.standard_deviation:.3f}",
+            held(row.round.hold, row.round.ci95[1] - row.round.hold),
+            f"{row.round.standard_deviation:.3f}",
+        )
+        for row in table.rows
+    )
+    worst = max(abs(row.bonus_z) for row in table.rows)
+    return Section(
+        "A table of players",
+        (
+            Text(
+                "The casino's result per table-round when several players sit at one table. "
+                "They share the Bonus card, the dealer's hand and the shoe, so their results "
+                "are correlated: a table's spread is not one seat's spread times the seats. "
+                "The Bonus wager's hold and standard deviation are exact (the correlation "
+                "between two seats through the shared Bonus card is computed exactly). The "
+                "main wager's and the round's come from the independent simulator: "
+                f"{thousands(table.rounds)} table-rounds for each number of seats, every seat "
+                "playing optimally, a freshly shuffled shoe each round, seed "
+                f"{table.seed} plus the number of seats. The simulated Bonus hold agrees with "
+                f"the exact one at every table (largest |z| {worst:.2f})."
+            ),
+            Grid(
+                (
+                    "seats",
+                    "Bonus hold",
+                    "Bonus SD",
+                    "main hold",
+                    "main SD",
+                    "round hold",
+                    "round SD",
+                ),
+                rows,
+                caption="Casino's expected win (hold) and its standard deviation (SD) per "
+                "table-round, in main-wager units; every seat stakes 1 on the main wager and "
+                f"{game.rules.bonus_ratio} on the Bonus. Bonus figures exact; main-wager and "
+                "round figures simulated, holds \u00b1 the half-width of their 95% confidence "
+                "interval; a negative hold is the players' gain.",
             ),
         ),
     )
