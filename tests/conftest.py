@@ -2,7 +2,9 @@
 
 At import, before any fixture or test module runs, the whole session is given a private
 home, cache folder and matplotlib folder, so no test reads or writes the user's cache
-(subprocesses inherit them through ``HOME`` and ``CBJ_CACHE_DIR``).
+(subprocesses inherit them through ``HOME`` and ``CBJ_CACHE_DIR``). Under pytest-xdist the
+workers inherit the folder from the controlling process, so they share one disk cache and a
+game one worker solved is read by the others.
 """
 
 from __future__ import annotations
@@ -12,15 +14,22 @@ import shutil
 import tempfile
 from pathlib import Path
 
+_SHARED = "CBJ_TEST_SESSION_ROOT"
+#: Whether this process made the session folder (and so removes it at the end).
+OWNS_SESSION = _SHARED not in os.environ
+if OWNS_SESSION:
+    os.environ[_SHARED] = tempfile.mkdtemp(prefix="cbj-tests-")
+    os.environ["CBJ_TEST_ORIGINAL_HOME"] = os.environ.get("HOME", "")
+    os.environ["CBJ_TEST_ORIGINAL_CACHE_DIR"] = os.environ.get("CBJ_CACHE_DIR", "")
 #: The home and cache folder the suite was started with, for the test that proves it.
-ORIGINAL_HOME = os.environ.get("HOME")
-ORIGINAL_CACHE_DIR = os.environ.get("CBJ_CACHE_DIR")
-SESSION_ROOT = Path(tempfile.mkdtemp(prefix="cbj-tests-"))
+ORIGINAL_HOME = os.environ["CBJ_TEST_ORIGINAL_HOME"] or None
+ORIGINAL_CACHE_DIR = os.environ["CBJ_TEST_ORIGINAL_CACHE_DIR"] or None
+SESSION_ROOT = Path(os.environ[_SHARED])
 os.environ["HOME"] = str(SESSION_ROOT / "home")
 os.environ["CBJ_CACHE_DIR"] = str(SESSION_ROOT / "cache")
 os.environ["XDG_CACHE_HOME"] = str(SESSION_ROOT / "xdg-cache")
 os.environ["MPLCONFIGDIR"] = str(SESSION_ROOT / "matplotlib")
-(SESSION_ROOT / "home").mkdir()
+(SESSION_ROOT / "home").mkdir(exist_ok=True)
 
 import pytest  # noqa: E402
 
@@ -32,8 +41,9 @@ from solver.present.report import Report, build_report  # noqa: E402
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Remove the session's private home and cache."""
-    shutil.rmtree(SESSION_ROOT, ignore_errors=True)
+    """Remove the session's private home and cache (once, by the process that made them)."""
+    if OWNS_SESSION:
+        shutil.rmtree(SESSION_ROOT, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
