@@ -33,6 +33,8 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any, Generic, TypeVar, cast
 
+import numpy as np
+
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import GameResult, GameStore, solve_game
 from solver.exact.strategy import Action, Chart, best_chart, cell_of
@@ -79,8 +81,8 @@ def chart_expected_value(chart: Chart, game: GameResult[N]) -> N:
         bust = len(hands)
         values: list[N] = [zero] * (bust + 1)
         values[bust] = zero - 1
-        order = sorted(range(bust), key=lambda i: -sum(v * n for v, n in enumerate(hands[i], 1)))
-        for i in order:
+        hard_totals = space.hands @ np.arange(1, 11)
+        for i in np.argsort(-hard_totals, kind="stable").tolist():
             hit = chart.action(cell_of(tuple(hands[i])), bonus) is Action.HIT
             if hit and left > sizes[i]:
                 draws = space.draws[i].tolist()

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from solver.exact.dealer import dealer_tree, padded_falling
@@ -46,6 +47,7 @@ class Action(StrEnum):
 Cell = tuple[bool, int]  # (soft, total)
 
 
+@cache
 def cell_of(hand: tuple[int, ...]) -> Cell:
     """The chart cell of a hand: soft when an ace can count 11 within 21.
 
