@@ -14,12 +14,13 @@ from solver.model.cards import Card, Shoe
 from solver.model.errors import ShoeError, SimulationError
 from solver.model.parallel import check_jobs, parallel_map
 from solver.model.rules import Rules
+from solver.sim.counter import Counter
 from solver.sim.deal import Shoes, Table, play_round, shoe_codes
 from solver.sim.hands import (
     Wager,
     payoffs,
 )
-from solver.sim.stats import ExactFigure, SimulationResult
+from solver.sim.stats import CounterStatistics, ExactFigure, SimulationResult
 from solver.sim.strategies import Strategy
 
 #: Rounds per chunk: the unit of work and of seeding, fixed so results do not depend on jobs.
@@ -45,27 +46,51 @@ class _Tally:
     """``joint[seat, main outcome, bonus outcome]`` counts of seat-rounds."""
     squares: npt.NDArray[np.float64]
     """Sums over rounds of (sum over seats of net)^2 for main, Bonus and round."""
+    counter: _CounterTally | None = None
 
 
-def _run_chunk(table: Table, rounds: int, seed: np.random.SeedSequence) -> _Tally:
+@dataclass(frozen=True, slots=True)
+class _CounterTally:
+    """What the counter at seat 1 bet and won in one chunk."""
+
+    by_bet: npt.NDArray[np.int64]
+    """``by_bet[units]``: rounds bet at ``units`` (0: sat out)."""
+    net: float
+    """Sum of the counter's net results, in units (main plus Bonus)."""
+    squares: float
+    """Sum of their squares."""
+
+
+def _run_chunk(
+    table: Table, rounds: int, seed: np.random.SeedSequence, counter: Counter | None = None
+) -> _Tally:
     """Play ``rounds`` rounds with a random generator of its own.
 
     With a fresh shoe, up to ``FRESH_LANES`` rounds are dealt at once.  With a cut card,
     up to ``PENETRATION_LANES`` lanes each play about ``SESSION_ROUNDS`` consecutive rounds
-    from their own shoe, which starts freshly shuffled.
+    from their own shoe, which starts freshly shuffled.  A ``counter`` at seat 1 bets each
+    round by the count of the cards its lane dealt before it.
     """
     if table.cut is None:
         lanes = min(rounds, FRESH_LANES)
     else:
         lanes = max(1, min(PENETRATION_LANES, rounds // SESSION_ROUNDS))
-    shoes = Shoes(table.cards, lanes, np.random.default_rng(seed), table.cut)
+    tags = None if counter is None else counter.tag_of_code
+    shoes = Shoes(table.cards, lanes, np.random.default_rng(seed), table.cut, tags)
     main_pay, bonus_pay = (np.array([float(p) for p in pays]) for pays in payoffs(table.rules))
     ratio = float(table.rules.bonus_ratio)
     joint = np.zeros((table.seats, 4, 4), dtype=np.int64)
     squares = np.zeros(3, dtype=np.float64)
+    by_bet = np.zeros(1 + (0 if counter is None else counter.spread[1]), dtype=np.int64)
+    counter_net = counter_squares = 0.0
     done = 0
     while done < rounds:
         n = min(lanes, rounds - done)
+        shoes.begin_round(n)
+        if counter is not None:
+            seen = shoes.start[:n]
+            true_count = counter.true_counts(shoes.running[:n], seen, shoes.size - seen)
+            units = counter.units(true_count)
         main, bonus = play_round(shoes, n, table)
         for seat in range(table.seats):
             joint[seat] += np.bincount(main[seat] * 4 + bonus[seat], minlength=16).reshape(4, 4)
@@ -73,8 +98,15 @@ def _run_chunk(table: Table, rounds: int, seed: np.random.SeedSequence) -> _Tall
         bonus_sum = bonus_pay[bonus].sum(axis=0)
         round_sum = main_sum + ratio * bonus_sum
         squares += [float(np.dot(x, x)) for x in (main_sum, bonus_sum, round_sum)]
+        if counter is not None:
+            net = units * (main_pay[main[0]] + ratio * bonus_pay[bonus[0]])
+            by_bet += np.bincount(units, minlength=len(by_bet))
+            counter_net += float(net.sum())
+            counter_squares += float(np.dot(net, net))
         done += n
-    return _Tally(joint, squares)
+    if counter is None:
+        return _Tally(joint, squares)
+    return _Tally(joint, squares, _CounterTally(by_bet, counter_net, counter_squares))
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,12 +153,15 @@ class ChunkPlan(Sequence[tuple[int, np.random.SeedSequence]]):
         return self.size(i), self.seed(i)
 
 
-def _run_planned(table: Table, chunk: tuple[int, np.random.SeedSequence]) -> _Tally:
-    return _run_chunk(table, *chunk)
+def _run_planned(
+    table: Table, counter: Counter | None, chunk: tuple[int, np.random.SeedSequence]
+) -> _Tally:
+    return _run_chunk(table, *chunk, counter=counter)
 
 
 def _tallies(
     table: Table,
+    counter: Counter | None,
     plan: ChunkPlan,
     jobs: int,
     progress: Callable[[int], None] | None,
@@ -141,7 +176,7 @@ def _tallies(
         if progress is not None:
             progress(plan.size(done - 1))
 
-    yield from parallel_map(partial(_run_planned, table), plan, jobs, "processes", report)
+    yield from parallel_map(partial(_run_planned, table, counter), plan, jobs, "processes", report)
 
 
 def simulate(
@@ -157,6 +192,7 @@ def simulate(
     exact: Mapping[Wager | str, ExactFigure] | None = None,
     chunk_rounds: int = CHUNK_ROUNDS,
     progress: Callable[[int], None] | None = None,
+    counter: Counter | None = None,
 ) -> SimulationResult:
     """Deal ``rounds`` rounds at a table of ``seats`` players all following ``strategy``.
 
@@ -175,6 +211,8 @@ def simulate(
             (the simulator never asks the exact solver).
         chunk_rounds: Rounds per seeded chunk; results depend on it, not on ``jobs``.
         progress: Called with the number of rounds each finished chunk played.
+        counter: A card counter at seat 1, betting by the count (needs a penetration);
+            its results are reported apart (:class:`CounterStatistics`).
 
     Returns:
         The outcome counts, with statistics by seat and overall.
@@ -192,6 +230,11 @@ def simulate(
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise SimulationError(f"seed {seed!r} must be a whole number of 0 or more")
     check_jobs(jobs, SimulationError)
+    if counter is not None and penetration is None:
+        raise SimulationError(
+            "a counter needs a shoe dealt down to a cut card: give a penetration, "
+            "not a fresh shoe every round"
+        )
     if chunk_rounds < 1:
         raise SimulationError(f"chunk size {chunk_rounds} must be at least 1")
     removed = tuple(removed)
@@ -205,9 +248,16 @@ def simulate(
     root = np.random.SeedSequence(seed)
     joint = np.zeros((seats, 4, 4), dtype=np.int64)
     squares = np.zeros(3, dtype=np.float64)
-    for tally in _tallies(table, ChunkPlan(rounds, chunk_rounds, root), jobs, progress):
+    by_bet = np.zeros(1 + (0 if counter is None else counter.spread[1]), dtype=np.int64)
+    counter_sums = [0.0, 0.0]
+    plan = ChunkPlan(rounds, chunk_rounds, root)
+    for tally in _tallies(table, counter, plan, jobs, progress):
         joint += tally.joint
         squares += tally.squares
+        if tally.counter is not None:
+            by_bet += tally.counter.by_bet
+            counter_sums[0] += tally.counter.net
+            counter_sums[1] += tally.counter.squares
 
     figures = {Wager(k): v for k, v in (exact or {}).items()}
     return SimulationResult(
@@ -221,4 +271,9 @@ def simulate(
         joint=tuple(tuple(tuple(int(c) for c in row) for row in seat) for seat in joint.tolist()),
         squares=(float(squares[0]), float(squares[1]), float(squares[2])),
         exact=figures,
+        counter=None
+        if counter is None
+        else CounterStatistics(
+            counter, rules.bonus_ratio, tuple(int(n) for n in by_bet), *counter_sums
+        ),
     )
