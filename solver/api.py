@@ -435,13 +435,14 @@ def _counter(
 ) -> Counter | None:
     """The simulated counter asked for; a best count is found from the shoe's exact EORs."""
     from solver.model.counts import count_tags
-    from solver.sim.counter import make_counter
+    from solver.sim.counter import Counter, parse_bets
 
     if name is None:
         for option, value in (("--spread", spread), ("--ramp", ramp), ("--wong-out", wong_out)):
             if value is not None:
                 raise CountError(f"{option} is for a card counter: give --counter too")
         return None
+    bets = parse_bets("1-8" if spread is None else spread, ramp, wong_out)
     if not isinstance(name, str):
         label, tags = count_tags(",".join(f"{r}={t}" for r, t in name.items()))
     elif best := re.fullmatch(r"\s*best-level-([123])\s*", name.lower()):
@@ -452,7 +453,7 @@ def _counter(
         tags = best_count(effects.effects["round"], int(best.group(1)))
     else:
         label, tags = count_tags(name)
-    return make_counter(label, tags, "1-8" if spread is None else spread, ramp, wong_out)
+    return Counter(label, tags, *bets)
 
 
 # --- Realistic play, the Bonus ratio and volatility -----------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -179,18 +179,24 @@ class Counter:
         }
 
 
-def make_counter(
-    name: str,
-    tags: Mapping[str, int],
+#: A counter's bets: spread, ramp (None: the default) and wong-out true count.
+Bets = tuple[tuple[int, int], tuple[tuple[float, int], ...] | None, float | None]
+
+
+def parse_bets(
     spread: str | tuple[int, int] = "1-8",
     ramp: str | Sequence[tuple[float, int]] | None = None,
     wong_out: str | float | None = None,
-) -> Counter:
-    """A counter from its options as text (or values), each checked with a clear error."""
+) -> Bets:
+    """A counter's betting options from text (or values), each checked with a clear error.
+
+    >>> parse_bets("2-6", "1:3", "-1")
+    ((2, 6), ((1.0, 3),), -1.0)
+    """
     spread_units = parse_spread(spread) if isinstance(spread, str) else spread
     steps = parse_ramp(ramp) if isinstance(ramp, str) else None if ramp is None else tuple(ramp)
     out = None if wong_out is None else parse_true_count(wong_out, "wong-out true count")
-    return Counter(name, dict(tags), spread_units, steps, out)
+    return spread_units, steps, out
 
 
 @dataclass(frozen=True, slots=True)
