@@ -21,7 +21,7 @@ from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.counts import LABELS, SYSTEMS, rank_label
 from solver.model.errors import CountError, ShoeError
 from solver.model.rules import Rules
-from solver.sim import AlwaysStand, StandOn, deal_stacked, simulate
+from solver.sim import AlwaysStand, StandOn, card_code, deal_stacked, simulate
 from solver.sim.counter import Counter, count_stacked, parse_bets
 
 from .conftest import physical_cards, run_cli
@@ -206,3 +206,15 @@ def test_bad_counter_options_are_one_line_on_stderr_with_status_2(
 def test_a_counter_must_tag_every_rank() -> None:
     with pytest.raises(CountError, match="every rank"):
         Counter("short", {r: 1 for r in LABELS[:-1]})
+
+
+def test_dealing_ahead_deals_and_counts_each_lanes_own_number_of_cards() -> None:
+    from solver.sim.deal import Shoes
+
+    cards = parse_cards("2s 5h Kd 6c 4h 7h 3d")
+    counter = Counter("hi-lo", SYSTEMS["hi-lo"])
+    codes = np.array([card_code(c) for c in cards], dtype=np.uint8)
+    shoes = Shoes(codes, 3, None, 6, counter.tag_of_code)
+    shoes.deal_ahead(np.array([1, 3, 5]))
+    assert shoes.next.tolist() == [1, 3, 5]
+    assert shoes.running.tolist() == [1, 1, 3]  # 2 | 2 5 K | 2 5 K 6 4

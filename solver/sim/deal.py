@@ -89,6 +89,11 @@ class Shoes:
         self.running[:n][head == 0] = 0
         self.start[:n] = head
 
+    def deal_ahead(self, depths: Codes) -> None:
+        """Deal ``depths[lane]`` cards from each lane's shoe before its first round."""
+        for k in range(int(depths.max(initial=0))):
+            self.draw(np.flatnonzero(depths > k))
+
     def draw(self, lanes: Codes) -> Codes:
         """Deal the next card of each lane listed."""
         at = self.next[lanes]

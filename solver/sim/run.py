@@ -69,14 +69,21 @@ def _run_chunk(
     With a fresh shoe, up to ``FRESH_LANES`` rounds are dealt at once.  With a cut card,
     up to ``PENETRATION_LANES`` lanes each play about ``SESSION_ROUNDS`` consecutive rounds
     from their own shoe, which starts freshly shuffled.  A ``counter`` at seat 1 bets each
-    round by the count of the cards its lane dealt before it.
+    round by the count of the cards its lane dealt before it; with a counter each lane
+    starts at a random depth of its first shoe.
     """
     if table.cut is None:
         lanes = min(rounds, FRESH_LANES)
     else:
         lanes = max(1, min(PENETRATION_LANES, rounds // SESSION_ROUNDS))
     tags = None if counter is None else counter.tag_of_code
-    shoes = Shoes(table.cards, lanes, np.random.default_rng(seed), table.cut, tags)
+    rng = np.random.default_rng(seed)
+    shoes = Shoes(table.cards, lanes, rng, table.cut, tags)
+    if counter is not None and table.cut is not None:
+        # Each lane joins its first shoe at a random depth, so that every depth of the
+        # shoe (and its count) is as common as in an endless game; the counter has seen
+        # the cards dealt before.
+        shoes.deal_ahead(rng.integers(0, table.cut, lanes))
     main_pay, bonus_pay = (np.array([float(p) for p in pays]) for pays in payoffs(table.rules))
     ratio = float(table.rules.bonus_ratio)
     joint = np.zeros((table.seats, 4, 4), dtype=np.int64)
