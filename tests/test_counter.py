@@ -13,6 +13,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import solver
 from solver.cache import MemoryCache
@@ -218,3 +220,18 @@ def test_dealing_ahead_deals_and_counts_each_lanes_own_number_of_cards() -> None
     shoes.deal_ahead(np.array([1, 3, 5]))
     assert shoes.next.tolist() == [1, 3, 5]
     assert shoes.running.tolist() == [1, 1, 3]  # 2 | 2 5 K | 2 5 K 6 4
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    text=st.text(max_size=20) | st.from_regex(r"-?[0-9]{1,3}(\.[0-9])?:[0-9]{1,2}", fullmatch=True)
+)
+def test_any_text_for_the_bets_is_read_or_refused_with_a_count_error(text: str) -> None:
+    for spread, ramp, wong_out in ((text, None, None), ("1-8", text, None), ("1-8", None, text)):
+        try:
+            (low, high), steps, out = parse_bets(spread, ramp, wong_out)
+        except CountError:
+            continue
+        assert 1 <= low <= high <= 1000
+        assert out is None or abs(out) <= 100
+        assert steps is None or [t for t, _ in steps] == sorted({t for t, _ in steps})

@@ -31,9 +31,9 @@ MAX_UNITS = 1000
 MAX_TRUE_COUNT = 100
 CARDS_PER_DECK = 52
 
-_SPREAD = re.compile(r"^\s*(\d{1,6})\s*-\s*(\d{1,6})\s*$")
+_SPREAD = re.compile(r"^\s*(\d{1,6})\s*-\s*(\d{1,6})\s*$", re.ASCII)
 _NUMBER = r"[+-]?(?:\d{1,6}(?:\.\d{0,6})?|\.\d{1,6})"
-_STEP = re.compile(rf"^\s*({_NUMBER})\s*:\s*(\d{{1,6}})\s*$")
+_STEP = re.compile(rf"^\s*({_NUMBER})\s*:\s*(\d{{1,6}})\s*$", re.ASCII)
 
 
 def parse_spread(text: str) -> tuple[int, int]:
@@ -58,7 +58,7 @@ def parse_spread(text: str) -> tuple[int, int]:
 def parse_true_count(text: str | float, what: str) -> float:
     """A true count given as text or a number, at most 100 in size."""
     if isinstance(text, str):
-        if re.fullmatch(rf"\s*{_NUMBER}\s*", text) is None:
+        if re.fullmatch(rf"\s*{_NUMBER}\s*", text, re.ASCII) is None:
             raise CountError(f"{what} {text[:40]!r} is not a true count, e.g. -1 or 2.5")
         value = float(text)
     elif isinstance(text, bool) or not isinstance(text, int | float):
