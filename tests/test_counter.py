@@ -29,7 +29,7 @@ from solver.sim.counter import Counter, count_stacked, parse_bets
 from .conftest import physical_cards, run_cli
 
 #: An unbalanced count, so the drift taken off the true count is not zero.
-LOPSIDED = {"A": -2, "2": 1, "3": 2, "4": 0, "5": 1, "6": 3, "7": 0, "8": -1, "9": 0} | {
+LOPSIDED = {"A": -2, "2": 1, "3": 2, "4": 0, "5": 1, "6": 3, "7": 0, "8": -1, "9": 1} | {
     r: -1 for r in "TJQK"
 }
 
@@ -117,6 +117,15 @@ def test_a_flat_betting_counter_wins_the_exact_round_ev(games: MemoryCache) -> N
     assert abs(z) < 3
     assert counter.edge == pytest.approx(counter.mean / 1.5)
     assert counter.mean == pytest.approx(result.overall.round.mean)  # seat 1 is the table
+
+
+def test_a_counter_betting_three_units_wins_three_times_the_seats_round() -> None:
+    counter = Counter("ko", SYSTEMS["ko"], (3, 3))
+    result = simulate(Rules(), StandOn(17), 4_000, seed=9, counter=counter, seats=2)
+    statistics = result.counter
+    assert statistics is not None and statistics.wagered_per_round == 4.5
+    assert statistics.mean == pytest.approx(3 * result.seat(0).round.mean)
+    assert statistics.sd == pytest.approx(3 * result.seat(0).round.standard_error * 4_000**0.5)
 
 
 def test_bets_and_sitting_out_add_up_and_do_not_depend_on_jobs() -> None:
@@ -235,3 +244,20 @@ def test_any_text_for_the_bets_is_read_or_refused_with_a_count_error(text: str) 
         assert 1 <= low <= high <= 1000
         assert out is None or abs(out) <= 100
         assert steps is None or [t for t, _ in steps] == sorted({t for t, _ in steps})
+
+
+def test_a_shoe_that_runs_dry_mid_round_restarts_the_count_from_the_table() -> None:
+    from solver.sim.deal import Shoes
+
+    codes = np.array([card_code(c) for c in parse_cards("2s 3h 4d 5c 6s 2h 3d Jc Ts As")])
+    # Hi-Lo counts +4 over these ten cards, so a count kept from before the reshuffle shows.
+    tags = Counter("hi-lo", SYSTEMS["hi-lo"]).tag_of_code
+    shoes = Shoes(codes.astype(np.uint8), 1, np.random.default_rng(3), 10, tags)
+    lane = np.array([0])
+    shoes.begin_round(1)
+    for _ in range(8):
+        shoes.draw(lane)
+    shoes.begin_round(1)  # 2 cards left, short of the cut card: the round goes on
+    on_table = [int(shoes.draw(lane)[0]) for _ in range(3)]  # the third from the discards
+    assert int(shoes.next[0]) == 3  # the table's two cards, then one from the new shoe
+    assert int(shoes.running[0]) == sum(int(tags[c]) for c in on_table)
