@@ -126,6 +126,10 @@ def test_a_counter_betting_three_units_wins_three_times_the_seats_round() -> Non
     assert statistics is not None and statistics.wagered_per_round == 4.5
     assert statistics.mean == pytest.approx(3 * result.seat(0).round.mean)
     assert statistics.sd == pytest.approx(3 * result.seat(0).round.standard_error * 4_000**0.5)
+    by_true_count = statistics.rounds_by_true_count
+    assert sum(n for _, n, _, _ in by_true_count) == 4_000 and len(by_true_count) > 3
+    total = sum(n * mean for _, n, mean, _ in by_true_count)
+    assert total == pytest.approx(4_000 * result.seat(0).round.mean)
 
 
 def test_bets_and_sitting_out_add_up_and_do_not_depend_on_jobs() -> None:
@@ -150,6 +154,12 @@ def test_bets_and_sitting_out_add_up_and_do_not_depend_on_jobs() -> None:
     assert document["average_bet"] == pytest.approx(average)
     low, high = document["win_rate_per_100"]["ci95"]
     assert low < document["win_rate_per_100"]["mean"] < high
+    # The default 1-4 ramp bets by whole true counts, so the bets follow the buckets.
+    dealt = {row["true_count"]: row["rounds"] for row in document["by_true_count"]}
+    assert by_bet[0] == sum(n for k, n in dealt.items() if k < -1)
+    assert by_bet[1] == sum(n for k, n in dealt.items() if -1 <= k < 2)
+    assert (by_bet[2], by_bet[3]) == (dealt.get(2, 0), dealt.get(3, 0))
+    assert by_bet[4] == sum(n for k, n in dealt.items() if k >= 4)
 
 
 def test_a_best_count_is_found_from_the_round_eors_of_the_shoe_played(

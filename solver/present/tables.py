@@ -370,8 +370,25 @@ def simulation_tables(result: SimulationResult) -> tuple[Table, ...]:
             )
         )
     if result.counter is not None:
-        tables.append(counter_table(result.counter))
+        tables += [counter_table(result.counter), true_count_table(result.counter)]
     return tuple(tables)
+
+
+def true_count_table(statistics: CounterStatistics) -> Table:
+    """What seat 1's round paid at one unit in each true count bucket."""
+    from solver.sim.stats import Z95  # the simulator loads numpy: only when it has run
+
+    rows = []
+    for k, n, mean, error in statistics.rounds_by_true_count:
+        low, high = mean - Z95 * error, mean + Z95 * error
+        label = f"{k} or less" if k == -10 else f"{k} or more" if k == 10 else f"{k} to {k + 1}"
+        rows.append((label, str(n), signed(mean), f"[{_optional(low)}, {_optional(high)}]"))
+    return Table(
+        "Seat 1's round at one unit by true count at the start of the round",
+        ("true count", "rounds", "round EV", "95% CI"),
+        tuple(rows),
+        ("every round dealt, bet on or not; main wager of 1 and its Bonus wager",),
+    )
 
 
 def counter_table(statistics: CounterStatistics) -> Table:

@@ -31,6 +31,22 @@ MAX_UNITS = 1000
 MAX_TRUE_COUNT = 100
 CARDS_PER_DECK = 52
 
+#: True-count buckets for seat 1's round by true count: ``k`` holds true counts from ``k``
+#: to ``k + 1``; the first and last also hold every count below and above them.
+TRUE_COUNT_BUCKETS = tuple(range(-10, 11))
+
+
+def true_count_bucket(true_count: npt.NDArray[np.float64]) -> Codes:
+    """Index into :data:`TRUE_COUNT_BUCKETS` of each true count (rounded down).
+
+    >>> true_count_bucket(np.array([-30.0, -0.5, 0.0, 1.99, 12.0])).tolist()
+    [0, 9, 10, 11, 20]
+    """
+    low, high = TRUE_COUNT_BUCKETS[0], TRUE_COUNT_BUCKETS[-1]
+    bucket: Codes = np.clip(np.floor(true_count), low, high).astype(np.intp) - low
+    return bucket
+
+
 _SPREAD = re.compile(r"^\s*(\d{1,6})\s*-\s*(\d{1,6})\s*$", re.ASCII)
 _NUMBER = r"[+-]?(?:\d{1,6}(?:\.\d{0,6})?|\.\d{1,6})"
 _STEP = re.compile(rf"^\s*({_NUMBER})\s*:\s*(\d{{1,6}})\s*$", re.ASCII)

@@ -14,9 +14,10 @@ from solver.model.cards import Card, Shoe
 from solver.model.errors import ShoeError, SimulationError
 from solver.model.parallel import check_jobs, parallel_map
 from solver.model.rules import Rules
-from solver.sim.counter import Counter
+from solver.sim.counter import TRUE_COUNT_BUCKETS, Counter, true_count_bucket
 from solver.sim.deal import Shoes, Table, play_round, shoe_codes
 from solver.sim.hands import (
+    Codes,
     Wager,
     payoffs,
 )
@@ -38,6 +39,9 @@ SESSION_ROUNDS = 1 << 7
 MAX_ROUNDS = 10**11
 
 
+Floats = npt.NDArray[np.float64]
+
+
 @dataclass(frozen=True, slots=True)
 class _Tally:
     """What one chunk found: joint outcome counts per seat, and squares of seat sums."""
@@ -51,14 +55,45 @@ class _Tally:
 
 @dataclass(frozen=True, slots=True)
 class _CounterTally:
-    """What the counter at seat 1 bet and won in one chunk."""
+    """What the counter at seat 1 bet and won, and seat 1's round by true count."""
 
     by_bet: npt.NDArray[np.int64]
     """``by_bet[units]``: rounds bet at ``units`` (0: sat out)."""
-    net: float
-    """Sum of the counter's net results, in units (main plus Bonus)."""
-    squares: float
-    """Sum of their squares."""
+    net: npt.NDArray[np.float64]
+    """Sum and sum of squares of the counter's net results, in units (main plus Bonus)."""
+    by_true_count: npt.NDArray[np.int64]
+    """Rounds dealt in each true-count bucket (:func:`true_count_bucket`)."""
+    unit_net: npt.NDArray[np.float64]
+    """``unit_net[0 or 1, bucket]``: sum and sum of squares of seat 1's round at one unit."""
+
+    @classmethod
+    def zeros(cls, counter: Counter) -> _CounterTally:
+        """Nothing yet."""
+        buckets = len(TRUE_COUNT_BUCKETS)
+        return cls(
+            np.zeros(counter.spread[1] + 1, dtype=np.int64),
+            np.zeros(2, dtype=np.float64),
+            np.zeros(buckets, dtype=np.int64),
+            np.zeros((2, buckets), dtype=np.float64),
+        )
+
+    def record(self, units: Codes, true_count: Floats, unit_net: Floats) -> None:
+        """Add rounds bet at ``units``, whose seat 1 round at one unit came to ``unit_net``."""
+        net = units * unit_net
+        self.by_bet[...] += np.bincount(units, minlength=len(self.by_bet))
+        self.net[...] += (float(net.sum()), float(np.dot(net, net)))
+        bucket = true_count_bucket(true_count)
+        size = len(self.by_true_count)
+        self.by_true_count[...] += np.bincount(bucket, minlength=size)
+        self.unit_net[0] += np.bincount(bucket, unit_net, minlength=size)
+        self.unit_net[1] += np.bincount(bucket, unit_net * unit_net, minlength=size)
+
+    def add(self, other: _CounterTally) -> None:
+        """Add another chunk's tally to this one."""
+        self.by_bet[...] += other.by_bet
+        self.net[...] += other.net
+        self.by_true_count[...] += other.by_true_count
+        self.unit_net[...] += other.unit_net
 
 
 def _run_chunk(
@@ -88,13 +123,12 @@ def _run_chunk(
     ratio = float(table.rules.bonus_ratio)
     joint = np.zeros((table.seats, 4, 4), dtype=np.int64)
     squares = np.zeros(3, dtype=np.float64)
-    by_bet = np.zeros(1 + (0 if counter is None else counter.spread[1]), dtype=np.int64)
-    counter_net = counter_squares = 0.0
+    tally = None if counter is None else _CounterTally.zeros(counter)
     done = 0
     while done < rounds:
         n = min(lanes, rounds - done)
         shoes.begin_round(n)
-        if counter is not None:
+        if tally is not None and counter is not None:
             seen = shoes.start[:n]
             true_count = counter.true_counts(shoes.running[:n], seen, shoes.size - seen)
             units = counter.units(true_count)
@@ -105,15 +139,10 @@ def _run_chunk(
         bonus_sum = bonus_pay[bonus].sum(axis=0)
         round_sum = main_sum + ratio * bonus_sum
         squares += [float(np.dot(x, x)) for x in (main_sum, bonus_sum, round_sum)]
-        if counter is not None:
-            net = units * (main_pay[main[0]] + ratio * bonus_pay[bonus[0]])
-            by_bet += np.bincount(units, minlength=len(by_bet))
-            counter_net += float(net.sum())
-            counter_squares += float(np.dot(net, net))
+        if tally is not None:
+            tally.record(units, true_count, main_pay[main[0]] + ratio * bonus_pay[bonus[0]])
         done += n
-    if counter is None:
-        return _Tally(joint, squares)
-    return _Tally(joint, squares, _CounterTally(by_bet, counter_net, counter_squares))
+    return _Tally(joint, squares, tally)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,16 +284,13 @@ def simulate(
     root = np.random.SeedSequence(seed)
     joint = np.zeros((seats, 4, 4), dtype=np.int64)
     squares = np.zeros(3, dtype=np.float64)
-    by_bet = np.zeros(1 + (0 if counter is None else counter.spread[1]), dtype=np.int64)
-    counter_sums = [0.0, 0.0]
+    counted = None if counter is None else _CounterTally.zeros(counter)
     plan = ChunkPlan(rounds, chunk_rounds, root)
     for tally in _tallies(table, counter, plan, jobs, progress):
         joint += tally.joint
         squares += tally.squares
-        if tally.counter is not None:
-            by_bet += tally.counter.by_bet
-            counter_sums[0] += tally.counter.net
-            counter_sums[1] += tally.counter.squares
+        if counted is not None and tally.counter is not None:
+            counted.add(tally.counter)
 
     figures = {Wager(k): v for k, v in (exact or {}).items()}
     return SimulationResult(
@@ -279,8 +305,14 @@ def simulate(
         squares=(float(squares[0]), float(squares[1]), float(squares[2])),
         exact=figures,
         counter=None
-        if counter is None
+        if counter is None or counted is None
         else CounterStatistics(
-            counter, rules.bonus_ratio, tuple(int(n) for n in by_bet), *counter_sums
+            counter,
+            rules.bonus_ratio,
+            tuple(int(n) for n in counted.by_bet),
+            float(counted.net[0]),
+            float(counted.net[1]),
+            tuple(int(n) for n in counted.by_true_count),
+            (tuple(counted.unit_net[0].tolist()), tuple(counted.unit_net[1].tolist())),
         ),
     )

@@ -15,7 +15,7 @@ from solver.model.outcomes import (
     MAIN_OUTCOMES,
 )
 from solver.model.rules import Rules
-from solver.sim.counter import Counter
+from solver.sim.counter import TRUE_COUNT_BUCKETS, Counter
 from solver.sim.hands import (
     Wager,
     payoffs,
@@ -198,6 +198,27 @@ class CounterStatistics:
     """Sum of the net results of the rounds played, in units (main plus Bonus)."""
     squares: float
     """Sum of their squares."""
+    by_true_count: tuple[int, ...] = ()
+    """Rounds dealt in each bucket of :data:`TRUE_COUNT_BUCKETS`, played or not."""
+    unit_net: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+    """Sum and sum of squares, per bucket, of seat 1's round net at one unit."""
+
+    @property
+    def rounds_by_true_count(self) -> tuple[tuple[int, int, float, float], ...]:
+        """``(true count, rounds, round EV at one unit, its standard error)`` per bucket dealt.
+
+        Every round dealt counts, whether the counter bet or not: this is what the game
+        pays at each true count, a bet of one unit on the main wager and its Bonus wager.
+        """
+        rows = []
+        for k, n, total, second in zip(
+            TRUE_COUNT_BUCKETS, self.by_true_count, *self.unit_net, strict=True
+        ):
+            if n:
+                mean = total / n
+                variance = (second - n * mean**2) / (n - 1) if n > 1 else math.nan
+                rows.append((k, n, mean, math.sqrt(max(variance, 0.0) / n)))
+        return tuple(rows)
 
     @property
     def rounds_played(self) -> int:
@@ -284,6 +305,15 @@ class CounterStatistics:
             "edge_ci95": [_finite(x) for x in self.edge_ci95],
             "sd_per_round": _finite(self.sd),
             "n0": self.n0,
+            "by_true_count": [
+                {
+                    "true_count": k,
+                    "rounds": n,
+                    "round_ev": mean,
+                    "standard_error": _finite(error),
+                }
+                for k, n, mean, error in self.rounds_by_true_count
+            ],
         }
 
 
