@@ -26,8 +26,9 @@ from solver.sim.deal import RANK_OF, SeatRound, Shoes, Table, card_code, play_ro
 from solver.sim.hands import Codes
 from solver.sim.strategies import Strategy
 
-#: Largest bet of a spread, in units; a ramp's true counts lie within this in size.
+#: Largest bet of a spread or a ramp, in units.
 MAX_UNITS = 1000
+#: Largest true count, in size, a ramp step or a wong-out point may name.
 MAX_TRUE_COUNT = 100
 CARDS_PER_DECK = 52
 
@@ -184,6 +185,12 @@ class Counter:
             bet[true_count < self.wong_out] = 0
         return bet
 
+    def size_up(self, shoes: Shoes, n: int) -> tuple[npt.NDArray[np.float64], Codes]:
+        """True count and bet on lanes ``0..n-1`` whose round has begun, before its deal."""
+        seen = shoes.start[:n]
+        true_count = self.true_counts(shoes.running[:n], seen, shoes.size - seen)
+        return true_count, self.units(true_count)
+
     def to_json(self) -> dict[str, object]:
         """The count, spread, ramp and wong-out point as JSON values."""
         return {
@@ -228,6 +235,7 @@ class CountedRound:
 
 
 def _card_of(code: int) -> Card:
+    """The card of a simulator code (the inverse of :func:`card_code`)."""
     return Card(RANKS[code // 4], SUITS[code % 4])
 
 
@@ -253,13 +261,12 @@ def count_stacked(
     for _ in range(rounds):
         shoes.begin_round(1)
         running, start = int(shoes.running[0]), int(shoes.start[0])
-        true_count = counter.true_counts(
-            shoes.running[:1], shoes.start[:1], shoes.size - shoes.start[:1]
-        )
-        units = int(counter.units(true_count)[0])
+        true_count, units = counter.size_up(shoes, 1)
         main, bonus = play_round(shoes, 1, table)
         dealt = tuple(_card_of(int(c)) for c in shoes.rows[start : shoes.next[0]])
         played.append(
-            CountedRound(running, float(true_count[0]), units, dealt, settle(main, bonus, rules))
+            CountedRound(
+                running, float(true_count[0]), int(units[0]), dealt, settle(main, bonus, rules)
+            )
         )
     return tuple(played)

@@ -129,9 +129,7 @@ def _run_chunk(
         n = min(lanes, rounds - done)
         shoes.begin_round(n)
         if tally is not None and counter is not None:
-            seen = shoes.start[:n]
-            true_count = counter.true_counts(shoes.running[:n], seen, shoes.size - seen)
-            units = counter.units(true_count)
+            true_count, units = counter.size_up(shoes, n)
         main, bonus = play_round(shoes, n, table)
         for seat in range(table.seats):
             joint[seat] += np.bincount(main[seat] * 4 + bonus[seat], minlength=16).reshape(4, 4)
