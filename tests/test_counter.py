@@ -271,3 +271,17 @@ def test_a_shoe_that_runs_dry_mid_round_restarts_the_count_from_the_table() -> N
     on_table = [int(shoes.draw(lane)[0]) for _ in range(3)]  # the third from the discards
     assert int(shoes.next[0]) == 3  # the table's two cards, then one from the new shoe
     assert int(shoes.running[0]) == sum(int(tags[c]) for c in on_table)
+
+
+def test_beginning_a_round_twice_changes_nothing() -> None:
+    from solver.sim.deal import Shoes
+
+    codes = np.array([card_code(c) for c in physical_cards(Shoe.full(1))], dtype=np.uint8)
+    tags = Counter("hi-lo", SYSTEMS["hi-lo"]).tag_of_code
+    shoes = Shoes(codes, 4, np.random.default_rng(1), 30, tags)
+    shoes.deal_ahead(np.array([0, 10, 29, 31]))
+    shoes.begin_round(4)
+    first = (shoes.start.tolist(), shoes.next.tolist(), shoes.running.tolist())
+    shoes.begin_round(4)
+    assert (shoes.start.tolist(), shoes.next.tolist(), shoes.running.tolist()) == first
+    assert first[0] == [0, 10, 29, 0] and first[2][3] == 0  # lane 4 was past the cut card

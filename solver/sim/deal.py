@@ -80,7 +80,7 @@ class Shoes:
         self.running = np.zeros(lanes, dtype=np.intp)
 
     def begin_round(self, n: int) -> None:
-        """Start a round on lanes ``0..n-1``, reshuffling where the shoe is done."""
+        """Start a round on lanes ``0..n-1``, reshuffling where the shoe is done (idempotent)."""
         head = self.next[:n]
         if self.cut is None:
             head[:] = 0
@@ -182,12 +182,13 @@ def _bonus_outcomes(own: Codes, bonus: Codes) -> Codes:
 def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
     """Deal and settle one round on lanes ``0..n-1``: main and Bonus outcome codes per seat.
 
-    The caller begins the round first (:meth:`Shoes.begin_round`), so it can look at the
-    shoe, as a counter does, before the deal.
+    It begins the round (:meth:`Shoes.begin_round`); a caller that looks at the shoe
+    before the deal, as a counter does, begins it first: beginning twice changes nothing.
     """
     space = hand_space()
     rules, bust = table.rules, space.bust
     everyone = np.arange(n, dtype=np.intp)
+    shoes.begin_round(n)
     own = np.stack([shoes.draw(everyone) for _ in range(table.seats)])  # clause 3
     bonus = shoes.draw(everyone)
     bonus_outcome = _bonus_outcomes(own, bonus[None, :])  # clause 4
@@ -270,9 +271,7 @@ def deal_stacked(
     if len(codes) < seats + 1:
         raise ShoeError(f"{len(codes)} stacked cards cannot deal {seats} seat(s) and the Bonus")
     table = Table.make(rules, strategy, codes, seats, None)
-    shoes = Shoes(codes, 1, None, None)
-    shoes.begin_round(1)
-    main, bonus = play_round(shoes, 1, table)
+    main, bonus = play_round(Shoes(codes, 1, None, None), 1, table)
     return settle(main, bonus, rules)
 
 

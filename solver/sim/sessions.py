@@ -53,7 +53,6 @@ def simulate_sessions(
     ratio = float(rules.bonus_ratio)
     totals = np.zeros(sessions, dtype=np.float64)
     for _ in range(rounds):
-        shoes.begin_round(sessions)
         main, bonus = play_round(shoes, sessions, table)
         totals += main_pay[main[0]] + ratio * bonus_pay[bonus[0]]
     return totals
