@@ -451,8 +451,13 @@ def _counter(
         effects = effects_of_removal(played, removed, jobs=jobs, cache=cache)
         label = f"best-level-{best.group(1)}"
         tags = best_count(effects.effects["round"], int(best.group(1)))
-    else:
+    elif "=" in name:
         label, tags = count_tags(name)
+    else:
+        try:
+            label, tags = count_tags(name)
+        except CountError as error:
+            raise CountError(f"{error}, best-level-1 to 3, or tags 'A=-1,2=1,...'") from None
     return Counter(label, tags, *bets)
 
 

@@ -201,6 +201,7 @@ def test_a_best_count_is_found_from_the_round_eors_of_the_shoe_played(
     ("extra", "named"),
     [
         (["--counter", "zen"], "zen"),
+        (["--counter", "best-level-4"], "best-level-1 to 3"),
         (["--counter", "A=-1,2=1"], "leave out"),
         (["--counter", "hi-lo", "--spread", "8-1"], "8-1"),
         (["--counter", "hi-lo", "--spread", "0-4"], "0-4"),
