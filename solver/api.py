@@ -14,6 +14,7 @@ Fraction(-45, 311)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -62,6 +63,7 @@ if TYPE_CHECKING:  # the solver is loaded by the functions that need it
     from solver.exact.strategy import Chart
     from solver.present.seats import TableOfPlayers
     from solver.sim import ExactFigure, SimulationResult
+    from solver.sim.counter import Counter
 
 #: Cards as text (``"As 10h K"``) or as values.
 Cards = str | Iterable[Card | str]
@@ -347,6 +349,10 @@ def simulate(
     fresh_shoe: bool = False,
     jobs: int = 1,
     removed: Cards = (),
+    counter: str | Mapping[str, int] | None = None,
+    spread: str | tuple[int, int] | None = None,
+    ramp: str | Sequence[tuple[float, int]] | None = None,
+    wong_out: str | float | None = None,
     cache: GameStore | None = None,
     progress: Callable[[int], None] | None = None,
     rules: Rules | None = None,
@@ -357,7 +363,10 @@ def simulate(
     The shoe is reshuffled after ``penetration`` of it is dealt (0.75 when not given), or
     every round with ``fresh_shoe``.  ``optimal`` and ``chart`` are played from the exact
     solver's decision tables; their exact main-wager figure (and always the Bonus wager's)
-    is attached for the z-scores.
+    is attached for the z-scores.  ``counter`` (a system name, ``best-level-1`` to ``3``,
+    or tags ``"A=-1,2=1,..."``) seats a card counter at seat 1 who bets by the true count
+    within ``spread`` (``"1-8"`` when not given) along ``ramp`` (``"TC:UNITS,..."``), and
+    sits out below ``wong_out``.
     """
     from solver.exact.game import solve_game
     from solver.exact.policies import realistic_play
@@ -372,6 +381,11 @@ def simulate(
         )
     played = make_rules(rules, options)
     cards = _cards(removed)
+    counting = _counter(played, cards, counter, spread, ramp, wong_out, jobs, cache)
+    if counting is not None and fresh_shoe:
+        raise SimulationError(
+            "a counter (--counter) needs a shoe dealt to a cut card, not a fresh shoe"
+        )
     solved: list[GameResult[Fraction]] = []
 
     def game() -> GameResult[Fraction]:
@@ -406,7 +420,46 @@ def simulate(
         removed=cards,
         exact=exact,
         progress=progress,
+        counter=counting,
     )
+
+
+def _counter(
+    played: Rules,
+    removed: tuple[Card, ...],
+    name: str | Mapping[str, int] | None,
+    spread: str | tuple[int, int] | None,
+    ramp: str | Sequence[tuple[float, int]] | None,
+    wong_out: str | float | None,
+    jobs: int,
+    cache: GameStore | None,
+) -> Counter | None:
+    """The simulated counter asked for; a best count is found from the shoe's exact EORs."""
+    from solver.model.counts import count_tags
+    from solver.sim.counter import Counter, parse_bets
+
+    if name is None:
+        for option, value in (("--spread", spread), ("--ramp", ramp), ("--wong-out", wong_out)):
+            if value is not None:
+                raise CountError(f"{option} is for a card counter: give --counter too")
+        return None
+    bets = parse_bets("1-8" if spread is None else spread, ramp, wong_out)
+    if not isinstance(name, str):
+        label, tags = count_tags(",".join(f"{r}={t}" for r, t in name.items()))
+    elif best := re.fullmatch(r"\s*best-level-([123])\s*", name.lower()):
+        from solver.exact.protection import best_count, effects_of_removal
+
+        effects = effects_of_removal(played, removed, jobs=jobs, cache=cache)
+        label = f"best-level-{best.group(1)}"
+        tags = best_count(effects.effects["round"], int(best.group(1)))
+    elif "=" in name:
+        label, tags = count_tags(name)
+    else:
+        try:
+            label, tags = count_tags(name)
+        except CountError as error:
+            raise CountError(f"{error}, best-level-1 to 3, or tags 'A=-1,2=1,...'") from None
+    return Counter(label, tags, *bets)
 
 
 # --- Realistic play, the Bonus ratio and volatility -----------------------------------------

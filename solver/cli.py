@@ -409,6 +409,22 @@ def tables(output_dir: str, no_cache: bool) -> None:
     help="Worker processes, -1 for all cores; results do not depend on it.",
 )
 @click.option("--removed", default="", help="Cards out of the shoe, with suits, e.g. 'As 10h'.")
+@click.option(
+    "--counter",
+    default=None,
+    help="Seat a card counter at seat 1 using this count: hi-lo, ko, hi-opt-i, omega-ii, "
+    "best-level-1..3, or tags 'A=-1,2=1,...,T=-1'.",
+)
+@click.option(
+    "--spread", default=None, help="The counter's smallest and largest bet.  [default: 1-8]"
+)
+@click.option(
+    "--ramp",
+    default=None,
+    help="The counter's bets by true count, 'TC:UNITS,...' (bet UNITS from TC up).  "
+    "[default: the smallest bet, then one unit more per true count from 2]",
+)
+@click.option("--wong-out", default=None, help="The counter sits out below this true count.")
 @cache_option
 @format_option(*ALL_FORMATS)
 def simulate_command(
@@ -420,6 +436,10 @@ def simulate_command(
     fresh_shoe: bool,
     jobs: int,
     removed: str,
+    counter: str | None,
+    spread: str | None,
+    ramp: str | None,
+    wong_out: str | None,
     no_cache: bool,
     fmt: str,
     **options: Any,
@@ -434,6 +454,10 @@ def simulate_command(
         "fresh_shoe": fresh_shoe,
         "jobs": jobs,
         "removed": removed,
+        "counter": counter,
+        "spread": spread,
+        "ramp": ramp,
+        "wong_out": wong_out,
         "cache": chosen_cache(no_cache),
         **options,
     }

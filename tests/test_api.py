@@ -79,6 +79,41 @@ CASES: dict[str, Case] = {
             rounds=9_000, seed=8, fresh_shoe=True, decks=2, seats=2, cache=games
         ),
     ),
+    # A removed card: no exact figure to attach, so no solve (the case takes a second).
+    "simulate-counter": (
+        [
+            "simulate",
+            "--rounds",
+            "6000",
+            "--seed",
+            "4",
+            "--strategy",
+            "stand-on:17",
+            "--counter",
+            "ko",
+            "--spread",
+            "1-4",
+            "--ramp",
+            "1:2,3:4",
+            "--wong-out",
+            "-1.5",
+            "--penetration",
+            "0.8",
+            "--removed",
+            "2c",
+        ],
+        lambda games: solver.simulate(
+            rounds=6_000,
+            seed=4,
+            strategy="stand-on:17",
+            counter="ko",
+            spread="1-4",
+            ramp="1:2,3:4",
+            wong_out=-1.5,
+            penetration=0.8,
+            removed="2c",
+        ),
+    ),
     "paytable-solve": (
         ["paytable", "solve", "--solve-for", "adjacent", "--target-bonus-edge", "5%"],
         lambda games: solver.paytable_solve(

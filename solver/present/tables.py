@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the renderers need only the shapes of these results
     from solver.exact.game import Advice, GameResult
     from solver.exact.volatility import Volatility
     from solver.sim import Estimate, SimulationResult
+    from solver.sim.stats import CounterStatistics
 
 
 def dumps(document: dict[str, Any]) -> str:
@@ -418,7 +419,65 @@ def simulation_tables(result: SimulationResult) -> tuple[Table, ...]:
                 ),
             )
         )
+    if result.counter is not None:
+        tables += [counter_table(result.counter), true_count_table(result.counter)]
     return tuple(tables)
+
+
+def true_count_table(statistics: CounterStatistics) -> Table:
+    """What seat 1's round paid at one unit in each true count bucket."""
+    from solver.sim.stats import Z95  # the simulator loads numpy: only when it has run
+
+    rows = []
+    for k, n, mean, error in statistics.rounds_by_true_count:
+        low, high = mean - Z95 * error, mean + Z95 * error
+        label = f"{k} or less" if k == -10 else f"{k} or more" if k == 10 else f"{k} to {k + 1}"
+        rows.append((label, str(n), signed(mean), f"[{_optional(low)}, {_optional(high)}]"))
+    return Table(
+        "Seat 1's round at one unit by true count at the start of the round",
+        ("true count", "rounds", "round EV", "95% CI"),
+        tuple(rows),
+        ("every round dealt, bet on or not; main wager of 1 and its Bonus wager",),
+    )
+
+
+def counter_table(statistics: CounterStatistics) -> Table:
+    """The simulated counter's bets and results, per round it played."""
+    counter = statistics.counter
+    low, high = statistics.ci95
+    edge_low, edge_high = statistics.edge_ci95
+    tags = " ".join(
+        f"{rank}={tag:+d}" if tag else f"{rank}=0" for rank, tag in counter.tags.items()
+    )
+    ramp = ", ".join(f"{units} from TC {tc:g}" for tc, units in counter.steps)
+    low_bet, high_bet = counter.spread
+    rows = (
+        ("count", f"{counter.name}: {tags}"),
+        ("spread and ramp", f"{low_bet}-{high_bet}; {ramp or 'flat'}"),
+        ("wong out below TC", "-" if counter.wong_out is None else f"{counter.wong_out:g}"),
+        ("rounds played / sat out", f"{statistics.rounds_played} / {statistics.rounds_sat_out}"),
+        (
+            "win per 100 rounds (units)",
+            f"{_optional(100 * statistics.mean, 3)} "
+            f"[{_optional(100 * low, 3)}, {_optional(100 * high, 3)}]",
+        ),
+        ("average bet (main units)", _optional(statistics.average_bet, 4)),
+        (
+            "edge per total wagered",
+            f"{_optional(statistics.edge)} [{_optional(edge_low)}, {_optional(edge_high)}]",
+        ),
+        ("SD per round (units)", _optional(statistics.sd, 4)),
+        ("N0 (rounds)", "-" if statistics.n0 is None else f"{statistics.n0:,.0f}"),
+    )
+    return Table(
+        "Card counter at seat 1 (per round played; 95% intervals in brackets)",
+        ("figure", "value"),
+        rows,
+        (
+            "true count: running count less its expected drift, per deck not yet dealt",
+            "edge: net win over main plus Bonus bets; N0 only when the counter is ahead",
+        ),
+    )
 
 
 _EDGE_NAMES = {

@@ -4,11 +4,13 @@ It imports only :mod:`solver.model` (cards, rules, outcome names and payoffs); e
 figures to compare against are passed in by the caller.
 """
 
+from solver.sim.counter import CountedRound, Counter, count_stacked, parse_bets
 from solver.sim.deal import SeatRound, card_code, deal_stacked, shoe_codes
 from solver.sim.hands import Wager
 from solver.sim.run import simulate
 from solver.sim.stats import (
     ChiSquare,
+    CounterStatistics,
     Estimate,
     ExactFigure,
     SeatStatistics,
@@ -28,6 +30,9 @@ from solver.sim.strategies import (
 __all__ = [
     "AlwaysStand",
     "ChiSquare",
+    "CountedRound",
+    "Counter",
+    "CounterStatistics",
     "Estimate",
     "ExactFigure",
     "MimicDealer",
@@ -41,7 +46,9 @@ __all__ = [
     "Wager",
     "card_code",
     "chi_square_sf",
+    "count_stacked",
     "deal_stacked",
+    "parse_bets",
     "parse_strategy",
     "shoe_codes",
     "simulate",

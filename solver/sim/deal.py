@@ -57,7 +57,9 @@ class Shoes:
     """One shoe per lane, shuffled lazily: each draw picks a random card still undealt.
 
     ``rows`` holds every lane's cards back to back; positions below ``next`` are dealt.
-    A stacked shoe (no random generator) deals its cards in the order given.
+    A stacked shoe (no random generator) deals its cards in the order given.  Given
+    ``tags`` (a tag per card code), ``running`` keeps each lane's running count of the
+    cards dealt since its shuffle.
     """
 
     def __init__(
@@ -66,6 +68,7 @@ class Shoes:
         lanes: int,
         rng: np.random.Generator | None,
         cut: int | None,
+        tags: Codes | None = None,
     ) -> None:
         self.size = len(cards)
         self.rows = np.tile(cards, lanes)
@@ -73,15 +76,23 @@ class Shoes:
         self.start = np.zeros(lanes, dtype=np.intp)
         self.rng = rng
         self.cut = cut
+        self.tags = tags
+        self.running = np.zeros(lanes, dtype=np.intp)
 
     def begin_round(self, n: int) -> None:
-        """Start a round on lanes ``0..n-1``, reshuffling where the shoe is done."""
+        """Start a round on lanes ``0..n-1``, reshuffling where the shoe is done (idempotent)."""
         head = self.next[:n]
         if self.cut is None:
             head[:] = 0
         else:
             head[head >= self.cut] = 0
+        self.running[:n][head == 0] = 0
         self.start[:n] = head
+
+    def deal_ahead(self, depths: Codes) -> None:
+        """Deal ``depths[lane]`` cards from each lane's shoe before its first round."""
+        for k in range(int(depths.max(initial=0))):
+            self.draw(np.flatnonzero(depths > k))
 
     def draw(self, lanes: Codes) -> Codes:
         """Deal the next card of each lane listed."""
@@ -99,6 +110,8 @@ class Shoes:
         self.rows[here] = card
         self.next[lanes] = at + 1
         drawn: Codes = card.astype(np.intp)
+        if self.tags is not None:
+            self.running[lanes] += self.tags[drawn]
         return drawn
 
     def _reshuffle_discards(self, lanes: Codes) -> None:
@@ -116,6 +129,8 @@ class Shoes:
             row[:] = np.concatenate((row[start:], row[:start]))
             self.next[lane] = self.size - start
             self.start[lane] = 0
+            if self.tags is not None:  # the count restarts from the cards on the table
+                self.running[lane] = int(self.tags[row[: self.size - start]].sum())
 
 
 # ---------------------------------------------------------------------------------------
@@ -165,7 +180,11 @@ def _bonus_outcomes(own: Codes, bonus: Codes) -> Codes:
 
 
 def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
-    """Deal and settle one round on lanes ``0..n-1``: main and Bonus outcome codes per seat."""
+    """Deal and settle one round on lanes ``0..n-1``: main and Bonus outcome codes per seat.
+
+    It begins the round (:meth:`Shoes.begin_round`); a caller that looks at the shoe
+    before the deal, as a counter does, begins it first: beginning twice changes nothing.
+    """
     space = hand_space()
     rules, bust = table.rules, space.bust
     everyone = np.arange(n, dtype=np.intp)
@@ -253,6 +272,11 @@ def deal_stacked(
         raise ShoeError(f"{len(codes)} stacked cards cannot deal {seats} seat(s) and the Bonus")
     table = Table.make(rules, strategy, codes, seats, None)
     main, bonus = play_round(Shoes(codes, 1, None, None), 1, table)
+    return settle(main, bonus, rules)
+
+
+def settle(main: Codes, bonus: Codes, rules: Rules) -> tuple[SeatRound, ...]:
+    """Each seat's outcomes and nets on lane 0 of a round played by :func:`play_round`."""
     main_pay, bonus_pay = payoffs(rules)
     return tuple(
         SeatRound(
@@ -262,5 +286,5 @@ def deal_stacked(
             bonus_pay[int(bonus[s, 0])],
             main_pay[int(main[s, 0])] + rules.bonus_ratio * bonus_pay[int(bonus[s, 0])],
         )
-        for s in range(seats)
+        for s in range(main.shape[0])
     )

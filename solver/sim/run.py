@@ -14,12 +14,14 @@ from solver.model.cards import Card, Shoe
 from solver.model.errors import ShoeError, SimulationError
 from solver.model.parallel import check_jobs, parallel_map
 from solver.model.rules import Rules
+from solver.sim.counter import TRUE_COUNT_BUCKETS, Counter, true_count_bucket
 from solver.sim.deal import Shoes, Table, play_round, shoe_codes
 from solver.sim.hands import (
+    Codes,
     Wager,
     payoffs,
 )
-from solver.sim.stats import ExactFigure, SimulationResult
+from solver.sim.stats import CounterStatistics, ExactFigure, SimulationResult
 from solver.sim.strategies import Strategy
 
 #: Rounds per chunk: the unit of work and of seeding, fixed so results do not depend on jobs.
@@ -37,6 +39,9 @@ SESSION_ROUNDS = 1 << 7
 MAX_ROUNDS = 10**11
 
 
+Floats = npt.NDArray[np.float64]
+
+
 @dataclass(frozen=True, slots=True)
 class _Tally:
     """What one chunk found: joint outcome counts per seat, and squares of seat sums."""
@@ -45,27 +50,86 @@ class _Tally:
     """``joint[seat, main outcome, bonus outcome]`` counts of seat-rounds."""
     squares: npt.NDArray[np.float64]
     """Sums over rounds of (sum over seats of net)^2 for main, Bonus and round."""
+    counter: _CounterTally | None = None
 
 
-def _run_chunk(table: Table, rounds: int, seed: np.random.SeedSequence) -> _Tally:
+@dataclass(frozen=True, slots=True)
+class _CounterTally:
+    """What the counter at seat 1 bet and won, and seat 1's round by true count."""
+
+    by_bet: npt.NDArray[np.int64]
+    """``by_bet[units]``: rounds bet at ``units`` (0: sat out)."""
+    net: npt.NDArray[np.float64]
+    """Sum and sum of squares of the counter's net results, in units (main plus Bonus)."""
+    by_true_count: npt.NDArray[np.int64]
+    """Rounds dealt in each true-count bucket (:func:`true_count_bucket`)."""
+    unit_net: npt.NDArray[np.float64]
+    """``unit_net[0 or 1, bucket]``: sum and sum of squares of seat 1's round at one unit."""
+
+    @classmethod
+    def zeros(cls, counter: Counter) -> _CounterTally:
+        """Nothing yet."""
+        buckets = len(TRUE_COUNT_BUCKETS)
+        return cls(
+            np.zeros(counter.spread[1] + 1, dtype=np.int64),
+            np.zeros(2, dtype=np.float64),
+            np.zeros(buckets, dtype=np.int64),
+            np.zeros((2, buckets), dtype=np.float64),
+        )
+
+    def record(self, units: Codes, true_count: Floats, unit_net: Floats) -> None:
+        """Add rounds bet at ``units``, whose seat 1 round at one unit came to ``unit_net``."""
+        net = units * unit_net
+        self.by_bet[...] += np.bincount(units, minlength=len(self.by_bet))
+        self.net[...] += (float(net.sum()), float(np.dot(net, net)))
+        bucket = true_count_bucket(true_count)
+        size = len(self.by_true_count)
+        self.by_true_count[...] += np.bincount(bucket, minlength=size)
+        self.unit_net[0] += np.bincount(bucket, unit_net, minlength=size)
+        self.unit_net[1] += np.bincount(bucket, unit_net * unit_net, minlength=size)
+
+    def add(self, other: _CounterTally) -> None:
+        """Add another chunk's tally to this one."""
+        self.by_bet[...] += other.by_bet
+        self.net[...] += other.net
+        self.by_true_count[...] += other.by_true_count
+        self.unit_net[...] += other.unit_net
+
+
+def _run_chunk(
+    table: Table, rounds: int, seed: np.random.SeedSequence, counter: Counter | None = None
+) -> _Tally:
     """Play ``rounds`` rounds with a random generator of its own.
 
     With a fresh shoe, up to ``FRESH_LANES`` rounds are dealt at once.  With a cut card,
     up to ``PENETRATION_LANES`` lanes each play about ``SESSION_ROUNDS`` consecutive rounds
-    from their own shoe, which starts freshly shuffled.
+    from their own shoe, which starts freshly shuffled.  A ``counter`` at seat 1 bets each
+    round by the count of the cards its lane dealt before it; with a counter each lane
+    starts at a random depth of its first shoe.
     """
     if table.cut is None:
         lanes = min(rounds, FRESH_LANES)
     else:
         lanes = max(1, min(PENETRATION_LANES, rounds // SESSION_ROUNDS))
-    shoes = Shoes(table.cards, lanes, np.random.default_rng(seed), table.cut)
+    tags = None if counter is None else counter.tag_of_code
+    rng = np.random.default_rng(seed)
+    shoes = Shoes(table.cards, lanes, rng, table.cut, tags)
+    if counter is not None and table.cut is not None:
+        # Each lane joins its first shoe at a random depth, so that every depth of the
+        # shoe (and its count) is as common as in an endless game; the counter has seen
+        # the cards dealt before.
+        shoes.deal_ahead(rng.integers(0, table.cut, lanes))
     main_pay, bonus_pay = (np.array([float(p) for p in pays]) for pays in payoffs(table.rules))
     ratio = float(table.rules.bonus_ratio)
     joint = np.zeros((table.seats, 4, 4), dtype=np.int64)
     squares = np.zeros(3, dtype=np.float64)
+    tally = None if counter is None else _CounterTally.zeros(counter)
     done = 0
     while done < rounds:
         n = min(lanes, rounds - done)
+        shoes.begin_round(n)
+        if tally is not None and counter is not None:
+            true_count, units = counter.size_up(shoes, n)
         main, bonus = play_round(shoes, n, table)
         for seat in range(table.seats):
             joint[seat] += np.bincount(main[seat] * 4 + bonus[seat], minlength=16).reshape(4, 4)
@@ -73,8 +137,10 @@ def _run_chunk(table: Table, rounds: int, seed: np.random.SeedSequence) -> _Tall
         bonus_sum = bonus_pay[bonus].sum(axis=0)
         round_sum = main_sum + ratio * bonus_sum
         squares += [float(np.dot(x, x)) for x in (main_sum, bonus_sum, round_sum)]
+        if tally is not None:
+            tally.record(units, true_count, main_pay[main[0]] + ratio * bonus_pay[bonus[0]])
         done += n
-    return _Tally(joint, squares)
+    return _Tally(joint, squares, tally)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,12 +187,15 @@ class ChunkPlan(Sequence[tuple[int, np.random.SeedSequence]]):
         return self.size(i), self.seed(i)
 
 
-def _run_planned(table: Table, chunk: tuple[int, np.random.SeedSequence]) -> _Tally:
-    return _run_chunk(table, *chunk)
+def _run_planned(
+    table: Table, counter: Counter | None, chunk: tuple[int, np.random.SeedSequence]
+) -> _Tally:
+    return _run_chunk(table, *chunk, counter=counter)
 
 
 def _tallies(
     table: Table,
+    counter: Counter | None,
     plan: ChunkPlan,
     jobs: int,
     progress: Callable[[int], None] | None,
@@ -141,7 +210,7 @@ def _tallies(
         if progress is not None:
             progress(plan.size(done - 1))
 
-    yield from parallel_map(partial(_run_planned, table), plan, jobs, "processes", report)
+    yield from parallel_map(partial(_run_planned, table, counter), plan, jobs, "processes", report)
 
 
 def simulate(
@@ -157,6 +226,7 @@ def simulate(
     exact: Mapping[Wager | str, ExactFigure] | None = None,
     chunk_rounds: int = CHUNK_ROUNDS,
     progress: Callable[[int], None] | None = None,
+    counter: Counter | None = None,
 ) -> SimulationResult:
     """Deal ``rounds`` rounds at a table of ``seats`` players all following ``strategy``.
 
@@ -175,6 +245,8 @@ def simulate(
             (the simulator never asks the exact solver).
         chunk_rounds: Rounds per seeded chunk; results depend on it, not on ``jobs``.
         progress: Called with the number of rounds each finished chunk played.
+        counter: A card counter at seat 1, betting by the count (needs a penetration);
+            its results are reported apart (:class:`CounterStatistics`).
 
     Returns:
         The outcome counts, with statistics by seat and overall.
@@ -192,6 +264,11 @@ def simulate(
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise SimulationError(f"seed {seed!r} must be a whole number of 0 or more")
     check_jobs(jobs, SimulationError)
+    if counter is not None and penetration is None:
+        raise SimulationError(
+            "a counter needs a shoe dealt down to a cut card: give a penetration, "
+            "not a fresh shoe every round"
+        )
     if chunk_rounds < 1:
         raise SimulationError(f"chunk size {chunk_rounds} must be at least 1")
     removed = tuple(removed)
@@ -205,9 +282,13 @@ def simulate(
     root = np.random.SeedSequence(seed)
     joint = np.zeros((seats, 4, 4), dtype=np.int64)
     squares = np.zeros(3, dtype=np.float64)
-    for tally in _tallies(table, ChunkPlan(rounds, chunk_rounds, root), jobs, progress):
+    counted = None if counter is None else _CounterTally.zeros(counter)
+    plan = ChunkPlan(rounds, chunk_rounds, root)
+    for tally in _tallies(table, counter, plan, jobs, progress):
         joint += tally.joint
         squares += tally.squares
+        if counted is not None and tally.counter is not None:
+            counted.add(tally.counter)
 
     figures = {Wager(k): v for k, v in (exact or {}).items()}
     return SimulationResult(
@@ -221,4 +302,15 @@ def simulate(
         joint=tuple(tuple(tuple(int(c) for c in row) for row in seat) for seat in joint.tolist()),
         squares=(float(squares[0]), float(squares[1]), float(squares[2])),
         exact=figures,
+        counter=None
+        if counter is None or counted is None
+        else CounterStatistics(
+            counter,
+            rules.bonus_ratio,
+            tuple(int(n) for n in counted.by_bet),
+            float(counted.net[0]),
+            float(counted.net[1]),
+            tuple(int(n) for n in counted.by_true_count),
+            (tuple(counted.unit_net[0].tolist()), tuple(counted.unit_net[1].tolist())),
+        ),
     )

@@ -15,6 +15,7 @@ from solver.model.outcomes import (
     MAIN_OUTCOMES,
 )
 from solver.model.rules import Rules
+from solver.sim.counter import TRUE_COUNT_BUCKETS, Counter
 from solver.sim.hands import (
     Wager,
     payoffs,
@@ -182,6 +183,141 @@ class SeatStatistics:
 
 
 @dataclass(frozen=True, slots=True)
+class CounterStatistics:
+    """What the counter at seat 1 bet and won, per round it played.
+
+    A round bet at ``u`` units stakes ``u`` on the main wager and ``u * bonus_ratio`` on
+    the Bonus wager; every figure is in units.
+    """
+
+    counter: Counter
+    bonus_ratio: Fraction
+    rounds_by_bet: tuple[int, ...]
+    """``rounds_by_bet[u]``: rounds bet at ``u`` units; ``[0]``: rounds sat out."""
+    net: float
+    """Sum of the net results of the rounds played, in units (main plus Bonus)."""
+    squares: float
+    """Sum of their squares."""
+    by_true_count: tuple[int, ...] = ()
+    """Rounds dealt in each bucket of :data:`TRUE_COUNT_BUCKETS`, played or not."""
+    unit_net: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+    """Sum and sum of squares, per bucket, of seat 1's round net at one unit."""
+
+    @property
+    def rounds_by_true_count(self) -> tuple[tuple[int, int, float, float], ...]:
+        """``(true count, rounds, round EV at one unit, its standard error)`` per bucket dealt.
+
+        Every round dealt counts, whether the counter bet or not: this is what the game
+        pays at each true count, a bet of one unit on the main wager and its Bonus wager.
+        """
+        rows = []
+        for k, n, total, second in zip(
+            TRUE_COUNT_BUCKETS, self.by_true_count, *self.unit_net, strict=True
+        ):
+            if n:
+                mean = total / n
+                variance = (second - n * mean**2) / (n - 1) if n > 1 else math.nan
+                rows.append((k, n, mean, math.sqrt(max(variance, 0.0) / n)))
+        return tuple(rows)
+
+    @property
+    def rounds_played(self) -> int:
+        """Rounds the counter bet on."""
+        return sum(self.rounds_by_bet[1:])
+
+    @property
+    def rounds_sat_out(self) -> int:
+        """Rounds the counter watched without a bet (below the wong-out true count)."""
+        return self.rounds_by_bet[0]
+
+    @property
+    def mean(self) -> float:
+        """Net result per round played, in units."""
+        played = self.rounds_played
+        return self.net / played if played else math.nan
+
+    @property
+    def sd(self) -> float:
+        """Standard deviation of the net result of one round played, in units."""
+        played = self.rounds_played
+        if played < 2:
+            return math.nan
+        variance = (self.squares - played * self.mean**2) / (played - 1)
+        return math.sqrt(max(variance, 0.0))
+
+    @property
+    def standard_error(self) -> float:
+        """Standard error of :attr:`mean` (rounds taken as independent)."""
+        played = self.rounds_played
+        return self.sd / math.sqrt(played) if played else math.nan
+
+    @property
+    def average_bet(self) -> float:
+        """Main bet per round played, in units."""
+        bet = sum(u * n for u, n in enumerate(self.rounds_by_bet))
+        played = self.rounds_played
+        return bet / played if played else math.nan
+
+    @property
+    def wagered_per_round(self) -> float:
+        """Main and Bonus bets together per round played, in units."""
+        return self.average_bet * (1 + float(self.bonus_ratio))
+
+    @property
+    def edge(self) -> float:
+        """Net result per unit wagered, main and Bonus bets together."""
+        return self.mean / self.wagered_per_round
+
+    @property
+    def n0(self) -> float | None:
+        """``(SD / mean)^2``: rounds for the expected win to equal one SD; None unless ahead."""
+        if not self.mean > 0:
+            return None
+        return (self.sd / self.mean) ** 2
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """95% confidence interval of :attr:`mean` (normal approximation)."""
+        half = Z95 * self.standard_error
+        return (self.mean - half, self.mean + half)
+
+    @property
+    def edge_ci95(self) -> tuple[float, float]:
+        """:attr:`ci95` per unit wagered (the average bet taken as known)."""
+        low, high = self.ci95
+        return (low / self.wagered_per_round, high / self.wagered_per_round)
+
+    def to_json(self) -> dict[str, Any]:
+        """The counter's settings and results as plain JSON values (win rate per 100 rounds)."""
+        return {
+            **self.counter.to_json(),
+            "rounds_played": self.rounds_played,
+            "rounds_sat_out": self.rounds_sat_out,
+            "rounds_by_bet": {str(u): n for u, n in enumerate(self.rounds_by_bet) if n},
+            "win_rate_per_100": {
+                "mean": _finite(100 * self.mean),
+                "standard_error": _finite(100 * self.standard_error),
+                "ci95": [_finite(100 * x) for x in self.ci95],
+            },
+            "average_bet": _finite(self.average_bet),
+            "wagered_per_round": _finite(self.wagered_per_round),
+            "edge": _finite(self.edge),
+            "edge_ci95": [_finite(x) for x in self.edge_ci95],
+            "sd_per_round": _finite(self.sd),
+            "n0": self.n0,
+            "by_true_count": [
+                {
+                    "true_count": k,
+                    "rounds": n,
+                    "round_ev": mean,
+                    "standard_error": _finite(error),
+                }
+                for k, n, mean, error in self.rounds_by_true_count
+            ],
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class SimulationResult:
     """Counts of a simulation run and the settings that produced them."""
 
@@ -198,6 +334,8 @@ class SimulationResult:
     squares: tuple[float, float, float]
     """Sums over rounds of the squared seat-summed net of main, Bonus and round."""
     exact: Mapping[Wager, ExactFigure] = field(default_factory=dict)
+    counter: CounterStatistics | None = None
+    """The card counter at seat 1, when one played."""
 
     def seat(self, index: int) -> SeatStatistics:
         """Statistics of one seat (0 is the first to act)."""
@@ -277,4 +415,6 @@ class SimulationResult:
         }
         if self.seats > 1:
             document["per_seat"] = [self.seat(i).to_json() for i in range(self.seats)]
+        if self.counter is not None:
+            document["counter"] = self.counter.to_json()
         return document

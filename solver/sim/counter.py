@@ -1,0 +1,272 @@
+"""The simulated card counter: what it counts, how it bets, and its bets played out.
+
+The counter sits at seat 1.  It keeps the running count of every card dealt since the
+shuffle (every seat's cards, the Bonus card, the dealer's cards; the simulator burns
+none), takes off the count's expected drift (zero for a balanced count) and divides by
+the decks not yet dealt to get the true count.  It bets the main wager by true count
+through a ramp clamped to its spread, the Bonus wager at the rules' ratio of it, and
+below the wong-out true count it sits the round out and watches.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.model.cards import RANKS, SUITS, Card
+from solver.model.counts import LABELS, Tags, rank_label
+from solver.model.errors import CountError
+from solver.model.rules import Rules
+from solver.sim.deal import RANK_OF, SeatRound, Shoes, Table, card_code, play_round, settle
+from solver.sim.hands import Codes
+from solver.sim.strategies import Strategy
+
+#: Largest bet of a spread or a ramp, in units.
+MAX_UNITS = 1000
+#: Largest true count, in size, a ramp step or a wong-out point may name.
+MAX_TRUE_COUNT = 100
+CARDS_PER_DECK = 52
+
+#: True-count buckets for seat 1's round by true count: ``k`` holds true counts from ``k``
+#: to ``k + 1``; the first and last also hold every count below and above them.
+TRUE_COUNT_BUCKETS = tuple(range(-10, 11))
+
+
+def true_count_bucket(true_count: npt.NDArray[np.float64]) -> Codes:
+    """Index into :data:`TRUE_COUNT_BUCKETS` of each true count (rounded down).
+
+    >>> true_count_bucket(np.array([-30.0, -0.5, 0.0, 1.99, 12.0])).tolist()
+    [0, 9, 10, 11, 20]
+    """
+    low, high = TRUE_COUNT_BUCKETS[0], TRUE_COUNT_BUCKETS[-1]
+    bucket: Codes = np.clip(np.floor(true_count), low, high).astype(np.intp) - low
+    return bucket
+
+
+_SPREAD = re.compile(r"^\s*(\d{1,6})\s*-\s*(\d{1,6})\s*$", re.ASCII)
+_NUMBER = r"[+-]?(?:\d{1,6}(?:\.\d{0,6})?|\.\d{1,6})"
+_STEP = re.compile(rf"^\s*({_NUMBER})\s*:\s*(\d{{1,6}})\s*$", re.ASCII)
+
+
+def parse_spread(text: str) -> tuple[int, int]:
+    """A bet spread ``MIN-MAX`` in whole units, ``1 <= MIN <= MAX <= 1000``.
+
+    >>> parse_spread("1-8")
+    (1, 8)
+    """
+    match = _SPREAD.match(text)
+    if match is None:
+        raise CountError(f"spread {text[:40]!r} is not MIN-MAX in whole units, e.g. 1-8")
+    low, high = int(match.group(1)), int(match.group(2))
+    if low < 1:
+        raise CountError(f"spread {text.strip()}: the smallest bet must be at least 1 unit")
+    if high < low:
+        raise CountError(f"spread {text.strip()}: give the smallest bet first, e.g. {high}-{low}")
+    if high > MAX_UNITS:
+        raise CountError(f"spread {text.strip()}: the largest bet may be at most {MAX_UNITS}")
+    return low, high
+
+
+def parse_true_count(text: str | float, what: str) -> float:
+    """A true count given as text or a number, at most 100 in size."""
+    if isinstance(text, str):
+        if re.fullmatch(rf"\s*{_NUMBER}\s*", text, re.ASCII) is None:
+            raise CountError(f"{what} {text[:40]!r} is not a true count, e.g. -1 or 2.5")
+        value = float(text)
+    elif isinstance(text, bool) or not isinstance(text, int | float):
+        raise CountError(f"{what} {text!r} is not a true count, e.g. -1 or 2.5")
+    else:
+        value = float(text)
+    if not (math.isfinite(value) and abs(value) <= MAX_TRUE_COUNT):
+        raise CountError(f"{what} {text!r} is out of range: use a true count from -100 to 100")
+    return value
+
+
+def parse_ramp(text: str) -> tuple[tuple[float, int], ...]:
+    """A bet ramp ``TC:UNITS,...``: bet UNITS from true count TC up, until the next step.
+
+    >>> parse_ramp("3:4, 2:2")
+    ((2.0, 2), (3.0, 4))
+    """
+    steps: dict[float, int] = {}
+    for item in text.split(","):
+        match = _STEP.match(item)
+        if match is None:
+            raise CountError(
+                f"ramp step {item.strip()[:40]!r} is not TRUE COUNT:UNITS, e.g. '2:2,3:4,4:8'"
+            )
+        threshold = parse_true_count(match.group(1), "ramp true count")
+        units = int(match.group(2))
+        if not 1 <= units <= MAX_UNITS:
+            raise CountError(f"ramp step {item.strip()!r}: bet from 1 to {MAX_UNITS} units")
+        if threshold in steps:
+            raise CountError(f"ramp {text.strip()[:40]!r} gives true count {threshold:g} twice")
+        steps[threshold] = units
+    return tuple(sorted(steps.items()))
+
+
+def default_ramp(spread: tuple[int, int]) -> tuple[tuple[float, int], ...]:
+    """The smallest bet up to a true count below 2, then one unit more per true count.
+
+    >>> default_ramp((1, 4))
+    ((2.0, 2), (3.0, 3), (4.0, 4))
+    """
+    low, high = spread
+    return tuple((float(k), low + k - 1) for k in range(2, high - low + 2))
+
+
+@dataclass(frozen=True, slots=True)
+class Counter:
+    """A counter's count, spread, bet ramp and wong-out point.
+
+    ``ramp`` is a list of steps ``(true count, units)`` in increasing true count: the bet
+    is the units of the highest step reached (the spread's minimum below the first),
+    clamped to the spread.  With ``wong_out`` the counter sits out every round whose true
+    count is below it.
+    """
+
+    name: str
+    tags: Tags
+    spread: tuple[int, int] = (1, 8)
+    ramp: tuple[tuple[float, int], ...] | None = None
+    wong_out: float | None = None
+
+    def __post_init__(self) -> None:
+        if sorted(self.tags) != sorted(LABELS):
+            raise CountError(f"count {self.name!r} must tag every rank {' '.join(LABELS)}")
+        low, high = self.spread
+        if not 1 <= low <= high <= MAX_UNITS:
+            raise CountError(f"spread {low}-{high} must satisfy 1 <= MIN <= MAX <= {MAX_UNITS}")
+        if [t for t, _ in self.steps] != sorted({t for t, _ in self.steps}):
+            raise CountError("ramp steps must be in increasing true count, each once")
+
+    @property
+    def steps(self) -> tuple[tuple[float, int], ...]:
+        """The ramp's steps (the default ramp when none was given)."""
+        return self.ramp if self.ramp is not None else default_ramp(self.spread)
+
+    @property
+    def tag_of_code(self) -> Codes:
+        """The tag of each simulator card code 0..51."""
+        by_rank = np.array([self.tags[rank_label(r)] for r in RANKS], dtype=np.intp)
+        tags: Codes = by_rank[RANK_OF]
+        return tags
+
+    @property
+    def deck_sum(self) -> int:
+        """Sum of the tags of one deck's 52 cards (0 for a balanced count)."""
+        return 4 * sum(self.tags.values())
+
+    def true_counts(self, running: Codes, seen: Codes, left: Codes) -> npt.NDArray[np.float64]:
+        """Running count, less its expected drift, per deck not yet dealt.
+
+        The drift is what ``seen`` cards of an average deck would add, so an unbalanced
+        count (KO, an ace count) is read against it, as ``cbj count`` reads it; for a
+        balanced count it is 0.  Integer arithmetic up to one division, so a whole true
+        count lands exactly on its ramp step.
+        """
+        drift_free = CARDS_PER_DECK * running - self.deck_sum * seen
+        counts: npt.NDArray[np.float64] = drift_free / left
+        return counts
+
+    def units(self, true_count: npt.NDArray[np.float64]) -> Codes:
+        """The main bet in units at each true count; 0 where the counter sits out."""
+        low, high = self.spread
+        thresholds = np.array([t for t, _ in self.steps], dtype=np.float64)
+        ramp_units = np.array([low] + [u for _, u in self.steps], dtype=np.intp)
+        reached = np.searchsorted(thresholds, true_count, side="right")  # 0: below every step
+        bet: Codes = np.clip(ramp_units[reached], low, high)
+        if self.wong_out is not None:
+            bet[true_count < self.wong_out] = 0
+        return bet
+
+    def size_up(self, shoes: Shoes, n: int) -> tuple[npt.NDArray[np.float64], Codes]:
+        """True count and bet on lanes ``0..n-1`` whose round has begun, before its deal."""
+        seen = shoes.start[:n]
+        true_count = self.true_counts(shoes.running[:n], seen, shoes.size - seen)
+        return true_count, self.units(true_count)
+
+    def to_json(self) -> dict[str, object]:
+        """The count, spread, ramp and wong-out point as JSON values."""
+        return {
+            "system": self.name,
+            "tags": dict(self.tags),
+            "spread": list(self.spread),
+            "ramp": [{"true_count": t, "units": u} for t, u in self.steps],
+            "wong_out": self.wong_out,
+        }
+
+
+#: A counter's bets: spread, ramp (None: the default) and wong-out true count.
+Bets = tuple[tuple[int, int], tuple[tuple[float, int], ...] | None, float | None]
+
+
+def parse_bets(
+    spread: str | tuple[int, int] = "1-8",
+    ramp: str | Sequence[tuple[float, int]] | None = None,
+    wong_out: str | float | None = None,
+) -> Bets:
+    """A counter's betting options from text (or values), each checked with a clear error.
+
+    >>> parse_bets("2-6", "1:3", "-1")
+    ((2, 6), ((1.0, 3),), -1.0)
+    """
+    spread_units = parse_spread(spread) if isinstance(spread, str) else spread
+    steps = parse_ramp(ramp) if isinstance(ramp, str) else None if ramp is None else tuple(ramp)
+    out = None if wong_out is None else parse_true_count(wong_out, "wong-out true count")
+    return spread_units, steps, out
+
+
+@dataclass(frozen=True, slots=True)
+class CountedRound:
+    """One round from a stacked shoe as the counter saw it before the deal, and its deal."""
+
+    running: int
+    true_count: float
+    units: int
+    cards: tuple[Card, ...]
+    """The cards this round dealt, in order."""
+    seats: tuple[SeatRound, ...]
+
+
+def _card_of(code: int) -> Card:
+    """The card of a simulator code (the inverse of :func:`card_code`)."""
+    return Card(RANKS[code // 4], SUITS[code % 4])
+
+
+def count_stacked(
+    cards: Sequence[Card],
+    rules: Rules,
+    strategy: Strategy,
+    counter: Counter,
+    rounds: int,
+    penetration: float = 1.0,
+    seats: int = 1,
+) -> tuple[CountedRound, ...]:
+    """Play ``rounds`` rounds from cards in a known order, as the simulator counts them.
+
+    The cut card sits after ``penetration`` of the cards; at it the "shuffle" puts the
+    stacked order back.  Raises :class:`ShoeError` if the cards run out mid-round.
+    """
+    codes = np.array([card_code(c) for c in cards], dtype=np.uint8)
+    cut = max(1, round(penetration * len(codes)))
+    table = Table.make(rules, strategy, codes, seats, cut)
+    shoes = Shoes(codes, 1, None, cut, counter.tag_of_code)
+    played: list[CountedRound] = []
+    for _ in range(rounds):
+        shoes.begin_round(1)
+        running, start = int(shoes.running[0]), int(shoes.start[0])
+        true_count, units = counter.size_up(shoes, 1)
+        main, bonus = play_round(shoes, 1, table)
+        dealt = tuple(_card_of(int(c)) for c in shoes.rows[start : shoes.next[0]])
+        played.append(
+            CountedRound(
+                running, float(true_count[0]), int(units[0]), dealt, settle(main, bonus, rules)
+            )
+        )
+    return tuple(played)
