@@ -57,23 +57,40 @@ def tiny_float(games: MemoryCache) -> EffectsOfRemoval[Any]:
     return effects_of_removal(RULES, REMOVED, exact=False, cache=games)
 
 
-def chart_walk(chart: Chart, cards: tuple[int, ...], shoe: tuple[int, ...], bonus: int) -> Fraction:
-    """Main EV of one hand played by the chart, walking every card the shoe can deal."""
+def chart_walk(
+    chart: Chart,
+    cards: tuple[int, ...],
+    shoe: tuple[int, ...],
+    bonus: int,
+    seen: dict[Any, Fraction],
+) -> Fraction:
+    """Main EV of one hand played by the chart, walking every card the shoe can deal.
+
+    ``seen`` remembers hands already walked (the same hand arises in many orders).
+    """
+    if (cards, shoe, bonus) in seen:
+        return seen[cards, shoe, bonus]
     stood = reference.stand(cards, shoe, bonus, RULES)
     if chart.action(cell_of(hand_of(cards)), bonus) is not Action.HIT or not sum(shoe):
-        return stood[0] - stood[2]
-    value = Fraction(0)
-    for v in range(1, 11):
-        if shoe[v - 1]:
-            q, rest = reference.draw(shoe, v)
-            after = tuple(sorted((*cards, v)))
-            value += q * (-1 if sum(after) > 21 else chart_walk(chart, after, rest, bonus))
+        value = stood[0] - stood[2]
+    else:
+        value = Fraction(0)
+        for v in range(1, 11):
+            if shoe[v - 1]:
+                q, rest = reference.draw(shoe, v)
+                after = tuple(sorted((*cards, v)))
+                if sum(after) > 21:
+                    value -= q
+                else:
+                    value += q * chart_walk(chart, after, rest, bonus, seen)
+    seen[cards, shoe, bonus] = value
     return value
 
 
 def chart_ev_walked(chart: Chart, shoe: tuple[int, ...]) -> Fraction:
     """The chart's main EV on a shoe of values, by brute force over every card order."""
     total = Fraction(0)
+    seen: dict[Any, Fraction] = {}
     for c in range(1, 11):
         if shoe[c - 1]:
             pc, after_bonus = reference.draw(shoe, c)
@@ -81,7 +98,11 @@ def chart_ev_walked(chart: Chart, shoe: tuple[int, ...]) -> Fraction:
                 if after_bonus[p - 1]:
                     pp, rest = reference.draw(after_bonus, p)
                     blackjack = {p, c} == {1, 10}
-                    value = RULES.blackjack_pays if blackjack else chart_walk(chart, (p,), rest, c)
+                    value = (
+                        RULES.blackjack_pays
+                        if blackjack
+                        else chart_walk(chart, (p,), rest, c, seen)
+                    )
                     total += pc * pp * value
     return total
 
