@@ -59,7 +59,7 @@ from solver.exact.player import RADIX, Number, PlayerSolution, hand_space
 from solver.exact.strategy import Action, Chart, ExceptionHand
 from solver.model.cards import Card, parse_cards
 from solver.model.outcomes import BonusOutcome
-from solver.model.rules import DealerNatural, Paytable, Rules
+from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
 
 #: Bump when the payload layout changes; part of every key (a test checks the layouts).
 SCHEMA_VERSION = 1
@@ -156,7 +156,7 @@ def encode_rules(rules: Rules) -> dict[str, Json]:
         "blackjack_pays": _q(rules.blackjack_pays),
         "dealer_stands_on": rules.dealer_stands_on,
         "dealer_natural": rules.dealer_natural.value,
-        "natural_beats_multi_card_21": rules.natural_beats_multi_card_21,
+        "natural_beats": rules.natural_beats.value,
     }
 
 
@@ -170,7 +170,7 @@ def decode_rules(doc: dict[str, Json]) -> Rules:
         blackjack_pays=Fraction(*doc["blackjack_pays"]),
         dealer_stands_on=doc["dealer_stands_on"],
         dealer_natural=DealerNatural(doc["dealer_natural"]),
-        natural_beats_multi_card_21=doc["natural_beats_multi_card_21"],
+        natural_beats=NaturalBeats(doc["natural_beats"]),
     )
 
 

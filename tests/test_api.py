@@ -19,48 +19,48 @@ from typing import Any
 import pytest
 
 import solver
-from solver.cache import MemoryCache
+from solver.cache import Cache, MemoryCache
 from tests.conftest import run_cli
 
-Case = tuple[list[str], Callable[[MemoryCache], Any]]
+Case = tuple[list[str], Callable[[Cache], Any]]
 
 CASES: dict[str, Case] = {
-    "rules": (["rules"], lambda games: solver.rules()),
+    "rules": (["rules"], lambda store: solver.rules()),
     "rules-variant": (
         ["rules", "--decks", "1", "--paytable", "20:5:2", "--no-natural-beats-multi-card-21"],
-        lambda games: solver.rules(decks=1, paytable="20:5:2", natural_beats_multi_card_21=False),
+        lambda store: solver.rules(decks=1, paytable="20:5:2", natural_beats_multi_card_21=False),
     ),
-    "bonus": (["bonus", "--symbolic"], lambda games: solver.bonus(symbolic=True)),
+    "bonus": (["bonus", "--symbolic"], lambda store: solver.bonus(symbolic=True)),
     "bonus-variant": (
         ["bonus", "--removed", "As Kd", "--decks", "2"],
-        lambda games: solver.bonus(removed="As Kd", decks=2),
+        lambda store: solver.bonus(removed="As Kd", decks=2),
     ),
-    "dealer": (["dealer"], lambda games: solver.dealer()),
+    "dealer": (["dealer"], lambda store: solver.dealer()),
     "dealer-variant": (
         ["dealer", "--bonus", "7", "--dealer-stands-on", "17"],
-        lambda games: solver.dealer(bonus="7", dealer_stands_on=17),
+        lambda store: solver.dealer(bonus="7", dealer_stands_on=17),
     ),
-    "solve": (["solve"], lambda games: solver.solve(cache=games)),
+    "solve": (["solve"], lambda store: solver.solve(cache=store)),
     "solve-variant": (
         ["solve", "--decks", "2", "--removed", "As 5h"],
-        lambda games: solver.solve(decks=2, removed="As 5h", cache=games),
+        lambda store: solver.solve(decks=2, removed="As 5h", cache=store),
     ),
     "advise": (
         ["advise", "--bonus", "7", "--hand", "9 4"],
-        lambda games: solver.advise(bonus="7", hand="9 4"),
+        lambda store: solver.advise(bonus="7", hand="9 4"),
     ),
     "advise-variant": (
         ["advise", "--bonus", "Th", "--hand", "8 4", "--seen", "2c", "--exact", "--decks", "1"],
-        lambda games: solver.advise(bonus="Th", hand="8 4", seen="2c", exact=True, decks=1),
+        lambda store: solver.advise(bonus="Th", hand="8 4", seen="2c", exact=True, decks=1),
     ),
-    "chart": (["chart"], lambda games: solver.chart(cache=games)),
+    "chart": (["chart"], lambda store: solver.chart(cache=store)),
     "chart-variant": (
         ["chart", "--dealer-stands-on", "17"],
-        lambda games: solver.chart(dealer_stands_on=17, cache=games),
+        lambda store: solver.chart(dealer_stands_on=17, cache=store),
     ),
     "simulate": (
         ["simulate", "--rounds", "20000", "--seed", "5", "--strategy", "stand-on:17"],
-        lambda games: solver.simulate(rounds=20_000, seed=5, strategy="stand-on:17"),
+        lambda store: solver.simulate(rounds=20_000, seed=5, strategy="stand-on:17", cache=store),
     ),
     "simulate-variant": (
         [
@@ -75,8 +75,8 @@ CASES: dict[str, Case] = {
             "--seats",
             "2",
         ],
-        lambda games: solver.simulate(
-            rounds=9_000, seed=8, fresh_shoe=True, decks=2, seats=2, cache=games
+        lambda store: solver.simulate(
+            rounds=9_000, seed=8, fresh_shoe=True, decks=2, seats=2, cache=store
         ),
     ),
     # A removed card: no exact figure to attach, so no solve (the case takes a second).
@@ -102,7 +102,7 @@ CASES: dict[str, Case] = {
             "--removed",
             "2c",
         ],
-        lambda games: solver.simulate(
+        lambda store: solver.simulate(
             rounds=6_000,
             seed=4,
             strategy="stand-on:17",
@@ -116,8 +116,8 @@ CASES: dict[str, Case] = {
     ),
     "paytable-solve": (
         ["paytable", "solve", "--solve-for", "adjacent", "--target-bonus-edge", "5%"],
-        lambda games: solver.paytable_solve(
-            solve_for="adjacent", target_bonus_edge="5%", cache=games
+        lambda store: solver.paytable_solve(
+            solve_for="adjacent", target_bonus_edge="5%", cache=store
         ),
     ),
     "paytable-solve-variant": (
@@ -133,27 +133,27 @@ CASES: dict[str, Case] = {
             "--bonus-ratio",
             "1",
         ],
-        lambda games: solver.paytable_solve(
+        lambda store: solver.paytable_solve(
             solve_for="rank_match",
             target_round_edge="2%",
             suited_match=20,
             bonus_ratio=1,
-            cache=games,
+            cache=store,
         ),
     ),
     "paytable-search": (
         ["paytable", "search", "--top", "3"],
-        lambda games: solver.paytable_search(top=3, cache=games),
+        lambda store: solver.paytable_search(top=3, cache=store),
     ),
     "paytable-search-variant": (
         ["paytable", "search", "--bonus-edge-range", "5%:15%", "--max-pay", "20", "--top", "5"],
-        lambda games: solver.paytable_search(
-            bonus_edge_range="5%:15%", max_pay=20, top=5, cache=games
+        lambda store: solver.paytable_search(
+            bonus_edge_range="5%:15%", max_pay=20, top=5, cache=store
         ),
     ),
     "strategies": (
         ["strategies", "--strategies", "optimal,never-bust,stand-on:17"],
-        lambda games: solver.strategies(names="optimal,never-bust,stand-on:17", cache=games),
+        lambda store: solver.strategies(names="optimal,never-bust,stand-on:17", cache=store),
     ),
     "strategies-variant": (
         [
@@ -165,13 +165,13 @@ CASES: dict[str, Case] = {
             "--preset",
             "vegas-21",
         ],
-        lambda games: solver.strategies(
-            names=["always-stand", "chart"], bonus_ratios="1/2,1", preset="vegas-21", cache=games
+        lambda store: solver.strategies(
+            names=["always-stand", "chart"], bonus_ratios="1/2,1", preset="vegas-21", cache=store
         ),
     ),
     "seats": (
         ["seats", "--seats", "1-2", "--rounds", "3000", "--seed", "4"],
-        lambda games: solver.seats(seats="1-2", rounds=3_000, seed=4, cache=games),
+        lambda store: solver.seats(seats="1-2", rounds=3_000, seed=4, cache=store),
     ),
     "seats-variant": (
         [
@@ -187,27 +187,31 @@ CASES: dict[str, Case] = {
             "--decks",
             "2",
         ],
-        lambda games: solver.seats(
-            seats=[5, 3], rounds=2_000, seed=9, strategy="stand-on:17", decks=2
+        lambda store: solver.seats(
+            seats=[5, 3], rounds=2_000, seed=9, strategy="stand-on:17", decks=2, cache=store
         ),
     ),
-    "cache-info": (["cache", "info"], lambda games: solver.cache_info()),
-    "variants": (["variants", "--decks", "1,2"], lambda games: solver.variants(decks="1,2")),
+    "cache-info": (["cache", "info"], lambda store: solver.cache_info()),
+    "variants": (
+        ["variants", "--decks", "1,2"],
+        lambda store: solver.variants(decks="1,2", cache=store),
+    ),
     "variants-variant": (
         ["variants", "--blackjack-pays", "3:2,6:5", "--paytable", "20:5:2"],
-        lambda games: solver.variants(blackjack_pays=[Fraction(3, 2), "6:5"], paytable="20:5:2"),
+        lambda store: solver.variants(
+            blackjack_pays=[Fraction(3, 2), "6:5"], paytable="20:5:2", cache=store
+        ),
     ),
 }
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_api_result_is_the_commands_json(
-    case: str, games: MemoryCache, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_api_result_is_the_commands_json(case: str, capsys: pytest.CaptureFixture[str]) -> None:
     argv, call = CASES[case]
     status, out, err = run_cli([*argv, "--format", "json"], capsys)
     assert status == 0, err
-    result = call(games)
+    # The library reads the games the command left in the session's disk cache.
+    result = call(Cache())
     assert result.to_json() == json.loads(out)
     if not case.startswith("cache"):  # the cache's state is computed under no rules
         assert isinstance(result.rules, solver.Rules)

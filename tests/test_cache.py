@@ -8,7 +8,7 @@ import pickle
 import shutil
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -27,8 +27,10 @@ from solver.cache import (
     code_fingerprint,
     decode_chart,
     decode_game,
+    decode_rules,
     encode_chart,
     encode_game,
+    encode_rules,
     pack,
     unpack,
 )
@@ -37,7 +39,7 @@ from solver.exact.player import PlayerSolution
 from solver.exact.strategy import Chart, best_chart
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.errors import ShoeError
-from solver.model.rules import DealerNatural, Rules
+from solver.model.rules import DealerNatural, NaturalBeats, Rules
 
 from .conftest import physical_cards
 
@@ -161,6 +163,29 @@ def test_the_key_ignores_card_order_and_keeps_the_callers(tmp_path: Path) -> Non
     assert game.removed == backwards
     assert game.bonus is not None and game.bonus.removed == backwards
     assert cache.info().entries == 1
+
+
+#: Rules that differ from the default in one field each (every field that compares).
+ONE_CHANGE = [
+    Rules(decks=2),
+    Rules(bonus_ratio=Fraction(3, 4)),
+    Rules.from_options(paytable="20:5:2"),
+    Rules(blackjack_pays=Fraction(6, 5)),
+    Rules(dealer_stands_on=17),
+    *(Rules(dealer_natural=n) for n in DealerNatural if n is not Rules().dealer_natural),
+    *(Rules(natural_beats=b) for b in NaturalBeats if b is not Rules().natural_beats),
+]
+
+
+def test_every_rule_is_in_the_key_and_survives_encoding(tmp_path: Path) -> None:
+    compared = {f.name for f in fields(Rules) if f.compare}
+    changed = {f for r in ONE_CHANGE for f in compared if getattr(r, f) != getattr(Rules(), f)}
+    assert changed == compared  # the list above covers every rule
+    cache = Cache(tmp_path / "c", warn=collect()[1])
+    keys = {cache.key("game", r, (), False) for r in [Rules(), *ONE_CHANGE]}
+    assert len(keys) == len(ONE_CHANGE) + 1
+    for rules in ONE_CHANGE:
+        assert decode_rules(encode_rules(rules)) == rules
 
 
 def test_the_folder_and_file_are_created_private(tmp_path: Path) -> None:
