@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         paytable_solve,
         report,
         rules,
+        shoe_states,
         simulate,
         solve,
         strategies,
@@ -46,9 +47,11 @@ if TYPE_CHECKING:
     from solver.exact.game import Advice, GameResult, GameStore
     from solver.exact.policies import StrategiesResult
     from solver.exact.protection import Counts, EffectsOfRemoval
+    from solver.exact.shoe_states import ShoeStates
     from solver.exact.strategy import Chart
     from solver.model.cards import Card, Rank, Shoe, Suit, parse_cards
     from solver.model.errors import (
+        BackendError,
         CardError,
         CbjError,
         CountError,
@@ -70,7 +73,7 @@ _HOMES = {
     "solver.api": (
         "BonusResult CacheCleared DealerResult RulesResult Written advise bonus cache_clear "
         "cache_info chart count dealer eor paytable_search paytable_solve report rules "
-        "simulate solve strategies tables variants"
+        "shoe_states simulate solve strategies tables variants"
     ),
     "solver.cache": "Cache CacheInfo DiskCache MemoryCache",
     "solver.exact.bonus": "BonusAnalysis",
@@ -78,10 +81,11 @@ _HOMES = {
     "solver.exact.game": "Advice GameResult GameStore",
     "solver.exact.policies": "StrategiesResult",
     "solver.exact.protection": "Counts EffectsOfRemoval",
+    "solver.exact.shoe_states": "ShoeStates",
     "solver.exact.strategy": "Chart",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
-        "CardError CbjError CountError DesignError HandError OutputError ReportError "
+        "BackendError CardError CbjError CountError DesignError HandError OutputError ReportError "
         "RulesError ShoeError SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
@@ -92,6 +96,7 @@ _WHERE = {name: module for module, names in _HOMES.items() for name in names.spl
 
 __all__ = [
     "Advice",
+    "BackendError",
     "BonusAnalysis",
     "BonusOutcome",
     "BonusResult",
@@ -126,6 +131,7 @@ __all__ = [
     "SearchResult",
     "Shoe",
     "ShoeError",
+    "ShoeStates",
     "SimulationError",
     "SimulationResult",
     "StrategiesResult",
@@ -146,6 +152,7 @@ __all__ = [
     "paytable_solve",
     "report",
     "rules",
+    "shoe_states",
     "simulate",
     "solve",
     "strategies",
