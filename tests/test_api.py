@@ -135,6 +135,10 @@ CASES: dict[str, Case] = {
             names=["always-stand", "chart"], bonus_ratios="1/2,1", preset="vegas-21", cache=games
         ),
     ),
+    "shoe-states": (
+        ["shoe-states", "--decks", "1", "--depths", "0.5", "--samples", "2", "--seed", "4"],
+        lambda games: solver.shoe_states(samples=2, depths="0.5", seed=4, decks=1, cache=games),
+    ),
     "cache-info": (["cache", "info"], lambda games: solver.cache_info()),
     "variants": (["variants", "--decks", "1,2"], lambda games: solver.variants(decks="1,2")),
     "variants-variant": (
@@ -193,6 +197,8 @@ def test_rules_can_be_given_whole_or_as_options() -> None:
         (lambda: solver.simulate(rounds=10, penetration=0.5, fresh_shoe=True), "--fresh-shoe"),
         (lambda: solver.paytable_solve(solve_for="lose", target_bonus_edge="5%"), "lose"),
         (lambda: solver.variants(decks="1,,2"), "empty item"),
+        (lambda: solver.shoe_states(samples=0), "samples 0"),
+        (lambda: solver.shoe_states(samples=9, backend="spark"), "spark"),
     ],
 )
 def test_bad_input_raises_the_projects_error(call: Callable[[], Any], message: str) -> None:
