@@ -31,7 +31,6 @@ from solver.exact.shoe_states import (
     chunks,
     deal_state,
     parse_depths,
-    solve_chunk,
     solve_state,
     study_shoe_states,
 )
@@ -70,7 +69,10 @@ def plan(effects: RoundEffects) -> StudyPlan:
 @pytest.fixture(scope="module")
 def figures(plan: StudyPlan) -> list[list[StateFigures]]:
     """Each depth's state figures, solved again here one by one."""
-    return [solve_chunk(plan, (i, cards_dealt(RULES, d), 0, SAMPLES)) for i, d in enumerate(DEPTHS)]
+    return [
+        [solve_state(plan, i, s, cards_dealt(RULES, d)) for s in range(SAMPLES)]
+        for i, d in enumerate(DEPTHS)
+    ]
 
 
 def hi_lo_by_hand(cards: list[Card]) -> int:

@@ -177,10 +177,15 @@ def solve_state(plan: StudyPlan, depth_index: int, sample: int, dealt: int) -> S
 Chunk = tuple[int, int, int, int]
 
 
-def solve_chunk(plan: StudyPlan, chunk: Chunk) -> list[StateFigures]:
+#: Rows of :data:`StateFigures`, one per state (32 bytes a state).
+FigureRows = np.ndarray[Any, np.dtype[np.float64]]
+
+
+def solve_chunk(plan: StudyPlan, chunk: Chunk) -> FigureRows:
     """The figures of the states ``first`` to ``stop - 1`` at one depth (one unit of work)."""
     depth_index, dealt, first, stop = chunk
-    return [solve_state(plan, depth_index, s, dealt) for s in range(first, stop)]
+    rows = [solve_state(plan, depth_index, s, dealt) for s in range(first, stop)]
+    return np.array(rows, dtype=np.float64).reshape(-1, 4)
 
 
 def chunks(dealt: Sequence[int], samples: int) -> list[Chunk]:
@@ -320,9 +325,9 @@ class DepthStates:
     """The linear EOR estimate of the round EV against the solved round EV."""
 
     @classmethod
-    def of(cls, depth: float, dealt: int, left: int, figures: list[StateFigures]) -> DepthStates:
+    def of(cls, depth: float, dealt: int, left: int, figures: FigureRows) -> DepthStates:
         """The summary of one depth's state figures."""
-        counts, main, round_ev, linear = np.array(figures, dtype=np.float64).T
+        counts, main, round_ev, linear = figures.T
         return cls(
             depth,
             dealt,
@@ -397,13 +402,13 @@ def study_shoe_states(
     plan = StudyPlan(rules, check_seed(seed), tags, effects.round, dict(effects.effects))
     tasks = chunks(dealt, check_samples(samples))
     done = parallel_map(partial(solve_chunk, plan), tasks, jobs, backend, progress, scheduler)
-    by_depth: list[list[StateFigures]] = [[] for _ in depths]
+    by_depth: list[list[FigureRows]] = [[] for _ in depths]
     for task, figures in zip(tasks, done, strict=True):
-        by_depth[task[0]].extend(figures)
+        by_depth[task[0]].append(figures)
     total = 52 * rules.decks
     summaries = tuple(
-        DepthStates.of(d, n, total - n, figures)
-        for d, n, figures in zip(depths, dealt, by_depth, strict=True)
+        DepthStates.of(d, n, total - n, np.concatenate(parts))
+        for d, n, parts in zip(depths, dealt, by_depth, strict=True)
     )
     full = {"main": effects.main, "round": effects.round}
     return ShoeStates(rules, samples, seed, system, dict(tags), full, summaries)
