@@ -10,6 +10,7 @@ results come back in the order of the items whichever way they were computed.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Literal, TypeVar
 
@@ -22,6 +23,15 @@ Backend = Literal["threads", "processes", "dask"]
 
 #: Where the address of a Dask scheduler is read when none is given.
 SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
+
+#: A scheduler address: ``[tcp:// or tls://]HOST:PORT``, the host a name, IPv4 or [IPv6].
+_ADDRESS = re.compile(
+    r"(?:(?:tcp|tls)://)?(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])"
+    r":(\d{1,5})",
+    re.ASCII,
+)
+#: The address of a cluster inside this process (``LocalCluster(processes=False)``).
+_IN_PROCESS = re.compile(r"inproc://[\w./-]+", re.ASCII)
 
 #: How long to wait for a Dask scheduler to answer before giving up.
 CONNECT_TIMEOUT = "10s"
@@ -77,6 +87,14 @@ def scheduler_address(scheduler: str | None) -> str:
             "the dask backend needs a scheduler address: give --scheduler tcp://HOST:8786 "
             f"or set {SCHEDULER_VARIABLE}"
         )
+    if _IN_PROCESS.fullmatch(address):
+        return address
+    match = _ADDRESS.fullmatch(address)
+    if match is None or not 1 <= int(match.group(1)) <= 65535:
+        raise BackendError(
+            f"scheduler address {address[:60]!r} is not HOST:PORT, tcp://HOST:PORT or "
+            "tls://HOST:PORT (port 1-65535), e.g. tcp://10.0.0.5:8786"
+        )
     return address
 
 
@@ -94,7 +112,7 @@ def _dask_results(function: Callable[[T], R], items: Sequence[T], address: str) 
         ) from None
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as error:
+    except Exception as error:  # any failure to connect is the user's address or network
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise BackendError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
     with client:
