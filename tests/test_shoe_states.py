@@ -162,9 +162,12 @@ def test_a_dask_cluster_prints_the_local_json_byte_for_byte(
     assert json.loads(out)["seed"] == SEED
 
 
-def test_parallel_map_on_dask_keeps_order_and_reports_progress(dask_scheduler: str) -> None:
+def test_parallel_map_on_dask_keeps_order_and_reports_progress(
+    dask_scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", dask_scheduler)  # read when none is given
     seen: list[tuple[int, int]] = []
-    got = parallel_map(abs, [-3, 1, -2], 1, "dask", lambda *p: seen.append(p), dask_scheduler)
+    got = parallel_map(abs, [-3, 1, -2], 1, "dask", lambda *p: seen.append(p))
     assert list(got) == [3, 1, 2] and seen == [(1, 3), (2, 3), (3, 3)]
 
 
@@ -198,6 +201,8 @@ def test_chunks_cover_every_sample_once(samples: int, size: int) -> None:
         (["--tags", "A=1"], "leave out"),
         (["--jobs", "0"], "jobs 0"),
         (["--backend", "dask"], "DASK_SCHEDULER_ADDRESS"),
+        (["--backend", "dask", "--scheduler", "3:0"], "not HOST:PORT"),
+        (["--backend", "dask", "--scheduler", "ucx://10.0.0.5:8786"], "not HOST:PORT"),
     ],
 )
 def test_bad_study_options_are_one_line_with_status_2(
