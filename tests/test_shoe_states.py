@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solver import api
-from solver.cache import MemoryCache
+from solver.cache import default_cache
 from solver.exact.protection import SYSTEMS, RoundEffects, rank_label, round_effects
 from solver.exact.shoe_states import (
     PERCENTILES,
@@ -52,8 +52,9 @@ ARGV = ["shoe-states", "--decks", "1", "--depths", "0.25,0.5", "--samples", "4",
 
 
 @pytest.fixture(scope="module")
-def effects(games: MemoryCache) -> RoundEffects:
-    return round_effects(RULES, cache=games)
+def effects() -> RoundEffects:
+    """The round EORs, solved through the session's disk cache, which the CLI reads too."""
+    return round_effects(RULES, cache=default_cache())
 
 
 @pytest.fixture(scope="module")
