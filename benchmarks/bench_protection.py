@@ -2,10 +2,11 @@
 
 Run from the project folder with the package installed:
 
-    python benchmarks/bench_protection.py [--repeat 3]
+    python benchmarks/bench_protection.py [--repeat 3] [--only eor|count|shoe-states]
 
-Prints a Markdown table for docs/performance.md.  Every run uses a fresh, empty cache
-folder and ``--no-cache``, so each one solves all its shoes afresh.
+Prints a Markdown table for docs/performance.md, with the load average before and after
+each case (the machine may be shared).  Every run uses a fresh, empty cache folder and
+``--no-cache``, so each one solves all its shoes afresh.
 """
 
 from __future__ import annotations
@@ -26,6 +27,14 @@ CASES = [
     ("exact", ["eor", "--no-cache", "--exact"], 120.0),
     ("exact, --jobs 2", ["eor", "--no-cache", "--exact", "--jobs", "2"], 120.0),
     ("usual counts, float EORs", ["count", "--no-cache"], 20.0),
+    (
+        "1,000 states, --jobs 2",
+        [
+            *("shoe-states", "--no-cache", "--samples", "250", "--seed", "1", "--jobs", "2"),
+            *("--depths", "0.25,0.5,0.75,0.83"),
+        ],
+        300.0,
+    ),
 ]
 
 
@@ -47,14 +56,21 @@ def main() -> None:
     """Run every case ``--repeat`` times and print one table row each."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", default=None, help="Run only the cases of this command.")
     args = parser.parse_args()
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     )
     print()
-    print("| command | median wall (s) | best wall (s) | peak memory (MiB) | target (s) | met |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| command | median wall (s) | best wall (s) | peak memory (MiB) | target (s) | met "
+        "| load before / after |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for label, argv, target in CASES:
+        if args.only is not None and argv[0] != args.only:
+            continue
+        load_before = os.getloadavg()[0]
         times, peaks = [], []
         for _ in range(args.repeat):
             with tempfile.TemporaryDirectory() as cache:
@@ -64,7 +80,8 @@ def main() -> None:
         median = statistics.median(times)
         print(
             f"| `cbj {' '.join(argv)}` ({label}) | {median:.3f} | {min(times):.3f} | "
-            f"{max(peaks) / 1024:.0f} | {target:g} | {'yes' if median <= target else 'NO'} |"
+            f"{max(peaks) / 1024:.0f} | {target:g} | {'yes' if median <= target else 'NO'} | "
+            f"{load_before:.1f} / {os.getloadavg()[0]:.1f} |"
         )
 
 

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         report,
         rules,
         seats,
+        shoe_states,
         simulate,
         solve,
         strategies,
@@ -47,9 +48,11 @@ if TYPE_CHECKING:
     from solver.exact.game import Advice, GameResult, GameStore
     from solver.exact.policies import StrategiesResult
     from solver.exact.protection import Counts, EffectsOfRemoval
+    from solver.exact.shoe_states import ShoeStates
     from solver.exact.strategy import Chart
     from solver.model.cards import Card, Rank, Shoe, Suit, parse_cards
     from solver.model.errors import (
+        BackendError,
         CardError,
         CbjError,
         CountError,
@@ -72,7 +75,7 @@ _HOMES = {
     "solver.api": (
         "BonusResult CacheCleared DealerResult RulesResult Written advise bonus cache_clear "
         "cache_info chart count dealer eor paytable_search paytable_solve report rules seats "
-        "simulate solve strategies tables variants"
+        "shoe_states simulate solve strategies tables variants"
     ),
     "solver.cache": "Cache CacheInfo DiskCache MemoryCache",
     "solver.exact.bonus": "BonusAnalysis",
@@ -80,10 +83,11 @@ _HOMES = {
     "solver.exact.game": "Advice GameResult GameStore",
     "solver.exact.policies": "StrategiesResult",
     "solver.exact.protection": "Counts EffectsOfRemoval",
+    "solver.exact.shoe_states": "ShoeStates",
     "solver.exact.strategy": "Chart",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
-        "CardError CbjError CountError DesignError HandError OutputError ReportError "
+        "BackendError CardError CbjError CountError DesignError HandError OutputError ReportError "
         "RulesError ShoeError SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
@@ -95,6 +99,7 @@ _WHERE = {name: module for module, names in _HOMES.items() for name in names.spl
 
 __all__ = [
     "Advice",
+    "BackendError",
     "BonusAnalysis",
     "BonusOutcome",
     "BonusResult",
@@ -129,6 +134,7 @@ __all__ = [
     "SearchResult",
     "Shoe",
     "ShoeError",
+    "ShoeStates",
     "SimulationError",
     "SimulationResult",
     "StrategiesResult",
@@ -151,6 +157,7 @@ __all__ = [
     "report",
     "rules",
     "seats",
+    "shoe_states",
     "simulate",
     "solve",
     "strategies",

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack, overload
 
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value, value_label
 from solver.model.errors import (
+    BackendError,
     CardError,
     CountError,
     DesignError,
@@ -60,6 +61,7 @@ if TYPE_CHECKING:  # the solver is loaded by the functions that need it
         EffectsOfRemoval,
         Tags,
     )
+    from solver.exact.shoe_states import ShoeStates
     from solver.exact.strategy import Chart
     from solver.present.seats import TableOfPlayers
     from solver.sim import ExactFigure, SimulationResult
@@ -870,21 +872,88 @@ def count(
     Give ``tags`` (``"A=-1,2=1,..."`` or a mapping by rank) or a ``system`` name, or neither
     for Hi-Lo, KO, Hi-Opt I, Omega II and the best counts of level 1, 2 and 3.
     """
-    from solver.exact.protection import (
-        effects_of_removal,
-        judge_counts,
-        parse_tags,
-        system_tags,
-    )
+    from solver.exact.protection import effects_of_removal, judge_counts
 
-    if tags is not None and system is not None:
-        raise CountError("give tags (--tags) or a system (--system), not both")
-    chosen: dict[str, Tags] | None = None
-    if system is not None:
-        chosen = {system.strip().lower(): system_tags(system)}
-    elif tags is not None:
-        text = tags if isinstance(tags, str) else ",".join(f"{r}={t}" for r, t in tags.items())
-        chosen = {"tags": parse_tags(text)}
+    chosen = _chosen_count(tags, system)
     played = make_rules(rules, options)
     effects = effects_of_removal(played, _cards(removed), exact=exact, jobs=jobs, cache=cache)
     return judge_counts(effects, chosen)
+
+
+def _chosen_count(
+    tags: str | Mapping[str, int] | None, system: str | None
+) -> dict[str, Tags] | None:
+    """The count named by ``system`` or given as ``tags`` (text or a mapping), if either."""
+    from solver.exact.protection import parse_tags, system_tags
+
+    if tags is not None and system is not None:
+        raise CountError("give tags (--tags) or a system (--system), not both")
+    if system is not None:
+        return {system.strip().lower(): system_tags(system)}
+    if tags is not None:
+        text = tags if isinstance(tags, str) else ",".join(f"{r}={t}" for r, t in tags.items())
+        return {"tags": parse_tags(text)}
+    return None
+
+
+def shoe_states(
+    *,
+    samples: int,
+    depths: str | Sequence[float | str] = "0.25,0.5,0.75,0.83",
+    seed: int | None = None,
+    system: str | None = None,
+    tags: str | Mapping[str, int] | None = None,
+    jobs: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
+    cache: GameStore | None = None,
+    progress: ProgressCallback | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> ShoeStates:
+    """Deal ``samples`` random shoes to each depth, solve each, and summarise what they do.
+
+    Per depth: the spread of the round's and the main wager's EV, the fit of the round EV
+    on the true count of ``system`` (or ``tags``; Hi-Lo when neither) and the error of
+    the linear EOR estimate.  ``seed`` (a fresh one, reported, when ``None``) fixes every
+    state whatever ``jobs`` or ``backend``: ``local`` (``jobs`` processes) or ``dask``
+    (the cluster at ``scheduler``, else ``$DASK_SCHEDULER_ADDRESS``).  ``cache`` only
+    keeps the full shoe's solves behind the EORs.
+    """
+    from solver.exact.protection import round_effects, system_tags
+    from solver.exact.shoe_states import (
+        cards_dealt,
+        check_samples,
+        check_seed,
+        new_seed,
+        parse_depths,
+        study_shoe_states,
+    )
+    from solver.model.parallel import check_jobs, scheduler_address
+
+    chosen = _chosen_count(tags, system) or {"hi-lo": system_tags("hi-lo")}
+    ((name, tagged),) = chosen.items()
+    played = make_rules(rules, options)
+    parsed = parse_depths(depths)
+    for depth in parsed:  # refused before the solves, not after
+        cards_dealt(played, depth)
+    check_samples(samples)
+    seed = new_seed() if seed is None else check_seed(seed)
+    if backend not in ("local", "dask"):
+        raise BackendError(f"backend {backend!r} is unknown: use local or dask")
+    check_jobs(jobs)
+    if backend == "dask":
+        scheduler = scheduler_address(scheduler)
+    effects = round_effects(played, jobs=1 if backend == "dask" else jobs, cache=cache)
+    return study_shoe_states(
+        effects,
+        parsed,
+        samples,
+        seed,
+        name,
+        tagged,
+        jobs=jobs,
+        backend="dask" if backend == "dask" else "processes",
+        scheduler=scheduler,
+        progress=progress,
+    )

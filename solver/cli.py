@@ -732,6 +732,47 @@ def count(no_cache: bool, fmt: str, **options: Any) -> None:
     emit_result(fmt, result, protection.count_table(result))
 
 
+@cli.command(name="shoe-states")
+@rules_options
+@click.option(
+    "--depths",
+    default="0.25,0.5,0.75,0.83",
+    show_default=True,
+    help="Shares of the shoe dealt, each between 0 and 1, separated by commas.",
+)
+@click.option("--samples", type=int, required=True, help="Random shoes dealt to each depth.")
+@click.option("--seed", type=int, default=None, help="Seed; a fresh one is reported if not given.")
+@click.option("--system", default=None, help="Count for the true count: hi-lo (default), ko, ...")
+@click.option("--tags", default=None, help="A tag per rank instead, e.g. 'A=-1,2=1,...,T=-1'.")
+@click.option(
+    "--jobs",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Local worker processes, -1 for all cores; results do not depend on it.",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="Solve the shoes here, or on a Dask cluster (pip install 'community-blackjack[dask]').",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    help="The Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: $DASK_SCHEDULER_ADDRESS).",
+)
+@cache_option
+@format_option(*ALL_FORMATS)
+def shoe_states(no_cache: bool, fmt: str, **options: Any) -> None:
+    """Random shoes dealt to each depth, each solved: EV spread, count fit, EOR estimate."""
+    result = api.shoe_states(
+        cache=chosen_cache(no_cache), progress=progress_reporter("shoe states"), **options
+    )
+    emit_result(fmt, result, protection.shoe_states_tables(result))
+
+
 @cli.command()
 @rules_options
 @click.option("--bonus", "bonus_text", required=True, help="The Bonus card, e.g. 7 or 7h.")

@@ -191,6 +191,10 @@ CASES: dict[str, Case] = {
             seats=[5, 3], rounds=2_000, seed=9, strategy="stand-on:17", decks=2, cache=store
         ),
     ),
+    "shoe-states": (
+        ["shoe-states", "--decks", "1", "--depths", "0.5", "--samples", "2", "--seed", "4"],
+        lambda store: solver.shoe_states(samples=2, depths="0.5", seed=4, decks=1, cache=store),
+    ),
     "cache-info": (["cache", "info"], lambda store: solver.cache_info()),
     "variants": (
         ["variants", "--decks", "1,2"],
@@ -256,6 +260,8 @@ def test_rules_can_be_given_whole_or_as_options() -> None:
         (lambda: solver.seats(seats="0-3"), "seats 0 is out of range"),
         (lambda: solver.seats(seats=[], rounds=10), "seats is empty"),
         (lambda: solver.seats(rounds=0, strategy="optimal"), "rounds 0"),
+        (lambda: solver.shoe_states(samples=0), "samples 0"),
+        (lambda: solver.shoe_states(samples=9, backend="spark"), "spark"),
     ],
 )
 def test_bad_input_raises_the_projects_error(call: Callable[[], Any], message: str) -> None:

@@ -164,6 +164,43 @@ def _one_card_of_value(shoe: Shoe, value: int) -> Card:
     raise ShoeError(f"the shoe holds no card of value {value}")  # pragma: no cover
 
 
+def _checked_shoe(rules: Rules, removed: tuple[Card, ...]) -> Shoe:
+    """The shoe less ``removed``, refused unless one card of every rank can still leave it."""
+    shoe = Shoe.full(rules.decks).remove(removed)
+    if not shoe.suits_known:
+        raise ShoeError("effects of removal need the suit of every removed card, e.g. Ks")
+    ranks = shoe.rank_counts()
+    if any(n == 0 for n in ranks):
+        gone = ", ".join(rank_label(r) for r, n in zip(RANKS, ranks, strict=True) if n == 0)
+        raise ShoeError(f"no card of rank {gone} is left to remove: remove fewer cards")
+    if shoe.total < 4:
+        raise ShoeError(f"a shoe of {shoe.total} cards is too small to remove one and deal")
+    return shoe
+
+
+def _games_after(
+    solve: Callable[[tuple[Card, ...]], GameResult[Any]], shoe: Shoe, removed: tuple[Card, ...]
+) -> dict[int, GameResult[Any]]:
+    """The game solved after one card of each value 1..10 leaves (suits do not matter)."""
+    return {v: solve((*removed, _one_card_of_value(shoe, v))) for v in range(1, 11)}
+
+
+def _bonus_effects(
+    rules: Rules, shoe: Shoe, removed: tuple[Card, ...]
+) -> tuple[Fraction, dict[str, Fraction]]:
+    """The Bonus wager's exact EV, and each rank's exact EOR on it (suit at random)."""
+    base = analyse_bonus(rules, removed).expected_value
+    effects: dict[str, Fraction] = {}
+    for rank, label in zip(RANKS, LABELS, strict=True):
+        copies = _suited_copies(shoe, rank)
+        change = sum(
+            (n * (analyse_bonus(rules, (*removed, c)).expected_value - base))
+            for c, n in copies.items()
+        )
+        effects[label] = Fraction(change) / sum(copies.values())
+    return base, effects
+
+
 def effects_of_removal(
     rules: Rules,
     removed: Iterable[Card] = (),
@@ -177,15 +214,7 @@ def effects_of_removal(
     chart is always found from an exact solve of the undepleted shoe.
     """
     removed = tuple(removed)
-    shoe = Shoe.full(rules.decks).remove(removed)
-    if not shoe.suits_known:
-        raise ShoeError("effects of removal need the suit of every removed card, e.g. Ks")
-    ranks = shoe.rank_counts()
-    if any(n == 0 for n in ranks):
-        gone = ", ".join(rank_label(r) for r, n in zip(RANKS, ranks, strict=True) if n == 0)
-        raise ShoeError(f"no card of rank {gone} is left to remove: remove fewer cards")
-    if shoe.total < 4:
-        raise ShoeError(f"a shoe of {shoe.total} cards is too small to remove one and deal")
+    shoe = _checked_shoe(rules, removed)
 
     def solve(cards: tuple[Card, ...], exactly: bool = exact) -> GameResult[Any]:
         return solve_game(rules, cards, exactly, jobs, cache=cache)
@@ -197,7 +226,7 @@ def effects_of_removal(
     def convert(value: Fraction) -> Any:
         return value if exact else float(value)
 
-    bonus_base = analyse_bonus(rules, removed).expected_value
+    bonus_base, bonus_effects = _bonus_effects(rules, shoe, removed)
     base = {
         "main": base_game.expected_value,
         "main_chart": chart_expected_value(chart, base_game),
@@ -207,20 +236,13 @@ def effects_of_removal(
 
     main_by_value: dict[int, Any] = {}
     chart_by_value: dict[int, Any] = {}
-    for value in range(1, 11):
-        after = solve((*removed, _one_card_of_value(shoe, value)))
+    for value, after in _games_after(solve, shoe, removed).items():
         main_by_value[value] = after.expected_value - base["main"]
         chart_by_value[value] = chart_expected_value(chart, after) - base["main_chart"]
 
-    bonus_by_card: dict[Card, Fraction] = {}
     effects: dict[str, dict[str, Any]] = {w: {} for w in WAGERS}
     for rank, label in zip(RANKS, LABELS, strict=True):
-        copies = _suited_copies(shoe, rank)
-        for card in copies:
-            after_bonus = analyse_bonus(rules, (*removed, card)).expected_value
-            bonus_by_card[card] = after_bonus - bonus_base
-        bonus = sum((n * bonus_by_card[c] for c, n in copies.items()), Fraction(0))
-        bonus /= sum(copies.values())
+        bonus = bonus_effects[label]
         effects["main"][label] = main_by_value[rank.points]
         effects["main_chart"][label] = chart_by_value[rank.points]
         effects["bonus"][label] = convert(bonus)
@@ -228,6 +250,39 @@ def effects_of_removal(
 
     whole = _whole_deck(rules, shoe, removed, exact, solve, chart, base, effects)
     return EffectsOfRemoval(rules, removed, exact, base, effects, whole)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEffects:
+    """The full shoe's main and round EVs and each rank's EOR on the round, in floats."""
+
+    rules: Rules
+    main: float
+    round: float
+    effects: dict[str, float]
+    """``effects[rank label]``: as ``effects_of_removal(...).effects["round"]``."""
+
+
+def round_effects(rules: Rules, jobs: int = 1, cache: GameStore | None = None) -> RoundEffects:
+    """The round's float EORs alone from the full shoe: the solves, without the chart.
+
+    The same solves and Bonus EORs as :func:`effects_of_removal` (so the same numbers),
+    for callers that need no chart and would rather not pay for finding one.
+    """
+    shoe = _checked_shoe(rules, ())
+
+    def solve(cards: tuple[Card, ...]) -> GameResult[Any]:
+        return solve_game(rules, cards, False, jobs, cache=cache)
+
+    main = solve(()).expected_value
+    ratio = rules.bonus_ratio
+    bonus_base, bonus_effects = _bonus_effects(rules, shoe, ())
+    after = {v: game.expected_value - main for v, game in _games_after(solve, shoe, ()).items()}
+    effects = {
+        label: after[rank.points] + float(ratio * bonus_effects[label])
+        for rank, label in zip(RANKS, LABELS, strict=True)
+    }
+    return RoundEffects(rules, main, main + float(ratio) * float(bonus_base), effects)
 
 
 def _whole_deck(

@@ -43,3 +43,7 @@ class CountError(CbjError):
 
 class OutputError(CbjError):
     """An output file or folder that cannot or must not be written as asked."""
+
+
+class BackendError(CbjError):
+    """A parallel backend that is unknown, not installed or cannot be reached."""

@@ -1,10 +1,12 @@
-"""Effects of removal and counts as tables for people (``cbj eor``, ``cbj count``)."""
+"""Effects of removal, counts and shoe states as tables for people (``cbj eor``, ``cbj count``,
+``cbj shoe-states``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from solver.exact.protection import LABELS, WAGERS, Counts, EffectsOfRemoval
+from solver.exact.shoe_states import PERCENTILES, ShoeStates
 from solver.model.numbers import signed
 from solver.present.tables import Table, rules_notes
 
@@ -89,3 +91,81 @@ def count_table(result: Counts) -> Table:
         rows,
         notes,
     )
+
+
+def _maybe(value: float | None, digits: int = 6) -> str:
+    return "-" if value is None else signed(value, digits)
+
+
+def shoe_states_tables(result: ShoeStates) -> list[Table]:
+    """The round EV's spread by depth, then its fit on the true count and the EOR estimate."""
+    count = f"{result.system} (tags {' '.join(str(result.tags[r]) for r in LABELS)})"
+    notes = (
+        *rules_notes(result.rules),
+        f"{result.samples:,} random shoes per depth, seed {result.seed}; each solved in "
+        "floating point under composition-dependent optimal play",
+        "round EV per main unit: main wager + bonus ratio x Bonus wager; full shoe "
+        f"{signed(result.full_shoe['round'])} (main {signed(result.full_shoe['main'])})",
+        "SD: sample standard deviation; P5..P95: percentiles; > 0: share of shoes with a "
+        "positive round EV; main: the main wager's mean EV and share above zero",
+    )
+    spread = Table(
+        "Round EV of shoes dealt to each depth",
+        (
+            "depth",
+            "cards left",
+            "mean",
+            "SD",
+            *(f"P{p}" for p in PERCENTILES),
+            "> 0",
+            "main mean",
+            "main > 0",
+        ),
+        tuple(
+            (
+                f"{d.depth:g}",
+                str(d.cards_left),
+                signed(d.round.mean),
+                f"{d.round.standard_deviation:.6f}",
+                *(signed(d.round.percentiles[p]) for p in PERCENTILES),
+                f"{d.round.positive_share:.1%}",
+                signed(d.main.mean),
+                f"{d.main.positive_share:.1%}",
+            )
+            for d in result.depths
+        ),
+        notes,
+    )
+    fit = Table(
+        "Round EV against the true count, and the linear EOR estimate",
+        (
+            "depth",
+            "TC SD",
+            "slope per TC",
+            "intercept",
+            "R2",
+            "EOR mean abs error",
+            "EOR max error",
+            "EOR R2",
+        ),
+        tuple(
+            (
+                f"{d.depth:g}",
+                f"{d.true_count.standard_deviation:.3f}",
+                _maybe(d.fit.slope),
+                _maybe(d.fit.intercept),
+                "-" if d.fit.r_squared is None else f"{d.fit.r_squared:.4f}",
+                f"{d.eor_prediction.mean_absolute_error:.6f}",
+                f"{d.eor_prediction.max_error:.6f}",
+                "-" if d.eor_prediction.r_squared is None else f"{d.eor_prediction.r_squared:.4f}",
+            )
+            for d in result.depths
+        ),
+        (
+            f"true count: running count of the dealt cards with {count}, over decks left "
+            "(cards left / 52); slope, intercept, R2: least squares of round EV on it",
+            "EOR estimate: full-shoe round EV + the dealt cards' round EORs (cbj eor); "
+            "error = solved - estimate; R2 = 1 - SS(error) / SS(solved about its mean)",
+        ),
+    )
+    return [spread, fit]

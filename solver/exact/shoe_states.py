@@ -1,0 +1,414 @@
+"""What a shoe really does: random shoes dealt to a depth, each solved for its real EV.
+
+For each depth ``d`` and each sample, ``round(d * cards)`` cards (with suits) are dealt at
+random from the full shoe and the depleted shoe is solved in floating point under
+composition-dependent optimal play (:func:`solver.exact.game.solve_game`, as ``cbj
+solve --removed`` does).  Per depth the study reports:
+
+* the distribution of the round's EV (main wager plus ``bonus_ratio`` Bonus wagers, per
+  main unit) and of the main wager's EV over the states: mean, sample standard deviation,
+  percentiles 5/25/50/75/95 (linear interpolation between order statistics) and the share
+  of states whose EV is above zero;
+* the least-squares line of the round EV on the true count of a chosen count, the true
+  count being the running count of the dealt cards over the decks left (``cards left /
+  52``): slope, intercept and R²;
+* how well the linear estimate ``full-shoe round EV + sum of the dealt cards' round EORs``
+  (:func:`solver.exact.protection.round_effects`: the float EORs of ``cbj eor``) predicts
+  each state's solved round EV: mean absolute error, largest absolute error and R² (one less the
+  residual sum of squares over the total sum of squares of the solved EVs).
+
+Every state draws its cards from its own numpy generator, seeded by
+``SeedSequence(seed, spawn_key=(depth index, sample index))``: a state's cards depend on
+the seed and its place alone, never on how the states were shared among workers, so the
+result is the same for any number of jobs on any backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from solver.exact.game import solve_game
+from solver.exact.protection import RoundEffects, Tags, rank_label
+from solver.model.cards import RANKS, SUITS, Card
+from solver.model.errors import ShoeError
+from solver.model.numbers import float_json
+from solver.model.parallel import Backend, parallel_map
+from solver.model.rules import Rules
+
+#: The depths studied when none are given (a share of the shoe dealt).
+DEFAULT_DEPTHS = (0.25, 0.5, 0.75, 0.83)
+
+#: The percentiles of each EV distribution.
+PERCENTILES = (5, 25, 50, 75, 95)
+
+#: Fewest cards a depleted shoe may keep: half a deck.  Below it some rounds could run the
+#: shoe dry, which the solver refuses; from it up no dealt shoe has come near.
+MIN_CARDS_LEFT = 26
+
+#: Most samples per depth (about 10^9 states: far beyond a day on a large cluster).
+MAX_SAMPLES = 10**9
+
+#: States solved by one task: at most this many, and fewer for small studies.
+MAX_CHUNK = 250
+
+
+def parse_depths(depths: str | Sequence[float | str]) -> tuple[float, ...]:
+    """Depths as a comma list (``"0.25,0.5"``) or a sequence, each strictly between 0 and 1.
+
+    >>> parse_depths("0.25, 0.5")
+    (0.25, 0.5)
+    """
+    items = depths.split(",") if isinstance(depths, str) else list(depths)
+    if not items:
+        raise ShoeError("give at least one depth, e.g. --depths 0.25,0.5,0.75")
+    parsed: list[float] = []
+    for item in items:
+        text = str(item).strip()
+        try:
+            if len(text) > 40:
+                raise ValueError
+            depth = float(text)
+        except ValueError:
+            raise ShoeError(f"depth {text!r} is not a number: give shares like 0.5") from None
+        if not 0 < depth < 1:
+            raise ShoeError(f"depth {text!r} is not strictly between 0 and 1 (a share dealt)")
+        if depth in parsed:
+            raise ShoeError(f"depth {text!r} is given twice")
+        parsed.append(depth)
+    return tuple(parsed)
+
+
+def cards_dealt(rules: Rules, depth: float) -> int:
+    """Cards dealt at ``depth``: the nearest whole number, checked to leave a shoe to play.
+
+    >>> cards_dealt(Rules(decks=6), 0.75)
+    234
+    """
+    total = 52 * rules.decks
+    dealt = round(depth * total)
+    if dealt < 1 or total - dealt < MIN_CARDS_LEFT:
+        raise ShoeError(
+            f"depth {depth:g} deals {dealt} of {total} cards: deal at least one and leave "
+            f"at least {MIN_CARDS_LEFT}"
+        )
+    return dealt
+
+
+def check_samples(samples: int) -> int:
+    """A number of states per depth: a whole number from 2 (a spread needs two) up."""
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= MAX_SAMPLES:
+        raise ShoeError(f"samples {samples!r} is invalid: give 2 to {MAX_SAMPLES:,} per depth")
+    return samples
+
+
+def check_seed(seed: int) -> int:
+    """A seed: a whole number from 0 to 2^128 - 1 (what ``SeedSequence`` takes whole)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**128:
+        raise ShoeError(f"seed {seed!r} is invalid: give a whole number from 0 to 2^128 - 1")
+    return seed
+
+
+def new_seed() -> int:
+    """A fresh seed from the operating system's entropy, to be reported with the result."""
+    return int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
+
+
+def deal_state(decks: int, seed: int, depth_index: int, sample: int, dealt: int) -> list[Card]:
+    """The ``dealt`` cards of one state, drawn without replacement, sorted by rank and suit.
+
+    The generator depends only on ``(seed, depth_index, sample)``.
+
+    >>> len(deal_state(1, 7, 0, 0, 13)), deal_state(1, 7, 0, 0, 13) == deal_state(1, 7, 0, 0, 13)
+    (13, True)
+    """
+    sequence = np.random.SeedSequence(seed, spawn_key=(depth_index, sample))
+    positions = np.random.default_rng(sequence).permutation(52 * decks)[:dealt]
+    return [Card(RANKS[i // 4], SUITS[i % 4]) for i in sorted((positions % 52).tolist())]
+
+
+def true_count(tags: Tags, removed: Sequence[Card], cards_left: int) -> float:
+    """The running count of ``removed`` over the decks left (``cards_left / 52``).
+
+    >>> hi_lo = {**dict.fromkeys("A T J Q K".split(), -1), **dict.fromkeys("23456", 1)}
+    >>> true_count(hi_lo | dict.fromkeys("789", 0), [Card.parse("5s")] * 3, 104)
+    1.5
+    """
+    running = sum(tags[rank_label(c.rank)] for c in removed)
+    return running * 52 / cards_left
+
+
+@dataclass(frozen=True, slots=True)
+class StudyPlan:
+    """What every state needs besides its place: the rules, seed, count and linear model."""
+
+    rules: Rules
+    seed: int
+    tags: Tags
+    full_round: float
+    """The undepleted shoe's round EV (float)."""
+    round_effects: dict[str, float]
+    """Each rank's EOR on the round (float), by rank label."""
+
+
+#: One state's figures: true count, main EV, round EV, linear EOR estimate of the round EV.
+StateFigures = tuple[float, float, float, float]
+
+
+def solve_state(plan: StudyPlan, depth_index: int, sample: int, dealt: int) -> StateFigures:
+    """Deal one state, solve its shoe, and return its true count and EVs with the estimate."""
+    removed = deal_state(plan.rules.decks, plan.seed, depth_index, sample, dealt)
+    game = solve_game(plan.rules, removed, exact=False)
+    left = 52 * plan.rules.decks - dealt
+    linear = plan.full_round + sum(plan.round_effects[rank_label(c.rank)] for c in removed)
+    return (
+        true_count(plan.tags, removed, left),
+        float(game.expected_value),
+        float(game.round_expected_value),
+        linear,
+    )
+
+
+#: One task: (depth index, cards dealt, first sample, sample after the last).
+Chunk = tuple[int, int, int, int]
+
+
+#: Rows of :data:`StateFigures`, one per state (32 bytes a state).
+FigureRows = np.ndarray[Any, np.dtype[np.float64]]
+
+
+def solve_chunk(plan: StudyPlan, chunk: Chunk) -> FigureRows:
+    """The figures of the states ``first`` to ``stop - 1`` at one depth (one unit of work)."""
+    depth_index, dealt, first, stop = chunk
+    rows = [solve_state(plan, depth_index, s, dealt) for s in range(first, stop)]
+    return np.array(rows, dtype=np.float64).reshape(-1, 4)
+
+
+def chunks(dealt: Sequence[int], samples: int) -> list[Chunk]:
+    """The tasks of a study: each depth's samples cut into runs of equal size.
+
+    About a hundred tasks per depth (at most :data:`MAX_CHUNK` states each) keep every
+    worker busy and the progress moving; the cut never changes a result.
+
+    >>> chunks([10, 20], 5)
+    [(0, 10, 0, 1), (0, 10, 1, 2), (0, 10, 2, 3), (0, 10, 3, 4), (0, 10, 4, 5), (1, 20, 0, 1), \
+(1, 20, 1, 2), (1, 20, 2, 3), (1, 20, 3, 4), (1, 20, 4, 5)]
+    """
+    size = min(MAX_CHUNK, max(1, samples // 100))
+    return [
+        (i, n, first, min(first + size, samples))
+        for i, n in enumerate(dealt)
+        for first in range(0, samples, size)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Distribution:
+    """Summary of one figure over the states of a depth."""
+
+    mean: float
+    standard_deviation: float
+    """Sample standard deviation (divisor n - 1)."""
+    percentiles: dict[int, float]
+    positive_share: float
+    """Share of states whose value is above zero."""
+
+    @classmethod
+    def of(cls, values: np.ndarray[Any, np.dtype[np.float64]]) -> Distribution:
+        """The summary of ``values`` (at least two)."""
+        cuts = np.percentile(values, PERCENTILES)
+        return cls(
+            float(values.mean()),
+            float(values.std(ddof=1)),
+            {p: float(v) for p, v in zip(PERCENTILES, cuts, strict=True)},
+            float(np.count_nonzero(values > 0) / len(values)),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """Mean, SD, percentiles keyed ``"5"``..``"95"`` and the share above zero."""
+        return {
+            "mean": float_json(self.mean),
+            "standard_deviation": float_json(self.standard_deviation),
+            "percentiles": {str(p): float_json(v) for p, v in self.percentiles.items()},
+            "positive_share": float_json(self.positive_share),
+        }
+
+
+def _optional_json(value: float | None) -> dict[str, Any] | None:
+    return None if value is None else float_json(value)
+
+
+@dataclass(frozen=True, slots=True)
+class LinearFit:
+    """The least-squares line ``y = slope * x + intercept`` and its R².
+
+    Each is ``None`` where it is undefined (every ``x`` alike; R² also when every ``y`` is).
+    """
+
+    slope: float | None
+    intercept: float | None
+    r_squared: float | None
+
+    @classmethod
+    def of(
+        cls, x: np.ndarray[Any, np.dtype[np.float64]], y: np.ndarray[Any, np.dtype[np.float64]]
+    ) -> LinearFit:
+        """The least-squares fit of ``y`` on ``x``."""
+        dx, dy = x - x.mean(), y - y.mean()
+        sxx, syy = float(dx @ dx), float(dy @ dy)
+        if sxx == 0:
+            return cls(None, None, None)
+        slope = float(dx @ dy) / sxx
+        intercept = float(y.mean()) - slope * float(x.mean())
+        residual = y - (slope * x + intercept)
+        r_squared = None if syy == 0 else 1 - float(residual @ residual) / syy
+        return cls(slope, intercept, r_squared)
+
+    def to_json(self) -> dict[str, Any]:
+        """Slope, intercept and R² (``null`` where undefined)."""
+        return {
+            "slope": _optional_json(self.slope),
+            "intercept": _optional_json(self.intercept),
+            "r_squared": _optional_json(self.r_squared),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PredictionCheck:
+    """How far a linear estimate lands from the solved values."""
+
+    mean_absolute_error: float
+    max_error: float
+    """The largest absolute error."""
+    r_squared: float | None
+    """One less the residual sum of squares over the total sum of squares of the values."""
+
+    @classmethod
+    def of(
+        cls,
+        predicted: np.ndarray[Any, np.dtype[np.float64]],
+        solved: np.ndarray[Any, np.dtype[np.float64]],
+    ) -> PredictionCheck:
+        """Errors of ``predicted`` against ``solved``."""
+        errors = solved - predicted
+        spread = solved - solved.mean()
+        total = float(spread @ spread)
+        r_squared = None if total == 0 else 1 - float(errors @ errors) / total
+        return cls(float(np.abs(errors).mean()), float(np.abs(errors).max()), r_squared)
+
+    def to_json(self) -> dict[str, Any]:
+        """Mean absolute error, largest error and R²."""
+        return {
+            "mean_absolute_error": float_json(self.mean_absolute_error),
+            "max_error": float_json(self.max_error),
+            "r_squared": _optional_json(self.r_squared),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DepthStates:
+    """The states dealt to one depth, summarised."""
+
+    depth: float
+    cards_dealt: int
+    cards_left: int
+    round: Distribution
+    main: Distribution
+    true_count: Distribution
+    fit: LinearFit
+    """Round EV against the true count."""
+    eor_prediction: PredictionCheck
+    """The linear EOR estimate of the round EV against the solved round EV."""
+
+    @classmethod
+    def of(cls, depth: float, dealt: int, left: int, figures: FigureRows) -> DepthStates:
+        """The summary of one depth's state figures."""
+        counts, main, round_ev, linear = figures.T
+        return cls(
+            depth,
+            dealt,
+            left,
+            Distribution.of(round_ev),
+            Distribution.of(main),
+            Distribution.of(counts),
+            LinearFit.of(counts, round_ev),
+            PredictionCheck.of(linear, round_ev),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The depth as one entry of ``depths`` in ``cbj shoe-states --format json``."""
+        return {
+            "depth": self.depth,
+            "cards_dealt": self.cards_dealt,
+            "cards_left": self.cards_left,
+            "round": self.round.to_json(),
+            "main": self.main.to_json(),
+            "true_count": self.true_count.to_json(),
+            "fit": self.fit.to_json(),
+            "eor_prediction": self.eor_prediction.to_json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeStates:
+    """Random shoes dealt to each depth and solved: EV spread, count fit, EOR estimate."""
+
+    rules: Rules
+    samples: int
+    seed: int
+    system: str
+    tags: Tags
+    full_shoe: dict[str, float]
+    """The undepleted shoe's main and round EVs (float)."""
+    depths: tuple[DepthStates, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The study as ``cbj shoe-states --format json`` prints it."""
+        return {
+            "rules": self.rules.to_json(),
+            "samples": self.samples,
+            "seed": self.seed,
+            "count": {"name": self.system, "tags": dict(self.tags)},
+            "full_shoe": {k: float_json(v) for k, v in self.full_shoe.items()},
+            "depths": [d.to_json() for d in self.depths],
+        }
+
+
+def study_shoe_states(
+    effects: RoundEffects,
+    depths: Sequence[float],
+    samples: int,
+    seed: int,
+    system: str,
+    tags: Tags,
+    jobs: int = 1,
+    backend: Backend = "processes",
+    scheduler: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ShoeStates:
+    """Deal ``samples`` shoes to each of ``depths`` under the rules ``effects`` were found for.
+
+    ``effects`` (the full shoe's float round EORs) give the linear estimate; ``tags``
+    (named ``system``) the true count.  Work is shared as :func:`chunks` on ``jobs`` local
+    processes, or on a Dask cluster with ``backend="dask"``; ``progress(done, total)``
+    counts tasks.
+    """
+    rules = effects.rules
+    dealt = [cards_dealt(rules, d) for d in depths]
+    plan = StudyPlan(rules, check_seed(seed), tags, effects.round, dict(effects.effects))
+    tasks = chunks(dealt, check_samples(samples))
+    done = parallel_map(partial(solve_chunk, plan), tasks, jobs, backend, progress, scheduler)
+    by_depth: list[list[FigureRows]] = [[] for _ in depths]
+    for task, figures in zip(tasks, done, strict=True):
+        by_depth[task[0]].append(figures)
+    total = 52 * rules.decks
+    summaries = tuple(
+        DepthStates.of(d, n, total - n, np.concatenate(parts))
+        for d, n, parts in zip(depths, dealt, by_depth, strict=True)
+    )
+    full = {"main": effects.main, "round": effects.round}
+    return ShoeStates(rules, samples, seed, system, dict(tags), full, summaries)
