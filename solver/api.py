@@ -322,10 +322,10 @@ def chart(
 ) -> Chart:
     """The best printable hit/stand chart, its exact EV and its cost against perfect play."""
     from solver.exact.game import solve_game
-    from solver.exact.strategy import best_chart
+    from solver.exact.strategy import stored_chart
 
     played = make_rules(rules, options)
-    return best_chart(played, solve_game(played, exact=True, cache=cache))
+    return stored_chart(played, solve_game(played, exact=True, cache=cache), cache)
 
 
 # --- The simulator ----------------------------------------------------------------------------
@@ -396,17 +396,17 @@ def simulate(
         return solved[0]
 
     strategy_played = parse_strategy(
-        strategy, lambda kind: strategy_source(game(), kind), played.dealer_stands_on
+        strategy, lambda kind: strategy_source(game(), kind, cache), played.dealer_stands_on
     )
     exact: dict[str, ExactFigure] = {}
     if strategy_played.name in TABLE_STRATEGIES and not cards:
         # A fresh shoe matches this figure exactly; dealing to a cut card approximately.
         kind = "chart" if strategy_played.name == "chart" else "optimal"
-        mean, probabilities = exact_main(game(), kind)
+        mean, probabilities = exact_main(game(), kind, cache)
         exact["main"] = ExactFigure(mean, probabilities)
     elif not cards:
         # The other named policies are evaluated exactly too (solver.exact.policies).
-        policy = realistic_play(played, [strategy_played.name], game=game()).policies[0]
+        policy = realistic_play(played, [strategy_played.name], game(), cache).policies[0]
         outcomes = {k: Fraction(p) for k, p in policy.game.outcomes.items()}
         exact["main"] = ExactFigure(policy.main_ev, outcomes)
     if all(c.suit is not None for c in cards):  # else the simulator refuses the shoe
@@ -509,7 +509,7 @@ def strategies(
         if name.strip().lower() not in TABLE_STRATEGIES:
             simple_policy(name, played)
     game = solve_game(played, _cards(removed), True, jobs, progress, cache)
-    result = realistic_play(played, listed, game=game)
+    result = realistic_play(played, listed, game, cache)
     moments = round_moments(game)
     return replace(
         result,
@@ -550,7 +550,7 @@ def seats(
     check_run(chosen, seed)  # before the solve that optimal and chart play need
     policy = parse_strategy(
         strategy,
-        lambda kind: strategy_source(solve_game(played, exact=True, cache=cache), kind),
+        lambda kind: strategy_source(solve_game(played, exact=True, cache=cache), kind, cache),
         played.dealer_stands_on,
     )
     return table_of_players(played, policy, counts, chosen, seed=seed, jobs=jobs)
@@ -730,12 +730,14 @@ def tables(
     aside and swapped in whole, so an interrupted run leaves the old collection intact.
     """
     from solver.exact.game import solve_game
-    from solver.exact.strategy import best_chart
+    from solver.exact.strategy import stored_chart
     from solver.present.collection import VARIANTS, is_collection, write_collection
     from solver.present.files import check_output_dir, folder_swap
 
     target = check_output_dir(str(output_dir), is_collection)
-    charts = [best_chart(v.rules, solve_game(v.rules, exact=True, cache=cache)) for v in VARIANTS]
+    charts = [
+        stored_chart(v.rules, solve_game(v.rules, exact=True, cache=cache), cache) for v in VARIANTS
+    ]
     with folder_swap(target) as building:
         built = write_collection(building, charts, progress=progress)
     paths = tuple(target / path.relative_to(building) for path in built)

@@ -708,10 +708,18 @@ class NoCache(Cache):
 
 
 class MemoryCache:
-    """Solved games kept in memory for the life of the object (a notebook, a test session)."""
+    """Solved games and charts kept in memory for the life of the object (a notebook, a test
+    session)."""
 
     def __init__(self) -> None:
         self.games: dict[tuple[Rules, tuple[str, ...], bool], GameResult[Any]] = {}
+        self.charts: dict[Rules, Chart] = {}
+
+    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
+        """The best chart found before under ``rules``, or ``compute()`` (then kept)."""
+        if rules not in self.charts:
+            self.charts[rules] = compute()
+        return self.charts[rules]
 
     def game(
         self,

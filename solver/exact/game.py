@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 from solver.exact.bonus import BonusAnalysis, analyse_bonus, combinations_by_values
 from solver.exact.player import Number, PlayerSolution, solve_player
@@ -32,6 +32,9 @@ from solver.model.outcomes import (
 )
 from solver.model.parallel import parallel_map
 from solver.model.rules import Rules
+
+if TYPE_CHECKING:
+    from solver.exact.strategy import Chart
 
 #: The arithmetic of a result: ``Fraction`` for an exact solve, ``float`` for a fast one.
 N = TypeVar("N", Fraction, float)
@@ -290,7 +293,7 @@ ProgressCallback = Callable[[int, int], None]
 
 
 class GameStore(Protocol):
-    """Somewhere solved games are kept between runs (a disk cache, say)."""
+    """Somewhere solved games and best charts are kept between runs (a disk cache, say)."""
 
     def game(
         self,
@@ -300,6 +303,10 @@ class GameStore(Protocol):
         compute: Callable[[], GameResult[Any]],
     ) -> GameResult[Any]:
         """The stored game for these inputs, or ``compute()`` (then stored)."""
+        ...
+
+    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
+        """The stored best chart under ``rules`` (a full shoe), or ``compute()`` (then stored)."""
         ...
 
 

@@ -28,9 +28,9 @@ from fractions import Fraction
 from typing import Any
 
 from solver.exact.dealer import dealer_tree, exact_dealer, padded_falling
-from solver.exact.game import GameResult, Start, round_lines_for, solve_game
+from solver.exact.game import GameResult, GameStore, Start, round_lines_for, solve_game
 from solver.exact.player import HandSpace, hand_space, showdown_classes
-from solver.exact.strategy import Action, best_chart, cell_of
+from solver.exact.strategy import Action, cell_of, stored_chart
 from solver.exact.volatility import RatioRow, Volatility
 from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.errors import StrategyError
@@ -298,9 +298,9 @@ def optimal_policy(game: GameResult[Fraction]) -> Policy:
     return hits
 
 
-def chart_policy(rules: Rules, game: GameResult[Fraction]) -> Policy:
-    """The best printable chart as a policy."""
-    chart = best_chart(rules, game)
+def chart_policy(game: GameResult[Fraction], cache: GameStore | None = None) -> Policy:
+    """The best printable chart as a policy (kept in ``cache``, if given)."""
+    chart = stored_chart(game.rules, game, cache)
 
     def hits(bonus: int, hand: ValueCounts) -> bool:
         return chart.action(cell_of(hand), bonus) is Action.HIT
@@ -312,13 +312,14 @@ def realistic_play(
     rules: Rules,
     names: Iterable[str] = POLICY_NAMES,
     game: GameResult[Fraction] | None = None,
+    cache: GameStore | None = None,
 ) -> StrategiesResult:
     """Exact main EV, round EV, round house edge and cost of each policy in ``names``.
 
     ``game`` is the exact solution under ``rules`` (solved here when not given; pass a
-    cached one to save the time).
+    cached one to save the time); ``cache`` keeps the best chart.
     """
-    game = game or solve_game(rules, exact=True)
+    game = game or solve_game(rules, exact=True, cache=cache)
     if game.rules != rules or not game.exact:
         raise StrategyError("the game passed in must be solved exactly under the same rules")
     policies: dict[str, Policy] = {}
@@ -326,7 +327,7 @@ def realistic_play(
         if name == "optimal":
             policies[name] = optimal_policy(game)
         elif name == "chart":
-            policies[name] = chart_policy(rules, game)
+            policies[name] = chart_policy(game, cache)
         else:
             policies[name] = simple_policy(name, rules)
     return StrategiesResult(rules, Fraction(game.expected_value), evaluate_policies(game, policies))

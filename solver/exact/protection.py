@@ -36,7 +36,7 @@ import numpy as np
 
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import GameResult, GameStore, solve_game
-from solver.exact.strategy import Action, Chart, best_chart, cell_of
+from solver.exact.strategy import Action, Chart, cell_of, stored_chart
 from solver.model.cards import RANKS, SUITS, Card, Rank, Shoe
 from solver.model.counts import LABELS as LABELS
 from solver.model.counts import SYSTEMS as SYSTEMS
@@ -220,7 +220,7 @@ def effects_of_removal(
         return solve_game(rules, cards, exactly, jobs, cache=cache)
 
     base_game = solve(removed)
-    chart = best_chart(rules, base_game if exact else solve(removed, True))
+    chart = stored_chart(rules, base_game if exact else solve(removed, True), cache)
     ratio = rules.bonus_ratio
 
     def convert(value: Fraction) -> Any:

@@ -24,7 +24,7 @@ from functools import cache
 from typing import Any
 
 from solver.exact.dealer import dealer_tree, padded_falling
-from solver.exact.game import GameResult, solve_game
+from solver.exact.game import GameResult, GameStore, solve_game
 from solver.exact.player import PlayerSolution
 from solver.model.cards import VALUES, ValueCounts, value_label
 from solver.model.hands import describe_hand, hand_of, is_player_blackjack, own_best
@@ -349,13 +349,22 @@ def _exceptions(
     return found
 
 
-def strategy_source(game: GameResult[Fraction], kind: str) -> dict[tuple[int, ValueCounts], bool]:
+def stored_chart(rules: Rules, game: GameResult[Fraction], cache: GameStore | None = None) -> Chart:
+    """:func:`best_chart`, kept in ``cache`` under ``rules`` when the game is of a full shoe."""
+    if cache is None or game.removed:
+        return best_chart(rules, game)
+    return cache.chart(rules, lambda: best_chart(rules, game))
+
+
+def strategy_source(
+    game: GameResult[Fraction], kind: str, cache: GameStore | None = None
+) -> dict[tuple[int, ValueCounts], bool]:
     """Hit (True) or stand for every (Bonus value, own hand), for the simulator to play.
 
     ``optimal`` is the composition-dependent play of ``game`` (an exact solve), ``chart``
-    the best printable chart under its rules.
+    the best printable chart under its rules (kept in ``cache``, if given).
     """
-    chart = best_chart(game.rules, game) if kind == "chart" else None
+    chart = stored_chart(game.rules, game, cache) if kind == "chart" else None
     table: dict[tuple[int, ValueCounts], bool] = {}
     for bonus, solution in game.solutions.items():
         for i, row in enumerate(solution.space.hands.tolist()):
@@ -368,9 +377,9 @@ def strategy_source(game: GameResult[Fraction], kind: str) -> dict[tuple[int, Va
 
 
 def exact_main(
-    game: GameResult[Fraction], kind: str
+    game: GameResult[Fraction], kind: str, cache: GameStore | None = None
 ) -> tuple[Fraction, dict[str, Fraction] | None]:
     """Exact main-wager EV of a strategy, and its outcome probabilities where known."""
     if kind == "chart":
-        return best_chart(game.rules, game).expected_value, None
+        return stored_chart(game.rules, game, cache).expected_value, None
     return game.expected_value, dict(game.outcomes)

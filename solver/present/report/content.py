@@ -32,7 +32,7 @@ from solver.exact.design import (
 )
 from solver.exact.game import GameResult, GameStore, round_outcomes
 from solver.exact.seats import SEAT_COUNTS
-from solver.exact.strategy import COLUMNS, Chart, best_chart, strategy_source
+from solver.exact.strategy import COLUMNS, Chart, stored_chart, strategy_source
 from solver.exact.volatility import (
     TABULATED_RATIOS,
     Z90,
@@ -195,7 +195,7 @@ def build_report(rules: Rules, jobs: int = 1, cache: GameStore | None = None) ->
                 ),
             ),
         ),
-        _chart_section(best_chart(model.rules, model.game)),
+        _chart_section(stored_chart(model.rules, model.game, cache)),
         _simulation_section(game),
         _appendix(game),
     )
