@@ -25,8 +25,8 @@ from solver.cli import cli, main
 SKIPPED_COMMANDS = {"tables", "report", "clear"}
 HEAVY_OPTIONS = {"--exact", "--jobs", "--help", "--version"}
 #: Options given to keep a valid run short, unless the example fuzzes them: one deck
-#: (an exact solve in a second or two) and few rounds.
-FAST = {"rounds": ["--rounds", "20"], "decks": ["--decks", "1"]}
+#: (an exact solve in a second or two), few rounds and one shoe per depth.
+FAST = {"rounds": ["--rounds", "20"], "decks": ["--decks", "1"], "samples": ["--samples", "1"]}
 
 
 def commands(
@@ -117,7 +117,7 @@ def invocations(draw: st.DrawFn) -> list[str]:
             argv += extra
     for param in command.params:
         required = isinstance(param, click.Option) and param.required
-        if required and param.name not in named and param.name != "rounds":
+        if required and param.name not in named and param.name not in FAST:
             argv += [param.opts[0], draw(NASTY)]
     return argv
 
