@@ -156,5 +156,6 @@ def test_every_variant_has_a_chart_page() -> None:
     assert len(CHART_PAGES) == len(VARIANTS)
 
 
+@pytest.mark.xdist_group("report")  # the worker that built the report for test_report
 def test_report_in_a_browser(browser: Any, report_page: Path) -> None:
     assert _check_page(browser, report_page, max_pages=7) <= 7

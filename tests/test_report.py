@@ -18,6 +18,9 @@ from solver.present.report import Report, render_html, render_pdf, write_report
 from solver.present.report.content import Grid, Text, report_date
 from tests.conftest import EPOCH
 
+#: One worker builds the session's report for these tests and the browser's.
+pytestmark = pytest.mark.xdist_group("report")
+
 SECTIONS = (
     "Summary",
     "Rules and method",
