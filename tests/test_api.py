@@ -277,7 +277,7 @@ def test_the_library_writes_no_file_unless_asked(tmp_path: Path) -> None:
         "import solver\n"
         "solver.rules(); solver.bonus(symbolic=True); solver.dealer(bonus=7)\n"
         "solver.solve(decks=1); solver.advise(bonus='7', hand='9 4')\n"
-        "solver.simulate(rounds=5000, seed=1, strategy='stand-on:17')\n"
+        "solver.simulate(rounds=5000, seed=1, strategy='stand-on:17', decks=1)\n"
         "solver.variants(decks='1,2', jobs=2)\n"
     )
     environment = {k: v for k, v in os.environ.items() if k != "CBJ_CACHE_DIR"}
