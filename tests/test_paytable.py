@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -26,7 +27,7 @@ from solver.exact.design import (
 from solver.exact.game import GameResult, round_lines_for, solve_game
 from solver.model.cards import Shoe
 from solver.model.errors import DesignError, RulesError
-from solver.model.outcomes import bonus_outcome, bonus_pay
+from solver.model.outcomes import BonusOutcome, bonus_outcome, bonus_pay
 from solver.model.rules import Paytable, Rules
 
 from .conftest import physical_cards
@@ -60,17 +61,20 @@ def dealt_round(
         "push": Fraction(0),
         "lose": Fraction(-1),
     }
-    weight = Fraction(1, len(cards) * (len(cards) - 1))
-    net: dict[Fraction, Fraction] = {}
+    # Count the pairs by what settles them (integers), then weigh each kind once.
+    pairs: Counter[tuple[int, int, BonusOutcome]] = Counter()
     for i, player in enumerate(cards):
         for j, bonus in enumerate(cards):
-            if i == j:
-                continue
-            bonus_net = ratio * bonus_pay(paytable, bonus_outcome(player, bonus))
-            start = starts[(player.points, bonus.points)]
-            for k, p in start.outcomes.items():
-                value = main_pays[k] + bonus_net
-                net[value] = net.get(value, Fraction(0)) + weight * Fraction(p)
+            if i != j:
+                pairs[(player.points, bonus.points, bonus_outcome(player, bonus))] += 1
+    weight = Fraction(1, len(cards) * (len(cards) - 1))
+    net: dict[Fraction, Fraction] = {}
+    for (player_points, bonus_points, outcome), count in pairs.items():
+        bonus_net = ratio * bonus_pay(paytable, outcome)
+        start = starts[(player_points, bonus_points)]
+        for k, p in start.outcomes.items():
+            value = main_pays[k] + bonus_net
+            net[value] = net.get(value, Fraction(0)) + count * weight * Fraction(p)
     return net
 
 
