@@ -24,6 +24,8 @@ from solver.cache import (
     Cache,
     CacheWarning,
     NoCache,
+    Section,
+    StoredSolutions,
     code_fingerprint,
     decode_chart,
     decode_game,
@@ -230,6 +232,51 @@ def test_a_corrupt_entry_is_recomputed_with_one_warning(tmp_path: Path) -> None:
     assert len(lines) == 1 and "\n" not in lines[0] and "corrupt" in lines[0]
     fetch(cache, counter)  # the recomputed entry was stored again
     assert counter.calls == 2 and len(lines) == 1
+
+
+def test_a_cached_game_leaves_its_solutions_packed_until_used(tmp_path: Path) -> None:
+    cache, counter = Cache(tmp_path / "c", warn=collect()[1]), Counter()
+    expected = fetch(cache, counter)
+    game = fetch(cache, counter)
+    assert isinstance(game.solutions, StoredSolutions)
+    assert isinstance(game.solutions.source, Section)
+    assert game.to_json() == expected.to_json()
+    assert isinstance(game.solutions.source, Section)  # printing the figures did not decode
+    same_game(game, expected)
+    assert game.solutions.source is None
+
+
+def test_solutions_that_do_not_decode_are_recomputed_with_one_warning(tmp_path: Path) -> None:
+    """A payload whose checksum holds but whose solutions section is not JSON."""
+    folder = tmp_path / "c"
+    lines, warn = collect()
+    cache, counter = Cache(folder, warn=warn), Counter()
+    expected = fetch(cache, counter)
+    key = cache.key("game", SMALL, REMOVED, True)
+    with sqlite3.connect(folder / DATABASE_NAME) as db:
+        (payload,) = db.execute("SELECT payload FROM entries").fetchone()
+        head = payload[: 4 + int.from_bytes(payload[:4], "big")]
+        broken = head + (4).to_bytes(4, "big") + b"junk"
+        db.execute(
+            "UPDATE entries SET payload = ?, checksum = ?", (broken, Cache._checksum(key, broken))
+        )
+    game = fetch(cache, counter)
+    assert counter.calls == 1 and lines == []  # the head alone decodes
+    same_game(game, expected)
+    assert counter.calls == 2 and len(lines) == 1 and "corrupt" in lines[0]
+    same_game(fetch(cache, counter), expected)  # stored again, whole
+    assert counter.calls == 2 and len(lines) == 1
+
+
+@pytest.mark.parametrize("payload", [b"", b"\0\0\0\x09abc", b"\0\0\0\x03abc"])
+def test_a_payload_with_bad_sections_is_not_a_document(payload: bytes) -> None:
+    with pytest.raises(ValueError, match="not a cache document"):
+        unpack(payload)
+
+
+def test_a_document_without_deferred_parts_packs_as_one_section() -> None:
+    doc = {"rules": [1, 2], "text": "x"}
+    assert unpack(pack(doc)) == doc
 
 
 def test_an_entry_decoding_to_a_different_game_is_not_returned(tmp_path: Path) -> None:
