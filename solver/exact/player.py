@@ -112,19 +112,27 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
             raise HandError(f"hand {describe_hand(tuple(root))} has busted: nothing to decide")
     universe = all_hands()
     fits = (universe <= limit).all(axis=1)
-    contains = np.zeros(len(universe), dtype=bool)
-    for root in root_array:
-        contains |= (universe >= root).all(axis=1)
-    hands = universe[fits & contains]
-    keys = hands @ RADIX
+    contains = np.any(np.all(universe[:, None, :] >= root_array[None, :, :], axis=2), axis=1)
+    chosen = np.flatnonzero(fits & contains)
+    hands = universe[chosen]
     n = len(hands)
+    # Children found once among all hands, then renumbered: a hand not chosen is n.
+    position = np.full(len(universe) + 1, n, dtype=np.int64)
+    position[chosen] = np.arange(n)
+    children = position[_children_in_universe()[chosen]]
+    draws = limit[None, :] - hands
+    return HandSpace(bonus, shoe, hands, hands @ RADIX, children, draws, hands.sum(axis=1))
+
+
+@cache
+def _children_in_universe() -> npt.NDArray[np.int64]:
+    """``[i, v - 1]``: where hand ``i`` of :func:`all_hands` plus a ``v`` is; the count if bust."""
+    universe = all_hands()
+    keys = universe @ RADIX
     child_keys = keys[:, None] + RADIX[None, :]
     found = np.searchsorted(keys, child_keys)
-    clipped = np.minimum(found, max(n - 1, 0))
-    present = (found < n) & (keys[clipped] == child_keys) if n else found < 0
-    children = np.where(present, found, n)
-    draws = limit[None, :] - hands
-    return HandSpace(bonus, shoe, hands, keys, children, draws, hands.sum(axis=1))
+    clipped = np.minimum(found, len(keys) - 1)
+    return np.where((found < len(keys)) & (keys[clipped] == child_keys), found, len(keys))
 
 
 def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
