@@ -13,16 +13,20 @@ zlib-compressed JSON: plain data only, so loading an entry can never execute cod
 (JSON integers have no size limit).  Only what outputs need is stored, compactly: exact
 values as integer numerators over one denominator per hand size, columns that an
 identity recovers left out, hand spaces rebuilt from their smallest hands; about 1.4 MB
-for a six-deck exact game and 1.2 MB for a float one.
+for a six-deck exact game and 1.2 MB for a float one.  A game's per-hand solutions,
+nearly all of it, are compressed apart from the rest (:func:`pack`) and decoded only
+when first used: a repeated ``cbj solve`` reads a few kilobytes and loads neither numpy
+nor the solver.
 
 Safety rules:
 
 * the key is a hash of everything that changes a result, in canonical form (rules,
   sorted removed cards, exact or float, kind of result) and of the computing code
-  (:func:`code_fingerprint`: package version, :data:`SCHEMA_VERSION` and the source of
-  ``solver/model``, ``solver/exact`` and this module);
+  (:func:`code_fingerprint`: :data:`SCHEMA_VERSION` and the source of ``solver/model``,
+  ``solver/exact`` and this module);
 * every entry carries a SHA-256 checksum of its key and payload; an entry that fails it,
-  or does not decode, is recomputed with one line of warning;
+  or does not decode (its solutions too, when first used), is recomputed with one line
+  of warning;
 * the folder is created private (0700); a folder or database owned by another user or
   writable by group or others is not read (one line of warning, the command runs
   uncached); any other problem with the folder (a file in its place, read-only, full
