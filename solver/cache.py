@@ -648,14 +648,16 @@ class Cache:
                 return None
             try:
                 row = db.execute(
-                    "SELECT kind, payload, checksum FROM entries WHERE key = ?", (key,)
+                    "SELECT kind, payload, checksum, used = (SELECT MAX(used) FROM entries)"
+                    " FROM entries WHERE key = ?",
+                    (key,),
                 ).fetchone()
             except sqlite3.Error as error:
                 self._give_up(f"{self.path}: {_describe(error)}")
                 return None
             if row is None:
                 return None
-            stored_kind, payload, checksum = row
+            stored_kind, payload, checksum, latest = row
             try:
                 if stored_kind != kind or not isinstance(payload, bytes):
                     raise ValueError("wrong kind of entry")
@@ -666,12 +668,13 @@ class Cache:
                 self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
                 self._execute(db, "DELETE FROM entries WHERE key = ?", (key,))
                 return None
-            self._execute(
-                db,
-                "UPDATE entries SET used = (SELECT COALESCE(MAX(used), 0) + 1 FROM entries)"
-                " WHERE key = ?",
-                (key,),
-            )
+            if not latest:  # the most recently used entry needs no write to stay so
+                self._execute(
+                    db,
+                    "UPDATE entries SET used = (SELECT COALESCE(MAX(used), 0) + 1 FROM entries)"
+                    " WHERE key = ?",
+                    (key,),
+                )
             return value
 
     def _execute(self, db: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> bool:

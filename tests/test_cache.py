@@ -8,6 +8,7 @@ import pickle
 import shutil
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -345,6 +346,24 @@ def test_the_cap_evicts_the_least_recently_used(tmp_path: Path) -> None:
         left = {k for (k,) in db.execute("SELECT key FROM entries")}
     assert keys[1] not in left  # least recently used went first
     assert sum(sizes.get(k, 0) for k in left) <= tight.max_bytes or len(left) == 1
+
+
+def test_reading_the_latest_entry_writes_nothing(tmp_path: Path) -> None:
+    cache, counter = Cache(tmp_path / "c", warn=collect()[1]), Counter()
+    fetch(cache, counter, REMOVED[1:])
+    fetch(cache, counter)
+
+    def used() -> dict[str, int]:
+        with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
+            return dict(db.execute("SELECT key, used FROM entries").fetchall())
+
+    before = used()
+    fetch(cache, counter)  # already the most recently used
+    assert used() == before
+    fetch(cache, counter, REMOVED[1:])  # the older one is marked used again
+    after = used()
+    assert after[cache.key("game", SMALL, REMOVED[1:], True)] > max(before.values())
+    assert counter.calls == 2
 
 
 def test_a_cap_of_zero_keeps_nothing(tmp_path: Path) -> None:
