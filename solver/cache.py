@@ -398,6 +398,10 @@ class StoredSolutions(Mapping[int, "PlayerSolution"]):
     def __len__(self) -> int:
         return len(self._solutions())
 
+    def __reduce__(self) -> tuple[type[dict[int, PlayerSolution]], tuple[Any, ...]]:
+        """Pickled (for worker processes) as the plain dictionary, decoded."""
+        return dict, (dict(self._solutions()),)
+
 
 def encode_chart(chart: Chart) -> dict[str, Json]:
     """A best chart as plain JSON values (see :func:`decode_chart`)."""

@@ -245,6 +245,7 @@ def test_a_cached_game_leaves_its_solutions_packed_until_used(tmp_path: Path) ->
     assert isinstance(game.solutions.source, Section)  # printing the figures did not decode
     same_game(game, expected)
     assert game.solutions.source is None
+    same_game(pickle.loads(pickle.dumps(fetch(cache, counter))), expected)  # for workers
 
 
 def test_solutions_that_do_not_decode_are_recomputed_with_one_warning(tmp_path: Path) -> None:
