@@ -1,11 +1,13 @@
-"""Time whole `cbj` commands as a user runs them: wall time and peak memory.
+"""Time whole `cbj` commands as a user runs them: wall time, CPU time and peak memory.
 
 Run from the project folder with the package installed:
 
     python benchmarks/bench_solve.py [--repeat 5] [--baseline /path/to/old/checkout]
 
 Prints Markdown tables for docs/performance.md.  Every command runs as its own process
-(Python start-up and imports included); every cold run uses a fresh, empty cache folder,
+(Python start-up and imports included), timed by the wall clock and by the CPU time (user
++ system) the operating system reports for it, which other processes on a shared machine
+disturb much less than the wall time.  Every cold run uses a fresh, empty cache folder,
 and the cached run reads back what a first run stored.  With ``--baseline`` the same
 commands are also run from another checkout of the project (``python -m solver`` with that
 folder first on the path), interleaved with this one's runs so that both see the same
@@ -25,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,8 +44,16 @@ CASES = [
 MEMORY_TARGET_MIB = 200
 
 
-def run_once(argv: list[str], cache: str, checkout: Path) -> tuple[float, int]:
-    """Wall seconds and peak resident memory (KiB) of one command, as its own process."""
+class Timing(NamedTuple):
+    """One command's wall seconds, CPU seconds (user + system) and peak memory (KiB)."""
+
+    wall: float
+    cpu: float
+    peak: int
+
+
+def run_once(argv: list[str], cache: str, checkout: Path) -> Timing:
+    """The timing of one command, as its own process."""
     env = dict(os.environ, CBJ_CACHE_DIR=cache, PYTHONPATH=str(checkout))
     # A user's Python keeps compiled bytecode: without it every run recompiles the package.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -57,10 +68,10 @@ def run_once(argv: list[str], cache: str, checkout: Path) -> tuple[float, int]:
     elapsed = time.perf_counter() - start
     if status != 0:
         raise SystemExit(f"cbj {' '.join(argv)} failed in {checkout}")
-    return elapsed, usage.ru_maxrss
+    return Timing(elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
 
 
-def time_command(argv: list[str], checkout: Path) -> tuple[float, int]:
+def time_command(argv: list[str], checkout: Path) -> Timing:
     """One timed run in a fresh cache folder (filled first when timing a cache hit)."""
     with tempfile.TemporaryDirectory() as cache:
         if argv == ["solve"]:
@@ -70,37 +81,41 @@ def time_command(argv: list[str], checkout: Path) -> tuple[float, int]:
 
 def commands(repeat: int, baseline: Path | None) -> None:
     """The whole-command table, with the baseline's figures beside when given."""
-    head = "| command | median wall (s) | best (s) | peak memory (MiB) | target (s) | met |"
-    rule = "|---|---|---|---|---|---|"
+    head = (
+        "| command | median wall (s) | best (s) | median CPU (s) | peak memory (MiB) "
+        "| target (s) | met |"
+    )
+    rule = "|---|---|---|---|---|---|---|"
     if baseline is not None:
-        head += " before: median (s) | before: peak (MiB) | speed-up |"
-        rule += "---|---|---|"
+        head += " before: median wall (s) | before: CPU (s) | before: peak (MiB) | speed-up |"
+        rule += "---|---|---|---|"
     print(head)
     print(rule)
     for checkout in [ROOT] if baseline is None else [ROOT, baseline]:
         time_command(["rules"], checkout)  # compile and store the bytecode first
     for label, argv, target in CASES:
-        times, peaks, old_times, old_peaks = [], [], [], []
+        runs: list[Timing] = []
+        old_runs: list[Timing] = []
         for _ in range(repeat):
-            seconds, peak = time_command(argv, ROOT)
-            times.append(seconds)
-            peaks.append(peak)
+            runs.append(time_command(argv, ROOT))
             if baseline is not None:
-                seconds, peak = time_command(argv, baseline)
-                old_times.append(seconds)
-                old_peaks.append(peak)
-        median = statistics.median(times)
+                old_runs.append(time_command(argv, baseline))
+        median = statistics.median(t.wall for t in runs)
         met = "" if target is None else ("yes" if median <= target else "NO")
-        mib = max(peaks) / 1024
+        mib = max(t.peak for t in runs) / 1024
         if mib > MEMORY_TARGET_MIB:
             met += f" (memory over {MEMORY_TARGET_MIB} MiB)"
         line = (
-            f"| `cbj {' '.join(argv)}` ({label}) | {median:.3f} | {min(times):.3f} | "
+            f"| `cbj {' '.join(argv)}` ({label}) | {median:.3f} | "
+            f"{min(t.wall for t in runs):.3f} | {statistics.median(t.cpu for t in runs):.3f} | "
             f"{mib:.0f} | {'-' if target is None else target} | {met or '-'} |"
         )
         if baseline is not None:
-            old = statistics.median(old_times)
-            line += f" {old:.3f} | {max(old_peaks) / 1024:.0f} | {old / median:.1f}x |"
+            old = statistics.median(t.wall for t in old_runs)
+            line += (
+                f" {old:.3f} | {statistics.median(t.cpu for t in old_runs):.3f} | "
+                f"{max(t.peak for t in old_runs) / 1024:.0f} | {old / median:.1f}x |"
+            )
         print(line, flush=True)
 
 
@@ -111,16 +126,21 @@ import statistics, sys, time
 from solver.exact.game import solve_game
 from solver.model.rules import Rules
 decks, exact, repeat = int(sys.argv[1]), sys.argv[2] == "exact", int(sys.argv[3])
-times = []
+times, cpu = [], []
 for _ in range(repeat):
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     game = solve_game(Rules(decks=decks), exact=exact)
     times.append(time.perf_counter() - start)
+    cpu.append(time.process_time() - start_cpu)
 hands = sum(len(s.space.hands) for s in game.solutions.values())
-print(times[0], statistics.median(times[1:]) if repeat > 1 else times[0], hands)
+later = statistics.median(times[1:]) if repeat > 1 else times[0]
+print(times[0], later, cpu[0], hands)
 """
-    print("| game | arithmetic | first solve (s) | later, median (s) | hands | µs per hand |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| game | arithmetic | first solve (s) | later, median (s) | first solve, CPU (s) "
+        "| hands | µs per hand |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for decks in (1, 6, 8):
         for arithmetic in ("float", "exact"):
             output = subprocess.run(
@@ -130,10 +150,10 @@ print(times[0], statistics.median(times[1:]) if repeat > 1 else times[0], hands)
                 check=True,
                 cwd=ROOT,
             ).stdout.split()
-            first, later, hands = float(output[0]), float(output[1]), int(output[2])
+            first, later, cpu, hands = map(float, output)
             print(
                 f"| {decks} deck{'s' if decks > 1 else ''} | {arithmetic} | {first:.3f} | "
-                f"{later:.3f} | {hands} | {first / hands * 1e6:.0f} |",
+                f"{later:.3f} | {cpu:.3f} | {hands:.0f} | {first / hands * 1e6:.0f} |",
                 flush=True,
             )
 

@@ -13,16 +13,20 @@ zlib-compressed JSON: plain data only, so loading an entry can never execute cod
 (JSON integers have no size limit).  Only what outputs need is stored, compactly: exact
 values as integer numerators over one denominator per hand size, columns that an
 identity recovers left out, hand spaces rebuilt from their smallest hands; about 1.4 MB
-for a six-deck exact game and 1.2 MB for a float one.
+for a six-deck exact game and 1.2 MB for a float one.  A game's per-hand solutions,
+nearly all of it, are compressed apart from the rest (:func:`pack`) and decoded only
+when first used: a repeated ``cbj solve`` reads a few kilobytes and loads neither numpy
+nor the solver.
 
 Safety rules:
 
 * the key is a hash of everything that changes a result, in canonical form (rules,
   sorted removed cards, exact or float, kind of result) and of the computing code
-  (:func:`code_fingerprint`: package version, :data:`SCHEMA_VERSION` and the source of
-  ``solver/model``, ``solver/exact`` and this module);
+  (:func:`code_fingerprint`: :data:`SCHEMA_VERSION` and the source of ``solver/model``,
+  ``solver/exact`` and this module);
 * every entry carries a SHA-256 checksum of its key and payload; an entry that fails it,
-  or does not decode, is recomputed with one line of warning;
+  or does not decode (its solutions too, when first used), is recomputed with one line
+  of warning;
 * the folder is created private (0700); a folder or database owned by another user or
   writable by group or others is not read (one line of warning, the command runs
   uncached); any other problem with the folder (a file in its place, read-only, full
@@ -42,27 +46,28 @@ import sqlite3
 import stat
 import warnings
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, Literal, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from solver.exact.bonus import BonusAnalysis, BonusLine
 from solver.exact.game import GameResult, RoundLine, Start
-from solver.exact.player import RADIX, Number, PlayerSolution, hand_space
-from solver.exact.strategy import Action, Chart, ExceptionHand
 from solver.model.cards import Card, parse_cards
 from solver.model.outcomes import BonusOutcome
 from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
 
+if TYPE_CHECKING:  # numpy and the solver load only to encode or decode what needs them
+    import numpy as np
+
+    from solver.exact.player import Number, PlayerSolution
+    from solver.exact.strategy import Chart
+
 #: Bump when the payload layout changes; part of every key (a test checks the layouts).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Default size cap of the cache, in bytes of stored payload.
 DEFAULT_MAX_BYTES = 500 * 1024 * 1024
 #: Environment variables: the folder, and the cap in megabytes.
@@ -109,17 +114,14 @@ COMPUTING_CODE = ("model", "exact")
 
 @cache
 def code_fingerprint(root: Path = PACKAGE_ROOT) -> str:
-    """A hash of the package version, the schema and the source of the computing code.
+    """A hash of the schema and the source of the computing code.
 
     Editing any file of ``solver/model``, ``solver/exact`` or this module changes it, so
-    results computed by other code are never returned.
+    results computed by other code are never returned.  The package's version number is
+    left out: the source it would stand for is hashed itself, and reading the version
+    (``importlib.metadata``) cost a cache hit a tenth of its time.
     """
-    digest = hashlib.sha256()
-    try:
-        package = version("community-blackjack")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        package = "unknown"
-    digest.update(f"{package}\0{SCHEMA_VERSION}\0".encode())
+    digest = hashlib.sha256(f"{SCHEMA_VERSION}\0".encode())
     files = sorted(p for folder in COMPUTING_CODE for p in (root / folder).glob("*.py"))
     for path in [*files, root / "cache.py"]:
         digest.update(str(path.relative_to(root)).encode() + b"\0")
@@ -179,7 +181,7 @@ def _cards(cards: Iterable[Card]) -> list[str]:
 
 
 def _keys_digest(keys: np.ndarray[Any, Any]) -> str:
-    return hashlib.sha256(np.asarray(keys, dtype="<i8").tobytes()).hexdigest()
+    return hashlib.sha256(keys.astype("<i8").tobytes()).hexdigest()
 
 
 def _encode_solution(solution: PlayerSolution) -> dict[str, Json]:
@@ -189,6 +191,8 @@ def _encode_solution(solution: PlayerSolution) -> dict[str, Json]:
     numerators over it; a column that an identity recovers (push = 1 - win - lose, the
     chosen action's value = win - lose) is left out when the identity holds for every hand.
     """
+    from solver.exact.player import RADIX
+
     space = solution.space
     keys = space.keys
     present = set(keys.tolist())
@@ -249,6 +253,8 @@ def _encode_solution(solution: PlayerSolution) -> dict[str, Json]:
 
 
 def _decode_solution(rules: Rules, doc: dict[str, Json]) -> PlayerSolution:
+    from solver.exact.player import PlayerSolution, hand_space
+
     space = hand_space(doc["bonus"], tuple(doc["shoe"]), [tuple(r) for r in doc["roots"]])
     if len(space.keys) != doc["hands"] or _keys_digest(space.keys) != doc["keys"]:
         raise ValueError("the stored hands do not match the rebuilt hand space")
@@ -318,7 +324,11 @@ def encode_game(game: GameResult[Any]) -> dict[str, Json]:
 
 
 def decode_game(doc: dict[str, Json]) -> GameResult[Any]:
-    """Inverse of :func:`encode_game`; raises on any malformed document."""
+    """Inverse of :func:`encode_game`; raises on any malformed document.
+
+    The solutions (most of the document) are decoded when first used: a repeated ``cbj
+    solve`` prints figures of the starting pairs and the round only.
+    """
     rules = decode_rules(doc["rules"])
     bonus = None
     if doc["bonus"] is not None:
@@ -331,17 +341,66 @@ def decode_game(doc: dict[str, Json]) -> GameResult[Any]:
         Start(p, c, _unnumber(prob), bool(hits), {k: _unnumber(v) for k, v in outcomes.items()})
         for p, c, prob, hits, outcomes in doc["starts"]
     )
-    solutions = {s["bonus"]: _decode_solution(rules, s) for s in doc["solutions"]}
     round_lines = tuple(RoundLine(Fraction(*net), _unnumber(p)) for net, p in doc["round_lines"])
     return GameResult(
         rules,
         parse_cards(doc["removed"]),
         bool(doc["exact"]),
         starts,
-        solutions,
+        StoredSolutions(rules, doc["solutions"]),
         bonus,
         round_lines,
     )
+
+
+class Section:
+    """A part of a stored document kept compressed until :meth:`load` is called."""
+
+    def __init__(self, compressed: bytes) -> None:
+        self.compressed = compressed
+
+    def load(self) -> Json:
+        """The part's JSON value."""
+        return _json_of(self.compressed)
+
+
+class StoredSolutions(Mapping[int, "PlayerSolution"]):
+    """A cached game's solutions by Bonus card value, decoded on first use.
+
+    ``source`` is the encoded list (or a :class:`Section` holding it).  ``recover``, when
+    set, receives a decoding error and returns solutions computed afresh instead.
+    """
+
+    def __init__(self, rules: Rules, source: Json | Section) -> None:
+        self.rules = rules
+        self.source = source
+        self.recover: Callable[[Exception], Mapping[int, PlayerSolution]] | None = None
+        self._decoded: Mapping[int, PlayerSolution] | None = None
+
+    def _solutions(self) -> Mapping[int, PlayerSolution]:
+        if self._decoded is None:
+            try:
+                docs = self.source.load() if isinstance(self.source, Section) else self.source
+                self._decoded = {s["bonus"]: _decode_solution(self.rules, s) for s in docs}
+            except Exception as error:  # a bad entry is recomputed when a caller can
+                if self.recover is None:
+                    raise ValueError(f"the cached solutions do not decode: {error}") from None
+                self._decoded = self.recover(error)
+            self.source = None
+        return self._decoded
+
+    def __getitem__(self, bonus: int) -> PlayerSolution:
+        return self._solutions()[bonus]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._solutions())
+
+    def __len__(self) -> int:
+        return len(self._solutions())
+
+    def __reduce__(self) -> tuple[type[dict[int, PlayerSolution]], tuple[Any, ...]]:
+        """Pickled (for worker processes) as the plain dictionary, decoded."""
+        return dict, (dict(self._solutions()),)
 
 
 def encode_chart(chart: Chart) -> dict[str, Json]:
@@ -363,6 +422,8 @@ def encode_chart(chart: Chart) -> dict[str, Json]:
 
 def decode_chart(doc: dict[str, Json]) -> Chart:
     """Inverse of :func:`encode_chart`."""
+    from solver.exact.strategy import Action, Chart, ExceptionHand
+
     return Chart(
         decode_rules(doc["rules"]),
         {((bool(s), int(t)), int(b)): Action(a) for s, t, b, a in doc["actions"]},
@@ -375,21 +436,58 @@ def decode_chart(doc: dict[str, Json]) -> Chart:
     )
 
 
+#: Top-level parts of a document stored apart, so that reading an entry leaves them packed.
+DEFERRED = ("solutions",)
+
+
 def pack(doc: dict[str, Json]) -> bytes:
-    """A document as compressed bytes."""
-    text = json.dumps(doc, separators=(",", ":"), sort_keys=True, allow_nan=False)
-    return zlib.compress(text.encode(), 6)
+    """A document as compressed bytes: the head, then each :data:`DEFERRED` part it has.
+
+    Each section is a 4-byte big-endian length and zlib-compressed JSON; the head lists
+    the deferred parts that follow it under ``"deferred"``.
+    """
+    deferred = [name for name in DEFERRED if name in doc]
+    head = {k: v for k, v in doc.items() if k not in deferred} | {"deferred": deferred}
+    sections = [_compressed(head), *(_compressed(doc[name]) for name in deferred)]
+    return b"".join(len(z).to_bytes(4, "big") + z for z in sections)
 
 
 def unpack(payload: bytes) -> dict[str, Json]:
-    """Inverse of :func:`pack`; raises ``ValueError`` on anything but a packed document."""
-    try:
-        doc = json.loads(zlib.decompress(payload))
-    except (zlib.error, UnicodeDecodeError, RecursionError) as error:
-        raise ValueError(f"not a cache document: {error}") from None
+    """Inverse of :func:`pack`, deferred parts left as :class:`Section`s.
+
+    Raises ``ValueError`` on anything but a packed document.
+    """
+    sections: list[bytes] = []
+    at = 0
+    while at < len(payload):
+        size = int.from_bytes(payload[at : at + 4], "big")
+        if at + 4 + size > len(payload):
+            raise ValueError("not a cache document: a section runs past the end")
+        sections.append(payload[at + 4 : at + 4 + size])
+        at += 4 + size
+    if not sections:
+        raise ValueError("not a cache document: empty")
+    doc = _json_of(sections[0])
     if not isinstance(doc, dict):
         raise ValueError("not a cache document")
+    deferred = doc.pop("deferred", None)
+    if not isinstance(deferred, list) or len(deferred) != len(sections) - 1:
+        raise ValueError("not a cache document: its sections do not match its head")
+    for name, section in zip(deferred, sections[1:], strict=True):
+        doc[name] = Section(section)
     return doc
+
+
+def _compressed(value: Json) -> bytes:
+    text = json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    return zlib.compress(text.encode(), 6)
+
+
+def _json_of(compressed: bytes) -> Json:
+    try:
+        return json.loads(zlib.decompress(compressed))
+    except (zlib.error, UnicodeDecodeError, RecursionError) as error:
+        raise ValueError(f"not a cache document: {error}") from None
 
 
 _CODECS: dict[str, tuple[Callable[[Any], dict[str, Json]], Callable[[dict[str, Json]], Any]]] = {
@@ -554,14 +652,16 @@ class Cache:
                 return None
             try:
                 row = db.execute(
-                    "SELECT kind, payload, checksum FROM entries WHERE key = ?", (key,)
+                    "SELECT kind, payload, checksum, used = (SELECT MAX(used) FROM entries)"
+                    " FROM entries WHERE key = ?",
+                    (key,),
                 ).fetchone()
             except sqlite3.Error as error:
                 self._give_up(f"{self.path}: {_describe(error)}")
                 return None
             if row is None:
                 return None
-            stored_kind, payload, checksum = row
+            stored_kind, payload, checksum, latest = row
             try:
                 if stored_kind != kind or not isinstance(payload, bytes):
                     raise ValueError("wrong kind of entry")
@@ -572,12 +672,13 @@ class Cache:
                 self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
                 self._execute(db, "DELETE FROM entries WHERE key = ?", (key,))
                 return None
-            self._execute(
-                db,
-                "UPDATE entries SET used = (SELECT COALESCE(MAX(used), 0) + 1 FROM entries)"
-                " WHERE key = ?",
-                (key,),
-            )
+            if not latest:  # the most recently used entry needs no write to stay so
+                self._execute(
+                    db,
+                    "UPDATE entries SET used = (SELECT COALESCE(MAX(used), 0) + 1 FROM entries)"
+                    " WHERE key = ?",
+                    (key,),
+                )
             return value
 
     def _execute(self, db: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> bool:
@@ -642,10 +743,19 @@ class Cache:
         key = self.key(kind, rules, removed, exact)
         found = self.load(kind, key)
         if found is not None:
+            if isinstance(found, GameResult) and isinstance(found.solutions, StoredSolutions):
+                found.solutions.recover = lambda error: self._recompute(key, compute, error)
             return _with_removed(found, removed)  # type: ignore[no-any-return]
         value = compute()
         self.store(kind, key, value)
         return value
+
+    def _recompute(self, key: str, compute: Callable[[], Any], error: Exception) -> Any:
+        """Solutions of an entry whose head decoded but whose solutions do not: solved again."""
+        self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
+        value = compute()
+        self.store("game", key, value)
+        return value.solutions
 
     def game(
         self,

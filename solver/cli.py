@@ -19,7 +19,6 @@ import click
 from solver.model.errors import CbjError
 from solver.model.outcomes import DEFAULT_ROUND_BAND, PAY_TIERS, POLICY_NAMES, BonusOutcome
 from solver.model.rules import DealerNatural, NaturalBeats, PresetName, Rules
-from solver.present.files import check_terminal, check_writable, choose_format, write_atomic, wrote
 from solver.present.formats import ChartFormat, Format, rule_cell
 from solver.present.presets import preset_table
 from solver.present.tables import (
@@ -62,11 +61,12 @@ if TYPE_CHECKING:
     import solver.cache as disk
     from solver import api
     from solver.exact.game import GameStore, ProgressCallback
-    from solver.present import charts, play, protection
+    from solver.present import charts, files, play, protection
     from solver.present import seats as present_seats
 else:
     api = lazy_module("solver.api")
     disk = lazy_module("solver.cache")
+    files = lazy_module("solver.present.files")  # shutil and tempfile, for commands that write
     charts = lazy_module("solver.present.charts")
     play = lazy_module("solver.present.play")
     protection = lazy_module("solver.present.protection")
@@ -347,17 +347,17 @@ def advise(bonus_text: str, hand: str, seen: str, exact: bool, fmt: str, **optio
 @cache_option
 def chart(fmt: str | None, output: Path | None, no_cache: bool, **options: Any) -> None:
     """The best printable hit/stand chart and its cost against perfect play."""
-    chosen = ChartFormat(choose_format(output, fmt, [f.value for f in ChartFormat], "md"))
+    chosen = ChartFormat(files.choose_format(output, fmt, [f.value for f in ChartFormat], "md"))
     if output is None:
-        check_terminal(chosen.value, sys.stdout)
+        files.check_terminal(chosen.value, sys.stdout)
     else:
-        check_writable(output)
+        files.check_writable(output)
     data = charts.render(api.chart(cache=chosen_cache(no_cache), **options), chosen)
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        click.echo(f"cbj: {wrote(write_atomic(output, data))}", err=True)
+        click.echo(f"cbj: {files.wrote(files.write_atomic(output, data))}", err=True)
 
 
 @cli.command()
@@ -377,7 +377,7 @@ def tables(output_dir: str, no_cache: bool) -> None:
     )
     for variant, chart_written in zip(VARIANTS, written.charts, strict=True):
         emit(f"{variant.folder}: chart EV {float(chart_written.expected_value):+.6f}")
-    click.echo(f"cbj: {wrote(output_dir)}", err=True)
+    click.echo(f"cbj: {files.wrote(output_dir)}", err=True)
 
 
 @cli.command(name="simulate")
@@ -674,7 +674,7 @@ def variants(fmt: str, no_cache: bool, **options: Any) -> None:
 def report(output: Path | None, fmt: str | None, jobs: int, no_cache: bool, **options: Any) -> None:
     """A PAR-style math report of the game: HTML or PDF."""
     if output is None and fmt is not None:
-        check_terminal(fmt, sys.stdout)
+        files.check_terminal(fmt, sys.stdout)
     result = api.report(output, format=fmt, jobs=jobs, cache=chosen_cache(no_cache), **options)
     if isinstance(result, str):
         click.echo(result, nl=False)
@@ -682,7 +682,7 @@ def report(output: Path | None, fmt: str | None, jobs: int, no_cache: bool, **op
         sys.stdout.buffer.write(result)
         sys.stdout.flush()
     else:
-        click.echo(f"cbj: {wrote(output or '')}", err=True)
+        click.echo(f"cbj: {files.wrote(output or '')}", err=True)
 
 
 @cli.group(name="cache", invoke_without_command=True)

@@ -8,6 +8,7 @@ import pickle
 import shutil
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from pathlib import Path
@@ -24,6 +25,8 @@ from solver.cache import (
     Cache,
     CacheWarning,
     NoCache,
+    Section,
+    StoredSolutions,
     code_fingerprint,
     decode_chart,
     decode_game,
@@ -257,6 +260,52 @@ def test_a_corrupt_entry_is_recomputed_with_one_warning(tmp_path: Path) -> None:
     assert counter.calls == 2 and len(lines) == 1
 
 
+def test_a_cached_game_leaves_its_solutions_packed_until_used(tmp_path: Path) -> None:
+    cache, counter = Cache(tmp_path / "c", warn=collect()[1]), Counter()
+    expected = fetch(cache, counter)
+    game = fetch(cache, counter)
+    assert isinstance(game.solutions, StoredSolutions)
+    assert isinstance(game.solutions.source, Section)
+    assert game.to_json() == expected.to_json()
+    assert isinstance(game.solutions.source, Section)  # printing the figures did not decode
+    same_game(game, expected)
+    assert game.solutions.source is None
+    same_game(pickle.loads(pickle.dumps(fetch(cache, counter))), expected)  # for workers
+
+
+def test_solutions_that_do_not_decode_are_recomputed_with_one_warning(tmp_path: Path) -> None:
+    """A payload whose checksum holds but whose solutions section is not JSON."""
+    folder = tmp_path / "c"
+    lines, warn = collect()
+    cache, counter = Cache(folder, warn=warn), Counter()
+    expected = fetch(cache, counter)
+    key = cache.key("game", SMALL, REMOVED, True)
+    with sqlite3.connect(folder / DATABASE_NAME) as db:
+        (payload,) = db.execute("SELECT payload FROM entries").fetchone()
+        head = payload[: 4 + int.from_bytes(payload[:4], "big")]
+        broken = head + (4).to_bytes(4, "big") + b"junk"
+        db.execute(
+            "UPDATE entries SET payload = ?, checksum = ?", (broken, Cache._checksum(key, broken))
+        )
+    game = fetch(cache, counter)
+    assert counter.calls == 1 and lines == []  # the head alone decodes
+    same_game(game, expected)
+    assert counter.calls == 2 and len(lines) == 1 and "corrupt" in lines[0]
+    same_game(fetch(cache, counter), expected)  # stored again, whole
+    assert counter.calls == 2 and len(lines) == 1
+
+
+@pytest.mark.parametrize("payload", [b"", b"\0\0\0\x09abc", b"\0\0\0\x03abc"])
+def test_a_payload_with_bad_sections_is_not_a_document(payload: bytes) -> None:
+    with pytest.raises(ValueError, match="not a cache document"):
+        unpack(payload)
+
+
+def test_a_document_without_deferred_parts_packs_as_one_section() -> None:
+    doc = {"rules": [1, 2], "text": "x"}
+    assert unpack(pack(doc)) == doc
+
+
 def test_an_entry_decoding_to_a_different_game_is_not_returned(tmp_path: Path) -> None:
     """A well-formed payload moved to another key fails the checksum, which covers the key."""
     folder = tmp_path / "c"
@@ -323,6 +372,24 @@ def test_the_cap_evicts_the_least_recently_used(tmp_path: Path) -> None:
         left = {k for (k,) in db.execute("SELECT key FROM entries")}
     assert keys[1] not in left  # least recently used went first
     assert sum(sizes.get(k, 0) for k in left) <= tight.max_bytes or len(left) == 1
+
+
+def test_reading_the_latest_entry_writes_nothing(tmp_path: Path) -> None:
+    cache, counter = Cache(tmp_path / "c", warn=collect()[1]), Counter()
+    fetch(cache, counter, REMOVED[1:])
+    fetch(cache, counter)
+
+    def used() -> dict[str, int]:
+        with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
+            return dict(db.execute("SELECT key, used FROM entries").fetchall())
+
+    before = used()
+    fetch(cache, counter)  # already the most recently used
+    assert used() == before
+    fetch(cache, counter, REMOVED[1:])  # the older one is marked used again
+    after = used()
+    assert after[cache.key("game", SMALL, REMOVED[1:], True)] > max(before.values())
+    assert counter.calls == 2
 
 
 def test_a_cap_of_zero_keeps_nothing(tmp_path: Path) -> None:

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from solver.cache import Cache
+from solver.exact.game import solve_game
+from solver.model.rules import Rules
 
 from .conftest import run_cli
 
@@ -88,3 +94,25 @@ def test_commands_that_solve_nothing_load_no_solver(argv: list[str]) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_cache_hit_loads_neither_numpy_nor_the_solver(tmp_path: Path) -> None:
+    # Not a timing test: a repeated `cbj solve` reads the figures it prints, nothing more.
+    rules = Rules(decks=1)
+    Cache(tmp_path).game(rules, (), False, lambda: solve_game(rules))
+    code = (
+        "import sys, contextlib, io\n"
+        "from solver.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main(['solve', '--decks', '1'])\n"
+        "heavy = ('numpy', 'solver.exact.player', 'solver.exact.dealer', 'importlib.metadata')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, CBJ_CACHE_DIR=str(tmp_path)),
+    )
+    assert done.stdout.strip() == "[]" and done.stderr == ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -15,7 +16,10 @@ from solver.exact.dealer import (
     dealer_probabilities,
     dealer_tree,
     exact_dealer,
+    moduli,
     outcome_labels,
+    rebuild,
+    rebuild_one,
     tree_exact_dealer,
     tree_probabilities,
 )
@@ -143,3 +147,15 @@ def test_fast_path_equals_the_walk_on_any_large_enough_shoe(
     if sum(shoe) < dealer_ends(rules, bonus).depth:
         return  # such shoes take the walk itself
     assert exact_dealer(rules, bonus, [shoe]) == tree_exact_dealer(rules, bonus, [shoe])
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(0, 2**200), min_size=1, max_size=5), st.integers(1, 8))
+def test_rebuilding_one_integer_agrees_with_rebuilding_them_all(
+    numbers: list[int], count: int
+) -> None:
+    primes = moduli(count)
+    kept = [n % math.prod(primes) for n in numbers]
+    residues = np.array([[n % p for n in kept] for p in primes], dtype=np.int64)
+    assert rebuild(residues, primes).tolist() == kept
+    assert [rebuild_one(residues[:, i].tolist(), primes) for i in range(len(kept))] == kept

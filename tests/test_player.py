@@ -65,3 +65,16 @@ def test_exact_solve_takes_the_modular_pass_on_a_full_shoe_and_floats_agree() ->
     assert exact.hitting == fast.hitting
     floats = [float(v) for v in fast.stand]
     assert np.allclose([float(v) for v in exact.stand], floats, rtol=0, atol=1e-12)
+
+
+def test_numerators_read_row_by_row_equal_those_rebuilt_all_at_once() -> None:
+    """Scattered reads rebuild rows alone, then (past ROW_READS rows) every row at once."""
+    rules = Rules(decks=1)
+    space = space_for(rules, 4)
+    fresh = solve_exact_modular(rules, space)
+    whole = solve_exact_modular(rules, space)
+    assert len(whole.hit) > 3 * player.ROW_READS
+    everything = list(zip(whole.stand, whole.hit, whole.outcomes, strict=True))
+    order = [*range(len(space.hands) - 1, -1, -7), *range(len(space.hands))]
+    for i in order:
+        assert (fresh.stand[i], fresh.hit[i], fresh.outcomes[i]) == everything[i]

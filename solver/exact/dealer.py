@@ -78,14 +78,14 @@ class DealerTree:
 
 def _final(rules: Rules, bonus: int, hard: int, has_ace: bool, cards: int) -> int | None:
     """Index of the final result of a dealer hand with this summary, or None while it draws."""
-    labels = outcome_labels(rules)
     if not dealer_stops_at(hard, has_ace, cards, bonus, rules):
         return None
+    # Positions in outcome_labels(rules): bust, the totals from the threshold up, natural.
     if hard > 21:
-        return labels.index(BUST)
+        return 0
     if dealer_natural_at(hard, has_ace, cards, bonus, rules):
-        return labels.index(NATURAL)
-    return labels.index(str(best_total_of(hard, has_ace, bonus)))
+        return 23 - rules.dealer_stands_on
+    return 1 + best_total_of(hard, has_ace, bonus) - rules.dealer_stands_on
 
 
 @cache
@@ -521,6 +521,29 @@ def rebuild(residues: IntArray, primes: Sequence[int]) -> npt.NDArray[np.object_
     value = pairs[-1].astype(object)
     for i in range(len(pairs) - 2, -1, -1):
         value = value * radices[i] + pairs[i]
+    return value
+
+
+@cache
+def _garner_inverses(primes: tuple[int, ...]) -> tuple[int, ...]:
+    """``(p_0 ... p_{k-1})^-1 mod p_k`` for each ``k``: the steps of :func:`rebuild_one`."""
+    inverses: list[int] = []
+    product = 1
+    for prime in primes:
+        inverses.append(pow(product % prime, -1, prime))
+        product *= prime
+    return tuple(inverses)
+
+
+def rebuild_one(residues: Sequence[int], primes: tuple[int, ...]) -> int:
+    """:func:`rebuild` for one integer, in Python integers (cheaper for a few values).
+
+    Adds one prime at a time: ``x`` keeps its residues so far and takes the next one.
+    """
+    value, product = 0, 1
+    for residue, prime, inverse in zip(residues, primes, _garner_inverses(primes), strict=True):
+        value += product * ((residue - value) * inverse % prime)
+        product *= prime
     return value
 
 

@@ -10,14 +10,13 @@ distribution pairs each starting pair's main outcomes with its Bonus outcomes ex
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 from solver.exact.bonus import BonusAnalysis, analyse_bonus, combinations_by_values
-from solver.exact.player import Number, PlayerSolution, solve_player
 from solver.exact.volatility import game_volatility
 from solver.model.cards import VALUES, Card, Shoe, ValueCounts, value_label
 from solver.model.errors import HandError, RulesError, ShoeError
@@ -33,7 +32,8 @@ from solver.model.outcomes import (
 from solver.model.parallel import parallel_map
 from solver.model.rules import Rules
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the player's solver (and numpy) load only when a game is solved
+    from solver.exact.player import Number, PlayerSolution
     from solver.exact.strategy import Chart
 
 #: The arithmetic of a result: ``Fraction`` for an exact solve, ``float`` for a fast one.
@@ -74,14 +74,15 @@ class GameResult(Generic[N]):
     """The main wager under composition-dependent optimal play, and the whole round.
 
     ``GameResult[Fraction]`` is an exact solve, ``GameResult[float]`` a float one; the
-    per-Bonus-card ``solutions`` are derived data and take no part in comparisons.
+    per-Bonus-card ``solutions`` are derived data and take no part in comparisons (a
+    cached game reads them back only when first used).
     """
 
     rules: Rules
     removed: tuple[Card, ...]
     exact: bool
     starts: tuple[Start[N], ...]
-    solutions: dict[int, PlayerSolution] = field(compare=False, repr=False)
+    solutions: Mapping[int, PlayerSolution] = field(compare=False, repr=False)
     bonus: BonusAnalysis | None
     round_lines: tuple[RoundLine[N], ...]
 
@@ -207,7 +208,7 @@ class GameResult(Generic[N]):
         return document
 
 
-JointOutcomes = dict[tuple[str, BonusOutcome], Number]
+JointOutcomes = dict[tuple[str, BonusOutcome], "Number"]
 
 
 def _round_terms(
@@ -280,6 +281,8 @@ def round_lines_for(rules: Rules, game: GameResult[Any]) -> tuple[RoundLine[Any]
 
 def _solve_bonus_card(rules: Rules, counts: ValueCounts, bonus: int, exact: bool) -> PlayerSolution:
     """Optimal play for every hand against one Bonus card value (one unit of parallel work)."""
+    from solver.exact.player import solve_player
+
     base: ValueCounts = tuple(n - (v == bonus) for v, n in enumerate(counts, start=1))
     roots = [hand_of([p]) for p in VALUES if base[p - 1] > 0]
     solution = solve_player(rules, bonus, base, roots, exact=exact)
@@ -415,6 +418,8 @@ def advise(
         )
     if len(hand) == 1 and is_player_blackjack(hand[0].points, bonus.points):
         raise HandError("own card and Bonus card make a blackjack, paid at once: nothing to decide")
+    from solver.exact.player import solve_player
+
     base = Shoe.full(rules.decks).remove((bonus, *seen)).value_counts()
     solution = solve_player(rules, bonus.points, base, [own], exact=exact)
     i = solution.space.index(own)

@@ -37,6 +37,7 @@ from solver.exact.dealer import (
     padded_falling,
     primes_above,
     rebuild,
+    rebuild_one,
 )
 from solver.model.cards import ValueCounts
 from solver.model.errors import HandError
@@ -111,19 +112,27 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
             raise HandError(f"hand {describe_hand(tuple(root))} has busted: nothing to decide")
     universe = all_hands()
     fits = (universe <= limit).all(axis=1)
-    contains = np.zeros(len(universe), dtype=bool)
-    for root in root_array:
-        contains |= (universe >= root).all(axis=1)
-    hands = universe[fits & contains]
-    keys = hands @ RADIX
+    contains = np.any(np.all(universe[:, None, :] >= root_array[None, :, :], axis=2), axis=1)
+    chosen = np.flatnonzero(fits & contains)
+    hands = universe[chosen]
     n = len(hands)
+    # Children found once among all hands, then renumbered: a hand not chosen is n.
+    position = np.full(len(universe) + 1, n, dtype=np.int64)
+    position[chosen] = np.arange(n)
+    children = position[_children_in_universe()[chosen]]
+    draws = limit[None, :] - hands
+    return HandSpace(bonus, shoe, hands, hands @ RADIX, children, draws, hands.sum(axis=1))
+
+
+@cache
+def _children_in_universe() -> npt.NDArray[np.int64]:
+    """``[i, v - 1]``: where hand ``i`` of :func:`all_hands` plus a ``v`` is; the count if bust."""
+    universe = all_hands()
+    keys = universe @ RADIX
     child_keys = keys[:, None] + RADIX[None, :]
     found = np.searchsorted(keys, child_keys)
-    clipped = np.minimum(found, max(n - 1, 0))
-    present = (found < n) & (keys[clipped] == child_keys) if n else found < 0
-    children = np.where(present, found, n)
-    draws = limit[None, :] - hands
-    return HandSpace(bonus, shoe, hands, keys, children, draws, hands.sum(axis=1))
+    clipped = np.minimum(found, len(keys) - 1)
+    return np.where((found < len(keys)) & (keys[clipped] == child_keys), found, len(keys))
 
 
 def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
@@ -154,6 +163,89 @@ def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
 
 
 Number = Fraction | float
+
+
+#: Rows a :class:`Numerators` rebuilds one by one before it rebuilds them all at once.
+ROW_READS = 32
+
+
+class Numerators:
+    """Integer columns kept as residues and rebuilt when read.
+
+    ``residues[k, i, c]`` is column ``c`` of row ``i`` modulo ``primes[k]``;
+    ``offsets[c]`` (one integer per row, or ``None``) is subtracted once rebuilt.  A game
+    reads a few rows of each solution (its one-card hands): those are rebuilt alone, and
+    only a caller that reads more than :data:`ROW_READS` rows pays to rebuild every row
+    (vectorised).
+    """
+
+    def __init__(
+        self,
+        residues: npt.NDArray[np.int64],
+        primes: Sequence[int],
+        offsets: Sequence[Sequence[int] | None],
+    ) -> None:
+        self._residues = residues
+        self._primes = tuple(primes)
+        self._offsets = tuple(offsets)
+        self._rows: dict[int, tuple[int, ...]] = {}
+        self._columns: list[list[int]] | None = None
+
+    def __len__(self) -> int:
+        return int(self._residues.shape[1])
+
+    def value(self, column: int, row: int) -> int:
+        """The integer in ``column`` of ``row``."""
+        if self._columns is None and row not in self._rows and len(self._rows) >= ROW_READS:
+            whole: list[list[int]] = rebuild(self._residues, self._primes).T.tolist()
+            for c, offset in enumerate(self._offsets):
+                if offset is not None:
+                    whole[c] = [v - d for v, d in zip(whole[c], offset, strict=True)]
+            self._columns = whole
+        if self._columns is not None:
+            return self._columns[column][row]
+        found = self._rows.get(row)
+        if found is None:
+            residues = self._residues[:, row, :].T.tolist()
+            found = self._rows[row] = tuple(
+                rebuild_one(r, self._primes) - (0 if offset is None else offset[row])
+                for r, offset in zip(residues, self._offsets, strict=True)
+            )
+        return found[column]
+
+    def column(self, column: int) -> NumeratorColumn:
+        """One column as a sequence."""
+        return NumeratorColumn(self, column)
+
+
+class NumeratorColumn(Sequence[int]):
+    """One column of :class:`Numerators`, rebuilt as read."""
+
+    __slots__ = ("_column", "_source")
+
+    def __init__(self, source: Numerators, column: int) -> None:
+        self._source = source
+        self._column = column
+
+    def __len__(self) -> int:
+        return len(self._source)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[int]: ...
+    def __getitem__(self, index: int | slice) -> int | list[int]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        return self._source.value(self._column, index % len(self))
+
+    def __getstate__(self) -> tuple[Numerators, int]:
+        return self._source, self._column
+
+    def __setstate__(self, state: tuple[Numerators, int]) -> None:
+        self._source, self._column = state
 
 
 class _Exact:
@@ -404,17 +496,19 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
     # Net values are signed: shift them by D(m) so that every rebuilt integer is in range.
     shift = bust_lift[:, space.sizes]
     nets = [(v[:, :, WIN] - v[:, :, LOSE] + shift) % pk for v in (stand, hit)]
-    numerators = rebuild(np.stack([*nets, *np.moveaxis(played[:, :n], 2, 0)], axis=2), primes)
     denominators = [denominator[m] for m in space.sizes.tolist()]
-    columns: list[list[int]] = numerators.T.tolist()
-    net_values = [[v - d for v, d in zip(c, denominators, strict=True)] for c in columns[:2]]
+    numerators = Numerators(
+        np.stack([*nets, *np.moveaxis(played[:, :n], 2, 0)], axis=2),
+        primes,
+        (denominators, denominators, None, None, None),
+    )
     return PlayerSolution(
         rules,
         space,
-        ExactValues(net_values[0], denominators),
-        ExactValues(net_values[1], denominators),
+        ExactValues(numerators.column(0), denominators),
+        ExactValues(numerators.column(1), denominators),
         tuple(hitting.tolist()),
-        ExactOutcomes(columns[2:], denominators),
+        ExactOutcomes([numerators.column(c) for c in (2, 3, 4)], denominators),
     )
 
 
