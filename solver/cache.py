@@ -211,6 +211,22 @@ def _encode_solution(solution: PlayerSolution) -> dict[str, Json]:
         "keys": _keys_digest(keys),
         "hitting": "".join("1" if h else "0" for h in solution.hitting),
     }
+    held = _held_numerators(solution)
+    if held is not None:
+        doc["exact"] = True
+        (stand_n, hit_n, win_n, push_n, lose_n), by_size = held
+        sizes = space.sizes.tolist()
+        doc["denominators"] = {str(m): d for m, d in by_size.items()}
+        rows = list(zip(stand_n, hit_n, solution.hitting, strict=True))
+        chosen_n = [h if hit else s for s, h, hit in rows]
+        doc["win"], doc["lose"] = win_n, lose_n
+        doc["other"] = [s if hit else h for s, h, hit in rows]
+        wpl = zip(win_n, push_n, lose_n, sizes, strict=True)
+        if not all(w + p + lo == by_size[m] for w, p, lo, m in wpl):
+            doc["push"] = push_n
+        if not all(c == w - lo for c, w, lo in zip(chosen_n, win_n, lose_n, strict=True)):
+            doc["chosen"] = chosen_n
+        return doc
     win = [o[0] for o in solution.outcomes]
     push = [o[1] for o in solution.outcomes]
     lose = [o[2] for o in solution.outcomes]
@@ -250,6 +266,32 @@ def _encode_solution(solution: PlayerSolution) -> dict[str, Json]:
         doc["chosen"] = [float(v) for v in chosen]
         doc["other"] = [float(v) for v in other]
     return doc
+
+
+def _held_numerators(
+    solution: PlayerSolution,
+) -> tuple[list[list[int]], dict[int, int]] | None:
+    """An exact solve's values as integer numerators over one denominator per hand size,
+    read as the solver holds them (no fraction made); None when they are not held so."""
+    from solver.exact.player import ExactOutcomes, ExactValues
+
+    stand, hit, outcomes = solution.stand, solution.hit, solution.outcomes
+    if not (
+        isinstance(stand, ExactValues)
+        and isinstance(hit, ExactValues)
+        and isinstance(outcomes, ExactOutcomes)
+    ):
+        return None
+    parts = [stand.raw(), hit.raw(), outcomes.raw()]
+    dens = parts[0][1]
+    if any(p[1] != dens for p in parts):
+        return None
+    by_size: dict[int, int] = {}
+    for m, d in zip(solution.space.sizes.tolist(), dens, strict=True):
+        if by_size.setdefault(m, d) != d:
+            return None
+    columns = [parts[0][0][0], parts[1][0][0], *parts[2][0]]
+    return columns, by_size
 
 
 def _decode_solution(rules: Rules, doc: dict[str, Json]) -> PlayerSolution:

@@ -194,14 +194,24 @@ class Numerators:
     def __len__(self) -> int:
         return int(self._residues.shape[1])
 
-    def value(self, column: int, row: int) -> int:
-        """The integer in ``column`` of ``row``."""
-        if self._columns is None and row not in self._rows and len(self._rows) >= ROW_READS:
+    def _rebuild_all(self) -> list[list[int]]:
+        """Every column, rebuilt at once (kept for later reads)."""
+        if self._columns is None:
             whole: list[list[int]] = rebuild(self._residues, self._primes).T.tolist()
             for c, offset in enumerate(self._offsets):
                 if offset is not None:
                     whole[c] = [v - d for v, d in zip(whole[c], offset, strict=True)]
             self._columns = whole
+        return self._columns
+
+    def whole_column(self, column: int) -> list[int]:
+        """All of ``column``, as a new list."""
+        return list(self._rebuild_all()[column])
+
+    def value(self, column: int, row: int) -> int:
+        """The integer in ``column`` of ``row``."""
+        if self._columns is None and row not in self._rows and len(self._rows) >= ROW_READS:
+            self._rebuild_all()
         if self._columns is not None:
             return self._columns[column][row]
         found = self._rows.get(row)
@@ -229,6 +239,10 @@ class NumeratorColumn(Sequence[int]):
 
     def __len__(self) -> int:
         return len(self._source)
+
+    def tolist(self) -> list[int]:
+        """The whole column, rebuilt at once."""
+        return self._source.whole_column(self._column)
 
     @overload
     def __getitem__(self, index: int) -> int: ...
@@ -260,6 +274,13 @@ class _Exact:
 
     def __len__(self) -> int:
         return len(self._denominators)
+
+    def raw(self) -> tuple[list[list[int]], list[int]]:
+        """The numerator columns and each row's denominator, as held (not reduced)."""
+        columns = [
+            c.tolist() if isinstance(c, NumeratorColumn) else list(c) for c in self._numerators
+        ]
+        return columns, list(self._denominators)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence) or isinstance(other, str) or len(other) != len(self):
