@@ -295,40 +295,44 @@ def _held_numerators(
 
 
 def _decode_solution(rules: Rules, doc: dict[str, Json]) -> PlayerSolution:
-    from solver.exact.player import PlayerSolution, hand_space
+    """Inverse of :func:`_encode_solution`; exact values stay integer numerators over their
+    denominators until read, as the solver holds them."""
+    from solver.exact.player import ExactOutcomes, ExactValues, PlayerSolution, hand_space
 
     space = hand_space(doc["bonus"], tuple(doc["shoe"]), [tuple(r) for r in doc["roots"]])
     if len(space.keys) != doc["hands"] or _keys_digest(space.keys) != doc["keys"]:
         raise ValueError("the stored hands do not match the rebuilt hand space")
     hitting = tuple(c == "1" for c in doc["hitting"])
     n = len(hitting)
-    columns: dict[str, list[Number]] = {}
+    columns: dict[str, list[Any]] = {
+        name: list(doc[name]) for name in _FLOAT_COLUMNS if name in doc
+    }
     if doc["exact"]:
-        sizes = space.sizes.tolist()
-        dens = [int(doc["denominators"][str(m)]) for m in sizes]
-        for name in ("win", "lose", "other", "push", "chosen"):
-            if name in doc:
-                columns[name] = [Fraction(v, d) for v, d in zip(doc[name], dens, strict=True)]
+        dens = [int(doc["denominators"][str(m)]) for m in space.sizes.tolist()]
+        win, lose = columns["win"], columns["lose"]
         if "push" not in columns:
-            columns["push"] = [
-                1 - w - lo for w, lo in zip(columns["win"], columns["lose"], strict=True)
-            ]
+            columns["push"] = [d - w - lo for w, lo, d in zip(win, lose, dens, strict=True)]
         if "chosen" not in columns:
-            columns["chosen"] = [
-                w - lo for w, lo in zip(columns["win"], columns["lose"], strict=True)
-            ]
+            columns["chosen"] = [w - lo for w, lo in zip(win, lose, strict=True)]
     else:
-        columns = {name: [float(v) for v in doc[name]] for name in doc if name in _FLOAT_COLUMNS}
+        columns = {name: [float(v) for v in col] for name, col in columns.items()}
     if any(len(col) != n for col in columns.values()):
         raise ValueError("a stored column has the wrong length")
-    stand = tuple(
-        o if h else c for c, o, h in zip(columns["chosen"], columns["other"], hitting, strict=True)
-    )
-    hit = tuple(
-        c if h else o for c, o, h in zip(columns["chosen"], columns["other"], hitting, strict=True)
-    )
-    outcomes = tuple(zip(columns["win"], columns["push"], columns["lose"], strict=True))
-    return PlayerSolution(rules, space, stand, hit, hitting, outcomes)
+    rows = list(zip(columns["chosen"], columns["other"], hitting, strict=True))
+    stand = [o if h else c for c, o, h in rows]
+    hit = [c if h else o for c, o, h in rows]
+    if doc["exact"]:
+        outcomes = [columns["win"], columns["push"], columns["lose"]]
+        return PlayerSolution(
+            rules,
+            space,
+            ExactValues(stand, dens),
+            ExactValues(hit, dens),
+            hitting,
+            ExactOutcomes(outcomes, dens),
+        )
+    triples = tuple(zip(columns["win"], columns["push"], columns["lose"], strict=True))
+    return PlayerSolution(rules, space, tuple(stand), tuple(hit), hitting, triples)
 
 
 _FLOAT_COLUMNS = ("win", "push", "lose", "chosen", "other")
