@@ -193,36 +193,44 @@ def test_ten_value_ranks_share_the_main_eor_but_not_the_bonus_one(
     assert len({tiny_exact.effects["bonus"][r] for r in "TJQK"}) > 1
 
 
-def test_whole_deck_is_the_exact_change_of_removing_52_cards(games: MemoryCache) -> None:
-    rules = Rules(decks=2)
-    removed = parse_cards("2s 3h 4d 5c 6s 7h 8d 9c 10s Jh Qd Kc As Ah 9s 9h")
-    eor = effects_of_removal(rules, removed, exact=False, cache=games)
-    deck = tuple(Card(r, s) for r in RANKS for s in SUITS)
-    after = solve_game(rules, (*removed, *deck), exact=False)
-    before = solve_game(rules, removed, exact=False)
-    assert eor.whole_deck.exact is not None
+@pytest.fixture(scope="module")
+def six_decks(games: MemoryCache) -> EffectsOfRemoval[Any]:
+    """The default 6-deck shoe's EORs in floats."""
+    return effects_of_removal(Rules(), exact=False, cache=games)
+
+
+def test_whole_deck_is_the_exact_change_of_removing_52_cards(
+    six_decks: EffectsOfRemoval[Any], games: MemoryCache
+) -> None:
+    # Six decks less one whole deck is five decks, solved here as such.
+    after = solve_game(Rules(decks=5), exact=False, cache=games)
+    before = solve_game(Rules(), exact=False, cache=games)
+    assert six_decks.whole_deck.exact is not None
     assert math.isclose(
-        eor.whole_deck.exact["main"], after.expected_value - before.expected_value, abs_tol=1e-12
+        six_decks.whole_deck.exact["main"],
+        after.expected_value - before.expected_value,
+        abs_tol=1e-12,
     )
     assert math.isclose(
-        eor.whole_deck.exact["round"],
+        six_decks.whole_deck.exact["round"],
         after.round_expected_value - before.round_expected_value,
         abs_tol=1e-12,
     )
 
 
-def test_six_deck_eors_equal_two_independent_solves(games: MemoryCache) -> None:
-    eor = effects_of_removal(Rules(), exact=False, cache=games)
+def test_six_deck_eors_equal_two_independent_solves(six_decks: EffectsOfRemoval[Any]) -> None:
     before = api.solve()
     for card in parse_cards("5h Kd"):
         after = api.solve(removed=[card])
         label = "T" if card.points == 10 and card.rank.value == "10" else card.rank.value
         assert math.isclose(
-            eor.effects["main"][label], after.expected_value - before.expected_value, abs_tol=1e-12
+            six_decks.effects["main"][label],
+            after.expected_value - before.expected_value,
+            abs_tol=1e-12,
         )
         # A full shoe is symmetric in suits, so any one suit gives the suit-averaged EOR.
         assert math.isclose(
-            eor.effects["round"][label],
+            six_decks.effects["round"][label],
             after.round_expected_value - before.round_expected_value,
             abs_tol=1e-12,
         )
