@@ -51,9 +51,9 @@ PENETRATION = 0.83
 #: EORs are printed times this.
 EOR_SCALE = 10_000
 WAGER_NAMES = {
-    "main": "main, optimal play",
-    "main_chart": "main, the chart",
-    "bonus": "Bonus (per Bonus unit)",
+    "main": "main, optimal",
+    "main_chart": "main, chart",
+    "bonus": "Bonus",
     "round": "whole round",
 }
 
@@ -94,9 +94,7 @@ def check_sizes(shoe_samples: int, counter_rounds: int) -> tuple[int, int]:
         or not isinstance(counter_rounds, int)
         or not 1 <= counter_rounds <= MAX_ROUNDS
     ):
-        raise ReportError(
-            f"counter rounds {counter_rounds!r} is invalid: give 1 to {MAX_ROUNDS:,}"
-        )
+        raise ReportError(f"counter rounds {counter_rounds!r} is invalid: give 1 to {MAX_ROUNDS:,}")
     return shoe_samples, counter_rounds
 
 
@@ -196,11 +194,16 @@ def _scaled_eor(value: float) -> str:
     return "0" if float(text) == 0 else minus(text)
 
 
+#: The ranks worth ten, merged into one column when their EORs all agree (a full shoe).
+TEN_RANKS = ("T", "J", "Q", "K")
+
+
 def _eor_grid(eor: EffectsOfRemoval[Any]) -> Grid:
-    rows = tuple(
-        (WAGER_NAMES[w], *(_scaled_eor(float(eor.effects[w][r])) for r in LABELS))
-        for w in WAGER_NAMES
-    )
+    cells = {w: {r: _scaled_eor(float(eor.effects[w][r])) for r in LABELS} for w in WAGER_NAMES}
+    merged = all(len({cells[w][r] for r in TEN_RANKS}) == 1 for w in WAGER_NAMES)
+    columns = [r for r in LABELS if not merged or r not in TEN_RANKS[1:]]
+    headers = [" ".join(TEN_RANKS) if merged and r == "T" else r for r in columns]
+    rows = tuple((WAGER_NAMES[w], *(cells[w][r] for r in columns)) for w in WAGER_NAMES)
     deck = eor.whole_deck
     exact_change = deck.exact
     whole = (
@@ -215,11 +218,11 @@ def _eor_grid(eor: EffectsOfRemoval[Any]) -> Grid:
         "cards sees."
     )
     return Grid(
-        ("wager", *LABELS),
+        ("wager", *headers),
         rows,
         caption=f"EOR \u00d7 {thousands(EOR_SCALE)} per card of each rank removed from the full "
-        f"shoe of {thousands(eor.cards)} cards, in units of the wager (positive: the "
-        f"player gains when that card is gone).{whole}",
+        f"shoe of {thousands(eor.cards)} cards, in units of the wager (the Bonus wager's "
+        f"per Bonus unit; positive: the player gains when that card is gone).{whole}",
         compact=True,
     )
 
@@ -276,8 +279,17 @@ def _states_grid(depths: Any, samples: int, plan: CounterPlan) -> Grid:
         for d in depths
     )
     return Grid(
-        ("share dealt", "cards left", "mean", "SD", "5th pct", "95th pct", "positive",
-         "slope/TC", "R\u00b2"),  # fmt: skip
+        (
+            "share dealt",
+            "cards left",
+            "mean",
+            "SD",
+            "5th pct",
+            "95th pct",
+            "positive",
+            "slope/TC",
+            "R\u00b2",
+        ),
         rows,
         caption=f"Real shoes: at each share of the shoe dealt, {thousands(samples)} shoes "
         f"dealt at random (seed {PROTECTION_SEED}) and each solved under optimal play for "
@@ -323,8 +335,14 @@ def _counter_grid(
     )
     steps = ", ".join(minus(f"{u} from TC {t:g}") for t, u in plan.ramp)
     return Grid(
-        ("counter", "rounds played", "win per 100 rounds [95%]", "average bet",
-         "edge per total wagered [95%]", "SD per round"),  # fmt: skip
+        (
+            "counter",
+            "rounds played",
+            "win per 100 rounds [95%]",
+            "average bet",
+            "edge per total wagered [95%]",
+            "SD per round",
+        ),
         rows,
         caption="A simulated counter (the independent simulator, "
         f"{thousands(rounds)} rounds dealt each, seed {PROTECTION_SEED}) at one seat, "
@@ -378,4 +396,3 @@ def _verdict(
         "and is not barred from sitting out; the figures are from samples of the stated "
         "sizes, not exact."
     )
-
