@@ -679,7 +679,7 @@ def variants(fmt: str, no_cache: bool, **options: Any) -> None:
     "--counter-rounds",
     type=int,
     default=None,
-    help="Game protection: rounds dealt to each simulated counter  [default: 1000000]",
+    help="Game protection: rounds dealt to each simulated counter  [default: 2000000]",
 )
 @jobs_option()
 @cache_option

@@ -322,3 +322,12 @@ def test_protection_ramp_follows_the_count_and_the_verdict_its_intervals(
         low, high = (_value(x) for x in row[2].split("[")[1].rstrip("]").split(", "))
         words = "beats the game" if low > 0 else "does not beat" if high < 0 else "not measurably"
         assert words in sentence, (row, sentence)
+
+
+def test_report_help_states_the_protection_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    from solver.present.report.protection import COUNTER_ROUNDS, SHOE_SAMPLES
+
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"[default: {SHOE_SAMPLES}]" in text and f"[default: {COUNTER_ROUNDS}]" in text

@@ -44,7 +44,7 @@ PROTECTION_SEED = 20_261_130
 #: Shoes dealt and solved at each depth of the report's study, unless asked otherwise.
 SHOE_SAMPLES = 50
 #: Rounds of each simulated counter in the report, unless asked otherwise.
-COUNTER_ROUNDS = 1_000_000
+COUNTER_ROUNDS = 2_000_000
 #: The counter's spread in main units and the share of the shoe dealt before a shuffle.
 SPREAD = (1, 8)
 PENETRATION = 0.83
