@@ -381,6 +381,12 @@ def _verdict(
         f"{signed(bonus_moves * EOR_SCALE, 2)} \u00d7 10\u207b\u2074 per card removed."
     )
     spread = f"{SPREAD[0]}\u2013{SPREAD[1]}"
+    unsure = [s for s in (every_round, back_counter) if s.ci95[0] <= 0 <= s.ci95[1]]
+    larger = (
+        " More rounds (a report option) would narrow the interval that is not yet decided."
+        if unsure
+        else ""
+    )
     dealt = sum(back_counter.rounds_by_bet)
     share = back_counter.rounds_played / dealt if dealt else 0.0
     return (
@@ -390,7 +396,7 @@ def _verdict(
         f"out every round below a true count of {minus(f'{plan.wong_out:g}')} (a "
         f"back-counter, playing {100 * share:.0f}% "
         f"of the rounds dealt) {_beats(back_counter)} "
-        f"({signed(100 * back_counter.mean, 2)} units per 100 rounds played). {bonus} "
+        f"({signed(100 * back_counter.mean, 2)} units per 100 rounds played).{larger} {bonus} "
         f"Assumptions: penetration {PENETRATION:g}, the counter sees every card dealt, "
         "plays the hands by optimal play for the full shoe (no count-based changes of play) "
         "and is not barred from sitting out; the figures are from samples of the stated "
