@@ -9,20 +9,24 @@ numbers, so it changes with the rules.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from solver.exact.protection import (
     BEST_LEVELS,
+    CountSystem,
     EffectsOfRemoval,
     RoundEffects,
     best_count,
     effects_of_removal,
+    ev_per_true_count,
     judge_counts,
     system_tags,
 )
 from solver.exact.shoe_states import (
     DEFAULT_DEPTHS,
+    DepthStates,
     cards_dealt,
     check_samples,
     study_shoe_states,
@@ -100,8 +104,6 @@ def check_sizes(shoe_samples: int, counter_rounds: int) -> tuple[int, int]:
 
 def counter_plan(eor: EffectsOfRemoval[Any]) -> CounterPlan:
     """The best level-1 count of ``eor``'s round EORs and the ramp its EV line suggests."""
-    from solver.exact.protection import ev_per_true_count
-
     tags = best_count(eor.effects["round"], 1)
     slope = float(ev_per_true_count(tags, eor.effects["round"], eor.cards))
     if slope <= 0:  # pragma: no cover - a best count always correlates positively
@@ -163,7 +165,8 @@ def protection_section(
             jobs=jobs,
             counter=counter,
         )
-        assert result.counter is not None
+        if result.counter is None:  # pragma: no cover - a counter was seated
+            raise ReportError("the simulator returned no counter results")
         runs.append(result.counter)
     every_round, back_counter = runs
     return Section(
@@ -238,7 +241,7 @@ def _tags_text(tags: Tags) -> str:
     )
 
 
-def _counts_grid(systems: Any, eor: EffectsOfRemoval[Any]) -> Grid:
+def _counts_grid(systems: Sequence[CountSystem], eor: EffectsOfRemoval[Any]) -> Grid:
     names = {"hi-lo": "Hi-Lo", **{f"best-level-{n}": f"best level {n}" for n in BEST_LEVELS}}
     rows = tuple(
         (
@@ -263,7 +266,7 @@ def _counts_grid(systems: Any, eor: EffectsOfRemoval[Any]) -> Grid:
     )
 
 
-def _states_grid(depths: Any, samples: int, plan: CounterPlan) -> Grid:
+def _states_grid(depths: Sequence[DepthStates], samples: int, plan: CounterPlan) -> Grid:
     rows = tuple(
         (
             f"{d.depth:g}",
