@@ -778,6 +778,8 @@ def report(
     *,
     format: str | None = None,
     jobs: int = 1,
+    shoe_samples: int | None = None,
+    counter_rounds: int | None = None,
     cache: GameStore | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -786,6 +788,8 @@ def report(
 
     Written to ``output`` (HTML or PDF, as ``format`` or the extension says; the path is
     checked before any work), else returned: HTML text, or PDF bytes if ``format="pdf"``.
+    ``shoe_samples`` (shoes solved per depth) and ``counter_rounds`` (rounds per
+    simulated counter) size the game-protection section (``None``: its defaults).
     """
     from solver.present.files import choose_format
     from solver.present.report import (
@@ -802,7 +806,9 @@ def report(
         chosen = check_report_path(Path(output), format)
     else:
         chosen = choose_format(None, format, REPORT_FORMATS, "html")
-    document = build_report(played, jobs=jobs, cache=cache)
+    document = build_report(
+        played, jobs=jobs, cache=cache, shoe_samples=shoe_samples, counter_rounds=counter_rounds
+    )
     if output is None:
         return render_pdf(document) if chosen == "pdf" else render_html(document)
     return Written(played, (write_report(document, Path(output), chosen),))

@@ -669,6 +669,18 @@ def variants(fmt: str, no_cache: bool, **options: Any) -> None:
     default=None,
     help="Output format  [default: from -o's extension, else html]",
 )
+@click.option(
+    "--shoe-samples",
+    type=int,
+    default=None,
+    help="Game protection: random shoes solved at each depth  [default: 50]",
+)
+@click.option(
+    "--counter-rounds",
+    type=int,
+    default=None,
+    help="Game protection: rounds dealt to each simulated counter  [default: 2000000]",
+)
 @jobs_option()
 @cache_option
 def report(output: Path | None, fmt: str | None, jobs: int, no_cache: bool, **options: Any) -> None:

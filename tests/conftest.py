@@ -66,6 +66,11 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
     return int(stop.value.code or 0), out, err
 
 
+#: Game-protection sizes of every report built in the tests: small, so the report builds in
+#: seconds (its figures are checked for wiring and wording, not for precision).
+REPORT_SIZES = {"shoe_samples": 4, "counter_rounds": 20_000}
+#: The same sizes as ``cbj report`` options.
+REPORT_SIZE_OPTIONS = ["--shoe-samples", "4", "--counter-rounds", "20000"]
 #: The date every report built in the tests carries (2026-01-02), for reproducible PDFs.
 EPOCH = "1767312000"
 
@@ -78,4 +83,4 @@ def par_report() -> Report:
     """
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-        return build_report(Rules(decks=2), cache=Cache())
+        return build_report(Rules(decks=2), cache=Cache(), **REPORT_SIZES)

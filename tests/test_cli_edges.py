@@ -82,6 +82,8 @@ def test_chart_into_a_missing_folder_fails_at_once(capsys: pytest.CaptureFixture
         (["chart", "-o", "x.txt"], "give --format"),
         (["report", "-o", "r.docx"], "give --format"),
         (["report", "-o", "r.pdf", "--format", "html"], "contradicts"),
+        (["report", "-o", "r.pdf", "--shoe-samples", "1"], "samples 1 is invalid"),
+        (["report", "-o", "r.pdf", "--counter-rounds", "0"], "counter rounds 0 is invalid"),
         (["tables", "--output-dir", ""], "empty"),
     ],
 )

@@ -16,7 +16,7 @@ from solver.exact.strategy import Action
 from solver.present.charts import COLOURS
 from solver.present.report import Report, render_html, render_pdf, write_report
 from solver.present.report.content import Grid, Text, report_date
-from tests.conftest import EPOCH
+from tests.conftest import EPOCH, REPORT_SIZE_OPTIONS
 
 #: One worker builds the session's report for these tests and the browser's.
 pytestmark = pytest.mark.xdist_group("report")
@@ -34,6 +34,7 @@ SECTIONS = (
     "Paytable sensitivity",
     "Rule variants",
     "Strategy chart",
+    "Game protection",
     "Simulation cross-check",
     "Appendix: exact values",
 )
@@ -153,7 +154,7 @@ def test_simulation_cross_check_agrees(par_report: Report) -> None:
 def test_pdf_has_outline_page_x_of_y_vector_plots_and_text(pdf: bytes) -> None:
     reader = PdfReader(io.BytesIO(pdf))
     pages = len(reader.pages)
-    assert 4 <= pages <= 8  # 7 before the volatility and table-of-players sections
+    assert 4 <= pages <= 10  # 9 with the game-protection section
     titles = [o.title for o in reader.outline if not isinstance(o, list)]
     assert titles == [f"{i}. {t}" for i, t in enumerate(SECTIONS, 1)]
     text = [p.extract_text() for p in reader.pages]
@@ -174,7 +175,7 @@ def test_pdf_is_byte_identical_through_the_cli(
 ) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
     with pytest.raises(SystemExit) as stop:
-        main(["report", "--decks", "2", "-o", str(tmp_path / "r.pdf")])
+        main(["report", "--decks", "2", *REPORT_SIZE_OPTIONS, "-o", str(tmp_path / "r.pdf")])
     assert stop.value.code == 0 and "wrote" in capsys.readouterr().err
     assert (tmp_path / "r.pdf").read_bytes() == pdf
 
@@ -264,3 +265,72 @@ def test_the_table_of_players_holds_k_times_one_seats_bonus(par_report: Report) 
     assert "50\u2009000 table-rounds" in prose
     worst = float(re.search(r"largest \|z\| ([\d.]+)", prose).group(1))  # type: ignore[union-attr]
     assert worst < 3
+
+
+def _protection(report: Report) -> tuple[list[Grid], str]:
+    """The game-protection section's grids and its verdict."""
+    section = next(s for s in report.sections if s.title == "Game protection")
+    grids = [b for b in section.blocks if isinstance(b, Grid)]
+    verdict = next(b.text for b in section.blocks if isinstance(b, Text) and "Verdict" in b.text)
+    return grids, verdict
+
+
+def test_protection_eors_are_two_solves_and_the_deck_sum(par_report: Report) -> None:
+    from solver.cache import Cache
+    from solver.exact.game import solve_game
+    from solver.model.cards import Card
+    from solver.model.rules import Rules
+
+    eors = _protection(par_report)[0][0]
+    assert eors.headers[1:] == (*"A23456789", "T J Q K")  # a full shoe: tens alike
+    rounds = next(r for r in eors.rows if r[0] == "whole round")
+    rules = Rules(decks=2)
+    full = solve_game(rules, (), exact=False, cache=Cache()).round_expected_value
+    for rank in ("A", "5"):
+        less = solve_game(rules, (Card.parse(f"{rank}h"),), exact=False, cache=Cache())
+        shown = _value(rounds[eors.headers.index(rank)])  # rank: a header of its own
+        assert shown == pytest.approx((less.round_expected_value - full) * 10_000, abs=0.006)
+    # The linear whole-deck figure is four times the row's sum (two places each: loose).
+    predicted = re.search(r"EORs predict ([^ ]+) on", eors.caption)
+    assert predicted is not None
+    deck = _value(predicted.group(1))
+    by_rank = [_value(x) for x in rounds[1:]]
+    total = sum(by_rank[:-1]) + 4 * by_rank[-1]  # the merged column is four ranks
+    assert deck == pytest.approx(4 * total / 10_000, abs=3e-5)
+
+
+def test_protection_shoe_states_use_the_depths_a_2_deck_shoe_allows(par_report: Report) -> None:
+    states = _protection(par_report)[0][2]
+    assert [(r[0], r[1]) for r in states.rows] == [("0.25", "78"), ("0.5", "52"), ("0.75", "26")]
+    for row in states.rows:
+        assert _value(row[4]) <= _value(row[2]) <= _value(row[5])  # 5th pct <= mean <= 95th
+        assert 0 <= _value(row[6]) <= 100
+    assert "4 shoes dealt" in states.caption
+
+
+def test_protection_ramp_follows_the_count_and_the_verdict_its_intervals(
+    par_report: Report,
+) -> None:
+    grids, verdict = _protection(par_report)
+    counts, counter = grids[1], grids[3]
+    best = next(r for r in counts.rows if r[0] == "best level 1")
+    slope = _value(best[5])
+    full = _value(re.search(r"full shoe: ([^ ]+) per", counts.caption).group(1))  # type: ignore[union-attr]
+    break_even = round(-full / slope * 2) / 2
+    assert f"2 from TC {break_even - 0.5:g}".replace("-", "\u2212") in counter.caption
+    assert counter.rows[1][0].endswith(f"TC {break_even - 1:g}".replace("-", "\u2212"))
+    assert "20\u2009000 rounds dealt each" in counter.caption
+    sentences = verdict.split(". ")
+    for row, sentence in zip(counter.rows, sentences[1:3], strict=True):
+        low, high = (_value(x) for x in row[2].split("[")[1].rstrip("]").split(", "))
+        words = "beats the game" if low > 0 else "does not beat" if high < 0 else "not measurably"
+        assert words in sentence, (row, sentence)
+
+
+def test_report_help_states_the_protection_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    from solver.present.report.protection import COUNTER_ROUNDS, SHOE_SAMPLES
+
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"[default: {SHOE_SAMPLES}]" in text and f"[default: {COUNTER_ROUNDS}]" in text

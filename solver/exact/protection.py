@@ -207,11 +207,13 @@ def effects_of_removal(
     exact: bool = False,
     jobs: int = 1,
     cache: GameStore | None = None,
+    chart: Chart | None = None,
 ) -> EffectsOfRemoval[Any]:
     """The exact effect of removing one card of each rank from the shoe less ``removed``.
 
     Every EOR is the difference of two full solves (floats when ``exact`` is false); the
-    chart is always found from an exact solve of the undepleted shoe.
+    chart is always found from an exact solve of the undepleted shoe, unless a caller that
+    has already found it passes it as ``chart``.
     """
     removed = tuple(removed)
     shoe = _checked_shoe(rules, removed)
@@ -220,7 +222,8 @@ def effects_of_removal(
         return solve_game(rules, cards, exactly, jobs, cache=cache)
 
     base_game = solve(removed)
-    chart = stored_chart(rules, base_game if exact else solve(removed, True), cache)
+    if chart is None:
+        chart = stored_chart(rules, base_game if exact else solve(removed, True), cache)
     ratio = rules.bonus_ratio
 
     def convert(value: Fraction) -> Any:

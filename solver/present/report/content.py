@@ -158,11 +158,33 @@ class Report:
         return f"cbj, revision {self.title_block.revision}"
 
 
-def build_report(rules: Rules, jobs: int = 1, cache: GameStore | None = None) -> Report:
-    """Compute every figure of the game under ``rules`` and lay out the report."""
+def build_report(
+    rules: Rules,
+    jobs: int = 1,
+    cache: GameStore | None = None,
+    shoe_samples: int | None = None,
+    counter_rounds: int | None = None,
+) -> Report:
+    """Compute every figure of the game under ``rules`` and lay out the report.
+
+    ``shoe_samples`` (shoes solved per depth) and ``counter_rounds`` (rounds per simulated
+    counter) size the game-protection section; ``None`` takes its defaults.
+    """
+    from solver.present.report.protection import (
+        COUNTER_ROUNDS,
+        SHOE_SAMPLES,
+        check_sizes,
+        protection_section,
+    )
+
+    samples, counter = check_sizes(
+        SHOE_SAMPLES if shoe_samples is None else shoe_samples,
+        COUNTER_ROUNDS if counter_rounds is None else counter_rounds,
+    )
     model = edge_model(rules, jobs, cache)
     game = model.priced(rules.paytable, rules.bonus_ratio)
     variants = solve_variants(one_rule_at_a_time(rules), jobs=jobs, cache=cache)
+    chart = stored_chart(model.rules, model.game, cache)
     sections = (
         _summary(game),
         _assumptions(game),
@@ -195,7 +217,16 @@ def build_report(rules: Rules, jobs: int = 1, cache: GameStore | None = None) ->
                 ),
             ),
         ),
-        _chart_section(stored_chart(model.rules, model.game, cache)),
+        _chart_section(chart),
+        protection_section(
+            rules,
+            chart,
+            _optimal_play(game),
+            jobs=jobs,
+            cache=cache,
+            shoe_samples=samples,
+            counter_rounds=counter,
+        ),
         _simulation_section(game),
         _appendix(game),
     )

@@ -1,0 +1,407 @@
+"""The report's "Game protection" section: EORs, counts, shoe states, a counter, a verdict.
+
+Every figure comes from the same code as ``cbj eor``, ``cbj count``, ``cbj shoe-states``
+and ``cbj simulate --counter``; the report only chooses small, seeded sizes (options of
+:func:`~solver.present.report.content.build_report`) and words the verdict from the
+numbers, so it changes with the rules.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from solver.exact.protection import (
+    BEST_LEVELS,
+    CountSystem,
+    EffectsOfRemoval,
+    RoundEffects,
+    best_count,
+    effects_of_removal,
+    ev_per_true_count,
+    judge_counts,
+    system_tags,
+)
+from solver.exact.shoe_states import (
+    DEFAULT_DEPTHS,
+    DepthStates,
+    cards_dealt,
+    check_samples,
+    study_shoe_states,
+)
+from solver.exact.strategy import Chart
+from solver.model.counts import LABELS, Tags
+from solver.model.errors import ReportError, ShoeError
+from solver.present.report.content import Grid, Section, Text
+from solver.present.style import minus, signed, thousands
+
+if TYPE_CHECKING:
+    from solver.exact.game import GameStore
+    from solver.model.rules import Rules
+    from solver.sim import Strategy
+    from solver.sim.stats import CounterStatistics
+
+#: Seed of the report's shoe-state study and counter runs (the PDF is reproducible).
+PROTECTION_SEED = 20_261_130
+#: Shoes dealt and solved at each depth of the report's study, unless asked otherwise.
+SHOE_SAMPLES = 50
+#: Rounds of each simulated counter in the report, unless asked otherwise.
+COUNTER_ROUNDS = 2_000_000
+#: The counter's spread in main units and the share of the shoe dealt before a shuffle.
+SPREAD = (1, 8)
+PENETRATION = 0.83
+#: EORs are printed times this.
+EOR_SCALE = 10_000
+WAGER_NAMES = {
+    "main": "main, optimal",
+    "main_chart": "main, chart",
+    "bonus": "Bonus",
+    "round": "whole round",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CounterPlan:
+    """The report's counter: the best level-1 count, its ramp and its wong-out point.
+
+    The ramp is read off the count's linear EV line: ``break_even`` is the true count at
+    which the round's EV reaches 0 (to the nearest half), the bet doubles from half a
+    true count below it up to the spread's top half a count above it, and the back-counter
+    sits out below one true count under it.
+    """
+
+    name: str
+    tags: Tags
+    break_even: float
+
+    @property
+    def ramp(self) -> tuple[tuple[float, int], ...]:
+        """Two units from half a true count below break-even, four at it, eight above."""
+        b = self.break_even
+        return ((b - 0.5, 2), (b, 4), (b + 0.5, 8))
+
+    @property
+    def wong_out(self) -> float:
+        """The true count below which the back-counter watches without betting."""
+        return self.break_even - 1
+
+
+def check_sizes(shoe_samples: int, counter_rounds: int) -> tuple[int, int]:
+    """The section's study size and counter rounds, checked before any work."""
+    from solver.sim.run import MAX_ROUNDS
+
+    check_samples(shoe_samples)
+    if (
+        isinstance(counter_rounds, bool)
+        or not isinstance(counter_rounds, int)
+        or not 1 <= counter_rounds <= MAX_ROUNDS
+    ):
+        raise ReportError(f"counter rounds {counter_rounds!r} is invalid: give 1 to {MAX_ROUNDS:,}")
+    return shoe_samples, counter_rounds
+
+
+def counter_plan(eor: EffectsOfRemoval[Any]) -> CounterPlan:
+    """The best level-1 count of ``eor``'s round EORs and the ramp its EV line suggests."""
+    tags = best_count(eor.effects["round"], 1)
+    slope = float(ev_per_true_count(tags, eor.effects["round"], eor.cards))
+    if slope <= 0:  # pragma: no cover - a best count always correlates positively
+        raise ReportError("no level-1 count follows the round's EORs")
+    break_even = round(-float(eor.base["round"]) / slope * 2) / 2
+    return CounterPlan("best-level-1", tags, break_even)
+
+
+def report_depths(rules: Rules) -> tuple[float, ...]:
+    """The study's usual depths that leave enough cards in a shoe of ``rules.decks`` decks."""
+    usable = []
+    for depth in DEFAULT_DEPTHS:
+        try:
+            cards_dealt(rules, depth)
+        except ShoeError:
+            continue
+        usable.append(depth)
+    return tuple(usable)
+
+
+def protection_section(
+    rules: Rules,
+    chart: Chart,
+    played: Strategy,
+    *,
+    jobs: int = 1,
+    cache: GameStore | None = None,
+    shoe_samples: int = SHOE_SAMPLES,
+    counter_rounds: int = COUNTER_ROUNDS,
+) -> Section:
+    """The "Game protection" section under ``rules``; ``chart`` is the report's chart."""
+    from solver.sim import simulate
+    from solver.sim.counter import Counter
+
+    eor = effects_of_removal(rules, jobs=jobs, cache=cache, chart=chart)
+    plan = counter_plan(eor)
+    chosen = {"hi-lo": system_tags("hi-lo")}
+    chosen.update({f"best-level-{n}": best_count(eor.effects["round"], n) for n in BEST_LEVELS})
+    counts = judge_counts(eor, chosen)
+    effects = RoundEffects(
+        rules,
+        float(eor.base["main"]),
+        float(eor.base["round"]),
+        {r: float(v) for r, v in eor.effects["round"].items()},
+    )
+    depths = report_depths(rules)
+    states = study_shoe_states(
+        effects, depths, shoe_samples, PROTECTION_SEED, plan.name, plan.tags, jobs=jobs
+    )
+    runs = []
+    for wong_out in (None, plan.wong_out):
+        counter = Counter(plan.name, plan.tags, SPREAD, plan.ramp, wong_out)
+        result = simulate(
+            rules,
+            played,
+            counter_rounds,
+            seed=PROTECTION_SEED,
+            penetration=PENETRATION,
+            jobs=jobs,
+            counter=counter,
+        )
+        if result.counter is None:  # pragma: no cover - a counter was seated
+            raise ReportError("the simulator returned no counter results")
+        runs.append(result.counter)
+    every_round, back_counter = runs
+    return Section(
+        "Game protection",
+        (
+            Text(
+                "Can a player beat the game by watching the cards? The effect of removal "
+                "(EOR) of a rank is the change in a wager's expected value when one card of "
+                "that rank leaves the full shoe: the difference of two full solves of the "
+                "game, in floating point (agreeing with the exact solver to 1e\u221212), not "
+                "a linear estimate. The main wager is measured under optimal play "
+                "re-optimised for the depleted shoe and under the fixed strategy chart "
+                "above; the whole round per main unit adds the Bonus ratio times the Bonus "
+                "wager's EOR."
+            ),
+            _eor_grid(eor),
+            _counts_grid(counts.systems, eor),
+            _states_grid(states.depths, shoe_samples, plan),
+            _counter_grid(every_round, back_counter, plan, counter_rounds),
+            Text(_verdict(eor, plan, every_round, back_counter)),
+        ),
+    )
+
+
+def _scaled_eor(value: float) -> str:
+    """An EOR times :data:`EOR_SCALE` to two places; ``0`` for none (no ``\u22120.00``)."""
+    text = f"{value * EOR_SCALE:+.2f}"
+    return "0" if float(text) == 0 else minus(text)
+
+
+#: The ranks worth ten, merged into one column when their EORs all agree (a full shoe).
+TEN_RANKS = ("T", "J", "Q", "K")
+
+
+def _eor_grid(eor: EffectsOfRemoval[Any]) -> Grid:
+    cells = {w: {r: _scaled_eor(float(eor.effects[w][r])) for r in LABELS} for w in WAGER_NAMES}
+    merged = all(len({cells[w][r] for r in TEN_RANKS}) == 1 for w in WAGER_NAMES)
+    columns = [r for r in LABELS if not merged or r not in TEN_RANKS[1:]]
+    headers = [" ".join(TEN_RANKS) if merged and r == "T" else r for r in columns]
+    rows = tuple((WAGER_NAMES[w], *(cells[w][r] for r in columns)) for w in WAGER_NAMES)
+    deck = eor.whole_deck
+    exact_change = deck.exact
+    whole = (
+        f" Removing one whole deck: the EORs predict {signed(deck.linear['round'], 5)} "
+        "on the round"
+        + (
+            f", two full solves give {signed(exact_change['round'], 5)}"
+            if exact_change is not None
+            else ""
+        )
+        + "; the difference is the effect of a smaller shoe, which no count of single "
+        "cards sees."
+    )
+    return Grid(
+        ("wager", *headers),
+        rows,
+        caption=f"EOR \u00d7 {thousands(EOR_SCALE)} per card of each rank removed from the full "
+        f"shoe of {thousands(eor.cards)} cards, in units of the wager (the Bonus wager's "
+        f"per Bonus unit; positive: the player gains when that card is gone).{whole}",
+        compact=True,
+    )
+
+
+def _tags_text(tags: Tags) -> str:
+    """The non-zero tags of a count, ranks sharing a tag grouped: ``A \u22121; 2\u20136 +1``."""
+    groups: dict[int, list[str]] = {}
+    for rank in LABELS:
+        if tags[rank]:
+            groups.setdefault(tags[rank], []).append(rank)
+    return "; ".join(
+        f"{' '.join(ranks)} {minus(f'{tag:+d}')}" for tag, ranks in sorted(groups.items())
+    )
+
+
+def _counts_grid(systems: Sequence[CountSystem], eor: EffectsOfRemoval[Any]) -> Grid:
+    names = {"hi-lo": "Hi-Lo", **{f"best-level-{n}": f"best level {n}" for n in BEST_LEVELS}}
+    rows = tuple(
+        (
+            names[s.name],
+            _tags_text(s.tags),
+            f"{s.betting_correlation['main']:.3f}",
+            f"{s.betting_correlation['round']:.3f}",
+            signed(s.ev_per_true_count["main"], 5),
+            signed(s.ev_per_true_count["round"], 5),
+        )
+        for s in systems
+    )
+    return Grid(
+        ("count", "tags (others 0)", "BC main", "BC round", "EV/TC main", "EV/TC round"),
+        rows,
+        caption="Card counts: betting correlation (BC, Griffin's: the correlation over a "
+        "deck's 52 cards between each card's tag and its EOR; 1 is perfect) and the linear "
+        "estimate of the EV gained per unit of true count (running count per deck left, "
+        "read against an unbalanced count's drift), in main units. The best counts are the "
+        "round's EORs rounded to whole tags of at most 1, 2 or 3. Round EV of the full "
+        f"shoe: {signed(eor.base['round'])} per main unit.",
+    )
+
+
+def _states_grid(depths: Sequence[DepthStates], samples: int, plan: CounterPlan) -> Grid:
+    rows = tuple(
+        (
+            f"{d.depth:g}",
+            thousands(d.cards_left),
+            signed(d.round.mean),
+            f"{d.round.standard_deviation:.4f}",
+            signed(d.round.percentiles[5]),
+            signed(d.round.percentiles[95]),
+            f"{d.round.positive_share * 100:.0f}%",
+            "" if d.fit.slope is None else signed(d.fit.slope, 5),
+            "" if d.fit.r_squared is None else f"{d.fit.r_squared:.2f}",
+        )
+        for d in depths
+    )
+    return Grid(
+        (
+            "share dealt",
+            "cards left",
+            "mean",
+            "SD",
+            "5th pct",
+            "95th pct",
+            "positive",
+            "slope/TC",
+            "R\u00b2",
+        ),
+        rows,
+        caption=f"Real shoes: at each share of the shoe dealt, {thousands(samples)} shoes "
+        f"dealt at random (seed {PROTECTION_SEED}) and each solved under optimal play for "
+        "the cards left. Round EV per main unit: mean, standard deviation, percentiles and "
+        "the share of shoes where it is positive (worth betting into); then the "
+        "least-squares slope of the round EV on the true count of the "
+        f"{_count_words(plan)} and its R\u00b2 (the share of the EV's variance the count "
+        f"explains). With {thousands(samples)} shoes a share has a standard error of up "
+        f"to {50 / math.sqrt(samples):.0f} points; the study's size is a report option.",
+    )
+
+
+def _count_words(plan: CounterPlan) -> str:
+    return f"best level-1 count ({_tags_text(plan.tags)})"
+
+
+def _win(stats: CounterStatistics) -> str:
+    low, high = stats.ci95
+    return f"{signed(100 * stats.mean, 2)} [{signed(100 * low, 2)}, {signed(100 * high, 2)}]"
+
+
+def _edge(stats: CounterStatistics) -> str:
+    low, high = stats.edge_ci95
+    return minus(f"{100 * stats.edge:+.2f}% [{100 * low:+.2f}, {100 * high:+.2f}]")
+
+
+def _counter_grid(
+    every_round: CounterStatistics, back_counter: CounterStatistics, plan: CounterPlan, rounds: int
+) -> Grid:
+    rows = tuple(
+        (
+            name,
+            thousands(stats.rounds_played),
+            _win(stats),
+            f"{stats.average_bet:.2f}",
+            _edge(stats),
+            f"{stats.sd:.2f}",
+        )
+        for name, stats in (
+            ("plays every round", every_round),
+            (f"sits out below TC {minus(f'{plan.wong_out:g}')}", back_counter),
+        )
+    )
+    steps = ", ".join(minus(f"{u} from TC {t:g}") for t, u in plan.ramp)
+    return Grid(
+        (
+            "counter",
+            "rounds played",
+            "win per 100 rounds [95%]",
+            "average bet",
+            "edge per total wagered [95%]",
+            "SD per round",
+        ),
+        rows,
+        caption="A simulated counter (the independent simulator, "
+        f"{thousands(rounds)} rounds dealt each, seed {PROTECTION_SEED}) at one seat, "
+        f"counting every card seen with the {_count_words(plan)}, the shoe reshuffled "
+        f"after {PENETRATION:g} of it is dealt. Main bet from {SPREAD[0]} to {SPREAD[1]} "
+        f"units: 1 unit, then {steps}, the Bonus wager always at the ratio in force; "
+        "hands played by optimal play for the full shoe. Results in units, per round "
+        "played; 95% intervals take rounds as independent.",
+    )
+
+
+def _beats(stats: CounterStatistics) -> str:
+    """Whether a counter's 95% interval lies above 0, below it, or across it, in words."""
+    low, high = stats.ci95
+    if low > 0:
+        return "beats the game"
+    if high < 0:
+        return "does not beat the game"
+    return "is not measurably ahead or behind at this sample size"
+
+
+def _verdict(
+    eor: EffectsOfRemoval[Any],
+    plan: CounterPlan,
+    every_round: CounterStatistics,
+    back_counter: CounterStatistics,
+) -> str:
+    bonus_moves = max(abs(float(v)) for v in eor.effects["bonus"].values())
+    bonus_base = float(eor.base["bonus"])
+    bonus = (
+        "Every Bonus EOR is zero in a full shoe (the ranks wrap round, so all cards are "
+        "alike to it): no count of single cards can follow the Bonus wager, which keeps "
+        f"costing about {100 * -bonus_base:.1f}% of its stake whatever the count."
+        if bonus_moves < 1e-12
+        else f"The Bonus wager ({signed(bonus_base)} per Bonus unit) moves by at most "
+        f"{signed(bonus_moves * EOR_SCALE, 2)} \u00d7 10\u207b\u2074 per card removed."
+    )
+    spread = f"{SPREAD[0]}\u2013{SPREAD[1]}"
+    unsure = [s for s in (every_round, back_counter) if s.ci95[0] <= 0 <= s.ci95[1]]
+    larger = (
+        " More rounds (a report option) would narrow the interval that is not yet decided."
+        if unsure
+        else ""
+    )
+    dealt = sum(back_counter.rounds_by_bet)
+    share = back_counter.rounds_played / dealt if dealt else 0.0
+    return (
+        f"Verdict. A counter using the {_count_words(plan)} with a {spread} spread who "
+        f"plays every round {_beats(every_round)} "
+        f"({signed(100 * every_round.mean, 2)} units per 100 rounds). One who also sits "
+        f"out every round below a true count of {minus(f'{plan.wong_out:g}')} (a "
+        f"back-counter, playing {100 * share:.0f}% "
+        f"of the rounds dealt) {_beats(back_counter)} "
+        f"({signed(100 * back_counter.mean, 2)} units per 100 rounds played).{larger} {bonus} "
+        f"Assumptions: penetration {PENETRATION:g}, the counter sees every card dealt, "
+        "plays the hands by optimal play for the full shoe (no count-based changes of play) "
+        "and is not barred from sitting out; the figures are from samples of the stated "
+        "sizes, not exact."
+    )
