@@ -145,10 +145,11 @@ def test_the_result_does_not_depend_on_the_number_of_jobs(
 
 @pytest.fixture(scope="module")
 def dask_scheduler() -> Iterator[str]:
-    """A small Dask cluster in this process: one worker of two threads."""
+    """A small Dask cluster in this process: one worker of two threads (and a dashboard on
+    any free port, so that two test workers never compete for the default one)."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0"
     ) as cluster:
         yield cluster.scheduler_address
 
