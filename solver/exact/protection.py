@@ -36,6 +36,7 @@ import numpy as np
 
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import GameResult, GameStore, solve_game
+from solver.exact.player import PlayerSolution
 from solver.exact.strategy import Action, Chart, cell_of, stored_chart
 from solver.model.cards import RANKS, SUITS, Card, Rank, Shoe
 from solver.model.counts import LABELS as LABELS
@@ -69,21 +70,15 @@ def chart_expected_value(chart: Chart, game: GameResult[N]) -> N:
     for bonus, solution in game.solutions.items():
         space = solution.space
         hands = space.hands.tolist()
-        sizes = space.sizes.tolist()
         left = sum(space.shoe)
-        bust = len(hands)
-        values: list[N] = [zero] * (bust + 1)
-        values[bust] = zero - 1
-        hard_totals = space.hands @ np.arange(1, 11)
-        for i in np.argsort(-hard_totals, kind="stable").tolist():
-            hit = chart.action(cell_of(tuple(hands[i])), bonus) is Action.HIT
-            if hit and left > sizes[i]:
-                draws = space.draws[i].tolist()
-                children = space.children[i].tolist()
-                total = sum(n * values[c] for n, c in zip(draws, children, strict=True) if n)
-                values[i] = total / (left - sizes[i])
-            else:
-                values[i] = cast(N, solution.stand[i])
+        hits = [
+            chart.action(cell_of(tuple(hand)), bonus) is Action.HIT and left > size
+            for hand, size in zip(hands, space.sizes.tolist(), strict=True)
+        ]
+        values = cast(
+            list[N],
+            _walk_exact(solution, hits) if game.exact else _walk_float(solution, hits),
+        )
         for p in range(1, 11):
             start = starts.get((p, bonus))
             if start is None:
@@ -93,6 +88,55 @@ def chart_expected_value(chart: Chart, game: GameResult[N]) -> N:
             else:
                 expected += start.probability * values[space.index(hand_of([p]))]
     return expected
+
+
+def _walk_exact(solution: PlayerSolution, hits: list[bool]) -> list[Fraction]:
+    """Each hand's exact value under a fixed play (``hits``), then -1 for a bust.
+
+    Hands are valued from the highest hard total down, so every child is valued before
+    its parent; a hand that hits averages its children over the cards the shoe holds.
+    """
+    space = solution.space
+    left = sum(space.shoe)
+    sizes = space.sizes.tolist()
+    values = [Fraction(0)] * len(hits) + [Fraction(-1)]
+    for i in np.argsort(-(space.hands @ np.arange(1, 11)), kind="stable").tolist():
+        if hits[i]:
+            draws = space.draws[i].tolist()
+            children = space.children[i].tolist()
+            total = sum(n * values[c] for n, c in zip(draws, children, strict=True) if n)
+            values[i] = Fraction(total) / (left - sizes[i])
+        else:
+            values[i] = Fraction(solution.stand[i])
+    return values
+
+
+def _walk_float(solution: PlayerSolution, hits: list[bool]) -> list[float]:
+    """:func:`_walk_exact` in floats, one hard total at a time over all its hands.
+
+    The cards are added in the same order (values 1 to 10, a missing value adding 0.0),
+    so the sums round exactly as a hand-by-hand walk would.
+    """
+    space = solution.space
+    left = sum(space.shoe)
+    n = len(hits)
+    values = np.empty(n + 1)
+    values[n] = -1.0
+    hitting = np.array(hits, dtype=bool)
+    stand = np.array(solution.stand, dtype=float)
+    hard = space.hands @ np.arange(1, 11)
+    for total in np.unique(hard)[::-1]:
+        level = hard == total
+        stay = np.flatnonzero(level & ~hitting)
+        values[stay] = stand[stay]
+        rows = np.flatnonzero(level & hitting)
+        if len(rows):
+            sums = np.zeros(len(rows))
+            for v in range(10):
+                sums += space.draws[rows, v] * values[space.children[rows, v]]
+            values[rows] = sums / (left - space.sizes[rows])
+    walked: list[float] = values.tolist()
+    return walked
 
 
 @dataclass(frozen=True, slots=True)
