@@ -165,11 +165,11 @@ def cache_option(command: F) -> F:
     )(command)
 
 
-def jobs_option(help_text: str = "Parallel workers.") -> Callable[[F], F]:
-    """Add ``--jobs``."""
-    return click.option(
-        "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help=help_text
-    )
+def jobs_option(help_text: str = "Parallel workers.", every_core: bool = False) -> Callable[[F], F]:
+    """Add ``--jobs``; with ``every_core``, -1 (one worker per core) is accepted too and the
+    value is checked by the library."""
+    kind = int if every_core else click.IntRange(min=1)
+    return click.option("--jobs", type=kind, default=1, show_default=True, help=help_text)
 
 
 def warn(message: str) -> None:
@@ -401,13 +401,7 @@ def tables(output_dir: str, no_cache: bool) -> None:
     help="Share of the shoe dealt before a reshuffle, in (0, 1].  [default: 0.75]",
 )
 @click.option("--fresh-shoe", is_flag=True, help="Shuffle a fresh shoe for every round.")
-@click.option(
-    "--jobs",
-    type=int,
-    default=1,
-    show_default=True,
-    help="Worker processes, -1 for all cores; results do not depend on it.",
-)
+@jobs_option("Worker processes, -1 for all cores; results do not depend on it.", every_core=True)
 @click.option("--removed", default="", help="Cards out of the shoe, with suits, e.g. 'As 10h'.")
 @click.option(
     "--counter",
@@ -492,13 +486,7 @@ def simulate_command(
     help="What every seat plays: optimal, chart, stand-on:K, never-bust, mimic-dealer or "
     "always-stand.",
 )
-@click.option(
-    "--jobs",
-    type=int,
-    default=1,
-    show_default=True,
-    help="Worker processes, -1 for all cores; results do not depend on it.",
-)
+@jobs_option("Worker processes, -1 for all cores; results do not depend on it.", every_core=True)
 @cache_option
 @format_option(*ALL_FORMATS)
 def seats_command(
@@ -756,13 +744,7 @@ def count(no_cache: bool, fmt: str, **options: Any) -> None:
 @click.option("--seed", type=int, default=None, help="Seed; a fresh one is reported if not given.")
 @click.option("--system", default=None, help="Count for the true count: hi-lo (default), ko, ...")
 @click.option("--tags", default=None, help="A tag per rank instead, e.g. 'A=-1,2=1,...,T=-1'.")
-@click.option(
-    "--jobs",
-    type=int,
-    default=1,
-    show_default=True,
-    help="Local worker processes, -1 for all cores; results do not depend on it.",
-)
+@jobs_option("Local worker processes, -1 for all cores; same results.", every_core=True)
 @click.option(
     "--backend",
     type=click.Choice(["local", "dask"]),
