@@ -195,6 +195,7 @@ def build_report(
     game = model.priced(rules.paytable, rules.bonus_ratio)
     variants = solve_variants(one_rule_at_a_time(rules), jobs=jobs, cache=cache)
     chart = stored_chart(model.rules, model.game, cache)
+    played = _optimal_play(game)  # one decision table for the three simulated sections
     sections = (
         _summary(game),
         _assumptions(game),
@@ -202,7 +203,7 @@ def build_report(
         _main_section(game),
         _round_section(game),
         _volatility_section(game),
-        _table_section(game, table),
+        _table_section(game, played, table),
         _ratio_section(model, game),
         _dealer_section(rules),
         _sensitivity_section(model, rules),
@@ -231,13 +232,13 @@ def build_report(
         protection_section(
             rules,
             chart,
-            _optimal_play(game),
+            played,
             jobs=jobs,
             cache=cache,
             shoe_samples=samples,
             counter_rounds=counter,
         ),
-        _simulation_section(game, simulated),
+        _simulation_section(game, played, simulated),
         _appendix(game),
     )
     return Report(rules, _title_block(rules, game), sections)
@@ -724,14 +725,13 @@ def _sensitivity_section(model: EdgeModel, rules: Rules) -> Section:
     )
 
 
-def _simulation_section(game: GameResult[Fraction], rounds: int) -> Section:
-    """The independent simulator, handed the exact figures, dealing ``rounds`` seeded rounds."""
+def _simulation_section(game: GameResult[Fraction], played: Strategy, rounds: int) -> Section:
+    """The simulator playing ``played``, handed the exact figures, dealing ``rounds`` rounds."""
     from solver.exact.bonus import analyse_bonus
     from solver.exact.strategy import exact_main
     from solver.sim import ExactFigure, simulate
 
     rules = game.rules
-    played = _optimal_play(game)
     mean, probabilities = exact_main(game, "optimal")
     analysis = analyse_bonus(rules)
     exact = {
@@ -785,13 +785,11 @@ def _optimal_play(game: GameResult[Fraction]) -> Strategy:
     return parse_strategy("optimal", lambda kind: strategy_source(game, kind))
 
 
-def _table_section(game: GameResult[Fraction], rounds: int) -> Section:
+def _table_section(game: GameResult[Fraction], played: Strategy, rounds: int) -> Section:
     """The casino's hold per table-round with 1 to 7 seats: exact Bonus, simulated the rest."""
     from solver.present.seats import table_of_players
 
-    table = table_of_players(
-        game.rules, _optimal_play(game), SEAT_COUNTS, rounds, seed=SIMULATION_SEED
-    )
+    table = table_of_players(game.rules, played, SEAT_COUNTS, rounds, seed=SIMULATION_SEED)
 
     def held(hold: float, half_width: float | None = None) -> str:
         text = signed(hold, 3)
