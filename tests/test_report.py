@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from solver.cli import main
 from solver.exact.strategy import Action
 from solver.present.charts import COLOURS
-from solver.present.report import Report, render_pdf, write_report
+from solver.present.report import Report, render_html, render_pdf, write_report
 from solver.present.report.content import Grid, Text, report_date
 from tests.conftest import EPOCH, REPORT_SIZE_OPTIONS, REPORT_SIZES
 
@@ -195,11 +195,20 @@ def test_chart_pdf_is_byte_identical_through_the_cli(
 
 
 def test_html_is_written_and_other_files_refused(
-    par_report: Report, report_html: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write_report(par_report, tmp_path / "r.html")
+    # A one-section report takes the same path to the file as a whole one (whose HTML the
+    # tests above check) without drawing its plots again.
+    from solver.model.rules import Rules
+    from solver.present.report.content import Section, TitleBlock
+
+    title = TitleBlock("game", ("decks: 2",), "15:4:1", "0+0123456789ab", "2026-01-02")
+    text = Text("A loss of \u22121\u2009000 units.")  # non-ASCII, as every report has
+    small = Report(Rules(decks=2), title, (Section("Summary", (text,)),))
+    write_report(small, tmp_path / "r.html")
     written = (tmp_path / "r.html").read_text(encoding="utf-8")
-    assert written.startswith("<!DOCTYPE html>") and written == report_html
+    assert written.startswith("<!DOCTYPE html>") and written == render_html(small)
+    assert "\u22121\u2009000" in written
     with pytest.raises(SystemExit) as stop:
         main(["report", "--decks", "2", "-o", str(tmp_path / "r.txt")])
     err = capsys.readouterr().err
