@@ -58,6 +58,7 @@ from solver.present.report.plots import (
     BONUS_NAMES,
     dealer_plot,
     ev_by_bonus_plot,
+    ratio_curve,
     ratio_plot,
     sensitivity_plot,
 )
@@ -587,7 +588,7 @@ def _ratio_section(model: EdgeModel, game: GameResult[Fraction]) -> Section:
                 "main and Bonus wagers' net results per unit."
             ),
             Plot(
-                partial(ratio_plot, model, rules),
+                partial(ratio_plot, *ratio_curve(model, rules), rules.bonus_ratio),
                 "Round house edge (% of the total wagered) against the Bonus ratio.",
             ),
             Grid(
