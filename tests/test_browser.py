@@ -155,5 +155,6 @@ def test_every_variant_has_a_chart_page() -> None:
     assert len(CHART_PAGES) == len(VARIANTS)
 
 
+# Runs on the worker that built the session's report (conftest groups its users).
 def test_report_in_a_browser(browser: Any, report_page: Path) -> None:
     assert _check_page(browser, report_page, max_pages=8) <= 8  # 7 before game protection
