@@ -780,6 +780,8 @@ def report(
     jobs: int = 1,
     shoe_samples: int | None = None,
     counter_rounds: int | None = None,
+    table_rounds: int | None = None,
+    simulation_rounds: int | None = None,
     cache: GameStore | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -789,7 +791,9 @@ def report(
     Written to ``output`` (HTML or PDF, as ``format`` or the extension says; the path is
     checked before any work), else returned: HTML text, or PDF bytes if ``format="pdf"``.
     ``shoe_samples`` (shoes solved per depth) and ``counter_rounds`` (rounds per
-    simulated counter) size the game-protection section (``None``: its defaults).
+    simulated counter) size the game-protection section, ``table_rounds`` (table-rounds
+    per number of seats) the table of players and ``simulation_rounds`` the simulation
+    cross-check (``None``: each one's default).
     """
     from solver.present.files import choose_format
     from solver.present.report import (
@@ -807,7 +811,13 @@ def report(
     else:
         chosen = choose_format(None, format, REPORT_FORMATS, "html")
     document = build_report(
-        played, jobs=jobs, cache=cache, shoe_samples=shoe_samples, counter_rounds=counter_rounds
+        played,
+        jobs=jobs,
+        cache=cache,
+        shoe_samples=shoe_samples,
+        counter_rounds=counter_rounds,
+        table_rounds=table_rounds,
+        simulation_rounds=simulation_rounds,
     )
     if output is None:
         return render_pdf(document) if chosen == "pdf" else render_html(document)

@@ -669,6 +669,18 @@ def variants(fmt: str, no_cache: bool, **options: Any) -> None:
     default=None,
     help="Game protection: rounds dealt to each simulated counter  [default: 2000000]",
 )
+@click.option(
+    "--table-rounds",
+    type=int,
+    default=None,
+    help="A table of players: table-rounds dealt for each number of seats  [default: 50000]",
+)
+@click.option(
+    "--simulation-rounds",
+    type=int,
+    default=None,
+    help="Simulation cross-check: rounds dealt  [default: 100000]",
+)
 @jobs_option()
 @cache_option
 def report(output: Path | None, fmt: str | None, jobs: int, no_cache: bool, **options: Any) -> None:

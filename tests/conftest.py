@@ -37,7 +37,7 @@ from solver.cache import Cache, MemoryCache  # noqa: E402
 from solver.cli import main  # noqa: E402
 from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
-from solver.present.report import Report, build_report  # noqa: E402
+from solver.present.report import Report, build_report, render_html  # noqa: E402
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -66,13 +66,37 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
     return int(stop.value.code or 0), out, err
 
 
-#: Game-protection sizes of every report built in the tests: small, so the report builds in
-#: seconds (its figures are checked for wiring and wording, not for precision).
-REPORT_SIZES = {"shoe_samples": 4, "counter_rounds": 20_000}
+#: Sizes of every report built in the tests, each unlike its default so that a test sees
+#: it reach the report. The game-protection study and counters are small (their figures are
+#: checked for wiring and wording, not precision; 2 shoes per depth is the least a spread
+#: takes). The two samples the tests hold to a z-score keep at least their default size,
+#: so those checks keep their power: the table of players' Bonus holds (|z| < 3) and the
+#: cross-check (|z| < 4).
+REPORT_SIZES = {
+    "shoe_samples": 2,
+    "counter_rounds": 20_000,
+    "table_rounds": 60_000,
+    "simulation_rounds": 120_000,
+}
 #: The same sizes as ``cbj report`` options.
-REPORT_SIZE_OPTIONS = ["--shoe-samples", "4", "--counter-rounds", "20000"]
+REPORT_SIZE_OPTIONS = [
+    f"--{name.replace('_', '-')}={value}" for name, value in REPORT_SIZES.items()
+]
 #: The date every report built in the tests carries (2026-01-02), for reproducible PDFs.
 EPOCH = "1767312000"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Send every test that uses the session's report, and only those, to one xdist worker.
+
+    Under ``--dist loadgroup`` they share that worker's one build of ``par_report``; the
+    other report tests (and everything else) go to whichever worker is free. It runs before
+    xdist reads the ``xdist_group`` marks.
+    """
+    for item in items:
+        if "par_report" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("report"))
 
 
 @pytest.fixture(scope="session")
@@ -84,3 +108,9 @@ def par_report() -> Report:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
         return build_report(Rules(decks=2), cache=Cache(), **REPORT_SIZES)
+
+
+@pytest.fixture(scope="session")
+def report_html(par_report: Report) -> str:
+    """The session's report as HTML, rendered once for every test that reads the page."""
+    return render_html(par_report)

@@ -19,7 +19,6 @@ import pytest
 from pypdf import PdfReader
 
 from solver.present.collection import VARIANTS
-from solver.present.report import Report, render_html
 from tests.colour_vision import DEUTERANOPIA, PROTANOPIA, delta_e, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,9 +66,9 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def report_page(par_report: Report, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def report_page(report_html: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("browser") / "report.html"
-    path.write_text(render_html(par_report), encoding="utf-8")
+    path.write_text(report_html, encoding="utf-8")
     return path
 
 
@@ -156,6 +155,6 @@ def test_every_variant_has_a_chart_page() -> None:
     assert len(CHART_PAGES) == len(VARIANTS)
 
 
-@pytest.mark.xdist_group("report")  # the worker that built the report for test_report
+# Runs on the worker that built the session's report (conftest groups its users).
 def test_report_in_a_browser(browser: Any, report_page: Path) -> None:
     assert _check_page(browser, report_page, max_pages=8) <= 8  # 7 before game protection

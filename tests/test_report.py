@@ -16,10 +16,10 @@ from solver.exact.strategy import Action
 from solver.present.charts import COLOURS
 from solver.present.report import Report, render_html, render_pdf, write_report
 from solver.present.report.content import Grid, Text, report_date
-from tests.conftest import EPOCH, REPORT_SIZE_OPTIONS
+from tests.conftest import EPOCH, REPORT_SIZE_OPTIONS, REPORT_SIZES
 
-#: One worker builds the session's report for these tests and the browser's.
-pytestmark = pytest.mark.xdist_group("report")
+# Every test here that uses ``par_report`` runs on the one worker that builds it (conftest
+# marks them); the others run wherever there is room.
 
 SECTIONS = (
     "Summary",
@@ -73,9 +73,9 @@ class Page(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def page(par_report: Report) -> Page:
+def page(report_html: str) -> Page:
     parser = Page()
-    parser.feed(render_html(par_report))
+    parser.feed(report_html)
     return parser
 
 
@@ -86,18 +86,18 @@ def pdf(par_report: Report) -> bytes:
         return render_pdf(par_report)
 
 
-def test_html_has_every_section_in_order(par_report: Report, page: Page) -> None:
+def test_html_has_every_section_in_order(report_html: str, page: Page) -> None:
     titles = [re.sub(r"^\d+\. ", "", h) for h in page.headings]
     assert titles == list(SECTIONS)
-    html = render_html(par_report)
+    html = report_html
     assert html.count("<svg") == 4  # EV by Bonus card, Bonus ratio, dealer, pay sensitivity
     assert f"background:{COLOURS[Action.HIT]}" in html  # the chart's coloured cells
     for figure in ("House edge", "Hit frequency", "Odds of the top award", "Revision"):
         assert figure in html
 
 
-def test_html_is_self_contained_and_fits_phones_and_paper(par_report: Report) -> None:
-    html = render_html(par_report)
+def test_html_is_self_contained_and_fits_phones_and_paper(report_html: str) -> None:
+    html = report_html
     assert "<img" not in html and not re.search(r'(src|href)="(https?:)?//', html)
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
     for rule in ("@page { size: A4", "print-color-adjust: exact", "break-inside: avoid",
@@ -149,6 +149,8 @@ def test_simulation_cross_check_agrees(par_report: Report) -> None:
     z_column = grid.headers.index("z")
     zs = [float(row[z_column].replace("\u2212", "-")) for row in grid.rows]
     assert len(zs) == 3 and all(abs(z) < 4 for z in zs)
+    prose = " ".join(b.text for b in section.blocks if isinstance(b, Text))
+    assert f"dealt {_spaced(REPORT_SIZES['simulation_rounds'])} rounds" in prose
 
 
 def test_pdf_has_outline_page_x_of_y_vector_plots_and_text(pdf: bytes) -> None:
@@ -193,14 +195,29 @@ def test_chart_pdf_is_byte_identical_through_the_cli(
 
 
 def test_html_is_written_and_other_files_refused(
-    par_report: Report, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write_report(par_report, tmp_path / "r.html")
-    assert (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")
+    # A one-section report takes the same path to the file as a whole one (whose HTML the
+    # tests above check) without drawing its plots again.
+    from solver.model.rules import Rules
+    from solver.present.report.content import Section, TitleBlock
+
+    title = TitleBlock("game", ("decks: 2",), "15:4:1", "0+0123456789ab", "2026-01-02")
+    text = Text("A loss of \u22121\u2009000 units.")  # non-ASCII, as every report has
+    small = Report(Rules(decks=2), title, (Section("Summary", (text,)),))
+    write_report(small, tmp_path / "r.html")
+    written = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert written.startswith("<!DOCTYPE html>") and written == render_html(small)
+    assert "\u22121\u2009000" in written
     with pytest.raises(SystemExit) as stop:
         main(["report", "--decks", "2", "-o", str(tmp_path / "r.txt")])
     err = capsys.readouterr().err
     assert stop.value.code == 2 and err.count("\n") == 1 and ".html .pdf" in err
+
+
+def _spaced(n: int) -> str:
+    """A whole number with thin-space thousands, as the report prints counts."""
+    return f"{n:,}".replace(",", "\u2009")
 
 
 def _grid(report: Report, title: str, index: int = 0) -> Grid:
@@ -262,7 +279,7 @@ def test_the_table_of_players_holds_k_times_one_seats_bonus(par_report: Report) 
         assert _value(row[1]) == pytest.approx(int(row[0]) * bonus_per_round, abs=6e-4)
     section = next(s for s in par_report.sections if s.title == "A table of players")
     prose = " ".join(b.text for b in section.blocks if isinstance(b, Text))
-    assert "50\u2009000 table-rounds" in prose
+    assert f"{_spaced(REPORT_SIZES['table_rounds'])} table-rounds" in prose
     worst = float(re.search(r"largest \|z\| ([\d.]+)", prose).group(1))  # type: ignore[union-attr]
     assert worst < 3
 
@@ -305,7 +322,7 @@ def test_protection_shoe_states_use_the_depths_a_2_deck_shoe_allows(par_report: 
     for row in states.rows:
         assert _value(row[4]) <= _value(row[2]) <= _value(row[5])  # 5th pct <= mean <= 95th
         assert 0 <= _value(row[6]) <= 100
-    assert "4 shoes dealt" in states.caption
+    assert f"{REPORT_SIZES['shoe_samples']} shoes dealt" in states.caption
 
 
 def test_protection_ramp_follows_the_count_and_the_verdict_its_intervals(
@@ -319,7 +336,7 @@ def test_protection_ramp_follows_the_count_and_the_verdict_its_intervals(
     break_even = round(-full / slope * 2) / 2
     assert f"2 from TC {break_even - 0.5:g}".replace("-", "\u2212") in counter.caption
     assert counter.rows[1][0].endswith(f"TC {break_even - 1:g}".replace("-", "\u2212"))
-    assert "20\u2009000 rounds dealt each" in counter.caption
+    assert f"{_spaced(REPORT_SIZES['counter_rounds'])} rounds dealt each" in counter.caption
     sentences = verdict.split(". ")
     for row, sentence in zip(counter.rows, sentences[1:3], strict=True):
         low, high = (_value(x) for x in row[2].split("[")[1].rstrip("]").split(", "))
@@ -327,10 +344,57 @@ def test_protection_ramp_follows_the_count_and_the_verdict_its_intervals(
         assert words in sentence, (row, sentence)
 
 
-def test_report_help_states_the_protection_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_help_states_the_size_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    from solver.present.report.content import SIMULATION_ROUNDS, TABLE_ROUNDS
     from solver.present.report.protection import COUNTER_ROUNDS, SHOE_SAMPLES
 
     with pytest.raises(SystemExit):
         main(["report", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert f"[default: {SHOE_SAMPLES}]" in text and f"[default: {COUNTER_ROUNDS}]" in text
+    for option, default in (
+        ("--shoe-samples", SHOE_SAMPLES),
+        ("--counter-rounds", COUNTER_ROUNDS),
+        ("--table-rounds", TABLE_ROUNDS),
+        ("--simulation-rounds", SIMULATION_ROUNDS),
+    ):
+        assert re.search(rf"{option} INTEGER [^[]*\[default: {default}\]", text), option
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--table-rounds", "0", "table rounds 0 is invalid: give 1 to"),
+        ("--simulation-rounds", "-5", "simulation rounds -5 is invalid: give 1 to"),
+        ("--simulation-rounds", str(10**11 + 1), "give 1 to 100,000,000,000"),
+    ],
+)
+def test_report_sizes_out_of_range_are_one_line_errors_before_any_work(
+    option: str,
+    value: str,
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import solver.present.report.content as content
+
+    def no_work(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the report started its work before checking its sizes")
+
+    monkeypatch.setattr(content, "edge_model", no_work)
+    with pytest.raises(SystemExit) as stop:
+        main(["report", "-o", str(tmp_path / "r.pdf"), f"{option}={value}"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1 and message in err, err
+    assert not (tmp_path / "r.pdf").exists()
+
+
+@pytest.mark.parametrize("size", ["table_rounds", "simulation_rounds"])
+@pytest.mark.parametrize("value", [True, 2.5, "100"])
+def test_report_sizes_must_be_whole_numbers(size: str, value: object) -> None:
+    from solver.model.errors import ReportError
+    from solver.model.rules import Rules
+    from solver.present.report import build_report
+
+    with pytest.raises(ReportError, match=f"{size.replace('_', ' ')} {value!r} is invalid"):
+        build_report(Rules(), **{size: value})  # type: ignore[arg-type]

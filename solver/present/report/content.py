@@ -58,6 +58,7 @@ from solver.present.report.plots import (
     BONUS_NAMES,
     dealer_plot,
     ev_by_bonus_plot,
+    ratio_curve,
     ratio_plot,
     sensitivity_plot,
 )
@@ -72,12 +73,14 @@ if TYPE_CHECKING:
 
 TITLE = "Community Blackjack (Casino Edition)"
 SUBTITLE = "Mathematical analysis of the game (PAR sheet)"
-#: Rounds the simulator deals for the cross-check, and its seed: enough to see a wrong
-#: figure at a few standard errors, few enough that the report builds in seconds.
+#: Rounds the simulator deals for the cross-check, unless asked otherwise, and its seed:
+#: enough to see a wrong figure at a few standard errors, few enough that the report
+#: builds in seconds.
 SIMULATION_ROUNDS = 100_000
 SIMULATION_SEED = 20_261_129
-#: Table-rounds the simulator deals for each number of seats in the table of players: the
-#: per-run cost dominates at this size, and the intervals stay a few hundredths wide.
+#: Table-rounds the simulator deals for each number of seats in the table of players,
+#: unless asked otherwise: the per-run cost dominates at this size, and the intervals stay
+#: a few hundredths wide.
 TABLE_ROUNDS = 50_000
 
 
@@ -164,11 +167,15 @@ def build_report(
     cache: GameStore | None = None,
     shoe_samples: int | None = None,
     counter_rounds: int | None = None,
+    table_rounds: int | None = None,
+    simulation_rounds: int | None = None,
 ) -> Report:
     """Compute every figure of the game under ``rules`` and lay out the report.
 
     ``shoe_samples`` (shoes solved per depth) and ``counter_rounds`` (rounds per simulated
-    counter) size the game-protection section; ``None`` takes its defaults.
+    counter) size the game-protection section, ``table_rounds`` (table-rounds per number
+    of seats) the table of players and ``simulation_rounds`` the simulation cross-check;
+    ``None`` takes each one's default. Every size is checked before any work.
     """
     from solver.present.report.protection import (
         COUNTER_ROUNDS,
@@ -181,10 +188,15 @@ def build_report(
         SHOE_SAMPLES if shoe_samples is None else shoe_samples,
         COUNTER_ROUNDS if counter_rounds is None else counter_rounds,
     )
+    table = check_rounds("table rounds", TABLE_ROUNDS if table_rounds is None else table_rounds)
+    simulated = check_rounds(
+        "simulation rounds", SIMULATION_ROUNDS if simulation_rounds is None else simulation_rounds
+    )
     model = edge_model(rules, jobs, cache)
     game = model.priced(rules.paytable, rules.bonus_ratio)
     variants = solve_variants(one_rule_at_a_time(rules), jobs=jobs, cache=cache)
     chart = stored_chart(model.rules, model.game, cache)
+    played = _optimal_play(game)  # one decision table for the three simulated sections
     sections = (
         _summary(game),
         _assumptions(game),
@@ -192,7 +204,7 @@ def build_report(
         _main_section(game),
         _round_section(game),
         _volatility_section(game),
-        _table_section(game),
+        _table_section(game, played, table),
         _ratio_section(model, game),
         _dealer_section(rules),
         _sensitivity_section(model, rules),
@@ -221,16 +233,28 @@ def build_report(
         protection_section(
             rules,
             chart,
-            _optimal_play(game),
+            played,
             jobs=jobs,
             cache=cache,
             shoe_samples=samples,
             counter_rounds=counter,
         ),
-        _simulation_section(game),
+        _simulation_section(game, played, simulated),
         _appendix(game),
     )
     return Report(rules, _title_block(rules, game), sections)
+
+
+def check_rounds(label: str, rounds: int) -> int:
+    """A number of simulated rounds for the report: a whole number from 1 to the simulator's cap.
+
+    ``label`` names the option in the error (``counter rounds 0 is invalid: ...``).
+    """
+    from solver.sim.run import MAX_ROUNDS
+
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+        raise ReportError(f"{label} {rounds!r} is invalid: give 1 to {MAX_ROUNDS:,}")
+    return rounds
 
 
 # --- Title block ------------------------------------------------------------------------
@@ -564,7 +588,7 @@ def _ratio_section(model: EdgeModel, game: GameResult[Fraction]) -> Section:
                 "main and Bonus wagers' net results per unit."
             ),
             Plot(
-                partial(ratio_plot, model, rules),
+                partial(ratio_plot, *ratio_curve(model, rules), rules.bonus_ratio),
                 "Round house edge (% of the total wagered) against the Bonus ratio.",
             ),
             Grid(
@@ -702,14 +726,13 @@ def _sensitivity_section(model: EdgeModel, rules: Rules) -> Section:
     )
 
 
-def _simulation_section(game: GameResult[Fraction]) -> Section:
-    """The independent simulator, handed the exact figures, dealing a fixed-seed sample."""
+def _simulation_section(game: GameResult[Fraction], played: Strategy, rounds: int) -> Section:
+    """The simulator playing ``played``, handed the exact figures, dealing ``rounds`` rounds."""
     from solver.exact.bonus import analyse_bonus
     from solver.exact.strategy import exact_main
     from solver.sim import ExactFigure, simulate
 
     rules = game.rules
-    played = _optimal_play(game)
     mean, probabilities = exact_main(game, "optimal")
     analysis = analyse_bonus(rules)
     exact = {
@@ -718,9 +741,7 @@ def _simulation_section(game: GameResult[Fraction]) -> Section:
             analysis.expected_value, {ln.outcome.value: ln.probability for ln in analysis.lines}
         ),
     }
-    result = simulate(
-        rules, played, SIMULATION_ROUNDS, seed=SIMULATION_SEED, penetration=None, exact=exact
-    )
+    result = simulate(rules, played, rounds, seed=SIMULATION_SEED, penetration=None, exact=exact)
     stats = result.overall
     names = {"main": "main wager", "bonus": "Bonus wager", "round": "whole round"}
     units = {"main": "main units", "bonus": "Bonus units", "round": "main units"}
@@ -765,13 +786,11 @@ def _optimal_play(game: GameResult[Fraction]) -> Strategy:
     return parse_strategy("optimal", lambda kind: strategy_source(game, kind))
 
 
-def _table_section(game: GameResult[Fraction]) -> Section:
+def _table_section(game: GameResult[Fraction], played: Strategy, rounds: int) -> Section:
     """The casino's hold per table-round with 1 to 7 seats: exact Bonus, simulated the rest."""
     from solver.present.seats import table_of_players
 
-    table = table_of_players(
-        game.rules, _optimal_play(game), SEAT_COUNTS, TABLE_ROUNDS, seed=SIMULATION_SEED
-    )
+    table = table_of_players(game.rules, played, SEAT_COUNTS, rounds, seed=SIMULATION_SEED)
 
     def held(hold: float, half_width: float | None = None) -> str:
         text = signed(hold, 3)

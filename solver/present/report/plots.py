@@ -101,16 +101,30 @@ def sensitivity_plot(model: EdgeModel, rules: Rules) -> Figure:
     return figure
 
 
-def ratio_plot(model: EdgeModel, rules: Rules) -> Figure:
-    """The round's house edge against the Bonus ratio, the ratio in force marked."""
+#: A point of a plotted curve: x and y as drawn.
+Point = tuple[float, float]
+
+
+def ratio_curve(model: EdgeModel, rules: Rules) -> tuple[tuple[Point, ...], Point]:
+    """The round's house edge (%) at Bonus ratios 1/2 to 2 by 1/40, and at the ratio in force.
+
+    Exact values made floats once, for every drawing of :func:`ratio_plot`.
+    """
+    fine = [Fraction(n, 40) for n in range(20, 81)]
+    curve = tuple(
+        (float(r), float(model.edge(EdgeKind.ROUND, rules.paytable, r)) * 100) for r in fine
+    )
+    current = rules.bonus_ratio
+    return curve, (float(current), float(model.edge(EdgeKind.ROUND, rules.paytable, current)) * 100)
+
+
+def ratio_plot(curve: tuple[Point, ...], in_force: Point, ratio: Fraction) -> Figure:
+    """The round's house edge against the Bonus ratio (``curve``), ``ratio`` marked."""
     figure = _figure(6.4, 2.4)
     axes = figure.add_subplot()
-    fine = [Fraction(n, 40) for n in range(20, 81)]
-    ys = [float(model.edge(EdgeKind.ROUND, rules.paytable, r)) * 100 for r in fine]
-    axes.plot([float(r) for r in fine], ys, color=INK, linewidth=1.6)
-    current = rules.bonus_ratio
-    axes.plot([float(current)], [float(model.edge(EdgeKind.ROUND, rules.paytable, current)) * 100],
-              "o", color=BAD, markersize=5, label=f"ratio in force ({current})")  # fmt: skip
+    axes.plot([x for x, _ in curve], [y for _, y in curve], color=INK, linewidth=1.6)
+    axes.plot([in_force[0]], [in_force[1]],
+              "o", color=BAD, markersize=5, label=f"ratio in force ({ratio})")  # fmt: skip
     axes.axhline(0, color="black", linewidth=0.8)
     axes.set_xlabel("Bonus wager as a multiple of the main wager")
     axes.set_ylabel("round house edge (%)")

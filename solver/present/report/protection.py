@@ -34,7 +34,7 @@ from solver.exact.shoe_states import (
 from solver.exact.strategy import Chart
 from solver.model.counts import LABELS, Tags
 from solver.model.errors import ReportError, ShoeError
-from solver.present.report.content import Grid, Section, Text
+from solver.present.report.content import Grid, Section, Text, check_rounds
 from solver.present.style import minus, signed, thousands
 
 if TYPE_CHECKING:
@@ -90,16 +90,8 @@ class CounterPlan:
 
 def check_sizes(shoe_samples: int, counter_rounds: int) -> tuple[int, int]:
     """The section's study size and counter rounds, checked before any work."""
-    from solver.sim.run import MAX_ROUNDS
-
     check_samples(shoe_samples)
-    if (
-        isinstance(counter_rounds, bool)
-        or not isinstance(counter_rounds, int)
-        or not 1 <= counter_rounds <= MAX_ROUNDS
-    ):
-        raise ReportError(f"counter rounds {counter_rounds!r} is invalid: give 1 to {MAX_ROUNDS:,}")
-    return shoe_samples, counter_rounds
+    return shoe_samples, check_rounds("counter rounds", counter_rounds)
 
 
 def counter_plan(eor: EffectsOfRemoval[Any]) -> CounterPlan:
