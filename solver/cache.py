@@ -12,11 +12,14 @@ zlib-compressed JSON: plain data only, so loading an entry can never execute cod
 (nothing here uses pickle), and exact numbers keep their full precision as integers
 (JSON integers have no size limit).  Only what outputs need is stored, compactly: exact
 values as integer numerators over one denominator per hand size, columns that an
-identity recovers left out, hand spaces rebuilt from their smallest hands; about 1.4 MB
-for a six-deck exact game and 1.2 MB for a float one.  A game's per-hand solutions,
+identity recovers left out, hand spaces rebuilt from their smallest hands; about 2.5 MB
+for a six-deck exact game and 1.3 MB for a float one (zlib's fastest level: the default
+level made them 10% smaller and took four times as long).  A game's per-hand solutions,
 nearly all of it, are compressed apart from the rest (:func:`pack`) and decoded only
 when first used: a repeated ``cbj solve`` reads a few kilobytes and loads neither numpy
-nor the solver.
+nor the solver.  Within one process, the last few entries decoded or stored are kept
+(:data:`RECENT_ENTRIES`): reading one again still reads and verifies it, but does not
+decode it again.
 
 Safety rules:
 
@@ -46,6 +49,7 @@ import sqlite3
 import stat
 import warnings
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, replace
@@ -526,7 +530,7 @@ def unpack(payload: bytes) -> dict[str, Json]:
 
 def _compressed(value: Json) -> bytes:
     text = json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
-    return zlib.compress(text.encode(), 6)
+    return zlib.compress(text.encode(), 1)
 
 
 def _json_of(compressed: bytes) -> Json:
@@ -713,7 +717,10 @@ class Cache:
                     raise ValueError("wrong kind of entry")
                 if self._checksum(key, payload) != checksum:
                     raise ValueError("checksum mismatch")
-                value = _CODECS[kind][1](unpack(payload))
+                value = _recall(self.path, key, checksum)
+                if value is None:
+                    value = _CODECS[kind][1](unpack(payload))
+                    _remember(self.path, key, checksum, value)
             except Exception as error:  # any malformed entry is recomputed, never trusted
                 self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
                 self._execute(db, "DELETE FROM entries WHERE key = ?", (key,))
@@ -741,6 +748,7 @@ class Cache:
         with self._connection() as db:
             if db is None:
                 return
+            _remember(self.path, key, self._checksum(key, payload), value)
             try:
                 db.execute("BEGIN IMMEDIATE")
                 db.execute(
@@ -889,6 +897,37 @@ class MemoryCache:
         if key not in self.games:
             self.games[key] = compute()
         return _with_removed(self.games[key], removed)  # type: ignore[no-any-return]
+
+
+#: Entries this process decoded or stored last, by database and key, with their checksum.
+_RECENT: OrderedDict[tuple[Path, str], tuple[str, Any]] = OrderedDict()
+#: How many :data:`_RECENT` keeps: a report or an EOR table reads a few games many times.
+RECENT_ENTRIES = 16
+
+
+def _recall(path: Path, key: str, checksum: str) -> Any | None:
+    """The value this process already decoded for an entry with this checksum, if any.
+
+    The entry is still read and its checksum verified: only decoding is saved, so a
+    changed or corrupt entry is noticed as before.
+    """
+    found = _RECENT.get((path, key))
+    if found is None or found[0] != checksum:
+        return None
+    _RECENT.move_to_end((path, key))
+    return found[1]
+
+
+def _remember(path: Path, key: str, checksum: str, value: Any) -> None:
+    _RECENT[(path, key)] = (checksum, value)
+    _RECENT.move_to_end((path, key))
+    while len(_RECENT) > RECENT_ENTRIES:
+        _RECENT.popitem(last=False)
+
+
+def forget_recent() -> None:
+    """Forget every entry kept in memory, as a new process starts."""
+    _RECENT.clear()
 
 
 def default_cache(warn: Callable[[str], None] | None = None) -> Cache:

@@ -34,6 +34,7 @@ from solver.cache import (
     encode_chart,
     encode_game,
     encode_rules,
+    forget_recent,
     pack,
     unpack,
 )
@@ -263,6 +264,8 @@ def test_a_corrupt_entry_is_recomputed_with_one_warning(tmp_path: Path) -> None:
 def test_a_cached_game_leaves_its_solutions_packed_until_used(tmp_path: Path) -> None:
     cache, counter = Cache(tmp_path / "c", warn=collect()[1]), Counter()
     expected = fetch(cache, counter)
+    assert fetch(cache, counter).solutions is expected.solutions  # kept by this process
+    forget_recent()  # as another process would, read it from disk
     game = fetch(cache, counter)
     assert isinstance(game.solutions, StoredSolutions)
     assert isinstance(game.solutions.source, Section)
@@ -270,6 +273,8 @@ def test_a_cached_game_leaves_its_solutions_packed_until_used(tmp_path: Path) ->
     assert isinstance(game.solutions.source, Section)  # printing the figures did not decode
     same_game(game, expected)
     assert game.solutions.source is None
+    assert fetch(cache, counter).solutions is game.solutions  # decoded once per process
+    assert counter.calls == 1
     same_game(pickle.loads(pickle.dumps(fetch(cache, counter))), expected)  # for workers
 
 
