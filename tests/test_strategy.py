@@ -24,9 +24,9 @@ from solver.exact.strategy import (
     Chart,
     _Column,
     _roots,
-    best_chart,
     best_column,
     cell_of,
+    stored_chart,
 )
 from solver.model.cards import RANKS, SUITS, VALUES, Shoe, parse_cards
 from solver.model.hands import add_card, best_total_of, hand_of, hard_total, is_player_blackjack
@@ -52,8 +52,8 @@ def game(games: MemoryCache) -> GameResult[Fraction]:
 
 
 @pytest.fixture(scope="module")
-def chart(game: GameResult[Fraction]) -> Chart:
-    return best_chart(Rules(), game)
+def chart(game: GameResult[Fraction], games: MemoryCache) -> Chart:
+    return stored_chart(Rules(), game, games)
 
 
 def hits_on_chart(chart: Chart, bonus: int, cell: Cell) -> bool:
