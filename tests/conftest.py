@@ -53,10 +53,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 class SharedGames(MemoryCache):
-    """Games and charts kept in memory, in front of the session's disk cache.
+    """Games and charts kept in memory, exact games and charts in front of the session's
+    disk cache.
 
-    A worker reads a game or chart another worker already solved from the disk cache (and
-    keeps it in memory after); one no worker has solved yet is computed and stored there.
+    A worker reads an exact game or a chart another worker already solved from the disk
+    cache (and keeps it in memory after); one no worker has solved yet is computed and
+    stored there. Float games stay in memory only: storing one costs more than solving it.
     """
 
     def __init__(self, disk: Cache) -> None:
@@ -70,7 +72,9 @@ class SharedGames(MemoryCache):
         exact: bool,
         compute: Callable[[], GameResult[Any]],
     ) -> GameResult[Any]:
-        """The game from memory, else from the disk cache, else ``compute()``."""
+        """The game from memory, else (if exact) from the disk cache, else ``compute()``."""
+        if not exact:
+            return super().game(rules, removed, exact, compute)
         return super().game(
             rules, removed, exact, lambda: self.disk.game(rules, removed, exact, compute)
         )
