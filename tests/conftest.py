@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 _SHARED = "CBJ_TEST_SESSION_ROOT"
 #: Whether this process made the session folder (and so removes it at the end).
@@ -39,6 +41,10 @@ from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
 from solver.present.report import Report, build_report, render_html  # noqa: E402
 
+if TYPE_CHECKING:
+    from solver.exact.game import GameResult
+    from solver.exact.strategy import Chart
+
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Remove the session's private home and cache (once, by the process that made them)."""
@@ -46,10 +52,42 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(SESSION_ROOT, ignore_errors=True)
 
 
+class SharedGames(MemoryCache):
+    """Games and charts kept in memory, exact games and charts in front of the session's
+    disk cache.
+
+    A worker reads an exact game or a chart another worker already solved from the disk
+    cache (and keeps it in memory after); one no worker has solved yet is computed and
+    stored there. Float games stay in memory only: storing one costs more than solving it.
+    """
+
+    def __init__(self, disk: Cache) -> None:
+        super().__init__()
+        self.disk = disk
+
+    def game(
+        self,
+        rules: Rules,
+        removed: tuple[Card, ...],
+        exact: bool,
+        compute: Callable[[], GameResult[Any]],
+    ) -> GameResult[Any]:
+        """The game from memory, else (if exact) from the disk cache, else ``compute()``."""
+        if not exact:
+            return super().game(rules, removed, exact, compute)
+        return super().game(
+            rules, removed, exact, lambda: self.disk.game(rules, removed, exact, compute)
+        )
+
+    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
+        """The chart from memory, else from the disk cache, else ``compute()``."""
+        return super().chart(rules, lambda: self.disk.chart(rules, compute))
+
+
 @pytest.fixture(scope="session")
 def games() -> MemoryCache:
-    """One in-memory store of solved games shared by the whole test session."""
-    return MemoryCache()
+    """One store of solved games shared by the whole test session, every worker included."""
+    return SharedGames(Cache())
 
 
 def physical_cards(shoe: Shoe) -> list[Card]:

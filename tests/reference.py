@@ -4,6 +4,12 @@ It shares nothing with the solver's arithmetic: totals come from trying every ac
 or 11, the dealer and the player are played card by card over every order the shoe can
 deal, and optimal play is found by exhaustive search.  It is slow and only meant for tiny
 shoes, where it is the solver's dumb twin.
+
+Chances are counted, not multiplied: every order of the physical cards left in the shoe
+is equally likely, so a result's chance is the number of orders that give it over the
+number of orders (``n!`` for ``n`` cards).  The walks count orders in plain integers (a
+card of a value with ``k`` copies left starts ``k`` times as many orders), and a
+:class:`~fractions.Fraction` is made only at the end.
 """
 
 from __future__ import annotations
@@ -11,11 +17,13 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 from itertools import product
+from math import factorial
 
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
 
 Shoe = tuple[int, ...]  # cards left of each value 1..10
 Cards = tuple[int, ...]  # own cards as sorted values
+Counts = tuple[int, int, int]  # orders of the shoe's cards that win, push, lose
 
 
 @cache
@@ -26,6 +34,7 @@ def totals(cards: Cards) -> set[int]:
     return {rest + sum(choice) for choice in product((1, 11), repeat=aces)}
 
 
+@cache
 def best(cards: Cards, bonus: int) -> int | None:
     """Highest total of at most 21, with or without the Bonus card; None if none."""
     options = {t for t in totals(cards) | totals((*cards, bonus)) if t <= 21}
@@ -36,10 +45,21 @@ def hard(cards: Cards) -> int:
     return sum(cards)
 
 
+@cache
+def orders(shoe: Shoe) -> int:
+    """How many orders the physical cards left in the shoe can come in."""
+    return factorial(sum(shoe))
+
+
 def draw(shoe: Shoe, value: int) -> tuple[Fraction, Shoe]:
     left = list(shoe)
     left[value - 1] -= 1
     return Fraction(shoe[value - 1], sum(shoe)), tuple(left)
+
+
+def take(shoe: Shoe, value: int) -> Shoe:
+    """The shoe less one card of ``value``."""
+    return (*shoe[: value - 1], shoe[value - 1] - 1, *shoe[value:])
 
 
 def dealer_final(cards: Cards, bonus: int, reading: DealerNatural) -> str:
@@ -56,30 +76,43 @@ def dealer_final(cards: Cards, bonus: int, reading: DealerNatural) -> str:
 
 def dealer(shoe: Shoe, bonus: int, rules: Rules, cards: Cards = ()) -> dict[str, Fraction]:
     """Distribution of the dealer's result by walking every card sequence."""
-    return _dealer(shoe, bonus, rules.dealer_stands_on, rules.dealer_natural, cards)
+    counted = _dealer(shoe, bonus, rules.dealer_stands_on, rules.dealer_natural, cards)
+    return {k: Fraction(n, orders(shoe)) for k, n in counted.items()}
 
 
 @cache
 def _dealer(
     shoe: Shoe, bonus: int, stands_on: int, reading: DealerNatural, cards: Cards
-) -> dict[str, Fraction]:
-    """:func:`dealer`, memoised on only the rules the dealer's play reads."""
+) -> dict[str, int]:
+    """How many orders of the shoe's cards end the dealer in each result.
+
+    Memoised on only the rules the dealer's play reads.
+    """
     total = best(cards, bonus)
     if cards and (hard(cards) > 21 or (total is not None and total >= stands_on)):
-        return {dealer_final(cards, bonus, reading): Fraction(1)}
+        return {dealer_final(cards, bonus, reading): orders(shoe)}
     if sum(shoe) == 0:
         raise RuntimeError("shoe ran out")
-    out: dict[str, Fraction] = {}
+    out: dict[str, int] = {}
     for value in range(1, 11):
-        if shoe[value - 1]:
-            p, rest = draw(shoe, value)
+        copies = shoe[value - 1]
+        if copies:
             after = tuple(sorted((*cards, value)))
-            for k, q in _dealer(rest, bonus, stands_on, reading, after).items():
-                out[k] = out.get(k, Fraction(0)) + p * q
+            for k, n in _dealer(take(shoe, value), bonus, stands_on, reading, after).items():
+                out[k] = out.get(k, 0) + copies * n
     return out
 
 
-def settle(cards: Cards, bonus: int, result: str, rules: Rules) -> int:
+#: The rules a hand's play and settlement read: the dealer's standing total, which dealer
+#: 21s are naturals and what a natural beats (a small memo key, unlike the whole rules).
+Table = tuple[int, DealerNatural, NaturalBeats]
+
+
+def table(rules: Rules) -> Table:
+    return (rules.dealer_stands_on, rules.dealer_natural, rules.natural_beats)
+
+
+def settle(cards: Cards, bonus: int, result: str, beats: NaturalBeats) -> int:
     """Main-wager result (+1, 0, -1) of a standing player against a dealer result."""
     mine = best(cards, bonus)
     assert mine is not None
@@ -88,10 +121,10 @@ def settle(cards: Cards, bonus: int, result: str, rules: Rules) -> int:
     if result == "natural":
         if mine < 21:
             return -1
-        if rules.natural_beats is NaturalBeats.NON_BLACKJACK:
+        if beats is NaturalBeats.NON_BLACKJACK:
             return -1
         in_21 = len(cards) if 21 in totals(cards) else len(cards) + 1
-        return -1 if rules.natural_beats is NaturalBeats.MULTI_CARD_21 and in_21 >= 3 else 0
+        return -1 if beats is NaturalBeats.MULTI_CARD_21 and in_21 >= 3 else 0
     theirs = int(result)
     return (mine > theirs) - (mine < theirs)
 
@@ -99,12 +132,24 @@ def settle(cards: Cards, bonus: int, result: str, rules: Rules) -> int:
 Outcome = tuple[Fraction, Fraction, Fraction]  # win, push, lose
 
 
-def stand(cards: Cards, shoe: Shoe, bonus: int, rules: Rules) -> Outcome:
-    w = p = lose = Fraction(0)
-    for result, q in dealer(shoe, bonus, rules).items():
-        r = settle(cards, bonus, result, rules)
-        w, p, lose = w + q * (r == 1), p + q * (r == 0), lose + q * (r == -1)
+def stand_counts(cards: Cards, shoe: Shoe, bonus: int, rules: Rules) -> Counts:
+    """How many orders of the shoe's cards a standing hand wins, pushes and loses."""
+    return _stand(cards, shoe, bonus, table(rules))
+
+
+def _stand(cards: Cards, shoe: Shoe, bonus: int, rules: Table) -> Counts:
+    stands_on, reading, beats = rules
+    w = p = lose = 0
+    for result, n in _dealer(shoe, bonus, stands_on, reading, ()).items():
+        r = settle(cards, bonus, result, beats)
+        w, p, lose = w + n * (r == 1), p + n * (r == 0), lose + n * (r == -1)
     return (w, p, lose)
+
+
+def stand(cards: Cards, shoe: Shoe, bonus: int, rules: Rules) -> Outcome:
+    w, p, lose = stand_counts(cards, shoe, bonus, rules)
+    n = orders(shoe)
+    return (Fraction(w, n), Fraction(p, n), Fraction(lose, n))
 
 
 Policy = int | str | None
@@ -125,24 +170,34 @@ def stands(cards: Cards, bonus: int, policy: int | str) -> bool:
 
 
 @cache
-def play(cards: Cards, shoe: Shoe, bonus: int, rules: Rules, policy: Policy = None) -> Outcome:
-    """Outcome of a hand played optimally (``policy`` None; ties stand) or by a fixed policy."""
-    standing = stand(cards, shoe, bonus, rules)
+def _play(cards: Cards, shoe: Shoe, bonus: int, rules: Table, policy: Policy) -> Counts:
+    """Orders of the shoe's cards a hand played optimally (``policy`` None; ties stand) or
+    by a fixed policy wins, pushes and loses."""
+    standing = _stand(cards, shoe, bonus, rules)
     if sum(shoe) == 0:
         return standing
-    w = p = lose = Fraction(0)
+    w = p = lose = 0
     for value in range(1, 11):
-        if shoe[value - 1]:
-            q, rest = draw(shoe, value)
+        copies = shoe[value - 1]
+        if copies:
+            rest = take(shoe, value)
             after = tuple(sorted((*cards, value)))
             if hard(after) > 21:
-                lose += q
+                lose += copies * orders(rest)
             else:
-                cw, cp, cl = play(after, rest, bonus, rules, policy)
-                w, p, lose = w + q * cw, p + q * cp, lose + q * cl
+                cw, cp, cl = _play(after, rest, bonus, rules, policy)
+                w, p, lose = w + copies * cw, p + copies * cp, lose + copies * cl
     if policy is not None:
         return standing if stands(cards, bonus, policy) else (w, p, lose)
+    # Both sides count orders of the same cards, so they compare without dividing.
     return (w, p, lose) if w - lose > standing[0] - standing[2] else standing
+
+
+def play(cards: Cards, shoe: Shoe, bonus: int, rules: Rules, policy: Policy = None) -> Outcome:
+    """Outcome of a hand played optimally (``policy`` None; ties stand) or by a fixed policy."""
+    w, p, lose = _play(cards, shoe, bonus, table(rules), policy)
+    n = orders(shoe)
+    return (Fraction(w, n), Fraction(p, n), Fraction(lose, n))
 
 
 def game(

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import solver.api
+from solver.cache import Cache
 from solver.cli import cli
 
 from .conftest import run_cli
@@ -168,7 +169,8 @@ def test_exact_solves_show_fractions_in_csv_and_markdown(
     fmt: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     status, out, _ = run_cli(["solve", *ONE_DECK, "--exact", "--format", fmt], capsys)
-    exact = solver.api.solve(decks=1, exact=True)
+    # The library reads the game the command left in the session's disk cache.
+    exact = solver.api.solve(decks=1, exact=True, cache=Cache())
     assert status == 0 and "exact" in out
     assert str(exact.expected_value) in out and str(exact.outcomes["blackjack"]) in out
     status, out, _ = run_cli(["solve", *ONE_DECK, "--format", fmt], capsys)
@@ -183,7 +185,7 @@ def test_exact_advice_shows_fractions(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_the_solve_screen_says_who_holds_the_edge(capsys: pytest.CaptureFixture[str]) -> None:
-    game = solver.api.solve(decks=1)
+    game = solver.api.solve(decks=1, cache=Cache())
     out = run_cli(["solve", *ONE_DECK], capsys)[1]
     side = "player" if game.expected_value > 0 else "house"
     assert f"The {side} holds the edge on the main wager" in out
@@ -191,7 +193,7 @@ def test_the_solve_screen_says_who_holds_the_edge(capsys: pytest.CaptureFixture[
 
 
 def test_exact_variants_show_fractions(capsys: pytest.CaptureFixture[str]) -> None:
-    exact = solver.api.solve(decks=1, exact=True).expected_value
+    exact = solver.api.solve(decks=1, exact=True, cache=Cache()).expected_value
     out = run_cli(["variants", "--decks", "1", "--exact", "--format", "csv"], capsys)[1]
     assert "exact main EV" in out and str(exact) in out
     assert str(exact) not in run_cli(["variants", "--decks", "1", "--format", "csv"], capsys)[1]

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver.cache import MemoryCache
 from solver.exact.game import solve_game
 from solver.exact.player import solve_player
 from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
@@ -89,13 +90,13 @@ def test_optimal_play_beats_fixed_policies_on_a_tiny_shoe() -> None:
 
 
 @pytest.fixture(scope="module")
-def default_exact():  # type: ignore[no-untyped-def]
-    return solve_game(exact=True)
+def default_exact(games: MemoryCache):  # type: ignore[no-untyped-def]
+    return solve_game(exact=True, cache=games)
 
 
 @pytest.fixture(scope="module")
-def default_float():  # type: ignore[no-untyped-def]
-    return solve_game()
+def default_float(games: MemoryCache):  # type: ignore[no-untyped-def]
+    return solve_game(cache=games)
 
 
 def test_default_game_exact_and_float_agree(default_exact, default_float) -> None:  # type: ignore[no-untyped-def]

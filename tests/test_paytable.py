@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from solver.cache import MemoryCache
 from solver.cli import main
 from solver.exact.bonus import analyse_bonus
 from solver.exact.design import (
@@ -39,8 +40,8 @@ RATIO = Fraction(3, 4)
 
 
 @pytest.fixture(scope="module")
-def model() -> Any:
-    return edge_model(RULES)
+def model(games: MemoryCache) -> Any:
+    return edge_model(RULES, cache=games)
 
 
 @pytest.fixture(scope="module")

@@ -62,27 +62,29 @@ def chart_walk(
     cards: tuple[int, ...],
     shoe: tuple[int, ...],
     bonus: int,
-    seen: dict[Any, Fraction],
-) -> Fraction:
-    """Main EV of one hand played by the chart, walking every card the shoe can deal.
+    seen: dict[Any, int],
+) -> int:
+    """Main result of one hand played by the chart, walking every card the shoe can deal.
 
+    Counted over the orders of the shoe's cards (as in :mod:`tests.reference`): the orders
+    the hand wins less those it loses, so the EV is this over ``reference.orders(shoe)``.
     ``seen`` remembers hands already walked (the same hand arises in many orders).
     """
     if (cards, shoe, bonus) in seen:
         return seen[cards, shoe, bonus]
-    stood = reference.stand(cards, shoe, bonus, RULES)
+    won, _, lost = reference.stand_counts(cards, shoe, bonus, RULES)
     if chart.action(cell_of(hand_of(cards)), bonus) is not Action.HIT or not sum(shoe):
-        value = stood[0] - stood[2]
+        value = won - lost
     else:
-        value = Fraction(0)
+        value = 0
         for v in range(1, 11):
             if shoe[v - 1]:
-                q, rest = reference.draw(shoe, v)
+                rest = reference.take(shoe, v)
                 after = tuple(sorted((*cards, v)))
                 if sum(after) > 21:
-                    value -= q
+                    value -= shoe[v - 1] * reference.orders(rest)
                 else:
-                    value += q * chart_walk(chart, after, rest, bonus, seen)
+                    value += shoe[v - 1] * chart_walk(chart, after, rest, bonus, seen)
     seen[cards, shoe, bonus] = value
     return value
 
@@ -90,19 +92,18 @@ def chart_walk(
 def chart_ev_walked(chart: Chart, shoe: tuple[int, ...]) -> Fraction:
     """The chart's main EV on a shoe of values, by brute force over every card order."""
     total = Fraction(0)
-    seen: dict[Any, Fraction] = {}
+    seen: dict[Any, int] = {}
     for c in range(1, 11):
         if shoe[c - 1]:
             pc, after_bonus = reference.draw(shoe, c)
             for p in range(1, 11):
                 if after_bonus[p - 1]:
                     pp, rest = reference.draw(after_bonus, p)
-                    blackjack = {p, c} == {1, 10}
-                    value = (
-                        RULES.blackjack_pays
-                        if blackjack
-                        else chart_walk(chart, (p,), rest, c, seen)
-                    )
+                    if {p, c} == {1, 10}:
+                        value = RULES.blackjack_pays
+                    else:
+                        walked = chart_walk(chart, (p,), rest, c, seen)
+                        value = Fraction(walked, reference.orders(rest))
                     total += pc * pp * value
     return total
 

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+from solver.cache import MemoryCache
 from solver.exact.design import (
     MAX_SEARCH_CANDIDATES,
     MAX_TOP,
@@ -90,8 +91,8 @@ def test_huge_or_foreign_stand_on_totals_are_one_line_errors(text: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def model() -> EdgeModel:
-    return edge_model(Rules(decks=2))
+def model(games: MemoryCache) -> EdgeModel:
+    return edge_model(Rules(decks=2), cache=games)
 
 
 def test_a_band_too_big_to_search_in_a_minute_is_refused_at_once(model: EdgeModel) -> None:

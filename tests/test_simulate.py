@@ -497,12 +497,12 @@ def test_optimal_play_matches_the_exact_solver_within_four_standard_errors(
 
 
 def test_chart_strategy_plays_the_printed_chart(games: MemoryCache) -> None:
-    from solver.exact.strategy import Action, best_chart, cell_of, strategy_source
+    from solver.exact.strategy import Action, cell_of, stored_chart, strategy_source
 
     rules = Rules()
     game = solve_game(rules, exact=True, cache=games)
-    strategy = parse_strategy("chart", lambda kind: strategy_source(game, kind))
-    chart = best_chart(rules, game)
+    strategy = parse_strategy("chart", lambda kind: strategy_source(game, kind, games))
+    chart = stored_chart(rules, game, games)
     hand = (0, 0, 0, 1, 0, 0, 0, 0, 1, 0)  # hard 13
     for bonus in range(1, 11):
         assert strategy.hits(bonus, hand) == (chart.action(cell_of(hand), bonus) is Action.HIT)

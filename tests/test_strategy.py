@@ -24,9 +24,9 @@ from solver.exact.strategy import (
     Chart,
     _Column,
     _roots,
-    best_chart,
     best_column,
     cell_of,
+    stored_chart,
 )
 from solver.model.cards import RANKS, SUITS, VALUES, Shoe, parse_cards
 from solver.model.hands import add_card, best_total_of, hand_of, hard_total, is_player_blackjack
@@ -52,8 +52,8 @@ def game(games: MemoryCache) -> GameResult[Fraction]:
 
 
 @pytest.fixture(scope="module")
-def chart(game: GameResult[Fraction]) -> Chart:
-    return best_chart(Rules(), game)
+def chart(game: GameResult[Fraction], games: MemoryCache) -> Chart:
+    return stored_chart(Rules(), game, games)
 
 
 def hits_on_chart(chart: Chart, bonus: int, cell: Cell) -> bool:
@@ -107,9 +107,10 @@ def test_chart_ev_equals_an_independent_policy_evaluation(
 
 
 Hand = tuple[int, ...]
-# Per hand, hardest first: (hand, its cell, its stand value scaled, its draws as
-# (cards of the value left, the hand with it or None when it busts, bust value)).
-Prepared = tuple[list[tuple[Hand, Cell, int, list[tuple[int, Hand | None, int]]]], list[int]]
+# Per hand, hardest first: (its hard total, hand, its cell, its stand value scaled, its draws
+# as (cards of the value left, the hand with it or None when it busts, bust value)).
+Row = tuple[int, Hand, Cell, int, list[tuple[int, Hand | None, int]]]
+Prepared = tuple[list[Row], list[int]]
 _prepared: dict[int, tuple[PlayerSolution, Prepared]] = {}
 
 
@@ -127,40 +128,55 @@ def _prepare(solution: PlayerSolution) -> Prepared:
     for m in range(depth, -1, -1):
         denominator[m] = max(n0 - m, 1) * denominator[m + 1]
     rows = []
-    for hand in sorted(hands, key=hard_total, reverse=True):
+    for hard, hand in sorted(((hard_total(h), h) for h in hands), reverse=True):
         m = sum(hand)
         scaled = Fraction(solution.stand[space.index(hand)]) * denominator[m]
         assert scaled.denominator == 1, "stand values must fit the common denominator"
         draws = [
             (
                 space.shoe[v - 1] - hand[v - 1],
-                None if hard_total(add_card(hand, v)) > 21 else add_card(hand, v),
+                None if hard + v > 21 else add_card(hand, v),  # a card of v adds v
                 -denominator[m + 1],
             )
             for v in range(1, 11)
             if space.shoe[v - 1] - hand[v - 1]
         ]
-        rows.append((hand, cell_of(hand), scaled.numerator, draws))
+        rows.append((hard, hand, cell_of(hand), scaled.numerator, draws))
     prepared = (rows, denominator)
     _prepared[id(solution)] = (solution, prepared)
     return prepared
 
 
-def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> Fraction:
-    """Starting hands' values weighted by their cards, hitting in ``hits`` (a second evaluator).
+def chart_hand_values(
+    solution: PlayerSolution,
+    hits: set[Cell],
+    known: dict[Hand, int] | None = None,
+    above: int = 99,
+) -> dict[Hand, int]:
+    """Every hand's value hitting in ``hits``, over the common denominator of its size.
 
-    Works in integers over a common denominator per hand size, like nothing else here.
+    With ``known`` (the values under a chart that hits as ``hits`` does in every cell of a
+    hard total above ``above``), the hands of a hard total above ``above`` keep their known
+    values: a hand's value only depends on the hands it can draw to, which are harder.
     """
-    space = solution.space
-    rows, denominator = _prepare(solution)
-    value: dict[Hand, int] = {}
-    for hand, cell, stand, draws in rows:
+    rows, _ = _prepare(solution)
+    value: dict[Hand, int] = {} if known is None else dict(known)
+    for hard, hand, cell, stand, draws in rows:
+        if known is not None and hard > above:
+            continue
         if cell in hits:
             value[hand] = sum(
                 count * (bust if child is None else value[child]) for count, child, bust in draws
             )
         else:
             value[hand] = stand
+    return value
+
+
+def root_value(solution: PlayerSolution, bonus: int, value: dict[Hand, int]) -> Fraction:
+    """Starting hands' values (from :func:`chart_hand_values`) weighted by their cards."""
+    space = solution.space
+    _, denominator = _prepare(solution)
     weighted = sum(
         space.shoe[p - 1] * value[hand_of([p])]
         for p in range(1, 11)
@@ -169,13 +185,27 @@ def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> F
     return Fraction(weighted, denominator[1])
 
 
+def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> Fraction:
+    """Starting hands' values weighted by their cards, hitting in ``hits`` (a second evaluator).
+
+    Works in integers over a common denominator per hand size, like nothing else here.
+    """
+    return root_value(solution, bonus, chart_hand_values(solution, hits))
+
+
 def test_no_single_cell_change_raises_the_ev(game: GameResult[Fraction], chart: Chart) -> None:
     for bonus, solution in game.solutions.items():
         hits = {cell for cell in ROWS if chart.action(cell, bonus) is Action.HIT}
-        best = chart_root_value(solution, bonus, hits)
+        values = chart_hand_values(solution, hits)
+        best = root_value(solution, bonus, values)
+        # Changing one cell changes only the hands of its hard total and softer ones.
+        hardest: dict[Cell, int] = {}
+        for hard, _, cell, _, _ in _prepare(solution)[0]:
+            hardest[cell] = max(hard, hardest.get(cell, hard))
         for cell in ROWS:
             if chart.action(cell, bonus) is not Action.NONE:
-                assert chart_root_value(solution, bonus, hits ^ {cell}) <= best, (cell, bonus)
+                changed = chart_hand_values(solution, hits ^ {cell}, values, hardest.get(cell, -1))
+                assert root_value(solution, bonus, changed) <= best, (cell, bonus)
 
 
 @pytest.mark.parametrize(
