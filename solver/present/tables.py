@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from solver.exact.volatility import Z90, game_volatility
 from solver.model.cards import Card, value_label
 from solver.model.numbers import number, percent, signed
 from solver.model.outcomes import PAY_TIERS
@@ -181,6 +180,8 @@ def _edge_sentence(game: GameResult[Any]) -> str:
 
 def game_summary(game: GameResult[Any]) -> str:
     """A human summary of a solve (``cbj solve``) that explains itself in plain words."""
+    from solver.exact.volatility import game_volatility  # statistics: not for `cbj rules`
+
     o = game.outcomes
     lines = [
         "Community Blackjack (Casino Edition): the player's best possible play",
@@ -228,6 +229,8 @@ def game_summary(game: GameResult[Any]) -> str:
 
 def _volatility_lines(volatility: Volatility) -> list[str]:
     """The summary's volatility block: the index, then each session's ranges."""
+    from solver.exact.volatility import Z90
+
     lines = [
         f"Volatility   index {number(volatility.index, 4)} (round SD x z, z = {number(Z90, 4)} "
         "for 90% confidence); the player's net result after"
@@ -245,6 +248,8 @@ def _volatility_lines(volatility: Volatility) -> list[str]:
 
 def volatility_table(volatility: Volatility | None, title: str) -> Table:
     """Session ranges and the chance of being ahead (normal approximation)."""
+    from solver.exact.volatility import Z90
+
     if volatility is None:
         return Table(title, ("rounds",), (), ("No round: removed cards were given without suits.",))
     rows = tuple(
@@ -275,6 +280,8 @@ def game_tables(game: GameResult[Any]) -> list[Table]:
 
     An exact solve adds an ``exact`` column of fractions to each table.
     """
+    from solver.exact.volatility import game_volatility
+
     doc = game.to_json()
     summary: list[tuple[str, Any]] = [("main expected value", game.expected_value)]
     summary += [(f"main {k}", p) for k, p in game.outcomes.items()]
