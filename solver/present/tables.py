@@ -6,9 +6,7 @@ out as text.
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +31,8 @@ if TYPE_CHECKING:  # the renderers need only the shapes of these results
 
 def dumps(document: dict[str, Any]) -> str:
     """JSON text of a result document, indented for reading."""
+    import json  # with csv, loaded only by the formats that need it
+
     return json.dumps(document, indent=2)
 
 
@@ -72,6 +72,8 @@ class Table:
         return "\n".join(lines)
 
     def _csv(self) -> str:
+        import csv
+
         out = io.StringIO()
         for note in (self.title, *self.notes):
             out.write(f"# {note}\n")
