@@ -21,7 +21,9 @@ editable install (``pip install -e .`` adds one that loads pathlib, fnmatch and
 urllib.parse at every start, about a tenth of ``cbj rules``; a user's ``pip install .``
 has none).  ``--editable`` times this interpreter as it is instead.  ``--startup`` times
 only the start-up cases (a cache hit, ``cbj rules``, ``cbj --help``) and skips the
-per-composition table.
+per-composition table.  ``--instructions`` counts the instructions each command executes
+under valgrind's cachegrind instead of timing it: a figure that a loaded machine leaves
+alone, though it weighs a file read or an OpenSSL hash differently from the clock.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -76,15 +79,20 @@ def installed_python(folder: Path) -> Path:
     return python
 
 
-def run_once(argv: list[str], cache: str, checkout: Path, python: Path) -> Timing:
-    """The timing of one command, as its own process."""
+def command_env(cache: str, checkout: Path) -> dict[str, str]:
+    """The environment of a timed command: its cache folder and checkout."""
     env = dict(os.environ, CBJ_CACHE_DIR=cache, PYTHONPATH=str(checkout))
     # A user's Python keeps compiled bytecode: without it every run recompiles the package.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def run_once(argv: list[str], cache: str, checkout: Path, python: Path) -> Timing:
+    """The timing of one command, as its own process."""
     start = time.perf_counter()
     process = subprocess.Popen(
         [python, "-m", "solver", *argv],
-        env=env,
+        env=command_env(cache, checkout),
         cwd=checkout,
         stdout=subprocess.DEVNULL,
     )
@@ -101,6 +109,43 @@ def time_command(argv: list[str], checkout: Path, python: Path) -> Timing:
         if argv == ["solve"]:
             run_once(argv, cache, checkout, python)
         return run_once(argv, cache, checkout, python)
+
+
+def instructions(argv: list[str], checkout: Path, python: Path) -> int:
+    """Instructions one command executes, counted by valgrind (a busy machine changes
+    them little: string hashing is seeded alike, bytecode is compiled beforehand)."""
+    valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=no"]
+    valgrind.append("--cachegrind-out-file=/dev/null")
+    with tempfile.TemporaryDirectory() as cache:
+        run_once(argv, cache, checkout, python)  # bytecode, and the entry a cache hit reads
+        done = subprocess.run(
+            [*valgrind, str(python), "-m", "solver", *argv],
+            env=dict(command_env(cache, checkout), PYTHONHASHSEED="0"),
+            cwd=checkout,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=True,
+        )
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"no instruction count from valgrind: {done.stderr[-300:]}")
+    return int(found[1].replace(",", ""))
+
+
+def instruction_counts(baseline: Path | None, python: Path, startup: bool) -> None:
+    """The table of instructions per command, with the baseline's beside when given."""
+    print("| command | instructions (millions) |" + (" before | change |" if baseline else ""))
+    print("|---|---|" + ("---|---|" if baseline else ""))
+    for label, argv, _ in CASES:
+        if startup and label not in STARTUP_CASES:
+            continue
+        count = instructions(argv, ROOT, python)
+        line = f"| `cbj {' '.join(argv)}` ({label}) | {count / 1e6:.1f} |"
+        if baseline is not None:
+            old = instructions(argv, baseline, python)
+            line += f" {old / 1e6:.1f} | {100 * (count - old) / old:+.1f}% |"
+        print(line, flush=True)
 
 
 def commands(repeat: int, baseline: Path | None, python: Path, startup: bool) -> None:
@@ -200,6 +245,11 @@ def main() -> None:
         action="store_true",
         help="only the start-up cases (cache hit, rules, help); no per-composition table",
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count each command's instructions under valgrind instead of timing it",
+    )
     args = parser.parse_args()
     load = os.getloadavg()
     print(
@@ -210,8 +260,11 @@ def main() -> None:
     print()
     with tempfile.TemporaryDirectory() as folder:
         python = Path(sys.executable) if args.editable else installed_python(Path(folder))
-        commands(args.repeat, args.baseline, python, args.startup)
-    if not args.startup:
+        if args.instructions:
+            instruction_counts(args.baseline, python, args.startup)
+        else:
+            commands(args.repeat, args.baseline, python, args.startup)
+    if not args.startup and not args.instructions:
         print()
         per_composition(args.repeat)
     print()
