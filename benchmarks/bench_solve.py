@@ -14,6 +14,16 @@ folder first on the path), interleaved with this one's runs so that both see the
 machine load.  Bytecode is written and reused as in a normal installation (the variable
 ``PYTHONDONTWRITEBYTECODE`` is removed for the timed commands).  A last table times the
 solver alone, in-process, per player hand composition, for 1, 6 and 8 decks.
+
+The commands run in a throwaway virtual environment that sees this interpreter's
+packages (a ``.pth`` line naming its site-packages) but not the import hook of an
+editable install (``pip install -e .`` adds one that loads pathlib, fnmatch and
+urllib.parse at every start, about a tenth of ``cbj rules``; a user's ``pip install .``
+has none).  ``--editable`` times this interpreter as it is instead.  ``--startup`` times
+only the start-up cases (a cache hit, ``cbj rules``, ``cbj --help``) and skips the
+per-composition table.  ``--instructions`` counts the instructions each command executes
+under valgrind's cachegrind instead of timing it: a figure that a loaded machine leaves
+alone, though it weighs a file read or an OpenSSL hash differently from the clock.
 """
 
 from __future__ import annotations
@@ -21,9 +31,11 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -41,6 +53,7 @@ CASES = [
     ("help", ["--help"], None),
     ("dealer tables, JSON", ["dealer", "--format", "json"], None),
 ]
+STARTUP_CASES = {"float solve, repeated (cache hit)", "rules table", "help"}
 MEMORY_TARGET_MIB = 200
 
 
@@ -52,15 +65,34 @@ class Timing(NamedTuple):
     peak: int
 
 
-def run_once(argv: list[str], cache: str, checkout: Path) -> Timing:
-    """The timing of one command, as its own process."""
+def installed_python(folder: Path) -> Path:
+    """The interpreter of a new virtual environment in ``folder`` that sees this one's
+    packages but none of its ``.pth`` files (so no editable install's import hook)."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    python = folder / "bin" / "python"
+    query = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    purelib = subprocess.run(
+        [python, "-c", query], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    ours = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+    Path(purelib, "borrowed-packages.pth").write_text("".join(f"{p}\n" for p in ours))
+    return python
+
+
+def command_env(cache: str, checkout: Path) -> dict[str, str]:
+    """The environment of a timed command: its cache folder and checkout."""
     env = dict(os.environ, CBJ_CACHE_DIR=cache, PYTHONPATH=str(checkout))
     # A user's Python keeps compiled bytecode: without it every run recompiles the package.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def run_once(argv: list[str], cache: str, checkout: Path, python: Path) -> Timing:
+    """The timing of one command, as its own process."""
     start = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "solver", *argv],
-        env=env,
+        [python, "-m", "solver", *argv],
+        env=command_env(cache, checkout),
         cwd=checkout,
         stdout=subprocess.DEVNULL,
     )
@@ -71,15 +103,52 @@ def run_once(argv: list[str], cache: str, checkout: Path) -> Timing:
     return Timing(elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
 
 
-def time_command(argv: list[str], checkout: Path) -> Timing:
+def time_command(argv: list[str], checkout: Path, python: Path) -> Timing:
     """One timed run in a fresh cache folder (filled first when timing a cache hit)."""
     with tempfile.TemporaryDirectory() as cache:
         if argv == ["solve"]:
-            run_once(argv, cache, checkout)
-        return run_once(argv, cache, checkout)
+            run_once(argv, cache, checkout, python)
+        return run_once(argv, cache, checkout, python)
 
 
-def commands(repeat: int, baseline: Path | None) -> None:
+def instructions(argv: list[str], checkout: Path, python: Path) -> int:
+    """Instructions one command executes, counted by valgrind (a busy machine changes
+    them little: string hashing is seeded alike, bytecode is compiled beforehand)."""
+    valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=no"]
+    valgrind.append("--cachegrind-out-file=/dev/null")
+    with tempfile.TemporaryDirectory() as cache:
+        run_once(argv, cache, checkout, python)  # bytecode, and the entry a cache hit reads
+        done = subprocess.run(
+            [*valgrind, str(python), "-m", "solver", *argv],
+            env=dict(command_env(cache, checkout), PYTHONHASHSEED="0"),
+            cwd=checkout,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=True,
+        )
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"no instruction count from valgrind: {done.stderr[-300:]}")
+    return int(found[1].replace(",", ""))
+
+
+def instruction_counts(baseline: Path | None, python: Path, startup: bool) -> None:
+    """The table of instructions per command, with the baseline's beside when given."""
+    print("| command | instructions (millions) |" + (" before | change |" if baseline else ""))
+    print("|---|---|" + ("---|---|" if baseline else ""))
+    for label, argv, _ in CASES:
+        if startup and label not in STARTUP_CASES:
+            continue
+        count = instructions(argv, ROOT, python)
+        line = f"| `cbj {' '.join(argv)}` ({label}) | {count / 1e6:.1f} |"
+        if baseline is not None:
+            old = instructions(argv, baseline, python)
+            line += f" {old / 1e6:.1f} | {100 * (count - old) / old:+.1f}% |"
+        print(line, flush=True)
+
+
+def commands(repeat: int, baseline: Path | None, python: Path, startup: bool) -> None:
     """The whole-command table, with the baseline's figures beside when given."""
     head = (
         "| command | median wall (s) | best (s) | median CPU (s) | peak memory (MiB) "
@@ -92,14 +161,17 @@ def commands(repeat: int, baseline: Path | None) -> None:
     print(head)
     print(rule)
     for checkout in [ROOT] if baseline is None else [ROOT, baseline]:
-        time_command(["rules"], checkout)  # compile and store the bytecode first
+        for argv in (["rules"], ["solve"]):  # compile and store the bytecode first
+            time_command(argv, checkout, python)
     for label, argv, target in CASES:
+        if startup and label not in STARTUP_CASES:
+            continue
         runs: list[Timing] = []
         old_runs: list[Timing] = []
         for _ in range(repeat):
-            runs.append(time_command(argv, ROOT))
+            runs.append(time_command(argv, ROOT, python))
             if baseline is not None:
-                old_runs.append(time_command(argv, baseline))
+                old_runs.append(time_command(argv, baseline, python))
         median = statistics.median(t.wall for t in runs)
         met = "" if target is None else ("yes" if median <= target else "NO")
         mib = max(t.peak for t in runs) / 1024
@@ -162,16 +234,39 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--baseline", type=Path, help="another checkout to time alongside")
+    parser.add_argument(
+        "--editable",
+        action="store_true",
+        help="run the commands with this interpreter as it is (an editable install's hook "
+        "included) instead of a throwaway environment without one",
+    )
+    parser.add_argument(
+        "--startup",
+        action="store_true",
+        help="only the start-up cases (cache hit, rules, help); no per-composition table",
+    )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count each command's instructions under valgrind instead of timing it",
+    )
     args = parser.parse_args()
     load = os.getloadavg()
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-        f"{platform.python_version()}; load average at start {load[0]:.2f}"
+        f"{platform.python_version()}; load average at start {load[0]:.2f}; "
+        f"{'this interpreter' if args.editable else 'an environment without the editable hook'}"
     )
     print()
-    commands(args.repeat, args.baseline)
-    print()
-    per_composition(args.repeat)
+    with tempfile.TemporaryDirectory() as folder:
+        python = Path(sys.executable) if args.editable else installed_python(Path(folder))
+        if args.instructions:
+            instruction_counts(args.baseline, python, args.startup)
+        else:
+            commands(args.repeat, args.baseline, python, args.startup)
+    if not args.startup and not args.instructions:
+        print()
+        per_composition(args.repeat)
     print()
     print(f"load average at end {os.getloadavg()[0]:.2f}")
 

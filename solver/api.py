@@ -18,7 +18,6 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack, overload
 
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value, value_label
@@ -44,7 +43,9 @@ from solver.model.rules import (
     preset_named,
 )
 
-if TYPE_CHECKING:  # the solver is loaded by the functions that need it
+if TYPE_CHECKING:  # the solver is loaded by the functions that need it (pathlib too)
+    from pathlib import Path
+
     from solver.cache import CacheInfo
     from solver.exact.bonus import BonusAnalysis
     from solver.exact.design import (
@@ -758,6 +759,8 @@ def graph(
     Written to ``output`` (``.graphml``, ``.gexf``, ``.dot``, or a picture: ``.svg``,
     ``.png``, ``.pdf``) when given; else the graph itself, whose ``to_json()`` lists it.
     """
+    from pathlib import Path
+
     from solver.exact.graph import decision_graph
     from solver.present.graph import graph_format, render_graph
 
@@ -795,6 +798,8 @@ def report(
     per number of seats) the table of players and ``simulation_rounds`` the simulation
     cross-check (``None``: each one's default).
     """
+    from pathlib import Path
+
     from solver.present.files import choose_format
     from solver.present.report import (
         REPORT_FORMATS,

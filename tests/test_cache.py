@@ -388,9 +388,11 @@ def test_reading_the_latest_entry_writes_nothing(tmp_path: Path) -> None:
         with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
             return dict(db.execute("SELECT key, used FROM entries").fetchall())
 
-    before = used()
+    database = tmp_path / "c" / DATABASE_NAME
+    before, data = used(), database.read_bytes()
     fetch(cache, counter)  # already the most recently used
     assert used() == before
+    assert database.read_bytes() == data  # no write at all: its header counts every one
     fetch(cache, counter, REMOVED[1:])  # the older one is marked used again
     after = used()
     assert after[cache.key("game", SMALL, REMOVED[1:], True)] > max(before.values())

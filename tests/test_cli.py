@@ -90,10 +90,30 @@ def test_commands_that_solve_nothing_load_no_solver(argv: list[str]) -> None:
         "from solver.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
         f"    main({argv!r})\n"
-        "print(sorted(m for m in ('numpy', 'solver.exact.game', 'solver.sim') if m in sys.modules))"
+        "heavy = ('numpy', 'solver.exact.game', 'solver.sim', 'statistics', 'csv', 'json')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_help_lists_the_commands_as_they_are_once_built() -> None:
+    # `cbj --help` lists stand-ins for the commands not built yet: the same text as when
+    # every command is built, and a command is built only when it runs.
+    code = (
+        "import click, contextlib, io, solver.cli as c\n"
+        "groups = [('cbj', c.cli), ('paytable', c.paytable), ('cache', c.cache_group)]\n"
+        "def helps():\n"
+        "    return [click.Context(g, info_name=n).get_help() for n, g in groups]\n"
+        "lazy = helps()\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    c.main(['rules'])\n"
+        "print(sorted(n for _, g in groups for n in g.commands.built))\n"
+        "built = [command for _, g in groups for command in g.commands.values()]\n"
+        "print(all(not g.commands.waiting for _, g in groups), lazy == helps())"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:2] == ["['cache', 'paytable', 'rules']", "True True"]
 
 
 def test_a_cache_hit_loads_neither_numpy_nor_the_solver(tmp_path: Path) -> None:

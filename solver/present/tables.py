@@ -6,16 +6,13 @@ out as text.
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from solver.exact.volatility import Z90, game_volatility
 from solver.model.cards import Card, value_label
 from solver.model.numbers import number, percent, signed
 from solver.model.outcomes import PAY_TIERS
@@ -34,6 +31,8 @@ if TYPE_CHECKING:  # the renderers need only the shapes of these results
 
 def dumps(document: dict[str, Any]) -> str:
     """JSON text of a result document, indented for reading."""
+    import json  # with csv, loaded only by the formats that need it
+
     return json.dumps(document, indent=2)
 
 
@@ -73,6 +72,8 @@ class Table:
         return "\n".join(lines)
 
     def _csv(self) -> str:
+        import csv
+
         out = io.StringIO()
         for note in (self.title, *self.notes):
             out.write(f"# {note}\n")
@@ -181,6 +182,8 @@ def _edge_sentence(game: GameResult[Any]) -> str:
 
 def game_summary(game: GameResult[Any]) -> str:
     """A human summary of a solve (``cbj solve``) that explains itself in plain words."""
+    from solver.exact.volatility import game_volatility  # statistics: not for `cbj rules`
+
     o = game.outcomes
     lines = [
         "Community Blackjack (Casino Edition): the player's best possible play",
@@ -228,6 +231,8 @@ def game_summary(game: GameResult[Any]) -> str:
 
 def _volatility_lines(volatility: Volatility) -> list[str]:
     """The summary's volatility block: the index, then each session's ranges."""
+    from solver.exact.volatility import Z90
+
     lines = [
         f"Volatility   index {number(volatility.index, 4)} (round SD x z, z = {number(Z90, 4)} "
         "for 90% confidence); the player's net result after"
@@ -245,6 +250,8 @@ def _volatility_lines(volatility: Volatility) -> list[str]:
 
 def volatility_table(volatility: Volatility | None, title: str) -> Table:
     """Session ranges and the chance of being ahead (normal approximation)."""
+    from solver.exact.volatility import Z90
+
     if volatility is None:
         return Table(title, ("rounds",), (), ("No round: removed cards were given without suits.",))
     rows = tuple(
@@ -275,6 +282,8 @@ def game_tables(game: GameResult[Any]) -> list[Table]:
 
     An exact solve adds an ``exact`` column of fractions to each table.
     """
+    from solver.exact.volatility import game_volatility
+
     doc = game.to_json()
     summary: list[tuple[str, Any]] = [("main expected value", game.expected_value)]
     summary += [(f"main {k}", p) for k, p in game.outcomes.items()]
