@@ -27,9 +27,11 @@ Safety rules:
   sorted removed cards, exact or float, kind of result) and of the computing code
   (:func:`code_fingerprint`: :data:`SCHEMA_VERSION` and the source of ``solver/model``,
   ``solver/exact`` and this module);
-* every entry carries a SHA-256 checksum of its key and payload; an entry that fails it,
-  or does not decode (its solutions too, when first used), is recomputed with one line
-  of warning;
+* every entry carries a SHA-256 checksum of its key and head, and the head holds the
+  SHA-256 of each part decoded later (the solutions), checked when that part is first
+  used: a hit hashes a few kilobytes, not the whole entry.  An entry that fails a
+  checksum or does not decode (its solutions too, when first used) is recomputed with
+  one line of warning;
 * the folder is created private (0700); a folder or database owned by another user or
   writable by group or others is not read (one line of warning, the command runs
   uncached); any other problem with the folder (a file in its place, read-only, full
@@ -71,7 +73,7 @@ if TYPE_CHECKING:  # numpy and the solver load only to encode or decode what nee
     from solver.exact.strategy import Chart
 
 #: Bump when the payload layout changes; part of every key (a test checks the layouts).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: Default size cap of the cache, in bytes of stored payload.
 DEFAULT_MAX_BYTES = 500 * 1024 * 1024
 #: Environment variables: the folder, and the cap in megabytes.
@@ -406,11 +408,14 @@ def decode_game(doc: dict[str, Json]) -> GameResult[Any]:
 class Section:
     """A part of a stored document kept compressed until :meth:`load` is called."""
 
-    def __init__(self, compressed: bytes) -> None:
+    def __init__(self, compressed: bytes, digest: str) -> None:
         self.compressed = compressed
+        self.digest = digest
 
     def load(self) -> Json:
-        """The part's JSON value."""
+        """The part's JSON value; ``ValueError`` if it is not the part the head names."""
+        if hashlib.sha256(self.compressed).hexdigest() != self.digest:
+            raise ValueError("checksum mismatch")
         return _json_of(self.compressed)
 
 
@@ -494,12 +499,21 @@ def pack(doc: dict[str, Json]) -> bytes:
     """A document as compressed bytes: the head, then each :data:`DEFERRED` part it has.
 
     Each section is a 4-byte big-endian length and zlib-compressed JSON; the head lists
-    the deferred parts that follow it under ``"deferred"``.
+    the deferred parts that follow it under ``"deferred"``, and their SHA-256 digests
+    under ``"digests"``.
     """
     deferred = [name for name in DEFERRED if name in doc]
-    head = {k: v for k, v in doc.items() if k not in deferred} | {"deferred": deferred}
-    sections = [_compressed(head), *(_compressed(doc[name]) for name in deferred)]
+    parts = [_compressed(doc[name]) for name in deferred]
+    digests = [hashlib.sha256(part).hexdigest() for part in parts]
+    head = {k: v for k, v in doc.items() if k not in deferred}
+    sections = [_compressed(head | {"deferred": deferred, "digests": digests}), *parts]
     return b"".join(len(z).to_bytes(4, "big") + z for z in sections)
+
+
+def head_of(payload: bytes) -> bytes:
+    """The first section of a packed document, length included (all of it if malformed)."""
+    size = int.from_bytes(payload[:4], "big")
+    return payload[: 4 + size] if 4 + size <= len(payload) else payload
 
 
 def unpack(payload: bytes) -> dict[str, Json]:
@@ -521,10 +535,14 @@ def unpack(payload: bytes) -> dict[str, Json]:
     if not isinstance(doc, dict):
         raise ValueError("not a cache document")
     deferred = doc.pop("deferred", None)
-    if not isinstance(deferred, list) or len(deferred) != len(sections) - 1:
+    digests = doc.pop("digests", None)
+    parts = len(sections) - 1
+    if not (isinstance(deferred, list) and isinstance(digests, list)) or not (
+        len(deferred) == len(digests) == parts
+    ):
         raise ValueError("not a cache document: its sections do not match its head")
-    for name, section in zip(deferred, sections[1:], strict=True):
-        doc[name] = Section(section)
+    for name, digest, section in zip(deferred, digests, sections[1:], strict=True):
+        doc[name] = Section(section, digest)
     return doc
 
 
@@ -697,7 +715,8 @@ class Cache:
 
     @staticmethod
     def _checksum(key: str, payload: bytes) -> str:
-        return hashlib.sha256(key.encode() + b"\0" + payload).hexdigest()
+        """SHA-256 of the key and the entry's head (which holds its parts' digests)."""
+        return hashlib.sha256(key.encode() + b"\0" + head_of(payload)).hexdigest()
 
     def load(self, kind: Kind, key: str) -> Any | None:
         """The decoded entry under ``key``, or ``None`` if missing, bad or unreadable."""

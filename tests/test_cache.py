@@ -7,6 +7,7 @@ import os
 import pickle
 import shutil
 import sqlite3
+import zlib
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, fields
@@ -278,8 +279,12 @@ def test_a_cached_game_leaves_its_solutions_packed_until_used(tmp_path: Path) ->
     same_game(pickle.loads(pickle.dumps(fetch(cache, counter))), expected)  # for workers
 
 
-def test_solutions_that_do_not_decode_are_recomputed_with_one_warning(tmp_path: Path) -> None:
-    """A payload whose checksum holds but whose solutions section is not JSON."""
+@pytest.mark.parametrize("part", [b"junk", zlib.compress(b"[]")], ids=["not-json", "other-json"])
+def test_solutions_that_do_not_decode_are_recomputed_with_one_warning(
+    tmp_path: Path, part: bytes
+) -> None:
+    """A payload whose head and its checksum hold but whose solutions section is not the
+    one the head names: not JSON, or JSON that would decode (an empty list)."""
     folder = tmp_path / "c"
     lines, warn = collect()
     cache, counter = Cache(folder, warn=warn), Counter()
@@ -288,10 +293,11 @@ def test_solutions_that_do_not_decode_are_recomputed_with_one_warning(tmp_path: 
     with sqlite3.connect(folder / DATABASE_NAME) as db:
         (payload,) = db.execute("SELECT payload FROM entries").fetchone()
         head = payload[: 4 + int.from_bytes(payload[:4], "big")]
-        broken = head + (4).to_bytes(4, "big") + b"junk"
+        broken = head + len(part).to_bytes(4, "big") + part
         db.execute(
             "UPDATE entries SET payload = ?, checksum = ?", (broken, Cache._checksum(key, broken))
         )
+    forget_recent()  # as another process would, read it from disk
     game = fetch(cache, counter)
     assert counter.calls == 1 and lines == []  # the head alone decodes
     same_game(game, expected)
