@@ -270,13 +270,33 @@ def test_drawn_formats_are_reproducible(chart: Chart, fmt: ChartFormat) -> None:
     assert first.startswith(signature)
 
 
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.folder)
+def test_each_variants_committed_text_charts_are_fresh(
+    variant: Variant, games: MemoryCache
+) -> None:
+    """One variant's chart, solved and searched afresh, renders to its committed text files.
+
+    A test per variant, so that the exact work behind the collection (about 2 s of CPU a
+    variant) spreads over the xdist workers and lands in the session's cache, where the
+    end-to-end test below reads it.
+    """
+    chart = stored_chart(variant.rules, solve_game(variant.rules, exact=True, cache=games), games)
+    assert chart.rules == variant.rules
+    for fmt in TEXT_FORMATS:
+        committed = ROOT / "strategy_tables" / variant.folder / f"chart.{fmt.value}"
+        assert committed.read_bytes() == render(chart, fmt), (
+            f"{committed.relative_to(ROOT)} is stale: run cbj tables"
+        )
+
+
 def test_cbj_tables_writes_the_committed_collection(
     tmp_path: Path, games: MemoryCache, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """One fresh generation: every file it reports is on disk, and the text formats are
     the committed ones byte for byte (drawn ones depend on matplotlib's version).
 
-    Drawing is stood in for here, as the drawn formats have their own tests below.
+    Drawing is stood in for here, as the drawn formats have their own tests below. The
+    charts come from the session's cache when the tests per variant above ran first.
     """
     monkeypatch.setattr(charts_module, "to_image", lambda chart, fmt: fmt.value.encode())
     fresh = tmp_path / "collection"
