@@ -3,9 +3,8 @@
 Commands run in-process through :func:`solver.cli.main`.  Valid numbers are kept tiny
 (0, 1, 2), the shoe is a 14-card one unless the example fuzzes ``--removed``, and the heavy
 switches (``--exact``, ``--jobs``) are left alone so that an example that happens to be
-valid still finishes in moments; ``tables`` and ``report``
-(minutes of work when valid) have their own targeted tests, and ``cache clear`` would
-only empty the session's cache.
+valid still finishes in moments; ``tables`` and ``report`` (minutes of work when valid)
+have their own targeted tests, and ``cache clear`` would only empty the session's cache.
 """
 
 from __future__ import annotations
