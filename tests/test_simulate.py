@@ -406,8 +406,9 @@ def test_same_seed_gives_identical_results_whatever_the_jobs(penetration: float 
             chunk_rounds=3_000,
         )
 
-    assert counts(run(1)) == counts(run(2))
-    assert counts(run(1)) != counts(
+    one_job = counts(run(1))  # the same seed gives the same counts, so one run serves both
+    assert one_job == counts(run(2))
+    assert one_job != counts(
         simulate(
             Rules(),
             StandOn(17),

@@ -260,14 +260,42 @@ def test_json_chart_document(chart: Chart) -> None:
     assert doc["rules"] == Rules().to_json() and doc["exceptions"]
 
 
+@pytest.fixture(scope="module")
+def drawn(chart: Chart) -> Callable[[ChartFormat], bytes]:
+    """The default chart in a format, rendered once per module (a drawn one takes seconds)
+    for every test that reads it; a test of reproducibility renders it again."""
+    return cache(partial(render, chart))
+
+
 @pytest.mark.parametrize("fmt", [ChartFormat.PDF, ChartFormat.SVG, ChartFormat.PNG])
-def test_drawn_formats_are_reproducible(chart: Chart, fmt: ChartFormat) -> None:
-    first = render(chart, fmt)
+def test_drawn_formats_are_reproducible(
+    chart: Chart, drawn: Callable[[ChartFormat], bytes], fmt: ChartFormat
+) -> None:
+    first = drawn(fmt)
     assert first == render(chart, fmt)
     signature = {ChartFormat.PDF: b"%PDF", ChartFormat.SVG: b"<?xml", ChartFormat.PNG: b"\x89PNG"}[
         fmt
     ]
     assert first.startswith(signature)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.folder)
+def test_each_variants_committed_text_charts_are_fresh(
+    variant: Variant, games: MemoryCache
+) -> None:
+    """One variant's chart, solved and searched afresh, renders to its committed text files.
+
+    A test per variant, so that the exact work behind the collection (about 2 s of CPU a
+    variant) spreads over the xdist workers and lands in the session's cache, where the
+    end-to-end test below reads it.
+    """
+    chart = stored_chart(variant.rules, solve_game(variant.rules, exact=True, cache=games), games)
+    assert chart.rules == variant.rules
+    for fmt in TEXT_FORMATS:
+        committed = ROOT / "strategy_tables" / variant.folder / f"chart.{fmt.value}"
+        assert committed.read_bytes() == render(chart, fmt), (
+            f"{committed.relative_to(ROOT)} is stale: run cbj tables"
+        )
 
 
 def test_cbj_tables_writes_the_committed_collection(
@@ -276,7 +304,8 @@ def test_cbj_tables_writes_the_committed_collection(
     """One fresh generation: every file it reports is on disk, and the text formats are
     the committed ones byte for byte (drawn ones depend on matplotlib's version).
 
-    Drawing is stood in for here, as the drawn formats have their own tests below.
+    Drawing is stood in for here, as the drawn formats have their own tests below. The
+    charts come from the session's cache when the tests per variant above ran first.
     """
     monkeypatch.setattr(charts_module, "to_image", lambda chart, fmt: fmt.value.encode())
     fresh = tmp_path / "collection"
@@ -361,14 +390,16 @@ def test_the_old_red_green_palette_fails_the_same_check() -> None:
     assert delta_e(simulate("#f4a6a6", DEUTERANOPIA), simulate("#a8d5a2", DEUTERANOPIA)) < 10
 
 
-def test_every_format_lists_the_exceptions_and_marks_their_cells(chart: Chart) -> None:
+def test_every_format_lists_the_exceptions_and_marks_their_cells(
+    chart: Chart, drawn: Callable[[ChartFormat], bytes]
+) -> None:
     cells = exception_cells(chart)
     assert cells and sum(len(x.hands) for x in cells) == len(chart.exceptions)
     gains = [x.gain_per_round for x in cells]
     assert gains == sorted(gains, reverse=True)  # the stated sort key
     first = cells[0]
-    svg = render(chart, ChartFormat.SVG).decode()
-    pdf_text = _pdf_text(render(chart, ChartFormat.PDF))
+    svg = drawn(ChartFormat.SVG).decode()
+    pdf_text = _pdf_text(drawn(ChartFormat.PDF))
     for text in (
         render(chart, ChartFormat.MD).decode(),
         render(chart, ChartFormat.HTML).decode(),
@@ -392,15 +423,17 @@ def _pdf_text(data: bytes) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
-def test_drawn_chart_is_one_page_with_selectable_text(chart: Chart) -> None:
+def test_drawn_chart_is_one_page_with_selectable_text(
+    drawn: Callable[[ChartFormat], bytes],
+) -> None:
     import io
 
     from pypdf import PdfReader
 
-    reader = PdfReader(io.BytesIO(render(chart, ChartFormat.PDF)))
+    reader = PdfReader(io.BytesIO(drawn(ChartFormat.PDF)))
     assert len(reader.pages) == 1
     assert "hard 16" in reader.pages[0].extract_text()
-    svg = render(chart, ChartFormat.SVG).decode()
+    svg = drawn(ChartFormat.SVG).decode()
     assert ">hard 16<" in svg  # text kept as text, not drawn as paths
 
 

@@ -106,11 +106,18 @@ class _StandTable:
 
     A hand of ``m`` cards has its (win, push, lose) numerators over ``denominator[m]``,
     with ``denominator[m] = (cards left) * denominator[m + 1]``: hitting needs no division.
+    The space's arrays are kept as lists too, with the hands largest first, for every
+    policy played on the table.
     """
 
     space: HandSpace
     stand: tuple[tuple[int, int, int], ...]
     denominator: tuple[int, ...]
+    hands: list[tuple[int, ...]]
+    sizes: list[int]
+    draws: list[list[int]]
+    children: list[list[int]]
+    order: list[int]
 
 
 def _stand_table(rules: Rules, space: HandSpace) -> _StandTable:
@@ -128,20 +135,27 @@ def _stand_table(rules: Rules, space: HandSpace) -> _StandTable:
         for count, k in zip(dealer.counts[i], classes[i], strict=True):
             sums[k] += count
         stand.append((sums[0] * lift, sums[1] * lift, sums[2] * lift))
-    return _StandTable(space, tuple(stand), denominator)
+    sizes = space.sizes.tolist()
+    return _StandTable(
+        space,
+        tuple(stand),
+        denominator,
+        hands=[tuple(row) for row in space.hands.tolist()],
+        sizes=sizes,
+        draws=space.draws.tolist(),
+        children=space.children.tolist(),
+        order=sorted(range(len(sizes)), key=lambda i: -sizes[i]),
+    )
 
 
 def _play(table: _StandTable, policy: Policy, roots: Iterable[int]) -> dict[int, Outcome]:
     """(win, push, lose) of the ``roots`` hands (indices) played on by ``policy``."""
-    space = table.space
-    n = len(space.hands)
-    hands = [tuple(row) for row in space.hands.tolist()]
-    sizes = space.sizes.tolist()
-    draws = space.draws.tolist()
-    children = space.children.tolist()
+    bonus = table.space.bonus
+    hands, sizes, draws, children = table.hands, table.sizes, table.draws, table.children
+    n = len(hands)
     played: list[tuple[int, int, int]] = [(0, 0, 0)] * n
-    for i in sorted(range(n), key=lambda i: -sizes[i]):
-        if not policy(space.bonus, hands[i]) or sum(draws[i]) == 0:
+    for i in table.order:
+        if not policy(bonus, hands[i]) or sum(draws[i]) == 0:
             played[i] = table.stand[i]
             continue
         w = p = lose = 0
