@@ -175,58 +175,86 @@ class DealerEnds:
     depth: int
 
 
+def _merge(
+    codes: IntArray, counts: IntArray, *alike: IntArray
+) -> tuple[IntArray, IntArray, list[IntArray]]:
+    """Distinct ``codes`` in order, the sum of ``counts`` for each, and ``alike`` taken once.
+
+    ``alike`` are arrays equal wherever the codes are (a hand's total, say).
+    """
+    order = np.argsort(codes, kind="stable")
+    codes = codes[order]
+    first = np.ones(len(codes), dtype=bool)
+    first[1:] = codes[1:] != codes[:-1]
+    starts = np.flatnonzero(first)
+    sums = np.add.reduceat(counts[order], starts) if len(starts) else counts[:0]
+    return codes[starts], sums, [a[order[starts]] for a in alike]
+
+
 @cache
 def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
     """List (once per rules and Bonus card) the dealer's final non-busting hands."""
-    bust = outcome_labels(rules).index(BUST)
-
-    @cache
-    def result(hard: int, has_ace: bool, cards: int) -> int | None:
-        return _final(rules, bonus, hard, has_ace, cards)
-
     # A hand is coded as the integer with base-32 digits (result, length, D_1, ..., D_10),
-    # so that sorting codes sorts hands by those keys; no count reaches 32.
-    place = [32 ** (10 - v) for v in range(1, 11)]
-    ways: dict[int, int] = {}
-    states: dict[int, tuple[int, int, bool]] = {0: (1, 0, False)}  # orders, hard, ace
+    # so that sorting codes sorts hands by those keys; no count reaches 32.  The hands of
+    # one length are arrays: each draws every value at once, and equal codes merge.
+    place = np.array([32 ** (10 - v) for v in range(1, 11)], dtype=np.int64)
+    values = np.arange(1, 11, dtype=np.int64)
+    code = np.zeros(1, dtype=np.int64)
+    orders = np.ones(1, dtype=np.int64)  # drawing orders reaching the hand
+    hard = np.zeros(1, dtype=np.int64)
+    ace = np.zeros(1, dtype=np.int64)
+    ends: list[IntArray] = []
+    end_orders: list[IntArray] = []
+    # outcomes[min(cards, 3)][hard, ace]: the result index, -1 while the dealer draws (bust
+    # is 0).  Only a hand of one or two cards can be a natural, so longer hands share one.
+    tables = [np.full((32, 2), -1, dtype=np.int64) for _ in range(4)]
+    for cards in range(1, 4):
+        for h in range(cards, min(10 * cards, 31) + 1):  # the hard totals of that many cards
+            for a in (False, True):
+                final = _final(rules, bonus, h, a, cards)
+                tables[cards][h, int(a)] = -1 if final is None else final
     depth = 0
-    while states:
+    while len(code):
         depth += 1
-        following: dict[int, tuple[int, int, bool]] = {}
-        for code, (orders, hard, has_ace) in states.items():
-            for value in range(1, 11):
-                ace = has_ace or value == 1
-                final = result(hard + value, ace, depth)
-                child = code + place[value - 1]
-                if final is None:
-                    known = following.get(child)
-                    following[child] = (orders + (known[0] if known else 0), hard + value, ace)
-                elif final != bust:
-                    end = child + (final * 32 + depth) * 32**10
-                    ways[end] = ways.get(end, 0) + orders
-        states = following
-    codes = np.array(sorted(ways), dtype=np.int64)
+        outcome = tables[min(depth, 3)]
+        child = (code[:, None] + place[None, :]).reshape(-1)
+        child_hard = (hard[:, None] + values[None, :]).reshape(-1)
+        child_ace = (ace[:, None] | (values == 1)[None, :]).reshape(-1)
+        child_orders = np.repeat(orders, 10)
+        final = outcome[child_hard, child_ace]
+        ended = final > 0  # bust is 1 minus the rest: not carried
+        ends.append(child[ended] + (final[ended] * 32 + depth) * 32**10)
+        end_orders.append(child_orders[ended])
+        going = final < 0
+        code, orders, (hard, ace) = _merge(
+            child[going], child_orders[going], child_hard[going], child_ace[going]
+        )
+    codes, ways, _ = _merge(np.concatenate(ends), np.concatenate(end_orders))
     keys = (codes[:, None] >> (5 * np.arange(11, -1, -1))[None, :]) & 31
+    # Codes are sorted, so hands sharing the first w keys are neighbours: a hand starts a
+    # new prefix of width w when its first key differing from the hand before is among them.
+    differs = np.ones((len(keys), 13), dtype=bool)
+    differs[1:, :12] = keys[1:] != keys[:-1]
+    first_change = differs.argmax(axis=1)
+    prefix = [np.cumsum(first_change < w) - 1 for w in range(13)]  # prefix[w]: its number
     folds: list[Fold] = []
     for width in range(12, 2, -1):  # fold values 10, 9, ..., 1 (key columns 11 down to 2)
-        drawn = keys[:, width - 1]
-        # Keys stay sorted when cut short: equal rest-of-keys are neighbours.
-        new = np.ones(len(keys), dtype=bool)
-        new[1:] = (keys[1:, : width - 1] != keys[:-1, : width - 1]).any(axis=1)
-        target = np.cumsum(new) - 1
-        rest = keys[new, : width - 1]
-        found = sorted(set(drawn.tolist()))
+        starts = np.flatnonzero(first_change < width)  # one hand of each row of this stage
+        drawn = keys[starts, width - 1]
+        target = prefix[width - 1][starts]
+        order = np.argsort(drawn, kind="stable")
+        found, cut = np.unique(drawn[order], return_index=True)
         folds.append(
             Fold(
-                drawn=tuple(found),
-                rows=tuple(np.flatnonzero(drawn == d) for d in found),
-                targets=tuple(target[drawn == d] for d in found),
-                size=len(rest),
+                drawn=tuple(found.tolist()),
+                rows=tuple(np.split(order, cut[1:])),
+                targets=tuple(np.split(target[order], cut[1:])),
+                size=int(prefix[width - 1][-1]) + 1 if len(keys) else 0,
             )
         )
-        keys = rest
+    keys = keys[first_change < 2]
     return DealerEnds(
-        ways=np.array([ways[k] for k in codes.tolist()], dtype=np.int64),
+        ways=ways,
         folds=tuple(folds),
         results=np.ascontiguousarray(keys[:, 0]).reshape(-1),
         lengths=np.ascontiguousarray(keys[:, 1]).reshape(-1),
