@@ -17,6 +17,7 @@ Two arithmetics share that propagation:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -143,14 +144,19 @@ def dealer_tree(rules: Rules, bonus: int) -> DealerTree:
 class Fold:
     """Folding one card value into the running sums of :class:`DealerEnds`.
 
-    Hands holding ``drawn[k]`` cards of the value are the rows ``rows[k]``; their sums,
-    times the ways to deal that many cards of the value, go to rows ``targets[k]`` of
-    the next stage, which has ``size`` rows.
+    The sums hold one column per hand.  The fold first takes them in the order ``order``:
+    by rank (a hand's place among those that merge into the same hand of the next stage,
+    fewest cards of the value first), then by that target.  ``drawn[j]`` is how many cards
+    of the value the ``j``-th of them holds.  The hands of rank ``k`` are the columns
+    ``starts[k]`` to ``starts[k] + widths[k]``, and their targets are the first
+    ``widths[k]`` of the next stage's ``size`` hands (numbered with those that merge most
+    hands first), so a rank is one slice added onto one slice.
     """
 
-    drawn: tuple[int, ...]
-    rows: tuple[IntArray, ...]
-    targets: tuple[IntArray, ...]
+    order: IntArray
+    drawn: IntArray
+    starts: tuple[int, ...]
+    widths: tuple[int, ...]
     size: int
 
 
@@ -164,14 +170,15 @@ class DealerEnds:
     value at a time, tens first (``folds``): hands that agree on the values not yet folded,
     and on their result and length, merge.  Shoes that agree on the values folded so far
     merge too, so each fold is priced for few distinct shoes (see ``docs/dealer.md``).
-    After the last fold, row ``i`` holds the hands of result ``results[i]`` and length
-    ``lengths[i]``.
+    After the last fold, column ``final[i]`` holds the hands of result ``results[i]`` and
+    length ``lengths[i]`` (sorted by both).
     """
 
     ways: IntArray
     folds: tuple[Fold, ...]
     results: IntArray
     lengths: IntArray
+    final: IntArray
     depth: int
 
 
@@ -238,46 +245,73 @@ def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
     first_change = differs.argmax(axis=1)
     prefix = [np.cumsum(first_change < w) - 1 for w in range(13)]  # prefix[w]: its number
     folds: list[Fold] = []
+    place_in = np.arange(len(keys))  # where each hand of this stage is among the columns
     for width in range(12, 2, -1):  # fold values 10, 9, ..., 1 (key columns 11 down to 2)
         starts = np.flatnonzero(first_change < width)  # one hand of each row of this stage
         drawn = keys[starts, width - 1]
         target = prefix[width - 1][starts]
-        order = np.argsort(drawn, kind="stable")
-        found, cut = np.unique(drawn[order], return_index=True)
+        merged = np.bincount(target)
+        # The next stage's hands, those merging most hands first.
+        place_out = np.empty(len(merged), dtype=np.int64)
+        place_out[np.argsort(-merged, kind="stable")] = np.arange(len(merged))
+        # Hands of one target are neighbours, fewest cards of the value first.
+        rank = np.arange(len(target)) - np.searchsorted(target, target)
+        order = np.lexsort((place_out[target], rank))
+        widths = np.bincount(rank)
         folds.append(
             Fold(
-                drawn=tuple(found.tolist()),
-                rows=tuple(np.split(order, cut[1:])),
-                targets=tuple(np.split(target[order], cut[1:])),
-                size=int(prefix[width - 1][-1]) + 1 if len(keys) else 0,
+                order=place_in[order],
+                drawn=drawn[order],
+                starts=tuple((np.cumsum(widths) - widths).tolist()),
+                widths=tuple(widths.tolist()),
+                size=len(merged),
             )
         )
-    keys = keys[first_change < 2]
+        place_in = place_out
+    last = first_change < 2
     return DealerEnds(
         ways=ways,
         folds=tuple(folds),
-        results=np.ascontiguousarray(keys[:, 0]).reshape(-1),
-        lengths=np.ascontiguousarray(keys[:, 1]).reshape(-1),
+        results=np.ascontiguousarray(keys[last, 0]),
+        lengths=np.ascontiguousarray(keys[last, 1]),
+        final=place_in,
         depth=depth,
     )
 
 
-def _shoe_prefixes(counts: IntArray) -> tuple[list[IntArray], list[IntArray], IntArray]:
-    """Group shoes by their counts of tens, then tens and nines, and so on.
+@dataclass(frozen=True, slots=True)
+class ShoeGroups:
+    """Shoes grouped by their counts of tens, then tens and nines, and so on (one per fold).
 
-    Returns, for each fold (value 10 first), the parent group of every group and its count
-    of the value folded, and finally every shoe's group after the last fold.
+    After fold ``f`` the groups are ordered by their count of the value folded, then by
+    parent: group ``g`` comes from group ``parents[f][g]`` of the fold before, and groups
+    ``bounds[f][i]`` to ``bounds[f][i + 1]`` hold ``held[f][i]`` cards of the value.
+    ``final[s]`` is shoe ``s``'s group after the last fold.
     """
-    base = int(counts.max(initial=0)) + 1
+
+    parents: list[IntArray]
+    held: list[IntArray]
+    bounds: list[list[int]]
+    final: IntArray
+
+
+def _shoe_groups(counts: IntArray) -> ShoeGroups:
+    """Group shoes for :func:`_fold`: see :class:`ShoeGroups`."""
     group = np.zeros(len(counts), dtype=np.int64)
+    size = 1
     parents: list[IntArray] = []
     held: list[IntArray] = []
+    bounds: list[list[int]] = []
     for value in range(9, -1, -1):
-        unique, group = np.unique(group * base + counts[:, value], return_inverse=True)
+        unique, group = np.unique(counts[:, value] * size + group, return_inverse=True)
         group = group.reshape(-1)
-        parents.append(unique // base)
-        held.append(unique % base)
-    return parents, held, group
+        n = unique // size
+        first = np.flatnonzero(np.diff(n, prepend=-1))
+        parents.append(unique % size)
+        held.append(n[first])
+        bounds.append([*first.tolist(), len(unique)])
+        size = len(unique)
+    return ShoeGroups(parents, held, bounds, group)
 
 
 def _falling_table(rows: int, top: int) -> list[list[int]]:
@@ -289,35 +323,38 @@ def _falling_table(rows: int, top: int) -> list[list[int]]:
 
 
 def _fold(
-    ends: DealerEnds,
-    groups: tuple[list[IntArray], list[IntArray]],
-    table: NumberArray,
-    prime: int | None,
+    ends: DealerEnds, groups: ShoeGroups, table: NumberArray, prime: int | None
 ) -> NumberArray:
-    """Sums of ``ways * prod fall(n_v, D_v)`` by (result, length) and final shoe group.
+    """Sums of ``ways * prod fall(n_v, D_v)`` by shoe group and by (result, length).
 
     ``table[d, n]`` is ``fall(n, d)`` (modulo ``prime`` if given, then so is every sum).
+    Rows are the final shoe groups, columns follow ``ends.results``.  Every sum adds its
+    terms in the order of the values' counts, whatever the layout.
     """
-    parents, held = groups
-    sums = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)[:, None]
-    for fold, parent, n in zip(ends.folds, parents, held, strict=True):
-        spread = sums[:, parent]
-        following = np.zeros((fold.size, len(parent)), dtype=table.dtype)
-        most = int(n.max(initial=0))
-        for d, rows_d, targets in zip(fold.drawn, fold.rows, fold.targets, strict=True):
-            if d <= most:  # no shoe holds more: those hands cannot happen
-                following[targets] += spread[rows_d] * table[d, n]
+    sums = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)[None, :]
+    for fold, parent, held, bounds in zip(
+        ends.folds, groups.parents, groups.held, groups.bounds, strict=True
+    ):
+        # np.take walks rows (sums[:, order] would copy strided columns one by one).
+        spread = np.take(np.take(sums, fold.order, axis=1), parent, axis=0)
+        # factors[i, j] = fall(held[i], drawn[j]): one row per block of groups.
+        factors = table[:, held].T[:, fold.drawn]
+        for i, (start, stop) in enumerate(itertools.pairwise(bounds)):
+            spread[start:stop] *= factors[i]
+        following = spread[:, : fold.size]  # rank 0: every target's first hand
+        for start, width in zip(fold.starts[1:], fold.widths[1:], strict=True):
+            following[:, :width] += spread[:, start : start + width]
         # Modulo a prime below 2**29, at most 32 products (below 2**58 each) were added.
         sums = following if prime is None else following % prime
-    return sums
+    return np.take(sums, ends.final, axis=1)
 
 
 def _fold_float(ends: DealerEnds, counts: IntArray) -> tuple[FloatArray, IntArray]:
     """Float sums of ``ways * prod fall(n_v, D_v)`` by (result, length) and shoe group."""
-    parents, held, group = _shoe_prefixes(counts)
-    rows = max((max(f.drawn, default=0) for f in ends.folds), default=0) + 1
+    groups = _shoe_groups(counts)
+    rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
     table = np.array(_falling_table(rows, int(counts.max(initial=0))), dtype=np.float64)
-    return _fold(ends, (parents, held), table, None), group
+    return np.ascontiguousarray(_fold(ends, groups, table, None).T), groups.final
 
 
 def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[IntArray, IntArray]:
@@ -325,14 +362,14 @@ def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[
 
     One prime at a time: numpy reduces by a scalar much faster than by an array.
     """
-    parents, held, group = _shoe_prefixes(counts)
-    rows = max((max(f.drawn, default=0) for f in ends.folds), default=0) + 1
+    groups = _shoe_groups(counts)
+    rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
     exact = _falling_table(rows, int(counts.max(initial=0)))
     out = []
     for q in primes.tolist():
         table = np.array([[f % q for f in row] for row in exact], dtype=np.int64)
-        out.append(_fold(ends, (parents, held), table, q))
-    return np.stack(out), group
+        out.append(_fold(ends, groups, table, q).T)
+    return np.stack(out), groups.final
 
 
 def _as_shoe_array(shoes: Sequence[ValueCounts] | IntArray) -> IntArray:
