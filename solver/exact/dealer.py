@@ -22,7 +22,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import TypeVar
 
 import numpy as np
@@ -296,7 +296,27 @@ class ShoeGroups:
 
 
 def _shoe_groups(counts: IntArray) -> ShoeGroups:
-    """Group shoes for :func:`_fold`: see :class:`ShoeGroups`."""
+    """Group shoes for :func:`_fold`: see :class:`ShoeGroups`.
+
+    The groups depend on the counts only through their order within each value, so shoes
+    that differ from another batch by a card of each value (the same player hands
+    against another Bonus card, say) reuse its grouping.
+    """
+    least = counts.min(axis=0) if len(counts) else np.zeros(10, dtype=np.int64)
+    shifted = counts - least
+    found = _groups_of(shifted.tobytes(), len(counts))
+    return ShoeGroups(
+        found.parents,
+        [h + least[9 - f] for f, h in enumerate(found.held)],
+        found.bounds,
+        found.final,
+    )
+
+
+@lru_cache(maxsize=16)
+def _groups_of(key: bytes, shoes: int) -> ShoeGroups:
+    """:func:`_shoe_groups` for counts given as the bytes of an int64 array (shoes x 10)."""
+    counts = np.frombuffer(key, dtype=np.int64).reshape(shoes, 10)
     group = np.zeros(len(counts), dtype=np.int64)
     size = 1
     parents: list[IntArray] = []
@@ -306,11 +326,13 @@ def _shoe_groups(counts: IntArray) -> ShoeGroups:
         unique, group = np.unique(counts[:, value] * size + group, return_inverse=True)
         group = group.reshape(-1)
         n = unique // size
-        first = np.flatnonzero(np.diff(n, prepend=-1))
+        first = np.flatnonzero(np.concatenate(([True], n[1:] != n[:-1])))
         parents.append(unique % size)
         held.append(n[first])
         bounds.append([*first.tolist(), len(unique)])
         size = len(unique)
+    for shared in (*parents, *held, group):
+        shared.flags.writeable = False  # kept for later calls
     return ShoeGroups(parents, held, bounds, group)
 
 
