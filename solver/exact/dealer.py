@@ -675,8 +675,7 @@ def dealer_residues(
     sizes = counts.sum(axis=1)
     if not fast_path_fits(rules, bonus, sizes):
         raise ShoeError("a shoe is smaller than the dealer's longest hand: use exact_dealer")
-    p = np.array(primes, dtype=np.int64)[:, None, None]
-    sums, group = _fold_modulo(ends, counts, p[:, 0, 0])
+    sums, group = _fold_modulo(ends, counts, np.array(primes, dtype=np.int64))
     # tail[L] = falling(N - L, depth - L) lifts counts of L-card hands to falling(N, depth).
     distinct = sorted(set(sizes.tolist()))
     tails = np.array(
@@ -690,13 +689,13 @@ def dealer_residues(
         dtype=np.int64,
     ).reshape(len(primes), ends.depth + 1, len(distinct))
     column = np.searchsorted(np.array(distinct, dtype=np.int64), sizes)
-    lifted = sums[:, :, group] * tails[:, ends.lengths][:, :, column] % p
     out = np.zeros((len(primes), len(outcome_labels(rules)), len(counts)), dtype=np.int64)
-    for k in range(len(primes)):
-        _add_by_result(out[k], ends.results, lifted[k])
-    out %= p
-    # Every hand ends, so bust is the denominator less the rest.
-    out[:, 0] = (tails[:, 0, column] - out[:, 1:].sum(axis=1)) % p[:, 0]
+    for k, q in enumerate(primes):  # a scalar modulus: numpy reduces by it much faster
+        lifted = sums[k][:, group] * tails[k][ends.lengths][:, column] % q
+        _add_by_result(out[k], ends.results, lifted)
+        out[k] %= q
+        # Every hand ends, so bust is the denominator less the rest.
+        out[k, 0] = (tails[k, 0, column] - out[k, 1:].sum(axis=0)) % q
     return out
 
 
