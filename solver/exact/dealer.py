@@ -17,11 +17,12 @@ Two arithmetics share that propagation:
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import TypeVar
 
 import numpy as np
@@ -143,14 +144,19 @@ def dealer_tree(rules: Rules, bonus: int) -> DealerTree:
 class Fold:
     """Folding one card value into the running sums of :class:`DealerEnds`.
 
-    Hands holding ``drawn[k]`` cards of the value are the rows ``rows[k]``; their sums,
-    times the ways to deal that many cards of the value, go to rows ``targets[k]`` of
-    the next stage, which has ``size`` rows.
+    The sums hold one column per hand.  The fold first takes them in the order ``order``:
+    by rank (a hand's place among those that merge into the same hand of the next stage,
+    fewest cards of the value first), then by that target.  ``drawn[j]`` is how many cards
+    of the value the ``j``-th of them holds.  The hands of rank ``k`` are the columns
+    ``starts[k]`` to ``starts[k] + widths[k]``, and their targets are the first
+    ``widths[k]`` of the next stage's ``size`` hands (numbered with those that merge most
+    hands first), so a rank is one slice added onto one slice.
     """
 
-    drawn: tuple[int, ...]
-    rows: tuple[IntArray, ...]
-    targets: tuple[IntArray, ...]
+    order: IntArray
+    drawn: IntArray
+    starts: tuple[int, ...]
+    widths: tuple[int, ...]
     size: int
 
 
@@ -164,92 +170,170 @@ class DealerEnds:
     value at a time, tens first (``folds``): hands that agree on the values not yet folded,
     and on their result and length, merge.  Shoes that agree on the values folded so far
     merge too, so each fold is priced for few distinct shoes (see ``docs/dealer.md``).
-    After the last fold, row ``i`` holds the hands of result ``results[i]`` and length
-    ``lengths[i]``.
+    After the last fold, column ``final[i]`` holds the hands of result ``results[i]`` and
+    length ``lengths[i]`` (sorted by both).
     """
 
     ways: IntArray
     folds: tuple[Fold, ...]
     results: IntArray
     lengths: IntArray
+    final: IntArray
     depth: int
+
+
+def _merge(
+    codes: IntArray, counts: IntArray, *alike: IntArray
+) -> tuple[IntArray, IntArray, list[IntArray]]:
+    """Distinct ``codes`` in order, the sum of ``counts`` for each, and ``alike`` taken once.
+
+    ``alike`` are arrays equal wherever the codes are (a hand's total, say).
+    """
+    order = np.argsort(codes, kind="stable")
+    codes = codes[order]
+    first = np.ones(len(codes), dtype=bool)
+    first[1:] = codes[1:] != codes[:-1]
+    starts = np.flatnonzero(first)
+    sums = np.add.reduceat(counts[order], starts) if len(starts) else counts[:0]
+    return codes[starts], sums, [a[order[starts]] for a in alike]
 
 
 @cache
 def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
     """List (once per rules and Bonus card) the dealer's final non-busting hands."""
-    bust = outcome_labels(rules).index(BUST)
-
-    @cache
-    def result(hard: int, has_ace: bool, cards: int) -> int | None:
-        return _final(rules, bonus, hard, has_ace, cards)
-
     # A hand is coded as the integer with base-32 digits (result, length, D_1, ..., D_10),
-    # so that sorting codes sorts hands by those keys; no count reaches 32.
-    place = [32 ** (10 - v) for v in range(1, 11)]
-    ways: dict[int, int] = {}
-    states: dict[int, tuple[int, int, bool]] = {0: (1, 0, False)}  # orders, hard, ace
+    # so that sorting codes sorts hands by those keys; no count reaches 32.  The hands of
+    # one length are arrays: each draws every value at once, and equal codes merge.
+    place = np.array([32 ** (10 - v) for v in range(1, 11)], dtype=np.int64)
+    values = np.arange(1, 11, dtype=np.int64)
+    code = np.zeros(1, dtype=np.int64)
+    orders = np.ones(1, dtype=np.int64)  # drawing orders reaching the hand
+    hard = np.zeros(1, dtype=np.int64)
+    ace = np.zeros(1, dtype=np.int64)
+    ends: list[IntArray] = []
+    end_orders: list[IntArray] = []
+    # outcomes[min(cards, 3)][hard, ace]: the result index, -1 while the dealer draws (bust
+    # is 0).  Only a hand of one or two cards can be a natural, so longer hands share one.
+    tables = [np.full((32, 2), -1, dtype=np.int64) for _ in range(4)]
+    for cards in range(1, 4):
+        for h in range(cards, min(10 * cards, 31) + 1):  # the hard totals of that many cards
+            for a in (False, True):
+                final = _final(rules, bonus, h, a, cards)
+                tables[cards][h, int(a)] = -1 if final is None else final
     depth = 0
-    while states:
+    while len(code):
         depth += 1
-        following: dict[int, tuple[int, int, bool]] = {}
-        for code, (orders, hard, has_ace) in states.items():
-            for value in range(1, 11):
-                ace = has_ace or value == 1
-                final = result(hard + value, ace, depth)
-                child = code + place[value - 1]
-                if final is None:
-                    known = following.get(child)
-                    following[child] = (orders + (known[0] if known else 0), hard + value, ace)
-                elif final != bust:
-                    end = child + (final * 32 + depth) * 32**10
-                    ways[end] = ways.get(end, 0) + orders
-        states = following
-    codes = np.array(sorted(ways), dtype=np.int64)
+        outcome = tables[min(depth, 3)]
+        child = (code[:, None] + place[None, :]).reshape(-1)
+        child_hard = (hard[:, None] + values[None, :]).reshape(-1)
+        child_ace = (ace[:, None] | (values == 1)[None, :]).reshape(-1)
+        child_orders = np.repeat(orders, 10)
+        final = outcome[child_hard, child_ace]
+        ended = final > 0  # bust is 1 minus the rest: not carried
+        ends.append(child[ended] + (final[ended] * 32 + depth) * 32**10)
+        end_orders.append(child_orders[ended])
+        going = final < 0
+        code, orders, (hard, ace) = _merge(
+            child[going], child_orders[going], child_hard[going], child_ace[going]
+        )
+    codes, ways, _ = _merge(np.concatenate(ends), np.concatenate(end_orders))
     keys = (codes[:, None] >> (5 * np.arange(11, -1, -1))[None, :]) & 31
+    # Codes are sorted, so hands sharing the first w keys are neighbours: a hand starts a
+    # new prefix of width w when its first key differing from the hand before is among them.
+    differs = np.ones((len(keys), 13), dtype=bool)
+    differs[1:, :12] = keys[1:] != keys[:-1]
+    first_change = differs.argmax(axis=1)
+    prefix = [np.cumsum(first_change < w) - 1 for w in range(13)]  # prefix[w]: its number
     folds: list[Fold] = []
+    place_in = np.arange(len(keys))  # where each hand of this stage is among the columns
     for width in range(12, 2, -1):  # fold values 10, 9, ..., 1 (key columns 11 down to 2)
-        drawn = keys[:, width - 1]
-        # Keys stay sorted when cut short: equal rest-of-keys are neighbours.
-        new = np.ones(len(keys), dtype=bool)
-        new[1:] = (keys[1:, : width - 1] != keys[:-1, : width - 1]).any(axis=1)
-        target = np.cumsum(new) - 1
-        rest = keys[new, : width - 1]
-        found = sorted(set(drawn.tolist()))
+        starts = np.flatnonzero(first_change < width)  # one hand of each row of this stage
+        drawn = keys[starts, width - 1]
+        target = prefix[width - 1][starts]
+        merged = np.bincount(target)
+        # The next stage's hands, those merging most hands first.
+        place_out = np.empty(len(merged), dtype=np.int64)
+        place_out[np.argsort(-merged, kind="stable")] = np.arange(len(merged))
+        # Hands of one target are neighbours, fewest cards of the value first.
+        rank = np.arange(len(target)) - np.searchsorted(target, target)
+        order = np.lexsort((place_out[target], rank))
+        widths = np.bincount(rank)
         folds.append(
             Fold(
-                drawn=tuple(found),
-                rows=tuple(np.flatnonzero(drawn == d) for d in found),
-                targets=tuple(target[drawn == d] for d in found),
-                size=len(rest),
+                order=place_in[order],
+                drawn=drawn[order],
+                starts=tuple((np.cumsum(widths) - widths).tolist()),
+                widths=tuple(widths.tolist()),
+                size=len(merged),
             )
         )
-        keys = rest
+        place_in = place_out
+    last = first_change < 2
     return DealerEnds(
-        ways=np.array([ways[k] for k in codes.tolist()], dtype=np.int64),
+        ways=ways,
         folds=tuple(folds),
-        results=np.ascontiguousarray(keys[:, 0]).reshape(-1),
-        lengths=np.ascontiguousarray(keys[:, 1]).reshape(-1),
+        results=np.ascontiguousarray(keys[last, 0]),
+        lengths=np.ascontiguousarray(keys[last, 1]),
+        final=place_in,
         depth=depth,
     )
 
 
-def _shoe_prefixes(counts: IntArray) -> tuple[list[IntArray], list[IntArray], IntArray]:
-    """Group shoes by their counts of tens, then tens and nines, and so on.
+@dataclass(frozen=True, slots=True)
+class ShoeGroups:
+    """Shoes grouped by their counts of tens, then tens and nines, and so on (one per fold).
 
-    Returns, for each fold (value 10 first), the parent group of every group and its count
-    of the value folded, and finally every shoe's group after the last fold.
+    After fold ``f`` the groups are ordered by their count of the value folded, then by
+    parent: group ``g`` comes from group ``parents[f][g]`` of the fold before, and groups
+    ``bounds[f][i]`` to ``bounds[f][i + 1]`` hold ``held[f][i]`` cards of the value.
+    ``final[s]`` is shoe ``s``'s group after the last fold.
     """
-    base = int(counts.max(initial=0)) + 1
+
+    parents: list[IntArray]
+    held: list[IntArray]
+    bounds: list[list[int]]
+    final: IntArray
+
+
+def _shoe_groups(counts: IntArray) -> ShoeGroups:
+    """Group shoes for :func:`_fold`: see :class:`ShoeGroups`.
+
+    The groups depend on the counts only through their order within each value, so shoes
+    that differ from another batch by a card of each value (the same player hands
+    against another Bonus card, say) reuse its grouping.
+    """
+    least = counts.min(axis=0) if len(counts) else np.zeros(10, dtype=np.int64)
+    shifted = counts - least
+    found = _groups_of(shifted.tobytes(), len(counts))
+    return ShoeGroups(
+        found.parents,
+        [h + least[9 - f] for f, h in enumerate(found.held)],
+        found.bounds,
+        found.final,
+    )
+
+
+@lru_cache(maxsize=16)
+def _groups_of(key: bytes, shoes: int) -> ShoeGroups:
+    """:func:`_shoe_groups` for counts given as the bytes of an int64 array (shoes x 10)."""
+    counts = np.frombuffer(key, dtype=np.int64).reshape(shoes, 10)
     group = np.zeros(len(counts), dtype=np.int64)
+    size = 1
     parents: list[IntArray] = []
     held: list[IntArray] = []
+    bounds: list[list[int]] = []
     for value in range(9, -1, -1):
-        unique, group = np.unique(group * base + counts[:, value], return_inverse=True)
+        unique, group = np.unique(counts[:, value] * size + group, return_inverse=True)
         group = group.reshape(-1)
-        parents.append(unique // base)
-        held.append(unique % base)
-    return parents, held, group
+        n = unique // size
+        first = np.flatnonzero(np.concatenate(([True], n[1:] != n[:-1])))
+        parents.append(unique % size)
+        held.append(n[first])
+        bounds.append([*first.tolist(), len(unique)])
+        size = len(unique)
+    for shared in (*parents, *held, group):
+        shared.flags.writeable = False  # kept for later calls
+    return ShoeGroups(parents, held, bounds, group)
 
 
 def _falling_table(rows: int, top: int) -> list[list[int]]:
@@ -261,35 +345,38 @@ def _falling_table(rows: int, top: int) -> list[list[int]]:
 
 
 def _fold(
-    ends: DealerEnds,
-    groups: tuple[list[IntArray], list[IntArray]],
-    table: NumberArray,
-    prime: int | None,
+    ends: DealerEnds, groups: ShoeGroups, table: NumberArray, prime: int | None
 ) -> NumberArray:
-    """Sums of ``ways * prod fall(n_v, D_v)`` by (result, length) and final shoe group.
+    """Sums of ``ways * prod fall(n_v, D_v)`` by shoe group and by (result, length).
 
     ``table[d, n]`` is ``fall(n, d)`` (modulo ``prime`` if given, then so is every sum).
+    Rows are the final shoe groups, columns follow ``ends.results``.  Every sum adds its
+    terms in the order of the values' counts, whatever the layout.
     """
-    parents, held = groups
-    sums = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)[:, None]
-    for fold, parent, n in zip(ends.folds, parents, held, strict=True):
-        spread = sums[:, parent]
-        following = np.zeros((fold.size, len(parent)), dtype=table.dtype)
-        most = int(n.max(initial=0))
-        for d, rows_d, targets in zip(fold.drawn, fold.rows, fold.targets, strict=True):
-            if d <= most:  # no shoe holds more: those hands cannot happen
-                following[targets] += spread[rows_d] * table[d, n]
+    sums = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)[None, :]
+    for fold, parent, held, bounds in zip(
+        ends.folds, groups.parents, groups.held, groups.bounds, strict=True
+    ):
+        # np.take walks rows (sums[:, order] would copy strided columns one by one).
+        spread = np.take(np.take(sums, fold.order, axis=1), parent, axis=0)
+        # factors[i, j] = fall(held[i], drawn[j]): one row per block of groups.
+        factors = table[:, held].T[:, fold.drawn]
+        for i, (start, stop) in enumerate(itertools.pairwise(bounds)):
+            spread[start:stop] *= factors[i]
+        following = spread[:, : fold.size]  # rank 0: every target's first hand
+        for start, width in zip(fold.starts[1:], fold.widths[1:], strict=True):
+            following[:, :width] += spread[:, start : start + width]
         # Modulo a prime below 2**29, at most 32 products (below 2**58 each) were added.
         sums = following if prime is None else following % prime
-    return sums
+    return np.take(sums, ends.final, axis=1)
 
 
 def _fold_float(ends: DealerEnds, counts: IntArray) -> tuple[FloatArray, IntArray]:
     """Float sums of ``ways * prod fall(n_v, D_v)`` by (result, length) and shoe group."""
-    parents, held, group = _shoe_prefixes(counts)
-    rows = max((max(f.drawn, default=0) for f in ends.folds), default=0) + 1
+    groups = _shoe_groups(counts)
+    rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
     table = np.array(_falling_table(rows, int(counts.max(initial=0))), dtype=np.float64)
-    return _fold(ends, (parents, held), table, None), group
+    return np.ascontiguousarray(_fold(ends, groups, table, None).T), groups.final
 
 
 def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[IntArray, IntArray]:
@@ -297,14 +384,14 @@ def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[
 
     One prime at a time: numpy reduces by a scalar much faster than by an array.
     """
-    parents, held, group = _shoe_prefixes(counts)
-    rows = max((max(f.drawn, default=0) for f in ends.folds), default=0) + 1
+    groups = _shoe_groups(counts)
+    rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
     exact = _falling_table(rows, int(counts.max(initial=0)))
     out = []
     for q in primes.tolist():
         table = np.array([[f % q for f in row] for row in exact], dtype=np.int64)
-        out.append(_fold(ends, (parents, held), table, q))
-    return np.stack(out), group
+        out.append(_fold(ends, groups, table, q).T)
+    return np.stack(out), groups.final
 
 
 def _as_shoe_array(shoes: Sequence[ValueCounts] | IntArray) -> IntArray:
@@ -588,8 +675,7 @@ def dealer_residues(
     sizes = counts.sum(axis=1)
     if not fast_path_fits(rules, bonus, sizes):
         raise ShoeError("a shoe is smaller than the dealer's longest hand: use exact_dealer")
-    p = np.array(primes, dtype=np.int64)[:, None, None]
-    sums, group = _fold_modulo(ends, counts, p[:, 0, 0])
+    sums, group = _fold_modulo(ends, counts, np.array(primes, dtype=np.int64))
     # tail[L] = falling(N - L, depth - L) lifts counts of L-card hands to falling(N, depth).
     distinct = sorted(set(sizes.tolist()))
     tails = np.array(
@@ -603,13 +689,13 @@ def dealer_residues(
         dtype=np.int64,
     ).reshape(len(primes), ends.depth + 1, len(distinct))
     column = np.searchsorted(np.array(distinct, dtype=np.int64), sizes)
-    lifted = sums[:, :, group] * tails[:, ends.lengths][:, :, column] % p
     out = np.zeros((len(primes), len(outcome_labels(rules)), len(counts)), dtype=np.int64)
-    for k in range(len(primes)):
-        _add_by_result(out[k], ends.results, lifted[k])
-    out %= p
-    # Every hand ends, so bust is the denominator less the rest.
-    out[:, 0] = (tails[:, 0, column] - out[:, 1:].sum(axis=1)) % p[:, 0]
+    for k, q in enumerate(primes):  # a scalar modulus: numpy reduces by it much faster
+        lifted = sums[k][:, group] * tails[k][ends.lengths][:, column] % q
+        _add_by_result(out[k], ends.results, lifted)
+        out[k] %= q
+        # Every hand ends, so bust is the denominator less the rest.
+        out[k, 0] = (tails[k, 0, column] - out[k, 1:].sum(axis=0)) % q
     return out
 
 

@@ -112,7 +112,10 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
             raise HandError(f"hand {describe_hand(tuple(root))} has busted: nothing to decide")
     universe = all_hands()
     fits = (universe <= limit).all(axis=1)
-    contains = np.any(np.all(universe[:, None, :] >= root_array[None, :, :], axis=2), axis=1)
+    contains = np.zeros(len(universe), dtype=bool)
+    for root in root_array:
+        held = np.flatnonzero(root)  # only the values the root holds can fall short
+        contains |= (universe[:, held] >= root[held]).all(axis=1)
     chosen = np.flatnonzero(fits & contains)
     hands = universe[chosen]
     n = len(hands)
@@ -420,9 +423,12 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
     value = np.zeros(n + 1)
     value[n] = -1.0
     left = sum(space.shoe) - space.sizes
+    chances = space.draws / np.maximum(left, 1)[:, None]  # of drawing each value
+    by_size = np.argsort(space.sizes, kind="stable")
+    ends = np.searchsorted(space.sizes[by_size], np.arange(int(space.sizes.max()) + 2))
     for size in range(int(space.sizes.max()), 0, -1):
-        rows = np.flatnonzero(space.sizes == size)
-        weights = space.draws[rows] / np.maximum(left[rows], 1)[:, None]
+        rows = by_size[ends[size] : ends[size + 1]]
+        weights = chances[rows]
         kids = space.children[rows]
         hit[rows] = (weights * value[kids]).sum(axis=1)
         hit_vec = np.einsum("rv,rvk->rk", weights, played[kids])
@@ -435,7 +441,7 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
         tuple(stand.tolist()),
         tuple(hit.tolist()),
         tuple(hitting.tolist()),
-        tuple(map(tuple, played[:n].tolist())),
+        tuple(zip(*played[:n].T.tolist(), strict=True)),
     )
 
 
