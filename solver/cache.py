@@ -90,11 +90,6 @@ class CacheWarning(UserWarning):
     """The cache could not be used, or an entry was bad and has been recomputed."""
 
 
-def cache_dir() -> Path:
-    """Where the disk cache lives (see :func:`default_directory`)."""
-    return default_directory()
-
-
 def default_directory() -> Path:
     """Where the cache lives: ``$CBJ_CACHE_DIR``, else ``~/.cache/community-blackjack``."""
     configured = os.environ.get(DIR_VARIABLE)
@@ -768,10 +763,11 @@ class Cache:
     def store(self, kind: Kind, key: str, value: Any) -> None:
         """Encode and store ``value`` under ``key``, then evict down to the size cap."""
         payload = pack(_CODECS[kind][0](value))
+        checksum = self._checksum(key, payload)
         with self._connection() as db:
             if db is None:
                 return
-            _remember(self.path, key, self._checksum(key, payload), value)
+            _remember(self.path, key, checksum, value)
             try:
                 db.execute("BEGIN IMMEDIATE")
                 db.execute(
@@ -782,7 +778,7 @@ class Cache:
                         kind,
                         self.fingerprint,
                         payload,
-                        self._checksum(key, payload),
+                        checksum,
                         len(payload),
                     ),
                 )
