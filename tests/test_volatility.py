@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from fractions import Fraction
+from statistics import NormalDist
 
 import pytest
 
@@ -59,6 +60,11 @@ def test_bad_ratios_are_refused_with_their_text(text: str) -> None:
 
 def test_ratios_parse_in_every_spelling() -> None:
     assert parse_ratios("1/2, 3:4,1, 1.5,2") == TABULATED_RATIOS
+
+
+def test_the_z_values_are_the_normal_quantiles_bit_for_bit() -> None:
+    assert Z90 == NormalDist().inv_cdf(0.95)
+    assert Z95 == NormalDist().inv_cdf(0.975)
 
 
 def test_session_ranges_follow_mean_and_sd(tiny_game: GameResult[Fraction]) -> None:
