@@ -63,8 +63,8 @@ def test_ratios_parse_in_every_spelling() -> None:
 
 
 def test_the_z_values_are_the_normal_quantiles_bit_for_bit() -> None:
-    assert Z90 == NormalDist().inv_cdf(0.95)
-    assert Z95 == NormalDist().inv_cdf(0.975)
+    assert NormalDist().inv_cdf(0.95) == Z90
+    assert NormalDist().inv_cdf(0.975) == Z95
 
 
 def test_session_ranges_follow_mean_and_sd(tiny_game: GameResult[Fraction]) -> None:
