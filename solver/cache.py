@@ -26,7 +26,8 @@ Safety rules:
 * the key is a hash of everything that changes a result, in canonical form (rules,
   sorted removed cards, exact or float, kind of result) and of the computing code
   (:func:`code_fingerprint`: :data:`SCHEMA_VERSION` and the source of ``solver/model``,
-  ``solver/exact`` and this module);
+  ``solver/exact`` and this module), remembered in the database beside its files' sizes,
+  inodes and modification and change times and hashed again when any of them changes;
 * every entry carries a SHA-256 checksum of its key and head, and the head holds the
   SHA-256 of each part decoded later (the solutions), checked when that part is first
   used: a hit hashes a few kilobytes, not the whole entry.  An entry that fails a
@@ -43,12 +44,12 @@ with :class:`CacheWarning`.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
 import sqlite3
 import stat
+import time
 import warnings
 import zlib
 from collections import OrderedDict
@@ -57,7 +58,6 @@ from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from solver.exact.bonus import BonusAnalysis, BonusLine
@@ -67,10 +67,20 @@ from solver.model.outcomes import BonusOutcome
 from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
 
 if TYPE_CHECKING:  # numpy and the solver load only to encode or decode what needs them
+    from pathlib import Path  # a cache hit works on the folder's name alone
+
     import numpy as np
 
     from solver.exact.player import Number, PlayerSolution
     from solver.exact.strategy import Chart
+
+try:  # CPython's own SHA-256 (absent from some builds; named _sha2 from Python 3.12 on)
+    from _sha256 import sha256 as _small_sha256  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - depends on the build
+    try:
+        from _sha2 import sha256 as _small_sha256  # type: ignore[import-not-found]
+    except ImportError:
+        _small_sha256 = None
 
 #: Bump when the payload layout changes; part of every key (a test checks the layouts).
 SCHEMA_VERSION = 3
@@ -80,6 +90,9 @@ DEFAULT_MAX_BYTES = 500 * 1024 * 1024
 DIR_VARIABLE = "CBJ_CACHE_DIR"
 MAX_MB_VARIABLE = "CBJ_CACHE_MAX_MB"
 DATABASE_NAME = "cache.sqlite3"
+
+#: Above this many bytes :func:`_sha256` hashes with OpenSSL.
+SMALL_HASH_BYTES = 64 * 1024
 
 Kind = Literal["game", "chart"]
 T = TypeVar("T")
@@ -92,12 +105,23 @@ class CacheWarning(UserWarning):
 
 def default_directory() -> Path:
     """Where the cache lives: ``$CBJ_CACHE_DIR``, else ``~/.cache/community-blackjack``."""
+    from pathlib import Path
+
+    return Path(_default_folder())
+
+
+def _default_folder() -> str:
+    """:func:`default_directory` as text, without loading pathlib (a cache hit does not)."""
     configured = os.environ.get(DIR_VARIABLE)
     if configured:
-        return Path(configured)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "community-blackjack"
+        return configured
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        home = os.path.expanduser("~")
+        if home.startswith("~"):
+            raise RuntimeError("Could not determine home directory.")
+        base = os.path.join(home, ".cache")
+    return os.path.join(base, "community-blackjack")
 
 
 def default_max_bytes() -> int:
@@ -108,13 +132,37 @@ def default_max_bytes() -> int:
     return DEFAULT_MAX_BYTES
 
 
-PACKAGE_ROOT = Path(__file__).resolve().parent
+PACKAGE_ROOT = os.path.dirname(os.path.realpath(__file__))
 #: Folders (under the package) whose source decides every cached result.
 COMPUTING_CODE = ("model", "exact")
+#: A source file changed less than this many seconds ago may change again within the same
+#: tick of the file system's clock (2 s on FAT), unseen by its times: its state is not
+#: remembered (see :func:`remembered_fingerprint`).
+SETTLED_SECONDS = 5
+
+
+def _computing_files(root: str) -> list[str]:
+    """The computing code's files, relative to the package root, in the order hashed."""
+    names = [
+        (folder, entry.name)
+        for folder in COMPUTING_CODE
+        for entry in os.scandir(os.path.join(root, folder))
+        if entry.name.endswith(".py")
+    ]
+    return [*(f"{folder}/{name}" for folder, name in sorted(names)), "cache.py"]
+
+
+def _hash_code(root: str) -> str:
+    """The computing code's hash, read afresh from its files (see :func:`code_fingerprint`)."""
+    parts = [f"{SCHEMA_VERSION}\0".encode()]
+    for name in _computing_files(root):
+        with open(os.path.join(root, name), "rb") as file:
+            parts += [name.encode(), b"\0", file.read(), b"\0"]
+    return _sha256(b"".join(parts))
 
 
 @cache
-def code_fingerprint(root: Path = PACKAGE_ROOT) -> str:
+def code_fingerprint(root: str | os.PathLike[str] = PACKAGE_ROOT) -> str:
     """A hash of the schema and the source of the computing code.
 
     Editing any file of ``solver/model``, ``solver/exact`` or this module changes it, so
@@ -122,12 +170,59 @@ def code_fingerprint(root: Path = PACKAGE_ROOT) -> str:
     left out: the source it would stand for is hashed itself, and reading the version
     (``importlib.metadata``) cost a cache hit a tenth of its time.
     """
-    digest = hashlib.sha256(f"{SCHEMA_VERSION}\0".encode())
-    files = sorted(p for folder in COMPUTING_CODE for p in (root / folder).glob("*.py"))
-    for path in [*files, root / "cache.py"]:
-        digest.update(str(path.relative_to(root)).encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return _hash_code(os.fspath(root))
+
+
+def code_state(root: str) -> tuple[str, bool]:
+    """The computing files' names, sizes, inodes and modification and change times, as
+    text, and whether every file has settled (changed :data:`SETTLED_SECONDS` ago or more).
+
+    Writing a file sets its change time to the clock's present (no program can set it
+    back), so a file edited after its state was taken has another state.
+    """
+    lines = []
+    newest = 0
+    for name in _computing_files(root):
+        info = os.stat(os.path.join(root, name))
+        newest = max(newest, info.st_mtime_ns, info.st_ctime_ns)
+        lines.append(f"{name} {info.st_size} {info.st_ino} {info.st_mtime_ns} {info.st_ctime_ns}")
+    settled = newest < time.time_ns() - SETTLED_SECONDS * 1_000_000_000
+    return "\n".join(lines), settled
+
+
+def remembered_fingerprint(db: sqlite3.Connection, root: str = PACKAGE_ROOT) -> str:
+    """The code's fingerprint, remembered in the cache's ``code`` table beside the state of
+    its files (:func:`code_state`) and used again while that state is unchanged.
+
+    Hashing the 270 KB of source was a tenth of a cache hit; reading the files' states
+    costs a fortieth of that.  A fingerprint is remembered only when the files have settled
+    and kept the same state while they were hashed.
+    """
+    state, settled = code_state(root)
+    try:
+        row = db.execute("SELECT state, fingerprint FROM code WHERE root = ?", (root,)).fetchone()
+    except sqlite3.Error:  # the entry's read reports a database that does not work
+        row = None
+    if row is not None and row[0] == state:
+        return str(row[1])
+    fingerprint = _hash_code(root)
+    if settled and code_state(root)[0] == state:
+        with suppress(sqlite3.Error):  # only a memo: the cache works without it
+            db.execute("INSERT OR REPLACE INTO code VALUES (?, ?, ?)", (root, state, fingerprint))
+    return fingerprint
+
+
+def _sha256(data: bytes) -> str:
+    """SHA-256 of ``data`` in hex: a few kilobytes by CPython's own code, more by OpenSSL.
+
+    OpenSSL (``hashlib``) hashes about 7 times faster here, but loading it costs a cache
+    hit, which hashes only its key and the entry's head, about 10 million instructions.
+    """
+    if len(data) > SMALL_HASH_BYTES or _small_sha256 is None:
+        import hashlib
+
+        return hashlib.sha256(data).hexdigest()
+    return str(_small_sha256(data).hexdigest())
 
 
 # Encoding: plain JSON values only, exact numbers as [numerator, denominator].
@@ -182,7 +277,7 @@ def _cards(cards: Iterable[Card]) -> list[str]:
 
 
 def _keys_digest(keys: np.ndarray[Any, Any]) -> str:
-    return hashlib.sha256(keys.astype("<i8").tobytes()).hexdigest()
+    return _sha256(keys.astype("<i8").tobytes())
 
 
 def _encode_solution(solution: PlayerSolution) -> dict[str, Json]:
@@ -409,7 +504,7 @@ class Section:
 
     def load(self) -> Json:
         """The part's JSON value; ``ValueError`` if it is not the part the head names."""
-        if hashlib.sha256(self.compressed).hexdigest() != self.digest:
+        if _sha256(self.compressed) != self.digest:
             raise ValueError("checksum mismatch")
         return _json_of(self.compressed)
 
@@ -499,7 +594,7 @@ def pack(doc: dict[str, Json]) -> bytes:
     """
     deferred = [name for name in DEFERRED if name in doc]
     parts = [_compressed(doc[name]) for name in deferred]
-    digests = [hashlib.sha256(part).hexdigest() for part in parts]
+    digests = [_sha256(part) for part in parts]
     head = {k: v for k, v in doc.items() if k not in deferred}
     sections = [_compressed(head | {"deferred": deferred, "digests": digests}), *parts]
     return b"".join(len(z).to_bytes(4, "big") + z for z in sections)
@@ -584,16 +679,20 @@ class _Unusable(Exception):
     """The cache folder or database cannot be used safely."""
 
 
-def _check_owned_private(path: Path, what: str) -> None:
-    """Refuse ``path`` unless it is ours and not writable by group or others."""
-    info = path.lstat()
-    if stat.S_ISLNK(info.st_mode):
-        raise _Unusable(f"{what} {path} is a symbolic link")
+def _check_owned_private(path: str, what: str, shown: Callable[[], Path]) -> None:
+    """Refuse ``path`` unless it is ours and not writable by group or others; the message
+    names it as ``shown()`` does."""
+    info = os.lstat(path)
+    problem = None
     getuid = getattr(os, "getuid", None)
-    if getuid is not None and info.st_uid != getuid():
-        raise _Unusable(f"{what} {path} is owned by another user")
-    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise _Unusable(f"{what} {path} is writable by other users")
+    if stat.S_ISLNK(info.st_mode):
+        problem = "is a symbolic link"
+    elif getuid is not None and info.st_uid != getuid():
+        problem = "is owned by another user"
+    elif info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        problem = "is writable by other users"
+    if problem is not None:
+        raise _Unusable(f"{what} {shown()} {problem}")
 
 
 class Cache:
@@ -614,11 +713,21 @@ class Cache:
         warn: Callable[[str], None] | None = None,
         fingerprint: str | None = None,
     ) -> None:
-        self.directory = Path(directory) if directory is not None else default_directory()
+        # The folder's name as given; pathlib (18 million instructions) loads only when
+        # the folder is shown as a Path (:attr:`directory`, :attr:`path`, warnings).
+        self._folder = os.fspath(directory) if directory is not None else _default_folder()
+        self._file = os.path.join(self._folder, DATABASE_NAME)
         self.max_bytes = default_max_bytes() if max_bytes is None else max_bytes
         self._warn = warn
         self._fingerprint = fingerprint
         self._disabled = False
+
+    @property
+    def directory(self) -> Path:
+        """The cache folder."""
+        from pathlib import Path
+
+        return Path(self._folder)
 
     @property
     def path(self) -> Path:
@@ -631,6 +740,12 @@ class Cache:
         if self._fingerprint is None:
             self._fingerprint = code_fingerprint()
         return self._fingerprint
+
+    def _remember_fingerprint(self, db: sqlite3.Connection | None) -> None:
+        """Take the fingerprint from the database's memo (:func:`remembered_fingerprint`)
+        rather than hashing the source, unless it is known already."""
+        if self._fingerprint is None and db is not None:
+            self._fingerprint = remembered_fingerprint(db)
 
     def warn(self, message: str) -> None:
         """Pass one line of warning on."""
@@ -648,18 +763,18 @@ class Cache:
     def _open(self, create: bool = True) -> sqlite3.Connection:
         """Connect to the database after checking the folder and file are ours alone."""
         if create:
-            self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not self.directory.is_dir():
+            os.makedirs(self._folder, mode=0o700, exist_ok=True)
+        if not os.path.isdir(self._folder):
             raise _Unusable(f"{self.directory} is not a folder")
-        _check_owned_private(self.directory, "cache folder")
-        path = self.path
+        _check_owned_private(self._folder, "cache folder", lambda: self.directory)
+        path = self._file
         if not os.path.lexists(path):
             if not create:
                 raise FileNotFoundError(path)
             flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
             with suppress(FileExistsError):  # another process may create it first
                 os.close(os.open(path, flags, 0o600))
-        _check_owned_private(path, "cache file")
+        _check_owned_private(path, "cache file", lambda: self.path)
         connection = sqlite3.connect(path, timeout=30, isolation_level=None)
         try:
             # Setting auto_vacuum writes to the file (a journal and four syncs, 10-20 ms on
@@ -671,6 +786,10 @@ class Cache:
                 "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, kind TEXT NOT NULL,"
                 " fingerprint TEXT NOT NULL, payload BLOB NOT NULL, checksum TEXT NOT NULL,"
                 " size INTEGER NOT NULL, used INTEGER NOT NULL)"
+            )
+            connection.execute(
+                "CREATE TABLE IF NOT EXISTS code (root TEXT PRIMARY KEY, state TEXT NOT NULL,"
+                " fingerprint TEXT NOT NULL)"
             )
         except BaseException:
             connection.close()
@@ -706,51 +825,53 @@ class Cache:
             "code": self.fingerprint,
         }
         text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()
+        return _sha256(text.encode())
 
     @staticmethod
     def _checksum(key: str, payload: bytes) -> str:
         """SHA-256 of the key and the entry's head (which holds its parts' digests)."""
-        return hashlib.sha256(key.encode() + b"\0" + head_of(payload)).hexdigest()
+        return _sha256(key.encode() + b"\0" + head_of(payload))
 
     def load(self, kind: Kind, key: str) -> Any | None:
         """The decoded entry under ``key``, or ``None`` if missing, bad or unreadable."""
         with self._connection() as db:
-            if db is None:
-                return None
-            try:
-                row = db.execute(
-                    "SELECT kind, payload, checksum, used = (SELECT MAX(used) FROM entries)"
-                    " FROM entries WHERE key = ?",
-                    (key,),
-                ).fetchone()
-            except sqlite3.Error as error:
-                self._give_up(f"{self.path}: {_describe(error)}")
-                return None
-            if row is None:
-                return None
-            stored_kind, payload, checksum, latest = row
-            try:
-                if stored_kind != kind or not isinstance(payload, bytes):
-                    raise ValueError("wrong kind of entry")
-                if self._checksum(key, payload) != checksum:
-                    raise ValueError("checksum mismatch")
-                value = _recall(self.path, key, checksum)
-                if value is None:
-                    value = _CODECS[kind][1](unpack(payload))
-                    _remember(self.path, key, checksum, value)
-            except Exception as error:  # any malformed entry is recomputed, never trusted
-                self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
-                self._execute(db, "DELETE FROM entries WHERE key = ?", (key,))
-                return None
-            if not latest:  # the most recently used entry needs no write to stay so
-                self._execute(
-                    db,
-                    "UPDATE entries SET used = (SELECT COALESCE(MAX(used), 0) + 1 FROM entries)"
-                    " WHERE key = ?",
-                    (key,),
-                )
-            return value
+            return None if db is None else self._load(db, kind, key)
+
+    def _load(self, db: sqlite3.Connection, kind: Kind, key: str) -> Any | None:
+        """:meth:`load` on an open database."""
+        try:
+            row = db.execute(
+                "SELECT kind, payload, checksum, used = (SELECT MAX(used) FROM entries)"
+                " FROM entries WHERE key = ?",
+                (key,),
+            ).fetchone()
+        except sqlite3.Error as error:
+            self._give_up(f"{self.path}: {_describe(error)}")
+            return None
+        if row is None:
+            return None
+        stored_kind, payload, checksum, latest = row
+        try:
+            if stored_kind != kind or not isinstance(payload, bytes):
+                raise ValueError("wrong kind of entry")
+            if self._checksum(key, payload) != checksum:
+                raise ValueError("checksum mismatch")
+            value = _recall(self._file, key, checksum)
+            if value is None:
+                value = _CODECS[kind][1](unpack(payload))
+                _remember(self._file, key, checksum, value)
+        except Exception as error:  # any malformed entry is recomputed, never trusted
+            self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
+            self._execute(db, "DELETE FROM entries WHERE key = ?", (key,))
+            return None
+        if not latest:  # the most recently used entry needs no write to stay so
+            self._execute(
+                db,
+                "UPDATE entries SET used = (SELECT COALESCE(MAX(used), 0) + 1 FROM entries)"
+                " WHERE key = ?",
+                (key,),
+            )
+        return value
 
     def _execute(self, db: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> bool:
         try:
@@ -767,7 +888,7 @@ class Cache:
         with self._connection() as db:
             if db is None:
                 return
-            _remember(self.path, key, checksum, value)
+            _remember(self._file, key, checksum, value)
             try:
                 db.execute("BEGIN IMMEDIATE")
                 db.execute(
@@ -813,8 +934,10 @@ class Cache:
     ) -> T:
         """The cached result for these inputs, else ``compute()`` stored for next time."""
         removed = tuple(removed)
-        key = self.key(kind, rules, removed, exact)
-        found = self.load(kind, key)
+        with self._connection() as db:
+            self._remember_fingerprint(db)
+            key = self.key(kind, rules, removed, exact)
+            found = None if db is None else self._load(db, kind, key)
         if found is not None:
             if isinstance(found, GameResult) and isinstance(found.solutions, StoredSolutions):
                 found.solutions.recover = lambda error: self._recompute(key, compute, error)
@@ -848,12 +971,12 @@ class Cache:
         """Where the cache is, its size on disk and its number of entries."""
         entries = size = 0
         usable = not self._disabled
-        if self.path.exists() and not self._disabled:
+        if os.path.exists(self._file) and not self._disabled:
             usable = False
             try:
                 with closing(self._open(create=False)) as db:
                     (entries,) = db.execute("SELECT COUNT(*) FROM entries").fetchone()
-                size = self.path.stat().st_size
+                size = os.stat(self._file).st_size
                 usable = True
             except (_Unusable, OSError, sqlite3.Error) as error:
                 self._give_up(_describe(error) if not isinstance(error, _Unusable) else str(error))
@@ -867,6 +990,7 @@ class Cache:
             try:
                 (entries,) = db.execute("SELECT COUNT(*) FROM entries").fetchone()
                 db.execute("DELETE FROM entries")
+                db.execute("DELETE FROM code")
                 db.execute("VACUUM")
             except sqlite3.Error as error:
                 self._give_up(f"{self.path}: {_describe(error)}")
@@ -882,7 +1006,7 @@ class NoCache(Cache):
     """The same interface with nothing stored or read: ``--no-cache``."""
 
     def __init__(self) -> None:
-        super().__init__(Path(os.devnull), warn=lambda _: None)
+        super().__init__(os.devnull, warn=lambda _: None)
         self._disabled = True
 
     def info(self) -> CacheInfo:
@@ -919,12 +1043,12 @@ class MemoryCache:
 
 
 #: Entries this process decoded or stored last, by database and key, with their checksum.
-_RECENT: OrderedDict[tuple[Path, str], tuple[str, Any]] = OrderedDict()
+_RECENT: OrderedDict[tuple[str, str], tuple[str, Any]] = OrderedDict()
 #: How many :data:`_RECENT` keeps: a report or an EOR table reads a few games many times.
 RECENT_ENTRIES = 16
 
 
-def _recall(path: Path, key: str, checksum: str) -> Any | None:
+def _recall(path: str, key: str, checksum: str) -> Any | None:
     """The value this process already decoded for an entry with this checksum, if any.
 
     The entry is still read and its checksum verified: only decoding is saved, so a
@@ -937,7 +1061,7 @@ def _recall(path: Path, key: str, checksum: str) -> Any | None:
     return found[1]
 
 
-def _remember(path: Path, key: str, checksum: str, value: Any) -> None:
+def _remember(path: str, key: str, checksum: str, value: Any) -> None:
     _RECENT[(path, key)] = (checksum, value)
     _RECENT.move_to_end((path, key))
     while len(_RECENT) > RECENT_ENTRIES:

@@ -7,6 +7,7 @@ import os
 import pickle
 import shutil
 import sqlite3
+import time
 import zlib
 from collections.abc import Callable
 from contextlib import closing
@@ -37,6 +38,7 @@ from solver.cache import (
     encode_rules,
     forget_recent,
     pack,
+    remembered_fingerprint,
     unpack,
 )
 from solver.exact.game import GameResult, solve_game
@@ -357,6 +359,63 @@ def test_changing_a_solver_source_file_invalidates_entries(tmp_path: Path) -> No
     assert counter.calls == 2
 
 
+def remembered(db: sqlite3.Connection) -> list[tuple[str, str]]:
+    return db.execute("SELECT root, fingerprint FROM code").fetchall()
+
+
+def test_the_fingerprint_is_remembered_until_a_source_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edited in place, with its size and even its modification time kept: the change time
+    still moves, so the fingerprint is hashed again."""
+    root = str(copy_code(tmp_path / "code"))
+    monkeypatch.setattr(cache_module, "SETTLED_SECONDS", -3600)  # as if an hour had passed
+    with closing(Cache(tmp_path / "c")._open()) as db:
+        first = remembered_fingerprint(db, root)
+        assert first == code_fingerprint(root)
+        assert remembered(db) == [(root, first)]
+        with monkeypatch.context() as hashing:
+            hashing.setattr(cache_module, "_hash_code", lambda root: pytest.fail("hashed"))
+            assert remembered_fingerprint(db, root) == first  # the files were not read
+        dealer = Path(root, "exact", "dealer.py")
+        before = dealer.stat()
+        text = dealer.read_bytes()
+        edited = text.replace(b"dealer", b"Dealer", 1)
+        assert edited != text and len(edited) == len(text)
+        time.sleep(0.05)  # a coarse file system clock ticks every few milliseconds
+        dealer.write_bytes(edited)
+        os.utime(dealer, ns=(before.st_atime_ns, before.st_mtime_ns))
+        after = dealer.stat()
+        assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+        assert after.st_ctime_ns != before.st_ctime_ns
+        second = remembered_fingerprint(db, root)
+        assert second != first
+        assert second == cache_module._hash_code(root)
+        assert remembered(db) == [(root, second)]
+
+
+def test_source_changed_moments_ago_is_hashed_but_not_remembered(tmp_path: Path) -> None:
+    root = str(copy_code(tmp_path / "code"))  # every file written just now
+    with closing(Cache(tmp_path / "c")._open()) as db:
+        assert remembered_fingerprint(db, root) == code_fingerprint(root)
+        assert remembered(db) == []
+
+
+def test_a_cache_takes_the_remembered_fingerprint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache_module, "SETTLED_SECONDS", -3600)  # however new the checkout
+    counter = Counter()
+    fetch(Cache(tmp_path / "c", warn=collect()[1]), counter)
+    with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
+        assert remembered(db) == [(cache_module.PACKAGE_ROOT, code_fingerprint())]
+    monkeypatch.setattr(cache_module, "_hash_code", lambda root: pytest.fail("hashed"))
+    cache = Cache(tmp_path / "c", warn=collect()[1])
+    fetch(cache, counter)
+    assert cache.fingerprint == code_fingerprint()
+    assert counter.calls == 1
+
+
 def test_the_fingerprint_covers_every_computing_module() -> None:
     package = Path(cache_module.__file__).parent
     for folder in ("model", "exact"):
@@ -396,7 +455,7 @@ def test_reading_the_latest_entry_writes_nothing(tmp_path: Path) -> None:
 
     database = tmp_path / "c" / DATABASE_NAME
     before, data = used(), database.read_bytes()
-    fetch(cache, counter)  # already the most recently used
+    fetch(Cache(tmp_path / "c", warn=collect()[1]), counter)  # the latest, as a new process
     assert used() == before
     assert database.read_bytes() == data  # no write at all: its header counts every one
     fetch(cache, counter, REMOVED[1:])  # the older one is marked used again
@@ -417,6 +476,8 @@ def test_clear_empties_the_cache(tmp_path: Path) -> None:
     fetch(cache, counter)
     assert cache.clear() == 1
     assert cache.info().entries == 0
+    with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
+        assert remembered(db) == []
     fetch(cache, counter)
     assert counter.calls == 2
 
