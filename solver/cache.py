@@ -15,11 +15,12 @@ values as integer numerators over one denominator per hand size, columns that an
 identity recovers left out, hand spaces rebuilt from their smallest hands; about 2.5 MB
 for a six-deck exact game and 1.3 MB for a float one (zlib's fastest level: the default
 level made them 10% smaller and took four times as long).  A game's per-hand solutions,
-nearly all of it, are compressed apart from the rest (:func:`pack`) and decoded only
-when first used: a repeated ``cbj solve`` reads a few kilobytes and loads neither numpy
-nor the solver.  Within one process, the last few entries decoded or stored are kept
-(:data:`RECENT_ENTRIES`): reading one again still reads and verifies it, but does not
-decode it again.
+nearly all of it, are compressed apart from the rest (:func:`pack`), and read from the
+database and decoded only when first used: a repeated ``cbj solve`` reads a few
+kilobytes (the entry's head) and loads neither numpy nor the solver.  Solutions wanted
+after their entry was evicted or replaced are solved again, silently.  Within one
+process, the last few entries decoded or stored are kept (:data:`RECENT_ENTRIES`):
+reading one again still reads and verifies its head, but does not decode it again.
 
 Safety rules:
 
@@ -57,7 +58,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from solver.exact.bonus import BonusAnalysis, BonusLine
@@ -496,17 +497,22 @@ def decode_game(doc: dict[str, Json]) -> GameResult[Any]:
 
 
 class Section:
-    """A part of a stored document kept compressed until :meth:`load` is called."""
+    """A part of a stored document kept compressed until :meth:`load` is called.
 
-    def __init__(self, compressed: bytes, digest: str) -> None:
+    ``compressed`` is the part's bytes, or a function that reads them (from the database,
+    when the part is first used).
+    """
+
+    def __init__(self, compressed: bytes | Callable[[], bytes], digest: str) -> None:
         self.compressed = compressed
         self.digest = digest
 
     def load(self) -> Json:
         """The part's JSON value; ``ValueError`` if it is not the part the head names."""
-        if _sha256(self.compressed) != self.digest:
+        compressed = self.compressed if isinstance(self.compressed, bytes) else self.compressed()
+        if _sha256(compressed) != self.digest:
             raise ValueError("checksum mismatch")
-        return _json_of(self.compressed)
+        return _json_of(compressed)
 
 
 class StoredSolutions(Mapping[int, "PlayerSolution"]):
@@ -606,11 +612,32 @@ def head_of(payload: bytes) -> bytes:
     return payload[: 4 + size] if 4 + size <= len(payload) else payload
 
 
-def unpack(payload: bytes) -> dict[str, Json]:
+def unpack(payload: bytes, whole: Callable[[], bytes] | None = None) -> dict[str, Json]:
     """Inverse of :func:`pack`, deferred parts left as :class:`Section`s.
 
-    Raises ``ValueError`` on anything but a packed document.
+    With ``whole``, ``payload`` is the head alone (:func:`head_of`) and ``whole()`` returns
+    the entire payload, called when a deferred part is first used.  Raises ``ValueError``
+    on anything but a packed document.
     """
+    sections = _sections(payload)
+    doc = _json_of(sections[0])
+    if not isinstance(doc, dict):
+        raise ValueError("not a cache document")
+    deferred = doc.pop("deferred", None)
+    digests = doc.pop("digests", None)
+    parts = len(sections) - 1 if whole is None else None
+    if not (isinstance(deferred, list) and isinstance(digests, list)) or not (
+        len(deferred) == len(digests) == (len(deferred) if parts is None else parts)
+    ):
+        raise ValueError("not a cache document: its sections do not match its head")
+    for at, (name, digest) in enumerate(zip(deferred, digests, strict=True), 1):
+        part = sections[at] if whole is None else partial(_section, whole, at, len(deferred))
+        doc[name] = Section(part, digest)
+    return doc
+
+
+def _sections(payload: bytes) -> list[bytes]:
+    """The sections of a packed document; ``ValueError`` if it is not one."""
     sections: list[bytes] = []
     at = 0
     while at < len(payload):
@@ -621,19 +648,15 @@ def unpack(payload: bytes) -> dict[str, Json]:
         at += 4 + size
     if not sections:
         raise ValueError("not a cache document: empty")
-    doc = _json_of(sections[0])
-    if not isinstance(doc, dict):
-        raise ValueError("not a cache document")
-    deferred = doc.pop("deferred", None)
-    digests = doc.pop("digests", None)
-    parts = len(sections) - 1
-    if not (isinstance(deferred, list) and isinstance(digests, list)) or not (
-        len(deferred) == len(digests) == parts
-    ):
+    return sections
+
+
+def _section(whole: Callable[[], bytes], at: int, parts: int) -> bytes:
+    """Section ``at`` of the payload ``whole()`` returns, which has ``parts`` after its head."""
+    sections = _sections(whole())
+    if len(sections) != parts + 1:
         raise ValueError("not a cache document: its sections do not match its head")
-    for name, digest, section in zip(deferred, digests, sections[1:], strict=True):
-        doc[name] = Section(section, digest)
-    return doc
+    return sections[at]
 
 
 def _compressed(value: Json) -> bytes:
@@ -677,6 +700,10 @@ class CacheInfo:
 
 class _Unusable(Exception):
     """The cache folder or database cannot be used safely."""
+
+
+class _EntryGone(LookupError):
+    """An entry's deferred parts were wanted after the entry left the cache."""
 
 
 def _check_owned_private(path: str, what: str, shown: Callable[[], Path]) -> None:
@@ -841,8 +868,8 @@ class Cache:
         """:meth:`load` on an open database."""
         try:
             row = db.execute(
-                "SELECT kind, payload, checksum, used = (SELECT MAX(used) FROM entries)"
-                " FROM entries WHERE key = ?",
+                "SELECT kind, typeof(payload), rowid, checksum,"
+                " used = (SELECT MAX(used) FROM entries) FROM entries WHERE key = ?",
                 (key,),
             ).fetchone()
         except sqlite3.Error as error:
@@ -850,15 +877,20 @@ class Cache:
             return None
         if row is None:
             return None
-        stored_kind, payload, checksum, latest = row
+        stored_kind, payload_type, rowid, checksum, latest = row
         try:
-            if stored_kind != kind or not isinstance(payload, bytes):
+            if stored_kind != kind or payload_type != "blob":
                 raise ValueError("wrong kind of entry")
-            if self._checksum(key, payload) != checksum:
+            # The head alone: SQLite reads the rest (0.8 MB or more) when it is first used.
+            with db.blobopen("entries", "payload", rowid, readonly=True) as blob:
+                start = blob.read(4)
+                head = start + blob.read(int.from_bytes(start, "big"))
+            if self._checksum(key, head) != checksum:
                 raise ValueError("checksum mismatch")
             value = _recall(self._file, key, checksum)
             if value is None:
-                value = _CODECS[kind][1](unpack(payload))
+                whole = partial(self._payload, key, checksum)
+                value = _CODECS[kind][1](unpack(head, whole))
                 _remember(self._file, key, checksum, value)
         except Exception as error:  # any malformed entry is recomputed, never trusted
             self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
@@ -872,6 +904,22 @@ class Cache:
                 (key,),
             )
         return value
+
+    def _payload(self, key: str, checksum: str) -> bytes:
+        """The whole payload of the entry whose head was read under ``checksum``."""
+        row = None
+        with self._connection() as db:
+            if db is not None:
+                try:
+                    row = db.execute(
+                        "SELECT payload FROM entries WHERE key = ? AND checksum = ?",
+                        (key, checksum),
+                    ).fetchone()
+                except sqlite3.Error as error:
+                    self._give_up(f"{self.path}: {_describe(error)}")
+        if row is None or not isinstance(row[0], bytes):
+            raise _EntryGone("the entry has left the cache since its head was read")
+        return row[0]
 
     def _execute(self, db: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> bool:
         try:
@@ -947,8 +995,10 @@ class Cache:
         return value
 
     def _recompute(self, key: str, compute: Callable[[], Any], error: Exception) -> Any:
-        """Solutions of an entry whose head decoded but whose solutions do not: solved again."""
-        self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
+        """Solutions of an entry whose head decoded but whose solutions do not (or that was
+        evicted or replaced since): solved again."""
+        if not isinstance(error, _EntryGone):
+            self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
         value = compute()
         self.store("game", key, value)
         return value.solutions

@@ -37,6 +37,7 @@ from solver.cache import (
     encode_game,
     encode_rules,
     forget_recent,
+    head_of,
     pack,
     remembered_fingerprint,
     unpack,
@@ -272,6 +273,7 @@ def test_a_cached_game_leaves_its_solutions_packed_until_used(tmp_path: Path) ->
     game = fetch(cache, counter)
     assert isinstance(game.solutions, StoredSolutions)
     assert isinstance(game.solutions.source, Section)
+    assert not isinstance(game.solutions.source.compressed, bytes)  # only the head was read
     assert game.to_json() == expected.to_json()
     assert isinstance(game.solutions.source, Section)  # printing the figures did not decode
     same_game(game, expected)
@@ -308,10 +310,45 @@ def test_solutions_that_do_not_decode_are_recomputed_with_one_warning(
     assert counter.calls == 2 and len(lines) == 1
 
 
+@pytest.mark.parametrize("change", ["DELETE FROM entries", "UPDATE entries SET checksum = 'x'"])
+def test_solutions_of_an_entry_gone_since_its_head_was_read_are_recomputed_silently(
+    tmp_path: Path, change: str
+) -> None:
+    """Evicted, or replaced by another process, between reading the head and the solutions."""
+    folder = tmp_path / "c"
+    lines, warn = collect()
+    cache, counter = Cache(folder, warn=warn), Counter()
+    expected = fetch(cache, counter)
+    forget_recent()
+    game = fetch(cache, counter)
+    with closing(sqlite3.connect(folder / DATABASE_NAME)) as db:
+        db.execute(change)
+        db.commit()
+    same_game(game, expected)
+    assert counter.calls == 2 and lines == []
+
+
 @pytest.mark.parametrize("payload", [b"", b"\0\0\0\x09abc", b"\0\0\0\x03abc"])
 def test_a_payload_with_bad_sections_is_not_a_document(payload: bytes) -> None:
     with pytest.raises(ValueError, match="not a cache document"):
         unpack(payload)
+
+
+def test_a_head_unpacked_alone_reads_its_parts_when_first_used() -> None:
+    doc = {"rules": [1, 2], "solutions": [{"bonus": 3}]}
+    payload = pack(doc)
+    reads: list[bytes] = []
+
+    def whole() -> bytes:
+        reads.append(payload)
+        return payload
+
+    unpacked = unpack(head_of(payload), whole)
+    assert unpacked["rules"] == [1, 2] and reads == []
+    assert unpacked["solutions"].load() == doc["solutions"] and len(reads) == 1
+    cut = unpack(head_of(payload), lambda: head_of(payload))  # the parts went missing
+    with pytest.raises(ValueError, match="sections do not match"):
+        cut["solutions"].load()
 
 
 def test_a_document_without_deferred_parts_packs_as_one_section() -> None:
