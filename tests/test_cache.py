@@ -7,6 +7,8 @@ import os
 import pickle
 import shutil
 import sqlite3
+import subprocess
+import sys
 import time
 import zlib
 from collections.abc import Callable
@@ -451,6 +453,36 @@ def test_a_cache_takes_the_remembered_fingerprint(
     fetch(cache, counter)
     assert cache.fingerprint == code_fingerprint()
     assert counter.calls == 1
+
+
+def loaded(code: str, env: dict[str, str]) -> set[str]:
+    """The modules a Python process running ``code`` has loaded at its end."""
+    script = f"import sys\n{code}\nprint(' '.join(sys.modules))"
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env
+    )
+    assert done.stderr == ""
+    return set(done.stdout.split())
+
+
+def test_a_cache_hit_loads_only_what_it_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not a timing test: a repeated `cbj solve` needs no file paths, no statistics, no
+    # OpenSSL (it hashes a few kilobytes) and not the Bonus ratio's tables.
+    monkeypatch.setattr(cache_module, "SETTLED_SECONDS", -3600)  # however new the checkout
+    rules = Rules(decks=1)
+    Cache(tmp_path).game(rules, (), False, lambda: solve_game(rules))
+    env = dict(os.environ, CBJ_CACHE_DIR=str(tmp_path))
+    hit = (
+        "import contextlib, io\n"
+        "from solver.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main(['solve', '--decks', '1'])"
+    )
+    at_start = loaded("", env)  # an editable install's import hook loads pathlib itself
+    unwanted = {"pathlib", "statistics", "hashlib", "_hashlib", "solver.exact.ratios", "numpy"}
+    assert loaded(hit, env) & unwanted <= at_start
 
 
 def test_the_fingerprint_covers_every_computing_module() -> None:
