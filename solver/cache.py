@@ -178,8 +178,10 @@ def code_state(root: str) -> tuple[str, bool]:
     """The computing files' names, sizes, inodes and modification and change times, as
     text, and whether every file has settled (changed :data:`SETTLED_SECONDS` ago or more).
 
-    Writing a file sets its change time to the clock's present (no program can set it
-    back), so a file edited after its state was taken has another state.
+    Writing a file sets its change time to the clock's present (programs cannot set it,
+    short of changing the system clock), so a file edited after its state was taken has
+    another state.  (On Windows ``st_ctime`` is the creation time: there an edit is seen
+    by the file's size and modification time.)
     """
     lines = []
     newest = 0
