@@ -744,7 +744,8 @@ class Cache:
     ) -> None:
         # The folder's name as given; pathlib (18 million instructions) loads only when
         # the folder is shown as a Path (:attr:`directory`, :attr:`path`, warnings).
-        self._folder = os.fspath(directory) if directory is not None else _default_folder()
+        folder = os.fspath(directory) if directory is not None else _default_folder()
+        self._folder = folder or "."  # as Path("") is
         self._file = os.path.join(self._folder, DATABASE_NAME)
         self.max_bytes = default_max_bytes() if max_bytes is None else max_bytes
         self._warn = warn
@@ -816,10 +817,11 @@ class Cache:
                 " fingerprint TEXT NOT NULL, payload BLOB NOT NULL, checksum TEXT NOT NULL,"
                 " size INTEGER NOT NULL, used INTEGER NOT NULL)"
             )
-            connection.execute(
-                "CREATE TABLE IF NOT EXISTS code (root TEXT PRIMARY KEY, state TEXT NOT NULL,"
-                " fingerprint TEXT NOT NULL)"
-            )
+            with suppress(sqlite3.Error):  # only a memo: a read-only database works without it
+                connection.execute(
+                    "CREATE TABLE IF NOT EXISTS code (root TEXT PRIMARY KEY, state TEXT NOT NULL,"
+                    " fingerprint TEXT NOT NULL)"
+                )
         except BaseException:
             connection.close()
             raise

@@ -485,6 +485,19 @@ def test_a_cache_hit_loads_only_what_it_reads(
     assert loaded(hit, env) & unwanted <= at_start
 
 
+def test_a_database_from_before_the_memo_is_read_and_given_it(tmp_path: Path) -> None:
+    counter = Counter()
+    fetch(Cache(tmp_path / "c", warn=collect()[1]), counter)
+    with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
+        db.execute("DROP TABLE code")
+        db.commit()
+    lines, warn = collect()
+    fetch(Cache(tmp_path / "c", warn=warn), counter)
+    assert counter.calls == 1 and lines == []
+    with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
+        assert db.execute("SELECT COUNT(*) FROM code").fetchone() is not None
+
+
 def test_the_fingerprint_covers_every_computing_module() -> None:
     package = Path(cache_module.__file__).parent
     for folder in ("model", "exact"):
