@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import pickle
 import shutil
@@ -351,6 +352,13 @@ def test_a_head_unpacked_alone_reads_its_parts_when_first_used() -> None:
     cut = unpack(head_of(payload), lambda: head_of(payload))  # the parts went missing
     with pytest.raises(ValueError, match="sections do not match"):
         cut["solutions"].load()
+
+
+def test_small_and_large_inputs_hash_as_hashlib_does() -> None:
+    limit = cache_module.SMALL_HASH_BYTES
+    for size in (0, 1, 100, limit, limit + 1, 3 * limit):
+        data = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
+        assert cache_module._sha256(data) == hashlib.sha256(data).hexdigest()
 
 
 def test_a_document_without_deferred_parts_packs_as_one_section() -> None:
