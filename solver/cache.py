@@ -15,18 +15,20 @@ values as integer numerators over one denominator per hand size, columns that an
 identity recovers left out, hand spaces rebuilt from their smallest hands; about 2.5 MB
 for a six-deck exact game and 1.3 MB for a float one (zlib's fastest level: the default
 level made them 10% smaller and took four times as long).  A game's per-hand solutions,
-nearly all of it, are compressed apart from the rest (:func:`pack`) and decoded only
-when first used: a repeated ``cbj solve`` reads a few kilobytes and loads neither numpy
-nor the solver.  Within one process, the last few entries decoded or stored are kept
-(:data:`RECENT_ENTRIES`): reading one again still reads and verifies it, but does not
-decode it again.
+nearly all of it, are compressed apart from the rest (:func:`pack`), and read from the
+database and decoded only when first used: a repeated ``cbj solve`` reads a few
+kilobytes (the entry's head) and loads neither numpy nor the solver.  Solutions wanted
+after their entry was evicted or replaced are solved again, silently.  Within one
+process, the last few entries decoded or stored are kept (:data:`RECENT_ENTRIES`):
+reading one again still reads and verifies its head, but does not decode it again.
 
 Safety rules:
 
 * the key is a hash of everything that changes a result, in canonical form (rules,
   sorted removed cards, exact or float, kind of result) and of the computing code
   (:func:`code_fingerprint`: :data:`SCHEMA_VERSION` and the source of ``solver/model``,
-  ``solver/exact`` and this module);
+  ``solver/exact`` and this module), remembered in the database beside its files' sizes,
+  inodes and modification and change times and hashed again when any of them changes;
 * every entry carries a SHA-256 checksum of its key and head, and the head holds the
   SHA-256 of each part decoded later (the solutions), checked when that part is first
   used: a hit hashes a few kilobytes, not the whole entry.  An entry that fails a
@@ -43,12 +45,12 @@ with :class:`CacheWarning`.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
 import sqlite3
 import stat
+import time
 import warnings
 import zlib
 from collections import OrderedDict
@@ -56,8 +58,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache
-from pathlib import Path
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from solver.exact.bonus import BonusAnalysis, BonusLine
@@ -67,10 +68,20 @@ from solver.model.outcomes import BonusOutcome
 from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
 
 if TYPE_CHECKING:  # numpy and the solver load only to encode or decode what needs them
+    from pathlib import Path  # a cache hit works on the folder's name alone
+
     import numpy as np
 
     from solver.exact.player import Number, PlayerSolution
     from solver.exact.strategy import Chart
+
+try:  # CPython's own SHA-256 (absent from some builds; named _sha2 from Python 3.12 on)
+    from _sha256 import sha256 as _small_sha256  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - depends on the build
+    try:
+        from _sha2 import sha256 as _small_sha256  # type: ignore[import-not-found]
+    except ImportError:
+        _small_sha256 = None
 
 #: Bump when the payload layout changes; part of every key (a test checks the layouts).
 SCHEMA_VERSION = 3
@@ -80,6 +91,9 @@ DEFAULT_MAX_BYTES = 500 * 1024 * 1024
 DIR_VARIABLE = "CBJ_CACHE_DIR"
 MAX_MB_VARIABLE = "CBJ_CACHE_MAX_MB"
 DATABASE_NAME = "cache.sqlite3"
+
+#: Above this many bytes :func:`_sha256` hashes with OpenSSL.
+SMALL_HASH_BYTES = 64 * 1024
 
 Kind = Literal["game", "chart"]
 T = TypeVar("T")
@@ -92,12 +106,23 @@ class CacheWarning(UserWarning):
 
 def default_directory() -> Path:
     """Where the cache lives: ``$CBJ_CACHE_DIR``, else ``~/.cache/community-blackjack``."""
+    from pathlib import Path
+
+    return Path(_default_folder())
+
+
+def _default_folder() -> str:
+    """:func:`default_directory` as text, without loading pathlib (a cache hit does not)."""
     configured = os.environ.get(DIR_VARIABLE)
     if configured:
-        return Path(configured)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "community-blackjack"
+        return configured
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        home = os.path.expanduser("~")
+        if home.startswith("~"):
+            raise RuntimeError("Could not determine home directory.")
+        base = os.path.join(home, ".cache")
+    return os.path.join(base, "community-blackjack")
 
 
 def default_max_bytes() -> int:
@@ -108,13 +133,37 @@ def default_max_bytes() -> int:
     return DEFAULT_MAX_BYTES
 
 
-PACKAGE_ROOT = Path(__file__).resolve().parent
+PACKAGE_ROOT = os.path.dirname(os.path.realpath(__file__))
 #: Folders (under the package) whose source decides every cached result.
 COMPUTING_CODE = ("model", "exact")
+#: A source file changed less than this many seconds ago may change again within the same
+#: tick of the file system's clock (2 s on FAT), unseen by its times: its state is not
+#: remembered (see :func:`remembered_fingerprint`).
+SETTLED_SECONDS = 5
+
+
+def _computing_files(root: str) -> list[str]:
+    """The computing code's files, relative to the package root, in the order hashed."""
+    names = [
+        (folder, entry.name)
+        for folder in COMPUTING_CODE
+        for entry in os.scandir(os.path.join(root, folder))
+        if entry.name.endswith(".py")
+    ]
+    return [*(f"{folder}/{name}" for folder, name in sorted(names)), "cache.py"]
+
+
+def _hash_code(root: str) -> str:
+    """The computing code's hash, read afresh from its files (see :func:`code_fingerprint`)."""
+    parts = [f"{SCHEMA_VERSION}\0".encode()]
+    for name in _computing_files(root):
+        with open(os.path.join(root, name), "rb") as file:
+            parts += [name.encode(), b"\0", file.read(), b"\0"]
+    return _sha256(b"".join(parts))
 
 
 @cache
-def code_fingerprint(root: Path = PACKAGE_ROOT) -> str:
+def code_fingerprint(root: str | os.PathLike[str] = PACKAGE_ROOT) -> str:
     """A hash of the schema and the source of the computing code.
 
     Editing any file of ``solver/model``, ``solver/exact`` or this module changes it, so
@@ -122,12 +171,61 @@ def code_fingerprint(root: Path = PACKAGE_ROOT) -> str:
     left out: the source it would stand for is hashed itself, and reading the version
     (``importlib.metadata``) cost a cache hit a tenth of its time.
     """
-    digest = hashlib.sha256(f"{SCHEMA_VERSION}\0".encode())
-    files = sorted(p for folder in COMPUTING_CODE for p in (root / folder).glob("*.py"))
-    for path in [*files, root / "cache.py"]:
-        digest.update(str(path.relative_to(root)).encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return _hash_code(os.fspath(root))
+
+
+def code_state(root: str) -> tuple[str, bool]:
+    """The computing files' names, sizes, inodes and modification and change times, as
+    text, and whether every file has settled (changed :data:`SETTLED_SECONDS` ago or more).
+
+    Writing a file sets its change time to the clock's present (programs cannot set it,
+    short of changing the system clock), so a file edited after its state was taken has
+    another state.  (On Windows ``st_ctime`` is the creation time: there an edit is seen
+    by the file's size and modification time.)
+    """
+    lines = []
+    newest = 0
+    for name in _computing_files(root):
+        info = os.stat(os.path.join(root, name))
+        newest = max(newest, info.st_mtime_ns, info.st_ctime_ns)
+        lines.append(f"{name} {info.st_size} {info.st_ino} {info.st_mtime_ns} {info.st_ctime_ns}")
+    settled = newest < time.time_ns() - SETTLED_SECONDS * 1_000_000_000
+    return "\n".join(lines), settled
+
+
+def remembered_fingerprint(db: sqlite3.Connection, root: str = PACKAGE_ROOT) -> str:
+    """The code's fingerprint, remembered in the cache's ``code`` table beside the state of
+    its files (:func:`code_state`) and used again while that state is unchanged.
+
+    Hashing the 270 KB of source was a tenth of a cache hit; reading the files' states
+    costs a fortieth of that.  A fingerprint is remembered only when the files have settled
+    and kept the same state while they were hashed.
+    """
+    state, settled = code_state(root)
+    try:
+        row = db.execute("SELECT state, fingerprint FROM code WHERE root = ?", (root,)).fetchone()
+    except sqlite3.Error:  # the entry's read reports a database that does not work
+        row = None
+    if row is not None and row[0] == state:
+        return str(row[1])
+    fingerprint = _hash_code(root)
+    if settled and code_state(root)[0] == state:
+        with suppress(sqlite3.Error):  # only a memo: the cache works without it
+            db.execute("INSERT OR REPLACE INTO code VALUES (?, ?, ?)", (root, state, fingerprint))
+    return fingerprint
+
+
+def _sha256(data: bytes) -> str:
+    """SHA-256 of ``data`` in hex: a few kilobytes by CPython's own code, more by OpenSSL.
+
+    OpenSSL (``hashlib``) hashes about 7 times faster here, but loading it costs a cache
+    hit, which hashes only its key and the entry's head, about 10 million instructions.
+    """
+    if len(data) > SMALL_HASH_BYTES or _small_sha256 is None:
+        import hashlib
+
+        return hashlib.sha256(data).hexdigest()
+    return str(_small_sha256(data).hexdigest())
 
 
 # Encoding: plain JSON values only, exact numbers as [numerator, denominator].
@@ -182,7 +280,7 @@ def _cards(cards: Iterable[Card]) -> list[str]:
 
 
 def _keys_digest(keys: np.ndarray[Any, Any]) -> str:
-    return hashlib.sha256(keys.astype("<i8").tobytes()).hexdigest()
+    return _sha256(keys.astype("<i8").tobytes())
 
 
 def _encode_solution(solution: PlayerSolution) -> dict[str, Json]:
@@ -401,17 +499,22 @@ def decode_game(doc: dict[str, Json]) -> GameResult[Any]:
 
 
 class Section:
-    """A part of a stored document kept compressed until :meth:`load` is called."""
+    """A part of a stored document kept compressed until :meth:`load` is called.
 
-    def __init__(self, compressed: bytes, digest: str) -> None:
+    ``compressed`` is the part's bytes, or a function that reads them (from the database,
+    when the part is first used).
+    """
+
+    def __init__(self, compressed: bytes | Callable[[], bytes], digest: str) -> None:
         self.compressed = compressed
         self.digest = digest
 
     def load(self) -> Json:
         """The part's JSON value; ``ValueError`` if it is not the part the head names."""
-        if hashlib.sha256(self.compressed).hexdigest() != self.digest:
+        compressed = self.compressed if isinstance(self.compressed, bytes) else self.compressed()
+        if _sha256(compressed) != self.digest:
             raise ValueError("checksum mismatch")
-        return _json_of(self.compressed)
+        return _json_of(compressed)
 
 
 class StoredSolutions(Mapping[int, "PlayerSolution"]):
@@ -499,7 +602,7 @@ def pack(doc: dict[str, Json]) -> bytes:
     """
     deferred = [name for name in DEFERRED if name in doc]
     parts = [_compressed(doc[name]) for name in deferred]
-    digests = [hashlib.sha256(part).hexdigest() for part in parts]
+    digests = [_sha256(part) for part in parts]
     head = {k: v for k, v in doc.items() if k not in deferred}
     sections = [_compressed(head | {"deferred": deferred, "digests": digests}), *parts]
     return b"".join(len(z).to_bytes(4, "big") + z for z in sections)
@@ -511,11 +614,32 @@ def head_of(payload: bytes) -> bytes:
     return payload[: 4 + size] if 4 + size <= len(payload) else payload
 
 
-def unpack(payload: bytes) -> dict[str, Json]:
+def unpack(payload: bytes, whole: Callable[[], bytes] | None = None) -> dict[str, Json]:
     """Inverse of :func:`pack`, deferred parts left as :class:`Section`s.
 
-    Raises ``ValueError`` on anything but a packed document.
+    With ``whole``, ``payload`` is the head alone (:func:`head_of`) and ``whole()`` returns
+    the entire payload, called when a deferred part is first used.  Raises ``ValueError``
+    on anything but a packed document.
     """
+    sections = _sections(payload)
+    doc = _json_of(sections[0])
+    if not isinstance(doc, dict):
+        raise ValueError("not a cache document")
+    deferred = doc.pop("deferred", None)
+    digests = doc.pop("digests", None)
+    parts = len(sections) - 1 if whole is None else None
+    if not (isinstance(deferred, list) and isinstance(digests, list)) or not (
+        len(deferred) == len(digests) == (len(deferred) if parts is None else parts)
+    ):
+        raise ValueError("not a cache document: its sections do not match its head")
+    for at, (name, digest) in enumerate(zip(deferred, digests, strict=True), 1):
+        part = sections[at] if whole is None else partial(_section, whole, at, len(deferred))
+        doc[name] = Section(part, digest)
+    return doc
+
+
+def _sections(payload: bytes) -> list[bytes]:
+    """The sections of a packed document; ``ValueError`` if it is not one."""
     sections: list[bytes] = []
     at = 0
     while at < len(payload):
@@ -526,19 +650,15 @@ def unpack(payload: bytes) -> dict[str, Json]:
         at += 4 + size
     if not sections:
         raise ValueError("not a cache document: empty")
-    doc = _json_of(sections[0])
-    if not isinstance(doc, dict):
-        raise ValueError("not a cache document")
-    deferred = doc.pop("deferred", None)
-    digests = doc.pop("digests", None)
-    parts = len(sections) - 1
-    if not (isinstance(deferred, list) and isinstance(digests, list)) or not (
-        len(deferred) == len(digests) == parts
-    ):
+    return sections
+
+
+def _section(whole: Callable[[], bytes], at: int, parts: int) -> bytes:
+    """Section ``at`` of the payload ``whole()`` returns, which has ``parts`` after its head."""
+    sections = _sections(whole())
+    if len(sections) != parts + 1:
         raise ValueError("not a cache document: its sections do not match its head")
-    for name, digest, section in zip(deferred, digests, sections[1:], strict=True):
-        doc[name] = Section(section, digest)
-    return doc
+    return sections[at]
 
 
 def _compressed(value: Json) -> bytes:
@@ -584,16 +704,24 @@ class _Unusable(Exception):
     """The cache folder or database cannot be used safely."""
 
 
-def _check_owned_private(path: Path, what: str) -> None:
-    """Refuse ``path`` unless it is ours and not writable by group or others."""
-    info = path.lstat()
-    if stat.S_ISLNK(info.st_mode):
-        raise _Unusable(f"{what} {path} is a symbolic link")
+class _EntryGone(LookupError):
+    """An entry's deferred parts were wanted after the entry left the cache."""
+
+
+def _check_owned_private(path: str, what: str, shown: Callable[[], Path]) -> None:
+    """Refuse ``path`` unless it is ours and not writable by group or others; the message
+    names it as ``shown()`` does."""
+    info = os.lstat(path)
+    problem = None
     getuid = getattr(os, "getuid", None)
-    if getuid is not None and info.st_uid != getuid():
-        raise _Unusable(f"{what} {path} is owned by another user")
-    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise _Unusable(f"{what} {path} is writable by other users")
+    if stat.S_ISLNK(info.st_mode):
+        problem = "is a symbolic link"
+    elif getuid is not None and info.st_uid != getuid():
+        problem = "is owned by another user"
+    elif info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        problem = "is writable by other users"
+    if problem is not None:
+        raise _Unusable(f"{what} {shown()} {problem}")
 
 
 class Cache:
@@ -614,11 +742,22 @@ class Cache:
         warn: Callable[[str], None] | None = None,
         fingerprint: str | None = None,
     ) -> None:
-        self.directory = Path(directory) if directory is not None else default_directory()
+        # The folder's name as given; pathlib (18 million instructions) loads only when
+        # the folder is shown as a Path (:attr:`directory`, :attr:`path`, warnings).
+        folder = os.fspath(directory) if directory is not None else _default_folder()
+        self._folder = folder or "."  # as Path("") is
+        self._file = os.path.join(self._folder, DATABASE_NAME)
         self.max_bytes = default_max_bytes() if max_bytes is None else max_bytes
         self._warn = warn
         self._fingerprint = fingerprint
         self._disabled = False
+
+    @property
+    def directory(self) -> Path:
+        """The cache folder."""
+        from pathlib import Path
+
+        return Path(self._folder)
 
     @property
     def path(self) -> Path:
@@ -631,6 +770,12 @@ class Cache:
         if self._fingerprint is None:
             self._fingerprint = code_fingerprint()
         return self._fingerprint
+
+    def _remember_fingerprint(self, db: sqlite3.Connection | None) -> None:
+        """Take the fingerprint from the database's memo (:func:`remembered_fingerprint`)
+        rather than hashing the source, unless it is known already."""
+        if self._fingerprint is None and db is not None:
+            self._fingerprint = remembered_fingerprint(db)
 
     def warn(self, message: str) -> None:
         """Pass one line of warning on."""
@@ -648,18 +793,18 @@ class Cache:
     def _open(self, create: bool = True) -> sqlite3.Connection:
         """Connect to the database after checking the folder and file are ours alone."""
         if create:
-            self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not self.directory.is_dir():
+            os.makedirs(self._folder, mode=0o700, exist_ok=True)
+        if not os.path.isdir(self._folder):
             raise _Unusable(f"{self.directory} is not a folder")
-        _check_owned_private(self.directory, "cache folder")
-        path = self.path
+        _check_owned_private(self._folder, "cache folder", lambda: self.directory)
+        path = self._file
         if not os.path.lexists(path):
             if not create:
                 raise FileNotFoundError(path)
             flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
             with suppress(FileExistsError):  # another process may create it first
                 os.close(os.open(path, flags, 0o600))
-        _check_owned_private(path, "cache file")
+        _check_owned_private(path, "cache file", lambda: self.path)
         connection = sqlite3.connect(path, timeout=30, isolation_level=None)
         try:
             # Setting auto_vacuum writes to the file (a journal and four syncs, 10-20 ms on
@@ -672,6 +817,11 @@ class Cache:
                 " fingerprint TEXT NOT NULL, payload BLOB NOT NULL, checksum TEXT NOT NULL,"
                 " size INTEGER NOT NULL, used INTEGER NOT NULL)"
             )
+            with suppress(sqlite3.Error):  # only a memo: a read-only database works without it
+                connection.execute(
+                    "CREATE TABLE IF NOT EXISTS code (root TEXT PRIMARY KEY, state TEXT NOT NULL,"
+                    " fingerprint TEXT NOT NULL)"
+                )
         except BaseException:
             connection.close()
             raise
@@ -706,51 +856,74 @@ class Cache:
             "code": self.fingerprint,
         }
         text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()
+        return _sha256(text.encode())
 
     @staticmethod
     def _checksum(key: str, payload: bytes) -> str:
         """SHA-256 of the key and the entry's head (which holds its parts' digests)."""
-        return hashlib.sha256(key.encode() + b"\0" + head_of(payload)).hexdigest()
+        return _sha256(key.encode() + b"\0" + head_of(payload))
 
     def load(self, kind: Kind, key: str) -> Any | None:
         """The decoded entry under ``key``, or ``None`` if missing, bad or unreadable."""
         with self._connection() as db:
-            if db is None:
-                return None
-            try:
-                row = db.execute(
-                    "SELECT kind, payload, checksum, used = (SELECT MAX(used) FROM entries)"
-                    " FROM entries WHERE key = ?",
-                    (key,),
-                ).fetchone()
-            except sqlite3.Error as error:
-                self._give_up(f"{self.path}: {_describe(error)}")
-                return None
-            if row is None:
-                return None
-            stored_kind, payload, checksum, latest = row
-            try:
-                if stored_kind != kind or not isinstance(payload, bytes):
-                    raise ValueError("wrong kind of entry")
-                if self._checksum(key, payload) != checksum:
-                    raise ValueError("checksum mismatch")
-                value = _recall(self.path, key, checksum)
-                if value is None:
-                    value = _CODECS[kind][1](unpack(payload))
-                    _remember(self.path, key, checksum, value)
-            except Exception as error:  # any malformed entry is recomputed, never trusted
-                self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
-                self._execute(db, "DELETE FROM entries WHERE key = ?", (key,))
-                return None
-            if not latest:  # the most recently used entry needs no write to stay so
-                self._execute(
-                    db,
-                    "UPDATE entries SET used = (SELECT COALESCE(MAX(used), 0) + 1 FROM entries)"
-                    " WHERE key = ?",
-                    (key,),
-                )
-            return value
+            return None if db is None else self._load(db, kind, key)
+
+    def _load(self, db: sqlite3.Connection, kind: Kind, key: str) -> Any | None:
+        """:meth:`load` on an open database."""
+        try:
+            row = db.execute(
+                "SELECT kind, typeof(payload), rowid, checksum,"
+                " used = (SELECT MAX(used) FROM entries) FROM entries WHERE key = ?",
+                (key,),
+            ).fetchone()
+        except sqlite3.Error as error:
+            self._give_up(f"{self.path}: {_describe(error)}")
+            return None
+        if row is None:
+            return None
+        stored_kind, payload_type, rowid, checksum, latest = row
+        try:
+            if stored_kind != kind or payload_type != "blob":
+                raise ValueError("wrong kind of entry")
+            # The head alone: SQLite reads the rest (0.8 MB or more) when it is first used.
+            with db.blobopen("entries", "payload", rowid, readonly=True) as blob:
+                start = blob.read(4)
+                head = start + blob.read(int.from_bytes(start, "big"))
+            if self._checksum(key, head) != checksum:
+                raise ValueError("checksum mismatch")
+            value = _recall(self._file, key, checksum)
+            if value is None:
+                whole = partial(self._payload, key, checksum)
+                value = _CODECS[kind][1](unpack(head, whole))
+                _remember(self._file, key, checksum, value)
+        except Exception as error:  # any malformed entry is recomputed, never trusted
+            self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
+            self._execute(db, "DELETE FROM entries WHERE key = ?", (key,))
+            return None
+        if not latest:  # the most recently used entry needs no write to stay so
+            self._execute(
+                db,
+                "UPDATE entries SET used = (SELECT COALESCE(MAX(used), 0) + 1 FROM entries)"
+                " WHERE key = ?",
+                (key,),
+            )
+        return value
+
+    def _payload(self, key: str, checksum: str) -> bytes:
+        """The whole payload of the entry whose head was read under ``checksum``."""
+        row = None
+        with self._connection() as db:
+            if db is not None:
+                try:
+                    row = db.execute(
+                        "SELECT payload FROM entries WHERE key = ? AND checksum = ?",
+                        (key, checksum),
+                    ).fetchone()
+                except sqlite3.Error as error:
+                    self._give_up(f"{self.path}: {_describe(error)}")
+        if row is None or not isinstance(row[0], bytes):
+            raise _EntryGone("the entry has left the cache since its head was read")
+        return row[0]
 
     def _execute(self, db: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> bool:
         try:
@@ -767,7 +940,7 @@ class Cache:
         with self._connection() as db:
             if db is None:
                 return
-            _remember(self.path, key, checksum, value)
+            _remember(self._file, key, checksum, value)
             try:
                 db.execute("BEGIN IMMEDIATE")
                 db.execute(
@@ -813,8 +986,10 @@ class Cache:
     ) -> T:
         """The cached result for these inputs, else ``compute()`` stored for next time."""
         removed = tuple(removed)
-        key = self.key(kind, rules, removed, exact)
-        found = self.load(kind, key)
+        with self._connection() as db:
+            self._remember_fingerprint(db)
+            key = self.key(kind, rules, removed, exact)
+            found = None if db is None else self._load(db, kind, key)
         if found is not None:
             if isinstance(found, GameResult) and isinstance(found.solutions, StoredSolutions):
                 found.solutions.recover = lambda error: self._recompute(key, compute, error)
@@ -824,8 +999,10 @@ class Cache:
         return value
 
     def _recompute(self, key: str, compute: Callable[[], Any], error: Exception) -> Any:
-        """Solutions of an entry whose head decoded but whose solutions do not: solved again."""
-        self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
+        """Solutions of an entry whose head decoded but whose solutions do not (or that was
+        evicted or replaced since): solved again."""
+        if not isinstance(error, _EntryGone):
+            self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
         value = compute()
         self.store("game", key, value)
         return value.solutions
@@ -848,12 +1025,12 @@ class Cache:
         """Where the cache is, its size on disk and its number of entries."""
         entries = size = 0
         usable = not self._disabled
-        if self.path.exists() and not self._disabled:
+        if os.path.exists(self._file) and not self._disabled:
             usable = False
             try:
                 with closing(self._open(create=False)) as db:
                     (entries,) = db.execute("SELECT COUNT(*) FROM entries").fetchone()
-                size = self.path.stat().st_size
+                size = os.stat(self._file).st_size
                 usable = True
             except (_Unusable, OSError, sqlite3.Error) as error:
                 self._give_up(_describe(error) if not isinstance(error, _Unusable) else str(error))
@@ -867,6 +1044,7 @@ class Cache:
             try:
                 (entries,) = db.execute("SELECT COUNT(*) FROM entries").fetchone()
                 db.execute("DELETE FROM entries")
+                db.execute("DELETE FROM code")
                 db.execute("VACUUM")
             except sqlite3.Error as error:
                 self._give_up(f"{self.path}: {_describe(error)}")
@@ -882,7 +1060,7 @@ class NoCache(Cache):
     """The same interface with nothing stored or read: ``--no-cache``."""
 
     def __init__(self) -> None:
-        super().__init__(Path(os.devnull), warn=lambda _: None)
+        super().__init__(os.devnull, warn=lambda _: None)
         self._disabled = True
 
     def info(self) -> CacheInfo:
@@ -919,12 +1097,12 @@ class MemoryCache:
 
 
 #: Entries this process decoded or stored last, by database and key, with their checksum.
-_RECENT: OrderedDict[tuple[Path, str], tuple[str, Any]] = OrderedDict()
+_RECENT: OrderedDict[tuple[str, str], tuple[str, Any]] = OrderedDict()
 #: How many :data:`_RECENT` keeps: a report or an EOR table reads a few games many times.
 RECENT_ENTRIES = 16
 
 
-def _recall(path: Path, key: str, checksum: str) -> Any | None:
+def _recall(path: str, key: str, checksum: str) -> Any | None:
     """The value this process already decoded for an entry with this checksum, if any.
 
     The entry is still read and its checksum verified: only decoding is saved, so a
@@ -937,7 +1115,7 @@ def _recall(path: Path, key: str, checksum: str) -> Any | None:
     return found[1]
 
 
-def _remember(path: Path, key: str, checksum: str, value: Any) -> None:
+def _remember(path: str, key: str, checksum: str, value: Any) -> None:
     _RECENT[(path, key)] = (checksum, value)
     _RECENT.move_to_end((path, key))
     while len(_RECENT) > RECENT_ENTRIES:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import pickle
 import shutil
 import sqlite3
+import subprocess
+import sys
+import time
 import zlib
 from collections.abc import Callable
 from contextlib import closing
@@ -36,7 +40,9 @@ from solver.cache import (
     encode_game,
     encode_rules,
     forget_recent,
+    head_of,
     pack,
+    remembered_fingerprint,
     unpack,
 )
 from solver.exact.game import GameResult, solve_game
@@ -270,6 +276,7 @@ def test_a_cached_game_leaves_its_solutions_packed_until_used(tmp_path: Path) ->
     game = fetch(cache, counter)
     assert isinstance(game.solutions, StoredSolutions)
     assert isinstance(game.solutions.source, Section)
+    assert not isinstance(game.solutions.source.compressed, bytes)  # only the head was read
     assert game.to_json() == expected.to_json()
     assert isinstance(game.solutions.source, Section)  # printing the figures did not decode
     same_game(game, expected)
@@ -306,10 +313,52 @@ def test_solutions_that_do_not_decode_are_recomputed_with_one_warning(
     assert counter.calls == 2 and len(lines) == 1
 
 
+@pytest.mark.parametrize("change", ["DELETE FROM entries", "UPDATE entries SET checksum = 'x'"])
+def test_solutions_of_an_entry_gone_since_its_head_was_read_are_recomputed_silently(
+    tmp_path: Path, change: str
+) -> None:
+    """Evicted, or replaced by another process, between reading the head and the solutions."""
+    folder = tmp_path / "c"
+    lines, warn = collect()
+    cache, counter = Cache(folder, warn=warn), Counter()
+    expected = fetch(cache, counter)
+    forget_recent()
+    game = fetch(cache, counter)
+    with closing(sqlite3.connect(folder / DATABASE_NAME)) as db:
+        db.execute(change)
+        db.commit()
+    same_game(game, expected)
+    assert counter.calls == 2 and lines == []
+
+
 @pytest.mark.parametrize("payload", [b"", b"\0\0\0\x09abc", b"\0\0\0\x03abc"])
 def test_a_payload_with_bad_sections_is_not_a_document(payload: bytes) -> None:
     with pytest.raises(ValueError, match="not a cache document"):
         unpack(payload)
+
+
+def test_a_head_unpacked_alone_reads_its_parts_when_first_used() -> None:
+    doc = {"rules": [1, 2], "solutions": [{"bonus": 3}]}
+    payload = pack(doc)
+    reads: list[bytes] = []
+
+    def whole() -> bytes:
+        reads.append(payload)
+        return payload
+
+    unpacked = unpack(head_of(payload), whole)
+    assert unpacked["rules"] == [1, 2] and reads == []
+    assert unpacked["solutions"].load() == doc["solutions"] and len(reads) == 1
+    cut = unpack(head_of(payload), lambda: head_of(payload))  # the parts went missing
+    with pytest.raises(ValueError, match="sections do not match"):
+        cut["solutions"].load()
+
+
+def test_small_and_large_inputs_hash_as_hashlib_does() -> None:
+    limit = cache_module.SMALL_HASH_BYTES
+    for size in (0, 1, 100, limit, limit + 1, 3 * limit):
+        data = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
+        assert cache_module._sha256(data) == hashlib.sha256(data).hexdigest()
 
 
 def test_a_document_without_deferred_parts_packs_as_one_section() -> None:
@@ -357,6 +406,106 @@ def test_changing_a_solver_source_file_invalidates_entries(tmp_path: Path) -> No
     assert counter.calls == 2
 
 
+def remembered(db: sqlite3.Connection) -> list[tuple[str, str]]:
+    return db.execute("SELECT root, fingerprint FROM code").fetchall()
+
+
+def test_the_fingerprint_is_remembered_until_a_source_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edited in place, with its size and even its modification time kept: the change time
+    still moves, so the fingerprint is hashed again."""
+    root = str(copy_code(tmp_path / "code"))
+    monkeypatch.setattr(cache_module, "SETTLED_SECONDS", -3600)  # as if an hour had passed
+    with closing(Cache(tmp_path / "c")._open()) as db:
+        first = remembered_fingerprint(db, root)
+        assert first == code_fingerprint(root)
+        assert remembered(db) == [(root, first)]
+        with monkeypatch.context() as hashing:
+            hashing.setattr(cache_module, "_hash_code", lambda root: pytest.fail("hashed"))
+            assert remembered_fingerprint(db, root) == first  # the files were not read
+        dealer = Path(root, "exact", "dealer.py")
+        before = dealer.stat()
+        text = dealer.read_bytes()
+        edited = text.replace(b"dealer", b"Dealer", 1)
+        assert edited != text and len(edited) == len(text)
+        time.sleep(0.05)  # a coarse file system clock ticks every few milliseconds
+        dealer.write_bytes(edited)
+        os.utime(dealer, ns=(before.st_atime_ns, before.st_mtime_ns))
+        after = dealer.stat()
+        assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+        assert after.st_ctime_ns != before.st_ctime_ns
+        second = remembered_fingerprint(db, root)
+        assert second != first
+        assert second == cache_module._hash_code(root)
+        assert remembered(db) == [(root, second)]
+
+
+def test_source_changed_moments_ago_is_hashed_but_not_remembered(tmp_path: Path) -> None:
+    root = str(copy_code(tmp_path / "code"))  # every file written just now
+    with closing(Cache(tmp_path / "c")._open()) as db:
+        assert remembered_fingerprint(db, root) == code_fingerprint(root)
+        assert remembered(db) == []
+
+
+def test_a_cache_takes_the_remembered_fingerprint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache_module, "SETTLED_SECONDS", -3600)  # however new the checkout
+    counter = Counter()
+    fetch(Cache(tmp_path / "c", warn=collect()[1]), counter)
+    with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
+        assert remembered(db) == [(cache_module.PACKAGE_ROOT, code_fingerprint())]
+    monkeypatch.setattr(cache_module, "_hash_code", lambda root: pytest.fail("hashed"))
+    cache = Cache(tmp_path / "c", warn=collect()[1])
+    fetch(cache, counter)
+    assert cache.fingerprint == code_fingerprint()
+    assert counter.calls == 1
+
+
+def loaded(code: str, env: dict[str, str]) -> set[str]:
+    """The modules a Python process running ``code`` has loaded at its end."""
+    script = f"import sys\n{code}\nprint(' '.join(sys.modules))"
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env
+    )
+    assert done.stderr == ""
+    return set(done.stdout.split())
+
+
+def test_a_cache_hit_loads_only_what_it_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not a timing test: a repeated `cbj solve` needs no file paths, no statistics, no
+    # OpenSSL (it hashes a few kilobytes) and not the Bonus ratio's tables.
+    monkeypatch.setattr(cache_module, "SETTLED_SECONDS", -3600)  # however new the checkout
+    rules = Rules(decks=1)
+    Cache(tmp_path).game(rules, (), False, lambda: solve_game(rules))
+    env = dict(os.environ, CBJ_CACHE_DIR=str(tmp_path))
+    hit = (
+        "import contextlib, io\n"
+        "from solver.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main(['solve', '--decks', '1'])"
+    )
+    at_start = loaded("", env)  # an editable install's import hook loads pathlib itself
+    unwanted = {"pathlib", "statistics", "hashlib", "_hashlib", "solver.exact.ratios", "numpy"}
+    assert loaded(hit, env) & unwanted <= at_start
+
+
+def test_a_database_from_before_the_memo_is_read_and_given_it(tmp_path: Path) -> None:
+    counter = Counter()
+    fetch(Cache(tmp_path / "c", warn=collect()[1]), counter)
+    with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
+        db.execute("DROP TABLE code")
+        db.commit()
+    lines, warn = collect()
+    fetch(Cache(tmp_path / "c", warn=warn), counter)
+    assert counter.calls == 1 and lines == []
+    with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
+        assert db.execute("SELECT COUNT(*) FROM code").fetchone() is not None
+
+
 def test_the_fingerprint_covers_every_computing_module() -> None:
     package = Path(cache_module.__file__).parent
     for folder in ("model", "exact"):
@@ -396,7 +545,7 @@ def test_reading_the_latest_entry_writes_nothing(tmp_path: Path) -> None:
 
     database = tmp_path / "c" / DATABASE_NAME
     before, data = used(), database.read_bytes()
-    fetch(cache, counter)  # already the most recently used
+    fetch(Cache(tmp_path / "c", warn=collect()[1]), counter)  # the latest, as a new process
     assert used() == before
     assert database.read_bytes() == data  # no write at all: its header counts every one
     fetch(cache, counter, REMOVED[1:])  # the older one is marked used again
@@ -417,6 +566,8 @@ def test_clear_empties_the_cache(tmp_path: Path) -> None:
     fetch(cache, counter)
     assert cache.clear() == 1
     assert cache.info().entries == 0
+    with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
+        assert remembered(db) == []
     fetch(cache, counter)
     assert counter.calls == 2
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from fractions import Fraction
+from statistics import NormalDist
 
 import pytest
 
+import solver.exact.volatility as volatility_module
+from solver.exact import ratios
 from solver.exact.game import GameResult, round_lines_for, solve_game
 from solver.exact.policies import realistic_play
 from solver.exact.volatility import (
@@ -59,6 +62,18 @@ def test_bad_ratios_are_refused_with_their_text(text: str) -> None:
 
 def test_ratios_parse_in_every_spelling() -> None:
     assert parse_ratios("1/2, 3:4,1, 1.5,2") == TABULATED_RATIOS
+
+
+def test_the_ratio_names_are_importable_from_volatility_too() -> None:
+    for name in volatility_module.RATIO_NAMES:
+        assert getattr(volatility_module, name) is getattr(ratios, name)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = volatility_module.nothing
+
+
+def test_the_z_values_are_the_normal_quantiles_bit_for_bit() -> None:
+    assert NormalDist().inv_cdf(0.95) == Z90
+    assert NormalDist().inv_cdf(0.975) == Z95
 
 
 def test_session_ranges_follow_mean_and_sd(tiny_game: GameResult[Fraction]) -> None:

@@ -1,20 +1,15 @@
-"""How a round's result depends on the Bonus ratio, and how far results wander over a session.
-
-A round pays ``M + r B``: the main wager's net ``M`` on one unit and the Bonus wager's net
-``B`` on ``r`` units (clause 2: ``r`` at least 1/2).  Play does not depend on ``r``, so the
-round's mean and variance are exact polynomials in ``r``::
-
-    EV(r) = E[M] + r E[B]
-    Var(r) = Var(M) + 2 r Cov(M, B) + r^2 Var(B)
-
-and the house edge per unit wagered is ``-EV(r) / (1 + r)``.  The five coefficients come
-from the exact joint distribution of ``(M, B)`` (:func:`solver.exact.game.round_outcomes`).
+"""How far a round's results wander over a session: the volatility index and session ranges.
 
 Over ``n`` independent rounds the net result has mean ``n EV`` and standard deviation
 ``SD sqrt(n)``.  The ranges and the chance of being ahead below use the **normal
 approximation** to that sum (the central limit theorem); they are approximations, unlike
 the mean and SD, which are exact.  Rounds dealt from one shoe are very weakly dependent;
 the figures treat each round as dealt from a full shoe.
+
+How the round depends on the Bonus ratio (:class:`RoundMoments`, :func:`round_moments`,
+:class:`RatioRow`, :func:`ratio_table`, :func:`volatility`) is in
+:mod:`solver.exact.ratios`, and importable from here too: a cache hit, which shows a
+game's volatility, does not load it.
 """
 
 from __future__ import annotations
@@ -23,22 +18,28 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 from solver.model.errors import RulesError
 from solver.model.numbers import exact_json, float_json, number_json
-from solver.model.outcomes import bonus_pay, main_payoffs
 from solver.model.rules import MIN_BONUS_RATIO, parse_ratio
 from solver.model.rules import TABULATED_RATIOS as TABULATED_RATIOS
 
 if TYPE_CHECKING:  # solver.exact.game imports this module to put volatility in its JSON
     from solver.exact.game import GameResult
+    from solver.exact.ratios import RatioRow as RatioRow
+    from solver.exact.ratios import RoundMoments as RoundMoments
+    from solver.exact.ratios import ratio_table as ratio_table
+    from solver.exact.ratios import round_moments as round_moments
+    from solver.exact.ratios import volatility as volatility
 
+# The z values are ``statistics.NormalDist().inv_cdf`` of 0.95 and 0.975 written out, so
+# that a cache hit need not import statistics and random (about 5 million instructions);
+# a test checks them against NormalDist, bit for bit.
 #: z of a two-sided 90% normal interval (the volatility index's z).
-Z90 = NormalDist().inv_cdf(0.95)
+Z90 = 1.6448536269514715
 #: z of a two-sided 95% normal interval.
-Z95 = NormalDist().inv_cdf(0.975)
+Z95 = 1.9599639845400536
 #: Session lengths, in rounds, the volatility figures are given for.
 SESSION_LENGTHS: tuple[int, ...] = (100, 1_000, 10_000, 100_000)
 APPROXIMATION = (
@@ -75,102 +76,6 @@ def parse_ratios(text: str) -> tuple[Fraction, ...]:
             "e.g. 1/2,1,2"
         )
     return tuple(dict.fromkeys(check_ratio(item) for item in items))
-
-
-@dataclass(frozen=True, slots=True)
-class RoundMoments:
-    """Exact first and second moments of the main and Bonus nets of one round."""
-
-    main_mean: Fraction
-    bonus_mean: Fraction
-    main_variance: Fraction
-    bonus_variance: Fraction
-    covariance: Fraction
-
-    def expected_value(self, ratio: Fraction) -> Fraction:
-        """Expected net result of a round with ``ratio`` units on the Bonus wager."""
-        return self.main_mean + ratio * self.bonus_mean
-
-    def variance(self, ratio: Fraction) -> Fraction:
-        """Variance of a round's net result with ``ratio`` units on the Bonus wager."""
-        return self.main_variance + 2 * ratio * self.covariance + ratio**2 * self.bonus_variance
-
-    def house_edge(self, ratio: Fraction) -> Fraction:
-        """Expected loss per unit of the total amount wagered (1 + ``ratio``)."""
-        return -self.expected_value(ratio) / (1 + ratio)
-
-    def standard_deviation(self, ratio: Fraction) -> float:
-        """Standard deviation of a round's net result."""
-        return math.sqrt(self.variance(ratio))
-
-    def to_json(self) -> dict[str, Any]:
-        """The coefficients of ``EV(r) = a + b r`` and ``Var(r) = c + d r + e r^2``."""
-        return {
-            "ev": {"constant": exact_json(self.main_mean), "per_r": exact_json(self.bonus_mean)},
-            "variance": {
-                "constant": exact_json(self.main_variance),
-                "per_r": exact_json(2 * self.covariance),
-                "per_r2": exact_json(self.bonus_variance),
-            },
-        }
-
-
-def round_moments(game: GameResult[Fraction]) -> RoundMoments:
-    """The exact moments of ``game``'s main and Bonus nets (the play ``game`` describes)."""
-    from solver.exact.game import round_outcomes
-
-    if not game.exact:
-        raise RulesError("the Bonus ratio functions need an exactly solved game")
-    joint = round_outcomes(game)
-    main_pay = main_payoffs(game.rules)
-    terms = [
-        (main_pay[k], bonus_pay(game.rules.paytable, outcome), Fraction(p))
-        for (k, outcome), p in joint.items()
-    ]
-    em = sum((m * p for m, _, p in terms), Fraction(0))
-    eb = sum((b * p for _, b, p in terms), Fraction(0))
-    emm = sum((m * m * p for m, _, p in terms), Fraction(0))
-    ebb = sum((b * b * p for _, b, p in terms), Fraction(0))
-    emb = sum((m * b * p for m, b, p in terms), Fraction(0))
-    return RoundMoments(em, eb, emm - em**2, ebb - eb**2, emb - em * eb)
-
-
-@dataclass(frozen=True, slots=True)
-class RatioRow:
-    """The round at one Bonus ratio."""
-
-    ratio: Fraction
-    expected_value: Fraction
-    house_edge: Fraction
-    variance: Fraction
-
-    @property
-    def standard_deviation(self) -> float:
-        """Standard deviation of a round's net result."""
-        return math.sqrt(self.variance)
-
-    def to_json(self) -> dict[str, Any]:
-        """The row as JSON (the SD as a float: it is a square root)."""
-        return {
-            "ratio": exact_json(self.ratio),
-            "round_ev": exact_json(self.expected_value),
-            "round_house_edge": exact_json(self.house_edge),
-            "round_variance": exact_json(self.variance),
-            "round_sd": float_json(self.standard_deviation),
-        }
-
-
-def ratio_table(
-    moments: RoundMoments, ratios: Iterable[Fraction | int | str] = TABULATED_RATIOS
-) -> tuple[RatioRow, ...]:
-    """The round's EV, house edge and variance at each Bonus ratio (each at least 1/2)."""
-    rows = []
-    for given in ratios:
-        r = check_ratio(given)
-        rows.append(
-            RatioRow(r, moments.expected_value(r), moments.house_edge(r), moments.variance(r))
-        )
-    return tuple(rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,16 +175,6 @@ def round_volatility(
     return Volatility(ratio, mean, variance, tuple(sessions))
 
 
-def volatility(
-    moments: RoundMoments,
-    ratio: Fraction | int | str,
-    lengths: Iterable[int] = SESSION_LENGTHS,
-) -> Volatility:
-    """Volatility of a round at Bonus ratio ``ratio``, and its sessions of each length."""
-    r = check_ratio(ratio)
-    return round_volatility(r, moments.expected_value(r), moments.variance(r), lengths)
-
-
 def game_volatility(
     game: GameResult[Any], lengths: Iterable[int] = SESSION_LENGTHS
 ) -> Volatility | None:
@@ -292,3 +187,18 @@ def game_volatility(
     return round_volatility(
         game.rules.bonus_ratio, game.round_expected_value, game.round_variance, lengths
     )
+
+
+#: Names defined in :mod:`solver.exact.ratios`, which this module once held.
+RATIO_NAMES = frozenset({"RoundMoments", "round_moments", "RatioRow", "ratio_table", "volatility"})
+
+
+def __getattr__(name: str) -> Any:
+    """The Bonus ratio's names (:data:`RATIO_NAMES`), loaded from :mod:`solver.exact.ratios`
+    when first asked for: building their dataclasses cost a cache hit 8 million
+    instructions."""
+    if name in RATIO_NAMES:
+        from solver.exact import ratios
+
+        return getattr(ratios, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
