@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import math
 import os
 import pickle
 import shutil
@@ -34,9 +35,11 @@ from solver.cache import (
     StoredSolutions,
     code_fingerprint,
     decode_chart,
+    decode_floats,
     decode_game,
     decode_rules,
     encode_chart,
+    encode_floats,
     encode_game,
     encode_rules,
     forget_recent,
@@ -364,6 +367,22 @@ def test_small_and_large_inputs_hash_as_hashlib_does() -> None:
 def test_a_document_without_deferred_parts_packs_as_one_section() -> None:
     doc = {"rules": [1, 2], "text": "x"}
     assert unpack(pack(doc)) == doc
+
+
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=40))
+def test_float_columns_keep_every_bit(values: list[float]) -> None:
+    back = decode_floats(encode_floats(values))
+    assert [v.hex() for v in back] == [v.hex() for v in values]  # -0.0 too
+
+
+@pytest.mark.parametrize(
+    "text",
+    [None, [0.5], "not base64!", "AAAA", encode_floats([math.nan]), encode_floats([-math.inf])],
+    ids=["null", "list", "not-base64", "short", "nan", "infinity"],
+)
+def test_a_float_column_that_is_not_finite_doubles_does_not_decode(text: object) -> None:
+    with pytest.raises(ValueError, match="float column"):
+        decode_floats(text)
 
 
 def test_an_entry_decoding_to_a_different_game_is_not_returned(tmp_path: Path) -> None:
