@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -124,17 +124,44 @@ REPORT_SIZE_OPTIONS = [
 EPOCH = "1767312000"
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Send every test that uses the session's report, and only those, to one xdist worker.
+#: Test files whose tests share costly module fixtures: each runs on one xdist worker, so
+#: its fixtures are built once (spread over both workers, each worker built them).
+GROUPED_FILES = {"test_protection.py": "protection"}
 
-    Under ``--dist loadgroup`` they share that worker's one build of ``par_report``; the
-    other report tests (and everything else) go to whichever worker is free. It runs before
-    xdist reads the ``xdist_group`` marks.
+
+#: Test files whose tests share costly module fixtures: each runs on one xdist worker, so
+#: that its fixtures are built once (spread over both workers, each worker built them).
+GROUPED_FILES = {"test_protection.py": "protection"}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
+    """Group the tests that share costly fixtures on one xdist worker; slow tests first.
+
+    Under ``--dist loadgroup`` the tests that use the session's report share that worker's
+    one build of ``par_report``, and the browser tests join them, so that Chromium starts
+    once (starting it, and its page loads, are most of their time); each file of
+    :data:`GROUPED_FILES` keeps to one worker. xdist deals out the groups first, largest
+    first, then the single tests in the order left here: the tests marked ``slow`` and the
+    doctests of ``docs/`` (which solve many games) go first, so that the last tests dealt
+    are short ones and both workers finish together. The marks are set before xdist reads
+    them, the order after every other hook (pytest's own reordering included).
     """
     for item in items:
-        if "par_report" in getattr(item, "fixturenames", ()):
+        fixtures = getattr(item, "fixturenames", ())
+        if "par_report" in fixtures or "browser" in fixtures:
             item.add_marker(pytest.mark.xdist_group("report"))
+        elif item.path.name in GROUPED_FILES:
+            item.add_marker(pytest.mark.xdist_group(GROUPED_FILES[item.path.name]))
+    yield
+    items.sort(key=_lateness)
+
+
+def _lateness(item: pytest.Item) -> int:
+    """0 for the doctests of ``docs/`` (the longest single item), 1 for slow tests, else 2."""
+    if item.path.parent.name == "docs":
+        return 0
+    return 1 if item.get_closest_marker("slow") else 2
 
 
 @pytest.fixture(scope="session")

@@ -182,6 +182,7 @@ def test_pdf_is_byte_identical_through_the_cli(
     assert (tmp_path / "r.pdf").read_bytes() == pdf
 
 
+@pytest.mark.slow
 def test_chart_pdf_is_byte_identical_through_the_cli(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
