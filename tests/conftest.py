@@ -165,14 +165,16 @@ def _lateness(item: pytest.Item) -> int:
 
 
 @pytest.fixture(scope="session")
-def par_report() -> Report:
+def par_report(games: MemoryCache) -> Report:
     """The PAR report of a 2-deck game, built once per test session (it takes seconds).
 
-    Its games go to the session's disk cache, where ``cbj report --decks 2`` finds them.
+    Its exact games and charts go to the session's disk cache, where other tests (and
+    ``cbj chart --decks 2``) find them; its float games stay in the worker's memory, as
+    storing the 22 of them took longer (6 of the fixture's 13 s of CPU) than solving them.
     """
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-        return build_report(Rules(decks=2), cache=Cache(), **REPORT_SIZES)
+        return build_report(Rules(decks=2), cache=games, **REPORT_SIZES)
 
 
 @pytest.fixture(scope="session")
