@@ -132,6 +132,9 @@ GROUPED_FILES = {"test_protection.py": "protection"}
 #: Test files whose tests share costly module fixtures: each runs on one xdist worker, so
 #: that its fixtures are built once (spread over both workers, each worker built them).
 GROUPED_FILES = {"test_protection.py": "protection"}
+#: The same for the tests of other files that use one of these fixtures (by its name):
+#: ``drawn`` renders the default chart's PDF and SVG (2 s of CPU) once per worker.
+GROUPED_FIXTURES = {"drawn": "drawn-chart"}
 
 
 @pytest.hookimpl(wrapper=True)
@@ -140,8 +143,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
 
     Under ``--dist loadgroup`` the tests that use the session's report share that worker's
     one build of ``par_report``, and the browser tests join them, so that Chromium starts
-    once (starting it, and its page loads, are most of their time); each file of
-    :data:`GROUPED_FILES` keeps to one worker. xdist deals out the groups first, largest
+    once; each file of :data:`GROUPED_FILES`, and the users of each fixture of
+    :data:`GROUPED_FIXTURES`, keep to one worker. xdist deals out the groups first, largest
     first, then the single tests in the order left here: the tests marked ``slow`` and the
     doctests of ``docs/`` (which solve many games) go first, so that the last tests dealt
     are short ones and both workers finish together. The marks are set before xdist reads
@@ -153,6 +156,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
             item.add_marker(pytest.mark.xdist_group("report"))
         elif item.path.name in GROUPED_FILES:
             item.add_marker(pytest.mark.xdist_group(GROUPED_FILES[item.path.name]))
+        else:
+            for fixture, group in GROUPED_FIXTURES.items():
+                if fixture in fixtures:
+                    item.add_marker(pytest.mark.xdist_group(group))
     yield
     items.sort(key=_lateness)
 
