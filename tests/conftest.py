@@ -125,13 +125,8 @@ EPOCH = "1767312000"
 
 
 #: Test files whose tests share costly module fixtures: each runs on one xdist worker, so
-#: its fixtures are built once (spread over both workers, each worker built them).
-GROUPED_FILES = {"test_protection.py": "protection"}
-
-
-#: Test files whose tests share costly module fixtures: each runs on one xdist worker, so
 #: that its fixtures are built once (spread over both workers, each worker built them).
-GROUPED_FILES = {"test_protection.py": "protection"}
+GROUPED_FILES = {"test_protection.py": "protection", "test_shoe_states.py": "shoe-states"}
 #: The same for the tests of other files that use one of these fixtures (by its name):
 #: ``drawn`` renders the default chart's PDF and SVG (2 s of CPU) once per worker.
 GROUPED_FIXTURES = {"drawn": "drawn-chart"}
