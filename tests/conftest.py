@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -124,28 +124,59 @@ REPORT_SIZE_OPTIONS = [
 EPOCH = "1767312000"
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Send every test that uses the session's report, and only those, to one xdist worker.
+#: Test files whose tests share costly module fixtures: each runs on one xdist worker, so
+#: that its fixtures are built once (spread over both workers, each worker built them).
+GROUPED_FILES = {"test_protection.py": "protection", "test_shoe_states.py": "shoe-states"}
+#: The same for the tests of other files that use one of these fixtures (by its name):
+#: ``drawn`` renders the default chart's PDF and SVG (2 s of CPU) once per worker.
+GROUPED_FIXTURES = {"drawn": "drawn-chart"}
 
-    Under ``--dist loadgroup`` they share that worker's one build of ``par_report``; the
-    other report tests (and everything else) go to whichever worker is free. It runs before
-    xdist reads the ``xdist_group`` marks.
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
+    """Group the tests that share costly fixtures on one xdist worker; slow tests first.
+
+    Under ``--dist loadgroup`` the tests that use the session's report share that worker's
+    one build of ``par_report``, and the browser tests join them, so that Chromium starts
+    once; each file of :data:`GROUPED_FILES`, and the users of each fixture of
+    :data:`GROUPED_FIXTURES`, keep to one worker. xdist deals out the groups first, largest
+    first, then the single tests in the order left here: the tests marked ``slow`` and the
+    doctests of ``docs/`` (which solve many games) go first, so that the last tests dealt
+    are short ones and both workers finish together. The marks are set before xdist reads
+    them, the order after every other hook (pytest's own reordering included).
     """
     for item in items:
-        if "par_report" in getattr(item, "fixturenames", ()):
+        fixtures = getattr(item, "fixturenames", ())
+        if "par_report" in fixtures or "browser" in fixtures:
             item.add_marker(pytest.mark.xdist_group("report"))
+        elif item.path.name in GROUPED_FILES:
+            item.add_marker(pytest.mark.xdist_group(GROUPED_FILES[item.path.name]))
+        else:
+            for fixture, group in GROUPED_FIXTURES.items():
+                if fixture in fixtures:
+                    item.add_marker(pytest.mark.xdist_group(group))
+    yield
+    items.sort(key=_lateness)
+
+
+def _lateness(item: pytest.Item) -> int:
+    """0 for the doctests of ``docs/`` (the longest single item), 1 for slow tests, else 2."""
+    if item.path.parent.name == "docs":
+        return 0
+    return 1 if item.get_closest_marker("slow") else 2
 
 
 @pytest.fixture(scope="session")
-def par_report() -> Report:
+def par_report(games: MemoryCache) -> Report:
     """The PAR report of a 2-deck game, built once per test session (it takes seconds).
 
-    Its games go to the session's disk cache, where ``cbj report --decks 2`` finds them.
+    Its exact games and charts go to the session's disk cache, where other tests (and
+    ``cbj chart --decks 2``) find them; its float games stay in the worker's memory, as
+    storing the 22 of them took longer (6 of the fixture's 13 s of CPU) than solving them.
     """
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-        return build_report(Rules(decks=2), cache=Cache(), **REPORT_SIZES)
+        return build_report(Rules(decks=2), cache=games, **REPORT_SIZES)
 
 
 @pytest.fixture(scope="session")

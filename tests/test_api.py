@@ -209,7 +209,21 @@ CASES: dict[str, Case] = {
 }
 
 
-@pytest.mark.parametrize("case", list(CASES))
+#: The cases that take seconds (each solves, searches or evaluates twice): dealt out first.
+SLOW_CASES = {
+    "chart",
+    "chart-variant",
+    "simulate",
+    "shoe-states",
+    "strategies",
+    "strategies-variant",
+}
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=pytest.mark.slow) if c in SLOW_CASES else c for c in CASES],
+)
 def test_api_result_is_the_commands_json(case: str, capsys: pytest.CaptureFixture[str]) -> None:
     argv, call = CASES[case]
     status, out, err = run_cli([*argv, "--format", "json"], capsys)
@@ -269,6 +283,7 @@ def test_bad_input_raises_the_projects_error(call: Callable[[], Any], message: s
         call()
 
 
+@pytest.mark.slow
 def test_the_library_writes_no_file_unless_asked(tmp_path: Path) -> None:
     home, work = tmp_path / "home", tmp_path / "work"
     home.mkdir()

@@ -109,6 +109,7 @@ def solve_or_reject(rules: Rules, removed: tuple[Card, ...], exact: bool) -> Gam
         reject()
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_games())
 def test_a_game_survives_encoding_exactly(case: tuple[Rules, tuple[Card, ...], bool]) -> None:
@@ -117,6 +118,7 @@ def test_a_game_survives_encoding_exactly(case: tuple[Rules, tuple[Card, ...], b
     same_game(decode_game(unpack(pack(encode_game(game)))), game)
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_games())
 def test_a_chart_survives_encoding_exactly(case: tuple[Rules, tuple[Card, ...], bool]) -> None:

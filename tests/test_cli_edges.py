@@ -58,6 +58,7 @@ def test_an_interrupted_chart_leaves_no_partial_file(
     assert [p.name for p in tmp_path.iterdir()] == ["chart.md"]
 
 
+@pytest.mark.slow
 def test_chart_to_a_pdf_name_writes_a_pdf(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

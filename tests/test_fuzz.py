@@ -159,6 +159,7 @@ def run(argv: list[str]) -> tuple[int, str, str]:
     )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=40,
     deadline=None,

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from solver import api
 from solver.cache import Cache, MemoryCache
 from solver.exact.bonus import analyse_bonus
-from solver.exact.game import solve_game
+from solver.exact.game import GameResult, solve_game
 from solver.exact.protection import (
     LABELS,
     SYSTEMS,
@@ -50,6 +50,13 @@ RULES = Rules(decks=1, bonus_ratio=Fraction(3, 4))
 @pytest.fixture(scope="module")
 def tiny_exact(games: MemoryCache) -> EffectsOfRemoval[Any]:
     return effects_of_removal(RULES, REMOVED, exact=True, cache=games)
+
+
+@pytest.fixture(scope="module")
+def tiny_chart(games: MemoryCache) -> tuple[GameResult[Fraction], Chart]:
+    """The 14-card shoe's exact game and its best chart, searched once for the module."""
+    game = solve_game(RULES, REMOVED, exact=True, cache=games)
+    return game, best_chart(RULES, game)
 
 
 @pytest.fixture(scope="module")
@@ -116,11 +123,11 @@ def bonus_ev_dealt(cards: list[Card]) -> Fraction:
 
 
 def test_every_eor_equals_the_difference_of_two_brute_force_solves(
-    tiny_exact: EffectsOfRemoval[Any],
+    tiny_exact: EffectsOfRemoval[Any], tiny_chart: tuple[GameResult[Fraction], Chart]
 ) -> None:
     shoe = Shoe.full(1).remove(REMOVED)
     values = shoe.value_counts()
-    chart = best_chart(RULES, solve_game(RULES, REMOVED, exact=True))
+    chart = tiny_chart[1]
     cards = physical_cards(shoe)
     main_before = reference.main_ev(values, RULES)
     chart_before = chart_ev_walked(chart, values)
@@ -156,9 +163,10 @@ def test_float_eors_agree_with_exact_ones(
     assert tiny_exact.to_json()["main"]["A"].keys() == {"exact", "float"}
 
 
-def test_chart_walk_matches_the_chart_search_on_the_undepleted_shoe() -> None:
-    game = solve_game(RULES, REMOVED, exact=True)
-    chart = best_chart(RULES, game)
+def test_chart_walk_matches_the_chart_search_on_the_undepleted_shoe(
+    tiny_chart: tuple[GameResult[Fraction], Chart],
+) -> None:
+    game, chart = tiny_chart
     assert chart_expected_value(chart, game) == chart.expected_value
     assert chart.expected_value == chart_ev_walked(chart, game_values())
 

@@ -358,6 +358,7 @@ def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> d
     ],
     ids=["default-15", "own-cards-6:5-19", "s17-no-beat-21", "vegas-21-17", "bonus-card-21"],
 )
+@pytest.mark.slow
 def test_main_wager_agrees_with_brute_force_on_a_tiny_shoe(rules: Rules, stand_on: int) -> None:
     cards = parse_cards(TINY_SHOE)
     removed = tiny_removed()
@@ -392,6 +393,7 @@ def counts(result: SimulationResult) -> tuple[object, ...]:
     return (result.joint, result.squares)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("penetration", [None, 0.75])
 def test_same_seed_gives_identical_results_whatever_the_jobs(penetration: float | None) -> None:
     def run(jobs: int) -> SimulationResult:
@@ -421,6 +423,7 @@ def test_same_seed_gives_identical_results_whatever_the_jobs(penetration: float 
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(
     seed=st.integers(0, 2**32),
@@ -617,6 +620,7 @@ def test_simulate_bad_input_is_one_line_on_stderr_with_status_2(
     assert err.count("\n") == 1 and named in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["threading", "multiprocessing"])
 def test_any_joblib_backend_gives_the_same_results(backend: str) -> None:
     from joblib import parallel_config
