@@ -336,11 +336,20 @@ def _groups_of(key: bytes, shoes: int) -> ShoeGroups:
     return ShoeGroups(parents, held, bounds, group)
 
 
-def _falling_table(rows: int, top: int) -> list[list[int]]:
+@cache
+def _falling_table(rows: int, top: int) -> tuple[tuple[int, ...], ...]:
     """``table[d][n]`` = n (n - 1) ... (n - d + 1): ways to deal ``d`` of ``n`` cards in order."""
-    table = [[1] * (top + 1)]
+    table = [(1,) * (top + 1)]
     for d in range(1, rows):
-        table.append([table[d - 1][n] * max(n - d + 1, 0) for n in range(top + 1)])
+        table.append(tuple(table[d - 1][n] * max(n - d + 1, 0) for n in range(top + 1)))
+    return tuple(table)
+
+
+@cache
+def _falling_floats(rows: int, top: int) -> FloatArray:
+    """:func:`_falling_table` as floats (read-only: shared by every call)."""
+    table = np.array(_falling_table(rows, top), dtype=np.float64)
+    table.flags.writeable = False
     return table
 
 
@@ -375,7 +384,7 @@ def _fold_float(ends: DealerEnds, counts: IntArray) -> tuple[FloatArray, IntArra
     """Float sums of ``ways * prod fall(n_v, D_v)`` by (result, length) and shoe group."""
     groups = _shoe_groups(counts)
     rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
-    table = np.array(_falling_table(rows, int(counts.max(initial=0))), dtype=np.float64)
+    table = _falling_floats(rows, int(counts.max(initial=0)))
     return np.ascontiguousarray(_fold(ends, groups, table, None).T), groups.final
 
 

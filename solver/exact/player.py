@@ -416,32 +416,40 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
     classes = showdown_classes(rules, space)
     stand_vec = np.stack([(dealer * (classes == k)).sum(axis=1) for k in (WIN, PUSH, LOSE)], 1)
     stand = stand_vec[:, WIN] - stand_vec[:, LOSE]
+    # Hands renumbered by size, so that each size is one slice (no gather or scatter).
+    by_size = np.argsort(space.sizes, kind="stable")
+    place = np.empty(n + 1, dtype=np.int64)
+    place[by_size] = np.arange(n)
+    place[n] = n  # the busted hand
+    kids = place[space.children[by_size]]
+    left = sum(space.shoe) - space.sizes[by_size]
+    chances = space.draws[by_size] / np.maximum(left, 1)[:, None]  # of drawing each value
+    stand_sorted = stand[by_size]
+    stand_vec_sorted = stand_vec[by_size]
+    ends = np.searchsorted(space.sizes[by_size], np.arange(int(space.sizes.max()) + 2)).tolist()
     hit = np.zeros(n)
     hitting = np.zeros(n, dtype=bool)
     played = np.zeros((n + 1, 3))
     played[n] = (0.0, 0.0, 1.0)  # the busted hand
     value = np.zeros(n + 1)
     value[n] = -1.0
-    left = sum(space.shoe) - space.sizes
-    chances = space.draws / np.maximum(left, 1)[:, None]  # of drawing each value
-    by_size = np.argsort(space.sizes, kind="stable")
-    ends = np.searchsorted(space.sizes[by_size], np.arange(int(space.sizes.max()) + 2))
-    for size in range(int(space.sizes.max()), 0, -1):
-        rows = by_size[ends[size] : ends[size + 1]]
+    for size in range(len(ends) - 2, 0, -1):
+        rows = slice(ends[size], ends[size + 1])
         weights = chances[rows]
-        kids = space.children[rows]
-        hit[rows] = (weights * value[kids]).sum(axis=1)
-        hit_vec = np.einsum("rv,rvk->rk", weights, played[kids])
-        hitting[rows] = hit[rows] > stand[rows]
-        value[rows] = np.where(hitting[rows], hit[rows], stand[rows])
-        played[rows] = np.where(hitting[rows, None], hit_vec, stand_vec[rows])
+        children = kids[rows]
+        hit[rows] = (weights * value[children]).sum(axis=1)
+        hit_vec = np.einsum("rv,rvk->rk", weights, played[children])
+        choose = hitting[rows] = hit[rows] > stand_sorted[rows]
+        value[rows] = np.where(choose, hit[rows], stand_sorted[rows])
+        played[rows] = np.where(choose[:, None], hit_vec, stand_vec_sorted[rows])
+    back = place[:n]
     return PlayerSolution(
         rules,
         space,
         tuple(stand.tolist()),
-        tuple(hit.tolist()),
-        tuple(hitting.tolist()),
-        tuple(zip(*played[:n].T.tolist(), strict=True)),
+        tuple(hit[back].tolist()),
+        tuple(hitting[back].tolist()),
+        tuple(zip(*played[back].T.tolist(), strict=True)),
     )
 
 
