@@ -389,7 +389,8 @@ class PlayerSolution:
 
     def near_tie(self, tolerance: float = TIE_TOLERANCE) -> bool:
         """Whether standing and hitting are within ``tolerance`` for some hand."""
-        gaps = np.array(self.hit, dtype=np.float64) - np.array(self.stand, dtype=np.float64)
+        n = len(self.hit)
+        gaps = np.fromiter(self.hit, np.float64, n) - np.fromiter(self.stand, np.float64, n)
         return bool((np.abs(gaps) < tolerance).any())
 
     def to_float(self) -> PlayerSolution:
