@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -46,8 +46,7 @@ def outcome_labels(rules: Rules) -> tuple[str, ...]:
     return (BUST, *(str(t) for t in range(rules.dealer_stands_on, 22)), NATURAL)
 
 
-@dataclass(frozen=True, slots=True)
-class Level:
+class Level(NamedTuple):
     """Transitions out of the dealer states holding the same number of cards.
 
     Columns (one per non-busting draw) are sorted by target so that ``np.add.reduceat``
@@ -63,8 +62,7 @@ class Level:
     results: IntArray
 
 
-@dataclass(frozen=True, slots=True)
-class DealerTree:
+class DealerTree(NamedTuple):
     """Every dealer hand the drawing rule can pass through, for one Bonus card."""
 
     bonus: int
@@ -140,8 +138,7 @@ def dealer_tree(rules: Rules, bonus: int) -> DealerTree:
     return DealerTree(bonus, labels, tuple(levels))
 
 
-@dataclass(frozen=True, slots=True)
-class Fold:
+class Fold(NamedTuple):
     """Folding one card value into the running sums of :class:`DealerEnds`.
 
     The sums hold one column per hand.  The fold first takes them in the order ``order``:
@@ -160,8 +157,7 @@ class Fold:
     size: int
 
 
-@dataclass(frozen=True, slots=True)
-class DealerEnds:
+class DealerEnds(NamedTuple):
     """Every final non-busting dealer hand for one Bonus card, ready to price by card value.
 
     The chance of ending on the composition ``D`` from a shoe holding ``n_v`` cards of each
@@ -279,8 +275,7 @@ def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ShoeGroups:
+class ShoeGroups(NamedTuple):
     """Shoes grouped by their counts of tens, then tens and nines, and so on (one per fold).
 
     After fold ``f`` the groups are ordered by their count of the value folded, then by

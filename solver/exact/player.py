@@ -55,19 +55,16 @@ RADIX = np.array([22**i for i in range(10)], dtype=np.int64)  # a hand's key: co
 @cache
 def all_hands() -> npt.NDArray[np.int64]:
     """Every composition of own cards whose hard total is at most 21, sorted by key."""
-    found: list[tuple[int, ...]] = []
-
-    def extend(value: int, room: int, counts: list[int]) -> None:
-        if value == 0:
-            found.append(tuple(counts))
-            return
-        for k in range(room // value + 1):
-            counts[value - 1] = k
-            extend(value - 1, room - k * value, counts)
-        counts[value - 1] = 0
-
-    extend(10, 21, [0] * 10)
-    hands = np.array(found, dtype=np.int64)
+    # Tens first: each partial hand takes every count of the next value that fits.
+    hands = np.zeros((1, 10), dtype=np.int64)
+    room = np.array([21], dtype=np.int64)
+    for value in range(10, 0, -1):
+        choices = room // value + 1
+        parent = np.repeat(np.arange(len(hands)), choices)
+        count = np.arange(len(parent)) - np.repeat(np.cumsum(choices) - choices, choices)
+        hands = hands[parent]
+        hands[:, value - 1] = count
+        room = room[parent] - count * value
     return hands[np.argsort(hands @ RADIX)]
 
 
