@@ -237,7 +237,7 @@ def _round_lines(
 ) -> tuple[RoundLine[Any], ...]:
     """Joint distribution of (main net, Bonus net) over ordered starting card pairs."""
     pay_main = main_payoffs(rules)
-    nets = {
+    nets: dict[tuple[str, BonusOutcome], Fraction] = {
         (k, outcome): pay_main[k] + bonus_pay(rules.paytable, outcome) * rules.bonus_ratio
         for k in MAIN_OUTCOMES
         for outcome in BONUS_OUTCOMES
