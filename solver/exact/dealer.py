@@ -375,12 +375,12 @@ def _fold(
     return np.take(sums, ends.final, axis=1)
 
 
-def _fold_float(ends: DealerEnds, counts: IntArray) -> tuple[FloatArray, IntArray]:
-    """Float sums of ``ways * prod fall(n_v, D_v)`` by (result, length) and shoe group."""
+def _fold_float(ends: DealerEnds, counts: IntArray) -> FloatArray:
+    """Float sums of ``ways * prod fall(n_v, D_v)`` by shoe and by (result, length)."""
     groups = _shoe_groups(counts)
     rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
     table = _falling_floats(rows, int(counts.max(initial=0)))
-    return np.ascontiguousarray(_fold(ends, groups, table, None).T), groups.final
+    return np.take(_fold(ends, groups, table, None), groups.final, axis=0)
 
 
 def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[IntArray, IntArray]:
@@ -428,12 +428,13 @@ def dealer_probabilities(
     ends = dealer_ends(rules, bonus)
     if len(counts) and int(counts.sum(axis=1).min()) < ends.depth:
         return tree_probabilities(rules, bonus, counts)
-    sums, group = _fold_float(ends, counts)
-    sizes = counts.sum(axis=1).astype(np.float64)
-    # falling[L] = N (N - 1) ... (N - L + 1): the ordered ways to deal L cards.
-    falling = np.cumprod(sizes[None, :] - np.arange(ends.depth)[:, None], axis=0)
-    falling = np.vstack([np.ones((1, len(counts))), falling])
-    chances = sums[:, group] / falling[ends.lengths]
+    sums = _fold_float(ends, counts)
+    # falling[L] = N (N - 1) ... (N - L + 1): the ordered ways to deal L cards, for each
+    # distinct shoe size N.
+    sizes, column = np.unique(counts.sum(axis=1), return_inverse=True)
+    falling = np.cumprod(sizes[None, :] - np.arange(ends.depth)[:, None], axis=0, dtype=np.float64)
+    falling = np.vstack([np.ones((1, len(sizes))), falling])
+    chances = sums.T / np.take(falling[ends.lengths], column.reshape(-1), axis=1)
     out = np.zeros((len(outcome_labels(rules)), len(counts)))
     _add_by_result(out, ends.results, chances)
     out[0] = 1.0 - out[1:].sum(axis=0)
