@@ -167,7 +167,8 @@ class DealerEnds(NamedTuple):
     and on their result and length, merge.  Shoes that agree on the values folded so far
     merge too, so each fold is priced for few distinct shoes (see ``docs/dealer.md``).
     After the last fold, column ``final[i]`` holds the hands of result ``results[i]`` and
-    length ``lengths[i]`` (sorted by both).
+    length ``lengths[i]`` (sorted by both).  ``codes`` are the hands as listed (see
+    :func:`dealer_ends`), ``most[v - 1]`` the most cards of value ``v`` any of them holds.
     """
 
     ways: IntArray
@@ -176,6 +177,8 @@ class DealerEnds(NamedTuple):
     lengths: IntArray
     final: IntArray
     depth: int
+    codes: IntArray
+    most: IntArray
 
 
 def _merge(
@@ -233,6 +236,11 @@ def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
             child[going], child_orders[going], child_hard[going], child_ace[going]
         )
     codes, ways, _ = _merge(np.concatenate(ends), np.concatenate(end_orders))
+    return _ends_of(codes, ways, depth)
+
+
+def _ends_of(codes: IntArray, ways: IntArray, depth: int) -> DealerEnds:
+    """:class:`DealerEnds` of the final hands with these (sorted) codes and drawing orders."""
     keys = (codes[:, None] >> (5 * np.arange(11, -1, -1))[None, :]) & 31
     # Codes are sorted, so hands sharing the first w keys are neighbours: a hand starts a
     # new prefix of width w when its first key differing from the hand before is among them.
@@ -272,7 +280,32 @@ def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
         lengths=np.ascontiguousarray(keys[last, 1]),
         final=place_in,
         depth=depth,
+        codes=codes,
+        most=((codes[:, None] >> (5 * np.arange(9, -1, -1))[None, :]) & 31).max(axis=0, initial=0),
     )
+
+
+def _ends_for(rules: Rules, bonus: int, counts: IntArray) -> DealerEnds:
+    """:func:`dealer_ends` less the hands that need more cards of a value than any shoe holds.
+
+    Such a hand's chance has a factor ``fall(n, d) = 0``: it adds exact zeros to every sum,
+    so leaving it out changes no bit of any result (a deck holds four aces, but a dealer's
+    hand may draw eleven).
+    """
+    ends = dealer_ends(rules, bonus)
+    held = counts.max(axis=0) if len(counts) else np.zeros(10, dtype=np.int64)
+    if (held >= ends.most).all():
+        return ends
+    return _ends_within(rules, bonus, tuple(np.minimum(held, ends.most).tolist()))
+
+
+@lru_cache(maxsize=64)
+def _ends_within(rules: Rules, bonus: int, room: tuple[int, ...]) -> DealerEnds:
+    """:func:`dealer_ends` keeping the hands with at most ``room[v - 1]`` cards of each value."""
+    ends = dealer_ends(rules, bonus)
+    drawn = (ends.codes[:, None] >> (5 * np.arange(9, -1, -1))[None, :]) & 31
+    keep = (drawn <= np.array(room)[None, :]).all(axis=1)
+    return _ends_of(ends.codes[keep], ends.ways[keep], ends.depth)
 
 
 class ShoeGroups(NamedTuple):
@@ -425,9 +458,10 @@ def dealer_probabilities(
     and the player's cards already taken out.  Columns follow :func:`outcome_labels`.
     """
     counts = _as_shoe_array(shoes)
-    ends = dealer_ends(rules, bonus)
-    if len(counts) and int(counts.sum(axis=1).min()) < ends.depth:
+    every = dealer_ends(rules, bonus)
+    if len(counts) and int(counts.sum(axis=1).min()) < every.depth:
         return tree_probabilities(rules, bonus, counts)
+    ends = _ends_for(rules, bonus, counts)
     sums = _fold_float(ends, counts)
     # falling[L] = N (N - 1) ... (N - L + 1): the ordered ways to deal L cards, for each
     # distinct shoe size N.
@@ -435,8 +469,15 @@ def dealer_probabilities(
     falling = np.cumprod(sizes[None, :] - np.arange(ends.depth)[:, None], axis=0, dtype=np.float64)
     falling = np.vstack([np.ones((1, len(sizes))), falling])
     chances = sums.T / np.take(falling[ends.lengths], column.reshape(-1), axis=1)
+    if ends is not every:
+        # Rows of zeros for the (result, length) pairs no shoe can reach: numpy need not
+        # add a result's rows one after another, and the same rows round the same way.
+        wide = np.zeros((len(every.results), len(counts)))
+        keys = every.results * 32 + every.lengths
+        wide[np.searchsorted(keys, ends.results * 32 + ends.lengths)] = chances
+        chances = wide
     out = np.zeros((len(outcome_labels(rules)), len(counts)))
-    _add_by_result(out, ends.results, chances)
+    _add_by_result(out, every.results, chances)
     out[0] = 1.0 - out[1:].sum(axis=0)
     return np.ascontiguousarray(out.T)
 
@@ -680,6 +721,7 @@ def dealer_residues(
     sizes = counts.sum(axis=1)
     if not fast_path_fits(rules, bonus, sizes):
         raise ShoeError("a shoe is smaller than the dealer's longest hand: use exact_dealer")
+    ends = _ends_for(rules, bonus, counts)
     sums, group = _fold_modulo(ends, counts, np.array(primes, dtype=np.int64))
     # tail[L] = falling(N - L, depth - L) lifts counts of L-card hands to falling(N, depth).
     distinct = sorted(set(sizes.tolist()))
