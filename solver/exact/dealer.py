@@ -381,6 +381,16 @@ def _falling_floats(rows: int, top: int) -> FloatArray:
     return table
 
 
+#: Folds of more products than this are done a block of shoe groups at a time.
+BLOCK_PRODUCTS = 1 << 18
+
+
+def _add_ranks(following: NumberArray, spread: NumberArray, ranks: list[tuple[int, int]]) -> None:
+    """Add the hands of each later rank (columns of ``spread``) onto their targets."""
+    for first, width in ranks:
+        following[:, :width] += spread[:, first : first + width]
+
+
 def _fold(
     ends: DealerEnds, groups: ShoeGroups, table: NumberArray, prime: int | None
 ) -> NumberArray:
@@ -395,14 +405,26 @@ def _fold(
         ends.folds, groups.parents, groups.held, groups.bounds, strict=True
     ):
         # np.take walks rows (sums[:, order] would copy strided columns one by one).
-        spread = np.take(np.take(sums, fold.order, axis=1), parent, axis=0)
+        ordered = np.take(sums, fold.order, axis=1)
         # factors[i, j] = fall(held[i], drawn[j]): one row per block of groups.
         factors = table[:, held].T[:, fold.drawn]
-        for i, (start, stop) in enumerate(itertools.pairwise(bounds)):
-            spread[start:stop] *= factors[i]
-        following = spread[:, : fold.size]  # rank 0: every target's first hand
-        for start, width in zip(fold.starts[1:], fold.widths[1:], strict=True):
-            following[:, :width] += spread[:, start : start + width]
+        ranks = list(zip(fold.starts[1:], fold.widths[1:], strict=True))
+        if bounds[-1] * len(fold.order) <= BLOCK_PRODUCTS:
+            spread = np.take(ordered, parent, axis=0)
+            for i, (start, stop) in enumerate(itertools.pairwise(bounds)):
+                spread[start:stop] *= factors[i]
+            following = spread[:, : fold.size]  # rank 0: every target's first hand
+            _add_ranks(following, spread, ranks)
+        else:
+            # One block of groups at a time, each taken, multiplied and added while it is
+            # in cache: one array for all of them costs more in page faults and misses.
+            following = np.empty((bounds[-1], fold.size), dtype=table.dtype)
+            for i, (start, stop) in enumerate(itertools.pairwise(bounds)):
+                spread = np.take(ordered, parent[start:stop], axis=0)
+                spread *= factors[i]
+                part = following[start:stop]
+                part[...] = spread[:, : fold.size]
+                _add_ranks(part, spread, ranks)
         # Modulo a prime below 2**29, at most 32 products (below 2**58 each) were added.
         sums = following if prime is None else following % prime
     return np.take(sums, ends.final, axis=1)
