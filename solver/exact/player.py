@@ -102,15 +102,20 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
     """
     root_array = np.array(list(roots), dtype=np.int64).reshape(-1, 10)
     limit = np.array(shoe, dtype=np.int64)
-    for root in root_array:
-        if (root > limit).any():
-            raise HandError(f"hand {describe_hand(tuple(root))} needs cards the shoe does not hold")
-        if int(root @ np.arange(1, 11)) > 21:
-            raise HandError(f"hand {describe_hand(tuple(root))} has busted: nothing to decide")
+    short = (root_array > limit).any(axis=1)
+    bad = short | (root_array @ np.arange(1, 11) > 21)
+    if bad.any():
+        first = int(bad.argmax())
+        named = describe_hand(tuple(root_array[first]))
+        if bool(short.flat[first]):
+            raise HandError(f"hand {named} needs cards the shoe does not hold")
+        raise HandError(f"hand {named} has busted: nothing to decide")
     universe = all_hands()
     fits = (universe <= limit).all(axis=1)
-    contains = np.zeros(len(universe), dtype=bool)
-    for root in root_array:
+    # A one-card root is contained in every hand holding its value: those in one test.
+    single = root_array.sum(axis=1) == 1
+    contains = (universe[:, root_array[single].argmax(axis=1)] > 0).any(axis=1)
+    for root in root_array[~single]:
         held = np.flatnonzero(root)  # only the values the root holds can fall short
         contains |= (universe[:, held] >= root[held]).all(axis=1)
     chosen = np.flatnonzero(fits & contains)
@@ -121,18 +126,33 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
     position[chosen] = np.arange(n)
     children = position[_children_in_universe()[chosen]]
     draws = limit[None, :] - hands
-    return HandSpace(bonus, shoe, hands, hands @ RADIX, children, draws, hands.sum(axis=1))
+    keys, sizes = _universe_keys_and_sizes()
+    return HandSpace(bonus, shoe, hands, keys[chosen], children, draws, sizes[chosen])
+
+
+@cache
+def _universe_keys_and_sizes() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The key and the number of cards of every hand of :func:`all_hands`."""
+    universe = all_hands()
+    return universe @ RADIX, universe.sum(axis=1)
 
 
 @cache
 def _children_in_universe() -> npt.NDArray[np.int64]:
     """``[i, v - 1]``: where hand ``i`` of :func:`all_hands` plus a ``v`` is; the count if bust."""
-    universe = all_hands()
-    keys = universe @ RADIX
+    keys = _universe_keys_and_sizes()[0]
     child_keys = keys[:, None] + RADIX[None, :]
     found = np.searchsorted(keys, child_keys)
     clipped = np.minimum(found, len(keys) - 1)
     return np.where((found < len(keys)) & (keys[clipped] == child_keys), found, len(keys))
+
+
+@cache
+def _total_tables(bonus: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """By (hard total, holds an ace): the best total, and whether own cards alone make 21."""
+    best = np.array([[best_total_of(h, a, bonus) for a in (False, True)] for h in range(22)])
+    own_21 = np.array([[own_best(h, a) == 21 for a in (False, True)] for h in range(22)])
+    return best, own_21
 
 
 def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
@@ -140,9 +160,7 @@ def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
 
     Totals come from :mod:`solver.model.hands`, tabulated over (hard total, holds an ace).
     """
-    bonus = space.bonus
-    best = np.array([[best_total_of(h, a, bonus) for a in (False, True)] for h in range(22)])
-    own_21 = np.array([[own_best(h, a) == 21 for a in (False, True)] for h in range(22)])
+    best, own_21 = _total_tables(space.bonus)
     hard = space.hands @ np.arange(1, 11)
     ace = (space.hands[:, 0] > 0).astype(np.int64)
     total = best[hard, ace]
