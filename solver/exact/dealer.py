@@ -200,43 +200,74 @@ def _merge(
 @cache
 def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
     """List (once per rules and Bonus card) the dealer's final non-busting hands."""
-    # A hand is coded as the integer with base-32 digits (result, length, D_1, ..., D_10),
-    # so that sorting codes sorts hands by those keys; no count reaches 32.  The hands of
-    # one length are arrays: each draws every value at once, and equal codes merge.
+    codes, ways, depth = _final_hands(rules)[bonus - 1]
+    return _ends_of(codes, ways, depth)
+
+
+@cache
+def _final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
+    """For each Bonus card value: the final hands' codes (sorted), their drawing orders, and
+    the most cards a hand holds.
+
+    A hand is coded as the integer with base-32 digits (result, length, D_1, ..., D_10),
+    so that sorting codes sorts hands by those keys; no count reaches 32.  The hands of one
+    length are arrays, for the ten Bonus cards at once: each draws every value at once,
+    and equal codes merge (while drawing, the Bonus card is a digit above ``D_1``).
+    """
+    top = 32**10
     place = np.array([32 ** (10 - v) for v in range(1, 11)], dtype=np.int64)
     values = np.arange(1, 11, dtype=np.int64)
-    code = np.zeros(1, dtype=np.int64)
-    orders = np.ones(1, dtype=np.int64)  # drawing orders reaching the hand
-    hard = np.zeros(1, dtype=np.int64)
-    ace = np.zeros(1, dtype=np.int64)
+    bonus = np.arange(10, dtype=np.int64)  # the Bonus card's value less one
+    code = bonus * top
+    orders = np.ones(10, dtype=np.int64)  # drawing orders reaching the hand
+    hard = np.zeros(10, dtype=np.int64)
+    ace = np.zeros(10, dtype=np.int64)
     ends: list[IntArray] = []
     end_orders: list[IntArray] = []
-    # outcomes[min(cards, 3)][hard, ace]: the result index, -1 while the dealer draws (bust
-    # is 0).  Only a hand of one or two cards can be a natural, so longer hands share one.
-    tables = [np.full((32, 2), -1, dtype=np.int64) for _ in range(4)]
-    for cards in range(1, 4):
-        for h in range(cards, min(10 * cards, 31) + 1):  # the hard totals of that many cards
-            for a in (False, True):
-                final = _final(rules, bonus, h, a, cards)
-                tables[cards][h, int(a)] = -1 if final is None else final
+    end_bonus: list[IntArray] = []
+    # outcomes[bonus - 1, min(cards, 3), hard, ace]: the result index, -1 while the dealer
+    # draws (bust is 0).  Only a hand of one or two cards can be a natural, so longer hands
+    # share one table.
+    outcomes = np.full((10, 4, 32, 2), -1, dtype=np.int64)
+    outcomes[:, :, 22:] = 0  # a hard total over 21 is bust
+    for b in range(1, 11):
+        for cards in range(1, 4):
+            for h in range(cards, min(10 * cards, 21) + 1):  # the hard totals of that many cards
+                for a in (False, True):
+                    final = _final(rules, b, h, a, cards)
+                    outcomes[b - 1, cards, h, int(a)] = -1 if final is None else final
     depth = 0
     while len(code):
         depth += 1
-        outcome = tables[min(depth, 3)]
         child = (code[:, None] + place[None, :]).reshape(-1)
         child_hard = (hard[:, None] + values[None, :]).reshape(-1)
         child_ace = (ace[:, None] | (values == 1)[None, :]).reshape(-1)
         child_orders = np.repeat(orders, 10)
-        final = outcome[child_hard, child_ace]
+        child_bonus = np.repeat(bonus, 10)
+        final = outcomes[child_bonus, min(depth, 3), child_hard, child_ace]
         ended = final > 0  # bust is 1 minus the rest: not carried
-        ends.append(child[ended] + (final[ended] * 32 + depth) * 32**10)
+        ends.append(child[ended] % top + (final[ended] * 32 + depth) * top)
         end_orders.append(child_orders[ended])
+        end_bonus.append(child_bonus[ended])
         going = final < 0
-        code, orders, (hard, ace) = _merge(
-            child[going], child_orders[going], child_hard[going], child_ace[going]
+        code, orders, (hard, ace, bonus) = _merge(
+            child[going],
+            child_orders[going],
+            child_hard[going],
+            child_ace[going],
+            child_bonus[going],
         )
-    codes, ways, _ = _merge(np.concatenate(ends), np.concatenate(end_orders))
-    return _ends_of(codes, ways, depth)
+    every, every_orders, of = (
+        np.concatenate(ends),
+        np.concatenate(end_orders),
+        np.concatenate(end_bonus),
+    )
+    found: list[tuple[IntArray, IntArray, int]] = []
+    for b in range(10):
+        codes, ways, _ = _merge(every[of == b], every_orders[of == b])
+        # Drawing an ace never busts a hand that draws, so the longest hands do not bust.
+        found.append((codes, ways, int((codes // top % 32).max(initial=0))))
+    return tuple(found)
 
 
 def _ends_of(codes: IntArray, ways: IntArray, depth: int) -> DealerEnds:
