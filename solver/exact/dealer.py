@@ -167,8 +167,7 @@ class DealerEnds(NamedTuple):
     and on their result and length, merge.  Shoes that agree on the values folded so far
     merge too, so each fold is priced for few distinct shoes (see ``docs/dealer.md``).
     After the last fold, column ``final[i]`` holds the hands of result ``results[i]`` and
-    length ``lengths[i]`` (sorted by both).  ``codes`` are the hands as listed (see
-    :func:`dealer_ends`), ``most[v - 1]`` the most cards of value ``v`` any of them holds.
+    length ``lengths[i]`` (sorted by both).
     """
 
     ways: IntArray
@@ -177,8 +176,6 @@ class DealerEnds(NamedTuple):
     lengths: IntArray
     final: IntArray
     depth: int
-    codes: IntArray
-    most: IntArray
 
 
 def _merge(
@@ -311,9 +308,19 @@ def _ends_of(codes: IntArray, ways: IntArray, depth: int) -> DealerEnds:
         lengths=np.ascontiguousarray(keys[last, 1]),
         final=place_in,
         depth=depth,
-        codes=codes,
-        most=((codes[:, None] >> (5 * np.arange(9, -1, -1))[None, :]) & 31).max(axis=0, initial=0),
     )
+
+
+def _drawn(codes: IntArray) -> IntArray:
+    """``[i, v - 1]``: the cards of value ``v`` in the final hand coded ``codes[i]``."""
+    return (codes[:, None] >> (5 * np.arange(9, -1, -1))[None, :]) & 31
+
+
+@cache
+def _most_drawn(rules: Rules, bonus: int) -> IntArray:
+    """The most cards of each value any final hand holds."""
+    most: IntArray = _drawn(_final_hands(rules)[bonus - 1][0]).max(axis=0, initial=0)
+    return most
 
 
 def _ends_for(rules: Rules, bonus: int, counts: IntArray) -> DealerEnds:
@@ -323,20 +330,25 @@ def _ends_for(rules: Rules, bonus: int, counts: IntArray) -> DealerEnds:
     so leaving it out changes no bit of any result (a deck holds four aces, but a dealer's
     hand may draw eleven).
     """
-    ends = dealer_ends(rules, bonus)
+    most = _most_drawn(rules, bonus)
     held = counts.max(axis=0) if len(counts) else np.zeros(10, dtype=np.int64)
-    if (held >= ends.most).all():
-        return ends
-    return _ends_within(rules, bonus, tuple(np.minimum(held, ends.most).tolist()))
+    if (held >= most).all():
+        return dealer_ends(rules, bonus)
+    return _ends_within(rules, bonus, tuple(np.minimum(held, most).tolist()))
 
 
 @lru_cache(maxsize=64)
 def _ends_within(rules: Rules, bonus: int, room: tuple[int, ...]) -> DealerEnds:
     """:func:`dealer_ends` keeping the hands with at most ``room[v - 1]`` cards of each value."""
-    ends = dealer_ends(rules, bonus)
-    drawn = (ends.codes[:, None] >> (5 * np.arange(9, -1, -1))[None, :]) & 31
-    keep = (drawn <= np.array(room)[None, :]).all(axis=1)
-    return _ends_of(ends.codes[keep], ends.ways[keep], ends.depth)
+    codes, ways, depth = _final_hands(rules)[bonus - 1]
+    keep = (_drawn(codes) <= np.array(room)[None, :]).all(axis=1)
+    return _ends_of(codes[keep], ways[keep], depth)
+
+
+@cache
+def _result_lengths(rules: Rules, bonus: int) -> IntArray:
+    """``32 * result + length`` of every (result, length) some final hand has, in order."""
+    return np.unique(_final_hands(rules)[bonus - 1][0] // 32**10)
 
 
 class ShoeGroups(NamedTuple):
@@ -511,8 +523,8 @@ def dealer_probabilities(
     and the player's cards already taken out.  Columns follow :func:`outcome_labels`.
     """
     counts = _as_shoe_array(shoes)
-    every = dealer_ends(rules, bonus)
-    if len(counts) and int(counts.sum(axis=1).min()) < every.depth:
+    depth = _final_hands(rules)[bonus - 1][2]
+    if len(counts) and int(counts.sum(axis=1).min()) < depth:
         return tree_probabilities(rules, bonus, counts)
     ends = _ends_for(rules, bonus, counts)
     sums = _fold_float(ends, counts)
@@ -522,15 +534,15 @@ def dealer_probabilities(
     falling = np.cumprod(sizes[None, :] - np.arange(ends.depth)[:, None], axis=0, dtype=np.float64)
     falling = np.vstack([np.ones((1, len(sizes))), falling])
     chances = sums.T / np.take(falling[ends.lengths], column.reshape(-1), axis=1)
-    if ends is not every:
-        # Rows of zeros for the (result, length) pairs no shoe can reach: numpy need not
-        # add a result's rows one after another, and the same rows round the same way.
-        wide = np.zeros((len(every.results), len(counts)))
-        keys = every.results * 32 + every.lengths
-        wide[np.searchsorted(keys, ends.results * 32 + ends.lengths)] = chances
+    # Rows of zeros for the (result, length) pairs no shoe can reach: numpy need not add a
+    # result's rows one after another, and the same rows round the same way.
+    pairs = _result_lengths(rules, bonus)
+    if len(pairs) > len(ends.results):
+        wide = np.zeros((len(pairs), len(counts)))
+        wide[np.searchsorted(pairs, ends.results * 32 + ends.lengths)] = chances
         chances = wide
     out = np.zeros((len(outcome_labels(rules)), len(counts)))
-    _add_by_result(out, every.results, chances)
+    _add_by_result(out, pairs // 32, chances)
     out[0] = 1.0 - out[1:].sum(axis=0)
     return np.ascontiguousarray(out.T)
 
