@@ -348,7 +348,12 @@ def _ends_within(rules: Rules, bonus: int, room: tuple[int, ...]) -> DealerEnds:
 @cache
 def _result_lengths(rules: Rules, bonus: int) -> IntArray:
     """``32 * result + length`` of every (result, length) some final hand has, in order."""
-    return np.unique(_final_hands(rules)[bonus - 1][0] // 32**10)
+    # The codes are sorted, so equal pairs are neighbours.  (np.unique without its
+    # return_* options imports numpy.ma on first use, about 15 ms.)
+    pairs = _final_hands(rules)[bonus - 1][0] // 32**10
+    first = np.ones(len(pairs), dtype=bool)
+    first[1:] = pairs[1:] != pairs[:-1]
+    return pairs[first]
 
 
 class ShoeGroups(NamedTuple):
