@@ -204,7 +204,7 @@ def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
 @cache
 def _final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
     """For each Bonus card value: the final hands' codes (sorted), their drawing orders, and
-    the most cards a hand holds.
+    the most cards any of them holds (the tree's depth).
 
     A hand is coded as the integer with base-32 digits (result, length, D_1, ..., D_10),
     so that sorting codes sorts hands by those keys; no count reaches 32.  The hands of one
@@ -262,7 +262,7 @@ def _final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
     found: list[tuple[IntArray, IntArray, int]] = []
     for b in range(10):
         codes, ways, _ = _merge(every[of == b], every_orders[of == b])
-        # Drawing an ace never busts a hand that draws, so the longest hands do not bust.
+        # An ace never busts a hand that draws, so the deepest level has final hands.
         found.append((codes, ways, int((codes // top % 32).max(initial=0))))
     return tuple(found)
 
