@@ -337,11 +337,18 @@ def _ends_for(rules: Rules, bonus: int, counts: IntArray) -> DealerEnds:
     return _ends_within(rules, bonus, tuple(np.minimum(held, most).tolist()))
 
 
+#: A fold leaves hands out only when it drops more than this share of them: fewer do not
+#: pay for building another fold structure (a depleted shoe short of a few aces, say).
+PRUNE_SHARE = 0.1
+
+
 @lru_cache(maxsize=64)
 def _ends_within(rules: Rules, bonus: int, room: tuple[int, ...]) -> DealerEnds:
     """:func:`dealer_ends` keeping the hands with at most ``room[v - 1]`` cards of each value."""
     codes, ways, depth = _final_hands(rules)[bonus - 1]
     keep = (_drawn(codes) <= np.array(room)[None, :]).all(axis=1)
+    if keep.sum() >= (1 - PRUNE_SHARE) * len(codes):
+        return dealer_ends(rules, bonus)
     return _ends_of(codes[keep], ways[keep], depth)
 
 
