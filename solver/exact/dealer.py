@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -46,8 +46,7 @@ def outcome_labels(rules: Rules) -> tuple[str, ...]:
     return (BUST, *(str(t) for t in range(rules.dealer_stands_on, 22)), NATURAL)
 
 
-@dataclass(frozen=True, slots=True)
-class Level:
+class Level(NamedTuple):
     """Transitions out of the dealer states holding the same number of cards.
 
     Columns (one per non-busting draw) are sorted by target so that ``np.add.reduceat``
@@ -63,8 +62,7 @@ class Level:
     results: IntArray
 
 
-@dataclass(frozen=True, slots=True)
-class DealerTree:
+class DealerTree(NamedTuple):
     """Every dealer hand the drawing rule can pass through, for one Bonus card."""
 
     bonus: int
@@ -140,8 +138,7 @@ def dealer_tree(rules: Rules, bonus: int) -> DealerTree:
     return DealerTree(bonus, labels, tuple(levels))
 
 
-@dataclass(frozen=True, slots=True)
-class Fold:
+class Fold(NamedTuple):
     """Folding one card value into the running sums of :class:`DealerEnds`.
 
     The sums hold one column per hand.  The fold first takes them in the order ``order``:
@@ -160,8 +157,7 @@ class Fold:
     size: int
 
 
-@dataclass(frozen=True, slots=True)
-class DealerEnds:
+class DealerEnds(NamedTuple):
     """Every final non-busting dealer hand for one Bonus card, ready to price by card value.
 
     The chance of ending on the composition ``D`` from a shoe holding ``n_v`` cards of each
@@ -201,42 +197,78 @@ def _merge(
 @cache
 def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
     """List (once per rules and Bonus card) the dealer's final non-busting hands."""
-    # A hand is coded as the integer with base-32 digits (result, length, D_1, ..., D_10),
-    # so that sorting codes sorts hands by those keys; no count reaches 32.  The hands of
-    # one length are arrays: each draws every value at once, and equal codes merge.
+    codes, ways, depth = _final_hands(rules)[bonus - 1]
+    return _ends_of(codes, ways, depth)
+
+
+@cache
+def _final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
+    """For each Bonus card value: the final hands' codes (sorted), their drawing orders, and
+    the most cards any of them holds (the tree's depth).
+
+    A hand is coded as the integer with base-32 digits (result, length, D_1, ..., D_10),
+    so that sorting codes sorts hands by those keys; no count reaches 32.  The hands of one
+    length are arrays, for the ten Bonus cards at once: each draws every value at once,
+    and equal codes merge (while drawing, the Bonus card is a digit above ``D_1``).
+    """
+    top = 32**10
     place = np.array([32 ** (10 - v) for v in range(1, 11)], dtype=np.int64)
     values = np.arange(1, 11, dtype=np.int64)
-    code = np.zeros(1, dtype=np.int64)
-    orders = np.ones(1, dtype=np.int64)  # drawing orders reaching the hand
-    hard = np.zeros(1, dtype=np.int64)
-    ace = np.zeros(1, dtype=np.int64)
+    bonus = np.arange(10, dtype=np.int64)  # the Bonus card's value less one
+    code = bonus * top
+    orders = np.ones(10, dtype=np.int64)  # drawing orders reaching the hand
+    hard = np.zeros(10, dtype=np.int64)
+    ace = np.zeros(10, dtype=np.int64)
     ends: list[IntArray] = []
     end_orders: list[IntArray] = []
-    # outcomes[min(cards, 3)][hard, ace]: the result index, -1 while the dealer draws (bust
-    # is 0).  Only a hand of one or two cards can be a natural, so longer hands share one.
-    tables = [np.full((32, 2), -1, dtype=np.int64) for _ in range(4)]
-    for cards in range(1, 4):
-        for h in range(cards, min(10 * cards, 31) + 1):  # the hard totals of that many cards
-            for a in (False, True):
-                final = _final(rules, bonus, h, a, cards)
-                tables[cards][h, int(a)] = -1 if final is None else final
+    end_bonus: list[IntArray] = []
+    # outcomes[bonus - 1, min(cards, 3), hard, ace]: the result index, -1 while the dealer
+    # draws (bust is 0).  Only a hand of one or two cards can be a natural, so longer hands
+    # share one table.
+    outcomes = np.full((10, 4, 32, 2), -1, dtype=np.int64)
+    outcomes[:, :, 22:] = 0  # a hard total over 21 is bust
+    for b in range(1, 11):
+        for cards in range(1, 4):
+            for h in range(cards, min(10 * cards, 21) + 1):  # the hard totals of that many cards
+                for a in (False, True):
+                    final = _final(rules, b, h, a, cards)
+                    outcomes[b - 1, cards, h, int(a)] = -1 if final is None else final
     depth = 0
     while len(code):
         depth += 1
-        outcome = tables[min(depth, 3)]
         child = (code[:, None] + place[None, :]).reshape(-1)
         child_hard = (hard[:, None] + values[None, :]).reshape(-1)
         child_ace = (ace[:, None] | (values == 1)[None, :]).reshape(-1)
         child_orders = np.repeat(orders, 10)
-        final = outcome[child_hard, child_ace]
+        child_bonus = np.repeat(bonus, 10)
+        final = outcomes[child_bonus, min(depth, 3), child_hard, child_ace]
         ended = final > 0  # bust is 1 minus the rest: not carried
-        ends.append(child[ended] + (final[ended] * 32 + depth) * 32**10)
+        ends.append(child[ended] % top + (final[ended] * 32 + depth) * top)
         end_orders.append(child_orders[ended])
+        end_bonus.append(child_bonus[ended])
         going = final < 0
-        code, orders, (hard, ace) = _merge(
-            child[going], child_orders[going], child_hard[going], child_ace[going]
+        code, orders, (hard, ace, bonus) = _merge(
+            child[going],
+            child_orders[going],
+            child_hard[going],
+            child_ace[going],
+            child_bonus[going],
         )
-    codes, ways, _ = _merge(np.concatenate(ends), np.concatenate(end_orders))
+    every, every_orders, of = (
+        np.concatenate(ends),
+        np.concatenate(end_orders),
+        np.concatenate(end_bonus),
+    )
+    found: list[tuple[IntArray, IntArray, int]] = []
+    for b in range(10):
+        codes, ways, _ = _merge(every[of == b], every_orders[of == b])
+        # An ace never busts a hand that draws, so the deepest level has final hands.
+        found.append((codes, ways, int((codes // top % 32).max(initial=0))))
+    return tuple(found)
+
+
+def _ends_of(codes: IntArray, ways: IntArray, depth: int) -> DealerEnds:
+    """:class:`DealerEnds` of the final hands with these (sorted) codes and drawing orders."""
     keys = (codes[:, None] >> (5 * np.arange(11, -1, -1))[None, :]) & 31
     # Codes are sorted, so hands sharing the first w keys are neighbours: a hand starts a
     # new prefix of width w when its first key differing from the hand before is among them.
@@ -279,8 +311,59 @@ def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ShoeGroups:
+def _drawn(codes: IntArray) -> IntArray:
+    """``[i, v - 1]``: the cards of value ``v`` in the final hand coded ``codes[i]``."""
+    return (codes[:, None] >> (5 * np.arange(9, -1, -1))[None, :]) & 31
+
+
+@cache
+def _most_drawn(rules: Rules, bonus: int) -> IntArray:
+    """The most cards of each value any final hand holds."""
+    most: IntArray = _drawn(_final_hands(rules)[bonus - 1][0]).max(axis=0, initial=0)
+    return most
+
+
+def _ends_for(rules: Rules, bonus: int, counts: IntArray) -> DealerEnds:
+    """:func:`dealer_ends` less the hands that need more cards of a value than any shoe holds.
+
+    Such a hand's chance has a factor ``fall(n, d) = 0``: it adds exact zeros to every sum,
+    so leaving it out changes no bit of any result (a deck holds four aces, but a dealer's
+    hand may draw eleven).
+    """
+    most = _most_drawn(rules, bonus)
+    held = counts.max(axis=0) if len(counts) else np.zeros(10, dtype=np.int64)
+    if (held >= most).all():
+        return dealer_ends(rules, bonus)
+    return _ends_within(rules, bonus, tuple(np.minimum(held, most).tolist()))
+
+
+#: A fold leaves hands out only when it drops more than this share of them: fewer do not
+#: pay for building another fold structure (a depleted shoe short of a few aces, say).
+PRUNE_SHARE = 0.1
+
+
+@lru_cache(maxsize=64)
+def _ends_within(rules: Rules, bonus: int, room: tuple[int, ...]) -> DealerEnds:
+    """:func:`dealer_ends` keeping the hands with at most ``room[v - 1]`` cards of each value."""
+    codes, ways, depth = _final_hands(rules)[bonus - 1]
+    keep = (_drawn(codes) <= np.array(room)[None, :]).all(axis=1)
+    if keep.sum() >= (1 - PRUNE_SHARE) * len(codes):
+        return dealer_ends(rules, bonus)
+    return _ends_of(codes[keep], ways[keep], depth)
+
+
+@cache
+def _result_lengths(rules: Rules, bonus: int) -> IntArray:
+    """``32 * result + length`` of every (result, length) some final hand has, in order."""
+    # The codes are sorted, so equal pairs are neighbours.  (np.unique without its
+    # return_* options imports numpy.ma on first use, about 15 ms.)
+    pairs = _final_hands(rules)[bonus - 1][0] // 32**10
+    first = np.ones(len(pairs), dtype=bool)
+    first[1:] = pairs[1:] != pairs[:-1]
+    return pairs[first]
+
+
+class ShoeGroups(NamedTuple):
     """Shoes grouped by their counts of tens, then tens and nines, and so on (one per fold).
 
     After fold ``f`` the groups are ordered by their count of the value folded, then by
@@ -336,12 +419,31 @@ def _groups_of(key: bytes, shoes: int) -> ShoeGroups:
     return ShoeGroups(parents, held, bounds, group)
 
 
-def _falling_table(rows: int, top: int) -> list[list[int]]:
+@cache
+def _falling_table(rows: int, top: int) -> tuple[tuple[int, ...], ...]:
     """``table[d][n]`` = n (n - 1) ... (n - d + 1): ways to deal ``d`` of ``n`` cards in order."""
-    table = [[1] * (top + 1)]
+    table = [(1,) * (top + 1)]
     for d in range(1, rows):
-        table.append([table[d - 1][n] * max(n - d + 1, 0) for n in range(top + 1)])
+        table.append(tuple(table[d - 1][n] * max(n - d + 1, 0) for n in range(top + 1)))
+    return tuple(table)
+
+
+@cache
+def _falling_floats(rows: int, top: int) -> FloatArray:
+    """:func:`_falling_table` as floats (read-only: shared by every call)."""
+    table = np.array(_falling_table(rows, top), dtype=np.float64)
+    table.flags.writeable = False
     return table
+
+
+#: Folds of more products than this are done a block of shoe groups at a time.
+BLOCK_PRODUCTS = 1 << 18
+
+
+def _add_ranks(following: NumberArray, spread: NumberArray, ranks: list[tuple[int, int]]) -> None:
+    """Add the hands of each later rank (columns of ``spread``) onto their targets."""
+    for first, width in ranks:
+        following[:, :width] += spread[:, first : first + width]
 
 
 def _fold(
@@ -358,25 +460,37 @@ def _fold(
         ends.folds, groups.parents, groups.held, groups.bounds, strict=True
     ):
         # np.take walks rows (sums[:, order] would copy strided columns one by one).
-        spread = np.take(np.take(sums, fold.order, axis=1), parent, axis=0)
+        ordered = np.take(sums, fold.order, axis=1)
         # factors[i, j] = fall(held[i], drawn[j]): one row per block of groups.
         factors = table[:, held].T[:, fold.drawn]
-        for i, (start, stop) in enumerate(itertools.pairwise(bounds)):
-            spread[start:stop] *= factors[i]
-        following = spread[:, : fold.size]  # rank 0: every target's first hand
-        for start, width in zip(fold.starts[1:], fold.widths[1:], strict=True):
-            following[:, :width] += spread[:, start : start + width]
+        ranks = list(zip(fold.starts[1:], fold.widths[1:], strict=True))
+        if bounds[-1] * len(fold.order) <= BLOCK_PRODUCTS:
+            spread = np.take(ordered, parent, axis=0)
+            for i, (start, stop) in enumerate(itertools.pairwise(bounds)):
+                spread[start:stop] *= factors[i]
+            following = spread[:, : fold.size]  # rank 0: every target's first hand
+            _add_ranks(following, spread, ranks)
+        else:
+            # One block of groups at a time, each taken, multiplied and added while it is
+            # in cache: one array for all of them costs more in page faults and misses.
+            following = np.empty((bounds[-1], fold.size), dtype=table.dtype)
+            for i, (start, stop) in enumerate(itertools.pairwise(bounds)):
+                spread = np.take(ordered, parent[start:stop], axis=0)
+                spread *= factors[i]
+                part = following[start:stop]
+                part[...] = spread[:, : fold.size]
+                _add_ranks(part, spread, ranks)
         # Modulo a prime below 2**29, at most 32 products (below 2**58 each) were added.
         sums = following if prime is None else following % prime
     return np.take(sums, ends.final, axis=1)
 
 
-def _fold_float(ends: DealerEnds, counts: IntArray) -> tuple[FloatArray, IntArray]:
-    """Float sums of ``ways * prod fall(n_v, D_v)`` by (result, length) and shoe group."""
+def _fold_float(ends: DealerEnds, counts: IntArray) -> FloatArray:
+    """Float sums of ``ways * prod fall(n_v, D_v)`` by shoe and by (result, length)."""
     groups = _shoe_groups(counts)
     rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
-    table = np.array(_falling_table(rows, int(counts.max(initial=0))), dtype=np.float64)
-    return np.ascontiguousarray(_fold(ends, groups, table, None).T), groups.final
+    table = _falling_floats(rows, int(counts.max(initial=0)))
+    return np.take(_fold(ends, groups, table, None), groups.final, axis=0)
 
 
 def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[IntArray, IntArray]:
@@ -421,17 +535,26 @@ def dealer_probabilities(
     and the player's cards already taken out.  Columns follow :func:`outcome_labels`.
     """
     counts = _as_shoe_array(shoes)
-    ends = dealer_ends(rules, bonus)
-    if len(counts) and int(counts.sum(axis=1).min()) < ends.depth:
+    depth = _final_hands(rules)[bonus - 1][2]
+    if len(counts) and int(counts.sum(axis=1).min()) < depth:
         return tree_probabilities(rules, bonus, counts)
-    sums, group = _fold_float(ends, counts)
-    sizes = counts.sum(axis=1).astype(np.float64)
-    # falling[L] = N (N - 1) ... (N - L + 1): the ordered ways to deal L cards.
-    falling = np.cumprod(sizes[None, :] - np.arange(ends.depth)[:, None], axis=0)
-    falling = np.vstack([np.ones((1, len(counts))), falling])
-    chances = sums[:, group] / falling[ends.lengths]
+    ends = _ends_for(rules, bonus, counts)
+    sums = _fold_float(ends, counts)
+    # falling[L] = N (N - 1) ... (N - L + 1): the ordered ways to deal L cards, for each
+    # distinct shoe size N.
+    sizes, column = np.unique(counts.sum(axis=1), return_inverse=True)
+    falling = np.cumprod(sizes[None, :] - np.arange(ends.depth)[:, None], axis=0, dtype=np.float64)
+    falling = np.vstack([np.ones((1, len(sizes))), falling])
+    chances = sums.T / np.take(falling[ends.lengths], column.reshape(-1), axis=1)
+    # Rows of zeros for the (result, length) pairs no shoe can reach: numpy need not add a
+    # result's rows one after another, and the same rows round the same way.
+    pairs = _result_lengths(rules, bonus)
+    if len(pairs) > len(ends.results):
+        wide = np.zeros((len(pairs), len(counts)))
+        wide[np.searchsorted(pairs, ends.results * 32 + ends.lengths)] = chances
+        chances = wide
     out = np.zeros((len(outcome_labels(rules)), len(counts)))
-    _add_by_result(out, ends.results, chances)
+    _add_by_result(out, pairs // 32, chances)
     out[0] = 1.0 - out[1:].sum(axis=0)
     return np.ascontiguousarray(out.T)
 
@@ -675,6 +798,7 @@ def dealer_residues(
     sizes = counts.sum(axis=1)
     if not fast_path_fits(rules, bonus, sizes):
         raise ShoeError("a shoe is smaller than the dealer's longest hand: use exact_dealer")
+    ends = _ends_for(rules, bonus, counts)
     sums, group = _fold_modulo(ends, counts, np.array(primes, dtype=np.int64))
     # tail[L] = falling(N - L, depth - L) lifts counts of L-card hands to falling(N, depth).
     distinct = sorted(set(sizes.tolist()))

@@ -224,9 +224,8 @@ def _round_terms(
                 continue
             if start is None:
                 raise ShoeError("a starting pair has no main-game solution")  # pragma: no cover
-            weight: Number = Fraction(cell[outcome], total)
-            if not exact:
-                weight = float(weight)
+            # int / int rounds the exact quotient once, as float(Fraction(...)) does.
+            weight: Number = Fraction(cell[outcome], total) if exact else cell[outcome] / total
             for k in MAIN_OUTCOMES:
                 probability = start.outcomes[k]
                 if probability:
@@ -238,9 +237,14 @@ def _round_lines(
 ) -> tuple[RoundLine[Any], ...]:
     """Joint distribution of (main net, Bonus net) over ordered starting card pairs."""
     pay_main = main_payoffs(rules)
+    nets: dict[tuple[str, BonusOutcome], Fraction] = {
+        (k, outcome): pay_main[k] + bonus_pay(rules.paytable, outcome) * rules.bonus_ratio
+        for k in MAIN_OUTCOMES
+        for outcome in BONUS_OUTCOMES
+    }
     lines: dict[Fraction, Number] = {}
     for k, outcome, probability in _round_terms(shoe, starts, exact):
-        net = pay_main[k] + bonus_pay(rules.paytable, outcome) * rules.bonus_ratio
+        net = nets[k, outcome]
         lines[net] = lines.get(net, 0) + probability
     return tuple(RoundLine(net, lines[net]) for net in sorted(lines))
 
@@ -355,17 +359,18 @@ def solve_game(
             ways = counts[c - 1] * (counts[p - 1] - (p == c))
             if ways == 0:
                 continue
-            probability: Number = Fraction(ways, total * (total - 1))
-            if not exact:
-                probability = float(probability)
+            # int / int rounds the exact quotient once, as float(Fraction(...)) does.
+            probability: Number = (
+                Fraction(ways, total * (total - 1)) if exact else ways / (total * (total - 1))
+            )
             if is_player_blackjack(p, c):
                 outcomes = dict.fromkeys(MAIN_OUTCOMES, zero) | {"blackjack": zero + 1}
                 starts[(p, c)] = Start(p, c, probability, False, outcomes)
                 continue
-            hand = hand_of([p])
-            win, push, lose = solution.outcomes[solution.space.index(hand)]
+            i = solution.space.index(hand_of([p]))
+            win, push, lose = solution.outcomes[i]
             outcomes = {"blackjack": zero, "win": win, "push": push, "lose": lose}
-            starts[(p, c)] = Start(p, c, probability, solution.hits(hand), outcomes)
+            starts[(p, c)] = Start(p, c, probability, solution.hitting[i], outcomes)
     bonus = analyse_bonus(rules, removed) if shoe.suits_known else None
     lines = _round_lines(rules, shoe, starts, exact) if bonus is not None else ()
     return GameResult(rules, removed, exact, tuple(starts.values()), solutions, bonus, lines)

@@ -55,19 +55,16 @@ RADIX = np.array([22**i for i in range(10)], dtype=np.int64)  # a hand's key: co
 @cache
 def all_hands() -> npt.NDArray[np.int64]:
     """Every composition of own cards whose hard total is at most 21, sorted by key."""
-    found: list[tuple[int, ...]] = []
-
-    def extend(value: int, room: int, counts: list[int]) -> None:
-        if value == 0:
-            found.append(tuple(counts))
-            return
-        for k in range(room // value + 1):
-            counts[value - 1] = k
-            extend(value - 1, room - k * value, counts)
-        counts[value - 1] = 0
-
-    extend(10, 21, [0] * 10)
-    hands = np.array(found, dtype=np.int64)
+    # Tens first: each partial hand takes every count of the next value that fits.
+    hands = np.zeros((1, 10), dtype=np.int64)
+    room = np.array([21], dtype=np.int64)
+    for value in range(10, 0, -1):
+        choices = room // value + 1
+        parent = np.repeat(np.arange(len(hands)), choices)
+        count = np.arange(len(parent)) - np.repeat(np.cumsum(choices) - choices, choices)
+        hands = hands[parent]
+        hands[:, value - 1] = count
+        room = room[parent] - count * value
     return hands[np.argsort(hands @ RADIX)]
 
 
@@ -105,15 +102,20 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
     """
     root_array = np.array(list(roots), dtype=np.int64).reshape(-1, 10)
     limit = np.array(shoe, dtype=np.int64)
-    for root in root_array:
-        if (root > limit).any():
-            raise HandError(f"hand {describe_hand(tuple(root))} needs cards the shoe does not hold")
-        if int(root @ np.arange(1, 11)) > 21:
-            raise HandError(f"hand {describe_hand(tuple(root))} has busted: nothing to decide")
+    short = (root_array > limit).any(axis=1)
+    bad = short | (root_array @ np.arange(1, 11) > 21)
+    if bad.any():
+        first = int(bad.argmax())
+        named = describe_hand(tuple(root_array[first]))
+        if bool(short.flat[first]):
+            raise HandError(f"hand {named} needs cards the shoe does not hold")
+        raise HandError(f"hand {named} has busted: nothing to decide")
     universe = all_hands()
     fits = (universe <= limit).all(axis=1)
-    contains = np.zeros(len(universe), dtype=bool)
-    for root in root_array:
+    # A one-card root is contained in every hand holding its value: those in one test.
+    single = root_array.sum(axis=1) == 1
+    contains = (universe[:, root_array[single].argmax(axis=1)] > 0).any(axis=1)
+    for root in root_array[~single]:
         held = np.flatnonzero(root)  # only the values the root holds can fall short
         contains |= (universe[:, held] >= root[held]).all(axis=1)
     chosen = np.flatnonzero(fits & contains)
@@ -124,18 +126,33 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
     position[chosen] = np.arange(n)
     children = position[_children_in_universe()[chosen]]
     draws = limit[None, :] - hands
-    return HandSpace(bonus, shoe, hands, hands @ RADIX, children, draws, hands.sum(axis=1))
+    keys, sizes = _universe_keys_and_sizes()
+    return HandSpace(bonus, shoe, hands, keys[chosen], children, draws, sizes[chosen])
+
+
+@cache
+def _universe_keys_and_sizes() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The key and the number of cards of every hand of :func:`all_hands`."""
+    universe = all_hands()
+    return universe @ RADIX, universe.sum(axis=1)
 
 
 @cache
 def _children_in_universe() -> npt.NDArray[np.int64]:
     """``[i, v - 1]``: where hand ``i`` of :func:`all_hands` plus a ``v`` is; the count if bust."""
-    universe = all_hands()
-    keys = universe @ RADIX
+    keys = _universe_keys_and_sizes()[0]
     child_keys = keys[:, None] + RADIX[None, :]
     found = np.searchsorted(keys, child_keys)
     clipped = np.minimum(found, len(keys) - 1)
     return np.where((found < len(keys)) & (keys[clipped] == child_keys), found, len(keys))
+
+
+@cache
+def _total_tables(bonus: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """By (hard total, holds an ace): the best total, and whether own cards alone make 21."""
+    best = np.array([[best_total_of(h, a, bonus) for a in (False, True)] for h in range(22)])
+    own_21 = np.array([[own_best(h, a) == 21 for a in (False, True)] for h in range(22)])
+    return best, own_21
 
 
 def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
@@ -143,9 +160,7 @@ def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
 
     Totals come from :mod:`solver.model.hands`, tabulated over (hard total, holds an ace).
     """
-    bonus = space.bonus
-    best = np.array([[best_total_of(h, a, bonus) for a in (False, True)] for h in range(22)])
-    own_21 = np.array([[own_best(h, a) == 21 for a in (False, True)] for h in range(22)])
+    best, own_21 = _total_tables(space.bonus)
     hard = space.hands @ np.arange(1, 11)
     ace = (space.hands[:, 0] > 0).astype(np.int64)
     total = best[hard, ace]
@@ -389,7 +404,8 @@ class PlayerSolution:
 
     def near_tie(self, tolerance: float = TIE_TOLERANCE) -> bool:
         """Whether standing and hitting are within ``tolerance`` for some hand."""
-        gaps = np.array(self.hit, dtype=np.float64) - np.array(self.stand, dtype=np.float64)
+        n = len(self.hit)
+        gaps = np.fromiter(self.hit, np.float64, n) - np.fromiter(self.stand, np.float64, n)
         return bool((np.abs(gaps) < tolerance).any())
 
     def to_float(self) -> PlayerSolution:
@@ -416,32 +432,40 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
     classes = showdown_classes(rules, space)
     stand_vec = np.stack([(dealer * (classes == k)).sum(axis=1) for k in (WIN, PUSH, LOSE)], 1)
     stand = stand_vec[:, WIN] - stand_vec[:, LOSE]
+    # Hands renumbered by size, so that each size is one slice (no gather or scatter).
+    by_size = np.argsort(space.sizes, kind="stable")
+    place = np.empty(n + 1, dtype=np.int64)
+    place[by_size] = np.arange(n)
+    place[n] = n  # the busted hand
+    kids = place[space.children[by_size]]
+    left = sum(space.shoe) - space.sizes[by_size]
+    chances = space.draws[by_size] / np.maximum(left, 1)[:, None]  # of drawing each value
+    stand_sorted = stand[by_size]
+    stand_vec_sorted = stand_vec[by_size]
+    ends = np.searchsorted(space.sizes[by_size], np.arange(int(space.sizes.max()) + 2)).tolist()
     hit = np.zeros(n)
     hitting = np.zeros(n, dtype=bool)
     played = np.zeros((n + 1, 3))
     played[n] = (0.0, 0.0, 1.0)  # the busted hand
     value = np.zeros(n + 1)
     value[n] = -1.0
-    left = sum(space.shoe) - space.sizes
-    chances = space.draws / np.maximum(left, 1)[:, None]  # of drawing each value
-    by_size = np.argsort(space.sizes, kind="stable")
-    ends = np.searchsorted(space.sizes[by_size], np.arange(int(space.sizes.max()) + 2))
-    for size in range(int(space.sizes.max()), 0, -1):
-        rows = by_size[ends[size] : ends[size + 1]]
+    for size in range(len(ends) - 2, 0, -1):
+        rows = slice(ends[size], ends[size + 1])
         weights = chances[rows]
-        kids = space.children[rows]
-        hit[rows] = (weights * value[kids]).sum(axis=1)
-        hit_vec = np.einsum("rv,rvk->rk", weights, played[kids])
-        hitting[rows] = hit[rows] > stand[rows]
-        value[rows] = np.where(hitting[rows], hit[rows], stand[rows])
-        played[rows] = np.where(hitting[rows, None], hit_vec, stand_vec[rows])
+        children = kids[rows]
+        hit[rows] = (weights * value[children]).sum(axis=1)
+        hit_vec = np.einsum("rv,rvk->rk", weights, played[children])
+        choose = hitting[rows] = hit[rows] > stand_sorted[rows]
+        value[rows] = np.where(choose, hit[rows], stand_sorted[rows])
+        played[rows] = np.where(choose[:, None], hit_vec, stand_vec_sorted[rows])
+    back = place[:n]
     return PlayerSolution(
         rules,
         space,
         tuple(stand.tolist()),
-        tuple(hit.tolist()),
-        tuple(hitting.tolist()),
-        tuple(zip(*played[:n].T.tolist(), strict=True)),
+        tuple(hit[back].tolist()),
+        tuple(hitting[back].tolist()),
+        tuple(zip(*played[back].T.tolist(), strict=True)),
     )
 
 
