@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from solver.cache import MemoryCache
 from solver.cli import main
 from solver.exact.strategy import Action
 from solver.present.charts import COLOURS
@@ -176,10 +175,10 @@ def test_pdf_has_outline_page_x_of_y_vector_plots_and_text(pdf: bytes) -> None:
 def test_pdf_is_byte_identical_through_the_cli(
     pdf: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The command solves every game itself (--no-cache): the session's report kept its float
-    # games in memory, and reading the rest back would cost about what solving them does.
+    # The command reads the games the session's report stored: the PDF survives the disk
+    # cache's round trip byte for byte.
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-    argv = ["report", "--decks", "2", *REPORT_SIZE_OPTIONS, "--no-cache"]
+    argv = ["report", "--decks", "2", *REPORT_SIZE_OPTIONS]
     with pytest.raises(SystemExit) as stop:
         main([*argv, "-o", str(tmp_path / "r.pdf")])
     assert stop.value.code == 0 and "wrote" in capsys.readouterr().err
@@ -297,9 +296,8 @@ def _protection(report: Report) -> tuple[list[Grid], str]:
     return grids, verdict
 
 
-def test_protection_eors_are_two_solves_and_the_deck_sum(
-    par_report: Report, games: MemoryCache
-) -> None:
+def test_protection_eors_are_two_solves_and_the_deck_sum(par_report: Report) -> None:
+    from solver.cache import Cache
     from solver.exact.game import solve_game
     from solver.model.cards import Card
     from solver.model.rules import Rules
@@ -308,10 +306,10 @@ def test_protection_eors_are_two_solves_and_the_deck_sum(
     assert eors.headers[1:] == (*"A23456789", "T J Q K")  # a full shoe: tens alike
     rounds = next(r for r in eors.rows if r[0] == "whole round")
     rules = Rules(decks=2)
-    full = solve_game(rules, (), exact=False, cache=games).round_expected_value  # the report's
+    full = solve_game(rules, (), exact=False, cache=Cache()).round_expected_value  # the report's
     for rank in ("A", "5"):
         # Another suit than the report's games (spades): solved here.
-        less = solve_game(rules, (Card.parse(f"{rank}h"),), exact=False, cache=games)
+        less = solve_game(rules, (Card.parse(f"{rank}h"),), exact=False, cache=Cache())
         shown = _value(rounds[eors.headers.index(rank)])  # rank: a header of its own
         assert shown == pytest.approx((less.round_expected_value - full) * 10_000, abs=0.006)
     # The linear whole-deck figure is four times the row's sum (two places each: loose).
