@@ -128,14 +128,16 @@ def _stand_table(rules: Rules, space: HandSpace) -> _StandTable:
     classes = showdown_classes(rules, space).tolist()
     top = int(space.sizes.max()) + depth
     denominator = tuple(padded_falling(total - m, top - m) for m in range(top + 1))
+    sizes = space.sizes.tolist()
+    # Lifts a hand's dealer counts to the common denominator; one per hand size.
+    lifts = {m: padded_falling(total - m - depth, top - m - depth) for m in set(sizes)}
     stand: list[tuple[int, int, int]] = []
-    for i, m in enumerate(space.sizes.tolist()):
-        lift = padded_falling(total - m - depth, top - m - depth)
+    for i, m in enumerate(sizes):
+        lift = lifts[m]
         sums = [0, 0, 0]
         for count, k in zip(dealer.counts[i], classes[i], strict=True):
             sums[k] += count
         stand.append((sums[0] * lift, sums[1] * lift, sums[2] * lift))
-    sizes = space.sizes.tolist()
     return _StandTable(
         space,
         tuple(stand),
@@ -305,9 +307,18 @@ def evaluate_policies(
 def optimal_policy(game: GameResult[Fraction]) -> Policy:
     """Composition-dependent optimal play of ``game`` as a policy (ties stand)."""
     tables = {c: solution for c, solution in game.solutions.items()}
+    # Each Bonus card's decisions by hand, made on first use: a policy is asked about every
+    # hand of a space, and a dictionary answers faster than a search of the space's keys.
+    decisions: dict[int, dict[ValueCounts, bool]] = {}
 
     def hits(bonus: int, hand: ValueCounts) -> bool:
-        return tables[bonus].hits(hand)
+        known = decisions.get(bonus)
+        if known is None:
+            solution = tables[bonus]
+            hands = map(tuple, solution.space.hands.tolist())
+            known = decisions[bonus] = dict(zip(hands, solution.hitting, strict=True))
+        found = known.get(hand)
+        return tables[bonus].hits(hand) if found is None else found  # unknown: HandError
 
     return hits
 
