@@ -488,13 +488,8 @@ def strategies(
     """
     from solver.exact.game import solve_game
     from solver.exact.policies import realistic_play, simple_policy
-    from solver.exact.volatility import (
-        check_ratio,
-        parse_ratios,
-        ratio_table,
-        round_moments,
-        volatility,
-    )
+    from solver.exact.ratios import ratio_table, round_moments, volatility
+    from solver.exact.volatility import check_ratio, parse_ratios
     from solver.sim.strategies import TABLE_STRATEGIES
 
     played = make_rules(rules, options)

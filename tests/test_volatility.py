@@ -13,16 +13,8 @@ import solver.exact.volatility as volatility_module
 from solver.exact import ratios
 from solver.exact.game import GameResult, round_lines_for, solve_game
 from solver.exact.policies import realistic_play
-from solver.exact.volatility import (
-    TABULATED_RATIOS,
-    Z90,
-    Z95,
-    game_volatility,
-    parse_ratios,
-    ratio_table,
-    round_moments,
-    volatility,
-)
+from solver.exact.ratios import ratio_table, round_moments, volatility
+from solver.exact.volatility import TABULATED_RATIOS, Z90, Z95, game_volatility, parse_ratios
 from solver.model.cards import parse_cards
 from solver.model.errors import RulesError
 from solver.model.rules import Rules

@@ -30,8 +30,9 @@ from typing import Any
 from solver.exact.dealer import dealer_tree, exact_dealer, padded_falling
 from solver.exact.game import GameResult, GameStore, Start, round_lines_for, solve_game
 from solver.exact.player import HandSpace, hand_space, showdown_classes
+from solver.exact.ratios import RatioRow
 from solver.exact.strategy import Action, cell_of, stored_chart
-from solver.exact.volatility import RatioRow, Volatility
+from solver.exact.volatility import Volatility
 from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.errors import StrategyError
 from solver.model.hands import best_total, hand_of, hard_total, is_player_blackjack

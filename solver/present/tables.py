@@ -182,7 +182,7 @@ def _edge_sentence(game: GameResult[Any]) -> str:
 
 def game_summary(game: GameResult[Any]) -> str:
     """A human summary of a solve (``cbj solve``) that explains itself in plain words."""
-    from solver.exact.volatility import game_volatility  # statistics: not for `cbj rules`
+    from solver.exact.volatility import game_volatility  # not needed by `cbj rules`
 
     o = game.outcomes
     lines = [

@@ -31,17 +31,10 @@ from solver.exact.design import (
     solve_variants,
 )
 from solver.exact.game import GameResult, GameStore, round_outcomes
+from solver.exact.ratios import ratio_table, round_moments
 from solver.exact.seats import SEAT_COUNTS
 from solver.exact.strategy import COLUMNS, Chart, stored_chart, strategy_source
-from solver.exact.volatility import (
-    TABULATED_RATIOS,
-    Z90,
-    Z95,
-    Volatility,
-    game_volatility,
-    ratio_table,
-    round_moments,
-)
+from solver.exact.volatility import TABULATED_RATIOS, Z90, Z95, Volatility, game_volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
 from solver.model.errors import ReportError
 from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome, main_payoffs
