@@ -17,11 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from solver.api import (
-        BonusResult,
-        CacheCleared,
-        DealerResult,
         RulesResult,
-        Written,
         advise,
         bonus,
         cache_clear,
@@ -42,8 +38,9 @@ if TYPE_CHECKING:
         tables,
         variants,
     )
-    from solver.cache import Cache, CacheInfo, DiskCache, MemoryCache
-    from solver.exact.bonus import BonusAnalysis
+    from solver.cache import Cache, CacheCleared, CacheInfo, DiskCache, MemoryCache
+    from solver.exact.bonus import BonusAnalysis, BonusResult
+    from solver.exact.dealer import DealerResult
     from solver.exact.design import PaySolution, SearchResult, Variants
     from solver.exact.game import Advice, GameResult, GameStore
     from solver.exact.policies import StrategiesResult
@@ -67,18 +64,20 @@ if TYPE_CHECKING:
     )
     from solver.model.outcomes import BonusOutcome, MainOutcome
     from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
+    from solver.present.files import Written
     from solver.present.seats import TableOfPlayers
     from solver.sim import SimulationResult
 
 #: Where each public name lives.
 _HOMES = {
     "solver.api": (
-        "BonusResult CacheCleared DealerResult RulesResult Written advise bonus cache_clear "
+        "RulesResult advise bonus cache_clear "
         "cache_info chart count dealer eor paytable_search paytable_solve report rules seats "
         "shoe_states simulate solve strategies tables variants"
     ),
-    "solver.cache": "Cache CacheInfo DiskCache MemoryCache",
-    "solver.exact.bonus": "BonusAnalysis",
+    "solver.cache": "Cache CacheCleared CacheInfo DiskCache MemoryCache",
+    "solver.exact.bonus": "BonusAnalysis BonusResult",
+    "solver.exact.dealer": "DealerResult",
     "solver.exact.design": "PaySolution SearchResult Variants",
     "solver.exact.game": "Advice GameResult GameStore",
     "solver.exact.policies": "StrategiesResult",
@@ -92,6 +91,7 @@ _HOMES = {
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
     "solver.model.rules": "DealerNatural NaturalBeats Paytable Rules",
+    "solver.present.files": "Written",
     "solver.present.seats": "TableOfPlayers",
     "solver.sim": "SimulationResult",
 }

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack, overload
 
-from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value, value_label
+from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards, parse_value
 from solver.model.errors import (
     BackendError,
     CardError,
@@ -30,7 +30,6 @@ from solver.model.errors import (
     SimulationError,
     StrategyError,
 )
-from solver.model.numbers import exact_json
 from solver.model.outcomes import DEFAULT_ROUND_BAND, POLICY_NAMES, BonusOutcome
 from solver.model.rules import (
     TABULATED_RATIOS,
@@ -46,8 +45,9 @@ from solver.model.rules import (
 if TYPE_CHECKING:  # the solver is loaded by the functions that need it (pathlib too)
     from pathlib import Path
 
-    from solver.cache import CacheInfo
-    from solver.exact.bonus import BonusAnalysis
+    from solver.cache import CacheCleared, CacheInfo
+    from solver.exact.bonus import BonusResult
+    from solver.exact.dealer import DealerResult
     from solver.exact.design import (
         EdgeKind,
         PaySolution,
@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # the solver is loaded by the functions that need it (pathlib
     )
     from solver.exact.shoe_states import ShoeStates
     from solver.exact.strategy import Chart
+    from solver.present.files import Written
     from solver.present.seats import TableOfPlayers
     from solver.sim import ExactFigure, SimulationResult
     from solver.sim.counter import Counter
@@ -146,31 +147,6 @@ def rules(*, rules: Rules | None = None, **options: Unpack[RuleOptions]) -> Rule
     return RulesResult(make_rules(rules, options), None if named is None else preset_named(named))
 
 
-@dataclass(frozen=True, slots=True)
-class BonusResult:
-    """The Bonus wager's exact analysis, with its EV as an expression of the pays if asked."""
-
-    analysis: BonusAnalysis
-    symbolic_expected_value: str | None = None
-
-    @property
-    def rules(self) -> Rules:
-        """The rules the analysis was computed under."""
-        return self.analysis.rules
-
-    @property
-    def expected_value(self) -> Fraction:
-        """Expected net result per unit on the Bonus wager."""
-        return self.analysis.expected_value
-
-    def to_json(self) -> dict[str, Any]:
-        """The analysis as ``cbj bonus --format json`` prints it."""
-        document = self.analysis.to_json()
-        if self.symbolic_expected_value is not None:
-            document["symbolic_expected_value"] = self.symbolic_expected_value
-        return document
-
-
 def bonus(
     *,
     removed: Cards = (),
@@ -179,35 +155,11 @@ def bonus(
     **options: Unpack[RuleOptions],
 ) -> BonusResult:
     """The Bonus wager's exact return table from a full shoe less ``removed`` cards."""
-    from solver.exact.bonus import analyse_bonus
+    from solver.exact.bonus import BonusResult, analyse_bonus
 
     analysis = analyse_bonus(make_rules(rules, options), _cards(removed))
     expression = str(analysis.symbolic_expected_value()) if symbolic else None
     return BonusResult(analysis, expression)
-
-
-@dataclass(frozen=True, slots=True)
-class DealerResult:
-    """The exact distribution of the dealer's final result for each Bonus card value."""
-
-    rules: Rules
-    removed: tuple[Card, ...]
-    rows: tuple[tuple[int, dict[str, Fraction]], ...]
-    """``(Bonus card value, {result: probability})`` in Bonus card order."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The distributions as ``cbj dealer --format json`` prints them."""
-        return {
-            "rules": self.rules.to_json(),
-            "tables": [
-                {
-                    "bonus": value_label(bonus),
-                    "removed": [str(c) for c in self.removed],
-                    "outcomes": {label: exact_json(p) for label, p in distribution.items()},
-                }
-                for bonus, distribution in self.rows
-            ],
-        }
 
 
 def dealer(
@@ -218,7 +170,7 @@ def dealer(
     **options: Unpack[RuleOptions],
 ) -> DealerResult:
     """The dealer's final result for the Bonus card ``bonus`` (a value, or ``"all"``)."""
-    from solver.exact.dealer import dealer_distribution
+    from solver.exact.dealer import DealerResult, dealer_distribution
 
     played = make_rules(rules, options)
     cards = _cards(removed)
@@ -705,15 +657,6 @@ def variants(
 # --- Files: the strategy tables and the report ----------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Written:
-    """Files a command wrote, and the charts or report behind them."""
-
-    rules: Rules
-    paths: tuple[Path, ...]
-    charts: tuple[Chart, ...] = ()
-
-
 def tables(
     output_dir: str | Path = "strategy_tables",
     *,
@@ -728,7 +671,7 @@ def tables(
     from solver.exact.game import solve_game
     from solver.exact.strategy import stored_chart
     from solver.present.collection import VARIANTS, is_collection, write_collection
-    from solver.present.files import check_output_dir, folder_swap
+    from solver.present.files import Written, check_output_dir, folder_swap
 
     target = check_output_dir(str(output_dir), is_collection)
     charts = [
@@ -757,6 +700,7 @@ def graph(
     from pathlib import Path
 
     from solver.exact.graph import decision_graph
+    from solver.present.files import Written
     from solver.present.graph import graph_format, render_graph
 
     bonus_cards = _cards([bonus] if isinstance(bonus, Card) else bonus)
@@ -795,7 +739,7 @@ def report(
     """
     from pathlib import Path
 
-    from solver.present.files import choose_format
+    from solver.present.files import Written, choose_format
     from solver.present.report import (
         REPORT_FORMATS,
         build_report,
@@ -824,18 +768,6 @@ def report(
     return Written(played, (write_report(document, Path(output), chosen),))
 
 
-@dataclass(frozen=True, slots=True)
-class CacheCleared:
-    """What ``cbj cache clear`` removed."""
-
-    path: Path
-    entries: int
-
-    def to_json(self) -> dict[str, Any]:
-        """The document ``cbj cache clear --format json`` prints."""
-        return {"path": str(self.path), "entries_removed": self.entries}
-
-
 def cache_info(
     directory: str | Path | None = None, *, warn: Callable[[str], None] | None = None
 ) -> CacheInfo:
@@ -849,7 +781,7 @@ def cache_clear(
     directory: str | Path | None = None, *, warn: Callable[[str], None] | None = None
 ) -> CacheCleared:
     """Delete every entry of the disk cache."""
-    from solver.cache import Cache
+    from solver.cache import Cache, CacheCleared
 
     cache = Cache(directory, warn=warn)
     return CacheCleared(cache.directory, cache.clear())

@@ -733,6 +733,18 @@ class CacheInfo:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class CacheCleared:
+    """What ``cbj cache clear`` removed."""
+
+    path: Path
+    entries: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The document ``cbj cache clear --format json`` prints."""
+        return {"path": str(self.path), "entries_removed": self.entries}
+
+
 class _Unusable(Exception):
     """The cache folder or database cannot be used safely."""
 

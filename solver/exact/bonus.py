@@ -173,3 +173,28 @@ def analyse_bonus(rules: Rules | None = None, removed: Iterable[Card] = ()) -> B
         for o in BONUS_OUTCOMES
     )
     return BonusAnalysis(rules, removed, lines)
+
+
+@dataclass(frozen=True, slots=True)
+class BonusResult:
+    """The Bonus wager's exact analysis, with its EV as an expression of the pays if asked."""
+
+    analysis: BonusAnalysis
+    symbolic_expected_value: str | None = None
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the analysis was computed under."""
+        return self.analysis.rules
+
+    @property
+    def expected_value(self) -> Fraction:
+        """Expected net result per unit on the Bonus wager."""
+        return self.analysis.expected_value
+
+    def to_json(self) -> dict[str, Any]:
+        """The analysis as ``cbj bonus --format json`` prints it."""
+        document = self.analysis.to_json()
+        if self.symbolic_expected_value is not None:
+            document["symbolic_expected_value"] = self.symbolic_expected_value
+        return document

@@ -16,10 +16,15 @@ import shutil
 import tempfile
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from solver.model.errors import OutputError
+from solver.model.rules import Rules
+
+if TYPE_CHECKING:
+    from solver.exact.strategy import Chart
 
 #: The format each file extension stands for.
 EXTENSION_FORMATS: dict[str, str] = {
@@ -221,3 +226,12 @@ def folder_swap(path: Path) -> Iterator[Path]:
 def wrote(path: Path | str) -> str:
     """The line a command prints on stderr after writing a file."""
     return f"wrote {path}"
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """Files a command wrote, and the charts or report behind them."""
+
+    rules: Rules
+    paths: tuple[Path, ...]
+    charts: tuple[Chart, ...] = ()
