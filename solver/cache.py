@@ -14,15 +14,15 @@ zlib-compressed JSON: plain data only, so loading an entry can never execute cod
 doubles, bit for bit, and ten times faster to write than decimals.  Only what outputs
 need is stored, compactly: exact values as integer numerators over one denominator per
 hand size, columns that an identity recovers left out, hand spaces rebuilt from their
-smallest hands; about 2.5 MB
-for a six-deck exact game and 1.2 MB for a float one (zlib's fastest level: the default
-level made them 10% smaller and took four times as long).  A game's per-hand solutions,
-nearly all of it, are compressed apart from the rest (:func:`pack`), and read from the
-database and decoded only when first used: a repeated ``cbj solve`` reads a few
-kilobytes (the entry's head) and loads neither numpy nor the solver.  Solutions wanted
-after their entry was evicted or replaced are solved again, silently.  Within one
-process, the last few entries decoded or stored are kept (:data:`RECENT_ENTRIES`):
-reading one again still reads and verifies its head, but does not decode it again.
+smallest hands; about 2.5 MB for a six-deck exact game and 1.2 MB for a float one (zlib's
+fastest level: the default level made them 10% smaller and took four times as long).
+A game's per-hand solutions, nearly all of it, are compressed apart from the rest
+(:func:`pack`), and read from the database and decoded only when first used: a repeated
+``cbj solve`` reads a few kilobytes (the entry's head) and loads neither numpy nor the
+solver.  Solutions wanted after their entry was evicted or replaced are solved again,
+silently.  Within one process, the last few entries decoded or stored are kept
+(:data:`RECENT_ENTRIES`): reading one again still reads and verifies its head, but does
+not decode it again.
 
 Safety rules:
 
