@@ -195,6 +195,7 @@ def per_composition(repeat: int) -> None:
     """Solver time alone (imports excluded, first run included) per hand composition."""
     script = """
 import statistics, sys, time
+import solver.exact.player  # the solver's lazily imported modules and numpy: not timed
 from solver.exact.game import solve_game
 from solver.model.rules import Rules
 decks, exact, repeat = int(sys.argv[1]), sys.argv[2] == "exact", int(sys.argv[3])
@@ -221,6 +222,7 @@ print(times[0], later, cpu[0], hands)
                 text=True,
                 check=True,
                 cwd=ROOT,
+                env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},  # as `cbj` sets it
             ).stdout.split()
             first, later, cpu, hands = map(float, output)
             print(

@@ -907,6 +907,9 @@ def interrupted() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``cbj`` console command."""
+    # The solver multiplies no matrices, so the pool of threads OpenBLAS starts with numpy
+    # (one per core) would only add start-up time and CPU; a user's own setting wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         status = cli.main(args=argv, prog_name="cbj", standalone_mode=False)
     except CbjError as error:
