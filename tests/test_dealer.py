@@ -159,3 +159,12 @@ def test_rebuilding_one_integer_agrees_with_rebuilding_them_all(
     residues = np.array([[n % p for n in kept] for p in primes], dtype=np.int64)
     assert rebuild(residues, primes).tolist() == kept
     assert [rebuild_one(residues[:, i].tolist(), primes) for i in range(len(kept))] == kept
+
+
+def test_an_empty_batch_of_shoes_gives_no_rows_on_every_path() -> None:
+    rules = Rules()
+    none = np.zeros((0, 10), dtype=np.int64)
+    columns = len(outcome_labels(rules))
+    assert dealer_probabilities(rules, 5, none).shape == (0, columns)
+    assert tree_probabilities(rules, 5, none).shape == (0, columns)
+    assert exact_dealer(rules, 5, none).counts == ()

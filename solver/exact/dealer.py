@@ -410,7 +410,7 @@ def _groups_of(key: bytes, shoes: int) -> ShoeGroups:
         unique, group = np.unique(counts[:, value] * size + group, return_inverse=True)
         group = group.reshape(-1)
         n = unique // size
-        first = np.flatnonzero(np.concatenate(([True], n[1:] != n[:-1])))
+        first = np.flatnonzero(np.concatenate((n[:1] == n[:1], n[1:] != n[:-1])))  # none if empty
         parents.append(unique % size)
         held.append(n[first])
         bounds.append([*first.tolist(), len(unique)])
