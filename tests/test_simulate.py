@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache
+from math import factorial
 
 import pytest
 from hypothesis import given, settings
@@ -247,7 +248,8 @@ def tiny_removed() -> tuple[Card, ...]:
     return tuple(c for c in physical_cards(Shoe.full(1)) if c not in keep)
 
 
-def best(hand: Iterable[int], bonus: int) -> int:
+@cache
+def best(hand: tuple[int, ...], bonus: int) -> int:
     """Best total at most 21 with or without the Bonus card; 0 when the own cards bust."""
     cards = list(hand)
     options = []
@@ -267,38 +269,36 @@ def cards_in_21(hand: tuple[int, ...], bonus: int) -> int:
 
 
 def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> dict[str, Fraction]:
-    """Probability of each main outcome, enumerating every order of ``values``."""
-    pays: dict[str, Fraction] = {
-        "blackjack": rules.blackjack_pays,
-        "win": Fraction(1),
-        "push": Fraction(0),
-        "lose": Fraction(-1),
-    }
+    """Probability of each main outcome, enumerating every order of ``values``.
+
+    Each step counts, in whole numbers, the orders of the cards still in the shoe that
+    lead to each end: a card of a value the shoe holds ``n`` of stands for ``n`` orders,
+    and where dealing stops all ``m!`` orders of the ``m`` cards left count.  The counts
+    over every order of the shoe, divided by their sum ``len(values)!``, are the
+    probabilities (exact, and much cheaper than adding fractions at every step).
+    """
     threshold = rules.dealer_stands_on
 
-    def take(shoe: tuple[int, ...]) -> Iterable[tuple[Fraction, int, tuple[int, ...]]]:
+    def take(shoe: tuple[int, ...]) -> Iterable[tuple[int, int, tuple[int, ...]]]:
         for i, v in enumerate(shoe):
             if i == 0 or shoe[i - 1] != v:
-                p = Fraction(shoe.count(v), len(shoe))
-                yield p, v, shoe[:i] + shoe[i + 1 :]
+                yield shoe.count(v), v, shoe[:i] + shoe[i + 1 :]
 
     @cache
-    def dealer(
-        shoe: tuple[int, ...], hand: tuple[int, ...], bonus: int
-    ) -> dict[DealerFinal, Fraction]:
-        out: dict[DealerFinal, Fraction] = {}
+    def dealer(shoe: tuple[int, ...], hand: tuple[int, ...], bonus: int) -> dict[DealerFinal, int]:
+        out: dict[DealerFinal, int] = {}
         assert shoe, "the tiny shoe must never run out"
-        for p, v, rest in take(shoe):
+        for n, v, rest in take(shoe):
             grown = tuple(sorted((*hand, v)))
-            finals: dict[DealerFinal, Fraction]
+            finals: dict[DealerFinal, int]
             if sum(grown) > 21:
-                finals = {("bust",): Fraction(1)}
+                finals = {("bust",): factorial(len(rest))}
             elif best(grown, bonus) >= threshold:
-                finals = {(best(grown, bonus), natural(grown, bonus)): Fraction(1)}
+                finals = {(best(grown, bonus), natural(grown, bonus)): factorial(len(rest))}
             else:
                 finals = dealer(rest, grown, bonus)
             for k, q in finals.items():
-                out[k] = out.get(k, Fraction(0)) + p * q
+                out[k] = out.get(k, 0) + n * q
         return out
 
     def natural(hand: tuple[int, ...], bonus: int) -> bool:
@@ -321,30 +321,30 @@ def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> d
         return "push"
 
     @cache
-    def player(shoe: tuple[int, ...], hand: tuple[int, ...], bonus: int) -> dict[str, Fraction]:
-        out: dict[str, Fraction] = {}
+    def player(shoe: tuple[int, ...], hand: tuple[int, ...], bonus: int) -> dict[str, int]:
+        out: dict[str, int] = {}
         if best(hand, bonus) >= stand_on:
             for final, q in dealer(shoe, (), bonus).items():
                 key = settle(hand, bonus, final)
-                out[key] = out.get(key, Fraction(0)) + q
+                out[key] = out.get(key, 0) + q
             return out
-        for p, v, rest in take(shoe):
+        for n, v, rest in take(shoe):
             grown = tuple(sorted((*hand, v)))
-            sub = {"lose": Fraction(1)} if sum(grown) > 21 else player(rest, grown, bonus)
+            sub = {"lose": factorial(len(rest))} if sum(grown) > 21 else player(rest, grown, bonus)
             for k, q in sub.items():
-                out[k] = out.get(k, Fraction(0)) + p * q
+                out[k] = out.get(k, 0) + n * q
         return out
 
-    total: dict[str, Fraction] = dict.fromkeys(pays, Fraction(0))
-    for p1, own, after_own in take(tuple(sorted(values))):
-        for p2, bonus, rest in take(after_own):
+    orders = dict.fromkeys(("blackjack", "win", "push", "lose"), 0)
+    for n1, own, after_own in take(tuple(sorted(values))):
+        for n2, bonus, rest in take(after_own):
             if sorted((own, bonus)) == [1, 10]:
-                total["blackjack"] += p1 * p2
+                orders["blackjack"] += n1 * n2 * factorial(len(rest))
                 continue
             for k, q in player(rest, (own,), bonus).items():
-                total[k] += p1 * p2 * q
-    assert sum(total.values()) == 1
-    return total
+                orders[k] += n1 * n2 * q
+    assert sum(orders.values()) == factorial(len(values))
+    return {k: Fraction(q, factorial(len(values))) for k, q in orders.items()}
 
 
 @pytest.mark.parametrize(
