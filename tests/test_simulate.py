@@ -620,16 +620,26 @@ def test_simulate_bad_input_is_one_line_on_stderr_with_status_2(
     assert err.count("\n") == 1 and named in err and "Traceback" not in err
 
 
+def backend_run(jobs: int) -> SimulationResult:
+    """The simulation each joblib backend deals."""
+    return simulate(Rules(), StandOn(17), 9_000, seed=12, jobs=jobs, chunk_rounds=2_000)
+
+
+@pytest.fixture(scope="module")
+def one_job_counts() -> tuple[object, ...]:
+    """The counts on one job, which runs in this process whatever the backend: dealt once."""
+    return counts(backend_run(1))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["threading", "multiprocessing"])
-def test_any_joblib_backend_gives_the_same_results(backend: str) -> None:
+def test_any_joblib_backend_gives_the_same_results(
+    backend: str, one_job_counts: tuple[object, ...]
+) -> None:
     from joblib import parallel_config
 
-    def run(jobs: int) -> SimulationResult:
-        return simulate(Rules(), StandOn(17), 9_000, seed=12, jobs=jobs, chunk_rounds=2_000)
-
     with parallel_config(backend=backend):
-        assert counts(run(2)) == counts(run(1))
+        assert counts(backend_run(2)) == one_job_counts
 
 
 def test_overall_figures_are_the_seats_pooled() -> None:
