@@ -14,6 +14,7 @@ from fractions import Fraction
 from functools import cache
 from math import factorial
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,15 +27,20 @@ from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.errors import ShoeError, SimulationError, StrategyError
 from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
 from solver.sim import (
+    AlwaysStand,
     ExactFigure,
+    MimicDealer,
+    NeverBust,
     SimulationResult,
     StandOn,
+    Strategy,
     TableStrategy,
     chi_square_sf,
     deal_stacked,
     parse_strategy,
     simulate,
 )
+from solver.sim.strategies import compile_strategy
 
 from .conftest import physical_cards, run_cli
 
@@ -464,6 +470,37 @@ def test_a_table_strategy_plays_exactly_like_the_policy_it_tabulates() -> None:
     one = simulate(Rules(), StandOn(18), 30_000, seed=3)
     two = simulate(Rules(), table, 30_000, seed=3)
     assert counts(one) == counts(two) and two.strategy == "table(stand-on:18)"
+
+
+class AskedHandByHand:
+    """A strategy seen only through ``name`` and ``hits``: compiled by asking every hand."""
+
+    def __init__(self, strategy: Strategy) -> None:
+        self.strategy = strategy
+
+    @property
+    def name(self) -> str:
+        return self.strategy.name
+
+    def hits(self, bonus: int, hand: tuple[int, ...]) -> bool:
+        return self.strategy.hits(bonus, hand)
+
+
+def test_built_in_strategies_compile_as_their_answers_hand_by_hand() -> None:
+    ten = (0,) * 9 + (1,)
+    strategies: list[Strategy] = [
+        *(StandOn(k) for k in (12, 17, 22)),
+        NeverBust(),
+        AlwaysStand(),
+        MimicDealer(18),
+        TableStrategy({(5, ten): True, (6, ten): False}, default=NeverBust()),
+        TableStrategy({(7, ten): False}, default=True),
+    ]
+    shoes = [(4,) * 9 + (16,), (2, 1, 1, 0, 1, 1, 1, 1, 1, 4), (0, 3, 0, 5, 2, 0, 0, 1, 0, 2)]
+    for strategy in strategies:
+        for shoe in shoes:
+            expected = compile_strategy(AskedHandByHand(strategy), shoe)
+            assert np.array_equal(compile_strategy(strategy, shoe), expected), strategy.name
 
 
 def test_a_decision_table_falls_back_to_its_default() -> None:
