@@ -25,7 +25,8 @@ class Strategy(Protocol):
 
     ``hand`` is a composition of the player's own cards by value (``hand[v - 1]`` cards of
     value ``v``, ace = 1); the Bonus card is never part of it.  The simulator asks once per
-    possible hand and compiles the answers into a lookup array before dealing.
+    possible hand and compiles the answers into a lookup array before dealing (the
+    built-in strategies answer for every hand at once, with ``hit_array``).
     """
 
     @property
