@@ -12,7 +12,9 @@ import json
 from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache
+from math import factorial
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -25,15 +27,20 @@ from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.errors import ShoeError, SimulationError, StrategyError
 from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
 from solver.sim import (
+    AlwaysStand,
     ExactFigure,
+    MimicDealer,
+    NeverBust,
     SimulationResult,
     StandOn,
+    Strategy,
     TableStrategy,
     chi_square_sf,
     deal_stacked,
     parse_strategy,
     simulate,
 )
+from solver.sim.strategies import compile_strategy
 
 from .conftest import physical_cards, run_cli
 
@@ -247,7 +254,8 @@ def tiny_removed() -> tuple[Card, ...]:
     return tuple(c for c in physical_cards(Shoe.full(1)) if c not in keep)
 
 
-def best(hand: Iterable[int], bonus: int) -> int:
+@cache
+def best(hand: tuple[int, ...], bonus: int) -> int:
     """Best total at most 21 with or without the Bonus card; 0 when the own cards bust."""
     cards = list(hand)
     options = []
@@ -267,38 +275,36 @@ def cards_in_21(hand: tuple[int, ...], bonus: int) -> int:
 
 
 def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> dict[str, Fraction]:
-    """Probability of each main outcome, enumerating every order of ``values``."""
-    pays: dict[str, Fraction] = {
-        "blackjack": rules.blackjack_pays,
-        "win": Fraction(1),
-        "push": Fraction(0),
-        "lose": Fraction(-1),
-    }
+    """Probability of each main outcome, enumerating every order of ``values``.
+
+    Each step counts, in whole numbers, the orders of the cards still in the shoe that
+    lead to each end: a card of a value the shoe holds ``n`` of stands for ``n`` orders,
+    and where dealing stops all ``m!`` orders of the ``m`` cards left count.  The counts
+    over every order of the shoe, divided by their sum ``len(values)!``, are the
+    probabilities (exact, and much cheaper than adding fractions at every step).
+    """
     threshold = rules.dealer_stands_on
 
-    def take(shoe: tuple[int, ...]) -> Iterable[tuple[Fraction, int, tuple[int, ...]]]:
+    def take(shoe: tuple[int, ...]) -> Iterable[tuple[int, int, tuple[int, ...]]]:
         for i, v in enumerate(shoe):
             if i == 0 or shoe[i - 1] != v:
-                p = Fraction(shoe.count(v), len(shoe))
-                yield p, v, shoe[:i] + shoe[i + 1 :]
+                yield shoe.count(v), v, shoe[:i] + shoe[i + 1 :]
 
     @cache
-    def dealer(
-        shoe: tuple[int, ...], hand: tuple[int, ...], bonus: int
-    ) -> dict[DealerFinal, Fraction]:
-        out: dict[DealerFinal, Fraction] = {}
+    def dealer(shoe: tuple[int, ...], hand: tuple[int, ...], bonus: int) -> dict[DealerFinal, int]:
+        out: dict[DealerFinal, int] = {}
         assert shoe, "the tiny shoe must never run out"
-        for p, v, rest in take(shoe):
+        for n, v, rest in take(shoe):
             grown = tuple(sorted((*hand, v)))
-            finals: dict[DealerFinal, Fraction]
+            finals: dict[DealerFinal, int]
             if sum(grown) > 21:
-                finals = {("bust",): Fraction(1)}
+                finals = {("bust",): factorial(len(rest))}
             elif best(grown, bonus) >= threshold:
-                finals = {(best(grown, bonus), natural(grown, bonus)): Fraction(1)}
+                finals = {(best(grown, bonus), natural(grown, bonus)): factorial(len(rest))}
             else:
                 finals = dealer(rest, grown, bonus)
             for k, q in finals.items():
-                out[k] = out.get(k, Fraction(0)) + p * q
+                out[k] = out.get(k, 0) + n * q
         return out
 
     def natural(hand: tuple[int, ...], bonus: int) -> bool:
@@ -321,30 +327,30 @@ def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> d
         return "push"
 
     @cache
-    def player(shoe: tuple[int, ...], hand: tuple[int, ...], bonus: int) -> dict[str, Fraction]:
-        out: dict[str, Fraction] = {}
+    def player(shoe: tuple[int, ...], hand: tuple[int, ...], bonus: int) -> dict[str, int]:
+        out: dict[str, int] = {}
         if best(hand, bonus) >= stand_on:
             for final, q in dealer(shoe, (), bonus).items():
                 key = settle(hand, bonus, final)
-                out[key] = out.get(key, Fraction(0)) + q
+                out[key] = out.get(key, 0) + q
             return out
-        for p, v, rest in take(shoe):
+        for n, v, rest in take(shoe):
             grown = tuple(sorted((*hand, v)))
-            sub = {"lose": Fraction(1)} if sum(grown) > 21 else player(rest, grown, bonus)
+            sub = {"lose": factorial(len(rest))} if sum(grown) > 21 else player(rest, grown, bonus)
             for k, q in sub.items():
-                out[k] = out.get(k, Fraction(0)) + p * q
+                out[k] = out.get(k, 0) + n * q
         return out
 
-    total: dict[str, Fraction] = dict.fromkeys(pays, Fraction(0))
-    for p1, own, after_own in take(tuple(sorted(values))):
-        for p2, bonus, rest in take(after_own):
+    orders = dict.fromkeys(("blackjack", "win", "push", "lose"), 0)
+    for n1, own, after_own in take(tuple(sorted(values))):
+        for n2, bonus, rest in take(after_own):
             if sorted((own, bonus)) == [1, 10]:
-                total["blackjack"] += p1 * p2
+                orders["blackjack"] += n1 * n2 * factorial(len(rest))
                 continue
             for k, q in player(rest, (own,), bonus).items():
-                total[k] += p1 * p2 * q
-    assert sum(total.values()) == 1
-    return total
+                orders[k] += n1 * n2 * q
+    assert sum(orders.values()) == factorial(len(values))
+    return {k: Fraction(q, factorial(len(values))) for k, q in orders.items()}
 
 
 @pytest.mark.parametrize(
@@ -464,6 +470,38 @@ def test_a_table_strategy_plays_exactly_like_the_policy_it_tabulates() -> None:
     one = simulate(Rules(), StandOn(18), 30_000, seed=3)
     two = simulate(Rules(), table, 30_000, seed=3)
     assert counts(one) == counts(two) and two.strategy == "table(stand-on:18)"
+
+
+class AskedHandByHand:
+    """A strategy seen only through ``name`` and ``hits``: compiled by asking every hand."""
+
+    def __init__(self, strategy: Strategy) -> None:
+        self.strategy = strategy
+
+    @property
+    def name(self) -> str:
+        return self.strategy.name
+
+    def hits(self, bonus: int, hand: tuple[int, ...]) -> bool:
+        return self.strategy.hits(bonus, hand)
+
+
+def test_built_in_strategies_compile_as_their_answers_hand_by_hand() -> None:
+    ten = (0,) * 9 + (1,)
+    strategies: list[Strategy] = [
+        StandOn(17),
+        StandOn(22),
+        NeverBust(),
+        AlwaysStand(),
+        MimicDealer(18),
+        TableStrategy({(5, ten): True, (6, ten): False}, default=NeverBust()),
+        TableStrategy({(7, ten): False}, default=True),
+    ]
+    shoes = [(4,) * 9 + (16,), (2, 1, 1, 0, 1, 1, 1, 1, 1, 4), (0, 3, 0, 5, 2, 0, 0, 1, 0, 2)]
+    for strategy in strategies:
+        for shoe in shoes:
+            expected = compile_strategy(AskedHandByHand(strategy), shoe)
+            assert np.array_equal(compile_strategy(strategy, shoe), expected), strategy.name
 
 
 def test_a_decision_table_falls_back_to_its_default() -> None:
@@ -620,16 +658,26 @@ def test_simulate_bad_input_is_one_line_on_stderr_with_status_2(
     assert err.count("\n") == 1 and named in err and "Traceback" not in err
 
 
+def backend_run(jobs: int) -> SimulationResult:
+    """The simulation each joblib backend deals."""
+    return simulate(Rules(), StandOn(17), 9_000, seed=12, jobs=jobs, chunk_rounds=2_000)
+
+
+@pytest.fixture(scope="module")
+def one_job_counts() -> tuple[object, ...]:
+    """The counts on one job, which runs in this process whatever the backend: dealt once."""
+    return counts(backend_run(1))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["threading", "multiprocessing"])
-def test_any_joblib_backend_gives_the_same_results(backend: str) -> None:
+def test_any_joblib_backend_gives_the_same_results(
+    backend: str, one_job_counts: tuple[object, ...]
+) -> None:
     from joblib import parallel_config
 
-    def run(jobs: int) -> SimulationResult:
-        return simulate(Rules(), StandOn(17), 9_000, seed=12, jobs=jobs, chunk_rounds=2_000)
-
     with parallel_config(backend=backend):
-        assert counts(run(2)) == counts(run(1))
+        assert counts(backend_run(2)) == one_job_counts
 
 
 def test_overall_figures_are_the_seats_pooled() -> None:

@@ -59,7 +59,8 @@ class Shoes:
     ``rows`` holds every lane's cards back to back; positions below ``next`` are dealt.
     A stacked shoe (no random generator) deals its cards in the order given.  Given
     ``tags`` (a tag per card code), ``running`` keeps each lane's running count of the
-    cards dealt since its shuffle.
+    cards dealt since its shuffle.  ``room`` is a number of draws that cannot empty any
+    lane's shoe (each draw deals at most one card per lane), so they skip that test.
     """
 
     def __init__(
@@ -78,6 +79,7 @@ class Shoes:
         self.cut = cut
         self.tags = tags
         self.running = np.zeros(lanes, dtype=np.intp)
+        self.room = 0
 
     def begin_round(self, n: int) -> None:
         """Start a round on lanes ``0..n-1``, reshuffling where the shoe is done (idempotent)."""
@@ -97,9 +99,12 @@ class Shoes:
     def draw(self, lanes: Codes) -> Codes:
         """Deal the next card of each lane listed."""
         at = self.next[lanes]
-        if at.size and at.max() >= self.size:
-            self._reshuffle_discards(lanes[at >= self.size])
-            at = self.next[lanes]
+        if self.room < 1:
+            if at.size and at.max() >= self.size:
+                self._reshuffle_discards(lanes[at >= self.size])
+                at = self.next[lanes]
+            self.room = self.size - int(self.next.max(initial=0))
+        self.room -= 1
         here = lanes * self.size + at
         if self.rng is None:
             there = here
@@ -138,15 +143,36 @@ class Shoes:
 # ---------------------------------------------------------------------------------------
 
 
+def _bonus_outcomes(own: Codes, bonus: Codes) -> Codes:
+    """Bonus wager tiers (clause 4) of each seat card against the Bonus card, by code."""
+    own_rank, bonus_rank = RANK_OF[own], RANK_OF[bonus]
+    outcome = np.full(own.shape, BONUS_LOSE, dtype=np.intp)
+    outcome[(own_rank - bonus_rank) % 13 == 1] = ADJACENT
+    outcome[(own_rank - bonus_rank) % 13 == 12] = ADJACENT
+    outcome[own_rank == bonus_rank] = RANK_MATCH
+    outcome[own == bonus] = SUITED_MATCH
+    return outcome
+
+
+_CODES = np.repeat(np.arange(52, dtype=np.intp)[:, None], 52, axis=1)
+#: ``BONUS_TIER[seat card, Bonus card]``: the Bonus outcome of every pair of card codes.
+BONUS_TIER = _bonus_outcomes(_CODES, _CODES.T)
+_FIRST, _BONUS = VALUE_OF[:, None], VALUE_OF[None, :]
+#: ``BLACKJACK_PAIR[seat card, Bonus card]``: an ace and a ten-value card (clause 5).
+BLACKJACK_PAIR = (_FIRST + _BONUS == 11) & ((_FIRST == 1) | (_BONUS == 1))
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Table:
     """Everything a chunk needs to play: rules, strategy array and the starting shoe."""
 
     rules: Rules
     hit: Flags
-    """``hit[bonus value, hand]``: the strategy as a lookup array."""
-    stops: Flags
-    """``stops[bonus value, hand]``: the dealer stops drawing (bust, or best total reached)."""
+    """``hit[bonus value, hand]``: the strategy as a lookup array (False once bust)."""
+    draws: Flags
+    """``draws[bonus value, hand]``: the dealer draws on (not bust, best total not reached)."""
+    natural: Flags
+    """``natural[bonus value, hand]``: a dealer hand that is a natural under the rules."""
     cards: npt.NDArray[np.uint8]
     seats: int
     cut: int | None
@@ -160,23 +186,22 @@ class Table:
         seats: int,
         cut: int | None,
     ) -> Table:
-        """Compile the strategy and the dealer's stopping rule (clause 7) into arrays."""
+        """Compile the strategy, the dealer's stopping rule (clause 7) and its naturals."""
         space = hand_space()
         bust = np.arange(space.bust + 1) == space.bust
         stops = (space.best >= rules.dealer_stands_on) | bust[None, :]
+        # Clause 9: a natural is 21 from exactly two cards.  Which pairs count is the
+        # dealer_natural reading: two own cards, one own card with the Bonus card, both, neither.
+        two_own = (space.cards == 2) & (space.best[0] == 21)
+        own_and_bonus = (space.cards == 1) & (space.best == 21)
+        natural = np.zeros(stops.shape, dtype=np.bool_)
+        if rules.dealer_natural in (DealerNatural.WITH_BONUS, DealerNatural.OWN_CARDS):
+            natural |= two_own[None, :]
+        if rules.dealer_natural in (DealerNatural.WITH_BONUS, DealerNatural.BONUS_CARD):
+            natural |= own_and_bonus
         shoe = tuple(int(n) for n in np.bincount(VALUE_OF[cards], minlength=11)[1:])
-        return cls(rules, compile_strategy(strategy, shoe), stops, cards, seats, cut)
-
-
-def _bonus_outcomes(own: Codes, bonus: Codes) -> Codes:
-    """Bonus wager tiers (clause 4) of each seat card against the Bonus card, by code."""
-    own_rank, bonus_rank = RANK_OF[own], RANK_OF[bonus]
-    outcome = np.full(own.shape, BONUS_LOSE, dtype=np.intp)
-    outcome[(own_rank - bonus_rank) % 13 == 1] = ADJACENT
-    outcome[(own_rank - bonus_rank) % 13 == 12] = ADJACENT
-    outcome[own_rank == bonus_rank] = RANK_MATCH
-    outcome[own == bonus] = SUITED_MATCH
-    return outcome
+        hit = compile_strategy(strategy, shoe)
+        return cls(rules, hit, ~stops, natural, cards, seats, cut)
 
 
 def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
@@ -189,43 +214,34 @@ def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
     rules, bust = table.rules, space.bust
     everyone = np.arange(n, dtype=np.intp)
     shoes.begin_round(n)
-    own = np.stack([shoes.draw(everyone) for _ in range(table.seats)])  # clause 3
+    own = np.empty((table.seats, n), dtype=np.intp)  # clause 3
+    for seat in range(table.seats):
+        own[seat] = shoes.draw(everyone)
     bonus = shoes.draw(everyone)
-    bonus_outcome = _bonus_outcomes(own, bonus[None, :])  # clause 4
+    bonus_outcome = BONUS_TIER[own, bonus[None, :]]  # clause 4
     b = VALUE_OF[bonus]
 
-    first = VALUE_OF[own]
-    blackjack = (first + b[None, :] == 11) & ((first == 1) | (b[None, :] == 1))  # clause 5
-    hands = space.step[0, first]
+    blackjack = BLACKJACK_PAIR[own, bonus[None, :]]  # clause 5
+    hands = space.step[0, VALUE_OF[own]]
     for seat in range(table.seats):  # clause 6, each seat in turn
         hand = hands[seat]
         drawing = np.flatnonzero(~blackjack[seat])
-        while drawing.size:
+        while drawing.size:  # a bust hand never hits: it leaves here
             drawing = drawing[table.hit[b[drawing], hand[drawing]]]
             if not drawing.size:
                 break
             hand[drawing] = space.step[hand[drawing], VALUE_OF[shoes.draw(drawing)]]
-            drawing = drawing[hand[drawing] != bust]
     standing = ~blackjack & (hands != bust)
 
     dealer = np.zeros(n, dtype=np.intp)  # clause 7: the dealer plays if anyone still stands
     drawing = np.flatnonzero(standing.any(axis=0))
     while drawing.size:
         dealer[drawing] = space.step[dealer[drawing], VALUE_OF[shoes.draw(drawing)]]
-        drawing = drawing[~table.stops[b[drawing], dealer[drawing]]]
+        drawing = drawing[table.draws[b[drawing], dealer[drawing]]]
 
     dealer_bust = dealer == bust
     dealer_total = space.best[b, dealer]
-    dealer_cards = space.cards[dealer]
-    # Clause 9: a natural is 21 from exactly two cards.  Which pairs count is the
-    # dealer_natural reading: two own cards, one own card with the Bonus card, both, neither.
-    two_own = (dealer_cards == 2) & (space.best[0, dealer] == 21)
-    own_and_bonus = (dealer_cards == 1) & (dealer_total == 21)
-    natural = np.zeros(n, dtype=np.bool_)
-    if rules.dealer_natural in (DealerNatural.WITH_BONUS, DealerNatural.OWN_CARDS):
-        natural |= two_own
-    if rules.dealer_natural in (DealerNatural.WITH_BONUS, DealerNatural.BONUS_CARD):
-        natural |= own_and_bonus
+    natural = table.natural[b, dealer]  # clause 9, as read in Table.make
 
     player_total = space.best[b[None, :], hands]  # clause 8
     main = np.full(hands.shape, LOSE, dtype=np.intp)

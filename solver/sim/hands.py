@@ -43,14 +43,24 @@ class Wager(StrEnum):
 # ---------------------------------------------------------------------------------------
 
 
-def _hard(hand: ValueCounts) -> int:
-    """Total of own cards with every ace as 1."""
-    return sum(value * n for value, n in enumerate(hand, start=1))
+def _soft(total: Codes, has_ace: Flags) -> Codes:
+    """Count one ace as 11 where that keeps the total within 21."""
+    return np.where(has_ace & (total + 10 <= 21), total + 10, total)
 
 
-def _soft(total: int, has_ace: bool) -> int:
-    """Count one ace as 11 when that keeps the total within 21."""
-    return total + 10 if has_ace and total + 10 <= 21 else total
+def best_totals(hard: Codes, has_ace: Flags) -> Codes:
+    """``best[b, i]``: best total of 21 or less of hand ``i``, adding the Bonus card or not.
+
+    ``hard`` and ``has_ace`` are the hands' own cards (every ace as 1; any ace).  Row
+    ``b = 0`` is the own cards alone, rows 1 to 10 have a Bonus card of value ``b``; a hand
+    whose own cards bust is 0.
+    """
+    bonus = np.arange(11)[:, None]
+    alone = _soft(hard, has_ace)[None, :]
+    joined = _soft(hard + bonus, has_ace | (bonus == 1))
+    best = np.where((bonus > 0) & (alone < joined) & (joined <= 21), joined, alone)
+    best[:, hard > 21] = 0
+    return best.astype(np.intp)
 
 
 def best_total(hand: ValueCounts, bonus: int) -> int:
@@ -58,14 +68,8 @@ def best_total(hand: ValueCounts, bonus: int) -> int:
 
     ``bonus`` 0 means the own cards alone.
     """
-    hard = _hard(hand)
-    if hard > 21:
-        return 0
-    alone = _soft(hard, hand[0] > 0)
-    if bonus == 0:
-        return alone
-    joined = _soft(hard + bonus, hand[0] > 0 or bonus == 1)
-    return joined if alone < joined <= 21 else alone
+    space = hand_space()
+    return int(space.best[bonus, space.index.get(tuple(hand), space.bust)])
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -73,14 +77,17 @@ class HandSpace:
     """Every own-card composition that has not busted, numbered, with lookup tables.
 
     Index 0 is the empty hand and the last index, ``bust``, stands for every busted hand.
+    ``counts[s]`` is hand ``s`` as an array, ``hard[s]`` its total with every ace as 1;
     ``step[s, v]`` is hand ``s`` after a card of value ``v``; ``best[b, s]`` its best total
     with Bonus card value ``b`` (``b = 0``: own cards alone), 0 for the bust state;
     ``cards_in_21[s]`` how many cards its 21 takes if it has one (clause 9: own cards if
-    they make 21 alone, else one more for the Bonus card).
+    they make 21 alone, else one more for the Bonus card).  The arrays are read-only.
     """
 
     hands: tuple[ValueCounts, ...]
     index: Mapping[ValueCounts, int]
+    counts: Codes
+    hard: Codes
     step: Codes
     cards: Codes
     best: Codes
@@ -110,18 +117,26 @@ def hand_space() -> HandSpace:
     hands.sort(key=lambda h: (sum(h), h[::-1]))
     index = {h: i for i, h in enumerate(hands)}
     bust = len(hands)
+    counts = np.array(hands, dtype=np.intp).reshape(bust, 10)
+    hard = counts @ np.arange(1, 11)
+    # Each hand as one number (counts stay below 23 even grown, so base 23 digits), to find the hand
+    # a card grows it into by a sorted search; a grown hand not found has busted.
+    digits = 23 ** np.arange(10, dtype=np.int64)
+    keys = counts @ digits
+    order = np.argsort(keys)
+    grown = keys[:, None] + digits[None, :]
+    at = np.minimum(np.searchsorted(keys[order], grown), bust - 1)
+    found = keys[order][at] == grown
     step = np.full((bust + 1, 11), bust, dtype=np.intp)
-    for i, hand in enumerate(hands):
-        for value in range(1, 11):
-            grown = (*hand[: value - 1], hand[value - 1] + 1, *hand[value:])
-            step[i, value] = index.get(grown, bust)
-    cards = np.array([sum(h) for h in hands] + [0], dtype=np.intp)
+    step[:bust, 1:] = np.where(found, order[at], bust)
+    cards = np.append(counts.sum(axis=1), 0)
     best = np.zeros((11, bust + 1), dtype=np.intp)
-    for b in range(11):
-        for i, hand in enumerate(hands):
-            best[b, i] = best_total(hand, b)
+    best[:, :bust] = best_totals(hard, counts[:, 0] > 0)
     cards_in_21 = cards + (best[0] != 21)
-    return HandSpace(tuple(hands), index, step, cards, best, cards_in_21)
+    arrays = (counts, hard, step, cards, best, cards_in_21)
+    for array in arrays:
+        array.flags.writeable = False
+    return HandSpace(tuple(hands), index, *arrays)
 
 
 def payoffs(rules: Rules) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:

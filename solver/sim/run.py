@@ -127,8 +127,8 @@ def _run_chunk(
     done = 0
     while done < rounds:
         n = min(lanes, rounds - done)
-        shoes.begin_round(n)
         if tally is not None and counter is not None:
+            shoes.begin_round(n)  # the counter sizes up the shoe before the deal begins it
             true_count, units = counter.size_up(shoes, n)
         main, bonus = play_round(shoes, n, table)
         for seat in range(table.seats):

@@ -13,6 +13,7 @@ from solver.model.cards import ValueCounts
 from solver.model.errors import StrategyError
 from solver.sim.hands import (
     Flags,
+    HandSpace,
     best_total,
     hand_space,
 )
@@ -24,7 +25,8 @@ class Strategy(Protocol):
 
     ``hand`` is a composition of the player's own cards by value (``hand[v - 1]`` cards of
     value ``v``, ace = 1); the Bonus card is never part of it.  The simulator asks once per
-    possible hand and compiles the answers into a lookup array before dealing.
+    possible hand and compiles the answers into a lookup array before dealing (the
+    built-in strategies answer for every hand at once, with ``hit_array``).
     """
 
     @property
@@ -34,6 +36,15 @@ class Strategy(Protocol):
 
     def hits(self, bonus: int, hand: ValueCounts) -> bool:
         """True to take another card, False to stand."""
+        ...
+
+
+@runtime_checkable
+class _Tabulated(Protocol):
+    """A strategy that answers for every hand at once (``hit_array``), besides ``hits``."""
+
+    def hit_array(self, space: HandSpace, asked: Flags) -> Flags:
+        """``hit[b, i]``: ``hits(b, space.hands[i])`` wherever ``asked[b, i]``."""
         ...
 
 
@@ -62,6 +73,11 @@ class StandOn:
         """Hit while the best total is below the threshold."""
         return best_total(hand, bonus) < self.threshold
 
+    def hit_array(self, space: HandSpace, asked: Flags) -> Flags:
+        """:meth:`hits` for every hand at once."""
+        del asked
+        return space.best[:, :-1] < self.threshold
+
 
 @dataclass(frozen=True, slots=True)
 class NeverBust:
@@ -80,6 +96,12 @@ class NeverBust:
         """Hit while a ten cannot bust the own cards, unless they already make 21."""
         hard = sum(value * n for value, n in enumerate(hand, start=1))
         return hard + 10 <= 21 and best_total(hand, bonus) != 21
+
+    def hit_array(self, space: HandSpace, asked: Flags) -> Flags:
+        """:meth:`hits` for every hand at once."""
+        del asked
+        hit: Flags = (space.hard + 10 <= 21)[None, :] & (space.best[:, :-1] != 21)
+        return hit
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +123,11 @@ class MimicDealer:
         """The dealer's own stopping test, applied to the player's cards."""
         return not best_total(hand, bonus) >= self.dealer_stands_on
 
+    def hit_array(self, space: HandSpace, asked: Flags) -> Flags:
+        """:meth:`hits` for every hand at once."""
+        del asked
+        return ~(space.best[:, :-1] >= self.dealer_stands_on)
+
 
 @dataclass(frozen=True, slots=True)
 class AlwaysStand:
@@ -115,6 +142,11 @@ class AlwaysStand:
         """Never hit."""
         del bonus, hand
         return False
+
+    def hit_array(self, space: HandSpace, asked: Flags) -> Flags:
+        """:meth:`hits` for every hand at once."""
+        del space
+        return np.zeros_like(asked)
 
 
 #: A decision table: (Bonus card value 1..10, own hand composition) -> hit?
@@ -147,11 +179,32 @@ class TableStrategy:
             return self.default
         return self.default.hits(bonus, hand)
 
+    def hit_array(self, space: HandSpace, asked: Flags) -> Flags:
+        """:meth:`hits` wherever asked: a lookup per hand, the default's answers elsewhere."""
+        hit = np.zeros_like(asked)
+        listed = np.zeros_like(asked)
+        get, hands = self.decisions.get, space.hands
+        for i, b in np.argwhere(asked.T).tolist():
+            found = get((b, hands[i]))
+            if found is not None:
+                hit[b, i], listed[b, i] = bool(found), True
+        unlisted = asked & ~listed
+        if isinstance(self.default, bool):
+            hit[unlisted] = self.default
+        else:
+            hit[unlisted] = _hit_array(self.default, space, unlisted)[unlisted]
+        return hit
+
     @classmethod
     def of(cls, strategy: Strategy, label: str | None = None) -> TableStrategy:
         """Tabulate another strategy over every hand that has not busted."""
-        hands = hand_space().hands
-        decisions = {(b, h): strategy.hits(b, h) for b in range(1, 11) for h in hands if sum(h)}
+        space = hand_space()
+        asked = np.ones((11, space.bust), dtype=np.bool_)
+        asked[0] = asked[:, 0] = False  # no Bonus value 0; hand 0 is the empty hand
+        hit = _hit_array(strategy, space, asked).tolist()
+        decisions = {
+            (b, h): hit[b][i] for b in range(1, 11) for i, h in enumerate(space.hands) if i
+        }
         return cls(decisions, label=label or f"table({strategy.name})")
 
 
@@ -203,16 +256,26 @@ def parse_strategy(
     )
 
 
+def _hit_array(strategy: Strategy, space: HandSpace, asked: Flags) -> Flags:
+    """``hit[b, i]``: the strategy's answer for Bonus value ``b`` and hand ``i`` where asked."""
+    if isinstance(strategy, _Tabulated):
+        return strategy.hit_array(space, asked)
+    hit = np.zeros_like(asked)
+    for i, b in np.argwhere(asked.T).tolist():
+        hit[b, i] = bool(strategy.hits(b, space.hands[i]))
+    return hit
+
+
 def compile_strategy(strategy: Strategy, shoe: ValueCounts) -> Flags:
     """The strategy as a lookup array ``hit[bonus value, hand index]``.
 
     Only hands the shoe can deal are asked about; the rest stay False (stand).
     """
     space = hand_space()
+    left = np.array(shoe, dtype=np.intp)
+    dealable = (space.counts <= left).all(axis=1) & (space.cards[:-1] > 0)
+    asked = np.zeros((11, space.bust), dtype=np.bool_)
+    asked[1:] = dealable[None, :] & (space.counts < left).T  # the Bonus card's value is left
     hit = np.zeros((11, space.bust + 1), dtype=np.bool_)
-    for i, hand in enumerate(space.hands):
-        if sum(hand) and all(n <= left for n, left in zip(hand, shoe, strict=True)):
-            for b in range(1, 11):
-                if hand[b - 1] < shoe[b - 1]:
-                    hit[b, i] = bool(strategy.hits(b, hand))
+    hit[:, :-1] = _hit_array(strategy, space, asked) & asked
     return hit
