@@ -17,7 +17,7 @@ result is the best chart, not just a local optimum.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -25,7 +25,9 @@ from functools import cache
 from math import lcm
 from typing import Any
 
-from solver.exact.dealer import dealer_tree, padded_falling
+import numpy as np
+
+from solver.exact.dealer import dealer_ends, padded_falling
 from solver.exact.game import GameResult, GameStore, solve_game
 from solver.exact.player import ExactValues, Number, PlayerSolution
 from solver.model.cards import VALUES, ValueCounts, value_label
@@ -164,8 +166,9 @@ class _Column:
     ``denominator[m] = (cards left) * denominator[m + 1]`` so hitting needs no division.
     Cells are visited in ``order``: hard total descending, so a hand's children (which
     always have a higher hard total) are valued before it.  ``optimal`` holds the
-    composition-dependent optimum's numerators; ``draws`` lists each hand's (cards left,
-    child) pairs that do not bust, ``busts`` how many cards bust it.
+    composition-dependent optimum's numerators.  Hand ``i`` draws ``counts[k]`` cards
+    that make hand ``kids[k]`` for ``k`` from ``starts[i]`` to ``starts[i + 1]``, and
+    ``busts[i]`` cards that bust it.
     """
 
     solution: PlayerSolution
@@ -176,7 +179,9 @@ class _Column:
     optimal: list[int]
     denominator: list[int]
     sizes: list[int]
-    draws: list[list[tuple[int, int]]]
+    counts: list[int]
+    kids: list[int]
+    starts: list[int]
     busts: list[int]
 
     @classmethod
@@ -189,7 +194,7 @@ class _Column:
         space = solution.space
         total = sum(space.shoe)
         # Stand values are counts over the dealer's depth: make room for them too.
-        top = int(space.sizes.max()) + dealer_tree(solution.rules, bonus).depth
+        top = int(space.sizes.max()) + dealer_ends(solution.rules, bonus).depth
         denominator = [padded_falling(total - m, top - m) for m in range(top + 1)]
         sizes = space.sizes.tolist()
         stand = _scaled(solution.stand, sizes, denominator)
@@ -202,21 +207,33 @@ class _Column:
             if not lone:
                 members.setdefault(cell, []).append(i)
         order = sorted(members, key=lambda c: (-_hard_total(c), c))
-        bust = len(stand)
-        draws: list[list[tuple[int, int]]] = []
-        busts: list[int] = []
-        for counts, children in zip(space.draws.tolist(), space.children.tolist(), strict=True):
-            pairs = list(zip(counts, children, strict=True))
-            draws.append([(n, child) for n, child in pairs if n and child != bust])
-            busts.append(sum(n for n, child in pairs if child == bust))
+        bust = space.children == len(stand)
+        kept = (space.draws > 0) & ~bust
+        starts = [0, *np.cumsum(kept.sum(axis=1)).tolist()]
         return cls(
-            solution, cells, members, order, stand, optimal, denominator, sizes, draws, busts
+            solution,
+            cells,
+            members,
+            order,
+            stand,
+            optimal,
+            denominator,
+            sizes,
+            counts=space.draws[kept].tolist(),
+            kids=space.children[kept].tolist(),
+            starts=starts,
+            busts=np.where(bust, space.draws, 0).sum(axis=1).tolist(),
         )
+
+    def draws(self, i: int) -> Iterator[tuple[int, int]]:
+        """(cards left, hand they make) for each value that does not bust hand ``i``."""
+        a, b = self.starts[i], self.starts[i + 1]
+        return zip(self.counts[a:b], self.kids[a:b], strict=True)
 
     def hit(self, i: int, values: list[int]) -> int:
         """Numerator of hitting hand ``i`` once, its children then worth ``values``."""
         out = -self.busts[i] * self.denominator[self.sizes[i] + 1]
-        for count, child in self.draws[i]:
+        for count, child in self.draws(i):
             out += count * values[child]
         return out
 
@@ -380,7 +397,7 @@ def _exceptions(
             if not r:
                 continue
             if hit:
-                for count, child in column.draws[i]:
+                for count, child in column.draws(i):
                     reach[child] = reach.get(child, 0) + r * count
             if solution.hitting[i] != hit:
                 gain = column.optimal[i] - values[i]
