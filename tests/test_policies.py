@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
+from solver.cache import MemoryCache
+from solver.exact import policies as policies_module
 from solver.exact.dealer import fast_path_fits
 from solver.exact.game import GameResult, solve_game
-from solver.exact.player import hand_space
+from solver.exact.player import HandSpace, hand_space
 from solver.exact.policies import (
     POLICY_NAMES,
     StrategiesResult,
@@ -99,6 +102,27 @@ def test_policies_played_modulo_primes_equal_python_integers(bonus: int) -> None
     for name in ("stand-on:17", "never-bust", "always-stand"):
         policy = simple_policy(name, rules)
         assert _play_modular(modular, policy, every) == _play(plain, policy, every), name
+
+
+def test_a_repeated_evaluation_prices_the_standing_hands_once(
+    games: MemoryCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command and its library call (say) evaluate policies on one game: the standing
+    hands of each Bonus card are priced once, and the policies come out the same."""
+    built: list[int] = []
+    make = policies_module._modular_table
+
+    def counted(rules: Rules, space: HandSpace) -> Any:
+        built.append(space.bonus)
+        return make(rules, space)
+
+    monkeypatch.setattr(policies_module, "_modular_table", counted)
+    policies_module._player.cache_clear()
+    game = solve_game(Rules(), exact=True, cache=games)  # the session's default game
+    first = realistic_play(Rules(), ["always-stand"], game=game)
+    again = realistic_play(Rules(), ["never-bust", "always-stand"], game=game)
+    assert sorted(built) == list(VALUES)
+    assert again.by_name("always-stand") == first.by_name("always-stand")
 
 
 def test_json_names_every_strategy_with_exact_numbers(removed: tuple[Card, ...]) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
@@ -238,6 +238,7 @@ def _modular_table(rules: Rules, space: HandSpace) -> _ModularTable:
     )[:, space.sizes]
     by_class = [(dealer * np.equal(classes.T, k)[None]).sum(axis=1) for k in range(3)]
     stand = np.stack([c % p * lift % p for c in by_class], axis=2)  # (prime, hand, w/p/l)
+    stand.setflags(write=False)  # kept by _player: never changed in place
     sizes = space.sizes
     return _ModularTable(
         space,
@@ -276,14 +277,25 @@ def _play_modular(table: _ModularTable, policy: Policy, roots: Iterable[int]) ->
     return out
 
 
-def _player(
-    rules: Rules, space: HandSpace
-) -> Callable[[Policy, Iterable[int]], dict[int, Outcome]]:
-    """Plays policies on ``space``: modulo primes where the shoe always holds the dealer's
-    longest hand, else in Python integers."""
-    if fast_path_fits(rules, space.bonus, sum(space.shoe) - space.sizes):
-        return partial(_play_modular, _modular_table(rules, space))
-    return partial(_play, _stand_table(rules, space))
+#: Plays a policy from the given hands (indices of the space): their (win, push, lose).
+Player = Callable[[Policy, Iterable[int]], dict[int, Outcome]]
+
+
+@lru_cache(maxsize=len(VALUES))
+def _player(rules: Rules, bonus: int, shoe: ValueCounts) -> tuple[HandSpace, Player]:
+    """Every hand drawn to from one card of ``shoe`` against ``bonus``, and how policies are
+    played on them: modulo primes where the shoe always holds the dealer's longest hand,
+    else in Python integers.
+
+    Kept for the last game's Bonus cards (a pure function of immutable values): a command
+    and its library call, or a table of strategies then a simulation with one of them,
+    price the standing hands once (nearly all of a policy's cost).
+    """
+    roots = [hand_of([p]) for p in VALUES if shoe[p - 1] > 0]
+    space = hand_space(bonus, shoe, roots)
+    if fast_path_fits(rules, bonus, sum(shoe) - space.sizes):
+        return space, partial(_play_modular, _modular_table(rules, space))
+    return space, partial(_play, _stand_table(rules, space))
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,9 +387,7 @@ def evaluate_policies(
         if counts[c - 1] == 0:
             continue
         base = tuple(n - (v == c) for v, n in enumerate(counts, start=1))
-        roots = [hand_of([p]) for p in VALUES if base[p - 1] > 0]
-        space = hand_space(c, base, roots)
-        play = _player(rules, space)
+        space, play = _player(rules, c, base)
         starters = {
             p: space.index(hand_of([p]))
             for p in VALUES
