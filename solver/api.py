@@ -402,9 +402,9 @@ def _counter(
     if not isinstance(name, str):
         label, tags = count_tags(",".join(f"{r}={t}" for r, t in name.items()))
     elif best := re.fullmatch(r"\s*best-level-([123])\s*", name.lower()):
-        from solver.exact.protection import best_count, effects_of_removal
+        from solver.exact.protection import best_count
 
-        effects = effects_of_removal(played, removed, jobs=jobs, cache=cache)
+        effects = _effects(played, tuple(removed), False, jobs, cache)
         label = f"best-level-{best.group(1)}"
         tags = best_count(effects.effects["round"], int(best.group(1)))
     elif "=" in name:
@@ -800,10 +800,8 @@ def eor(
     **options: Unpack[RuleOptions],
 ) -> EffectsOfRemoval[Any]:
     """The exact change in each wager's EV when one card of each rank leaves the shoe."""
-    from solver.exact.protection import effects_of_removal
-
     played = make_rules(rules, options)
-    return effects_of_removal(played, _cards(removed), exact=exact, jobs=jobs, cache=cache)
+    return _effects(played, _cards(removed), exact, jobs, cache)
 
 
 def count(
@@ -822,12 +820,27 @@ def count(
     Give ``tags`` (``"A=-1,2=1,..."`` or a mapping by rank) or a ``system`` name, or neither
     for Hi-Lo, KO, Hi-Opt I, Omega II and the best counts of level 1, 2 and 3.
     """
-    from solver.exact.protection import effects_of_removal, judge_counts
+    from solver.exact.protection import judge_counts
 
     chosen = _chosen_count(tags, system)
     played = make_rules(rules, options)
-    effects = effects_of_removal(played, _cards(removed), exact=exact, jobs=jobs, cache=cache)
-    return judge_counts(effects, chosen)
+    return judge_counts(_effects(played, _cards(removed), exact, jobs, cache), chosen)
+
+
+def _effects(
+    rules: Rules, removed: tuple[Card, ...], exact: bool, jobs: int, cache: GameStore | None
+) -> EffectsOfRemoval[Any]:
+    """:func:`~solver.exact.protection.effects_of_removal`, kept in ``cache`` when that is a
+    :class:`~solver.cache.MemoryCache` (``count`` after ``eor`` finds them once)."""
+    from solver.cache import MemoryCache
+    from solver.exact.protection import effects_of_removal
+
+    def compute() -> EffectsOfRemoval[Any]:
+        return effects_of_removal(rules, removed, exact=exact, jobs=jobs, cache=cache)
+
+    if isinstance(cache, MemoryCache):
+        return cache.effects_of_removal(rules, removed, exact, compute)
+    return compute()
 
 
 def _chosen_count(

@@ -75,6 +75,7 @@ if TYPE_CHECKING:  # numpy and the solver load only to encode or decode what nee
     import numpy as np
 
     from solver.exact.player import Number, PlayerSolution
+    from solver.exact.protection import EffectsOfRemoval
     from solver.exact.strategy import Chart
 
 try:  # CPython's own SHA-256 (absent from some builds; named _sha2 from Python 3.12 on)
@@ -1115,11 +1116,29 @@ class NoCache(Cache):
 
 class MemoryCache:
     """Solved games and charts kept in memory for the life of the object (a notebook, a test
-    session)."""
+    session), and the effects of removal found from them (``eor`` then ``count`` find them
+    once)."""
 
     def __init__(self) -> None:
         self.games: dict[tuple[Rules, tuple[str, ...], bool], GameResult[Any]] = {}
         self.charts: dict[Rules, Chart] = {}
+        self.effects: dict[tuple[Rules, tuple[str, ...], bool], EffectsOfRemoval[Any]] = {}
+
+    def effects_of_removal(
+        self,
+        rules: Rules,
+        removed: tuple[Card, ...],
+        exact: bool,
+        compute: Callable[[], EffectsOfRemoval[Any]],
+    ) -> EffectsOfRemoval[Any]:
+        """The effects of removal found before for these inputs, or ``compute()`` (then kept).
+
+        Keyed by the removed cards in the caller's order, which the result carries.
+        """
+        key = (rules, tuple(str(c) for c in removed), exact)
+        if key not in self.effects:
+            self.effects[key] = compute()
+        return self.effects[key]
 
     def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
         """The best chart found before under ``rules``, or ``compute()`` (then kept)."""

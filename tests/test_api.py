@@ -302,3 +302,33 @@ def test_the_library_writes_no_file_unless_asked(tmp_path: Path) -> None:
     )
     assert list(home.rglob("*")) == []
     assert list(work.rglob("*")) == []
+
+
+def test_a_memory_cache_keeps_the_effects_of_removal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``eor`` then ``count`` with one MemoryCache find the effects once; a disk cache and
+    other removed cards (the order kept) find them again."""
+    import solver.exact.protection as protection
+
+    calls: list[tuple[solver.Rules, tuple[solver.Card, ...], bool]] = []
+
+    def found(rules: solver.Rules, removed: tuple[solver.Card, ...], **kw: Any) -> object:
+        calls.append((rules, removed, kw["exact"]))
+        return object()
+
+    monkeypatch.setattr(protection, "effects_of_removal", found)
+    monkeypatch.setattr(protection, "judge_counts", lambda effects, chosen: effects)
+    store = MemoryCache()
+    found_again: list[object] = [
+        solver.eor(decks=1, removed="As 2c", cache=store),
+        solver.count(decks=1, removed="As 2c", cache=store),
+    ]
+    assert found_again[0] is found_again[1]
+    others: list[object] = [
+        solver.eor(decks=1, removed="As 2c", exact=True, cache=store),
+        solver.eor(decks=1, removed="2c As", cache=store),
+        solver.eor(decks=2, removed="As 2c", cache=store),
+    ]
+    assert all(other is not found_again[0] for other in others)
+    assert len(calls) == 4
+    solver.eor(decks=1, removed="As 2c", cache=None)
+    assert len(calls) == 5

@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
+from solver.cache import MemoryCache
+from solver.exact import policies as policies_module
+from solver.exact.dealer import fast_path_fits
 from solver.exact.game import GameResult, solve_game
+from solver.exact.player import HandSpace, hand_space
 from solver.exact.policies import (
     POLICY_NAMES,
     StrategiesResult,
+    _modular_table,
+    _play,
+    _play_modular,
+    _stand_table,
     realistic_play,
     simple_policy,
 )
 from solver.exact.strategy import best_chart, strategy_source
-from solver.model.cards import Card, Shoe
+from solver.model.cards import VALUES, Card, Shoe
 from solver.model.errors import StrategyError
+from solver.model.hands import hand_of
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
 from solver.sim import ExactFigure, parse_strategy, simulate
 
@@ -78,6 +88,41 @@ def test_optimal_and_chart_policies_reproduce_the_solver(
         assert policy.round_house_edge == -policy.round_ev / (1 + rules.bonus_ratio)
         assert sum(policy.game.outcomes.values()) == 1
         assert sum(line.probability for line in policy.game.round_lines) == 1
+
+
+@pytest.mark.parametrize("bonus", [1, 6, 10])
+def test_policies_played_modulo_primes_equal_python_integers(bonus: int) -> None:
+    """The fast path (a full shoe holds the dealer's longest hand) against the plain one."""
+    rules = Rules(decks=1)
+    base = tuple(n - (v == bonus) for v, n in enumerate(tiny(()), start=1))
+    space = hand_space(bonus, base, [hand_of([p]) for p in VALUES if base[p - 1]])
+    assert fast_path_fits(rules, bonus, sum(space.shoe) - space.sizes)
+    every = range(len(space.hands))
+    modular, plain = _modular_table(rules, space), _stand_table(rules, space)
+    for name in ("stand-on:17", "never-bust", "always-stand"):
+        policy = simple_policy(name, rules)
+        assert _play_modular(modular, policy, every) == _play(plain, policy, every), name
+
+
+def test_a_repeated_evaluation_prices_the_standing_hands_once(
+    games: MemoryCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command and its library call (say) evaluate policies on one game: the standing
+    hands of each Bonus card are priced once, and the policies come out the same."""
+    built: list[int] = []
+    make = policies_module._modular_table
+
+    def counted(rules: Rules, space: HandSpace) -> Any:
+        built.append(space.bonus)
+        return make(rules, space)
+
+    monkeypatch.setattr(policies_module, "_modular_table", counted)
+    policies_module._player.cache_clear()
+    game = solve_game(Rules(), exact=True, cache=games)  # the session's default game
+    first = realistic_play(Rules(), ["always-stand"], game=game)
+    again = realistic_play(Rules(), ["never-bust", "always-stand"], game=game)
+    assert sorted(built) == list(VALUES)
+    assert again.by_name("always-stand") == first.by_name("always-stand")
 
 
 def test_json_names_every_strategy_with_exact_numbers(removed: tuple[Card, ...]) -> None:

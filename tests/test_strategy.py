@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from bisect import bisect_left
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cache, partial
@@ -107,10 +108,12 @@ def test_chart_ev_equals_an_independent_policy_evaluation(
 
 
 Hand = tuple[int, ...]
-# Per hand, hardest first: (its hard total, hand, its cell, its stand value scaled, its draws
-# as (cards of the value left, the hand with it or None when it busts, bust value)).
-Row = tuple[int, Hand, Cell, int, list[tuple[int, Hand | None, int]]]
-Prepared = tuple[list[Row], list[int]]
+# Per hand, hardest first: (its hard total, its position, its cell, its stand value scaled,
+# the value of the cards that bust it, its other draws as (cards of the value left, the
+# position of the hand with it)).
+Row = tuple[int, int, Cell, int, int, list[tuple[int, int]]]
+# The rows, the denominators by hand size, each hand's position and the hard totals negated.
+Prepared = tuple[list[Row], list[int], dict[Hand, int], list[int]]
 _prepared: dict[int, tuple[PlayerSolution, Prepared]] = {}
 
 
@@ -122,6 +125,7 @@ def _prepare(solution: PlayerSolution) -> Prepared:
     space = solution.space
     n0 = sum(space.shoe)
     hands = [tuple(int(x) for x in h) for h in space.hands]
+    where = {hand: i for i, hand in enumerate(hands)}
     # Room for the player's cards and the dealer's (the dealer never holds 21 cards).
     depth = max(map(sum, hands)) + 21
     denominator = [1] * (depth + 2)
@@ -130,19 +134,13 @@ def _prepare(solution: PlayerSolution) -> Prepared:
     rows = []
     for hard, hand in sorted(((hard_total(h), h) for h in hands), reverse=True):
         m = sum(hand)
-        scaled = Fraction(solution.stand[space.index(hand)]) * denominator[m]
+        scaled = Fraction(solution.stand[where[hand]]) * denominator[m]
         assert scaled.denominator == 1, "stand values must fit the common denominator"
-        draws = [
-            (
-                space.shoe[v - 1] - hand[v - 1],
-                None if hard + v > 21 else add_card(hand, v),  # a card of v adds v
-                -denominator[m + 1],
-            )
-            for v in range(1, 11)
-            if space.shoe[v - 1] - hand[v - 1]
-        ]
-        rows.append((hard, hand, cell_of(hand), scaled.numerator, draws))
-    prepared = (rows, denominator)
+        left = [(v, space.shoe[v - 1] - hand[v - 1]) for v in range(1, 11)]
+        bust = -denominator[m + 1] * sum(n for v, n in left if n and hard + v > 21)
+        draws = [(n, where[add_card(hand, v)]) for v, n in left if n and hard + v <= 21]
+        rows.append((hard, where[hand], cell_of(hand), scaled.numerator, bust, draws))
+    prepared = (rows, denominator, where, [-row[0] for row in rows])
     _prepared[id(solution)] = (solution, prepared)
     return prepared
 
@@ -150,35 +148,34 @@ def _prepare(solution: PlayerSolution) -> Prepared:
 def chart_hand_values(
     solution: PlayerSolution,
     hits: set[Cell],
-    known: dict[Hand, int] | None = None,
+    known: list[int] | None = None,
     above: int = 99,
-) -> dict[Hand, int]:
+) -> list[int]:
     """Every hand's value hitting in ``hits``, over the common denominator of its size.
 
     With ``known`` (the values under a chart that hits as ``hits`` does in every cell of a
     hard total above ``above``), the hands of a hard total above ``above`` keep their known
     values: a hand's value only depends on the hands it can draw to, which are harder.
     """
-    rows, _ = _prepare(solution)
-    value: dict[Hand, int] = {} if known is None else dict(known)
-    for hard, hand, cell, stand, draws in rows:
-        if known is not None and hard > above:
-            continue
+    rows, _, where, negated = _prepare(solution)
+    if known is None:
+        value, first = [0] * len(where), 0
+    else:  # the rows go hardest first: skip those above ``above``
+        value, first = list(known), bisect_left(negated, -above)
+    for _, i, cell, stand, bust, draws in rows[first:]:
         if cell in hits:
-            value[hand] = sum(
-                count * (bust if child is None else value[child]) for count, child, bust in draws
-            )
+            value[i] = bust + sum(count * value[child] for count, child in draws)
         else:
-            value[hand] = stand
+            value[i] = stand
     return value
 
 
-def root_value(solution: PlayerSolution, bonus: int, value: dict[Hand, int]) -> Fraction:
+def root_value(solution: PlayerSolution, bonus: int, value: list[int]) -> Fraction:
     """Starting hands' values (from :func:`chart_hand_values`) weighted by their cards."""
     space = solution.space
-    _, denominator = _prepare(solution)
+    _, denominator, where, _ = _prepare(solution)
     weighted = sum(
-        space.shoe[p - 1] * value[hand_of([p])]
+        space.shoe[p - 1] * value[where[hand_of([p])]]
         for p in range(1, 11)
         if space.shoe[p - 1] and not is_player_blackjack(p, bonus)
     )
@@ -200,7 +197,7 @@ def test_no_single_cell_change_raises_the_ev(game: GameResult[Fraction], chart: 
         best = root_value(solution, bonus, values)
         # Changing one cell changes only the hands of its hard total and softer ones.
         hardest: dict[Cell, int] = {}
-        for hard, _, cell, _, _ in _prepare(solution)[0]:
+        for hard, _, cell, _, _, _ in _prepare(solution)[0]:
             hardest[cell] = max(hard, hardest.get(cell, hard))
         for cell in ROWS:
             if chart.action(cell, bonus) is not Action.NONE:

@@ -22,12 +22,26 @@ Policies (names as ``cbj strategies`` and ``cbj simulate --strategy`` spell them
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache, partial
 from typing import Any
 
-from solver.exact.dealer import dealer_tree, exact_dealer, padded_falling
+import numpy as np
+import numpy.typing as npt
+
+from solver.exact.dealer import (
+    dealer_ends,
+    dealer_residues,
+    dealer_tree,
+    exact_dealer,
+    extend,
+    fast_path_fits,
+    padded_falling,
+    primes_above,
+    rebuild,
+)
 from solver.exact.game import GameResult, GameStore, Start, round_lines_for, solve_game
 from solver.exact.player import HandSpace, hand_space, showdown_classes
 from solver.exact.ratios import RatioRow
@@ -180,6 +194,111 @@ def _play(table: _StandTable, policy: Policy, roots: Iterable[int]) -> dict[int,
 
 
 @dataclass(frozen=True, slots=True)
+class _ModularTable:
+    """:class:`_StandTable`'s numerators modulo several primes, for shoes where every hand
+    leaves the dealer's longest hand (as :func:`solver.exact.player.solve_exact_modular`).
+
+    ``stand[k, i]`` holds hand ``i``'s (win, push, lose) numerators modulo ``primes[k]``,
+    ``lose[k, m]`` a busted hand's lose numerator over ``denominator[m]``; ``by_size``
+    lists the hands of each size, largest first.  Every numerator is below its
+    denominator, so the primes (whose product exceeds twice the largest) rebuild it exactly.
+    """
+
+    space: HandSpace
+    hands: list[tuple[int, ...]]
+    primes: list[int]
+    stand: npt.NDArray[np.int64]
+    lose: npt.NDArray[np.int64]
+    denominator: tuple[int, ...]
+    by_size: list[tuple[int, npt.NDArray[np.int64]]]
+    can_draw: npt.NDArray[np.bool_]
+
+
+def _residues(values: Iterable[int], primes: Sequence[int]) -> npt.NDArray[np.int64]:
+    """``values[j] mod primes[k]`` at ``[k, j]``."""
+    listed = list(values)
+    return np.array([[v % q for v in listed] for q in primes], dtype=np.int64)
+
+
+def _modular_table(rules: Rules, space: HandSpace) -> _ModularTable:
+    """Standing outcomes of every hand of ``space`` modulo primes (see :class:`_ModularTable`)."""
+    total = sum(space.shoe)
+    depth = dealer_ends(rules, space.bonus).depth
+    top = int(space.sizes.max()) + depth
+    denominator = tuple(padded_falling(total - m, top - m) for m in range(top + 1))
+    primes = primes_above(denominator[0])
+    p = np.array(primes, dtype=np.int64)[:, None]
+    # The dealer's counts (over falling(N - m, depth)) need fewer primes: extended to the rest.
+    few = primes_above(padded_falling(int((total - space.sizes).max()), depth))
+    dealer = dealer_residues(rules, space.bonus, space.draws, few)
+    dealer = np.concatenate([dealer, extend(dealer, few, primes[len(few) :])])
+    classes = showdown_classes(rules, space)
+    lift = _residues(
+        (padded_falling(total - m - depth, top - m - depth) for m in range(top + 1)), primes
+    )[:, space.sizes]
+    by_class = [(dealer * np.equal(classes.T, k)[None]).sum(axis=1) for k in range(3)]
+    stand = np.stack([c % p * lift % p for c in by_class], axis=2)  # (prime, hand, w/p/l)
+    stand.setflags(write=False)  # kept by _player: never changed in place
+    sizes = space.sizes
+    return _ModularTable(
+        space,
+        hands=[tuple(row) for row in space.hands.tolist()],
+        primes=primes,
+        stand=stand,
+        lose=_residues(denominator, primes),
+        denominator=denominator,
+        by_size=[(m, np.flatnonzero(sizes == m)) for m in range(int(sizes.max()), 0, -1)],
+        can_draw=space.draws.sum(axis=1) > 0,
+    )
+
+
+def _play_modular(table: _ModularTable, policy: Policy, roots: Iterable[int]) -> dict[int, Outcome]:
+    """:func:`_play` modulo the table's primes, one hand size at a time."""
+    space = table.space
+    n = len(table.hands)
+    bonus = space.bonus
+    hits = np.fromiter((policy(bonus, hand) for hand in table.hands), bool, n) & table.can_draw
+    primes = np.array(table.primes, dtype=np.int64)[:, None, None]
+    played = np.zeros((len(table.primes), n + 1, 3), dtype=np.int64)
+    for size, rows in table.by_size:
+        played[:, n] = 0
+        played[:, n, 2] = table.lose[:, size + 1]  # a busted hand loses
+        played[:, rows] = table.stand[:, rows]
+        drawing = rows[hits[rows]]
+        if len(drawing):
+            children = played[:, space.children[drawing]]
+            played[:, drawing] = np.einsum("rv,prvk->prk", space.draws[drawing], children) % primes
+    listed = list(roots)
+    rebuilt = rebuild(played[:, listed], table.primes).tolist()
+    out: dict[int, Outcome] = {}
+    for i, (w, p, lose) in zip(listed, rebuilt, strict=True):
+        d = table.denominator[int(space.sizes[i])]
+        out[i] = (Fraction(w, d), Fraction(p, d), Fraction(lose, d))
+    return out
+
+
+#: Plays a policy from the given hands (indices of the space): their (win, push, lose).
+Player = Callable[[Policy, Iterable[int]], dict[int, Outcome]]
+
+
+@lru_cache(maxsize=len(VALUES))
+def _player(rules: Rules, bonus: int, shoe: ValueCounts) -> tuple[HandSpace, Player]:
+    """Every hand drawn to from one card of ``shoe`` against ``bonus``, and how policies are
+    played on them: modulo primes where the shoe always holds the dealer's longest hand,
+    else in Python integers.
+
+    Kept for the last game's Bonus cards (a pure function of immutable values): a command
+    and its library call, or a table of strategies then a simulation with one of them,
+    price the standing hands once (nearly all of a policy's cost).
+    """
+    roots = [hand_of([p]) for p in VALUES if shoe[p - 1] > 0]
+    space = hand_space(bonus, shoe, roots)
+    if fast_path_fits(rules, bonus, sum(shoe) - space.sizes):
+        return space, partial(_play_modular, _modular_table(rules, space))
+    return space, partial(_play, _stand_table(rules, space))
+
+
+@dataclass(frozen=True, slots=True)
 class PolicyResult:
     """One policy's exact main wager and round, as a :class:`GameResult` of its own play.
 
@@ -268,15 +387,14 @@ def evaluate_policies(
         if counts[c - 1] == 0:
             continue
         base = tuple(n - (v == c) for v, n in enumerate(counts, start=1))
-        roots = [hand_of([p]) for p in VALUES if base[p - 1] > 0]
-        table = _stand_table(rules, hand_space(c, base, roots))
+        space, play = _player(rules, c, base)
         starters = {
-            p: table.space.index(hand_of([p]))
+            p: space.index(hand_of([p]))
             for p in VALUES
             if base[p - 1] > 0 and not is_player_blackjack(p, c)
         }
         for name, policy in policies.items():
-            played = _play(table, policy, starters.values())
+            played = play(policy, starters.values())
             for p, i in starters.items():
                 outcomes[name][(p, c)] = played[i]
     results = []

@@ -17,15 +17,19 @@ result is the best chart, not just a local optimum.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
+from math import lcm
 from typing import Any
 
-from solver.exact.dealer import dealer_tree, padded_falling
+import numpy as np
+
+from solver.exact.dealer import dealer_ends, padded_falling
 from solver.exact.game import GameResult, GameStore, solve_game
-from solver.exact.player import PlayerSolution
+from solver.exact.player import ExactValues, Number, PlayerSolution
 from solver.model.cards import VALUES, ValueCounts, value_label
 from solver.model.hands import describe_hand, hand_of, is_player_blackjack, own_best
 from solver.model.numbers import exact_json
@@ -161,7 +165,10 @@ class _Column:
     A hand of ``m`` cards has its values as numerators over ``denominator[m]``, with
     ``denominator[m] = (cards left) * denominator[m + 1]`` so hitting needs no division.
     Cells are visited in ``order``: hard total descending, so a hand's children (which
-    always have a higher hard total) are valued before it.
+    always have a higher hard total) are valued before it.  ``optimal`` holds the
+    composition-dependent optimum's numerators.  Hand ``i`` draws ``counts[k]`` cards
+    that make hand ``kids[k]`` for ``k`` from ``starts[i]`` to ``starts[i + 1]``, and
+    ``busts[i]`` cards that bust it.
     """
 
     solution: PlayerSolution
@@ -169,7 +176,13 @@ class _Column:
     members: dict[Cell, list[int]]
     order: list[Cell]
     stand: list[int]
+    optimal: list[int]
     denominator: list[int]
+    sizes: list[int]
+    counts: list[int]
+    kids: list[int]
+    starts: list[int]
+    busts: list[int]
 
     @classmethod
     def of(cls, solution: PlayerSolution, bonus: int) -> _Column:
@@ -181,17 +194,12 @@ class _Column:
         space = solution.space
         total = sum(space.shoe)
         # Stand values are counts over the dealer's depth: make room for them too.
-        top = int(space.sizes.max()) + dealer_tree(solution.rules, bonus).depth
+        top = int(space.sizes.max()) + dealer_ends(solution.rules, bonus).depth
         denominator = [padded_falling(total - m, top - m) for m in range(top + 1)]
         sizes = space.sizes.tolist()
-        stand = []
-        for i, value in enumerate(solution.stand):
-            if not isinstance(value, Fraction):
-                raise TypeError("the chart search needs an exact solution")
-            scaled = value * denominator[sizes[i]]
-            if scaled.denominator != 1:
-                raise ArithmeticError("a stand value does not fit the common denominator")
-            stand.append(scaled.numerator)
+        stand = _scaled(solution.stand, sizes, denominator)
+        hit = _scaled(solution.hit, sizes, denominator)
+        optimal = [max(s, h) for s, h in zip(stand, hit, strict=True)]
         cells = [cell_of(tuple(h)) for h in space.hands.tolist()]
         members: dict[Cell, list[int]] = {}
         for i, cell in enumerate(cells):
@@ -199,17 +207,34 @@ class _Column:
             if not lone:
                 members.setdefault(cell, []).append(i)
         order = sorted(members, key=lambda c: (-_hard_total(c), c))
-        return cls(solution, cells, members, order, stand, denominator)
+        bust = space.children == len(stand)
+        kept = (space.draws > 0) & ~bust
+        starts = [0, *np.cumsum(kept.sum(axis=1)).tolist()]
+        return cls(
+            solution,
+            cells,
+            members,
+            order,
+            stand,
+            optimal,
+            denominator,
+            sizes,
+            counts=space.draws[kept].tolist(),
+            kids=space.children[kept].tolist(),
+            starts=starts,
+            busts=np.where(bust, space.draws, 0).sum(axis=1).tolist(),
+        )
+
+    def draws(self, i: int) -> Iterator[tuple[int, int]]:
+        """(cards left, hand they make) for each value that does not bust hand ``i``."""
+        a, b = self.starts[i], self.starts[i + 1]
+        return zip(self.counts[a:b], self.kids[a:b], strict=True)
 
     def hit(self, i: int, values: list[int]) -> int:
         """Numerator of hitting hand ``i`` once, its children then worth ``values``."""
-        space = self.solution.space
-        bust = len(self.stand)
-        size = int(space.sizes[i])
-        out = 0
-        for count, child in zip(space.draws[i].tolist(), space.children[i].tolist(), strict=True):
-            if count:
-                out += count * (values[child] if child != bust else -self.denominator[size + 1])
+        out = -self.busts[i] * self.denominator[self.sizes[i] + 1]
+        for count, child in self.draws(i):
+            out += count * values[child]
         return out
 
     def values(self, actions: dict[Cell, Action]) -> list[int]:
@@ -223,7 +248,36 @@ class _Column:
 
     def fraction(self, i: int, values: list[int]) -> Fraction:
         """Hand ``i``'s value as a fraction."""
-        return Fraction(values[i], self.denominator[int(self.solution.space.sizes[i])])
+        return Fraction(values[i], self.denominator[self.sizes[i]])
+
+
+def _scaled(values: Sequence[Number], sizes: list[int], denominator: list[int]) -> list[int]:
+    """Each exact value's numerator over ``denominator`` of its hand's size.
+
+    An exact solve's values are held as numerators over these very denominators: those
+    are taken as they are, and only other values are made fractions and scaled.
+    """
+    held: dict[int, int] = {}
+    if isinstance(values, ExactValues):
+        numerators, denominators = values.raw()
+        held = {
+            i: n
+            for i, (n, d) in enumerate(zip(numerators[0], denominators, strict=True))
+            if d == denominator[sizes[i]]
+        }
+    out = []
+    for i, m in enumerate(sizes):
+        if i in held:
+            out.append(held[i])
+            continue
+        value = values[i]
+        if not isinstance(value, Fraction):
+            raise TypeError("the chart search needs an exact solution")
+        scaled = value * denominator[m]
+        if scaled.denominator != 1:
+            raise ArithmeticError("a value does not fit the common denominator")
+        out.append(scaled.numerator)
+    return out
 
 
 def _hard_total(cell: Cell) -> int:
@@ -316,36 +370,47 @@ def _exceptions(
     bonus: int,
     probability: dict[tuple[int, int], Fraction],
 ) -> list[ExceptionHand]:
-    """Hands reached under the chart where the composition-dependent optimum acts otherwise."""
+    """Hands reached under the chart where the composition-dependent optimum acts otherwise.
+
+    A hand of ``m`` cards is reached with probability ``reach[i] / (scale * falling[m])``:
+    ``scale`` is a common denominator of the starting hands' probabilities and
+    ``falling[m]`` the product of the cards left at each draw, so reaching adds integers.
+    """
     solution = column.solution
     space = solution.space
-    reach: dict[int, Fraction] = {}
-    for p in VALUES:
-        if (p, bonus) in probability and not is_player_blackjack(p, bonus):
-            reach[space.index(hand_of([p]))] = probability[(p, bonus)]
-    found = []
+    starts = {
+        space.index(hand_of([p])): probability[(p, bonus)]
+        for p in VALUES
+        if (p, bonus) in probability and not is_player_blackjack(p, bonus)
+    }
+    scale = lcm(*(r.denominator for r in starts.values()))
+    reach = {i: r.numerator * (scale // r.denominator) for i, r in starts.items()}
     total = sum(space.shoe)
+    falling = [1, 1]
+    for m in range(1, max(column.sizes) + 1):
+        falling.append(falling[m] * (total - m))
+    found = []
     for cell in reversed(column.order):  # hard total ascending: parents before children
+        hit = chosen.get(cell) is Action.HIT
         for i in column.members[cell]:
             r = reach.get(i)
             if not r:
                 continue
-            hit = chosen.get(cell) is Action.HIT
             if hit:
-                left = total - int(space.sizes[i])
-                for count, child in zip(
-                    space.draws[i].tolist(), space.children[i].tolist(), strict=True
-                ):
-                    if count and child != len(column.stand):
-                        reach[child] = reach.get(child, Fraction(0)) + r * Fraction(count, left)
+                for count, child in column.draws(i):
+                    reach[child] = reach.get(child, 0) + r * count
             if solution.hitting[i] != hit:
-                gain = Fraction(max(solution.stand[i], solution.hit[i])) - column.fraction(
-                    i, values
-                )
+                gain = column.optimal[i] - values[i]
                 if gain > 0:
+                    m = column.sizes[i]
                     hand = tuple(int(n) for n in space.hands[i])
                     action = Action.HIT if hit else Action.STAND
-                    found.append(ExceptionHand(bonus, hand, action, r, gain))
+                    frequency = Fraction(r, scale * falling[m])
+                    found.append(
+                        ExceptionHand(
+                            bonus, hand, action, frequency, Fraction(gain, column.denominator[m])
+                        )
+                    )
     return found
 
 

@@ -464,7 +464,7 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
             y += 0.17 * (text.count("\n") + 1) + 0.05
         x = margin
         for a in Action:
-            ax.add_patch(Rectangle((x, y), 0.3, 0.2, facecolor=COLOURS[a], edgecolor="#555555"))
+            ax.add_artist(Rectangle((x, y), 0.3, 0.2, facecolor=COLOURS[a], edgecolor="#555555"))
             ax.text(x + 0.15, y + 0.1, a.value, ha="center", va="center", fontsize=8)
             label = f"{LEGEND[a].split(' (')[0]} ({COLOUR_NAMES[a]})"
             ax.text(x + 0.38, y + 0.1, label, va="center", fontsize=7.5)
@@ -543,7 +543,9 @@ def _box(
 ) -> None:
     from matplotlib.patches import Rectangle
 
-    ax.add_patch(Rectangle((x, y), w, h, facecolor=colour, edgecolor="#555555", linewidth=0.8))
+    # add_artist, not add_patch: the limits are fixed, and updating the data limits for
+    # each of the 230 boxes took a quarter of a drawing's time (the output is the same).
+    ax.add_artist(Rectangle((x, y), w, h, facecolor=colour, edgecolor="#555555", linewidth=0.8))
     tx = x + w / 2 if align == "center" else x + 0.08
     ax.text(tx, y + h / 2, text, ha=align, va="center", fontsize=size, weight=weight)
 
