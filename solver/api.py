@@ -328,19 +328,23 @@ def simulate(
     from solver.exact.strategy import exact_main, strategy_source
     from solver.sim import ExactFigure, parse_strategy
     from solver.sim import simulate as run_simulation
+    from solver.sim.run import check_deal
     from solver.sim.strategies import TABLE_STRATEGIES
 
     if fresh_shoe and penetration is not None:
         raise SimulationError(
             "give a penetration (--penetration) or a fresh shoe (--fresh-shoe), not both"
         )
-    played = make_rules(rules, options)
-    cards = _cards(removed)
-    counting = _counter(played, cards, counter, spread, ramp, wong_out, jobs, cache)
-    if counting is not None and fresh_shoe:
+    if counter is not None and fresh_shoe:
         raise SimulationError(
             "a counter (--counter) needs a shoe dealt to a cut card, not a fresh shoe"
         )
+    played = make_rules(rules, options)
+    cards = _cards(removed)
+    cut = None if fresh_shoe else 0.75 if penetration is None else penetration
+    # Bad settings fail before any exact figure is solved.
+    check_deal(played, rounds, seed=seed, seats=seats, penetration=cut, jobs=jobs, removed=cards)
+    counting = _counter(played, cards, counter, spread, ramp, wong_out, jobs, cache)
     solved: list[GameResult[Fraction]] = []
 
     def game() -> GameResult[Fraction]:
@@ -370,7 +374,7 @@ def simulate(
         rounds,
         seed=seed,
         seats=seats,
-        penetration=None if fresh_shoe else 0.75 if penetration is None else penetration,
+        penetration=cut,
         jobs=jobs,
         removed=cards,
         exact=exact,

@@ -13,18 +13,20 @@ from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache
 from math import factorial
+from typing import Any, NoReturn
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import solver
 from solver.api import bonus_figure
 from solver.cache import MemoryCache
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import solve_game
 from solver.model.cards import Card, Shoe, parse_cards
-from solver.model.errors import ShoeError, SimulationError, StrategyError
+from solver.model.errors import CbjError, ShoeError, SimulationError, StrategyError
 from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
 from solver.sim import (
     AlwaysStand,
@@ -656,6 +658,30 @@ def test_simulate_bad_input_is_one_line_on_stderr_with_status_2(
     status, out, err = run_cli(["simulate", *extra], capsys)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and named in err and "Traceback" not in err
+
+
+class NoSolving(MemoryCache):
+    """A store that fails any test which asks it for a game."""
+
+    def game(self, *args: object, **kwargs: object) -> NoReturn:
+        raise AssertionError("a game was solved before the settings were checked")
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"rounds": 0},
+        {"rounds": 10, "seats": 0},
+        {"rounds": 10, "penetration": 1.5},
+        {"rounds": 10, "seed": -1},
+        {"rounds": 10, "jobs": 0},
+        {"rounds": 10, "removed": "A"},
+        {"rounds": 10, "fresh_shoe": True, "counter": "hi-lo"},
+    ],
+)
+def test_bad_settings_fail_before_the_exact_solver_runs(bad: dict[str, Any]) -> None:
+    with pytest.raises(CbjError):
+        solver.simulate(cache=NoSolving(), **bad)
 
 
 def backend_run(jobs: int) -> SimulationResult:

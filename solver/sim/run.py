@@ -213,6 +213,39 @@ def _tallies(
     yield from parallel_map(partial(_run_planned, table, counter), plan, jobs, "processes", report)
 
 
+def check_deal(
+    rules: Rules,
+    rounds: int,
+    *,
+    seed: int | None = None,
+    seats: int = 1,
+    penetration: float | None = 0.75,
+    jobs: int = 1,
+    removed: Iterable[Card] = (),
+) -> npt.NDArray[np.uint8]:
+    """Check the settings of :func:`simulate` (the same arguments); the shoe's card codes.
+
+    A caller that computes exact figures first checks here, so that bad input fails at once.
+    """
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise SimulationError(f"rounds {rounds!r} must be a whole number of at least 1")
+    if rounds > MAX_ROUNDS:
+        raise SimulationError(f"rounds {rounds} is over the maximum of {MAX_ROUNDS:,}")
+    if isinstance(seats, bool) or not isinstance(seats, int) or seats < 1:
+        raise SimulationError(f"seats {seats!r} must be a whole number of at least 1")
+    if penetration is not None and not 0 < penetration <= 1:
+        raise SimulationError(
+            f"penetration {penetration!r} is out of range: give a share of the shoe in (0, 1]"
+        )
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise SimulationError(f"seed {seed!r} must be a whole number of 0 or more")
+    check_jobs(jobs, SimulationError)
+    cards = shoe_codes(Shoe.full(rules.decks).remove(tuple(removed)))
+    if len(cards) < seats + 2:
+        raise ShoeError(f"a shoe of {len(cards)} cards cannot deal {seats} seat(s) a round")
+    return cards
+
+
 def simulate(
     rules: Rules,
     strategy: Strategy,
@@ -251,19 +284,10 @@ def simulate(
     Returns:
         The outcome counts, with statistics by seat and overall.
     """
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise SimulationError(f"rounds {rounds!r} must be a whole number of at least 1")
-    if rounds > MAX_ROUNDS:
-        raise SimulationError(f"rounds {rounds} is over the maximum of {MAX_ROUNDS:,}")
-    if isinstance(seats, bool) or not isinstance(seats, int) or seats < 1:
-        raise SimulationError(f"seats {seats!r} must be a whole number of at least 1")
-    if penetration is not None and not 0 < penetration <= 1:
-        raise SimulationError(
-            f"penetration {penetration!r} is out of range: give a share of the shoe in (0, 1]"
-        )
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise SimulationError(f"seed {seed!r} must be a whole number of 0 or more")
-    check_jobs(jobs, SimulationError)
+    removed = tuple(removed)
+    cards = check_deal(
+        rules, rounds, seed=seed, seats=seats, penetration=penetration, jobs=jobs, removed=removed
+    )
     if counter is not None and penetration is None:
         raise SimulationError(
             "a counter needs a shoe dealt down to a cut card: give a penetration, "
@@ -271,11 +295,6 @@ def simulate(
         )
     if chunk_rounds < 1:
         raise SimulationError(f"chunk size {chunk_rounds} must be at least 1")
-    removed = tuple(removed)
-    shoe = Shoe.full(rules.decks).remove(removed)
-    cards = shoe_codes(shoe)
-    if len(cards) < seats + 2:
-        raise ShoeError(f"a shoe of {len(cards)} cards cannot deal {seats} seat(s) a round")
     cut = None if penetration is None else max(1, round(penetration * len(cards)))
     table = Table.make(rules, strategy, cards, seats, cut)
 
