@@ -33,6 +33,7 @@ from itertools import pairwise
 from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import GameResult, GameStore, solve_game
@@ -69,15 +70,12 @@ def chart_expected_value(chart: Chart, game: GameResult[N]) -> N:
     expected = zero
     for bonus, solution in game.solutions.items():
         space = solution.space
-        hands = space.hands.tolist()
-        left = sum(space.shoe)
-        hits = [
-            chart.action(cell_of(tuple(hand)), bonus) is Action.HIT and left > size
-            for hand, size in zip(hands, space.sizes.tolist(), strict=True)
-        ]
+        hard = space.hands @ np.arange(1, 11)
+        hits = _chart_hits(chart, bonus, space.hands, hard)
+        hits &= sum(space.shoe) > space.sizes
         values = cast(
             list[N],
-            _walk_exact(solution, hits) if game.exact else _walk_float(solution, hits),
+            _walk_exact(solution, hard, hits) if game.exact else _walk_float(solution, hard, hits),
         )
         for p in range(1, 11):
             start = starts.get((p, bonus))
@@ -90,7 +88,33 @@ def chart_expected_value(chart: Chart, game: GameResult[N]) -> N:
     return expected
 
 
-def _walk_exact(solution: PlayerSolution, hits: list[bool]) -> list[Fraction]:
+Ints = npt.NDArray[np.int64]
+Flags = npt.NDArray[np.bool_]
+
+
+def _chart_hits(chart: Chart, bonus: int, hands: Ints, hard: Ints) -> Flags:
+    """Whether the chart hits each of ``hands`` (their hard totals ``hard``).
+
+    A hand's cell depends only on its hard total and on whether it holds an ace, so the
+    chart is asked once for the first hand of each such pair and the answer shared.
+    """
+    key = 2 * hard + (hands[:, 0] > 0)
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    asked = [
+        chart.action(cell_of(tuple(hands[i].tolist())), bonus) is Action.HIT for i in first.tolist()
+    ]
+    hits: Flags = np.array(asked, dtype=np.bool_)[inverse.reshape(-1)]
+    return hits
+
+
+def _levels(hard: Ints) -> list[Ints]:
+    """The hands' positions grouped by hard total, the highest total first."""
+    order = np.argsort(-hard, kind="stable")
+    cuts = np.flatnonzero(np.diff(hard[order])) + 1
+    return np.split(order, cuts)
+
+
+def _walk_exact(solution: PlayerSolution, hard: Ints, hits: Flags) -> list[Fraction]:
     """Each hand's exact value under a fixed play (``hits``), then -1 for a bust.
 
     Hands are valued from the highest hard total down, so every child is valued before
@@ -99,9 +123,10 @@ def _walk_exact(solution: PlayerSolution, hits: list[bool]) -> list[Fraction]:
     space = solution.space
     left = sum(space.shoe)
     sizes = space.sizes.tolist()
-    values = [Fraction(0)] * len(hits) + [Fraction(-1)]
-    for i in np.argsort(-(space.hands @ np.arange(1, 11)), kind="stable").tolist():
-        if hits[i]:
+    hitting = hits.tolist()
+    values = [Fraction(0)] * len(hitting) + [Fraction(-1)]
+    for i in np.argsort(-hard, kind="stable").tolist():
+        if hitting[i]:
             draws = space.draws[i].tolist()
             children = space.children[i].tolist()
             total = sum(n * values[c] for n, c in zip(draws, children, strict=True) if n)
@@ -111,7 +136,7 @@ def _walk_exact(solution: PlayerSolution, hits: list[bool]) -> list[Fraction]:
     return values
 
 
-def _walk_float(solution: PlayerSolution, hits: list[bool]) -> list[float]:
+def _walk_float(solution: PlayerSolution, hard: Ints, hits: Flags) -> list[float]:
     """:func:`_walk_exact` in floats, one hard total at a time over all its hands.
 
     The cards are added in the same order (values 1 to 10, a missing value adding 0.0),
@@ -122,18 +147,16 @@ def _walk_float(solution: PlayerSolution, hits: list[bool]) -> list[float]:
     n = len(hits)
     values = np.empty(n + 1)
     values[n] = -1.0
-    hitting = np.array(hits, dtype=bool)
-    stand = np.array(solution.stand, dtype=float)
-    hard = space.hands @ np.arange(1, 11)
-    for total in np.unique(hard)[::-1]:
-        level = hard == total
-        stay = np.flatnonzero(level & ~hitting)
-        values[stay] = stand[stay]
-        rows = np.flatnonzero(level & hitting)
+    stand = np.asarray(solution.stand, dtype=np.float64)
+    values[:n][~hits] = stand[~hits]
+    for level in _levels(hard):
+        rows = level[hits[level]]
         if len(rows):
+            draws = space.draws[rows].T
+            children = space.children[rows].T
             sums = np.zeros(len(rows))
             for v in range(10):
-                sums += space.draws[rows, v] * values[space.children[rows, v]]
+                sums += draws[v] * values[children[v]]
             values[rows] = sums / (left - space.sizes[rows])
     walked: list[float] = values.tolist()
     return walked
