@@ -26,7 +26,7 @@ least-squares slope of the EV change on the true count when cards leave at rando
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
@@ -73,10 +73,14 @@ def chart_expected_value(chart: Chart, game: GameResult[N]) -> N:
         hard = space.hands @ np.arange(1, 11)
         hits = _chart_hits(chart, bonus, space.hands, hard)
         hits &= sum(space.shoe) > space.sizes
-        values = cast(
-            list[N],
-            _walk_exact(solution, hard, hits) if game.exact else _walk_float(solution, hard, hits),
-        )
+        roots = {
+            p: space.index(hand_of([p]))
+            for p in range(1, 11)
+            if (p, bonus) in starts and not is_player_blackjack(p, bonus)
+        }
+        walk = _walk_exact if game.exact else _walk_float
+        walked = cast(list[N], walk(solution, hard, hits, list(roots.values())))
+        values = dict(zip(roots, walked, strict=True))
         for p in range(1, 11):
             start = starts.get((p, bonus))
             if start is None:
@@ -84,7 +88,7 @@ def chart_expected_value(chart: Chart, game: GameResult[N]) -> N:
             if is_player_blackjack(p, bonus):
                 expected += start.probability * game.rules.blackjack_pays
             else:
-                expected += start.probability * values[space.index(hand_of([p]))]
+                expected += start.probability * values[p]
     return expected
 
 
@@ -114,29 +118,53 @@ def _levels(hard: Ints) -> list[Ints]:
     return np.split(order, cuts)
 
 
-def _walk_exact(solution: PlayerSolution, hard: Ints, hits: Flags) -> list[Fraction]:
-    """Each hand's exact value under a fixed play (``hits``), then -1 for a bust.
+def _walk_exact(
+    solution: PlayerSolution, hard: Ints, hits: Flags, wanted: Sequence[int]
+) -> list[Fraction]:
+    """The exact values of the hands ``wanted`` under a fixed play (``hits``).
 
     Hands are valued from the highest hard total down, so every child is valued before
-    its parent; a hand that hits averages its children over the cards the shoe holds.
+    its parent; a hand that hits averages its children over the cards the shoe holds, a
+    bust counting -1.  Every hand of ``s`` cards is valued as a whole numerator over one
+    denominator ``D[s]``, a multiple of its standing hands' denominators and of
+    ``D[s + 1]`` times the cards left, so the walk adds integers and makes a fraction
+    only for the hands ``wanted``: the same rationals as a walk in fractions.
     """
     space = solution.space
     left = sum(space.shoe)
     sizes = space.sizes.tolist()
     hitting = hits.tolist()
-    values = [Fraction(0)] * len(hitting) + [Fraction(-1)]
+    n = len(hitting)
+    stands = {i: Fraction(solution.stand[i]) for i in range(n) if not hitting[i]}
+    top = max(sizes, default=0)
+    common = [1] * (top + 2)  # D[s]; no hand has top + 1 cards
+    for i, value in stands.items():
+        common[sizes[i]] = math.lcm(common[sizes[i]], value.denominator)
+    for size in range(top, -1, -1):
+        if left > size:
+            common[size] = math.lcm(common[size], common[size + 1] * (left - size))
+    numerators = [0] * n  # a bust child (index n) is read as -D[s + 1] instead
     for i in np.argsort(-hard, kind="stable").tolist():
+        size = sizes[i]
         if hitting[i]:
+            below = common[size + 1]
             draws = space.draws[i].tolist()
             children = space.children[i].tolist()
-            total = sum(n * values[c] for n, c in zip(draws, children, strict=True) if n)
-            values[i] = Fraction(total) / (left - sizes[i])
+            total = sum(
+                k * (-below if c == n else numerators[c])
+                for k, c in zip(draws, children, strict=True)
+                if k
+            )
+            numerators[i] = total * (common[size] // (below * (left - size)))
         else:
-            values[i] = Fraction(solution.stand[i])
-    return values
+            value = stands[i]
+            numerators[i] = value.numerator * (common[size] // value.denominator)
+    return [Fraction(numerators[i], common[sizes[i]]) for i in wanted]
 
 
-def _walk_float(solution: PlayerSolution, hard: Ints, hits: Flags) -> list[float]:
+def _walk_float(
+    solution: PlayerSolution, hard: Ints, hits: Flags, wanted: Sequence[int]
+) -> list[float]:
     """:func:`_walk_exact` in floats, one hard total at a time over all its hands.
 
     The cards are added in the same order (values 1 to 10, a missing value adding 0.0),
@@ -158,7 +186,7 @@ def _walk_float(solution: PlayerSolution, hard: Ints, hits: Flags) -> list[float
             for v in range(10):
                 sums += draws[v] * values[children[v]]
             values[rows] = sums / (left - space.sizes[rows])
-    walked: list[float] = values.tolist()
+    walked: list[float] = values[wanted].tolist()
     return walked
 
 
