@@ -66,22 +66,46 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
+def tab(browser: Any) -> Iterator[Tab]:
+    """One browser tab that every page of this module is opened in, one after another."""
+    opened = Tab(browser)
+    yield opened
+    opened.page.close()
+
+
+@pytest.fixture(scope="module")
 def report_page(report_html: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("browser") / "report.html"
     path.write_text(report_html, encoding="utf-8")
     return path
 
 
-class Visit:
-    """One page opened at one width, with what it logged and asked for."""
+class Tab:
+    """A browser tab, with what it logged and asked for since the last page was opened in it.
 
-    def __init__(self, browser: Any, path: Path, viewport: dict[str, int]) -> None:
+    Opening a tab costs about a third of a second of Chromium's time, as much as loading a
+    page, so the pages share one: each is navigated to afresh (a new document, nothing kept
+    from the one before: the pages have no scripts, cookies or storage).
+    """
+
+    def __init__(self, browser: Any) -> None:
         self.errors: list[str] = []
         self.requests: list[str] = []
-        self.page = browser.new_page(viewport=viewport)
+        self.page = browser.new_page(viewport=PHONE)
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: self.requests.append(r.url))
+
+
+class Visit:
+    """One page opened at a phone's width in the module's tab, with what it logged and asked for."""
+
+    def __init__(self, tab: Tab, path: Path) -> None:
+        tab.page.goto("about:blank")  # leave the page before: nothing of it is counted here
+        tab.page.set_viewport_size(PHONE)
+        tab.errors.clear()
+        tab.requests.clear()
+        self.errors, self.requests, self.page = tab.errors, tab.requests, tab.page
         self.url = path.as_uri()
         self.page.goto(self.url, wait_until="load")
 
@@ -112,9 +136,6 @@ class Visit:
         )
         return {_hex(c) for c in colours}
 
-    def close(self) -> None:
-        self.page.close()
-
 
 def _hex(css: str) -> str:
     """``rgb(255, 208, 138)`` as ``#ffd08a``."""
@@ -122,7 +143,7 @@ def _hex(css: str) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def _check_page(browser: Any, path: Path, max_pages: int) -> int:
+def _check_page(tab: Tab, path: Path, max_pages: int) -> int:
     """The checks every HTML output must pass; returns its printed page count.
 
     The page opens at a phone's width, then the same window is widened to a desktop's:
@@ -130,31 +151,28 @@ def _check_page(browser: Any, path: Path, max_pages: int) -> int:
     opened at that width (its media queries apply anew), and a second load, about a
     third of these tests' time, would show nothing more.
     """
-    visit = Visit(browser, path, PHONE)
-    try:
-        assert visit.errors == []
-        assert visit.outside_requests() == []
-        assert visit.overflow() <= 0, f"{path.name} scrolls sideways at 390 px"
-        hit, stand = visit.cell_colours("H"), visit.cell_colours("S")
-        assert len(hit) == 1 and len(stand) == 1, (hit, stand)
-        (hit_colour,), (stand_colour,) = hit, stand
-        for matrix in (DEUTERANOPIA, PROTANOPIA):
-            assert delta_e(simulate(hit_colour, matrix), simulate(stand_colour, matrix)) > 40
-        assert visit.page.evaluate("document.scripts.length") == 0  # what the widening assumes
-        visit.page.set_viewport_size(DESKTOP)
-        assert visit.page.evaluate("window.innerWidth") == DESKTOP["width"]
-        assert visit.errors == [] and visit.overflow() <= 0
-        pages = visit.printed_pages()
-        assert 1 <= pages <= max_pages
-        assert visit.outside_requests() == []
-        return pages
-    finally:
-        visit.close()
+    visit = Visit(tab, path)
+    assert visit.errors == []
+    assert visit.outside_requests() == []
+    assert visit.overflow() <= 0, f"{path.name} scrolls sideways at 390 px"
+    hit, stand = visit.cell_colours("H"), visit.cell_colours("S")
+    assert len(hit) == 1 and len(stand) == 1, (hit, stand)
+    (hit_colour,), (stand_colour,) = hit, stand
+    for matrix in (DEUTERANOPIA, PROTANOPIA):
+        assert delta_e(simulate(hit_colour, matrix), simulate(stand_colour, matrix)) > 40
+    assert visit.page.evaluate("document.scripts.length") == 0  # what the widening assumes
+    visit.page.set_viewport_size(DESKTOP)
+    assert visit.page.evaluate("window.innerWidth") == DESKTOP["width"]
+    assert visit.errors == [] and visit.overflow() <= 0
+    pages = visit.printed_pages()
+    assert 1 <= pages <= max_pages
+    assert visit.outside_requests() == []
+    return pages
 
 
 @pytest.mark.parametrize("path", CHART_PAGES, ids=lambda p: p.parent.name)
-def test_chart_page_in_a_browser(browser: Any, path: Path) -> None:
-    assert _check_page(browser, path, max_pages=1) == 1
+def test_chart_page_in_a_browser(tab: Tab, path: Path) -> None:
+    assert _check_page(tab, path, max_pages=1) == 1
 
 
 def test_every_variant_has_a_chart_page() -> None:
@@ -162,5 +180,5 @@ def test_every_variant_has_a_chart_page() -> None:
 
 
 # Runs on the worker that built the session's report (conftest groups its users).
-def test_report_in_a_browser(browser: Any, report_page: Path) -> None:
-    assert _check_page(browser, report_page, max_pages=8) <= 8  # 7 before game protection
+def test_report_in_a_browser(tab: Tab, report_page: Path) -> None:
+    assert _check_page(tab, report_page, max_pages=8) <= 8  # 7 before game protection

@@ -48,20 +48,29 @@ RULES = Rules(decks=1, bonus_ratio=Fraction(3, 4))
 
 
 @pytest.fixture(scope="module")
-def tiny_exact(games: MemoryCache) -> EffectsOfRemoval[Any]:
-    return effects_of_removal(RULES, REMOVED, exact=True, cache=games)
-
-
-@pytest.fixture(scope="module")
 def tiny_chart(games: MemoryCache) -> tuple[GameResult[Fraction], Chart]:
-    """The 14-card shoe's exact game and its best chart, searched once for the module."""
+    """The 14-card shoe's exact game and its best chart, searched once for the module.
+
+    The EOR fixtures are given this chart (a depleted shoe's chart is not cached, so each
+    would search it again); ``cbj eor`` and ``api.eor`` search their own, and
+    :func:`test_eor_command_prints_the_api_result` holds them to these fixtures.
+    """
     game = solve_game(RULES, REMOVED, exact=True, cache=games)
     return game, best_chart(RULES, game)
 
 
 @pytest.fixture(scope="module")
-def tiny_float(games: MemoryCache) -> EffectsOfRemoval[Any]:
-    return effects_of_removal(RULES, REMOVED, exact=False, cache=games)
+def tiny_exact(
+    games: MemoryCache, tiny_chart: tuple[GameResult[Fraction], Chart]
+) -> EffectsOfRemoval[Any]:
+    return effects_of_removal(RULES, REMOVED, exact=True, cache=games, chart=tiny_chart[1])
+
+
+@pytest.fixture(scope="module")
+def tiny_float(
+    games: MemoryCache, tiny_chart: tuple[GameResult[Fraction], Chart]
+) -> EffectsOfRemoval[Any]:
+    return effects_of_removal(RULES, REMOVED, exact=False, cache=games, chart=tiny_chart[1])
 
 
 def chart_walk(
@@ -96,10 +105,15 @@ def chart_walk(
     return value
 
 
-def chart_ev_walked(chart: Chart, shoe: tuple[int, ...]) -> Fraction:
-    """The chart's main EV on a shoe of values, by brute force over every card order."""
+def chart_ev_walked(
+    chart: Chart, shoe: tuple[int, ...], seen: dict[Any, int] | None = None
+) -> Fraction:
+    """The chart's main EV on a shoe of values, by brute force over every card order.
+
+    ``seen`` is :func:`chart_walk`'s memo, which may be shared by walks of one chart.
+    """
     total = Fraction(0)
-    seen: dict[Any, int] = {}
+    seen = {} if seen is None else seen
     for c in range(1, 11):
         if shoe[c - 1]:
             pc, after_bonus = reference.draw(shoe, c)
@@ -130,16 +144,18 @@ def test_every_eor_equals_the_difference_of_two_brute_force_solves(
     chart = tiny_chart[1]
     cards = physical_cards(shoe)
     main_before = reference.main_ev(values, RULES)
-    chart_before = chart_ev_walked(chart, values)
+    # One memo for every shoe walked: a hand and the cards left decide its value, and the
+    # shoes less one card share most of what they deal.
+    seen: dict[Any, int] = {}
+    chart_before = chart_ev_walked(chart, values, seen)
     bonus_before = bonus_ev_dealt(cards)
     for rank, label in zip(RANKS, LABELS, strict=True):
         less = list(values)
         less[rank.points - 1] -= 1
         main = reference.main_ev(tuple(less), RULES) - main_before
         assert tiny_exact.effects["main"][label] == main
-        assert tiny_exact.effects["main_chart"][label] == chart_ev_walked(chart, tuple(less)) - (
-            chart_before
-        )
+        walked = chart_ev_walked(chart, tuple(less), seen)
+        assert tiny_exact.effects["main_chart"][label] == walked - chart_before
         # The removed card's suit is random among the copies left: average over the cards.
         same = [c for c in cards if c.rank is rank]
         bonus = (
@@ -330,13 +346,18 @@ def test_bad_tag_vectors_are_refused(text: str) -> None:
 TINY_ARGS = ["--decks", "1", "--bonus-ratio", "3/4", "--removed", " ".join(map(str, REMOVED))]
 
 
-def test_eor_command_prints_the_api_result(capsys: pytest.CaptureFixture[str]) -> None:
+def test_eor_command_prints_the_api_result(
+    tiny_exact: EffectsOfRemoval[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, err = run_cli(["eor", *TINY_ARGS, "--exact", "--format", "json"], capsys)
     assert status == 0, err
     # The command solved its games into the session's disk cache; the library reads them.
     result = api.eor(removed=REMOVED, exact=True, rules=RULES, cache=Cache())
     document = json.loads(out)
     assert result.to_json() == document
+    # Both searched the chart themselves; the fixture was given the module's chart, whose
+    # EORs the brute-force test checks.
+    assert tiny_exact.to_json() == document
     assert set(WAGERS) <= document.keys() and list(document["bonus"]) == list(LABELS)
     status, out, err = run_cli(["eor", *TINY_ARGS, "--format", "csv"], capsys)
     assert status == 0 and "rank,main,main_chart,bonus,round" in out

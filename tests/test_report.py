@@ -5,12 +5,14 @@ from __future__ import annotations
 import io
 import math
 import re
+from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
+from solver.cache import MemoryCache
 from solver.cli import main
 from solver.exact.strategy import Action
 from solver.present.charts import COLOURS
@@ -403,3 +405,28 @@ def test_report_sizes_must_be_whole_numbers(size: str, value: object) -> None:
 
     with pytest.raises(ReportError, match=f"{size.replace('_', ' ')} {value!r} is invalid"):
         build_report(Rules(), **{size: value})  # type: ignore[arg-type]
+
+
+def test_the_ratio_curve_is_the_round_edge_at_each_ratio(games: MemoryCache) -> None:
+    # The curve finds the main EV and the Bonus edge once; EdgeModel.edge re-derives both at
+    # every ratio. An 8-card shoe keeps the exact solve cheap; two paytables, and one ratio
+    # off the curve's grid.
+    from solver.exact.design import EdgeKind, EdgeModel
+    from solver.exact.game import solve_game
+    from solver.model.cards import RANKS, SUITS, Card
+    from solver.model.rules import Paytable, Rules
+    from solver.present.report.plots import ratio_curve
+
+    left = ["As", "2h", "5s", "6h", "9s", "10h", "Qd", "Kd"]
+    removed = tuple(Card(r, s) for r in RANKS for s in SUITS if str(Card(r, s)) not in left)
+    rules = Rules(decks=1, bonus_ratio=Fraction(3, 4))
+    model = EdgeModel(solve_game(rules, removed, exact=True, cache=games))
+    grid = [Fraction(n, 40) for n in range(20, 81)]
+    ratios = [*grid[::10], Fraction(7, 6)]  # each edge costs a main EV: a few suffice
+    other = Paytable(suited_match=Fraction(30), rank_match=Fraction(9), adjacent=Fraction(3, 2))
+    for paytable in (other, rules.paytable):
+        edges = [model.edge(EdgeKind.ROUND, paytable, r) for r in ratios]
+        assert model.round_edges(paytable, ratios) == tuple(edges)
+    on_grid = model.round_edges(rules.paytable, grid)
+    drawn = [(float(r), float(e) * 100) for r, e in zip(grid, on_grid, strict=True)]
+    assert ratio_curve(model, rules) == (tuple(drawn), drawn[grid.index(rules.bonus_ratio)])

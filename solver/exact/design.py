@@ -188,6 +188,16 @@ class EdgeModel:
         """The exact ``kind`` house edge under ``paytable`` at bonus ratio ``ratio``."""
         return self.linear(kind, ratio)(paytable)
 
+    def round_edges(self, paytable: Paytable, ratios: Sequence[Fraction]) -> tuple[Fraction, ...]:
+        """The exact round house edge under ``paytable`` at each of ``ratios``.
+
+        The same numbers as :meth:`edge` of :attr:`EdgeKind.ROUND` at each ratio, the main
+        EV and the Bonus edge found once: ``(r * bonus edge - main EV) / (1 + r)``.
+        """
+        main = Fraction(self.game.expected_value)
+        bonus = self.linear(EdgeKind.BONUS, MIN_BONUS_RATIO)(paytable)
+        return tuple((r * bonus - main) / (1 + r) for r in ratios)
+
     def priced(self, paytable: Paytable, ratio: Fraction) -> GameResult[Fraction]:
         """The solved game under another paytable and ratio (main play reused, not re-solved)."""
         rules = replace(self.game.rules, paytable=paytable, bonus_ratio=ratio)

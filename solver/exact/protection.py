@@ -26,13 +26,14 @@ least-squares slope of the EV change on the true count when cards leave at rando
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
 from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import GameResult, GameStore, solve_game
@@ -69,16 +70,17 @@ def chart_expected_value(chart: Chart, game: GameResult[N]) -> N:
     expected = zero
     for bonus, solution in game.solutions.items():
         space = solution.space
-        hands = space.hands.tolist()
-        left = sum(space.shoe)
-        hits = [
-            chart.action(cell_of(tuple(hand)), bonus) is Action.HIT and left > size
-            for hand, size in zip(hands, space.sizes.tolist(), strict=True)
-        ]
-        values = cast(
-            list[N],
-            _walk_exact(solution, hits) if game.exact else _walk_float(solution, hits),
-        )
+        hard = space.hands @ np.arange(1, 11)
+        hits = _chart_hits(chart, bonus, space.hands, hard)
+        hits &= sum(space.shoe) > space.sizes
+        roots = {
+            p: space.index(hand_of([p]))
+            for p in range(1, 11)
+            if (p, bonus) in starts and not is_player_blackjack(p, bonus)
+        }
+        walk = _walk_exact if game.exact else _walk_float
+        walked = cast(list[N], walk(solution, hard, hits, list(roots.values())))
+        values = dict(zip(roots, walked, strict=True))
         for p in range(1, 11):
             start = starts.get((p, bonus))
             if start is None:
@@ -86,32 +88,83 @@ def chart_expected_value(chart: Chart, game: GameResult[N]) -> N:
             if is_player_blackjack(p, bonus):
                 expected += start.probability * game.rules.blackjack_pays
             else:
-                expected += start.probability * values[space.index(hand_of([p]))]
+                expected += start.probability * values[p]
     return expected
 
 
-def _walk_exact(solution: PlayerSolution, hits: list[bool]) -> list[Fraction]:
-    """Each hand's exact value under a fixed play (``hits``), then -1 for a bust.
+Ints = npt.NDArray[np.int64]
+Flags = npt.NDArray[np.bool_]
+
+
+def _chart_hits(chart: Chart, bonus: int, hands: Ints, hard: Ints) -> Flags:
+    """Whether the chart hits each of ``hands`` (their hard totals ``hard``).
+
+    A hand's cell depends only on its hard total and on whether it holds an ace, so the
+    chart is asked once for the first hand of each such pair and the answer shared.
+    """
+    key = 2 * hard + (hands[:, 0] > 0)
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    asked = [
+        chart.action(cell_of(tuple(hands[i].tolist())), bonus) is Action.HIT for i in first.tolist()
+    ]
+    hits: Flags = np.array(asked, dtype=np.bool_)[inverse.reshape(-1)]
+    return hits
+
+
+def _levels(hard: Ints) -> list[Ints]:
+    """The hands' positions grouped by hard total, the highest total first."""
+    order = np.argsort(-hard, kind="stable")
+    cuts = np.flatnonzero(np.diff(hard[order])) + 1
+    return np.split(order, cuts)
+
+
+def _walk_exact(
+    solution: PlayerSolution, hard: Ints, hits: Flags, wanted: Sequence[int]
+) -> list[Fraction]:
+    """The exact values of the hands ``wanted`` under a fixed play (``hits``).
 
     Hands are valued from the highest hard total down, so every child is valued before
-    its parent; a hand that hits averages its children over the cards the shoe holds.
+    its parent; a hand that hits averages its children over the cards the shoe holds, a
+    bust counting -1.  Every hand of ``s`` cards is valued as a whole numerator over one
+    denominator ``D[s]``, a multiple of its standing hands' denominators and of
+    ``D[s + 1]`` times the cards left, so the walk adds integers and makes a fraction
+    only for the hands ``wanted``: the same rationals as a walk in fractions.
     """
     space = solution.space
     left = sum(space.shoe)
     sizes = space.sizes.tolist()
-    values = [Fraction(0)] * len(hits) + [Fraction(-1)]
-    for i in np.argsort(-(space.hands @ np.arange(1, 11)), kind="stable").tolist():
-        if hits[i]:
+    hitting = hits.tolist()
+    n = len(hitting)
+    stands = {i: Fraction(solution.stand[i]) for i in range(n) if not hitting[i]}
+    top = max(sizes, default=0)
+    common = [1] * (top + 2)  # D[s]; no hand has top + 1 cards
+    for i, value in stands.items():
+        common[sizes[i]] = math.lcm(common[sizes[i]], value.denominator)
+    for size in range(top, -1, -1):
+        if left > size:
+            common[size] = math.lcm(common[size], common[size + 1] * (left - size))
+    numerators = [0] * n  # a bust child (index n) is read as -D[s + 1] instead
+    for i in np.argsort(-hard, kind="stable").tolist():
+        size = sizes[i]
+        if hitting[i]:
+            below = common[size + 1]
             draws = space.draws[i].tolist()
             children = space.children[i].tolist()
-            total = sum(n * values[c] for n, c in zip(draws, children, strict=True) if n)
-            values[i] = Fraction(total) / (left - sizes[i])
+            total = sum(
+                k * (-below if c == n else numerators[c])
+                for k, c in zip(draws, children, strict=True)
+                if k
+            )
+            numerators[i] = total * (common[size] // (below * (left - size)))
         else:
-            values[i] = Fraction(solution.stand[i])
-    return values
+            value = stands[i]
+            numerators[i] = value.numerator * (common[size] // value.denominator)
+    return [Fraction(numerators[i], common[sizes[i]]) for i in wanted]
 
 
-def _walk_float(solution: PlayerSolution, hits: list[bool]) -> list[float]:
+def _walk_float(
+    solution: PlayerSolution, hard: Ints, hits: Flags, wanted: Sequence[int]
+) -> list[float]:
     """:func:`_walk_exact` in floats, one hard total at a time over all its hands.
 
     The cards are added in the same order (values 1 to 10, a missing value adding 0.0),
@@ -122,20 +175,18 @@ def _walk_float(solution: PlayerSolution, hits: list[bool]) -> list[float]:
     n = len(hits)
     values = np.empty(n + 1)
     values[n] = -1.0
-    hitting = np.array(hits, dtype=bool)
-    stand = np.array(solution.stand, dtype=float)
-    hard = space.hands @ np.arange(1, 11)
-    for total in np.unique(hard)[::-1]:
-        level = hard == total
-        stay = np.flatnonzero(level & ~hitting)
-        values[stay] = stand[stay]
-        rows = np.flatnonzero(level & hitting)
+    stand = np.asarray(solution.stand, dtype=np.float64)
+    values[:n][~hits] = stand[~hits]
+    for level in _levels(hard):
+        rows = level[hits[level]]
         if len(rows):
+            draws = space.draws[rows].T
+            children = space.children[rows].T
             sums = np.zeros(len(rows))
             for v in range(10):
-                sums += space.draws[rows, v] * values[space.children[rows, v]]
+                sums += draws[v] * values[children[v]]
             values[rows] = sums / (left - space.sizes[rows])
-    walked: list[float] = values.tolist()
+    walked: list[float] = values[wanted].tolist()
     return walked
 
 

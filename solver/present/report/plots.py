@@ -82,15 +82,13 @@ def sensitivity_plot(model: EdgeModel, rules: Rules) -> Figure:
     figure.get_layout_engine().set(wspace=0.06)  # type: ignore[call-arg, union-attr]
     axes_row = figure.subplots(1, 3, sharey=True)
     ratio = rules.bonus_ratio
-    current_edge = float(model.edge(EdgeKind.ROUND, rules.paytable, ratio)) * 100
+    edge = model.linear(EdgeKind.ROUND, ratio)  # one main EV for the seven points
+    current_edge = float(edge(rules.paytable)) * 100
     for axes, tier in zip(axes_row, PAY_TIERS, strict=True):
         current = getattr(rules.paytable, tier.value)
         high = max(2 * current, current + 2)
         xs = [Fraction(0), high]
-        ys = [
-            float(model.edge(EdgeKind.ROUND, with_pay(rules.paytable, tier, x), ratio)) * 100
-            for x in xs
-        ]
+        ys = [float(edge(with_pay(rules.paytable, tier, x))) * 100 for x in xs]
         axes.plot([float(x) for x in xs], ys, color=INK, linewidth=1.6)
         axes.axhline(0, color="black", linewidth=0.8)
         axes.plot([float(current)], [current_edge], "o", color=BAD, markersize=5)
@@ -110,12 +108,13 @@ def ratio_curve(model: EdgeModel, rules: Rules) -> tuple[tuple[Point, ...], Poin
 
     Exact values made floats once, for every drawing of :func:`ratio_plot`.
     """
-    fine = [Fraction(n, 40) for n in range(20, 81)]
-    curve = tuple(
-        (float(r), float(model.edge(EdgeKind.ROUND, rules.paytable, r)) * 100) for r in fine
-    )
     current = rules.bonus_ratio
-    return curve, (float(current), float(model.edge(EdgeKind.ROUND, rules.paytable, current)) * 100)
+    ratios = [*(Fraction(n, 40) for n in range(20, 81)), current]
+    points = [
+        (float(r), float(e) * 100)
+        for r, e in zip(ratios, model.round_edges(rules.paytable, ratios), strict=True)
+    ]
+    return tuple(points[:-1]), points[-1]
 
 
 def ratio_plot(curve: tuple[Point, ...], in_force: Point, ratio: Fraction) -> Figure:
