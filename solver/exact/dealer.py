@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
-from typing import Any, NamedTuple, TypeVar
+from functools import cache, lru_cache, wraps
+from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +40,37 @@ NATURAL = "natural"
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 NumberArray = TypeVar("NumberArray", IntArray, FloatArray)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+@lru_cache(maxsize=256)
+def dealer_rules(rules: Rules) -> Rules:
+    """``rules`` with every clause but the dealer's threshold and naturals at its default.
+
+    The dealer's play reads only those two (clauses 7 and 9), so games that differ in
+    decks, payouts or the player's clauses share one set of the dealer's structures.
+    """
+    return Rules(dealer_stands_on=rules.dealer_stands_on, dealer_natural=rules.dealer_natural)
+
+
+def _per_dealer_rules(
+    maxsize: int | None = None,
+) -> Callable[[Callable[Concatenate[Rules, P], R]], Callable[Concatenate[Rules, P], R]]:
+    """Cache a function of the rules once per :func:`dealer_rules` (``maxsize`` calls kept)."""
+
+    def decorate(
+        function: Callable[Concatenate[Rules, P], R],
+    ) -> Callable[Concatenate[Rules, P], R]:
+        cached = lru_cache(maxsize=maxsize)(function)
+
+        @wraps(function)
+        def call(rules: Rules, /, *args: P.args, **kwargs: P.kwargs) -> R:
+            return cached(dealer_rules(rules), *args, **kwargs)  # type: ignore[arg-type]
+
+        return call
+
+    return decorate
 
 
 def outcome_labels(rules: Rules) -> tuple[str, ...]:
@@ -88,7 +119,7 @@ def _final(rules: Rules, bonus: int, hard: int, has_ace: bool, cards: int) -> in
     return 1 + best_total_of(hard, has_ace, bonus) - rules.dealer_stands_on
 
 
-@cache
+@_per_dealer_rules()
 def dealer_tree(rules: Rules, bonus: int) -> DealerTree:
     """Build (once per rules and Bonus card) the dealer's tree of hands."""
     labels = outcome_labels(rules)
@@ -195,14 +226,14 @@ def _merge(
     return codes[starts], sums, [a[order[starts]] for a in alike]
 
 
-@cache
+@_per_dealer_rules()
 def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
     """List (once per rules and Bonus card) the dealer's final non-busting hands."""
     codes, ways, depth = _final_hands(rules)[bonus - 1]
     return _ends_of(codes, ways, depth)
 
 
-@cache
+@_per_dealer_rules()
 def _final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
     """For each Bonus card value: the final hands' codes (sorted), their drawing orders, and
     the most cards any of them holds (the tree's depth).
@@ -317,7 +348,7 @@ def _drawn(codes: IntArray) -> IntArray:
     return (codes[:, None] >> (5 * np.arange(9, -1, -1))[None, :]) & 31
 
 
-@cache
+@_per_dealer_rules()
 def _most_drawn(rules: Rules, bonus: int) -> IntArray:
     """The most cards of each value any final hand holds."""
     most: IntArray = _drawn(_final_hands(rules)[bonus - 1][0]).max(axis=0, initial=0)
@@ -343,7 +374,7 @@ def _ends_for(rules: Rules, bonus: int, counts: IntArray) -> DealerEnds:
 PRUNE_SHARE = 0.1
 
 
-@lru_cache(maxsize=64)
+@_per_dealer_rules(maxsize=64)
 def _ends_within(rules: Rules, bonus: int, room: tuple[int, ...]) -> DealerEnds:
     """:func:`dealer_ends` keeping the hands with at most ``room[v - 1]`` cards of each value."""
     codes, ways, depth = _final_hands(rules)[bonus - 1]
@@ -353,7 +384,7 @@ def _ends_within(rules: Rules, bonus: int, room: tuple[int, ...]) -> DealerEnds:
     return _ends_of(codes[keep], ways[keep], depth)
 
 
-@cache
+@_per_dealer_rules()
 def _result_lengths(rules: Rules, bonus: int) -> IntArray:
     """``32 * result + length`` of every (result, length) some final hand has, in order."""
     # The codes are sorted, so equal pairs are neighbours.  (np.unique without its
