@@ -468,7 +468,9 @@ def _falling_floats(rows: int, top: int) -> FloatArray:
     return table
 
 
-#: Folds of more products than this are done a block of shoe groups at a time.
+#: Modular folds of more products than this are done a block of shoe groups at a time;
+#: float folds always are (one array took twice as long for one deck's float folds, while
+#: the modular folds, reduced whole after each fold, were 5-10% faster in one array).
 BLOCK_PRODUCTS = 1 << 18
 
 
@@ -496,7 +498,7 @@ def _fold(
         # factors[i, j] = fall(held[i], drawn[j]): one row per block of groups.
         factors = table[:, held].T[:, fold.drawn]
         ranks = list(zip(fold.starts[1:], fold.widths[1:], strict=True))
-        if bounds[-1] * len(fold.order) <= BLOCK_PRODUCTS:
+        if prime is not None and bounds[-1] * len(fold.order) <= BLOCK_PRODUCTS:
             spread = np.take(ordered, parent, axis=0)
             for i, (start, stop) in enumerate(itertools.pairwise(bounds)):
                 spread[start:stop] *= factors[i]
