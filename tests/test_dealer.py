@@ -172,6 +172,9 @@ def test_an_empty_batch_of_shoes_gives_no_rows_on_every_path() -> None:
 
 def test_games_with_the_same_dealer_rules_share_the_dealers_hands() -> None:
     six = dealer_ends(Rules(), 5)
-    assert dealer_ends(Rules(decks=1, blackjack_pays=Fraction(6, 5), bonus_ratio=1), 5) is six
+    assert (
+        dealer_ends(Rules(decks=1, blackjack_pays=Fraction(6, 5), bonus_ratio=Fraction(1)), 5)
+        is six
+    )
     assert dealer_ends(Rules(dealer_stands_on=17), 5) is not six
     assert dealer_ends(Rules(dealer_natural=DealerNatural.NONE), 5) is not six
