@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import math
 import os
@@ -146,9 +147,16 @@ KEPT = {str(c) for c in parse_cards("As 2h 5d 9c 10s Kh 7c 10h Jd Qc Ks 9h 8d 10
 REMOVED = tuple(c for c in ONE_DECK if str(c) not in KEPT)
 
 
+@functools.cache
+def solved(removed: tuple[Card, ...]) -> GameResult[Any]:
+    """The small game without these cards, solved once per process: a cache's computation
+    returns it (each call still counted), so that a test of the cache solves nothing."""
+    return solve_game(SMALL, removed, True)
+
+
 def fetch(cache: Cache, counter: Counter, removed: tuple[Card, ...] = REMOVED) -> GameResult[Any]:
     result: GameResult[Any] = cache.fetch(
-        "game", SMALL, removed, True, counter.wrap(lambda: solve_game(SMALL, removed, True))
+        "game", SMALL, removed, True, counter.wrap(lambda: solved(removed))
     )
     return result
 
