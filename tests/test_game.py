@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from itertools import permutations
 
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.cache import MemoryCache
-from solver.exact.game import solve_game
+from solver.exact.game import GameResult, solve_game
 from solver.exact.player import solve_player
 from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
 from solver.model.hands import hand_of
@@ -47,10 +48,17 @@ def tiny_shoe(removed: tuple[Card, ...] = TINY_REMOVED) -> tuple[int, ...]:
     return Shoe.full(1).remove(removed).value_counts()
 
 
+@functools.cache
+def solved_tiny(rules: Rules, removed: tuple[Card, ...]) -> GameResult[Fraction]:
+    """The exact game of a tiny shoe, solved once per process for every test that reads it
+    (here and in ``test_policies``); nothing mutates a solved game."""
+    return solve_game(rules, removed, exact=True)
+
+
 @pytest.mark.parametrize("removed", [TINY_REMOVED, ACES_REMOVED], ids=["few-aces", "three-aces"])
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.summary()[:70])
 def test_exact_game_equals_exhaustive_search(rules: Rules, removed: tuple[Card, ...]) -> None:
-    solved = solve_game(rules, removed, exact=True)
+    solved = solved_tiny(rules, removed)
     walked = reference.game(tiny_shoe(removed), rules)
     assert {(s.player, s.bonus) for s in solved.starts} == set(walked)
     for start in solved.starts:
@@ -84,7 +92,7 @@ def test_round_joint_distribution_equals_dealing_every_card_pair() -> None:
 
 def test_optimal_play_beats_fixed_policies_on_a_tiny_shoe() -> None:
     rules = Rules(decks=1)
-    optimal = solve_game(rules, TINY_REMOVED, exact=True).expected_value
+    optimal = solved_tiny(rules, TINY_REMOVED).expected_value
     for stand_on in range(4, 22):
         assert optimal >= reference.main_ev(tiny_shoe(), rules, policy=stand_on)
 

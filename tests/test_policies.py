@@ -30,7 +30,7 @@ from solver.model.rules import DealerNatural, NaturalBeats, Rules
 from solver.sim import ExactFigure, parse_strategy, simulate
 
 from . import reference
-from .test_game import ACES_REMOVED, TINY_REMOVED
+from .test_game import ACES_REMOVED, TINY_REMOVED, solved_tiny
 
 RULES = [
     Rules(decks=1),
@@ -58,7 +58,7 @@ def removed(request: pytest.FixtureRequest) -> tuple[Card, ...]:
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.summary()[:60])
 def test_simple_policies_equal_every_card_order(rules: Rules, removed: tuple[Card, ...]) -> None:
-    game = solve_game(rules, removed, exact=True)
+    game = solved_tiny(rules, removed)
     result = realistic_play(rules, (*SIMPLE, "mimic-dealer"), game=game)
     shoe = tiny(removed)
     for name in SIMPLE:
@@ -74,7 +74,7 @@ def test_simple_policies_equal_every_card_order(rules: Rules, removed: tuple[Car
 def test_optimal_and_chart_policies_reproduce_the_solver(
     rules: Rules, removed: tuple[Card, ...]
 ) -> None:
-    game = solve_game(rules, removed, exact=True)
+    game = solved_tiny(rules, removed)
     result = realistic_play(rules, POLICY_NAMES, game=game)
     optimal = result.by_name("optimal")
     assert optimal.main_ev == game.expected_value
@@ -127,7 +127,7 @@ def test_a_repeated_evaluation_prices_the_standing_hands_once(
 
 def test_json_names_every_strategy_with_exact_numbers(removed: tuple[Card, ...]) -> None:
     rules = Rules(decks=1)
-    result = realistic_play(rules, POLICY_NAMES, game=solve_game(rules, removed, exact=True))
+    result = realistic_play(rules, POLICY_NAMES, game=solved_tiny(rules, removed))
     data = result.to_json()
     assert data["rules"] == rules.to_json()
     assert [row["name"] for row in data["strategies"]] == list(POLICY_NAMES)
@@ -159,7 +159,7 @@ def _sim_figure(result: StrategiesResult, name: str) -> ExactFigure:
 
 @pytest.mark.parametrize("rules", [RULES[0], RULES[1]], ids=["default", "vegas-21"])
 def test_simulator_playing_each_policy_meets_its_exact_value(rules: Rules) -> None:
-    game = solve_game(rules, TINY_REMOVED, exact=True)
+    game = solved_tiny(rules, TINY_REMOVED)
     result = realistic_play(rules, POLICY_NAMES, game=game)
     decisions = {kind: strategy_source(game, kind) for kind in ("optimal", "chart")}
     for i, name in enumerate(POLICY_NAMES):
