@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from dataclasses import replace
@@ -12,7 +13,7 @@ import pytest
 
 from solver.cache import MemoryCache
 from solver.cli import main
-from solver.exact.bonus import analyse_bonus
+from solver.exact.bonus import BonusAnalysis, analyse_bonus
 from solver.exact.design import (
     PAY_TIERS,
     EdgeKind,
@@ -150,6 +151,13 @@ def test_a_tier_that_cannot_occur_cannot_be_solved_for() -> None:
         )
 
 
+@functools.cache
+def bonus_under(paytable: Paytable) -> BonusAnalysis:
+    """The Bonus analysed afresh under ``paytable`` (and :data:`RULES`), once per process:
+    the brute-force searches over every whole paytable share the tables they both cover."""
+    return analyse_bonus(replace(RULES, paytable=paytable))
+
+
 def whole_paytables(max_pay: int) -> list[Paytable]:
     return [
         Paytable(suited_match=Fraction(s), rank_match=Fraction(r), adjacent=Fraction(a))
@@ -164,7 +172,7 @@ def test_bonus_search_finds_exactly_what_brute_force_finds(model: Any) -> None:
     result = search_paytables(model, EdgeKind.BONUS, band, RATIO, max_pay=14, top=1000)
     brute: dict[Paytable, Fraction] = {}
     for table in whole_paytables(14):
-        edge = analyse_bonus(replace(RULES, paytable=table)).house_edge
+        edge = bonus_under(table).house_edge
         if band[0] <= edge <= band[1]:
             brute[table] = edge
     assert result.matches == len(brute) == len(result.hits) > 10
@@ -184,7 +192,7 @@ def test_round_search_hits_agree_with_every_card_pair_dealt(
         net = dealt_round(fresh, hit.paytable, RATIO)
         assert band[0] <= hit.round_edge <= band[1]
         assert hit.round_edge == round_edge(net, RATIO)
-        assert hit.bonus_edge == analyse_bonus(replace(RULES, paytable=hit.paytable)).house_edge
+        assert hit.bonus_edge == bonus_under(hit.paytable).house_edge
         assert hit.round_hit_frequency == sum(p for v, p in net.items() if v > 0)
         mean = sum(v * p for v, p in net.items())
         variance = sum(v * v * p for v, p in net.items()) - mean**2
@@ -197,7 +205,7 @@ def test_round_search_count_matches_brute_force_over_every_paytable(
     band = (Fraction(0), Fraction(2, 100))
     count = 0
     for table in whole_paytables(12):
-        bonus = analyse_bonus(replace(RULES, paytable=table)).expected_value
+        bonus = bonus_under(table).expected_value
         edge = -(fresh.expected_value + RATIO * bonus) / (1 + RATIO)
         count += band[0] <= edge <= band[1]
     result = search_paytables(model, EdgeKind.ROUND, band, RATIO, max_pay=12, top=1)
@@ -237,7 +245,9 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return int(stop.value.code or 0), out, err
 
 
-def test_cli_solve_reports_the_exact_pay_and_candidates(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_solve_reports_the_exact_pay_and_candidates(
+    model: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = ["paytable", "solve", "--decks", "2", "--solve-for", "rank_match", "--adjacent", "2"]
     status, out, _ = run([*argv, "--target-round-edge", "1/40", "--format", "json"], capsys)
     assert status == 0
@@ -246,7 +256,6 @@ def test_cli_solve_reports_the_exact_pay_and_candidates(capsys: pytest.CaptureFi
     assert Fraction(doc["target"]["house_edge"]["exact"]) == Fraction(1, 40)
     pay = Fraction(doc["pay"]["exact"])
     table = Paytable(suited_match=Fraction(15), rank_match=pay, adjacent=Fraction(2))
-    model = edge_model(RULES)
     assert model.edge(EdgeKind.ROUND, table, Fraction(1, 2)) == Fraction(1, 40)
     assert {"pay", "paytable", "bonus_house_edge", "round_house_edge"} <= set(doc["candidates"][0])
     status, out, _ = run([*argv, "--target-bonus-edge", "2.5%"], capsys)
