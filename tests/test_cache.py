@@ -31,6 +31,7 @@ from solver.cache import (
     DATABASE_NAME,
     Cache,
     CacheWarning,
+    MemoryCache,
     NoCache,
     Section,
     StoredSolutions,
@@ -501,13 +502,13 @@ def loaded(code: str, env: dict[str, str]) -> set[str]:
 
 
 def test_a_cache_hit_loads_only_what_it_reads(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, games: MemoryCache
 ) -> None:
     # Not a timing test: a repeated `cbj solve` needs no file paths, no statistics, no
     # OpenSSL (it hashes a few kilobytes) and not the Bonus ratio's tables.
     monkeypatch.setattr(cache_module, "SETTLED_SECONDS", -3600)  # however new the checkout
     rules = Rules(decks=1)
-    Cache(tmp_path).game(rules, (), False, lambda: solve_game(rules))
+    Cache(tmp_path).game(rules, (), False, lambda: solve_game(rules, cache=games))
     env = dict(os.environ, CBJ_CACHE_DIR=str(tmp_path))
     hit = (
         "import contextlib, io\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.cache import Cache
+from solver.cache import Cache, MemoryCache
 from solver.exact.game import solve_game
 from solver.model.rules import Rules
 
@@ -116,10 +116,10 @@ def test_help_lists_the_commands_as_they_are_once_built() -> None:
     assert done.stdout.split("\n")[:2] == ["['cache', 'paytable', 'rules']", "True True"]
 
 
-def test_a_cache_hit_loads_neither_numpy_nor_the_solver(tmp_path: Path) -> None:
+def test_a_cache_hit_loads_neither_numpy_nor_the_solver(tmp_path: Path, games: MemoryCache) -> None:
     # Not a timing test: a repeated `cbj solve` reads the figures it prints, nothing more.
     rules = Rules(decks=1)
-    Cache(tmp_path).game(rules, (), False, lambda: solve_game(rules))
+    Cache(tmp_path).game(rules, (), False, lambda: solve_game(rules, cache=games))
     code = (
         "import sys, contextlib, io\n"
         "from solver.cli import main\n"
