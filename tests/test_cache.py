@@ -52,7 +52,7 @@ from solver.cache import (
 )
 from solver.exact.game import GameResult, solve_game
 from solver.exact.player import PlayerSolution
-from solver.exact.strategy import Chart, best_chart
+from solver.exact.strategy import Chart, best_chart, stored_chart
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.errors import ShoeError
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
@@ -695,14 +695,18 @@ def test_the_size_cap_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch
     assert Cache().max_bytes == cache_module.DEFAULT_MAX_BYTES
 
 
-def test_the_chart_is_cached_with_its_game(tmp_path: Path) -> None:
+def test_the_chart_is_cached_with_its_game(tmp_path: Path, games: MemoryCache) -> None:
     rules = Rules(decks=1)
     lines, warn = collect()
     cache = Cache(tmp_path / "c", warn=warn)
     counter = Counter()
 
     def compute() -> Chart:
-        return best_chart(rules, solve_game(rules, exact=True, cache=cache))
+        # What ``best_chart(rules, solve_game(rules, exact=True, cache=cache))`` does,
+        # with the game and the chart taken from the session's store (where `cbj chart
+        # --decks 1` finds them too) rather than solved and searched again.
+        game = cache.game(rules, (), True, lambda: solve_game(rules, exact=True, cache=games))
+        return stored_chart(rules, game, games)
 
     chart = cache.chart(rules, counter.wrap(compute))
     assert cache.info().entries == 2  # the exact game and the chart
