@@ -165,6 +165,10 @@ def test_pdf_has_outline_page_x_of_y_vector_plots_and_text(pdf: bytes) -> None:
     assert all(f"page {n} of {pages}" in t for n, t in enumerate(text, start=1))
     assert "House edge" in text[0] and "2026-01-02" in text[0]
     assert b"/Subtype /Image" not in pdf  # plots are drawn as vectors
+    # ... with their labels kept as text (selectable), not as glyph outlines
+    flat = " ".join(" ".join(text).split())
+    for label in ("Bonus wager as a multiple of the main wager", "round house edge (%)"):
+        assert label in flat
     assert b"/CreationDate (D:20260102" in pdf
     links = [
         a.get_object()

@@ -13,7 +13,7 @@ import math
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
 from importlib.metadata import version
@@ -54,6 +54,7 @@ from solver.present.report.plots import (
     ratio_curve,
     ratio_plot,
     sensitivity_plot,
+    standalone_svg,
 )
 from solver.present.style import amount, edge_percent, minus, one_in, signed, thousands
 from solver.present.wording import plain_differences, rule_lines
@@ -106,14 +107,22 @@ class Grid:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Plot:
-    """A matplotlib figure, drawn afresh by ``draw`` for each rendering, and its caption.
+    """A matplotlib figure, drawn by ``draw``, and its caption.
 
-    A new figure each time keeps renderings byte-identical: matplotlib's layout can move
+    :meth:`svg` draws a new figure once and keeps its SVG for every rendering (HTML and
+    PDF): a fresh figure keeps renderings byte-identical, as matplotlib's layout can move
     by a rounding step when the same figure is drawn twice.
     """
 
     draw: Callable[[], Figure]
     caption: str
+    _drawn: list[str] = field(default_factory=list, init=False, repr=False)
+
+    def svg(self) -> str:
+        """The figure as a standalone SVG document, text kept as text (drawn once)."""
+        if not self._drawn:
+            self._drawn.append(standalone_svg(self.draw()))
+        return self._drawn[0]
 
 
 Block = Text | Grid | Plot

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 
 from solver.present.report.content import Block, Grid, Plot, Report, Text
-from solver.present.report.plots import svg
+from solver.present.report.plots import inline_svg
 
 CSS = """
 * { box-sizing: border-box; }
@@ -123,7 +123,8 @@ def _html_block(block: Block, key: str) -> str:
         return f"<p>{e(block.text)}</p>"
     if isinstance(block, Plot):
         return (
-            f"<figure>{svg(block.draw(), key)}<figcaption>{e(block.caption)}</figcaption></figure>"
+            f"<figure>{inline_svg(block.svg(), key)}"
+            f"<figcaption>{e(block.caption)}</figcaption></figure>"
         )
     return _html_table(block)
 

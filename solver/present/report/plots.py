@@ -132,19 +132,27 @@ def ratio_plot(curve: tuple[Point, ...], in_force: Point, ratio: Fraction) -> Fi
     return figure
 
 
-def svg(figure: Figure, prefix: str) -> str:
-    """The figure as inline SVG with ids renamed ``prefix``-1, -2, ... in order of use.
+def standalone_svg(figure: Figure) -> str:
+    """The figure as a standalone SVG document, its text kept as text in DejaVu Sans.
 
-    matplotlib names clip paths after object addresses; renaming makes the output
-    reproducible and keeps ids unique among several figures on one page.
+    One drawing serves both renderings: the HTML inlines it (:func:`inline_svg`) and the
+    PDF converts it to reportlab shapes, its text placed in the embedded font.
     """
     import matplotlib
 
     out = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": "cbj", "svg.fonttype": "none"}):
         figure.savefig(out, format="svg", metadata={"Date": None})
-    text = out.getvalue()
-    text = text[text.index("<svg") :]
+    return out.getvalue()
+
+
+def inline_svg(document: str, prefix: str) -> str:
+    """``document`` as inline SVG with ids renamed ``prefix``-1, -2, ... in order of use.
+
+    matplotlib names clip paths after object addresses; renaming makes the output
+    reproducible and keeps ids unique among several figures on one page.
+    """
+    text = document[document.index("<svg") :]
     text = text.replace("<svg ", '<svg role="img" ', 1)
     names = {old: f"{prefix}-{n}" for n, old in enumerate(dict.fromkeys(_SVG_ID.findall(text)))}
     return _SVG_REF.sub(lambda m: m.group(1) + names.get(m.group(2), m.group(2)), text)
@@ -152,16 +160,6 @@ def svg(figure: Figure, prefix: str) -> str:
 
 _SVG_ID = re.compile(r'\bid="([^"]+)"')
 _SVG_REF = re.compile(r'(id="|#)([A-Za-z_][\w.-]*)')
-
-
-def vector(figure: Figure) -> bytes:
-    """The figure as standalone SVG with text drawn as paths, for embedding in a PDF."""
-    import matplotlib
-
-    out = io.BytesIO()
-    with matplotlib.rc_context({"svg.hashsalt": "cbj", "svg.fonttype": "path"}):
-        figure.savefig(out, format="svg", metadata={"Date": None})
-    return out.getvalue()
 
 
 def png(figure: Figure) -> bytes:
