@@ -62,6 +62,7 @@ def take(shoe: Shoe, value: int) -> Shoe:
     return (*shoe[: value - 1], shoe[value - 1] - 1, *shoe[value:])
 
 
+@cache
 def dealer_final(cards: Cards, bonus: int, reading: DealerNatural) -> str:
     if hard(cards) > 21:
         return "bust"
@@ -81,15 +82,23 @@ def dealer(shoe: Shoe, bonus: int, rules: Rules, cards: Cards = ()) -> dict[str,
 
 
 @cache
+def dealer_stops(cards: Cards, bonus: int, stands_on: int) -> bool:
+    """Whether the dealer draws no more holding ``cards``: bust, or standing on a total."""
+    total = best(cards, bonus)
+    return bool(cards) and (hard(cards) > 21 or (total is not None and total >= stands_on))
+
+
+@cache
 def _dealer(
     shoe: Shoe, bonus: int, stands_on: int, reading: DealerNatural, cards: Cards
 ) -> dict[str, int]:
     """How many orders of the shoe's cards end the dealer in each result.
 
-    Memoised on only the rules the dealer's play reads.
+    Memoised on only the rules the dealer's play reads.  A card that ends the dealer's
+    play is counted here (its orders are those of the cards left), not in a call of its
+    own: most states are final, and each would otherwise be a memo entry and a dict.
     """
-    total = best(cards, bonus)
-    if cards and (hard(cards) > 21 or (total is not None and total >= stands_on)):
+    if dealer_stops(cards, bonus, stands_on):
         return {dealer_final(cards, bonus, reading): orders(shoe)}
     if sum(shoe) == 0:
         raise RuntimeError("shoe ran out")
@@ -98,7 +107,12 @@ def _dealer(
         copies = shoe[value - 1]
         if copies:
             after = tuple(sorted((*cards, value)))
-            for k, n in _dealer(take(shoe, value), bonus, stands_on, reading, after).items():
+            rest = take(shoe, value)
+            if dealer_stops(after, bonus, stands_on):
+                final = dealer_final(after, bonus, reading)
+                out[final] = out.get(final, 0) + copies * orders(rest)
+                continue
+            for k, n in _dealer(rest, bonus, stands_on, reading, after).items():
                 out[k] = out.get(k, 0) + copies * n
     return out
 
