@@ -57,6 +57,12 @@ def draw(shoe: Shoe, value: int) -> tuple[Fraction, Shoe]:
     return Fraction(shoe[value - 1], sum(shoe)), tuple(left)
 
 
+@cache
+def with_card(cards: Cards, value: int) -> Cards:
+    """The own cards with one more of ``value``, sorted."""
+    return tuple(sorted((*cards, value)))
+
+
 def take(shoe: Shoe, value: int) -> Shoe:
     """The shoe less one card of ``value``."""
     return (*shoe[: value - 1], shoe[value - 1] - 1, *shoe[value:])
@@ -106,7 +112,7 @@ def _dealer(
     for value in range(1, 11):
         copies = shoe[value - 1]
         if copies:
-            after = tuple(sorted((*cards, value)))
+            after = with_card(cards, value)
             rest = take(shoe, value)
             if dealer_stops(after, bonus, stands_on):
                 final = dealer_final(after, bonus, reading)
@@ -195,7 +201,7 @@ def _play(cards: Cards, shoe: Shoe, bonus: int, rules: Table, policy: Policy) ->
         copies = shoe[value - 1]
         if copies:
             rest = take(shoe, value)
-            after = tuple(sorted((*cards, value)))
+            after = with_card(cards, value)
             if hard(after) > 21:
                 lose += copies * orders(rest)
             else:
