@@ -63,6 +63,7 @@ def with_card(cards: Cards, value: int) -> Cards:
     return tuple(sorted((*cards, value)))
 
 
+@cache
 def take(shoe: Shoe, value: int) -> Shoe:
     """The shoe less one card of ``value``."""
     return (*shoe[: value - 1], shoe[value - 1] - 1, *shoe[value:])
@@ -132,6 +133,7 @@ def table(rules: Rules) -> Table:
     return (rules.dealer_stands_on, rules.dealer_natural, rules.natural_beats)
 
 
+@cache
 def settle(cards: Cards, bonus: int, result: str, beats: NaturalBeats) -> int:
     """Main-wager result (+1, 0, -1) of a standing player against a dealer result."""
     mine = best(cards, bonus)
