@@ -57,11 +57,19 @@ def draw(shoe: Shoe, value: int) -> tuple[Fraction, Shoe]:
     return Fraction(shoe[value - 1], sum(shoe)), tuple(left)
 
 
+@cache
+def with_card(cards: Cards, value: int) -> Cards:
+    """The own cards with one more of ``value``, sorted."""
+    return tuple(sorted((*cards, value)))
+
+
+@cache
 def take(shoe: Shoe, value: int) -> Shoe:
     """The shoe less one card of ``value``."""
     return (*shoe[: value - 1], shoe[value - 1] - 1, *shoe[value:])
 
 
+@cache
 def dealer_final(cards: Cards, bonus: int, reading: DealerNatural) -> str:
     if hard(cards) > 21:
         return "bust"
@@ -81,15 +89,23 @@ def dealer(shoe: Shoe, bonus: int, rules: Rules, cards: Cards = ()) -> dict[str,
 
 
 @cache
+def dealer_stops(cards: Cards, bonus: int, stands_on: int) -> bool:
+    """Whether the dealer draws no more holding ``cards``: bust, or standing on a total."""
+    total = best(cards, bonus)
+    return bool(cards) and (hard(cards) > 21 or (total is not None and total >= stands_on))
+
+
+@cache
 def _dealer(
     shoe: Shoe, bonus: int, stands_on: int, reading: DealerNatural, cards: Cards
 ) -> dict[str, int]:
     """How many orders of the shoe's cards end the dealer in each result.
 
-    Memoised on only the rules the dealer's play reads.
+    Memoised on only the rules the dealer's play reads.  A card that ends the dealer's
+    play is counted here (its orders are those of the cards left), not in a call of its
+    own: most states are final, and each would otherwise be a memo entry and a dict.
     """
-    total = best(cards, bonus)
-    if cards and (hard(cards) > 21 or (total is not None and total >= stands_on)):
+    if dealer_stops(cards, bonus, stands_on):
         return {dealer_final(cards, bonus, reading): orders(shoe)}
     if sum(shoe) == 0:
         raise RuntimeError("shoe ran out")
@@ -97,8 +113,13 @@ def _dealer(
     for value in range(1, 11):
         copies = shoe[value - 1]
         if copies:
-            after = tuple(sorted((*cards, value)))
-            for k, n in _dealer(take(shoe, value), bonus, stands_on, reading, after).items():
+            after = with_card(cards, value)
+            rest = take(shoe, value)
+            if dealer_stops(after, bonus, stands_on):
+                final = dealer_final(after, bonus, reading)
+                out[final] = out.get(final, 0) + copies * orders(rest)
+                continue
+            for k, n in _dealer(rest, bonus, stands_on, reading, after).items():
                 out[k] = out.get(k, 0) + copies * n
     return out
 
@@ -112,6 +133,7 @@ def table(rules: Rules) -> Table:
     return (rules.dealer_stands_on, rules.dealer_natural, rules.natural_beats)
 
 
+@cache
 def settle(cards: Cards, bonus: int, result: str, beats: NaturalBeats) -> int:
     """Main-wager result (+1, 0, -1) of a standing player against a dealer result."""
     mine = best(cards, bonus)
@@ -181,7 +203,7 @@ def _play(cards: Cards, shoe: Shoe, bonus: int, rules: Table, policy: Policy) ->
         copies = shoe[value - 1]
         if copies:
             rest = take(shoe, value)
-            after = tuple(sorted((*cards, value)))
+            after = with_card(cards, value)
             if hard(after) > 21:
                 lose += copies * orders(rest)
             else:

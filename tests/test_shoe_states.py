@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import statistics
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import pairwise
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,6 +22,8 @@ from hypothesis import strategies as st
 
 from solver import api
 from solver.cache import default_cache
+from solver.exact import shoe_states
+from solver.exact.game import GameResult, solve_game
 from solver.exact.protection import SYSTEMS, RoundEffects, rank_label, round_effects
 from solver.exact.shoe_states import (
     PERCENTILES,
@@ -57,9 +60,34 @@ def effects() -> RoundEffects:
     return round_effects(RULES, cache=default_cache())
 
 
+#: The games of the states solved in this process, by rules and cards (see :func:`kept_solve`).
+STATE_GAMES: dict[tuple[Rules, tuple[Card, ...]], GameResult[Any]] = {}
+
+
+def kept_solve(rules: Rules, removed: Iterable[Card], exact: bool = False) -> GameResult[Any]:
+    """``solve_game`` for :func:`solve_state`, each state's game solved once and kept.
+
+    The module's study and the tests that take its states one at a time deal the same
+    cards; a float solve depends on the rules and the cards alone, so they share one solve
+    per state. The runs on two processes and on Dask solve their states themselves.
+    """
+    key = (rules, tuple(removed))
+    if key not in STATE_GAMES:
+        STATE_GAMES[key] = solve_game(rules, key[1], exact=exact)
+    return STATE_GAMES[key]
+
+
+@pytest.fixture
+def kept_states(monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`solve_state` solves through :func:`kept_solve` during the test."""
+    monkeypatch.setattr(shoe_states, "solve_game", kept_solve)
+
+
 @pytest.fixture(scope="module")
 def study(effects: RoundEffects) -> ShoeStates:
-    return study_shoe_states(effects, DEPTHS, SAMPLES, SEED, "hi-lo", HI_LO)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(shoe_states, "solve_game", kept_solve)
+        return study_shoe_states(effects, DEPTHS, SAMPLES, SEED, "hi-lo", HI_LO)
 
 
 @pytest.fixture(scope="module")
@@ -68,12 +96,15 @@ def plan(effects: RoundEffects) -> StudyPlan:
 
 
 @pytest.fixture(scope="module")
-def figures(plan: StudyPlan) -> list[list[StateFigures]]:
-    """Each depth's state figures, solved again here one by one."""
-    return [
-        [solve_state(plan, i, s, cards_dealt(RULES, d)) for s in range(SAMPLES)]
-        for i, d in enumerate(DEPTHS)
-    ]
+def figures(plan: StudyPlan, study: ShoeStates) -> list[list[StateFigures]]:
+    """Each depth's state figures, taken again one state at a time (each state's game is
+    the one the study solved, kept by :func:`kept_solve`)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(shoe_states, "solve_game", kept_solve)
+        return [
+            [solve_state(plan, i, s, cards_dealt(RULES, d)) for s in range(SAMPLES)]
+            for i, d in enumerate(DEPTHS)
+        ]
 
 
 def hi_lo_by_hand(cards: list[Card]) -> int:
@@ -82,6 +113,7 @@ def hi_lo_by_hand(cards: list[Card]) -> int:
 
 
 @pytest.mark.parametrize(("depth_index", "sample"), [(0, 0), (1, 3)])
+@pytest.mark.usefixtures("kept_states")
 def test_a_sampled_state_is_cbj_solve_with_its_cards_removed(
     plan: StudyPlan, effects: RoundEffects, depth_index: int, sample: int
 ) -> None:
@@ -96,10 +128,18 @@ def test_a_sampled_state_is_cbj_solve_with_its_cards_removed(
     assert linear == pytest.approx(estimate, abs=1e-15)
 
 
+@pytest.fixture(scope="module")
+def full_round() -> float:
+    """The full one-deck shoe's round EV, solved once through the library (no cache)."""
+    return api.solve(decks=1).round_expected_value
+
+
 @pytest.mark.parametrize("rank", [Rank.ACE, Rank.FIVE, Rank.KING])
-def test_round_eor_is_the_round_ev_change_of_two_solves(effects: RoundEffects, rank: Rank) -> None:
+def test_round_eor_is_the_round_ev_change_of_two_solves(
+    effects: RoundEffects, full_round: float, rank: Rank
+) -> None:
     # In a full shoe the four suits are alike, so the suit-averaged EOR is any one suit's.
-    before = api.solve(decks=1).round_expected_value
+    before = full_round
     after = api.solve(removed=[Card(rank, Suit.HEARTS)], decks=1).round_expected_value
     assert effects.effects[rank_label(rank)] == pytest.approx(after - before, abs=1e-12)
     assert effects.round == pytest.approx(before, abs=1e-12)

@@ -38,7 +38,7 @@ import numpy.typing as npt
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import GameResult, GameStore, solve_game
 from solver.exact.player import PlayerSolution
-from solver.exact.strategy import Action, Chart, cell_of, stored_chart
+from solver.exact.strategy import Action, Chart, best_chart, cell_of, stored_chart
 from solver.model.cards import RANKS, SUITS, Card, Rank, Shoe
 from solver.model.counts import LABELS as LABELS
 from solver.model.counts import SYSTEMS as SYSTEMS
@@ -318,7 +318,7 @@ def effects_of_removal(
 
     base_game = solve(removed)
     if chart is None:
-        chart = stored_chart(rules, base_game if exact else solve(removed, True), cache)
+        chart = _base_chart(rules, removed, base_game if exact else None, solve, cache)
     ratio = rules.bonus_ratio
 
     def convert(value: Fraction) -> Any:
@@ -348,6 +348,22 @@ def effects_of_removal(
 
     whole = _whole_deck(rules, shoe, removed, exact, solve, chart, base, effects)
     return EffectsOfRemoval(rules, removed, exact, base, effects, whole)
+
+
+def _base_chart(
+    rules: Rules,
+    removed: tuple[Card, ...],
+    exact_game: GameResult[Fraction] | None,
+    solve: Callable[[tuple[Card, ...], bool], GameResult[Any]],
+    cache: GameStore | None,
+) -> Chart:
+    """The best chart of the shoe less ``removed`` (:func:`stored_chart`), from ``exact_game``
+    or, if none is given, an exact solve made only when the cache does not hold the chart."""
+    if exact_game is not None:
+        return stored_chart(rules, exact_game, cache)
+    if cache is None or removed:
+        return best_chart(rules, solve(removed, True))
+    return cache.chart(rules, lambda: best_chart(rules, solve(removed, True)))
 
 
 @dataclass(frozen=True, slots=True)
