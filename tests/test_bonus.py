@@ -7,7 +7,6 @@ from fractions import Fraction
 from itertools import permutations
 
 import pytest
-import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -104,6 +103,8 @@ def test_probabilities_sum_to_one_and_ev_is_linear_in_pays(
     analysis = analyse_bonus(rules, cards)
     assert sum(ln.probability for ln in analysis.lines) == 1
     assert all(ln.combinations >= 0 for ln in analysis.lines)
+    import sympy  # here, not at collection: about a second of every worker's start-up
+
     expression = analysis.symbolic_expected_value()
     value = expression.subs(
         {"S": sympy.Rational(s), "R": sympy.Rational(r), "A": sympy.Rational(a)}
