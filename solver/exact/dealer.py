@@ -507,13 +507,19 @@ def _fold(
         else:
             # One block of groups at a time, each taken, multiplied and added while it is
             # in cache: one array for all of them costs more in page faults and misses.
+            # A target's hands hold 0, 1, 2... cards of the value in rank order, so rank k
+            # holds at least k: a block of shoes holding h cards of it multiplies and adds
+            # only ranks 0 to h, the others' products being exact zeros (no bit changes).
+            ends_of_ranks = fold.starts[1:] + (len(fold.order),)
             following = np.empty((bounds[-1], fold.size), dtype=table.dtype)
             for i, (start, stop) in enumerate(itertools.pairwise(bounds)):
-                spread = np.take(ordered, parent[start:stop], axis=0)
-                spread *= factors[i]
+                kept = min(int(held[i]), len(ranks))
+                width = ends_of_ranks[kept]
+                spread = np.take(ordered, parent[start:stop], axis=0)[:, :width]
+                spread *= factors[i, :width]
                 part = following[start:stop]
                 part[...] = spread[:, : fold.size]
-                _add_ranks(part, spread, ranks)
+                _add_ranks(part, spread, ranks[:kept])
         # Modulo a prime below 2**29, at most 32 products (below 2**58 each) were added.
         sums = following if prime is None else following % prime
     return np.take(sums, ends.final, axis=1)
