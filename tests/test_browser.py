@@ -101,7 +101,9 @@ class Visit:
     """One page opened at a phone's width in the module's tab, with what it logged and asked for."""
 
     def __init__(self, tab: Tab, path: Path) -> None:
-        tab.page.goto("about:blank")  # leave the page before: nothing of it is counted here
+        # Straight from the page before, without a stop at about:blank (80 ms of Chromium's
+        # time a page): that page was checked to have no scripts, so once it has been
+        # checked (at both widths and printed) it asks for nothing and logs nothing more.
         tab.page.set_viewport_size(PHONE)
         tab.errors.clear()
         tab.requests.clear()
