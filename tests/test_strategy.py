@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from solver import api
 from solver.cache import MemoryCache
 from solver.exact.game import GameResult, solve_game
-from solver.exact.player import PlayerSolution, solve_player
+from solver.exact.player import ExactValues, PlayerSolution, solve_player
 from solver.exact.strategy import (
     ROWS,
     Action,
@@ -63,25 +63,44 @@ def hits_on_chart(chart: Chart, bonus: int, cell: Cell) -> bool:
     return chart.action(cell, bonus) is Action.HIT
 
 
+Hand = tuple[int, ...]
+_stands: dict[int, tuple[PlayerSolution, Callable[[Hand], Fraction]]] = {}
+
+
+def stand_values(solution: PlayerSolution) -> Callable[[Hand], Fraction]:
+    """Each hand's value standing, as the solver found it: looked up once per solution."""
+    kept = _stands.get(id(solution))
+    if kept is not None and kept[0] is solution:
+        return kept[1]
+    space = solution.space
+
+    @cache
+    def stand(hand: Hand) -> Fraction:
+        return Fraction(solution.stand[space.index(hand)])
+
+    _stands[id(solution)] = (solution, stand)
+    return stand
+
+
 def plain_value(
     solution: PlayerSolution, bonus: int, acts: Callable[[Cell], bool]
 ) -> dict[int, Fraction]:
     """Value of each starting card under a chart, by direct recursion in fractions."""
-    space = solution.space
-    shoe = space.shoe
+    shoe = solution.space.shoe
+    stand = stand_values(solution)
 
     @cache
-    def value(hand: tuple[int, ...]) -> Fraction:
+    def value(hand: Hand) -> Fraction:
         if not acts(cell_of(hand)):
-            return Fraction(solution.stand[space.index(hand)])
-        left = sum(shoe) - sum(hand)
+            return stand(hand)
+        # Each draw's value times its cards left, over all the cards left.
         total = Fraction(0)
         for v in range(1, 11):
             n = shoe[v - 1] - hand[v - 1]
             if n:
                 child = add_card(hand, v)
-                total += Fraction(n, left) * (-1 if hard_total(child) > 21 else value(child))
-        return total
+                total += n * (-1 if hard_total(child) > 21 else value(child))
+        return total / (sum(shoe) - sum(hand))
 
     return {
         p: value(hand_of([p]))
@@ -108,7 +127,6 @@ def test_chart_ev_equals_an_independent_policy_evaluation(
     assert chart.expected_value <= chart.optimal_expected_value == game.expected_value
 
 
-Hand = tuple[int, ...]
 # Per hand, hardest first: (its hard total, its position, its cell, its stand value scaled,
 # the value of the cards that bust it, its other draws as (cards of the value left, the
 # position of the hand with it)).
@@ -125,22 +143,26 @@ def _prepare(solution: PlayerSolution) -> Prepared:
         return kept[1]
     space = solution.space
     n0 = sum(space.shoe)
-    hands = [tuple(int(x) for x in h) for h in space.hands]
+    hands = [tuple(h) for h in space.hands.tolist()]
     where = {hand: i for i, hand in enumerate(hands)}
     # Room for the player's cards and the dealer's (the dealer never holds 21 cards).
     depth = max(map(sum, hands)) + 21
     denominator = [1] * (depth + 2)
     for m in range(depth, -1, -1):
         denominator[m] = max(n0 - m, 1) * denominator[m + 1]
+    # Each stand value as held, numerator over denominator: scaled by integer division
+    # rather than as a Fraction (which reduces by a gcd of 200-bit integers each time).
+    assert isinstance(solution.stand, ExactValues)
+    (numerators,), denominators = solution.stand.raw()
     rows = []
     for hard, hand in sorted(((hard_total(h), h) for h in hands), reverse=True):
-        m = sum(hand)
-        scaled = Fraction(solution.stand[where[hand]]) * denominator[m]
-        assert scaled.denominator == 1, "stand values must fit the common denominator"
+        i, m = where[hand], sum(hand)
+        scaled, remainder = divmod(numerators[i] * denominator[m], denominators[i])
+        assert remainder == 0, "stand values must fit the common denominator"
         left = [(v, space.shoe[v - 1] - hand[v - 1]) for v in range(1, 11)]
         bust = -denominator[m + 1] * sum(n for v, n in left if n and hard + v > 21)
         draws = [(n, where[add_card(hand, v)]) for v, n in left if n and hard + v <= 21]
-        rows.append((hard, where[hand], cell_of(hand), scaled.numerator, bust, draws))
+        rows.append((hard, i, cell_of(hand), scaled, bust, draws))
     prepared = (rows, denominator, where, [-row[0] for row in rows])
     _prepared[id(solution)] = (solution, prepared)
     return prepared
