@@ -452,7 +452,7 @@ def test_every_format_lists_the_exceptions_and_marks_their_cells(
     assert gains == sorted(gains, reverse=True)  # the stated sort key
     first = cells[0]
     svg = drawn(ChartFormat.SVG).decode()
-    pdf_text = _pdf_text(drawn(ChartFormat.PDF))
+    pdf_text = "\n".join(_pdf_pages(drawn(ChartFormat.PDF)))
     for text in (
         render(chart, ChartFormat.MD).decode(),
         render(chart, ChartFormat.HTML).decode(),
@@ -468,24 +468,22 @@ def test_every_format_lists_the_exceptions_and_marks_their_cells(
     assert f'<sup><a href="#x{first.number}">' in html_page and f'id="x{first.number}"' in html_page
 
 
-def _pdf_text(data: bytes) -> str:
+@cache
+def _pdf_pages(data: bytes) -> tuple[str, ...]:
+    """Each page's text as pypdf extracts it (once per PDF: two tests read the drawn one)."""
     import io
 
     from pypdf import PdfReader
 
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+    return tuple(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
 def test_drawn_chart_is_one_page_with_selectable_text(
     drawn: Callable[[ChartFormat], bytes],
 ) -> None:
-    import io
-
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(drawn(ChartFormat.PDF)))
-    assert len(reader.pages) == 1
-    assert "hard 16" in reader.pages[0].extract_text()
+    pages = _pdf_pages(drawn(ChartFormat.PDF))
+    assert len(pages) == 1
+    assert "hard 16" in pages[0]
     svg = drawn(ChartFormat.SVG).decode()
     assert ">hard 16<" in svg  # text kept as text, not drawn as paths
 
