@@ -74,46 +74,45 @@ def test_python_dash_m_runs_the_cli() -> None:
     assert done.stdout.startswith("# Bonus wager")
 
 
-def test_start_up_leaves_heavy_libraries_to_the_commands_that_need_them() -> None:
-    # Not a timing test: it checks which modules `cbj` loads before any command runs.
-    heavy = "('matplotlib', 'reportlab', 'sympy')"
-    code = f"import sys, solver.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "[]"
+def test_start_up_and_commands_that_solve_nothing_load_no_heavy_library() -> None:
+    """Not a timing test: which modules ``cbj`` loads, step by step in one fresh process.
 
-
-@pytest.mark.parametrize("argv", [["rules"], ["rules", "--preset", "vegas-21"], ["--help"]])
-def test_commands_that_solve_nothing_load_no_solver(argv: list[str]) -> None:
-    # Not a timing test: `cbj rules` and `cbj --help` must not load numpy or the solver.
+    Importing the CLI loads none of matplotlib, reportlab and sympy; ``cbj rules`` (with and
+    without a preset) and ``cbj --help`` load neither numpy nor the solver; and ``cbj --help``
+    lists stand-ins for the commands not built yet: the same text as once every command is
+    built, and a command is built only when it runs. Modules are never unloaded, so one
+    missing after a step was loaded by none of the steps before it; each step prints what
+    it found, so a failure names the step. (Five processes before, one for each check.)
+    """
     code = (
-        "import sys, contextlib, io\n"
-        "from solver.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
-        f"    main({argv!r})\n"
-        "heavy = ('numpy', 'solver.exact.game', 'solver.sim', 'statistics', 'csv', 'json')\n"
-        "print(sorted(m for m in heavy if m in sys.modules))"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "[]"
-
-
-def test_help_lists_the_commands_as_they_are_once_built() -> None:
-    # `cbj --help` lists stand-ins for the commands not built yet: the same text as when
-    # every command is built, and a command is built only when it runs.
-    code = (
-        "import click, contextlib, io, solver.cli as c\n"
+        "import sys, click, contextlib, io\n"
+        "def loaded(names):\n"
+        "    return sorted(m for m in names if m in sys.modules)\n"
+        "import solver.cli as c\n"
+        "print('start-up', loaded(('matplotlib', 'reportlab', 'sympy')))\n"
         "groups = [('cbj', c.cli), ('paytable', c.paytable), ('cache', c.cache_group)]\n"
         "def helps():\n"
         "    return [click.Context(g, info_name=n).get_help() for n, g in groups]\n"
         "lazy = helps()\n"
-        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
-        "    c.main(['rules'])\n"
-        "print(sorted(n for _, g in groups for n in g.commands.built))\n"
+        "heavy = ('numpy', 'solver.exact.game', 'solver.sim', 'statistics', 'csv', 'json')\n"
+        "for argv in (['rules'], ['rules', '--preset', 'vegas-21'], ['--help']):\n"
+        "    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "        c.main(argv)\n"
+        "    print(' '.join(argv), loaded(heavy))\n"
+        "    if argv == ['rules']:\n"
+        "        print('built', sorted(n for _, g in groups for n in g.commands.built))\n"
         "built = [command for _, g in groups for command in g.commands.values()]\n"
-        "print(all(not g.commands.waiting for _, g in groups), lazy == helps())"
+        "print('all built', all(not g.commands.waiting for _, g in groups), lazy == helps())"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split("\n")[:2] == ["['cache', 'paytable', 'rules']", "True True"]
+    assert done.stdout.splitlines() == [
+        "start-up []",
+        "rules []",
+        "built ['cache', 'paytable', 'rules']",
+        "rules --preset vegas-21 []",
+        "--help []",
+        "all built True True",
+    ]
 
 
 def test_a_cache_hit_loads_neither_numpy_nor_the_solver(tmp_path: Path, games: MemoryCache) -> None:

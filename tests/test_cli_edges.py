@@ -58,16 +58,8 @@ def test_an_interrupted_chart_leaves_no_partial_file(
     assert [p.name for p in tmp_path.iterdir()] == ["chart.md"]
 
 
-@pytest.mark.slow
-def test_chart_to_a_pdf_name_writes_a_pdf(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    target = tmp_path / "x.pdf"
-    status, out, err = run_cli(["chart", *ONE_DECK, "-o", str(target)], capsys)
-    assert status == 0 and out == ""
-    assert err == f"cbj: wrote {target}\n"
-    assert target.read_bytes().startswith(b"%PDF")
-    assert [p.name for p in tmp_path.iterdir()] == ["x.pdf"]
+# ``cbj chart -o x.pdf``: tests/test_strategy.py, where the PDF it writes is compared with the
+# module's drawing of the same chart (one PDF drawing for both checks).
 
 
 def test_chart_into_a_missing_folder_fails_at_once(capsys: pytest.CaptureFixture[str]) -> None:
