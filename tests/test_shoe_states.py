@@ -174,13 +174,32 @@ def test_one_card_dealt_is_predicted_exactly_by_its_eor(effects: RoundEffects) -
     assert result.depths[0].eor_prediction.max_error < 1e-12
 
 
+#: Shoes per depth of the studies run on other workers (two processes, a Dask cluster):
+#: the fewest a study takes.
+FEW_SAMPLES = 2
+
+
+@pytest.fixture(scope="module")
+def few_shoes(effects: RoundEffects, study: ShoeStates) -> ShoeStates:
+    """The module's study cut to its first :data:`FEW_SAMPLES` shoes per depth, run here
+    as the twin of the runs elsewhere, which solve every shoe themselves.
+
+    Each shoe is dealt from the seed, the depth and its own number, so these are the
+    first shoes of ``study``, whose games :func:`kept_solve` already holds.
+    """
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(shoe_states, "solve_game", kept_solve)
+        return study_shoe_states(effects, DEPTHS, FEW_SAMPLES, SEED, "hi-lo", HI_LO)
+
+
 def test_the_result_does_not_depend_on_the_number_of_jobs(
-    effects: RoundEffects, study: ShoeStates
+    effects: RoundEffects, few_shoes: ShoeStates
 ) -> None:
-    on_two = study_shoe_states(effects, DEPTHS, SAMPLES, SEED, "hi-lo", HI_LO, jobs=2)
-    assert on_two == study
-    other_seed = study_shoe_states(effects, DEPTHS[:1], 2, SEED + 1, "hi-lo", HI_LO)
-    assert other_seed.depths[0].round != study.depths[0].round
+    on_two = study_shoe_states(effects, DEPTHS, FEW_SAMPLES, SEED, "hi-lo", HI_LO, jobs=2)
+    assert on_two == few_shoes
+    # As many shoes from another seed: other shoes, so another spread.
+    other_seed = study_shoe_states(effects, DEPTHS[:1], FEW_SAMPLES, SEED + 1, "hi-lo", HI_LO)
+    assert other_seed.depths[0].round != few_shoes.depths[0].round
 
 
 @pytest.fixture(scope="module")
@@ -194,32 +213,16 @@ def dask_scheduler() -> Iterator[str]:
         yield cluster.scheduler_address
 
 
-#: Shoes per depth of the study run on Dask: the fewest a study takes.
-DASK_SAMPLES = 2
-
-
-@pytest.fixture(scope="module")
-def dask_twin(effects: RoundEffects, study: ShoeStates) -> ShoeStates:
-    """The module's study cut to its first :data:`DASK_SAMPLES` shoes per depth, run here.
-
-    Each shoe is dealt from the seed, the depth and its own number, so these are the
-    first shoes of ``study``, whose games :func:`kept_solve` already holds.
-    """
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(shoe_states, "solve_game", kept_solve)
-        return study_shoe_states(effects, DEPTHS, DASK_SAMPLES, SEED, "hi-lo", HI_LO)
-
-
 def test_a_dask_cluster_prints_the_local_json_byte_for_byte(
-    dask_scheduler: str, dask_twin: ShoeStates, capsys: pytest.CaptureFixture[str]
+    dask_scheduler: str, few_shoes: ShoeStates, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The cluster solves every shoe itself, in its worker's two threads.
-    samples = ["--samples", str(DASK_SAMPLES)]
+    samples = ["--samples", str(FEW_SAMPLES)]
     argv = [*ARGV, *samples, "--backend", "dask", "--scheduler", dask_scheduler]
     status, out, err = run_cli([*argv, "--format", "json"], capsys)
     assert status == 0, err
-    assert out == dumps(dask_twin.to_json()) + "\n"
-    assert json.loads(out)["seed"] == SEED and json.loads(out)["samples"] == DASK_SAMPLES
+    assert out == dumps(few_shoes.to_json()) + "\n"
+    assert json.loads(out)["seed"] == SEED and json.loads(out)["samples"] == FEW_SAMPLES
 
 
 def test_parallel_map_on_dask_keeps_order_and_reports_progress(
