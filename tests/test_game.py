@@ -44,6 +44,12 @@ VARIANTS = [
 ]
 
 
+#: This module and ``test_policies`` play the same tiny shoes: their solved games
+#: (:func:`solved_tiny`) and the brute-force twin's walks are kept per process, so under
+#: pytest-xdist both modules keep to one worker, which solves and walks each once.
+pytestmark = pytest.mark.xdist_group("tiny-shoes")
+
+
 def tiny_shoe(removed: tuple[Card, ...] = TINY_REMOVED) -> tuple[int, ...]:
     return Shoe.full(1).remove(removed).value_counts()
 
