@@ -118,10 +118,11 @@ def _dealer(
         raise RuntimeError("shoe ran out")
     after_one = arrangements(left - 1)  # the orders of the cards left after any one card
     out: dict[str, int] = {}
-    for value, after, final in dealer_steps(cards, bonus, stands_on, reading):
+    for value in range(1, 11):
         copies = shoe[value - 1]
         if not copies:
             continue
+        after, final = dealer_step(cards, value, bonus, stands_on, reading)
         if final is not None:
             out[final] = out.get(final, 0) + copies * after_one
             continue
@@ -131,19 +132,15 @@ def _dealer(
 
 
 @cache
-def dealer_steps(
-    cards: Cards, bonus: int, stands_on: int, reading: DealerNatural
-) -> tuple[tuple[int, Cards, str | None], ...]:
-    """Each card value the dealer holding ``cards`` may draw next: the value, the cards
-    after it, and the dealer's result if that card ends the play (else None)."""
-    steps = []
-    for value in range(1, 11):
-        after = with_card(cards, value)
-        final = (
-            dealer_final(after, bonus, reading) if dealer_stops(after, bonus, stands_on) else None
-        )
-        steps.append((value, after, final))
-    return tuple(steps)
+def dealer_step(
+    cards: Cards, value: int, bonus: int, stands_on: int, reading: DealerNatural
+) -> tuple[Cards, str | None]:
+    """The dealer's cards after drawing a card of ``value`` to ``cards``, and the dealer's
+    result if that card ends the play (else None)."""
+    after = with_card(cards, value)
+    if dealer_stops(after, bonus, stands_on):
+        return after, dealer_final(after, bonus, reading)
+    return after, None
 
 
 #: The rules a hand's play and settlement read: the dealer's standing total, which dealer
