@@ -67,11 +67,10 @@ def tiny_exact(
 
 
 @pytest.fixture(scope="module")
-def tiny_float(tiny_chart: tuple[GameResult[Fraction], Chart]) -> EffectsOfRemoval[Any]:
-    """The 14-card shoe's float EORs, solved through the session's disk cache (the session's
-    store keeps float games in memory only): ``cbj eor`` and ``cbj count`` read them there
-    instead of solving the same float games again."""
-    return effects_of_removal(RULES, REMOVED, exact=False, cache=Cache(), chart=tiny_chart[1])
+def tiny_float(
+    games: MemoryCache, tiny_chart: tuple[GameResult[Fraction], Chart]
+) -> EffectsOfRemoval[Any]:
+    return effects_of_removal(RULES, REMOVED, exact=False, cache=games, chart=tiny_chart[1])
 
 
 # --- Two full decks ---------------------------------------------------------------------------
@@ -357,7 +356,6 @@ def test_bad_tag_vectors_are_refused(text: str) -> None:
 TINY_ARGS = ["--decks", "1", "--bonus-ratio", "3/4", "--removed", " ".join(map(str, REMOVED))]
 
 
-@pytest.mark.usefixtures("tiny_float")  # its float games are in the disk cache
 def test_eor_command_prints_the_api_result(
     tiny_exact: EffectsOfRemoval[Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -371,18 +369,16 @@ def test_eor_command_prints_the_api_result(
     # EORs the brute-force test checks.
     assert tiny_exact.to_json() == document
     assert set(WAGERS) <= document.keys() and list(document["bonus"]) == list(LABELS)
-    # In floats the command reads the games ``tiny_float`` solved into the disk cache.
     status, out, err = run_cli(["eor", *TINY_ARGS, "--format", "csv"], capsys)
     assert status == 0 and "rank,main,main_chart,bonus,round" in out
 
 
-@pytest.mark.usefixtures("tiny_float")
-def test_count_command_prints_the_api_result(capsys: pytest.CaptureFixture[str]) -> None:
-    # The command and the library read the float games ``tiny_float`` solved into the
-    # session's disk cache (each still searches the chart itself).
+def test_count_command_prints_the_api_result(
+    games: MemoryCache, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, err = run_cli(["count", *TINY_ARGS, "--system", "KO", "--format", "json"], capsys)
     assert status == 0, err
-    result = api.count(system="KO", removed=REMOVED, rules=RULES, cache=Cache())
+    result = api.count(system="KO", removed=REMOVED, rules=RULES, cache=games)
     assert result.to_json() == json.loads(out)
     (system,) = json.loads(out)["systems"]
     assert system["tags"] == SYSTEMS["ko"]
