@@ -46,9 +46,15 @@ def hard(cards: Cards) -> int:
 
 
 @cache
+def arrangements(cards: int) -> int:
+    """How many orders ``cards`` physical cards can come in."""
+    return factorial(cards)
+
+
+@cache
 def orders(shoe: Shoe) -> int:
     """How many orders the physical cards left in the shoe can come in."""
-    return factorial(sum(shoe))
+    return arrangements(sum(shoe))
 
 
 def draw(shoe: Shoe, value: int) -> tuple[Fraction, Shoe]:
@@ -107,21 +113,34 @@ def _dealer(
     """
     if dealer_stops(cards, bonus, stands_on):
         return {dealer_final(cards, bonus, reading): orders(shoe)}
-    if sum(shoe) == 0:
+    left = sum(shoe)
+    if left == 0:
         raise RuntimeError("shoe ran out")
+    after_one = arrangements(left - 1)  # the orders of the cards left after any one card
     out: dict[str, int] = {}
     for value in range(1, 11):
         copies = shoe[value - 1]
-        if copies:
-            after = with_card(cards, value)
-            rest = take(shoe, value)
-            if dealer_stops(after, bonus, stands_on):
-                final = dealer_final(after, bonus, reading)
-                out[final] = out.get(final, 0) + copies * orders(rest)
-                continue
-            for k, n in _dealer(rest, bonus, stands_on, reading, after).items():
-                out[k] = out.get(k, 0) + copies * n
+        if not copies:
+            continue
+        after, final = dealer_step(cards, value, bonus, stands_on, reading)
+        if final is not None:
+            out[final] = out.get(final, 0) + copies * after_one
+            continue
+        for k, n in _dealer(take(shoe, value), bonus, stands_on, reading, after).items():
+            out[k] = out.get(k, 0) + copies * n
     return out
+
+
+@cache
+def dealer_step(
+    cards: Cards, value: int, bonus: int, stands_on: int, reading: DealerNatural
+) -> tuple[Cards, str | None]:
+    """The dealer's cards after drawing a card of ``value`` to ``cards``, and the dealer's
+    result if that card ends the play (else None)."""
+    after = with_card(cards, value)
+    if dealer_stops(after, bonus, stands_on):
+        return after, dealer_final(after, bonus, reading)
+    return after, None
 
 
 #: The rules a hand's play and settlement read: the dealer's standing total, which dealer

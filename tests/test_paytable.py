@@ -39,6 +39,11 @@ from .conftest import physical_cards
 RULES = Rules(decks=2)
 RATIO = Fraction(3, 4)
 
+#: The module's tests share its fixtures (an exact solve of their own, the edge model) and
+#: the Bonus analyses of the brute-force searches: under pytest-xdist they keep to one
+#: worker, which builds them once (spread over both workers, each built them).
+pytestmark = pytest.mark.xdist_group("paytable")
+
 
 @pytest.fixture(scope="module")
 def model(games: MemoryCache) -> Any:
@@ -55,7 +60,6 @@ def dealt_round(
     game: GameResult[Fraction], paytable: Paytable, ratio: Fraction
 ) -> dict[Fraction, Fraction]:
     """The round's net distribution by dealing every ordered pair of physical cards."""
-    cards = physical_cards(Shoe.full(game.rules.decks))
     starts = {(s.player, s.bonus): s for s in game.starts}
     main_pays: dict[str, Fraction] = {
         "blackjack": game.rules.blackjack_pays,
@@ -63,13 +67,8 @@ def dealt_round(
         "push": Fraction(0),
         "lose": Fraction(-1),
     }
-    # Count the pairs by what settles them (integers), then weigh each kind once.
-    pairs: Counter[tuple[int, int, BonusOutcome]] = Counter()
-    for i, player in enumerate(cards):
-        for j, bonus in enumerate(cards):
-            if i != j:
-                pairs[(player.points, bonus.points, bonus_outcome(player, bonus))] += 1
-    weight = Fraction(1, len(cards) * (len(cards) - 1))
+    pairs = card_pairs(game.rules.decks)
+    weight = Fraction(1, sum(pairs.values()))
     net: dict[Fraction, Fraction] = {}
     for (player_points, bonus_points, outcome), count in pairs.items():
         bonus_net = ratio * bonus_pay(paytable, outcome)
@@ -78,6 +77,19 @@ def dealt_round(
             value = main_pays[k] + bonus_net
             net[value] = net.get(value, Fraction(0)) + count * weight * Fraction(p)
     return net
+
+
+@functools.cache
+def card_pairs(decks: int) -> Counter[tuple[int, int, BonusOutcome]]:
+    """Every ordered pair of physical cards (player's card, Bonus card) counted by what
+    settles it: the two values and the Bonus outcome (the same for every paytable)."""
+    cards = physical_cards(Shoe.full(decks))
+    pairs: Counter[tuple[int, int, BonusOutcome]] = Counter()
+    for i, player in enumerate(cards):
+        for j, bonus in enumerate(cards):
+            if i != j:
+                pairs[(player.points, bonus.points, bonus_outcome(player, bonus))] += 1
+    return pairs
 
 
 def round_edge(net: dict[Fraction, Fraction], ratio: Fraction) -> Fraction:

@@ -73,6 +73,59 @@ def tiny_float(
     return effects_of_removal(RULES, REMOVED, exact=False, cache=games, chart=tiny_chart[1])
 
 
+# --- Two full decks ---------------------------------------------------------------------------
+# The whole-deck check needs a shoe that can spare a deck. Two decks are the report's game:
+# the session's report (``par_report`` in tests/conftest.py) solves the same float EORs
+# through the same disk cache, so whichever comes first solves them and the other reads
+# them. These tests come first in the file, so that their worker solves them early.
+
+
+@pytest.fixture(scope="module")
+def two_decks() -> EffectsOfRemoval[Any]:
+    """A full 2-deck shoe's EORs in floats, through the session's disk cache."""
+    return effects_of_removal(Rules(decks=2), exact=False, cache=Cache())
+
+
+def test_whole_deck_is_the_exact_change_of_removing_52_cards(
+    two_decks: EffectsOfRemoval[Any], games: MemoryCache
+) -> None:
+    # Two decks less one whole deck is one deck, solved here as such.
+    after = solve_game(Rules(decks=1), exact=False, cache=games)
+    before = solve_game(Rules(decks=2), exact=False, cache=Cache())  # the fixture's base
+    assert two_decks.whole_deck.exact is not None
+    assert math.isclose(
+        two_decks.whole_deck.exact["main"],
+        after.expected_value - before.expected_value,
+        abs_tol=1e-12,
+    )
+    assert math.isclose(
+        two_decks.whole_deck.exact["round"],
+        after.round_expected_value - before.round_expected_value,
+        abs_tol=1e-12,
+    )
+
+
+def test_two_deck_eors_equal_two_independent_solves(two_decks: EffectsOfRemoval[Any]) -> None:
+    # The full shoe is the fixture's base solve; each shoe less a card is solved here
+    # through the library, with a suit other than the one the EORs removed (the report's
+    # test solves the 5h too, through the same disk cache).
+    before = api.solve(decks=2, cache=Cache())
+    for card in parse_cards("5h Kd"):
+        after = api.solve(removed=[card], decks=2, cache=Cache())
+        label = "T" if card.points == 10 and card.rank.value == "10" else card.rank.value
+        assert math.isclose(
+            two_decks.effects["main"][label],
+            after.expected_value - before.expected_value,
+            abs_tol=1e-12,
+        )
+        # A full shoe is symmetric in suits, so any one suit gives the suit-averaged EOR.
+        assert math.isclose(
+            two_decks.effects["round"][label],
+            after.round_expected_value - before.round_expected_value,
+            abs_tol=1e-12,
+        )
+
+
 def chart_walk(
     chart: Chart,
     cards: tuple[int, ...],
@@ -216,53 +269,6 @@ def test_ten_value_ranks_share_the_main_eor_but_not_the_bonus_one(
     for wager in ("main", "main_chart"):
         assert len({tiny_exact.effects[wager][r] for r in "TJQK"}) == 1
     assert len({tiny_exact.effects["bonus"][r] for r in "TJQK"}) > 1
-
-
-@pytest.fixture(scope="module")
-def six_decks(games: MemoryCache) -> EffectsOfRemoval[Any]:
-    """The default 6-deck shoe's EORs in floats."""
-    return effects_of_removal(Rules(), exact=False, cache=games)
-
-
-def test_whole_deck_is_the_exact_change_of_removing_52_cards(
-    six_decks: EffectsOfRemoval[Any], games: MemoryCache
-) -> None:
-    # Six decks less one whole deck is five decks, solved here as such.
-    after = solve_game(Rules(decks=5), exact=False, cache=games)
-    before = solve_game(Rules(), exact=False, cache=games)
-    assert six_decks.whole_deck.exact is not None
-    assert math.isclose(
-        six_decks.whole_deck.exact["main"],
-        after.expected_value - before.expected_value,
-        abs_tol=1e-12,
-    )
-    assert math.isclose(
-        six_decks.whole_deck.exact["round"],
-        after.round_expected_value - before.round_expected_value,
-        abs_tol=1e-12,
-    )
-
-
-def test_six_deck_eors_equal_two_independent_solves(
-    six_decks: EffectsOfRemoval[Any], games: MemoryCache
-) -> None:
-    # The full shoe is the session's game (the fixture's base solve); each shoe less a card
-    # is solved here through the library, with a suit other than the one the EORs removed.
-    before = api.solve(cache=games)
-    for card in parse_cards("5h Kd"):
-        after = api.solve(removed=[card])
-        label = "T" if card.points == 10 and card.rank.value == "10" else card.rank.value
-        assert math.isclose(
-            six_decks.effects["main"][label],
-            after.expected_value - before.expected_value,
-            abs_tol=1e-12,
-        )
-        # A full shoe is symmetric in suits, so any one suit gives the suit-averaged EOR.
-        assert math.isclose(
-            six_decks.effects["round"][label],
-            after.round_expected_value - before.round_expected_value,
-            abs_tol=1e-12,
-        )
 
 
 # --- Counts -----------------------------------------------------------------------------------

@@ -50,8 +50,8 @@ DEPTHS = (0.25, 0.5)
 SAMPLES = 4
 SEED = 11
 HI_LO = SYSTEMS["hi-lo"]
-#: The command that runs the module's study.
-ARGV = ["shoe-states", "--decks", "1", "--depths", "0.25,0.5", "--samples", "4", "--seed", "11"]
+#: The command with the module's rules, depths and seed (the number of shoes given apart).
+ARGV = ["shoe-states", "--decks", "1", "--depths", "0.25,0.5", "--seed", "11"]
 
 
 @pytest.fixture(scope="module")
@@ -174,13 +174,32 @@ def test_one_card_dealt_is_predicted_exactly_by_its_eor(effects: RoundEffects) -
     assert result.depths[0].eor_prediction.max_error < 1e-12
 
 
+#: Shoes per depth of the studies run on other workers (two processes, a Dask cluster):
+#: the fewest a study takes.
+FEW_SAMPLES = 2
+
+
+@pytest.fixture(scope="module")
+def few_shoes(effects: RoundEffects, study: ShoeStates) -> ShoeStates:
+    """The module's study cut to its first :data:`FEW_SAMPLES` shoes per depth, run here
+    as the twin of the runs elsewhere, which solve every shoe themselves.
+
+    Each shoe is dealt from the seed, the depth and its own number, so these are the
+    first shoes of ``study``, whose games :func:`kept_solve` already holds.
+    """
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(shoe_states, "solve_game", kept_solve)
+        return study_shoe_states(effects, DEPTHS, FEW_SAMPLES, SEED, "hi-lo", HI_LO)
+
+
 def test_the_result_does_not_depend_on_the_number_of_jobs(
-    effects: RoundEffects, study: ShoeStates
+    effects: RoundEffects, few_shoes: ShoeStates
 ) -> None:
-    on_two = study_shoe_states(effects, DEPTHS, SAMPLES, SEED, "hi-lo", HI_LO, jobs=2)
-    assert on_two == study
-    other_seed = study_shoe_states(effects, DEPTHS[:1], 2, SEED + 1, "hi-lo", HI_LO)
-    assert other_seed.depths[0].round != study.depths[0].round
+    on_two = study_shoe_states(effects, DEPTHS, FEW_SAMPLES, SEED, "hi-lo", HI_LO, jobs=2)
+    assert on_two == few_shoes
+    # As many shoes from another seed: other shoes, so another spread.
+    other_seed = study_shoe_states(effects, DEPTHS[:1], FEW_SAMPLES, SEED + 1, "hi-lo", HI_LO)
+    assert other_seed.depths[0].round != few_shoes.depths[0].round
 
 
 @pytest.fixture(scope="module")
@@ -195,13 +214,15 @@ def dask_scheduler() -> Iterator[str]:
 
 
 def test_a_dask_cluster_prints_the_local_json_byte_for_byte(
-    dask_scheduler: str, study: ShoeStates, capsys: pytest.CaptureFixture[str]
+    dask_scheduler: str, few_shoes: ShoeStates, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = [*ARGV, "--backend", "dask", "--scheduler", dask_scheduler, "--format", "json"]
-    status, out, err = run_cli(argv, capsys)
+    # The cluster solves every shoe itself, in its worker's two threads.
+    samples = ["--samples", str(FEW_SAMPLES)]
+    argv = [*ARGV, *samples, "--backend", "dask", "--scheduler", dask_scheduler]
+    status, out, err = run_cli([*argv, "--format", "json"], capsys)
     assert status == 0, err
-    assert out == dumps(study.to_json()) + "\n"
-    assert json.loads(out)["seed"] == SEED
+    assert out == dumps(few_shoes.to_json()) + "\n"
+    assert json.loads(out)["seed"] == SEED and json.loads(out)["samples"] == FEW_SAMPLES
 
 
 def test_parallel_map_on_dask_keeps_order_and_reports_progress(
