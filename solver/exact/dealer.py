@@ -510,11 +510,10 @@ def _fold(
             # A target's hands hold 0, 1, 2... cards of the value in rank order, so rank k
             # holds at least k: a block of shoes holding h cards of it multiplies and adds
             # only ranks 0 to h, the others' products being exact zeros (no bit changes).
-            ends_of_ranks = fold.starts[1:] + (len(fold.order),)
             following = np.empty((bounds[-1], fold.size), dtype=table.dtype)
             for i, (start, stop) in enumerate(itertools.pairwise(bounds)):
                 kept = min(int(held[i]), len(ranks))
-                width = ends_of_ranks[kept]
+                width = fold.starts[kept + 1] if kept < len(ranks) else len(fold.order)
                 spread = np.take(ordered, parent[start:stop], axis=0)[:, :width]
                 spread *= factors[i, :width]
                 part = following[start:stop]
