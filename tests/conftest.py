@@ -124,9 +124,19 @@ REPORT_SIZE_OPTIONS = [
 EPOCH = "1767312000"
 
 
-#: Test files whose tests share costly module fixtures: each runs on one xdist worker, so
-#: that its fixtures are built once (spread over both workers, each worker built them).
-GROUPED_FILES = {"test_protection.py": "protection", "test_shoe_states.py": "shoe-states"}
+#: Test files whose tests share costly work kept per process: each group runs on one xdist
+#: worker, which does that work once (spread over both workers, each worker did it):
+#: module fixtures (protection, shoe states, paytable: an exact solve and the edge model),
+#: the dealer's trees and final hands (dealer), the tiny shoes' games and the brute-force
+#: twin's walks that test_game and test_policies both play (tiny-shoes).
+GROUPED_FILES = {
+    "test_protection.py": "protection",
+    "test_shoe_states.py": "shoe-states",
+    "test_paytable.py": "paytable",
+    "test_dealer.py": "dealer",
+    "test_game.py": "tiny-shoes",
+    "test_policies.py": "tiny-shoes",
+}
 #: The same for the tests of other files that use one of these fixtures (by its name):
 #: ``drawn`` renders the default chart's PDF and SVG (2 s of CPU) once per worker.
 GROUPED_FIXTURES = {"drawn": "drawn-chart"}

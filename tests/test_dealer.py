@@ -29,11 +29,6 @@ from solver.model.rules import DealerNatural, Rules
 
 from . import reference
 
-#: The dealer's trees and final hands are built once per rule set and Bonus card and kept
-#: per process, and most tests here ask for the same ones: under pytest-xdist the module
-#: keeps to one worker, which builds each once.
-pytestmark = pytest.mark.xdist_group("dealer")
-
 SMALL_SHOES = [
     (2, 1, 1, 3, 2, 0, 1, 1, 0, 3),
     (1, 1, 1, 1, 1, 1, 1, 1, 1, 4),

@@ -39,11 +39,6 @@ from .conftest import physical_cards
 RULES = Rules(decks=2)
 RATIO = Fraction(3, 4)
 
-#: The module's tests share its fixtures (an exact solve of their own, the edge model) and
-#: the Bonus analyses of the brute-force searches: under pytest-xdist they keep to one
-#: worker, which builds them once (spread over both workers, each built them).
-pytestmark = pytest.mark.xdist_group("paytable")
-
 
 @pytest.fixture(scope="module")
 def model(games: MemoryCache) -> Any:

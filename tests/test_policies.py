@@ -41,12 +41,6 @@ RULES = [
 SIMPLE = ("stand-on:12", "stand-on:16", "stand-on:19", "stand-on:21", "never-bust", "always-stand")
 
 
-#: This module and ``test_game`` play the same tiny shoes: their solved games
-#: (:func:`solved_tiny`) and the brute-force twin's walks are kept per process, so under
-#: pytest-xdist both modules keep to one worker, which solves and walks each once.
-pytestmark = pytest.mark.xdist_group("tiny-shoes")
-
-
 def reference_policy(name: str) -> int | str:
     """The brute-force twin's spelling of a simple policy."""
     return int(name.removeprefix("stand-on:")) if name.startswith("stand-on:") else name
