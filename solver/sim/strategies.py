@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -158,12 +158,20 @@ class TableStrategy:
     """A table-driven policy, e.g. the exact solver's composition-dependent optimum.
 
     Hands the table does not list are played by ``default``: a fixed answer (``False``:
-    stand) or another strategy.
+    stand) or another strategy.  The table is copied when the strategy is made, and laid
+    out as arrays the first time the simulator compiles it (:meth:`hit_array`), once for
+    every simulation that plays the same strategy.
     """
 
     decisions: DecisionTable
     default: bool | Strategy = False
     label: str = "table"
+    _laid_out: list[tuple[tuple[ValueCounts, ...], Flags, Flags]] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "decisions", dict(self.decisions))
 
     @property
     def name(self) -> str:
@@ -180,20 +188,28 @@ class TableStrategy:
         return self.default.hits(bonus, hand)
 
     def hit_array(self, space: HandSpace, asked: Flags) -> Flags:
-        """:meth:`hits` wherever asked: a lookup per hand, the default's answers elsewhere."""
-        hit = np.zeros_like(asked)
-        listed = np.zeros_like(asked)
-        get, hands = self.decisions.get, space.hands
-        for i, b in np.argwhere(asked.T).tolist():
-            found = get((b, hands[i]))
-            if found is not None:
-                hit[b, i], listed[b, i] = bool(found), True
+        """:meth:`hits` wherever asked: the table's answers, the default's elsewhere."""
+        if not self._laid_out or self._laid_out[0][0] != space.hands:
+            self._laid_out[:] = [(space.hands, *self._lay_out(space))]
+        _, table_hit, listed = self._laid_out[0]
+        hit = table_hit & asked
         unlisted = asked & ~listed
         if isinstance(self.default, bool):
             hit[unlisted] = self.default
         else:
             hit[unlisted] = _hit_array(self.default, space, unlisted)[unlisted]
         return hit
+
+    def _lay_out(self, space: HandSpace) -> tuple[Flags, Flags]:
+        """``hit[b, i]`` and ``listed[b, i]``: the table's answer for Bonus value ``b`` and
+        hand ``i`` of ``space`` (``hit_array``'s shape), and whether it has one."""
+        hit = np.zeros((11, space.bust), dtype=np.bool_)
+        listed = np.zeros_like(hit)
+        for (b, hand), found in self.decisions.items():
+            i = space.index.get(hand)
+            if found is not None and i is not None and b in range(11):
+                hit[b, i], listed[b, i] = bool(found), True
+        return hit, listed
 
     @classmethod
     def of(cls, strategy: Strategy, label: str | None = None) -> TableStrategy:
