@@ -42,6 +42,7 @@ from solver.sim import (
     parse_strategy,
     simulate,
 )
+from solver.sim.hands import hand_space
 from solver.sim.strategies import compile_strategy
 
 from .conftest import physical_cards, run_cli
@@ -512,6 +513,21 @@ def test_a_decision_table_falls_back_to_its_default() -> None:
     assert table.hits(5, ten) is True  # listed: 15, hit
     assert table.hits(6, ten) is False  # not listed: stand-on:12 stands on 16
     assert TableStrategy({}).hits(2, ten) is False  # default: stand
+
+
+def test_a_decision_table_is_its_table_when_made() -> None:
+    # The table is copied when the strategy is made (and laid out at its first compile):
+    # changing the caller's dict afterwards changes neither its answers nor its compiles.
+    ten = (0,) * 9 + (1,)
+    shoe = (4,) * 9 + (16,)
+    decisions: dict[tuple[int, tuple[int, ...]], bool] = {(5, ten): True}
+    table = TableStrategy(decisions)
+    first = compile_strategy(table, shoe)
+    decisions[(5, ten)] = False
+    decisions[(6, ten)] = True
+    assert table.hits(5, ten) is True and table.hits(6, ten) is False
+    assert np.array_equal(compile_strategy(table, shoe), first)
+    assert first[5, hand_space().index[ten]] and not first[6, hand_space().index[ten]]
 
 
 @pytest.mark.parametrize(
