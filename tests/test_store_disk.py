@@ -534,3 +534,16 @@ def test_a_cache_dir_of_5000_characters_is_one_warning_and_an_uncached_run(
         assert status == 0 and "Traceback" not in err
         assert err.count("\n") <= 2 and "cache not used" in err, err
     assert run_cli(["solve", "--decks", "1"], capsys)[:2] == expected[:2]
+
+
+def test_a_result_json_cannot_hold_is_not_stored_and_still_returned(tmp_path: Path) -> None:
+    from solver.exact.protection import WAGERS, EffectsOfRemoval, WholeDeck
+
+    infinite = EffectsOfRemoval(
+        SMALL, (), False, dict.fromkeys(WAGERS, float("inf")), {}, WholeDeck({}, None)
+    )
+    lines, warn = collect()
+    cache = Cache(tmp_path / "c", warn=warn)
+    assert cache.effects_of_removal(SMALL, (), False, lambda: infinite) is infinite
+    assert len(lines) == 1 and "not stored" in lines[0]
+    assert cache.info().entries == 0

@@ -41,7 +41,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import stat
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -54,6 +53,7 @@ from solver.exact.game import GameResult
 from solver.store.codecs import CODECS, StoredSolutions, cards_text, encode_rules, with_removed
 from solver.store.digest import sha256
 from solver.store.fingerprint import code_fingerprint, remembered_fingerprint
+from solver.store.folder import Unusable, check_owned_private, describe, shortened, too_long
 from solver.store.payload import head_of, pack, unpack
 
 if TYPE_CHECKING:  # a cache hit works on the folder's name alone, without pathlib
@@ -70,8 +70,6 @@ DEFAULT_MAX_BYTES = 500 * 1024 * 1024
 DIR_VARIABLE = "CBJ_CACHE_DIR"
 MAX_MB_VARIABLE = "CBJ_CACHE_MAX_MB"
 DATABASE_NAME = "cache.sqlite3"
-#: Longest path and file name the system takes, where it does not say (POSIX's usual).
-PATH_MAX, NAME_MAX = 4096, 255
 
 Kind = Literal["game", "chart", "eor"]
 T = TypeVar("T")
@@ -143,61 +141,8 @@ class CacheCleared:
         return {"path": str(self.path), "entries_removed": self.entries}
 
 
-class _Unusable(Exception):
-    """The cache folder or database cannot be used safely."""
-
-
 class _EntryGone(LookupError):
     """An entry's deferred parts were wanted after the entry left the cache."""
-
-
-def _system_limit(name: str, default: int) -> int:
-    """A limit of the file system at its root (``PC_PATH_MAX``, ``PC_NAME_MAX``), else
-    ``default``."""
-    try:
-        return int(os.pathconf(os.sep, name))
-    except (AttributeError, ValueError, OSError):  # no pathconf (Windows), or no such limit
-        return default
-
-
-def _too_long(path: str) -> str | None:
-    """Why the database under folder ``path`` cannot be named on this system, if it cannot."""
-    name_max = _system_limit("PC_NAME_MAX", NAME_MAX)
-    if len(os.fsencode(os.path.join(path, DATABASE_NAME))) >= _system_limit(
-        "PC_PATH_MAX", PATH_MAX
-    ):
-        return "is too long a path for the system"
-    if any(len(os.fsencode(part)) > name_max for part in path.split(os.sep)):
-        return f"has a name longer than {name_max} bytes"
-    return None
-
-
-def _shortened(text: str, most: int = 80) -> str:
-    """``text``, cut in the middle past ``most`` characters (a path in a warning).
-
-    >>> _shortened("/" + "x" * 100, 20)
-    '/xxxxxxx...xxxxxxxxx (101 characters)'
-    """
-    if len(text) <= most:
-        return text
-    half = most // 2
-    return f"{text[: half - 2]}...{text[-half + 1 :]} ({len(text)} characters)"
-
-
-def _check_owned_private(path: str, what: str, shown: Callable[[], str]) -> None:
-    """Refuse ``path`` unless it is ours and not writable by group or others; the message
-    names it as ``shown()`` does."""
-    info = os.lstat(path)
-    problem = None
-    getuid = getattr(os, "getuid", None)
-    if stat.S_ISLNK(info.st_mode):
-        problem = "is a symbolic link"
-    elif getuid is not None and info.st_uid != getuid():
-        problem = "is owned by another user"
-    elif info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        problem = "is writable by other users"
-    if problem is not None:
-        raise _Unusable(f"{what} {shown()} {problem}")
 
 
 class DiskCache:
@@ -271,10 +216,10 @@ class DiskCache:
 
     def _shown(self) -> str:
         """The folder for a warning: as given, and what it resolves to when that differs."""
-        given = _shortened(os.path.normpath(self._folder))
+        given = shortened(os.path.normpath(self._folder))
         if self._real is None or self._real == os.path.abspath(self._folder):
             return given
-        return f"{given} (that is, {_shortened(self._real)})"
+        return f"{given} (that is, {shortened(self._real)})"
 
     def _resolved(self) -> str:
         """The folder with every symbolic link resolved, found once: the checks and every
@@ -283,10 +228,10 @@ class DiskCache:
             try:
                 real = os.path.realpath(self._folder)
             except (OSError, ValueError) as error:  # a loop of links, a NUL in the name
-                raise _Unusable(f"{_shortened(self._folder)}: {_describe(error)}") from None
-            problem = _too_long(real)
+                raise Unusable(f"{shortened(self._folder)}: {describe(error)}") from None
+            problem = too_long(real, DATABASE_NAME)
             if problem is not None:
-                raise _Unusable(f"cache folder {_shortened(self._folder)} {problem}")
+                raise Unusable(f"cache folder {shortened(self._folder)} {problem}")
             self._real, self._file = real, os.path.join(real, DATABASE_NAME)
         return self._real
 
@@ -296,8 +241,8 @@ class DiskCache:
         if create:
             os.makedirs(folder, mode=0o700, exist_ok=True)
         if not os.path.isdir(folder):
-            raise _Unusable(f"{self._shown()} is not a folder")
-        _check_owned_private(folder, "cache folder", self._shown)
+            raise Unusable(f"{self._shown()} is not a folder")
+        check_owned_private(folder, "cache folder", self._shown)
         path = self._file
         if not os.path.lexists(path):
             if not create:
@@ -305,7 +250,7 @@ class DiskCache:
             flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
             with suppress(FileExistsError):  # another process may create it first
                 os.close(os.open(path, flags, 0o600))
-        _check_owned_private(path, "cache file", lambda: str(self.path))
+        check_owned_private(path, "cache file", lambda: str(self.path))
         connection = sqlite3.connect(path, timeout=30, isolation_level=None)
         try:
             _prepare(connection)
@@ -322,12 +267,12 @@ class DiskCache:
             return
         try:
             connection = self._open()
-        except _Unusable as problem:
+        except Unusable as problem:
             self._give_up(str(problem))
             yield None
             return
         except (OSError, sqlite3.Error) as error:
-            self._give_up(f"{self._shown()}: {_describe(error)}")
+            self._give_up(f"{self._shown()}: {describe(error)}")
             yield None
             return
         with closing(connection):
@@ -364,7 +309,7 @@ class DiskCache:
                 (key,),
             ).fetchone()
         except sqlite3.Error as error:
-            self._give_up(f"{self.path}: {_describe(error)}")
+            self._give_up(f"{self.path}: {describe(error)}")
             return None
         if row is None:
             return None
@@ -415,7 +360,7 @@ class DiskCache:
                         (key, checksum),
                     ).fetchone()
                 except sqlite3.Error as error:
-                    self._give_up(f"{self.path}: {_describe(error)}")
+                    self._give_up(f"{self.path}: {describe(error)}")
         if row is None or not isinstance(row[0], bytes):
             raise _EntryGone("the entry has left the cache since its head was read")
         return row[0]
@@ -424,13 +369,17 @@ class DiskCache:
         try:
             db.execute(sql, args)
         except sqlite3.Error as error:
-            self._give_up(f"{self.path}: {_describe(error)}")
+            self._give_up(f"{self.path}: {describe(error)}")
             return False
         return True
 
     def store(self, kind: Kind, key: str, value: Any) -> None:
         """Encode and store ``value`` under ``key``, then evict down to the size cap."""
-        payload = pack(CODECS[kind][0](value))
+        try:
+            payload = pack(CODECS[kind][0](value))
+        except ValueError as error:  # a figure JSON cannot hold (not finite): kept unstored
+            self.warn(f"cache entry {key[:12]} not stored ({error})")
+            return
         checksum = self._checksum(key, payload)
         with self._connection() as db:
             if db is None:
@@ -448,7 +397,7 @@ class DiskCache:
             except sqlite3.Error as error:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
-                self._give_up(f"{self.path}: {_describe(error)}")
+                self._give_up(f"{self.path}: {describe(error)}")
 
     def _evict(self, db: sqlite3.Connection) -> None:
         """Delete entries, other code's and least recently used first, down to the cap."""
@@ -534,9 +483,9 @@ class DiskCache:
                     (entries,) = db.execute("SELECT COUNT(*) FROM entries").fetchone()
                 size = os.stat(self._file).st_size
                 usable = True
-        except (_Unusable, OSError, sqlite3.Error) as error:
+        except (Unusable, OSError, sqlite3.Error) as error:
             usable = False
-            self._give_up(_describe(error) if not isinstance(error, _Unusable) else str(error))
+            self._give_up(describe(error) if not isinstance(error, Unusable) else str(error))
         return CacheInfo(self.directory, size, entries, self.max_bytes, usable)
 
     def clear(self) -> int:
@@ -550,7 +499,7 @@ class DiskCache:
                 db.execute("DELETE FROM code")
                 db.execute("VACUUM")
             except sqlite3.Error as error:
-                self._give_up(f"{self.path}: {_describe(error)}")
+                self._give_up(f"{self.path}: {describe(error)}")
                 return 0
             return int(entries)
 
@@ -608,10 +557,3 @@ def _remember(path: str, key: str, checksum: str, value: Any) -> None:
 def default_cache(warn: Callable[[str], None] | None = None) -> DiskCache:
     """The store ``cbj`` uses unless told ``--no-cache``; ``warn`` receives its warnings."""
     return DiskCache(warn=warn)
-
-
-def _describe(error: BaseException) -> str:
-    """An OS or database error in a few words."""
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror.lower()
-    return str(error).splitlines()[0] if str(error) else type(error).__name__
