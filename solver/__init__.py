@@ -68,6 +68,7 @@ if TYPE_CHECKING:
     from solver.sim import SimulationResult
     from solver.store.disk import Cache, CacheCleared, CacheInfo, DiskCache
     from solver.store.memory import MemoryCache
+    from solver.store.protocol import Store
 
 #: Where each public name lives.
 _HOMES = {
@@ -96,6 +97,7 @@ _HOMES = {
     "solver.sim": "SimulationResult",
     "solver.store.disk": "Cache CacheCleared CacheInfo DiskCache",
     "solver.store.memory": "MemoryCache",
+    "solver.store.protocol": "Store",
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names.split()}
 
@@ -139,6 +141,7 @@ __all__ = [
     "ShoeStates",
     "SimulationError",
     "SimulationResult",
+    "Store",
     "StrategiesResult",
     "StrategyError",
     "Suit",
