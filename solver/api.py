@@ -57,13 +57,10 @@ if TYPE_CHECKING:  # the solver is loaded by the functions that need it (pathlib
     from solver.exact.game import Advice, GameResult, GameStore, ProgressCallback
     from solver.exact.graph import DecisionGraph
     from solver.exact.policies import StrategiesResult
-    from solver.exact.protection import (
-        Counts,
-        EffectsOfRemoval,
-        Tags,
-    )
+    from solver.exact.protection import Counts, EffectsOfRemoval
     from solver.exact.shoe_states import ShoeStates
     from solver.exact.strategy import Chart
+    from solver.model.counts import Tags
     from solver.present.files import Written
     from solver.present.seats import TableOfPlayers
     from solver.sim import ExactFigure, SimulationResult
@@ -536,14 +533,8 @@ def paytable_solve(
     **options: Unpack[RuleOptions],
 ) -> PaySolution:
     """The exact pay of tier ``solve_for`` that gives the target house edge."""
-    from solver.exact.design import (
-        PAY_TIERS,
-        edge_model,
-        parse_edge,
-        parse_pay,
-        solve_pay,
-        with_pay,
-    )
+    from solver.exact.design import edge_model, parse_edge, parse_pay, solve_pay, with_pay
+    from solver.model.outcomes import PAY_TIERS
 
     tiers = {t.value: t for t in PAY_TIERS}
     tier = tiers.get(str(solve_for))
@@ -851,7 +842,7 @@ def _chosen_count(
     tags: str | Mapping[str, int] | None, system: str | None
 ) -> dict[str, Tags] | None:
     """The count named by ``system`` or given as ``tags`` (text or a mapping), if either."""
-    from solver.exact.protection import parse_tags, system_tags
+    from solver.model.counts import parse_tags, system_tags
 
     if tags is not None and system is not None:
         raise CountError("give tags (--tags) or a system (--system), not both")
@@ -887,7 +878,7 @@ def shoe_states(
     (the cluster at ``scheduler``, else ``$DASK_SCHEDULER_ADDRESS``).  ``cache`` only
     keeps the full shoe's solves behind the EORs.
     """
-    from solver.exact.protection import round_effects, system_tags
+    from solver.exact.protection import round_effects
     from solver.exact.shoe_states import (
         cards_dealt,
         check_samples,
@@ -896,6 +887,7 @@ def shoe_states(
         parse_depths,
         study_shoe_states,
     )
+    from solver.model.counts import system_tags
     from solver.model.parallel import check_jobs, scheduler_address
 
     chosen = _chosen_count(tags, system) or {"hi-lo": system_tags("hi-lo")}

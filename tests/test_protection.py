@@ -17,8 +17,6 @@ from solver.cache import Cache, MemoryCache
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import GameResult, solve_game
 from solver.exact.protection import (
-    LABELS,
-    SYSTEMS,
     WAGERS,
     EffectsOfRemoval,
     best_count,
@@ -27,11 +25,10 @@ from solver.exact.protection import (
     effects_of_removal,
     ev_per_true_count,
     judge_counts,
-    parse_tags,
-    system_tags,
 )
 from solver.exact.strategy import Action, Chart, best_chart, cell_of
 from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
+from solver.model.counts import LABELS, SYSTEMS, parse_tags, system_tags
 from solver.model.errors import CountError
 from solver.model.hands import hand_of
 from solver.model.outcomes import bonus_outcome, bonus_pay

@@ -24,7 +24,7 @@ from solver import api
 from solver.cache import default_cache
 from solver.exact import shoe_states
 from solver.exact.game import GameResult, solve_game
-from solver.exact.protection import SYSTEMS, RoundEffects, rank_label, round_effects
+from solver.exact.protection import RoundEffects, round_effects
 from solver.exact.shoe_states import (
     PERCENTILES,
     ShoeStates,
@@ -38,6 +38,7 @@ from solver.exact.shoe_states import (
     study_shoe_states,
 )
 from solver.model.cards import Card, Rank, Suit
+from solver.model.counts import SYSTEMS, rank_label
 from solver.model.errors import BackendError, ShoeError
 from solver.model.parallel import parallel_map
 from solver.model.rules import Rules

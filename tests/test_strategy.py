@@ -33,15 +33,9 @@ from solver.model.cards import RANKS, SUITS, VALUES, Shoe, parse_cards
 from solver.model.hands import add_card, best_total_of, hand_of, hard_total, is_player_blackjack
 from solver.model.rules import Rules
 from solver.present import charts as charts_module
-from solver.present.charts import (
-    COLOURS,
-    TEXT_FORMATS,
-    ChartFormat,
-    display_rows,
-    exception_cells,
-    render,
-)
+from solver.present.charts import COLOURS, display_rows, exception_cells, render
 from solver.present.collection import VARIANTS, Variant
+from solver.present.formats import TEXT_FORMATS, ChartFormat
 from solver.present.style import one_in, significant_percent
 from tests.conftest import run_cli
 

@@ -40,12 +40,7 @@ from solver.exact.game import GameResult, GameStore, solve_game
 from solver.exact.player import PlayerSolution
 from solver.exact.strategy import Action, Chart, best_chart, cell_of, stored_chart
 from solver.model.cards import RANKS, SUITS, Card, Rank, Shoe
-from solver.model.counts import LABELS as LABELS
-from solver.model.counts import SYSTEMS as SYSTEMS
-from solver.model.counts import Tags as Tags
-from solver.model.counts import parse_tags as parse_tags
-from solver.model.counts import rank_label as rank_label
-from solver.model.counts import system_tags as system_tags
+from solver.model.counts import LABELS, SYSTEMS, Tags, rank_label
 from solver.model.errors import CountError, ShoeError
 from solver.model.hands import hand_of, is_player_blackjack
 from solver.model.numbers import float_json, number_json

@@ -33,8 +33,9 @@ from typing import Any
 import numpy as np
 
 from solver.exact.game import solve_game
-from solver.exact.protection import RoundEffects, Tags, rank_label
+from solver.exact.protection import RoundEffects
 from solver.model.cards import RANKS, SUITS, Card
+from solver.model.counts import Tags, rank_label
 from solver.model.errors import ShoeError
 from solver.model.numbers import float_json
 from solver.model.parallel import Backend, parallel_map

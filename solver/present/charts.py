@@ -35,8 +35,7 @@ from solver.exact.strategy import (
 from solver.exact.strategy import title as code_title
 from solver.model.cards import VALUES, value_label
 from solver.model.hands import describe_hand
-from solver.present.formats import TEXT_FORMATS as TEXT_FORMATS
-from solver.present.formats import ChartFormat as ChartFormat
+from solver.present.formats import ChartFormat
 from solver.present.style import minus, one_in, significant_percent
 from solver.present.wording import plain_differences, rules_sentence
 

@@ -21,24 +21,17 @@ from typing import TYPE_CHECKING
 
 from solver.exact.bonus import BonusAnalysis
 from solver.exact.dealer import dealer_distribution
-from solver.exact.design import (
-    PAY_TIERS,
-    EdgeKind,
-    EdgeModel,
-    edge_model,
-    one_rule_at_a_time,
-    rule_differences,
-    solve_variants,
-)
+from solver.exact.design import EdgeKind, EdgeModel, edge_model, one_rule_at_a_time, solve_variants
 from solver.exact.game import GameResult, GameStore, round_outcomes
 from solver.exact.ratios import ratio_table, round_moments
 from solver.exact.seats import SEAT_COUNTS
 from solver.exact.strategy import COLUMNS, Chart, stored_chart, strategy_source
-from solver.exact.volatility import TABULATED_RATIOS, Z90, Z95, Volatility, game_volatility
+from solver.exact.volatility import Z90, Z95, Volatility, game_volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
 from solver.model.errors import ReportError
-from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome, main_payoffs
-from solver.model.rules import Rules
+from solver.model.outcomes import MAIN_OUTCOMES, PAY_TIERS, BonusOutcome, main_payoffs
+from solver.model.rules import TABULATED_RATIOS, Rules
+from solver.model.titles import rule_differences
 from solver.present.charts import (
     COLOURS,
     EXCEPTION_HEADERS,

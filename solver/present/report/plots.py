@@ -7,10 +7,10 @@ import re
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from solver.exact.design import PAY_TIERS, EdgeKind, EdgeModel, with_pay
+from solver.exact.design import EdgeKind, EdgeModel, with_pay
 from solver.exact.game import GameResult
 from solver.model.cards import value_label
-from solver.model.outcomes import BonusOutcome
+from solver.model.outcomes import PAY_TIERS, BonusOutcome
 from solver.model.rules import Rules
 
 if TYPE_CHECKING:
