@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-from solver.api import bonus_figure
+from solver.api.simulation import bonus_figure
 from solver.cache import default_cache
 from solver.exact.game import GameResult, solve_game
 from solver.exact.policies import realistic_play

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import api
+from solver.api.files import tables
 from solver.cache import MemoryCache
 from solver.exact.game import GameResult, solve_game
 from solver.exact.player import ExactValues, PlayerSolution, solve_player
@@ -356,7 +356,7 @@ def test_cbj_tables_writes_the_committed_collection(
     """
     monkeypatch.setattr(charts_module, "to_image", lambda chart, fmt: fmt.value.encode())
     fresh = tmp_path / "collection"
-    written = api.tables(fresh, cache=games)
+    written = tables(fresh, cache=games)
     assert written.paths and all(p.is_file() for p in written.paths)
     assert {p for p in fresh.rglob("*") if p.is_file()} == set(written.paths)
     committed = ROOT / "strategy_tables"
