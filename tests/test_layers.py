@@ -49,6 +49,8 @@ HOMES = {
     "solver.__main__": "top",
     "solver": "top",
 }
+#: The most lines a module of the package may have (issue 23: "about 600").
+MAX_LINES = 600
 #: Layers of one rank that must not import each other.
 APART = {
     frozenset({"exact", "sim"}),
@@ -267,6 +269,27 @@ def test_imports_point_down_the_layers() -> None:
 
 def test_no_import_cycle() -> None:
     assert [" -> ".join(circle) for circle in cycles(package_graph())] == []
+
+
+def too_long(sources: Mapping[str, str], limit: int = MAX_LINES) -> list[str]:
+    """The modules of more than ``limit`` lines, with their length.
+
+    >>> too_long({"a": "x = 1\\n" * 3, "b": "y = 2\\n"}, limit=2)
+    ['a: 3 lines']
+    """
+    lengths = {name: len(text.splitlines()) for name, text in sources.items()}
+    return [f"{name}: {n} lines" for name, n in sorted(lengths.items()) if n > limit]
+
+
+def test_no_module_is_too_long() -> None:
+    assert too_long({name: path.read_text() for name, path in modules().items()}) == []
+
+
+def test_the_length_check_counts_lines() -> None:
+    assert too_long({"solver.x": "pass\n" * MAX_LINES}) == []
+    assert too_long({"solver.x": "pass\n" * (MAX_LINES + 1)}) == [
+        f"solver.x: {MAX_LINES + 1} lines"
+    ]
 
 
 # Planted examples: each check fails where it should, and stays quiet where it should.

@@ -18,6 +18,7 @@ from solver.exact.ratios import ratio_table, round_moments, volatility
 from solver.exact.strategy import Chart, stored_chart
 from solver.exact.volatility import check_ratio, parse_ratios
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_value
+from solver.model.checks import is_whole
 from solver.model.errors import StrategyError
 from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import TABULATED_RATIOS, Rules
@@ -35,7 +36,7 @@ def dealer(
     played = make_rules(rules, options)
     cards = given_cards(removed)
     shoe = Shoe.full(played.decks).remove(cards)
-    if isinstance(bonus, int) and not isinstance(bonus, bool):
+    if is_whole(bonus):
         bonuses = [parse_value(str(bonus))]
     elif str(bonus).strip().lower() == "all":
         bonuses = list(VALUES)

@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from solver.exact.bonus import BonusAnalysis
+from solver.model.checks import whole_in
 from solver.model.errors import RulesError
 from solver.model.numbers import exact_json, float_json, number_json
 from solver.model.rules import MIN_BONUS_RATIO, Rules, parse_ratio
@@ -160,7 +161,7 @@ def round_volatility(
     """Volatility of a round with net ``mean`` and ``variance``, over sessions of ``lengths``."""
     sessions = []
     for n in lengths:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        if not whole_in(n, 1):
             raise RulesError(f"session length {n!r} must be a whole number of rounds, 1 or more")
         sessions.append(SessionRange(n, n * mean, math.sqrt(n * variance)))
     return Volatility(ratio, mean, variance, tuple(sessions))

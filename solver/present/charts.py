@@ -226,11 +226,6 @@ def display_rows(chart: Chart) -> list[DisplayRow]:
     return rows
 
 
-def collapsed_text(row: DisplayRow) -> str:
-    """What a collapsed row says, e.g. hard 4 to 11: hit."""
-    return f"{row.label}: {LEGEND[row.actions[0]].split(' (')[0]} against every Bonus card"
-
-
 def exception_lines(chart: Chart) -> list[str]:
     """The exceptions as footnote lines, for formats without tables."""
     return [

@@ -28,6 +28,7 @@ from solver.exact.seats import SEAT_COUNTS
 from solver.exact.strategy import COLUMNS, Chart, stored_chart, strategy_source
 from solver.exact.volatility import Z90, Z95, Volatility, game_volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
+from solver.model.checks import check_rounds as checked_rounds
 from solver.model.errors import ReportError
 from solver.model.outcomes import MAIN_OUTCOMES, PAY_TIERS, BonusOutcome, main_payoffs
 from solver.model.rules import TABULATED_RATIOS, Rules
@@ -245,11 +246,7 @@ def check_rounds(label: str, rounds: int) -> int:
 
     ``label`` names the option in the error (``counter rounds 0 is invalid: ...``).
     """
-    from solver.sim.run import MAX_ROUNDS
-
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
-        raise ReportError(f"{label} {rounds!r} is invalid: give 1 to {MAX_ROUNDS:,}")
-    return rounds
+    return checked_rounds(rounds, label, ReportError)
 
 
 # --- Title block ------------------------------------------------------------------------
