@@ -142,7 +142,7 @@ class LinearEdge:
 
     def symbolic(self) -> sympy.Expr:
         """The edge as a sympy expression in the symbols ``S``, ``R``, ``A``."""
-        import sympy
+        import sympy  # slow to load: only the symbolic forms need it
 
         terms = zip(self.coefficients, PAY_TIERS, strict=True)
         return _rational(self.constant) + sum(
@@ -151,7 +151,7 @@ class LinearEdge:
 
 
 def _rational(value: Fraction) -> sympy.Rational:
-    import sympy
+    import sympy  # slow to load: only the symbolic forms need it
 
     return sympy.Rational(value.numerator, value.denominator)
 
@@ -288,7 +288,7 @@ def solve_pay(
     The other two pays come from ``paytable``.  Raises :class:`DesignError` when the
     target needs a negative pay.
     """
-    import sympy
+    import sympy  # slow to load: only the symbolic forms need it
 
     if tier not in PAY_TIERS:
         raise DesignError(

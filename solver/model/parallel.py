@@ -147,7 +147,7 @@ def parallel_map(
     elif (workers := effective_jobs(jobs, len(items))) == 1:
         results = (function(item) for item in items)
     else:
-        from joblib import Parallel, delayed
+        from joblib import Parallel, delayed  # slow to load: only shared work needs it
 
         prefer = "threads" if backend == "threads" else "processes"
         try:
