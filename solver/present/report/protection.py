@@ -22,7 +22,6 @@ from solver.exact.protection import (
     effects_of_removal,
     ev_per_true_count,
     judge_counts,
-    system_tags,
 )
 from solver.exact.shoe_states import (
     DEFAULT_DEPTHS,
@@ -32,7 +31,7 @@ from solver.exact.shoe_states import (
     study_shoe_states,
 )
 from solver.exact.strategy import Chart
-from solver.model.counts import LABELS, Tags
+from solver.model.counts import LABELS, Tags, system_tags
 from solver.model.errors import ReportError, ShoeError
 from solver.present.report.content import Grid, Section, Text, check_rounds
 from solver.present.style import minus, signed, thousands
