@@ -17,7 +17,7 @@ import heapq
 import itertools
 import math
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -38,7 +38,6 @@ from solver.model.rules import (
     DealerNatural,
     Paytable,
     Rules,
-    format_ratio,
     parse_ratio,
 )
 
@@ -125,7 +124,7 @@ def parse_band(text: str, what: str = "edge range") -> tuple[Fraction, Fraction]
 
 def with_pay(paytable: Paytable, tier: BonusOutcome, pay: Fraction) -> Paytable:
     """``paytable`` with one tier's pay replaced."""
-    return replace(paytable, **{tier.value: pay})
+    return Paytable(paytable.pays, **{tier.value: pay})
 
 
 @dataclass(frozen=True, slots=True)
@@ -543,18 +542,8 @@ def solve_variants(
 
 
 def rule_differences(rules: Rules, base: Rules) -> str:
-    """The rules in which ``rules`` differs from ``base``, e.g. ``decks 1; stands on 17``."""
-    names: dict[str, Callable[[Rules], str]] = {
-        "decks": lambda r: f"{r.decks} deck{'s' if r.decks > 1 else ''}",
-        "dealer_stands_on": lambda r: f"dealer stands on {r.dealer_stands_on}",
-        "blackjack_pays": lambda r: f"blackjack pays {format_ratio(r.blackjack_pays)}",
-        "dealer_natural": lambda r: f"dealer natural {r.dealer_natural.value}",
-        "natural_beats": lambda r: f"natural beats {r.natural_beats.value}",
-        "paytable": lambda r: f"paytable {r.paytable}",
-        "bonus_ratio": lambda r: f"bonus ratio {r.bonus_ratio}",
-    }
-    changed = [show(rules) for name, show in names.items() if show(rules) != show(base)]
-    return "; ".join(changed) or "as in force"
+    """The rules in which ``rules`` differs from ``base``, e.g. ``1 deck; dealer stands on 17``."""
+    return rules.differences(base) or "as in force"
 
 
 def parse_pay(text: str, tier: BonusOutcome) -> Fraction:

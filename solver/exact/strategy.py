@@ -144,13 +144,13 @@ class Chart:
         }
 
 
+#: The head of every chart's title, before the rules that differ from the default.
+CHART_TITLE = "Community Blackjack (Casino Edition) basic strategy"
+
+
 def title(chart: Chart) -> str:
     """The chart's title line, naming every rule that differs from the default."""
-    from solver.exact.design import rule_differences  # design builds on this module's peers
-
-    changed = rule_differences(chart.rules, Rules())
-    named = "default rules" if changed == "as in force" else changed
-    return f"Community Blackjack (Casino Edition) basic strategy: {named}"
+    return f"{CHART_TITLE}: {chart.rules.differences(Rules()) or 'default rules'}"
 
 
 def grid(chart: Chart) -> list[tuple[str, list[str]]]:

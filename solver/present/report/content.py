@@ -27,7 +27,6 @@ from solver.exact.design import (
     EdgeModel,
     edge_model,
     one_rule_at_a_time,
-    rule_differences,
     solve_variants,
 )
 from solver.exact.game import GameResult, GameStore, round_outcomes
@@ -57,7 +56,7 @@ from solver.present.report.plots import (
     standalone_svg,
 )
 from solver.present.style import amount, edge_percent, minus, one_in, signed, thousands
-from solver.present.wording import plain_differences, rule_lines
+from solver.present.wording import differences_in_words, rule_lines
 from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
@@ -217,7 +216,7 @@ def build_report(
                     ("rules changed", "main-wager EV", "Bonus EV", "round house edge"),
                     tuple(
                         (
-                            plain_differences(rule_differences(v.rules, rules)),
+                            differences_in_words(v.rules, rules),
                             edge_percent(v.main_expected_value),
                             edge_percent(v.bonus_expected_value),
                             edge_percent(v.round_house_edge),
