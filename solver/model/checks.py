@@ -42,22 +42,23 @@ def whole_number(
     ...
     solver.model.errors.RulesError: decks 9 is out of range: use 1 to 8
     """
-    span = _span(low, high)
+    limits = _limits(low, high)
     if not is_whole(value):
-        raise error(f"{what} {value!r} must be a whole number{span}")
+        joined = f" from {limits}" if low is not None and high is not None else f" of {limits}"
+        raise error(f"{what} {value!r} must be a whole number{joined if limits else ''}")
     assert isinstance(value, int)
     if (low is not None and value < low) or (high is not None and value > high):
-        raise error(f"{what} {value} is out of range: use{span.removeprefix(' from')}")
+        raise error(f"{what} {value} is out of range: use {limits}")
     return value
 
 
-def _span(low: int | None, high: int | None) -> str:
-    """`` from 1 to 8``, `` of 1 or more``, `` of at most 8`` or nothing."""
+def _limits(low: int | None, high: int | None) -> str:
+    """``1 to 8``, ``1 or more``, ``at most 8`` or nothing."""
     if low is not None and high is not None:
-        return f" from {low} to {high}"
+        return f"{low} to {high}"
     if low is not None:
-        return f" of {low} or more"
-    return "" if high is None else f" of at most {high}"
+        return f"{low} or more"
+    return "" if high is None else f"at most {high}"
 
 
 def whole_text(value: object, what: str) -> int:
