@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any, get_type_hints
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from solver.api import RuleOptions
 from solver.cli import _rule_options, rules_options
@@ -210,6 +212,44 @@ def test_a_stale_docs_table_is_seen() -> None:
     assert stale != doc
     assert with_rules_doc_table(stale) != stale
     assert with_rules_doc_table(stale) == doc
+
+
+def candidates(rule: Rule) -> st.SearchStrategy[Any]:
+    """Values of the rule's type, valid or not, from the row alone."""
+    if rule.choices:
+        return st.sampled_from(rule.choices)
+    if rule.kind is int:
+        return st.integers(-2, 30)
+    fractions = st.fractions(min_value=0, max_value=120, max_denominator=64)
+    if rule.kind is Paytable:
+        return st.lists(fractions, min_size=3, max_size=3).map(Paytable)
+    return fractions
+
+
+def valid_values(rule: Rule) -> st.SearchStrategy[Any]:
+    """The candidates that the rule's own check accepts."""
+
+    def valid(value: Any) -> bool:
+        try:
+            rule.check(value)
+        except RulesError:
+            return False
+        return True
+
+    return candidates(rule).filter(valid)
+
+
+RANDOM_RULES = st.fixed_dictionaries({rule.name: valid_values(rule) for rule in RULE_TABLE}).map(
+    lambda values: Rules(**values)
+)
+
+
+@given(RANDOM_RULES)
+def test_every_encoding_reads_back(rules: Rules) -> None:
+    assert Rules.from_canonical(json.loads(json.dumps(rules.canonical()))) == rules
+    as_text = {name: rule_cell(value) for name, value in rules.to_json().items()}
+    assert Rules.from_options(**as_text) == rules
+    assert Rules.from_options(**as_text).to_json() == rules.to_json()
 
 
 # --- The dealer's projection against the dealer's play itself -------------------------
