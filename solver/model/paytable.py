@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from solver.model.cards import Card
 from solver.model.checks import parse_ratio, plain_number, short_number
@@ -33,8 +34,7 @@ def rank_distance(first: int, second: int) -> int:
     return min(step, 13 - step)
 
 
-@dataclass(frozen=True, slots=True)
-class Tier:
+class Tier(NamedTuple):
     """One paying tier of the Bonus wager: a condition on the player's card and the Bonus card."""
 
     name: str

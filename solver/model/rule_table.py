@@ -15,10 +15,9 @@ plus the code that gives it meaning.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from solver.model.checks import (
     format_ratio,
@@ -72,9 +71,12 @@ def _same(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """One rule of the game: everything the code and the docs say about it, as data."""
+class Rule(NamedTuple):
+    """One rule of the game: everything the code and the docs say about it, as data.
+
+    A named tuple rather than a dataclass: the table is read at every start of ``cbj``,
+    and a dataclass of this many fields costs more to make than the rest of this module.
+    """
 
     name: str
     """The field of ``Rules``, the API's keyword and (with dashes) the CLI's option."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from solver.model.checks import MAX_NUMBER_TEXT, format_ratio, parse_ratio
 from solver.model.errors import RulesError
@@ -244,9 +244,12 @@ class PresetName(StrEnum):
     """Vegas 21 (Community Blackjack), as its maker's rule card reads clauses 5 and 9."""
 
 
-@dataclass(frozen=True, slots=True)
-class PresetRule:
-    """One rule a preset sets: its value and where that value comes from."""
+class PresetRule(NamedTuple):
+    """One rule a preset sets: its value and where that value comes from.
+
+    Presets, like the rule table, are rows of data read at every start of ``cbj``: named
+    tuples, which cost less to make than dataclasses.
+    """
 
     name: str
     """The :class:`Rules` field."""
@@ -255,8 +258,7 @@ class PresetRule:
     """The quoted text the value rests on and its citation, or why no text gives it."""
 
 
-@dataclass(frozen=True, slots=True)
-class RulePreset:
+class RulePreset(NamedTuple):
     """A named set of rules, every value with its source."""
 
     name: PresetName
