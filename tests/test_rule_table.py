@@ -11,6 +11,7 @@ the projection, for a change of each rule: a dealer-relevant rule left out is ca
 from __future__ import annotations
 
 import json
+import pickle
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from fractions import Fraction
@@ -302,3 +303,6 @@ def test_the_paytable_tiers_are_data() -> None:
     assert pays.pays == (Fraction(30), Fraction(6), Fraction(2)) and pays.rank_match == 6
     assert Paytable(pays.pays, adjacent=3) == Paytable.parse("30:6:3")
     assert eval(repr(pays)) == pays  # the repr pastes back as code
+    rules = Rules(paytable=pays)  # rules cross to worker processes pickled
+    assert pickle.loads(pickle.dumps(rules)) == rules
+    assert pickle.loads(pickle.dumps(rules)).paytable.adjacent == 2
