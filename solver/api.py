@@ -46,7 +46,6 @@ from solver.model.rules import (
 if TYPE_CHECKING:  # the solver is loaded by the functions that need it (pathlib too)
     from pathlib import Path
 
-    from solver.cache import CacheCleared, CacheInfo
     from solver.exact.bonus import BonusResult
     from solver.exact.dealer import DealerResult
     from solver.exact.design import (
@@ -69,6 +68,8 @@ if TYPE_CHECKING:  # the solver is loaded by the functions that need it (pathlib
     from solver.present.seats import TableOfPlayers
     from solver.sim import ExactFigure, SimulationResult
     from solver.sim.counter import Counter
+    from solver.store.disk import CacheCleared, CacheInfo
+    from solver.store.protocol import Store
 
 #: Cards as text (``"As 10h K"``) or as values.
 Cards = str | Iterable[Card | str]
@@ -274,7 +275,7 @@ def advise(
 
 
 def chart(
-    *, cache: GameStore | None = None, rules: Rules | None = None, **options: Unpack[RuleOptions]
+    *, cache: Store | None = None, rules: Rules | None = None, **options: Unpack[RuleOptions]
 ) -> Chart:
     """The best printable hit/stand chart, its exact EV and its cost against perfect play."""
     from solver.exact.game import solve_game
@@ -311,7 +312,7 @@ def simulate(
     spread: str | tuple[int, int] | None = None,
     ramp: str | Sequence[tuple[float, int]] | None = None,
     wong_out: str | float | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     progress: Callable[[int], None] | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -394,7 +395,7 @@ def _counter(
     ramp: str | Sequence[tuple[float, int]] | None,
     wong_out: str | float | None,
     jobs: int,
-    cache: GameStore | None,
+    cache: Store | None,
 ) -> Counter | None:
     """The simulated counter asked for; a best count is found from the shoe's exact EORs."""
     from solver.model.counts import count_tags
@@ -433,7 +434,7 @@ def strategies(
     bonus_ratios: Sequence[Fraction | int | str] | str = TABULATED_RATIOS,
     removed: Cards = (),
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     progress: ProgressCallback | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -480,7 +481,7 @@ def seats(
     seed: int | None = None,
     strategy: str = "optimal",
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> TableOfPlayers:
@@ -667,7 +668,7 @@ def variants(
 def tables(
     output_dir: str | Path = "strategy_tables",
     *,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     progress: ProgressCallback | None = None,
 ) -> Written:
     """Write the ``strategy_tables/`` collection: every variant's chart in every format.
@@ -731,7 +732,7 @@ def report(
     counter_rounds: int | None = None,
     table_rounds: int | None = None,
     simulation_rounds: int | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> Written | str | bytes:
@@ -779,18 +780,18 @@ def cache_info(
     directory: str | Path | None = None, *, warn: Callable[[str], None] | None = None
 ) -> CacheInfo:
     """Where the disk cache is, its size on disk, its entries and its size cap."""
-    from solver.cache import Cache
+    from solver.store.disk import DiskCache
 
-    return Cache(directory, warn=warn).info()
+    return DiskCache(directory, warn=warn).info()
 
 
 def cache_clear(
     directory: str | Path | None = None, *, warn: Callable[[str], None] | None = None
 ) -> CacheCleared:
     """Delete every entry of the disk cache."""
-    from solver.cache import Cache, CacheCleared
+    from solver.store.disk import CacheCleared, DiskCache
 
-    cache = Cache(directory, warn=warn)
+    cache = DiskCache(directory, warn=warn)
     return CacheCleared(cache.directory, cache.clear())
 
 
@@ -802,7 +803,7 @@ def eor(
     removed: Cards = (),
     exact: bool = False,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> EffectsOfRemoval[Any]:
@@ -818,7 +819,7 @@ def count(
     removed: Cards = (),
     exact: bool = False,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> Counts:
@@ -835,19 +836,18 @@ def count(
 
 
 def _effects(
-    rules: Rules, removed: tuple[Card, ...], exact: bool, jobs: int, cache: GameStore | None
+    rules: Rules, removed: tuple[Card, ...], exact: bool, jobs: int, cache: Store | None
 ) -> EffectsOfRemoval[Any]:
-    """:func:`~solver.exact.protection.effects_of_removal`, kept in ``cache`` when that is a
-    :class:`~solver.cache.MemoryCache` (``count`` after ``eor`` finds them once)."""
-    from solver.cache import MemoryCache
+    """:func:`~solver.exact.protection.effects_of_removal`, kept in ``cache`` if given
+    (``count`` after ``eor`` finds them once)."""
     from solver.exact.protection import effects_of_removal
 
     def compute() -> EffectsOfRemoval[Any]:
         return effects_of_removal(rules, removed, exact=exact, jobs=jobs, cache=cache)
 
-    if isinstance(cache, MemoryCache):
-        return cache.effects_of_removal(rules, removed, exact, compute)
-    return compute()
+    if cache is None:
+        return compute()
+    return cache.effects_of_removal(rules, removed, exact, compute)
 
 
 def _chosen_count(

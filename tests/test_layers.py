@@ -1,6 +1,6 @@
 """The package's layers: every import points down, and the simulator stays independent.
 
-``model`` → ``exact`` / ``sim`` → ``present`` → ``api`` / ``cache`` → ``cli``: a module
+``model`` → ``exact`` / ``sim`` → ``present`` / ``store`` → ``api`` → ``cli``: a module
 may import from its own layer or a lower one, never a higher one; ``sim`` and ``exact``
 never import each other, so the simulator's agreement with the solver means something.
 """
@@ -21,13 +21,13 @@ LAYERS = {
     "solver.sim": 1,
     "solver.present": 2,
     "solver.api": 3,
-    "solver.cache": 3,
+    "solver.store": 2,
     "solver.cli": 4,
     "solver.__main__": 5,
     "solver": 5,
 }
 #: Layers of the same rank that must not import each other.
-APART = {frozenset({"solver.exact", "solver.sim"})}
+APART = {frozenset({"solver.exact", "solver.sim"}), frozenset({"solver.present", "solver.store"})}
 
 
 def layer_of(module: str) -> str:

@@ -29,10 +29,10 @@ from solver.exact.design import (
     one_rule_at_a_time,
     solve_variants,
 )
-from solver.exact.game import GameResult, GameStore, round_outcomes
+from solver.exact.game import GameResult, round_outcomes
 from solver.exact.ratios import ratio_table, round_moments
 from solver.exact.seats import SEAT_COUNTS
-from solver.exact.strategy import COLUMNS, Chart, stored_chart, strategy_source
+from solver.exact.strategy import COLUMNS, Chart, GameChartStore, stored_chart, strategy_source
 from solver.exact.volatility import TABULATED_RATIOS, Z90, Z95, Volatility, game_volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
 from solver.model.errors import ReportError
@@ -165,7 +165,7 @@ class Report:
 def build_report(
     rules: Rules,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: GameChartStore | None = None,
     shoe_samples: int | None = None,
     counter_rounds: int | None = None,
     table_rounds: int | None = None,

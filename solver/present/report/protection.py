@@ -38,7 +38,7 @@ from solver.present.report.content import Grid, Section, Text, check_rounds
 from solver.present.style import minus, signed, thousands
 
 if TYPE_CHECKING:
-    from solver.exact.game import GameStore
+    from solver.exact.strategy import GameChartStore
     from solver.model.rules import Rules
     from solver.sim import Strategy
     from solver.sim.stats import CounterStatistics
@@ -122,7 +122,7 @@ def protection_section(
     played: Strategy,
     *,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: GameChartStore | None = None,
     shoe_samples: int = SHOE_SAMPLES,
     counter_rounds: int = COUNTER_ROUNDS,
 ) -> Section:
