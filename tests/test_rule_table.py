@@ -192,8 +192,8 @@ def test_a_bad_value_is_refused_naming_the_rule(rule: Rule) -> None:
 
 
 def test_the_canonical_key_is_the_stores_encoding_today() -> None:
-    cache = pytest.importorskip("solver.cache")
-    encode = getattr(cache, "encode_rules", None)
+    codecs = pytest.importorskip("solver.store.codecs")
+    encode = getattr(codecs, "encode_rules", None)
     if encode is None:
         pytest.skip("the store no longer has encode_rules: Rules.canonical is the one encoder")
     for rules in (Rules(), *(varied(rule) for rule in RULE_TABLE), Rules.from_preset("vegas-21")):
