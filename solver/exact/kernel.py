@@ -1,0 +1,114 @@
+"""Which kernel runs the exact side's hot loops: the compiled extension or numpy.
+
+The compiled kernels (``solver/exact/_native.c``) are built at install when a C compiler
+works; numpy stays as their twin and the fallback.  The choice is made once, at import:
+
+* ``CBJ_KERNEL=numpy`` runs numpy even where the extension is built;
+* ``CBJ_KERNEL=compiled`` (or unset, the default) runs the extension where it is built,
+  numpy where not;
+* ``CBJ_REQUIRE_COMPILED=1`` makes a missing extension an error instead of a fallback.
+
+:func:`use` changes the choice for the rest of the process (the tests run both paths).
+This module is the one dispatch point: the solver asks :func:`native` for the extension
+and runs its numpy loop when it gets None.  Importing it loads no numpy.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+from typing import TYPE_CHECKING, Literal
+
+from solver.model.errors import CbjError
+
+if TYPE_CHECKING:
+    from solver.exact.dealer import DealerEnds, NumberArray, ShoeGroups
+
+KernelName = Literal["compiled", "numpy"]
+KERNELS: tuple[KernelName, ...] = ("compiled", "numpy")
+
+
+class KernelError(CbjError):
+    """The compiled kernel was required (``CBJ_REQUIRE_COMPILED``) but is not built."""
+
+
+def _load() -> ModuleType | None:
+    """The compiled extension, or None where it was not built."""
+    try:
+        return importlib.import_module("solver.exact._native")
+    except ImportError:
+        return None
+
+
+_BUILT = _load()
+_active: ModuleType | None = None
+
+
+def available() -> bool:
+    """Whether the compiled extension was built and loads."""
+    return _BUILT is not None
+
+
+def use(name: str) -> KernelName:
+    """Run ``name`` (``compiled`` or ``numpy``) from now on; return the kernel now in use.
+
+    ``compiled`` where the extension is not built falls back to numpy, unless
+    ``CBJ_REQUIRE_COMPILED`` is set, when it raises :class:`KernelError`.
+    """
+    global _active
+    if name not in KERNELS:
+        raise KernelError(f"unknown kernel {name!r}: choose compiled or numpy")
+    if _BUILT is None and os.environ.get("CBJ_REQUIRE_COMPILED"):
+        raise KernelError(
+            "CBJ_REQUIRE_COMPILED is set but the compiled kernel is not built: "
+            "install with a working C compiler (pip install .)"
+        )
+    _active = _BUILT if name == "compiled" else None
+    return current()
+
+
+def current() -> KernelName:
+    """The kernel in use: ``compiled`` or ``numpy``."""
+    return "compiled" if _active is not None else "numpy"
+
+
+def native() -> ModuleType | None:
+    """The compiled extension when it is the kernel in use, else None (run numpy)."""
+    return _active
+
+
+def fold(
+    module: ModuleType, ends: DealerEnds, groups: ShoeGroups, table: NumberArray, prime: int | None
+) -> NumberArray:
+    """The dealer's fold (``dealer._fold``) with each card value's step in ``module``."""
+    import numpy as np
+
+    sums = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)[None, :]
+    table = np.ascontiguousarray(table)
+    for step, parent, held, bounds in zip(
+        ends.folds, groups.parents, groups.held, groups.bounds, strict=True
+    ):
+        if bounds[-1] * step.size == 0 or len(step.order) == 0:  # no shoes, or no hands
+            sums = np.zeros((bounds[-1], step.size), dtype=table.dtype)
+            continue
+        out = np.empty((bounds[-1], step.size), dtype=table.dtype)
+        module.fold_step(
+            out,
+            sums,
+            step.order,
+            step.drawn,
+            np.array(step.starts, dtype=np.int64),
+            np.array(step.widths, dtype=np.int64),
+            parent,
+            held,
+            np.array(bounds, dtype=np.int64),
+            table,
+            step.size,
+            prime or 0,
+        )
+        sums = out
+    return np.take(sums, ends.final, axis=1)
+
+
+use(os.environ.get("CBJ_KERNEL", "compiled") or "compiled")
