@@ -76,6 +76,23 @@ within(const int64_t *values, Py_ssize_t n, int64_t bound)
     return 1;
 }
 
+/*
+ * x mod p for 0 <= x < 2**63 and 0 < p < 2**29, without a division: the quotient from a
+ * double reciprocal is off by at most one (x / p < 2**34, relative error near 2**-52),
+ * which one correction puts right.
+ */
+static inline int64_t
+reduce(int64_t x, int64_t p, double reciprocal)
+{
+    int64_t r = x - (int64_t)((double)x * reciprocal) * p;
+    if (r < 0) {
+        r += p;
+    } else if (r >= p) {
+        r -= p;
+    }
+    return r;
+}
+
 enum { OUT, SUMS, ORDER, DRAWN, STARTS, WIDTHS, PARENT, HELD, BOUNDS, TABLE, N_BUFFERS };
 
 /*
@@ -146,8 +163,8 @@ fold_step(PyObject *self, PyObject *args)
                !within(parent, groups_out, groups_in) ||
                !within(held, blocks, table_columns)) {
         problem = "an index is out of range";
-    } else if (prime > 0 && !within(buffers[SUMS].view.buf, length(&buffers[SUMS]), prime)) {
-        problem = "sums must be residues modulo prime";
+    } else if (prime > 0 && !within(buffers[TABLE].view.buf, length(&buffers[TABLE]), prime)) {
+        problem = "table must hold residues modulo prime";
     } else {
         for (Py_ssize_t k = 0; k < ranks && !problem; k++) {
             if (starts[k] < 0 || widths[k] < 0 || widths[k] > size ||
@@ -202,15 +219,18 @@ fold_step(PyObject *self, PyObject *args)
             }
         } else {
             const int64_t *table = buffers[TABLE].view.buf;
-            int64_t *f = (int64_t *)factor;
+            const double reciprocal = 1.0 / (double)prime;
+            uint64_t *f = (uint64_t *)factor;
             for (Py_ssize_t j = 0; j < width; j++) {
-                f[j] = table[drawn[j] * table_columns + held[b]] % prime;
+                f[j] = (uint64_t)reduce(table[drawn[j] * table_columns + held[b]], prime, reciprocal);
             }
             for (int64_t g = bounds[b]; g < bounds[b + 1]; g++) {
-                const int64_t *in = (const int64_t *)buffers[SUMS].view.buf + parent[g] * columns;
-                int64_t *o = (int64_t *)buffers[OUT].view.buf + g * size;
-                /* Residues below 2**29 (checked): each product is below 2**58, and at
-                 * most 32 of them add up below 2**63. */
+                /* Residues below 2**29: each product is below 2**58, and at most 32 of
+                 * them add up below 2**63.  Unsigned, so that sums holding other numbers
+                 * than residues (not checked: a pass over them costs as much as the fold)
+                 * give wrong residues, not undefined behaviour. */
+                const uint64_t *in = (const uint64_t *)buffers[SUMS].view.buf + parent[g] * columns;
+                uint64_t *o = (uint64_t *)buffers[OUT].view.buf + g * size;
                 for (Py_ssize_t t = 0; t < size; t++) {
                     o[t] = in[gather[t]] * f[t];
                 }
@@ -221,7 +241,7 @@ fold_step(PyObject *self, PyObject *args)
                     }
                 }
                 for (Py_ssize_t t = 0; t < size; t++) {
-                    o[t] %= prime;
+                    o[t] = (uint64_t)reduce((int64_t)(o[t] & INT64_MAX), prime, reciprocal);
                 }
             }
         }
