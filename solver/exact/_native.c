@@ -253,7 +253,114 @@ fold_step(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* numpy's order for summing ten floats along a row (its pairwise sum's eight-way block). */
+static inline double
+sum_ten(const double *x)
+{
+    double total = ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
+    total += x[8];
+    return total + x[9];
+}
+
+enum { CHANCES, KIDS, STAND, STAND_VEC, ENDS, HIT, HITTING, PLAYED, VALUE, N_PLAYER };
+
+/*
+ * player_float(chances, kids, stand, stand_vec, ends, hit, hitting, played, value)
+ *
+ * The float backward induction of solver/exact/player.py (solve_float), hands numbered by
+ * size: hands ends[m] <= i < ends[m + 1] hold m cards, and kids[i, v] (a hand of m + 1
+ * cards, or the busted hand n) is hand i plus a card of value v + 1.  For m from the
+ * largest size down to 1: hit[i] = sum_v chances[i, v] * value[kids[i, v]], the
+ * (win, push, lose) of hitting likewise from played; optimal play hits when hit[i] >
+ * stand[i] (hitting[i] = 1) and takes that value and those outcomes into value[i] and
+ * played[i].  value[n] and played[n] (the busted hand) are given.  Sums run in numpy's
+ * order (its pairwise sum along a row of ten; einsum's left to right).
+ */
+static PyObject *
+player_float(PyObject *self, PyObject *args)
+{
+    PyObject *objects[N_PLAYER];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &objects[CHANCES], &objects[KIDS],
+                          &objects[STAND], &objects[STAND_VEC], &objects[ENDS], &objects[HIT],
+                          &objects[HITTING], &objects[PLAYED], &objects[VALUE])) {
+        return NULL;
+    }
+    static const char *names[N_PLAYER] = {"chances", "kids", "stand",   "stand_vec", "ends",
+                                          "hit",     "hitting", "played", "value"};
+    static const char kinds[N_PLAYER] = {'d', 'q', 'd', 'd', 'q', 'd', 'q', 'd', 'd'};
+    Buffer buffers[N_PLAYER];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < N_PLAYER; i++) {
+        int writable = i == HIT || i == HITTING || i == PLAYED || i == VALUE;
+        if (take_buffer(objects[i], &buffers[i], writable, kinds[i], names[i]) < 0) {
+            release(buffers, N_PLAYER);
+            return NULL;
+        }
+    }
+    Py_ssize_t n = length(&buffers[STAND]);
+    Py_ssize_t sizes = length(&buffers[ENDS]);
+    const int64_t *kids = buffers[KIDS].view.buf, *ends = buffers[ENDS].view.buf;
+    const char *problem = NULL;
+    if (length(&buffers[CHANCES]) != 10 * n || length(&buffers[KIDS]) != 10 * n ||
+        length(&buffers[STAND_VEC]) != 3 * n || length(&buffers[HIT]) != n ||
+        length(&buffers[HITTING]) != n || length(&buffers[PLAYED]) != 3 * (n + 1) ||
+        length(&buffers[VALUE]) != n + 1 || sizes < 2) {
+        problem = "the arrays' sizes do not match";
+    } else if (!within(kids, 10 * n, n + 1) || !within(ends, sizes, n + 1)) {
+        problem = "an index is out of range";
+    } else {
+        for (Py_ssize_t m = 0; m + 1 < sizes && !problem; m++) {
+            if (ends[m + 1] < ends[m]) {
+                problem = "ends must not decrease";
+            }
+        }
+    }
+    if (problem) {
+        release(buffers, N_PLAYER);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    const double *chances = buffers[CHANCES].view.buf, *stand = buffers[STAND].view.buf;
+    const double *stand_vec = buffers[STAND_VEC].view.buf;
+    double *hit = buffers[HIT].view.buf, *played = buffers[PLAYED].view.buf;
+    double *value = buffers[VALUE].view.buf;
+    int64_t *hitting = buffers[HITTING].view.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    for (Py_ssize_t m = sizes - 2; m >= 1; m--) {
+        for (int64_t i = ends[m]; i < ends[m + 1]; i++) {
+            const double *w = chances + 10 * i;
+            const int64_t *kid = kids + 10 * i;
+            double terms[10];
+            for (int v = 0; v < 10; v++) {
+                terms[v] = w[v] * value[kid[v]];
+            }
+            double h = sum_ten(terms);
+            double outcome[3];
+            for (int k = 0; k < 3; k++) {
+                double total = 0.0;
+                for (int v = 0; v < 10; v++) {
+                    total += w[v] * played[3 * kid[v] + k];
+                }
+                outcome[k] = total;
+            }
+            hit[i] = h;
+            int choose = h > stand[i];
+            hitting[i] = choose;
+            value[i] = choose ? h : stand[i];
+            for (int k = 0; k < 3; k++) {
+                played[3 * i + k] = choose ? outcome[k] : stand_vec[3 * i + k];
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS;
+    release(buffers, N_PLAYER);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"player_float", player_float, METH_VARARGS,
+     "The player's float backward induction (see solver/exact/player.py, solve_float)."},
     {"fold_step", fold_step, METH_VARARGS,
      "One card value of the dealer's fold (see solver/exact/dealer.py, _fold)."},
     {NULL, NULL, 0, NULL},

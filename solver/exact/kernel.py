@@ -23,7 +23,12 @@ from typing import TYPE_CHECKING, Literal
 from solver.model.errors import CbjError
 
 if TYPE_CHECKING:
-    from solver.exact.dealer import DealerEnds, NumberArray, ShoeGroups
+    import numpy as np
+    import numpy.typing as npt
+
+    from solver.exact.dealer import DealerEnds, FloatArray, IntArray, NumberArray, ShoeGroups
+
+    BoolArray = npt.NDArray[np.bool_]
 
 KernelName = Literal["compiled", "numpy"]
 KERNELS: tuple[KernelName, ...] = ("compiled", "numpy")
@@ -109,6 +114,37 @@ def fold(
         )
         sums = out
     return np.take(sums, ends.final, axis=1)
+
+
+def player_float(
+    module: ModuleType,
+    chances: FloatArray,
+    kids: IntArray,
+    stand: FloatArray,
+    stand_vec: FloatArray,
+    ends: list[int],
+    out: tuple[FloatArray, FloatArray, FloatArray],
+) -> BoolArray:
+    """The player's float backward induction (``player.solve_float``'s loop) in ``module``.
+
+    Fills ``out`` = (hit, played, value) in place and returns whether each hand hits.
+    """
+    import numpy as np
+
+    hit, played, value = out
+    hitting = np.zeros(len(hit), dtype=np.int64)
+    module.player_float(
+        np.ascontiguousarray(chances, dtype=np.float64),
+        np.ascontiguousarray(kids, dtype=np.int64),
+        np.ascontiguousarray(stand, dtype=np.float64),
+        np.ascontiguousarray(stand_vec, dtype=np.float64),
+        np.array(ends, dtype=np.int64),
+        hit,
+        hitting,
+        played,
+        value,
+    )
+    return hitting.astype(bool)
 
 
 use(os.environ.get("CBJ_KERNEL", "compiled") or "compiled")
