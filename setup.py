@@ -9,7 +9,7 @@ float kernels round every product and sum as numpy does.
 
 from setuptools import Extension, setup
 
-FLAGS = ["-O2", "-ffp-contract=off"]
+FLAGS = ["-O2", "-ffp-contract=off", "-fvect-cost-model=dynamic"]
 
 setup(
     ext_modules=[

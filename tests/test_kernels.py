@@ -143,23 +143,24 @@ def test_an_unknown_kernel_is_an_error() -> None:
 
 
 @needs_compiled
-def test_the_compiled_step_refuses_an_index_out_of_range() -> None:
+def test_the_compiled_fold_refuses_an_index_out_of_range() -> None:
     kernel.use("compiled")
     module = kernel.native()
     assert module is not None
     one = np.zeros(1, dtype=np.int64)
     table = np.ones((1, 1))
+
+    def step(order: npt.NDArray[np.int64]) -> tuple[object, ...]:
+        return (order, one, one, one + 1, one, one, np.array([0, 1]), 1)
+
+    module.fold(np.zeros((1, 1)), np.ones(1), [step(one)], table, one, 0)  # a valid call
     for order in (np.array([1]), np.array([-1])):
         with pytest.raises(ValueError, match="out of range"):
-            module.fold_step(
-                np.zeros((1, 1)), np.ones((1, 1)), order, one, one, one + 1, one, one,
-                np.array([0, 1]), table, 1, 0,
-            )  # fmt: skip
+            module.fold(np.zeros((1, 1)), np.ones(1), [step(order)], table, one, 0)
+    with pytest.raises(ValueError, match="final"):
+        module.fold(np.zeros((1, 1)), np.ones(1), [step(one)], table, one + 1, 0)
     with pytest.raises(TypeError, match="float64"):
-        module.fold_step(
-            np.zeros((1, 1), dtype=np.float32), np.ones((1, 1)), one, one, one, one + 1, one,
-            one, np.array([0, 1]), table, 1, 0,
-        )  # fmt: skip
+        module.fold(np.zeros((1, 1), dtype=np.float32), np.ones(1), [step(one)], table, one, 0)
 
 
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:

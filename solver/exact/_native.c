@@ -1,7 +1,7 @@
 /*
  * The exact side's compiled kernels (optional: solver/exact/kernel.py falls back to numpy).
  *
- * fold_step: one card value of the dealer's fold (solver/exact/dealer.py, _fold), in floats
+ * fold: the dealer's fold (solver/exact/dealer.py, _fold), every card value's step, in floats
  * or in integers modulo a prime below 2**29.  Every output entry adds its products in the
  * order numpy's loop adds them (rank 0 first, then rank 1, ...), each product rounded
  * once, so with -ffp-contract=off (no fused multiply-add) the float results are the same
@@ -93,163 +93,297 @@ reduce(int64_t x, int64_t p, double reciprocal)
     return r;
 }
 
-enum { OUT, SUMS, ORDER, DRAWN, STARTS, WIDTHS, PARENT, HELD, BOUNDS, TABLE, N_BUFFERS };
+/* One card value's step of the fold: the arrays of solver/exact/dealer.py's Fold and the
+ * shoe groups' parents, held and bounds for that value. */
+enum { ORDER, DRAWN, STARTS, WIDTHS, PARENT, HELD, BOUNDS, N_STEP };
 
-/*
- * fold_step(out, sums, order, drawn, starts, widths, parent, held, bounds, table, size,
- *           prime)
- *
- * out[g, t] = sum over ranks k (in order) of
- *             sums[parent[g], order[starts[k] + t]] * table[drawn[starts[k] + t], held[b]]
- * for t < widths[k], where block b holds the groups bounds[b] <= g < bounds[b + 1] and
- * only ranks k <= held[b] are taken (the others' products are exact zeros).  out has
- * `size` columns.  prime == 0: float64 arrays; else int64 residues, out reduced modulo
- * prime.
- */
-static PyObject *
-fold_step(PyObject *self, PyObject *args)
+typedef struct {
+    Buffer arrays[N_STEP];
+    Py_ssize_t size, columns, ranks, blocks, groups_in, groups_out;
+} Step;
+
+static const int64_t *
+ints(const Step *step, int which)
 {
-    PyObject *objects[N_BUFFERS];
-    Py_ssize_t size;
-    long long prime;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOnL", &objects[OUT], &objects[SUMS],
-                          &objects[ORDER], &objects[DRAWN], &objects[STARTS],
-                          &objects[WIDTHS], &objects[PARENT], &objects[HELD],
-                          &objects[BOUNDS], &objects[TABLE], &size, &prime)) {
-        return NULL;
+    return step->arrays[which].view.buf;
+}
+
+/* Take step `item` (order, drawn, starts, widths, parent, held, bounds, size) and check
+ * it against the stage before (groups_in groups of `columns` hands); NULL on success. */
+static const char *
+take_step(PyObject *item, Step *step, Py_ssize_t groups_in, Py_ssize_t columns,
+          Py_ssize_t table_rows, Py_ssize_t table_columns)
+{
+    static const char *names[N_STEP] = {"order",  "drawn", "starts", "widths",
+                                        "parent", "held",  "bounds"};
+    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != N_STEP + 1) {
+        return "each step is a tuple (order, drawn, starts, widths, parent, held, bounds, size)";
     }
-    static const char *names[N_BUFFERS] = {"out",    "sums",   "order",  "drawn", "starts",
-                                           "widths", "parent", "held",   "bounds", "table"};
-    char number = prime == 0 ? 'd' : 'q';
-    Buffer buffers[N_BUFFERS];
-    memset(buffers, 0, sizeof buffers);
-    for (int i = 0; i < N_BUFFERS; i++) {
-        int numeric = i == OUT || i == SUMS || i == TABLE;
-        if (take_buffer(objects[i], &buffers[i], i == OUT, numeric ? number : 'q', names[i]) <
-            0) {
-            release(buffers, N_BUFFERS);
-            return NULL;
+    for (int i = 0; i < N_STEP; i++) {
+        if (take_buffer(PyTuple_GET_ITEM(item, i), &step->arrays[i], 0, 'q', names[i]) < 0) {
+            return "";
         }
     }
-    const int64_t *order = buffers[ORDER].view.buf, *drawn = buffers[DRAWN].view.buf;
-    const int64_t *starts = buffers[STARTS].view.buf, *widths = buffers[WIDTHS].view.buf;
-    const int64_t *parent = buffers[PARENT].view.buf, *held = buffers[HELD].view.buf;
-    const int64_t *bounds = buffers[BOUNDS].view.buf;
-    Py_ssize_t columns = length(&buffers[ORDER]);
-    Py_ssize_t ranks = length(&buffers[STARTS]);
-    Py_ssize_t blocks = length(&buffers[BOUNDS]) - 1;
-    Py_ssize_t groups_out = length(&buffers[PARENT]);
-    Py_ssize_t table_rows = buffers[TABLE].view.ndim == 2 ? buffers[TABLE].view.shape[0] : 0;
-    Py_ssize_t table_columns = table_rows ? buffers[TABLE].view.shape[1] : 0;
-    Py_ssize_t groups_in = columns ? length(&buffers[SUMS]) / columns : 0;
-    /* Check the shapes and every index before touching the arrays. */
-    const char *problem = NULL;
-    if (length(&buffers[DRAWN]) != columns || length(&buffers[WIDTHS]) != ranks || ranks < 1) {
-        problem = "order, drawn, starts and widths do not match";
-    } else if (groups_in * columns != length(&buffers[SUMS])) {
-        problem = "sums does not have one column per entry of order";
-    } else if (blocks < 0 || length(&buffers[HELD]) != blocks || bounds[0] != 0 ||
-               bounds[blocks] != groups_out) {
-        problem = "held and bounds do not match parent";
-    } else if (size < 0 || length(&buffers[OUT]) != groups_out * size || widths[0] != size) {
-        problem = "out must be (groups, size) with size the width of rank 0";
-    } else if (prime < 0 || prime >= (1LL << 29) || (prime > 0 && ranks > 32)) {
-        problem = "prime must be 0 (floats) or below 2**29, with at most 32 ranks";
-    } else if (table_rows * table_columns != length(&buffers[TABLE])) {
-        problem = "table must be two-dimensional";
-    } else if (!within(order, columns, groups_in ? columns : 0) ||
-               !within(drawn, columns, table_rows) ||
-               !within(parent, groups_out, groups_in) ||
-               !within(held, blocks, table_columns)) {
-        problem = "an index is out of range";
-    } else if (prime > 0 && !within(buffers[TABLE].view.buf, length(&buffers[TABLE]), prime)) {
-        problem = "table must hold residues modulo prime";
-    } else {
-        for (Py_ssize_t k = 0; k < ranks && !problem; k++) {
-            if (starts[k] < 0 || widths[k] < 0 || widths[k] > size ||
-                starts[k] + widths[k] > columns) {
-                problem = "a rank runs past the columns";
-            }
-        }
-        for (Py_ssize_t b = 0; b < blocks && !problem; b++) {
-            if (bounds[b + 1] < bounds[b]) {
-                problem = "bounds must not decrease";
-            }
+    step->size = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, N_STEP));
+    if (step->size == -1 && PyErr_Occurred()) {
+        return "";
+    }
+    const int64_t *order = ints(step, ORDER), *drawn = ints(step, DRAWN);
+    const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
+    const int64_t *parent = ints(step, PARENT), *held = ints(step, HELD);
+    const int64_t *bounds = ints(step, BOUNDS);
+    step->columns = columns;
+    step->groups_in = groups_in;
+    step->ranks = length(&step->arrays[STARTS]);
+    step->blocks = length(&step->arrays[BOUNDS]) - 1;
+    step->groups_out = length(&step->arrays[PARENT]);
+    Py_ssize_t ranks = step->ranks, blocks = step->blocks;
+    if (length(&step->arrays[ORDER]) != columns || length(&step->arrays[DRAWN]) != columns ||
+        length(&step->arrays[WIDTHS]) != ranks) {
+        return "order, drawn, starts and widths do not match the hands";
+    }
+    if (ranks == 0 ? columns != 0 || step->size != 0 : widths[0] != step->size) {
+        return "the first rank must hold one hand of each target";
+    }
+    if (blocks < 0 || length(&step->arrays[HELD]) != blocks || bounds[0] != 0 ||
+        bounds[blocks] != step->groups_out) {
+        return "held and bounds do not match parent";
+    }
+    if (!within(order, columns, columns) || !within(drawn, columns, table_rows) ||
+        !within(parent, step->groups_out, groups_in) || !within(held, blocks, table_columns)) {
+        return "an index is out of range";
+    }
+    for (Py_ssize_t k = 0; k < ranks; k++) {
+        if (starts[k] < 0 || widths[k] < 0 || widths[k] > step->size ||
+            starts[k] + widths[k] > columns) {
+            return "a rank runs past the hands";
         }
     }
-    if (problem) {
-        release(buffers, N_BUFFERS);
-        PyErr_SetString(PyExc_ValueError, problem);
-        return NULL;
-    }
-    Py_ssize_t *gather = PyMem_Malloc(sizeof(Py_ssize_t) * (columns ? columns : 1));
-    char *factor = PyMem_Malloc(8 * (columns ? columns : 1));
-    if (!gather || !factor) {
-        PyMem_Free(gather);
-        PyMem_Free(factor);
-        release(buffers, N_BUFFERS);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t j = 0; j < columns; j++) {
-        gather[j] = (Py_ssize_t)order[j];
-    }
-    Py_BEGIN_ALLOW_THREADS;
     for (Py_ssize_t b = 0; b < blocks; b++) {
+        if (bounds[b + 1] < bounds[b]) {
+            return "bounds must not decrease";
+        }
+    }
+    return NULL;
+}
+
+/* The float step: out[g, t] = sum over ranks k <= held of in[g's parent, order[s_k + t]]
+ * * table[drawn[s_k + t], held], added rank after rank as numpy adds them. */
+static void
+step_float(const Step *step, const double *sums, double *out, double *ordered, double *f,
+           const double *table, Py_ssize_t table_columns)
+{
+    const int64_t *order = ints(step, ORDER), *drawn = ints(step, DRAWN);
+    const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
+    const int64_t *parent = ints(step, PARENT), *held = ints(step, HELD);
+    const int64_t *bounds = ints(step, BOUNDS);
+    const Py_ssize_t columns = step->columns, size = step->size, ranks = step->ranks;
+    for (Py_ssize_t r = 0; r < step->groups_in; r++) {
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            ordered[r * columns + j] = sums[r * columns + order[j]];
+        }
+    }
+    for (Py_ssize_t b = 0; b < step->blocks && ranks > 0; b++) {
         Py_ssize_t kept = held[b] < ranks - 1 ? (Py_ssize_t)held[b] : ranks - 1;
         Py_ssize_t width = kept + 1 < ranks ? (Py_ssize_t)starts[kept + 1] : columns;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            f[j] = table[drawn[j] * table_columns + held[b]];
+        }
+        for (int64_t g = bounds[b]; g < bounds[b + 1]; g++) {
+            const double *restrict in = ordered + parent[g] * columns;
+            double *restrict o = out + g * size;
+            for (Py_ssize_t t = 0; t < size; t++) {
+                o[t] = in[t] * f[t];
+            }
+            for (Py_ssize_t k = 1; k <= kept; k++) {
+                const double *restrict in_k = in + starts[k];
+                const double *restrict f_k = f + starts[k];
+                const Py_ssize_t w = (Py_ssize_t)widths[k];
+                for (Py_ssize_t t = 0; t < w; t++) {
+                    o[t] += in_k[t] * f_k[t];
+                }
+            }
+        }
+    }
+}
+
+/* The step modulo a prime below 2**29.  Residues below 2**29 make each product below
+ * 2**58, and at most 32 of them add up below 2**63; unsigned, so that wrong inputs give
+ * wrong residues, never undefined behaviour. */
+static void
+step_modulo(const Step *step, const uint64_t *sums, uint64_t *out, uint64_t *ordered,
+            uint64_t *f, const int64_t *table, Py_ssize_t table_columns, int64_t prime)
+{
+    const int64_t *order = ints(step, ORDER), *drawn = ints(step, DRAWN);
+    const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
+    const int64_t *parent = ints(step, PARENT), *held = ints(step, HELD);
+    const int64_t *bounds = ints(step, BOUNDS);
+    const Py_ssize_t columns = step->columns, size = step->size, ranks = step->ranks;
+    const double reciprocal = 1.0 / (double)prime;
+    for (Py_ssize_t r = 0; r < step->groups_in; r++) {
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            ordered[r * columns + j] = sums[r * columns + order[j]];
+        }
+    }
+    for (Py_ssize_t b = 0; b < step->blocks && ranks > 0; b++) {
+        Py_ssize_t kept = held[b] < ranks - 1 ? (Py_ssize_t)held[b] : ranks - 1;
+        Py_ssize_t width = kept + 1 < ranks ? (Py_ssize_t)starts[kept + 1] : columns;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            f[j] = (uint64_t)reduce(table[drawn[j] * table_columns + held[b]], prime, reciprocal);
+        }
+        for (int64_t g = bounds[b]; g < bounds[b + 1]; g++) {
+            const uint64_t *restrict in = ordered + parent[g] * columns;
+            uint64_t *restrict o = out + g * size;
+            for (Py_ssize_t t = 0; t < size; t++) {
+                o[t] = in[t] * f[t];
+            }
+            for (Py_ssize_t k = 1; k <= kept; k++) {
+                const uint64_t *restrict in_k = in + starts[k];
+                const uint64_t *restrict f_k = f + starts[k];
+                const Py_ssize_t w = (Py_ssize_t)widths[k];
+                for (Py_ssize_t t = 0; t < w; t++) {
+                    o[t] += in_k[t] * f_k[t];
+                }
+            }
+            for (Py_ssize_t t = 0; t < size; t++) {
+                o[t] = (uint64_t)reduce((int64_t)(o[t] & INT64_MAX), prime, reciprocal);
+            }
+        }
+    }
+}
+
+/*
+ * fold(out, ways, steps, table, final, prime)
+ *
+ * The dealer's whole fold (solver/exact/dealer.py, _fold): starting from one group
+ * holding `ways`, each step of `steps` (tens first) multiplies every hand by
+ * table[drawn, held] and adds the hands that merge (see step_float); then out[g, i] =
+ * the last stage's column final[i] of group g.  prime == 0: float64 arrays; else int64
+ * residues below prime (< 2**29), every sum reduced modulo prime.
+ */
+static PyObject *
+fold(PyObject *self, PyObject *args)
+{
+    PyObject *out_object, *ways_object, *steps_object, *table_object, *final_object;
+    long long prime;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOL", &out_object, &ways_object, &steps_object,
+                          &table_object, &final_object, &prime)) {
+        return NULL;
+    }
+    char number = prime == 0 ? 'd' : 'q';
+    Buffer held_buffers[4];
+    memset(held_buffers, 0, sizeof held_buffers);
+    Buffer *out = &held_buffers[0], *ways = &held_buffers[1], *table = &held_buffers[2];
+    Buffer *final = &held_buffers[3];
+    PyObject *sequence = NULL;
+    Step *steps = NULL;
+    Py_ssize_t count = 0;
+    char *scratch = NULL;
+    const char *problem = NULL;
+    if (take_buffer(out_object, out, 1, number, "out") < 0 ||
+        take_buffer(ways_object, ways, 0, number, "ways") < 0 ||
+        take_buffer(table_object, table, 0, number, "table") < 0 ||
+        take_buffer(final_object, final, 0, 'q', "final") < 0) {
+        goto done;
+    }
+    if (prime < 0 || prime >= (1LL << 29)) {
+        problem = "prime must be 0 (floats) or below 2**29";
+        goto done;
+    }
+    Py_ssize_t table_rows = table->view.ndim == 2 ? table->view.shape[0] : 0;
+    Py_ssize_t table_columns = table_rows ? table->view.shape[1] : 0;
+    if (table_rows * table_columns != length(table)) {
+        problem = "table must be two-dimensional";
+        goto done;
+    }
+    if (prime > 0 && !within(table->view.buf, length(table), prime)) {
+        problem = "table must hold residues modulo prime";
+        goto done;
+    }
+    sequence = PySequence_Fast(steps_object, "steps must be a sequence");
+    if (!sequence) {
+        goto done;
+    }
+    count = PySequence_Fast_GET_SIZE(sequence);
+    steps = PyMem_Calloc(count ? count : 1, sizeof(Step));
+    if (!steps) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* Scratch: two stages (ping-pong), the ordered input, the factors. */
+    Py_ssize_t groups = 1, columns = length(ways), most_stage = 1, most_ordered = 1;
+    Py_ssize_t most_columns = columns ? columns : 1;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        problem = take_step(PySequence_Fast_GET_ITEM(sequence, i), &steps[i], groups, columns,
+                            table_rows, table_columns);
+        if (problem) {
+            goto done;
+        }
+        if (prime > 0 && steps[i].ranks > 32) {
+            problem = "at most 32 ranks modulo a prime";
+            goto done;
+        }
+        if (groups * columns > most_ordered) {
+            most_ordered = groups * columns;
+        }
+        if (columns > most_columns) {
+            most_columns = columns;
+        }
+        groups = steps[i].groups_out;
+        columns = steps[i].size;
+        if (groups * columns > most_stage) {
+            most_stage = groups * columns;
+        }
+    }
+    Py_ssize_t finals = length(final);
+    if (!within(final->view.buf, finals, columns) || length(out) != groups * finals) {
+        problem = "out must be (groups, len(final)), final columns of the last stage";
+        goto done;
+    }
+    scratch = PyMem_Malloc(8 * (2 * most_stage + most_ordered + most_columns));
+    if (!scratch) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    char *stage[2] = {scratch, scratch + 8 * most_stage};
+    char *ordered = scratch + 16 * most_stage, *factor = ordered + 8 * most_ordered;
+    const char *in = ways->view.buf;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        char *into = stage[i % 2];
         if (prime == 0) {
-            const double *table = buffers[TABLE].view.buf;
-            double *f = (double *)factor;
-            for (Py_ssize_t j = 0; j < width; j++) {
-                f[j] = table[drawn[j] * table_columns + held[b]];
-            }
-            for (int64_t g = bounds[b]; g < bounds[b + 1]; g++) {
-                const double *in = (const double *)buffers[SUMS].view.buf + parent[g] * columns;
-                double *o = (double *)buffers[OUT].view.buf + g * size;
-                for (Py_ssize_t t = 0; t < size; t++) {
-                    o[t] = in[gather[t]] * f[t];
-                }
-                for (Py_ssize_t k = 1; k <= kept; k++) {
-                    const Py_ssize_t s = (Py_ssize_t)starts[k], w = (Py_ssize_t)widths[k];
-                    for (Py_ssize_t t = 0; t < w; t++) {
-                        o[t] += in[gather[s + t]] * f[s + t];
-                    }
-                }
-            }
+            step_float(&steps[i], (const double *)in, (double *)into, (double *)ordered,
+                       (double *)factor, table->view.buf, table_columns);
         } else {
-            const int64_t *table = buffers[TABLE].view.buf;
-            const double reciprocal = 1.0 / (double)prime;
-            uint64_t *f = (uint64_t *)factor;
-            for (Py_ssize_t j = 0; j < width; j++) {
-                f[j] = (uint64_t)reduce(table[drawn[j] * table_columns + held[b]], prime, reciprocal);
-            }
-            for (int64_t g = bounds[b]; g < bounds[b + 1]; g++) {
-                /* Residues below 2**29: each product is below 2**58, and at most 32 of
-                 * them add up below 2**63.  Unsigned, so that sums holding other numbers
-                 * than residues (not checked: a pass over them costs as much as the fold)
-                 * give wrong residues, not undefined behaviour. */
-                const uint64_t *in = (const uint64_t *)buffers[SUMS].view.buf + parent[g] * columns;
-                uint64_t *o = (uint64_t *)buffers[OUT].view.buf + g * size;
-                for (Py_ssize_t t = 0; t < size; t++) {
-                    o[t] = in[gather[t]] * f[t];
-                }
-                for (Py_ssize_t k = 1; k <= kept; k++) {
-                    const Py_ssize_t s = (Py_ssize_t)starts[k], w = (Py_ssize_t)widths[k];
-                    for (Py_ssize_t t = 0; t < w; t++) {
-                        o[t] += in[gather[s + t]] * f[s + t];
-                    }
-                }
-                for (Py_ssize_t t = 0; t < size; t++) {
-                    o[t] = (uint64_t)reduce((int64_t)(o[t] & INT64_MAX), prime, reciprocal);
-                }
-            }
+            step_modulo(&steps[i], (const uint64_t *)in, (uint64_t *)into, (uint64_t *)ordered,
+                        (uint64_t *)factor, table->view.buf, table_columns, prime);
+        }
+        in = into;
+    }
+    const uint64_t *last = (const uint64_t *)in;
+    const int64_t *take = final->view.buf;
+    uint64_t *result = out->view.buf;
+    for (Py_ssize_t g = 0; g < groups; g++) {
+        for (Py_ssize_t i = 0; i < finals; i++) {
+            result[g * finals + i] = last[g * columns + take[i]];
         }
     }
     Py_END_ALLOW_THREADS;
-    PyMem_Free(gather);
-    PyMem_Free(factor);
-    release(buffers, N_BUFFERS);
+done:
+    if (problem && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, problem);
+    }
+    for (Py_ssize_t i = 0; i < count && steps; i++) {
+        release(steps[i].arrays, N_STEP);
+    }
+    PyMem_Free(steps);
+    PyMem_Free(scratch);
+    Py_XDECREF(sequence);
+    release(held_buffers, 4);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
     Py_RETURN_NONE;
 }
 
@@ -361,8 +495,8 @@ player_float(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"player_float", player_float, METH_VARARGS,
      "The player's float backward induction (see solver/exact/player.py, solve_float)."},
-    {"fold_step", fold_step, METH_VARARGS,
-     "One card value of the dealer's fold (see solver/exact/dealer.py, _fold)."},
+    {"fold", fold, METH_VARARGS,
+     "The dealer's fold over every card value (see solver/exact/dealer.py, _fold)."},
     {NULL, NULL, 0, NULL},
 };
 

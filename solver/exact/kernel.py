@@ -86,21 +86,12 @@ def native() -> ModuleType | None:
 def fold(
     module: ModuleType, ends: DealerEnds, groups: ShoeGroups, table: NumberArray, prime: int | None
 ) -> NumberArray:
-    """The dealer's fold (``dealer._fold``) with each card value's step in ``module``."""
+    """The dealer's fold (``dealer._fold``), every card value's step in ``module``."""
     import numpy as np
 
-    sums = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)[None, :]
-    table = np.ascontiguousarray(table)
-    for step, parent, held, bounds in zip(
-        ends.folds, groups.parents, groups.held, groups.bounds, strict=True
-    ):
-        if bounds[-1] * step.size == 0 or len(step.order) == 0:  # no shoes, or no hands
-            sums = np.zeros((bounds[-1], step.size), dtype=table.dtype)
-            continue
-        out = np.empty((bounds[-1], step.size), dtype=table.dtype)
-        module.fold_step(
-            out,
-            sums,
+    ways = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)
+    steps = tuple(
+        (
             step.order,
             step.drawn,
             np.array(step.starts, dtype=np.int64),
@@ -108,12 +99,16 @@ def fold(
             parent,
             held,
             np.array(bounds, dtype=np.int64),
-            table,
             step.size,
-            prime or 0,
         )
-        sums = out
-    return np.take(sums, ends.final, axis=1)
+        for step, parent, held, bounds in zip(
+            ends.folds, groups.parents, groups.held, groups.bounds, strict=True
+        )
+    )
+    rows = groups.bounds[-1][-1] if groups.bounds else 1
+    out = np.empty((rows, len(ends.final)), dtype=table.dtype)
+    module.fold(out, ways, steps, np.ascontiguousarray(table), ends.final, prime or 0)
+    return out
 
 
 def player_float(
