@@ -38,9 +38,13 @@ needs_compiled = pytest.mark.skipif(
 @pytest.fixture(autouse=True)
 def restore_kernel() -> Iterator[None]:
     """Leave the process on the kernel it started with, whatever a test chose."""
-    before = kernel.current()
+    before, variable = kernel.current(), os.environ.get("CBJ_KERNEL")
     yield
     kernel.use(before)
+    if variable is None:
+        del os.environ["CBJ_KERNEL"]
+    else:
+        os.environ["CBJ_KERNEL"] = variable
 
 
 def both(compute: Callable[[], T]) -> tuple[T, T]:
@@ -127,6 +131,7 @@ def test_the_player_passes_agree_on_both_kernels(
 def test_numpy_is_chosen_by_name_and_runs_without_the_extension() -> None:
     assert kernel.use("numpy") == "numpy"
     assert kernel.native() is None
+    assert os.environ["CBJ_KERNEL"] == "numpy"  # for the worker processes started later
     shoes = SIX_DECKS[None, :]
     assert dealer_probabilities(Rules(), 10, shoes).sum() == pytest.approx(1.0)
 

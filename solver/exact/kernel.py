@@ -8,7 +8,8 @@ works; numpy stays as their twin and the fallback.  The choice is made once, at 
   numpy where not;
 * ``CBJ_REQUIRE_COMPILED=1`` makes a missing extension an error instead of a fallback.
 
-:func:`use` changes the choice for the rest of the process (the tests run both paths).
+:func:`use` changes the choice for the rest of the process and for the worker processes it
+starts later (through ``CBJ_KERNEL``); the tests run both paths this way.
 This module is the one dispatch point: the solver asks :func:`native` for the extension
 and runs its numpy loop when it gets None.  Importing it loads no numpy.
 """
@@ -59,8 +60,16 @@ def use(name: str) -> KernelName:
     """Run ``name`` (``compiled`` or ``numpy``) from now on; return the kernel now in use.
 
     ``compiled`` where the extension is not built falls back to numpy, unless
-    ``CBJ_REQUIRE_COMPILED`` is set, when it raises :class:`KernelError`.
+    ``CBJ_REQUIRE_COMPILED`` is set, when it raises :class:`KernelError`.  Worker processes
+    started later choose the same (``CBJ_KERNEL`` is set to ``name``).
     """
+    chosen = _choose(name)
+    os.environ["CBJ_KERNEL"] = name
+    return chosen
+
+
+def _choose(name: str) -> KernelName:
+    """:func:`use` for this process only."""
     global _active
     if name not in KERNELS:
         raise KernelError(f"unknown kernel {name!r}: choose compiled or numpy")
@@ -142,4 +151,4 @@ def player_float(
     return hitting.astype(bool)
 
 
-use(os.environ.get("CBJ_KERNEL", "compiled") or "compiled")
+_choose(os.environ.get("CBJ_KERNEL") or "compiled")
