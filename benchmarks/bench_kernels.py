@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from solver import api
+from solver.api import game as api
 from solver.exact import dealer, kernel
 from solver.exact.player import hand_space
 from solver.model.cards import VALUES, Shoe

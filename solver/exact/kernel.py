@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import os
 from types import ModuleType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from solver.model.errors import CbjError
 
@@ -27,9 +27,13 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from solver.exact.dealer import DealerEnds, FloatArray, IntArray, NumberArray, ShoeGroups
-
+    IntArray = npt.NDArray[np.int64]
+    FloatArray = npt.NDArray[np.float64]
     BoolArray = npt.NDArray[np.bool_]
+
+#: An int64 or a float64 array (``dealer.NumberArray``; this module imports nothing of the
+#: solver's, so that the solver's modules can import it).
+NumberArray = TypeVar("NumberArray", "IntArray", "FloatArray")
 
 KernelName = Literal["compiled", "numpy"]
 KERNELS: tuple[KernelName, ...] = ("compiled", "numpy")
@@ -93,9 +97,12 @@ def native() -> ModuleType | None:
 
 
 def fold(
-    module: ModuleType, ends: DealerEnds, groups: ShoeGroups, table: NumberArray, prime: int | None
+    module: ModuleType, ends: Any, groups: Any, table: NumberArray, prime: int | None
 ) -> NumberArray:
-    """The dealer's fold (``dealer._fold``), every card value's step in ``module``."""
+    """The dealer's fold (``dealer._fold``), every card value's step in ``module``.
+
+    ``ends`` and ``groups`` are the dealer's ``DealerEnds`` and ``ShoeGroups``.
+    """
     import numpy as np
 
     ways = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)
