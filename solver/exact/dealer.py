@@ -28,6 +28,7 @@ from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from solver.exact import kernel
 from solver.model.cards import Card, ValueCounts, value_label
 from solver.model.errors import ShoeError
 from solver.model.hands import add_card, best_total_of, dealer_natural_at, dealer_stops_at
@@ -491,6 +492,9 @@ def _fold(
     Rows are the final shoe groups, columns follow ``ends.results``.  Every sum adds its
     terms in the order of the values' counts, whatever the layout.
     """
+    compiled = kernel.native()
+    if compiled is not None:
+        return kernel.fold(compiled, ends, groups, table, prime)
     sums = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)[None, :]
     for fold, parent, held, bounds in zip(
         ends.folds, groups.parents, groups.held, groups.bounds, strict=True
