@@ -8,18 +8,18 @@ import pytest
 from solver.exact import player
 from solver.exact.player import (
     PlayerSolution,
-    hand_space,
     solve_exact,
     solve_exact_modular,
     solve_exact_plain,
     solve_float,
 )
+from solver.exact.player_hands import HandSpace, hand_space
 from solver.model.cards import Shoe
 from solver.model.hands import hand_of
 from solver.model.rules import DealerNatural, Rules
 
 
-def space_for(rules: Rules, bonus: int) -> player.HandSpace:
+def space_for(rules: Rules, bonus: int) -> HandSpace:
     counts = Shoe.full(rules.decks).value_counts()
     base = tuple(n - (v == bonus) for v, n in enumerate(counts, start=1))
     return hand_space(bonus, base, [hand_of([p]) for p in range(1, 11) if base[p - 1]])

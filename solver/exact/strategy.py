@@ -27,8 +27,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from solver.exact.dealer import dealer_ends, padded_falling
+from solver.exact.dealer_hands import dealer_ends
 from solver.exact.game import GameResult, GameStore, solve_game
+from solver.exact.modular import padded_falling
 from solver.exact.player import ExactValues, Number, PlayerSolution
 from solver.model.cards import VALUES, ValueCounts, value_label
 from solver.model.hands import describe_hand, hand_of, is_player_blackjack, own_best
