@@ -23,7 +23,9 @@ from solver.model.rules import Rules
 
 WIN, PUSH, LOSE = 0, 1, 2
 
-RADIX = np.array([22**i for i in range(10)], dtype=np.int64)  # a hand's key: counts in base 22
+#: A hand's key: its counts in base 22.  Every hand of :func:`all_hands` has a hard total of
+#: at most 21, so no count reaches 22; key arithmetic must keep to such hands, or it carries.
+RADIX = np.array([22**i for i in range(10)], dtype=np.int64)
 
 
 @cache
@@ -114,11 +116,14 @@ def _universe_keys_and_sizes() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.in
 @cache
 def _children_in_universe() -> npt.NDArray[np.int64]:
     """``[i, v - 1]``: where hand ``i`` of :func:`all_hands` plus a ``v`` is; the count if bust."""
+    universe = all_hands()
     keys = _universe_keys_and_sizes()[0]
-    child_keys = keys[:, None] + RADIX[None, :]
-    found = np.searchsorted(keys, child_keys)
-    clipped = np.minimum(found, len(keys) - 1)
-    return np.where((found < len(keys)) & (keys[clipped] == child_keys), found, len(keys))
+    # Only a child whose hard total stays at most 21 is a hand: its digits stay below 22.
+    # (Adding a key's digit past 21 would carry: 21 aces plus an ace would read as a two.)
+    hard = universe @ np.arange(1, 11)
+    fits = hard[:, None] + np.arange(1, 11)[None, :] <= 21
+    found = np.searchsorted(keys, keys[:, None] + RADIX[None, :])
+    return np.where(fits, found, len(keys))
 
 
 @cache
