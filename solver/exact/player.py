@@ -1,10 +1,11 @@
 """The player's optimal hit/stand play for every hand, by backward induction.
 
 For one Bonus card and one shoe (the cards left once the Bonus card and any seen cards
-are out), every hand the player can hold is listed once as a composition.  The dealer's
-distribution is priced for all of them in one batch (:mod:`solver.exact.dealer`); then, from
-the largest hands down, each hand's value is the better of standing and hitting, where
-hitting averages the values of the hands one card larger.
+are out), every hand the player can hold is listed once as a composition
+(:mod:`solver.exact.player_hands`).  The dealer's distribution is priced for all of them in
+one batch (:mod:`solver.exact.dealer`); then, from the largest hands down, each hand's value
+is the better of standing and hitting, where hitting averages the values of the hands one
+card larger.
 
 Two arithmetics: floats (numpy, vectorised over hands of the same size), and exact
 integers.  In the exact pass every value at a hand of ``m`` cards is an integer over the
