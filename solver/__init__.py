@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         report,
         rules,
         seats,
+        session,
         shoe_states,
         simulate,
         solve,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from solver.exact.game import Advice, GameResult, GameStore
     from solver.exact.policies import StrategiesResult
     from solver.exact.protection import Counts, EffectsOfRemoval
+    from solver.exact.session import SessionResult
     from solver.exact.shoe_states import ShoeStates
     from solver.exact.strategy import Chart
     from solver.model.cards import Card, Rank, Shoe, Suit, parse_cards
@@ -73,7 +75,7 @@ _HOMES = {
     "solver.api": (
         "RulesResult advise bonus cache_clear "
         "cache_info chart count dealer eor paytable_search paytable_solve report rules seats "
-        "shoe_states simulate solve strategies tables variants"
+        "session shoe_states simulate solve strategies tables variants"
     ),
     "solver.cache": "Cache CacheCleared CacheInfo DiskCache MemoryCache",
     "solver.exact.bonus": "BonusAnalysis BonusResult",
@@ -82,6 +84,7 @@ _HOMES = {
     "solver.exact.game": "Advice GameResult GameStore",
     "solver.exact.policies": "StrategiesResult",
     "solver.exact.protection": "Counts EffectsOfRemoval",
+    "solver.exact.session": "SessionResult",
     "solver.exact.shoe_states": "ShoeStates",
     "solver.exact.strategy": "Chart",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
@@ -132,6 +135,7 @@ __all__ = [
     "RulesError",
     "RulesResult",
     "SearchResult",
+    "SessionResult",
     "Shoe",
     "ShoeError",
     "ShoeStates",
@@ -157,6 +161,7 @@ __all__ = [
     "report",
     "rules",
     "seats",
+    "session",
     "shoe_states",
     "simulate",
     "solve",

@@ -62,6 +62,7 @@ if TYPE_CHECKING:  # the solver is loaded by the functions that need it (pathlib
         EffectsOfRemoval,
         Tags,
     )
+    from solver.exact.session import SessionResult
     from solver.exact.shoe_states import ShoeStates
     from solver.exact.strategy import Chart
     from solver.present.files import Written
@@ -924,3 +925,56 @@ def shoe_states(
         scheduler=scheduler,
         progress=progress,
     )
+
+
+# --- Sessions: the exact distribution over N rounds and the risk of ruin -----------------------
+
+
+def session(
+    *,
+    rounds: int,
+    bankroll: Fraction | int | str | None = None,
+    strategy: str = "optimal",
+    method: str = "auto",
+    removed: Cards = (),
+    jobs: int = 1,
+    cache: GameStore | None = None,
+    progress: ProgressCallback | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> SessionResult:
+    """The exact distribution of the net result over ``rounds`` rounds of ``strategy``.
+
+    The whole round (main wager 1, Bonus wager at the ratio) is convolved ``rounds`` times:
+    exact fractions up to 20 rounds (``method="auto"``; ``"exact"`` up to 100), floats by
+    FFT with a bound on their error above (``"fft"``).  With ``bankroll``, the probability
+    that the running total reaches ``-bankroll`` within the session and ever.  ``strategy``
+    is a name as for :func:`strategies`.  See docs/session.md.
+    """
+    from solver.exact.game import solve_game
+    from solver.exact.policies import realistic_play, simple_policy
+    from solver.exact.session import (
+        SessionError,
+        SessionResult,
+        check_rounds,
+        parse_bankroll,
+        session_figures,
+    )
+    from solver.sim.strategies import TABLE_STRATEGIES
+
+    check_rounds(rounds)  # bad input is refused before the solve
+    chosen = None if bankroll is None else parse_bankroll(bankroll)
+    if method not in ("auto", "exact", "fft"):
+        raise SessionError(f"method {method!r} is unknown: use auto, exact or fft")
+    played = make_rules(rules, options)
+    name = strategy.strip().lower() if isinstance(strategy, str) else ""
+    if name not in TABLE_STRATEGIES:
+        simple_policy(str(strategy), played)
+    game = solve_game(played, _cards(removed), True, jobs, progress, cache)
+    if name != "optimal":
+        game = realistic_play(played, [name], game, cache).policies[0].game
+    if not game.round_lines:
+        raise SessionError("the round needs the suits of every removed card")
+    lines = [(line.net, line.probability) for line in game.round_lines]
+    figures = session_figures(lines, rounds, chosen, method)  # type: ignore[arg-type]
+    return SessionResult(played, name, figures)

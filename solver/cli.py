@@ -891,6 +891,91 @@ def graph(bonus_text: str, hand: str, exact: bool, output: Path, **options: Any)
     click.echo(f"cbj: wrote {output}", err=True)
 
 
+@cli.lazy_command("session")
+@rules_options
+@option("--rounds", type=int, required=True, help="Rounds in the session (1 to 100,000).")
+@option(
+    "--bankroll",
+    default=None,
+    help="Units of the main wager you can lose: adds the probability of ruin, e.g. 100.",
+)
+@option(
+    "--strategy",
+    default="optimal",
+    show_default=True,
+    help="optimal, chart, stand-on:K, never-bust, mimic-dealer or always-stand.",
+)
+@option(
+    "--method",
+    type=click.Choice(["auto", "exact", "fft"]),
+    default="auto",
+    show_default=True,
+    help="exact fractions (up to 100 rounds), floats by FFT with an error bound, or auto "
+    "(exact up to 20 rounds).",
+)
+@option("--removed", default="", help="Cards out of the shoe, with suits, e.g. 'As 10h'.")
+@jobs_option("Worker processes for the exact solve.")
+@cache_option
+@option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json", "md", "png", "svg", "html"]),
+    default="table",
+    show_default=True,
+    help="Output format: text, or a plot of the distribution (png, svg, html).",
+)
+@option(
+    "-o",
+    "--output",
+    type=FilePath(dir_okay=False),
+    default=None,
+    help="Write to this file instead of stdout.",
+)
+def session_command(
+    rounds: int,
+    bankroll: str | None,
+    strategy: str,
+    method: str,
+    removed: str,
+    jobs: int,
+    no_cache: bool,
+    fmt: str,
+    output: Path | None,
+    **options: Any,
+) -> None:
+    """Exact distribution of the net result over a session, and the risk of ruin."""
+    from solver.present import session as present_session
+
+    chosen = present_session.SessionFormat(fmt)
+    if output is None:
+        files.check_terminal(fmt, sys.stdout)
+    else:
+        files.check_writable(output)
+    result = api.session(
+        rounds=rounds,
+        bankroll=bankroll,
+        strategy=strategy,
+        method=method,
+        removed=removed,
+        jobs=jobs,
+        cache=chosen_cache(no_cache),
+        progress=progress_reporter("solving Bonus cards"),
+        **options,
+    )
+    if chosen in present_session.PLOT_FORMATS:
+        data = present_session.render_plot(result, chosen)
+    elif chosen is present_session.SessionFormat.JSON:
+        data = (dumps(result.to_json()) + "\n").encode()
+    else:
+        tables = present_session.session_tables(result, chosen is present_session.SessionFormat.CSV)
+        data = (render_tables(tables, Format(fmt)) + "\n").encode()
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        click.echo(f"cbj: {files.wrote(files.write_atomic(output, data))}", err=True)
+
+
 def fail(message: str) -> None:
     """Report bad input as one line on stderr and exit with status 2."""
     click.echo(f"cbj: error: {message}", err=True)
