@@ -700,8 +700,9 @@ def ruin_unlimited(table: RoundTable, bankroll: Fraction) -> Unlimited:
     r_lo, r_hi = coefficient
     b = barrier(bankroll, table.step)
     loss = -table.lowest
-    low = math.exp(-r_hi * (b + loss - 1))
-    high = math.exp(-r_lo * b)
+    slack = 1e-12  # for the rounding of the exponentials
+    low = math.exp(-r_hi * (b + loss - 1)) * (1 - slack)
+    high = min(1.0, math.exp(-r_lo * b) * (1 + slack))
     # Mass above `level` has remaining ruin at most exp(-r_lo * level) per unit.
     level = b + math.ceil(math.log(1 / UNLIMITED_TOLERANCE) / r_lo) + loss
     if level > 2_000_000:
