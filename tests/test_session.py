@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -204,6 +206,41 @@ def test_the_float_walk_meets_the_exact_walk_over_blocks(tiny_lines: Lines) -> N
         fast, bound = ruin_within(table, bankroll, rounds, "fft")
         assert 0 < exact < 1
         assert abs(fast - float(exact)) <= bound + 1e-15
+
+
+def ruin_round_by_round(lines: Lines, bankroll: Fraction, rounds: int) -> float:
+    """P(ruin within ``rounds``) by a float walk killed after every round (no blocks)."""
+    table = round_table(lines)
+    start = math.ceil(bankroll / table.step)  # lattice units above the barrier
+    p = table.floats()
+    alive = np.zeros(start + 1)  # entry x is position x; 0 and below are ruined
+    alive[start] = 1.0
+    ruined = 0.0
+    for _ in range(rounds):
+        after = np.convolve(alive, p)  # entry i is position i + table.lowest
+        cut = -table.lowest  # entries up to here are positions <= 0
+        ruined += float(after[: cut + 1].sum())
+        alive = np.concatenate([[0.0], after[cut + 1 :]])
+    return ruined
+
+
+@pytest.mark.parametrize(("block", "blocks"), [(None, None), (5, 3)])
+def test_super_blocks_meet_a_round_by_round_walk(
+    tiny_lines: Lines, block: int | None, blocks: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import solver.exact.session as session_module
+
+    if block is not None:  # small blocks: the set-aside mass is moved many times
+        monkeypatch.setattr(session_module, "_block_size", lambda table, rounds: min(rounds, block))
+        monkeypatch.setattr(session_module, "SUPER_BLOCKS", blocks)
+    table = round_table(tiny_lines)
+    long = session_module._block_size(table, 10**5) * session_module.SUPER_BLOCKS
+    rounds = 2 * long + 37  # super-blocks, then plain blocks
+    for bankroll in (Fraction(3), Fraction(10), Fraction(25)):
+        fast, bound = ruin_within(table, bankroll, rounds, "fft")
+        twin = ruin_round_by_round(tiny_lines, bankroll, rounds)
+        assert 1e-12 < twin < 1
+        assert abs(fast - twin) <= bound + 1e-12
 
 
 def test_a_bankroll_no_session_can_lose_is_never_ruined(tiny_lines: Lines) -> None:

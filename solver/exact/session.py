@@ -575,21 +575,75 @@ def _trim_top(walk: _Walk) -> _Walk:
     return _Walk(walk.alive[: last + 1].copy(), walk.ruined, walk.safe, walk.error + dropped)
 
 
+#: Blocks per super-block: mass that no super-block can ruin waits and is moved at once.
+SUPER_BLOCKS = 16
+
+
+def _deferred(
+    walk: _Walk, level: int, kernel: Floats, kernel_error: float
+) -> tuple[_Walk, Floats | None, int]:
+    """``walk`` split at position ``level``: the walk below, and the mass above (none if
+    empty) with the index of its first entry; the mass above cannot be ruined while it
+    waits, so it is later moved by ``kernel`` in one convolution."""
+    high = walk.alive[level:]
+    occupied = np.flatnonzero(high)
+    if len(occupied) == 0:
+        return walk, None, 0
+    first = int(occupied[0])
+    low = walk.alive[:level].copy() if level > 0 else np.zeros(1)
+    return _Walk(low, walk.ruined, walk.safe, walk.error), high[first:].copy(), first
+
+
+def _rejoin(walk: _Walk, high: Floats, first: int, kernel: Floats, kernel_error: float) -> _Walk:
+    """The waiting mass ``high`` moved by ``kernel`` and added back to ``walk``.
+
+    Entry ``i`` of ``high`` is position ``level + 1 + first + i``, entry ``j`` of the kernel
+    a move of ``j - level``: the sum lands at index ``first + i + j``.
+    """
+    moved, rounding = fft_convolve(high, kernel)
+    size = max(len(walk.alive), first + len(moved))
+    alive = np.zeros(size)
+    alive[: len(walk.alive)] += walk.alive
+    alive[first : first + len(moved)] += moved
+    error = walk.error + rounding + kernel_error * float(high.sum())
+    return _Walk(alive, walk.ruined, walk.safe, error)
+
+
 def _float_ruin(table: RoundTable, b: int, rounds: int) -> tuple[float, float]:
-    """Probability of ruin within ``rounds`` rounds (floats) and a bound on its error."""
+    """Probability of ruin within ``rounds`` rounds (floats) and a bound on its error.
+
+    Rounds go by blocks of ``k`` (:func:`_advance`).  A super-block of
+    :data:`SUPER_BLOCKS` blocks first sets aside the mass so far above the barrier that
+    the whole super-block cannot ruin it, walks the rest block by block (short vectors),
+    and then moves the set-aside mass by the super-block's table in one convolution.
+    """
     loss = -table.lowest
     k = _block_size(table, rounds)
     blocks = {k: _block(table, k)}
+    long = k * SUPER_BLOCKS
+    kernel, kernel_error = np.ones(1), 0.0
+    if rounds >= long:
+        for _ in range(SUPER_BLOCKS):  # direct sums of nonnegative terms
+            kernel = np.convolve(kernel, blocks[k].kernel)
+            kernel_error += (len(blocks[k].kernel) + 1) * _U * 1.01
     alive = np.zeros(b)
     alive[b - 1] = 1.0
     walk = _Walk(alive, 0.0, 0.0, 0.0)
     done = 0
     while done < rounds:
-        size = min(k, rounds - done)
-        if size not in blocks:
-            blocks[size] = _block(table, size)
-        walk = _trim_top(_advance(walk, blocks[size], table))
-        done += size
+        if rounds - done >= long:
+            walk, high, first = _deferred(walk, loss * long, kernel, kernel_error)
+            for _ in range(SUPER_BLOCKS):
+                walk = _trim_top(_advance(walk, blocks[k], table))
+            if high is not None:
+                walk = _trim_top(_rejoin(walk, high, first, kernel, kernel_error))
+            done += long
+        else:
+            size = min(k, rounds - done)
+            if size not in blocks:
+                blocks[size] = _block(table, size)
+            walk = _trim_top(_advance(walk, blocks[size], table))
+            done += size
         # Positions above loss * (rounds left) cannot be ruined any more: exactly safe.
         walk, _ = _drop_top(walk, loss * (rounds - done))
         if float(walk.alive.sum()) <= 1e-300:
