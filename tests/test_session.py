@@ -289,6 +289,10 @@ def test_distributions_sum_to_one_and_convolve(lines: Lines, rounds: int, bankro
     assert dict(found.probabilities()) == {x: p for x, p in convolved(lines, rounds).items() if p}
     fast = distribution(table, rounds, "fft")
     assert abs(float(fast.total) - 1) <= fast.error_bound + 1e-15
+    exact_points, fast_points = dict(found.probabilities()), dict(fast.probabilities())
+    error = sum(abs(float(exact_points.get(x, 0)) - fast_points.get(x, 0.0))
+                for x in exact_points.keys() | fast_points.keys())  # fmt: skip
+    assert error <= fast.error_bound + 1e-300
     ruined, _ = ruin_within(table, Fraction(bankroll), rounds, "exact")
     last = sum((p for x, p in found.probabilities() if x <= -bankroll), Fraction(0))
     assert last <= ruined <= 1  # ruined at the end implies ruined at some point
