@@ -14,23 +14,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver
-from solver.cache import MemoryCache
 from solver.exact.game import GameResult, solve_game
+from solver.exact.lattice import round_table
 from solver.exact.policies import realistic_play
+from solver.exact.ruin import ruin_unlimited, ruin_within
 from solver.exact.session import (
     EXACT_AUTO_ROUNDS,
     MAX_ROUNDS,
     distribution,
     parse_bankroll,
-    round_table,
-    ruin_unlimited,
-    ruin_within,
     session_figures,
 )
 from solver.exact.volatility import SessionRange
 from solver.model.cards import parse_cards
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
+from solver.store.memory import MemoryCache
 
 from .conftest import run_cli
 from .test_game import TINY_REMOVED
@@ -228,7 +227,7 @@ def ruin_round_by_round(lines: Lines, bankroll: Fraction, rounds: int) -> float:
 def test_super_blocks_meet_a_round_by_round_walk(
     tiny_lines: Lines, block: int | None, blocks: int | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import solver.exact.session as session_module
+    import solver.exact.ruin as session_module
 
     if block is not None:  # small blocks: the set-aside mass is moved many times
         monkeypatch.setattr(session_module, "_block_size", lambda table, rounds: min(rounds, block))

@@ -21,24 +21,18 @@ from typing import TYPE_CHECKING
 
 from solver.exact.bonus import BonusAnalysis
 from solver.exact.dealer import dealer_distribution
-from solver.exact.design import (
-    PAY_TIERS,
-    EdgeKind,
-    EdgeModel,
-    edge_model,
-    one_rule_at_a_time,
-    rule_differences,
-    solve_variants,
-)
-from solver.exact.game import GameResult, GameStore, round_outcomes
+from solver.exact.design import EdgeKind, EdgeModel, edge_model, one_rule_at_a_time, solve_variants
+from solver.exact.game import GameResult, round_outcomes
 from solver.exact.ratios import ratio_table, round_moments
 from solver.exact.seats import SEAT_COUNTS
-from solver.exact.strategy import COLUMNS, Chart, stored_chart, strategy_source
-from solver.exact.volatility import TABULATED_RATIOS, Z90, Z95, Volatility, game_volatility
+from solver.exact.strategy import COLUMNS, Chart, GameChartStore, stored_chart, strategy_source
+from solver.exact.volatility import Z90, Z95, Volatility, game_volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
+from solver.model.checks import check_rounds as checked_rounds
 from solver.model.errors import ReportError
-from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome, main_payoffs
-from solver.model.rules import Rules
+from solver.model.outcomes import MAIN_OUTCOMES, PAY_TIERS, BonusOutcome, main_payoffs
+from solver.model.rules import TABULATED_RATIOS, Rules
+from solver.model.titles import rule_differences
 from solver.present.charts import (
     COLOURS,
     EXCEPTION_HEADERS,
@@ -166,7 +160,7 @@ class Report:
 def build_report(
     rules: Rules,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: GameChartStore | None = None,
     shoe_samples: int | None = None,
     counter_rounds: int | None = None,
     table_rounds: int | None = None,
@@ -252,11 +246,7 @@ def check_rounds(label: str, rounds: int) -> int:
 
     ``label`` names the option in the error (``counter rounds 0 is invalid: ...``).
     """
-    from solver.sim.run import MAX_ROUNDS
-
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
-        raise ReportError(f"{label} {rounds!r} is invalid: give 1 to {MAX_ROUNDS:,}")
-    return rounds
+    return checked_rounds(rounds, label, ReportError)
 
 
 # --- Title block ------------------------------------------------------------------------
