@@ -34,7 +34,6 @@ from solver.model.cards import VALUES, ValueCounts, value_label
 from solver.model.hands import describe_hand, hand_of, is_player_blackjack, own_best
 from solver.model.numbers import exact_json
 from solver.model.rules import Rules
-from solver.model.titles import rule_differences
 
 HARD_TOTALS = tuple(range(2, 22))
 SOFT_TOTALS = tuple(range(11, 22))
@@ -145,11 +144,13 @@ class Chart:
         }
 
 
+#: The head of every chart's title, before the rules that differ from the default.
+CHART_TITLE = "Community Blackjack (Casino Edition) basic strategy"
+
+
 def title(chart: Chart) -> str:
     """The chart's title line, naming every rule that differs from the default."""
-    changed = rule_differences(chart.rules, Rules())
-    named = "default rules" if changed == "as in force" else changed
-    return f"Community Blackjack (Casino Edition) basic strategy: {named}"
+    return f"{CHART_TITLE}: {chart.rules.differences(Rules()) or 'default rules'}"
 
 
 def grid(chart: Chart) -> list[tuple[str, list[str]]]:

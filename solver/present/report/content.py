@@ -32,7 +32,6 @@ from solver.model.checks import check_rounds as checked_rounds
 from solver.model.errors import ReportError
 from solver.model.outcomes import MAIN_OUTCOMES, PAY_TIERS, BonusOutcome, main_payoffs
 from solver.model.rules import TABULATED_RATIOS, Rules
-from solver.model.titles import rule_differences
 from solver.present.charts import (
     COLOURS,
     EXCEPTION_HEADERS,
@@ -51,7 +50,7 @@ from solver.present.report.plots import (
     standalone_svg,
 )
 from solver.present.style import amount, edge_percent, minus, one_in, signed, thousands
-from solver.present.wording import plain_differences, rule_lines
+from solver.present.wording import differences_in_words, rule_lines
 from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
@@ -211,7 +210,7 @@ def build_report(
                     ("rules changed", "main-wager EV", "Bonus EV", "round house edge"),
                     tuple(
                         (
-                            plain_differences(rule_differences(v.rules, rules)),
+                            differences_in_words(v.rules, rules),
                             edge_percent(v.main_expected_value),
                             edge_percent(v.bonus_expected_value),
                             edge_percent(v.round_house_edge),
