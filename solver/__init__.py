@@ -41,7 +41,7 @@ _HOMES = {
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
         "BackendError CardError CbjError CountError DesignError HandError OutputError ReportError "
-        "RulesError ShoeError SimulationError StrategyError"
+        "RulesError SessionError ShoeError SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
     "solver.model.rules": "DealerNatural NaturalBeats Paytable Rules",

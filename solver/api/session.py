@@ -7,7 +7,6 @@ from typing import Unpack
 
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.game import ProgressCallback, solve_game
-from solver.exact.lattice import SessionError
 from solver.exact.policies import realistic_play, simple_policy
 from solver.exact.session import (
     METHODS,
@@ -16,6 +15,7 @@ from solver.exact.session import (
     parse_bankroll,
     session_figures,
 )
+from solver.model.errors import SessionError
 from solver.model.rules import Rules
 from solver.sim.strategies import TABLE_STRATEGIES
 from solver.store.protocol import Store

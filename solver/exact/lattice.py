@@ -17,7 +17,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from solver.model.errors import CbjError
+from solver.model.errors import SessionError
 
 Floats = npt.NDArray[np.float64]
 Number = Fraction | float
@@ -27,10 +27,6 @@ TRIM = 1e-18
 #: The unit roundoff of a double.
 UNIT_ROUNDOFF = 2.0**-53
 _SAFETY = 10.0  # factor on the textbook FFT error constant (numpy's FFT is not radix-2 only)
-
-
-class SessionError(CbjError):
-    """A session asked for with a number of rounds, bankroll or method it cannot use."""
 
 
 # --- The one-round table on its lattice -------------------------------------------------------

@@ -41,12 +41,12 @@ from solver.exact.lattice import (
     Floats,
     Number,
     RoundTable,
-    SessionError,
     convolve_integers,
     float_power,
     round_table,
 )
 from solver.exact.ruin import Method, Ruin, ruin_unlimited, ruin_within
+from solver.model.errors import SessionError
 from solver.model.numbers import exact_json, float_json, number_json
 from solver.model.rules import Rules
 
