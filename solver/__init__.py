@@ -65,8 +65,8 @@ if TYPE_CHECKING:
     from solver.model.outcomes import BonusOutcome, MainOutcome
     from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
     from solver.present.files import Written
-    from solver.present.seats import TableOfPlayers
     from solver.sim import SimulationResult
+    from solver.studies.seats import TableOfPlayers
 
 #: Where each public name lives.
 _HOMES = {
@@ -92,7 +92,7 @@ _HOMES = {
     "solver.model.outcomes": "BonusOutcome MainOutcome",
     "solver.model.rules": "DealerNatural NaturalBeats Paytable Rules",
     "solver.present.files": "Written",
-    "solver.present.seats": "TableOfPlayers",
+    "solver.studies.seats": "TableOfPlayers",
     "solver.sim": "SimulationResult",
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names.split()}

@@ -65,9 +65,9 @@ if TYPE_CHECKING:  # the solver is loaded by the functions that need it (pathlib
     from solver.exact.shoe_states import ShoeStates
     from solver.exact.strategy import Chart
     from solver.present.files import Written
-    from solver.present.seats import TableOfPlayers
     from solver.sim import ExactFigure, SimulationResult
     from solver.sim.counter import Counter
+    from solver.studies.seats import TableOfPlayers
 
 #: Cards as text (``"As 10h K"``) or as values.
 Cards = str | Iterable[Card | str]
@@ -286,12 +286,9 @@ def chart(
 
 def bonus_figure(rules: Rules, removed: Iterable[Card] = ()) -> ExactFigure:
     """The Bonus wager's exact EV and outcome probabilities, for the simulator to meet."""
-    from solver.exact.bonus import analyse_bonus
-    from solver.sim import ExactFigure
+    from solver.studies.simulation import bonus_figure as figure
 
-    analysis = analyse_bonus(rules, removed)
-    probabilities = {line.outcome.value: line.probability for line in analysis.lines}
-    return ExactFigure(analysis.expected_value, probabilities)
+    return figure(rules, removed)
 
 
 def simulate(
@@ -324,12 +321,8 @@ def simulate(
     sits out below ``wong_out``.
     """
     from solver.exact.game import solve_game
-    from solver.exact.policies import realistic_play
-    from solver.exact.strategy import exact_main, strategy_source
-    from solver.sim import ExactFigure, parse_strategy
-    from solver.sim import simulate as run_simulation
     from solver.sim.run import check_deal
-    from solver.sim.strategies import TABLE_STRATEGIES
+    from solver.studies.simulation import once, played_strategy, simulate_beside_exact
 
     if fresh_shoe and penetration is not None:
         raise SimulationError(
@@ -345,39 +338,18 @@ def simulate(
     # Bad settings fail before any exact figure is solved.
     check_deal(played, rounds, seed=seed, seats=seats, penetration=cut, jobs=jobs, removed=cards)
     counting = _counter(played, cards, counter, spread, ramp, wong_out, jobs, cache)
-    solved: list[GameResult[Fraction]] = []
-
-    def game() -> GameResult[Fraction]:
-        if not solved:
-            solved.append(solve_game(played, exact=True, cache=cache))
-        return solved[0]
-
-    strategy_played = parse_strategy(
-        strategy, lambda kind: strategy_source(game(), kind, cache), played.dealer_stands_on
-    )
-    exact: dict[str, ExactFigure] = {}
-    if strategy_played.name in TABLE_STRATEGIES and not cards:
-        # A fresh shoe matches this figure exactly; dealing to a cut card approximately.
-        kind = "chart" if strategy_played.name == "chart" else "optimal"
-        mean, probabilities = exact_main(game(), kind, cache)
-        exact["main"] = ExactFigure(mean, probabilities)
-    elif not cards:
-        # The other named policies are evaluated exactly too (solver.exact.policies).
-        policy = realistic_play(played, [strategy_played.name], game(), cache).policies[0]
-        outcomes = {k: Fraction(p) for k, p in policy.game.outcomes.items()}
-        exact["main"] = ExactFigure(policy.main_ev, outcomes)
-    if all(c.suit is not None for c in cards):  # else the simulator refuses the shoe
-        exact["bonus"] = bonus_figure(played, cards)
-    return run_simulation(
+    game = once(lambda: solve_game(played, exact=True, cache=cache))
+    return simulate_beside_exact(
         played,
-        strategy_played,
+        played_strategy(strategy, played, game, cache),
         rounds,
+        game,
         seed=seed,
         seats=seats,
         penetration=cut,
         jobs=jobs,
         removed=cards,
-        exact=exact,
+        cache=cache,
         progress=progress,
         counter=counting,
     )
@@ -490,9 +462,8 @@ def seats(
     """
     from solver.exact.game import solve_game
     from solver.exact.seats import parse_seat_counts
-    from solver.exact.strategy import strategy_source
-    from solver.present.seats import DEFAULT_ROUNDS, check_run, table_of_players
-    from solver.sim import parse_strategy
+    from solver.studies.seats import DEFAULT_ROUNDS, check_run, table_of_players
+    from solver.studies.simulation import played_strategy
 
     played = make_rules(rules, options)
     counts = parse_seat_counts(seats) if isinstance(seats, str) else tuple(seats)
@@ -500,10 +471,8 @@ def seats(
         raise SimulationError("seats is empty: give numbers of seats from 1 to 7, e.g. 1-7")
     chosen = DEFAULT_ROUNDS if rounds is None else rounds
     check_run(chosen, seed)  # before the solve that optimal and chart play need
-    policy = parse_strategy(
-        strategy,
-        lambda kind: strategy_source(solve_game(played, exact=True, cache=cache), kind, cache),
-        played.dealer_stands_on,
+    policy = played_strategy(
+        strategy, played, lambda: solve_game(played, exact=True, cache=cache), cache
     )
     return table_of_players(played, policy, counts, chosen, seed=seed, jobs=jobs)
 
@@ -752,13 +721,14 @@ def report(
         render_pdf,
         write_report,
     )
+    from solver.studies.report import report_figures
 
     played = make_rules(rules, options)
     if output is not None:
         chosen = check_report_path(Path(output), format)
     else:
         chosen = choose_format(None, format, REPORT_FORMATS, "html")
-    document = build_report(
+    figures = report_figures(
         played,
         jobs=jobs,
         cache=cache,
@@ -767,6 +737,7 @@ def report(
         table_rounds=table_rounds,
         simulation_rounds=simulation_rounds,
     )
+    document = build_report(figures)
     if output is None:
         return render_pdf(document) if chosen == "pdf" else render_html(document)
     return Written(played, (write_report(document, Path(output), chosen),))

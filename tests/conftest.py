@@ -40,6 +40,7 @@ from solver.cli import main  # noqa: E402
 from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
 from solver.present.report import Report, build_report, render_html  # noqa: E402
+from solver.studies.report import report_figures  # noqa: E402
 
 if TYPE_CHECKING:
     from solver.exact.game import GameResult
@@ -187,7 +188,7 @@ def par_report() -> Report:
     """
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-        return build_report(Rules(decks=2), cache=Cache(), **REPORT_SIZES)
+        return build_report(report_figures(Rules(decks=2), cache=Cache(), **REPORT_SIZES))
 
 
 @pytest.fixture(scope="session")

@@ -30,8 +30,9 @@ from solver.exact.protection import (
     parse_tags,
     system_tags,
 )
-from solver.exact.strategy import Action, Chart, best_chart, cell_of
+from solver.exact.strategy import Chart, best_chart
 from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
+from solver.model.cells import Action, cell_of
 from solver.model.errors import CountError
 from solver.model.hands import hand_of
 from solver.model.outcomes import bonus_outcome, bonus_pay

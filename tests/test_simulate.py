@@ -557,7 +557,8 @@ def test_optimal_play_matches_the_exact_solver_within_four_standard_errors(
 
 
 def test_chart_strategy_plays_the_printed_chart(games: MemoryCache) -> None:
-    from solver.exact.strategy import Action, cell_of, stored_chart, strategy_source
+    from solver.exact.strategy import stored_chart, strategy_source
+    from solver.model.cells import Action, cell_of
 
     rules = Rules()
     game = solve_game(rules, exact=True, cache=games)

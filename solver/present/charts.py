@@ -18,27 +18,18 @@ import json
 import os
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from solver.exact.strategy import (
-    COLUMNS,
-    LEGEND,
-    ROWS,
-    Action,
-    Cell,
-    Chart,
-    ExceptionHand,
-    cell_name,
-    cell_of,
-    grid,
-)
-from solver.exact.strategy import title as code_title
 from solver.model.cards import VALUES, value_label
+from solver.model.cells import COLUMNS, LEGEND, ROWS, Action, Cell, cell_name, cell_of, grid
 from solver.model.hands import describe_hand
 from solver.present.formats import TEXT_FORMATS as TEXT_FORMATS
 from solver.present.formats import ChartFormat as ChartFormat
 from solver.present.style import minus, one_in, significant_percent
 from solver.present.wording import plain_differences, rules_sentence
+
+if TYPE_CHECKING:
+    from solver.exact.strategy import Chart, ExceptionHand
 
 #: Hit light orange, stand mid blue: apart for every common colour-vision deficiency and
 #: in greyscale (lightness differs by 22 L*), black letters readable on both.
@@ -58,7 +49,7 @@ BLOCKS = {False: "hard totals", True: "soft totals (an ace counted as 11)"}
 
 def title(chart: Chart) -> str:
     """The chart's title, naming in plain words every rule that differs from the default."""
-    head, _, changed = code_title(chart).partition(": ")
+    head, _, changed = chart.title.partition(": ")
     return f"{head}: {plain_differences(changed)}"
 
 

@@ -10,10 +10,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from solver.exact.strategy import Chart
 from solver.model.rules import Rules
 from solver.present.charts import ChartFormat, render
+
+if TYPE_CHECKING:
+    from solver.exact.strategy import Chart
 
 
 @dataclass(frozen=True, slots=True)
