@@ -15,7 +15,7 @@ from solver.exact.game import GameResult, solve_game
 from solver.model.cards import Shoe, parse_cards
 from solver.model.normal import Z90, Z95
 from solver.model.rules import Paytable, Rules
-from solver.sim import StandOn
+from solver.sim import StandOn, Wager
 from solver.studies.report import optimal_play, pay_sensitivity
 from solver.studies.simulation import exact_figures, simulate_beside_exact
 
@@ -43,7 +43,7 @@ def test_the_report_cross_check_is_the_simulation_cbj_simulate_runs(games: Memor
     command = api.simulate(rounds=4_000, seed=5, fresh_shoe=True, cache=games, decks=1)
     assert report.to_json() == command.to_json()
     assert set(report.exact) == {"main", "bonus"}
-    assert report.exact["main"].mean == game.expected_value
+    assert report.exact[Wager.MAIN].mean == game.expected_value
 
 
 def unsolvable() -> GameResult[Fraction]:
@@ -58,7 +58,8 @@ def test_exact_figures_follow_the_cards_out_of_the_shoe() -> None:
     assert set(figures) == {"bonus"}
     assert exact_figures(rules, StandOn(17), unsolvable, without) == {}
     assert figures["bonus"] == api.bonus_figure(rules, with_suits)
-    assert sum(figures["bonus"].probabilities.values()) == 1
+    probabilities = figures["bonus"].probabilities
+    assert probabilities is not None and sum(probabilities.values()) == 1
 
 
 def test_each_break_even_pay_zeroes_the_round_edge_of_a_repriced_game(
@@ -92,7 +93,6 @@ def test_the_renderers_constants_are_the_solvers_and_the_simulators() -> None:
     from solver.exact import protection as exact_protection
     from solver.exact import volatility
     from solver.present import protection, tables
-    from solver.sim import Wager
     from solver.sim import stats as sim_stats
 
     assert tuple(w.value for w in Wager) == tables.WAGERS
