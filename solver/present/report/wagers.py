@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 
 def summary_section(game: GameResult[Fraction]) -> Section:
+    """Key figures of the main wager, the Bonus wager and the whole round."""
     rules, bonus = game.rules, bonus_of(game)
     r = rules.bonus_ratio
     outcomes = {k: exact(p) for k, p in game.outcomes.items()}
@@ -76,6 +77,7 @@ def summary_section(game: GameResult[Fraction]) -> Section:
 
 
 def assumptions_section(game: GameResult[Fraction]) -> Section:
+    """The rules in force, the player's strategy and the method."""
     rules = game.rules
     n = 52 * rules.decks
     return Section(
@@ -102,6 +104,7 @@ def assumptions_section(game: GameResult[Fraction]) -> Section:
 
 
 def bonus_section(game: GameResult[Fraction]) -> Section:
+    """The Bonus wager's return table."""
     bonus = bonus_of(game)
     rows = tuple(
         (
@@ -132,6 +135,7 @@ def bonus_section(game: GameResult[Fraction]) -> Section:
 
 
 def main_section(game: GameResult[Fraction]) -> Section:
+    """The main wager's return table and its EV by Bonus card."""
     pays = main_payoffs(game.rules)
     rows = tuple(
         (
@@ -170,6 +174,7 @@ def main_section(game: GameResult[Fraction]) -> Section:
 
 
 def round_section(game: GameResult[Fraction], joint: JointOutcomes) -> Section:
+    """The whole round's return table, from the joint (main, Bonus) outcomes."""
     rules = game.rules
     pays = main_payoffs(rules)
     rows = []
@@ -202,6 +207,7 @@ def round_section(game: GameResult[Fraction], joint: JointOutcomes) -> Section:
 
 
 def appendix_section(game: GameResult[Fraction]) -> Section:
+    """Every headline figure as an exact fraction."""
     bonus = bonus_of(game)
     values: list[tuple[str, Fraction]] = [
         ("main-wager EV", exact(game.expected_value)),
