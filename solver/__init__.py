@@ -38,7 +38,6 @@ if TYPE_CHECKING:
         tables,
         variants,
     )
-    from solver.cache import Cache, CacheCleared, CacheInfo, DiskCache, MemoryCache
     from solver.exact.bonus import BonusAnalysis, BonusResult
     from solver.exact.dealer import DealerResult
     from solver.exact.design import PaySolution, SearchResult, Variants
@@ -66,6 +65,9 @@ if TYPE_CHECKING:
     from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
     from solver.present.files import Written
     from solver.sim import SimulationResult
+    from solver.store.disk import Cache, CacheCleared, CacheInfo, DiskCache
+    from solver.store.memory import MemoryCache
+    from solver.store.protocol import Store
     from solver.studies.seats import TableOfPlayers
 
 #: Where each public name lives.
@@ -75,7 +77,6 @@ _HOMES = {
         "cache_info chart count dealer eor paytable_search paytable_solve report rules seats "
         "shoe_states simulate solve strategies tables variants"
     ),
-    "solver.cache": "Cache CacheCleared CacheInfo DiskCache MemoryCache",
     "solver.exact.bonus": "BonusAnalysis BonusResult",
     "solver.exact.dealer": "DealerResult",
     "solver.exact.design": "PaySolution SearchResult Variants",
@@ -94,6 +95,9 @@ _HOMES = {
     "solver.present.files": "Written",
     "solver.studies.seats": "TableOfPlayers",
     "solver.sim": "SimulationResult",
+    "solver.store.disk": "Cache CacheCleared CacheInfo DiskCache",
+    "solver.store.memory": "MemoryCache",
+    "solver.store.protocol": "Store",
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names.split()}
 
@@ -137,6 +141,7 @@ __all__ = [
     "ShoeStates",
     "SimulationError",
     "SimulationResult",
+    "Store",
     "StrategiesResult",
     "StrategyError",
     "Suit",

@@ -45,7 +45,6 @@ from solver.model.rules import (
 if TYPE_CHECKING:  # the solver is loaded by the functions that need it (pathlib too)
     from pathlib import Path
 
-    from solver.cache import CacheCleared, CacheInfo
     from solver.exact.bonus import BonusResult
     from solver.exact.dealer import DealerResult
     from solver.exact.design import (
@@ -67,6 +66,8 @@ if TYPE_CHECKING:  # the solver is loaded by the functions that need it (pathlib
     from solver.present.files import Written
     from solver.sim import ExactFigure, SimulationResult
     from solver.sim.counter import Counter
+    from solver.store.disk import CacheCleared, CacheInfo
+    from solver.store.protocol import Store
     from solver.studies.seats import TableOfPlayers
 
 #: Cards as text (``"As 10h K"``) or as values.
@@ -271,7 +272,7 @@ def advise(
 
 
 def chart(
-    *, cache: GameStore | None = None, rules: Rules | None = None, **options: Unpack[RuleOptions]
+    *, cache: Store | None = None, rules: Rules | None = None, **options: Unpack[RuleOptions]
 ) -> Chart:
     """The best printable hit/stand chart, its exact EV and its cost against perfect play."""
     from solver.exact.game import solve_game
@@ -305,7 +306,7 @@ def simulate(
     spread: str | tuple[int, int] | None = None,
     ramp: str | Sequence[tuple[float, int]] | None = None,
     wong_out: str | float | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     progress: Callable[[int], None] | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -363,7 +364,7 @@ def _counter(
     ramp: str | Sequence[tuple[float, int]] | None,
     wong_out: str | float | None,
     jobs: int,
-    cache: GameStore | None,
+    cache: Store | None,
 ) -> Counter | None:
     """The simulated counter asked for; a best count is found from the shoe's exact EORs."""
     from solver.model.counts import count_tags
@@ -402,7 +403,7 @@ def strategies(
     bonus_ratios: Sequence[Fraction | int | str] | str = TABULATED_RATIOS,
     removed: Cards = (),
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     progress: ProgressCallback | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -449,7 +450,7 @@ def seats(
     seed: int | None = None,
     strategy: str = "optimal",
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> TableOfPlayers:
@@ -633,7 +634,7 @@ def variants(
 def tables(
     output_dir: str | Path = "strategy_tables",
     *,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     progress: ProgressCallback | None = None,
 ) -> Written:
     """Write the ``strategy_tables/`` collection: every variant's chart in every format.
@@ -697,7 +698,7 @@ def report(
     counter_rounds: int | None = None,
     table_rounds: int | None = None,
     simulation_rounds: int | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> Written | str | bytes:
@@ -747,18 +748,18 @@ def cache_info(
     directory: str | Path | None = None, *, warn: Callable[[str], None] | None = None
 ) -> CacheInfo:
     """Where the disk cache is, its size on disk, its entries and its size cap."""
-    from solver.cache import Cache
+    from solver.store.disk import DiskCache
 
-    return Cache(directory, warn=warn).info()
+    return DiskCache(directory, warn=warn).info()
 
 
 def cache_clear(
     directory: str | Path | None = None, *, warn: Callable[[str], None] | None = None
 ) -> CacheCleared:
     """Delete every entry of the disk cache."""
-    from solver.cache import Cache, CacheCleared
+    from solver.store.disk import CacheCleared, DiskCache
 
-    cache = Cache(directory, warn=warn)
+    cache = DiskCache(directory, warn=warn)
     return CacheCleared(cache.directory, cache.clear())
 
 
@@ -770,7 +771,7 @@ def eor(
     removed: Cards = (),
     exact: bool = False,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> EffectsOfRemoval[Any]:
@@ -786,7 +787,7 @@ def count(
     removed: Cards = (),
     exact: bool = False,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> Counts:
@@ -803,19 +804,18 @@ def count(
 
 
 def _effects(
-    rules: Rules, removed: tuple[Card, ...], exact: bool, jobs: int, cache: GameStore | None
+    rules: Rules, removed: tuple[Card, ...], exact: bool, jobs: int, cache: Store | None
 ) -> EffectsOfRemoval[Any]:
-    """:func:`~solver.exact.protection.effects_of_removal`, kept in ``cache`` when that is a
-    :class:`~solver.cache.MemoryCache` (``count`` after ``eor`` finds them once)."""
-    from solver.cache import MemoryCache
+    """:func:`~solver.exact.protection.effects_of_removal`, kept in ``cache`` if given
+    (``count`` after ``eor`` finds them once)."""
     from solver.exact.protection import effects_of_removal
 
     def compute() -> EffectsOfRemoval[Any]:
         return effects_of_removal(rules, removed, exact=exact, jobs=jobs, cache=cache)
 
-    if isinstance(cache, MemoryCache):
-        return cache.effects_of_removal(rules, removed, exact, compute)
-    return compute()
+    if cache is None:
+        return compute()
+    return cache.effects_of_removal(rules, removed, exact, compute)
 
 
 def _chosen_count(

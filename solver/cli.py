@@ -60,14 +60,15 @@ def lazy_module(name: str) -> ModuleType:
 if TYPE_CHECKING:
     from pathlib import Path
 
-    import solver.cache as disk
+    import solver.store.disk as disk
     from solver import api
-    from solver.exact.game import GameStore, ProgressCallback
+    from solver.exact.game import ProgressCallback
     from solver.present import charts, files, play, protection
     from solver.present import seats as present_seats
+    from solver.store.protocol import Store
 else:
     api = lazy_module("solver.api")
-    disk = lazy_module("solver.cache")
+    disk = lazy_module("solver.store.disk")
     files = lazy_module("solver.present.files")  # shutil and tempfile, for commands that write
     charts = lazy_module("solver.present.charts")
     play = lazy_module("solver.present.play")
@@ -291,7 +292,7 @@ def solving_options(command: F) -> F:
     return command
 
 
-def chosen_cache(no_cache: bool) -> GameStore | None:
+def chosen_cache(no_cache: bool) -> Store | None:
     """The user's disk cache (its warnings one line each on stderr), unless ``--no-cache``."""
     return None if no_cache else disk.default_cache(warn=warn)
 

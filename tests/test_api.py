@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 import solver
-from solver.cache import Cache, MemoryCache
+from solver.store.disk import Cache
+from solver.store.memory import MemoryCache
 from tests.conftest import run_cli
 
 Case = tuple[list[str], Callable[[Cache], Any]]

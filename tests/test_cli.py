@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from solver.cache import Cache, MemoryCache
 from solver.exact.game import solve_game
 from solver.model.rules import Rules
+from solver.store.disk import Cache
+from solver.store.memory import MemoryCache
 
 from .conftest import run_cli
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import solver.api
-from solver.cache import Cache
 from solver.cli import cli
+from solver.store.disk import Cache
 
 from .conftest import run_cli
 from .test_fuzz import commands

@@ -17,7 +17,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver
-from solver.cache import MemoryCache
 from solver.exact.game import solve_game
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.counts import LABELS, SYSTEMS, rank_label
@@ -25,6 +24,7 @@ from solver.model.errors import CountError, ShoeError
 from solver.model.rules import Rules
 from solver.sim import AlwaysStand, StandOn, card_code, deal_stacked, simulate
 from solver.sim.counter import Counter, count_stacked, parse_bets
+from solver.store.memory import MemoryCache
 
 from .conftest import physical_cards, run_cli
 

@@ -23,7 +23,6 @@ LAYERS = {
     "solver.sim": 1,
     "solver.studies": 2,
     "solver.store": 3,
-    "solver.cache": 3,
     "solver.present": 3,
     "solver.api": 4,
     "solver.cli": 5,
@@ -31,7 +30,7 @@ LAYERS = {
     "solver": 6,
 }
 #: Layers of the same rank that must not import each other.
-APART = {frozenset({"solver.exact", "solver.sim"})}
+APART = {frozenset({"solver.exact", "solver.sim"}), frozenset({"solver.present", "solver.store"})}
 #: What ``present`` must not import at run time: whatever solves, simulates or runs studies.
 PRESENT_NEVER_RUNS = ("solver.exact", "solver.sim", "solver.studies")
 

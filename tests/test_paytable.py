@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from solver.cache import MemoryCache
 from solver.cli import main
 from solver.exact.bonus import BonusAnalysis, analyse_bonus
 from solver.exact.design import (
@@ -31,6 +30,7 @@ from solver.model.cards import Shoe
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import BonusOutcome, bonus_outcome, bonus_pay
 from solver.model.rules import Paytable, Rules
+from solver.store.memory import MemoryCache
 
 from .conftest import physical_cards
 

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from solver.cache import MemoryCache
 from solver.exact import policies as policies_module
 from solver.exact.dealer import fast_path_fits
 from solver.exact.game import GameResult, solve_game
@@ -28,6 +27,7 @@ from solver.model.errors import StrategyError
 from solver.model.hands import hand_of
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
 from solver.sim import ExactFigure, parse_strategy, simulate
+from solver.store.memory import MemoryCache
 
 from . import reference
 from .test_game import ACES_REMOVED, TINY_REMOVED, solved_tiny

@@ -13,7 +13,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solver import api
-from solver.cache import Cache, MemoryCache
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import GameResult, solve_game
 from solver.exact.protection import (
@@ -37,6 +36,8 @@ from solver.model.errors import CountError
 from solver.model.hands import hand_of
 from solver.model.outcomes import bonus_outcome, bonus_pay
 from solver.model.rules import Rules
+from solver.store.disk import Cache
+from solver.store.memory import MemoryCache
 
 from . import reference
 from .conftest import physical_cards, run_cli

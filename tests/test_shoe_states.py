@@ -21,7 +21,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solver import api
-from solver.cache import default_cache
 from solver.exact import shoe_states
 from solver.exact.game import GameResult, solve_game
 from solver.exact.protection import SYSTEMS, RoundEffects, rank_label, round_effects
@@ -42,6 +41,7 @@ from solver.model.errors import BackendError, ShoeError
 from solver.model.parallel import parallel_map
 from solver.model.rules import Rules
 from solver.present.tables import dumps
+from solver.store.disk import default_cache
 
 from .conftest import run_cli
 

@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import api
-from solver.cache import MemoryCache
 from solver.exact.game import GameResult, solve_game
 from solver.exact.player import ExactValues, PlayerSolution, solve_player
 from solver.exact.strategy import Chart, _Column, _roots, best_column, stored_chart
@@ -34,6 +33,7 @@ from solver.present.charts import (
 )
 from solver.present.collection import VARIANTS, Variant
 from solver.present.style import one_in, significant_percent
+from solver.store.memory import MemoryCache
 from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,13 +9,13 @@ from statistics import NormalDist
 import pytest
 
 from solver import api
-from solver.cache import MemoryCache
 from solver.exact.design import EdgeModel, with_pay
 from solver.exact.game import GameResult, solve_game
 from solver.model.cards import Shoe, parse_cards
 from solver.model.normal import Z90, Z95
 from solver.model.rules import Paytable, Rules
 from solver.sim import StandOn, Wager
+from solver.store.memory import MemoryCache
 from solver.studies.report import optimal_play, pay_sensitivity
 from solver.studies.simulation import exact_figures, simulate_beside_exact
 

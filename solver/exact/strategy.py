@@ -17,11 +17,11 @@ result is the best chart, not just a local optimum.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -370,7 +370,22 @@ def _exceptions(
     return found
 
 
-def stored_chart(rules: Rules, game: GameResult[Fraction], cache: GameStore | None = None) -> Chart:
+class ChartStore(Protocol):
+    """Somewhere best charts are kept between runs (a disk cache, say): all that
+    :func:`stored_chart` asks of a store."""
+
+    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
+        """The stored best chart under ``rules`` (a full shoe), or ``compute()`` (then stored)."""
+        ...
+
+
+class GameChartStore(GameStore, ChartStore, Protocol):
+    """A store of solved games and of the best charts found from them."""
+
+
+def stored_chart(
+    rules: Rules, game: GameResult[Fraction], cache: ChartStore | None = None
+) -> Chart:
     """:func:`best_chart`, kept in ``cache`` under ``rules`` when the game is of a full shoe."""
     if cache is None or game.removed:
         return best_chart(rules, game)
@@ -378,7 +393,7 @@ def stored_chart(rules: Rules, game: GameResult[Fraction], cache: GameStore | No
 
 
 def strategy_source(
-    game: GameResult[Fraction], kind: str, cache: GameStore | None = None
+    game: GameResult[Fraction], kind: str, cache: ChartStore | None = None
 ) -> dict[tuple[int, ValueCounts], bool]:
     """Hit (True) or stand for every (Bonus value, own hand), for the simulator to play.
 
@@ -398,7 +413,7 @@ def strategy_source(
 
 
 def exact_main(
-    game: GameResult[Fraction], kind: str, cache: GameStore | None = None
+    game: GameResult[Fraction], kind: str, cache: ChartStore | None = None
 ) -> tuple[Fraction, dict[str, Fraction] | None]:
     """Exact main-wager EV of a strategy, and its outcome probabilities where known."""
     if kind == "chart":

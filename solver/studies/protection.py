@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solver.exact.game import GameStore
 from solver.exact.protection import (
     BEST_LEVELS,
     CountSystem,
@@ -29,7 +28,7 @@ from solver.exact.shoe_states import (
     check_samples,
     study_shoe_states,
 )
-from solver.exact.strategy import Chart
+from solver.exact.strategy import Chart, GameChartStore
 from solver.model.counts import Tags
 from solver.model.errors import ReportError, ShoeError
 from solver.model.rules import Rules
@@ -154,7 +153,7 @@ def protection_study(
     played: Strategy,
     *,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: GameChartStore | None = None,
     shoe_samples: int = SHOE_SAMPLES,
     counter_rounds: int = COUNTER_ROUNDS,
 ) -> ProtectionStudy:

@@ -22,10 +22,10 @@ from solver.exact.design import (
     solve_variants,
     with_pay,
 )
-from solver.exact.game import GameResult, GameStore, JointOutcomes, round_outcomes
+from solver.exact.game import GameResult, JointOutcomes, round_outcomes
 from solver.exact.ratios import RatioRow, ratio_table, round_moments
 from solver.exact.seats import SEAT_COUNTS
-from solver.exact.strategy import Chart, stored_chart
+from solver.exact.strategy import Chart, GameChartStore, stored_chart
 from solver.exact.volatility import Volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe
 from solver.model.errors import ReportError
@@ -154,7 +154,7 @@ def optimal_play(game: GameResult[Fraction]) -> Strategy:
 def report_figures(
     rules: Rules,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: GameChartStore | None = None,
     shoe_samples: int | None = None,
     counter_rounds: int | None = None,
     table_rounds: int | None = None,

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from solver.exact.bonus import analyse_bonus
-from solver.exact.game import GameResult, GameStore
+from solver.exact.game import GameResult
 from solver.exact.policies import realistic_play
-from solver.exact.strategy import exact_main, strategy_source
+from solver.exact.strategy import GameChartStore, exact_main, strategy_source
 from solver.model.cards import Card
 from solver.model.rules import Rules
 from solver.sim import ExactFigure, SimulationResult, Strategy, parse_strategy, simulate
@@ -34,7 +34,10 @@ def bonus_figure(rules: Rules, removed: Iterable[Card] = ()) -> ExactFigure:
 
 
 def main_figure(
-    rules: Rules, strategy: Strategy, game: GameResult[Fraction], cache: GameStore | None = None
+    rules: Rules,
+    strategy: Strategy,
+    game: GameResult[Fraction],
+    cache: GameChartStore | None = None,
 ) -> ExactFigure:
     """The main wager's exact EV (and outcome probabilities) under ``strategy``, full shoe.
 
@@ -56,7 +59,7 @@ def exact_figures(
     strategy: Strategy,
     game: GameSource,
     removed: tuple[Card, ...] = (),
-    cache: GameStore | None = None,
+    cache: GameChartStore | None = None,
 ) -> dict[str, ExactFigure]:
     """The exact figures a simulation of ``strategy`` is checked against.
 
@@ -72,7 +75,7 @@ def exact_figures(
 
 
 def played_strategy(
-    name: str, rules: Rules, game: GameSource, cache: GameStore | None = None
+    name: str, rules: Rules, game: GameSource, cache: GameChartStore | None = None
 ) -> Strategy:
     """The policy ``name`` for the simulator, ``optimal`` and ``chart`` read off ``game``."""
     return parse_strategy(
@@ -103,7 +106,7 @@ def simulate_beside_exact(
     penetration: float | None = 0.75,
     jobs: int = 1,
     removed: tuple[Card, ...] = (),
-    cache: GameStore | None = None,
+    cache: GameChartStore | None = None,
     progress: Callable[[int], None] | None = None,
     counter: Counter | None = None,
 ) -> SimulationResult:
