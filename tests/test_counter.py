@@ -168,6 +168,7 @@ def test_a_best_count_is_found_from_the_round_eors_of_the_shoe_played(
     """The EORs are stubbed (their solves take seconds); best_count is tested on its own."""
     from types import SimpleNamespace
 
+    from solver.api import protection as api_protection
     from solver.exact import protection
 
     asked: list[tuple[Rules, tuple[Card, ...]]] = []
@@ -177,7 +178,7 @@ def test_a_best_count_is_found_from_the_round_eors_of_the_shoe_played(
         asked.append((rules, tuple(removed)))
         return SimpleNamespace(effects={"main": {}, "round": round_eors})
 
-    monkeypatch.setattr(protection, "effects_of_removal", stub)
+    monkeypatch.setattr(api_protection, "effects_of_removal", stub)
     result = solver.simulate(
         rounds=200,
         seed=1,

@@ -12,7 +12,6 @@ from solver.exact.dealer import fast_path_fits
 from solver.exact.game import GameResult, solve_game
 from solver.exact.player import HandSpace, hand_space
 from solver.exact.policies import (
-    POLICY_NAMES,
     StrategiesResult,
     _modular_table,
     _play,
@@ -25,6 +24,7 @@ from solver.exact.strategy import best_chart, strategy_source
 from solver.model.cards import VALUES, Card, Shoe
 from solver.model.errors import StrategyError
 from solver.model.hands import hand_of
+from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
 from solver.sim import ExactFigure, parse_strategy, simulate
 from solver.store.memory import MemoryCache

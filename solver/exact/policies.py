@@ -51,9 +51,7 @@ from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.errors import StrategyError
 from solver.model.hands import best_total, hand_of, hard_total, is_player_blackjack
 from solver.model.numbers import exact_json
-from solver.model.outcomes import MAIN_OUTCOMES
-from solver.model.outcomes import POLICY_NAMES as POLICY_NAMES
-from solver.model.outcomes import STAND_ON_TOTALS as STAND_ON_TOTALS
+from solver.model.outcomes import MAIN_OUTCOMES, POLICY_NAMES
 from solver.model.rules import Rules
 
 #: A policy: hit (True) or stand for a Bonus card value and the own cards.

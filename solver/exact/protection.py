@@ -48,12 +48,7 @@ from solver.exact.strategy import (
     stored_chart,
 )
 from solver.model.cards import RANKS, SUITS, Card, Rank, Shoe
-from solver.model.counts import LABELS as LABELS
-from solver.model.counts import SYSTEMS as SYSTEMS
-from solver.model.counts import Tags as Tags
-from solver.model.counts import parse_tags as parse_tags
-from solver.model.counts import rank_label as rank_label
-from solver.model.counts import system_tags as system_tags
+from solver.model.counts import LABELS, SYSTEMS, Tags, rank_label
 from solver.model.errors import CountError, ShoeError
 from solver.model.hands import hand_of, is_player_blackjack
 from solver.model.numbers import float_json, number_json

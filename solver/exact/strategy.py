@@ -35,6 +35,7 @@ from solver.model.cells import cell_of as cell_of
 from solver.model.hands import describe_hand, hand_of, is_player_blackjack
 from solver.model.numbers import exact_json
 from solver.model.rules import Rules
+from solver.model.titles import rule_differences
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +108,6 @@ class Chart:
 
 def title(chart: Chart) -> str:
     """The chart's title line, naming every rule that differs from the default."""
-    from solver.exact.design import rule_differences  # design builds on this module's peers
-
     changed = rule_differences(chart.rules, Rules())
     named = "default rules" if changed == "as in force" else changed
     return f"Community Blackjack (Casino Edition) basic strategy: {named}"

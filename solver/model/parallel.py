@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Literal, TypeVar
 
+from solver.model.checks import whole_in
 from solver.model.errors import BackendError, CbjError
 
 T = TypeVar("T")
@@ -45,7 +46,7 @@ def check_jobs(jobs: int, error: type[CbjError] = CbjError) -> int:
     >>> check_jobs(2)
     2
     """
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or (jobs < 1 and jobs != -1):
+    if not (whole_in(jobs, 1) or jobs == -1):
         raise error(f"jobs {jobs!r} is invalid: use 1 or more workers, or -1 for every core")
     return jobs
 
@@ -146,7 +147,7 @@ def parallel_map(
     elif (workers := effective_jobs(jobs, len(items))) == 1:
         results = (function(item) for item in items)
     else:
-        from joblib import Parallel, delayed
+        from joblib import Parallel, delayed  # slow to load: only shared work needs it
 
         prefer = "threads" if backend == "threads" else "processes"
         try:

@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING, Any
 from solver.model.cards import VALUES, value_label
 from solver.model.cells import COLUMNS, LEGEND, ROWS, Action, Cell, cell_name, cell_of, grid
 from solver.model.hands import describe_hand
-from solver.present.formats import TEXT_FORMATS as TEXT_FORMATS
-from solver.present.formats import ChartFormat as ChartFormat
+from solver.present.formats import ChartFormat
 from solver.present.style import minus, one_in, significant_percent
 from solver.present.wording import plain_differences, rules_sentence
 
@@ -216,11 +215,6 @@ def display_rows(chart: Chart) -> list[DisplayRow]:
         rows.append(DisplayRow(cell_name(cell), cell[0], actions, row_marks, False))
     flush()
     return rows
-
-
-def collapsed_text(row: DisplayRow) -> str:
-    """What a collapsed row says, e.g. hard 4 to 11: hit."""
-    return f"{row.label}: {LEGEND[row.actions[0]].split(' (')[0]} against every Bonus card"
 
 
 def exception_lines(chart: Chart) -> list[str]:

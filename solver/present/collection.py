@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from solver.model.rules import Rules
-from solver.present.charts import ChartFormat, render
+from solver.present.charts import render
+from solver.present.formats import ChartFormat
 
 if TYPE_CHECKING:
     from solver.exact.strategy import Chart

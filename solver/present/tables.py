@@ -18,8 +18,7 @@ from solver.model.normal import Z90, Z95
 from solver.model.numbers import number, percent, signed
 from solver.model.outcomes import PAY_TIERS
 from solver.model.rules import RULE_MEANINGS, Rules, format_ratio
-from solver.present.formats import Format as Format
-from solver.present.formats import rule_cell as rule_cell
+from solver.present.formats import Format, rule_cell
 
 if TYPE_CHECKING:  # the renderers need only the shapes of these results
     from solver.exact.bonus import BonusAnalysis

@@ -30,14 +30,6 @@ def to_one(pay: Fraction) -> str:
     return format_ratio(pay).replace(":", " to ")
 
 
-NATURAL_WORDS = {
-    DealerNatural.WITH_BONUS: "one dealer card with the Bonus card, or two dealer cards",
-    DealerNatural.OWN_CARDS: "two dealer cards only",
-    DealerNatural.BONUS_CARD: "one dealer card with the Bonus card only",
-    DealerNatural.NONE: "none (every dealer 21 is just 21)",
-}
-
-
 def rule_lines(rules: Rules) -> tuple[tuple[str, str], ...]:
     """Every rule in force in plain words, as (rule, setting) pairs."""
     return (

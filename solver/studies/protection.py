@@ -19,7 +19,6 @@ from solver.exact.protection import (
     effects_of_removal,
     ev_per_true_count,
     judge_counts,
-    system_tags,
 )
 from solver.exact.shoe_states import (
     DEFAULT_DEPTHS,
@@ -29,7 +28,7 @@ from solver.exact.shoe_states import (
     study_shoe_states,
 )
 from solver.exact.strategy import Chart, GameChartStore
-from solver.model.counts import Tags
+from solver.model.counts import Tags, system_tags
 from solver.model.errors import ReportError, ShoeError
 from solver.model.rules import Rules
 from solver.sim import Strategy, simulate

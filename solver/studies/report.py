@@ -12,13 +12,11 @@ from fractions import Fraction
 
 from solver.exact.dealer import dealer_distribution
 from solver.exact.design import (
-    PAY_TIERS,
     EdgeKind,
     EdgeModel,
     Variant,
     edge_model,
     one_rule_at_a_time,
-    rule_differences,
     solve_variants,
     with_pay,
 )
@@ -29,8 +27,9 @@ from solver.exact.strategy import Chart, GameChartStore, stored_chart
 from solver.exact.volatility import Volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe
 from solver.model.errors import ReportError
-from solver.model.outcomes import BonusOutcome
+from solver.model.outcomes import PAY_TIERS, BonusOutcome
 from solver.model.rules import TABULATED_RATIOS, Rules
+from solver.model.titles import rule_differences
 from solver.sim import SimulationResult, Strategy
 from solver.studies.protection import (
     COUNTER_ROUNDS,

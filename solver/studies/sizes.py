@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from solver.model.checks import check_rounds as checked_rounds
 from solver.model.errors import ReportError
-from solver.sim.run import MAX_ROUNDS
 
 
 def check_rounds(label: str, rounds: int) -> int:
@@ -14,6 +14,4 @@ def check_rounds(label: str, rounds: int) -> int:
     >>> check_rounds("table rounds", 10)
     10
     """
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
-        raise ReportError(f"{label} {rounds!r} is invalid: give 1 to {MAX_ROUNDS:,}")
-    return rounds
+    return checked_rounds(rounds, label, ReportError)
