@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 import solver.store.disk as disk
-from solver.cli import chosen_cache
+from solver.cli.cache import chosen_cache
 from solver.exact.game import solve_game
 from solver.exact.strategy import Chart, stored_chart
 from solver.model.cards import parse_cards
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
-from solver.store.codecs import StoredSolutions, decode_rules, encode_rules
+from solver.store.codecs import StoredSolutions
 from solver.store.disk import DATABASE_NAME, CacheWarning, DiskCache
 from solver.store.memory import MemoryCache
 from solver.store.payload import Section
@@ -88,7 +88,7 @@ def test_every_rule_is_in_the_key_and_survives_encoding(tmp_path: Path) -> None:
     keys = {cache.key("game", r, (), False) for r in [Rules(), *ONE_CHANGE]}
     assert len(keys) == len(ONE_CHANGE) + 1
     for rules in ONE_CHANGE:
-        assert decode_rules(encode_rules(rules)) == rules
+        assert Rules.from_canonical(rules.canonical()) == rules
 
 
 def test_the_folder_and_file_are_created_private(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from typing import Any, TypedDict, Unpack
 from solver.model.cards import Card, parse_cards
 from solver.model.errors import RulesError
 from solver.model.rules import (
+    RULE_ALIASES,
     DealerNatural,
     NaturalBeats,
     Paytable,
@@ -28,6 +29,7 @@ Cards = str | Iterable[Card | str]
 class RuleOptions(TypedDict, total=False):
     """The rules as keyword options, named like the CLI's; text or values.
 
+    One key per row of the rule table (a test holds them together), and the old alias.
     ``preset`` names a set of rules to start from (``casino-edition``, ``vegas-21``);
     the other options override it.
     """
@@ -56,9 +58,10 @@ def make_rules(rules: Rules | None, options: RuleOptions) -> Rules:
     if options.get("preset") is not None:
         raise RulesError("give either rules= or a preset, not both")
     changed = {name: getattr(given, name) for name, value in options.items() if value is not None}
-    if "natural_beats_multi_card_21" in changed:  # an alias, folded into natural_beats
-        del changed["natural_beats_multi_card_21"]
-        changed["natural_beats"] = given.natural_beats
+    for alias, name in RULE_ALIASES.items():  # an alias is folded into the rule it sets
+        if alias in changed:
+            del changed[alias]
+            changed[name] = getattr(given, name)
     return replace(rules, **changed)
 
 

@@ -137,12 +137,31 @@ class CommandTable(click.Group):
     context_settings={"help_option_names": ["-h", "--help"]},
     invoke_without_command=True,
 )
-@click.version_option(package_name="community-blackjack", prog_name="cbj")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=lambda context, _, value: show_version(context, value),
+    help="Show the version and the kernel in use (compiled or numpy), and exit.",
+)
 @click.pass_context
 def cli(context: click.Context) -> None:
     """Exact analysis of Community Blackjack (Casino Edition)."""
     if context.invoked_subcommand is None:
         click.echo(context.get_help())
+
+
+def show_version(context: click.Context, value: bool) -> None:
+    """Print the version and the kernel in use (``cbj --version``), then stop."""
+    if not value or context.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    from solver.exact import kernel
+
+    click.echo(f"cbj, version {version('community-blackjack')} (kernel: {kernel.current()})")
+    context.exit()
 
 
 def fail(message: str) -> None:

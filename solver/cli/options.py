@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from solver.model.rules import DealerNatural, NaturalBeats, PresetName, Rules
+from solver.model.rules import RULE_TABLE, PresetName, Rules
 from solver.present.formats import Format, rule_cell
 from solver.present.tables import Table, dumps, render_tables
 
@@ -34,53 +34,28 @@ _DEFAULTS = {name: rule_cell(value) for name, value in Rules().to_json().items()
 
 
 def _rule_options() -> dict[str, Callable[[F], F]]:
-    """The rules options by rule name, spelled the same on every command that takes them."""
-
-    def rule_option(name: str, help_text: str, **kwargs: Any) -> Callable[[F], F]:
-        flag = "--" + name.replace("_", "-")
-        return click.option(
-            flag, default=None, show_default=_DEFAULTS[name], help=help_text, **kwargs
-        )
-
-    return {
+    """The rules options by rule name, one per row of the rule table, plus ``--preset`` and
+    the old alias; spelled the same on every command that takes them."""
+    options: dict[str, Callable[[F], F]] = {
         "preset": click.option(
             "--preset",
             default=None,
             type=click.Choice([p.value for p in PresetName]),
             help="Start from a named set of rules; the other rules options override it.  "
             "[default: casino-edition]",
-        ),
-        "decks": rule_option("decks", "Decks in the shoe (1-8)."),
-        "dealer_stands_on": rule_option(
-            "dealer_stands_on",
-            "Dealer stops at this best total, with or without the Bonus card (12-21).",
-        ),
-        "blackjack_pays": rule_option(
-            "blackjack_pays", "Pay of own card + Bonus card = 21, e.g. 3:2, 6:5, 2:1, 1:1."
-        ),
-        "dealer_natural": rule_option(
-            "dealer_natural",
-            "Which two-card dealer 21s are naturals.",
-            type=click.Choice([d.value for d in DealerNatural]),
-        ),
-        "natural_beats": rule_option(
-            "natural_beats",
-            "Which player hands a dealer natural beats: 21s of 3+ cards, every "
-            "non-blackjack hand, or none (ties every 21).",
-            type=click.Choice([b.value for b in NaturalBeats]),
-        ),
-        "natural_beats_multi_card_21": click.option(
-            "--natural-beats-multi-card-21/--no-natural-beats-multi-card-21",
-            default=None,
-            help="Old spelling of --natural-beats: yes is multi_card_21, no is nothing.",
-        ),
-        "paytable": rule_option(
-            "paytable", "Bonus pays S:R:A (suited match : rank match : adjacent), each to 1."
-        ),
-        "bonus_ratio": rule_option(
-            "bonus_ratio", "Bonus wager per unit of main wager (at least 1/2)."
-        ),
+        )
     }
+    for rule in RULE_TABLE:
+        choices: dict[str, Any] = {"type": click.Choice(rule.choices)} if rule.choices else {}
+        options[rule.name] = click.option(
+            rule.flag, default=None, show_default=_DEFAULTS[rule.name], help=rule.help, **choices
+        )
+    options["natural_beats_multi_card_21"] = click.option(
+        "--natural-beats-multi-card-21/--no-natural-beats-multi-card-21",
+        default=None,
+        help="Old spelling of --natural-beats: yes is multi_card_21, no is nothing.",
+    )
+    return options
 
 
 def rules_options(command: F) -> F:

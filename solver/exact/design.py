@@ -123,7 +123,7 @@ def parse_band(text: str, what: str = "edge range") -> tuple[Fraction, Fraction]
 
 def with_pay(paytable: Paytable, tier: BonusOutcome, pay: Fraction) -> Paytable:
     """``paytable`` with one tier's pay replaced."""
-    return replace(paytable, **{tier.value: pay})
+    return Paytable(paytable.pays, **{tier.value: pay})
 
 
 @dataclass(frozen=True, slots=True)

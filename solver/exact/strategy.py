@@ -29,13 +29,12 @@ from solver.exact.dealer import dealer_ends, padded_falling
 from solver.exact.game import GameResult, GameStore, solve_game
 from solver.exact.player import ExactValues, Number, PlayerSolution
 from solver.model.cards import VALUES, ValueCounts, value_label
-from solver.model.cells import COLUMNS, LEGEND, ROWS, Cell, grid
+from solver.model.cells import CHART_TITLE, COLUMNS, LEGEND, ROWS, Cell, grid
 from solver.model.cells import Action as Action  # the chart's vocabulary, for its callers
 from solver.model.cells import cell_of as cell_of
 from solver.model.hands import describe_hand, hand_of, is_player_blackjack
 from solver.model.numbers import exact_json
 from solver.model.rules import Rules
-from solver.model.titles import rule_differences
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +72,6 @@ class Chart:
         """The chart's action for a cell against a Bonus card value."""
         return self.actions[(cell, bonus)]
 
-    @property
-    def title(self) -> str:
-        """The chart's title line (:func:`title`)."""
-        return title(self)
-
     def to_json(self) -> dict[str, Any]:
         """The chart as the document ``cbj chart --format json`` prints."""
         return {
@@ -106,11 +100,10 @@ class Chart:
         }
 
 
+#: The head of every chart's title, before the rules that differ from the default.
 def title(chart: Chart) -> str:
     """The chart's title line, naming every rule that differs from the default."""
-    changed = rule_differences(chart.rules, Rules())
-    named = "default rules" if changed == "as in force" else changed
-    return f"Community Blackjack (Casino Edition) basic strategy: {named}"
+    return f"{CHART_TITLE}: {chart.rules.differences(Rules()) or 'default rules'}"
 
 
 @dataclass

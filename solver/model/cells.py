@@ -15,6 +15,8 @@ from typing import Protocol
 from solver.model.cards import VALUES, value_label
 from solver.model.hands import own_best
 
+#: The head of every chart's title; the rules that differ from the default follow it.
+CHART_TITLE = "Community Blackjack (Casino Edition) basic strategy"
 HARD_TOTALS = tuple(range(2, 22))
 SOFT_TOTALS = tuple(range(11, 22))
 

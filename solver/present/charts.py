@@ -21,11 +21,22 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from solver.model.cards import VALUES, value_label
-from solver.model.cells import COLUMNS, LEGEND, ROWS, Action, Cell, cell_name, cell_of, grid
+from solver.model.cells import (
+    CHART_TITLE,
+    COLUMNS,
+    LEGEND,
+    ROWS,
+    Action,
+    Cell,
+    cell_name,
+    cell_of,
+    grid,
+)
 from solver.model.hands import describe_hand
+from solver.model.rules import Rules
 from solver.present.formats import ChartFormat
 from solver.present.style import minus, one_in, significant_percent
-from solver.present.wording import plain_differences, rules_sentence
+from solver.present.wording import differences_in_words, rules_sentence
 
 if TYPE_CHECKING:
     from solver.exact.strategy import Chart, ExceptionHand
@@ -48,8 +59,7 @@ BLOCKS = {False: "hard totals", True: "soft totals (an ace counted as 11)"}
 
 def title(chart: Chart) -> str:
     """The chart's title, naming in plain words every rule that differs from the default."""
-    head, _, changed = chart.title.partition(": ")
-    return f"{head}: {plain_differences(changed)}"
+    return f"{CHART_TITLE}: {differences_in_words(chart.rules, Rules(), 'default rules')}"
 
 
 def summary(chart: Chart) -> str:

@@ -20,7 +20,7 @@ from solver.exact.bonus import BonusAnalysis, BonusLine
 from solver.exact.game import GameResult, RoundLine, Start
 from solver.model.cards import Card, parse_cards
 from solver.model.outcomes import BonusOutcome
-from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
+from solver.model.rules import Rules
 from solver.store.digest import sha256
 from solver.store.payload import Json, Section
 
@@ -49,33 +49,6 @@ def _unnumber(doc: Json) -> Any:
     if isinstance(doc, list):
         return Fraction(doc[0], doc[1])
     return float(doc)
-
-
-def encode_rules(rules: Rules) -> dict[str, Json]:
-    """The rules as canonical JSON values, every ratio an exact pair."""
-    return {
-        "decks": rules.decks,
-        "bonus_ratio": _q(rules.bonus_ratio),
-        "paytable": [_q(p) for p in rules.paytable.as_dict().values()],
-        "blackjack_pays": _q(rules.blackjack_pays),
-        "dealer_stands_on": rules.dealer_stands_on,
-        "dealer_natural": rules.dealer_natural.value,
-        "natural_beats": rules.natural_beats.value,
-    }
-
-
-def decode_rules(doc: dict[str, Json]) -> Rules:
-    """Inverse of :func:`encode_rules`."""
-    s, r, a = (Fraction(n, d) for n, d in doc["paytable"])
-    return Rules(
-        decks=doc["decks"],
-        bonus_ratio=Fraction(*doc["bonus_ratio"]),
-        paytable=Paytable(suited_match=s, rank_match=r, adjacent=a),
-        blackjack_pays=Fraction(*doc["blackjack_pays"]),
-        dealer_stands_on=doc["dealer_stands_on"],
-        dealer_natural=DealerNatural(doc["dealer_natural"]),
-        natural_beats=NaturalBeats(doc["natural_beats"]),
-    )
 
 
 def cards_text(cards: Iterable[Card]) -> list[str]:
@@ -325,7 +298,7 @@ def encode_game(game: GameResult[Any]) -> dict[str, Json]:
             ],
         }
     return {
-        "rules": encode_rules(game.rules),
+        "rules": game.rules.canonical(),
         "removed": cards_text(game.removed),
         "exact": game.exact,
         "starts": [
@@ -350,7 +323,7 @@ def decode_game(doc: dict[str, Json]) -> GameResult[Any]:
     The solutions (most of the document) are decoded when first used: a repeated ``cbj
     solve`` prints figures of the starting pairs and the round only.
     """
-    rules = decode_rules(doc["rules"])
+    rules = Rules.from_canonical(doc["rules"])
     bonus = None
     if doc["bonus"] is not None:
         lines = tuple(
@@ -420,7 +393,7 @@ class StoredSolutions(Mapping[int, "PlayerSolution"]):
 def encode_chart(chart: Chart) -> dict[str, Json]:
     """A best chart as plain JSON values (see :func:`decode_chart`)."""
     return {
-        "rules": encode_rules(chart.rules),
+        "rules": chart.rules.canonical(),
         "actions": [
             [soft, total, bonus, action.value]
             for ((soft, total), bonus), action in chart.actions.items()
@@ -439,7 +412,7 @@ def decode_chart(doc: dict[str, Json]) -> Chart:
     from solver.exact.strategy import Action, Chart, ExceptionHand  # the chart code, when read
 
     return Chart(
-        decode_rules(doc["rules"]),
+        Rules.from_canonical(doc["rules"]),
         {((bool(s), int(t)), int(b)): Action(a) for s, t, b, a in doc["actions"]},
         Fraction(*doc["expected_value"]),
         Fraction(*doc["optimal_expected_value"]),
@@ -482,7 +455,7 @@ def encode_effects(effects: EffectsOfRemoval[Any]) -> dict[str, Json]:
     """Effects of removal as plain JSON values (see :func:`decode_effects`)."""
     whole = effects.whole_deck
     return {
-        "rules": encode_rules(effects.rules),
+        "rules": effects.rules.canonical(),
         "removed": cards_text(effects.removed),
         "exact": effects.exact,
         "base": _figures(effects.base),
@@ -502,7 +475,7 @@ def decode_effects(doc: dict[str, Json]) -> EffectsOfRemoval[Any]:
     whole = doc["whole_deck"]
     exact = None if whole["exact"] is None else _unfigures(whole["exact"])
     return EffectsOfRemoval(
-        decode_rules(doc["rules"]),
+        Rules.from_canonical(doc["rules"]),
         parse_cards(doc["removed"]),
         bool(doc["exact"]),
         _unfigures(doc["base"]),

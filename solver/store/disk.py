@@ -50,7 +50,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from solver.exact.game import GameResult
-from solver.store.codecs import CODECS, StoredSolutions, cards_text, encode_rules, with_removed
+from solver.store.codecs import CODECS, StoredSolutions, cards_text, with_removed
 from solver.store.digest import sha256
 from solver.store.fingerprint import code_fingerprint, remembered_fingerprint
 from solver.store.folder import Unusable, check_owned_private, describe, shortened, too_long
@@ -282,7 +282,7 @@ class DiskCache:
         """The entry's key: a hash of the canonical inputs and of the computing code."""
         canonical = {
             "kind": kind,
-            "rules": encode_rules(rules),
+            "rules": rules.canonical(),
             "removed": sorted(cards_text(removed)),
             "exact": exact,
             "code": self.fingerprint,

@@ -29,7 +29,6 @@ from solver.model.cards import RANKS, VALUES, Card, Shoe
 from solver.model.errors import ReportError
 from solver.model.outcomes import PAY_TIERS, BonusOutcome
 from solver.model.rules import TABULATED_RATIOS, Rules
-from solver.model.titles import rule_differences
 from solver.sim import SimulationResult, Strategy
 from solver.studies.protection import (
     COUNTER_ROUNDS,
@@ -101,8 +100,8 @@ class ReportFigures:
     ratio_curve: RatioCurve
     dealer: DealerRows
     sensitivity: tuple[PaySensitivity, ...]
-    variants: tuple[tuple[str, Variant], ...]
-    """Each variant with the rules it changes, in words."""
+    variants: tuple[Variant, ...]
+    """The headline figures of each variant, one rule changed from :attr:`rules`."""
     chart: Chart
     table: TableOfPlayers
     protection: ProtectionStudy
@@ -191,7 +190,7 @@ def report_figures(
         ratio_curve=ratio_curve(model, rules),
         dealer=dealer_rows(rules),
         sensitivity=pay_sensitivity(model, rules),
-        variants=tuple((rule_differences(v.rules, rules), v) for v in variants),
+        variants=variants,
         chart=chart,
         table=table_of_players(game.rules, played, SEAT_COUNTS, table, seed=SIMULATION_SEED),
         protection=protection_study(

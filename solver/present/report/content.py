@@ -60,7 +60,7 @@ def build_report(figures: ReportFigures) -> Report:
         ratio_section(game.rules, figures.ratios, figures.ratio_curve),
         dealer_section(figures.dealer),
         sensitivity_section(figures.sensitivity),
-        variants_section(figures.variants),
+        variants_section(figures.rules, figures.variants),
         chart_section(figures.chart),
         protection_section(figures.protection),
         simulation_section(figures.simulation),

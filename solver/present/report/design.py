@@ -19,12 +19,13 @@ from solver.present.charts import (
 from solver.present.report.blocks import Grid, Plot, Section, Text
 from solver.present.report.plots import BONUS_NAMES, dealer_plot, sensitivity_plot
 from solver.present.style import edge_percent, minus
-from solver.present.wording import plain_differences
+from solver.present.wording import differences_in_words
 from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
     from solver.exact.design import Variant
     from solver.exact.strategy import Chart
+    from solver.model.rules import Rules
     from solver.studies.report import DealerRows, PaySensitivity
 
 
@@ -136,7 +137,7 @@ def sensitivity_section(lines: Sequence[PaySensitivity]) -> Section:
     )
 
 
-def variants_section(variants: Sequence[tuple[str, Variant]]) -> Section:
+def variants_section(rules: Rules, variants: Sequence[Variant]) -> Section:
     """Each common variant's headline figures, one rule changed at a time."""
     return Section(
         "Rule variants",
@@ -145,12 +146,12 @@ def variants_section(variants: Sequence[tuple[str, Variant]]) -> Section:
                 ("rules changed", "main-wager EV", "Bonus EV", "round house edge"),
                 tuple(
                     (
-                        plain_differences(changed),
+                        differences_in_words(v.rules, rules),
                         edge_percent(v.main_expected_value),
                         edge_percent(v.bonus_expected_value),
                         edge_percent(v.round_house_edge),
                     )
-                    for changed, v in variants
+                    for v in variants
                 ),
                 caption="Each row changes one rule from those in force and keeps the "
                 "paytable and the Bonus ratio. Main-wager EV in % of the main wager (float "
