@@ -98,6 +98,8 @@ def test_count_after_eor_reads_the_effects_from_the_disk_store(
         return real(rules, removed, exact, cache=games)  # the session's games, not solved again
 
     monkeypatch.setattr(protection, "effects_of_removal", counted)
+    # solver.api.protection holds its own name for it once imported (by an earlier test).
+    monkeypatch.setattr("solver.api.protection.effects_of_removal", counted)
     monkeypatch.setenv("CBJ_CACHE_DIR", str(tmp_path / "c"))
     options = ["--decks", "1", "--removed", "As 2c", "--format", "json"]
     assert run_cli(["eor", *options], capsys)[0] == 0

@@ -8,7 +8,6 @@ from statistics import NormalDist
 
 import pytest
 
-from solver.api.simulation import simulate
 from solver.exact.bonus import analyse_bonus
 from solver.exact.design import EdgeModel, with_pay
 from solver.exact.game import GameResult, solve_game
@@ -36,6 +35,8 @@ def small_game(rules: Rules, games: MemoryCache) -> GameResult[Fraction]:
 
 def test_the_report_cross_check_is_the_simulation_cbj_simulate_runs(games: MemoryCache) -> None:
     # The report calls the study directly; `cbj simulate` goes through the API's options.
+    from solver.api.simulation import simulate  # here: tests/test_store.py patches below it
+
     rules = Rules(decks=1)
     game = solve_game(rules, exact=True, cache=games)
     report = simulate_beside_exact(
