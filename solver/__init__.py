@@ -46,7 +46,7 @@ _HOMES = {
     "solver.model.outcomes": "BonusOutcome MainOutcome",
     "solver.model.rules": "DealerNatural NaturalBeats Paytable Rules",
     "solver.present.files": "Written",
-    "solver.present.seats": "TableOfPlayers",
+    "solver.studies.seats": "TableOfPlayers",
     "solver.sim": "SimulationResult",
     "solver.store.disk": "Cache CacheCleared CacheInfo DiskCache",
     "solver.store.memory": "MemoryCache",

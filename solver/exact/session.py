@@ -47,6 +47,7 @@ from solver.exact.lattice import (
 )
 from solver.exact.ruin import Method, Ruin, ruin_unlimited, ruin_within
 from solver.model.errors import SessionError
+from solver.model.normal import QUANTILE_LEVELS
 from solver.model.numbers import exact_json, float_json, number_json
 from solver.model.rules import Rules
 
@@ -59,8 +60,6 @@ MAX_ROUNDS = 100_000
 EXACT_AUTO_ROUNDS = 20
 #: ``method="exact"`` is refused above this many rounds (its weights grow as ``D**N``).
 EXACT_MAX_ROUNDS = 100
-#: The quantile levels reported.
-QUANTILE_LEVELS: tuple[Fraction, ...] = tuple(Fraction(p, 100) for p in (1, 5, 25, 50, 75, 95, 99))
 #: The largest likely loss is the loss that is exceeded with probability below this.
 LIKELY_LEVEL = Fraction(1, 100)
 #: Largest bankroll accepted, in units of the main wager.

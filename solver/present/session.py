@@ -12,6 +12,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from solver.model.normal import QUANTILE_LEVELS
 from solver.model.numbers import number
 from solver.present.tables import Table, rules_notes
 
@@ -45,8 +46,6 @@ def _net(value: Fraction | float) -> str:
 
 def summary_table(result: SessionResult) -> Table:
     """The session's figures, exact (or FFT within its bound) beside the normal approximation."""
-    from solver.exact.session import QUANTILE_LEVELS
-
     f = result.figures
     d = f.distribution
     n = f.normal
