@@ -704,18 +704,22 @@ def graph(
     from pathlib import Path
 
     from solver.exact.graph import decision_graph
-    from solver.present.files import Written
+    from solver.present.files import Written, check_writable, write_atomic
     from solver.present.graph import graph_format, render_graph
 
     bonus_cards = _cards([bonus] if isinstance(bonus, Card) else bonus)
     if len(bonus_cards) != 1:
         raise CardError(f"the Bonus card is exactly one card, got {bonus!r}")
+    if isinstance(hand, str) and not hand.strip():
+        raise CardError("the hand is empty: give cards, e.g. '9 3', or leave it out for all")
     fmt = graph_format(Path(output)) if output is not None else None
+    if output is not None:
+        check_writable(Path(output))
     played = make_rules(rules, options)
     result = decision_graph(played, bonus_cards[0], _cards(hand), exact=exact)
     if output is None or fmt is None:
         return result
-    Path(output).write_bytes(render_graph(result, fmt))
+    write_atomic(Path(output), render_graph(result, fmt))
     return Written(played, (Path(output),))
 
 

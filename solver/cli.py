@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from solver.model import process
 from solver.model.errors import CbjError
 from solver.model.outcomes import DEFAULT_ROUND_BAND, PAY_TIERS, POLICY_NAMES, BonusOutcome
 from solver.model.rules import DealerNatural, NaturalBeats, PresetName, Rules
@@ -876,7 +877,7 @@ def shoe_states(no_cache: bool, fmt: str, **options: Any) -> None:
 @cli.lazy_command("graph")
 @rules_options
 @option("--bonus", "bonus_text", required=True, help="The Bonus card, e.g. 7 or 7h.")
-@option("--hand", default="", help="Start from these own cards, e.g. '9 3' (default: all).")
+@option("--hand", default=None, help="Start from these own cards, e.g. '9 3' (default: all).")
 @option("--exact", is_flag=True, help="Exact fractions as extra attributes (slower).")
 @option(
     "-o",
@@ -885,9 +886,9 @@ def shoe_states(no_cache: bool, fmt: str, **options: Any) -> None:
     required=True,
     help="File to write: .graphml, .gexf or .dot (or a picture: .svg, .png, .pdf).",
 )
-def graph(bonus_text: str, hand: str, exact: bool, output: Path, **options: Any) -> None:
+def graph(bonus_text: str, hand: str | None, exact: bool, output: Path, **options: Any) -> None:
     """The player's decision graph (hands, EVs, draws) for Gephi, yEd or Graphviz."""
-    api.graph(output, bonus=bonus_text, hand=hand, exact=exact, **options)
+    api.graph(output, bonus=bonus_text, hand=() if hand is None else hand, exact=exact, **options)
     click.echo(f"cbj: wrote {output}", err=True)
 
 
@@ -897,12 +898,13 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
-def interrupted() -> None:
-    """Ctrl-C: show the cursor again (a progress bar hides it), say so, exit 130."""
-    if sys.stderr.isatty():
+def interrupted(status: int = 130) -> None:
+    """Ctrl-C (or SIGTERM, SIGHUP): show the cursor again (a progress bar hides it), say
+    so, exit 128 + the signal."""
+    if sys.stderr is not None and sys.stderr.isatty():
         sys.stderr.write("\x1b[?25h\r\x1b[K")  # cursor shown, a half-drawn bar wiped
     click.echo("cbj: interrupted", err=True)
-    sys.exit(130)
+    sys.exit(status)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -910,14 +912,17 @@ def main(argv: list[str] | None = None) -> None:
     # The solver multiplies no matrices, so the pool of threads OpenBLAS starts with numpy
     # (one per core) would only add start-up time and CPU; a user's own setting wins.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    process.stop_on_signals()  # SIGTERM and SIGHUP clean up as Ctrl-C does
+    process.guard_stdout()  # a full or closed standard output is one line, not silence
     try:
         status = cli.main(args=argv, prog_name="cbj", standalone_mode=False)
+        sys.stdout.flush()
     except CbjError as error:
         fail(str(error))
     except click.ClickException as error:
         fail(error.format_message().replace("\n", " "))
-    except (click.Abort, KeyboardInterrupt):
-        interrupted()
+    except (click.Abort, KeyboardInterrupt) as error:
+        interrupted(process.exit_status(error))
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`): nothing left to say
         sys.exit(0)

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Literal, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, TypeVar
 
 from solver.model.errors import BackendError, CbjError
 
@@ -121,6 +124,93 @@ def _dask_results(function: Callable[[T], R], items: Sequence[T], address: str) 
             yield future.result()
 
 
+#: How often a worker process checks that the command that started it still runs.
+WATCH_INTERVAL = 0.5
+#: The parent this worker process watches (set once per process, on its first task).
+_watched_parent: int | None = None
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker process, end it soon after the process ``parent`` that started it ends.
+
+    A command killed outright (SIGKILL, or a crash) cannot stop its workers; each worker
+    stops itself instead: a daemon thread polls the worker's parent process every
+    :data:`WATCH_INTERVAL` seconds and ends the worker once it has changed (the orphan
+    is handed to init or a subreaper).  Nothing happens in ``parent`` itself.
+    """
+    global _watched_parent
+    if os.getpid() == parent or _watched_parent is not None:
+        return
+    _watched_parent = watched = os.getppid()
+    if watched != parent and not _running(parent):
+        os._exit(1)  # the command ended while this worker was starting
+    # (a parent other than the command is a helper it started: that one is watched)
+
+    def watch() -> None:
+        while os.getppid() == watched:
+            time.sleep(WATCH_INTERVAL)
+        os._exit(1)  # the command is gone: no one will read this worker's results
+
+    threading.Thread(target=watch, name="cbj-parent-watch", daemon=True).start()
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class _Watched(Generic[T, R]):
+    """``function``, run by a worker process that ends when the command ``parent`` ends."""
+
+    function: Callable[[T], R]
+    parent: int
+
+    def __call__(self, item: T) -> R:
+        _watch_parent(self.parent)
+        return self.function(item)
+
+
+def _joblib_results(
+    function: Callable[[T], R], items: Sequence[T], workers: int, prefer: str
+) -> Iterator[R]:
+    """``function`` over ``items`` on ``workers`` joblib workers, in order.
+
+    A worker process killed from outside is one :class:`BackendError`; a Ctrl-C (or the
+    stop signals the CLI turns into one) stops every worker before it goes on.
+    """
+    from joblib import Parallel, delayed
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    watching: dict[str, Any] = {}
+    task: Callable[[T], R] = function
+    if prefer == "processes":  # each worker watches this process from its start
+        watching = {"initializer": _watch_parent, "initargs": (os.getpid(),)}
+        task = _Watched(function, os.getpid())  # and on its first task, if started otherwise
+    try:
+        parallel = Parallel(n_jobs=workers, prefer=prefer, return_as="generator", **watching)
+    except ValueError:  # a backend chosen by the caller that cannot stream results
+        parallel = Parallel(n_jobs=workers, prefer=prefer, **watching)
+    results = parallel(delayed(task)(item) for item in items)
+    try:
+        yield from results
+    except TerminatedWorkerError:
+        raise BackendError(
+            "a worker process was stopped from outside (killed, or out of memory): "
+            "run again, or with fewer --jobs"
+        ) from None
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # an abandoned run (an error, Ctrl-C) stops its workers now
+
+
 def parallel_map(
     function: Callable[[T], R],
     items: Sequence[T],
@@ -146,14 +236,8 @@ def parallel_map(
     elif (workers := effective_jobs(jobs, len(items))) == 1:
         results = (function(item) for item in items)
     else:
-        from joblib import Parallel, delayed
-
         prefer = "threads" if backend == "threads" else "processes"
-        try:
-            parallel = Parallel(n_jobs=workers, prefer=prefer, return_as="generator")
-        except ValueError:  # a backend chosen by the caller that cannot stream results
-            parallel = Parallel(n_jobs=workers, prefer=prefer)
-        results = parallel(delayed(function)(item) for item in items)
+        results = _joblib_results(function, items, workers, prefer)
     return _reported(results, len(items), progress)
 
 
