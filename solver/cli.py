@@ -912,7 +912,8 @@ def main(argv: list[str] | None = None) -> None:
     # The solver multiplies no matrices, so the pool of threads OpenBLAS starts with numpy
     # (one per core) would only add start-up time and CPU; a user's own setting wins.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    process.stop_on_signals()  # SIGTERM and SIGHUP clean up as Ctrl-C does
+    if argv is None:  # the command's own process (a caller's handlers are its own)
+        process.stop_on_signals()  # SIGTERM and SIGHUP clean up as Ctrl-C does
     process.guard_stdout()  # a full or closed standard output is one line, not silence
     try:
         status = cli.main(args=argv, prog_name="cbj", standalone_mode=False)

@@ -8,6 +8,7 @@ for any process left over from the command's whole tree.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -97,10 +98,8 @@ def gone_within(pids: set[int], seconds: float) -> set[int]:
 def clean_up(command: subprocess.Popen[bytes], pids: set[int]) -> None:
     """Kill whatever the test left (so a failure does not load the machine)."""
     for pid in alive(pids):
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     if command.poll() is None:
         command.kill()
     command.wait()

@@ -16,6 +16,7 @@ import io
 import os
 import signal
 import sys
+import threading
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -51,8 +52,11 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 def stop_on_signals() -> None:
     """SIGTERM and SIGHUP raise :class:`Terminated` in the main thread from now on.
 
-    A signal its caller chose to ignore (``nohup`` ignores SIGHUP) stays ignored.
+    A signal its caller chose to ignore (``nohup`` ignores SIGHUP) stays ignored;
+    outside the main thread (where no handler can be set) nothing changes.
     """
+    if threading.current_thread() is not threading.main_thread():
+        return
     for each in STOP_SIGNALS:
         if signal.getsignal(each) is not signal.SIG_IGN:
             signal.signal(each, _stop)
