@@ -78,8 +78,26 @@ else:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class AsciiInt(click.types.IntParamType):
+    """Click's whole numbers, in the ASCII digits the help documents (not Arabic-Indic ones)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.isascii():
+            self.fail(f"{value!r} is not a whole number in the digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class AsciiIntRange(AsciiInt, click.IntRange):
+    """Click's ``IntRange``, in ASCII digits."""
+
+
 def option(*decls: str, **attrs: Any) -> Callable[[F], F]:
     """``click.option``, made when its command is first built (see :class:`LazyCommands`)."""
+    if attrs.get("type") is int:  # whole numbers in ASCII digits only
+        attrs["type"] = AsciiInt()
+    elif type(attrs.get("type")) is click.IntRange:
+        given = attrs["type"]
+        attrs["type"] = AsciiIntRange(given.min, given.max, given.min_open, given.max_open)
 
     def decorate(command: F) -> F:
         later: list[tuple[tuple[str, ...], dict[str, Any]]] = vars(command).setdefault(
@@ -763,13 +781,13 @@ def variants(fmt: str, no_cache: bool, **options: Any) -> None:
 )
 @click.option(
     "--table-rounds",
-    type=int,
+    type=AsciiInt(),
     default=None,
     help="A table of players: table-rounds dealt for each number of seats  [default: 50000]",
 )
 @click.option(
     "--simulation-rounds",
-    type=int,
+    type=AsciiInt(),
     default=None,
     help="Simulation cross-check: rounds dealt  [default: 100000]",
 )
@@ -912,9 +930,9 @@ def main(argv: list[str] | None = None) -> None:
     # The solver multiplies no matrices, so the pool of threads OpenBLAS starts with numpy
     # (one per core) would only add start-up time and CPU; a user's own setting wins.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    if argv is None:  # the command's own process (a caller's handlers are its own)
-        process.stop_on_signals()  # SIGTERM and SIGHUP clean up as Ctrl-C does
-    process.guard_stdout()  # a full or closed standard output is one line, not silence
+    # SIGTERM and SIGHUP clean up as Ctrl-C does (in the command's own process, not a
+    # caller's); a full or closed standard output is one line, not silence.
+    process.start(own_process=argv is None)
     try:
         status = cli.main(args=argv, prog_name="cbj", standalone_mode=False)
         sys.stdout.flush()

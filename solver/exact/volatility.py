@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.model.errors import RulesError
 from solver.model.numbers import exact_json, float_json, number_json
-from solver.model.rules import MIN_BONUS_RATIO, parse_ratio
+from solver.model.rules import MAX_BONUS_RATIO, MIN_BONUS_RATIO, parse_ratio
 from solver.model.rules import TABULATED_RATIOS as TABULATED_RATIOS
 
 if TYPE_CHECKING:  # solver.exact.game imports this module to put volatility in its JSON
@@ -49,7 +49,8 @@ APPROXIMATION = (
 
 
 def check_ratio(ratio: Fraction | int | str) -> Fraction:
-    """A Bonus ratio, parsed and checked against clause 2 (at least 1/2).
+    """A Bonus ratio, parsed and checked against clause 2 (at least 1/2) and the rule's
+    range (at most 100).
 
     >>> check_ratio("3/4")
     Fraction(3, 4)
@@ -59,6 +60,11 @@ def check_ratio(ratio: Fraction | int | str) -> Fraction:
         raise RulesError(
             f"bonus ratio {ratio} is below 1/2: the rules require a Bonus wager of at least "
             "half the main wager"
+        )
+    if value > MAX_BONUS_RATIO:
+        raise RulesError(
+            f"bonus ratio {ratio} is above {MAX_BONUS_RATIO}, the largest Bonus wager the rules "
+            "table allows"
         )
     return value
 

@@ -6,7 +6,8 @@ stopped, temporary files removed) and the exit status is 128 + the signal's numb
 :func:`guard_stdout` makes a standard output that cannot be written (a full disk, a
 closed descriptor) fail with one :class:`StdoutError` line instead of a traceback or a
 silent success; a reader that goes away (``| head``) stays a ``BrokenPipeError``, which
-the CLI ends quietly.
+the CLI ends quietly.  :func:`private_matplotlib_folder` keeps matplotlib's warnings
+about an unwritable home off stderr.  :func:`start` does all three for the command.
 """
 
 from __future__ import annotations
@@ -170,3 +171,53 @@ def guard_stdout() -> None:
         line_buffering=line_buffering,
         write_through=write_through,
     )
+
+
+def _can_create(path: str) -> bool:
+    """Whether the folder ``path`` exists writable, or could be made (its nearest existing
+    ancestor is a writable folder)."""
+    for _ in range(64):
+        if os.path.lexists(path):
+            return os.path.isdir(path) and os.access(path, os.W_OK | os.X_OK)
+        parent = os.path.dirname(path)
+        if parent == path:
+            return False
+        path = parent
+    return False
+
+
+def private_matplotlib_folder() -> None:
+    """Give matplotlib a private folder when its own (under ``HOME``) cannot be written.
+
+    Else matplotlib prints "mkdir -p failed" and "created a temporary cache directory"
+    on stderr for every chart; the private folder is removed when the command ends.
+    A ``MPLCONFIGDIR`` the user set is kept.
+    """
+    if os.environ.get("MPLCONFIGDIR"):
+        return
+    home = os.path.expanduser("~")
+    folders = [
+        os.path.join(os.environ.get(variable) or os.path.join(home, fallback), "matplotlib")
+        for variable, fallback in (("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"))
+    ]
+    if home != "~" and all(_can_create(folder) for folder in folders):
+        return
+    import atexit
+    import shutil
+    import tempfile
+
+    try:
+        private = tempfile.mkdtemp(prefix="cbj-matplotlib-")
+    except OSError:
+        return  # matplotlib will say why itself
+    os.environ["MPLCONFIGDIR"] = private
+    atexit.register(shutil.rmtree, private, ignore_errors=True)
+
+
+def start(own_process: bool) -> None:
+    """Set the command's process up: stop signals (if the process is the command's own,
+    not a caller's), a guarded standard output, matplotlib's folder."""
+    if own_process:
+        stop_on_signals()
+    guard_stdout()
+    private_matplotlib_folder()
