@@ -8,6 +8,7 @@ the command as it is.  :func:`shared_folder` makes a folder that user may enter.
 
 from __future__ import annotations
 
+import functools
 import os
 import pwd
 import shutil
@@ -17,6 +18,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -28,24 +30,45 @@ def _account() -> pwd.struct_passwd:
     try:
         return pwd.getpwnam(USER)
     except KeyError:
-        pytest.skip(f"no {USER!r} account to drop root's privileges to")
+        _cannot(f"no {USER!r} account to drop root's privileges to")
+
+
+#: Set (by .ci/run) to make a missing way to drop root's privileges a failure, not a skip.
+REQUIRED = "CBJ_REQUIRE_UNPRIVILEGED"
+
+
+def _cannot(reason: str) -> NoReturn:
+    if os.environ.get(REQUIRED):
+        pytest.fail(f"{reason} ({REQUIRED} is set: these tests must run)")
+    pytest.skip(reason)
+
+
+@functools.cache
+def _drop() -> tuple[str, ...]:
+    """The command prefix that runs a command as ``nobody``; checked once to import solver."""
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        _cannot("setpriv (util-linux) is needed to drop root's privileges")
+    account = _account()
+    prefix = (
+        setpriv,
+        f"--reuid={account.pw_uid}",
+        f"--regid={account.pw_gid}",
+        "--clear-groups",
+    )
+    probe = subprocess.run(
+        [*prefix, sys.executable, "-c", "import solver"], capture_output=True, cwd="/"
+    )
+    if probe.returncode != 0:
+        _cannot(f"{USER} cannot run this Python or import solver from {sys.prefix}")
+    return prefix
 
 
 def unprivileged(argv: list[str]) -> list[str]:
     """``argv``, run as ``nobody`` (no supplementary groups) when the tests run as root."""
     if os.geteuid() != 0:
         return argv
-    setpriv = shutil.which("setpriv")
-    if setpriv is None:
-        pytest.skip("setpriv (util-linux) is needed to drop root's privileges")
-    account = _account()
-    return [
-        setpriv,
-        f"--reuid={account.pw_uid}",
-        f"--regid={account.pw_gid}",
-        "--clear-groups",
-        *argv,
-    ]
+    return [*_drop(), *argv]
 
 
 def run_cbj(
