@@ -156,3 +156,21 @@ def test_a_killed_worker_is_one_line(tmp_path: Path) -> None:
         assert gone_within(workers, 10) == set()
     finally:
         clean_up(command, workers)
+
+
+@pytest.mark.parametrize("moment", [0.3, 0.6, 0.9])
+def test_sigterm_while_writing_leaves_no_temporary_file(moment: float, tmp_path: Path) -> None:
+    # A run to its end measures the command; then SIGTERM at a share of that time.
+    arguments = ["graph", "--decks", "1", "--bonus", "7", "-o", "graph.svg"]
+    started = time.monotonic()
+    first = start(arguments, tmp_path)
+    assert first.wait(timeout=120) == 0
+    duration = time.monotonic() - started
+    (tmp_path / "graph.svg").unlink()
+    command = start(arguments, tmp_path)
+    time.sleep(duration * moment)
+    command.send_signal(signal.SIGTERM)
+    status = command.wait(timeout=60)
+    assert status in (0, 128 + signal.SIGTERM)
+    left = [p.name for p in tmp_path.iterdir()]  # the graph (if written in time), no more
+    assert left == ["graph.svg"] if status == 0 else left in ([], ["graph.svg"]), left
