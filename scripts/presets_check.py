@@ -21,17 +21,18 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-from solver.api import bonus_figure
-from solver.cache import default_cache
+from solver.api.simulation import bonus_figure
 from solver.exact.game import GameResult, solve_game
-from solver.exact.policies import POLICY_NAMES, realistic_play
+from solver.exact.policies import realistic_play
 from solver.exact.ratios import round_moments, volatility
 from solver.exact.seats import table_bonus
 from solver.exact.strategy import strategy_source
+from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
 from solver.sim import ExactFigure, parse_strategy, simulate
 from solver.sim.seats import table_estimate
 from solver.sim.sessions import coverage, simulate_sessions
+from solver.store.disk import default_cache
 
 READINGS = [
     ("vegas-21 preset", Rules.from_preset("vegas-21")),

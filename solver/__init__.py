@@ -7,79 +7,31 @@ Everything ``cbj`` does is one function here, named like the command::
     >>> game.expected_value > 0
     True
 
-The functions and types are loaded when first used, so ``import solver`` stays quick.
+Each public name is loaded from its module when first used (:data:`_HOMES` lists them
+once, and ``__all__`` is made from it), so ``import solver`` stays quick and a command
+loads only what it needs.
 """
 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from solver.api import (
-        RulesResult,
-        advise,
-        bonus,
-        cache_clear,
-        cache_info,
-        chart,
-        count,
-        dealer,
-        eor,
-        paytable_search,
-        paytable_solve,
-        report,
-        rules,
-        seats,
-        shoe_states,
-        simulate,
-        solve,
-        strategies,
-        tables,
-        variants,
-    )
-    from solver.cache import Cache, CacheCleared, CacheInfo, DiskCache, MemoryCache
-    from solver.exact.bonus import BonusAnalysis, BonusResult
-    from solver.exact.dealer import DealerResult
-    from solver.exact.design import PaySolution, SearchResult, Variants
-    from solver.exact.game import Advice, GameResult, GameStore
-    from solver.exact.policies import StrategiesResult
-    from solver.exact.protection import Counts, EffectsOfRemoval
-    from solver.exact.shoe_states import ShoeStates
-    from solver.exact.strategy import Chart
-    from solver.model.cards import Card, Rank, Shoe, Suit, parse_cards
-    from solver.model.errors import (
-        BackendError,
-        CardError,
-        CbjError,
-        CountError,
-        DesignError,
-        HandError,
-        OutputError,
-        ReportError,
-        RulesError,
-        ShoeError,
-        SimulationError,
-        StrategyError,
-    )
-    from solver.model.outcomes import BonusOutcome, MainOutcome
-    from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
-    from solver.present.files import Written
-    from solver.present.seats import TableOfPlayers
-    from solver.sim import SimulationResult
-
-#: Where each public name lives.
+#: Every public name, listed once under the module it lives in.
 _HOMES = {
-    "solver.api": (
-        "RulesResult advise bonus cache_clear "
-        "cache_info chart count dealer eor paytable_search paytable_solve report rules seats "
-        "shoe_states simulate solve strategies tables variants"
-    ),
-    "solver.cache": "Cache CacheCleared CacheInfo DiskCache MemoryCache",
+    "solver.api.cache": "cache_clear cache_info",
+    "solver.api.files": "graph report tables",
+    "solver.api.game": "advise bonus solve",
+    "solver.api.paytable": "paytable_search paytable_solve variants",
+    "solver.api.protection": "count eor shoe_states",
+    "solver.api.rules": "RulesResult rules",
+    "solver.api.simulation": "seats simulate",
+    "solver.api.strategy": "chart dealer strategies",
     "solver.exact.bonus": "BonusAnalysis BonusResult",
     "solver.exact.dealer": "DealerResult",
     "solver.exact.design": "PaySolution SearchResult Variants",
     "solver.exact.game": "Advice GameResult GameStore",
+    "solver.exact.graph": "DecisionGraph",
     "solver.exact.policies": "StrategiesResult",
     "solver.exact.protection": "Counts EffectsOfRemoval",
     "solver.exact.shoe_states": "ShoeStates",
@@ -94,76 +46,13 @@ _HOMES = {
     "solver.present.files": "Written",
     "solver.present.seats": "TableOfPlayers",
     "solver.sim": "SimulationResult",
+    "solver.store.disk": "Cache CacheCleared CacheInfo DiskCache",
+    "solver.store.memory": "MemoryCache",
+    "solver.store.protocol": "Store",
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names.split()}
 
-__all__ = [
-    "Advice",
-    "BackendError",
-    "BonusAnalysis",
-    "BonusOutcome",
-    "BonusResult",
-    "Cache",
-    "CacheCleared",
-    "CacheInfo",
-    "Card",
-    "CardError",
-    "CbjError",
-    "Chart",
-    "CountError",
-    "Counts",
-    "DealerNatural",
-    "DealerResult",
-    "DesignError",
-    "DiskCache",
-    "EffectsOfRemoval",
-    "GameResult",
-    "GameStore",
-    "HandError",
-    "MainOutcome",
-    "MemoryCache",
-    "NaturalBeats",
-    "OutputError",
-    "PaySolution",
-    "Paytable",
-    "Rank",
-    "ReportError",
-    "Rules",
-    "RulesError",
-    "RulesResult",
-    "SearchResult",
-    "Shoe",
-    "ShoeError",
-    "ShoeStates",
-    "SimulationError",
-    "SimulationResult",
-    "StrategiesResult",
-    "StrategyError",
-    "Suit",
-    "TableOfPlayers",
-    "Variants",
-    "Written",
-    "advise",
-    "bonus",
-    "cache_clear",
-    "cache_info",
-    "chart",
-    "count",
-    "dealer",
-    "eor",
-    "parse_cards",
-    "paytable_search",
-    "paytable_solve",
-    "report",
-    "rules",
-    "seats",
-    "shoe_states",
-    "simulate",
-    "solve",
-    "strategies",
-    "tables",
-    "variants",
-]
+__all__ = sorted(_WHERE)
 
 
 def __getattr__(name: str) -> Any:

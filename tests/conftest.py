@@ -35,11 +35,12 @@ os.environ["MPLCONFIGDIR"] = str(SESSION_ROOT / "matplotlib")
 
 import pytest  # noqa: E402
 
-from solver.cache import Cache, MemoryCache  # noqa: E402
 from solver.cli import main  # noqa: E402
 from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
 from solver.present.report import Report, build_report, render_html  # noqa: E402
+from solver.store.disk import Cache  # noqa: E402
+from solver.store.memory import MemoryCache  # noqa: E402
 
 if TYPE_CHECKING:
     from solver.exact.game import GameResult

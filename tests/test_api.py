@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 import solver
-from solver.cache import Cache, MemoryCache
+from solver.store.disk import Cache
+from solver.store.memory import MemoryCache
 from tests.conftest import run_cli
 
 Case = tuple[list[str], Callable[[Cache], Any]]
@@ -240,7 +241,7 @@ def test_results_compare_by_value_and_are_frozen(games: MemoryCache) -> None:
     assert first == second
     assert solver.bonus(decks=2) != solver.bonus(decks=1)
     with pytest.raises(AttributeError):
-        first.exact = True  # type: ignore[misc]
+        first.exact = True
 
 
 def test_exact_results_hold_fractions_and_float_results_floats(games: MemoryCache) -> None:
@@ -307,7 +308,7 @@ def test_the_library_writes_no_file_unless_asked(tmp_path: Path) -> None:
 def test_a_memory_cache_keeps_the_effects_of_removal(monkeypatch: pytest.MonkeyPatch) -> None:
     """``eor`` then ``count`` with one MemoryCache find the effects once; a disk cache and
     other removed cards (the order kept) find them again."""
-    import solver.exact.protection as protection
+    import solver.api.protection as protection
 
     calls: list[tuple[solver.Rules, tuple[solver.Card, ...], bool]] = []
 

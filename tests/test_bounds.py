@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solver.model.cards import Shoe
+from solver.model.checks import MAX_ROUNDS
 from solver.model.errors import CbjError, SimulationError
 from solver.model.parallel import available_cores, effective_jobs
 from solver.model.rules import Rules
@@ -65,7 +66,7 @@ def test_memory_does_not_grow_with_the_number_of_rounds() -> None:
             run.simulate(
                 Rules(),
                 STAND_17,
-                run.MAX_ROUNDS,
+                MAX_ROUNDS,
                 seed=1,
                 chunk_rounds=10_000,
                 penetration=None,
@@ -78,8 +79,8 @@ def test_memory_does_not_grow_with_the_number_of_rounds() -> None:
 
 
 def test_rounds_over_the_documented_maximum_are_refused() -> None:
-    with pytest.raises(SimulationError, match="maximum") as error:
-        run.simulate(Rules(), STAND_17, run.MAX_ROUNDS + 1)
+    with pytest.raises(SimulationError, match="invalid: give 1 to") as error:
+        run.simulate(Rules(), STAND_17, MAX_ROUNDS + 1)
     assert "\n" not in str(error.value)
     assert "MAX_ROUNDS" in (run.simulate.__doc__ or "")
 

@@ -8,11 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 
-from solver.cache import Cache, MemoryCache
+from solver.cli import COMMANDS, cli
 from solver.exact.game import solve_game
 from solver.model.rules import Rules
+from solver.store.disk import Cache
+from solver.store.memory import MemoryCache
 
 from .conftest import run_cli
 
@@ -78,41 +81,43 @@ def test_start_up_and_commands_that_solve_nothing_load_no_heavy_library() -> Non
     """Not a timing test: which modules ``cbj`` loads, step by step in one fresh process.
 
     Importing the CLI loads none of matplotlib, reportlab and sympy; ``cbj rules`` (with and
-    without a preset) and ``cbj --help`` load neither numpy nor the solver; and ``cbj --help``
-    lists stand-ins for the commands not built yet: the same text as once every command is
-    built, and a command is built only when it runs. Modules are never unloaded, so one
-    missing after a step was loaded by none of the steps before it; each step prints what
-    it found, so a failure names the step. (Five processes before, one for each check.)
+    without a preset) and ``cbj --help`` load neither numpy nor the solver; ``cbj rules``
+    imports its own command module and no other, and ``cbj --help`` none. Modules are never
+    unloaded, so one missing after a step was loaded by none of the steps before it; each
+    step prints what it found, so a failure names the step.
     """
     code = (
-        "import sys, click, contextlib, io\n"
+        "import sys, contextlib, io\n"
         "def loaded(names):\n"
         "    return sorted(m for m in names if m in sys.modules)\n"
         "import solver.cli as c\n"
         "print('start-up', loaded(('matplotlib', 'reportlab', 'sympy')))\n"
-        "groups = [('cbj', c.cli), ('paytable', c.paytable), ('cache', c.cache_group)]\n"
-        "def helps():\n"
-        "    return [click.Context(g, info_name=n).get_help() for n, g in groups]\n"
-        "lazy = helps()\n"
+        "modules = sorted({module for module, _, _ in c.COMMANDS.values()})\n"
         "heavy = ('numpy', 'solver.exact.game', 'solver.sim', 'statistics', 'csv', 'json')\n"
-        "for argv in (['rules'], ['rules', '--preset', 'vegas-21'], ['--help']):\n"
+        "for argv in (['--help'], ['rules'], ['rules', '--preset', 'vegas-21']):\n"
         "    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
         "        c.main(argv)\n"
-        "    print(' '.join(argv), loaded(heavy))\n"
-        "    if argv == ['rules']:\n"
-        "        print('built', sorted(n for _, g in groups for n in g.commands.built))\n"
-        "built = [command for _, g in groups for command in g.commands.values()]\n"
-        "print('all built', all(not g.commands.waiting for _, g in groups), lazy == helps())"
+        "    print(' '.join(argv), loaded(heavy), loaded(modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines() == [
         "start-up []",
-        "rules []",
-        "built ['cache', 'paytable', 'rules']",
-        "rules --preset vegas-21 []",
-        "--help []",
-        "all built True True",
+        "--help [] []",
+        "rules [] ['solver.cli.rules']",
+        "rules --preset vegas-21 [] ['solver.cli.rules']",
     ]
+
+
+def test_the_command_list_shows_each_command_s_own_help() -> None:
+    """``cbj --help`` lists the commands from :data:`solver.cli.COMMANDS` without loading them:
+    each line there is the command's docstring, and names the command it loads."""
+    context = click.Context(cli)
+    assert sorted(COMMANDS) == cli.list_commands(context)
+    for name, (_, _, help_line) in COMMANDS.items():
+        command = cli.get_command(context, name)
+        assert command is not None and command.name == name
+        assert command.help == help_line, name
+    assert cli.get_command(context, "nosuch") is None
 
 
 def test_a_cache_hit_loads_neither_numpy_nor_the_solver(tmp_path: Path, games: MemoryCache) -> None:

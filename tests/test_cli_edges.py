@@ -5,11 +5,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import click
 import pytest
 
-import solver.api
-from solver.cache import Cache
+import solver.api.game
 from solver.cli import cli
+from solver.store.disk import Cache
 
 from .conftest import run_cli
 from .test_fuzz import commands
@@ -35,7 +36,7 @@ def test_ctrl_c_exits_130_with_one_line(
     def interrupt(**_: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(solver.api, "bonus", interrupt)
+    monkeypatch.setattr(solver.api.game, "bonus", interrupt)
     status, out, err = run_cli(["bonus"], capsys)
     assert status == 130 and out == ""
     # click ends the terminal's ^C line with a newline of its own before our one line.
@@ -110,9 +111,12 @@ def test_tables_refuses_a_folder_of_other_files(
 def test_every_command_that_solves_has_no_cache() -> None:
     solving = {"solve", "chart", "tables", "simulate", "search", "variants", "report"}
     found = {path[-1] for path, _ in commands(cli)} | {"tables", "report"}
+    context = click.Context(cli)
+    paytable = cli.get_command(context, "paytable")
+    assert isinstance(paytable, click.Group)
     for name in solving & found:
-        command = cli.commands.get(name) or cli.commands["paytable"].commands[name]  # type: ignore[attr-defined]
-        assert any(p.name == "no_cache" for p in command.params), name
+        command = cli.get_command(context, name) or paytable.get_command(context, name)
+        assert command is not None and any(p.name == "no_cache" for p in command.params), name
 
 
 def test_cache_info_and_clear(
@@ -163,7 +167,7 @@ def test_exact_solves_show_fractions_in_csv_and_markdown(
 ) -> None:
     status, out, _ = run_cli(["solve", *ONE_DECK, "--exact", "--format", fmt], capsys)
     # The library reads the game the command left in the session's disk cache.
-    exact = solver.api.solve(decks=1, exact=True, cache=Cache())
+    exact = solver.api.game.solve(decks=1, exact=True, cache=Cache())
     assert status == 0 and "exact" in out
     assert str(exact.expected_value) in out and str(exact.outcomes["blackjack"]) in out
     status, out, _ = run_cli(["solve", *ONE_DECK, "--format", fmt], capsys)
@@ -172,13 +176,13 @@ def test_exact_solves_show_fractions_in_csv_and_markdown(
 
 def test_exact_advice_shows_fractions(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["advise", "--bonus", "7", "--hand", "9 4", *ONE_DECK]
-    advice = solver.api.advise(bonus="7", hand="9 4", decks=1, exact=True)
+    advice = solver.api.game.advise(bonus="7", hand="9 4", decks=1, exact=True)
     assert str(advice.stand) in run_cli([*argv, "--exact"], capsys)[1]
     assert str(advice.stand) not in run_cli(argv, capsys)[1]
 
 
 def test_the_solve_screen_says_who_holds_the_edge(capsys: pytest.CaptureFixture[str]) -> None:
-    game = solver.api.solve(decks=1, cache=Cache())
+    game = solver.api.game.solve(decks=1, cache=Cache())
     out = run_cli(["solve", *ONE_DECK], capsys)[1]
     side = "player" if game.expected_value > 0 else "house"
     assert f"The {side} holds the edge on the main wager" in out
@@ -186,7 +190,7 @@ def test_the_solve_screen_says_who_holds_the_edge(capsys: pytest.CaptureFixture[
 
 
 def test_exact_variants_show_fractions(capsys: pytest.CaptureFixture[str]) -> None:
-    exact = solver.api.solve(decks=1, exact=True, cache=Cache()).expected_value
+    exact = solver.api.game.solve(decks=1, exact=True, cache=Cache()).expected_value
     out = run_cli(["variants", "--decks", "1", "--exact", "--format", "csv"], capsys)[1]
     assert "exact main EV" in out and str(exact) in out
     assert str(exact) not in run_cli(["variants", "--decks", "1", "--format", "csv"], capsys)[1]

@@ -75,14 +75,14 @@ TINY = (
 
 
 def test_strategies_json_is_the_api_result(capsys: pytest.CaptureFixture[str]) -> None:
-    from solver import api
+    from solver.api.strategy import strategies
 
     argv = ["strategies", "--preset", "vegas-21", "--decks", "1", "--no-cache"]
     argv += ["--strategies", "optimal,stand-on:17,never-bust", "--bonus-ratios", "1/2,2"]
     code, out, _ = run_cli([*argv, "--removed", TINY, "--format", "json"], capsys)
     assert code == 0
     document = json.loads(out)
-    result = api.strategies(
+    result = strategies(
         preset="vegas-21",
         decks=1,
         removed=TINY,

@@ -117,7 +117,7 @@ def test_solve_is_read_back_from_the_cache(capsys: pytest.CaptureFixture[str]) -
 @pytest.mark.parametrize("fmt", ["table", "csv", "md"])
 def test_solve_text_formats_name_the_rules(fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(["solve", "--format", fmt, "--decks", "1"], capsys)
-    assert status == 0 and "1 decks" in out
+    assert status == 0 and "rules: 1 deck;" in out and "1 decks" not in out
 
 
 def test_suitless_removed_cards_skip_the_bonus_but_solve_the_main_game(

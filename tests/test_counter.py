@@ -17,7 +17,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver
-from solver.cache import MemoryCache
 from solver.exact.game import solve_game
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.counts import LABELS, SYSTEMS, rank_label
@@ -25,6 +24,7 @@ from solver.model.errors import CountError, ShoeError
 from solver.model.rules import Rules
 from solver.sim import AlwaysStand, StandOn, card_code, deal_stacked, simulate
 from solver.sim.counter import Counter, count_stacked, parse_bets
+from solver.store.memory import MemoryCache
 
 from .conftest import physical_cards, run_cli
 
@@ -168,6 +168,7 @@ def test_a_best_count_is_found_from_the_round_eors_of_the_shoe_played(
     """The EORs are stubbed (their solves take seconds); best_count is tested on its own."""
     from types import SimpleNamespace
 
+    from solver.api import protection as api_protection
     from solver.exact import protection
 
     asked: list[tuple[Rules, tuple[Card, ...]]] = []
@@ -177,7 +178,7 @@ def test_a_best_count_is_found_from_the_round_eors_of_the_shoe_played(
         asked.append((rules, tuple(removed)))
         return SimpleNamespace(effects={"main": {}, "round": round_eors})
 
-    monkeypatch.setattr(protection, "effects_of_removal", stub)
+    monkeypatch.setattr(api_protection, "effects_of_removal", stub)
     result = solver.simulate(
         rounds=200,
         seed=1,

@@ -53,7 +53,10 @@ def commands(
     group: click.Group, path: tuple[str, ...] = ()
 ) -> Iterator[tuple[tuple[str, ...], click.Command]]:
     """Every leaf command under ``group`` with its path of names."""
-    for name, command in sorted(group.commands.items()):
+    context = click.Context(group)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
+        assert command is not None, name
         if isinstance(command, click.Group):
             yield from commands(command, (*path, name))
         elif name not in SKIPPED_COMMANDS:

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from solver.cache import Cache, default_directory
+from solver.store.disk import Cache, default_directory
 
 from .conftest import ORIGINAL_CACHE_DIR, ORIGINAL_HOME, SESSION_ROOT
 
@@ -23,7 +23,7 @@ def test_the_cache_and_home_point_into_the_session_folder() -> None:
 
 
 def test_subprocesses_inherit_the_private_cache() -> None:
-    code = "from solver.cache import default_directory; print(default_directory())"
+    code = "from solver.store.disk import default_directory; print(default_directory())"
     found = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.strip()

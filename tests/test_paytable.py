@@ -11,11 +11,9 @@ from typing import Any
 
 import pytest
 
-from solver.cache import MemoryCache
 from solver.cli import main
 from solver.exact.bonus import BonusAnalysis, analyse_bonus
 from solver.exact.design import (
-    PAY_TIERS,
     EdgeKind,
     EdgeModel,
     edge_model,
@@ -29,8 +27,9 @@ from solver.exact.design import (
 from solver.exact.game import GameResult, round_lines_for, solve_game
 from solver.model.cards import Shoe
 from solver.model.errors import DesignError, RulesError
-from solver.model.outcomes import BonusOutcome, bonus_outcome, bonus_pay
+from solver.model.outcomes import PAY_TIERS, BonusOutcome, bonus_outcome, bonus_pay
 from solver.model.rules import Paytable, Rules
+from solver.store.memory import MemoryCache
 
 from .conftest import physical_cards
 

@@ -7,13 +7,11 @@ from typing import Any
 
 import pytest
 
-from solver.cache import MemoryCache
 from solver.exact import policies as policies_module
 from solver.exact.dealer import fast_path_fits
 from solver.exact.game import GameResult, solve_game
 from solver.exact.player import HandSpace, hand_space
 from solver.exact.policies import (
-    POLICY_NAMES,
     StrategiesResult,
     _modular_table,
     _play,
@@ -26,8 +24,10 @@ from solver.exact.strategy import best_chart, strategy_source
 from solver.model.cards import VALUES, Card, Shoe
 from solver.model.errors import StrategyError
 from solver.model.hands import hand_of
+from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
 from solver.sim import ExactFigure, parse_strategy, simulate
+from solver.store.memory import MemoryCache
 
 from . import reference
 from .test_game import ACES_REMOVED, TINY_REMOVED, solved_tiny

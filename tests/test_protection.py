@@ -12,13 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver import api
-from solver.cache import Cache, MemoryCache
+from solver.api.game import solve
+from solver.api.protection import count, eor
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import GameResult, solve_game
 from solver.exact.protection import (
-    LABELS,
-    SYSTEMS,
     WAGERS,
     EffectsOfRemoval,
     best_count,
@@ -27,15 +25,16 @@ from solver.exact.protection import (
     effects_of_removal,
     ev_per_true_count,
     judge_counts,
-    parse_tags,
-    system_tags,
 )
 from solver.exact.strategy import Action, Chart, best_chart, cell_of
 from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
+from solver.model.counts import LABELS, SYSTEMS, parse_tags, system_tags
 from solver.model.errors import CountError
 from solver.model.hands import hand_of
 from solver.model.outcomes import bonus_outcome, bonus_pay
 from solver.model.rules import Rules
+from solver.store.disk import Cache
+from solver.store.memory import MemoryCache
 
 from . import reference
 from .conftest import physical_cards, run_cli
@@ -109,9 +108,9 @@ def test_two_deck_eors_equal_two_independent_solves(two_decks: EffectsOfRemoval[
     # The full shoe is the fixture's base solve; each shoe less a card is solved here
     # through the library, with a suit other than the one the EORs removed (the report's
     # test solves the 5h too, through the same disk cache).
-    before = api.solve(decks=2, cache=Cache())
+    before = solve(decks=2, cache=Cache())
     for card in parse_cards("5h Kd"):
-        after = api.solve(removed=[card], decks=2, cache=Cache())
+        after = solve(removed=[card], decks=2, cache=Cache())
         label = "T" if card.points == 10 and card.rank.value == "10" else card.rank.value
         assert math.isclose(
             two_decks.effects["main"][label],
@@ -362,7 +361,7 @@ def test_eor_command_prints_the_api_result(
     status, out, err = run_cli(["eor", *TINY_ARGS, "--exact", "--format", "json"], capsys)
     assert status == 0, err
     # The command solved its games into the session's disk cache; the library reads them.
-    result = api.eor(removed=REMOVED, exact=True, rules=RULES, cache=Cache())
+    result = eor(removed=REMOVED, exact=True, rules=RULES, cache=Cache())
     document = json.loads(out)
     assert result.to_json() == document
     # Both searched the chart themselves; the fixture was given the module's chart, whose
@@ -378,7 +377,7 @@ def test_count_command_prints_the_api_result(
 ) -> None:
     status, out, err = run_cli(["count", *TINY_ARGS, "--system", "KO", "--format", "json"], capsys)
     assert status == 0, err
-    result = api.count(system="KO", removed=REMOVED, rules=RULES, cache=games)
+    result = count(system="KO", removed=REMOVED, rules=RULES, cache=games)
     assert result.to_json() == json.loads(out)
     (system,) = json.loads(out)["systems"]
     assert system["tags"] == SYSTEMS["ko"]

@@ -8,7 +8,6 @@ from fractions import Fraction
 
 import pytest
 
-from solver.cache import MemoryCache
 from solver.exact.design import (
     MAX_SEARCH_CANDIDATES,
     MAX_TOP,
@@ -29,6 +28,7 @@ from solver.model.rules import (
     parse_ratio,
 )
 from solver.sim.strategies import parse_strategy
+from solver.store.memory import MemoryCache
 
 BIG = "9" * 400
 HUGE = "9" * 5000

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from solver.cache import MemoryCache
 from solver.cli import main
 from solver.exact.strategy import Action
 from solver.present.charts import COLOURS
 from solver.present.report import Report, render_html, render_pdf, write_report
 from solver.present.report.content import Grid, Text, report_date
+from solver.store.memory import MemoryCache
 from tests.conftest import EPOCH, REPORT_SIZE_OPTIONS, REPORT_SIZES
 
 # Every test here that uses ``par_report`` runs on the one worker that builds it (conftest
@@ -303,10 +303,10 @@ def _protection(report: Report) -> tuple[list[Grid], str]:
 
 
 def test_protection_eors_are_two_solves_and_the_deck_sum(par_report: Report) -> None:
-    from solver.cache import Cache
     from solver.exact.game import solve_game
     from solver.model.cards import Card
     from solver.model.rules import Rules
+    from solver.store.disk import Cache
 
     eors = _protection(par_report)[0][0]
     assert eors.headers[1:] == (*"A23456789", "T J Q K")  # a full shoe: tens alike

@@ -6,10 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-from solver.model.errors import RulesError
+from solver.model.checks import is_whole, whole_number
+from solver.model.errors import RulesError, SimulationError
 from solver.model.rules import (
     PRESETS,
-    RULE_MEANINGS,
+    RULE_TABLE,
     DealerNatural,
     NaturalBeats,
     Paytable,
@@ -93,7 +94,7 @@ def test_json_of_rules_names_every_option() -> None:
         "dealer_natural",
         "natural_beats",
     }
-    assert set(Rules().to_json()) == set(RULE_MEANINGS)
+    assert list(Rules().to_json()) == [rule.name for rule in RULE_TABLE]
 
 
 @pytest.mark.parametrize(
@@ -187,3 +188,32 @@ def test_preset_json_lists_every_rule_with_its_source() -> None:
         "vegas-21"
     ).to_json()
     assert all(row["source"] for row in data["rules"])
+
+
+@pytest.mark.parametrize("value", [True, False, 2.0, "2", None, Fraction(2)])
+def test_whole_number_refuses_anything_but_an_int(value: object) -> None:
+    with pytest.raises(RulesError, match="must be a whole number from 1 to 8"):
+        whole_number(value, "decks", 1, 8)
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "value", "message"),
+    [
+        (1, 8, 0, "decks 0 is out of range: use 1 to 8"),
+        (1, None, 0, "decks 0 is out of range: use 1 or more"),
+        (None, 8, 9, "decks 9 is out of range: use at most 8"),
+    ],
+)
+def test_whole_number_names_its_range(
+    low: int | None, high: int | None, value: int, message: str
+) -> None:
+    with pytest.raises(RulesError) as error:
+        whole_number(value, "decks", low, high)
+    assert str(error.value) == message
+    assert whole_number(4, "decks", low, high) == 4
+
+
+def test_whole_number_raises_the_callers_error() -> None:
+    with pytest.raises(SimulationError, match="rounds 0"):
+        whole_number(0, "rounds", 1, error=SimulationError)
+    assert is_whole(3) and not is_whole(True) and not is_whole("3")

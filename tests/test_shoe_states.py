@@ -20,11 +20,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver import api
-from solver.cache import default_cache
+from solver.api.game import solve
 from solver.exact import shoe_states
 from solver.exact.game import GameResult, solve_game
-from solver.exact.protection import SYSTEMS, RoundEffects, rank_label, round_effects
+from solver.exact.protection import RoundEffects, round_effects
 from solver.exact.shoe_states import (
     PERCENTILES,
     ShoeStates,
@@ -38,10 +37,12 @@ from solver.exact.shoe_states import (
     study_shoe_states,
 )
 from solver.model.cards import Card, Rank, Suit
+from solver.model.counts import SYSTEMS, rank_label
 from solver.model.errors import BackendError, ShoeError
 from solver.model.parallel import parallel_map
 from solver.model.rules import Rules
 from solver.present.tables import dumps
+from solver.store.disk import default_cache
 
 from .conftest import run_cli
 
@@ -121,7 +122,7 @@ def test_a_sampled_state_is_cbj_solve_with_its_cards_removed(
     removed = deal_state(1, SEED, depth_index, sample, dealt)
     assert len(set(removed)) == dealt  # one deck: every card at most once
     count, main, round_ev, linear = solve_state(plan, depth_index, sample, dealt)
-    game = api.solve(removed=" ".join(map(str, removed)), decks=1)
+    game = solve(removed=" ".join(map(str, removed)), decks=1)
     assert main == game.expected_value and round_ev == game.round_expected_value
     assert count == hi_lo_by_hand(removed) / ((52 - dealt) / 52)
     estimate = effects.round + sum(effects.effects[rank_label(c.rank)] for c in removed)
@@ -131,7 +132,7 @@ def test_a_sampled_state_is_cbj_solve_with_its_cards_removed(
 @pytest.fixture(scope="module")
 def full_round() -> float:
     """The full one-deck shoe's round EV, solved once through the library (no cache)."""
-    return api.solve(decks=1).round_expected_value
+    return solve(decks=1).round_expected_value
 
 
 @pytest.mark.parametrize("rank", [Rank.ACE, Rank.FIVE, Rank.KING])
@@ -140,7 +141,7 @@ def test_round_eor_is_the_round_ev_change_of_two_solves(
 ) -> None:
     # In a full shoe the four suits are alike, so the suit-averaged EOR is any one suit's.
     before = full_round
-    after = api.solve(removed=[Card(rank, Suit.HEARTS)], decks=1).round_expected_value
+    after = solve(removed=[Card(rank, Suit.HEARTS)], decks=1).round_expected_value
     assert effects.effects[rank_label(rank)] == pytest.approx(after - before, abs=1e-12)
     assert effects.round == pytest.approx(before, abs=1e-12)
 

@@ -21,8 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver
-from solver.api import bonus_figure
-from solver.cache import MemoryCache
+from solver.api.simulation import bonus_figure
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import solve_game
 from solver.model.cards import Card, Shoe, parse_cards
@@ -44,6 +43,7 @@ from solver.sim import (
 )
 from solver.sim.hands import hand_space
 from solver.sim.strategies import compile_strategy
+from solver.store.memory import MemoryCache
 
 from .conftest import physical_cards, run_cli
 

@@ -14,8 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import api
-from solver.cache import MemoryCache
+from solver.api.files import tables
 from solver.exact.game import GameResult, solve_game
 from solver.exact.player import ExactValues, PlayerSolution, solve_player
 from solver.exact.strategy import (
@@ -33,16 +32,11 @@ from solver.model.cards import RANKS, SUITS, VALUES, Shoe, parse_cards
 from solver.model.hands import add_card, best_total_of, hand_of, hard_total, is_player_blackjack
 from solver.model.rules import Rules
 from solver.present import charts as charts_module
-from solver.present.charts import (
-    COLOURS,
-    TEXT_FORMATS,
-    ChartFormat,
-    display_rows,
-    exception_cells,
-    render,
-)
+from solver.present.charts import COLOURS, display_rows, exception_cells, render
 from solver.present.collection import VARIANTS, Variant
+from solver.present.formats import TEXT_FORMATS, ChartFormat
 from solver.present.style import one_in, significant_percent
+from solver.store.memory import MemoryCache
 from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -362,7 +356,7 @@ def test_cbj_tables_writes_the_committed_collection(
     """
     monkeypatch.setattr(charts_module, "to_image", lambda chart, fmt: fmt.value.encode())
     fresh = tmp_path / "collection"
-    written = api.tables(fresh, cache=games)
+    written = tables(fresh, cache=games)
     assert written.paths and all(p.is_file() for p in written.paths)
     assert {p for p in fresh.rglob("*") if p.is_file()} == set(written.paths)
     committed = ROOT / "strategy_tables"

@@ -9,15 +9,13 @@ from statistics import NormalDist
 
 import pytest
 
-import solver.exact.volatility as volatility_module
-from solver.exact import ratios
 from solver.exact.game import GameResult, round_lines_for, solve_game
 from solver.exact.policies import realistic_play
 from solver.exact.ratios import ratio_table, round_moments, volatility
-from solver.exact.volatility import TABULATED_RATIOS, Z90, Z95, game_volatility, parse_ratios
+from solver.exact.volatility import Z90, Z95, game_volatility, parse_ratios
 from solver.model.cards import parse_cards
 from solver.model.errors import RulesError
-from solver.model.rules import Rules
+from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.sim import StandOn
 from solver.sim.sessions import coverage, simulate_sessions
 
@@ -54,13 +52,6 @@ def test_bad_ratios_are_refused_with_their_text(text: str) -> None:
 
 def test_ratios_parse_in_every_spelling() -> None:
     assert parse_ratios("1/2, 3:4,1, 1.5,2") == TABULATED_RATIOS
-
-
-def test_the_ratio_names_are_importable_from_volatility_too() -> None:
-    for name in volatility_module.RATIO_NAMES:
-        assert getattr(volatility_module, name) is getattr(ratios, name)
-    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
-        _ = volatility_module.nothing
 
 
 def test_the_z_values_are_the_normal_quantiles_bit_for_bit() -> None:

@@ -117,7 +117,7 @@ class BonusAnalysis:
 
     def symbolic_expected_value(self) -> sympy.Expr:
         """Expected value as a sympy expression in the three pays ``S``, ``R``, ``A``."""
-        import sympy
+        import sympy  # slow to load: only the symbolic forms need it
 
         symbols = {
             BonusOutcome.SUITED_MATCH: sympy.Symbol("S"),

@@ -28,10 +28,12 @@ from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from solver.exact import kernel
 from solver.model.cards import Card, ValueCounts, value_label
 from solver.model.errors import ShoeError
 from solver.model.hands import add_card, best_total_of, dealer_natural_at, dealer_stops_at
 from solver.model.numbers import exact_json
+from solver.model.rule_table import DEALER_RULE_NAMES
 from solver.model.rules import Rules
 
 BUST = "bust"
@@ -46,12 +48,13 @@ R = TypeVar("R")
 
 @lru_cache(maxsize=256)
 def dealer_rules(rules: Rules) -> Rules:
-    """``rules`` with every clause but the dealer's threshold and naturals at its default.
+    """``rules`` with every rule the dealer's play does not read at its default.
 
-    The dealer's play reads only those two (clauses 7 and 9), so games that differ in
-    decks, payouts or the player's clauses share one set of the dealer's structures.
+    The rule table flags the rules the dealer's play reads (its threshold and naturals,
+    clauses 7 and 9), so games that differ in decks, payouts or the player's clauses
+    share one set of the dealer's structures.
     """
-    return Rules(dealer_stands_on=rules.dealer_stands_on, dealer_natural=rules.dealer_natural)
+    return Rules(**{name: getattr(rules, name) for name in DEALER_RULE_NAMES})
 
 
 def _per_dealer_rules(
@@ -489,6 +492,9 @@ def _fold(
     Rows are the final shoe groups, columns follow ``ends.results``.  Every sum adds its
     terms in the order of the values' counts, whatever the layout.
     """
+    compiled = kernel.native()
+    if compiled is not None:
+        return kernel.fold(compiled, ends, groups, table, prime)
     sums = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)[None, :]
     for fold, parent, held, bounds in zip(
         ends.folds, groups.parents, groups.held, groups.bounds, strict=True

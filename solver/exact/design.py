@@ -17,7 +17,7 @@ import heapq
 import itertools
 import math
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -29,8 +29,7 @@ from solver.exact.game import GameResult, GameStore, ProgressCallback, round_lin
 from solver.exact.player import Number
 from solver.model.errors import DesignError
 from solver.model.numbers import exact_json, float_json, number_json, percent
-from solver.model.outcomes import PAY_TIERS as PAY_TIERS
-from solver.model.outcomes import BonusOutcome
+from solver.model.outcomes import PAY_TIERS, BonusOutcome
 from solver.model.parallel import parallel_map
 from solver.model.rules import (
     MAX_NUMBER_TEXT,
@@ -38,7 +37,6 @@ from solver.model.rules import (
     DealerNatural,
     Paytable,
     Rules,
-    format_ratio,
     parse_ratio,
 )
 
@@ -125,7 +123,7 @@ def parse_band(text: str, what: str = "edge range") -> tuple[Fraction, Fraction]
 
 def with_pay(paytable: Paytable, tier: BonusOutcome, pay: Fraction) -> Paytable:
     """``paytable`` with one tier's pay replaced."""
-    return replace(paytable, **{tier.value: pay})
+    return Paytable(paytable.pays, **{tier.value: pay})
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +142,7 @@ class LinearEdge:
 
     def symbolic(self) -> sympy.Expr:
         """The edge as a sympy expression in the symbols ``S``, ``R``, ``A``."""
-        import sympy
+        import sympy  # slow to load: only the symbolic forms need it
 
         terms = zip(self.coefficients, PAY_TIERS, strict=True)
         return _rational(self.constant) + sum(
@@ -153,7 +151,7 @@ class LinearEdge:
 
 
 def _rational(value: Fraction) -> sympy.Rational:
-    import sympy
+    import sympy  # slow to load: only the symbolic forms need it
 
     return sympy.Rational(value.numerator, value.denominator)
 
@@ -290,7 +288,7 @@ def solve_pay(
     The other two pays come from ``paytable``.  Raises :class:`DesignError` when the
     target needs a negative pay.
     """
-    import sympy
+    import sympy  # slow to load: only the symbolic forms need it
 
     if tier not in PAY_TIERS:
         raise DesignError(
@@ -540,21 +538,6 @@ def solve_variants(
     """Headline numbers for each set of rules, solved in parallel processes."""
     variant = partial(_variant, exact=exact, cache=cache)
     return tuple(parallel_map(variant, rules, jobs, "processes", progress))
-
-
-def rule_differences(rules: Rules, base: Rules) -> str:
-    """The rules in which ``rules`` differs from ``base``, e.g. ``decks 1; stands on 17``."""
-    names: dict[str, Callable[[Rules], str]] = {
-        "decks": lambda r: f"{r.decks} deck{'s' if r.decks > 1 else ''}",
-        "dealer_stands_on": lambda r: f"dealer stands on {r.dealer_stands_on}",
-        "blackjack_pays": lambda r: f"blackjack pays {format_ratio(r.blackjack_pays)}",
-        "dealer_natural": lambda r: f"dealer natural {r.dealer_natural.value}",
-        "natural_beats": lambda r: f"natural beats {r.natural_beats.value}",
-        "paytable": lambda r: f"paytable {r.paytable}",
-        "bonus_ratio": lambda r: f"bonus ratio {r.bonus_ratio}",
-    }
-    changed = [show(rules) for name, show in names.items() if show(rules) != show(base)]
-    return "; ".join(changed) or "as in force"
 
 
 def parse_pay(text: str, tier: BonusOutcome) -> Fraction:

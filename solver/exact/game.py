@@ -34,7 +34,6 @@ from solver.model.rules import Rules
 
 if TYPE_CHECKING:  # the player's solver (and numpy) load only when a game is solved
     from solver.exact.player import Number, PlayerSolution
-    from solver.exact.strategy import Chart
 
 #: The arithmetic of a result: ``Fraction`` for an exact solve, ``float`` for a fast one.
 N = TypeVar("N", Fraction, float)
@@ -300,7 +299,8 @@ ProgressCallback = Callable[[int, int], None]
 
 
 class GameStore(Protocol):
-    """Somewhere solved games and best charts are kept between runs (a disk cache, say)."""
+    """Somewhere solved games are kept between runs (a disk cache, say): all that
+    :func:`solve_game` asks of a store."""
 
     def game(
         self,
@@ -310,10 +310,6 @@ class GameStore(Protocol):
         compute: Callable[[], GameResult[Any]],
     ) -> GameResult[Any]:
         """The stored game for these inputs, or ``compute()`` (then stored)."""
-        ...
-
-    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
-        """The stored best chart under ``rules`` (a full shoe), or ``compute()`` (then stored)."""
         ...
 
 

@@ -24,6 +24,7 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
+from solver.exact import kernel
 from solver.exact.dealer import (
     BUST,
     NATURAL,
@@ -449,7 +450,13 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
     played[n] = (0.0, 0.0, 1.0)  # the busted hand
     value = np.zeros(n + 1)
     value[n] = -1.0
-    for size in range(len(ends) - 2, 0, -1):
+    compiled = kernel.native()
+    if compiled is not None:
+        out = (hit, played, value)
+        hitting = kernel.player_float(
+            compiled, chances, kids, stand_sorted, stand_vec_sorted, ends, out
+        )
+    for size in range(len(ends) - 2 if compiled is None else 0, 0, -1):
         rows = slice(ends[size], ends[size + 1])
         weights = chances[rows]
         children = kids[rows]

@@ -42,18 +42,16 @@ from solver.exact.dealer import (
     primes_above,
     rebuild,
 )
-from solver.exact.game import GameResult, GameStore, Start, round_lines_for, solve_game
+from solver.exact.game import GameResult, Start, round_lines_for, solve_game
 from solver.exact.player import HandSpace, hand_space, showdown_classes
 from solver.exact.ratios import RatioRow
-from solver.exact.strategy import Action, cell_of, stored_chart
+from solver.exact.strategy import Action, ChartStore, GameChartStore, cell_of, stored_chart
 from solver.exact.volatility import Volatility
 from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.errors import StrategyError
 from solver.model.hands import best_total, hand_of, hard_total, is_player_blackjack
 from solver.model.numbers import exact_json
-from solver.model.outcomes import MAIN_OUTCOMES
-from solver.model.outcomes import POLICY_NAMES as POLICY_NAMES
-from solver.model.outcomes import STAND_ON_TOTALS as STAND_ON_TOTALS
+from solver.model.outcomes import MAIN_OUTCOMES, POLICY_NAMES
 from solver.model.rules import Rules
 
 #: A policy: hit (True) or stand for a Bonus card value and the own cards.
@@ -442,7 +440,7 @@ def optimal_policy(game: GameResult[Fraction]) -> Policy:
     return hits
 
 
-def chart_policy(game: GameResult[Fraction], cache: GameStore | None = None) -> Policy:
+def chart_policy(game: GameResult[Fraction], cache: ChartStore | None = None) -> Policy:
     """The best printable chart as a policy (kept in ``cache``, if given)."""
     chart = stored_chart(game.rules, game, cache)
 
@@ -456,7 +454,7 @@ def realistic_play(
     rules: Rules,
     names: Iterable[str] = POLICY_NAMES,
     game: GameResult[Fraction] | None = None,
-    cache: GameStore | None = None,
+    cache: GameChartStore | None = None,
 ) -> StrategiesResult:
     """Exact main EV, round EV, round house edge and cost of each policy in ``names``.
 

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -38,14 +38,17 @@ import numpy.typing as npt
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import GameResult, GameStore, solve_game
 from solver.exact.player import PlayerSolution
-from solver.exact.strategy import Action, Chart, best_chart, cell_of, stored_chart
+from solver.exact.strategy import (
+    Action,
+    Chart,
+    ChartStore,
+    GameChartStore,
+    best_chart,
+    cell_of,
+    stored_chart,
+)
 from solver.model.cards import RANKS, SUITS, Card, Rank, Shoe
-from solver.model.counts import LABELS as LABELS
-from solver.model.counts import SYSTEMS as SYSTEMS
-from solver.model.counts import Tags as Tags
-from solver.model.counts import parse_tags as parse_tags
-from solver.model.counts import rank_label as rank_label
-from solver.model.counts import system_tags as system_tags
+from solver.model.counts import LABELS, SYSTEMS, Tags, rank_label
 from solver.model.errors import CountError, ShoeError
 from solver.model.hands import hand_of, is_player_blackjack
 from solver.model.numbers import float_json, number_json
@@ -245,6 +248,21 @@ class EffectsOfRemoval(Generic[N]):
         return document
 
 
+class EffectsStore(Protocol):
+    """Somewhere effects of removal are kept (a disk cache, say): all that ``cbj count``
+    after ``cbj eor`` asks of a store to find them once."""
+
+    def effects_of_removal(
+        self,
+        rules: Rules,
+        removed: tuple[Card, ...],
+        exact: bool,
+        compute: Callable[[], EffectsOfRemoval[Any]],
+    ) -> EffectsOfRemoval[Any]:
+        """The stored effects of removal for these inputs, or ``compute()`` (then stored)."""
+        ...
+
+
 def _suited_copies(shoe: Shoe, rank: Rank) -> dict[Card, int]:
     """Each suit of ``rank`` the shoe still holds, with its number of copies."""
     return {Card(rank, s): shoe.count(rank, s) for s in SUITS if shoe.count(rank, s)}
@@ -301,7 +319,7 @@ def effects_of_removal(
     removed: Iterable[Card] = (),
     exact: bool = False,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: GameChartStore | None = None,
     chart: Chart | None = None,
 ) -> EffectsOfRemoval[Any]:
     """The exact effect of removing one card of each rank from the shoe less ``removed``.
@@ -355,7 +373,7 @@ def _base_chart(
     removed: tuple[Card, ...],
     exact_game: GameResult[Fraction] | None,
     solve: Callable[[tuple[Card, ...], bool], GameResult[Any]],
-    cache: GameStore | None,
+    cache: ChartStore | None,
 ) -> Chart:
     """The best chart of the shoe less ``removed`` (:func:`stored_chart`), from ``exact_game``
     or, if none is given, an exact solve made only when the cache does not hold the chart."""

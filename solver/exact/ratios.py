@@ -18,21 +18,14 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from solver.exact.volatility import (
-    SESSION_LENGTHS,
-    TABULATED_RATIOS,
-    Volatility,
-    check_ratio,
-    round_volatility,
-)
+from solver.exact.game import GameResult, round_outcomes
+from solver.exact.volatility import SESSION_LENGTHS, Volatility, check_ratio, round_volatility
 from solver.model.errors import RulesError
 from solver.model.numbers import exact_json, float_json
 from solver.model.outcomes import bonus_pay, main_payoffs
-
-if TYPE_CHECKING:
-    from solver.exact.game import GameResult
+from solver.model.rules import TABULATED_RATIOS
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +68,6 @@ class RoundMoments:
 
 def round_moments(game: GameResult[Fraction]) -> RoundMoments:
     """The exact moments of ``game``'s main and Bonus nets (the play ``game`` describes)."""
-    from solver.exact.game import round_outcomes
-
     if not game.exact:
         raise RulesError("the Bonus ratio functions need an exactly solved game")
     joint = round_outcomes(game)

@@ -17,13 +17,13 @@ result is the best chart, not just a local optimum.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
 from math import lcm
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -144,13 +144,13 @@ class Chart:
         }
 
 
+#: The head of every chart's title, before the rules that differ from the default.
+CHART_TITLE = "Community Blackjack (Casino Edition) basic strategy"
+
+
 def title(chart: Chart) -> str:
     """The chart's title line, naming every rule that differs from the default."""
-    from solver.exact.design import rule_differences  # design builds on this module's peers
-
-    changed = rule_differences(chart.rules, Rules())
-    named = "default rules" if changed == "as in force" else changed
-    return f"Community Blackjack (Casino Edition) basic strategy: {named}"
+    return f"{CHART_TITLE}: {chart.rules.differences(Rules()) or 'default rules'}"
 
 
 def grid(chart: Chart) -> list[tuple[str, list[str]]]:
@@ -414,7 +414,22 @@ def _exceptions(
     return found
 
 
-def stored_chart(rules: Rules, game: GameResult[Fraction], cache: GameStore | None = None) -> Chart:
+class ChartStore(Protocol):
+    """Somewhere best charts are kept between runs (a disk cache, say): all that
+    :func:`stored_chart` asks of a store."""
+
+    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
+        """The stored best chart under ``rules`` (a full shoe), or ``compute()`` (then stored)."""
+        ...
+
+
+class GameChartStore(GameStore, ChartStore, Protocol):
+    """A store of solved games and of the best charts found from them."""
+
+
+def stored_chart(
+    rules: Rules, game: GameResult[Fraction], cache: ChartStore | None = None
+) -> Chart:
     """:func:`best_chart`, kept in ``cache`` under ``rules`` when the game is of a full shoe."""
     if cache is None or game.removed:
         return best_chart(rules, game)
@@ -422,7 +437,7 @@ def stored_chart(rules: Rules, game: GameResult[Fraction], cache: GameStore | No
 
 
 def strategy_source(
-    game: GameResult[Fraction], kind: str, cache: GameStore | None = None
+    game: GameResult[Fraction], kind: str, cache: ChartStore | None = None
 ) -> dict[tuple[int, ValueCounts], bool]:
     """Hit (True) or stand for every (Bonus value, own hand), for the simulator to play.
 
@@ -442,7 +457,7 @@ def strategy_source(
 
 
 def exact_main(
-    game: GameResult[Fraction], kind: str, cache: GameStore | None = None
+    game: GameResult[Fraction], kind: str, cache: ChartStore | None = None
 ) -> tuple[Fraction, dict[str, Fraction] | None]:
     """Exact main-wager EV of a strategy, and its outcome probabilities where known."""
     if kind == "chart":

@@ -6,10 +6,9 @@ approximation** to that sum (the central limit theorem); they are approximations
 the mean and SD, which are exact.  Rounds dealt from one shoe are very weakly dependent;
 the figures treat each round as dealt from a full shoe.
 
-How the round depends on the Bonus ratio (:class:`RoundMoments`, :func:`round_moments`,
-:class:`RatioRow`, :func:`ratio_table`, :func:`volatility`) is in
-:mod:`solver.exact.ratios`, and importable from here too: a cache hit, which shows a
-game's volatility, does not load it.
+Everything here is a pure function of a round's mean and variance, so that
+:mod:`solver.exact.game` can put a game's volatility in its JSON without a circle of
+imports; how the round depends on the Bonus ratio is :mod:`solver.exact.ratios`'s.
 """
 
 from __future__ import annotations
@@ -18,20 +17,13 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from solver.exact.bonus import BonusAnalysis
+from solver.model.checks import whole_in
 from solver.model.errors import RulesError
 from solver.model.numbers import exact_json, float_json, number_json
-from solver.model.rules import MAX_BONUS_RATIO, MIN_BONUS_RATIO, parse_ratio
-from solver.model.rules import TABULATED_RATIOS as TABULATED_RATIOS
-
-if TYPE_CHECKING:  # solver.exact.game imports this module to put volatility in its JSON
-    from solver.exact.game import GameResult
-    from solver.exact.ratios import RatioRow as RatioRow
-    from solver.exact.ratios import RoundMoments as RoundMoments
-    from solver.exact.ratios import ratio_table as ratio_table
-    from solver.exact.ratios import round_moments as round_moments
-    from solver.exact.ratios import volatility as volatility
+from solver.model.rules import MAX_BONUS_RATIO, MIN_BONUS_RATIO, Rules, parse_ratio
 
 # The z values are ``statistics.NormalDist().inv_cdf`` of 0.95 and 0.975 written out, so
 # that a cache hit need not import statistics and random (about 5 million instructions);
@@ -175,14 +167,27 @@ def round_volatility(
     """Volatility of a round with net ``mean`` and ``variance``, over sessions of ``lengths``."""
     sessions = []
     for n in lengths:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        if not whole_in(n, 1):
             raise RulesError(f"session length {n!r} must be a whole number of rounds, 1 or more")
         sessions.append(SessionRange(n, n * mean, math.sqrt(n * variance)))
     return Volatility(ratio, mean, variance, tuple(sessions))
 
 
+class RoundFigures(Protocol):
+    """What the volatility of a solved game needs: its rules, Bonus and round moments."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def bonus(self) -> BonusAnalysis | None: ...
+    @property
+    def round_expected_value(self) -> Fraction | float: ...
+    @property
+    def round_variance(self) -> Fraction | float: ...
+
+
 def game_volatility(
-    game: GameResult[Any], lengths: Iterable[int] = SESSION_LENGTHS
+    game: RoundFigures, lengths: Iterable[int] = SESSION_LENGTHS
 ) -> Volatility | None:
     """Volatility of ``game``'s round at its own Bonus ratio, exact or float as ``game`` is.
 
@@ -193,18 +198,3 @@ def game_volatility(
     return round_volatility(
         game.rules.bonus_ratio, game.round_expected_value, game.round_variance, lengths
     )
-
-
-#: Names defined in :mod:`solver.exact.ratios`, which this module once held.
-RATIO_NAMES = frozenset({"RoundMoments", "round_moments", "RatioRow", "ratio_table", "volatility"})
-
-
-def __getattr__(name: str) -> Any:
-    """The Bonus ratio's names (:data:`RATIO_NAMES`), loaded from :mod:`solver.exact.ratios`
-    when first asked for: building their dataclasses cost a cache hit 8 million
-    instructions."""
-    if name in RATIO_NAMES:
-        from solver.exact import ratios
-
-        return getattr(ratios, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,8 +6,8 @@ from enum import StrEnum
 from fractions import Fraction
 
 from solver.model.cards import Card
-from solver.model.errors import ShoeError
-from solver.model.rules import Paytable, Rules
+from solver.model.paytable import BONUS_TIERS, Paytable, rank_distance, tier_reached
+from solver.model.rules import Rules
 
 
 class MainOutcome(StrEnum):
@@ -38,7 +38,10 @@ def main_payoffs(rules: Rules) -> dict[str, Fraction]:
 
 
 class BonusOutcome(StrEnum):
-    """Result of the Bonus wager; only the highest tier reached pays."""
+    """Result of the Bonus wager: the tier reached (one per :data:`BONUS_TIERS`), or lose.
+
+    Only the highest tier reached pays.
+    """
 
     SUITED_MATCH = "suited_match"
     RANK_MATCH = "rank_match"
@@ -51,7 +54,7 @@ BONUS_OUTCOMES: tuple[BonusOutcome, ...] = tuple(BonusOutcome)
 
 def ranks_adjacent(first: int, second: int) -> bool:
     """Rank indices (0 = ace .. 12 = king) one apart; the ace touches both 2 and king."""
-    return (first - second) % 13 in (1, 12)
+    return rank_distance(first, second) == 1
 
 
 def bonus_outcome(player: Card, bonus: Card) -> BonusOutcome:
@@ -60,28 +63,19 @@ def bonus_outcome(player: Card, bonus: Card) -> BonusOutcome:
     >>> bonus_outcome(Card.parse("Ks"), Card.parse("As")).value
     'adjacent'
     """
-    if player.rank == bonus.rank:
-        if player.suit is None or bonus.suit is None:
-            raise ShoeError("a rank match needs both suits to tell suited from unsuited")
-        return BonusOutcome.SUITED_MATCH if player.suit == bonus.suit else BonusOutcome.RANK_MATCH
-    if ranks_adjacent(player.rank.order, bonus.rank.order):
-        return BonusOutcome.ADJACENT
-    return BonusOutcome.LOSE
+    tier = tier_reached(player, bonus)
+    return BonusOutcome.LOSE if tier is None else BonusOutcome(tier.name)
 
 
 def bonus_pay(paytable: Paytable, outcome: BonusOutcome) -> Fraction:
     """Net result of one unit on the Bonus wager for ``outcome`` (-1 when it loses)."""
     if outcome is BonusOutcome.LOSE:
         return Fraction(-1)
-    return Fraction(getattr(paytable, outcome.value))
+    return paytable.pay(outcome.value)
 
 
-#: The Bonus wager's paying tiers, best first, as named in :class:`Paytable`.
-PAY_TIERS: tuple[BonusOutcome, ...] = (
-    BonusOutcome.SUITED_MATCH,
-    BonusOutcome.RANK_MATCH,
-    BonusOutcome.ADJACENT,
-)
+#: The Bonus wager's paying tiers, best first, as named in :data:`BONUS_TIERS`.
+PAY_TIERS: tuple[BonusOutcome, ...] = tuple(BonusOutcome(tier.name) for tier in BONUS_TIERS)
 
 #: The totals a ``stand-on:K`` player of ``cbj strategies`` may stand on.
 STAND_ON_TOTALS = tuple(range(12, 22))

@@ -18,6 +18,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
+from solver.model.checks import whole_in
 from solver.model.errors import BackendError, CbjError
 
 T = TypeVar("T")
@@ -50,7 +51,7 @@ def check_jobs(jobs: int, error: type[CbjError] = CbjError) -> int:
     >>> check_jobs(2)
     2
     """
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or (jobs < 1 and jobs != -1):
+    if not (whole_in(jobs, 1) or jobs == -1):
         raise error(f"jobs {jobs!r} is invalid: use 1 or more workers, or -1 for every core")
     return jobs
 
@@ -327,7 +328,7 @@ def _joblib_results(
     A worker process killed from outside is one :class:`BackendError`; a Ctrl-C (or the
     stop signals the CLI turns into one) stops every worker before it goes on.
     """
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed  # slow to load: only shared work needs it
     from joblib.externals.loky.process_executor import TerminatedWorkerError
 
     watching: dict[str, Any] = {}

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from solver.exact.strategy import (
+    CHART_TITLE,
     COLUMNS,
     LEGEND,
     ROWS,
@@ -32,13 +33,12 @@ from solver.exact.strategy import (
     cell_of,
     grid,
 )
-from solver.exact.strategy import title as code_title
 from solver.model.cards import VALUES, value_label
 from solver.model.hands import describe_hand
-from solver.present.formats import TEXT_FORMATS as TEXT_FORMATS
-from solver.present.formats import ChartFormat as ChartFormat
+from solver.model.rules import Rules
+from solver.present.formats import ChartFormat
 from solver.present.style import minus, one_in, significant_percent
-from solver.present.wording import plain_differences, rules_sentence
+from solver.present.wording import differences_in_words, rules_sentence
 
 #: Hit light orange, stand mid blue: apart for every common colour-vision deficiency and
 #: in greyscale (lightness differs by 22 L*), black letters readable on both.
@@ -58,8 +58,7 @@ BLOCKS = {False: "hard totals", True: "soft totals (an ace counted as 11)"}
 
 def title(chart: Chart) -> str:
     """The chart's title, naming in plain words every rule that differs from the default."""
-    head, _, changed = code_title(chart).partition(": ")
-    return f"{head}: {plain_differences(changed)}"
+    return f"{CHART_TITLE}: {differences_in_words(chart.rules, Rules(), 'default rules')}"
 
 
 def summary(chart: Chart) -> str:
@@ -225,11 +224,6 @@ def display_rows(chart: Chart) -> list[DisplayRow]:
         rows.append(DisplayRow(cell_name(cell), cell[0], actions, row_marks, False))
     flush()
     return rows
-
-
-def collapsed_text(row: DisplayRow) -> str:
-    """What a collapsed row says, e.g. hard 4 to 11: hit."""
-    return f"{row.label}: {LEGEND[row.actions[0]].split(' (')[0]} against every Bonus card"
 
 
 def exception_lines(chart: Chart) -> list[str]:

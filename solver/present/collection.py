@@ -13,7 +13,8 @@ from pathlib import Path
 
 from solver.exact.strategy import Chart
 from solver.model.rules import Rules
-from solver.present.charts import ChartFormat, render
+from solver.present.charts import render
+from solver.present.formats import ChartFormat
 
 
 @dataclass(frozen=True, slots=True)

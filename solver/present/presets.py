@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from solver.model.rules import RulePreset
-from solver.present.tables import Table, rule_cell
+from solver.present.formats import rule_cell
+from solver.present.tables import Table
 
 
 def preset_table(preset: RulePreset) -> Table:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.exact.protection import LABELS, WAGERS, Counts, EffectsOfRemoval
+from solver.exact.protection import WAGERS, Counts, EffectsOfRemoval
 from solver.exact.shoe_states import PERCENTILES, ShoeStates
+from solver.model.counts import LABELS
 from solver.model.numbers import signed
 from solver.present.tables import Table, rules_notes
 

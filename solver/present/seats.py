@@ -21,12 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.exact.seats import SEAT_COUNTS, TableBonus, check_seats, table_bonus
-from solver.model.errors import SimulationError
+from solver.model.checks import check_rounds, check_seed
 from solver.model.numbers import exact_json, float_json, number, signed
 from solver.model.rules import Rules
 from solver.present.tables import Table, rules_notes
 from solver.sim import Strategy, simulate
-from solver.sim.run import MAX_ROUNDS
 from solver.sim.seats import TableEstimate, table_estimate
 
 #: Table-rounds simulated for each number of seats when the caller does not say.
@@ -106,10 +105,8 @@ class TableOfPlayers:
 
 def check_run(rounds: int, seed: int | None) -> None:
     """Refuse a number of table-rounds or a seed the simulator would refuse, before any work."""
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
-        raise SimulationError(f"rounds {rounds!r} must be a whole number from 1 to {MAX_ROUNDS:,}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise SimulationError(f"seed {seed!r} must be a whole number of 0 or more")
+    check_rounds(rounds)
+    check_seed(seed)
 
 
 def table_of_players(

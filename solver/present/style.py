@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from solver.model.numbers import signed as plain_signed
+
 MINUS = "\u2212"
 THIN_SPACE = "\u2009"
 
@@ -31,8 +33,12 @@ def thousands(value: int) -> str:
 
 
 def signed(value: Fraction | float, places: int = 4) -> str:
-    """``value`` with an explicit sign: ``+0.1234``, or a true minus sign for negatives."""
-    return minus(f"{float(value):+.{places}f}")
+    """:func:`solver.model.numbers.signed` in this style: four places, a true minus sign.
+
+    >>> signed(Fraction(-1, 8)) == MINUS + "0.1250"
+    True
+    """
+    return minus(plain_signed(value, places))
 
 
 def amount(value: Fraction | float, places: int = 1) -> str:

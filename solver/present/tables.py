@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, Any
 from solver.model.cards import Card, value_label
 from solver.model.numbers import number, percent, signed
 from solver.model.outcomes import PAY_TIERS
-from solver.model.rules import RULE_MEANINGS, Rules, format_ratio
-from solver.present.formats import Format as Format
-from solver.present.formats import rule_cell as rule_cell
+from solver.model.rules import RULE_TABLE, Rules, format_ratio
+from solver.present.formats import Format, rule_cell
 
 if TYPE_CHECKING:  # the renderers need only the shapes of these results
     from solver.exact.bonus import BonusAnalysis
@@ -104,10 +103,10 @@ def rules_notes(rules: Rules) -> tuple[str, ...]:
 
 def rules_table(rules: Rules) -> Table:
     """The rules in force, each with its default and meaning (``cbj rules``)."""
-    default = Rules().to_json()
+    values, default = rules.to_json(), Rules().to_json()
     rows = tuple(
-        (name, rule_cell(value), rule_cell(default[name]), RULE_MEANINGS[name])
-        for name, value in rules.to_json().items()
+        (rule.name, rule_cell(values[rule.name]), rule_cell(default[rule.name]), rule.meaning)
+        for rule in RULE_TABLE
     )
     return Table("Rules in force", ("rule", "value", "default", "meaning"), rows)
 
@@ -509,9 +508,8 @@ def pay_solution_table(solution: PaySolution) -> Table:
     )
     shown = str(solution.paytable).split(":")
     shown[PAY_TIERS.index(solution.tier)] = "x"
-    summary = solution.rules.summary().replace(str(solution.paytable), ":".join(shown))
     notes = (
-        f"rules: {summary}",
+        f"rules: {solution.rules.summary(omit=('paytable',))}; Bonus pays {':'.join(shown)}",
         f"target: {_EDGE_NAMES[solution.kind]} {percent(solution.target)} ({solution.target})",
         f"exact {solution.tier.value} pay x: {solution.pay} = {number(solution.pay, 9)} to 1",
     )
@@ -537,9 +535,8 @@ def search_table(result: SearchResult) -> Table:
         for h in result.hits
     )
     low, high = result.band
-    summary = result.rules.summary().replace(f"paytable {result.rules.paytable}, ", "")
     notes = (
-        f"rules: {summary}",
+        f"rules: {result.rules.summary(omit=('paytable',))}",
         f"{_EDGE_NAMES[result.kind]} from {percent(low)} to {percent(high)}; "
         f"whole pays {result.max_pay} >= S >= R >= A >= 1",
         f"{result.matches} paytable(s) in the band; showing the {len(result.hits)} "

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import Card, Shoe
+from solver.model.checks import check_rounds, check_seed, whole_in
 from solver.model.errors import ShoeError, SimulationError
 from solver.model.parallel import check_jobs, parallel_map
 from solver.model.rules import Rules
@@ -33,10 +34,6 @@ FRESH_LANES = 1 << 12
 PENETRATION_LANES = 1 << 10
 #: Rounds each lane plays from its own shoe, reshuffling at the cut card, in penetration mode.
 SESSION_ROUNDS = 1 << 7
-#: The most rounds one simulation may deal.  Memory does not grow with ``rounds`` (chunk
-#: seeds are derived one at a time), but time does: at a few million rounds a second per
-#: core this is hours of work, and the counts stay far inside 64-bit integers.
-MAX_ROUNDS = 10**11
 
 
 Floats = npt.NDArray[np.float64]
@@ -227,18 +224,14 @@ def check_deal(
 
     A caller that computes exact figures first checks here, so that bad input fails at once.
     """
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise SimulationError(f"rounds {rounds!r} must be a whole number of at least 1")
-    if rounds > MAX_ROUNDS:
-        raise SimulationError(f"rounds {rounds} is over the maximum of {MAX_ROUNDS:,}")
-    if isinstance(seats, bool) or not isinstance(seats, int) or seats < 1:
+    check_rounds(rounds)
+    if not whole_in(seats, 1):
         raise SimulationError(f"seats {seats!r} must be a whole number of at least 1")
     if penetration is not None and not 0 < penetration <= 1:
         raise SimulationError(
             f"penetration {penetration!r} is out of range: give a share of the shoe in (0, 1]"
         )
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise SimulationError(f"seed {seed!r} must be a whole number of 0 or more")
+    check_seed(seed)
     check_jobs(jobs, SimulationError)
     cards = shoe_codes(Shoe.full(rules.decks).remove(tuple(removed)))
     if len(cards) < seats + 2:

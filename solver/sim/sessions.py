@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import Card, Shoe
+from solver.model.checks import whole_in
 from solver.model.errors import SimulationError
 from solver.model.rules import Rules
 from solver.sim.deal import Shoes, Table, play_round, shoe_codes
@@ -44,7 +45,7 @@ def simulate_sessions(
         One net result per session, in units of the main wager.
     """
     for what, value in (("rounds", rounds), ("sessions", sessions)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if not whole_in(value, 1):
             raise SimulationError(f"{what} {value!r} must be a whole number of at least 1")
     cards = shoe_codes(Shoe.full(rules.decks).remove(tuple(removed)))
     table = Table.make(rules, strategy, cards, 1, None)

@@ -21,24 +21,17 @@ from typing import TYPE_CHECKING
 
 from solver.exact.bonus import BonusAnalysis
 from solver.exact.dealer import dealer_distribution
-from solver.exact.design import (
-    PAY_TIERS,
-    EdgeKind,
-    EdgeModel,
-    edge_model,
-    one_rule_at_a_time,
-    rule_differences,
-    solve_variants,
-)
-from solver.exact.game import GameResult, GameStore, round_outcomes
+from solver.exact.design import EdgeKind, EdgeModel, edge_model, one_rule_at_a_time, solve_variants
+from solver.exact.game import GameResult, round_outcomes
 from solver.exact.ratios import ratio_table, round_moments
 from solver.exact.seats import SEAT_COUNTS
-from solver.exact.strategy import COLUMNS, Chart, stored_chart, strategy_source
-from solver.exact.volatility import TABULATED_RATIOS, Z90, Z95, Volatility, game_volatility
+from solver.exact.strategy import COLUMNS, Chart, GameChartStore, stored_chart, strategy_source
+from solver.exact.volatility import Z90, Z95, Volatility, game_volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, value_label
+from solver.model.checks import check_rounds as checked_rounds
 from solver.model.errors import ReportError
-from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome, main_payoffs
-from solver.model.rules import Rules
+from solver.model.outcomes import MAIN_OUTCOMES, PAY_TIERS, BonusOutcome, main_payoffs
+from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.present.charts import (
     COLOURS,
     EXCEPTION_HEADERS,
@@ -57,7 +50,7 @@ from solver.present.report.plots import (
     standalone_svg,
 )
 from solver.present.style import amount, edge_percent, minus, one_in, signed, thousands
-from solver.present.wording import plain_differences, rule_lines
+from solver.present.wording import differences_in_words, rule_lines
 from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
@@ -166,7 +159,7 @@ class Report:
 def build_report(
     rules: Rules,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: GameChartStore | None = None,
     shoe_samples: int | None = None,
     counter_rounds: int | None = None,
     table_rounds: int | None = None,
@@ -217,7 +210,7 @@ def build_report(
                     ("rules changed", "main-wager EV", "Bonus EV", "round house edge"),
                     tuple(
                         (
-                            plain_differences(rule_differences(v.rules, rules)),
+                            differences_in_words(v.rules, rules),
                             edge_percent(v.main_expected_value),
                             edge_percent(v.bonus_expected_value),
                             edge_percent(v.round_house_edge),
@@ -252,11 +245,7 @@ def check_rounds(label: str, rounds: int) -> int:
 
     ``label`` names the option in the error (``counter rounds 0 is invalid: ...``).
     """
-    from solver.sim.run import MAX_ROUNDS
-
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
-        raise ReportError(f"{label} {rounds!r} is invalid: give 1 to {MAX_ROUNDS:,}")
-    return rounds
+    return checked_rounds(rounds, label, ReportError)
 
 
 # --- Title block ------------------------------------------------------------------------

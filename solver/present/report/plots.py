@@ -7,10 +7,10 @@ import re
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from solver.exact.design import PAY_TIERS, EdgeKind, EdgeModel, with_pay
+from solver.exact.design import EdgeKind, EdgeModel, with_pay
 from solver.exact.game import GameResult
 from solver.model.cards import value_label
-from solver.model.outcomes import BonusOutcome
+from solver.model.outcomes import PAY_TIERS, BonusOutcome
 from solver.model.rules import Rules
 
 if TYPE_CHECKING:
@@ -28,8 +28,6 @@ INK = "#1f3a5f"
 GOOD = "#0072b2"
 BAD = "#d55e00"
 PALETTE = ("#d55e00", "#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c", "#e69f00", "#7f7f7f")
-#: Bonus ratios the report tabulates and plots: 1/2 to 2 in steps of 1/4.
-RATIOS = tuple(Fraction(n, 4) for n in range(2, 9))
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -160,9 +158,3 @@ def inline_svg(document: str, prefix: str) -> str:
 
 _SVG_ID = re.compile(r'\bid="([^"]+)"')
 _SVG_REF = re.compile(r'(id="|#)([A-Za-z_][\w.-]*)')
-
-
-def png(figure: Figure) -> bytes:
-    out = io.BytesIO()
-    figure.savefig(out, format="png", dpi=200, metadata={"Software": None})
-    return out.getvalue()

@@ -22,7 +22,6 @@ from solver.exact.protection import (
     effects_of_removal,
     ev_per_true_count,
     judge_counts,
-    system_tags,
 )
 from solver.exact.shoe_states import (
     DEFAULT_DEPTHS,
@@ -32,13 +31,13 @@ from solver.exact.shoe_states import (
     study_shoe_states,
 )
 from solver.exact.strategy import Chart
-from solver.model.counts import LABELS, Tags
+from solver.model.counts import LABELS, Tags, system_tags
 from solver.model.errors import ReportError, ShoeError
 from solver.present.report.content import Grid, Section, Text, check_rounds
 from solver.present.style import minus, signed, thousands
 
 if TYPE_CHECKING:
-    from solver.exact.game import GameStore
+    from solver.exact.strategy import GameChartStore
     from solver.model.rules import Rules
     from solver.sim import Strategy
     from solver.sim.stats import CounterStatistics
@@ -122,7 +121,7 @@ def protection_section(
     played: Strategy,
     *,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: GameChartStore | None = None,
     shoe_samples: int = SHOE_SAMPLES,
     counter_rounds: int = COUNTER_ROUNDS,
 ) -> Section:

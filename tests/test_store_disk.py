@@ -1,168 +1,48 @@
-"""The disk cache: exact round trips, keys, integrity, permissions, eviction, fallbacks."""
+"""The disk store: exact round trips, keys, integrity, eviction, and the folder's trust:
+resolved once (symbolic links and a trailing slash included), checked for its owner and its
+permissions, refused with one line of warning when it is too long for the system."""
 
 from __future__ import annotations
 
-import ast
-import functools
-import hashlib
-import math
 import os
 import pickle
-import shutil
 import sqlite3
-import subprocess
-import sys
-import time
 import zlib
-from collections.abc import Callable
 from contextlib import closing
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, reject, settings
-from hypothesis import strategies as st
 
-import solver.cache as cache_module
-from solver.cache import (
-    DATABASE_NAME,
-    Cache,
-    CacheWarning,
-    MemoryCache,
-    NoCache,
-    Section,
-    StoredSolutions,
-    code_fingerprint,
-    decode_chart,
-    decode_floats,
-    decode_game,
-    decode_rules,
-    encode_chart,
-    encode_floats,
-    encode_game,
-    encode_rules,
-    forget_recent,
-    head_of,
-    pack,
-    remembered_fingerprint,
-    unpack,
-)
-from solver.exact.game import GameResult, solve_game
-from solver.exact.player import PlayerSolution
-from solver.exact.strategy import Chart, best_chart, stored_chart
-from solver.model.cards import Card, Shoe, parse_cards
-from solver.model.errors import ShoeError
+import solver.store.disk as disk
+from solver.cli.cache import chosen_cache
+from solver.exact.game import solve_game
+from solver.exact.strategy import Chart, stored_chart
+from solver.model.cards import parse_cards
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
+from solver.store.codecs import StoredSolutions
+from solver.store.disk import DATABASE_NAME, CacheWarning, DiskCache
+from solver.store.memory import MemoryCache
+from solver.store.payload import Section
 
-from .conftest import physical_cards
+from .conftest import run_cli
+from .stores import (
+    REMOVED,
+    SMALL,
+    TINY,
+    TINY_REMOVED,
+    Counter,
+    as_another_process,
+    collect,
+    fetch,
+    remembered,
+    same_game,
+)
 
-ONE_DECK = physical_cards(Shoe.full(1))
-
-
-def same_solution(a: PlayerSolution, b: PlayerSolution) -> None:
-    """Two solutions equal value for value and type for type (floats stay floats)."""
-    assert a.rules == b.rules
-    for name in ("hands", "keys", "children", "draws", "sizes"):
-        assert np.array_equal(getattr(a.space, name), getattr(b.space, name)), name
-    assert (a.space.bonus, a.space.shoe) == (b.space.bonus, b.space.shoe)
-    assert a.hitting == b.hitting
-    for name in ("stand", "hit", "outcomes"):
-        left, right = getattr(a, name), getattr(b, name)
-        assert left == right, name
-        assert [type(x) for x in np.ravel(np.array(left, dtype=object))] == [
-            type(x) for x in np.ravel(np.array(right, dtype=object))
-        ], name
-
-
-def same_game(a: GameResult[Any], b: GameResult[Any]) -> None:
-    """Two solved games equal in every field (hand spaces compared array by array)."""
-    assert (a.rules, a.removed, a.exact) == (b.rules, b.removed, b.exact)
-    assert a.starts == b.starts
-    assert [type(s.probability) for s in a.starts] == [type(s.probability) for s in b.starts]
-    assert a.bonus == b.bonus
-    assert a.round_lines == b.round_lines
-    assert list(a.solutions) == list(b.solutions)
-    for c in a.solutions:
-        same_solution(a.solutions[c], b.solutions[c])
-
-
-@st.composite
-def small_games(draw: st.DrawFn) -> tuple[Rules, tuple[Card, ...], bool]:
-    """One-deck rules and a shoe of 8 to 14 cards, exact or float."""
-    keep = draw(st.sets(st.sampled_from(range(52)), min_size=8, max_size=14))
-    removed = tuple(c for i, c in enumerate(ONE_DECK) if i not in keep)
-    rules = Rules(
-        decks=1,
-        dealer_stands_on=draw(st.integers(15, 19)),
-        dealer_natural=draw(st.sampled_from(list(DealerNatural))),
-        blackjack_pays=draw(st.sampled_from([Fraction(3, 2), Fraction(6, 5)])),
-    )
-    return rules, removed, draw(st.booleans())
-
-
-def solve_or_reject(rules: Rules, removed: tuple[Card, ...], exact: bool) -> GameResult[Any]:
-    """The solved game, or the example rejected when the shoe can run dry mid-round."""
-    try:
-        return solve_game(rules, removed, exact=exact)
-    except ShoeError:
-        reject()
-
-
-@pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_games())
-def test_a_game_and_its_chart_survive_encoding_exactly(
-    case: tuple[Rules, tuple[Card, ...], bool],
-) -> None:
-    """Every game; the chart of every exact one (about half the examples), searched on the
-    game just solved rather than on a second solve of another shoe."""
-    rules, removed, exact = case
-    game = solve_or_reject(rules, removed, exact)
-    same_game(decode_game(unpack(pack(encode_game(game)))), game)
-    if exact:
-        chart = best_chart(rules, game)
-        assert decode_chart(unpack(pack(encode_chart(chart)))) == chart
-
-
-@dataclass
-class Counter:
-    """Counts how often a computation really ran."""
-
-    calls: int = 0
-
-    def wrap(self, compute: Callable[[], Any]) -> Callable[[], Any]:
-        def run() -> Any:
-            self.calls += 1
-            return compute()
-
-        return run
-
-
-SMALL = Rules(decks=1)
-KEPT = {str(c) for c in parse_cards("As 2h 5d 9c 10s Kh 7c 10h Jd Qc Ks 9h 8d 10c Jh Qs")}
-REMOVED = tuple(c for c in ONE_DECK if str(c) not in KEPT)
-
-
-@functools.cache
-def solved(removed: tuple[Card, ...]) -> GameResult[Any]:
-    """The small game without these cards, solved once per process: a cache's computation
-    returns it (each call still counted), so that a test of the cache solves nothing."""
-    return solve_game(SMALL, removed, True)
-
-
-def fetch(cache: Cache, counter: Counter, removed: tuple[Card, ...] = REMOVED) -> GameResult[Any]:
-    result: GameResult[Any] = cache.fetch(
-        "game", SMALL, removed, True, counter.wrap(lambda: solved(removed))
-    )
-    return result
-
-
-def collect() -> tuple[list[str], Callable[[str], None]]:
-    lines: list[str] = []
-    return lines, lines.append
+#: The disk store's earlier name, which these tests used (``solver.Cache`` still is).
+Cache = DiskCache
 
 
 def test_a_second_fetch_reads_the_entry_back(tmp_path: Path) -> None:
@@ -208,7 +88,7 @@ def test_every_rule_is_in_the_key_and_survives_encoding(tmp_path: Path) -> None:
     keys = {cache.key("game", r, (), False) for r in [Rules(), *ONE_CHANGE]}
     assert len(keys) == len(ONE_CHANGE) + 1
     for rules in ONE_CHANGE:
-        assert decode_rules(encode_rules(rules)) == rules
+        assert Rules.from_canonical(rules.canonical()) == rules
 
 
 def test_the_folder_and_file_are_created_private(tmp_path: Path) -> None:
@@ -249,21 +129,6 @@ def test_a_planted_pickle_is_never_loaded(tmp_path: Path) -> None:
     assert len(lines) == 1 and "corrupt" in lines[0]
 
 
-def test_the_cache_module_cannot_unpickle() -> None:
-    tree = ast.parse(Path(cache_module.__file__).read_text())
-    imported = {
-        alias.name.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import | ast.ImportFrom)
-        for alias in node.names
-    } | {
-        node.module.split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module
-    }
-    assert not imported & {"pickle", "joblib", "marshal", "shelve", "dill", "cloudpickle"}
-
-
 def test_a_corrupt_entry_is_recomputed_with_one_warning(tmp_path: Path) -> None:
     folder = tmp_path / "c"
     lines, warn = collect()
@@ -280,11 +145,13 @@ def test_a_corrupt_entry_is_recomputed_with_one_warning(tmp_path: Path) -> None:
     assert counter.calls == 2 and len(lines) == 1
 
 
-def test_a_cached_game_leaves_its_solutions_packed_until_used(tmp_path: Path) -> None:
+def test_a_cached_game_leaves_its_solutions_packed_until_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     cache, counter = Cache(tmp_path / "c", warn=collect()[1]), Counter()
     expected = fetch(cache, counter)
     assert fetch(cache, counter).solutions is expected.solutions  # kept by this process
-    forget_recent()  # as another process would, read it from disk
+    as_another_process(monkeypatch)  # as another process would, read it from disk
     game = fetch(cache, counter)
     assert isinstance(game.solutions, StoredSolutions)
     assert isinstance(game.solutions.source, Section)
@@ -300,7 +167,7 @@ def test_a_cached_game_leaves_its_solutions_packed_until_used(tmp_path: Path) ->
 
 @pytest.mark.parametrize("part", [b"junk", zlib.compress(b"[]")], ids=["not-json", "other-json"])
 def test_solutions_that_do_not_decode_are_recomputed_with_one_warning(
-    tmp_path: Path, part: bytes
+    tmp_path: Path, part: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A payload whose head and its checksum hold but whose solutions section is not the
     one the head names: not JSON, or JSON that would decode (an empty list)."""
@@ -316,7 +183,7 @@ def test_solutions_that_do_not_decode_are_recomputed_with_one_warning(
         db.execute(
             "UPDATE entries SET payload = ?, checksum = ?", (broken, Cache._checksum(key, broken))
         )
-    forget_recent()  # as another process would, read it from disk
+    as_another_process(monkeypatch)  # as another process would, read it from disk
     game = fetch(cache, counter)
     assert counter.calls == 1 and lines == []  # the head alone decodes
     same_game(game, expected)
@@ -327,71 +194,20 @@ def test_solutions_that_do_not_decode_are_recomputed_with_one_warning(
 
 @pytest.mark.parametrize("change", ["DELETE FROM entries", "UPDATE entries SET checksum = 'x'"])
 def test_solutions_of_an_entry_gone_since_its_head_was_read_are_recomputed_silently(
-    tmp_path: Path, change: str
+    tmp_path: Path, change: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Evicted, or replaced by another process, between reading the head and the solutions."""
     folder = tmp_path / "c"
     lines, warn = collect()
     cache, counter = Cache(folder, warn=warn), Counter()
     expected = fetch(cache, counter)
-    forget_recent()
+    as_another_process(monkeypatch)
     game = fetch(cache, counter)
     with closing(sqlite3.connect(folder / DATABASE_NAME)) as db:
         db.execute(change)
         db.commit()
     same_game(game, expected)
     assert counter.calls == 2 and lines == []
-
-
-@pytest.mark.parametrize("payload", [b"", b"\0\0\0\x09abc", b"\0\0\0\x03abc"])
-def test_a_payload_with_bad_sections_is_not_a_document(payload: bytes) -> None:
-    with pytest.raises(ValueError, match="not a cache document"):
-        unpack(payload)
-
-
-def test_a_head_unpacked_alone_reads_its_parts_when_first_used() -> None:
-    doc = {"rules": [1, 2], "solutions": [{"bonus": 3}]}
-    payload = pack(doc)
-    reads: list[bytes] = []
-
-    def whole() -> bytes:
-        reads.append(payload)
-        return payload
-
-    unpacked = unpack(head_of(payload), whole)
-    assert unpacked["rules"] == [1, 2] and reads == []
-    assert unpacked["solutions"].load() == doc["solutions"] and len(reads) == 1
-    cut = unpack(head_of(payload), lambda: head_of(payload))  # the parts went missing
-    with pytest.raises(ValueError, match="sections do not match"):
-        cut["solutions"].load()
-
-
-def test_small_and_large_inputs_hash_as_hashlib_does() -> None:
-    limit = cache_module.SMALL_HASH_BYTES
-    for size in (0, 1, 100, limit, limit + 1, 3 * limit):
-        data = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
-        assert cache_module._sha256(data) == hashlib.sha256(data).hexdigest()
-
-
-def test_a_document_without_deferred_parts_packs_as_one_section() -> None:
-    doc = {"rules": [1, 2], "text": "x"}
-    assert unpack(pack(doc)) == doc
-
-
-@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=40))
-def test_float_columns_keep_every_bit(values: list[float]) -> None:
-    back = decode_floats(encode_floats(values))
-    assert [v.hex() for v in back] == [v.hex() for v in values]  # -0.0 too
-
-
-@pytest.mark.parametrize(
-    "text",
-    [None, [0.5], "not base64!", "AAAA", encode_floats([math.nan]), encode_floats([-math.inf])],
-    ids=["null", "list", "not-base64", "short", "nan", "infinity"],
-)
-def test_a_float_column_that_is_not_finite_doubles_does_not_decode(text: object) -> None:
-    with pytest.raises(ValueError, match="float column"):
-        decode_floats(text)
 
 
 def test_an_entry_decoding_to_a_different_game_is_not_returned(tmp_path: Path) -> None:
@@ -408,137 +224,6 @@ def test_an_entry_decoding_to_a_different_game_is_not_returned(tmp_path: Path) -
         db.execute("UPDATE entries SET payload = ? WHERE key = ?", (payload[0], key))
     assert fetch(cache, counter).removed == REMOVED
     assert counter.calls == 3 and len(lines) == 1
-
-
-def copy_code(root: Path) -> Path:
-    package = Path(cache_module.__file__).parent
-    for folder in ("model", "exact"):
-        shutil.copytree(package / folder, root / folder)
-    shutil.copy(package / "cache.py", root / "cache.py")
-    return root
-
-
-def test_changing_a_solver_source_file_invalidates_entries(tmp_path: Path) -> None:
-    root = copy_code(tmp_path / "code")
-    before = code_fingerprint(root)
-    dealer = root / "exact" / "dealer.py"
-    dealer.write_text(dealer.read_text() + "\n# a change\n")
-    code_fingerprint.cache_clear()
-    after = code_fingerprint(root)
-    assert before != after
-    counter = Counter()
-    fetch(Cache(tmp_path / "c", fingerprint=before), counter)
-    fetch(Cache(tmp_path / "c", fingerprint=before), counter)
-    assert counter.calls == 1
-    fetch(Cache(tmp_path / "c", fingerprint=after), counter)
-    assert counter.calls == 2
-
-
-def remembered(db: sqlite3.Connection) -> list[tuple[str, str]]:
-    return db.execute("SELECT root, fingerprint FROM code").fetchall()
-
-
-def test_the_fingerprint_is_remembered_until_a_source_file_changes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Edited in place, with its size and even its modification time kept: the change time
-    still moves, so the fingerprint is hashed again."""
-    root = str(copy_code(tmp_path / "code"))
-    monkeypatch.setattr(cache_module, "SETTLED_SECONDS", -3600)  # as if an hour had passed
-    with closing(Cache(tmp_path / "c")._open()) as db:
-        first = remembered_fingerprint(db, root)
-        assert first == code_fingerprint(root)
-        assert remembered(db) == [(root, first)]
-        with monkeypatch.context() as hashing:
-            hashing.setattr(cache_module, "_hash_code", lambda root: pytest.fail("hashed"))
-            assert remembered_fingerprint(db, root) == first  # the files were not read
-        dealer = Path(root, "exact", "dealer.py")
-        before = dealer.stat()
-        text = dealer.read_bytes()
-        edited = text.replace(b"dealer", b"Dealer", 1)
-        assert edited != text and len(edited) == len(text)
-        time.sleep(0.05)  # a coarse file system clock ticks every few milliseconds
-        dealer.write_bytes(edited)
-        os.utime(dealer, ns=(before.st_atime_ns, before.st_mtime_ns))
-        after = dealer.stat()
-        assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
-        assert after.st_ctime_ns != before.st_ctime_ns
-        second = remembered_fingerprint(db, root)
-        assert second != first
-        assert second == cache_module._hash_code(root)
-        assert remembered(db) == [(root, second)]
-
-
-def test_source_changed_moments_ago_is_hashed_but_not_remembered(tmp_path: Path) -> None:
-    root = str(copy_code(tmp_path / "code"))  # every file written just now
-    with closing(Cache(tmp_path / "c")._open()) as db:
-        assert remembered_fingerprint(db, root) == code_fingerprint(root)
-        assert remembered(db) == []
-
-
-def test_a_cache_takes_the_remembered_fingerprint(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(cache_module, "SETTLED_SECONDS", -3600)  # however new the checkout
-    counter = Counter()
-    fetch(Cache(tmp_path / "c", warn=collect()[1]), counter)
-    with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
-        assert remembered(db) == [(cache_module.PACKAGE_ROOT, code_fingerprint())]
-    monkeypatch.setattr(cache_module, "_hash_code", lambda root: pytest.fail("hashed"))
-    cache = Cache(tmp_path / "c", warn=collect()[1])
-    fetch(cache, counter)
-    assert cache.fingerprint == code_fingerprint()
-    assert counter.calls == 1
-
-
-def loaded(code: str, env: dict[str, str]) -> set[str]:
-    """The modules a Python process running ``code`` has loaded at its end."""
-    script = f"import sys\n{code}\nprint(' '.join(sys.modules))"
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env
-    )
-    assert done.stderr == ""
-    return set(done.stdout.split())
-
-
-def test_a_cache_hit_loads_only_what_it_reads(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, games: MemoryCache
-) -> None:
-    # Not a timing test: a repeated `cbj solve` needs no file paths, no statistics, no
-    # OpenSSL (it hashes a few kilobytes) and not the Bonus ratio's tables.
-    monkeypatch.setattr(cache_module, "SETTLED_SECONDS", -3600)  # however new the checkout
-    rules = Rules(decks=1)
-    Cache(tmp_path).game(rules, (), False, lambda: solve_game(rules, cache=games))
-    env = dict(os.environ, CBJ_CACHE_DIR=str(tmp_path))
-    hit = (
-        "import contextlib, io\n"
-        "from solver.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
-        "    main(['solve', '--decks', '1'])"
-    )
-    at_start = loaded("", env)  # an editable install's import hook loads pathlib itself
-    unwanted = {"pathlib", "statistics", "hashlib", "_hashlib", "solver.exact.ratios", "numpy"}
-    assert loaded(hit, env) & unwanted <= at_start
-
-
-def test_a_database_from_before_the_memo_is_read_and_given_it(tmp_path: Path) -> None:
-    counter = Counter()
-    fetch(Cache(tmp_path / "c", warn=collect()[1]), counter)
-    with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
-        db.execute("DROP TABLE code")
-        db.commit()
-    lines, warn = collect()
-    fetch(Cache(tmp_path / "c", warn=warn), counter)
-    assert counter.calls == 1 and lines == []
-    with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
-        assert db.execute("SELECT COUNT(*) FROM code").fetchone() is not None
-
-
-def test_the_fingerprint_covers_every_computing_module() -> None:
-    package = Path(cache_module.__file__).parent
-    for folder in ("model", "exact"):
-        assert folder in cache_module.COMPUTING_CODE
-        assert list((package / folder).glob("*.py"))
 
 
 def test_the_cap_evicts_the_least_recently_used(tmp_path: Path) -> None:
@@ -680,19 +365,25 @@ def test_warnings_default_to_the_warnings_module(tmp_path: Path) -> None:
         fetch(Cache(tmp_path / "c"), Counter())
 
 
-def test_no_cache_computes_every_time_silently() -> None:
-    counter = Counter()
-    fetch(NoCache(), counter)
-    fetch(NoCache(), counter)
-    assert counter.calls == 2
-    assert NoCache().info().entries == 0
+def test_no_cache_computes_every_time_silently(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--no-cache`` passes no store (``NoCache``, a disabled disk store used only by
+    tests, is gone): nothing is read or written, nor any warning given."""
+    folder = tmp_path / "c"
+    monkeypatch.setenv("CBJ_CACHE_DIR", str(folder))
+    runs = [run_cli(["solve", "--decks", "1", "--no-cache"], capsys) for _ in range(2)]
+    assert runs[0] == runs[1] and runs[0][0] == 0 and runs[0][2] == ""
+    assert not folder.exists()
+    assert chosen_cache(no_cache=True) is None
+    assert DiskCache(folder).info().entries == 0
 
 
 def test_the_size_cap_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CBJ_CACHE_MAX_MB", "7")
     assert Cache().max_bytes == 7 * 1024 * 1024
     monkeypatch.setenv("CBJ_CACHE_MAX_MB", "lots")
-    assert Cache().max_bytes == cache_module.DEFAULT_MAX_BYTES
+    assert Cache().max_bytes == disk.DEFAULT_MAX_BYTES
 
 
 def test_the_chart_is_cached_with_its_game(tmp_path: Path, games: MemoryCache) -> None:
@@ -721,3 +412,138 @@ def test_parse_cards_order_gives_one_key() -> None:
     assert a == cache.key("game", SMALL, parse_cards("Kd As"), False)
     assert a != cache.key("game", SMALL, parse_cards("Kd As"), True)
     assert a != cache.key("chart", SMALL, parse_cards("Kd As"), False)
+
+
+# --- Effects of removal on disk ---------------------------------------------------------------
+
+
+def tiny_effects(games: MemoryCache) -> Any:
+    """The float EORs of a 14-card shoe, from the session's store of games."""
+    from solver.exact.protection import effects_of_removal
+
+    return effects_of_removal(TINY, TINY_REMOVED, exact=False, cache=games)
+
+
+def test_effects_of_removal_are_kept_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, games: MemoryCache
+) -> None:
+    """Stored as an entry of their own, read back equal (as another process would) and
+    with the caller's order of the removed cards, which the key sorts."""
+    lines, warn = collect()
+    cache, counter = Cache(tmp_path / "c", warn=warn), Counter()
+    computed = cache.effects_of_removal(
+        TINY, TINY_REMOVED, False, counter.wrap(lambda: tiny_effects(games))
+    )
+    as_another_process(monkeypatch)
+    again = Cache(tmp_path / "c", warn=warn)
+    found = again.effects_of_removal(TINY, TINY_REMOVED, False, counter.wrap(lambda: None))
+    assert counter.calls == 1 and found is not computed
+    assert found == computed and found.to_json() == computed.to_json()
+    backwards = tuple(reversed(TINY_REMOVED))
+    reordered = again.effects_of_removal(TINY, backwards, False, counter.wrap(lambda: None))
+    assert reordered.removed == backwards and reordered.effects == computed.effects
+    assert counter.calls == 1 and lines == []
+    with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
+        assert db.execute("SELECT kind FROM entries").fetchall() == [("eor",)]
+    assert cache.key("eor", TINY, TINY_REMOVED, False) != cache.key(
+        "game", TINY, TINY_REMOVED, False
+    )
+
+
+# --- The folder's trust -----------------------------------------------------------------------
+
+
+def planted(tmp_path: Path) -> tuple[Path, Path]:
+    """A cache folder holding an entry, and a symbolic link to it."""
+    folder, link = tmp_path / "real", tmp_path / "link"
+    fetch(Cache(folder, warn=collect()[1]), Counter())
+    link.symlink_to(folder, target_is_directory=True)
+    return folder, link
+
+
+@pytest.mark.parametrize("slash", ["", "/"], ids=["plain", "trailing-slash"])
+def test_a_link_to_a_folder_writable_by_others_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slash: str
+) -> None:
+    """The checks apply to what the name resolves to, however it is written: the entry
+    planted in a folder others can write is never read."""
+    folder, link = planted(tmp_path)
+    folder.chmod(0o777)
+    as_another_process(monkeypatch)
+    lines, warn = collect()
+    refused(Cache(f"{link}{slash}", warn=warn), lines, "writable by other users")
+    assert str(folder) in lines[0]  # named as it resolves
+
+
+@pytest.mark.parametrize("slash", ["", "/"], ids=["plain", "trailing-slash"])
+def test_a_link_to_a_folder_owned_by_another_user_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slash: str
+) -> None:
+    folder, link = planted(tmp_path)
+    monkeypatch.setattr(os, "getuid", lambda: os.stat(folder).st_uid + 1)
+    lines, warn = collect()
+    refused(Cache(f"{link}{slash}", warn=warn), lines, "owned by another user")
+
+
+@pytest.mark.parametrize("slash", ["", "/"], ids=["plain", "trailing-slash"])
+def test_a_link_to_our_private_folder_is_followed_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slash: str
+) -> None:
+    """Resolved once: pointing the link elsewhere later does not move the store."""
+    _, link = planted(tmp_path)
+    as_another_process(monkeypatch)
+    lines, warn = collect()
+    cache, counter = Cache(f"{link}{slash}", warn=warn), Counter()
+    fetch(cache, counter)
+    assert counter.calls == 0 and lines == []
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o777)
+    link.unlink()
+    link.symlink_to(elsewhere, target_is_directory=True)
+    as_another_process(monkeypatch)
+    fetch(cache, counter, REMOVED[1:])
+    assert counter.calls == 1 and lines == []
+    assert list(elsewhere.iterdir()) == [] and cache.info().entries == 2
+    assert str(cache.directory) == str(link)  # shown as given
+
+
+@pytest.mark.parametrize(
+    "name",
+    [lambda root: root / ("abcdefghi/" * 500), lambda root: root / ("x" * 300)],
+    ids=["path-of-5000-characters", "name-of-300-characters"],
+)
+def test_a_path_too_long_for_the_system_is_one_warning_and_no_folder(
+    tmp_path: Path, name: Any
+) -> None:
+    lines, warn = collect()
+    refused(Cache(name(tmp_path), warn=warn), lines, "cache not used")
+    assert len(lines[0]) < 400  # the path shortened
+    assert list(tmp_path.iterdir()) == []  # nothing created on the way
+    info_lines, warn = collect()
+    info = Cache(name(tmp_path), warn=warn).info()
+    assert not info.usable and len(info_lines) == 1
+
+
+def test_a_cache_dir_of_5000_characters_is_one_warning_and_an_uncached_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CBJ_CACHE_DIR", str(tmp_path / ("abcd/" * 1000)))
+    expected = run_cli(["solve", "--decks", "1", "--no-cache"], capsys)
+    for command in (["solve", "--decks", "1"], ["cache", "info"], ["cache", "clear"]):
+        status, _, err = run_cli(command, capsys)
+        assert status == 0 and "Traceback" not in err
+        assert err.count("\n") <= 2 and "cache not used" in err, err
+    assert run_cli(["solve", "--decks", "1"], capsys)[:2] == expected[:2]
+
+
+def test_a_result_json_cannot_hold_is_not_stored_and_still_returned(tmp_path: Path) -> None:
+    from solver.exact.protection import WAGERS, EffectsOfRemoval, WholeDeck
+
+    infinite = EffectsOfRemoval(
+        SMALL, (), False, dict.fromkeys(WAGERS, float("inf")), {}, WholeDeck({}, None)
+    )
+    lines, warn = collect()
+    cache = Cache(tmp_path / "c", warn=warn)
+    assert cache.effects_of_removal(SMALL, (), False, lambda: infinite) is infinite
+    assert len(lines) == 1 and "not stored" in lines[0]
+    assert cache.info().entries == 0

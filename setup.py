@@ -1,0 +1,23 @@
+"""Build the optional compiled kernels; everything else is in pyproject.toml.
+
+The extensions are plain C against Python's own headers (arrays pass through the buffer
+protocol, so numpy is not needed to build).  Each is ``optional``: where no C compiler
+works the install still succeeds and the solver runs on numpy (see
+``solver/exact/kernel.py``).  ``-ffp-contract=off`` forbids fused multiply-adds, so the
+float kernels round every product and sum as numpy does.
+"""
+
+from setuptools import Extension, setup
+
+FLAGS = ["-O2", "-ffp-contract=off", "-fvect-cost-model=dynamic"]
+
+setup(
+    ext_modules=[
+        Extension(
+            "solver.exact._native",
+            sources=["solver/exact/_native.c"],
+            extra_compile_args=FLAGS,
+            optional=True,
+        ),
+    ]
+)

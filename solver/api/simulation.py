@@ -1,0 +1,181 @@
+"""The simulator's commands: ``cbj simulate`` and ``cbj seats``, beside the exact figures."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Unpack
+
+from solver.api.protection import cached_effects
+from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
+from solver.exact.bonus import analyse_bonus
+from solver.exact.game import GameResult, solve_game
+from solver.exact.policies import realistic_play
+from solver.exact.protection import best_count
+from solver.exact.seats import parse_seat_counts
+from solver.exact.strategy import exact_main, strategy_source
+from solver.model.cards import Card
+from solver.model.counts import count_tags
+from solver.model.errors import CountError, SimulationError
+from solver.model.rules import Rules
+from solver.present.seats import DEFAULT_ROUNDS, TableOfPlayers, check_run, table_of_players
+from solver.sim import ExactFigure, SimulationResult, parse_strategy
+from solver.sim import simulate as run_simulation
+from solver.sim.counter import Counter, parse_bets
+from solver.sim.run import check_deal
+from solver.sim.strategies import TABLE_STRATEGIES
+from solver.store.protocol import Store
+
+
+def bonus_figure(rules: Rules, removed: Iterable[Card] = ()) -> ExactFigure:
+    """The Bonus wager's exact EV and outcome probabilities, for the simulator to meet."""
+    analysis = analyse_bonus(rules, removed)
+    probabilities = {line.outcome.value: line.probability for line in analysis.lines}
+    return ExactFigure(analysis.expected_value, probabilities)
+
+
+def simulate(
+    *,
+    rounds: int,
+    seed: int | None = None,
+    seats: int = 1,
+    strategy: str = "optimal",
+    penetration: float | None = None,
+    fresh_shoe: bool = False,
+    jobs: int = 1,
+    removed: Cards = (),
+    counter: str | Mapping[str, int] | None = None,
+    spread: str | tuple[int, int] | None = None,
+    ramp: str | Sequence[tuple[float, int]] | None = None,
+    wong_out: str | float | None = None,
+    cache: Store | None = None,
+    progress: Callable[[int], None] | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> SimulationResult:
+    """Deal ``rounds`` rounds with the independent simulator, beside the exact figures.
+
+    The shoe is reshuffled after ``penetration`` of it is dealt (0.75 when not given), or
+    every round with ``fresh_shoe``.  ``optimal`` and ``chart`` are played from the exact
+    solver's decision tables; their exact main-wager figure (and always the Bonus wager's)
+    is attached for the z-scores.  ``counter`` (a system name, ``best-level-1`` to ``3``,
+    or tags ``"A=-1,2=1,..."``) seats a card counter at seat 1 who bets by the true count
+    within ``spread`` (``"1-8"`` when not given) along ``ramp`` (``"TC:UNITS,..."``), and
+    sits out below ``wong_out``.
+    """
+    if fresh_shoe and penetration is not None:
+        raise SimulationError(
+            "give a penetration (--penetration) or a fresh shoe (--fresh-shoe), not both"
+        )
+    if counter is not None and fresh_shoe:
+        raise SimulationError(
+            "a counter (--counter) needs a shoe dealt to a cut card, not a fresh shoe"
+        )
+    played = make_rules(rules, options)
+    cards = given_cards(removed)
+    cut = None if fresh_shoe else 0.75 if penetration is None else penetration
+    # Bad settings fail before any exact figure is solved.
+    check_deal(played, rounds, seed=seed, seats=seats, penetration=cut, jobs=jobs, removed=cards)
+    counting = _counter(played, cards, counter, spread, ramp, wong_out, jobs, cache)
+    solved: list[GameResult[Fraction]] = []
+
+    def game() -> GameResult[Fraction]:
+        if not solved:
+            solved.append(solve_game(played, exact=True, cache=cache))
+        return solved[0]
+
+    strategy_played = parse_strategy(
+        strategy, lambda kind: strategy_source(game(), kind, cache), played.dealer_stands_on
+    )
+    exact: dict[str, ExactFigure] = {}
+    if strategy_played.name in TABLE_STRATEGIES and not cards:
+        # A fresh shoe matches this figure exactly; dealing to a cut card approximately.
+        kind = "chart" if strategy_played.name == "chart" else "optimal"
+        mean, probabilities = exact_main(game(), kind, cache)
+        exact["main"] = ExactFigure(mean, probabilities)
+    elif not cards:
+        # The other named policies are evaluated exactly too (solver.exact.policies).
+        policy = realistic_play(played, [strategy_played.name], game(), cache).policies[0]
+        outcomes = {k: Fraction(p) for k, p in policy.game.outcomes.items()}
+        exact["main"] = ExactFigure(policy.main_ev, outcomes)
+    if all(c.suit is not None for c in cards):  # else the simulator refuses the shoe
+        exact["bonus"] = bonus_figure(played, cards)
+    return run_simulation(
+        played,
+        strategy_played,
+        rounds,
+        seed=seed,
+        seats=seats,
+        penetration=cut,
+        jobs=jobs,
+        removed=cards,
+        exact=exact,
+        progress=progress,
+        counter=counting,
+    )
+
+
+def _counter(
+    played: Rules,
+    removed: tuple[Card, ...],
+    name: str | Mapping[str, int] | None,
+    spread: str | tuple[int, int] | None,
+    ramp: str | Sequence[tuple[float, int]] | None,
+    wong_out: str | float | None,
+    jobs: int,
+    cache: Store | None,
+) -> Counter | None:
+    """The simulated counter asked for; a best count is found from the shoe's exact EORs."""
+    if name is None:
+        for option, value in (("--spread", spread), ("--ramp", ramp), ("--wong-out", wong_out)):
+            if value is not None:
+                raise CountError(f"{option} is for a card counter: give --counter too")
+        return None
+    bets = parse_bets("1-8" if spread is None else spread, ramp, wong_out)
+    if not isinstance(name, str):
+        label, tags = count_tags(",".join(f"{r}={t}" for r, t in name.items()))
+    elif best := re.fullmatch(r"\s*best-level-([123])\s*", name.lower()):
+        effects = cached_effects(played, tuple(removed), False, jobs, cache)
+        label = f"best-level-{best.group(1)}"
+        tags = best_count(effects.effects["round"], int(best.group(1)))
+    elif "=" in name:
+        label, tags = count_tags(name)
+    else:
+        try:
+            label, tags = count_tags(name)
+        except CountError as error:
+            raise CountError(f"{error}, best-level-1 to 3, or tags 'A=-1,2=1,...'") from None
+    return Counter(label, tags, *bets)
+
+
+def seats(
+    *,
+    seats: Sequence[int] | str = "1-7",
+    rounds: int | None = None,
+    seed: int | None = None,
+    strategy: str = "optimal",
+    jobs: int = 1,
+    cache: Store | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> TableOfPlayers:
+    """The casino's hold per table-round and its SD with each number of seats (1 to 7).
+
+    ``seats`` is a list or text (``"1-7"``, ``"1,3,5"``).  The Bonus wager's figures are
+    exact; the main wager's and the round's are simulated, ``rounds`` table-rounds per
+    number of seats (200,000 when not given), every seat playing ``strategy`` (a name as
+    for :func:`simulate`) from a fresh shoe each round.
+    """
+    played = make_rules(rules, options)
+    counts = parse_seat_counts(seats) if isinstance(seats, str) else tuple(seats)
+    if not counts:
+        raise SimulationError("seats is empty: give numbers of seats from 1 to 7, e.g. 1-7")
+    chosen = DEFAULT_ROUNDS if rounds is None else rounds
+    check_run(chosen, seed)  # before the solve that optimal and chart play need
+    policy = parse_strategy(
+        strategy,
+        lambda kind: strategy_source(solve_game(played, exact=True, cache=cache), kind, cache),
+        played.dealer_stands_on,
+    )
+    return table_of_players(played, policy, counts, chosen, seed=seed, jobs=jobs)

@@ -1,0 +1,231 @@
+"""The ``cbj`` command line: parses options, calls one :mod:`solver.api` function, prints.
+
+Results go to stdout in the format asked for; errors are one line on stderr with exit
+status 2.  Every computation lives in the library; this package only reads options,
+reports progress on a terminal and hands results to :mod:`solver.present`.
+
+Each group of commands is a module of its own, split by what it imports:
+:mod:`solver.cli.rules` needs only the rule table, while :mod:`solver.cli.strategy` brings the
+solver (and numpy).  :data:`COMMANDS` names each command's module, which is imported when
+that command runs (click's loading of a subcommand by name); ``cbj --help`` lists the
+commands from the same table and imports none of them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from importlib import import_module
+from typing import Any
+
+import click
+
+from solver.model import process
+from solver.model.errors import CbjError
+
+#: Each command: the module and name of its click command, and its one-line help (the
+#: command's docstring, which a test checks), for ``cbj --help`` to list without loading it.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "advise": (
+        "solver.cli.game",
+        "advise",
+        "Stand and hit values for one hand, and the optimal decision.",
+    ),
+    "bonus": ("solver.cli.game", "bonus", "Exact return table of the Bonus wager."),
+    "cache": (
+        "solver.cli.cache",
+        "cache_group",
+        "The disk cache of solved games: where it is, how big, and clearing it.",
+    ),
+    "chart": (
+        "solver.cli.strategy",
+        "chart",
+        "The best printable hit/stand chart and its cost against perfect play.",
+    ),
+    "count": (
+        "solver.cli.protection",
+        "count",
+        "Betting correlation and EV per true count of card counts for this game.",
+    ),
+    "dealer": (
+        "solver.cli.strategy",
+        "dealer",
+        "Exact distribution of the dealer's final result for each Bonus card.",
+    ),
+    "eor": (
+        "solver.cli.protection",
+        "eor",
+        "Effects of removal: each wager's EV change when one card of each rank leaves.",
+    ),
+    "graph": (
+        "solver.cli.files",
+        "graph",
+        "The player's decision graph (hands, EVs, draws) for Gephi, yEd or Graphviz.",
+    ),
+    "paytable": (
+        "solver.cli.paytable",
+        "paytable",
+        "Design the Bonus paytable: solve a pay for a target edge, or search paytables.",
+    ),
+    "report": ("solver.cli.files", "report", "A PAR-style math report of the game: HTML or PDF."),
+    "rules": (
+        "solver.cli.rules",
+        "rules_command",
+        "Print the rules in force, each with its default and meaning.",
+    ),
+    "seats": (
+        "solver.cli.simulation",
+        "seats_command",
+        "The casino's hold per table-round and its SD for 1 to 7 seats at one table.",
+    ),
+    "shoe-states": (
+        "solver.cli.protection",
+        "shoe_states",
+        "Random shoes dealt to each depth, each solved: EV spread, count fit, EOR estimate.",
+    ),
+    "simulate": (
+        "solver.cli.simulation",
+        "simulate_command",
+        "Monte Carlo simulation of whole rounds, independent of the exact solver.",
+    ),
+    "solve": (
+        "solver.cli.game",
+        "solve",
+        "Optimal play, the main wager's EV and the whole round's figures.",
+    ),
+    "strategies": (
+        "solver.cli.strategy",
+        "strategies_command",
+        "Exact EV, house edge and cost of realistic strategies; the Bonus ratio; volatility.",
+    ),
+    "tables": (
+        "solver.cli.files",
+        "tables",
+        "Regenerate the strategy_tables/ collection: every variant in every format.",
+    ),
+    "variants": (
+        "solver.cli.paytable",
+        "variants",
+        "Main EV, Bonus EV and round edge for every combination of the rules listed.",
+    ),
+}
+
+
+class AsciiInt(click.types.IntParamType):
+    """Click's whole numbers, in the ASCII digits the help documents (not Arabic-Indic ones)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.isascii():
+            self.fail(f"{value!r} is not a whole number in the digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class AsciiIntRange(AsciiInt, click.IntRange):
+    """Click's ``IntRange``, in ASCII digits."""
+
+
+def ascii_digits(command: click.Command) -> click.Command:
+    """``command`` (and its subcommands) with every whole-number option in ASCII digits."""
+    for param in command.params:
+        kind = param.type
+        if type(kind) is click.types.IntParamType:
+            param.type = AsciiInt()
+        elif isinstance(kind, click.IntRange) and not isinstance(kind, AsciiInt):
+            param.type = AsciiIntRange(kind.min, kind.max, kind.min_open, kind.max_open, kind.clamp)
+    if isinstance(command, click.Group):
+        for subcommand in command.commands.values():
+            ascii_digits(subcommand)
+    return command
+
+
+class CommandTable(click.Group):
+    """The ``cbj`` group: each subcommand is imported from its module when it is run."""
+
+    def list_commands(self, context: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, context: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module, attribute, _ = COMMANDS[name]
+        command = getattr(import_module(module), attribute)
+        assert isinstance(command, click.Command), f"{module}.{attribute} is no command"
+        return ascii_digits(command)
+
+    def format_commands(self, context: click.Context, formatter: click.HelpFormatter) -> None:
+        """List the subcommands with their one-line help from :data:`COMMANDS`, loading none."""
+        listed = [click.Command(name, help=COMMANDS[name][2]) for name in sorted(COMMANDS)]
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(c.name or "", c.get_short_help_str(limit)) for c in listed]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(
+    cls=CommandTable,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    invoke_without_command=True,
+)
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=lambda context, _, value: show_version(context, value),
+    help="Show the version and the kernel in use (compiled or numpy), and exit.",
+)
+@click.pass_context
+def cli(context: click.Context) -> None:
+    """Exact analysis of Community Blackjack (Casino Edition)."""
+    if context.invoked_subcommand is None:
+        click.echo(context.get_help())
+
+
+def show_version(context: click.Context, value: bool) -> None:
+    """Print the version and the kernel in use (``cbj --version``), then stop."""
+    if not value or context.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    from solver.exact import kernel
+
+    click.echo(f"cbj, version {version('community-blackjack')} (kernel: {kernel.current()})")
+    context.exit()
+
+
+def fail(message: str) -> None:
+    """Report bad input as one line on stderr and exit with status 2."""
+    click.echo(f"cbj: error: {message}", err=True)
+    sys.exit(2)
+
+
+def interrupted(status: int = 130) -> None:
+    """Ctrl-C (or SIGTERM, SIGHUP): show the cursor again (a progress bar hides it), say
+    so, exit 128 + the signal."""
+    if sys.stderr is not None and sys.stderr.isatty():
+        sys.stderr.write("\x1b[?25h\r\x1b[K")  # cursor shown, a half-drawn bar wiped
+    click.echo("cbj: interrupted", err=True)
+    sys.exit(status)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``cbj`` console command."""
+    # The solver multiplies no matrices, so the pool of threads OpenBLAS starts with numpy
+    # (one per core) would only add start-up time and CPU; a user's own setting wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # SIGTERM and SIGHUP clean up as Ctrl-C does (in the command's own process, not a
+    # caller's); a full or closed standard output is one line, not silence.
+    process.start(own_process=argv is None)
+    try:
+        status = cli.main(args=argv, prog_name="cbj", standalone_mode=False)
+        sys.stdout.flush()
+    except CbjError as error:
+        fail(str(error))
+    except click.ClickException as error:
+        fail(error.format_message().replace("\n", " "))
+    except (click.Abort, KeyboardInterrupt) as error:
+        interrupted(process.exit_status(error))
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away (e.g. `| head`): nothing left to say
+        sys.exit(0)
+    sys.exit(status if isinstance(status, int) else 0)

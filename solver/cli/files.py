@@ -1,0 +1,114 @@
+"""The commands that write files: ``cbj tables``, ``cbj graph`` and ``cbj report``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from solver.api import files as api
+from solver.cli.cache import chosen_cache
+from solver.cli.options import (
+    FilePath,
+    cache_option,
+    emit,
+    jobs_option,
+    progress_reporter,
+    rules_options,
+)
+from solver.present import files
+from solver.present.collection import VARIANTS
+
+
+@click.command("tables")
+@click.option(
+    "--output-dir",
+    default="strategy_tables",
+    show_default=True,
+    help="Folder to (re)write: new, empty, or a collection already; it is replaced whole.",
+)
+@cache_option
+def tables(output_dir: str, no_cache: bool) -> None:
+    """Regenerate the strategy_tables/ collection: every variant in every format."""
+    written = api.tables(
+        output_dir, cache=chosen_cache(no_cache), progress=progress_reporter("charts")
+    )
+    for variant, chart_written in zip(VARIANTS, written.charts, strict=True):
+        emit(f"{variant.folder}: chart EV {float(chart_written.expected_value):+.6f}")
+    click.echo(f"cbj: {files.wrote(output_dir)}", err=True)
+
+
+@click.command("graph")
+@rules_options
+@click.option("--bonus", "bonus_text", required=True, help="The Bonus card, e.g. 7 or 7h.")
+@click.option("--hand", default=None, help="Start from these own cards, e.g. '9 3' (default: all).")
+@click.option("--exact", is_flag=True, help="Exact fractions as extra attributes (slower).")
+@click.option(
+    "-o",
+    "--output",
+    type=FilePath(dir_okay=False, writable=True),
+    required=True,
+    help="File to write: .graphml, .gexf or .dot (or a picture: .svg, .png, .pdf).",
+)
+def graph(bonus_text: str, hand: str | None, exact: bool, output: Path, **options: Any) -> None:
+    """The player's decision graph (hands, EVs, draws) for Gephi, yEd or Graphviz."""
+    api.graph(output, bonus=bonus_text, hand=() if hand is None else hand, exact=exact, **options)
+    click.echo(f"cbj: wrote {output}", err=True)
+
+
+@click.command("report")
+@rules_options
+@click.option(
+    "-o",
+    "--output",
+    type=FilePath(dir_okay=False),
+    default=None,
+    help="Write to this file, .html or .pdf (default: HTML on stdout).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["html", "pdf"]),
+    default=None,
+    help="Output format  [default: from -o's extension, else html]",
+)
+@click.option(
+    "--shoe-samples",
+    type=int,
+    default=None,
+    help="Game protection: random shoes solved at each depth  [default: 50]",
+)
+@click.option(
+    "--counter-rounds",
+    type=int,
+    default=None,
+    help="Game protection: rounds dealt to each simulated counter  [default: 2000000]",
+)
+@jobs_option()
+@cache_option
+@click.option(
+    "--table-rounds",
+    type=int,
+    default=None,
+    help="A table of players: table-rounds dealt for each number of seats  [default: 50000]",
+)
+@click.option(
+    "--simulation-rounds",
+    type=int,
+    default=None,
+    help="Simulation cross-check: rounds dealt  [default: 100000]",
+)
+def report(output: Path | None, fmt: str | None, jobs: int, no_cache: bool, **options: Any) -> None:
+    """A PAR-style math report of the game: HTML or PDF."""
+    if output is None and fmt is not None:
+        files.check_terminal(fmt, sys.stdout)
+    result = api.report(output, format=fmt, jobs=jobs, cache=chosen_cache(no_cache), **options)
+    if isinstance(result, str):
+        click.echo(result, nl=False)
+    elif isinstance(result, bytes):
+        sys.stdout.buffer.write(result)
+        sys.stdout.flush()
+    else:
+        click.echo(f"cbj: {files.wrote(output or '')}", err=True)

@@ -1,0 +1,169 @@
+"""The options that several commands share, and how a command prints its result.
+
+Cheap to import (click and the rule table): ``cbj rules`` loads this and its own module.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from solver.model.rules import RULE_TABLE, PresetName, Rules
+from solver.present.formats import Format, rule_cell
+from solver.present.tables import Table, dumps, render_tables
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class FilePath(click.Path):
+    """``click.Path`` whose value is a :class:`pathlib.Path`."""
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, context: click.Context | None
+    ) -> Any:
+        return Path(os.fsdecode(super().convert(value, param, context)))
+
+
+#: The default of every rule, as the CLI shows it; the defaults themselves live in Rules.
+_DEFAULTS = {name: rule_cell(value) for name, value in Rules().to_json().items()}
+
+
+def _rule_options() -> dict[str, Callable[[F], F]]:
+    """The rules options by rule name, one per row of the rule table, plus ``--preset`` and
+    the old alias; spelled the same on every command that takes them."""
+    options: dict[str, Callable[[F], F]] = {
+        "preset": click.option(
+            "--preset",
+            default=None,
+            type=click.Choice([p.value for p in PresetName]),
+            help="Start from a named set of rules; the other rules options override it.  "
+            "[default: casino-edition]",
+        )
+    }
+    for rule in RULE_TABLE:
+        choices: dict[str, Any] = {"type": click.Choice(rule.choices)} if rule.choices else {}
+        options[rule.name] = click.option(
+            rule.flag, default=None, show_default=_DEFAULTS[rule.name], help=rule.help, **choices
+        )
+    options["natural_beats_multi_card_21"] = click.option(
+        "--natural-beats-multi-card-21/--no-natural-beats-multi-card-21",
+        default=None,
+        help="Old spelling of --natural-beats: yes is multi_card_21, no is nothing.",
+    )
+    return options
+
+
+def rules_options(command: F) -> F:
+    """Add every rules option."""
+    return rules_options_except()(command)
+
+
+def rules_options_except(*names: str) -> Callable[[F], F]:
+    """Add the rules options but those named (a command that sets those rules its own way)."""
+
+    def decorate(command: F) -> F:
+        options = [o for n, o in _rule_options().items() if n not in names]
+        for add in reversed(options):
+            command = add(command)
+        return command
+
+    return decorate
+
+
+def format_option(*choices: Format) -> Callable[[F], F]:
+    """Add ``--format`` with the given choices (the first is the default)."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice([c.value for c in choices]),
+        default=choices[0].value,
+        show_default=True,
+        help="Output format.",
+    )
+
+
+ALL_FORMATS = (Format.TABLE, Format.JSON, Format.CSV, Format.MD)
+
+
+def cache_option(command: F) -> F:
+    """Add ``--no-cache``."""
+    return click.option(
+        "--no-cache", is_flag=True, help="Solve afresh instead of using the disk cache."
+    )(command)
+
+
+def jobs_option(help_text: str = "Parallel workers.", every_core: bool = False) -> Callable[[F], F]:
+    """Add ``--jobs``; with ``every_core``, -1 (one worker per core) is accepted too and the
+    value is checked by the library."""
+    kind = int if every_core else click.IntRange(min=1)
+    return click.option("--jobs", type=kind, default=1, show_default=True, help=help_text)
+
+
+def warn(message: str) -> None:
+    """One line of warning on stderr."""
+    click.echo(f"cbj: warning: {message}", err=True)
+
+
+def solving_options(command: F) -> F:
+    """The options of a command that solves the game: rules, removed cards, exact, jobs."""
+    for add in reversed(
+        [
+            rules_options,
+            click.option(
+                "--removed", default="", help="Cards already out of the shoe (with suits)."
+            ),
+            click.option(
+                "--exact", is_flag=True, help="Exact fractions (slower) instead of floats."
+            ),
+            jobs_option(
+                "Workers sharing the Bonus card values: threads for floats, processes for --exact."
+            ),
+            cache_option,
+            format_option(*ALL_FORMATS),
+        ]
+    ):
+        command = add(command)
+    return command
+
+
+def emit(text: str) -> None:
+    """Print a result to stdout."""
+    click.echo(text)
+
+
+def emit_result(fmt: str, result: Any, tables: Table | tuple[Table, ...] | list[Table]) -> None:
+    """Print a result as its JSON document, or as its table(s) in the text format asked for."""
+    output = Format(fmt)
+    if output is Format.JSON:
+        emit(dumps(result.to_json()))
+    else:
+        emit(render_tables([tables] if isinstance(tables, Table) else tables, output))
+
+
+def progress_reporter(label: str) -> Callable[[int, int], None] | None:
+    """A progress bar on stderr when stderr is a terminal, else nothing."""
+    if not sys.stderr.isatty():
+        return None
+    bar: Any = None
+
+    def report(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = click.progressbar(length=total, label=label, file=sys.stderr)
+            bar.__enter__()
+        bar.update(1)
+        if done == total:
+            bar.__exit__(None, None, None)
+
+    return report
+
+
+def show_help_if_bare(context: click.Context) -> None:
+    """A group run with no command prints its help and succeeds."""
+    if context.invoked_subcommand is None:
+        click.echo(context.get_help())

@@ -1,0 +1,130 @@
+"""The commands that need the dealer's and the player's tables: ``cbj dealer``, ``chart``.
+
+And ``cbj strategies``; these load numpy, unlike :mod:`solver.api.game`'s.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from solver.api import strategy as api
+from solver.cli.cache import chosen_cache
+from solver.cli.options import (
+    ALL_FORMATS,
+    FilePath,
+    cache_option,
+    emit_result,
+    format_option,
+    jobs_option,
+    progress_reporter,
+    rules_options,
+)
+from solver.model.outcomes import POLICY_NAMES
+from solver.present import charts, files, play
+from solver.present.formats import ChartFormat
+from solver.present.tables import (
+    dealer_table,
+    volatility_table,
+)
+
+
+@click.command("dealer")
+@rules_options
+@click.option(
+    "--bonus",
+    "bonus_text",
+    default="all",
+    show_default=True,
+    help="Bonus card value A, 2..10, or 'all' for one row per value.",
+)
+@click.option("--removed", default="", help="Cards already out of the shoe (suits optional).")
+@format_option(*ALL_FORMATS)
+def dealer(bonus_text: str, removed: str, fmt: str, **options: Any) -> None:
+    """Exact distribution of the dealer's final result for each Bonus card."""
+    result = api.dealer(bonus=bonus_text, removed=removed, **options)
+    emit_result(fmt, result, dealer_table(result.rules, result.removed, result.rows))
+
+
+@click.command("chart")
+@rules_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice([f.value for f in ChartFormat]),
+    default=None,
+    help="Output format  [default: from -o's extension, else md]",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=FilePath(dir_okay=False),
+    default=None,
+    help="Write to this file instead of stdout (format from its extension).",
+)
+@cache_option
+def chart(fmt: str | None, output: Path | None, no_cache: bool, **options: Any) -> None:
+    """The best printable hit/stand chart and its cost against perfect play."""
+    chosen = ChartFormat(files.choose_format(output, fmt, [f.value for f in ChartFormat], "md"))
+    if output is None:
+        files.check_terminal(chosen.value, sys.stdout)
+    else:
+        files.check_writable(output)
+    data = charts.render(api.chart(cache=chosen_cache(no_cache), **options), chosen)
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        click.echo(f"cbj: {files.wrote(files.write_atomic(output, data))}", err=True)
+
+
+@click.command("strategies")
+@rules_options
+@click.option(
+    "--strategies",
+    "names",
+    default=",".join(POLICY_NAMES),
+    show_default=True,
+    help="Policies to evaluate, separated by commas.",
+)
+@click.option(
+    "--bonus-ratios",
+    default="1/2,3/4,1,3/2,2",
+    show_default=True,
+    help="Bonus ratios (each at least 1/2) at which to show optimal play's round.",
+)
+@click.option("--removed", default="", help="Cards out of the shoe, with suits, e.g. 'As 10h'.")
+@jobs_option("Worker processes for the exact solve.")
+@cache_option
+@format_option(*ALL_FORMATS)
+def strategies_command(
+    names: str,
+    bonus_ratios: str,
+    removed: str,
+    jobs: int,
+    no_cache: bool,
+    fmt: str,
+    **options: Any,
+) -> None:
+    """Exact EV, house edge and cost of realistic strategies; the Bonus ratio; volatility."""
+    result = api.strategies(
+        names=names,
+        bonus_ratios=bonus_ratios,
+        removed=removed,
+        jobs=jobs,
+        cache=chosen_cache(no_cache),
+        progress=progress_reporter("solving Bonus cards"),
+        **options,
+    )
+    emit_result(
+        fmt,
+        result,
+        [
+            play.strategies_table(result),
+            play.ratios_table(result),
+            volatility_table(result.volatility, "Volatility of the round (optimal play)"),
+        ],
+    )

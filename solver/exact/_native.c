@@ -1,0 +1,512 @@
+/*
+ * The exact side's compiled kernels (optional: solver/exact/kernel.py falls back to numpy).
+ *
+ * fold: the dealer's fold (solver/exact/dealer.py, _fold), every card value's step, in floats
+ * or in integers modulo a prime below 2**29.  Every output entry adds its products in the
+ * order numpy's loop adds them (rank 0 first, then rank 1, ...), each product rounded
+ * once, so with -ffp-contract=off (no fused multiply-add) the float results are the same
+ * bits as numpy's.
+ *
+ * Arrays come through the buffer protocol (C-contiguous, 8-byte items), so the module
+ * needs only Python's headers to build, not numpy's.  Every index is checked against
+ * its array before the loops run: a bad call raises ValueError instead of reading past
+ * an array.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct {
+    Py_buffer view;
+    int held;
+} Buffer;
+
+/* Take a C-contiguous buffer of 8-byte items of the format kind ('d' float, 'q' int64). */
+static int
+take_buffer(PyObject *obj, Buffer *buffer, int writable, char kind, const char *name)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    buffer->held = 0;
+    if (PyObject_GetBuffer(obj, &buffer->view, flags) < 0) {
+        return -1;
+    }
+    buffer->held = 1;
+    const char *format = buffer->view.format ? buffer->view.format : "B";
+    if (format[0] == '<' || format[0] == '=' || format[0] == '@') {
+        format++;
+    }
+    int ok = buffer->view.itemsize == 8 &&
+             (kind == 'd' ? strcmp(format, "d") == 0
+                          : (strcmp(format, "q") == 0 || strcmp(format, "l") == 0));
+    if (!ok) {
+        PyErr_Format(PyExc_TypeError, "%s must be a contiguous %s array", name,
+                     kind == 'd' ? "float64" : "int64");
+        return -1;
+    }
+    return 0;
+}
+
+static void
+release(Buffer *buffers, int count)
+{
+    for (int i = 0; i < count; i++) {
+        if (buffers[i].held) {
+            PyBuffer_Release(&buffers[i].view);
+            buffers[i].held = 0;
+        }
+    }
+}
+
+static Py_ssize_t
+length(const Buffer *buffer)
+{
+    return buffer->view.len / 8;
+}
+
+/* Whether every entry of an int64 array lies in [0, bound). */
+static int
+within(const int64_t *values, Py_ssize_t n, int64_t bound)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (values[i] < 0 || values[i] >= bound) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/*
+ * x mod p for 0 <= x < 2**63 and 0 < p < 2**29, without a division: the quotient from a
+ * double reciprocal is off by at most one (x / p < 2**34, relative error near 2**-52),
+ * which one correction puts right.
+ */
+static inline int64_t
+reduce(int64_t x, int64_t p, double reciprocal)
+{
+    int64_t r = x - (int64_t)((double)x * reciprocal) * p;
+    if (r < 0) {
+        r += p;
+    } else if (r >= p) {
+        r -= p;
+    }
+    return r;
+}
+
+/* One card value's step of the fold: the arrays of solver/exact/dealer.py's Fold and the
+ * shoe groups' parents, held and bounds for that value. */
+enum { ORDER, DRAWN, STARTS, WIDTHS, PARENT, HELD, BOUNDS, N_STEP };
+
+typedef struct {
+    Buffer arrays[N_STEP];
+    Py_ssize_t size, columns, ranks, blocks, groups_in, groups_out;
+} Step;
+
+static const int64_t *
+ints(const Step *step, int which)
+{
+    return step->arrays[which].view.buf;
+}
+
+/* Take step `item` (order, drawn, starts, widths, parent, held, bounds, size) and check
+ * it against the stage before (groups_in groups of `columns` hands); NULL on success. */
+static const char *
+take_step(PyObject *item, Step *step, Py_ssize_t groups_in, Py_ssize_t columns,
+          Py_ssize_t table_rows, Py_ssize_t table_columns)
+{
+    static const char *names[N_STEP] = {"order",  "drawn", "starts", "widths",
+                                        "parent", "held",  "bounds"};
+    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != N_STEP + 1) {
+        return "each step is a tuple (order, drawn, starts, widths, parent, held, bounds, size)";
+    }
+    for (int i = 0; i < N_STEP; i++) {
+        if (take_buffer(PyTuple_GET_ITEM(item, i), &step->arrays[i], 0, 'q', names[i]) < 0) {
+            return "";
+        }
+    }
+    step->size = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, N_STEP));
+    if (step->size == -1 && PyErr_Occurred()) {
+        return "";
+    }
+    const int64_t *order = ints(step, ORDER), *drawn = ints(step, DRAWN);
+    const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
+    const int64_t *parent = ints(step, PARENT), *held = ints(step, HELD);
+    const int64_t *bounds = ints(step, BOUNDS);
+    step->columns = columns;
+    step->groups_in = groups_in;
+    step->ranks = length(&step->arrays[STARTS]);
+    step->blocks = length(&step->arrays[BOUNDS]) - 1;
+    step->groups_out = length(&step->arrays[PARENT]);
+    Py_ssize_t ranks = step->ranks, blocks = step->blocks;
+    if (length(&step->arrays[ORDER]) != columns || length(&step->arrays[DRAWN]) != columns ||
+        length(&step->arrays[WIDTHS]) != ranks) {
+        return "order, drawn, starts and widths do not match the hands";
+    }
+    if (ranks == 0 ? columns != 0 || step->size != 0 : widths[0] != step->size) {
+        return "the first rank must hold one hand of each target";
+    }
+    if (blocks < 0 || length(&step->arrays[HELD]) != blocks || bounds[0] != 0 ||
+        bounds[blocks] != step->groups_out) {
+        return "held and bounds do not match parent";
+    }
+    if (!within(order, columns, columns) || !within(drawn, columns, table_rows) ||
+        !within(parent, step->groups_out, groups_in) || !within(held, blocks, table_columns)) {
+        return "an index is out of range";
+    }
+    for (Py_ssize_t k = 0; k < ranks; k++) {
+        if (starts[k] < 0 || widths[k] < 0 || widths[k] > step->size ||
+            starts[k] + widths[k] > columns) {
+            return "a rank runs past the hands";
+        }
+    }
+    for (Py_ssize_t b = 0; b < blocks; b++) {
+        if (bounds[b + 1] < bounds[b]) {
+            return "bounds must not decrease";
+        }
+    }
+    return NULL;
+}
+
+/* The float step: out[g, t] = sum over ranks k <= held of in[g's parent, order[s_k + t]]
+ * * table[drawn[s_k + t], held], added rank after rank as numpy adds them. */
+static void
+step_float(const Step *step, const double *sums, double *out, double *ordered, double *f,
+           const double *table, Py_ssize_t table_columns)
+{
+    const int64_t *order = ints(step, ORDER), *drawn = ints(step, DRAWN);
+    const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
+    const int64_t *parent = ints(step, PARENT), *held = ints(step, HELD);
+    const int64_t *bounds = ints(step, BOUNDS);
+    const Py_ssize_t columns = step->columns, size = step->size, ranks = step->ranks;
+    for (Py_ssize_t r = 0; r < step->groups_in; r++) {
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            ordered[r * columns + j] = sums[r * columns + order[j]];
+        }
+    }
+    for (Py_ssize_t b = 0; b < step->blocks && ranks > 0; b++) {
+        Py_ssize_t kept = held[b] < ranks - 1 ? (Py_ssize_t)held[b] : ranks - 1;
+        Py_ssize_t width = kept + 1 < ranks ? (Py_ssize_t)starts[kept + 1] : columns;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            f[j] = table[drawn[j] * table_columns + held[b]];
+        }
+        for (int64_t g = bounds[b]; g < bounds[b + 1]; g++) {
+            const double *restrict in = ordered + parent[g] * columns;
+            double *restrict o = out + g * size;
+            for (Py_ssize_t t = 0; t < size; t++) {
+                o[t] = in[t] * f[t];
+            }
+            for (Py_ssize_t k = 1; k <= kept; k++) {
+                const double *restrict in_k = in + starts[k];
+                const double *restrict f_k = f + starts[k];
+                const Py_ssize_t w = (Py_ssize_t)widths[k];
+                for (Py_ssize_t t = 0; t < w; t++) {
+                    o[t] += in_k[t] * f_k[t];
+                }
+            }
+        }
+    }
+}
+
+/* The step modulo a prime below 2**29.  Residues below 2**29 make each product below
+ * 2**58, and at most 32 of them add up below 2**63; unsigned, so that wrong inputs give
+ * wrong residues, never undefined behaviour. */
+static void
+step_modulo(const Step *step, const uint64_t *sums, uint64_t *out, uint64_t *ordered,
+            uint64_t *f, const int64_t *table, Py_ssize_t table_columns, int64_t prime)
+{
+    const int64_t *order = ints(step, ORDER), *drawn = ints(step, DRAWN);
+    const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
+    const int64_t *parent = ints(step, PARENT), *held = ints(step, HELD);
+    const int64_t *bounds = ints(step, BOUNDS);
+    const Py_ssize_t columns = step->columns, size = step->size, ranks = step->ranks;
+    const double reciprocal = 1.0 / (double)prime;
+    for (Py_ssize_t r = 0; r < step->groups_in; r++) {
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            ordered[r * columns + j] = sums[r * columns + order[j]];
+        }
+    }
+    for (Py_ssize_t b = 0; b < step->blocks && ranks > 0; b++) {
+        Py_ssize_t kept = held[b] < ranks - 1 ? (Py_ssize_t)held[b] : ranks - 1;
+        Py_ssize_t width = kept + 1 < ranks ? (Py_ssize_t)starts[kept + 1] : columns;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            f[j] = (uint64_t)reduce(table[drawn[j] * table_columns + held[b]], prime, reciprocal);
+        }
+        for (int64_t g = bounds[b]; g < bounds[b + 1]; g++) {
+            const uint64_t *restrict in = ordered + parent[g] * columns;
+            uint64_t *restrict o = out + g * size;
+            for (Py_ssize_t t = 0; t < size; t++) {
+                o[t] = in[t] * f[t];
+            }
+            for (Py_ssize_t k = 1; k <= kept; k++) {
+                const uint64_t *restrict in_k = in + starts[k];
+                const uint64_t *restrict f_k = f + starts[k];
+                const Py_ssize_t w = (Py_ssize_t)widths[k];
+                for (Py_ssize_t t = 0; t < w; t++) {
+                    o[t] += in_k[t] * f_k[t];
+                }
+            }
+            for (Py_ssize_t t = 0; t < size; t++) {
+                o[t] = (uint64_t)reduce((int64_t)(o[t] & INT64_MAX), prime, reciprocal);
+            }
+        }
+    }
+}
+
+/*
+ * fold(out, ways, steps, table, final, prime)
+ *
+ * The dealer's whole fold (solver/exact/dealer.py, _fold): starting from one group
+ * holding `ways`, each step of `steps` (tens first) multiplies every hand by
+ * table[drawn, held] and adds the hands that merge (see step_float); then out[g, i] =
+ * the last stage's column final[i] of group g.  prime == 0: float64 arrays; else int64
+ * residues below prime (< 2**29), every sum reduced modulo prime.
+ */
+static PyObject *
+fold(PyObject *self, PyObject *args)
+{
+    PyObject *out_object, *ways_object, *steps_object, *table_object, *final_object;
+    long long prime;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOL", &out_object, &ways_object, &steps_object,
+                          &table_object, &final_object, &prime)) {
+        return NULL;
+    }
+    char number = prime == 0 ? 'd' : 'q';
+    Buffer held_buffers[4];
+    memset(held_buffers, 0, sizeof held_buffers);
+    Buffer *out = &held_buffers[0], *ways = &held_buffers[1], *table = &held_buffers[2];
+    Buffer *final = &held_buffers[3];
+    PyObject *sequence = NULL;
+    Step *steps = NULL;
+    Py_ssize_t count = 0;
+    char *scratch = NULL;
+    const char *problem = NULL;
+    if (take_buffer(out_object, out, 1, number, "out") < 0 ||
+        take_buffer(ways_object, ways, 0, number, "ways") < 0 ||
+        take_buffer(table_object, table, 0, number, "table") < 0 ||
+        take_buffer(final_object, final, 0, 'q', "final") < 0) {
+        goto done;
+    }
+    if (prime < 0 || prime >= (1LL << 29)) {
+        problem = "prime must be 0 (floats) or below 2**29";
+        goto done;
+    }
+    Py_ssize_t table_rows = table->view.ndim == 2 ? table->view.shape[0] : 0;
+    Py_ssize_t table_columns = table_rows ? table->view.shape[1] : 0;
+    if (table_rows * table_columns != length(table)) {
+        problem = "table must be two-dimensional";
+        goto done;
+    }
+    if (prime > 0 && !within(table->view.buf, length(table), prime)) {
+        problem = "table must hold residues modulo prime";
+        goto done;
+    }
+    sequence = PySequence_Fast(steps_object, "steps must be a sequence");
+    if (!sequence) {
+        goto done;
+    }
+    count = PySequence_Fast_GET_SIZE(sequence);
+    steps = PyMem_Calloc(count ? count : 1, sizeof(Step));
+    if (!steps) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* Scratch: two stages (ping-pong), the ordered input, the factors. */
+    Py_ssize_t groups = 1, columns = length(ways), most_stage = 1, most_ordered = 1;
+    Py_ssize_t most_columns = columns ? columns : 1;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        problem = take_step(PySequence_Fast_GET_ITEM(sequence, i), &steps[i], groups, columns,
+                            table_rows, table_columns);
+        if (problem) {
+            goto done;
+        }
+        if (prime > 0 && steps[i].ranks > 32) {
+            problem = "at most 32 ranks modulo a prime";
+            goto done;
+        }
+        if (groups * columns > most_ordered) {
+            most_ordered = groups * columns;
+        }
+        if (columns > most_columns) {
+            most_columns = columns;
+        }
+        groups = steps[i].groups_out;
+        columns = steps[i].size;
+        if (groups * columns > most_stage) {
+            most_stage = groups * columns;
+        }
+    }
+    Py_ssize_t finals = length(final);
+    if (!within(final->view.buf, finals, columns) || length(out) != groups * finals) {
+        problem = "out must be (groups, len(final)), final columns of the last stage";
+        goto done;
+    }
+    scratch = PyMem_Malloc(8 * (2 * most_stage + most_ordered + most_columns));
+    if (!scratch) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    char *stage[2] = {scratch, scratch + 8 * most_stage};
+    char *ordered = scratch + 16 * most_stage, *factor = ordered + 8 * most_ordered;
+    const char *in = ways->view.buf;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        char *into = stage[i % 2];
+        if (prime == 0) {
+            step_float(&steps[i], (const double *)in, (double *)into, (double *)ordered,
+                       (double *)factor, table->view.buf, table_columns);
+        } else {
+            step_modulo(&steps[i], (const uint64_t *)in, (uint64_t *)into, (uint64_t *)ordered,
+                        (uint64_t *)factor, table->view.buf, table_columns, prime);
+        }
+        in = into;
+    }
+    const uint64_t *last = (const uint64_t *)in;
+    const int64_t *take = final->view.buf;
+    uint64_t *result = out->view.buf;
+    for (Py_ssize_t g = 0; g < groups; g++) {
+        for (Py_ssize_t i = 0; i < finals; i++) {
+            result[g * finals + i] = last[g * columns + take[i]];
+        }
+    }
+    Py_END_ALLOW_THREADS;
+done:
+    if (problem && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, problem);
+    }
+    for (Py_ssize_t i = 0; i < count && steps; i++) {
+        release(steps[i].arrays, N_STEP);
+    }
+    PyMem_Free(steps);
+    PyMem_Free(scratch);
+    Py_XDECREF(sequence);
+    release(held_buffers, 4);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* numpy's order for summing ten floats along a row (its pairwise sum's eight-way block). */
+static inline double
+sum_ten(const double *x)
+{
+    double total = ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
+    total += x[8];
+    return total + x[9];
+}
+
+enum { CHANCES, KIDS, STAND, STAND_VEC, ENDS, HIT, HITTING, PLAYED, VALUE, N_PLAYER };
+
+/*
+ * player_float(chances, kids, stand, stand_vec, ends, hit, hitting, played, value)
+ *
+ * The float backward induction of solver/exact/player.py (solve_float), hands numbered by
+ * size: hands ends[m] <= i < ends[m + 1] hold m cards, and kids[i, v] (a hand of m + 1
+ * cards, or the busted hand n) is hand i plus a card of value v + 1.  For m from the
+ * largest size down to 1: hit[i] = sum_v chances[i, v] * value[kids[i, v]], the
+ * (win, push, lose) of hitting likewise from played; optimal play hits when hit[i] >
+ * stand[i] (hitting[i] = 1) and takes that value and those outcomes into value[i] and
+ * played[i].  value[n] and played[n] (the busted hand) are given.  Sums run in numpy's
+ * order (its pairwise sum along a row of ten; einsum's left to right).
+ */
+static PyObject *
+player_float(PyObject *self, PyObject *args)
+{
+    PyObject *objects[N_PLAYER];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &objects[CHANCES], &objects[KIDS],
+                          &objects[STAND], &objects[STAND_VEC], &objects[ENDS], &objects[HIT],
+                          &objects[HITTING], &objects[PLAYED], &objects[VALUE])) {
+        return NULL;
+    }
+    static const char *names[N_PLAYER] = {"chances", "kids", "stand",   "stand_vec", "ends",
+                                          "hit",     "hitting", "played", "value"};
+    static const char kinds[N_PLAYER] = {'d', 'q', 'd', 'd', 'q', 'd', 'q', 'd', 'd'};
+    Buffer buffers[N_PLAYER];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < N_PLAYER; i++) {
+        int writable = i == HIT || i == HITTING || i == PLAYED || i == VALUE;
+        if (take_buffer(objects[i], &buffers[i], writable, kinds[i], names[i]) < 0) {
+            release(buffers, N_PLAYER);
+            return NULL;
+        }
+    }
+    Py_ssize_t n = length(&buffers[STAND]);
+    Py_ssize_t sizes = length(&buffers[ENDS]);
+    const int64_t *kids = buffers[KIDS].view.buf, *ends = buffers[ENDS].view.buf;
+    const char *problem = NULL;
+    if (length(&buffers[CHANCES]) != 10 * n || length(&buffers[KIDS]) != 10 * n ||
+        length(&buffers[STAND_VEC]) != 3 * n || length(&buffers[HIT]) != n ||
+        length(&buffers[HITTING]) != n || length(&buffers[PLAYED]) != 3 * (n + 1) ||
+        length(&buffers[VALUE]) != n + 1 || sizes < 2) {
+        problem = "the arrays' sizes do not match";
+    } else if (!within(kids, 10 * n, n + 1) || !within(ends, sizes, n + 1)) {
+        problem = "an index is out of range";
+    } else {
+        for (Py_ssize_t m = 0; m + 1 < sizes && !problem; m++) {
+            if (ends[m + 1] < ends[m]) {
+                problem = "ends must not decrease";
+            }
+        }
+    }
+    if (problem) {
+        release(buffers, N_PLAYER);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    const double *chances = buffers[CHANCES].view.buf, *stand = buffers[STAND].view.buf;
+    const double *stand_vec = buffers[STAND_VEC].view.buf;
+    double *hit = buffers[HIT].view.buf, *played = buffers[PLAYED].view.buf;
+    double *value = buffers[VALUE].view.buf;
+    int64_t *hitting = buffers[HITTING].view.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    for (Py_ssize_t m = sizes - 2; m >= 1; m--) {
+        for (int64_t i = ends[m]; i < ends[m + 1]; i++) {
+            const double *w = chances + 10 * i;
+            const int64_t *kid = kids + 10 * i;
+            double terms[10];
+            for (int v = 0; v < 10; v++) {
+                terms[v] = w[v] * value[kid[v]];
+            }
+            double h = sum_ten(terms);
+            double outcome[3];
+            for (int k = 0; k < 3; k++) {
+                double total = 0.0;
+                for (int v = 0; v < 10; v++) {
+                    total += w[v] * played[3 * kid[v] + k];
+                }
+                outcome[k] = total;
+            }
+            hit[i] = h;
+            int choose = h > stand[i];
+            hitting[i] = choose;
+            value[i] = choose ? h : stand[i];
+            for (int k = 0; k < 3; k++) {
+                played[3 * i + k] = choose ? outcome[k] : stand_vec[3 * i + k];
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS;
+    release(buffers, N_PLAYER);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"player_float", player_float, METH_VARARGS,
+     "The player's float backward induction (see solver/exact/player.py, solve_float)."},
+    {"fold", fold, METH_VARARGS,
+     "The dealer's fold over every card value (see solver/exact/dealer.py, _fold)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "solver.exact._native",
+    "The exact side's compiled kernels (see solver/exact/kernel.py).", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__native(void)
+{
+    return PyModule_Create(&module);
+}

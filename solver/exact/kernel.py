@@ -1,0 +1,161 @@
+"""Which kernel runs the exact side's hot loops: the compiled extension or numpy.
+
+The compiled kernels (``solver/exact/_native.c``) are built at install when a C compiler
+works; numpy stays as their twin and the fallback.  The choice is made once, at import:
+
+* ``CBJ_KERNEL=numpy`` runs numpy even where the extension is built;
+* ``CBJ_KERNEL=compiled`` (or unset, the default) runs the extension where it is built,
+  numpy where not;
+* ``CBJ_REQUIRE_COMPILED=1`` makes a missing extension an error instead of a fallback.
+
+:func:`use` changes the choice for the rest of the process and for the worker processes it
+starts later (through ``CBJ_KERNEL``); the tests run both paths this way.
+This module is the one dispatch point: the solver asks :func:`native` for the extension
+and runs its numpy loop when it gets None.  Importing it loads no numpy.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from solver.model.errors import CbjError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    FloatArray = npt.NDArray[np.float64]
+    BoolArray = npt.NDArray[np.bool_]
+
+#: An int64 or a float64 array (``dealer.NumberArray``; this module imports nothing of the
+#: solver's, so that the solver's modules can import it).
+NumberArray = TypeVar("NumberArray", "IntArray", "FloatArray")
+
+KernelName = Literal["compiled", "numpy"]
+KERNELS: tuple[KernelName, ...] = ("compiled", "numpy")
+
+
+class KernelError(CbjError):
+    """The compiled kernel was required (``CBJ_REQUIRE_COMPILED``) but is not built."""
+
+
+def _load() -> ModuleType | None:
+    """The compiled extension, or None where it was not built."""
+    try:
+        return importlib.import_module("solver.exact._native")
+    except ImportError:
+        return None
+
+
+_BUILT = _load()
+_active: ModuleType | None = None
+
+
+def available() -> bool:
+    """Whether the compiled extension was built and loads."""
+    return _BUILT is not None
+
+
+def use(name: str) -> KernelName:
+    """Run ``name`` (``compiled`` or ``numpy``) from now on; return the kernel now in use.
+
+    ``compiled`` where the extension is not built falls back to numpy, unless
+    ``CBJ_REQUIRE_COMPILED`` is set, when it raises :class:`KernelError`.  Worker processes
+    started later choose the same (``CBJ_KERNEL`` is set to ``name``).
+    """
+    chosen = _choose(name)
+    os.environ["CBJ_KERNEL"] = name
+    return chosen
+
+
+def _choose(name: str) -> KernelName:
+    """:func:`use` for this process only."""
+    global _active
+    if name not in KERNELS:
+        raise KernelError(f"unknown kernel {name!r}: choose compiled or numpy")
+    if _BUILT is None and os.environ.get("CBJ_REQUIRE_COMPILED"):
+        raise KernelError(
+            "CBJ_REQUIRE_COMPILED is set but the compiled kernel is not built: "
+            "install with a working C compiler (pip install .)"
+        )
+    _active = _BUILT if name == "compiled" else None
+    return current()
+
+
+def current() -> KernelName:
+    """The kernel in use: ``compiled`` or ``numpy``."""
+    return "compiled" if _active is not None else "numpy"
+
+
+def native() -> ModuleType | None:
+    """The compiled extension when it is the kernel in use, else None (run numpy)."""
+    return _active
+
+
+def fold(
+    module: ModuleType, ends: Any, groups: Any, table: NumberArray, prime: int | None
+) -> NumberArray:
+    """The dealer's fold (``dealer._fold``), every card value's step in ``module``.
+
+    ``ends`` and ``groups`` are the dealer's ``DealerEnds`` and ``ShoeGroups``.
+    """
+    import numpy as np
+
+    ways = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)
+    steps = tuple(
+        (
+            step.order,
+            step.drawn,
+            np.array(step.starts, dtype=np.int64),
+            np.array(step.widths, dtype=np.int64),
+            parent,
+            held,
+            np.array(bounds, dtype=np.int64),
+            step.size,
+        )
+        for step, parent, held, bounds in zip(
+            ends.folds, groups.parents, groups.held, groups.bounds, strict=True
+        )
+    )
+    rows = groups.bounds[-1][-1] if groups.bounds else 1
+    out = np.empty((rows, len(ends.final)), dtype=table.dtype)
+    module.fold(out, ways, steps, np.ascontiguousarray(table), ends.final, prime or 0)
+    return out
+
+
+def player_float(
+    module: ModuleType,
+    chances: FloatArray,
+    kids: IntArray,
+    stand: FloatArray,
+    stand_vec: FloatArray,
+    ends: list[int],
+    out: tuple[FloatArray, FloatArray, FloatArray],
+) -> BoolArray:
+    """The player's float backward induction (``player.solve_float``'s loop) in ``module``.
+
+    Fills ``out`` = (hit, played, value) in place and returns whether each hand hits.
+    """
+    import numpy as np
+
+    hit, played, value = out
+    hitting = np.zeros(len(hit), dtype=np.int64)
+    module.player_float(
+        np.ascontiguousarray(chances, dtype=np.float64),
+        np.ascontiguousarray(kids, dtype=np.int64),
+        np.ascontiguousarray(stand, dtype=np.float64),
+        np.ascontiguousarray(stand_vec, dtype=np.float64),
+        np.array(ends, dtype=np.int64),
+        hit,
+        hitting,
+        played,
+        value,
+    )
+    return hitting.astype(bool)
+
+
+_choose(os.environ.get("CBJ_KERNEL") or "compiled")

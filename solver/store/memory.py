@@ -1,0 +1,61 @@
+"""The memory store: solved games, charts and effects of removal kept for the life of an object."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from solver.store.codecs import with_removed
+
+if TYPE_CHECKING:
+    from solver.exact.game import GameResult
+    from solver.exact.protection import EffectsOfRemoval
+    from solver.exact.strategy import Chart
+    from solver.model.cards import Card
+    from solver.model.rules import Rules
+
+
+class MemoryCache:
+    """Solved games and charts kept in memory for the life of the object (a notebook, a test
+    session), and the effects of removal found from them (``eor`` then ``count`` find them
+    once): a :class:`~solver.store.protocol.Store`."""
+
+    def __init__(self) -> None:
+        self.games: dict[tuple[Rules, tuple[str, ...], bool], GameResult[Any]] = {}
+        self.charts: dict[Rules, Chart] = {}
+        self.effects: dict[tuple[Rules, tuple[str, ...], bool], EffectsOfRemoval[Any]] = {}
+
+    def effects_of_removal(
+        self,
+        rules: Rules,
+        removed: tuple[Card, ...],
+        exact: bool,
+        compute: Callable[[], EffectsOfRemoval[Any]],
+    ) -> EffectsOfRemoval[Any]:
+        """The effects of removal found before for these inputs, or ``compute()`` (then kept).
+
+        Keyed by the removed cards in the caller's order, which the result carries.
+        """
+        key = (rules, tuple(str(c) for c in removed), exact)
+        if key not in self.effects:
+            self.effects[key] = compute()
+        return self.effects[key]
+
+    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
+        """The best chart found before under ``rules``, or ``compute()`` (then kept)."""
+        if rules not in self.charts:
+            self.charts[rules] = compute()
+        return self.charts[rules]
+
+    def game(
+        self,
+        rules: Rules,
+        removed: tuple[Card, ...],
+        exact: bool,
+        compute: Callable[[], GameResult[Any]],
+    ) -> GameResult[Any]:
+        """The game solved before for these inputs, or ``compute()`` (then kept)."""
+        key = (rules, tuple(sorted(str(c) for c in removed)), exact)
+        if key not in self.games:
+            self.games[key] = compute()
+        return with_removed(self.games[key], removed)  # type: ignore[no-any-return]

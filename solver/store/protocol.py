@@ -1,0 +1,48 @@
+"""The one protocol both stores implement: games, best charts and effects of removal.
+
+Each consumer names the smallest part it uses, beside its own code:
+:class:`~solver.exact.game.GameStore` (games), :class:`~solver.exact.strategy.ChartStore`
+(charts) and :class:`~solver.exact.protection.EffectsStore` (effects of removal).
+:class:`Store` is all of them: what :class:`~solver.store.disk.DiskCache` and
+:class:`~solver.store.memory.MemoryCache` are, and what the API's commands take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from solver.exact.game import GameResult
+    from solver.exact.protection import EffectsOfRemoval
+    from solver.exact.strategy import Chart
+    from solver.model.cards import Card
+    from solver.model.rules import Rules
+
+
+class Store(Protocol):
+    """Somewhere solved games, best charts and effects of removal are kept for reuse."""
+
+    def game(
+        self,
+        rules: Rules,
+        removed: tuple[Card, ...],
+        exact: bool,
+        compute: Callable[[], GameResult[Any]],
+    ) -> GameResult[Any]:
+        """The stored game for these inputs, or ``compute()`` (then stored)."""
+        ...
+
+    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
+        """The stored best chart under ``rules`` (a full shoe), or ``compute()`` (then stored)."""
+        ...
+
+    def effects_of_removal(
+        self,
+        rules: Rules,
+        removed: tuple[Card, ...],
+        exact: bool,
+        compute: Callable[[], EffectsOfRemoval[Any]],
+    ) -> EffectsOfRemoval[Any]:
+        """The stored effects of removal for these inputs, or ``compute()`` (then stored)."""
+        ...
