@@ -32,8 +32,8 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from solver.api import game as api
-from solver.exact import dealer, kernel
-from solver.exact.player import hand_space
+from solver.exact import dealer, dealer_hands, kernel
+from solver.exact.player_hands import hand_space
 from solver.model.cards import VALUES, Shoe
 from solver.model.rules import Rules
 
@@ -48,7 +48,9 @@ class Run(NamedTuple):
     mib: float
 
 
-def fold_inputs() -> list[tuple[dealer.DealerEnds, dealer.ShoeGroups, dealer.FloatArray]]:
+def fold_inputs() -> list[
+    tuple[dealer_hands.DealerEnds, dealer.ShoeGroups, dealer_hands.FloatArray]
+]:
     """The six-deck solve's float folds: one per Bonus card, on that solve's shoes."""
     rules = Rules()
     counts = Shoe.full(6).value_counts()
@@ -57,7 +59,7 @@ def fold_inputs() -> list[tuple[dealer.DealerEnds, dealer.ShoeGroups, dealer.Flo
         base = tuple(n - (v == bonus) for v, n in enumerate(counts, start=1))
         roots = [tuple(int(v == p) for v in VALUES) for p in VALUES]
         shoes = hand_space(bonus, base, roots).draws
-        ends = dealer._ends_for(rules, bonus, shoes)
+        ends = dealer_hands.ends_for(rules, bonus, shoes)
         groups = dealer._shoe_groups(shoes)
         rows = max(int(f.drawn.max(initial=0)) for f in ends.folds) + 1
         inputs.append((ends, groups, dealer._falling_floats(rows, int(shoes.max()))))

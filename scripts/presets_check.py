@@ -21,7 +21,6 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-from solver.api.simulation import bonus_figure
 from solver.exact.game import GameResult, solve_game
 from solver.exact.policies import realistic_play
 from solver.exact.ratios import round_moments, volatility
@@ -33,6 +32,7 @@ from solver.sim import ExactFigure, parse_strategy, simulate
 from solver.sim.seats import table_estimate
 from solver.sim.sessions import coverage, simulate_sessions
 from solver.store.disk import default_cache
+from solver.studies.simulation import bonus_figure
 
 READINGS = [
     ("vegas-21 preset", Rules.from_preset("vegas-21")),

@@ -25,6 +25,7 @@ _HOMES = {
     "solver.api.paytable": "paytable_search paytable_solve variants",
     "solver.api.protection": "count eor shoe_states",
     "solver.api.rules": "RulesResult rules",
+    "solver.api.session": "session",
     "solver.api.simulation": "seats simulate",
     "solver.api.strategy": "chart dealer strategies",
     "solver.exact.bonus": "BonusAnalysis BonusResult",
@@ -34,17 +35,18 @@ _HOMES = {
     "solver.exact.graph": "DecisionGraph",
     "solver.exact.policies": "StrategiesResult",
     "solver.exact.protection": "Counts EffectsOfRemoval",
+    "solver.exact.session": "SessionResult",
     "solver.exact.shoe_states": "ShoeStates",
     "solver.exact.strategy": "Chart",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
         "BackendError CardError CbjError CountError DesignError HandError OutputError ReportError "
-        "RulesError ShoeError SimulationError StrategyError"
+        "RulesError SessionError ShoeError SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
     "solver.model.rules": "DealerNatural NaturalBeats Paytable Rules",
     "solver.present.files": "Written",
-    "solver.present.seats": "TableOfPlayers",
+    "solver.studies.seats": "TableOfPlayers",
     "solver.sim": "SimulationResult",
     "solver.store.disk": "Cache CacheCleared CacheInfo DiskCache",
     "solver.store.memory": "MemoryCache",

@@ -41,6 +41,7 @@ from solver.model.rules import Rules  # noqa: E402
 from solver.present.report import Report, build_report, render_html  # noqa: E402
 from solver.store.disk import Cache  # noqa: E402
 from solver.store.memory import MemoryCache  # noqa: E402
+from solver.studies.report import report_figures  # noqa: E402
 
 if TYPE_CHECKING:
     from solver.exact.game import GameResult
@@ -188,7 +189,7 @@ def par_report() -> Report:
     """
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-        return build_report(Rules(decks=2), cache=Cache(), **REPORT_SIZES)
+        return build_report(report_figures(Rules(decks=2), cache=Cache(), **REPORT_SIZES))
 
 
 @pytest.fixture(scope="session")

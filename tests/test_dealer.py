@@ -12,17 +12,13 @@ from hypothesis import strategies as st
 
 from solver.exact.dealer import (
     dealer_distribution,
-    dealer_ends,
     dealer_probabilities,
-    dealer_tree,
     exact_dealer,
-    moduli,
-    outcome_labels,
-    rebuild,
-    rebuild_one,
     tree_exact_dealer,
     tree_probabilities,
 )
+from solver.exact.dealer_hands import dealer_ends, dealer_tree, outcome_labels
+from solver.exact.modular import moduli, rebuild, rebuild_one
 from solver.model.cards import Shoe, parse_cards
 from solver.model.errors import ShoeError
 from solver.model.rules import DealerNatural, Rules
@@ -116,7 +112,7 @@ def test_result_does_not_depend_on_the_order_cards_were_removed(order: list[str]
 # The fast path (folding card values over the dealer's final hands) against its twin,
 # the level-by-level walk of the dealer's tree, on the shoes a real solve prices.
 def player_shoes(decks: int, bonus: int, step: int) -> np.ndarray:
-    from solver.exact.player import hand_space
+    from solver.exact.player_hands import hand_space
 
     base = tuple(n - (v == bonus) for v, n in enumerate(Shoe.full(decks).value_counts(), 1))
     roots = [tuple(int(i == p - 1) for i in range(10)) for p in range(1, 11) if base[p - 1]]

@@ -22,8 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.exact import kernel
-from solver.exact.dealer import dealer_probabilities, dealer_residues, moduli
-from solver.exact.player import hand_space, solve_exact, solve_float
+from solver.exact.dealer import dealer_probabilities, dealer_residues
+from solver.exact.modular import moduli
+from solver.exact.player import solve_exact, solve_float
+from solver.exact.player_hands import hand_space
 from solver.model.cards import Shoe
 from solver.model.rules import DealerNatural, Rules
 

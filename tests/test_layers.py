@@ -167,6 +167,22 @@ def upward(edges: Iterable[Edge]) -> list[Edge]:
     return sorted(found)
 
 
+#: What ``present`` must not import at run time: the layers that solve, simulate or run
+#: studies (``present`` renders their results, whose types it may import for the checker).
+PRESENT_NEVER_RUNS = frozenset({"exact", "sim", "studies"})
+
+
+def present_runs(edges: Iterable[Edge]) -> list[Edge]:
+    """The imports by ``present`` of a solver, the simulator or a study, outside type checking."""
+    return sorted(
+        e
+        for e in edges
+        if layer_of(e.source) == "present"
+        and layer_of(e.target) in PRESENT_NEVER_RUNS
+        and e.kind is not Kind.TYPING
+    )
+
+
 def cycles(edges: Iterable[Edge]) -> list[list[str]]:
     """One circle of imports through each strongly connected group of modules.
 
@@ -264,6 +280,10 @@ def test_every_import_names_a_module_of_the_package() -> None:
 
 def test_imports_point_down_the_layers() -> None:
     assert [str(e) for e in upward(package_graph())] == []
+
+
+def test_present_runs_no_solver_simulator_or_study() -> None:
+    assert [str(e) for e in present_runs(package_graph())] == []
 
 
 def test_no_import_cycle() -> None:
@@ -394,3 +414,38 @@ def test_the_checker_finds_a_cycle_in_the_package_sources() -> None:
 def test_the_checker_finds_no_cycle_in_a_tree() -> None:
     edges = [Edge("a", "b", 1, Kind.TOP), Edge("a", "c", 1, Kind.TOP), Edge("b", "c", 1, Kind.TOP)]
     assert cycles(edges) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from solver.exact.game import solve_game",
+        "import solver.sim.run",
+        "from solver import sim",
+        "from solver.studies.report import report_figures",
+        "from ...exact import strategy",
+        "def f():\n    from solver.sim import simulate",
+        "class C:\n    def f(self):\n        import solver.exact",
+        "if TYPE_CHECKING:\n    pass\nelse:\n    from solver.exact.volatility import Z90",
+    ],
+)
+def test_the_checker_catches_present_running_a_solver(source: str) -> None:
+    known = [*PLANTED, "solver.sim", "solver.sim.run", "solver.studies", "solver.studies.report"]
+    assert present_runs(imports("solver.present.report.content", source, known))
+
+
+def test_the_checker_lets_present_name_result_types_for_the_type_checker() -> None:
+    source = (
+        "import typing\n"
+        "if TYPE_CHECKING:\n"
+        "    from solver.exact.game import GameResult\n"
+        "    from solver.studies.report import ReportFigures\n"
+        "if typing.TYPE_CHECKING:\n"
+        "    from solver.sim import SimulationResult\n"
+        "from solver.model.cards import Card\n"
+    )
+    known = [*PLANTED, "solver.sim", "solver.studies", "solver.studies.report"]
+    edges = imports("solver.present.report.content", source, known)
+    assert len(edges) == 4 and present_runs(edges) == [] and upward(edges) == []
+    # The rule is present's own: a study runs the solver and the simulator.
+    assert present_runs(imports("solver.studies.report", "import solver.sim", known)) == []

@@ -8,18 +8,18 @@ import pytest
 from solver.exact import player
 from solver.exact.player import (
     PlayerSolution,
-    hand_space,
     solve_exact,
     solve_exact_modular,
     solve_exact_plain,
     solve_float,
 )
+from solver.exact.player_hands import HandSpace, hand_space
 from solver.model.cards import Shoe
 from solver.model.hands import hand_of
 from solver.model.rules import DealerNatural, Rules
 
 
-def space_for(rules: Rules, bonus: int) -> player.HandSpace:
+def space_for(rules: Rules, bonus: int) -> HandSpace:
     counts = Shoe.full(rules.decks).value_counts()
     base = tuple(n - (v == bonus) for v, n in enumerate(counts, start=1))
     return hand_space(bonus, base, [hand_of([p]) for p in range(1, 11) if base[p - 1]])
@@ -78,3 +78,26 @@ def test_numerators_read_row_by_row_equal_those_rebuilt_all_at_once() -> None:
     order = [*range(len(space.hands) - 1, -1, -7), *range(len(space.hands))]
     for i in order:
         assert (fresh.stand[i], fresh.hit[i], fresh.outcomes[i]) == everything[i]
+
+
+@pytest.mark.parametrize("decks", [6, 8])
+def test_children_are_the_hand_plus_one_card_or_bust(decks: int) -> None:
+    # Dumb twin of the children's key arithmetic: a hand plus a card of value v is the hand
+    # holding one more v, or a bust (hard total over 21, or no v left).  Six or eight decks
+    # hold the 21-ace hand, whose next ace must bust, not carry into the twos' digit.
+    space = space_for(Rules(decks=decks), 10)
+    index = {tuple(h): i for i, h in enumerate(space.hands.tolist())}
+    bust = len(space.hands)
+    for i, hand in enumerate(space.hands.tolist()):
+        for v in range(1, 11):
+            child = list(hand)
+            child[v - 1] += 1
+            fits = sum(c * (w + 1) for w, c in enumerate(child)) <= 21 and space.draws[i, v - 1]
+            assert space.children[i, v - 1] == (index.get(tuple(child), bust) if fits else bust)
+
+
+def test_hitting_twenty_one_aces_busts() -> None:
+    rules = Rules(decks=6)
+    space = space_for(rules, 10)
+    aces = space.index((21, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    assert solve_float(rules, space).hit[aces] == pytest.approx(-1.0, abs=1e-12)

@@ -10,7 +10,7 @@ import pytest
 from solver.exact import policies as policies_module
 from solver.exact.dealer import fast_path_fits
 from solver.exact.game import GameResult, solve_game
-from solver.exact.player import HandSpace, hand_space
+from solver.exact.player_hands import HandSpace, hand_space
 from solver.exact.policies import (
     StrategiesResult,
     _modular_table,

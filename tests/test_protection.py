@@ -26,8 +26,9 @@ from solver.exact.protection import (
     ev_per_true_count,
     judge_counts,
 )
-from solver.exact.strategy import Action, Chart, best_chart, cell_of
+from solver.exact.strategy import Chart, best_chart
 from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
+from solver.model.cells import Action, cell_of
 from solver.model.counts import LABELS, SYSTEMS, parse_tags, system_tags
 from solver.model.errors import CountError
 from solver.model.hands import hand_of

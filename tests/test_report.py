@@ -13,10 +13,11 @@ import pytest
 from pypdf import PdfReader
 
 from solver.cli import main
-from solver.exact.strategy import Action
+from solver.model.cells import Action
 from solver.present.charts import COLOURS
 from solver.present.report import Report, render_html, render_pdf, write_report
-from solver.present.report.content import Grid, Text, report_date
+from solver.present.report.blocks import Grid, Text
+from solver.present.report.content import report_date
 from solver.store.memory import MemoryCache
 from tests.conftest import EPOCH, REPORT_SIZE_OPTIONS, REPORT_SIZES
 
@@ -210,7 +211,7 @@ def test_html_is_written_and_other_files_refused(
     # A one-section report takes the same path to the file as a whole one (whose HTML the
     # tests above check) without drawing its plots again.
     from solver.model.rules import Rules
-    from solver.present.report.content import Section, TitleBlock
+    from solver.present.report.blocks import Section, TitleBlock
 
     title = TitleBlock("game", ("decks: 2",), "15:4:1", "0+0123456789ab", "2026-01-02")
     text = Text("A loss of \u22121\u2009000 units.")  # non-ASCII, as every report has
@@ -357,8 +358,8 @@ def test_protection_ramp_follows_the_count_and_the_verdict_its_intervals(
 
 
 def test_report_help_states_the_size_defaults(capsys: pytest.CaptureFixture[str]) -> None:
-    from solver.present.report.content import SIMULATION_ROUNDS, TABLE_ROUNDS
-    from solver.present.report.protection import COUNTER_ROUNDS, SHOE_SAMPLES
+    from solver.studies.protection import COUNTER_ROUNDS, SHOE_SAMPLES
+    from solver.studies.report import SIMULATION_ROUNDS, TABLE_ROUNDS
 
     with pytest.raises(SystemExit):
         main(["report", "--help"])
@@ -388,12 +389,12 @@ def test_report_sizes_out_of_range_are_one_line_errors_before_any_work(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import solver.present.report.content as content
+    import solver.studies.report as study
 
     def no_work(*args: object, **kwargs: object) -> None:
         raise AssertionError("the report started its work before checking its sizes")
 
-    monkeypatch.setattr(content, "edge_model", no_work)
+    monkeypatch.setattr(study, "edge_model", no_work)
     with pytest.raises(SystemExit) as stop:
         main(["report", "-o", str(tmp_path / "r.pdf"), f"{option}={value}"])
     err = capsys.readouterr().err
@@ -406,10 +407,10 @@ def test_report_sizes_out_of_range_are_one_line_errors_before_any_work(
 def test_report_sizes_must_be_whole_numbers(size: str, value: object) -> None:
     from solver.model.errors import ReportError
     from solver.model.rules import Rules
-    from solver.present.report import build_report
+    from solver.studies.report import report_figures
 
     with pytest.raises(ReportError, match=f"{size.replace('_', ' ')} {value!r} is invalid"):
-        build_report(Rules(), **{size: value})  # type: ignore[arg-type]
+        report_figures(Rules(), **{size: value})  # type: ignore[arg-type]
 
 
 def test_the_ratio_curve_is_the_round_edge_at_each_ratio(games: MemoryCache) -> None:
@@ -420,7 +421,7 @@ def test_the_ratio_curve_is_the_round_edge_at_each_ratio(games: MemoryCache) -> 
     from solver.exact.game import solve_game
     from solver.model.cards import RANKS, SUITS, Card
     from solver.model.rules import Paytable, Rules
-    from solver.present.report.plots import ratio_curve
+    from solver.studies.report import ratio_curve
 
     left = ["As", "2h", "5s", "6h", "9s", "10h", "Qd", "Kd"]
     removed = tuple(Card(r, s) for r in RANKS for s in SUITS if str(Card(r, s)) not in left)
@@ -434,4 +435,5 @@ def test_the_ratio_curve_is_the_round_edge_at_each_ratio(games: MemoryCache) -> 
         assert model.round_edges(paytable, ratios) == tuple(edges)
     on_grid = model.round_edges(rules.paytable, grid)
     drawn = [(float(r), float(e) * 100) for r, e in zip(grid, on_grid, strict=True)]
-    assert ratio_curve(model, rules) == (tuple(drawn), drawn[grid.index(rules.bonus_ratio)])
+    curve = ratio_curve(model, rules)
+    assert (curve.points, curve.in_force) == (tuple(drawn), drawn[grid.index(rules.bonus_ratio)])

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from solver.api.rules import RuleOptions
 from solver.cli.options import _rule_options, rules_options
-from solver.exact.dealer import _final, dealer_rules, outcome_labels
+from solver.exact.dealer_hands import _final, dealer_rules, outcome_labels
 from solver.model.errors import RulesError
 from solver.model.paytable import Paytable
 from solver.model.rule_table import DEALER_RULE_NAMES, RULE_TABLE, Rule

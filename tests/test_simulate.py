@@ -21,7 +21,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver
-from solver.api.simulation import bonus_figure
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import solve_game
 from solver.model.cards import Card, Shoe, parse_cards
@@ -44,6 +43,7 @@ from solver.sim import (
 from solver.sim.hands import hand_space
 from solver.sim.strategies import compile_strategy
 from solver.store.memory import MemoryCache
+from solver.studies.simulation import bonus_figure
 
 from .conftest import physical_cards, run_cli
 
@@ -557,7 +557,8 @@ def test_optimal_play_matches_the_exact_solver_within_four_standard_errors(
 
 
 def test_chart_strategy_plays_the_printed_chart(games: MemoryCache) -> None:
-    from solver.exact.strategy import Action, cell_of, stored_chart, strategy_source
+    from solver.exact.strategy import stored_chart, strategy_source
+    from solver.model.cells import Action, cell_of
 
     rules = Rules()
     game = solve_game(rules, exact=True, cache=games)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import solver
+import solver.api.protection as api_protection
 import solver.exact.protection as protection
 from solver.exact.game import GameStore
 from solver.exact.protection import EffectsStore
@@ -97,7 +98,8 @@ def test_count_after_eor_reads_the_effects_from_the_disk_store(
         calls.append((rules, removed, exact))
         return real(rules, removed, exact, cache=games)  # the session's games, not solved again
 
-    monkeypatch.setattr(protection, "effects_of_removal", counted)
+    # patched where the command calls it (the API module binds the name when it loads)
+    monkeypatch.setattr(api_protection, "effects_of_removal", counted)
     monkeypatch.setenv("CBJ_CACHE_DIR", str(tmp_path / "c"))
     options = ["--decks", "1", "--removed", "As 2c", "--format", "json"]
     assert run_cli(["eor", *options], capsys)[0] == 0

@@ -31,6 +31,7 @@ from solver.present.report import (
     write_report,
 )
 from solver.store.protocol import Store
+from solver.studies.report import report_figures
 
 
 def tables(
@@ -113,7 +114,7 @@ def report(
         chosen = check_report_path(Path(output), format)
     else:
         chosen = choose_format(None, format, REPORT_FORMATS, "html")
-    document = build_report(
+    figures = report_figures(
         played,
         jobs=jobs,
         cache=cache,
@@ -122,6 +123,7 @@ def report(
         table_rounds=table_rounds,
         simulation_rounds=simulation_rounds,
     )
+    document = build_report(figures)
     if output is None:
         return render_pdf(document) if chosen == "pdf" else render_html(document)
     return Written(played, (write_report(document, Path(output), chosen),))

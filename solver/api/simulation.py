@@ -3,36 +3,24 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from fractions import Fraction
+from collections.abc import Callable, Mapping, Sequence
 from typing import Unpack
 
 from solver.api.protection import cached_effects
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
-from solver.exact.bonus import analyse_bonus
-from solver.exact.game import GameResult, solve_game
-from solver.exact.policies import realistic_play
+from solver.exact.game import solve_game
 from solver.exact.protection import best_count
 from solver.exact.seats import parse_seat_counts
-from solver.exact.strategy import exact_main, strategy_source
 from solver.model.cards import Card
 from solver.model.counts import count_tags
 from solver.model.errors import CountError, SimulationError
 from solver.model.rules import Rules
-from solver.present.seats import DEFAULT_ROUNDS, TableOfPlayers, check_run, table_of_players
-from solver.sim import ExactFigure, SimulationResult, parse_strategy
-from solver.sim import simulate as run_simulation
+from solver.sim import SimulationResult
 from solver.sim.counter import Counter, parse_bets
 from solver.sim.run import check_deal
-from solver.sim.strategies import TABLE_STRATEGIES
 from solver.store.protocol import Store
-
-
-def bonus_figure(rules: Rules, removed: Iterable[Card] = ()) -> ExactFigure:
-    """The Bonus wager's exact EV and outcome probabilities, for the simulator to meet."""
-    analysis = analyse_bonus(rules, removed)
-    probabilities = {line.outcome.value: line.probability for line in analysis.lines}
-    return ExactFigure(analysis.expected_value, probabilities)
+from solver.studies.seats import DEFAULT_ROUNDS, TableOfPlayers, check_run, table_of_players
+from solver.studies.simulation import once, played_strategy, simulate_beside_exact
 
 
 def simulate(
@@ -78,39 +66,18 @@ def simulate(
     # Bad settings fail before any exact figure is solved.
     check_deal(played, rounds, seed=seed, seats=seats, penetration=cut, jobs=jobs, removed=cards)
     counting = _counter(played, cards, counter, spread, ramp, wong_out, jobs, cache)
-    solved: list[GameResult[Fraction]] = []
-
-    def game() -> GameResult[Fraction]:
-        if not solved:
-            solved.append(solve_game(played, exact=True, cache=cache))
-        return solved[0]
-
-    strategy_played = parse_strategy(
-        strategy, lambda kind: strategy_source(game(), kind, cache), played.dealer_stands_on
-    )
-    exact: dict[str, ExactFigure] = {}
-    if strategy_played.name in TABLE_STRATEGIES and not cards:
-        # A fresh shoe matches this figure exactly; dealing to a cut card approximately.
-        kind = "chart" if strategy_played.name == "chart" else "optimal"
-        mean, probabilities = exact_main(game(), kind, cache)
-        exact["main"] = ExactFigure(mean, probabilities)
-    elif not cards:
-        # The other named policies are evaluated exactly too (solver.exact.policies).
-        policy = realistic_play(played, [strategy_played.name], game(), cache).policies[0]
-        outcomes = {k: Fraction(p) for k, p in policy.game.outcomes.items()}
-        exact["main"] = ExactFigure(policy.main_ev, outcomes)
-    if all(c.suit is not None for c in cards):  # else the simulator refuses the shoe
-        exact["bonus"] = bonus_figure(played, cards)
-    return run_simulation(
+    game = once(lambda: solve_game(played, exact=True, cache=cache))
+    return simulate_beside_exact(
         played,
-        strategy_played,
+        played_strategy(strategy, played, game, cache),
         rounds,
+        game,
         seed=seed,
         seats=seats,
         penetration=cut,
         jobs=jobs,
         removed=cards,
-        exact=exact,
+        cache=cache,
         progress=progress,
         counter=counting,
     )
@@ -173,9 +140,7 @@ def seats(
         raise SimulationError("seats is empty: give numbers of seats from 1 to 7, e.g. 1-7")
     chosen = DEFAULT_ROUNDS if rounds is None else rounds
     check_run(chosen, seed)  # before the solve that optimal and chart play need
-    policy = parse_strategy(
-        strategy,
-        lambda kind: strategy_source(solve_game(played, exact=True, cache=cache), kind, cache),
-        played.dealer_stands_on,
+    policy = played_strategy(
+        strategy, played, lambda: solve_game(played, exact=True, cache=cache), cache
     )
     return table_of_players(played, policy, counts, chosen, seed=seed, jobs=jobs)

@@ -78,6 +78,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "seats_command",
         "The casino's hold per table-round and its SD for 1 to 7 seats at one table.",
     ),
+    "session": (
+        "solver.cli.session",
+        "session_command",
+        "Exact distribution of the net result over a session, and the risk of ruin.",
+    ),
     "shoe-states": (
         "solver.cli.protection",
         "shoe_states",

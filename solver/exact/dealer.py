@@ -1,401 +1,57 @@
 """Exact distribution of the dealer's final result, for one shoe or thousands at once.
 
-The dealer's drawing rule depends only on its own cards and the Bonus card, never on the
-shoe, so the tree of every dealer hand it can pass through is built once per
-(rules, Bonus card) and then priced against any number of shoes together.  States are the
-dealer's own cards as a composition, level by level (level ``L`` = ``L`` cards drawn);
-every transition multiplies by the number of cards of the drawn value still in the shoe.
+The dealer's hands (:mod:`solver.exact.dealer_hands`) are built once per (rules, Bonus card)
+and priced here against any number of shoes together: every transition multiplies by the
+number of cards of the drawn value still in the shoe.
 
 Two arithmetics share that propagation:
 
 * ``float``: probabilities, dividing by the cards left at every level;
 * exact: integer counts of ordered card sequences, kept modulo several primes below
-  2**31 so that numpy can vectorise them, then rebuilt by the Chinese remainder theorem.
-  Counts for a shoe of ``N`` cards never exceed ``N * (N - 1) * ... `` over the tree's
-  depth, so enough primes make the reconstruction exact (see ``docs/dealer.md``).
+  2**31 so that numpy can vectorise them, then rebuilt by the Chinese remainder theorem
+  (:mod:`solver.exact.modular`).  Counts for a shoe of ``N`` cards never exceed
+  ``N * (N - 1) * ... `` over the tree's depth, so enough primes make the reconstruction
+  exact (see ``docs/dealer.md``).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache, wraps
-from typing import Any, Concatenate, NamedTuple, ParamSpec, TypeVar
+from functools import cache, lru_cache
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.exact import kernel
+from solver.exact.dealer_hands import (
+    DealerEnds,
+    DealerTree,
+    FloatArray,
+    IntArray,
+    dealer_ends,
+    dealer_tree,
+    ends_for,
+    final_hands,
+    outcome_labels,
+    result_lengths,
+)
+from solver.exact.modular import (
+    padded_falling,
+    padded_falling_cached,
+    primes_above,
+    rebuild,
+)
 from solver.model.cards import Card, ValueCounts, value_label
 from solver.model.errors import ShoeError
-from solver.model.hands import add_card, best_total_of, dealer_natural_at, dealer_stops_at
 from solver.model.numbers import exact_json
-from solver.model.rule_table import DEALER_RULE_NAMES
 from solver.model.rules import Rules
 
-BUST = "bust"
-NATURAL = "natural"
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 NumberArray = TypeVar("NumberArray", IntArray, FloatArray)
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-@lru_cache(maxsize=256)
-def dealer_rules(rules: Rules) -> Rules:
-    """``rules`` with every rule the dealer's play does not read at its default.
-
-    The rule table flags the rules the dealer's play reads (its threshold and naturals,
-    clauses 7 and 9), so games that differ in decks, payouts or the player's clauses
-    share one set of the dealer's structures.
-    """
-    return Rules(**{name: getattr(rules, name) for name in DEALER_RULE_NAMES})
-
-
-def _per_dealer_rules(
-    maxsize: int | None = None,
-) -> Callable[[Callable[Concatenate[Rules, P], R]], Callable[Concatenate[Rules, P], R]]:
-    """Cache a function of the rules once per :func:`dealer_rules` (``maxsize`` calls kept)."""
-
-    def decorate(
-        function: Callable[Concatenate[Rules, P], R],
-    ) -> Callable[Concatenate[Rules, P], R]:
-        cached = lru_cache(maxsize=maxsize)(function)
-
-        @wraps(function)
-        def call(rules: Rules, /, *args: P.args, **kwargs: P.kwargs) -> R:
-            return cached(dealer_rules(rules), *args, **kwargs)  # type: ignore[arg-type]
-
-        return call
-
-    return decorate
-
-
-def outcome_labels(rules: Rules) -> tuple[str, ...]:
-    """Dealer results in order: ``bust``, each total from the threshold to 21, ``natural``."""
-    return (BUST, *(str(t) for t in range(rules.dealer_stands_on, 22)), NATURAL)
-
-
-class Level(NamedTuple):
-    """Transitions out of the dealer states holding the same number of cards.
-
-    Columns (one per non-busting draw) are sorted by target so that ``np.add.reduceat``
-    at ``starts`` sums each target's incoming mass: first the ``n_next`` states of the
-    next level, then one group per final result named in ``results``.
-    """
-
-    parents: IntArray
-    values: IntArray
-    drawn: IntArray
-    starts: IntArray
-    n_next: int
-    results: IntArray
-
-
-class DealerTree(NamedTuple):
-    """Every dealer hand the drawing rule can pass through, for one Bonus card."""
-
-    bonus: int
-    labels: tuple[str, ...]
-    levels: tuple[Level, ...]
-
-    @property
-    def depth(self) -> int:
-        """Most cards the dealer can ever draw."""
-        return len(self.levels)
-
-
-def _final(rules: Rules, bonus: int, hard: int, has_ace: bool, cards: int) -> int | None:
-    """Index of the final result of a dealer hand with this summary, or None while it draws."""
-    if not dealer_stops_at(hard, has_ace, cards, bonus, rules):
-        return None
-    # Positions in outcome_labels(rules): bust, the totals from the threshold up, natural.
-    if hard > 21:
-        return 0
-    if dealer_natural_at(hard, has_ace, cards, bonus, rules):
-        return 23 - rules.dealer_stands_on
-    return 1 + best_total_of(hard, has_ace, bonus) - rules.dealer_stands_on
-
-
-@_per_dealer_rules()
-def dealer_tree(rules: Rules, bonus: int) -> DealerTree:
-    """Build (once per rules and Bonus card) the dealer's tree of hands."""
-    labels = outcome_labels(rules)
-
-    @cache
-    def result(hard: int, has_ace: bool, cards: int) -> int | None:
-        return _final(rules, bonus, hard, has_ace, cards)
-
-    bust = labels.index(BUST)
-    # A state is the dealer's own cards with their hard total and whether an ace is among them.
-    states: list[tuple[ValueCounts, int, bool]] = [((0,) * 10, 0, False)]
-    levels: list[Level] = []
-    while states:
-        next_index: dict[ValueCounts, int] = {}
-        next_states: list[tuple[ValueCounts, int, bool]] = []
-        columns: list[tuple[int, int, int, int]] = []  # (target key, parent, value, drawn)
-        cards = sum(states[0][0]) + 1
-        for parent, (state, hard, has_ace) in enumerate(states):
-            for value in range(1, 11):
-                final = result(hard + value, has_ace or value == 1, cards)
-                drawn = state[value - 1]
-                if final is None:
-                    child = add_card(state, value)
-                    target = next_index.get(child)
-                    if target is None:
-                        target = next_index[child] = len(next_states)
-                        next_states.append((child, hard + value, has_ace or value == 1))
-                    columns.append((target, parent, value - 1, drawn))
-                elif final != bust:  # bust is 1 minus the rest: no need to carry it
-                    columns.append((-1 - final, parent, value - 1, drawn))
-        n_next = len(next_states)
-        # Next-level states first (keys 0..n_next-1), then final results by label order.
-        columns.sort(key=lambda c: c[0] if c[0] >= 0 else n_next - 1 - c[0])
-        keys = [c[0] for c in columns]
-        starts = [i for i, k in enumerate(keys) if i == 0 or k != keys[i - 1]]
-        results = sorted({-1 - k for k in keys if k < 0})
-        levels.append(
-            Level(
-                parents=np.array([c[1] for c in columns], dtype=np.int64),
-                values=np.array([c[2] for c in columns], dtype=np.int64),
-                drawn=np.array([c[3] for c in columns], dtype=np.int64),
-                starts=np.array(starts, dtype=np.int64),
-                n_next=n_next,
-                results=np.array(results, dtype=np.int64),
-            )
-        )
-        states = next_states
-    return DealerTree(bonus, labels, tuple(levels))
-
-
-class Fold(NamedTuple):
-    """Folding one card value into the running sums of :class:`DealerEnds`.
-
-    The sums hold one column per hand.  The fold first takes them in the order ``order``:
-    by rank (a hand's place among those that merge into the same hand of the next stage,
-    fewest cards of the value first), then by that target.  ``drawn[j]`` is how many cards
-    of the value the ``j``-th of them holds.  The hands of rank ``k`` are the columns
-    ``starts[k]`` to ``starts[k] + widths[k]``, and their targets are the first
-    ``widths[k]`` of the next stage's ``size`` hands (numbered with those that merge most
-    hands first), so a rank is one slice added onto one slice.
-    """
-
-    order: IntArray
-    drawn: IntArray
-    starts: tuple[int, ...]
-    widths: tuple[int, ...]
-    size: int
-
-
-class DealerEnds(NamedTuple):
-    """Every final non-busting dealer hand for one Bonus card, ready to price by card value.
-
-    The chance of ending on the composition ``D`` from a shoe holding ``n_v`` cards of each
-    value ``v`` and ``N`` in all is ``ways(D) * prod_v fall(n_v, D_v) / fall(N, |D|)``, where
-    ``ways(D)`` counts the drawing orders the rule allows.  The product is taken one card
-    value at a time, tens first (``folds``): hands that agree on the values not yet folded,
-    and on their result and length, merge.  Shoes that agree on the values folded so far
-    merge too, so each fold is priced for few distinct shoes (see ``docs/dealer.md``).
-    After the last fold, column ``final[i]`` holds the hands of result ``results[i]`` and
-    length ``lengths[i]`` (sorted by both).
-    """
-
-    ways: IntArray
-    folds: tuple[Fold, ...]
-    results: IntArray
-    lengths: IntArray
-    final: IntArray
-    depth: int
-
-
-def _merge(
-    codes: IntArray, counts: IntArray, *alike: IntArray
-) -> tuple[IntArray, IntArray, list[IntArray]]:
-    """Distinct ``codes`` in order, the sum of ``counts`` for each, and ``alike`` taken once.
-
-    ``alike`` are arrays equal wherever the codes are (a hand's total, say).
-    """
-    order = np.argsort(codes, kind="stable")
-    codes = codes[order]
-    first = np.ones(len(codes), dtype=bool)
-    first[1:] = codes[1:] != codes[:-1]
-    starts = np.flatnonzero(first)
-    sums = np.add.reduceat(counts[order], starts) if len(starts) else counts[:0]
-    return codes[starts], sums, [a[order[starts]] for a in alike]
-
-
-@_per_dealer_rules()
-def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
-    """List (once per rules and Bonus card) the dealer's final non-busting hands."""
-    codes, ways, depth = _final_hands(rules)[bonus - 1]
-    return _ends_of(codes, ways, depth)
-
-
-@_per_dealer_rules()
-def _final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
-    """For each Bonus card value: the final hands' codes (sorted), their drawing orders, and
-    the most cards any of them holds (the tree's depth).
-
-    A hand is coded as the integer with base-32 digits (result, length, D_1, ..., D_10),
-    so that sorting codes sorts hands by those keys; no count reaches 32.  The hands of one
-    length are arrays, for the ten Bonus cards at once: each draws every value at once,
-    and equal codes merge (while drawing, the Bonus card is a digit above ``D_1``).
-    """
-    top = 32**10
-    place = np.array([32 ** (10 - v) for v in range(1, 11)], dtype=np.int64)
-    values = np.arange(1, 11, dtype=np.int64)
-    bonus = np.arange(10, dtype=np.int64)  # the Bonus card's value less one
-    code = bonus * top
-    orders = np.ones(10, dtype=np.int64)  # drawing orders reaching the hand
-    hard = np.zeros(10, dtype=np.int64)
-    ace = np.zeros(10, dtype=np.int64)
-    ends: list[IntArray] = []
-    end_orders: list[IntArray] = []
-    end_bonus: list[IntArray] = []
-    # outcomes[bonus - 1, min(cards, 3), hard, ace]: the result index, -1 while the dealer
-    # draws (bust is 0).  Only a hand of one or two cards can be a natural, so longer hands
-    # share one table.
-    outcomes = np.full((10, 4, 32, 2), -1, dtype=np.int64)
-    outcomes[:, :, 22:] = 0  # a hard total over 21 is bust
-    for b in range(1, 11):
-        for cards in range(1, 4):
-            for h in range(cards, min(10 * cards, 21) + 1):  # the hard totals of that many cards
-                for a in (False, True):
-                    final = _final(rules, b, h, a, cards)
-                    outcomes[b - 1, cards, h, int(a)] = -1 if final is None else final
-    depth = 0
-    while len(code):
-        depth += 1
-        child = (code[:, None] + place[None, :]).reshape(-1)
-        child_hard = (hard[:, None] + values[None, :]).reshape(-1)
-        child_ace = (ace[:, None] | (values == 1)[None, :]).reshape(-1)
-        child_orders = np.repeat(orders, 10)
-        child_bonus = np.repeat(bonus, 10)
-        final = outcomes[child_bonus, min(depth, 3), child_hard, child_ace]
-        ended = final > 0  # bust is 1 minus the rest: not carried
-        ends.append(child[ended] % top + (final[ended] * 32 + depth) * top)
-        end_orders.append(child_orders[ended])
-        end_bonus.append(child_bonus[ended])
-        going = final < 0
-        code, orders, (hard, ace, bonus) = _merge(
-            child[going],
-            child_orders[going],
-            child_hard[going],
-            child_ace[going],
-            child_bonus[going],
-        )
-    every, every_orders, of = (
-        np.concatenate(ends),
-        np.concatenate(end_orders),
-        np.concatenate(end_bonus),
-    )
-    found: list[tuple[IntArray, IntArray, int]] = []
-    for b in range(10):
-        codes, ways, _ = _merge(every[of == b], every_orders[of == b])
-        # An ace never busts a hand that draws, so the deepest level has final hands.
-        found.append((codes, ways, int((codes // top % 32).max(initial=0))))
-    return tuple(found)
-
-
-def _ends_of(codes: IntArray, ways: IntArray, depth: int) -> DealerEnds:
-    """:class:`DealerEnds` of the final hands with these (sorted) codes and drawing orders."""
-    keys = (codes[:, None] >> (5 * np.arange(11, -1, -1))[None, :]) & 31
-    # Codes are sorted, so hands sharing the first w keys are neighbours: a hand starts a
-    # new prefix of width w when its first key differing from the hand before is among them.
-    differs = np.ones((len(keys), 13), dtype=bool)
-    differs[1:, :12] = keys[1:] != keys[:-1]
-    first_change = differs.argmax(axis=1)
-    prefix = [np.cumsum(first_change < w) - 1 for w in range(13)]  # prefix[w]: its number
-    folds: list[Fold] = []
-    place_in = np.arange(len(keys))  # where each hand of this stage is among the columns
-    for width in range(12, 2, -1):  # fold values 10, 9, ..., 1 (key columns 11 down to 2)
-        starts = np.flatnonzero(first_change < width)  # one hand of each row of this stage
-        drawn = keys[starts, width - 1]
-        target = prefix[width - 1][starts]
-        merged = np.bincount(target)
-        # The next stage's hands, those merging most hands first.
-        place_out = np.empty(len(merged), dtype=np.int64)
-        place_out[np.argsort(-merged, kind="stable")] = np.arange(len(merged))
-        # Hands of one target are neighbours, fewest cards of the value first.
-        rank = np.arange(len(target)) - np.searchsorted(target, target)
-        order = np.lexsort((place_out[target], rank))
-        widths = np.bincount(rank)
-        folds.append(
-            Fold(
-                order=place_in[order],
-                drawn=drawn[order],
-                starts=tuple((np.cumsum(widths) - widths).tolist()),
-                widths=tuple(widths.tolist()),
-                size=len(merged),
-            )
-        )
-        place_in = place_out
-    last = first_change < 2
-    return DealerEnds(
-        ways=ways,
-        folds=tuple(folds),
-        results=np.ascontiguousarray(keys[last, 0]),
-        lengths=np.ascontiguousarray(keys[last, 1]),
-        final=place_in,
-        depth=depth,
-    )
-
-
-def _drawn(codes: IntArray) -> IntArray:
-    """``[i, v - 1]``: the cards of value ``v`` in the final hand coded ``codes[i]``."""
-    return (codes[:, None] >> (5 * np.arange(9, -1, -1))[None, :]) & 31
-
-
-@_per_dealer_rules()
-def _most_drawn(rules: Rules, bonus: int) -> IntArray:
-    """The most cards of each value any final hand holds."""
-    most: IntArray = _drawn(_final_hands(rules)[bonus - 1][0]).max(axis=0, initial=0)
-    return most
-
-
-def _ends_for(rules: Rules, bonus: int, counts: IntArray) -> DealerEnds:
-    """:func:`dealer_ends` less the hands that need more cards of a value than any shoe holds.
-
-    Such a hand's chance has a factor ``fall(n, d) = 0``: it adds exact zeros to every sum,
-    so leaving it out changes no bit of any result (a deck holds four aces, but a dealer's
-    hand may draw eleven).
-    """
-    most = _most_drawn(rules, bonus)
-    held = counts.max(axis=0) if len(counts) else np.zeros(10, dtype=np.int64)
-    if (held >= most).all():
-        return dealer_ends(rules, bonus)
-    return _ends_within(rules, bonus, tuple(np.minimum(held, most).tolist()))
-
-
-#: A fold leaves hands out only when it drops more than this share of them: fewer do not
-#: pay for building another fold structure (a depleted shoe short of a few aces, say).
-PRUNE_SHARE = 0.1
-
-
-@_per_dealer_rules(maxsize=64)
-def _ends_within(rules: Rules, bonus: int, room: tuple[int, ...]) -> DealerEnds:
-    """:func:`dealer_ends` keeping the hands with at most ``room[v - 1]`` cards of each value."""
-    codes, ways, depth = _final_hands(rules)[bonus - 1]
-    keep = (_drawn(codes) <= np.array(room)[None, :]).all(axis=1)
-    if keep.sum() >= (1 - PRUNE_SHARE) * len(codes):
-        return dealer_ends(rules, bonus)
-    return _ends_of(codes[keep], ways[keep], depth)
-
-
-@_per_dealer_rules()
-def _result_lengths(rules: Rules, bonus: int) -> IntArray:
-    """``32 * result + length`` of every (result, length) some final hand has, in order."""
-    # The codes are sorted, so equal pairs are neighbours.  (np.unique without its
-    # return_* options imports numpy.ma on first use, about 15 ms.)
-    pairs = _final_hands(rules)[bonus - 1][0] // 32**10
-    first = np.ones(len(pairs), dtype=bool)
-    first[1:] = pairs[1:] != pairs[:-1]
-    return pairs[first]
 
 
 class ShoeGroups(NamedTuple):
@@ -580,10 +236,10 @@ def dealer_probabilities(
     and the player's cards already taken out.  Columns follow :func:`outcome_labels`.
     """
     counts = _as_shoe_array(shoes)
-    depth = _final_hands(rules)[bonus - 1][2]
+    depth = final_hands(rules)[bonus - 1][2]
     if len(counts) and int(counts.sum(axis=1).min()) < depth:
         return tree_probabilities(rules, bonus, counts)
-    ends = _ends_for(rules, bonus, counts)
+    ends = ends_for(rules, bonus, counts)
     sums = _fold_float(ends, counts)
     # falling[L] = N (N - 1) ... (N - L + 1): the ordered ways to deal L cards, for each
     # distinct shoe size N.
@@ -593,7 +249,7 @@ def dealer_probabilities(
     chances = sums.T / np.take(falling[ends.lengths], column.reshape(-1), axis=1)
     # Rows of zeros for the (result, length) pairs no shoe can reach: numpy need not add a
     # result's rows one after another, and the same rows round the same way.
-    pairs = _result_lengths(rules, bonus)
+    pairs = result_lengths(rules, bonus)
     if len(pairs) > len(ends.results):
         wide = np.zeros((len(pairs), len(counts)))
         wide[np.searchsorted(pairs, ends.results * 32 + ends.lengths)] = chances
@@ -639,55 +295,6 @@ def tree_probabilities(
     return np.ascontiguousarray(out.T)
 
 
-def _is_probable_prime(n: int) -> bool:
-    """Deterministic Miller-Rabin for n below 3.2e9 (bases 2, 3, 5, 7)."""
-    if n < 2 or n % 2 == 0:
-        return n == 2
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d, s = d // 2, s + 1
-    for a in (2, 3, 5, 7):
-        x = pow(a, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
-
-
-@cache
-def moduli(count: int) -> tuple[int, ...]:
-    """The ``count`` largest primes below 2**29.
-
-    Products of two residues stay below 2**58, so up to 32 of them add up within int64
-    before they must be reduced.
-    """
-    primes: list[int] = []
-    candidate = 2**29 - 1
-    while len(primes) < count:
-        if _is_probable_prime(candidate):
-            primes.append(candidate)
-        candidate -= 2
-    return tuple(primes)
-
-
-def padded_falling(n: int, k: int) -> int:
-    """``n * (n - 1) * ... `` over ``k`` factors, each factor below 1 taken as 1.
-
-    For ``k <= n`` this is the falling factorial: the number of ordered ways to deal ``k``
-    cards from ``n``.  Padding keeps it positive for shoes smaller than a tree's depth,
-    whose deeper levels carry no probability.
-    """
-    result = 1
-    for i in range(k):
-        result *= max(n - i, 1)
-    return result
-
-
 @dataclass(frozen=True, slots=True)
 class ExactDealer:
     """Exact dealer distributions: ``counts[i][j] / denominators[i]`` (shoe ``i``, result ``j``)."""
@@ -730,99 +337,6 @@ def _counts_modulo(tree: DealerTree, counts: IntArray, prime: int) -> IntArray:
     return out
 
 
-def primes_above(bound: int) -> list[int]:
-    """The fewest of :func:`moduli` whose product exceeds ``2 * bound``."""
-    primes: list[int] = []
-    product = 1
-    for prime in moduli(64):
-        if product > 2 * bound:
-            break
-        primes.append(prime)
-        product *= prime
-    return primes
-
-
-def _garner_digits(residues: IntArray, primes: Sequence[int]) -> list[IntArray]:
-    """Mixed-radix digits ``a_i < p_i`` of the integers with these residues."""
-    digits: list[IntArray] = []
-    for i, prime in enumerate(primes):
-        digit = residues[i] % prime
-        for j in range(i):
-            inverse = pow(primes[j], -1, prime)
-            digit = (digit - digits[j]) % prime * inverse % prime
-        digits.append(digit)
-    return digits
-
-
-def rebuild(residues: IntArray, primes: Sequence[int]) -> npt.NDArray[np.object_]:
-    """Integers (as Python ints) from their residues, one prime each along the first axis.
-
-    Garner's mixed radix: the result is the one integer in ``[0, prod(primes))``.
-
-    ``x = a_0 + p_0 (a_1 + p_1 (a_2 + ...))`` with digits ``a_i < p_i``; the digits are
-    found in int64 arithmetic and only the final Horner sum uses Python integers.
-    """
-    digits = _garner_digits(residues, primes)
-    # Pairs of digits still fit in int64: halve the steps done in Python integers.
-    radices: list[int] = []
-    pairs: list[IntArray] = []
-    for i in range(0, len(primes), 2):
-        if i + 1 < len(primes):
-            pairs.append(digits[i] + primes[i] * digits[i + 1])
-            radices.append(primes[i] * primes[i + 1])
-        else:
-            pairs.append(digits[i])
-            radices.append(primes[i])
-    value = pairs[-1].astype(object)
-    for i in range(len(pairs) - 2, -1, -1):
-        value = value * radices[i] + pairs[i]
-    return value
-
-
-@cache
-def _garner_inverses(primes: tuple[int, ...]) -> tuple[int, ...]:
-    """``(p_0 ... p_{k-1})^-1 mod p_k`` for each ``k``: the steps of :func:`rebuild_one`."""
-    inverses: list[int] = []
-    product = 1
-    for prime in primes:
-        inverses.append(pow(product % prime, -1, prime))
-        product *= prime
-    return tuple(inverses)
-
-
-def rebuild_one(residues: Sequence[int], primes: tuple[int, ...]) -> int:
-    """:func:`rebuild` for one integer, in Python integers (cheaper for a few values).
-
-    Adds one prime at a time: ``x`` keeps its residues so far and takes the next one.
-    """
-    value, product = 0, 1
-    for residue, prime, inverse in zip(residues, primes, _garner_inverses(primes), strict=True):
-        value += product * ((residue - value) * inverse % prime)
-        product *= prime
-    return value
-
-
-@cache
-def _padded_falling_cached(n: int, k: int) -> int:
-    return padded_falling(n, k)
-
-
-def extend(residues: IntArray, primes: Sequence[int], more: Sequence[int]) -> IntArray:
-    """The integers of :func:`rebuild` modulo other primes, without building them.
-
-    Each integer is ``a_0 + p_0 (a_1 + p_1 (a_2 + ...))`` in Garner's digits, which are
-    then summed modulo each new prime in int64.
-    """
-    digits = _garner_digits(residues, primes)
-    out = np.empty((len(more), *residues.shape[1:]), dtype=np.int64)
-    for k, prime in enumerate(more):
-        value = digits[-1] % prime
-        for i in range(len(primes) - 2, -1, -1):
-            value = (value * (primes[i] % prime) + digits[i]) % prime
-        out[k] = value
-    return out
-
-
 def fast_path_fits(rules: Rules, bonus: int, sizes: IntArray) -> bool:
     """Whether every shoe holds at least the dealer's longest hand (the fast path's premise).
 
@@ -843,14 +357,14 @@ def dealer_residues(
     sizes = counts.sum(axis=1)
     if not fast_path_fits(rules, bonus, sizes):
         raise ShoeError("a shoe is smaller than the dealer's longest hand: use exact_dealer")
-    ends = _ends_for(rules, bonus, counts)
+    ends = ends_for(rules, bonus, counts)
     sums, group = _fold_modulo(ends, counts, np.array(primes, dtype=np.int64))
     # tail[L] = falling(N - L, depth - L) lifts counts of L-card hands to falling(N, depth).
     distinct = sorted(set(sizes.tolist()))
     tails = np.array(
         [
             [
-                [_padded_falling_cached(n - cards, ends.depth - cards) % q for n in distinct]
+                [padded_falling_cached(n - cards, ends.depth - cards) % q for n in distinct]
                 for cards in range(ends.depth + 1)
             ]
             for q in primes
@@ -875,7 +389,7 @@ def exact_dealer(rules: Rules, bonus: int, shoes: Sequence[ValueCounts] | IntArr
     if not fast_path_fits(rules, bonus, sizes):
         return tree_exact_dealer(rules, bonus, counts)
     depth = dealer_ends(rules, bonus).depth
-    denominators = [_padded_falling_cached(int(n), depth) for n in sizes]
+    denominators = [padded_falling_cached(int(n), depth) for n in sizes]
     primes = primes_above(max(denominators, default=1))
     rows = rebuild(dealer_residues(rules, bonus, counts, primes), primes).T.tolist()
     return ExactDealer(outcome_labels(rules), tuple(map(tuple, rows)), tuple(denominators))

@@ -34,6 +34,7 @@ from solver.model.rules import Rules
 
 if TYPE_CHECKING:  # the player's solver (and numpy) load only when a game is solved
     from solver.exact.player import Number, PlayerSolution
+    from solver.exact.volatility import Volatility
 
 #: The arithmetic of a result: ``Fraction`` for an exact solve, ``float`` for a fast one.
 N = TypeVar("N", Fraction, float)
@@ -157,9 +158,14 @@ class GameResult(Generic[N]):
         second = self._sum(line.net**2 * line.probability for line in self.round_lines)
         return second - self.round_expected_value**2
 
+    @property
+    def volatility(self) -> Volatility | None:
+        """How far the round's net wanders over sessions, or ``None`` without the Bonus wager."""
+        return game_volatility(self)
+
     def to_json(self) -> dict[str, Any]:
         """The whole solve as the document ``cbj solve --format json`` prints."""
-        volatility = game_volatility(self)
+        volatility = self.volatility
         document: dict[str, Any] = {
             "rules": self.rules.to_json(),
             "removed": [str(c) for c in self.removed],

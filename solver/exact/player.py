@@ -1,10 +1,11 @@
 """The player's optimal hit/stand play for every hand, by backward induction.
 
 For one Bonus card and one shoe (the cards left once the Bonus card and any seen cards
-are out), every hand the player can hold is listed once as a composition.  The dealer's
-distribution is priced for all of them in one batch (:mod:`solver.exact.dealer`); then, from
-the largest hands down, each hand's value is the better of standing and hitting, where
-hitting averages the values of the hands one card larger.
+are out), every hand the player can hold is listed once as a composition
+(:mod:`solver.exact.player_hands`).  The dealer's distribution is priced for all of them in
+one batch (:mod:`solver.exact.dealer`); then, from the largest hands down, each hand's value
+is the better of standing and hitting, where hitting averages the values of the hands one
+card larger.
 
 Two arithmetics: floats (numpy, vectorised over hands of the same size), and exact
 integers.  In the exact pass every value at a hand of ``m`` cards is an integer over the
@@ -18,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from typing import Any, overload
 
 import numpy as np
@@ -26,159 +26,19 @@ import numpy.typing as npt
 
 from solver.exact import kernel
 from solver.exact.dealer import (
-    BUST,
-    NATURAL,
-    dealer_ends,
     dealer_probabilities,
     dealer_residues,
     exact_dealer,
-    extend,
     fast_path_fits,
-    outcome_labels,
-    padded_falling,
-    primes_above,
-    rebuild,
-    rebuild_one,
 )
+from solver.exact.dealer_hands import dealer_ends
+from solver.exact.modular import extend, padded_falling, primes_above, rebuild, rebuild_one
+from solver.exact.player_hands import LOSE, PUSH, WIN, HandSpace, hand_space, showdown_classes
 from solver.model.cards import ValueCounts
-from solver.model.errors import HandError
-from solver.model.hands import best_total_of, describe_hand, natural_beats_21, own_best
 from solver.model.rules import Rules
 
-WIN, PUSH, LOSE = 0, 1, 2
 #: Float values of standing and hitting closer than this are re-decided exactly.
 TIE_TOLERANCE = 1e-9
-
-
-RADIX = np.array([22**i for i in range(10)], dtype=np.int64)  # a hand's key: counts in base 22
-
-
-@cache
-def all_hands() -> npt.NDArray[np.int64]:
-    """Every composition of own cards whose hard total is at most 21, sorted by key."""
-    # Tens first: each partial hand takes every count of the next value that fits.
-    hands = np.zeros((1, 10), dtype=np.int64)
-    room = np.array([21], dtype=np.int64)
-    for value in range(10, 0, -1):
-        choices = room // value + 1
-        parent = np.repeat(np.arange(len(hands)), choices)
-        count = np.arange(len(parent)) - np.repeat(np.cumsum(choices) - choices, choices)
-        hands = hands[parent]
-        hands[:, value - 1] = count
-        room = room[parent] - count * value
-    return hands[np.argsort(hands @ RADIX)]
-
-
-@dataclass(frozen=True, slots=True)
-class HandSpace:
-    """Every non-busted hand reachable by hitting from some root hands, one shoe, one Bonus card.
-
-    ``children[i, v - 1]`` is the index of hand ``i`` plus a card of value ``v``, or
-    ``len(hands)`` when that card busts the hand or none is left; ``draws[i, v - 1]`` is
-    how many cards of value ``v`` the shoe still holds once hand ``i`` is out.
-    """
-
-    bonus: int
-    shoe: ValueCounts
-    hands: npt.NDArray[np.int64]
-    keys: npt.NDArray[np.int64]
-    children: npt.NDArray[np.int64]
-    draws: npt.NDArray[np.int64]
-    sizes: npt.NDArray[np.int64]
-
-    def index(self, hand: ValueCounts) -> int:
-        """Position of ``hand`` in the space; :class:`HandError` if it is not there."""
-        key = int(np.array(hand, dtype=np.int64) @ RADIX)
-        i = int(np.searchsorted(self.keys, key))
-        if i == len(self.keys) or self.keys[i] != key:
-            raise HandError(f"hand {describe_hand(hand)} cannot be reached from this shoe")
-        return i
-
-
-def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> HandSpace:
-    """List every hand reachable from ``roots`` by drawing from ``shoe`` without busting.
-
-    A hand is reachable when it contains a root, fits in the shoe and has not busted:
-    drawing its extra cards one by one never passes through a busted hand.
-    """
-    root_array = np.array(list(roots), dtype=np.int64).reshape(-1, 10)
-    limit = np.array(shoe, dtype=np.int64)
-    short = (root_array > limit).any(axis=1)
-    bad = short | (root_array @ np.arange(1, 11) > 21)
-    if bad.any():
-        first = int(bad.argmax())
-        named = describe_hand(tuple(root_array[first]))
-        if bool(short.flat[first]):
-            raise HandError(f"hand {named} needs cards the shoe does not hold")
-        raise HandError(f"hand {named} has busted: nothing to decide")
-    universe = all_hands()
-    fits = (universe <= limit).all(axis=1)
-    # A one-card root is contained in every hand holding its value: those in one test.
-    single = root_array.sum(axis=1) == 1
-    contains = (universe[:, root_array[single].argmax(axis=1)] > 0).any(axis=1)
-    for root in root_array[~single]:
-        held = np.flatnonzero(root)  # only the values the root holds can fall short
-        contains |= (universe[:, held] >= root[held]).all(axis=1)
-    chosen = np.flatnonzero(fits & contains)
-    hands = universe[chosen]
-    n = len(hands)
-    # Children found once among all hands, then renumbered: a hand not chosen is n.
-    position = np.full(len(universe) + 1, n, dtype=np.int64)
-    position[chosen] = np.arange(n)
-    children = position[_children_in_universe()[chosen]]
-    draws = limit[None, :] - hands
-    keys, sizes = _universe_keys_and_sizes()
-    return HandSpace(bonus, shoe, hands, keys[chosen], children, draws, sizes[chosen])
-
-
-@cache
-def _universe_keys_and_sizes() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The key and the number of cards of every hand of :func:`all_hands`."""
-    universe = all_hands()
-    return universe @ RADIX, universe.sum(axis=1)
-
-
-@cache
-def _children_in_universe() -> npt.NDArray[np.int64]:
-    """``[i, v - 1]``: where hand ``i`` of :func:`all_hands` plus a ``v`` is; the count if bust."""
-    keys = _universe_keys_and_sizes()[0]
-    child_keys = keys[:, None] + RADIX[None, :]
-    found = np.searchsorted(keys, child_keys)
-    clipped = np.minimum(found, len(keys) - 1)
-    return np.where((found < len(keys)) & (keys[clipped] == child_keys), found, len(keys))
-
-
-@cache
-def _total_tables(bonus: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-    """By (hard total, holds an ace): the best total, and whether own cards alone make 21."""
-    best = np.array([[best_total_of(h, a, bonus) for a in (False, True)] for h in range(22)])
-    own_21 = np.array([[own_best(h, a) == 21 for a in (False, True)] for h in range(22)])
-    return best, own_21
-
-
-def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
-    """For each hand standing and each dealer result: ``WIN``, ``PUSH`` or ``LOSE`` (clauses 7-9).
-
-    Totals come from :mod:`solver.model.hands`, tabulated over (hard total, holds an ace).
-    """
-    best, own_21 = _total_tables(space.bonus)
-    hard = space.hands @ np.arange(1, 11)
-    ace = (space.hands[:, 0] > 0).astype(np.int64)
-    total = best[hard, ace]
-    cards_21 = np.where(own_21[hard, ace], space.sizes, space.sizes + 1)
-    beats = np.array([natural_beats_21(k, rules) for k in range(int(cards_21.max(initial=0)) + 1)])
-    beaten = (total == 21) & beats[cards_21]
-    labels = outcome_labels(rules)
-    classes = np.empty((len(space.hands), len(labels)), dtype=np.int64)
-    for j, label in enumerate(labels):
-        if label == BUST:
-            classes[:, j] = WIN
-        elif label == NATURAL:
-            classes[:, j] = np.where((total < 21) | beaten, LOSE, PUSH)
-        else:
-            dealer = int(label)
-            classes[:, j] = np.where(total > dealer, WIN, np.where(total == dealer, PUSH, LOSE))
-    return classes
 
 
 Number = Fraction | float

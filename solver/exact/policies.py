@@ -31,19 +31,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.exact.dealer import (
-    dealer_ends,
-    dealer_residues,
-    dealer_tree,
-    exact_dealer,
-    extend,
-    fast_path_fits,
-    padded_falling,
-    primes_above,
-    rebuild,
-)
+from solver.exact.dealer import dealer_residues, exact_dealer, fast_path_fits
+from solver.exact.dealer_hands import dealer_ends, dealer_tree
 from solver.exact.game import GameResult, Start, round_lines_for, solve_game
-from solver.exact.player import HandSpace, hand_space, showdown_classes
+from solver.exact.modular import extend, padded_falling, primes_above, rebuild
+from solver.exact.player_hands import HandSpace, hand_space, showdown_classes
 from solver.exact.ratios import RatioRow
 from solver.exact.strategy import Action, ChartStore, GameChartStore, cell_of, stored_chart
 from solver.exact.volatility import Volatility

@@ -19,66 +19,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
-from functools import cache
 from math import lcm
 from typing import Any, Protocol
 
 import numpy as np
 
-from solver.exact.dealer import dealer_ends, padded_falling
+from solver.exact.dealer_hands import dealer_ends
 from solver.exact.game import GameResult, GameStore, solve_game
+from solver.exact.modular import padded_falling
 from solver.exact.player import ExactValues, Number, PlayerSolution
 from solver.model.cards import VALUES, ValueCounts, value_label
-from solver.model.hands import describe_hand, hand_of, is_player_blackjack, own_best
+from solver.model.cells import CHART_TITLE, COLUMNS, LEGEND, ROWS, Cell, grid
+from solver.model.cells import Action as Action  # the chart's vocabulary, for its callers
+from solver.model.cells import cell_of as cell_of
+from solver.model.hands import describe_hand, hand_of, is_player_blackjack
 from solver.model.numbers import exact_json
 from solver.model.rules import Rules
-
-HARD_TOTALS = tuple(range(2, 22))
-SOFT_TOTALS = tuple(range(11, 22))
-
-
-class Action(StrEnum):
-    """What a chart cell says to do."""
-
-    HIT = "H"
-    STAND = "S"
-    NONE = "-"
-    """No such hand arises against this Bonus card (a lone ace with a ten is a blackjack)."""
-
-
-Cell = tuple[bool, int]  # (soft, total)
-
-
-@cache
-def cell_of(hand: tuple[int, ...]) -> Cell:
-    """The chart cell of a hand: soft when an ace can count 11 within 21.
-
-    >>> cell_of(hand_of([1, 6])), cell_of(hand_of([10, 6, 1]))
-    ((True, 17), (False, 17))
-    """
-    hard = sum(v * n for v, n in enumerate(hand, start=1))
-    best = own_best(hard, hand[0] > 0)
-    return (best != hard, best)
-
-
-def cell_name(cell: Cell) -> str:
-    """A cell as a row label: ``hard 12`` or ``soft 17``."""
-    return f"{'soft' if cell[0] else 'hard'} {cell[1]}"
-
-
-ROWS: tuple[Cell, ...] = tuple((False, t) for t in HARD_TOTALS) + tuple(
-    (True, t) for t in SOFT_TOTALS
-)
-#: The chart's columns: the Bonus card's value.
-COLUMNS = tuple(value_label(v) for v in VALUES)
-#: What each letter in a chart means.
-LEGEND = {
-    Action.HIT: "hit (draw a card)",
-    Action.STAND: "stand",
-    Action.NONE: "no such hand (a lone ace with a ten-value Bonus card is a blackjack)",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,17 +102,9 @@ class Chart:
 
 
 #: The head of every chart's title, before the rules that differ from the default.
-CHART_TITLE = "Community Blackjack (Casino Edition) basic strategy"
-
-
 def title(chart: Chart) -> str:
     """The chart's title line, naming every rule that differs from the default."""
     return f"{CHART_TITLE}: {chart.rules.differences(Rules()) or 'default rules'}"
-
-
-def grid(chart: Chart) -> list[tuple[str, list[str]]]:
-    """Row label and one action letter per Bonus card, in chart order."""
-    return [(cell_name(cell), [chart.action(cell, b).value for b in VALUES]) for cell in ROWS]
 
 
 @dataclass

@@ -47,3 +47,7 @@ class OutputError(CbjError):
 
 class BackendError(CbjError):
     """A parallel backend that is unknown, not installed or cannot be reached."""
+
+
+class SessionError(CbjError):
+    """A session asked for with a number of rounds, bankroll or method it cannot use."""

@@ -18,27 +18,28 @@ import json
 import os
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from solver.exact.strategy import (
+from solver.model.cards import VALUES, value_label
+from solver.model.cells import (
     CHART_TITLE,
     COLUMNS,
     LEGEND,
     ROWS,
     Action,
     Cell,
-    Chart,
-    ExceptionHand,
     cell_name,
     cell_of,
     grid,
 )
-from solver.model.cards import VALUES, value_label
 from solver.model.hands import describe_hand
 from solver.model.rules import Rules
 from solver.present.formats import ChartFormat
 from solver.present.style import minus, one_in, significant_percent
 from solver.present.wording import differences_in_words, rules_sentence
+
+if TYPE_CHECKING:
+    from solver.exact.strategy import Chart, ExceptionHand
 
 #: Hit light orange, stand mid blue: apart for every common colour-vision deficiency and
 #: in greyscale (lightness differs by 22 L*), black letters readable on both.

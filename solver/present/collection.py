@@ -10,11 +10,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from solver.exact.strategy import Chart
 from solver.model.rules import Rules
 from solver.present.charts import render
 from solver.present.formats import ChartFormat
+
+if TYPE_CHECKING:
+    from solver.exact.strategy import Chart
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,14 +14,16 @@ import json
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from solver.exact.graph import BUST, DecisionGraph
-from solver.exact.strategy import Action
 from solver.model.cards import value_label
+from solver.model.cells import Action
 from solver.model.errors import ReportError
 from solver.model.hands import describe_hand, hard_total
 from solver.present.charts import COLOURS
+
+if TYPE_CHECKING:
+    from solver.exact.graph import DecisionGraph
 
 
 class GraphFormat(StrEnum):
@@ -46,8 +48,8 @@ def graph_format(path: Path) -> GraphFormat:
 
 
 def node_name(hand: tuple[int, ...]) -> str:
-    """A node's id: its cards, or ``bust``."""
-    return "bust" if hand == BUST else describe_hand(hand)
+    """A node's id: its cards, or ``bust`` (the graph's bust node holds no cards)."""
+    return "bust" if not any(hand) else describe_hand(hand)
 
 
 def title(graph: DecisionGraph) -> str:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from solver.exact.policies import StrategiesResult
+from typing import TYPE_CHECKING
+
 from solver.model.numbers import number, percent, signed
 from solver.present.tables import Table, rules_notes
+
+if TYPE_CHECKING:
+    from solver.exact.policies import StrategiesResult
 
 
 def strategies_table(result: StrategiesResult) -> Table:

@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from solver.exact.protection import WAGERS, Counts, EffectsOfRemoval
-from solver.exact.shoe_states import PERCENTILES, ShoeStates
 from solver.model.counts import LABELS
 from solver.model.numbers import signed
 from solver.present.tables import Table, rules_notes
+
+if TYPE_CHECKING:
+    from solver.exact.protection import Counts, EffectsOfRemoval
+    from solver.exact.shoe_states import ShoeStates
 
 #: What each wager column of the EOR table measures.
 WAGER_MEANINGS = {
@@ -18,6 +20,8 @@ WAGER_MEANINGS = {
     "bonus": "Bonus wager per Bonus unit, the removed card's suit at random among those left",
     "round": "whole round per main unit, main + bonus ratio x bonus",
 }
+#: The wagers an EOR is measured on, in the solver's order.
+WAGERS = tuple(WAGER_MEANINGS)
 
 
 def _removed_note(removed: tuple[Any, ...]) -> tuple[str, ...]:
@@ -101,6 +105,7 @@ def _maybe(value: float | None, digits: int = 6) -> str:
 def shoe_states_tables(result: ShoeStates) -> list[Table]:
     """The round EV's spread by depth, then its fit on the true count and the EOR estimate."""
     count = f"{result.system} (tags {' '.join(str(result.tags[r]) for r in LABELS)})"
+    percentiles = tuple(result.depths[0].round.percentiles)  # a study has a depth
     notes = (
         *rules_notes(result.rules),
         f"{result.samples:,} random shoes per depth, seed {result.seed}; each solved in "
@@ -117,7 +122,7 @@ def shoe_states_tables(result: ShoeStates) -> list[Table]:
             "cards left",
             "mean",
             "SD",
-            *(f"P{p}" for p in PERCENTILES),
+            *(f"P{p}" for p in percentiles),
             "> 0",
             "main mean",
             "main > 0",
@@ -128,7 +133,7 @@ def shoe_states_tables(result: ShoeStates) -> list[Table]:
                 str(d.cards_left),
                 signed(d.round.mean),
                 f"{d.round.standard_deviation:.6f}",
-                *(signed(d.round.percentiles[p]) for p in PERCENTILES),
+                *(signed(d.round.percentiles[p]) for p in percentiles),
                 f"{d.round.positive_share:.1%}",
                 signed(d.main.mean),
                 f"{d.main.positive_share:.1%}",

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from solver.model.cards import Card, value_label
+from solver.model.normal import Z90, Z95
 from solver.model.numbers import number, percent, signed
 from solver.model.outcomes import PAY_TIERS
 from solver.model.rules import RULE_TABLE, Rules, format_ratio
@@ -26,6 +27,10 @@ if TYPE_CHECKING:  # the renderers need only the shapes of these results
     from solver.exact.volatility import Volatility
     from solver.sim import Estimate, SimulationResult
     from solver.sim.stats import CounterStatistics
+
+
+#: The wagers a simulation estimates, in the simulator's order (its ``Wager`` values).
+WAGERS = ("main", "bonus", "round")
 
 
 def dumps(document: dict[str, Any]) -> str:
@@ -181,8 +186,6 @@ def _edge_sentence(game: GameResult[Any]) -> str:
 
 def game_summary(game: GameResult[Any]) -> str:
     """A human summary of a solve (``cbj solve``) that explains itself in plain words."""
-    from solver.exact.volatility import game_volatility  # not needed by `cbj rules`
-
     o = game.outcomes
     lines = [
         "Community Blackjack (Casino Edition): the player's best possible play",
@@ -217,7 +220,7 @@ def game_summary(game: GameResult[Any]) -> str:
         ]
         if game.exact:
             lines.append(f"             exact round house edge {game.round_house_edge}")
-        volatility = game_volatility(game)
+        volatility = game.volatility
         if volatility is not None:
             lines += _volatility_lines(volatility)
     else:
@@ -230,8 +233,6 @@ def game_summary(game: GameResult[Any]) -> str:
 
 def _volatility_lines(volatility: Volatility) -> list[str]:
     """The summary's volatility block: the index, then each session's ranges."""
-    from solver.exact.volatility import Z90
-
     lines = [
         f"Volatility   index {number(volatility.index, 4)} (round SD x z, z = {number(Z90, 4)} "
         "for 90% confidence); the player's net result after"
@@ -249,8 +250,6 @@ def _volatility_lines(volatility: Volatility) -> list[str]:
 
 def volatility_table(volatility: Volatility | None, title: str) -> Table:
     """Session ranges and the chance of being ahead (normal approximation)."""
-    from solver.exact.volatility import Z90
-
     if volatility is None:
         return Table(title, ("rounds",), (), ("No round: removed cards were given without suits.",))
     rows = tuple(
@@ -281,8 +280,6 @@ def game_tables(game: GameResult[Any]) -> list[Table]:
 
     An exact solve adds an ``exact`` column of fractions to each table.
     """
-    from solver.exact.volatility import game_volatility
-
     doc = game.to_json()
     summary: list[tuple[str, Any]] = [("main expected value", game.expected_value)]
     summary += [(f"main {k}", p) for k, p in game.outcomes.items()]
@@ -330,7 +327,7 @@ def game_tables(game: GameResult[Any]) -> list[Table]:
             ),
             notes,
         ),
-        volatility_table(game_volatility(game), "Volatility of the round"),
+        volatility_table(game.volatility, "Volatility of the round"),
     ]
 
 
@@ -355,8 +352,6 @@ def _optional(value: float | None, digits: int = 6) -> str:
 
 def simulation_tables(result: SimulationResult) -> tuple[Table, ...]:
     """A simulation's estimates, outcome frequencies and (with several seats) each seat's."""
-    from solver.sim import Wager  # the simulator loads numpy: only when it has run
-
     shoe = (
         "a fresh shoe every round"
         if result.penetration is None
@@ -387,24 +382,25 @@ def simulation_tables(result: SimulationResult) -> tuple[Table, ...]:
         Table(
             f"Monte Carlo simulation: {result.rounds} rounds, {seats}, net per seat and round",
             headers,
-            tuple(estimate_row(w.value, overall[w]) for w in Wager),
+            tuple(estimate_row(w, overall[w]) for w in WAGERS),
             notes,
         )
     ]
     rows: list[tuple[str, ...]] = []
     frequency_notes: list[str] = []
-    for wager in (Wager.MAIN, Wager.BONUS):
+    exact = {str(w): figure for w, figure in result.exact.items()}
+    for wager in WAGERS[:2]:
         estimate = overall[wager]
         total = sum(estimate.frequencies.values())
-        exact_probabilities = result.exact.get(wager)
+        exact_probabilities = exact.get(wager)
         probabilities = None if exact_probabilities is None else exact_probabilities.probabilities
         for outcome, count in estimate.frequencies.items():
             p = None if probabilities is None else float(probabilities[outcome])
-            rows.append((wager.value, outcome, str(count), number(count / total), _optional(p)))
+            rows.append((wager, outcome, str(count), number(count / total), _optional(p)))
         if estimate.chi_square is not None:
             test = estimate.chi_square
             frequency_notes.append(
-                f"{wager.value}: chi-square {test.statistic:.3f} on {test.dof} degrees of "
+                f"{wager}: chi-square {test.statistic:.3f} on {test.dof} degrees of "
                 f"freedom, p = {test.p_value:.4f}"
             )
     tables.append(
@@ -421,9 +417,9 @@ def simulation_tables(result: SimulationResult) -> tuple[Table, ...]:
                 "By seat (seat 1 acts first)",
                 ("seat", *headers),
                 tuple(
-                    (str(i + 1), *estimate_row(w.value, result.seat(i)[w]))
+                    (str(i + 1), *estimate_row(w, result.seat(i)[w]))
                     for i in range(result.seats)
-                    for w in Wager
+                    for w in WAGERS
                 ),
             )
         )
@@ -434,8 +430,6 @@ def simulation_tables(result: SimulationResult) -> tuple[Table, ...]:
 
 def true_count_table(statistics: CounterStatistics) -> Table:
     """What seat 1's round paid at one unit in each true count bucket."""
-    from solver.sim.stats import Z95  # the simulator loads numpy: only when it has run
-
     rows = []
     for k, n, mean, error in statistics.rounds_by_true_count:
         low, high = mean - Z95 * error, mean + Z95 * error

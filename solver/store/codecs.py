@@ -70,7 +70,7 @@ def _roots(solution: PlayerSolution) -> list[list[int]]:
     """
     import numpy as np
 
-    from solver.exact.player import RADIX
+    from solver.exact.player_hands import RADIX
 
     keys, hands = solution.space.keys, solution.space.hands
     has_parent = np.zeros(len(keys), dtype=bool)
@@ -252,7 +252,8 @@ def _exact_columns(doc: dict[str, Json], dens: list[int]) -> dict[str, list[Any]
 def decode_solution(rules: Rules, doc: dict[str, Json]) -> PlayerSolution:
     """Inverse of :func:`encode_solution`; exact values stay integer numerators over their
     denominators until read, as the solver holds them."""
-    from solver.exact.player import ExactOutcomes, ExactValues, PlayerSolution, hand_space
+    from solver.exact.player import ExactOutcomes, ExactValues, PlayerSolution
+    from solver.exact.player_hands import hand_space
 
     space = hand_space(doc["bonus"], tuple(doc["shoe"]), [tuple(r) for r in doc["roots"]])
     if len(space.keys) != doc["hands"] or _keys_digest(space.keys) != doc["keys"]:

@@ -1,8 +1,10 @@
 """A PAR-style math report of the game: content built once, rendered to HTML or PDF.
 
-:func:`build_report` (:mod:`.content`) computes every figure and lays it out as sections of
-neutral blocks; :func:`render_html` (:mod:`.html`) and :func:`render_pdf` (:mod:`.pdf`) turn
-the same sections into a self-contained web page or a PDF; :mod:`.plots` draws the figures.
+:func:`build_report` (:mod:`.content`) lays the figures of
+:func:`solver.studies.report.report_figures` out as sections of neutral blocks
+(:mod:`.blocks`); :func:`render_html` (:mod:`.html`) and :func:`render_pdf` (:mod:`.pdf`)
+turn the same sections into a self-contained web page or a PDF; :mod:`.plots` draws the
+figures.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from solver.present.files import check_writable, choose_format, write_atomic
-from solver.present.report.content import Report, build_report
+from solver.present.report.blocks import Report
+from solver.present.report.content import build_report
 from solver.present.report.html import render_html
 from solver.present.report.pdf import render_pdf
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 
-from solver.present.report.content import Block, Grid, Plot, Report, Text
+from solver.present.report.blocks import Block, Grid, Plot, Report, Text
 from solver.present.report.plots import inline_svg
 
 CSS = """

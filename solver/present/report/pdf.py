@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from solver.model.errors import ReportError
-from solver.present.report.content import Block, Grid, Plot, Report, Section, Text
+from solver.present.report.blocks import Block, Grid, Plot, Report, Section, Text
 from solver.present.report.plots import INK
 
 if TYPE_CHECKING:

@@ -7,14 +7,16 @@ import re
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from solver.exact.design import EdgeKind, EdgeModel, with_pay
-from solver.exact.game import GameResult
 from solver.model.cards import value_label
-from solver.model.outcomes import PAY_TIERS, BonusOutcome
-from solver.model.rules import Rules
+from solver.model.outcomes import BonusOutcome
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from matplotlib.figure import Figure
+
+    from solver.exact.game import GameResult
+    from solver.studies.report import PaySensitivity
 
 BONUS_NAMES = {
     BonusOutcome.SUITED_MATCH: "suited match",
@@ -75,22 +77,19 @@ def dealer_plot(rows: list[tuple[int, dict[str, Fraction]]]) -> Figure:
     return figure
 
 
-def sensitivity_plot(model: EdgeModel, rules: Rules) -> Figure:
+def sensitivity_plot(lines: Sequence[PaySensitivity]) -> Figure:
+    """The round's house edge against each tier's pay, the pay in force marked."""
     figure = _figure(6.8, 2.6)
     figure.get_layout_engine().set(wspace=0.06)  # type: ignore[call-arg, union-attr]
     axes_row = figure.subplots(1, 3, sharey=True)
-    ratio = rules.bonus_ratio
-    edge = model.linear(EdgeKind.ROUND, ratio)  # one main EV for the seven points
-    current_edge = float(edge(rules.paytable)) * 100
-    for axes, tier in zip(axes_row, PAY_TIERS, strict=True):
-        current = getattr(rules.paytable, tier.value)
-        high = max(2 * current, current + 2)
-        xs = [Fraction(0), high]
-        ys = [float(edge(with_pay(rules.paytable, tier, x))) * 100 for x in xs]
+    for axes, line in zip(axes_row, lines, strict=True):
+        current_edge = float(line.edge) * 100
+        xs = [x for x, _ in line.line]
+        ys = [float(edge) * 100 for _, edge in line.line]
         axes.plot([float(x) for x in xs], ys, color=INK, linewidth=1.6)
         axes.axhline(0, color="black", linewidth=0.8)
-        axes.plot([float(current)], [current_edge], "o", color=BAD, markersize=5)
-        axes.set_title(BONUS_NAMES[tier], fontsize=10)
+        axes.plot([float(line.pays)], [current_edge], "o", color=BAD, markersize=5)
+        axes.set_title(BONUS_NAMES[line.tier], fontsize=10)
         axes.set_xlabel("pay (to 1)")
         axes.spines[["top", "right"]].set_visible(False)
     axes_row[0].set_ylabel("round house edge (%)")
@@ -99,20 +98,6 @@ def sensitivity_plot(model: EdgeModel, rules: Rules) -> Figure:
 
 #: A point of a plotted curve: x and y as drawn.
 Point = tuple[float, float]
-
-
-def ratio_curve(model: EdgeModel, rules: Rules) -> tuple[tuple[Point, ...], Point]:
-    """The round's house edge (%) at Bonus ratios 1/2 to 2 by 1/40, and at the ratio in force.
-
-    Exact values made floats once, for every drawing of :func:`ratio_plot`.
-    """
-    current = rules.bonus_ratio
-    ratios = [*(Fraction(n, 40) for n in range(20, 81)), current]
-    points = [
-        (float(r), float(e) * 100)
-        for r, e in zip(ratios, model.round_edges(rules.paytable, ratios), strict=True)
-    ]
-    return tuple(points[:-1]), points[-1]
 
 
 def ratio_plot(curve: tuple[Point, ...], in_force: Point, ratio: Fraction) -> Figure:

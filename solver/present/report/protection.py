@@ -1,56 +1,25 @@
 """The report's "Game protection" section: EORs, counts, shoe states, a counter, a verdict.
 
-Every figure comes from the same code as ``cbj eor``, ``cbj count``, ``cbj shoe-states``
-and ``cbj simulate --counter``; the report only chooses small, seeded sizes (options of
-:func:`~solver.present.report.content.build_report`) and words the verdict from the
-numbers, so it changes with the rules.
+The figures come from :func:`solver.studies.protection.protection_study` (the same code
+as ``cbj eor``, ``cbj count``, ``cbj shoe-states`` and ``cbj simulate --counter``); this
+module lays them out and words the verdict from the numbers, so it changes with the rules.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from solver.exact.protection import (
-    BEST_LEVELS,
-    CountSystem,
-    EffectsOfRemoval,
-    RoundEffects,
-    best_count,
-    effects_of_removal,
-    ev_per_true_count,
-    judge_counts,
-)
-from solver.exact.shoe_states import (
-    DEFAULT_DEPTHS,
-    DepthStates,
-    cards_dealt,
-    check_samples,
-    study_shoe_states,
-)
-from solver.exact.strategy import Chart
-from solver.model.counts import LABELS, Tags, system_tags
-from solver.model.errors import ReportError, ShoeError
-from solver.present.report.content import Grid, Section, Text, check_rounds
+from solver.model.counts import LABELS, Tags
+from solver.present.report.blocks import Grid, Section, Text
 from solver.present.style import minus, signed, thousands
 
 if TYPE_CHECKING:
-    from solver.exact.strategy import GameChartStore
-    from solver.model.rules import Rules
-    from solver.sim import Strategy
+    from solver.exact.protection import CountSystem, EffectsOfRemoval
     from solver.sim.stats import CounterStatistics
+    from solver.studies.protection import CounterPlan, ProtectionStudy
 
-#: Seed of the report's shoe-state study and counter runs (the PDF is reproducible).
-PROTECTION_SEED = 20_261_130
-#: Shoes dealt and solved at each depth of the report's study, unless asked otherwise.
-SHOE_SAMPLES = 50
-#: Rounds of each simulated counter in the report, unless asked otherwise.
-COUNTER_ROUNDS = 2_000_000
-#: The counter's spread in main units and the share of the shoe dealt before a shuffle.
-SPREAD = (1, 8)
-PENETRATION = 0.83
 #: EORs are printed times this.
 EOR_SCALE = 10_000
 WAGER_NAMES = {
@@ -61,105 +30,9 @@ WAGER_NAMES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class CounterPlan:
-    """The report's counter: the best level-1 count, its ramp and its wong-out point.
-
-    The ramp is read off the count's linear EV line: ``break_even`` is the true count at
-    which the round's EV reaches 0 (to the nearest half), the bet doubles from half a
-    true count below it up to the spread's top half a count above it, and the back-counter
-    sits out below one true count under it.
-    """
-
-    name: str
-    tags: Tags
-    break_even: float
-
-    @property
-    def ramp(self) -> tuple[tuple[float, int], ...]:
-        """Two units from half a true count below break-even, four at it, eight above."""
-        b = self.break_even
-        return ((b - 0.5, 2), (b, 4), (b + 0.5, 8))
-
-    @property
-    def wong_out(self) -> float:
-        """The true count below which the back-counter watches without betting."""
-        return self.break_even - 1
-
-
-def check_sizes(shoe_samples: int, counter_rounds: int) -> tuple[int, int]:
-    """The section's study size and counter rounds, checked before any work."""
-    check_samples(shoe_samples)
-    return shoe_samples, check_rounds("counter rounds", counter_rounds)
-
-
-def counter_plan(eor: EffectsOfRemoval[Any]) -> CounterPlan:
-    """The best level-1 count of ``eor``'s round EORs and the ramp its EV line suggests."""
-    tags = best_count(eor.effects["round"], 1)
-    slope = float(ev_per_true_count(tags, eor.effects["round"], eor.cards))
-    if slope <= 0:  # pragma: no cover - a best count always correlates positively
-        raise ReportError("no level-1 count follows the round's EORs")
-    break_even = round(-float(eor.base["round"]) / slope * 2) / 2
-    return CounterPlan("best-level-1", tags, break_even)
-
-
-def report_depths(rules: Rules) -> tuple[float, ...]:
-    """The study's usual depths that leave enough cards in a shoe of ``rules.decks`` decks."""
-    usable = []
-    for depth in DEFAULT_DEPTHS:
-        try:
-            cards_dealt(rules, depth)
-        except ShoeError:
-            continue
-        usable.append(depth)
-    return tuple(usable)
-
-
-def protection_section(
-    rules: Rules,
-    chart: Chart,
-    played: Strategy,
-    *,
-    jobs: int = 1,
-    cache: GameChartStore | None = None,
-    shoe_samples: int = SHOE_SAMPLES,
-    counter_rounds: int = COUNTER_ROUNDS,
-) -> Section:
-    """The "Game protection" section under ``rules``; ``chart`` is the report's chart."""
-    from solver.sim import simulate
-    from solver.sim.counter import Counter
-
-    eor = effects_of_removal(rules, jobs=jobs, cache=cache, chart=chart)
-    plan = counter_plan(eor)
-    chosen = {"hi-lo": system_tags("hi-lo")}
-    chosen.update({f"best-level-{n}": best_count(eor.effects["round"], n) for n in BEST_LEVELS})
-    counts = judge_counts(eor, chosen)
-    effects = RoundEffects(
-        rules,
-        float(eor.base["main"]),
-        float(eor.base["round"]),
-        {r: float(v) for r, v in eor.effects["round"].items()},
-    )
-    depths = report_depths(rules)
-    states = study_shoe_states(
-        effects, depths, shoe_samples, PROTECTION_SEED, plan.name, plan.tags, jobs=jobs
-    )
-    runs = []
-    for wong_out in (None, plan.wong_out):
-        counter = Counter(plan.name, plan.tags, SPREAD, plan.ramp, wong_out)
-        result = simulate(
-            rules,
-            played,
-            counter_rounds,
-            seed=PROTECTION_SEED,
-            penetration=PENETRATION,
-            jobs=jobs,
-            counter=counter,
-        )
-        if result.counter is None:  # pragma: no cover - a counter was seated
-            raise ReportError("the simulator returned no counter results")
-        runs.append(result.counter)
-    every_round, back_counter = runs
+def protection_section(study: ProtectionStudy) -> Section:
+    """The "Game protection" section of ``study``."""
+    eor = study.eor
     return Section(
         "Game protection",
         (
@@ -174,10 +47,10 @@ def protection_section(
                 "wager's EOR."
             ),
             _eor_grid(eor),
-            _counts_grid(counts.systems, eor),
-            _states_grid(states.depths, shoe_samples, plan),
-            _counter_grid(every_round, back_counter, plan, counter_rounds),
-            Text(_verdict(eor, plan, every_round, back_counter)),
+            _counts_grid(study.systems, eor),
+            _states_grid(study),
+            _counter_grid(study),
+            Text(_verdict(study)),
         ),
     )
 
@@ -233,10 +106,9 @@ def _tags_text(tags: Tags) -> str:
 
 
 def _counts_grid(systems: Sequence[CountSystem], eor: EffectsOfRemoval[Any]) -> Grid:
-    names = {"hi-lo": "Hi-Lo", **{f"best-level-{n}": f"best level {n}" for n in BEST_LEVELS}}
     rows = tuple(
         (
-            names[s.name],
+            "Hi-Lo" if s.name == "hi-lo" else s.name.replace("-", " "),
             _tags_text(s.tags),
             f"{s.betting_correlation['main']:.3f}",
             f"{s.betting_correlation['round']:.3f}",
@@ -257,7 +129,8 @@ def _counts_grid(systems: Sequence[CountSystem], eor: EffectsOfRemoval[Any]) -> 
     )
 
 
-def _states_grid(depths: Sequence[DepthStates], samples: int, plan: CounterPlan) -> Grid:
+def _states_grid(study: ProtectionStudy) -> Grid:
+    samples, plan = study.shoe_samples, study.plan
     rows = tuple(
         (
             f"{d.depth:g}",
@@ -270,7 +143,7 @@ def _states_grid(depths: Sequence[DepthStates], samples: int, plan: CounterPlan)
             "" if d.fit.slope is None else signed(d.fit.slope, 5),
             "" if d.fit.r_squared is None else f"{d.fit.r_squared:.2f}",
         )
-        for d in depths
+        for d in study.depths
     )
     return Grid(
         (
@@ -286,7 +159,7 @@ def _states_grid(depths: Sequence[DepthStates], samples: int, plan: CounterPlan)
         ),
         rows,
         caption=f"Real shoes: at each share of the shoe dealt, {thousands(samples)} shoes "
-        f"dealt at random (seed {PROTECTION_SEED}) and each solved under optimal play for "
+        f"dealt at random (seed {study.seed}) and each solved under optimal play for "
         "the cards left. Round EV per main unit: mean, standard deviation, percentiles and "
         "the share of shoes where it is positive (worth betting into); then the "
         "least-squares slope of the round EV on the true count of the "
@@ -310,9 +183,8 @@ def _edge(stats: CounterStatistics) -> str:
     return minus(f"{100 * stats.edge:+.2f}% [{100 * low:+.2f}, {100 * high:+.2f}]")
 
 
-def _counter_grid(
-    every_round: CounterStatistics, back_counter: CounterStatistics, plan: CounterPlan, rounds: int
-) -> Grid:
+def _counter_grid(study: ProtectionStudy) -> Grid:
+    plan, spread = study.plan, study.spread
     rows = tuple(
         (
             name,
@@ -323,8 +195,8 @@ def _counter_grid(
             f"{stats.sd:.2f}",
         )
         for name, stats in (
-            ("plays every round", every_round),
-            (f"sits out below TC {minus(f'{plan.wong_out:g}')}", back_counter),
+            ("plays every round", study.every_round),
+            (f"sits out below TC {minus(f'{plan.wong_out:g}')}", study.back_counter),
         )
     )
     steps = ", ".join(minus(f"{u} from TC {t:g}") for t, u in plan.ramp)
@@ -339,9 +211,9 @@ def _counter_grid(
         ),
         rows,
         caption="A simulated counter (the independent simulator, "
-        f"{thousands(rounds)} rounds dealt each, seed {PROTECTION_SEED}) at one seat, "
+        f"{thousands(study.counter_rounds)} rounds dealt each, seed {study.seed}) at one seat, "
         f"counting every card seen with the {_count_words(plan)}, the shoe reshuffled "
-        f"after {PENETRATION:g} of it is dealt. Main bet from {SPREAD[0]} to {SPREAD[1]} "
+        f"after {study.penetration:g} of it is dealt. Main bet from {spread[0]} to {spread[1]} "
         f"units: 1 unit, then {steps}, the Bonus wager always at the ratio in force; "
         "hands played by optimal play for the full shoe. Results in units, per round "
         "played; 95% intervals take rounds as independent.",
@@ -358,12 +230,10 @@ def _beats(stats: CounterStatistics) -> str:
     return "is not measurably ahead or behind at this sample size"
 
 
-def _verdict(
-    eor: EffectsOfRemoval[Any],
-    plan: CounterPlan,
-    every_round: CounterStatistics,
-    back_counter: CounterStatistics,
-) -> str:
+def _verdict(study: ProtectionStudy) -> str:
+    """The section's conclusion in words, from the figures above it."""
+    eor, plan = study.eor, study.plan
+    every_round, back_counter = study.every_round, study.back_counter
     bonus_moves = max(abs(float(v)) for v in eor.effects["bonus"].values())
     bonus_base = float(eor.base["bonus"])
     bonus = (
@@ -374,7 +244,7 @@ def _verdict(
         else f"The Bonus wager ({signed(bonus_base)} per Bonus unit) moves by at most "
         f"{signed(bonus_moves * EOR_SCALE, 2)} \u00d7 10\u207b\u2074 per card removed."
     )
-    spread = f"{SPREAD[0]}\u2013{SPREAD[1]}"
+    spread = f"{study.spread[0]}\u2013{study.spread[1]}"
     unsure = [s for s in (every_round, back_counter) if s.ci95[0] <= 0 <= s.ci95[1]]
     larger = (
         " More rounds (a report option) would narrow the interval that is not yet decided."
@@ -391,7 +261,7 @@ def _verdict(
         f"back-counter, playing {100 * share:.0f}% "
         f"of the rounds dealt) {_beats(back_counter)} "
         f"({signed(100 * back_counter.mean, 2)} units per 100 rounds played).{larger} {bonus} "
-        f"Assumptions: penetration {PENETRATION:g}, the counter sees every card dealt, "
+        f"Assumptions: penetration {study.penetration:g}, the counter sees every card dealt, "
         "plays the hands by optimal play for the full shoe (no count-based changes of play) "
         "and is not barred from sitting out; the figures are from samples of the stated "
         "sizes, not exact."

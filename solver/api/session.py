@@ -1,0 +1,60 @@
+"""``cbj session``: the exact distribution of a session's net result, and the risk of ruin."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Unpack
+
+from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
+from solver.exact.game import ProgressCallback, solve_game
+from solver.exact.policies import realistic_play, simple_policy
+from solver.exact.session import (
+    METHODS,
+    SessionResult,
+    check_rounds,
+    parse_bankroll,
+    session_figures,
+)
+from solver.model.errors import SessionError
+from solver.model.rules import Rules
+from solver.sim.strategies import TABLE_STRATEGIES
+from solver.store.protocol import Store
+
+
+def session(
+    *,
+    rounds: int,
+    bankroll: Fraction | int | str | None = None,
+    strategy: str = "optimal",
+    method: str = "auto",
+    removed: Cards = (),
+    jobs: int = 1,
+    cache: Store | None = None,
+    progress: ProgressCallback | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> SessionResult:
+    """The exact distribution of the net result over ``rounds`` rounds of ``strategy``.
+
+    The whole round (main wager 1, Bonus wager at the ratio) is convolved ``rounds`` times:
+    exact fractions up to 20 rounds (``method="auto"``; ``"exact"`` up to 100), floats by
+    FFT with a bound on their error above (``"fft"``).  With ``bankroll``, the probability
+    that the running total reaches ``-bankroll`` within the session and ever.  ``strategy``
+    is a name as for :func:`~solver.api.strategy.strategies`.  See docs/session.md.
+    """
+    check_rounds(rounds)  # bad input is refused before the solve
+    chosen = None if bankroll is None else parse_bankroll(bankroll)
+    if method not in METHODS:
+        raise SessionError(f"method {method!r} is unknown: use auto, exact or fft")
+    played = make_rules(rules, options)
+    name = strategy.strip().lower() if isinstance(strategy, str) else ""
+    if name not in TABLE_STRATEGIES:
+        simple_policy(str(strategy), played)
+    game = solve_game(played, given_cards(removed), True, jobs, progress, cache)
+    if name != "optimal":
+        game = realistic_play(played, [name], game, cache).policies[0].game
+    if not game.round_lines:
+        raise SessionError("the round needs the suits of every removed card")
+    lines = [(line.net, line.probability) for line in game.round_lines]
+    figures = session_figures(lines, rounds, chosen, method)  # type: ignore[arg-type]
+    return SessionResult(played, name, figures)

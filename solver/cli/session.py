@@ -1,0 +1,106 @@
+"""``cbj session``: the exact distribution of a session's net result, and the risk of ruin."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from solver.api import session as api
+from solver.cli.cache import chosen_cache
+from solver.cli.options import (
+    FilePath,
+    cache_option,
+    jobs_option,
+    progress_reporter,
+    rules_options,
+)
+from solver.present import files
+from solver.present import session as present
+from solver.present.formats import Format
+from solver.present.tables import dumps, render_tables
+
+
+@click.command("session")
+@rules_options
+@click.option("--rounds", type=int, required=True, help="Rounds in the session (1 to 100,000).")
+@click.option(
+    "--bankroll",
+    default=None,
+    help="Units of the main wager you can lose: adds the probability of ruin, e.g. 100.",
+)
+@click.option(
+    "--strategy",
+    default="optimal",
+    show_default=True,
+    help="optimal, chart, stand-on:K, never-bust, mimic-dealer or always-stand.",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "exact", "fft"]),
+    default="auto",
+    show_default=True,
+    help="exact fractions (up to 100 rounds), floats by FFT with an error bound, or auto "
+    "(exact up to 20 rounds).",
+)
+@click.option("--removed", default="", help="Cards out of the shoe, with suits, e.g. 'As 10h'.")
+@jobs_option("Worker processes for the exact solve.")
+@cache_option
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice([f.value for f in present.SessionFormat]),
+    default="table",
+    show_default=True,
+    help="Output format: text, or a plot of the distribution (png, svg, html).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=FilePath(dir_okay=False),
+    default=None,
+    help="Write to this file instead of stdout.",
+)
+def session_command(
+    rounds: int,
+    bankroll: str | None,
+    strategy: str,
+    method: str,
+    removed: str,
+    jobs: int,
+    no_cache: bool,
+    fmt: str,
+    output: Path | None,
+    **options: Any,
+) -> None:
+    """Exact distribution of the net result over a session, and the risk of ruin."""
+    chosen = present.SessionFormat(fmt)
+    if output is None:
+        files.check_terminal(fmt, sys.stdout)
+    else:
+        files.check_writable(output)
+    result = api.session(
+        rounds=rounds,
+        bankroll=bankroll,
+        strategy=strategy,
+        method=method,
+        removed=removed,
+        jobs=jobs,
+        cache=chosen_cache(no_cache),
+        progress=progress_reporter("solving Bonus cards"),
+        **options,
+    )
+    if chosen in present.PLOT_FORMATS:
+        data = present.render_plot(result, chosen)
+    elif chosen is present.SessionFormat.JSON:
+        data = (dumps(result.to_json()) + "\n").encode()
+    else:
+        tables = present.session_tables(result, chosen is present.SessionFormat.CSV)
+        data = (render_tables(tables, Format(fmt)) + "\n").encode()
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        click.echo(f"cbj: {files.wrote(files.write_atomic(output, data))}", err=True)

@@ -1,0 +1,130 @@
+"""The report's neutral blocks (text, grids, plots, sections) and what every section shares.
+
+:mod:`.html` and :mod:`.pdf` render these blocks; the section modules build them from the
+figures of :func:`solver.studies.report.report_figures`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from solver.model.errors import ReportError
+from solver.model.rules import Rules
+from solver.present.report.plots import standalone_svg
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from solver.exact.bonus import BonusAnalysis
+    from solver.exact.game import GameResult
+
+TITLE = "Community Blackjack (Casino Edition)"
+SUBTITLE = "Mathematical analysis of the game (PAR sheet)"
+MAIN_NAMES = {"blackjack": "blackjack", "win": "win", "push": "push", "lose": "lose"}
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A paragraph of plain text."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A table: header row, body rows of text, optional caption and cell colours.
+
+    ``colours`` (same shape as ``rows``) gives a CSS colour such as ``#d8ecd0`` for a
+    cell's background, or ``None``; a strategy chart is a grid with colours.
+    """
+
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    caption: str = ""
+    colours: tuple[tuple[str | None, ...], ...] | None = None
+    numeric: bool = True
+    """Align every column but the first to the right."""
+    compact: bool = False
+    """Narrow cells (the strategy chart)."""
+    breaks: tuple[int, ...] = ()
+    """Rows drawn with a heavy rule above them (the chart's soft block)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Plot:
+    """A matplotlib figure, drawn by ``draw``, and its caption.
+
+    :meth:`svg` draws a new figure once and keeps its SVG for every rendering (HTML and
+    PDF): a fresh figure keeps renderings byte-identical, as matplotlib's layout can move
+    by a rounding step when the same figure is drawn twice.
+    """
+
+    draw: Callable[[], Figure]
+    caption: str
+    _drawn: list[str] = field(default_factory=list, init=False, repr=False)
+
+    def svg(self) -> str:
+        """The figure as a standalone SVG document, text kept as text (drawn once)."""
+        if not self._drawn:
+            self._drawn.append(standalone_svg(self.draw()))
+        return self._drawn[0]
+
+
+Block = Text | Grid | Plot
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A titled part of the report."""
+
+    title: str
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TitleBlock:
+    """What a test lab files a PAR sheet under: game, rules, paytable, revision and date."""
+
+    game: str
+    rules: tuple[str, ...]
+    paytable: str
+    revision: str
+    date: str
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A whole report: the rules it describes, its title block and its sections in order."""
+
+    rules: Rules
+    title_block: TitleBlock
+    sections: tuple[Section, ...]
+    title: str = TITLE
+    subtitle: str = SUBTITLE
+
+    @property
+    def generator(self) -> str:
+        """The program and revision that produced the report."""
+        return f"cbj, revision {self.title_block.revision}"
+
+
+def exact(value: Fraction | float) -> Fraction:
+    """A figure of the report's exact solve, refused if it is a float."""
+    if not isinstance(value, Fraction):
+        raise ReportError("the report is built from an exact solve")
+    return value
+
+
+def bonus_of(game: GameResult[Fraction]) -> BonusAnalysis:
+    """The game's Bonus analysis, which a report always has (it deals from a full shoe)."""
+    if game.bonus is None:
+        raise ReportError("the report needs the suits of every card out of the shoe")
+    return game.bonus
+
+
+def probability(value: Fraction | float) -> str:
+    """A probability to six places."""
+    return f"{float(value):.6f}"

@@ -1,0 +1,232 @@
+"""The report's sections on risk: volatility, the Bonus ratio, a table of players, the simulator."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import TYPE_CHECKING
+
+from solver.model.normal import Z90, Z95
+from solver.model.rules import Rules
+from solver.present.report.blocks import Grid, Plot, Section, Text
+from solver.present.report.plots import ratio_plot
+from solver.present.style import amount, edge_percent, minus, signed, thousands
+
+if TYPE_CHECKING:
+    from solver.exact.ratios import RatioRow
+    from solver.exact.volatility import Volatility
+    from solver.sim import SimulationResult
+    from solver.studies.report import RatioCurve
+    from solver.studies.seats import TableOfPlayers
+
+
+def volatility_section(volatility: Volatility) -> Section:
+    """How far a player's net result wanders over sessions, by the normal approximation."""
+    rows = tuple(
+        (
+            thousands(s.rounds),
+            amount(s.mean),
+            f"{s.standard_deviation:.1f}",
+            _range(s.range90),
+            _range(s.range95),
+            _chance(s.probability_ahead),
+        )
+        for s in volatility.sessions
+    )
+    return Section(
+        "Volatility",
+        (
+            Text(
+                f"The volatility index is the round's standard deviation times z = {Z90:.4f}, "
+                "the z of a two-sided 90% normal interval: "
+                f"{volatility.standard_deviation:.4f} \u00d7 {Z90:.4f} = "
+                f"{volatility.index:.4f} main-wager units. {_session_sentence(volatility)}"
+            ),
+            Grid(
+                (
+                    "rounds",
+                    "expected net result",
+                    "standard deviation",
+                    "90% range",
+                    "95% range",
+                    "chance of being ahead",
+                ),
+                rows,
+                caption="The player's net result after a session of optimal play with "
+                f"{volatility.ratio} on the Bonus per unit on the main wager, in "
+                "main-wager units (ranges to the nearest unit). Mean and standard deviation "
+                "are exact (n rounds: n times the round's mean, \u221an times its standard "
+                f"deviation); the ranges (mean \u2213 {Z90:.3f} or {Z95:.3f} standard "
+                "deviations) and the chance of finishing above zero use the normal "
+                "approximation to a sum of independent rounds, each from a freshly shuffled "
+                "shoe.",
+            ),
+        ),
+    )
+
+
+def _session_sentence(volatility: Volatility) -> str:
+    """The 1,000-round session in words, or the longest shorter one."""
+    session = max(
+        (s for s in volatility.sessions if s.rounds <= 1_000),
+        key=lambda s: s.rounds,
+        default=volatility.sessions[0],
+    )
+    low, high = session.range90
+    return (
+        f"After {thousands(session.rounds)} rounds the player expects {amount(session.mean)} "
+        f"units, finishes between {amount(low, 0)} and {amount(high, 0)} nine times in ten, and "
+        f"is ahead with probability {_chance(session.probability_ahead)}."
+    )
+
+
+def _range(bounds: tuple[float, float]) -> str:
+    """A range of net results to the nearest unit: ``\u221233 to +5``."""
+    return f"{amount(bounds[0], 0)} to {amount(bounds[1], 0)}"
+
+
+def _chance(probability: float) -> str:
+    """A probability as a percentage to one decimal, with the far tails said in words."""
+    if probability < 0.0005:
+        return "below 0.1%"
+    if probability > 0.9995:
+        return "above 99.9%"
+    return f"{probability * 100:.1f}%"
+
+
+def ratio_section(rules: Rules, ratios: Sequence[RatioRow], curve: RatioCurve) -> Section:
+    """The round's edge, EV and spread against the Bonus ratio, tabulated and plotted."""
+    rows = tuple(
+        (
+            str(row.ratio),
+            str(1 + row.ratio),
+            signed(row.expected_value),
+            edge_percent(row.house_edge),
+            f"{row.standard_deviation:.4f}",
+        )
+        for row in ratios
+    )
+    return Section(
+        "House edge against the Bonus ratio",
+        (
+            Text(
+                "The Bonus wager must be at least half the main wager; players may stake "
+                "more. The main wager's edge is negative (player's favour) and the Bonus "
+                "wager's positive, so the round's edge grows with the Bonus ratio. Play does "
+                "not depend on the ratio r, so the round's EV is exactly E[M] + r E[B] and "
+                "its variance Var(M) + 2r Cov(M, B) + r\u00b2 Var(B), where M and B are the "
+                "main and Bonus wagers' net results per unit."
+            ),
+            Plot(
+                partial(ratio_plot, curve.points, curve.in_force, rules.bonus_ratio),
+                "Round house edge (% of the total wagered) against the Bonus ratio.",
+            ),
+            Grid(
+                (
+                    "Bonus ratio",
+                    "total wagered",
+                    "round EV",
+                    "round house edge",
+                    "round standard deviation",
+                ),
+                rows,
+                caption="Per round, in main-wager units; the house edge in % of the total "
+                f"wagered. Exact, under optimal play; paytable {rules.paytable} throughout.",
+            ),
+        ),
+    )
+
+
+def table_section(table: TableOfPlayers) -> Section:
+    """The casino's hold per table-round with 1 to 7 seats: exact Bonus, simulated the rest."""
+
+    def held(hold: float, half_width: float | None = None) -> str:
+        text = signed(hold, 3)
+        return text if half_width is None else f"{text} \u00b1 {half_width:.3f}"
+
+    rows = tuple(
+        (
+            str(row.seats),
+            held(float(row.exact_bonus.hold)),
+            f"{row.exact_bonus.standard_deviation:.3f}",
+            held(row.main.hold, row.main.ci95[1] - row.main.hold),
+            f"{row.main.standard_deviation:.3f}",
+            held(row.round.hold, row.round.ci95[1] - row.round.hold),
+            f"{row.round.standard_deviation:.3f}",
+        )
+        for row in table.rows
+    )
+    worst = max(abs(row.bonus_z) for row in table.rows)
+    return Section(
+        "A table of players",
+        (
+            Text(
+                "The casino's result per table-round when several players sit at one table. "
+                "They share the Bonus card, the dealer's hand and the shoe, so their results "
+                "are correlated: a table's spread is not one seat's spread times the seats. "
+                "The Bonus wager's hold and standard deviation are exact (the correlation "
+                "between two seats through the shared Bonus card is computed exactly). The "
+                "main wager's and the round's come from the independent simulator: "
+                f"{thousands(table.rounds)} table-rounds for each number of seats, every seat "
+                "playing optimally, a freshly shuffled shoe each round, seed "
+                f"{table.seed} plus the number of seats. The simulated Bonus hold agrees with "
+                f"the exact one at every table (largest |z| {worst:.2f})."
+            ),
+            Grid(
+                (
+                    "seats",
+                    "Bonus hold",
+                    "Bonus SD",
+                    "main hold",
+                    "main SD",
+                    "round hold",
+                    "round SD",
+                ),
+                rows,
+                caption="Casino's expected win (hold) and its standard deviation (SD) per "
+                "table-round, in main-wager units; every seat stakes 1 on the main wager and "
+                f"{table.rules.bonus_ratio} on the Bonus. Bonus figures exact; main-wager and "
+                "round figures simulated, holds \u00b1 the half-width of their 95% confidence "
+                "interval; a negative hold is the players' gain.",
+            ),
+        ),
+    )
+
+
+def simulation_section(result: SimulationResult) -> Section:
+    """The simulator playing optimally beside the exact figures it was handed."""
+    stats = result.overall
+    names = {"main": "main wager", "bonus": "Bonus wager", "round": "whole round"}
+    units = {"main": "main units", "bonus": "Bonus units", "round": "main units"}
+    rows = []
+    for key in ("main", "bonus", "round"):
+        estimate = stats[key]
+        z = estimate.z
+        rows.append(
+            (
+                names[key],
+                signed(estimate.mean),
+                signed(estimate.exact) if estimate.exact is not None else "",
+                f"{estimate.standard_error:.4f}",
+                minus(f"{z:+.2f}") if z is not None else "",
+                units[key],
+            )
+        )
+    return Section(
+        "Simulation cross-check",
+        (
+            Text(
+                f"An independent Monte Carlo simulator (it shares only the card and rule "
+                f"model with the exact solver) dealt {thousands(result.rounds)} rounds from a "
+                f"freshly shuffled shoe each round, seed {result.seed}, the player using the "
+                "exact solver's optimal decisions. A z-score is the distance between the "
+                "simulated mean and the exact value in standard errors; |z| below 3 is "
+                "expected."
+            ),
+            Grid(
+                ("wager", "simulated mean", "exact", "standard error", "z", "unit"),
+                tuple(rows),
+                caption="Mean net result per round of each wager, simulated and exact.",
+            ),
+        ),
+    )

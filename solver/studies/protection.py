@@ -1,0 +1,191 @@
+"""The report's game-protection study: EORs, counts, shoe states and a simulated counter.
+
+Every figure comes from the same code as ``cbj eor``, ``cbj count``, ``cbj shoe-states``
+and ``cbj simulate --counter``; the study only chooses small, seeded sizes (options of
+:func:`~solver.studies.report.report_figures`), so the report changes with the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solver.exact.protection import (
+    BEST_LEVELS,
+    CountSystem,
+    EffectsOfRemoval,
+    RoundEffects,
+    best_count,
+    effects_of_removal,
+    ev_per_true_count,
+    judge_counts,
+)
+from solver.exact.shoe_states import (
+    DEFAULT_DEPTHS,
+    DepthStates,
+    cards_dealt,
+    check_samples,
+    study_shoe_states,
+)
+from solver.exact.strategy import Chart, GameChartStore
+from solver.model.counts import Tags, system_tags
+from solver.model.errors import ReportError, ShoeError
+from solver.model.rules import Rules
+from solver.sim import Strategy, simulate
+from solver.sim.counter import Counter
+from solver.sim.stats import CounterStatistics
+from solver.studies.sizes import check_rounds
+
+#: Seed of the report's shoe-state study and counter runs (the PDF is reproducible).
+PROTECTION_SEED = 20_261_130
+#: Shoes dealt and solved at each depth of the report's study, unless asked otherwise.
+SHOE_SAMPLES = 50
+#: Rounds of each simulated counter in the report, unless asked otherwise.
+COUNTER_ROUNDS = 2_000_000
+#: The counter's spread in main units and the share of the shoe dealt before a shuffle.
+SPREAD = (1, 8)
+PENETRATION = 0.83
+
+
+@dataclass(frozen=True, slots=True)
+class CounterPlan:
+    """The report's counter: the best level-1 count, its ramp and its wong-out point.
+
+    The ramp is read off the count's linear EV line: ``break_even`` is the true count at
+    which the round's EV reaches 0 (to the nearest half), the bet doubles from half a
+    true count below it up to the spread's top half a count above it, and the back-counter
+    sits out below one true count under it.
+    """
+
+    name: str
+    tags: Tags
+    break_even: float
+
+    @property
+    def ramp(self) -> tuple[tuple[float, int], ...]:
+        """Two units from half a true count below break-even, four at it, eight above."""
+        b = self.break_even
+        return ((b - 0.5, 2), (b, 4), (b + 0.5, 8))
+
+    @property
+    def wong_out(self) -> float:
+        """The true count below which the back-counter watches without betting."""
+        return self.break_even - 1
+
+
+@dataclass(frozen=True, slots=True)
+class ProtectionStudy:
+    """Everything the report's "Game protection" section shows, under ``rules``."""
+
+    rules: Rules
+    eor: EffectsOfRemoval[Any]
+    plan: CounterPlan
+    systems: tuple[CountSystem, ...]
+    """Hi-Lo and the best counts of each level, judged against the round's EORs."""
+    depths: tuple[DepthStates, ...]
+    """The shoe-state study at each depth."""
+    shoe_samples: int
+    every_round: CounterStatistics
+    """The counter who plays every round."""
+    back_counter: CounterStatistics
+    """The counter who sits out below :attr:`CounterPlan.wong_out`."""
+    counter_rounds: int
+    seed: int = PROTECTION_SEED
+    spread: tuple[int, int] = SPREAD
+    penetration: float = PENETRATION
+
+
+def check_sizes(shoe_samples: int, counter_rounds: int) -> tuple[int, int]:
+    """The study's size and counter rounds, checked before any work."""
+    check_samples(shoe_samples)
+    return shoe_samples, check_rounds("counter rounds", counter_rounds)
+
+
+def counter_plan(eor: EffectsOfRemoval[Any]) -> CounterPlan:
+    """The best level-1 count of ``eor``'s round EORs and the ramp its EV line suggests."""
+    tags = best_count(eor.effects["round"], 1)
+    slope = float(ev_per_true_count(tags, eor.effects["round"], eor.cards))
+    if slope <= 0:  # pragma: no cover - a best count always correlates positively
+        raise ReportError("no level-1 count follows the round's EORs")
+    break_even = round(-float(eor.base["round"]) / slope * 2) / 2
+    return CounterPlan("best-level-1", tags, break_even)
+
+
+def report_depths(rules: Rules) -> tuple[float, ...]:
+    """The study's usual depths that leave enough cards in a shoe of ``rules.decks`` decks."""
+    usable = []
+    for depth in DEFAULT_DEPTHS:
+        try:
+            cards_dealt(rules, depth)
+        except ShoeError:
+            continue
+        usable.append(depth)
+    return tuple(usable)
+
+
+def _counter_runs(
+    rules: Rules, played: Strategy, plan: CounterPlan, rounds: int, jobs: int
+) -> tuple[CounterStatistics, CounterStatistics]:
+    """The counter who plays every round, then the back-counter, each dealt ``rounds``."""
+    runs = []
+    for wong_out in (None, plan.wong_out):
+        counter = Counter(plan.name, plan.tags, SPREAD, plan.ramp, wong_out)
+        result = simulate(
+            rules,
+            played,
+            rounds,
+            seed=PROTECTION_SEED,
+            penetration=PENETRATION,
+            jobs=jobs,
+            counter=counter,
+        )
+        if result.counter is None:  # pragma: no cover - a counter was seated
+            raise ReportError("the simulator returned no counter results")
+        runs.append(result.counter)
+    every_round, back_counter = runs
+    return every_round, back_counter
+
+
+def protection_study(
+    rules: Rules,
+    chart: Chart,
+    played: Strategy,
+    *,
+    jobs: int = 1,
+    cache: GameChartStore | None = None,
+    shoe_samples: int = SHOE_SAMPLES,
+    counter_rounds: int = COUNTER_ROUNDS,
+) -> ProtectionStudy:
+    """The game-protection figures under ``rules``; ``chart`` is the report's chart."""
+    eor = effects_of_removal(rules, jobs=jobs, cache=cache, chart=chart)
+    plan = counter_plan(eor)
+    chosen = {"hi-lo": system_tags("hi-lo")}
+    chosen.update({f"best-level-{n}": best_count(eor.effects["round"], n) for n in BEST_LEVELS})
+    counts = judge_counts(eor, chosen)
+    effects = RoundEffects(
+        rules,
+        float(eor.base["main"]),
+        float(eor.base["round"]),
+        {r: float(v) for r, v in eor.effects["round"].items()},
+    )
+    states = study_shoe_states(
+        effects,
+        report_depths(rules),
+        shoe_samples,
+        PROTECTION_SEED,
+        plan.name,
+        plan.tags,
+        jobs=jobs,
+    )
+    every_round, back_counter = _counter_runs(rules, played, plan, counter_rounds, jobs)
+    return ProtectionStudy(
+        rules,
+        eor,
+        plan,
+        tuple(counts.systems),
+        tuple(states.depths),
+        shoe_samples,
+        every_round,
+        back_counter,
+        counter_rounds,
+    )
