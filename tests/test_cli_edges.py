@@ -194,3 +194,37 @@ def test_exact_variants_show_fractions(capsys: pytest.CaptureFixture[str]) -> No
     out = run_cli(["variants", "--decks", "1", "--exact", "--format", "csv"], capsys)[1]
     assert "exact main EV" in out and str(exact) in out
     assert str(exact) not in run_cli(["variants", "--decks", "1", "--format", "csv"], capsys)[1]
+
+
+@pytest.mark.parametrize("ratios", ["101", "1/2,1000", "100.5"])
+def test_bonus_ratios_above_the_maximum_of_100_are_refused(
+    ratios: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(["strategies", *ONE_DECK, "--bonus-ratios", ratios], capsys)
+    assert status == 2 and out == "" and "above 100" in err and err.count("\n") == 1
+
+
+def test_a_bonus_ratio_of_exactly_100_is_accepted() -> None:
+    from solver.exact.volatility import check_ratio
+
+    assert check_ratio("100") == 100
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", *ONE_DECK, "--rounds", "\u0661\u0660"],  # Arabic-Indic 10
+        ["simulate", *ONE_DECK, "--rounds", "10", "--seed", "\uff11"],  # fullwidth 1
+        ["solve", *ONE_DECK, "--jobs", "\u0662"],
+        ["paytable", "search", "--top", "\u0661"],
+        ["count", *ONE_DECK, "--tags", "A=-\u0661,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,T=-1"],
+        ["variants", "--decks", "\u0662"],
+    ],
+    ids=["rounds", "seed", "jobs", "top", "tags", "variants"],
+)
+def test_unicode_digits_are_refused_where_ascii_digits_are_documented(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(argv, capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith("cbj: error: ")

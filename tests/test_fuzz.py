@@ -10,6 +10,8 @@ have their own targeted tests, and ``cache clear`` would only empty the session'
 from __future__ import annotations
 
 import io
+import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
@@ -119,6 +121,50 @@ NASTY = st.one_of(
 )
 
 
+#: Output paths no command can write (or must not), relative to the test's folder, where
+#: :func:`special_files` makes the loop, the dangling link, the pipe and the device.
+PATHS = st.sampled_from(
+    [
+        "missing/x.md",
+        "x" * 300 + ".md",
+        "d/" * 2100 + "x.md",
+        "/proc/1/x.dot",
+        "/sys",
+        "/sys/x.pdf",
+        "loop.md",
+        "dangling.md",
+        "fifo.md",
+        "device.md",
+        "file.md/x.md",
+        ".",
+        "..",
+        "/",
+        "x.md/",
+        "x.graphml",
+        "x.svg",
+        "x.txt",
+    ]
+)
+OUTPUT_OPTIONS = {"output", "output_dir"}
+
+
+def special_files(folder: Path) -> bool:
+    """Make the odd files :data:`PATHS` names in ``folder``; whether the device was made."""
+    (folder / "file.md").write_text("a file, not a folder")
+    for name, target in (("loop.md", "loop.md"), ("dangling.md", "missing/x.md")):
+        if not (folder / name).is_symlink():
+            (folder / name).symlink_to(target)
+    if not (folder / "fifo.md").exists():
+        os.mkfifo(folder / "fifo.md")
+    if (folder / "device.md").exists():
+        return True
+    try:  # a private null device (root only): never the real /dev/null
+        os.mknod(folder / "device.md", 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+    except (OSError, AttributeError):
+        return False
+    return True
+
+
 @st.composite
 def invocations(draw: st.DrawFn) -> list[str]:
     path, command = draw(st.sampled_from(COMMANDS))
@@ -130,7 +176,8 @@ def invocations(draw: st.DrawFn) -> list[str]:
         if option.is_flag:
             argv.append(draw(st.sampled_from(option.opts + option.secondary_opts)))
         else:
-            argv += [draw(st.sampled_from(option.opts)), draw(NASTY)]
+            values = st.one_of(PATHS, NASTY) if option.name in OUTPUT_OPTIONS else NASTY
+            argv += [draw(st.sampled_from(option.opts)), draw(values)]
     named = {o.name for o in chosen}
     for name, extra in FAST.items():
         takes = any(p.name == name for p in command.params)
@@ -173,7 +220,11 @@ def test_no_input_makes_a_traceback(
     argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    device = special_files(tmp_path)
     status, _, err = run(argv)
+    if device:
+        assert stat.S_ISCHR(os.lstat(tmp_path / "device.md").st_mode), argv
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "fifo.md").st_mode), argv
     assert "Traceback" not in err, (argv, err)
     assert status in (0, 2), (argv, status, err)
     if status == 2:
@@ -184,3 +235,27 @@ def test_the_fuzzer_reaches_every_command() -> None:
     names = {path for path, _ in COMMANDS}
     assert {("solve",), ("chart",), ("simulate",), ("paytable", "search")} <= names
     assert sys.version_info >= (3, 11)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    argv=st.sampled_from([["chart", "--decks", "1"], ["graph", "--decks", "1", "--bonus", "7"]]),
+    path=st.one_of(PATHS, TEXT),
+)
+def test_no_output_path_makes_a_traceback_or_replaces_a_special_file(
+    argv: list[str], path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    device = special_files(tmp_path)
+    status, _, err = run([*argv, "-o", path])
+    assert "Traceback" not in err, (argv, path, err)
+    assert status in (0, 2) and err.count("\n") == 1, (argv, path, err)
+    if device:
+        assert stat.S_ISCHR(os.lstat(tmp_path / "device.md").st_mode)
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "fifo.md").st_mode)
+    assert (tmp_path / "loop.md").is_symlink() and (tmp_path / "dangling.md").is_symlink()

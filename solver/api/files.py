@@ -13,7 +13,14 @@ from solver.model.cards import Card
 from solver.model.errors import CardError
 from solver.model.rules import Rules
 from solver.present.collection import VARIANTS, is_collection, write_collection
-from solver.present.files import Written, check_output_dir, choose_format, folder_swap
+from solver.present.files import (
+    Written,
+    check_output_dir,
+    check_writable,
+    choose_format,
+    folder_swap,
+    write_atomic,
+)
 from solver.present.graph import graph_format, render_graph
 from solver.present.report import (
     REPORT_FORMATS,
@@ -66,12 +73,16 @@ def graph(
     bonus_cards = given_cards([bonus] if isinstance(bonus, Card) else bonus)
     if len(bonus_cards) != 1:
         raise CardError(f"the Bonus card is exactly one card, got {bonus!r}")
+    if isinstance(hand, str) and not hand.strip():
+        raise CardError("the hand is empty: give cards, e.g. '9 3', or leave it out for all")
     fmt = graph_format(Path(output)) if output is not None else None
+    if output is not None:
+        check_writable(Path(output))
     played = make_rules(rules, options)
     result = decision_graph(played, bonus_cards[0], given_cards(hand), exact=exact)
     if output is None or fmt is None:
         return result
-    Path(output).write_bytes(render_graph(result, fmt))
+    write_atomic(Path(output), render_graph(result, fmt))
     return Written(played, (Path(output),))
 
 

@@ -106,7 +106,8 @@ def _listed(values: Sequence[Any] | str, parse: Callable[[str], Any], what: str)
 
 def _whole(what: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        if not text.strip().lstrip("+-").isdigit() or len(text) > 6:
+        digits = text.strip().lstrip("+-")
+        if not (digits.isascii() and digits.isdigit()) or len(text) > 6:
             raise RulesError(f"{what} {text!r} is not a whole number")
         return int(text)
 

@@ -16,9 +16,11 @@ from __future__ import annotations
 import os
 import sys
 from importlib import import_module
+from typing import Any
 
 import click
 
+from solver.model import process
 from solver.model.errors import CbjError
 
 #: Each command: the module and name of its click command, and its one-line help (the
@@ -114,6 +116,33 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+class AsciiInt(click.types.IntParamType):
+    """Click's whole numbers, in the ASCII digits the help documents (not Arabic-Indic ones)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.isascii():
+            self.fail(f"{value!r} is not a whole number in the digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class AsciiIntRange(AsciiInt, click.IntRange):
+    """Click's ``IntRange``, in ASCII digits."""
+
+
+def ascii_digits(command: click.Command) -> click.Command:
+    """``command`` (and its subcommands) with every whole-number option in ASCII digits."""
+    for param in command.params:
+        kind = param.type
+        if type(kind) is click.types.IntParamType:
+            param.type = AsciiInt()
+        elif isinstance(kind, click.IntRange) and not isinstance(kind, AsciiInt):
+            param.type = AsciiIntRange(kind.min, kind.max, kind.min_open, kind.max_open, kind.clamp)
+    if isinstance(command, click.Group):
+        for subcommand in command.commands.values():
+            ascii_digits(subcommand)
+    return command
+
+
 class CommandTable(click.Group):
     """The ``cbj`` group: each subcommand is imported from its module when it is run."""
 
@@ -126,7 +155,7 @@ class CommandTable(click.Group):
         module, attribute, _ = COMMANDS[name]
         command = getattr(import_module(module), attribute)
         assert isinstance(command, click.Command), f"{module}.{attribute} is no command"
-        return command
+        return ascii_digits(command)
 
     def format_commands(self, context: click.Context, formatter: click.HelpFormatter) -> None:
         """List the subcommands with their one-line help from :data:`COMMANDS`, loading none."""
@@ -175,12 +204,13 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
-def interrupted() -> None:
-    """Ctrl-C: show the cursor again (a progress bar hides it), say so, exit 130."""
-    if sys.stderr.isatty():
+def interrupted(status: int = 130) -> None:
+    """Ctrl-C (or SIGTERM, SIGHUP): show the cursor again (a progress bar hides it), say
+    so, exit 128 + the signal."""
+    if sys.stderr is not None and sys.stderr.isatty():
         sys.stderr.write("\x1b[?25h\r\x1b[K")  # cursor shown, a half-drawn bar wiped
     click.echo("cbj: interrupted", err=True)
-    sys.exit(130)
+    sys.exit(status)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -188,14 +218,18 @@ def main(argv: list[str] | None = None) -> None:
     # The solver multiplies no matrices, so the pool of threads OpenBLAS starts with numpy
     # (one per core) would only add start-up time and CPU; a user's own setting wins.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # SIGTERM and SIGHUP clean up as Ctrl-C does (in the command's own process, not a
+    # caller's); a full or closed standard output is one line, not silence.
+    process.start(own_process=argv is None)
     try:
         status = cli.main(args=argv, prog_name="cbj", standalone_mode=False)
+        sys.stdout.flush()
     except CbjError as error:
         fail(str(error))
     except click.ClickException as error:
         fail(error.format_message().replace("\n", " "))
-    except (click.Abort, KeyboardInterrupt):
-        interrupted()
+    except (click.Abort, KeyboardInterrupt) as error:
+        interrupted(process.exit_status(error))
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`): nothing left to say
         sys.exit(0)

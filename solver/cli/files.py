@@ -43,7 +43,7 @@ def tables(output_dir: str, no_cache: bool) -> None:
 @click.command("graph")
 @rules_options
 @click.option("--bonus", "bonus_text", required=True, help="The Bonus card, e.g. 7 or 7h.")
-@click.option("--hand", default="", help="Start from these own cards, e.g. '9 3' (default: all).")
+@click.option("--hand", default=None, help="Start from these own cards, e.g. '9 3' (default: all).")
 @click.option("--exact", is_flag=True, help="Exact fractions as extra attributes (slower).")
 @click.option(
     "-o",
@@ -52,9 +52,9 @@ def tables(output_dir: str, no_cache: bool) -> None:
     required=True,
     help="File to write: .graphml, .gexf or .dot (or a picture: .svg, .png, .pdf).",
 )
-def graph(bonus_text: str, hand: str, exact: bool, output: Path, **options: Any) -> None:
+def graph(bonus_text: str, hand: str | None, exact: bool, output: Path, **options: Any) -> None:
     """The player's decision graph (hands, EVs, draws) for Gephi, yEd or Graphviz."""
-    api.graph(output, bonus=bonus_text, hand=hand, exact=exact, **options)
+    api.graph(output, bonus=bonus_text, hand=() if hand is None else hand, exact=exact, **options)
     click.echo(f"cbj: wrote {output}", err=True)
 
 

@@ -23,7 +23,7 @@ from solver.exact.bonus import BonusAnalysis
 from solver.model.checks import whole_in
 from solver.model.errors import RulesError
 from solver.model.numbers import exact_json, float_json, number_json
-from solver.model.rules import MIN_BONUS_RATIO, Rules, parse_ratio
+from solver.model.rules import MAX_BONUS_RATIO, MIN_BONUS_RATIO, Rules, parse_ratio
 
 # The z values are ``statistics.NormalDist().inv_cdf`` of 0.95 and 0.975 written out, so
 # that a cache hit need not import statistics and random (about 5 million instructions);
@@ -41,7 +41,8 @@ APPROXIMATION = (
 
 
 def check_ratio(ratio: Fraction | int | str) -> Fraction:
-    """A Bonus ratio, parsed and checked against clause 2 (at least 1/2).
+    """A Bonus ratio, parsed and checked against clause 2 (at least 1/2) and the rule's
+    range (at most 100).
 
     >>> check_ratio("3/4")
     Fraction(3, 4)
@@ -51,6 +52,11 @@ def check_ratio(ratio: Fraction | int | str) -> Fraction:
         raise RulesError(
             f"bonus ratio {ratio} is below 1/2: the rules require a Bonus wager of at least "
             "half the main wager"
+        )
+    if value > MAX_BONUS_RATIO:
+        raise RulesError(
+            f"bonus ratio {ratio} is above {MAX_BONUS_RATIO}, the largest Bonus wager the rules "
+            "table allows"
         )
     return value
 

@@ -39,7 +39,7 @@ SYSTEMS: dict[str, Tags] = {
 for _tags, _ten in zip(SYSTEMS.values(), (-1, -1, -1, -2), strict=True):
     _tags.update(dict.fromkeys("TJQK", _ten))
 
-_TAG_PATTERN = re.compile(r"^(10|[2-9]|[atjqk])\s*=\s*([+-]?\d{1,2})$", re.IGNORECASE)
+_TAG_PATTERN = re.compile(r"^(10|[2-9]|[atjqk])\s*=\s*([+-]?\d{1,2})$", re.IGNORECASE | re.ASCII)
 
 
 def parse_tags(text: str) -> Tags:

@@ -1,0 +1,82 @@
+"""A Dask cluster that cannot work: each failure is one line, in bounded time, quietly.
+
+Addresses that cannot work here (``tls://`` without TLS settings, an ``inproc://`` no
+cluster of this process listens at) are refused before connecting; a peer that accepts
+the connection and never answers, and a cluster left without a worker, end the run with
+one :class:`BackendError` after a bounded wait (shortened here); Dask's own log lines
+stay off stderr.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from solver.model import parallel
+from solver.model.errors import BackendError
+from solver.model.parallel import parallel_map
+
+distributed = pytest.importorskip("distributed")
+pytestmark = pytest.mark.xdist_group("dask-failures")
+
+
+def run_on(address: str) -> list[int]:
+    return list(parallel_map(abs, [-1, 2], backend="dask", scheduler=address))
+
+
+@pytest.mark.parametrize(
+    ("address", "words"),
+    [("tls://127.0.0.1:1", "TLS settings"), ("inproc://192.0.2.1/1/1", "no Dask cluster")],
+)
+def test_an_address_that_cannot_work_here_is_one_line_at_once(address: str, words: str) -> None:
+    started = time.monotonic()
+    with pytest.raises(BackendError, match=words) as error:
+        run_on(address)
+    assert "\n" not in str(error.value) and time.monotonic() - started < 5
+
+
+@pytest.fixture
+def silent_peer() -> Iterator[str]:
+    """A port that accepts connections and never says a word."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+
+
+def test_a_peer_that_never_answers_is_one_line_in_bounded_time(
+    silent_peer: str, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(parallel, "CONNECT_SECONDS", 1)
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", "1s")
+    started = time.monotonic()
+    with pytest.raises(BackendError, match="did not answer within 1 s"):
+        run_on(silent_peer)
+    assert time.monotonic() - started < 1 + 5 + 3  # the timeout, the grace, a margin
+    assert "distributed" not in capfd.readouterr().err
+
+
+@pytest.fixture
+def no_workers() -> Iterator[str]:
+    """A Dask scheduler in this process with no worker at all."""
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster:
+        yield cluster.scheduler_address
+
+
+def test_a_cluster_without_workers_ends_the_run_in_one_line(
+    no_workers: str, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(parallel, "LOST_TIMEOUT", 2.0)
+    monkeypatch.setattr(parallel, "POLL_INTERVAL", 0.2)
+    started = time.monotonic()
+    with pytest.raises(BackendError, match="no worker for the last 2 s") as error:
+        run_on(no_workers)
+    assert "\n" not in str(error.value)
+    assert time.monotonic() - started < 2 + 5 + 3  # the wait, the scheduler's report, a margin
+    assert "distributed" not in capfd.readouterr().err
