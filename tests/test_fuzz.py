@@ -237,7 +237,7 @@ def test_the_fuzzer_reaches_every_command() -> None:
     assert sys.version_info >= (3, 11)
 
 
-@pytest.mark.slow
+@pytest.mark.soak  # 30 commands that draw charts and graphs: about half a minute
 @settings(
     max_examples=30,
     deadline=None,
