@@ -7,7 +7,7 @@ Four parts, all on the full shoe with a fresh shuffle every round:
 1. the Vegas 21 preset and ``dealer_natural bonus_card`` with each natural strength,
    played optimally: exact main, Bonus and round EV against the simulator;
 2. every policy of ``cbj strategies`` under the default rules: exact main EV
-   (:mod:`solver.exact.policies`) against the simulator playing the same name;
+   (:mod:`solver.exact.strategies`) against the simulator playing the same name;
 3. sessions of 100 and 1,000 rounds of optimal play: how often the simulated session
    result falls inside the exact-mean, normal-approximation 90% and 95% ranges;
 4. a table of 1 to 7 seats: the casino's hold per table-round, exact for the Bonus wager
@@ -21,11 +21,11 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
+from solver.exact.chart import strategy_source
 from solver.exact.game import GameResult, solve_game
-from solver.exact.policies import realistic_play
 from solver.exact.ratios import round_moments, volatility
 from solver.exact.seats import table_bonus
-from solver.exact.strategy import strategy_source
+from solver.exact.strategies import realistic_play
 from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
 from solver.sim import ExactFigure, parse_strategy, simulate

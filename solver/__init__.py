@@ -30,14 +30,14 @@ _HOMES = {
     "solver.api.strategy": "chart dealer strategies",
     "solver.exact.bonus": "BonusAnalysis BonusResult",
     "solver.exact.dealer": "DealerResult",
-    "solver.exact.design": "PaySolution SearchResult Variants",
+    "solver.exact.paytable": "PaySolution SearchResult Variants",
     "solver.exact.game": "Advice GameResult GameStore",
     "solver.exact.graph": "DecisionGraph",
-    "solver.exact.policies": "StrategiesResult",
+    "solver.exact.strategies": "StrategiesResult",
     "solver.exact.protection": "Counts EffectsOfRemoval",
     "solver.exact.session": "SessionResult",
     "solver.exact.shoe_states": "ShoeStates",
-    "solver.exact.strategy": "Chart",
+    "solver.exact.chart": "Chart",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
         "BackendError CardError CbjError CountError DesignError HandError OutputError ReportError "

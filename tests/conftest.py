@@ -44,8 +44,8 @@ from solver.store.memory import MemoryCache  # noqa: E402
 from solver.studies.report import report_figures  # noqa: E402
 
 if TYPE_CHECKING:
+    from solver.exact.chart import Chart
     from solver.exact.game import GameResult
-    from solver.exact.strategy import Chart
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -130,14 +130,14 @@ EPOCH = "1767312000"
 #: worker, which does that work once (spread over both workers, each worker did it):
 #: module fixtures (protection, shoe states, paytable: an exact solve and the edge model),
 #: the dealer's trees and final hands (dealer), the tiny shoes' games and the brute-force
-#: twin's walks that test_game and test_policies both play (tiny-shoes).
+#: twin's walks that test_game and test_strategies both play (tiny-shoes).
 GROUPED_FILES = {
     "test_protection.py": "protection",
     "test_shoe_states.py": "shoe-states",
     "test_paytable.py": "paytable",
     "test_dealer.py": "dealer",
     "test_game.py": "tiny-shoes",
-    "test_policies.py": "tiny-shoes",
+    "test_strategies.py": "tiny-shoes",
 }
 #: The same for the tests of other files that use one of these fixtures (by its name):
 #: ``drawn`` renders the default chart's PDF and SVG (2 s of CPU) once per worker.

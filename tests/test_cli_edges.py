@@ -59,7 +59,7 @@ def test_an_interrupted_chart_leaves_no_partial_file(
     assert [p.name for p in tmp_path.iterdir()] == ["chart.md"]
 
 
-# ``cbj chart -o x.pdf``: tests/test_strategy.py, where the PDF it writes is compared with the
+# ``cbj chart -o x.pdf``: tests/test_chart.py, where the PDF it writes is compared with the
 # module's drawing of the same chart (one PDF drawing for both checks).
 
 

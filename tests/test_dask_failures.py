@@ -20,7 +20,8 @@ from solver.model.errors import BackendError
 from solver.model.parallel import parallel_map
 
 distributed = pytest.importorskip("distributed")
-pytestmark = pytest.mark.xdist_group("dask-failures")
+#: Real schedulers and workers, started and killed: the soak tests (``pytest -m soak``, in CI).
+pytestmark = [pytest.mark.soak, pytest.mark.xdist_group("dask-failures")]
 
 
 def run_on(address: str) -> list[int]:

@@ -423,7 +423,7 @@ def test_the_checker_finds_no_cycle_in_a_tree() -> None:
         "import solver.sim.run",
         "from solver import sim",
         "from solver.studies.report import report_figures",
-        "from ...exact import strategy",
+        "from ...exact import chart",
         "def f():\n    from solver.sim import simulate",
         "class C:\n    def f(self):\n        import solver.exact",
         "if TYPE_CHECKING:\n    pass\nelse:\n    from solver.exact.volatility import Z90",

@@ -13,7 +13,8 @@ import pytest
 
 from solver.cli import main
 from solver.exact.bonus import BonusAnalysis, analyse_bonus
-from solver.exact.design import (
+from solver.exact.game import GameResult, round_lines_for, solve_game
+from solver.exact.paytable import (
     EdgeKind,
     EdgeModel,
     edge_model,
@@ -24,7 +25,6 @@ from solver.exact.design import (
     solve_pay,
     with_pay,
 )
-from solver.exact.game import GameResult, round_lines_for, solve_game
 from solver.model.cards import Shoe
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import PAY_TIERS, BonusOutcome, bonus_outcome, bonus_pay

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from solver.api.game import solve
 from solver.api.protection import count, eor
 from solver.exact.bonus import analyse_bonus
+from solver.exact.chart import Chart, best_chart
 from solver.exact.game import GameResult, solve_game
 from solver.exact.protection import (
     WAGERS,
@@ -26,7 +27,6 @@ from solver.exact.protection import (
     ev_per_true_count,
     judge_counts,
 )
-from solver.exact.strategy import Chart, best_chart
 from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
 from solver.model.cells import Action, cell_of
 from solver.model.counts import LABELS, SYSTEMS, parse_tags, system_tags

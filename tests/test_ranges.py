@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from solver.exact.design import (
+from solver.exact.paytable import (
     MAX_SEARCH_CANDIDATES,
     MAX_TOP,
     EdgeKind,

@@ -417,8 +417,8 @@ def test_the_ratio_curve_is_the_round_edge_at_each_ratio(games: MemoryCache) -> 
     # The curve finds the main EV and the Bonus edge once; EdgeModel.edge re-derives both at
     # every ratio. An 8-card shoe keeps the exact solve cheap; two paytables, and one ratio
     # off the curve's grid.
-    from solver.exact.design import EdgeKind, EdgeModel
     from solver.exact.game import solve_game
+    from solver.exact.paytable import EdgeKind, EdgeModel
     from solver.model.cards import RANKS, SUITS, Card
     from solver.model.rules import Paytable, Rules
     from solver.studies.report import ratio_curve

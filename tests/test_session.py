@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 import solver
 from solver.exact.game import GameResult, solve_game
 from solver.exact.lattice import round_table
-from solver.exact.policies import realistic_play
 from solver.exact.ruin import ruin_unlimited, ruin_within
 from solver.exact.session import (
     EXACT_AUTO_ROUNDS,
@@ -25,6 +24,7 @@ from solver.exact.session import (
     parse_bankroll,
     session_figures,
 )
+from solver.exact.strategies import realistic_play
 from solver.exact.volatility import SessionRange
 from solver.model.cards import parse_cards
 from solver.model.errors import CbjError

@@ -18,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
+#: Real processes signalled at timed moments: seconds each, so the soak tests
+#: (``pytest -m soak``, in CI), not the default suite.
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.soak,
     pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes from /proc"),
     pytest.mark.xdist_group("signals"),
 ]

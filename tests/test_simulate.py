@@ -538,7 +538,7 @@ def test_a_decision_table_is_its_table_when_made() -> None:
 def test_optimal_play_matches_the_exact_solver_within_four_standard_errors(
     rules: Rules, games: MemoryCache
 ) -> None:
-    from solver.exact.strategy import exact_main, strategy_source
+    from solver.exact.chart import exact_main, strategy_source
 
     game = solve_game(rules, exact=True, cache=games)
     strategy = parse_strategy("optimal", lambda kind: strategy_source(game, kind))
@@ -557,7 +557,7 @@ def test_optimal_play_matches_the_exact_solver_within_four_standard_errors(
 
 
 def test_chart_strategy_plays_the_printed_chart(games: MemoryCache) -> None:
-    from solver.exact.strategy import stored_chart, strategy_source
+    from solver.exact.chart import stored_chart, strategy_source
     from solver.model.cells import Action, cell_of
 
     rules = Rules()
@@ -639,7 +639,7 @@ def test_simulate_json_names_its_settings_and_each_wager(
         assert {"mean", "standard_error", "ci95", "frequencies"} <= figures.keys()
         assert figures["ci95"][0] < figures["mean"] < figures["ci95"][1]
     assert doc["bonus"]["exact"]["exact"] == str(analyse_bonus(Rules(decks=2)).expected_value)
-    # stand-on:K is evaluated exactly too (solver.exact.policies): both wagers get a z.
+    # stand-on:K is evaluated exactly too (solver.exact.strategies): both wagers get a z.
     assert "z" in doc["bonus"] and "z" in doc["main"]
     assert sum(doc["main"]["frequencies"].values()) == 8000 and len(doc["per_seat"]) == 2
 

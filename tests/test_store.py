@@ -14,9 +14,9 @@ import pytest
 import solver
 import solver.api.protection as api_protection
 import solver.exact.protection as protection
+from solver.exact.chart import ChartStore, GameChartStore
 from solver.exact.game import GameStore
 from solver.exact.protection import EffectsStore
-from solver.exact.strategy import ChartStore, GameChartStore
 from solver.store.disk import DiskCache
 from solver.store.memory import MemoryCache
 from solver.store.protocol import Store

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 import solver.store
+from solver.exact.chart import Chart, best_chart
 from solver.exact.game import GameResult, solve_game
 from solver.exact.protection import WAGERS, EffectsOfRemoval, WholeDeck, effects_of_removal
-from solver.exact.strategy import Chart, best_chart
 from solver.model.cards import Card
 from solver.model.counts import LABELS
 from solver.model.errors import ShoeError

@@ -18,8 +18,8 @@ import pytest
 
 import solver.store.disk as disk
 from solver.cli.cache import chosen_cache
+from solver.exact.chart import Chart, stored_chart
 from solver.exact.game import solve_game
-from solver.exact.strategy import Chart, stored_chart
 from solver.model.cards import parse_cards
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
 from solver.store.codecs import StoredSolutions

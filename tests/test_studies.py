@@ -9,8 +9,8 @@ from statistics import NormalDist
 import pytest
 
 from solver.exact.bonus import analyse_bonus
-from solver.exact.design import EdgeModel, with_pay
 from solver.exact.game import GameResult, solve_game
+from solver.exact.paytable import EdgeModel, with_pay
 from solver.model.cards import Shoe, parse_cards
 from solver.model.normal import Z90, Z95
 from solver.model.rules import Paytable, Rules

@@ -10,8 +10,8 @@ from statistics import NormalDist
 import pytest
 
 from solver.exact.game import GameResult, round_lines_for, solve_game
-from solver.exact.policies import realistic_play
 from solver.exact.ratios import ratio_table, round_moments, volatility
+from solver.exact.strategies import realistic_play
 from solver.exact.volatility import Z90, Z95, game_volatility, parse_ratios
 from solver.model.cards import parse_cards
 from solver.model.errors import RulesError

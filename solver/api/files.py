@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Unpack
 
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
+from solver.exact.chart import stored_chart
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.graph import DecisionGraph, decision_graph
-from solver.exact.strategy import stored_chart
 from solver.model.cards import Card
 from solver.model.errors import CardError
 from solver.model.rules import Rules

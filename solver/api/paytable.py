@@ -7,7 +7,8 @@ from fractions import Fraction
 from typing import Any, Unpack
 
 from solver.api.rules import RuleOptions, make_rules
-from solver.exact.design import (
+from solver.exact.game import GameStore, ProgressCallback
+from solver.exact.paytable import (
     EdgeKind,
     PaySolution,
     SearchResult,
@@ -22,7 +23,6 @@ from solver.exact.design import (
     variant_rules,
     with_pay,
 )
-from solver.exact.game import GameStore, ProgressCallback
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import DEFAULT_ROUND_BAND, PAY_TIERS, BonusOutcome
 from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules, parse_ratio

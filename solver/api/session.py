@@ -7,7 +7,6 @@ from typing import Unpack
 
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.game import ProgressCallback, solve_game
-from solver.exact.policies import realistic_play, simple_policy
 from solver.exact.session import (
     METHODS,
     SessionResult,
@@ -15,6 +14,7 @@ from solver.exact.session import (
     parse_bankroll,
     session_figures,
 )
+from solver.exact.strategies import realistic_play, simple_policy
 from solver.model.errors import SessionError
 from solver.model.rules import Rules
 from solver.sim.strategies import TABLE_STRATEGIES

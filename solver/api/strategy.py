@@ -11,11 +11,11 @@ from fractions import Fraction
 from typing import Unpack
 
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
+from solver.exact.chart import Chart, stored_chart
 from solver.exact.dealer import DealerResult, dealer_distribution
 from solver.exact.game import ProgressCallback, solve_game
-from solver.exact.policies import StrategiesResult, realistic_play, simple_policy
 from solver.exact.ratios import ratio_table, round_moments, volatility
-from solver.exact.strategy import Chart, stored_chart
+from solver.exact.strategies import StrategiesResult, realistic_play, simple_policy
 from solver.exact.volatility import check_ratio, parse_ratios
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_value
 from solver.model.checks import is_whole

@@ -24,7 +24,8 @@ from solver.cli.options import (
     rules_options,
 )
 from solver.model.outcomes import POLICY_NAMES
-from solver.present import charts, files, play
+from solver.present import charts, files
+from solver.present import strategies as present_strategies
 from solver.present.formats import ChartFormat
 from solver.present.tables import (
     dealer_table,
@@ -123,8 +124,8 @@ def strategies_command(
         fmt,
         result,
         [
-            play.strategies_table(result),
-            play.ratios_table(result),
+            present_strategies.strategies_table(result),
+            present_strategies.ratios_table(result),
             volatility_table(result.volatility, "Volatility of the round (optimal play)"),
         ],
     )

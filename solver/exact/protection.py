@@ -7,7 +7,7 @@ one before and one after, never a linear estimate.  Four wagers are measured:
 * ``main``: the main wager under composition-dependent optimal play, re-optimised for the
   depleted shoe;
 * ``main_chart``: the main wager under the fixed printable chart of the undepleted shoe
-  (:func:`solver.exact.strategy.best_chart`), valued exactly on the depleted shoe;
+  (:func:`solver.exact.chart.best_chart`), valued exactly on the depleted shoe;
 * ``bonus``: the Bonus wager per Bonus unit.  It sees suits, so the removed card's suit is
   drawn at random from the copies of that rank left: each suit weighs as many copies of it
   as the shoe holds (the plain average of the four suits in a full shoe);
@@ -36,9 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.exact.bonus import analyse_bonus
-from solver.exact.game import GameResult, GameStore, solve_game
-from solver.exact.player import PlayerSolution
-from solver.exact.strategy import (
+from solver.exact.chart import (
     Action,
     Chart,
     ChartStore,
@@ -47,6 +45,8 @@ from solver.exact.strategy import (
     cell_of,
     stored_chart,
 )
+from solver.exact.game import GameResult, GameStore, solve_game
+from solver.exact.player import PlayerSolution
 from solver.model.cards import RANKS, SUITS, Card, Rank, Shoe
 from solver.model.counts import LABELS, SYSTEMS, Tags, rank_label
 from solver.model.errors import CountError, ShoeError

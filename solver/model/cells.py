@@ -2,7 +2,7 @@
 
 A cell is the total of the player's own cards, hard or soft, and a chart gives one
 :class:`Action` per cell and Bonus card value.  The solver that finds the best chart
-(:mod:`solver.exact.strategy`) and the renderers (:mod:`solver.present.charts`) share
+(:mod:`solver.exact.chart`) and the renderers (:mod:`solver.present.charts`) share
 these names.
 """
 

@@ -39,7 +39,7 @@ from solver.present.style import minus, one_in, significant_percent
 from solver.present.wording import differences_in_words, rules_sentence
 
 if TYPE_CHECKING:
-    from solver.exact.strategy import Chart, ExceptionHand
+    from solver.exact.chart import Chart, ExceptionHand
 
 #: Hit light orange, stand mid blue: apart for every common colour-vision deficiency and
 #: in greyscale (lightness differs by 22 L*), black letters readable on both.

@@ -17,7 +17,7 @@ from solver.present.charts import render
 from solver.present.formats import ChartFormat
 
 if TYPE_CHECKING:
-    from solver.exact.strategy import Chart
+    from solver.exact.chart import Chart
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,8 +22,8 @@ from solver.present.formats import Format, rule_cell
 
 if TYPE_CHECKING:  # the renderers need only the shapes of these results
     from solver.exact.bonus import BonusAnalysis
-    from solver.exact.design import PaySolution, SearchResult, Variants
     from solver.exact.game import Advice, GameResult
+    from solver.exact.paytable import PaySolution, SearchResult, Variants
     from solver.exact.volatility import Volatility
     from solver.sim import Estimate, SimulationResult
     from solver.sim.stats import CounterStatistics

@@ -27,9 +27,9 @@ from solver.store.payload import Json, Section
 if TYPE_CHECKING:  # numpy and the solver load only to encode or decode what needs them
     import numpy as np
 
+    from solver.exact.chart import Chart
     from solver.exact.player import Number, PlayerSolution
     from solver.exact.protection import EffectsOfRemoval
-    from solver.exact.strategy import Chart
 
 # Numbers: exact ones as [numerator, denominator], floats as themselves.
 
@@ -410,7 +410,7 @@ def encode_chart(chart: Chart) -> dict[str, Json]:
 
 def decode_chart(doc: dict[str, Json]) -> Chart:
     """Inverse of :func:`encode_chart`."""
-    from solver.exact.strategy import Action, Chart, ExceptionHand  # the chart code, when read
+    from solver.exact.chart import Action, Chart, ExceptionHand  # the chart code, when read
 
     return Chart(
         Rules.from_canonical(doc["rules"]),

@@ -59,8 +59,8 @@ from solver.store.payload import head_of, pack, unpack
 if TYPE_CHECKING:  # a cache hit works on the folder's name alone, without pathlib
     from pathlib import Path
 
+    from solver.exact.chart import Chart
     from solver.exact.protection import EffectsOfRemoval
-    from solver.exact.strategy import Chart
     from solver.model.cards import Card
     from solver.model.rules import Rules
 

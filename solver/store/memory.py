@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 from solver.store.codecs import with_removed
 
 if TYPE_CHECKING:
+    from solver.exact.chart import Chart
     from solver.exact.game import GameResult
     from solver.exact.protection import EffectsOfRemoval
-    from solver.exact.strategy import Chart
     from solver.model.cards import Card
     from solver.model.rules import Rules
 

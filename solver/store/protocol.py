@@ -1,7 +1,7 @@
 """The one protocol both stores implement: games, best charts and effects of removal.
 
 Each consumer names the smallest part it uses, beside its own code:
-:class:`~solver.exact.game.GameStore` (games), :class:`~solver.exact.strategy.ChartStore`
+:class:`~solver.exact.game.GameStore` (games), :class:`~solver.exact.chart.ChartStore`
 (charts) and :class:`~solver.exact.protection.EffectsStore` (effects of removal).
 :class:`Store` is all of them: what :class:`~solver.store.disk.DiskCache` and
 :class:`~solver.store.memory.MemoryCache` are, and what the API's commands take.
@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from solver.exact.chart import Chart
     from solver.exact.game import GameResult
     from solver.exact.protection import EffectsOfRemoval
-    from solver.exact.strategy import Chart
     from solver.model.cards import Card
     from solver.model.rules import Rules
 

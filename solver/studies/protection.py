@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from solver.exact.chart import Chart, GameChartStore
 from solver.exact.protection import (
     BEST_LEVELS,
     CountSystem,
@@ -27,7 +28,6 @@ from solver.exact.shoe_states import (
     check_samples,
     study_shoe_states,
 )
-from solver.exact.strategy import Chart, GameChartStore
 from solver.model.counts import Tags, system_tags
 from solver.model.errors import ReportError, ShoeError
 from solver.model.rules import Rules

@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from solver.exact.chart import Chart, GameChartStore, stored_chart
 from solver.exact.dealer import dealer_distribution
-from solver.exact.design import (
+from solver.exact.game import GameResult, JointOutcomes, round_outcomes
+from solver.exact.paytable import (
     EdgeKind,
     EdgeModel,
     Variant,
@@ -20,10 +22,8 @@ from solver.exact.design import (
     solve_variants,
     with_pay,
 )
-from solver.exact.game import GameResult, JointOutcomes, round_outcomes
 from solver.exact.ratios import RatioRow, ratio_table, round_moments
 from solver.exact.seats import SEAT_COUNTS
-from solver.exact.strategy import Chart, GameChartStore, stored_chart
 from solver.exact.volatility import Volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe
 from solver.model.errors import ReportError

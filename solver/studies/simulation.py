@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from solver.exact.bonus import analyse_bonus
+from solver.exact.chart import GameChartStore, exact_main, strategy_source
 from solver.exact.game import GameResult
-from solver.exact.policies import realistic_play
-from solver.exact.strategy import GameChartStore, exact_main, strategy_source
+from solver.exact.strategies import realistic_play
 from solver.model.cards import Card
 from solver.model.rules import Rules
 from solver.sim import ExactFigure, SimulationResult, Strategy, parse_strategy, simulate
@@ -42,7 +42,7 @@ def main_figure(
     """The main wager's exact EV (and outcome probabilities) under ``strategy``, full shoe.
 
     ``optimal`` and ``chart`` come from the game and its chart; the other named policies
-    are evaluated exactly by :func:`~solver.exact.policies.realistic_play`.
+    are evaluated exactly by :func:`~solver.exact.strategies.realistic_play`.
     """
     if strategy.name in TABLE_STRATEGIES:
         # A fresh shoe matches this figure exactly; dealing to a cut card approximately.

@@ -23,8 +23,8 @@ from solver.present.wording import differences_in_words
 from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
-    from solver.exact.design import Variant
-    from solver.exact.strategy import Chart
+    from solver.exact.chart import Chart
+    from solver.exact.paytable import Variant
     from solver.model.rules import Rules
     from solver.studies.report import DealerRows, PaySensitivity
 

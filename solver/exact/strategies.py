@@ -10,7 +10,7 @@ round is the optimal round's Bonus wager paired with the policy's main outcomes.
 Policies (names as ``cbj strategies`` and ``cbj simulate --strategy`` spell them):
 
 * ``optimal``: composition-dependent optimal play;
-* ``chart``: the best printable chart (:func:`solver.exact.strategy.best_chart`);
+* ``chart``: the best printable chart (:func:`solver.exact.chart.best_chart`);
 * ``stand-on:K`` (K = 12 to 21): hit while the best total, counting the Bonus card when it
   helps, is below K;
 * ``never-bust``: hit only while no card can bust the hand (own hard total 11 or less),
@@ -31,13 +31,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from solver.exact.chart import Action, ChartStore, GameChartStore, cell_of, stored_chart
 from solver.exact.dealer import dealer_residues, exact_dealer, fast_path_fits
 from solver.exact.dealer_hands import dealer_ends, dealer_tree
 from solver.exact.game import GameResult, Start, round_lines_for, solve_game
 from solver.exact.modular import extend, padded_falling, primes_above, rebuild
 from solver.exact.player_hands import HandSpace, hand_space, showdown_classes
 from solver.exact.ratios import RatioRow
-from solver.exact.strategy import Action, ChartStore, GameChartStore, cell_of, stored_chart
 from solver.exact.volatility import Volatility
 from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.errors import StrategyError

@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from solver.exact import policies as policies_module
+from solver.exact import strategies as strategies_module
+from solver.exact.chart import best_chart, strategy_source
 from solver.exact.dealer import fast_path_fits
 from solver.exact.game import GameResult, solve_game
 from solver.exact.player_hands import HandSpace, hand_space
-from solver.exact.policies import (
+from solver.exact.strategies import (
     StrategiesResult,
     _modular_table,
     _play,
@@ -20,7 +21,6 @@ from solver.exact.policies import (
     realistic_play,
     simple_policy,
 )
-from solver.exact.strategy import best_chart, strategy_source
 from solver.model.cards import VALUES, Card, Shoe
 from solver.model.errors import StrategyError
 from solver.model.hands import hand_of
@@ -110,14 +110,14 @@ def test_a_repeated_evaluation_prices_the_standing_hands_once(
     """A command and its library call (say) evaluate policies on one game: the standing
     hands of each Bonus card are priced once, and the policies come out the same."""
     built: list[int] = []
-    make = policies_module._modular_table
+    make = strategies_module._modular_table
 
     def counted(rules: Rules, space: HandSpace) -> Any:
         built.append(space.bonus)
         return make(rules, space)
 
-    monkeypatch.setattr(policies_module, "_modular_table", counted)
-    policies_module._player.cache_clear()
+    monkeypatch.setattr(strategies_module, "_modular_table", counted)
+    strategies_module._player.cache_clear()
     game = solve_game(Rules(), exact=True, cache=games)  # the session's default game
     first = realistic_play(Rules(), ["always-stand"], game=game)
     again = realistic_play(Rules(), ["never-bust", "always-stand"], game=game)
