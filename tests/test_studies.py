@@ -13,7 +13,9 @@ from solver.exact.game import GameResult, solve_game
 from solver.exact.paytable import EdgeModel, with_pay
 from solver.model.cards import Shoe, parse_cards
 from solver.model.normal import Z90, Z95
+from solver.model.paytable import MAX_PAY
 from solver.model.rules import Paytable, Rules
+from solver.present.report.design import sensitivity_section
 from solver.sim import StandOn, Wager
 from solver.store.memory import MemoryCache
 from solver.studies.report import optimal_play, pay_sensitivity
@@ -79,10 +81,32 @@ def test_each_break_even_pay_zeroes_the_round_edge_of_a_repriced_game(
         for pay, edge in line.line:
             repriced = model.priced(with_pay(rules.paytable, line.tier, pay), rules.bonus_ratio)
             assert repriced.round_house_edge == edge
-        if line.break_even >= 0:
+        if line.break_even is not None and line.break_even >= 0:
             even = with_pay(rules.paytable, line.tier, line.break_even)
             assert model.priced(even, rules.bonus_ratio).round_house_edge == 0
         assert line.slope == (line.line[1][1] - line.line[0][1]) / line.line[1][0]
+
+
+def test_a_tier_one_deck_cannot_deal_has_no_break_even_pay(games: MemoryCache) -> None:
+    # One deck holds one card of each rank and suit, so the player's card and the Bonus
+    # card are never a suited match: that pay moves nothing (it crashed cbj report --decks 1).
+    rules = Rules(decks=1)
+    removed = physical_cards(Shoe.full(1))
+    for card in parse_cards("As Ah 2s 2d Kc Kd Qh 7h 9d 5c"):
+        removed.remove(card)
+    game = solve_game(rules, tuple(removed), exact=True, cache=games)
+    lines = {line.tier.value: line for line in pay_sensitivity(EdgeModel(game), rules)}
+    assert lines["suited_match"].slope == 0 and lines["suited_match"].break_even is None
+    assert lines["rank_match"].slope != 0 and lines["rank_match"].break_even is not None
+    section = sensitivity_section(tuple(lines.values()))
+    assert "none (this tier cannot happen in this shoe)" in repr(section)
+
+
+def test_pay_sensitivity_stays_in_the_pays_range(games: MemoryCache) -> None:
+    # Every pay at its largest (10,000 to 1): doubling one for the plot's end was refused.
+    rules = Rules(decks=2, paytable=Paytable.parse("10000:10000:10000"))
+    lines = pay_sensitivity(EdgeModel(small_game(rules, games)), rules)
+    assert [line.line[1][0] for line in lines] == [MAX_PAY] * 3
 
 
 def test_pay_sensitivity_starts_at_the_edge_in_force(games: MemoryCache) -> None:

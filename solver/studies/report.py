@@ -28,6 +28,7 @@ from solver.exact.volatility import Volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe
 from solver.model.errors import ReportError
 from solver.model.outcomes import PAY_TIERS, BonusOutcome
+from solver.model.paytable import MAX_PAY
 from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.sim import SimulationResult, Strategy
 from solver.studies.protection import (
@@ -80,8 +81,14 @@ class PaySensitivity:
     line: tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]
 
     @property
-    def break_even(self) -> Fraction:
-        """The pay of this tier at which the round's edge is exactly 0 (negative: none)."""
+    def break_even(self) -> Fraction | None:
+        """The pay of this tier at which the round's edge is exactly 0 (negative: none).
+
+        None when the pay moves nothing: the tier cannot happen in this shoe (no suited
+        match in one deck, where the player's card and the Bonus card differ).
+        """
+        if self.slope == 0:
+            return None
         return self.pays - self.edge / self.slope
 
 
@@ -132,13 +139,14 @@ def ratio_curve(model: EdgeModel, rules: Rules) -> RatioCurve:
 
 
 def pay_sensitivity(model: EdgeModel, rules: Rules) -> tuple[PaySensitivity, ...]:
-    """The round's edge as a line in each tier's pay, from 0 to twice the pay (at least +2)."""
+    """The round's edge as a line in each tier's pay, from 0 to twice the pay (at least +2,
+    at most the largest pay a paytable may hold)."""
     edge = model.linear(EdgeKind.ROUND, rules.bonus_ratio)  # one main EV for every tier
     now = edge(rules.paytable)
     found = []
     for tier, slope in zip(PAY_TIERS, edge.coefficients, strict=True):
         current = getattr(rules.paytable, tier.value)
-        ends = (Fraction(0), max(2 * current, current + 2))
+        ends = (Fraction(0), min(max(2 * current, current + 2), MAX_PAY))
         low, high = ((x, edge(with_pay(rules.paytable, tier, x))) for x in ends)
         found.append(PaySensitivity(tier, current, slope, now, (low, high)))
     return tuple(found)

@@ -23,6 +23,8 @@ from solver.present.wording import differences_in_words
 from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from solver.exact.chart import Chart
     from solver.exact.paytable import Variant
     from solver.model.rules import Rules
@@ -96,6 +98,13 @@ def _superscript(n: int) -> str:
     )
 
 
+def _break_even_text(even: Fraction | None) -> str:
+    """The break-even pay in words, or why there is none."""
+    if even is None:
+        return "none (this tier cannot happen in this shoe)"
+    return f"{float(even):.4f} to 1" if even >= 0 else "none (edge stays positive)"
+
+
 def sensitivity_section(lines: Sequence[PaySensitivity]) -> Section:
     """The round's edge as a straight line in each tier's pay, and each break-even pay."""
     rows = []
@@ -107,7 +116,7 @@ def sensitivity_section(lines: Sequence[PaySensitivity]) -> Section:
                 BONUS_NAMES[line.tier],
                 _to_one(line.pays),
                 minus(f"{float(line.slope) * 100:+.4f}"),
-                f"{float(even):.4f} to 1" if even >= 0 else "none (edge stays positive)",
+                _break_even_text(even),
             )
         )
     return Section(

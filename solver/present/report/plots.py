@@ -32,6 +32,35 @@ BAD = "#d55e00"
 PALETTE = ("#d55e00", "#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c", "#e69f00", "#7f7f7f")
 
 
+#: The totals' blues, lightest to darkest, where a dealer stands on 17 or more (five
+#: totals at most); more totals take blues graded between the first and the last.
+TOTAL_BLUES = PALETTE[1:6]
+
+
+def _dealer_colour(i: int, labels: int) -> str:
+    """The colour of the ``i``-th of ``labels`` results: bust, each total, then natural.
+
+    >>> _dealer_colour(0, 6), _dealer_colour(5, 6), _dealer_colour(1, 12)
+    ('#d55e00', '#e69f00', '#c6dbef')
+    """
+    if i == 0:
+        return PALETTE[0]
+    if i == labels - 1:
+        return PALETTE[-2]
+    totals = labels - 2
+    if totals <= len(TOTAL_BLUES):
+        return TOTAL_BLUES[i - 1]
+    light, dark = (_rgb(TOTAL_BLUES[0]), _rgb(TOTAL_BLUES[-1]))
+    share = (i - 1) / (totals - 1)
+    return "#" + "".join(
+        f"{round(a + (b - a) * share):02x}" for a, b in zip(light, dark, strict=True)
+    )
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
 def _figure(width: float, height: float) -> Figure:
     from matplotlib.figure import Figure  # imported here: only drawing a report needs it
 
@@ -63,9 +92,7 @@ def dealer_plot(rows: list[tuple[int, dict[str, Fraction]]]) -> Figure:
     left = [0.0] * len(rows)
     for i, label in enumerate(labels):
         widths = [float(d[label]) for _, d in rows]
-        colour = PALETTE[i] if i < len(labels) - 1 else PALETTE[-2]
-        if i == 0:
-            colour = PALETTE[0]
+        colour = _dealer_colour(i, len(labels))
         axes.barh(names, widths, left=left, color=colour, label=label, height=0.7)
         left = [a + b for a, b in zip(left, widths, strict=True)]
     axes.set_xlim(0, 1)
