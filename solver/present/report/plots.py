@@ -99,7 +99,10 @@ def dealer_plot(rows: list[tuple[int, dict[str, Fraction]]]) -> Figure:
     axes.invert_yaxis()
     axes.set_xlabel("probability")
     axes.set_ylabel("Bonus card")
-    axes.legend(ncols=len(labels), frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0))
+    # At most six entries a row: a dealer standing on 12 has twelve results.
+    axes.legend(
+        ncols=min(len(labels), 6), frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0)
+    )
     axes.spines[["top", "right"]].set_visible(False)
     return figure
 
