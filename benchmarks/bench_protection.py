@@ -15,10 +15,9 @@ import argparse
 import os
 import platform
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
+
+from command_timing import run_command
 
 #: (label, arguments, target seconds) - targets from issue 13.
 CASES = [
@@ -36,20 +35,6 @@ CASES = [
         300.0,
     ),
 ]
-
-
-def run_once(argv: list[str], cache: str) -> tuple[float, int]:
-    """Wall seconds and peak resident memory (KiB) of one command, as its own process."""
-    env = dict(os.environ, CBJ_CACHE_DIR=cache)
-    start = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "solver", *argv], env=env, stdout=subprocess.DEVNULL
-    )
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - start
-    if status != 0:
-        raise SystemExit(f"cbj {' '.join(argv)} failed")
-    return elapsed, usage.ru_maxrss
 
 
 def main() -> None:
@@ -74,7 +59,7 @@ def main() -> None:
         times, peaks = [], []
         for _ in range(args.repeat):
             with tempfile.TemporaryDirectory() as cache:
-                seconds, peak = run_once(argv, cache)
+                seconds, _, peak = run_command(argv, cache)
             times.append(seconds)
             peaks.append(peak)
         median = statistics.median(times)

@@ -18,11 +18,11 @@ import os
 import platform
 import resource
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from fractions import Fraction
+
+from command_timing import run_command
 
 #: (label, arguments, target seconds) - the target from issue 28.
 CASES = [
@@ -35,20 +35,6 @@ CASES = [
         None,
     ),
 ]
-
-
-def run_once(argv: list[str], cache: str) -> tuple[float, float]:
-    """Wall and CPU seconds of one command, as its own process."""
-    env = dict(os.environ, CBJ_CACHE_DIR=cache)
-    start = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "solver", *argv], env=env, stdout=subprocess.DEVNULL
-    )
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - start
-    if status != 0:
-        raise SystemExit(f"cbj {' '.join(argv)} failed")
-    return elapsed, usage.ru_utime + usage.ru_stime
 
 
 def maths_only(repeat: int) -> None:
@@ -89,12 +75,12 @@ def main() -> None:
     print("| command | median wall (s) | median CPU (s) | target (s) | met | load before / after |")
     print("|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as cache:
-        run_once(["solve", "--exact", "--format", "json"], cache)  # warm the cache
+        run_command(["solve", "--exact", "--format", "json"], cache)  # warm the cache
         for label, argv, target in CASES:
             load_before = os.getloadavg()[0]
             walls, cpus = [], []
             for _ in range(args.repeat):
-                wall, cpu = run_once(argv, cache)
+                wall, cpu, _ = run_command(argv, cache)
                 walls.append(wall)
                 cpus.append(cpu)
             median = statistics.median(walls)
