@@ -177,3 +177,21 @@ def test_sigterm_while_writing_leaves_no_temporary_file(moment: float, tmp_path:
     assert status in (0, 128 + signal.SIGTERM)
     left = [p.name for p in tmp_path.iterdir()]  # the graph (if written in time), no more
     assert left == ["graph.svg"] if status == 0 else left in ([], ["graph.svg"]), left
+
+
+def test_a_stop_signal_after_the_work_is_ignored(tmp_path: Path) -> None:
+    # The interpreter's shutdown puts the default action back for a Python handler, so a
+    # SIGTERM then would kill a command that has done its work (status -15): the command
+    # ignores stop signals once it is done, which the shutdown leaves as they are.
+    seen = tmp_path / "seen"
+    script = (
+        "import atexit, signal, sys\n"
+        "from solver.cli import main\n"
+        f"atexit.register(lambda: open({str(seen)!r}, 'w').write("
+        "str(signal.getsignal(signal.SIGTERM) is signal.SIG_IGN)))\n"
+        "sys.argv = ['cbj', 'rules']\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert seen.read_text() == "True"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sys
 from importlib import import_module
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -198,13 +198,13 @@ def show_version(context: click.Context, value: bool) -> None:
     context.exit()
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """Report bad input as one line on stderr and exit with status 2."""
     click.echo(f"cbj: error: {message}", err=True)
     sys.exit(2)
 
 
-def interrupted(status: int = 130) -> None:
+def interrupted(status: int = 130) -> NoReturn:
     """Ctrl-C (or SIGTERM, SIGHUP): show the cursor again (a progress bar hides it), say
     so, exit 128 + the signal."""
     if sys.stderr is not None and sys.stderr.isatty():
@@ -222,6 +222,16 @@ def main(argv: list[str] | None = None) -> None:
     # caller's); a full or closed standard output is one line, not silence.
     process.start(own_process=argv is None)
     try:
+        status = _run(argv)
+    finally:
+        if argv is None:  # the work is over; a late signal must not kill the shutdown
+            process.ignore_stop_signals()
+    sys.exit(status)
+
+
+def _run(argv: list[str] | None) -> int:
+    """Run the command; its exit status (bad input and interruptions exit here)."""
+    try:
         status = cli.main(args=argv, prog_name="cbj", standalone_mode=False)
         sys.stdout.flush()
     except CbjError as error:
@@ -232,5 +242,5 @@ def main(argv: list[str] | None = None) -> None:
         interrupted(process.exit_status(error))
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`): nothing left to say
-        sys.exit(0)
-    sys.exit(status if isinstance(status, int) else 0)
+        return 0
+    return status if isinstance(status, int) else 0

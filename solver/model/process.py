@@ -63,6 +63,19 @@ def stop_on_signals() -> None:
             signal.signal(each, _stop)
 
 
+def ignore_stop_signals() -> None:
+    """SIGTERM and SIGHUP do nothing from now on: the command's work is over.
+
+    The interpreter's shutdown puts the default action back for every signal that has a
+    Python handler, so a signal arriving then would kill the process (status -15) after
+    its work was done; an ignored signal is left ignored.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for each in STOP_SIGNALS:
+        signal.signal(each, signal.SIG_IGN)
+
+
 def exit_status(interruption: BaseException | None) -> int:
     """The exit status after an interruption: 128 + the signal (130 for Ctrl-C).
 
