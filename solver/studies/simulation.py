@@ -29,7 +29,7 @@ GameSource = Callable[[], GameResult[Fraction]]
 def bonus_figure(rules: Rules, removed: Iterable[Card] = ()) -> ExactFigure:
     """The Bonus wager's exact EV and outcome probabilities, for the simulator to meet."""
     analysis = analyse_bonus(rules, removed)
-    probabilities = {line.outcome.value: line.probability for line in analysis.lines}
+    probabilities = {str(line.outcome): line.probability for line in analysis.lines}
     return ExactFigure(analysis.expected_value, probabilities)
 
 

@@ -18,12 +18,22 @@ if TYPE_CHECKING:
     from solver.exact.game import GameResult
     from solver.studies.report import PaySensitivity
 
-BONUS_NAMES = {
-    BonusOutcome.SUITED_MATCH: "suited match",
-    BonusOutcome.RANK_MATCH: "rank match",
-    BonusOutcome.ADJACENT: "adjacent",
-    BonusOutcome.LOSE: "lose",
-}
+
+class _TierWords(dict[str, str]):
+    """Clause 4's outcomes in words; any other tier's name read as its words."""
+
+    def __missing__(self, key: str) -> str:
+        return key.replace("_", " ")
+
+
+BONUS_NAMES: dict[str, str] = _TierWords(
+    {
+        BonusOutcome.SUITED_MATCH: "suited match",
+        BonusOutcome.RANK_MATCH: "rank match",
+        BonusOutcome.ADJACENT: "adjacent",
+        BonusOutcome.LOSE: "lose",
+    }
+)
 
 INK = "#1f3a5f"
 #: Okabe and Ito's colour-blind-safe blue and vermilion, for gains and losses.
