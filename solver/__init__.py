@@ -27,7 +27,7 @@ _HOMES = {
     "solver.api.rules": "RulesResult rules",
     "solver.api.session": "session",
     "solver.api.simulation": "seats simulate",
-    "solver.api.strategy": "chart dealer strategies",
+    "solver.api.strategy": "chart chart_check chart_costs dealer strategies",
     "solver.exact.bonus": "BonusAnalysis BonusResult",
     "solver.exact.dealer": "DealerResult",
     "solver.exact.paytable": "PaySolution SearchResult Variants",
@@ -37,7 +37,7 @@ _HOMES = {
     "solver.exact.protection": "Counts EffectsOfRemoval",
     "solver.exact.session": "SessionResult",
     "solver.exact.shoe_states": "ShoeStates",
-    "solver.exact.chart": "Chart",
+    "solver.exact.chart": "Chart ChartCheck ChartCosts",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
         "BackendError CardError CbjError CountError DesignError HandError OutputError ReportError "

@@ -18,8 +18,9 @@ result is the best chart, not just a local optimum.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import partial
 from math import lcm
 from typing import Any, Protocol
 
@@ -30,9 +31,10 @@ from solver.exact.game import GameResult, GameStore, solve_game
 from solver.exact.modular import padded_falling
 from solver.exact.player import ExactValues, Number, PlayerSolution
 from solver.model.cards import VALUES, ValueCounts, value_label
-from solver.model.cells import CHART_TITLE, COLUMNS, LEGEND, ROWS, Cell, grid
+from solver.model.cells import CHART_TITLE, COLUMNS, LEGEND, ROWS, Actions, Cell, cell_name, grid
 from solver.model.cells import Action as Action  # the chart's vocabulary, for its callers
 from solver.model.cells import cell_of as cell_of
+from solver.model.errors import StrategyError
 from solver.model.hands import describe_hand, hand_of, is_player_blackjack
 from solver.model.numbers import exact_json
 from solver.model.rules import Rules
@@ -386,14 +388,21 @@ def stored_chart(
 
 
 def strategy_source(
-    game: GameResult[Fraction], kind: str, cache: ChartStore | None = None
+    game: GameResult[Fraction],
+    kind: str,
+    cache: ChartStore | None = None,
+    chart: Actions | None = None,
 ) -> dict[tuple[int, ValueCounts], bool]:
     """Hit (True) or stand for every (Bonus value, own hand), for the simulator to play.
 
     ``optimal`` is the composition-dependent play of ``game`` (an exact solve), ``chart``
-    the best printable chart under its rules (kept in ``cache``, if given).
+    the best printable chart under its rules (kept in ``cache``, if given); a ``chart``
+    given (one read from a file, ``chart:FILE``) is played as it is.
     """
-    chart = stored_chart(game.rules, game, cache) if kind == "chart" else None
+    if chart is not None:
+        verify_chart(game, chart, kind)
+    elif kind == "chart":
+        chart = stored_chart(game.rules, game, cache)
     table: dict[tuple[int, ValueCounts], bool] = {}
     for bonus, solution in game.solutions.items():
         for i, row in enumerate(solution.space.hands.tolist()):
@@ -412,3 +421,262 @@ def exact_main(
     if kind == "chart":
         return stored_chart(game.rules, game, cache).expected_value, None
     return game.expected_value, dict(game.outcomes)
+
+
+# --- Any chart: its exact value, and what each of its cells costs -----------------------------
+
+
+def _columns(game: GameResult[Fraction]) -> dict[int, _Column]:
+    """The exact workspace of every Bonus card of ``game`` (an exact solve)."""
+    if not game.exact:
+        raise TypeError("a chart's value needs an exact solve (solve_game(..., exact=True))")
+    return {bonus: _Column.of(solution, bonus) for bonus, solution in game.solutions.items()}
+
+
+def _column_value(
+    game: GameResult[Fraction],
+    column: _Column,
+    bonus: int,
+    chosen: dict[Cell, Action],
+    values: list[int] | None = None,
+) -> Fraction:
+    """The main wager's EV contributed by Bonus card ``bonus`` when its column plays ``chosen``
+    (its hands' ``values`` numerators, when already known)."""
+    values = column.values(chosen) if values is None else values
+    space = column.solution.space
+    total = Fraction(0)
+    for start in game.starts:
+        if start.bonus != bonus:
+            continue
+        if is_player_blackjack(start.player, bonus):
+            total += Fraction(start.probability) * game.rules.blackjack_pays
+        else:
+            i = space.index(hand_of([start.player]))
+            total += Fraction(start.probability) * column.fraction(i, values)
+    return total
+
+
+def _values_from(
+    column: _Column, chosen: dict[Cell, Action], values: list[int], start: int
+) -> list[int]:
+    """``column.values(chosen)`` when only cells from ``column.order[start]`` on have changed:
+    the cells above it (higher hard totals) keep ``values``."""
+    out = list(values)
+    for cell in column.order[start:]:
+        hit = chosen.get(cell) is Action.HIT
+        for i in column.members[cell]:
+            out[i] = column.hit(i, out) if hit else column.stand[i]
+    return out
+
+
+def verify_chart(
+    game: GameResult[Fraction],
+    chart: Actions,
+    name: str = "chart",
+    columns: dict[int, _Column] | None = None,
+) -> dict[int, _Column]:
+    """Raise :class:`StrategyError` unless ``chart`` says H or S wherever a hand arises.
+
+    Returns the columns of ``game`` (built here when not given).
+    """
+    columns = _columns(game) if columns is None else columns
+    for bonus, column in columns.items():
+        for cell in ROWS:
+            if cell in column.members and chart.action(cell, bonus) is Action.NONE:
+                raise StrategyError(
+                    f"{name}: {cell_name(cell)} v {value_label(bonus)} is '-', but such hands "
+                    "arise: write H (hit) or S (stand)"
+                )
+    return columns
+
+
+def chart_value(game: GameResult[Fraction], chart: Actions, name: str = "chart") -> Fraction:
+    """The main wager's exact EV when every hand of ``game`` is played by ``chart``'s cells."""
+    columns = verify_chart(game, chart, name)
+    return sum(
+        (
+            _column_value(game, column, b, {c: chart.action(c, b) for c in column.members})
+            for b, column in columns.items()
+        ),
+        Fraction(0),
+    )
+
+
+def _other(action: Action) -> Action:
+    return Action.STAND if action is Action.HIT else Action.HIT
+
+
+@dataclass(frozen=True, slots=True)
+class CellCost:
+    """One cell of a chart against one Bonus card, and what playing it as it is costs.
+
+    ``cost`` is the main wager's EV per round gained by playing the cell ``other`` instead
+    of ``action``, every other cell as the chart has it (negative: ``action`` is better).
+    """
+
+    cell: Cell
+    bonus: int
+    action: Action
+    other: Action
+    cost: Fraction
+
+    @property
+    def per_100_rounds(self) -> Fraction:
+        """The cost over 100 rounds, in main-wager units."""
+        return 100 * self.cost
+
+    def to_json(self) -> dict[str, Any]:
+        """The cell and its cost as JSON."""
+        return {
+            "hand": cell_name(self.cell),
+            "bonus": value_label(self.bonus),
+            "chart": self.action.value,
+            "other": self.other.value,
+            "cost": exact_json(self.cost),
+            "cost_per_100_rounds": exact_json(self.per_100_rounds),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ChartCheck:
+    """A chart's exact EV, its cost against the best chart and perfect play, cell by cell.
+
+    ``differences`` lists each cell where it departs from the best chart, with what the
+    chart would gain by playing that cell alone as the best chart does, largest first.
+    """
+
+    rules: Rules
+    name: str
+    expected_value: Fraction
+    best_expected_value: Fraction
+    optimal_expected_value: Fraction
+    differences: tuple[CellCost, ...]
+
+    @property
+    def cost_against_best(self) -> Fraction:
+        """EV per round given up against the best chart."""
+        return self.best_expected_value - self.expected_value
+
+    @property
+    def cost_against_optimal(self) -> Fraction:
+        """EV per round given up against composition-dependent play."""
+        return self.optimal_expected_value - self.expected_value
+
+    def to_json(self) -> dict[str, Any]:
+        """The check as ``cbj chart --check FILE --format json`` prints it."""
+        return {
+            "rules": self.rules.to_json(),
+            "chart": self.name,
+            "expected_value": exact_json(self.expected_value),
+            "best_expected_value": exact_json(self.best_expected_value),
+            "optimal_expected_value": exact_json(self.optimal_expected_value),
+            "cost_against_best": exact_json(self.cost_against_best),
+            "cost_against_optimal": exact_json(self.cost_against_optimal),
+            "cost_against_best_per_100_rounds": exact_json(100 * self.cost_against_best),
+            "differences": [d.to_json() for d in self.differences],
+        }
+
+
+def _flip_costs(
+    game: GameResult[Fraction],
+    columns: dict[int, _Column],
+    chart: Actions,
+    cells: Callable[[int, _Column], Iterator[Cell]],
+) -> list[CellCost]:
+    """For each cell ``cells`` names: the EV gained by flipping it alone in ``chart``."""
+    found = []
+    for bonus, column in columns.items():
+        chosen = {c: chart.action(c, bonus) for c in column.members}
+        values = column.values(chosen)
+        base = _column_value(game, column, bonus, chosen, values)
+        for cell in cells(bonus, column):
+            flipped = dict(chosen)
+            flipped[cell] = _other(chosen[cell])
+            changed = _values_from(column, flipped, values, column.order.index(cell))
+            gain = _column_value(game, column, bonus, flipped, changed) - base
+            found.append(CellCost(cell, bonus, chosen[cell], flipped[cell], gain))
+    return found
+
+
+def check_chart(
+    game: GameResult[Fraction], chart: Actions, name: str = "chart", best: Chart | None = None
+) -> ChartCheck:
+    """``chart`` against the best chart of ``game`` (an exact solve; ``best`` when given):
+    the EVs, and the cells where it differs with what each costs."""
+    columns = verify_chart(game, chart, name)
+    best = best if best is not None else best_chart(game.rules, game)
+    differs = partial(_differing, chart, best)
+    costs = _flip_costs(game, columns, chart, differs)
+    expected = sum(
+        (
+            _column_value(game, column, b, {c: chart.action(c, b) for c in column.members})
+            for b, column in columns.items()
+        ),
+        Fraction(0),
+    )
+    costs.sort(key=lambda c: (-c.cost, ROWS.index(c.cell), c.bonus))
+    return ChartCheck(
+        game.rules,
+        name,
+        expected,
+        best.expected_value,
+        Fraction(game.expected_value),
+        tuple(costs),
+    )
+
+
+def _differing(chart: Actions, best: Chart, bonus: int, column: _Column) -> Iterator[Cell]:
+    return (c for c in column.order if chart.action(c, bonus) != best.action(c, bonus))
+
+
+@dataclass(frozen=True, slots=True)
+class ChartCosts:
+    """The best chart with, in each cell, what playing that cell the other way costs."""
+
+    chart: Chart
+    cells: dict[tuple[Cell, int], CellCost]
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the chart."""
+        return self.chart.rules
+
+    def to_json(self) -> dict[str, Any]:
+        """The costs as ``cbj chart --costs --format json`` prints them."""
+        rows = []
+        for cell in ROWS:
+            found = [self.cells.get((cell, b)) for b in VALUES]
+            rows.append(
+                {
+                    "hand": cell_name(cell),
+                    "actions": {
+                        c: self.chart.action(cell, b).value
+                        for c, b in zip(COLUMNS, VALUES, strict=True)
+                    },
+                    "cost_per_100_rounds": {
+                        c: None if f is None else exact_json(f.per_100_rounds)
+                        for c, f in zip(COLUMNS, found, strict=True)
+                    },
+                }
+            )
+        return {
+            "title": title(self.chart),
+            "rules": self.rules.to_json(),
+            "expected_value": exact_json(self.chart.expected_value),
+            "columns": list(COLUMNS),
+            "rows": rows,
+        }
+
+
+def chart_costs(game: GameResult[Fraction], chart: Chart | None = None) -> ChartCosts:
+    """The best chart of ``game`` (or ``chart``, when given) and each cell's cost of a flip.
+
+    Each cost is the EV per round lost by playing that one cell the other way: never
+    negative on the best chart.
+    """
+    best = chart if chart is not None else best_chart(game.rules, game)
+    flips = _flip_costs(game, _columns(game), best, lambda b, column: iter(column.order))
+    return ChartCosts(
+        best,
+        {(c.cell, c.bonus): replace(c, cost=-c.cost) for c in flips},
+    )
