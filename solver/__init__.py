@@ -37,7 +37,8 @@ _HOMES = {
     "solver.exact.protection": "Counts EffectsOfRemoval",
     "solver.exact.session": "SessionResult",
     "solver.exact.shoe_states": "ShoeStates",
-    "solver.exact.chart": "Chart ChartCheck ChartCosts",
+    "solver.exact.chart": "Chart",
+    "solver.exact.chart_costs": "ChartCheck ChartCosts",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
         "BackendError CardError CbjError CountError DesignError HandError OutputError ReportError "

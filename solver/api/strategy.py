@@ -13,9 +13,9 @@ from typing import Unpack
 
 from solver.api.chart_file import chart_for, load_chart
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
-from solver.exact.chart import Chart as Chart
-from solver.exact.chart import ChartCheck, ChartCosts, check_chart, stored_chart
-from solver.exact.chart import chart_costs as costs_of_chart
+from solver.exact.chart import Chart, stored_chart
+from solver.exact.chart_costs import ChartCheck, ChartCosts, check_chart
+from solver.exact.chart_costs import chart_costs as costs_of_chart
 from solver.exact.dealer import DealerResult, dealer_distribution
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.ratios import ratio_table, round_moments, volatility

@@ -24,7 +24,7 @@ from solver.cli.options import (
     rules_options,
 )
 from solver.model.outcomes import POLICY_NAMES
-from solver.present import charts, files
+from solver.present import chart_costs, charts, files
 from solver.present import strategies as present_strategies
 from solver.present.formats import ChartFormat, Format
 from solver.present.tables import (
@@ -133,10 +133,10 @@ def _chart_cells(
     cache = chosen_cache(no_cache)
     if check_file is not None:
         checked = api.chart_check(file=check_file, cache=cache, **options)
-        emit_result(chosen, checked, charts.check_table(checked))
+        emit_result(chosen, checked, chart_costs.check_table(checked))
     else:
         priced = api.chart_costs(cache=cache, **options)
-        emit_result(chosen, priced, charts.costs_table(priced))
+        emit_result(chosen, priced, chart_costs.costs_table(priced))
 
 
 @click.command("strategies")

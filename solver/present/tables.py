@@ -489,6 +489,10 @@ _EDGE_NAMES = {
 }
 
 
+def _letters(tiers: tuple[Tier, ...]) -> list[str]:
+    return [t.name[0].upper() if tiers == BONUS_TIERS else t.option for t in tiers]
+
+
 def pay_solution_table(solution: PaySolution) -> Table:
     """A solved pay and its practical neighbours as a table."""
     rows = tuple(
@@ -502,15 +506,9 @@ def pay_solution_table(solution: PaySolution) -> Table:
         for c in solution.candidates
     )
     table = solution.paytable
-    shown = [
-        "x" if t.name == solution.tier else plain_number(p)
-        for t, p in zip(table.tiers, table.pays, strict=True)
-    ]
-    pays = (
-        ":".join(shown)
-        if table.standard
-        else ",".join(f"{t.option}={p}" for t, p in zip(table.tiers, shown, strict=True))
-    )
+    shown = ["x" if t == solution.tier else plain_number(p) for t, p in table.as_dict().items()]
+    named = (f"{t}={p}" for t, p in zip(_letters(table.tiers), shown, strict=True))
+    pays = ":".join(shown) if table.standard else ",".join(named)
     notes = (
         f"rules: {solution.rules.summary(omit=('paytable',))}; Bonus pays {pays}",
         f"target: {_EDGE_NAMES[solution.kind]} {percent(solution.target)} ({solution.target})",
@@ -522,13 +520,6 @@ def pay_solution_table(solution: PaySolution) -> Table:
         rows,
         notes,
     )
-
-
-def _tier_letters(tiers: tuple[Tier, ...]) -> list[str]:
-    """Clause 4's three tiers as ``S``, ``R``, ``A``; named tiers as their names."""
-    if tiers == BONUS_TIERS:
-        return [t.name[0].upper() for t in tiers]
-    return [t.option for t in tiers]
 
 
 def search_table(result: SearchResult) -> Table:
@@ -547,7 +538,7 @@ def search_table(result: SearchResult) -> Table:
     notes = (
         f"rules: {result.rules.summary(omit=('paytable',))}",
         f"{_EDGE_NAMES[result.kind]} from {percent(low)} to {percent(high)}; "
-        f"whole pays {result.max_pay} >= {' >= '.join(_tier_letters(result.tiers))} >= 1",
+        f"whole pays {result.max_pay} >= {' >= '.join(_letters(result.tiers))} >= 1",
         f"{result.matches} paytable(s) in the band; showing the {len(result.hits)} "
         "closest to its middle",
     )
