@@ -63,7 +63,8 @@ def paytable_solve(
     try:
         tier = table.tier(solve_for if isinstance(solve_for, str) else solve_for.name)
     except RulesError as error:
-        raise DesignError(f"cannot solve for {str(solve_for)[:40]!r}: {error}") from None
+        hint = "" if "unknown" in str(error) else "; list it in --paytable with any pay"
+        raise DesignError(f"cannot solve for {str(solve_for)[:40]!r}: {error}{hint}") from None
     given: dict[str, Fraction | int | str] = dict(pays or {})
     for name, pay in (("suited_match", suited_match), ("rank_match", rank_match)):
         if pay is not None:

@@ -201,6 +201,15 @@ def check_tiers(tiers: tuple[Tier, ...]) -> tuple[Tier, ...]:
     return tiers
 
 
+def tier_letters(tiers: tuple[Tier, ...]) -> list[str]:
+    """Clause 4's three tiers as ``S``, ``R``, ``A``; any other tiers by their names.
+
+    >>> tier_letters(BONUS_TIERS), tier_letters((tier_named("suited-adjacent"),))
+    (['S', 'R', 'A'], ['suited-adjacent'])
+    """
+    return [t.name[0].upper() if tiers == BONUS_TIERS else t.option for t in tiers]
+
+
 def tier_reached(player: Card, bonus: Card, tiers: tuple[Tier, ...] = BONUS_TIERS) -> Tier | None:
     """The best tier of ``tiers`` the two cards reach, or None when the Bonus wager loses.
 

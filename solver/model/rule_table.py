@@ -326,7 +326,8 @@ RULE_TABLE: tuple[Rule, ...] = (
         Paytable(),
         clause=4,
         limits=f"each 0 to {MAX_PAY}",
-        meaning="Bonus pays to 1, each 0 to 10000: suited match : rank match : adjacent (cl. 4)",
+        meaning="Bonus pays to 1, each 0 to 10000: suited match : rank match : adjacent, or "
+        "named tiers best first (cl. 4; docs/designer.md)",
         help="Bonus pays S:R:A (suited match : rank match : adjacent), each to 1, or tiers "
         "best first, e.g. suited-match=15,rank-match=4,suited-adjacent=2,adjacent=1.",
         label="Bonus pays",

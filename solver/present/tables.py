@@ -17,7 +17,7 @@ from solver.model.cards import Card, value_label
 from solver.model.checks import plain_number
 from solver.model.normal import Z90, Z95
 from solver.model.numbers import number, percent, signed
-from solver.model.paytable import BONUS_TIERS, Tier
+from solver.model.paytable import BONUS_TIERS, tier_letters
 from solver.model.rules import RULE_TABLE, Rules, format_ratio
 from solver.present.formats import Format, rule_cell
 
@@ -489,10 +489,6 @@ _EDGE_NAMES = {
 }
 
 
-def _letters(tiers: tuple[Tier, ...]) -> list[str]:
-    return [t.name[0].upper() if tiers == BONUS_TIERS else t.option for t in tiers]
-
-
 def pay_solution_table(solution: PaySolution) -> Table:
     """A solved pay and its practical neighbours as a table."""
     rows = tuple(
@@ -507,7 +503,7 @@ def pay_solution_table(solution: PaySolution) -> Table:
     )
     table = solution.paytable
     shown = ["x" if t == solution.tier else plain_number(p) for t, p in table.as_dict().items()]
-    named = (f"{t}={p}" for t, p in zip(_letters(table.tiers), shown, strict=True))
+    named = (f"{t}={p}" for t, p in zip(tier_letters(table.tiers), shown, strict=True))
     pays = ":".join(shown) if table.standard else ",".join(named)
     notes = (
         f"rules: {solution.rules.summary(omit=('paytable',))}; Bonus pays {pays}",
@@ -535,16 +531,17 @@ def search_table(result: SearchResult) -> Table:
         for h in result.hits
     )
     low, high = result.band
+    heading = "paytable S:R:A" if result.tiers == BONUS_TIERS else "paytable"
     notes = (
         f"rules: {result.rules.summary(omit=('paytable',))}",
         f"{_EDGE_NAMES[result.kind]} from {percent(low)} to {percent(high)}; "
-        f"whole pays {result.max_pay} >= {' >= '.join(_letters(result.tiers))} >= 1",
+        f"whole pays {result.max_pay} >= {' >= '.join(tier_letters(result.tiers))} >= 1",
         f"{result.matches} paytable(s) in the band; showing the {len(result.hits)} "
         "closest to its middle",
     )
     return Table(
         "Paytables in the edge band",
-        ("paytable S:R:A", "bonus edge", "round edge", "round hit freq", "round SD"),
+        (heading, "bonus edge", "round edge", "round hit freq", "round SD"),
         rows,
         notes,
     )

@@ -121,7 +121,7 @@ def sensitivity_plot(lines: Sequence[PaySensitivity]) -> Figure:
     """The round's house edge against each tier's pay, the pay in force marked."""
     figure = _figure(6.8, 2.6)
     figure.get_layout_engine().set(wspace=0.06)  # type: ignore[call-arg, union-attr]
-    axes_row = figure.subplots(1, 3, sharey=True)
+    axes_row = figure.subplots(1, len(lines), sharey=True, squeeze=False)[0]  # one per tier
     for axes, line in zip(axes_row, lines, strict=True):
         current_edge = float(line.edge) * 100
         xs = [x for x, _ in line.line]
