@@ -250,3 +250,23 @@ def test_a_simulation_under_named_tiers_counts_each_tier() -> None:
     frequencies = result.overall.bonus.frequencies
     assert list(frequencies) == list(rules.paytable.outcomes)
     assert sum(frequencies.values()) == 2000 and frequencies["suited_adjacent"] > 0
+
+
+tier_names = st.sampled_from(
+    [f"{s}{r}{k}" for s in ("", "suited-", "unsuited-") for r in ("", "ace-", "king-", "ten-")
+     for k in ("match", "adjacent")]
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(tier_names, pay), min_size=1, max_size=6))
+def test_tier_lists_print_and_parse_back_or_are_refused(items: list[tuple[str, Fraction]]) -> None:
+    text = ",".join(f"{name}={pay.numerator}/{pay.denominator}" for name, pay in items)
+    try:
+        table = Paytable.parse(text)
+    except RulesError as error:
+        assert "\n" not in str(error)
+        return
+    assert Paytable.parse(str(table)) == table
+    assert Rules.from_canonical(Rules(paytable=table).canonical()).paytable == table
+    assert sum(ln.probability for ln in analyse_bonus(Rules(decks=1, paytable=table)).lines) == 1

@@ -8,9 +8,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver.api.chart_file import load_chart
 from solver.api.session import session
+from solver.api.strategy import chart_check
 from solver.exact.chart import Chart, stored_chart, verify_chart
 from solver.exact.chart_costs import chart_costs, chart_value, check_chart
 from solver.exact.game import GameResult, solve_game
@@ -24,6 +27,7 @@ from solver.present import charts as charts_module
 from solver.present.chart_costs import check_table, costs_table
 from solver.present.charts import to_csv
 from solver.present.formats import ChartFormat, Format
+from solver.store.disk import Cache
 from solver.store.memory import MemoryCache
 from solver.studies.simulation import played_strategy
 from tests.conftest import run_cli
@@ -108,6 +112,7 @@ def test_flipping_one_cell_changes_the_ev_by_the_cost_check_prints(
     assert Fraction(doc["cost_against_optimal"]["exact"]) == game.expected_value - policy.main_ev
     status, out, _ = run_cli(["chart", "--check", str(path)], capsys)
     assert status == 0 and "hard 16" in out and "1 cell(s) differ" in out
+    assert chart_check(file=path, cache=Cache()).to_json() == doc
 
 
 def test_check_lists_each_differing_cell_largest_cost_first(
@@ -273,3 +278,28 @@ def test_cli_costs_json_is_the_api_document(
     status, out, _ = run_cli(["chart", "--costs", "--format", "json"], capsys)
     assert status == 0
     assert json.loads(out) == api_costs(cache=games).to_json()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from("HS-"), min_size=len(ROWS) * 10, max_size=len(ROWS) * 10))
+def test_any_grid_written_and_read_back_is_the_same(letters: list[str]) -> None:
+    actions = {
+        (cell, b): Action(letters[10 * k + b - 1]) for k, cell in enumerate(ROWS) for b in VALUES
+    }
+    grid = parse_chart(csv_of(actions), "any.csv")
+    assert grid.actions == actions
+    assert parse_chart(csv_of(dict(grid.actions)), "any.csv") == grid
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=200))
+def test_arbitrary_text_is_a_chart_or_one_clear_error(text: str) -> None:
+    try:
+        parse_chart(text, "x.csv")
+    except StrategyError as error:
+        assert "x.csv" in str(error) and "\n" not in str(error)
+
+
+def test_a_file_name_the_system_cannot_hold_is_refused() -> None:
+    with pytest.raises(StrategyError, match="not a file name"):
+        load_chart("a\x00b.csv")

@@ -438,3 +438,22 @@ def test_cli_bad_tier_input_is_one_line_and_status_2(
     status, out, err = run(["paytable", *argv, "--decks", "2"], capsys)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and message in err
+
+
+def test_named_tier_results_are_the_commands_json(capsys: pytest.CaptureFixture[str]) -> None:
+    import solver
+    from solver.store.disk import Cache
+
+    argv = ["paytable", "solve", "--decks", "2", "--paytable", str(FOUR), "--format", "json"]
+    status, out, _ = run([*argv, "--solve-for", "rank-match", "--target-bonus-edge", "5%"], capsys)
+    assert status == 0
+    solved = solver.paytable_solve(
+        solve_for="rank-match", target_bonus_edge="5%", decks=2, paytable=FOUR, cache=Cache()
+    )
+    assert solved.to_json() == json.loads(out)
+    tiers = "suited-match,rank-match,suited-adjacent,adjacent"
+    argv = ["paytable", "search", "--decks", "2", "--tiers", tiers, "--max-pay", "8"]
+    status, out, _ = run([*argv, "--format", "json"], capsys)
+    assert status == 0
+    found = solver.paytable_search(tiers=tiers, max_pay=8, decks=2, cache=Cache())
+    assert found.to_json() == json.loads(out)

@@ -33,6 +33,8 @@ def load_chart(path: str | Path) -> ChartGrid:
         ) from None
     except OSError as error:
         raise StrategyError(f"chart {path} cannot be read: {error.strerror or error}") from None
+    except ValueError:  # a name the system cannot hold, e.g. with a NUL character
+        raise StrategyError(f"chart {str(path)[:40]!r} is not a file name") from None
     return parse_chart(text, str(path))
 
 
