@@ -22,7 +22,7 @@ from solver.model.cards import VALUES, Card, Shoe, ValueCounts, value_label
 from solver.model.errors import HandError, RulesError, ShoeError
 from solver.model.hands import hand_of, hard_total, is_player_blackjack
 from solver.model.numbers import exact_json, float_json, number_json
-from solver.model.outcomes import MAIN_OUTCOMES, as_outcome, bonus_pay, main_payoffs
+from solver.model.outcomes import MAIN_OUTCOMES, bonus_pay, main_payoffs
 from solver.model.parallel import parallel_map
 from solver.model.rules import Rules
 
@@ -237,8 +237,7 @@ def _round_lines(
     """Joint distribution of (main net, Bonus net) over ordered starting card pairs."""
     pay_main = main_payoffs(rules)
     nets: dict[tuple[str, str], Fraction] = {
-        (k, as_outcome(outcome)): pay_main[k]
-        + bonus_pay(rules.paytable, outcome) * rules.bonus_ratio
+        (k, outcome): pay_main[k] + bonus_pay(rules.paytable, outcome) * rules.bonus_ratio
         for k in MAIN_OUTCOMES
         for outcome in rules.paytable.outcomes
     }

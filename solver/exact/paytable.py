@@ -451,18 +451,27 @@ def search_paytables(
             f"with {model.rules.decks} deck(s); search with another last tier"
         )
 
-    def runs() -> Iterator[tuple[tuple[int, ...], int, int, int]]:
+    def runs() -> Iterator[tuple[tuple[int, ...], int, int, int, int]]:
         """For the leading pays: the scaled edge at a last pay of 0 and the band's interval."""
-        for rising in itertools.combinations_with_replacement(range(1, max_pay + 1), leading):
-            pays_ = rising[::-1]  # each pay at most the one before it
-            base = k0 + sum(k * p for k, p in zip(lead, pays_, strict=True))
-            first = max(1, -((top_end - base) // -klast))  # ceil((base - high) / -klast)
-            last = min(pays_[-1] if pays_ else max_pay, (base - bottom_end) // -klast)
+        if not lead:  # one tier: its pays run from 1 to max_pay
+            first = max(1, -((top_end - k0) // -klast))
+            last = min(max_pay, (k0 - bottom_end) // -klast)
             if first <= last:
-                yield pays_, base, first, last
+                yield (), 0, k0, first, last  # no leading pays: r is not used
+            return
+        *outer, inner = lead
+        for rising in itertools.combinations_with_replacement(range(1, max_pay + 1), leading - 1):
+            prefix = rising[::-1]  # each pay at most the one before it
+            start = k0 + sum(k * p for k, p in zip(outer, prefix, strict=True))
+            for r in range(1, (prefix[-1] if prefix else max_pay) + 1):
+                base = start + inner * r  # the scaled edge at a last pay of 0
+                first = max(1, -((top_end - base) // -klast))  # ceil((base - high) / -klast)
+                last = min(r, (base - bottom_end) // -klast)
+                if first <= last:
+                    yield prefix, r, base, first, last
 
     # Count first (cheap: one step per leading pays), so an overlong search is refused up front.
-    matches = sum(last - first + 1 for _, _, first, last in runs())
+    matches = sum(last - first + 1 for _, _, _, first, last in runs())
     if matches > MAX_SEARCH_CANDIDATES:
         raise DesignError(
             f"the band holds {matches:,} paytables up to {max_pay}, more than the "
@@ -470,8 +479,8 @@ def search_paytables(
             "range or lower --max-pay"
         )
     found = (
-        (abs(2 * (base + klast * a) - twice_middle), (*pays_, a))
-        for pays_, base, first, last in runs()
+        (abs(2 * (base + klast * a) - twice_middle), (*prefix, r, a) if lead else (a,))
+        for prefix, r, base, first, last in runs()
         for a in range(first, last + 1)
     )
     best = heapq.nsmallest(top, found)  # a heap of ``top`` entries: memory stays bounded

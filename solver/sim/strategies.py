@@ -265,9 +265,8 @@ def parse_strategy(
             raise StrategyError("strategy 'mimic-dealer' needs the dealer's stopping total")
         return MimicDealer(dealer_stands_on)
     if cleaned in TABLE_STRATEGIES or cleaned.startswith(CHART_PREFIX):
-        label = (
-            cleaned if cleaned in TABLE_STRATEGIES else text.strip()
-        )  # a file name keeps its case
+        # A chart file's name keeps its case.
+        label = cleaned if cleaned in TABLE_STRATEGIES else text.strip()
         if decisions is None:
             raise StrategyError(f"strategy {label!r} needs the exact solver's decision table")
         return TableStrategy(decisions(label), label=label)
