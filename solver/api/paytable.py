@@ -26,7 +26,14 @@ from solver.exact.paytable import (
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import DEFAULT_ROUND_BAND
 from solver.model.paytable import BONUS_TIERS, MAX_TIERS, Tier, tier_named
-from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules, parse_ratio
+from solver.model.rules import (
+    DealerBonus,
+    DealerNatural,
+    NaturalBeats,
+    Paytable,
+    Rules,
+    parse_ratio,
+)
 
 
 def _edge_target(
@@ -168,6 +175,7 @@ def variants(
     progress: ProgressCallback | None = None,
     rules: Rules | None = None,
     preset: str | None = None,
+    dealer_bonus: DealerBonus | str | None = None,
     natural_beats: NaturalBeats | str | None = None,
     natural_beats_multi_card_21: bool | None = None,
     paytable: Paytable | str | None = None,
@@ -178,6 +186,7 @@ def variants(
         rules,
         RuleOptions(
             preset=preset,
+            dealer_bonus=dealer_bonus,
             natural_beats=natural_beats,
             natural_beats_multi_card_21=natural_beats_multi_card_21,
             paytable=paytable,
