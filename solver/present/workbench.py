@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 from solver.model.outcomes import MAIN_OUTCOMES
 from solver.model.rules import RULE_TABLE, PresetName, Rules
 from solver.present.formats import rule_cell
-from solver.present.style import edge_percent, one_in, signed
+from solver.present.style import amount, edge_percent, one_in, signed
 from solver.present.wording import rules_sentence
 
 if TYPE_CHECKING:
@@ -149,7 +149,8 @@ def rules_fields(
                 f'<input type="text" {attributes}{mode} value="{escape(given)}" '
                 f'placeholder="{escape(current)}" autocomplete="off" spellcheck="false">'
             )
-        hint = f"{rule.help} Range: {rule.limits}."
+        said = rule.limits.replace(" to ", "-") in rule.help  # "(1-8)" already in the help
+        hint = rule.help if said else f"{rule.help} Range: {rule.limits}."
         parts.append(_field(rule.name, rule.label, control, hint, errors, prefix))
     return "".join(parts)
 
@@ -212,6 +213,7 @@ def html_table(
 
 def _wagers(game: GameResult[Any]) -> str:
     exact = game.exact
+    wins = game.outcomes["blackjack"] + game.outcomes["win"]
     rows = [
         [
             "Main wager",
@@ -220,7 +222,7 @@ def _wagers(game: GameResult[Any]) -> str:
             ),
             _figure("main-ev", game.expected_value, signed(game.expected_value, 6), exact),
             _figure("main-sd", game.standard_deviation, f"{game.standard_deviation:.4f}", False),
-            "",
+            _figure("main-hit-frequency", wins, f"{float(wins):.4f}", exact),
         ]
     ]
     if game.bonus is not None:
@@ -295,7 +297,7 @@ def _bonus_table(game: GameResult[Any]) -> str:
     rows = [
         [
             escape(line.outcome.value.replace("_", " ")),
-            escape(f"{line.pays} to 1" if line.pays else "loses"),
+            escape(f"{line.pays} to 1" if line.pays >= 0 else "loses"),
             _figure(
                 f"bonus-{line.outcome.value}",
                 line.probability,
@@ -318,9 +320,9 @@ def _volatility(volatility: Volatility | None) -> str:
     rows = [
         [
             f"{s.rounds:,}",
-            escape(f"{float(s.mean):+,.1f}"),
-            escape(f"{s.range90[0]:+,.1f} to {s.range90[1]:+,.1f}"),
-            escape(f"{s.range95[0]:+,.1f} to {s.range95[1]:+,.1f}"),
+            escape(amount(s.mean)),
+            escape(f"{amount(s.range90[0])} to {amount(s.range90[1])}"),
+            escape(f"{amount(s.range95[0])} to {amount(s.range95[1])}"),
             f"{s.probability_ahead:.4f}",
         ]
         for s in volatility.sessions
@@ -347,7 +349,7 @@ def game_figures(game: GameResult[Any]) -> str:
     arithmetic = "exact fractions" if game.exact else "floating point"
     return (
         '<p class="rules-line">'
-        f"{escape(rules_sentence(game.rules))}; {arithmetic}.</p>"
+        f"{escape(rules_sentence(game.rules).rstrip('.'))}; {arithmetic}.</p>"
         f"{_who_holds(game)}{_wagers(game)}{_outcomes(game)}{_bonus_table(game)}"
         f"{_volatility(game.volatility)}"
     )

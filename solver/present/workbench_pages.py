@@ -151,11 +151,12 @@ def compare_body(columns: Sequence[Column]) -> str:
         f'<thead><tr><th scope="col">rule or figure</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
-    return (
+    return (  # the figures first: the forms below are long
+        f'<section id="results" aria-live="polite">{table}</section>'
         '<form id="compare-form" method="get" action="/compare">'
+        '<button type="submit">Compare</button>'
         f'<div class="compare-forms">{forms}</div>'
         '<button type="submit">Compare</button></form>'
-        f'<section id="results" aria-live="polite">{table}</section>'
     )
 
 
