@@ -35,6 +35,7 @@ from solver.web.form import RULE_FIELDS, read_rules
 from solver.web.pages import REPORT_SIZES
 from solver.web.work import Work, WorkbenchStore
 from solver.web.workbench import Workbench
+from tests.conftest import run_cli
 
 BASE = "http://127.0.0.1:8021"
 FIGURE = re.compile(r'data-figure="([a-z-]+)" data-value="([^"]+)"')
@@ -327,3 +328,19 @@ def test_sigterm_stops_the_server_and_its_workers() -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--host", "example.com"], "host 'example.com' is not an IP address"),
+        (["--port", "0"], "port 0 is out of range: use 1 to 65535"),
+        (["--port", "70000"], "port 70000 is out of range: use 1 to 65535"),
+    ],
+)
+def test_serve_refuses_a_bad_address_in_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(["serve", *argv], capsys)
+    assert status == 2 and out == ""
+    assert err.startswith(f"cbj: error: {message}") and err.count("\n") == 1

@@ -211,17 +211,18 @@ def html_table(
     )
 
 
-def _wagers(game: GameResult[Any]) -> str:
+def _wagers(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
+    # Each of the game's properties sums over every starting pair (in fractions, when
+    # exact, a few milliseconds each): each is read once.
     exact = game.exact
-    wins = game.outcomes["blackjack"] + game.outcomes["win"]
+    wins = outcomes["blackjack"] + outcomes["win"]
+    ev, sd_main = game.expected_value, game.standard_deviation
     rows = [
         [
             "Main wager",
-            _figure(
-                "main-house-edge", -game.expected_value, edge_percent(-game.expected_value), exact
-            ),
-            _figure("main-ev", game.expected_value, signed(game.expected_value, 6), exact),
-            _figure("main-sd", game.standard_deviation, f"{game.standard_deviation:.4f}", False),
+            _figure("main-house-edge", -ev, edge_percent(-ev), exact),
+            _figure("main-ev", ev, signed(ev, 6), exact),
+            _figure("main-sd", sd_main, f"{sd_main:.4f}", False),
             _figure("main-hit-frequency", wins, f"{float(wins):.4f}", exact),
         ]
     ]
@@ -246,28 +247,18 @@ def _wagers(game: GameResult[Any]) -> str:
             ]
         )
         sd = math.sqrt(game.round_variance)
+        edge, round_ev, hits = (
+            game.round_house_edge,
+            game.round_expected_value,
+            game.round_hit_frequency,
+        )
         rows.append(
             [
                 "Whole round",
-                _figure(
-                    "round-house-edge",
-                    game.round_house_edge,
-                    edge_percent(game.round_house_edge),
-                    exact,
-                ),
-                _figure(
-                    "round-ev",
-                    game.round_expected_value,
-                    signed(game.round_expected_value, 6),
-                    exact,
-                ),
+                _figure("round-house-edge", edge, edge_percent(edge), exact),
+                _figure("round-ev", round_ev, signed(round_ev, 6), exact),
                 _figure("round-sd", sd, f"{sd:.4f}", False),
-                _figure(
-                    "round-hit-frequency",
-                    game.round_hit_frequency,
-                    f"{float(game.round_hit_frequency):.4f}",
-                    exact,
-                ),
+                _figure("round-hit-frequency", hits, f"{float(hits):.4f}", exact),
             ]
         )
     return html_table(
@@ -278,8 +269,7 @@ def _wagers(game: GameResult[Any]) -> str:
     )
 
 
-def _outcomes(game: GameResult[Any]) -> str:
-    outcomes = game.outcomes
+def _outcomes(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
     rows = [
         [
             escape(_OUTCOME_WORDS[k]),
@@ -347,10 +337,12 @@ def _who_holds(game: GameResult[Any]) -> str:
 def game_figures(game: GameResult[Any]) -> str:
     """Every figure of a solved game: each wager's edge, results, Bonus returns, volatility."""
     arithmetic = "exact fractions" if game.exact else "floating point"
+    outcomes = game.outcomes
     return (
         '<p class="rules-line">'
         f"{escape(rules_sentence(game.rules).rstrip('.'))}; {arithmetic}.</p>"
-        f"{_who_holds(game)}{_wagers(game)}{_outcomes(game)}{_bonus_table(game)}"
+        f"{_who_holds(game)}{_wagers(game, outcomes)}{_outcomes(game, outcomes)}"
+        f"{_bonus_table(game)}"
         f"{_volatility(game.volatility)}"
     )
 
