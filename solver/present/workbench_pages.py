@@ -111,12 +111,14 @@ def _marked(text: str, differs: bool, attributes: str = "") -> str:
 
 
 def compare_body(columns: Sequence[Column]) -> str:
-    """Two to four rule sets side by side: each one's fields, then a table of their figures
-    in which every value unlike column A's is highlighted."""
+    """Two to four rule sets side by side: a table of their rules and figures in which every
+    value unlike column A's is highlighted, then every column's fields (C and D join the
+    table once one of their fields is given)."""
     forms = "".join(
         f'<fieldset class="column"><legend>{c.letter}</legend>{c.fields}</fieldset>'
         for c in columns
     )
+    columns = [c for c in columns if c.letter in "AB" or c.rules is not None]
     head = "".join(f'<th scope="col">{c.letter}</th>' for c in columns)
     base = columns[0].rules
     rows: list[str] = []

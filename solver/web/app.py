@@ -133,8 +133,7 @@ def compare_page(request: Request) -> Response:
         busy = busy or outcome.progress is not None
         column = pages_html.Column(letter, fields, form.rules, outcome.value, outcome.progress)
         columns.append(column)
-    shown = [c for c in columns if c.letter in ("A", "B") or c.rules is not None]
-    body = pages_html.compare_body(shown)
+    body = pages_html.compare_body(columns)
     return HTMLResponse(html.page("Compare", "/compare", body, {}, busy), status)
 
 
