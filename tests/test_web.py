@@ -344,3 +344,17 @@ def test_serve_refuses_a_bad_address_in_one_line(
     status, out, err = run_cli(["serve", *argv], capsys)
     assert status == 2 and out == ""
     assert err.startswith(f"cbj: error: {message}") and err.count("\n") == 1
+
+
+def test_a_newer_job_supersedes_the_oldest_one_waiting() -> None:
+    work = Work(waiting=1, start=False)
+    first = work.submit("first", lambda job: 1)
+    assert work.submit("first", lambda job: 2) is first  # the same input: the same job
+    second = work.submit("second", lambda job: 3)
+    assert first.superseded and not second.superseded
+    assert work.find("first") is None and work.find("second") is second
+    again = work.submit("first", lambda job: 4)  # asked again: a new job, which wins
+    assert again is not first and second.superseded
+    again.run()
+    assert again.result() == 4
+    work.close()
