@@ -23,6 +23,7 @@ from solver.exact.paytable import (
     variant_rules,
     with_pay,
 )
+from solver.model.checks import checked
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import DEFAULT_ROUND_BAND, PAY_TIERS, BonusOutcome
 from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules, parse_ratio
@@ -38,6 +39,7 @@ def _edge_target(
     return given[0]
 
 
+@checked
 def paytable_solve(
     *,
     solve_for: BonusOutcome | str,
@@ -73,6 +75,7 @@ def paytable_solve(
     return solve_pay(model, tier, kind, edge, table, played.bonus_ratio)
 
 
+@checked
 def paytable_search(
     *,
     round_edge_range: str | None = None,
@@ -122,6 +125,7 @@ def _natural(text: str) -> DealerNatural:
         raise RulesError(f"dealer natural {text!r} is unknown: use one of {choices}") from None
 
 
+@checked
 def variants(
     *,
     decks: Sequence[int | str] | str = (),

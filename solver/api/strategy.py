@@ -18,7 +18,7 @@ from solver.exact.ratios import ratio_table, round_moments, volatility
 from solver.exact.strategies import StrategiesResult, realistic_play, simple_policy
 from solver.exact.volatility import check_ratio, parse_ratios
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_value
-from solver.model.checks import is_whole
+from solver.model.checks import checked, is_whole
 from solver.model.errors import StrategyError
 from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import TABULATED_RATIOS, Rules
@@ -26,6 +26,7 @@ from solver.sim.strategies import TABLE_STRATEGIES
 from solver.store.protocol import Store
 
 
+@checked
 def dealer(
     *,
     bonus: str | int = "all",
@@ -50,6 +51,7 @@ def dealer(
     return DealerResult(played, cards, rows)
 
 
+@checked
 def chart(
     *, cache: Store | None = None, rules: Rules | None = None, **options: Unpack[RuleOptions]
 ) -> Chart:
@@ -58,6 +60,7 @@ def chart(
     return stored_chart(played, solve_game(played, exact=True, cache=cache), cache)
 
 
+@checked
 def strategies(
     *,
     names: Sequence[str] | str = POLICY_NAMES,

@@ -72,7 +72,7 @@ def parse_depths(depths: str | Sequence[float | str]) -> tuple[float, ...]:
     for item in items:
         text = str(item).strip()
         try:
-            if len(text) > 40:
+            if len(text) > 40 or not text.isascii():  # float() reads other scripts' digits
                 raise ValueError
             depth = float(text)
         except ValueError:
