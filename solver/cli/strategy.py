@@ -64,11 +64,12 @@ def dealer(bonus_text: str, removed: str, fmt: str, **options: Any) -> None:
     "--output",
     type=FilePath(dir_okay=False),
     default=None,
-    help="Write to this file instead of stdout (format from its extension).",
+    help="Write to this file instead of stdout (format from its extension; - is stdout).",
 )
 @cache_option
 def chart(fmt: str | None, output: Path | None, no_cache: bool, **options: Any) -> None:
     """The best printable hit/stand chart and its cost against perfect play."""
+    output = files.to_stdout(output)
     chosen = ChartFormat(files.choose_format(output, fmt, [f.value for f in ChartFormat], "md"))
     if output is None:
         files.check_terminal(chosen.value, sys.stdout)
