@@ -1,7 +1,7 @@
 """The report builds for every legal game: each corner of the rule table and each preset.
 
 A corner is one rule at an end of its range (1 and 8 decks, the dealer standing on 12
-and on 21, every natural reading, every pay at 0 and at its maximum, the largest Bonus
+and on 21, each way the dealer counts the Bonus card, every natural reading, every pay at 0 and at its maximum, the largest Bonus
 ratio and blackjack pay) with the other rules at their defaults; every report is built
 at the smallest sizes (two shoes a depth, a few hundred rounds), laid out and rendered
 as HTML, and must say something sensible in every section: no NaN or infinity in its
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from solver.model.paytable import MAX_PAY, Paytable
-from solver.model.rule_table import MAX_BLACKJACK_PAY, MAX_BONUS_RATIO
+from solver.model.rule_table import MAX_BLACKJACK_PAY, MAX_BONUS_RATIO, DealerBonus
 from solver.model.rules import DealerNatural, NaturalBeats, PresetName, Rules
 from solver.present.report import build_report, render_html
 from solver.store.memory import MemoryCache
@@ -35,6 +35,7 @@ CORNERS: list[dict[str, Any]] = [
     {"decks": 8},
     {"dealer_stands_on": 12},
     {"dealer_stands_on": 21},
+    *({"dealer_bonus": reading} for reading in DealerBonus),
     *({"dealer_natural": reading} for reading in DealerNatural),
     *({"natural_beats": reading} for reading in NaturalBeats),
     {"paytable": LOWEST},

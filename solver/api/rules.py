@@ -15,6 +15,7 @@ from solver.model.checks import checked
 from solver.model.errors import RulesError
 from solver.model.rules import (
     RULE_ALIASES,
+    DealerBonus,
     DealerNatural,
     NaturalBeats,
     Paytable,
@@ -38,6 +39,7 @@ class RuleOptions(TypedDict, total=False):
     preset: str | None
     decks: int | str | None
     dealer_stands_on: int | str | None
+    dealer_bonus: DealerBonus | str | None
     blackjack_pays: Fraction | int | float | str | None
     dealer_natural: DealerNatural | str | None
     natural_beats: NaturalBeats | str | None
