@@ -1,8 +1,8 @@
 """The report builds for every legal game: each corner of the rule table and each preset.
 
 A corner is one rule at an end of its range (1 and 8 decks, the dealer standing on 12
-and on 21, each way the dealer counts the Bonus card, every natural reading, every pay at 0 and at its maximum, the largest Bonus
-ratio and blackjack pay) with the other rules at their defaults; every report is built
+and on 21, each way the dealer counts the Bonus card, every natural reading, every pay
+at 0 and at its maximum, the largest Bonus ratio and blackjack pay) with the other rules at their defaults; every report is built
 at the smallest sizes (two shoes a depth, a few hundred rounds), laid out and rendered
 as HTML, and must say something sensible in every section: no NaN or infinity in its
 text.  A report costs about 8 s of CPU (solves, the variants, the game-protection
