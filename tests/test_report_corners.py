@@ -2,12 +2,12 @@
 
 A corner is one rule at an end of its range (1 and 8 decks, the dealer standing on 12
 and on 21, each way the dealer counts the Bonus card, every natural reading, every pay
-at 0 and at its maximum, the largest Bonus ratio and blackjack pay) with the other rules at their defaults; every report is built
-at the smallest sizes (two shoes a depth, a few hundred rounds), laid out and rendered
-as HTML, and must say something sensible in every section: no NaN or infinity in its
-text.  A report costs about 8 s of CPU (solves, the variants, the game-protection
-study and four plots), so the sweep is a soak test; the default suite builds one report
-whose rules sit at several corners at once.
+at 0 and at its maximum, the largest Bonus ratio and blackjack pay) with the other rules
+at their defaults; every report is built at the smallest sizes (two shoes a depth, a few
+hundred rounds), laid out and rendered as HTML, and must say something sensible in every
+section: no NaN or infinity in its text.  A report costs about 8 s of CPU (solves, the
+variants, the game-protection study and four plots), so the sweep is a soak test; the
+default suite builds one report whose rules sit at several corners at once.
 """
 
 from __future__ import annotations
