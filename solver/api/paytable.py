@@ -23,6 +23,7 @@ from solver.exact.paytable import (
     variant_rules,
     with_pay,
 )
+from solver.model.checks import checked
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import DEFAULT_ROUND_BAND
 from solver.model.paytable import BONUS_TIERS, MAX_TIERS, Tier, tier_named
@@ -46,6 +47,7 @@ def _edge_target(
     return given[0]
 
 
+@checked
 def paytable_solve(
     *,
     solve_for: Tier | str,
@@ -88,6 +90,7 @@ def paytable_solve(
     return solve_pay(model, tier, kind, edge, table, played.bonus_ratio)
 
 
+@checked
 def parse_tiers(text: str | Sequence[Tier | str]) -> tuple[Tier, ...]:
     """Tiers named in a comma list (``suited-match,rank-match,suited-adjacent,adjacent``).
 
@@ -109,6 +112,7 @@ def parse_tiers(text: str | Sequence[Tier | str]) -> tuple[Tier, ...]:
     return tiers
 
 
+@checked
 def paytable_search(
     *,
     round_edge_range: str | None = None,
@@ -163,6 +167,7 @@ def _natural(text: str) -> DealerNatural:
         raise RulesError(f"dealer natural {text!r} is unknown: use one of {choices}") from None
 
 
+@checked
 def variants(
     *,
     decks: Sequence[int | str] | str = (),

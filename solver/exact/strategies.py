@@ -48,6 +48,7 @@ from solver.exact.ratios import RatioRow
 from solver.exact.volatility import Volatility
 from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.cells import Actions
+from solver.model.checks import ascii_digits
 from solver.model.errors import StrategyError
 from solver.model.hands import best_total, hand_of, hard_total, is_player_blackjack
 from solver.model.numbers import exact_json
@@ -95,7 +96,7 @@ def simple_policy(name: str, rules: Rules) -> Policy:
     cleaned = name.strip().lower()
     if cleaned.startswith("stand-on:"):
         text = cleaned.removeprefix("stand-on:")
-        if not text.isdigit() or not 2 <= int(text) <= 22:
+        if not ascii_digits(text) or not 2 <= int(text) <= 22:
             raise StrategyError(f"strategy {name!r}: K in stand-on:K must be a total from 2 to 22")
         return stand_on(int(text))
     if cleaned == "never-bust":
