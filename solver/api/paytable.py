@@ -25,7 +25,8 @@ from solver.exact.paytable import (
 )
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import DEFAULT_ROUND_BAND, PAY_TIERS, BonusOutcome
-from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules, parse_ratio
+from solver.model.rule_table import RULES_BY_NAME
+from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
 
 
 def _edge_target(
@@ -104,22 +105,9 @@ def _listed(values: Sequence[Any] | str, parse: Callable[[str], Any], what: str)
     return tuple(parse(item) for item in items)
 
 
-def _whole(what: str) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        digits = text.strip().lstrip("+-")
-        if not (digits.isascii() and digits.isdigit()) or len(text) > 6:
-            raise RulesError(f"{what} {text!r} is not a whole number")
-        return int(text)
-
-    return parse
-
-
-def _natural(text: str) -> DealerNatural:
-    try:
-        return DealerNatural(text)
-    except ValueError:
-        choices = ", ".join(d.value for d in DealerNatural)
-        raise RulesError(f"dealer natural {text!r} is unknown: use one of {choices}") from None
+def _parse(rule: str) -> Callable[[str], Any]:
+    """How the rule table reads one value of ``rule`` from its text (as every option does)."""
+    return RULES_BY_NAME[rule].parse
 
 
 def variants(
@@ -152,10 +140,10 @@ def variants(
     )
     combinations = variant_rules(
         base,
-        decks=_listed(decks, _whole("decks"), "decks"),
-        dealer_stands_on=_listed(dealer_stands_on, _whole("dealer stands on"), "totals"),
-        blackjack_pays=_listed(blackjack_pays, lambda t: parse_ratio(t, "blackjack pays"), "pays"),
-        dealer_natural=_listed(dealer_natural, _natural, "naturals"),
+        decks=_listed(decks, _parse("decks"), "decks"),
+        dealer_stands_on=_listed(dealer_stands_on, _parse("dealer_stands_on"), "totals"),
+        blackjack_pays=_listed(blackjack_pays, _parse("blackjack_pays"), "pays"),
+        dealer_natural=_listed(dealer_natural, _parse("dealer_natural"), "naturals"),
     )
     found = solve_variants(combinations, exact=exact, jobs=jobs, progress=progress, cache=cache)
     return Variants(base, found)

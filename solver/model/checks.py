@@ -71,7 +71,8 @@ def _limits(low: int | None, high: int | None) -> str:
 
 
 def whole_text(value: object, what: str) -> int:
-    """A whole number given as an int or as its text (``"6"``); ``RulesError`` if neither.
+    """A whole number given as an int or as its text in ASCII digits (``"6"``);
+    ``RulesError`` if neither.
 
     >>> whole_text(" 2", "decks")
     2
@@ -80,7 +81,7 @@ def whole_text(value: object, what: str) -> int:
         assert isinstance(value, int)
         return value
     text = str(value).strip()
-    if not re.fullmatch(r"[+-]?\d{1,6}", text):
+    if not re.fullmatch(r"[+-]?\d{1,6}", text, flags=re.ASCII):
         raise RulesError(f"{what} {value!r} is not a whole number")
     return int(text)
 
