@@ -9,7 +9,7 @@ of ``docs/rules.md`` are derived from :data:`RULE_TABLE`: adding a rule is one r
 plus the code that gives it meaning.
 
 >>> [rule.name for rule in RULE_TABLE if rule.dealer]
-['dealer_stands_on', 'dealer_natural']
+['dealer_stands_on', 'dealer_bonus', 'dealer_natural']
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from solver.model.checks import (
     whole_text,
 )
 from solver.model.errors import RulesError
-from solver.model.paytable import BONUS_TIERS, MAX_PAY, Paytable
+from solver.model.paytable import MAX_PAY, Paytable, tier_named
 
 MIN_BONUS_RATIO = Fraction(1, 2)
 #: Documented ranges, checked before any arithmetic: blackjack pays more than 0 and at most
@@ -36,6 +36,16 @@ MIN_BONUS_RATIO = Fraction(1, 2)
 #: (a Bonus pay is 0 to ``MAX_PAY`` to 1: see :mod:`solver.model.paytable`).
 MAX_BLACKJACK_PAY = Fraction(100)
 MAX_BONUS_RATIO = Fraction(100)
+
+
+class DealerBonus(StrEnum):
+    """How the dealer counts the Bonus card in its totals (rule clauses 7 and 8)."""
+
+    CHOOSES = "chooses"
+    """With or without it, whichever makes the better total (the rule text's reading)."""
+    MUST_USE = "must_use"
+    """In every total, as a standard dealer counts its up card: own cards plus the Bonus
+    card over 21 bust."""
 
 
 class DealerNatural(StrEnum):
@@ -189,13 +199,31 @@ def _read_paytable(value: Any) -> Paytable:
 
 def _pays_words(paytable: Paytable) -> str:
     return ", ".join(
-        f"{tier.words} {to_one(pay)}" for tier, pay in zip(BONUS_TIERS, paytable.pays, strict=True)
+        f"{tier.words} {to_one(pay)}"
+        for tier, pay in zip(paytable.tiers, paytable.pays, strict=True)
     )
 
 
 def _pays_sentence(paytable: Paytable) -> str:
     pays = " / ".join(str(pay) for pay in paytable.pays)
-    return f"Bonus pays {pays} to 1 ({' / '.join(tier.words for tier in BONUS_TIERS)})"
+    return f"Bonus pays {pays} to 1 ({' / '.join(tier.words for tier in paytable.tiers)})"
+
+
+def _paytable_canonical(paytable: Paytable) -> Any:
+    """Clause 4's three pays as a list of pairs; named tiers as ``[tier, pair]`` items."""
+    if paytable.standard:
+        return [_pair(pay) for pay in paytable.pays]
+    return [
+        [tier.option, _pair(pay)] for tier, pay in zip(paytable.tiers, paytable.pays, strict=True)
+    ]
+
+
+def _paytable_from_canonical(items: Any) -> Paytable:
+    if items and isinstance(items[0][0], str):
+        return Paytable(
+            (_unpair(pair) for _, pair in items), tiers=(tier_named(name) for name, _ in items)
+        )
+    return Paytable(_unpair(pair) for pair in items)
 
 
 def _whole_rule(name: str, low: int, high: int, **row: Any) -> Rule:
@@ -246,6 +274,27 @@ def _choice_rule(
         from_canonical=check,
         choices=values,
         **row,
+    )
+
+
+_BONUS_WORDS: dict[DealerBonus, tuple[str, str]] = {
+    DealerBonus.CHOOSES: ("with or without it, whichever makes the better total", ""),
+    DealerBonus.MUST_USE: (
+        "always counted, as a standard dealer's up card (own cards plus it over 21 bust)",
+        "dealer must use the Bonus card",
+    ),
+}
+
+
+def _unless_default(rule: Rule) -> Rule:
+    """``rule`` saying nothing in the one-line sentence and the summaries at its default.
+
+    For rules added after those lines were published (charts, reports, ``strategy_tables/``):
+    the default game's lines stay as they were, and a change still names itself.
+    """
+    return rule._replace(
+        sentence=lambda value: "" if value == rule.default else rule.sentence(value),
+        phrase=lambda value: "" if value == rule.default else rule.phrase(value),
     )
 
 
@@ -308,8 +357,10 @@ RULE_TABLE: tuple[Rule, ...] = (
         Paytable(),
         clause=4,
         limits=f"each 0 to {MAX_PAY}",
-        meaning="Bonus pays to 1, each 0 to 10000: suited match : rank match : adjacent (cl. 4)",
-        help="Bonus pays S:R:A (suited match : rank match : adjacent), each to 1.",
+        meaning="Bonus pays to 1, each 0 to 10000: suited match : rank match : adjacent, or "
+        "named tiers best first (cl. 4; docs/designer.md)",
+        help="Bonus pays S:R:A (suited match : rank match : adjacent), each to 1, or tiers "
+        "best first, e.g. suited-match=15,rank-match=4,suited-adjacent=2,adjacent=1.",
         label="Bonus pays",
         check=_check_paytable,
         parse=_read_paytable,
@@ -318,8 +369,8 @@ RULE_TABLE: tuple[Rule, ...] = (
         phrase=lambda p: f"Bonus pays {p}",
         tag=lambda p: f"paytable {p}",
         to_json=lambda p: {k: plain_number(v) for k, v in p.as_dict().items()},
-        canonical=lambda p: [_pair(pay) for pay in p.pays],
-        from_canonical=lambda pairs: Paytable(_unpair(pair) for pair in pairs),
+        canonical=_paytable_canonical,
+        from_canonical=_paytable_from_canonical,
     ),
     Rule(
         "blackjack_pays",
@@ -354,6 +405,22 @@ RULE_TABLE: tuple[Rule, ...] = (
         phrase=lambda n: f"dealer stands on {n}",
         tag=lambda n: f"dealer stands on {n}",
         dealer=True,
+    ),
+    _unless_default(
+        _choice_rule(
+            "dealer_bonus",
+            DealerBonus,
+            _BONUS_WORDS,
+            ("", ""),
+            default=DealerBonus.CHOOSES,
+            clause=7,
+            meaning="how the dealer counts the Bonus card: chooses (with or without it, the "
+            "better total), must_use (in every total, as an up card; over 21 busts) (cl. 7)",
+            help="How the dealer counts the Bonus card: chooses (with or without it) or "
+            "must_use (always, as a standard dealer's up card).",
+            label="Dealer's Bonus card",
+            dealer=True,
+        )
     ),
     _choice_rule(
         "dealer_natural",

@@ -41,7 +41,7 @@ def rules_sentence(rules: Rules) -> str:
     'Rules: 6 decks; Bonus wager 1/2 of the main'
     """
     clauses = (rule.sentence(getattr(rules, rule.name)) for rule in RULE_TABLE)
-    return f"Rules: {'; '.join(clauses)}."
+    return f"Rules: {'; '.join(clause for clause in clauses if clause)}."
 
 
 def differences_in_words(rules: Rules, base: Rules, same: str = "rules in force") -> str:
@@ -61,7 +61,7 @@ RULES_DOC_END = "<!-- end of the rule table -->"
 _KIND_WORDS: dict[type, str] = {
     int: "whole number",
     Fraction: "ratio `p:q`, `p/q` or a decimal",
-    Paytable: "pays `S:R:A`, each to 1",
+    Paytable: "pays `S:R:A` or `tier=pay,...`, each to 1",
 }
 
 

@@ -5,27 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import SUITS, Card, Shoe
 from solver.model.errors import ShoeError
-from solver.model.outcomes import (
-    BONUS_OUTCOMES,
-    MAIN_OUTCOMES,
-    BonusOutcome,
-    MainOutcome,
-)
-from solver.model.rules import DealerNatural, NaturalBeats, Rules
+from solver.model.outcomes import MAIN_OUTCOMES, MainOutcome, as_outcome
+from solver.model.paytable import BONUS_TIERS, Tier
+from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Rules
 from solver.sim.hands import (
-    ADJACENT,
     BLACKJACK,
-    BONUS_LOSE,
     LOSE,
     PUSH,
-    RANK_MATCH,
-    SUITED_MATCH,
     WIN,
     Codes,
     Flags,
@@ -143,20 +136,36 @@ class Shoes:
 # ---------------------------------------------------------------------------------------
 
 
-def _bonus_outcomes(own: Codes, bonus: Codes) -> Codes:
-    """Bonus wager tiers (clause 4) of each seat card against the Bonus card, by code."""
+_CODES = np.repeat(np.arange(52, dtype=np.intp)[:, None], 52, axis=1)
+
+
+@cache
+def bonus_tier_table(tiers: tuple[Tier, ...]) -> Codes:
+    """``table[seat card, Bonus card]``: the first of ``tiers`` the two card codes reach.
+
+    Clause 4 read directly: the ranks' distance on the circle the ace closes (an ace is
+    within one of both the two and the king), the suits compared, a named rank looked
+    for on either card; ``len(tiers)`` codes the wager lost.
+    """
+    own, bonus = _CODES, _CODES.T
     own_rank, bonus_rank = RANK_OF[own], RANK_OF[bonus]
-    outcome = np.full(own.shape, BONUS_LOSE, dtype=np.intp)
-    outcome[(own_rank - bonus_rank) % 13 == 1] = ADJACENT
-    outcome[(own_rank - bonus_rank) % 13 == 12] = ADJACENT
-    outcome[own_rank == bonus_rank] = RANK_MATCH
-    outcome[own == bonus] = SUITED_MATCH
+    apart = np.minimum((own_rank - bonus_rank) % 13, (bonus_rank - own_rank) % 13)
+    same_suit = own % 4 == bonus % 4
+    outcome = np.full(own.shape, len(tiers), dtype=np.intp)
+    for k in reversed(range(len(tiers))):  # the first tier listed is written last, and wins
+        tier = tiers[k]
+        holds = apart == tier.distance
+        if tier.rank is not None:
+            holds &= (own_rank == tier.rank) | (bonus_rank == tier.rank)
+        if tier.suited is not None:
+            holds &= same_suit == tier.suited
+        outcome[holds] = k
+    outcome.flags.writeable = False
     return outcome
 
 
-_CODES = np.repeat(np.arange(52, dtype=np.intp)[:, None], 52, axis=1)
-#: ``BONUS_TIER[seat card, Bonus card]``: the Bonus outcome of every pair of card codes.
-BONUS_TIER = _bonus_outcomes(_CODES, _CODES.T)
+#: ``BONUS_TIER[seat card, Bonus card]``: clause 4's Bonus outcome of every pair of card codes.
+BONUS_TIER = bonus_tier_table(BONUS_TIERS)
 _FIRST, _BONUS = VALUE_OF[:, None], VALUE_OF[None, :]
 #: ``BLACKJACK_PAIR[seat card, Bonus card]``: an ace and a ten-value card (clause 5).
 BLACKJACK_PAIR = (_FIRST + _BONUS == 11) & ((_FIRST == 1) | (_BONUS == 1))
@@ -173,6 +182,8 @@ class Table:
     """``draws[bonus value, hand]``: the dealer draws on (not bust, best total not reached)."""
     natural: Flags
     """``natural[bonus value, hand]``: a dealer hand that is a natural under the rules."""
+    dealer_total: Codes
+    """``dealer_total[bonus value, hand]``: the dealer's total as the rules count it, 0 if bust."""
     cards: npt.NDArray[np.uint8]
     seats: int
     cut: int | None
@@ -188,12 +199,14 @@ class Table:
     ) -> Table:
         """Compile the strategy, the dealer's stopping rule (clause 7) and its naturals."""
         space = hand_space()
-        bust = np.arange(space.bust + 1) == space.bust
-        stops = (space.best >= rules.dealer_stands_on) | bust[None, :]
+        total = dealer_totals(rules)
+        stops = (total >= rules.dealer_stands_on) | (total == 0)
         # Clause 9: a natural is 21 from exactly two cards.  Which pairs count is the
         # dealer_natural reading: two own cards, one own card with the Bonus card, both, neither.
-        two_own = (space.cards == 2) & (space.best[0] == 21)
-        own_and_bonus = (space.cards == 1) & (space.best == 21)
+        # A dealer who must use the Bonus card holds it in every hand: two own cards are three.
+        must_use = rules.dealer_bonus is DealerBonus.MUST_USE
+        two_own = (space.cards == 2) & (space.best[0] == 21) & (not must_use)
+        own_and_bonus = (space.cards == 1) & (total == 21)
         natural = np.zeros(stops.shape, dtype=np.bool_)
         if rules.dealer_natural in (DealerNatural.WITH_BONUS, DealerNatural.OWN_CARDS):
             natural |= two_own[None, :]
@@ -201,7 +214,26 @@ class Table:
             natural |= own_and_bonus
         shoe = tuple(int(n) for n in np.bincount(VALUE_OF[cards], minlength=11)[1:])
         hit = compile_strategy(strategy, shoe)
-        return cls(rules, hit, ~stops, natural, cards, seats, cut)
+        return cls(rules, hit, ~stops, natural, total, cards, seats, cut)
+
+
+def dealer_totals(rules: Rules) -> Codes:
+    """``total[b, hand]``: the dealer's total of own-card hand ``hand``, Bonus card ``b`` (0: bust).
+
+    By default (clause 7) the dealer takes its best total with or without the Bonus card and
+    busts only on its own cards.  A dealer who must use the Bonus card (``dealer_bonus
+    must_use``) counts it as a standard dealer counts its up card: own cards plus the Bonus
+    card, one ace as 11 where that fits, bust over 21.  Row 0 (no Bonus card) is never dealt.
+    """
+    space = hand_space()
+    if rules.dealer_bonus is not DealerBonus.MUST_USE:
+        return space.best
+    bonus = np.arange(11)[:, None]
+    hard = np.append(space.hard, 99)[None, :] + bonus  # the bust state stays bust
+    soft = np.append(space.counts[:, 0] > 0, False)[None, :] | (bonus == 1)
+    counted = np.where(soft & (hard + 10 <= 21), hard + 10, hard)
+    total: Codes = np.where(counted <= 21, counted, 0).astype(np.intp)
+    return total
 
 
 def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
@@ -218,7 +250,7 @@ def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
     for seat in range(table.seats):
         own[seat] = shoes.draw(everyone)
     bonus = shoes.draw(everyone)
-    bonus_outcome = BONUS_TIER[own, bonus[None, :]]  # clause 4
+    bonus_outcome = bonus_tier_table(rules.paytable.tiers)[own, bonus[None, :]]  # clause 4
     b = VALUE_OF[bonus]
 
     blackjack = BLACKJACK_PAIR[own, bonus[None, :]]  # clause 5
@@ -239,8 +271,8 @@ def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
         dealer[drawing] = space.step[dealer[drawing], VALUE_OF[shoes.draw(drawing)]]
         drawing = drawing[table.draws[b[drawing], dealer[drawing]]]
 
-    dealer_bust = dealer == bust
-    dealer_total = space.best[b, dealer]
+    dealer_total = table.dealer_total[b, dealer]
+    dealer_bust = dealer_total == 0
     natural = table.natural[b, dealer]  # clause 9, as read in Table.make
 
     player_total = space.best[b[None, :], hands]  # clause 8
@@ -264,7 +296,8 @@ class SeatRound:
     """How one seat's round ended, from a stacked shoe."""
 
     main: MainOutcome
-    bonus: BonusOutcome
+    bonus: str
+    """The Bonus tier reached (its name), or ``lose``."""
     main_net: Fraction
     bonus_net: Fraction
     round_net: Fraction
@@ -297,7 +330,7 @@ def settle(main: Codes, bonus: Codes, rules: Rules) -> tuple[SeatRound, ...]:
     return tuple(
         SeatRound(
             MAIN_OUTCOMES[int(main[s, 0])],
-            BONUS_OUTCOMES[int(bonus[s, 0])],
+            as_outcome(rules.paytable.outcomes[int(bonus[s, 0])]),
             main_pay[int(main[s, 0])],
             bonus_pay[int(bonus[s, 0])],
             main_pay[int(main[s, 0])] + rules.bonus_ratio * bonus_pay[int(bonus[s, 0])],
