@@ -100,7 +100,8 @@ def _limits(low: int | None, high: int | None) -> str:
 
 
 def whole_text(value: object, what: str) -> int:
-    """A whole number given as an int or as its text (``"6"``); ``RulesError`` if neither.
+    """A whole number given as an int or as its text in ASCII digits (``"6"``);
+    ``RulesError`` if neither.
 
     >>> whole_text(" 2", "decks")
     2
