@@ -298,6 +298,9 @@ DIGIT_OPTIONS: dict[str, str | None] = {
     "--ramp": "1:2,2:4",
     "--wong-out": "-1",
     "--bonus-ratios": "1,2",
+    "--check": None,  # a file's name
+    "--solve-for": None,  # a tier's name, no digits
+    "--tiers": None,
     "--shoe-samples": "2",
     "--counter-rounds": "10",
     "--table-rounds": "10",
