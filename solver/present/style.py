@@ -1,11 +1,13 @@
 """One number style for everything a person reads: charts, reports and their captions.
 
 Edges as percentages to four decimals, small gains to two significant figures, true minus
-signs (U+2212), thin spaces (U+2009) between thousands, and odds as "1 in N".
+signs (U+2212), narrow no-break spaces (U+202F) between thousands, and odds as "1 in N".
+The narrow no-break space never lets a line break inside a number ("100 / 000"), and a
+number copied out of a page or a PDF stays one number.
 
 >>> edge_percent(Fraction(-1, 400)) == MINUS + "0.2500%"
 True
->>> one_in(Fraction(1, 12345)) == "1 in 12" + THIN_SPACE + "300"
+>>> one_in(Fraction(1, 12345)) == "1 in 12" + GROUP_SPACE + "300"
 True
 >>> significant_percent(Fraction(1, 30000))
 '0.0033%'
@@ -19,7 +21,8 @@ from fractions import Fraction
 from solver.model.numbers import signed as plain_signed
 
 MINUS = "\u2212"
-THIN_SPACE = "\u2009"
+#: Between groups of three digits: NARROW NO-BREAK SPACE.
+GROUP_SPACE = "\u202f"
 
 
 def minus(text: str) -> str:
@@ -28,8 +31,8 @@ def minus(text: str) -> str:
 
 
 def thousands(value: int) -> str:
-    """An integer with thin spaces between groups of three digits."""
-    return minus(f"{value:,}".replace(",", THIN_SPACE))
+    """An integer with narrow no-break spaces between groups of three digits."""
+    return minus(f"{value:,}".replace(",", GROUP_SPACE))
 
 
 def signed(value: Fraction | float, places: int = 4) -> str:
@@ -42,12 +45,12 @@ def signed(value: Fraction | float, places: int = 4) -> str:
 
 
 def amount(value: Fraction | float, places: int = 1) -> str:
-    """A signed amount with thin spaces between thousands and a true minus sign.
+    """A signed amount with narrow no-break spaces between thousands and a true minus sign.
 
-    >>> amount(1234.5) == "+1" + THIN_SPACE + "234.5" and amount(-7) == MINUS + "7.0"
+    >>> amount(1234.5) == "+1" + GROUP_SPACE + "234.5" and amount(-7) == MINUS + "7.0"
     True
     """
-    return minus(f"{float(value):+,.{places}f}".replace(",", THIN_SPACE))
+    return minus(f"{float(value):+,.{places}f}".replace(",", GROUP_SPACE))
 
 
 def edge_percent(value: Fraction | float, places: int = 4) -> str:
