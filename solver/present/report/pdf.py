@@ -266,9 +266,53 @@ def _pdf_section(
         if leads:
             continue
         splits = any(isinstance(f, Table) for f in held)
-        story.append(KeepTogether(held, maxHeight=height / 2 if splits else None))
+        story.append(_table_group(held, height / 2) if splits else KeepTogether(held))
         held = []
     return story
+
+
+#: Body rows of a table that must fit under its heading and lead paragraph for the table
+#: to start on the page (else the group moves to the next page).
+FIRST_ROWS = 3
+
+
+def _table_group_class() -> Any:
+    """A group (heading, lead paragraphs, a table, its caption) that splits only at the table.
+
+    It starts on the current page when more than ``least`` of it is left and the table's
+    header and first :data:`FIRST_ROWS` rows fit there under what comes before it (the
+    table then splits, its header repeated); otherwise it moves to the next page. So a
+    heading never ends a page and no page is left more than half blank by a long table.
+    """
+    from reportlab.platypus import KeepTogether, Table
+
+    class TableGroup(KeepTogether):  # type: ignore[misc]
+        def __init__(self, flowables: list[Any], least: float) -> None:
+            super().__init__(flowables)
+            self._least = least
+
+        def split(self, aW: float, aH: float) -> list[Any]:
+            self._maxHeight = aH - 1 if self._starts_here(aW, aH) else None
+            result: list[Any] = super().split(aW, aH)
+            return result
+
+        def _starts_here(self, aW: float, aH: float) -> bool:
+            if aH <= self._least:
+                return False
+            above = 0.0
+            for flowable in self._content:
+                if isinstance(flowable, Table):
+                    parts = flowable.split(aW, aH - above)
+                    return len(parts) == 2 and len(parts[0]._cellvalues) > FIRST_ROWS
+                _, h = flowable.wrap(aW, aH)
+                above += h + flowable.getSpaceBefore() + flowable.getSpaceAfter()
+            return True
+
+    return TableGroup
+
+
+def _table_group(flowables: list[Any], least: float) -> Any:
+    return _table_group_class()(flowables, least)
 
 
 def _pdf_block(block: Block, styles: dict[str, Any], width: float, lead: bool = False) -> list[Any]:
