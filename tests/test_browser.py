@@ -35,7 +35,7 @@ ARGS = [
 ]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-CHART_PAGES = sorted((ROOT / "strategy_tables").glob("*/chart.html"))
+CHART_PAGES = sorted((ROOT / "strategy_tables").glob("*/*.html"))
 
 
 def _browser_available() -> str | None:

@@ -330,7 +330,7 @@ def test_each_variants_committed_text_charts_are_fresh(
     chart = stored_chart(variant.rules, solve_game(variant.rules, exact=True, cache=games), games)
     assert chart.rules == variant.rules
     for fmt in TEXT_FORMATS:
-        committed = ROOT / "strategy_tables" / variant.folder / f"chart.{fmt.value}"
+        committed = ROOT / "strategy_tables" / variant.folder / variant.file_name(fmt)
         assert committed.read_bytes() == render(chart, fmt), (
             f"{committed.relative_to(ROOT)} is stale: run cbj tables"
         )

@@ -30,7 +30,7 @@ from solver.exact.game import GameResult, GameStore, solve_game
 from solver.exact.modular import padded_falling
 from solver.exact.player import ExactValues, Number, PlayerSolution
 from solver.model.cards import VALUES, ValueCounts, value_label
-from solver.model.cells import CHART_TITLE, COLUMNS, LEGEND, ROWS, Cell, grid
+from solver.model.cells import COLUMNS, LEGEND, ROWS, Cell, chart_title, grid
 from solver.model.cells import Action as Action  # the chart's vocabulary, for its callers
 from solver.model.cells import cell_of as cell_of
 from solver.model.hands import describe_hand, hand_of, is_player_blackjack
@@ -103,8 +103,8 @@ class Chart:
 
 #: The head of every chart's title, before the rules that differ from the default.
 def title(chart: Chart) -> str:
-    """The chart's title line, naming every rule that differs from the default."""
-    return f"{CHART_TITLE}: {chart.rules.differences(Rules()) or 'default rules'}"
+    """The chart's title line (:func:`solver.model.cells.chart_title` of its rules)."""
+    return chart_title(chart.rules)
 
 
 @dataclass

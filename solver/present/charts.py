@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 from solver.model.cards import VALUES, value_label
 from solver.model.cells import (
-    CHART_TITLE,
     COLUMNS,
     LEGEND,
     ROWS,
@@ -30,13 +29,13 @@ from solver.model.cells import (
     Cell,
     cell_name,
     cell_of,
+    chart_title,
     grid,
 )
 from solver.model.hands import describe_hand
-from solver.model.rules import Rules
 from solver.present.formats import ChartFormat
-from solver.present.style import minus, one_in, significant_percent
-from solver.present.wording import differences_in_words, rules_sentence
+from solver.present.style import one_in, signed_percent, significant_percent
+from solver.present.wording import rules_sentence
 
 if TYPE_CHECKING:
     from solver.exact.chart import Chart, ExceptionHand
@@ -58,8 +57,8 @@ BLOCKS = {False: "hard totals", True: "soft totals (an ace counted as 11)"}
 
 
 def title(chart: Chart) -> str:
-    """The chart's title, naming in plain words every rule that differs from the default."""
-    return f"{CHART_TITLE}: {differences_in_words(chart.rules, Rules(), 'default rules')}"
+    """The chart's title: its preset, if any, and in plain words every rule that differs."""
+    return chart_title(chart.rules)
 
 
 def summary(chart: Chart) -> str:
@@ -72,7 +71,7 @@ def summary(chart: Chart) -> str:
 
 
 def _pct(value: Fraction) -> str:
-    return minus(f"{float(value) * 100:+.4f}%")
+    return signed_percent(value)
 
 
 def legend_text() -> str:
@@ -180,7 +179,8 @@ def exceptions_heading(chart: Chart) -> str:
     shown = min(len(cells), TOP_EXCEPTIONS)
     return (
         f"Exceptions: {len(chart.exceptions)} hands in {len(cells)} cells play better the "
-        f"other way{'' if shown == len(cells) else f' (the {shown} largest shown)'}; "
+        f"other way{'' if shown == len(cells) else f' (the {shown} largest shown and marked)'}"
+        "; "
         f"sorted by {SORT_KEY}; gains in % of the main wager."
     )
 
@@ -197,8 +197,14 @@ class DisplayRow:
 
 
 def display_rows(chart: Chart) -> list[DisplayRow]:
-    """The grid as drawn: runs of two or more unmarked uniform rows collapsed into one."""
-    marks = {(x.cell, x.bonus): x.number for x in exception_cells(chart)}
+    """The grid as drawn: runs of two or more unmarked uniform rows collapsed into one.
+
+    Only the exceptions listed (the :data:`TOP_EXCEPTIONS` largest) are marked, so every
+    mark on the grid has its footnote.
+    """
+    marks = {
+        (x.cell, x.bonus): x.number for x in exception_cells(chart) if x.number <= TOP_EXCEPTIONS
+    }
     rows: list[DisplayRow] = []
     run: list[Cell] = []
 
@@ -297,12 +303,33 @@ table.chart tr.block th { background: #fff; border: none; text-align: left;
 table.chart tbody.soft tr.block th { border-top: 3px solid #111; }
 td.H { background: %(H)s; } td.S { background: %(S)s; } td.N { background: %(N)s; }
 td.wide { text-align: left; padding-left: .6em; }
-td sup, .mark { font-size: .7em; font-weight: bold; vertical-align: super; line-height: 0; }
+td sup { font-size: max(12px, .7em); font-weight: bold; vertical-align: super;
+         line-height: 0; }
+td.marked { padding: 0; }
+td.marked a { display: block; min-height: 24px; padding: 3px 0 0; color: #111;
+              text-decoration: none; }
+td.marked a:focus { outline: 2px solid #111; outline-offset: -2px; }
 table.exceptions { margin: .4em 0; font-size: .75rem; min-width: 36rem; }
 table.exceptions th, table.exceptions td { border: 1px solid #999; padding: 2px 5px;
                                            text-align: left; vertical-align: top; }
 table.exceptions td.num { text-align: right; white-space: nowrap; }
 .swatch { display: inline-block; width: 1.6em; text-align: center; border: 1px solid #555; }
+@media (max-width: 30rem) {
+  table.chart col.label { width: 6.4em; }
+  table.chart th.label { font-size: .8rem; }
+  table.exceptions { min-width: 0; position: relative; overflow: hidden; }
+  table.exceptions, table.exceptions tbody, table.exceptions tr,
+  table.exceptions td { display: block; width: 100%; }
+  table.exceptions thead { display: block; position: absolute; width: 1px; height: 1px;
+                           overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  table.exceptions tr { border-top: 2px solid #999; padding: .15rem 0; }
+  table.exceptions th, table.exceptions td { border: none; }
+  table.exceptions td, table.exceptions td.num { text-align: right; white-space: normal;
+                                                 padding: .1rem .3rem; }
+  table.exceptions td::before { content: attr(data-label); float: left; margin-right: .8rem;
+                                font-weight: bold; text-align: left; }
+  table.exceptions td:first-child { text-align: left; font-weight: bold; }
+}
 @page { size: A4 portrait; margin: 10mm 12mm; }
 @media print {
   * { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
@@ -314,6 +341,8 @@ table.exceptions td.num { text-align: right; white-space: nowrap; }
   .scroll { overflow: visible; }
   table.chart { max-width: 15cm; margin: .25em 0; }
   table.chart th, table.chart td { font-size: 8pt; padding: 0; line-height: 1.3; }
+  td.marked a { min-height: 0; padding: 0; }
+  td sup { font-size: .7em; }
   table.chart tr.block th { padding: .35em 0 .1em; font-size: 8pt; }
   table.exceptions { font-size: 6.6pt; min-width: 0; }
   table.exceptions th, table.exceptions td { padding: 1px 3px; }
@@ -325,9 +354,15 @@ VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">
 
 
 def _html_cell(action: Action, mark: int | None) -> str:
+    """A grid cell; a marked one is wholly a link to its footnote (a 24 px tap target)."""
     cls = "N" if action is Action.NONE else action.value
-    sup = f'<sup><a href="#x{mark}">{mark}</a></sup>' if mark else ""
-    return f'<td class="{cls}">{html.escape(action.value)}{sup}</td>'
+    letter = html.escape(action.value)
+    if not mark:
+        return f'<td class="{cls}">{letter}</td>'
+    return (
+        f'<td class="{cls} marked"><a href="#x{mark}" aria-label="{letter}, exception {mark}">'
+        f"{letter}<sup>{mark}</sup></a></td>"
+    )
 
 
 def chart_table_html(chart: Chart) -> str:
@@ -366,6 +401,11 @@ def chart_table_html(chart: Chart) -> str:
     return "\n".join(parts)
 
 
+def _data_label(column: int) -> str:
+    """An exception cell's header, shown beside it when the table stacks on a phone."""
+    return f' data-label="{html.escape(EXCEPTION_HEADERS[column])}"' if column else ""
+
+
 def exceptions_html(chart: Chart) -> str:
     """The exception cells as an HTML table, each row the target of its cell's mark."""
     esc = html.escape
@@ -373,7 +413,8 @@ def exceptions_html(chart: Chart) -> str:
     body = "".join(
         f'<tr id="x{row[0]}">'
         + "".join(
-            f"<td{' class=num' if c in numeric else ''}>{esc(t)}</td>" for c, t in enumerate(row)
+            f"<td{' class=num' if c in numeric else ''}{_data_label(c)}>{esc(t)}</td>"
+            for c, t in enumerate(row)
         )
         + "</tr>"
         for row in exception_rows(chart)
@@ -451,8 +492,10 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
         ax.set_ylim(height, 0)
         head, rules_line, how, summary_line, _ = header_lines(chart)
         y = margin
-        ax.text(margin, y, head, fontsize=12.5, weight="bold", va="top")
-        y += 0.3
+        # The title is wrapped by its measured width, so a long one stays on the page.
+        title_lines = _fit(head, 12.5, "bold", width - 2 * margin)
+        ax.text(margin, y, title_lines, fontsize=12.5, weight="bold", va="top", linespacing=1.2)
+        y += 0.3 + 0.21 * title_lines.count("\n")
         wrapped = [_wrap(rules_line, 125), _wrap(how, 125)]
         for text in (*wrapped, summary_line):
             ax.text(margin, y, text, fontsize=7.5, va="top", linespacing=1.4)
@@ -516,6 +559,27 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
         figure.savefig(out, format=fmt.value, metadata=metadata, dpi=150)
         plt.close(figure)
     return out.getvalue()
+
+
+def _fit(text: str, size: float, weight: str, inches: float) -> str:
+    """``text`` broken at spaces into lines at most ``inches`` wide in DejaVu Sans."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    font = FontProperties(family="DejaVu Sans", size=size, weight=weight)
+    measure = TextToPath()
+
+    def fits(line: str) -> bool:
+        points = measure.get_text_width_height_descent(line, font, ismath=False)[0]
+        return bool(points <= inches * 72)
+
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and fits(f"{lines[-1]} {word}"):
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return "\n".join(lines)
 
 
 def _wrap(text: str, width: int) -> str:

@@ -58,6 +58,11 @@ def edge_percent(value: Fraction | float, places: int = 4) -> str:
     return minus(f"{float(value) * 100:.{places}f}%")
 
 
+def signed_percent(value: Fraction | float, places: int = 4) -> str:
+    """An EV as a signed percentage to four places, a true minus sign: ``+5.3833%``."""
+    return minus(f"{float(value) * 100:+.{places}f}%")
+
+
 def significant_percent(value: Fraction | float, digits: int = 2) -> str:
     """A small quantity as a percentage to ``digits`` significant figures: ``0.0033%``."""
     x = float(value) * 100

@@ -205,7 +205,7 @@ def _html_table(block: Grid, key: str) -> str:
     if stack:
         return f'<div class="table">{table}{caption}</div>'
     return (
-        '<div class="table"><p class="cue" aria-hidden="true">Scroll the chart sideways '
+        '<div class="table"><p class="cue" aria-hidden="true">Scroll the table sideways '
         "\u2192</p>"
         f'<div class="scroll chart" role="region" tabindex="0" aria-label="{e(block.headers[0])} '
         f'(scrolls sideways)">{table}</div>{caption}</div>'

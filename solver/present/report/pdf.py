@@ -181,8 +181,6 @@ def _styles(fonts: tuple[str, str, str]) -> dict[str, Any]:
                              spaceBefore=14, spaceAfter=6, keepWithNext=1),
         "body": ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=13,
                                spaceAfter=6),
-        "lead": ParagraphStyle("lead", fontName=regular, fontSize=9.5, leading=13,
-                               spaceAfter=6, keepWithNext=1),
         "caption": ParagraphStyle("caption", fontName=regular, fontSize=8, leading=10.5,
                                   textColor=colors.HexColor("#555555"), spaceBefore=3,
                                   spaceAfter=10),
@@ -262,7 +260,7 @@ def _pdf_section(
         leads = (
             isinstance(block, Text) and i + 1 < len(blocks) and not isinstance(blocks[i + 1], Text)
         )
-        held.extend(_pdf_block(block, styles, width, lead=leads))
+        held.extend(_pdf_block(block, styles, width))
         if leads:
             continue
         splits = any(isinstance(f, Table) for f in held)
@@ -292,7 +290,9 @@ def _table_group_class() -> Any:
             self._least = least
 
         def split(self, aW: float, aH: float) -> list[Any]:
-            self._maxHeight = aH - 1 if self._starts_here(aW, aH) else None
+            # reportlab's KeepTogether moves to the next frame when its content is taller
+            # than the space left and that space exceeds maxHeight (or there is none).
+            self._maxHeight = aH + 1 if self._starts_here(aW, aH) else None
             result: list[Any] = super().split(aW, aH)
             return result
 
@@ -315,12 +315,12 @@ def _table_group(flowables: list[Any], least: float) -> Any:
     return _table_group_class()(flowables, least)
 
 
-def _pdf_block(block: Block, styles: dict[str, Any], width: float, lead: bool = False) -> list[Any]:
-    """The flowables of ``block``; a ``lead`` paragraph stays on the page of what follows."""
+def _pdf_block(block: Block, styles: dict[str, Any], width: float) -> list[Any]:
+    """The flowables of ``block``: a paragraph, or a table or plot and its caption."""
     from reportlab.platypus import Paragraph
 
     if isinstance(block, Text):
-        return [Paragraph(escape(block.text), styles["lead" if lead else "body"])]
+        return [Paragraph(escape(block.text), styles["body"])]
     caption = [Paragraph(escape(block.caption), styles["caption"])] if block.caption else []
     if isinstance(block, Plot):
         return [_vector_plot(block, width), *caption]
@@ -426,7 +426,7 @@ def _column_widths(block: Grid, width: float, fonts: tuple[str, str, str]) -> li
     pad = 8.5  # left and right padding, and a hair for rounding
 
     def text_width(text: str, font: str) -> float:
-        return stringWidth(text, font, 8)
+        return float(stringWidth(text, font, 8))
 
     def word_width(text: str, font: str) -> float:
         return max((text_width(w, font) for w in text.split(" ")), default=0.0)

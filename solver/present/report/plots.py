@@ -37,7 +37,7 @@ BAD = "#d55e00"
 #: totals' blues (at least 10 L* from every one of them), and every segment also carries
 #: its name where it is wide enough, so no series is told apart by colour alone.
 BUST = "#4a1a08"
-NATURAL = "#ffef9f"
+NATURAL = "#fff3a8"
 #: The totals' blues, lightest to darkest, 12 L* apart, where a dealer stands on 17 or
 #: more (five totals at most); more totals take blues graded between the first and last.
 TOTAL_BLUES = ("#b9d6ea", "#7db8da", "#4a98c9", "#2676b8", "#0b559f")
@@ -61,7 +61,7 @@ def _dealer_colour(i: int, labels: int) -> str:
     """The colour of the ``i``-th of ``labels`` results: bust, each total, then natural.
 
     >>> _dealer_colour(0, 6), _dealer_colour(5, 6), _dealer_colour(1, 12)
-    ('#4a1a08', '#ffef9f', '#b9d6ea')
+    ('#4a1a08', '#fff3a8', '#b9d6ea')
     """
     if i == 0:
         return BUST
