@@ -93,7 +93,8 @@ def test_html_has_every_section_in_order(report_html: str, page: Page) -> None:
     titles = [re.sub(r"^\d+\. ", "", h) for h in page.headings]
     assert titles == list(SECTIONS)
     html = report_html
-    assert html.count("<svg") == 4  # EV by Bonus card, Bonus ratio, dealer, pay sensitivity
+    # EV by Bonus card, Bonus ratio, dealer, pay sensitivity: each for a desktop and a phone
+    assert html.count("<svg") == 2 * 4
     assert f"background:{COLOURS[Action.HIT]}" in html  # the chart's coloured cells
     for figure in ("House edge", "Hit frequency", "Odds of the top award", "Revision"):
         assert figure in html

@@ -33,8 +33,14 @@ from solver.model.cells import (
     grid,
 )
 from solver.model.hands import describe_hand
+from solver.present.drawing import box, fit_lines, wrap
 from solver.present.formats import ChartFormat
-from solver.present.style import one_in, signed_percent, significant_percent
+from solver.present.style import (
+    one_in,
+    signed_percent,
+    significant_percent,
+    stacked_table_css,
+)
 from solver.present.wording import rules_sentence
 
 if TYPE_CHECKING:
@@ -282,7 +288,8 @@ def to_markdown(chart: Chart) -> str:
     return "\n".join(lines) + "\n"
 
 
-CSS = """
+CSS = (
+    """
 * { box-sizing: border-box; }
 body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; color: #111;
        margin: 0 auto; padding: 12px; max-width: 52rem; line-height: 1.35; }
@@ -303,33 +310,20 @@ table.chart tr.block th { background: #fff; border: none; text-align: left;
 table.chart tbody.soft tr.block th { border-top: 3px solid #111; }
 td.H { background: %(H)s; } td.S { background: %(S)s; } td.N { background: %(N)s; }
 td.wide { text-align: left; padding-left: .6em; }
-td sup { font-size: max(12px, .7em); font-weight: bold; vertical-align: super;
-         line-height: 0; }
-td.marked { padding: 0; }
-td.marked a { display: block; min-height: 24px; padding: 3px 0 0; color: #111;
-              text-decoration: none; }
-td.marked a:focus { outline: 2px solid #111; outline-offset: -2px; }
+td sup { font-size: max(12px, .7em); font-weight: bold; vertical-align: super; line-height: 0; }
+td.marked { padding: 0; } td.marked a:focus { outline: 2px solid #111; outline-offset: -2px; }
+td.marked a { display: block; min-height: 24px; padding-top: 3px; color: #111; }
+td.marked a:not(:focus) { text-decoration: none; }
 table.exceptions { margin: .4em 0; font-size: .75rem; min-width: 36rem; }
 table.exceptions th, table.exceptions td { border: 1px solid #999; padding: 2px 5px;
                                            text-align: left; vertical-align: top; }
 table.exceptions td.num { text-align: right; white-space: nowrap; }
 .swatch { display: inline-block; width: 1.6em; text-align: center; border: 1px solid #555; }
 @media (max-width: 30rem) {
-  table.chart col.label { width: 6.4em; }
-  table.chart th.label { font-size: .8rem; }
-  table.exceptions { min-width: 0; position: relative; overflow: hidden; }
-  table.exceptions, table.exceptions tbody, table.exceptions tr,
-  table.exceptions td { display: block; width: 100%; }
-  table.exceptions thead { display: block; position: absolute; width: 1px; height: 1px;
-                           overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-  table.exceptions tr { border-top: 2px solid #999; padding: .15rem 0; }
-  table.exceptions th, table.exceptions td { border: none; }
-  table.exceptions td, table.exceptions td.num { text-align: right; white-space: normal;
-                                                 padding: .1rem .3rem; }
-  table.exceptions td::before { content: attr(data-label); float: left; margin-right: .8rem;
-                                font-weight: bold; text-align: left; }
-  table.exceptions td:first-child { text-align: left; font-weight: bold; }
-}
+  table.chart col.label { width: 6.4em; } table.chart th.label { font-size: .8rem; }
+"""
+    + stacked_table_css("table.exceptions")
+    + """}
 @page { size: A4 portrait; margin: 10mm 12mm; }
 @media print {
   * { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
@@ -341,13 +335,13 @@ table.exceptions td.num { text-align: right; white-space: nowrap; }
   .scroll { overflow: visible; }
   table.chart { max-width: 15cm; margin: .25em 0; }
   table.chart th, table.chart td { font-size: 8pt; padding: 0; line-height: 1.3; }
-  td.marked a { min-height: 0; padding: 0; }
-  td sup { font-size: .7em; }
+  td.marked a { min-height: 0; padding: 0; } td sup { font-size: .7em; }
   table.chart tr.block th { padding: .35em 0 .1em; font-size: 8pt; }
   table.exceptions { font-size: 6.6pt; min-width: 0; }
   table.exceptions th, table.exceptions td { padding: 1px 3px; }
 }
 """
+)
 for _action, _key in ((Action.HIT, "H"), (Action.STAND, "S"), (Action.NONE, "N")):
     CSS = CSS.replace(f"%({_key})s", COLOURS[_action])
 VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -493,10 +487,10 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
         head, rules_line, how, summary_line, _ = header_lines(chart)
         y = margin
         # The title is wrapped by its measured width, so a long one stays on the page.
-        title_lines = _fit(head, 12.5, "bold", width - 2 * margin)
+        title_lines = fit_lines(head, 12.5, "bold", width - 2 * margin)
         ax.text(margin, y, title_lines, fontsize=12.5, weight="bold", va="top", linespacing=1.2)
         y += 0.3 + 0.21 * title_lines.count("\n")
-        wrapped = [_wrap(rules_line, 125), _wrap(how, 125)]
+        wrapped = [wrap(rules_line, 125), wrap(how, 125)]
         for text in (*wrapped, summary_line):
             ax.text(margin, y, text, fontsize=7.5, va="top", linespacing=1.4)
             y += 0.17 * (text.count("\n") + 1) + 0.05
@@ -513,13 +507,13 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
         notes = exception_lines(chart)
         label_w = 1.35
         cell_w = (width - 2 * margin - label_w) / len(COLUMNS)
-        heading_lines = _wrap(exceptions_heading(chart), 120).count("\n") + 1
+        heading_lines = wrap(exceptions_heading(chart), 120).count("\n") + 1
         foot = 0.25 + 0.2 * heading_lines + 0.05 + 0.03 * len(notes) + 0.15
-        foot += 0.16 * sum(_wrap(n, 120).count("\n") + 1 for n in notes)
+        foot += 0.16 * sum(wrap(n, 120).count("\n") + 1 for n in notes)
         row_h = min(0.36, (height - margin - foot - y) / (len(rows) + 3.4))
-        _box(ax, margin, y, label_w, row_h, "#eeeeee", "own \\ Bonus", 8, "bold")
+        box(ax, margin, y, label_w, row_h, "#eeeeee", "own \\ Bonus", 8, "bold")
         for j, column in enumerate(COLUMNS):
-            _box(ax, margin + label_w + j * cell_w, y, cell_w, row_h, "#eeeeee", column, 9, "bold")
+            box(ax, margin + label_w + j * cell_w, y, cell_w, row_h, "#eeeeee", column, 9, "bold")
         y += row_h
         for soft in (False, True):
             if soft:
@@ -530,26 +524,26 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
             for row in rows:
                 if row.soft != soft:
                     continue
-                _box(ax, margin, y, label_w, row_h, "#f4f4f4", row.label, 8.5, "bold", "left")
+                box(ax, margin, y, label_w, row_h, "#f4f4f4", row.label, 8.5, "bold", "left")
                 if row.collapsed:
                     a = row.actions[0]
                     text = f"{a.value}: {LEGEND[a].split(' (')[0]} against every Bonus card"
-                    _box(ax, margin + label_w, y, cell_w * len(COLUMNS), row_h, COLOURS[a],
+                    box(ax, margin + label_w, y, cell_w * len(COLUMNS), row_h, COLOURS[a],
                          text, 8.5, "normal", "left")  # fmt: skip
                 else:
                     for j, (a, mark) in enumerate(zip(row.actions, row.marks, strict=True)):
                         left = margin + label_w + j * cell_w
-                        _box(ax, left, y, cell_w, row_h, COLOURS[a], a.value, 9)
+                        box(ax, left, y, cell_w, row_h, COLOURS[a], a.value, 9)
                         if mark:
                             ax.text(left + cell_w - 0.05, y + 0.04, str(mark), fontsize=6.5,
                                     weight="bold", ha="right", va="top")  # fmt: skip
                 y += row_h
         y += 0.2
-        ax.text(margin, y, _wrap(exceptions_heading(chart), 120), fontsize=7.5, va="top",
+        ax.text(margin, y, wrap(exceptions_heading(chart), 120), fontsize=7.5, va="top",
                 weight="bold", linespacing=1.4)  # fmt: skip
-        y += 0.2 * (_wrap(exceptions_heading(chart), 120).count("\n") + 1) + 0.05
+        y += 0.2 * (wrap(exceptions_heading(chart), 120).count("\n") + 1) + 0.05
         for note in notes:
-            text = _wrap(note, 120)
+            text = wrap(note, 120)
             ax.text(margin, y, text, fontsize=7.5, va="top", linespacing=1.4)
             y += 0.16 * (text.count("\n") + 1) + 0.03
         out = io.BytesIO()
@@ -559,54 +553,6 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
         figure.savefig(out, format=fmt.value, metadata=metadata, dpi=150)
         plt.close(figure)
     return out.getvalue()
-
-
-def _fit(text: str, size: float, weight: str, inches: float) -> str:
-    """``text`` broken at spaces into lines at most ``inches`` wide in DejaVu Sans."""
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import TextToPath
-
-    font = FontProperties(family="DejaVu Sans", size=size, weight=weight)
-    measure = TextToPath()
-
-    def fits(line: str) -> bool:
-        points = measure.get_text_width_height_descent(line, font, ismath=False)[0]
-        return bool(points <= inches * 72)
-
-    lines: list[str] = []
-    for word in text.split(" "):
-        if lines and fits(f"{lines[-1]} {word}"):
-            lines[-1] += f" {word}"
-        else:
-            lines.append(word)
-    return "\n".join(lines)
-
-
-def _wrap(text: str, width: int) -> str:
-    import textwrap
-
-    return "\n".join(textwrap.wrap(text, width))
-
-
-def _box(
-    ax: Any,
-    x: float,
-    y: float,
-    w: float,
-    h: float,
-    colour: str,
-    text: str,
-    size: float,
-    weight: str = "normal",
-    align: str = "center",
-) -> None:
-    from matplotlib.patches import Rectangle
-
-    # add_artist, not add_patch: the limits are fixed, and updating the data limits for
-    # each of the 230 boxes took a quarter of a drawing's time (the output is the same).
-    ax.add_artist(Rectangle((x, y), w, h, facecolor=colour, edgecolor="#555555", linewidth=0.8))
-    tx = x + w / 2 if align == "center" else x + 0.08
-    ax.text(tx, y + h / 2, text, ha=align, va="center", fontsize=size, weight=weight)
 
 
 def render(chart: Chart, fmt: ChartFormat) -> bytes:

@@ -83,3 +83,27 @@ def one_in(probability: Fraction | float) -> str:
         return f"1 in {n:.1f}"
     rounded = round(n, 2 - math.floor(math.log10(n)))
     return f"1 in {thousands(round(rounded))}"
+
+
+def stacked_table_css(table: str) -> str:
+    """CSS, for inside a phone's media query, that stacks the rows of ``table`` (a selector).
+
+    Each row becomes a card of "header: value" lines, the header taken from the cell's
+    ``data-label``; the first cell heads the card. The header row stays for assistive
+    technology, visually hidden. So a table of any width shows every column on a phone.
+    """
+    t = table
+    return f"""
+  {t}, {t} tbody, {t} tr, {t} td {{ display: block; width: 100%; }}
+  {t} {{ position: relative; overflow: hidden; min-width: 0; }}
+  {t} thead {{ display: block; position: absolute; width: 1px; height: 1px; overflow: hidden;
+              clip-path: inset(50%); white-space: nowrap; }}
+  {t} tr {{ border-top: 2px solid #c8d3e0; padding: .15rem 0; }}
+  {t} td, {t} td.num {{ border: none; padding: .1rem .3rem; text-align: right;
+                       white-space: normal; }}
+  {t} td::before {{ content: attr(data-label); float: left; margin-right: .8rem;
+                   font-weight: bold; text-align: left; }}
+  {t} td:first-child {{ text-align: left; font-weight: bold; }}
+  {t} td:first-child::before {{ content: none; }}
+  {t} td:empty {{ display: none; }}
+"""

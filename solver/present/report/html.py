@@ -16,8 +16,10 @@ import html
 
 from solver.present.report.blocks import Block, Grid, Plot, Report, Text
 from solver.present.report.plots import inline_svg, phone_figures, standalone_svg
+from solver.present.style import stacked_table_css
 
-CSS = """
+CSS = (
+    """
 * { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
 body { font-family: "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: #222;
@@ -69,19 +71,11 @@ footer { margin-top: 2rem; font-size: .8rem; color: #777; border-top: 1px solid 
   .cue { display: block; }
   .plot { display: none; }
   .plot.phone { display: block; }
-  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block;
-                                                                  width: 100%; }
-  table.stack { position: relative; overflow: hidden; }
-  table.stack thead { display: block; position: absolute; width: 1px; height: 1px;
-                      overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-  table.stack tr { border-top: 2px solid #c8d3e0; padding: .15rem 0; }
+"""
+    + stacked_table_css("table.stack")
+    + """
   table.stack tr.break { border-top: 3px solid #111; }
-  table.stack td { border: none; padding: .1rem .3rem; text-align: right; }
-  table.stack td::before { content: attr(data-label); float: left; margin-right: .8rem;
-                           color: #1f3a5f; font-weight: bold; text-align: left; }
-  table.stack td:first-child { text-align: left; font-weight: bold; }
-  table.stack td:first-child::before { content: none; }
-  table.stack td:empty { display: none; }
+  table.stack td::before { color: #1f3a5f; }
   table.stack td.exact { overflow-wrap: anywhere; }
   table.wide { min-width: 0; }
   table.exact { table-layout: auto; }
@@ -109,6 +103,7 @@ footer { margin-top: 2rem; font-size: .8rem; color: #777; border-top: 1px solid 
   footer { margin-top: 1em; }
 }
 """
+)
 
 VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
 
