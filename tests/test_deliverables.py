@@ -42,8 +42,14 @@ FRAME_BOTTOM, FRAME_TOP = 18 * 72 / 25.4, A4_HEIGHT - 20 * 72 / 25.4
 
 
 @pytest.fixture(scope="module")
-def pdf(par_report: Report) -> PdfReader:
-    return PdfReader(io.BytesIO(render_pdf(par_report)))
+def pdf_bytes(par_report: Report) -> bytes:
+    """The session's report as PDF, rendered once for this module (about 4 s of CPU)."""
+    return render_pdf(par_report)
+
+
+@pytest.fixture(scope="module")
+def pdf(pdf_bytes: bytes) -> PdfReader:
+    return PdfReader(io.BytesIO(pdf_bytes))
 
 
 def _headings(report: Report) -> list[str]:
@@ -92,9 +98,9 @@ def test_every_font_is_embedded(pdf: PdfReader) -> None:
 
 
 @pytest.mark.skipif(shutil.which("pdffonts") is None, reason="poppler-utils not installed")
-def test_pdffonts_lists_every_font_embedded(par_report: Report, tmp_path: Path) -> None:
+def test_pdffonts_lists_every_font_embedded(pdf_bytes: bytes, tmp_path: Path) -> None:
     path = tmp_path / "report.pdf"
-    path.write_bytes(render_pdf(par_report))
+    path.write_bytes(pdf_bytes)
     rows = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True)
     fonts = rows.stdout.splitlines()[2:]
     assert fonts and all(line.split()[-5] == "yes" for line in fonts), rows.stdout
