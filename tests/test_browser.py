@@ -19,7 +19,14 @@ import pytest
 from pypdf import PdfReader
 
 from solver.present.collection import VARIANTS
-from tests.colour_vision import DEUTERANOPIA, PROTANOPIA, delta_e, simulate
+from tests.colour_vision import (
+    DEUTERANOPIA,
+    PROTANOPIA,
+    contrast_ratio,
+    delta_e,
+    linear_of,
+    simulate,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CBJ_CHROMIUM", "/usr/bin/chromium")
@@ -35,7 +42,7 @@ ARGS = [
 ]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-CHART_PAGES = sorted((ROOT / "strategy_tables").glob("*/chart.html"))
+CHART_PAGES = sorted((ROOT / "strategy_tables").glob("*/*.html"))
 
 
 def _browser_available() -> str | None:
@@ -138,6 +145,99 @@ class Visit:
         )
         return {_hex(c) for c in colours}
 
+    def hidden_cells(self) -> list[str]:
+        """Table cells at least partly off screen, but those of a visibly scrollable region.
+
+        Such a region scrolls sideways (``overflow-x: auto`` and wider content), is labelled
+        for assistive technology, has a visible cue before it, and the table's caption is
+        outside it. Cells of a visually hidden header row (a stacked table's) are skipped.
+        """
+        cells: list[str] = self.page.evaluate(
+            """() => {
+              const out = [];
+              const hidden = el => { const h = el.closest('thead');
+                return h && getComputedStyle(h).position === 'absolute'; };
+              for (const cell of document.querySelectorAll('td, th')) {
+                const box = cell.getBoundingClientRect();
+                if (box.width === 0 || hidden(cell)) continue;
+                if (box.left >= -0.5 && box.right <= window.innerWidth + 0.5) continue;
+                const region = cell.closest('.scroll');
+                const table = cell.closest('table');
+                const caption = table && document.getElementById(
+                  table.getAttribute('aria-describedby') || '');
+                const cue = region && region.previousElementSibling;
+                const visible = region
+                  && getComputedStyle(region).overflowX === 'auto'
+                  && region.scrollWidth > region.clientWidth
+                  && region.getAttribute('role') === 'region' && region.getAttribute('aria-label')
+                  && cue && cue.classList.contains('cue') && cue.getClientRects().length > 0
+                  && (!caption || !region.contains(caption));
+                if (!visible) out.push(cell.textContent.trim().slice(0, 40));
+              }
+              return out;
+            }"""
+        )
+        return cells
+
+    def small_text(self) -> list[str]:
+        """Visible text under 12 CSS pixels, plot text (scaled with its SVG) included."""
+        small: list[str] = self.page.evaluate(
+            """() => {
+              const out = [];
+              const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+              while (walker.nextNode()) {
+                const node = walker.currentNode;
+                const el = node.parentElement;
+                if (!node.textContent.trim() || el.getClientRects().length === 0) continue;
+                if (el.closest('metadata, style, title')) continue;
+                const head = el.closest('thead');
+                if (head && getComputedStyle(head).position === 'absolute') continue;
+                let size = parseFloat(getComputedStyle(el).fontSize);
+                const svg = el.closest('svg');
+                if (svg && svg.viewBox.baseVal && svg.viewBox.baseVal.width) {
+                  size *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                }
+                if (size < 11.95) out.push(`${node.textContent.trim().slice(0, 20)}: ${size}`);
+              }
+              return out;
+            }"""
+        )
+        return small
+
+    def small_targets(self) -> list[str]:
+        """Links smaller than 24 x 24 CSS pixels (WCAG 2.2's minimum target size)."""
+        small: list[str] = self.page.evaluate(
+            """() => Array.from(document.querySelectorAll('a'))
+                .filter(a => a.getClientRects().length > 0)
+                .map(a => [a, a.getBoundingClientRect()])
+                .filter(([a, r]) => r.height < 23.5 || r.width < 23.5)
+                .map(([a, r]) => `${a.textContent.trim()}: ${r.width}x${r.height}`)"""
+        )
+        return small
+
+    def link_colours(self) -> list[tuple[str, str]]:
+        """Each chart link's text colour and its cell's background."""
+        pairs: list[list[str]] = self.page.evaluate(
+            """() => Array.from(document.querySelectorAll('td a')).map(a =>
+                [getComputedStyle(a).color, getComputedStyle(a.closest('td')).backgroundColor])"""
+        )
+        return [(_hex(text), _hex(ground)) for text, ground in pairs]
+
+    def headings_ending_printed_pages(self) -> list[str]:
+        """The headings that are the last text of a page when printed to A4."""
+        headings = set(
+            self.page.evaluate(
+                "Array.from(document.querySelectorAll('h1, h2')).map(h => h.textContent.trim())"
+            )
+        )
+        data = self.page.pdf(format="A4")
+        ending = []
+        for page in PdfReader(io.BytesIO(data)).pages:
+            lines = [line.strip() for line in page.extract_text().splitlines() if line.strip()]
+            if lines and lines[-1] in headings:
+                ending.append(lines[-1])
+        return ending
+
 
 def _hex(css: str) -> str:
     """``rgb(255, 208, 138)`` as ``#ffd08a``."""
@@ -162,10 +262,16 @@ def _check_page(tab: Tab, path: Path, max_pages: int) -> int:
     (hit_colour,), (stand_colour,) = hit, stand
     for matrix in (DEUTERANOPIA, PROTANOPIA):
         assert delta_e(simulate(hit_colour, matrix), simulate(stand_colour, matrix)) > 40
+    assert visit.hidden_cells() == [], f"{path.name}: table content off screen at 390 px"
+    assert visit.small_text() == [], f"{path.name}: text under 12 px at 390 px"
+    assert visit.small_targets() == [], f"{path.name}: links under 24 px at 390 px"
+    for text, ground in visit.link_colours():
+        assert contrast_ratio(linear_of(text), linear_of(ground)) >= 4.5, (text, ground)
     assert visit.page.evaluate("document.scripts.length") == 0  # what the widening assumes
     visit.page.set_viewport_size(DESKTOP)
     assert visit.page.evaluate("window.innerWidth") == DESKTOP["width"]
     assert visit.errors == [] and visit.overflow() <= 0
+    assert visit.headings_ending_printed_pages() == []
     pages = visit.printed_pages()
     assert 1 <= pages <= max_pages
     assert visit.outside_requests() == []

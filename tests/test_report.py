@@ -93,7 +93,8 @@ def test_html_has_every_section_in_order(report_html: str, page: Page) -> None:
     titles = [re.sub(r"^\d+\. ", "", h) for h in page.headings]
     assert titles == list(SECTIONS)
     html = report_html
-    assert html.count("<svg") == 4  # EV by Bonus card, Bonus ratio, dealer, pay sensitivity
+    # EV by Bonus card, Bonus ratio, dealer, pay sensitivity: each for a desktop and a phone
+    assert html.count("<svg") == 2 * 4
     assert f"background:{COLOURS[Action.HIT]}" in html  # the chart's coloured cells
     for figure in ("House edge", "Hit frequency", "Odds of the top award", "Revision"):
         assert figure in html
@@ -129,7 +130,7 @@ def test_every_return_line_gives_its_odds(par_report: Report) -> None:
     for grid in returns:
         odds = grid.headers.index("odds")
         for row in grid.rows[:-1]:  # the total line has no odds
-            assert re.fullmatch(r"1 in [\d.\u2009]+|never", row[odds]), row
+            assert re.fullmatch(r"1 in [\d.\u202f]+|never", row[odds]), row
 
 
 def test_title_block_names_revision_and_date(
@@ -214,12 +215,12 @@ def test_html_is_written_and_other_files_refused(
     from solver.present.report.blocks import Section, TitleBlock
 
     title = TitleBlock("game", ("decks: 2",), "15:4:1", "0+0123456789ab", "2026-01-02")
-    text = Text("A loss of \u22121\u2009000 units.")  # non-ASCII, as every report has
+    text = Text("A loss of \u22121\u202f000 units.")  # non-ASCII, as every report has
     small = Report(Rules(decks=2), title, (Section("Summary", (text,)),))
     write_report(small, tmp_path / "r.html")
     written = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert written.startswith("<!DOCTYPE html>") and written == render_html(small)
-    assert "\u22121\u2009000" in written
+    assert "\u22121\u202f000" in written
     with pytest.raises(SystemExit) as stop:
         main(["report", "--decks", "2", "-o", str(tmp_path / "r.txt")])
     err = capsys.readouterr().err
@@ -228,7 +229,7 @@ def test_html_is_written_and_other_files_refused(
 
 def _spaced(n: int) -> str:
     """A whole number with thin-space thousands, as the report prints counts."""
-    return f"{n:,}".replace(",", "\u2009")
+    return f"{n:,}".replace(",", "\u202f")
 
 
 def _grid(report: Report, title: str, index: int = 0) -> Grid:
@@ -238,7 +239,7 @@ def _grid(report: Report, title: str, index: int = 0) -> Grid:
 
 def _value(text: str) -> float:
     """A number as the report prints it: true minus, thin-space thousands, maybe a %."""
-    cleaned = text.replace("\u2212", "-").replace("\u2009", "").rstrip("%")
+    cleaned = text.replace("\u2212", "-").replace("\u202f", "").rstrip("%")
     return float(cleaned.split()[0])
 
 

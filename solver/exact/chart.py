@@ -31,7 +31,6 @@ from solver.exact.modular import padded_falling
 from solver.exact.player import ExactValues, Number, PlayerSolution
 from solver.model.cards import VALUES, ValueCounts, value_label
 from solver.model.cells import (
-    CHART_TITLE,
     COLUMNS,
     LEGEND,
     ROWS,
@@ -40,6 +39,7 @@ from solver.model.cells import (
     Cell,
     cell_name,
     cell_of,
+    chart_title,
     grid,
 )
 from solver.model.errors import StrategyError
@@ -113,8 +113,8 @@ class Chart:
 
 #: The head of every chart's title, before the rules that differ from the default.
 def title(chart: Chart) -> str:
-    """The chart's title line, naming every rule that differs from the default."""
-    return f"{CHART_TITLE}: {chart.rules.differences(Rules()) or 'default rules'}"
+    """The chart's title line (:func:`solver.model.cells.chart_title` of its rules)."""
+    return chart_title(chart.rules)
 
 
 @dataclass

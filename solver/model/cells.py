@@ -14,9 +14,32 @@ from typing import Protocol
 
 from solver.model.cards import VALUES, value_label
 from solver.model.hands import own_best
+from solver.model.rules import PRESETS, PresetName, Rules
 
 #: The head of every chart's title; the rules that differ from the default follow it.
 CHART_TITLE = "Community Blackjack (Casino Edition) basic strategy"
+
+
+def chart_title(rules: Rules) -> str:
+    """A chart's title: the preset the rules are, if any, and in plain words every rule
+    that differs from the default.
+
+    >>> chart_title(Rules(decks=1))[-6:], chart_title(Rules())[-13:]
+    ('1 deck', 'default rules')
+    >>> "Vegas 21 preset (" in chart_title(Rules.from_preset("vegas-21"))
+    True
+    """
+    changed = "; ".join(rule.phrase(getattr(rules, rule.name)) for rule in rules.changed(Rules()))
+    named = [
+        preset.title.split(" (")[0]
+        for preset in PRESETS.values()
+        if preset.name is not PresetName.CASINO_EDITION and preset.to_rules() == rules
+    ]
+    if named:
+        return f"{CHART_TITLE}: {named[0]} preset ({changed})"
+    return f"{CHART_TITLE}: {changed or 'default rules'}"
+
+
 HARD_TOTALS = tuple(range(2, 22))
 SOFT_TOTALS = tuple(range(11, 22))
 

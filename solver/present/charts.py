@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 from solver.model.cards import VALUES, value_label
 from solver.model.cells import (
-    CHART_TITLE,
     COLUMNS,
     LEGEND,
     ROWS,
@@ -30,13 +29,19 @@ from solver.model.cells import (
     Cell,
     cell_name,
     cell_of,
+    chart_title,
     grid,
 )
 from solver.model.hands import describe_hand
-from solver.model.rules import Rules
+from solver.present.drawing import box, fit_lines, wrap
 from solver.present.formats import ChartFormat
-from solver.present.style import minus, one_in, significant_percent
-from solver.present.wording import differences_in_words, rules_sentence
+from solver.present.style import (
+    one_in,
+    signed_percent,
+    significant_percent,
+    stacked_table_css,
+)
+from solver.present.wording import rules_sentence
 
 if TYPE_CHECKING:
     from solver.exact.chart import Chart, ExceptionHand
@@ -58,8 +63,8 @@ BLOCKS = {False: "hard totals", True: "soft totals (an ace counted as 11)"}
 
 
 def title(chart: Chart) -> str:
-    """The chart's title, naming in plain words every rule that differs from the default."""
-    return f"{CHART_TITLE}: {differences_in_words(chart.rules, Rules(), 'default rules')}"
+    """The chart's title: its preset, if any, and in plain words every rule that differs."""
+    return chart_title(chart.rules)
 
 
 def summary(chart: Chart) -> str:
@@ -72,7 +77,7 @@ def summary(chart: Chart) -> str:
 
 
 def _pct(value: Fraction) -> str:
-    return minus(f"{float(value) * 100:+.4f}%")
+    return signed_percent(value)
 
 
 def legend_text() -> str:
@@ -180,7 +185,8 @@ def exceptions_heading(chart: Chart) -> str:
     shown = min(len(cells), TOP_EXCEPTIONS)
     return (
         f"Exceptions: {len(chart.exceptions)} hands in {len(cells)} cells play better the "
-        f"other way{'' if shown == len(cells) else f' (the {shown} largest shown)'}; "
+        f"other way{'' if shown == len(cells) else f' (the {shown} largest shown and marked)'}"
+        "; "
         f"sorted by {SORT_KEY}; gains in % of the main wager."
     )
 
@@ -197,8 +203,14 @@ class DisplayRow:
 
 
 def display_rows(chart: Chart) -> list[DisplayRow]:
-    """The grid as drawn: runs of two or more unmarked uniform rows collapsed into one."""
-    marks = {(x.cell, x.bonus): x.number for x in exception_cells(chart)}
+    """The grid as drawn: runs of two or more unmarked uniform rows collapsed into one.
+
+    Only the exceptions listed (the :data:`TOP_EXCEPTIONS` largest) are marked, so every
+    mark on the grid has its footnote.
+    """
+    marks = {
+        (x.cell, x.bonus): x.number for x in exception_cells(chart) if x.number <= TOP_EXCEPTIONS
+    }
     rows: list[DisplayRow] = []
     run: list[Cell] = []
 
@@ -276,7 +288,8 @@ def to_markdown(chart: Chart) -> str:
     return "\n".join(lines) + "\n"
 
 
-CSS = """
+CSS = (
+    """
 * { box-sizing: border-box; }
 body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; color: #111;
        margin: 0 auto; padding: 12px; max-width: 52rem; line-height: 1.35; }
@@ -297,12 +310,20 @@ table.chart tr.block th { background: #fff; border: none; text-align: left;
 table.chart tbody.soft tr.block th { border-top: 3px solid #111; }
 td.H { background: %(H)s; } td.S { background: %(S)s; } td.N { background: %(N)s; }
 td.wide { text-align: left; padding-left: .6em; }
-td sup, .mark { font-size: .7em; font-weight: bold; vertical-align: super; line-height: 0; }
+td sup { font-size: max(12px, .7em); font-weight: bold; vertical-align: super; line-height: 0; }
+td.marked { padding: 0; } td.marked a:focus { outline: 2px solid #111; outline-offset: -2px; }
+td.marked a { display: block; min-height: 24px; padding-top: 3px; color: #111; }
+td.marked a:not(:focus) { text-decoration: none; }
 table.exceptions { margin: .4em 0; font-size: .75rem; min-width: 36rem; }
 table.exceptions th, table.exceptions td { border: 1px solid #999; padding: 2px 5px;
                                            text-align: left; vertical-align: top; }
 table.exceptions td.num { text-align: right; white-space: nowrap; }
 .swatch { display: inline-block; width: 1.6em; text-align: center; border: 1px solid #555; }
+@media (max-width: 30rem) {
+  table.chart col.label { width: 6.4em; } table.chart th.label { font-size: .8rem; }
+"""
+    + stacked_table_css("table.exceptions")
+    + """}
 @page { size: A4 portrait; margin: 10mm 12mm; }
 @media print {
   * { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
@@ -314,20 +335,28 @@ table.exceptions td.num { text-align: right; white-space: nowrap; }
   .scroll { overflow: visible; }
   table.chart { max-width: 15cm; margin: .25em 0; }
   table.chart th, table.chart td { font-size: 8pt; padding: 0; line-height: 1.3; }
+  td.marked a { min-height: 0; padding: 0; } td sup { font-size: .7em; }
   table.chart tr.block th { padding: .35em 0 .1em; font-size: 8pt; }
   table.exceptions { font-size: 6.6pt; min-width: 0; }
   table.exceptions th, table.exceptions td { padding: 1px 3px; }
 }
 """
+)
 for _action, _key in ((Action.HIT, "H"), (Action.STAND, "S"), (Action.NONE, "N")):
     CSS = CSS.replace(f"%({_key})s", COLOURS[_action])
 VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
 
 
 def _html_cell(action: Action, mark: int | None) -> str:
+    """A grid cell; a marked one is wholly a link to its footnote (a 24 px tap target)."""
     cls = "N" if action is Action.NONE else action.value
-    sup = f'<sup><a href="#x{mark}">{mark}</a></sup>' if mark else ""
-    return f'<td class="{cls}">{html.escape(action.value)}{sup}</td>'
+    letter = html.escape(action.value)
+    if not mark:
+        return f'<td class="{cls}">{letter}</td>'
+    return (
+        f'<td class="{cls} marked"><a href="#x{mark}" aria-label="{letter}, exception {mark}">'
+        f"{letter}<sup>{mark}</sup></a></td>"
+    )
 
 
 def chart_table_html(chart: Chart) -> str:
@@ -366,6 +395,11 @@ def chart_table_html(chart: Chart) -> str:
     return "\n".join(parts)
 
 
+def _data_label(column: int) -> str:
+    """An exception cell's header, shown beside it when the table stacks on a phone."""
+    return f' data-label="{html.escape(EXCEPTION_HEADERS[column])}"' if column else ""
+
+
 def exceptions_html(chart: Chart) -> str:
     """The exception cells as an HTML table, each row the target of its cell's mark."""
     esc = html.escape
@@ -373,7 +407,8 @@ def exceptions_html(chart: Chart) -> str:
     body = "".join(
         f'<tr id="x{row[0]}">'
         + "".join(
-            f"<td{' class=num' if c in numeric else ''}>{esc(t)}</td>" for c, t in enumerate(row)
+            f"<td{' class=num' if c in numeric else ''}{_data_label(c)}>{esc(t)}</td>"
+            for c, t in enumerate(row)
         )
         + "</tr>"
         for row in exception_rows(chart)
@@ -451,9 +486,11 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
         ax.set_ylim(height, 0)
         head, rules_line, how, summary_line, _ = header_lines(chart)
         y = margin
-        ax.text(margin, y, head, fontsize=12.5, weight="bold", va="top")
-        y += 0.3
-        wrapped = [_wrap(rules_line, 125), _wrap(how, 125)]
+        # The title is wrapped by its measured width, so a long one stays on the page.
+        title_lines = fit_lines(head, 12.5, "bold", width - 2 * margin)
+        ax.text(margin, y, title_lines, fontsize=12.5, weight="bold", va="top", linespacing=1.2)
+        y += 0.3 + 0.21 * title_lines.count("\n")
+        wrapped = [wrap(rules_line, 125), wrap(how, 125)]
         for text in (*wrapped, summary_line):
             ax.text(margin, y, text, fontsize=7.5, va="top", linespacing=1.4)
             y += 0.17 * (text.count("\n") + 1) + 0.05
@@ -470,13 +507,13 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
         notes = exception_lines(chart)
         label_w = 1.35
         cell_w = (width - 2 * margin - label_w) / len(COLUMNS)
-        heading_lines = _wrap(exceptions_heading(chart), 120).count("\n") + 1
+        heading_lines = wrap(exceptions_heading(chart), 120).count("\n") + 1
         foot = 0.25 + 0.2 * heading_lines + 0.05 + 0.03 * len(notes) + 0.15
-        foot += 0.16 * sum(_wrap(n, 120).count("\n") + 1 for n in notes)
+        foot += 0.16 * sum(wrap(n, 120).count("\n") + 1 for n in notes)
         row_h = min(0.36, (height - margin - foot - y) / (len(rows) + 3.4))
-        _box(ax, margin, y, label_w, row_h, "#eeeeee", "own \\ Bonus", 8, "bold")
+        box(ax, margin, y, label_w, row_h, "#eeeeee", "own \\ Bonus", 8, "bold")
         for j, column in enumerate(COLUMNS):
-            _box(ax, margin + label_w + j * cell_w, y, cell_w, row_h, "#eeeeee", column, 9, "bold")
+            box(ax, margin + label_w + j * cell_w, y, cell_w, row_h, "#eeeeee", column, 9, "bold")
         y += row_h
         for soft in (False, True):
             if soft:
@@ -487,26 +524,26 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
             for row in rows:
                 if row.soft != soft:
                     continue
-                _box(ax, margin, y, label_w, row_h, "#f4f4f4", row.label, 8.5, "bold", "left")
+                box(ax, margin, y, label_w, row_h, "#f4f4f4", row.label, 8.5, "bold", "left")
                 if row.collapsed:
                     a = row.actions[0]
                     text = f"{a.value}: {LEGEND[a].split(' (')[0]} against every Bonus card"
-                    _box(ax, margin + label_w, y, cell_w * len(COLUMNS), row_h, COLOURS[a],
+                    box(ax, margin + label_w, y, cell_w * len(COLUMNS), row_h, COLOURS[a],
                          text, 8.5, "normal", "left")  # fmt: skip
                 else:
                     for j, (a, mark) in enumerate(zip(row.actions, row.marks, strict=True)):
                         left = margin + label_w + j * cell_w
-                        _box(ax, left, y, cell_w, row_h, COLOURS[a], a.value, 9)
+                        box(ax, left, y, cell_w, row_h, COLOURS[a], a.value, 9)
                         if mark:
                             ax.text(left + cell_w - 0.05, y + 0.04, str(mark), fontsize=6.5,
                                     weight="bold", ha="right", va="top")  # fmt: skip
                 y += row_h
         y += 0.2
-        ax.text(margin, y, _wrap(exceptions_heading(chart), 120), fontsize=7.5, va="top",
+        ax.text(margin, y, wrap(exceptions_heading(chart), 120), fontsize=7.5, va="top",
                 weight="bold", linespacing=1.4)  # fmt: skip
-        y += 0.2 * (_wrap(exceptions_heading(chart), 120).count("\n") + 1) + 0.05
+        y += 0.2 * (wrap(exceptions_heading(chart), 120).count("\n") + 1) + 0.05
         for note in notes:
-            text = _wrap(note, 120)
+            text = wrap(note, 120)
             ax.text(margin, y, text, fontsize=7.5, va="top", linespacing=1.4)
             y += 0.16 * (text.count("\n") + 1) + 0.03
         out = io.BytesIO()
@@ -516,33 +553,6 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
         figure.savefig(out, format=fmt.value, metadata=metadata, dpi=150)
         plt.close(figure)
     return out.getvalue()
-
-
-def _wrap(text: str, width: int) -> str:
-    import textwrap
-
-    return "\n".join(textwrap.wrap(text, width))
-
-
-def _box(
-    ax: Any,
-    x: float,
-    y: float,
-    w: float,
-    h: float,
-    colour: str,
-    text: str,
-    size: float,
-    weight: str = "normal",
-    align: str = "center",
-) -> None:
-    from matplotlib.patches import Rectangle
-
-    # add_artist, not add_patch: the limits are fixed, and updating the data limits for
-    # each of the 230 boxes took a quarter of a drawing's time (the output is the same).
-    ax.add_artist(Rectangle((x, y), w, h, facecolor=colour, edgecolor="#555555", linewidth=0.8))
-    tx = x + w / 2 if align == "center" else x + 0.08
-    ax.text(tx, y + h / 2, text, ha=align, va="center", fontsize=size, weight=weight)
 
 
 def render(chart: Chart, fmt: ChartFormat) -> bytes:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from solver.model.rules import Rules
 from solver.present.charts import render
 from solver.present.formats import ChartFormat
+from solver.present.style import signed_percent, significant_percent
 
 if TYPE_CHECKING:
     from solver.exact.chart import Chart
@@ -27,6 +28,15 @@ class Variant:
     folder: str
     description: str
     rules: Rules
+
+    def file_name(self, fmt: ChartFormat) -> str:
+        """The chart's file in ``fmt``, named for the game and the variant, so that a
+        downloaded or printed copy says what it is.
+
+        >>> VARIANTS[-1].file_name(ChartFormat.PDF)
+        'community-blackjack-vegas-21-strategy.pdf'
+        """
+        return f"community-blackjack-{self.folder}-strategy.{fmt.value}"
 
 
 VARIANTS: tuple[Variant, ...] = (
@@ -50,7 +60,7 @@ def write_variant(directory: Path, variant: Variant, chart: Chart) -> list[Path]
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for fmt in ChartFormat:
-        path = folder / f"chart.{fmt.value}"
+        path = folder / variant.file_name(fmt)
         path.write_bytes(render(chart, fmt))
         written.append(path)
     return written
@@ -66,17 +76,18 @@ def index_page(charts: list[tuple[Variant, Chart]], formats: tuple[ChartFormat, 
         "a test fails when these files differ from a fresh run. Paytable 15:4:1 and bonus",
         "ratio 1/2 throughout (they do not change the main-wager strategy).",
         "",
-        "EVs are per unit of main wager: the chart's, the composition-dependent optimum's,",
-        "and what the chart gives up.",
+        "EVs in % of the main wager, as every chart states them: the chart's, the",
+        "composition-dependent optimum's, and what the chart gives up per round.",
         "",
         "| rules | chart EV | optimal EV | cost | files |",
         "|---|---|---|---|---|",
     ]
     for variant, chart in charts:
-        files = " ".join(f"[{f.value}]({variant.folder}/chart.{f.value})" for f in formats)
+        files = " ".join(f"[{f.value}]({variant.folder}/{variant.file_name(f)})" for f in formats)
         lines.append(
-            f"| {variant.description} | {float(chart.expected_value):+.6f} | "
-            f"{float(chart.optimal_expected_value):+.6f} | {float(chart.cost):.2e} | {files} |"
+            f"| {variant.description} | {signed_percent(chart.expected_value)} | "
+            f"{signed_percent(chart.optimal_expected_value)} | {significant_percent(chart.cost)} | "
+            f"{files} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -146,6 +146,33 @@ def played(g: Any) -> Any:
     return g.subgraph(keep).copy()
 
 
+#: The most hands a drawn graph's widest column may hold: about a printed page's height
+#: of readable boxes. Larger graphs are refused as pictures (GraphML, GEXF and DOT are
+#: always whole); one starting hand's graph (``--hand``) is always well below this.
+PICTURE_HANDS = 60
+
+
+def _layers(g: Any) -> dict[str, int]:
+    """Each node's column: its number of cards, the bust node after the deepest."""
+    deepest = max(d["cards"] for _, d in g.nodes(data=True))
+    return {n: deepest + 1 if n == "bust" else d["cards"] for n, d in g.nodes(data=True)}
+
+
+def check_picture(g: Any) -> None:
+    """Refuse, in one line, a picture whose widest column no one could read.
+
+    ``g`` is the networkx graph (:func:`to_networkx`); what optimal play visits is drawn.
+    """
+    layers = list(_layers(played(g)).values())
+    widest = max(layers.count(k) for k in set(layers))
+    if widest > PICTURE_HANDS:
+        raise ReportError(
+            f"the picture would stack {widest} hands in one column, too many to read (at most "
+            f"{PICTURE_HANDS}): start from a hand nearer 21 with --hand, e.g. --hand '9 3', "
+            "or write the whole graph as .graphml, .gexf or .dot"
+        )
+
+
 def draw(g: Any, fmt: GraphFormat) -> bytes:
     """What optimal play visits, drawn in layers by number of cards, coloured by decision."""
     import matplotlib
@@ -154,9 +181,9 @@ def draw(g: Any, fmt: GraphFormat) -> bytes:
     import networkx as nx
     from matplotlib import pyplot as plt
 
+    check_picture(g)
     g = played(g)
-    deepest = max(d["cards"] for _, d in g.nodes(data=True))
-    layers = {n: deepest + 1 if n == "bust" else d["cards"] for n, d in g.nodes(data=True)}
+    layers = _layers(g)
     nx.set_node_attributes(g, layers, "layer")
     position = nx.multipartite_layout(g, subset_key="layer")
     fill = {"hit": COLOURS[Action.HIT], "stand": COLOURS[Action.STAND], "bust": "#bbbbbb"}

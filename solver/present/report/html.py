@@ -1,8 +1,13 @@
 """The report as one self-contained HTML page for phones, desktops and A4 paper.
 
-Plots are inline SVG with their text kept as text; tables wider than a phone scroll inside
-their own box; the print stylesheet sets A4 pages, keeps colours, never breaks a table or
-a figure, and keeps headings with what follows. No file or network request is needed.
+Plots are inline SVG with their text kept as text, drawn twice: for a desktop or paper,
+and narrower for a phone (shown by a media query) so that their text is 12 px there too.
+On a phone every table of figures stacks, one row a card of "header: value" lines, so no
+column is hidden; the strategy chart, a grid that must stay a grid, scrolls inside a
+labelled region with a visible cue, its caption outside the scrolling box. Text is at
+least 12 px and links at least 24 px tall on a phone. The print stylesheet sets A4 pages,
+keeps colours, never breaks a table or a figure, and keeps headings with what follows.
+No file or network request is needed.
 """
 
 from __future__ import annotations
@@ -10,9 +15,11 @@ from __future__ import annotations
 import html
 
 from solver.present.report.blocks import Block, Grid, Plot, Report, Text
-from solver.present.report.plots import inline_svg
+from solver.present.report.plots import inline_svg, phone_figures, standalone_svg
+from solver.present.style import stacked_table_css
 
-CSS = """
+CSS = (
+    """
 * { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
 body { font-family: "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: #222;
@@ -28,7 +35,11 @@ dl.titleblock dt { font-weight: bold; color: #1f3a5f; }
 dl.titleblock dd { margin: 0; overflow-wrap: anywhere; }
 dl.titleblock ul { margin: 0; padding-left: 1.1rem; }
 p { overflow-wrap: break-word; }
-.scroll { overflow-x: auto; max-width: 100%; margin: .8rem 0; }
+.table { margin: .8rem 0; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.scroll:focus { outline: 2px solid #1f3a5f; }
+.cue { display: none; font-size: .8rem; color: #444; margin: 0 0 .2rem; }
+p.caption { font-size: .8rem; color: #555; margin: .35rem 0 0; }
 table { border-collapse: collapse; font-size: .86rem; }
 th { background: #1f3a5f; color: white; text-align: left; padding: .3rem .5rem;
      vertical-align: bottom; }
@@ -36,7 +47,7 @@ td { padding: .25rem .5rem; border-bottom: 1px solid #dde3ea; vertical-align: to
 tr:nth-child(even) td { background: #f4f6f9; }
 th.num { text-align: right; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.exact { font-family: "DejaVu Sans Mono", monospace; font-size: .74rem;
+td.exact { font-family: "DejaVu Sans Mono", monospace; font-size: .75rem;
            overflow-wrap: anywhere; word-break: break-all; }
 table.compact th, table.compact td { padding: .2rem .3rem; text-align: center; }
 table.compact td:first-child, table.compact th:first-child { text-align: left;
@@ -45,17 +56,29 @@ table.exact { table-layout: fixed; width: 100%; }
 table.wide { min-width: 36rem; }
 tr.break td { border-top: 3px solid #111; }
 table.exact col.name { width: 35%; }
-caption { caption-side: bottom; text-align: left; font-size: .8rem; color: #555;
-          padding-top: .35rem; }
 figure { margin: .8rem 0; break-inside: avoid; }
 figure svg { width: 100%; max-width: 40rem; height: auto; display: block; }
+.plot.phone { display: none; }
 figcaption { font-size: .8rem; color: #555; }
 nav ol { columns: 2 12rem; font-size: .9rem; margin: .4rem 0; }
+nav a { display: inline-block; min-height: 24px; padding: 2px 0; }
 footer { margin-top: 2rem; font-size: .8rem; color: #777; border-top: 1px solid #ccc; }
 @media (max-width: 30rem) {
   body { padding: .6rem; }
   h1 { font-size: 1.3rem; }
   table { font-size: .8rem; }
+  .scroll.chart { border: 1px solid #c8d3e0; box-shadow: inset -10px 0 8px -8px #7a8899; }
+  .cue { display: block; }
+  .plot { display: none; }
+  .plot.phone { display: block; }
+"""
+    + stacked_table_css("table.stack")
+    + """
+  table.stack tr.break { border-top: 3px solid #111; }
+  table.stack td::before { color: #1f3a5f; }
+  table.stack td.exact { overflow-wrap: anywhere; }
+  table.wide { min-width: 0; }
+  table.exact { table-layout: auto; }
 }
 @page { size: A4 portrait; margin: 14mm 13mm 15mm; }
 @media print {
@@ -63,14 +86,16 @@ footer { margin-top: 2rem; font-size: .8rem; color: #777; border-top: 1px solid 
   body { max-width: none; padding: 0; font-size: 8.6pt; line-height: 1.3; }
   h1 { font-size: 16pt; }
   h2 { font-size: 11.5pt; margin: 1.1em 0 .35em; break-after: avoid; page-break-after: avoid; }
-  h2 + * { break-before: avoid; }
+  h2 + *, h2 + * + * { break-before: avoid; page-break-before: avoid; }
+  p.lead { break-after: avoid; page-break-after: avoid; }
+  .cue { display: none; }
   p { margin: .35em 0; orphans: 3; widows: 3; }
   nav ol { columns: 3; font-size: 8pt; }
   .scroll { overflow: visible; margin: .4em 0; }
   table { font-size: 7.6pt; break-inside: avoid; page-break-inside: avoid; }
   table.wide { min-width: 0; }
   th, td { padding: .12em .45em; }
-  caption { font-size: 7pt; }
+  p.caption { font-size: 7pt; }
   figure { margin: .4em 0; break-inside: avoid; page-break-inside: avoid; }
   figure svg { max-width: 15cm; max-height: 6cm; }
   figcaption { font-size: 7pt; }
@@ -78,6 +103,7 @@ footer { margin-top: 2rem; font-size: .8rem; color: #777; border-top: 1px solid 
   footer { margin-top: 1em; }
 }
 """
+)
 
 VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
 
@@ -110,28 +136,41 @@ def render_html(report: Report) -> str:
     ]
     for i, section in enumerate(report.sections, start=1):
         parts.append(f'<section id="s{i}"><h2>{i}. {e(section.title)}</h2>')
-        parts.extend(_html_block(b, f"s{i}f{j}") for j, b in enumerate(section.blocks, 1))
+        blocks = section.blocks
+        for j, b in enumerate(blocks, 1):
+            lead = isinstance(b, Text) and j < len(blocks) and not isinstance(blocks[j], Text)
+            parts.append(_html_block(b, f"s{i}f{j}", lead))
         parts.append("</section>")
     parts.append(f"<footer>Generated by {e(report.generator)} on {e(block.date)}.</footer>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
-def _html_block(block: Block, key: str) -> str:
+def _html_block(block: Block, key: str, lead: bool = False) -> str:
+    """One block as HTML; a ``lead`` paragraph (just before a table or plot) stays with it."""
     e = html.escape
     if isinstance(block, Text):
-        return f"<p>{e(block.text)}</p>"
+        return f"<p class=lead>{e(block.text)}</p>" if lead else f"<p>{e(block.text)}</p>"
     if isinstance(block, Plot):
+        with phone_figures():
+            phone = standalone_svg(block.draw())
         return (
-            f"<figure>{inline_svg(block.svg(), key)}"
+            f'<figure><div class="plot">{inline_svg(block.svg(), key)}</div>'
+            f'<div class="plot phone">{inline_svg(phone, key + "p")}</div>'
             f"<figcaption>{e(block.caption)}</figcaption></figure>"
         )
-    return _html_table(block)
+    return _html_table(block, key)
 
 
-def _html_table(block: Grid) -> str:
+def _html_table(block: Grid, key: str) -> str:
+    """A table: stacked on a phone, or (a chart) in a scrolling region with a cue.
+
+    The caption is a paragraph after the table's box, never inside what scrolls, and
+    names the table for assistive technology (``aria-describedby``).
+    """
     e = html.escape
     exact = block.headers[-1] == "exact value"
+    stack = not block.compact
     rows = []
     for r, row in enumerate(block.rows):
         cells = []
@@ -139,20 +178,30 @@ def _html_table(block: Grid) -> str:
             kind = "exact" if exact and c else "num" if block.numeric and c else ""
             colour = block.colours[r][c] if block.colours else None
             style = f' style="background:{colour}"' if colour else ""
-            cells.append(f"<td{f' class={kind}' if kind else ''}{style}>{e(text)}</td>")
+            label = f' data-label="{e(block.headers[c])}"' if stack and c else ""
+            cells.append(f"<td{f' class={kind}' if kind else ''}{label}{style}>{e(text)}</td>")
         opening = "<tr class=break>" if r in block.breaks else "<tr>"
         rows.append(opening + "".join(cells) + "</tr>")
-    caption = f"<caption>{e(block.caption)}</caption>" if block.caption else ""
     head = "".join(
         f"<th{' class=num' if block.numeric and c else ''} scope=col>{e(h)}</th>"
         for c, h in enumerate(block.headers)
     )
-    wide = len(block.headers) >= 7 and not block.compact  # scrolls on a phone, never squeezed
-    kinds = (("compact", block.compact), ("exact", exact), ("wide", wide))
+    wide = len(block.headers) >= 7 and not block.compact  # never squeezed on a desktop
+    kinds = (("compact", block.compact), ("exact", exact), ("wide", wide), ("stack", stack))
     classes = " ".join(name for name, on in kinds if on)
     cls = f' class="{classes}"' if classes else ""
     cols = '<colgroup><col class="name"><col></colgroup>' if exact else ""
+    described = f' aria-describedby="{key}c"' if block.caption else ""
+    caption = f'<p class=caption id="{key}c">{e(block.caption)}</p>' if block.caption else ""
+    table = (
+        f"<table{cls}{described}>{cols}<thead><tr>{head}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+    if stack:
+        return f'<div class="table">{table}{caption}</div>'
     return (
-        f'<div class="scroll"><table{cls}>{caption}{cols}<thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        '<div class="table"><p class="cue" aria-hidden="true">Scroll the table sideways '
+        "\u2192</p>"
+        f'<div class="scroll chart" role="region" tabindex="0" aria-label="{e(block.headers[0])} '
+        f'(scrolls sideways)">{table}</div>{caption}</div>'
     )

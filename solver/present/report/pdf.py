@@ -7,7 +7,7 @@ from collections.abc import Callable
 from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape as _escape
 
 from solver.model.errors import ReportError
 from solver.present.report.blocks import Block, Grid, Plot, Report, Section, Text
@@ -17,11 +17,27 @@ if TYPE_CHECKING:
     from svglib.fonts import FontMap
 
 
+#: How a narrow no-break space (between thousands) is set: reportlab breaks lines at
+#: U+202F and writes it as a plain space, so a no-break space (U+00A0, which it keeps
+#: whole) set three points smaller stands in for it.
+NARROW_SPACE_MARKUP = '<font size="-3">\u00a0</font>'
+
+
+def escape(text: str) -> str:
+    """``text`` as reportlab paragraph markup: escaped, numbers kept whole.
+
+    >>> escape("1\u202f000 < 2") == "1" + NARROW_SPACE_MARKUP + "000 &lt; 2"
+    True
+    """
+    return _escape(text).replace("\u202f", NARROW_SPACE_MARKUP)
+
+
 def render_pdf(report: Report) -> bytes:
     """The report as an A4 PDF: outline, linked contents, "page X of Y", vector plots.
 
-    Byte-identical for the same report; the PDF's dates come from ``SOURCE_DATE_EPOCH``
-    when it is set (reportlab reads it), else a fixed 2000-01-01.
+    Byte-identical for the same report: its creation date is the date the report prints
+    (midnight UTC), which ``SOURCE_DATE_EPOCH`` fixes for reproducible builds. Every font
+    is embedded (DejaVu Sans, the canvas's first font included) and the language is English.
     """
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.units import mm
@@ -52,11 +68,13 @@ def render_pdf(report: Report) -> bytes:
         creator=report.generator,
         producer=report.generator,
         invariant=True,
+        initialFontName=fonts[0],
+        lang="en",
     )
     styles = _styles(fonts)
     story = _cover(report, styles)
     for i, section in enumerate(report.sections, start=1):
-        story.extend(_pdf_section(i, section, styles, document.width))
+        story.extend(_pdf_section(i, section, styles, document.width, document.height))
 
     def decorate(canvas: Any, doc: Any) -> None:
         canvas.saveState()
@@ -76,7 +94,7 @@ def render_pdf(report: Report) -> bytes:
         story,
         onFirstPage=decorate,
         onLaterPages=decorate,
-        canvasmaker=_numbered_canvas(page_footer),
+        canvasmaker=_numbered_canvas(page_footer, report.title_block.date),
     )
     return out.getvalue()
 
@@ -89,28 +107,50 @@ def _page_of(font: str, right: float, y: float, canvas: Any, page: int, pages: i
     canvas.restoreState()
 
 
-def _numbered_canvas(footer: Callable[[Any, int, int], None]) -> Any:
-    """A canvas class that holds every page back until the page count is known."""
+def _numbered_canvas(footer: Callable[[Any, int, int], None], date: str) -> Any:
+    """A canvas class that writes "page X of Y" once Y is known, dated ``date``.
+
+    Each page draws a form (``page-N``) that is filled in when the document is saved:
+    the pages themselves are written as they end, so every bookmark and link made while
+    a page is laid out points to that page (holding pages back until the count is known
+    pointed them all at page 1).
+    """
     from reportlab.pdfgen.canvas import Canvas
 
     class NumberedCanvas(Canvas):  # type: ignore[misc]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
-            self._pages: list[dict[str, Any]] = []
+            _set_creation_date(self._doc, date)
+            self._page_count = 0
 
         def showPage(self) -> None:
-            self._pages.append(dict(self.__dict__))
-            self._startPage()
+            self._page_count += 1
+            self.doForm(f"page-{self._page_count}")
+            super().showPage()
 
         def save(self) -> None:
-            total = len(self._pages)
-            for n, state in enumerate(self._pages, start=1):
-                self.__dict__.update(state)
+            total = self._page_count
+            for n in range(1, total + 1):
+                self.beginForm(f"page-{n}")
                 footer(self, n, total)
-                super().showPage()
+                self.endForm()
             super().save()
 
     return NumberedCanvas
+
+
+def _set_creation_date(document: Any, date: str) -> None:
+    """Date ``document`` (a reportlab ``PDFDocument``) at midnight UTC of ``date`` (ISO)."""
+    import calendar
+    import time
+
+    moment = time.strptime(date, "%Y-%m-%d")
+    stamp = document._timeStamp
+    stamp.t = calendar.timegm(moment)
+    stamp.lt = time.gmtime(stamp.t)
+    stamp.YMDhms = tuple(stamp.lt)[:6]
+    stamp.dhh = stamp.dmm = 0
+    stamp.tzname = "UTC"
 
 
 def _register_fonts() -> tuple[str, str, str]:
@@ -138,7 +178,7 @@ def _styles(fonts: tuple[str, str, str]) -> dict[str, Any]:
         "subtitle": ParagraphStyle("subtitle", fontName=regular, fontSize=13, leading=17,
                                    textColor=colors.HexColor("#555555"), spaceAfter=8),
         "h1": ParagraphStyle("h1", fontName=bold, fontSize=14, leading=18, textColor=ink,
-                             spaceBefore=14, spaceAfter=6),
+                             spaceBefore=14, spaceAfter=6, keepWithNext=1),
         "body": ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=13,
                                spaceAfter=6),
         "caption": ParagraphStyle("caption", fontName=regular, fontSize=8, leading=10.5,
@@ -176,6 +216,7 @@ def _cover(report: Report, styles: dict[str, Any]) -> list[Any]:
     table.setStyle(
         TableStyle(
             [
+                ("FONTNAME", (0, 0), (-1, -1), styles["cell"].fontName),  # not Helvetica
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 1),
@@ -198,27 +239,84 @@ def _cover(report: Report, styles: dict[str, Any]) -> list[Any]:
     ]
 
 
-def _pdf_section(number_: int, section: Section, styles: dict[str, Any], width: float) -> list[Any]:
-    from reportlab.platypus import KeepTogether, Paragraph
+def _pdf_section(
+    number_: int, section: Section, styles: dict[str, Any], width: float, height: float
+) -> list[Any]:
+    from reportlab.platypus import KeepTogether, Paragraph, Table
 
     heading = Paragraph(f'<a name="s{number_}"/>{number_}. {escape(section.title)}', styles["h1"])
     heading.outline_key = f"o{number_}"
     heading.outline_title = f"{number_}. {section.title}"
     # A table or plot stays with its caption and the paragraph just before it; the
-    # heading stays with what follows it.
+    # heading stays with what follows it. A group with a table that does not fit what is
+    # left of a page moves to the next only when less than half a page is left: otherwise
+    # it starts here and the table splits (its header row repeated), so no page but the
+    # last is more than half blank. A group without a table (a plot, at most a third of a
+    # page, or prose) is kept whole.
     story: list[Any] = []
     held: list[Any] = [heading]
     blocks = section.blocks
     for i, block in enumerate(blocks):
+        leads = (
+            isinstance(block, Text) and i + 1 < len(blocks) and not isinstance(blocks[i + 1], Text)
+        )
         held.extend(_pdf_block(block, styles, width))
-        if isinstance(block, Text) and i + 1 < len(blocks) and not isinstance(blocks[i + 1], Text):
+        if leads:
             continue
-        story.append(KeepTogether(held))
+        splits = any(isinstance(f, Table) for f in held)
+        story.append(_table_group(held, height / 2) if splits else KeepTogether(held))
         held = []
     return story
 
 
+#: Body rows of a table that must fit under its heading and lead paragraph for the table
+#: to start on the page (else the group moves to the next page).
+FIRST_ROWS = 3
+
+
+def _table_group_class() -> Any:
+    """A group (heading, lead paragraphs, a table, its caption) that splits only at the table.
+
+    It starts on the current page when more than ``least`` of it is left and the table's
+    header and first :data:`FIRST_ROWS` rows fit there under what comes before it (the
+    table then splits, its header repeated); otherwise it moves to the next page. So a
+    heading never ends a page and no page is left more than half blank by a long table.
+    """
+    from reportlab.platypus import KeepTogether, Table
+
+    class TableGroup(KeepTogether):  # type: ignore[misc]
+        def __init__(self, flowables: list[Any], least: float) -> None:
+            super().__init__(flowables)
+            self._least = least
+
+        def split(self, aW: float, aH: float) -> list[Any]:
+            # reportlab's KeepTogether moves to the next frame when its content is taller
+            # than the space left and that space exceeds maxHeight (or there is none).
+            self._maxHeight = aH + 1 if self._starts_here(aW, aH) else None
+            result: list[Any] = super().split(aW, aH)
+            return result
+
+        def _starts_here(self, aW: float, aH: float) -> bool:
+            if aH <= self._least:
+                return False
+            above = 0.0
+            for flowable in self._content:
+                if isinstance(flowable, Table):
+                    parts = flowable.split(aW, aH - above)
+                    return len(parts) == 2 and len(parts[0]._cellvalues) > FIRST_ROWS
+                _, h = flowable.wrap(aW, aH)
+                above += h + flowable.getSpaceBefore() + flowable.getSpaceAfter()
+            return True
+
+    return TableGroup
+
+
+def _table_group(flowables: list[Any], least: float) -> Any:
+    return _table_group_class()(flowables, least)
+
+
 def _pdf_block(block: Block, styles: dict[str, Any], width: float) -> list[Any]:
+    """The flowables of ``block``: a paragraph, or a table or plot and its caption."""
     from reportlab.platypus import Paragraph
 
     if isinstance(block, Text):
@@ -244,6 +342,7 @@ def _vector_plot(block: Plot, width: float) -> Any:
     drawing.scale(scale, scale)
     drawing.width, drawing.height = drawing.width * scale, drawing.height * scale
     drawing.hAlign = "LEFT"
+    drawing.initialFontName = "DejaVuSans"  # not reportlab's unembedded Helvetica
     return drawing
 
 
@@ -286,9 +385,11 @@ def _pdf_table(block: Grid, styles: dict[str, Any], width: float) -> Any:
         ]
     ]
     data += [[cell(t, c) for c, t in enumerate(row)] for row in block.rows]
-    widths = _column_widths(block, width)
+    fonts = (styles["cell"].fontName, styles["head"].fontName, styles["mono"].fontName)
+    widths = _column_widths(block, width, fonts)
     table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
     commands: list[tuple[Any, ...]] = [
+        ("FONTNAME", (0, 0), (-1, -1), fonts[0]),  # the cells' own, not unembedded Helvetica
         ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor(INK)),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#c8d3e0")),
@@ -310,34 +411,40 @@ def _pdf_table(block: Grid, styles: dict[str, Any], width: float) -> Any:
     return table
 
 
-def _column_widths(block: Grid, width: float) -> list[float]:
-    """Share the page width by the longest text in each column (first column wider)."""
-    columns = len(block.headers)
-    longest = [
-        max(len(block.headers[c]), *(len(row[c]) for row in block.rows)) if block.rows else 1
-        for c in range(columns)
-    ]
+def _column_widths(block: Grid, width: float, fonts: tuple[str, str, str]) -> list[float]:
+    """Column widths from the text's measured widths: no number is ever wrapped in its cell.
+
+    A column is as wide as its widest cell when the table fits the page; otherwise the
+    columns of prose give way, never below their longest word, while numbers (every cell
+    of a numeric table but the first column's) keep their whole width.
+    """
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    regular, bold, _ = fonts
     if block.headers[-1] == "exact value":
         return [width * 0.3, width * 0.7]
-    weights = [min(max(n, 4), 60) + 2 for n in longest]
-    total = sum(weights)
-    natural = [width * w / total for w in weights]
-    if sum(longest) < 70:  # a narrow table need not span the page
-        scale = max(sum(longest) / 70, 0.55)
-        natural = [w * scale for w in natural]
-    # Never so narrow that a short label ("hard 10") wraps: about 5 points a character.
-    fitted = [max(w, 5.0 * n + 9) for w, n in zip(natural, longest, strict=True)]
-    if sum(fitted) <= width:
-        return fitted
-    # Too wide: shrink the columns of long text, never a column below its longest word.
-    words = [
-        max(len(word) for text in (block.headers[c], *(row[c] for row in block.rows))
-            for word in (text.split() or [""]))
-        for c in range(columns)
-    ]  # fmt: skip
-    floor = [5.0 * n + 9 for n in words]
-    spare = sum(f - m for f, m in zip(fitted, floor, strict=True))
-    excess = sum(fitted) - width
-    if spare <= excess:
-        return [w * width / sum(fitted) for w in fitted]
-    return [f - (f - m) * excess / spare for f, m in zip(fitted, floor, strict=True)]
+    pad = 8.5  # left and right padding, and a hair for rounding
+
+    def text_width(text: str, font: str) -> float:
+        return float(stringWidth(text, font, 8))
+
+    def word_width(text: str, font: str) -> float:
+        return max((text_width(w, font) for w in text.split(" ")), default=0.0)
+
+    full, floor = [], []
+    for c, header in enumerate(block.headers):
+        cells = [row[c] for row in block.rows]
+        whole = max([text_width(header, bold), *(text_width(t, regular) for t in cells)])
+        keep = block.numeric and c > 0
+        least = max([word_width(header, bold),
+                     *((text_width(t, regular) if keep else word_width(t, regular))
+                       for t in cells)])  # fmt: skip
+        full.append(whole + pad)
+        floor.append(least + pad)
+    if sum(full) <= width:
+        return full
+    spare = sum(full) - sum(floor)
+    excess = sum(full) - width
+    if spare <= excess:  # even at their floors too wide: share the page by the floors
+        return [f * width / sum(floor) for f in floor]
+    return [w - (w - f) * excess / spare for w, f in zip(full, floor, strict=True)]

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -39,24 +42,41 @@ INK = "#1f3a5f"
 #: Okabe and Ito's colour-blind-safe blue and vermilion, for gains and losses.
 GOOD = "#0072b2"
 BAD = "#d55e00"
-PALETTE = ("#d55e00", "#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c", "#e69f00", "#7f7f7f")
+#: The dealer plot's bust (a dark brown) and natural (a light yellow): in greyscale and for
+#: every common colour-vision deficiency they stay apart from each other and from the
+#: totals' blues (at least 10 L* from every one of them), and every segment also carries
+#: its name where it is wide enough, so no series is told apart by colour alone.
+BUST = "#4a1a08"
+NATURAL = "#fff3a8"
+#: The totals' blues, lightest to darkest, 12 L* apart, where a dealer stands on 17 or
+#: more (five totals at most); more totals take blues graded between the first and last.
+TOTAL_BLUES = ("#b9d6ea", "#7db8da", "#4a98c9", "#2676b8", "#0b559f")
+#: A phone's plots (:func:`phone_figures`): at most this wide (inches), so that their
+#: 10-point text is at least 12 CSS pixels on a 390-pixel screen.
+PHONE_WIDTH = 4.2
+_PHONE: ContextVar[bool] = ContextVar("phone", default=False)
 
 
-#: The totals' blues, lightest to darkest, where a dealer stands on 17 or more (five
-#: totals at most); more totals take blues graded between the first and the last.
-TOTAL_BLUES = PALETTE[1:6]
+@contextmanager
+def phone_figures() -> Iterator[None]:
+    """Within this block, plots are drawn for a phone: narrower, a little taller."""
+    token = _PHONE.set(True)
+    try:
+        yield
+    finally:
+        _PHONE.reset(token)
 
 
 def _dealer_colour(i: int, labels: int) -> str:
     """The colour of the ``i``-th of ``labels`` results: bust, each total, then natural.
 
     >>> _dealer_colour(0, 6), _dealer_colour(5, 6), _dealer_colour(1, 12)
-    ('#d55e00', '#e69f00', '#c6dbef')
+    ('#4a1a08', '#fff3a8', '#b9d6ea')
     """
     if i == 0:
-        return PALETTE[0]
+        return BUST
     if i == labels - 1:
-        return PALETTE[-2]
+        return NATURAL
     totals = labels - 2
     if totals <= len(TOTAL_BLUES):
         return TOTAL_BLUES[i - 1]
@@ -67,13 +87,26 @@ def _dealer_colour(i: int, labels: int) -> str:
     )
 
 
+def dealer_colours(labels: int) -> list[str]:
+    """The colours of a dealer plot of ``labels`` results, bust first, natural last."""
+    return [_dealer_colour(i, labels) for i in range(labels)]
+
+
 def _rgb(colour: str) -> tuple[int, int, int]:
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _dark(colour: str) -> bool:
+    """Whether white text reads better than black on ``colour`` (its luminance is low)."""
+    r, g, b = (c / 255 for c in _rgb(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.4
 
 
 def _figure(width: float, height: float) -> Figure:
     from matplotlib.figure import Figure  # imported here: only drawing a report needs it
 
+    if _PHONE.get():
+        width, height = min(width, PHONE_WIDTH), height * 1.25
     return Figure(figsize=(width, height), layout="constrained")
 
 
@@ -95,26 +128,40 @@ def ev_by_bonus_plot(game: GameResult[Fraction]) -> Figure:
 
 
 def dealer_plot(rows: list[tuple[int, dict[str, Fraction]]]) -> Figure:
+    """The dealer's final results by Bonus card, stacked; each wide segment named on it."""
     figure = _figure(6.4, 3.0)
     axes = figure.add_subplot()
     labels = list(rows[0][1])
     names = [value_label(c) for c, _ in rows]
+    colours = dealer_colours(len(labels))
     left = [0.0] * len(rows)
-    for i, label in enumerate(labels):
+    # The axes are about four fifths of the figure: a segment is named when its name,
+    # 10 points at about 0.6 em a character, fits inside it.
+    inches = figure.get_figwidth() * 0.8
+    for label, colour in zip(labels, colours, strict=True):
         widths = [float(d[label]) for _, d in rows]
-        colour = _dealer_colour(i, len(labels))
-        axes.barh(names, widths, left=left, color=colour, label=label, height=0.7)
+        axes.barh(names, widths, left=left, color=colour, label=label, height=0.7,
+                  edgecolor="white", linewidth=0.6)  # fmt: skip
+        short = _short_result(label)
+        for y, (x, w) in enumerate(zip(left, widths, strict=True)):
+            if w * inches * 72 >= 0.62 * 10 * len(short) + 3:
+                axes.text(x + w / 2, y, short, ha="center", va="center", fontsize=10,
+                          color="white" if _dark(colour) else "black")  # fmt: skip
         left = [a + b for a, b in zip(left, widths, strict=True)]
     axes.set_xlim(0, 1)
     axes.invert_yaxis()
     axes.set_xlabel("probability")
     axes.set_ylabel("Bonus card")
     # At most six entries a row: a dealer standing on 12 has twelve results.
-    axes.legend(
-        ncols=min(len(labels), 6), frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0)
-    )
+    per_row = min(len(labels), 4 if _PHONE.get() else 6)
+    axes.legend(ncols=per_row, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0))
     axes.spines[["top", "right"]].set_visible(False)
     return figure
+
+
+def _short_result(label: str) -> str:
+    """A dealer result's name as written on its segment: ``bust``, ``19``, ``nat``."""
+    return "nat" if label.startswith("natural") else label
 
 
 def sensitivity_plot(lines: Sequence[PaySensitivity]) -> Figure:

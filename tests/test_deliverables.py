@@ -1,0 +1,315 @@
+"""The deliverables as a reader meets them: the PDF report, the collection, pictures.
+
+PDF: every bookmark and contents link lands on the page of its heading, every font is
+embedded, the document has a language and the creation date it prints, no number is
+wrapped inside a cell, no heading ends a page and no page but the last is more than half
+blank. The collection: plain-word titles naming the preset, file names that say the game,
+every grid mark with its footnote, titles inside the page, one way of stating the cost.
+The dealer plot's series differ by more than hue. A decision graph too large to read is
+refused as a picture with a one-line hint. (Browser checks are in ``test_browser.py``.)
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import subprocess
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from solver.model.rules import Rules
+from solver.present.collection import VARIANTS, Variant
+from solver.present.formats import ChartFormat
+from solver.present.report import Report, render_html, render_pdf
+from solver.present.report.blocks import Grid, Section, Text, TitleBlock
+from solver.present.report.pdf import escape
+from solver.present.report.plots import dealer_colours, dealer_plot
+from solver.present.style import GROUP_SPACE, thousands
+from tests.colour_vision import DEUTERANOPIA, PROTANOPIA, delta_e, lab, linear_of, simulate
+from tests.conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = ROOT / "strategy_tables"
+A4_HEIGHT = 841.89
+#: The report's text frame, in points from the page's foot (top margin 20 mm, foot 18 mm).
+FRAME_BOTTOM, FRAME_TOP = 18 * 72 / 25.4, A4_HEIGHT - 20 * 72 / 25.4
+
+
+@pytest.fixture(scope="module")
+def pdf_bytes(par_report: Report) -> bytes:
+    """The session's report as PDF, rendered once for this module (about 4 s of CPU)."""
+    return render_pdf(par_report)
+
+
+@pytest.fixture(scope="module")
+def pdf(pdf_bytes: bytes) -> PdfReader:
+    return PdfReader(io.BytesIO(pdf_bytes))
+
+
+def _headings(report: Report) -> list[str]:
+    return [f"{i}. {s.title}" for i, s in enumerate(report.sections, start=1)]
+
+
+def _page_numbers(reader: PdfReader) -> dict[int, int]:
+    """Each page's object number, to its index."""
+    return {page.indirect_reference.idnum: i for i, page in enumerate(reader.pages)}  # type: ignore[union-attr]
+
+
+def _lines(page: Any) -> list[str]:
+    return [line.strip() for line in page.extract_text().splitlines() if line.strip()]
+
+
+def test_every_bookmark_and_contents_link_lands_on_its_heading(
+    pdf: PdfReader, par_report: Report
+) -> None:
+    headings = _headings(par_report)
+    outline = [item for item in pdf.outline if not isinstance(item, list)]
+    assert [item.title for item in outline] == headings
+    for item in outline:
+        page = pdf.get_destination_page_number(item)
+        assert page is not None and item.title in _lines(pdf.pages[page]), (item.title, page)
+    pages = _page_numbers(pdf)
+    links = [a.get_object() for a in pdf.pages[0].get("/Annots", [])]
+    links = [a for a in links if a.get("/Subtype") == "/Link"]
+    # The contents, in order; a title broken over two lines is two links to one place.
+    places = list(dict.fromkeys((a["/Dest"][0].idnum, float(a["/Dest"][3])) for a in links))
+    assert len(places) == len(headings)
+    landed = [pages[page] for page, _ in places]
+    assert landed != [0] * len(landed)
+    for heading, page in zip(headings, landed, strict=True):
+        assert heading in _lines(pdf.pages[page]), (heading, page)
+
+
+def test_every_font_is_embedded(pdf: PdfReader) -> None:
+    for page in pdf.pages:
+        fonts: Any = page["/Resources"]["/Font"]  # type: ignore[index]
+        for ref in fonts.values():
+            font = ref.get_object()
+            assert font["/BaseFont"] != "/Helvetica"
+            descendant = font.get("/DescendantFonts")
+            described = (descendant[0].get_object() if descendant else font)["/FontDescriptor"]
+            assert {"/FontFile", "/FontFile2", "/FontFile3"} & set(described.get_object())
+
+
+@pytest.mark.skipif(shutil.which("pdffonts") is None, reason="poppler-utils not installed")
+def test_pdffonts_lists_every_font_embedded(pdf_bytes: bytes, tmp_path: Path) -> None:
+    path = tmp_path / "report.pdf"
+    path.write_bytes(pdf_bytes)
+    rows = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True)
+    fonts = rows.stdout.splitlines()[2:]
+    assert fonts and all(line.split()[-5] == "yes" for line in fonts), rows.stdout
+
+
+def _mini_report(date: str, *blocks: Text | Grid) -> Report:
+    block = TitleBlock("A game", ("decks: 6",), "15:4:1", "0+abc", date)
+    return Report(Rules(), block, (Section("Only", blocks),))
+
+
+def test_language_and_creation_date_follow_the_printed_date() -> None:
+    """The PDF is dated the day it prints (any day, not only ``SOURCE_DATE_EPOCH``'s)."""
+    for date in ("2031-05-06", "1999-12-31"):
+        reader = PdfReader(io.BytesIO(render_pdf(_mini_report(date, Text("x")))))
+        root: Any = reader.trailer["/Root"]
+        assert root["/Lang"] == "en"
+        assert reader.metadata is not None
+        assert str(reader.metadata["/CreationDate"]).startswith("D:" + date.replace("-", ""))
+        assert date in reader.pages[0].extract_text()
+
+
+def test_numbers_are_never_broken_between_thousands() -> None:
+    """A thousands separator is a no-break space in HTML and PDF: a number stays on one line.
+
+    The paragraph is as wide as the page and the cells as narrow as the table can be: each
+    breaks only between words, never inside the number.
+    """
+    big = thousands(-1234567)
+    assert GROUP_SPACE in big and "\u2009" not in big
+    narrow = Grid(("name", "value"), tuple((f"row {i}", big + " units") for i in range(3)))
+    words = " ".join(["word"] * 22)
+    report = _mini_report("2026-01-02", Text(f"{words} {big} {words} {big}"), narrow)
+    pages = PdfReader(io.BytesIO(render_pdf(report))).pages
+    lines = [line for page in pages for line in _lines(page)]
+    # Text extraction (pypdf, as poppler) gives a no-break space as a plain one.
+    assert sum(line.count("\u22121 234 567") for line in lines) == 5, lines
+    assert "\u00a0" in escape(big) and big in render_html(report)
+
+
+def test_no_number_is_wrapped_in_a_report_cell(pdf: PdfReader, par_report: Report) -> None:
+    lines = [line for page in pdf.pages for line in _lines(page)]
+    text = "\n".join(lines)
+    checked = 0
+    for section in par_report.sections:
+        for block in section.blocks:
+            if not isinstance(block, Grid) or not block.numeric:
+                continue
+            if block.headers[-1] == "exact value":
+                continue
+            for row in block.rows:
+                for cell in row[1:]:
+                    whole = cell.replace(GROUP_SPACE, " ")  # as text extraction gives it
+                    if whole and any(ch.isdigit() for ch in whole):
+                        checked += 1
+                        assert whole in text, (section.title, cell)
+    assert checked > 200
+
+
+def _text_heights(page: Any) -> list[float]:
+    """The height above the page's foot of every piece of text drawn on ``page``."""
+    heights: list[float] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], *_: Any) -> None:
+        if text.strip():
+            heights.append(tm[4] * cm[1] + tm[5] * cm[3] + cm[5])
+
+    page.extract_text(visitor_text=visit)
+    return heights
+
+
+def test_no_page_but_the_last_is_more_than_half_blank(pdf: PdfReader) -> None:
+    for n, page in enumerate(pdf.pages[:-1], start=1):
+        body = [y for y in _text_heights(page) if FRAME_BOTTOM - 10 < y < FRAME_TOP]
+        lowest = min(body)
+        blank = (lowest - FRAME_BOTTOM) / (FRAME_TOP - FRAME_BOTTOM)
+        assert blank < 0.5, f"page {n} is {blank:.0%} blank"
+
+
+def test_no_heading_ends_a_pdf_page(pdf: PdfReader, par_report: Report) -> None:
+    headings = set(_headings(par_report))
+    for n, page in enumerate(pdf.pages, start=1):
+        # The page's last text is its "page X of Y"; what the page ends on comes before.
+        lines = _lines(page)
+        assert lines[-1].startswith("page ") and lines[-2] not in headings, (n, lines[-2])
+
+
+# --- The collection ---------------------------------------------------------------------
+
+
+def _file(variant: Variant, fmt: ChartFormat) -> Path:
+    return TABLES / variant.folder / variant.file_name(fmt)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.folder)
+def test_file_names_say_the_game_and_the_variant(variant: Variant) -> None:
+    files = sorted(p.name for p in (TABLES / variant.folder).iterdir())
+    assert files == sorted(variant.file_name(f) for f in ChartFormat)
+    assert all(name.startswith(f"community-blackjack-{variant.folder}-") for name in files)
+    index = (TABLES / "README.md").read_text(encoding="utf-8")
+    for fmt in ChartFormat:
+        assert f"({variant.folder}/{variant.file_name(fmt)})" in index
+
+
+def _titles(variant: Variant) -> dict[str, str]:
+    """The title as each format of ``variant``'s chart states it."""
+    html = _file(variant, ChartFormat.HTML).read_text(encoding="utf-8")
+    svg = _file(variant, ChartFormat.SVG).read_text(encoding="utf-8")
+    pdf = PdfReader(_file(variant, ChartFormat.PDF))
+    assert pdf.metadata is not None
+    return {
+        "csv": _file(variant, ChartFormat.CSV).read_text(encoding="utf-8").splitlines()[0][2:],
+        "md": _file(variant, ChartFormat.MD).read_text(encoding="utf-8").splitlines()[0][2:],
+        "json": json.loads(_file(variant, ChartFormat.JSON).read_text())["title"],
+        "html": re.search(r"<h1>(.*?)</h1>", html).group(1),  # type: ignore[union-attr]
+        "svg": re.search(r"<title>(.*?)</title>", svg, re.S).group(1),  # type: ignore[union-attr]
+        "pdf": str(pdf.metadata["/Title"]),
+    }
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.folder)
+def test_every_format_titles_the_chart_in_plain_words(variant: Variant) -> None:
+    titles = _titles(variant)
+    first = titles["json"]
+    for fmt, text in titles.items():
+        assert text.replace("&amp;", "&") == first, fmt
+    assert "_" not in first and "bonus_card" not in first
+    if variant.folder == "vegas-21":
+        assert "Vegas 21 preset" in first
+    else:
+        assert "preset" not in first
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.folder)
+def test_every_mark_on_a_grid_has_its_footnote(variant: Variant) -> None:
+    html = _file(variant, ChartFormat.HTML).read_text(encoding="utf-8")
+    targets = set(re.findall(r'href="#(x\d+)"', html))
+    ids = set(re.findall(r'id="(x\d+)"', html))
+    assert targets <= ids, sorted(targets - ids)
+    md = _file(variant, ChartFormat.MD).read_text(encoding="utf-8")
+    marks = {int(m) for m in re.findall(r"<sup>(\d+)</sup>", md)}
+    notes = {int(m) for m in re.findall(r"^\| (\d+) \|", md, re.M)}
+    assert marks <= notes, sorted(marks - notes)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.folder)
+def test_the_drawn_title_stays_on_the_page(variant: Variant) -> None:
+    """Nothing is drawn in the PNG's right margin (the page is 8.27 in at 150 dpi)."""
+    from PIL import Image
+
+    with Image.open(_file(variant, ChartFormat.PNG)) as image:
+        grey = image.convert("L")
+        width, height = grey.size
+        margin = round(0.3 * width / 8.27)  # the last 0.3 in of the 0.55 in margin
+        strip = grey.crop((width - margin, 0, width, height // 4))
+        darkest, _ = strip.getextrema()
+        assert isinstance(darkest, int) and darkest > 240, "something runs into the margin"
+
+
+def test_the_cost_is_stated_one_way_everywhere() -> None:
+    index = (TABLES / "README.md").read_text(encoding="utf-8")
+    assert not re.search(r"\de-\d", index)
+    for variant in VARIANTS:
+        md = _file(variant, ChartFormat.MD).read_text(encoding="utf-8")
+        cost = re.search(r"the chart gives up (\S+) per round", md).group(1)  # type: ignore[union-attr]
+        start = f"| {variant.description} |"
+        row = next(line for line in index.splitlines() if line.startswith(start))
+        assert row.split(" | ")[3] == cost, (variant.folder, row)
+
+
+# --- The dealer plot --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("totals", [4, 5])
+def test_dealer_series_differ_in_greyscale_and_for_colour_blind_readers(totals: int) -> None:
+    colours = dealer_colours(totals + 2)
+    for i, first in enumerate(colours):
+        for second in colours[i + 1 :]:
+            grey = abs(lab(linear_of(first))[0] - lab(linear_of(second))[0])
+            assert grey >= 10, (first, second, grey)
+            for matrix in (DEUTERANOPIA, PROTANOPIA):
+                assert delta_e(simulate(first, matrix), simulate(second, matrix)) >= 10
+
+
+def test_dealer_plot_names_its_segments() -> None:
+    """Every result wide enough is written on its segment: bust, totals, natural."""
+    labels = ["bust", "18", "19", "20", "21", "natural"]
+    shares = [Fraction(3, 10), Fraction(1, 10), Fraction(1, 10), Fraction(1, 10),
+              Fraction(3, 10), Fraction(1, 10)]  # fmt: skip
+    rows = [(card, dict(zip(labels, shares, strict=True))) for card in range(1, 11)]
+    figure = dealer_plot(rows)
+    written = [t.get_text() for t in figure.axes[0].texts]
+    assert written.count("bust") == 10 and written.count("nat") == 10
+    assert written.count("21") == 10
+
+
+# --- The decision graph -----------------------------------------------------------------
+
+
+def test_a_graph_too_large_to_read_is_refused_as_a_picture_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    picture = tmp_path / "graph.svg"
+    status, _, err = run_cli(["graph", "--decks", "1", "--bonus", "7", "-o", str(picture)], capsys)
+    assert status != 0 and err.count("\n") == 1 and "--hand" in err, err
+    assert not picture.exists()
+    whole = tmp_path / "graph.dot"
+    status, _, _ = run_cli(["graph", "--decks", "1", "--bonus", "7", "-o", str(whole)], capsys)
+    assert status == 0 and whole.read_text().count(" -> ") > 1000
+    status, _, _ = run_cli(
+        ["graph", "--decks", "1", "--bonus", "7", "--hand", "9 3", "-o", str(picture)], capsys
+    )
+    assert status == 0 and picture.read_bytes().startswith(b"<?xml")
