@@ -1,7 +1,8 @@
 """Which kernel runs the exact side's hot loops: the compiled extension or numpy.
 
 The compiled kernels (``solver/exact/_native.c``) are built at install when a C compiler
-works; numpy stays as their twin and the fallback.  The choice is made once, at import:
+works; numpy stays as their twin and the fallback.  The choice is made once, at import,
+from the switch the simulator reads too (:mod:`solver.model.kernels`):
 
 * ``CBJ_KERNEL=numpy`` runs numpy even where the extension is built;
 * ``CBJ_KERNEL=compiled`` (or unset, the default) runs the extension where it is built,
@@ -19,9 +20,9 @@ from __future__ import annotations
 import importlib
 import os
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from solver.model.errors import CbjError
+from solver.model.kernels import KERNELS, KernelError, KernelName, checked, not_built, required
 
 if TYPE_CHECKING:
     import numpy as np
@@ -35,12 +36,18 @@ if TYPE_CHECKING:
 #: solver's, so that the solver's modules can import it).
 NumberArray = TypeVar("NumberArray", "IntArray", "FloatArray")
 
-KernelName = Literal["compiled", "numpy"]
-KERNELS: tuple[KernelName, ...] = ("compiled", "numpy")
-
-
-class KernelError(CbjError):
-    """The compiled kernel was required (``CBJ_REQUIRE_COMPILED``) but is not built."""
+__all__ = [
+    "KERNELS",
+    "KernelError",
+    "KernelName",
+    "NumberArray",
+    "available",
+    "current",
+    "fold",
+    "native",
+    "player_float",
+    "use",
+]
 
 
 def _load() -> ModuleType | None:
@@ -75,13 +82,9 @@ def use(name: str) -> KernelName:
 def _choose(name: str) -> KernelName:
     """:func:`use` for this process only."""
     global _active
-    if name not in KERNELS:
-        raise KernelError(f"unknown kernel {name!r}: choose compiled or numpy")
-    if _BUILT is None and os.environ.get("CBJ_REQUIRE_COMPILED"):
-        raise KernelError(
-            "CBJ_REQUIRE_COMPILED is set but the compiled kernel is not built: "
-            "install with a working C compiler (pip install .)"
-        )
+    name = checked(name)
+    if _BUILT is None and required():
+        raise not_built("the solver's")
     _active = _BUILT if name == "compiled" else None
     return current()
 
