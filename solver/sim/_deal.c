@@ -102,6 +102,10 @@ typedef struct {
     const int64_t *tags; /* NULL: no count kept */
     int64_t size;
     bitgen_t *random; /* the chunk's generator: a double in [0, 1) per draw */
+#ifdef __SIZEOF_INT128__
+    int pcg; /* the generator is PCG64, stepped here: its state and increment */
+    unsigned __int128 pcg_state, pcg_inc;
+#endif
     int64_t failed; /* the lane whose round used every card, or -1 */
     int bad_card; /* a card code out of range was found in the rows */
 } Shoes;
@@ -132,6 +136,31 @@ reshuffle_discards(Shoes *s, int64_t lane, uint8_t *scratch)
     return 0;
 }
 
+#ifdef __SIZEOF_INT128__
+/* PCG64's multiplier (O'Neill's XSL-RR 128/64, as numpy's PCG64 uses it) */
+#define PCG_MULTIPLIER \
+    (((unsigned __int128)0x2360ED051FC65DA4ULL << 64) | (unsigned __int128)0x4385DF649FCCF645ULL)
+#endif
+
+/* The next double in [0, 1), as Generator.random draws it: 53 high bits of the next
+ * 64-bit output.  PCG64 is stepped here (numpy's pcg64_next64: advance, then rotate the
+ * xor of the new state's halves); any other generator through its C interface. */
+static inline __attribute__((always_inline)) double
+next_double(Shoes *s)
+{
+#ifdef __SIZEOF_INT128__
+    if (s->pcg) {
+        s->pcg_state = s->pcg_state * PCG_MULTIPLIER + s->pcg_inc;
+        uint64_t high = (uint64_t)(s->pcg_state >> 64), low = (uint64_t)s->pcg_state;
+        unsigned rotate = (unsigned)(high >> 58);
+        uint64_t x = high ^ low;
+        uint64_t out = (x >> rotate) | (x << ((64 - rotate) & 63));
+        return (double)(out >> 11) * (1.0 / 9007199254740992.0);
+    }
+#endif
+    return s->random->next_double(s->random->state);
+}
+
 /* The next card of a lane's shoe: a random one of those not dealt (Shoes.draw). */
 static inline __attribute__((always_inline)) int
 draw(Shoes *s, int64_t lane, uint8_t *scratch, int *card)
@@ -145,7 +174,7 @@ draw(Shoes *s, int64_t lane, uint8_t *scratch, int *card)
         at = s->next[lane];
     }
     int64_t here = lane * s->size + at;
-    double u = s->random->next_double(s->random->state);
+    double u = next_double(s);
     int64_t there = here + (int64_t)(u * (double)(s->size - at));
     uint8_t drawn = s->rows[there];
     if (drawn >= CODES) {
@@ -170,17 +199,17 @@ enum {
 static PyObject *
 play(PyObject *self, PyObject *args)
 {
-    PyObject *objects[N_PLAY], *capsule;
+    PyObject *objects[N_PLAY], *capsule, *pcg;
     long long cut, beats, seats, lanes, rounds, batches;
     double ratio;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOLOOOOOOOOOOLLOOdOLLLOOO", &objects[ROWS],
+    if (!PyArg_ParseTuple(args, "OOOOOLOOOOOOOOOOLLOOdOOLLLOOO", &objects[ROWS],
                           &objects[NEXT], &objects[START], &objects[RUNNING], &objects[TAGS],
                           &cut, &objects[VALUE_OF], &objects[BONUS_TIER], &objects[PAIR],
                           &objects[STEP], &objects[BEST], &objects[DEALER_BEST],
                           &objects[CARDS_IN_21], &objects[HIT],
                           &objects[DRAWS], &objects[NATURAL], &beats, &seats,
-                          &objects[MAIN_PAY], &objects[BONUS_PAY], &ratio, &capsule, &lanes, &rounds, &batches, &objects[JOINT], &objects[SUMS],
+                          &objects[MAIN_PAY], &objects[BONUS_PAY], &ratio, &capsule, &pcg, &lanes, &rounds, &batches, &objects[JOINT], &objects[SUMS],
                           &objects[SEEN])) {
         return NULL;
     }
@@ -248,9 +277,31 @@ play(PyObject *self, PyObject *args)
     }
 
     const int64_t states = (int64_t)items(&b[CARDS_IN_21]), bust = states - 1;
-    Shoes s = {b[ROWS].view.buf, b[NEXT].view.buf, b[START].view.buf, b[RUNNING].view.buf,
-               b[TAGS].held ? b[TAGS].view.buf : NULL, (int64_t)(items(&b[ROWS]) / lanes),
-               PyCapsule_GetPointer(capsule, "BitGenerator"), -1, 0};
+    Shoes s = {.rows = b[ROWS].view.buf,
+               .next = b[NEXT].view.buf,
+               .start = b[START].view.buf,
+               .running = b[RUNNING].view.buf,
+               .tags = b[TAGS].held ? b[TAGS].view.buf : NULL,
+               .size = (int64_t)(items(&b[ROWS]) / lanes),
+               .random = PyCapsule_GetPointer(capsule, "BitGenerator"),
+               .failed = -1,
+               .bad_card = 0};
+    unsigned long long words[4] = {0, 0, 0, 0};
+    if (pcg != Py_None) { /* (state high, state low, increment high, increment low) */
+#ifdef __SIZEOF_INT128__
+        if (!PyArg_ParseTuple(pcg, "KKKK", &words[0], &words[1], &words[2], &words[3])) {
+            for (int i = 0; i < N_PLAY; i++) {
+                if (b[i].held) {
+                    PyBuffer_Release(&b[i].view);
+                }
+            }
+            return NULL;
+        }
+        s.pcg = 1;
+        s.pcg_state = ((unsigned __int128)words[0] << 64) | words[1];
+        s.pcg_inc = ((unsigned __int128)words[2] << 64) | words[3];
+#endif
+    }
     const int64_t *value_of = b[VALUE_OF].view.buf, *tier = b[BONUS_TIER].view.buf;
     const int64_t *step = b[STEP].view.buf, *best = b[BEST].view.buf;
     const int64_t *dealer_best = b[DEALER_BEST].view.buf;
@@ -319,17 +370,15 @@ play(PyObject *self, PyObject *args)
                 int card = own[seat * lanes + lane];
                 blackjack[seat * lanes + lane] = pair[card * CODES + bonus[lane]] != 0;
                 h[lane] = step[value_of[card]];
-                if (!blackjack[seat * lanes + lane]) {
-                    active[count++] = lane;
-                }
+                active[count] = lane;
+                count += !blackjack[seat * lanes + lane];
             }
             while (count && !failed) {
                 int64_t kept = 0;
                 for (int64_t k = 0; k < count; k++) {
                     int64_t lane = active[k];
-                    if (hit[bonus_value[lane] * states + h[lane]]) {
-                        active[kept++] = lane;
-                    }
+                    active[kept] = lane; /* kept if it hits, without a branch */
+                    kept += hit[bonus_value[lane] * states + h[lane]] != 0;
                 }
                 count = kept;
                 for (int64_t k = 0; k < count && !failed; k++) {
@@ -346,13 +395,13 @@ play(PyObject *self, PyObject *args)
         /* clause 7: the dealer draws if anyone still stands, until the rule stops it */
         int64_t count = 0;
         for (int64_t lane = 0; lane < n; lane++) {
-            dealer[lane] = 0;
+            int standing = 0;
             for (int64_t seat = 0; seat < seats; seat++) {
-                if (!blackjack[seat * lanes + lane] && hand[seat * lanes + lane] != bust) {
-                    active[count++] = lane;
-                    break;
-                }
+                standing |= !blackjack[seat * lanes + lane] & (hand[seat * lanes + lane] != bust);
             }
+            dealer[lane] = 0;
+            active[count] = lane;
+            count += standing;
         }
         while (count && !failed) {
             for (int64_t k = 0; k < count && !failed; k++) {
@@ -364,9 +413,8 @@ play(PyObject *self, PyObject *args)
             int64_t kept = 0;
             for (int64_t k = 0; k < count; k++) {
                 int64_t lane = active[k];
-                if (draws[bonus_value[lane] * states + dealer[lane]]) {
-                    active[kept++] = lane;
-                }
+                active[kept] = lane;
+                kept += draws[bonus_value[lane] * states + dealer[lane]] != 0;
             }
             count = kept;
         }
@@ -448,8 +496,14 @@ play(PyObject *self, PyObject *args)
     if (failed && s.failed < 0) {
         return NULL; /* out of memory */
     }
-    /* (rounds played, the lane whose round used every card or -1) */
-    return Py_BuildValue("LL", played, (long long)s.failed);
+#ifdef __SIZEOF_INT128__
+    if (s.pcg) {
+        words[0] = (unsigned long long)(s.pcg_state >> 64);
+        words[1] = (unsigned long long)s.pcg_state;
+    }
+#endif
+    /* (rounds played, the lane whose round used every card or -1, PCG64's state after) */
+    return Py_BuildValue("LL(KK)", played, (long long)s.failed, words[0], words[1]);
 }
 
 static PyMethodDef methods[] = {
@@ -466,5 +520,16 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__deal(void)
 {
-    return PyModule_Create(&module);
+    PyObject *made = PyModule_Create(&module);
+#ifdef __SIZEOF_INT128__
+    int steps = 1;
+#else
+    int steps = 0;
+#endif
+    /* whether play steps PCG64 itself when given its state (else it calls the capsule) */
+    if (made && PyModule_AddIntConstant(made, "STEPS_PCG64", steps) < 0) {
+        Py_DECREF(made);
+        return NULL;
+    }
+    return made;
 }

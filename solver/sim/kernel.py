@@ -117,6 +117,17 @@ def _tables(table: Table) -> tuple[npt.NDArray[np.int64] | npt.NDArray[np.bool_]
     return (*ints, *flags)
 
 
+def _pcg64_words(bits: np.random.BitGenerator) -> tuple[int, int, int, int] | None:
+    """PCG64's state and increment as four 64-bit words (high first), or None for another
+    generator (the kernel then calls it through its capsule)."""
+    state = bits.state
+    if state.get("bit_generator") != "PCG64":
+        return None
+    value, increment = int(state["state"]["state"]), int(state["state"]["inc"])
+    mask = (1 << 64) - 1
+    return value >> 64, value & mask, increment >> 64, increment & mask
+
+
 def play_rounds(
     module: ModuleType,
     table: Table,
@@ -147,7 +158,8 @@ def play_rounds(
     done = 0
     while done < rounds:
         with bits.lock:
-            played, failed = module.play(
+            pcg = _pcg64_words(bits) if module.STEPS_PCG64 else None
+            played, failed, (high, low) = module.play(
                 shoes.rows,
                 shoes.next,
                 shoes.start,
@@ -170,6 +182,7 @@ def play_rounds(
                 bonus_pay,
                 ratio,
                 bits.capsule,
+                pcg,
                 lanes,
                 rounds - done,
                 BATCHES,
@@ -177,6 +190,10 @@ def play_rounds(
                 sums,
                 seen,
             )
+            if pcg is not None:  # the kernel stepped PCG64 on its own copy of the state
+                state = bits.state
+                state["state"]["state"] = high << 64 | low
+                bits.state = state
         if failed >= 0:
             raise ShoeError(
                 f"one round used all {shoes.size} cards of the shoe: use fewer seats or more decks"
