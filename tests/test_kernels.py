@@ -189,6 +189,30 @@ def test_the_compiled_fold_refuses_an_index_out_of_range() -> None:
         module.fold(np.zeros((1, 1), dtype=np.float32), np.ones(1), [step(one)], table, one, 0)
 
 
+@needs_compiled
+def test_the_compiled_modular_pass_refuses_an_index_out_of_range() -> None:
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    n, primes = 2, np.array([7, 11], dtype=np.int64)
+    draws = np.ones((n, 10), dtype=np.int64)
+    kids = np.full((n, 10), n, dtype=np.int64)
+    played = np.ones((2, n + 1, 3), dtype=np.int64)
+    hit = np.zeros((2, n, 3), dtype=np.int64)
+    value, left = np.zeros(n + 1), np.full(n, 10, dtype=np.int64)
+
+    def call(rows: list[int], kids: npt.NDArray[np.int64]) -> None:
+        chosen = np.array(rows, dtype=np.int64)
+        module.player_modular(chosen, draws, kids, played, value, left, primes, hit, np.zeros(1))
+
+    call([1], kids)  # a valid call: ten busted children, one residue each
+    assert hit[:, 1].tolist() == [[3, 3, 3], [10, 10, 10]]
+    with pytest.raises(ValueError, match="out of range"):
+        call([2], kids)
+    with pytest.raises(ValueError, match="out of range"):
+        call([0], kids + 1)
+
+
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a fresh interpreter with ``env`` added to the environment."""
     return subprocess.run(

@@ -44,8 +44,10 @@ __all__ = [
     "available",
     "current",
     "fold",
+    "modular_arrays",
     "native",
     "player_float",
+    "player_modular",
     "use",
 ]
 
@@ -159,6 +161,52 @@ def player_float(
         value,
     )
     return hitting.astype(bool)
+
+
+#: A hand space's arrays the modular pass reads at every hand size: draws, kids, cards left
+#: and the primes, contiguous int64.
+ModularArrays = tuple["IntArray", "IntArray", "IntArray", "IntArray"]
+
+
+def modular_arrays(space: Any, left: IntArray, primes: IntArray) -> ModularArrays:
+    """The arrays :func:`player_modular` reads, made contiguous once per solve."""
+    import numpy as np
+
+    def ints(array: IntArray) -> IntArray:
+        return np.ascontiguousarray(array, dtype=np.int64)
+
+    return ints(space.draws), ints(space.children), ints(left), ints(primes)
+
+
+def player_modular(
+    module: ModuleType,
+    rows: IntArray,
+    arrays: ModularArrays,
+    played: IntArray,
+    value: FloatArray,
+    hit: IntArray,
+) -> FloatArray:
+    """One hand size of ``player.solve_exact_modular``'s pass in ``module``.
+
+    Fills ``hit[:, rows]`` (the residues of hitting) in place and returns the float values
+    of hitting of ``rows``.
+    """
+    import numpy as np
+
+    draws, kids, left, primes = arrays
+    hit_float = np.empty(len(rows))
+    module.player_modular(
+        np.ascontiguousarray(rows, dtype=np.int64),
+        draws,
+        kids,
+        played,
+        value,
+        left,
+        primes,
+        hit,
+        hit_float,
+    )
+    return hit_float
 
 
 _choose(os.environ.get("CBJ_KERNEL") or "compiled")
