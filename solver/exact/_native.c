@@ -2,10 +2,11 @@
  * The exact side's compiled kernels (optional: solver/exact/kernel.py falls back to numpy).
  *
  * fold: the dealer's fold (solver/exact/dealer.py, _fold), every card value's step, in floats
- * or in integers modulo a prime below 2**29.  Every output entry adds its products in the
- * order numpy's loop adds them (rank 0 first, then rank 1, ...), each product rounded
- * once, so with -ffp-contract=off (no fused multiply-add) the float results are the same
- * bits as numpy's.
+ * or in integers modulo a prime below 2**29; player_float and player_modular: the player's
+ * backward induction in floats and, one hand size a call, modulo the exact path's primes.
+ * Every output entry of the fold adds its products in the order numpy's loop adds them
+ * (rank 0 first, then rank 1, ...), each product rounded once, so with -ffp-contract=off
+ * (no fused multiply-add) the float results are the same bits as numpy's.
  *
  * Arrays come through the buffer protocol (C-contiguous, 8-byte items), so the module
  * needs only Python's headers to build, not numpy's.  Every index is checked against
@@ -492,7 +493,9 @@ player_float(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-enum { M_ROWS, M_DRAWS, M_KIDS, M_PLAYED, M_VALUE, M_LEFT, M_PRIMES, M_HIT, M_HIT_FLOAT, N_MODULAR };
+enum {
+    M_ROWS, M_DRAWS, M_KIDS, M_PLAYED, M_VALUE, M_LEFT, M_PRIMES, M_HIT, M_HIT_FLOAT, N_MODULAR
+};
 
 /*
  * player_modular(rows, draws, kids, played, value, left, primes, hit, hit_float)

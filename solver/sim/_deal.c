@@ -4,21 +4,24 @@
  * play: deal and settle rounds on many lanes, each lane a shoe of its own, exactly as
  * solver/sim/deal.py's Shoes.draw and play_round do on numpy.  It is written from the rule
  * text like the rest of solver/sim/ and shares nothing with the exact side: every rule
- * comes in as an argument (the sim's own tables of hands, totals, the strategy, the
- * dealer's stopping rule and naturals, the natural's strength as a code), so a new reading
+ * comes in as an argument (the sim's own tables of hands, the player's and the dealer's
+ * totals, the strategy, the dealer's stopping rule and naturals, the natural's strength
+ * as a code), so a new reading
  * that the tables can express needs no change here, and one they cannot is played by numpy
  * (solver/sim/kernel.py decides).
  *
  * Same rounds for the same seed: the random numbers are numpy's, drawn from the chunk's own
- * generator through its C interface (the bit generator's capsule), one double per card in
- * the order numpy's path draws them, lane by lane in each step of the round (every seat's
- * card, the Bonus card, each seat's draws in turn, the dealer's), and picks each card with
- * the same double arithmetic.  Per round it writes each lane's sums of nets over the seats
- * (for the caller's sums of squares, taken by numpy as before) and adds the outcome counts.
+ * generator (PCG64 stepped here from its state, any other bit generator through its C
+ * interface, the capsule), one double per card in the order numpy's path draws them, lane
+ * by lane in each step of the round (every seat's card, the Bonus card, each seat's draws
+ * in turn, the dealer's), and picks each card with the same double arithmetic.  Per round
+ * it writes each lane's sums of nets over the seats (for the caller's sums of squares,
+ * taken by numpy as before) and adds the outcome counts.
  *
  * Arrays come through the buffer protocol (C-contiguous), so building needs Python's
- * headers only.  Every table index is checked before the loops run: a bad call raises
- * ValueError instead of reading past an array.
+ * headers only.  Every table index is checked before the loops run, and each card code as
+ * it is dealt: a bad call raises ValueError instead of reading past an array.  Built with
+ * -ffp-contract=off (setup.py), so a round's net is rounded as numpy rounds it.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -209,7 +212,8 @@ play(PyObject *self, PyObject *args)
                           &objects[STEP], &objects[BEST], &objects[DEALER_BEST],
                           &objects[CARDS_IN_21], &objects[HIT],
                           &objects[DRAWS], &objects[NATURAL], &beats, &seats,
-                          &objects[MAIN_PAY], &objects[BONUS_PAY], &ratio, &capsule, &pcg, &lanes, &rounds, &batches, &objects[JOINT], &objects[SUMS],
+                          &objects[MAIN_PAY], &objects[BONUS_PAY], &ratio, &capsule, &pcg,
+                          &lanes, &rounds, &batches, &objects[JOINT], &objects[SUMS],
                           &objects[SEEN])) {
         return NULL;
     }
@@ -219,7 +223,8 @@ play(PyObject *self, PyObject *args)
                                          0, 0, 0, 0, 0, 0, 0, 1, 1, 1};
     static const char *names[N_PLAY] = {
         "rows", "next", "start", "running", "tags", "value_of", "bonus_tier", "pair", "step",
-        "best", "dealer_best", "cards_in_21", "hit", "draws", "natural", "main_pay", "bonus_pay", "joint", "sums", "seen"};
+        "best", "dealer_best", "cards_in_21", "hit", "draws", "natural", "main_pay",
+        "bonus_pay", "joint", "sums", "seen"};
     Buffer b[N_PLAY];
     for (int i = 0; i < N_PLAY; i++) {
         b[i].held = 0;

@@ -7,11 +7,13 @@ and neither does this module.  The switch is the one both sides read
 every chunk, so ``solver.exact.kernel.use`` (which sets ``CBJ_KERNEL``) moves the
 simulator too.
 
-Both kernels deal the same rounds for the same seed: the compiled one draws from the
-chunk's numpy generator through its C interface (``bit_generator.capsule``, used under
-the generator's lock), one double per card in the order the numpy path draws them
-(``Generator.random`` fills its doubles one call of the same function each), and hands
-back each round's sums of nets for numpy to square and add as before.
+Both kernels deal the same rounds for the same seed: the compiled one draws the chunk's
+numpy generator's own doubles, one per card in the order the numpy path draws them
+(``Generator.random`` fills its doubles one call of the bit generator's ``next_double``
+each).  It steps PCG64 itself, from the state read here and written back after each call,
+and calls any other bit generator through its C interface (``bit_generator.capsule``),
+under the generator's lock either way.  It hands back each round's sums of nets for numpy
+to square and add as before.
 
 The kernel plays the rules through tables (hands, totals, the strategy, the dealer's
 stopping rule and naturals) and a code for the natural's strength, so it knows the rules
