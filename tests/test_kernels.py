@@ -32,7 +32,7 @@ from solver.model.cards import Shoe
 from solver.model.counts import SYSTEMS
 from solver.model.errors import ShoeError
 from solver.model.kernels import KernelError
-from solver.model.rules import DealerNatural, NaturalBeats, Rules
+from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Rules
 from solver.sim import (
     AlwaysStand,
     Counter,
@@ -279,6 +279,7 @@ table_rules = st.builds(
     dealer_stands_on=st.integers(12, 21),
     dealer_natural=st.sampled_from(list(DealerNatural)),
     natural_beats=st.sampled_from(list(NaturalBeats)),
+    dealer_bonus=st.sampled_from(list(DealerBonus)),
     bonus_ratio=st.sampled_from([Fraction(1, 2), Fraction(2, 3), Fraction(1)]),
 )
 sim_strategies = st.one_of(

@@ -433,7 +433,9 @@ play(PyObject *self, PyObject *args)
         for (int64_t lane = 0; lane < n; lane++) {
             int64_t bv = bonus_value[lane], d = dealer[lane];
             int64_t dealer_total = dealer_best[bv * states + d];
-            int is_natural = natural[bv * states + d] != 0, dealer_bust = d == bust;
+            /* a dealer total of 0 is bust: own cards over 21 (or, under a reading that
+             * counts the Bonus card in, own cards and Bonus card over 21) */
+            int is_natural = natural[bv * states + d] != 0, dealer_bust = dealer_total == 0;
             double m_sum = 0.0, b_sum = 0.0;
             for (int64_t seat = 0; seat < seats; seat++) {
                 int64_t h = hand[seat * lanes + lane];

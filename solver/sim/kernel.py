@@ -45,6 +45,7 @@ KNOWN_RULES = (
     "dealer_stands_on",
     "dealer_natural",
     "natural_beats",
+    "dealer_bonus",
 )
 #: The natural's strengths (clause 9) the kernel settles, by its code for each.
 BEATS = {NaturalBeats.NOTHING: 0, NaturalBeats.MULTI_CARD_21: 1, NaturalBeats.NON_BLACKJACK: 2}
@@ -111,7 +112,7 @@ def _tables(table: Table) -> tuple[npt.NDArray[np.int64] | npt.NDArray[np.bool_]
         BLACKJACK_PAIR,
         space.step,
         space.best,
-        space.best,  # the dealer's totals: the player's rule (clause 8)
+        table.dealer_total,  # the dealer's totals as the rules count them, 0 if bust
         space.cards_in_21,
     )
     ints = tuple(np.ascontiguousarray(a, dtype=a.dtype).ravel() for a in flat)
