@@ -27,7 +27,7 @@ from solver.model.cards import Shoe
 
 from .conftest import physical_cards
 
-SKIPPED_COMMANDS = {"tables", "report", "clear"}
+SKIPPED_COMMANDS = {"tables", "report", "clear", "serve"}  # serve: runs until stopped
 HEAVY_OPTIONS = {"--exact", "--jobs", "--help", "--version"}
 #: The cards left in the shoe of a command that takes ``--removed``: one deck cut down to
 #: 14 cards holding every rank (so that ``eor`` can remove each) and two kings (so that the

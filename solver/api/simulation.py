@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Unpack
 
+from solver.api.chart_file import chart_for
 from solver.api.protection import cached_effects
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.game import solve_game
@@ -66,10 +67,11 @@ def simulate(
     # Bad settings fail before any exact figure is solved.
     check_deal(played, rounds, seed=seed, seats=seats, penetration=cut, jobs=jobs, removed=cards)
     counting = _counter(played, cards, counter, spread, ramp, wong_out, jobs, cache)
+    chart = chart_for(strategy)
     game = once(lambda: solve_game(played, exact=True, cache=cache))
     return simulate_beside_exact(
         played,
-        played_strategy(strategy, played, game, cache),
+        played_strategy(strategy, played, game, cache, chart),
         rounds,
         game,
         seed=seed,
@@ -80,6 +82,7 @@ def simulate(
         cache=cache,
         progress=progress,
         counter=counting,
+        chart=chart,
     )
 
 
@@ -141,6 +144,10 @@ def seats(
     chosen = DEFAULT_ROUNDS if rounds is None else rounds
     check_run(chosen, seed)  # before the solve that optimal and chart play need
     policy = played_strategy(
-        strategy, played, lambda: solve_game(played, exact=True, cache=cache), cache
+        strategy,
+        played,
+        lambda: solve_game(played, exact=True, cache=cache),
+        cache,
+        chart_for(strategy),
     )
     return table_of_players(played, policy, counts, chosen, seed=seed, jobs=jobs)

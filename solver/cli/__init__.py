@@ -83,6 +83,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "session_command",
         "Exact distribution of the net result over a session, and the risk of ruin.",
     ),
+    "serve": (
+        "solver.web.command",
+        "serve",
+        "The designer's workbench: a local web app of every figure, live as you type.",
+    ),
     "shoe-states": (
         "solver.cli.protection",
         "shoe_states",

@@ -35,7 +35,7 @@ from solver.present.tables import dumps, render_tables
     "--strategy",
     default="optimal",
     show_default=True,
-    help="optimal, chart, stand-on:K, never-bust, mimic-dealer or always-stand.",
+    help="optimal, chart, chart:FILE, stand-on:K, never-bust, mimic-dealer or always-stand.",
 )
 @click.option(
     "--method",

@@ -89,7 +89,10 @@ def bonus_seat_moments(rules: Rules, removed: Iterable[Card] = ()) -> SeatPairMo
     if n < 3:
         raise ShoeError(f"a shoe of {n} card(s) cannot deal two seats and the Bonus card")
     pay = [
-        [bonus_pay(rules.paytable, bonus_outcome(seat, bonus)) for bonus in CARD_TYPES]
+        [
+            bonus_pay(rules.paytable, bonus_outcome(seat, bonus, rules.paytable))
+            for bonus in CARD_TYPES
+        ]
         for seat in CARD_TYPES
     ]
     first = second = cross = Fraction(0)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from solver.exact.bonus import BonusAnalysis, BonusLine
 from solver.exact.game import GameResult, RoundLine, Start
 from solver.model.cards import Card, parse_cards
-from solver.model.outcomes import BonusOutcome
+from solver.model.outcomes import as_outcome
 from solver.model.rules import Rules
 from solver.store.digest import sha256
 from solver.store.payload import Json, Section
@@ -294,7 +294,7 @@ def encode_game(game: GameResult[Any]) -> dict[str, Json]:
         bonus = {
             "removed": cards_text(game.bonus.removed),
             "lines": [
-                [ln.outcome.value, _q(ln.pays), ln.combinations, _q(ln.probability)]
+                [str(ln.outcome), _q(ln.pays), ln.combinations, _q(ln.probability)]
                 for ln in game.bonus.lines
             ],
         }
@@ -328,7 +328,7 @@ def decode_game(doc: dict[str, Json]) -> GameResult[Any]:
     bonus = None
     if doc["bonus"] is not None:
         lines = tuple(
-            BonusLine(BonusOutcome(o), Fraction(*pays), int(n), Fraction(*p))
+            BonusLine(as_outcome(o), Fraction(*pays), int(n), Fraction(*p))
             for o, pays, n, p in doc["bonus"]["lines"]
         )
         bonus = BonusAnalysis(rules, parse_cards(doc["bonus"]["removed"]), lines)

@@ -27,7 +27,7 @@ from solver.exact.seats import SEAT_COUNTS
 from solver.exact.volatility import Volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe
 from solver.model.errors import ReportError
-from solver.model.outcomes import PAY_TIERS, BonusOutcome
+from solver.model.outcomes import as_outcome
 from solver.model.paytable import MAX_PAY
 from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.sim import SimulationResult, Strategy
@@ -74,7 +74,8 @@ class PaySensitivity:
     ``slope`` per unit of pay; ``line`` is its two ends as plotted, ``(pay, edge)``.
     """
 
-    tier: BonusOutcome
+    tier: str
+    """The tier's name (a :class:`solver.model.outcomes.BonusOutcome` for clause 4's)."""
     pays: Fraction
     slope: Fraction
     edge: Fraction
@@ -144,8 +145,9 @@ def pay_sensitivity(model: EdgeModel, rules: Rules) -> tuple[PaySensitivity, ...
     edge = model.linear(EdgeKind.ROUND, rules.bonus_ratio)  # one main EV for every tier
     now = edge(rules.paytable)
     found = []
-    for tier, slope in zip(PAY_TIERS, edge.coefficients, strict=True):
-        current = getattr(rules.paytable, tier.value)
+    for named, slope in zip(edge.tiers, edge.coefficients, strict=True):
+        tier = as_outcome(named.name)
+        current = rules.paytable.pay(tier)
         ends = (Fraction(0), min(max(2 * current, current + 2), MAX_PAY))
         low, high = ((x, edge(with_pay(rules.paytable, tier, x))) for x in ends)
         found.append(PaySensitivity(tier, current, slope, now, (low, high)))

@@ -98,7 +98,9 @@ def _title_block(rules: Rules, game: GameResult[Fraction]) -> TitleBlock:
     return TitleBlock(
         game=TITLE,
         rules=lines,
-        paytable=f"{rules.paytable} (suited match : rank match : adjacent, to 1)",
+        paytable=f"{rules.paytable} ({' : '.join(t.words for t in rules.paytable.tiers)}, to 1)"
+        if rules.paytable.standard
+        else f"{rules.paytable} (tiers best first, each to 1)",
         revision=f"{version('community-blackjack')}+{_fingerprint(game)}",
         date=report_date(),
     )
