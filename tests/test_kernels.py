@@ -32,7 +32,7 @@ from solver.model.cards import Shoe
 from solver.model.counts import SYSTEMS
 from solver.model.errors import ShoeError
 from solver.model.kernels import KernelError
-from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Rules
+from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Paytable, Rules
 from solver.sim import (
     AlwaysStand,
     Counter,
@@ -280,6 +280,14 @@ table_rules = st.builds(
     dealer_natural=st.sampled_from(list(DealerNatural)),
     natural_beats=st.sampled_from(list(NaturalBeats)),
     dealer_bonus=st.sampled_from(list(DealerBonus)),
+    paytable=st.sampled_from(
+        [
+            Paytable(),
+            Paytable.parse("20:5:2"),
+            Paytable.parse("suited-match=15,rank-match=4,suited-adjacent=2,adjacent=1"),
+            Paytable.parse("suited-match=30,adjacent=1"),
+        ]
+    ),
     bonus_ratio=st.sampled_from([Fraction(1, 2), Fraction(2, 3), Fraction(1)]),
 )
 sim_strategies = st.one_of(

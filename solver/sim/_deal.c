@@ -256,12 +256,13 @@ play(PyObject *self, PyObject *args)
                    items(&b[DEALER_BEST]) != VALUES * states || items(&b[HIT]) != VALUES * states ||
                    items(&b[DRAWS]) != VALUES * states ||
                    items(&b[NATURAL]) != VALUES * states || items(&b[MAIN_PAY]) != 4 ||
-                   items(&b[BONUS_PAY]) != 4 || items(&b[JOINT]) != seats * 16 ||
+                   items(&b[BONUS_PAY]) < 1 ||
+                   items(&b[JOINT]) != seats * 4 * items(&b[BONUS_PAY]) ||
                    items(&b[SUMS]) != batches * 3 * lanes ||
                    (b[SEEN].held && items(&b[SEEN]) != batches * 4 * lanes)) {
             problem = "the arrays' sizes do not match";
         } else if (!within(b[VALUE_OF].view.buf, CODES, 1, VALUES) ||
-                   !within(b[BONUS_TIER].view.buf, CODES * CODES, 0, 4) ||
+                   !within(b[BONUS_TIER].view.buf, CODES * CODES, 0, items(&b[BONUS_PAY])) ||
                    !within(b[STEP].view.buf, states * VALUES, 0, states) ||
                    !within(n_next, lanes, 0, size + 1) || !within(n_start, lanes, 0, size + 1)) {
             problem = "an index is out of range";
@@ -314,6 +315,7 @@ play(PyObject *self, PyObject *args)
     const uint8_t *pair = b[PAIR].view.buf, *hit = b[HIT].view.buf;
     const uint8_t *draws = b[DRAWS].view.buf, *natural = b[NATURAL].view.buf;
     const double *main_pay = b[MAIN_PAY].view.buf, *bonus_pay = b[BONUS_PAY].view.buf;
+    const int64_t bonus_kinds = (int64_t)items(&b[BONUS_PAY]); /* Bonus outcomes: tiers, lose */
     int64_t *joint = b[JOINT].view.buf, *seen = b[SEEN].held ? b[SEEN].view.buf : NULL;
     double *sums = b[SUMS].view.buf;
 
@@ -461,7 +463,7 @@ play(PyObject *self, PyObject *args)
                     result = BLACKJACK;
                 }
                 int64_t outcome = tier[own[seat * lanes + lane] * CODES + bonus[lane]];
-                joint[seat * 16 + result * 4 + outcome] += 1;
+                joint[(seat * 4 + result) * bonus_kinds + outcome] += 1;
                 if (seat == 0) {
                     m_sum = main_pay[result];
                     b_sum = bonus_pay[outcome];

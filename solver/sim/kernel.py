@@ -33,7 +33,7 @@ import numpy.typing as npt
 from solver.model.errors import ShoeError
 from solver.model.kernels import KernelName, not_built, requested, required
 from solver.model.rules import NaturalBeats, Rules
-from solver.sim.deal import BLACKJACK_PAIR, BONUS_TIER, VALUE_OF, Shoes, Table
+from solver.sim.deal import BLACKJACK_PAIR, VALUE_OF, Shoes, Table, bonus_tier_table
 from solver.sim.hands import hand_space
 
 #: The rules whose every value the compiled kernel plays (through its tables and codes).
@@ -108,7 +108,7 @@ def _tables(table: Table) -> tuple[npt.NDArray[np.int64] | npt.NDArray[np.bool_]
     space = hand_space()
     flat = (
         VALUE_OF,
-        BONUS_TIER,
+        bonus_tier_table(table.rules.paytable.tiers),  # the paytable's tiers (clause 4)
         BLACKJACK_PAIR,
         space.step,
         space.best,
