@@ -23,16 +23,17 @@ from solver.exact.paytable import (
     variant_rules,
     with_pay,
 )
+from solver.model.checks import checked
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import DEFAULT_ROUND_BAND
 from solver.model.paytable import BONUS_TIERS, MAX_TIERS, Tier, tier_named
+from solver.model.rule_table import RULES_BY_NAME
 from solver.model.rules import (
     DealerBonus,
     DealerNatural,
     NaturalBeats,
     Paytable,
     Rules,
-    parse_ratio,
 )
 
 
@@ -46,6 +47,7 @@ def _edge_target(
     return given[0]
 
 
+@checked
 def paytable_solve(
     *,
     solve_for: Tier | str,
@@ -88,6 +90,7 @@ def paytable_solve(
     return solve_pay(model, tier, kind, edge, table, played.bonus_ratio)
 
 
+@checked
 def parse_tiers(text: str | Sequence[Tier | str]) -> tuple[Tier, ...]:
     """Tiers named in a comma list (``suited-match,rank-match,suited-adjacent,adjacent``).
 
@@ -109,6 +112,7 @@ def parse_tiers(text: str | Sequence[Tier | str]) -> tuple[Tier, ...]:
     return tiers
 
 
+@checked
 def paytable_search(
     *,
     round_edge_range: str | None = None,
@@ -145,24 +149,12 @@ def _listed(values: Sequence[Any] | str, parse: Callable[[str], Any], what: str)
     return tuple(parse(item) for item in items)
 
 
-def _whole(what: str) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        digits = text.strip().lstrip("+-")
-        if not (digits.isascii() and digits.isdigit()) or len(text) > 6:
-            raise RulesError(f"{what} {text!r} is not a whole number")
-        return int(text)
-
-    return parse
+def _parse(rule: str) -> Callable[[str], Any]:
+    """How the rule table reads one value of ``rule`` from its text (as every option does)."""
+    return RULES_BY_NAME[rule].parse
 
 
-def _natural(text: str) -> DealerNatural:
-    try:
-        return DealerNatural(text)
-    except ValueError:
-        choices = ", ".join(d.value for d in DealerNatural)
-        raise RulesError(f"dealer natural {text!r} is unknown: use one of {choices}") from None
-
-
+@checked
 def variants(
     *,
     decks: Sequence[int | str] | str = (),
@@ -195,10 +187,10 @@ def variants(
     )
     combinations = variant_rules(
         base,
-        decks=_listed(decks, _whole("decks"), "decks"),
-        dealer_stands_on=_listed(dealer_stands_on, _whole("dealer stands on"), "totals"),
-        blackjack_pays=_listed(blackjack_pays, lambda t: parse_ratio(t, "blackjack pays"), "pays"),
-        dealer_natural=_listed(dealer_natural, _natural, "naturals"),
+        decks=_listed(decks, _parse("decks"), "decks"),
+        dealer_stands_on=_listed(dealer_stands_on, _parse("dealer_stands_on"), "totals"),
+        blackjack_pays=_listed(blackjack_pays, _parse("blackjack_pays"), "pays"),
+        dealer_natural=_listed(dealer_natural, _parse("dealer_natural"), "naturals"),
     )
     found = solve_variants(combinations, exact=exact, jobs=jobs, progress=progress, cache=cache)
     return Variants(base, found)

@@ -16,12 +16,14 @@ from solver.exact.session import (
     session_figures,
 )
 from solver.exact.strategies import realistic_play, simple_policy
+from solver.model.checks import checked
 from solver.model.errors import SessionError
 from solver.model.rules import Rules
 from solver.sim.strategies import TABLE_STRATEGIES
 from solver.store.protocol import Store
 
 
+@checked
 def session(
     *,
     rounds: int,

@@ -13,6 +13,7 @@ from solver.exact.game import solve_game
 from solver.exact.protection import best_count
 from solver.exact.seats import parse_seat_counts
 from solver.model.cards import Card
+from solver.model.checks import checked
 from solver.model.counts import count_tags
 from solver.model.errors import CountError, SimulationError
 from solver.model.rules import Rules
@@ -24,6 +25,7 @@ from solver.studies.seats import DEFAULT_ROUNDS, TableOfPlayers, check_run, tabl
 from solver.studies.simulation import once, played_strategy, simulate_beside_exact
 
 
+@checked
 def simulate(
     *,
     rounds: int,
@@ -119,6 +121,7 @@ def _counter(
     return Counter(label, tags, *bets)
 
 
+@checked
 def seats(
     *,
     seats: Sequence[int] | str = "1-7",

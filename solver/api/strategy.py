@@ -23,7 +23,7 @@ from solver.exact.strategies import StrategiesResult, realistic_play, simple_pol
 from solver.exact.volatility import check_ratio, parse_ratios
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_value
 from solver.model.chart_file import ChartGrid
-from solver.model.checks import is_whole
+from solver.model.checks import checked, is_whole
 from solver.model.errors import StrategyError
 from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import TABULATED_RATIOS, Rules
@@ -31,6 +31,7 @@ from solver.sim.strategies import TABLE_STRATEGIES
 from solver.store.protocol import Store
 
 
+@checked
 def dealer(
     *,
     bonus: str | int = "all",
@@ -55,6 +56,7 @@ def dealer(
     return DealerResult(played, cards, rows)
 
 
+@checked
 def chart(
     *, cache: Store | None = None, rules: Rules | None = None, **options: Unpack[RuleOptions]
 ) -> Chart:
@@ -63,6 +65,7 @@ def chart(
     return stored_chart(played, solve_game(played, exact=True, cache=cache), cache)
 
 
+@checked
 def chart_check(
     *,
     file: str | Path,
@@ -78,6 +81,7 @@ def chart_check(
     return check_chart(game, grid, grid.name, stored_chart(played, game, cache))
 
 
+@checked
 def chart_costs(
     *, cache: Store | None = None, rules: Rules | None = None, **options: Unpack[RuleOptions]
 ) -> ChartCosts:
@@ -87,6 +91,7 @@ def chart_costs(
     return costs_of_chart(game, stored_chart(played, game, cache))
 
 
+@checked
 def strategies(
     *,
     names: Sequence[str] | str = POLICY_NAMES,

@@ -68,7 +68,7 @@ CHECK_FORMATS = (Format.TABLE.value, Format.CSV.value, Format.JSON.value, Format
     "--output",
     type=FilePath(dir_okay=False),
     default=None,
-    help="Write to this file instead of stdout (format from its extension).",
+    help="Write to this file instead of stdout (format from its extension; - is stdout).",
 )
 @click.option(
     "--check",
@@ -93,6 +93,7 @@ def chart(
     **options: Any,
 ) -> None:
     """The best printable hit/stand chart and its cost against perfect play."""
+    output = files.to_stdout(output)
     if check_file is not None or costs:
         _chart_cells(fmt, output, check_file, costs, no_cache, options)
         return

@@ -30,9 +30,18 @@ from solver.exact.game import GameResult, GameStore, solve_game
 from solver.exact.modular import padded_falling
 from solver.exact.player import ExactValues, Number, PlayerSolution
 from solver.model.cards import VALUES, ValueCounts, value_label
-from solver.model.cells import CHART_TITLE, COLUMNS, LEGEND, ROWS, Actions, Cell, cell_name, grid
-from solver.model.cells import Action as Action  # the chart's vocabulary, for its callers
-from solver.model.cells import cell_of as cell_of
+from solver.model.cells import (
+    CHART_TITLE,
+    COLUMNS,
+    LEGEND,
+    ROWS,
+    Action,
+    Actions,
+    Cell,
+    cell_name,
+    cell_of,
+    grid,
+)
 from solver.model.errors import StrategyError
 from solver.model.hands import describe_hand, hand_of, is_player_blackjack
 from solver.model.numbers import exact_json

@@ -31,14 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.exact.chart import (
-    Action,
-    ChartStore,
-    GameChartStore,
-    cell_of,
-    stored_chart,
-    verify_chart,
-)
+from solver.exact.chart import ChartStore, GameChartStore, stored_chart, verify_chart
 from solver.exact.dealer import dealer_residues, exact_dealer, fast_path_fits
 from solver.exact.dealer_hands import dealer_ends, dealer_tree
 from solver.exact.game import GameResult, Start, round_lines_for, solve_game
@@ -47,7 +40,8 @@ from solver.exact.player_hands import HandSpace, hand_space, showdown_classes
 from solver.exact.ratios import RatioRow
 from solver.exact.volatility import Volatility
 from solver.model.cards import VALUES, Shoe, ValueCounts
-from solver.model.cells import Actions
+from solver.model.cells import Action, Actions, cell_of
+from solver.model.checks import ascii_digits
 from solver.model.errors import StrategyError
 from solver.model.hands import best_total, hand_of, hard_total, is_player_blackjack
 from solver.model.numbers import exact_json
@@ -95,7 +89,7 @@ def simple_policy(name: str, rules: Rules) -> Policy:
     cleaned = name.strip().lower()
     if cleaned.startswith("stand-on:"):
         text = cleaned.removeprefix("stand-on:")
-        if not text.isdigit() or not 2 <= int(text) <= 22:
+        if not ascii_digits(text) or not 2 <= int(text) <= 22:
             raise StrategyError(f"strategy {name!r}: K in stand-on:K must be a total from 2 to 22")
         return stand_on(int(text))
     if cleaned == "never-bust":

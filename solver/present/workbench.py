@@ -286,10 +286,10 @@ def _bonus_table(game: GameResult[Any]) -> str:
         return ""
     rows = [
         [
-            escape(line.outcome.value.replace("_", " ")),
+            escape(line.outcome.replace("_", " ")),
             escape(f"{line.pays} to 1" if line.pays >= 0 else "loses"),
             _figure(
-                f"bonus-{line.outcome.value}",
+                f"bonus-{line.outcome}",
                 line.probability,
                 f"{float(line.probability):.6f}",
                 game.exact,

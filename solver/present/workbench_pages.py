@@ -40,7 +40,7 @@ def pay_solution_html(solution: PaySolution, query: Mapping[str, str]) -> str:
     ]
     lead = (
         f'<p class="lead" data-figure="pay" data-exact="{solution.pay}">The '
-        f"{escape(solution.tier.value.replace('_', ' '))} pay that gives a "
+        f"{escape(solution.tier.replace('_', ' '))} pay that gives a "
         f"{escape(solution.kind.value)} house edge of {escape(edge_percent(solution.target))} "
         f"is {escape(str(solution.pay))} = {float(solution.pay):.6f} to 1.</p>"
     )

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from solver.exact.bonus import BonusAnalysis, BonusLine
 from solver.exact.game import GameResult, RoundLine, Start
 from solver.model.cards import Card, parse_cards
+from solver.model.cells import Action
+from solver.model.checks import is_whole
 from solver.model.outcomes import as_outcome
 from solver.model.rules import Rules
 from solver.store.digest import sha256
@@ -410,7 +412,7 @@ def encode_chart(chart: Chart) -> dict[str, Json]:
 
 def decode_chart(doc: dict[str, Json]) -> Chart:
     """Inverse of :func:`encode_chart`."""
-    from solver.exact.chart import Action, Chart, ExceptionHand  # the chart code, when read
+    from solver.exact.chart import Chart, ExceptionHand  # the chart code, when read
 
     return Chart(
         Rules.from_canonical(doc["rules"]),
@@ -436,7 +438,7 @@ def _unfigure(doc: Json) -> Fraction | float:
     """Inverse of :func:`_figure`."""
     if isinstance(doc, list):
         return Fraction(int(doc[0]), int(doc[1]))
-    if isinstance(doc, bool) or not isinstance(doc, int | float):
+    if not (is_whole(doc) or isinstance(doc, float)):
         raise ValueError(f"an effect of removal is not a number: {doc!r}")
     return float(doc)
 
