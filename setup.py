@@ -2,9 +2,9 @@
 
 The extensions are plain C against Python's own headers (arrays pass through the buffer
 protocol, so numpy is not needed to build).  Each is ``optional``: where no C compiler
-works the install still succeeds and the solver runs on numpy (see
-``solver/exact/kernel.py``).  ``-ffp-contract=off`` forbids fused multiply-adds, so the
-float kernels round every product and sum as numpy does.
+works the install still succeeds and the solver and the simulator run on numpy (see
+``solver/exact/kernel.py`` and ``solver/sim/kernel.py``).  ``-ffp-contract=off`` forbids
+fused multiply-adds, so the float kernels round every product and sum as numpy does.
 """
 
 from setuptools import Extension, setup
@@ -16,6 +16,12 @@ setup(
         Extension(
             "solver.exact._native",
             sources=["solver/exact/_native.c"],
+            extra_compile_args=FLAGS,
+            optional=True,
+        ),
+        Extension(
+            "solver.sim._deal",
+            sources=["solver/sim/_deal.c"],
             extra_compile_args=FLAGS,
             optional=True,
         ),

@@ -1,32 +1,47 @@
-"""Rounds per second of ``solver.sim`` (default rules, one seat, 10**6 rounds).
+"""Rounds per second of ``solver.sim`` on both kernels (default rules, one seat).
 
-Run from the project folder: ``python benchmarks/bench_simulate.py [--rounds N]``.
-Each figure is the best of ``--repeat`` runs after one warm-up run per job count, so
-worker start-up is left out (it is timed separately, as "cold").  Compiling a strategy
-into its lookup array, which every simulation does once, is timed on its own too.
+Run from the project folder: ``python benchmarks/bench_simulate.py [--rounds N]
+[--command-rounds N] [--repeat N]``.  In-process figures are the best of ``--repeat``
+runs after one warm-up run per job count, so worker start-up is left out (it is timed
+separately, as "cold"), timed by the wall clock and by this process's CPU time (``jobs 1``
+only: a worker's CPU is not this process's).  The whole command ``cbj simulate --rounds N
+--jobs 1`` (issue 26's target: 100 M rounds, optimal play, a cut card at 0.75) then runs as
+its own process on each kernel, its rounds per second by the wall clock and by its CPU
+time (start-up and the exact solve included).  Compiling a strategy into its lookup array,
+which every simulation does once, is timed on its own too.  The load average is printed
+beside each table: on a loaded machine the CPU figures are the ones to compare.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import tempfile
 import time
 
+from command_timing import run_command
+
+from solver.exact import kernel
 from solver.model.rules import Rules
 from solver.sim import StandOn, Strategy, TableStrategy, simulate
+from solver.sim import kernel as sim_kernel
 from solver.sim.hands import hand_space
 from solver.sim.strategies import compile_strategy
+
+KERNELS = ("numpy", "compiled")
 
 
 def rate(
     strategy: Strategy, rounds: int, jobs: int, penetration: float | None, repeat: int
-) -> float:
-    """Best rounds per second over ``repeat`` runs."""
-    best = 0.0
+) -> tuple[float, float]:
+    """Best rounds per second over ``repeat`` runs, by the wall clock and by CPU time."""
+    best_wall = best_cpu = 0.0
     for i in range(repeat):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         simulate(Rules(), strategy, rounds, seed=i, penetration=penetration, jobs=jobs)
-        best = max(best, rounds / (time.perf_counter() - start))
-    return best
+        best_wall = max(best_wall, rounds / (time.perf_counter() - start))
+        best_cpu = max(best_cpu, rounds / (time.process_time() - cpu))
+    return best_wall, best_cpu
 
 
 def compile_time(strategy: Strategy, repeat: int) -> float:
@@ -40,12 +55,19 @@ def compile_time(strategy: Strategy, repeat: int) -> float:
     return best
 
 
+def load() -> str:
+    """The 1-minute load average, for the record beside a figure."""
+    return f"{os.getloadavg()[0]:.2f}"
+
+
 def main() -> None:
-    """Print a table of rounds per second by strategy, shoe and job count."""
+    """Print tables of rounds per second by kernel, strategy, shoe and job count."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=1_000_000)
+    parser.add_argument("--command-rounds", type=int, default=100_000_000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    started = kernel.current()
 
     start = time.perf_counter()
     simulate(Rules(), StandOn(18), 200_000, seed=0, jobs=2)
@@ -55,13 +77,26 @@ def main() -> None:
         ("stand-on:18", StandOn(18)),
     ]
     print(
-        f"rounds per second, {args.rounds:,} rounds, default rules, one seat, best of {args.repeat}"
+        f"rounds per second, {args.rounds:,} rounds, default rules, one seat, best of "
+        f"{args.repeat}; load {load()} at the start"
     )
-    print(f"{'strategy':32}  {'shoe':16}  {'jobs 1':>12}  {'jobs 2':>12}")
+    print(
+        f"{'kernel':9}  {'strategy':32}  {'shoe':16}  {'jobs 1 wall':>12}  {'jobs 1 CPU':>12}"
+        f"  {'jobs 2 wall':>12}"
+    )
     for label, strategy in strategies:
         for shoe, penetration in (("fresh", None), ("penetration 0.75", 0.75)):
-            rates = [rate(strategy, args.rounds, jobs, penetration, args.repeat) for jobs in (1, 2)]
-            print(f"{label:32}  {shoe:16}  {rates[0]:>12,.0f}  {rates[1]:>12,.0f}")
+            for name in KERNELS:
+                kernel.use(name)
+                one = rate(strategy, args.rounds, 1, penetration, args.repeat)
+                two = rate(strategy, args.rounds, 2, penetration, args.repeat)
+                print(
+                    f"{sim_kernel.current():9}  {label:32}  {shoe:16}  {one[0]:>12,.0f}  "
+                    f"{one[1]:>12,.0f}  {two[0]:>12,.0f}",
+                    flush=True,
+                )
+    print(f"load {load()} at the end")
+    kernel.use(started)
     print(f"cold start of 2 workers plus 200,000 rounds: {cold:.2f} s")
     start = time.perf_counter()
     hand_space.cache_clear()
@@ -70,6 +105,27 @@ def main() -> None:
     for label, strategy in strategies:
         seconds = compile_time(strategy, args.repeat)
         print(f"compiling {label} for 6 decks: {seconds * 1000:.1f} ms")
+
+    rounds = args.command_rounds
+    argv = ["simulate", "--rounds", str(rounds), "--jobs", "1", "--seed", "1"]
+    print(f"\n`cbj {' '.join(argv)}`, whole command, once per kernel")
+    figures = {}
+    for name in KERNELS:
+        os.environ["CBJ_KERNEL"] = name
+        before = load()
+        with tempfile.TemporaryDirectory() as cache:
+            run = run_command(argv, cache)
+        figures[name] = run
+        print(
+            f"{name:9}  {run.wall:8.1f} s wall  {run.cpu:8.1f} s CPU  "
+            f"{rounds / run.wall / 1e6:6.2f} M rounds/s wall  "
+            f"{rounds / run.cpu / 1e6:6.2f} M rounds/s CPU  peak {run.peak_kib / 1024:.0f} MiB  "
+            f"load {before} before, {load()} after",
+            flush=True,
+        )
+    kernel.use(started)
+    slow, fast = figures["numpy"], figures["compiled"]
+    print(f"compiled / numpy: {slow.wall / fast.wall:.2f}x wall, {slow.cpu / fast.cpu:.2f}x CPU")
 
 
 if __name__ == "__main__":

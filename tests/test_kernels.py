@@ -13,7 +13,9 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from fractions import Fraction
+from types import ModuleType
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -27,7 +29,25 @@ from solver.exact.modular import moduli
 from solver.exact.player import solve_exact, solve_float
 from solver.exact.player_hands import hand_space
 from solver.model.cards import Shoe
-from solver.model.rules import DealerNatural, Rules
+from solver.model.counts import SYSTEMS
+from solver.model.errors import ShoeError
+from solver.model.kernels import KernelError
+from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Paytable, Rules
+from solver.sim import (
+    AlwaysStand,
+    Counter,
+    NeverBust,
+    SimulationResult,
+    StandOn,
+    Strategy,
+    TableStrategy,
+    shoe_codes,
+    simulate,
+)
+from solver.sim import kernel as sim_kernel
+from solver.sim.deal import Shoes, Table
+
+from .conftest import physical_cards
 
 T = TypeVar("T")
 
@@ -170,6 +190,30 @@ def test_the_compiled_fold_refuses_an_index_out_of_range() -> None:
         module.fold(np.zeros((1, 1), dtype=np.float32), np.ones(1), [step(one)], table, one, 0)
 
 
+@needs_compiled
+def test_the_compiled_modular_pass_refuses_an_index_out_of_range() -> None:
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    n, primes = 2, np.array([7, 11], dtype=np.int64)
+    draws = np.ones((n, 10), dtype=np.int64)
+    kids = np.full((n, 10), n, dtype=np.int64)
+    played = np.ones((2, n + 1, 3), dtype=np.int64)
+    hit = np.zeros((2, n, 3), dtype=np.int64)
+    value, left = np.zeros(n + 1), np.full(n, 10, dtype=np.int64)
+
+    def call(rows: list[int], kids: npt.NDArray[np.int64]) -> None:
+        chosen = np.array(rows, dtype=np.int64)
+        module.player_modular(chosen, draws, kids, played, value, left, primes, hit, np.zeros(1))
+
+    call([1], kids)  # a valid call: ten busted children, one residue each
+    assert hit[:, 1].tolist() == [[3, 3, 3], [10, 10, 10]]
+    with pytest.raises(ValueError, match="out of range"):
+        call([2], kids)
+    with pytest.raises(ValueError, match="out of range"):
+        call([0], kids + 1)
+
+
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a fresh interpreter with ``env`` added to the environment."""
     return subprocess.run(
@@ -207,3 +251,180 @@ def test_a_required_compiled_kernel_that_is_missing_is_an_error() -> None:
     failed = run_python(WITHOUT_EXTENSION + "import solver.exact.kernel", CBJ_REQUIRE_COMPILED="1")
     assert failed.returncode != 0
     assert "CBJ_REQUIRE_COMPILED" in failed.stderr
+
+
+# ---------------------------------------------------------------------------------------
+# The simulator's kernel (solver/sim/_deal.c): the same rounds as numpy's for a seed
+# ---------------------------------------------------------------------------------------
+
+needs_compiled_simulator = pytest.mark.skipif(
+    not sim_kernel.available() and not os.environ.get("CBJ_REQUIRE_COMPILED"),
+    reason="the simulator's compiled kernel is not built (no C compiler at install)",
+)
+
+
+def dealt_both(compute: Callable[[], T]) -> tuple[T, T]:
+    """``compute()`` dealt by numpy, then by the simulator's compiled kernel."""
+    kernel.use("numpy")
+    assert sim_kernel.current() == "numpy"
+    slow = compute()
+    kernel.use("compiled")
+    assert sim_kernel.current() == "compiled", "the simulator's compiled kernel is not built"
+    return slow, compute()
+
+
+table_rules = st.builds(
+    Rules,
+    decks=st.sampled_from([1, 2, 6]),
+    dealer_stands_on=st.integers(12, 21),
+    dealer_natural=st.sampled_from(list(DealerNatural)),
+    natural_beats=st.sampled_from(list(NaturalBeats)),
+    dealer_bonus=st.sampled_from(list(DealerBonus)),
+    paytable=st.sampled_from(
+        [
+            Paytable(),
+            Paytable.parse("20:5:2"),
+            Paytable.parse("suited-match=15,rank-match=4,suited-adjacent=2,adjacent=1"),
+            Paytable.parse("suited-match=30,adjacent=1"),
+        ]
+    ),
+    bonus_ratio=st.sampled_from([Fraction(1, 2), Fraction(2, 3), Fraction(1)]),
+)
+sim_strategies = st.one_of(
+    st.builds(StandOn, st.integers(0, 22)), st.just(NeverBust()), st.just(AlwaysStand())
+)
+
+
+@needs_compiled_simulator
+@settings(max_examples=10, deadline=None)
+@given(
+    table_rules,
+    sim_strategies,
+    st.integers(1, 4),
+    st.sampled_from([None, 0.3, 0.75, 1.0]),
+    st.integers(300, 2000),
+    st.integers(0, 2**32),
+)
+def test_the_simulators_kernels_deal_the_same_rounds(
+    rules: Rules,
+    strategy: Strategy,
+    seats: int,
+    penetration: float | None,
+    chunk_rounds: int,
+    seed: int,
+) -> None:
+    """Every count and every float sum alike, over rules, strategies, seats and shoes (or
+    the same error, where a round uses every card of a small shoe)."""
+
+    def deal() -> SimulationResult | str:
+        try:
+            return simulate(
+                rules,
+                strategy,
+                2000,
+                seed=seed,
+                seats=seats,
+                penetration=penetration,
+                chunk_rounds=chunk_rounds,
+            )
+        except ShoeError as error:
+            return str(error)
+
+    slow, fast = dealt_both(deal)
+    if isinstance(slow, SimulationResult) and isinstance(fast, SimulationResult):
+        assert slow.joint == fast.joint
+        assert slow.squares == fast.squares
+    assert slow == fast
+
+
+@needs_compiled_simulator
+@pytest.mark.parametrize("penetration", [0.5, 1.0])
+def test_the_simulators_kernels_count_the_same_rounds(penetration: float) -> None:
+    counter = Counter("hi-lo", SYSTEMS["hi-lo"], (1, 8), wong_out=-1.0)
+    rules = Rules(decks=2)
+    strategy = TableStrategy.of(StandOn(17))
+    slow, fast = dealt_both(
+        lambda: simulate(
+            rules, strategy, 20_000, seed=7, penetration=penetration, seats=2, counter=counter
+        )
+    )
+    assert slow.counter is not None and slow.counter.rounds_by_bet[1:] != (0,) * 8
+    assert slow == fast
+
+
+@needs_compiled_simulator
+def test_a_round_that_uses_every_card_is_the_same_error_on_both_kernels() -> None:
+    keep = [c for c in physical_cards(Shoe.full(1)) if c.rank.order in (1, 2, 3)]  # 2s to 4s
+    removed = [c for c in physical_cards(Shoe.full(1)) if c not in keep]
+    for name in ("numpy", "compiled"):
+        kernel.use(name)
+        with pytest.raises(ShoeError, match="used all 12 cards"):
+            simulate(Rules(decks=1), StandOn(22), 50, seed=1, removed=removed, seats=3)
+
+
+@needs_compiled_simulator
+def test_rules_the_kernel_does_not_know_are_dealt_by_numpy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rule outside KNOWN_RULES (as a new one is, until the kernel learns it) at a value
+    other than its default goes to numpy; at its default the kernel deals."""
+    kernel.use("compiled")
+    calls: list[Rules] = []
+    real = sim_kernel.play_rounds
+
+    def spy(module: ModuleType, table: Table, *rest: Any) -> Any:
+        calls.append(table.rules)
+        return real(module, table, *rest)
+
+    monkeypatch.setattr(sim_kernel, "play_rounds", spy)
+    monkeypatch.setattr(
+        sim_kernel, "KNOWN_RULES", tuple(r for r in sim_kernel.KNOWN_RULES if r != "decks")
+    )
+    unknown, known = Rules(decks=2), Rules()
+    assert not sim_kernel.knows(unknown) and sim_kernel.knows(known)
+    assert sim_kernel.native(unknown) is None and sim_kernel.native(known) is not None
+    on_numpy = simulate(unknown, StandOn(17), 2000, seed=5)
+    assert calls == []
+    kernel.use("numpy")
+    assert on_numpy == simulate(unknown, StandOn(17), 2000, seed=5)
+    kernel.use("compiled")
+    simulate(known, StandOn(17), 2000, seed=5)
+    assert calls == [known]
+
+
+def test_a_required_simulator_kernel_that_is_missing_is_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sim_kernel, "_BUILT", None)
+    monkeypatch.setenv("CBJ_KERNEL", "compiled")
+    monkeypatch.setenv("CBJ_REQUIRE_COMPILED", "")
+    assert sim_kernel.native(Rules()) is None and sim_kernel.current() == "numpy"
+    monkeypatch.setenv("CBJ_REQUIRE_COMPILED", "1")
+    with pytest.raises(KernelError, match="simulator's compiled kernel is not built"):
+        simulate(Rules(), StandOn(17), 10, seed=1)
+
+
+@needs_compiled_simulator
+def test_the_compiled_deal_refuses_a_card_or_table_out_of_range() -> None:
+    module = sim_kernel._BUILT
+    assert module is not None
+    cards = shoe_codes(Shoe.full(1))
+    table = Table.make(Rules(decks=1), StandOn(17), cards, 1, None)
+    pays = (np.array([1.5, 1.0, 0.0, -1.0]), np.array([10.0, 3.0, 1.0, -1.0]), 0.5)
+
+    def deal(shoes: Shoes) -> None:
+        joint = np.zeros((1, 4, 4), dtype=np.int64)
+        rng = np.random.default_rng(0)
+        for _ in sim_kernel.play_rounds(module, table, shoes, rng, 2, 4, pays, joint, False):
+            pass
+
+    deal(Shoes(cards, 2, None, None))  # a valid call
+    bad = Shoes(cards, 2, None, None)
+    bad.rows[3] = 52
+    with pytest.raises(ValueError, match="card code is out of range"):
+        for _ in range(20):
+            deal(bad)
+    bad = Shoes(cards, 2, None, None)
+    bad.next[1] = len(cards) + 1
+    with pytest.raises(ValueError, match="out of range"):
+        deal(bad)

@@ -2,10 +2,11 @@
  * The exact side's compiled kernels (optional: solver/exact/kernel.py falls back to numpy).
  *
  * fold: the dealer's fold (solver/exact/dealer.py, _fold), every card value's step, in floats
- * or in integers modulo a prime below 2**29.  Every output entry adds its products in the
- * order numpy's loop adds them (rank 0 first, then rank 1, ...), each product rounded
- * once, so with -ffp-contract=off (no fused multiply-add) the float results are the same
- * bits as numpy's.
+ * or in integers modulo a prime below 2**29; player_float and player_modular: the player's
+ * backward induction in floats and, one hand size a call, modulo the exact path's primes.
+ * Every output entry of the fold adds its products in the order numpy's loop adds them
+ * (rank 0 first, then rank 1, ...), each product rounded once, so with -ffp-contract=off
+ * (no fused multiply-add) the float results are the same bits as numpy's.
  *
  * Arrays come through the buffer protocol (C-contiguous, 8-byte items), so the module
  * needs only Python's headers to build, not numpy's.  Every index is checked against
@@ -492,7 +493,111 @@ player_float(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+enum {
+    M_ROWS, M_DRAWS, M_KIDS, M_PLAYED, M_VALUE, M_LEFT, M_PRIMES, M_HIT, M_HIT_FLOAT, N_MODULAR
+};
+
+/*
+ * player_modular(rows, draws, kids, played, value, left, primes, hit, hit_float)
+ *
+ * One hand size of the exact backward induction (solver/exact/player.py,
+ * solve_exact_modular): for each hand i = rows[r] and each prime primes[p],
+ * hit[p, i, k] = sum_v draws[i, v] * played[p, kids[i, v], k] mod primes[p] (the numerators
+ * of hitting, exact), and hit_float[r] = sum_v draws[i, v] * value[kids[i, v]] / left[i]
+ * (the float value that picks the play, the ten products summed in numpy's order).
+ * played is (primes, n + 1, 3) with the busted hand at n, hit (primes, n, 3).  Residues
+ * are below primes of at most 2**31 and draws below 2**16, so the sums of ten products stay
+ * below 2**51; the arithmetic is unsigned, so input that breaks this only gives wrong
+ * numbers, never a read outside an array.
+ */
+static PyObject *
+player_modular(PyObject *self, PyObject *args)
+{
+    PyObject *objects[N_MODULAR];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &objects[M_ROWS], &objects[M_DRAWS],
+                          &objects[M_KIDS], &objects[M_PLAYED], &objects[M_VALUE],
+                          &objects[M_LEFT], &objects[M_PRIMES], &objects[M_HIT],
+                          &objects[M_HIT_FLOAT])) {
+        return NULL;
+    }
+    static const char *names[N_MODULAR] = {"rows", "draws", "kids", "played", "value",
+                                           "left", "primes", "hit", "hit_float"};
+    static const char kinds[N_MODULAR] = {'q', 'q', 'q', 'q', 'd', 'q', 'q', 'q', 'd'};
+    Buffer buffers[N_MODULAR];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < N_MODULAR; i++) {
+        int writable = i == M_HIT || i == M_HIT_FLOAT;
+        if (take_buffer(objects[i], &buffers[i], writable, kinds[i], names[i]) < 0) {
+            release(buffers, N_MODULAR);
+            return NULL;
+        }
+    }
+    Py_ssize_t n = length(&buffers[M_LEFT]), count = length(&buffers[M_ROWS]);
+    Py_ssize_t primes = length(&buffers[M_PRIMES]);
+    const int64_t *rows = buffers[M_ROWS].view.buf, *draws = buffers[M_DRAWS].view.buf;
+    const int64_t *kids = buffers[M_KIDS].view.buf, *prime = buffers[M_PRIMES].view.buf;
+    const char *problem = NULL;
+    if (length(&buffers[M_DRAWS]) != 10 * n || length(&buffers[M_KIDS]) != 10 * n ||
+        length(&buffers[M_PLAYED]) != 3 * primes * (n + 1) ||
+        length(&buffers[M_VALUE]) != n + 1 || length(&buffers[M_HIT]) != 3 * primes * n ||
+        length(&buffers[M_HIT_FLOAT]) != count) {
+        problem = "the arrays' sizes do not match";
+    } else if (!within(rows, count, n) || !within(kids, 10 * n, n + 1)) {
+        problem = "an index is out of range";
+    } else if (!within(draws, 10 * n, 1 << 16)) {
+        problem = "draws must be counts below 2**16";
+    } else {
+        for (Py_ssize_t p = 0; p < primes; p++) {
+            if (prime[p] < 2 || prime[p] > ((int64_t)1 << 31)) {
+                problem = "primes must lie in [2, 2**31]";
+            }
+        }
+    }
+    if (problem) {
+        release(buffers, N_MODULAR);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    const uint64_t *played = buffers[M_PLAYED].view.buf;
+    const double *value = buffers[M_VALUE].view.buf;
+    const int64_t *left = buffers[M_LEFT].view.buf;
+    uint64_t *hit = buffers[M_HIT].view.buf;
+    double *hit_float = buffers[M_HIT_FLOAT].view.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    for (Py_ssize_t r = 0; r < count; r++) {
+        const int64_t i = rows[r];
+        const int64_t *w = draws + 10 * i, *kid = kids + 10 * i;
+        double terms[10];
+        for (int v = 0; v < 10; v++) {
+            terms[v] = (double)w[v] * value[kid[v]];
+        }
+        hit_float[r] = sum_ten(terms) / (double)left[i];
+        for (Py_ssize_t p = 0; p < primes; p++) {
+            const uint64_t q = (uint64_t)prime[p];
+            const uint64_t *from = played + 3 * (n + 1) * p;
+            uint64_t totals[3] = {0, 0, 0};
+            for (int v = 0; v < 10; v++) {
+                const uint64_t count_v = (uint64_t)w[v], *child = from + 3 * kid[v];
+                totals[0] += count_v * child[0];
+                totals[1] += count_v * child[1];
+                totals[2] += count_v * child[2];
+            }
+            uint64_t *into = hit + 3 * (n * p + i);
+            into[0] = totals[0] % q;
+            into[1] = totals[1] % q;
+            into[2] = totals[2] % q;
+        }
+    }
+    Py_END_ALLOW_THREADS;
+    release(buffers, N_MODULAR);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"player_modular", player_modular, METH_VARARGS,
+     "One hand size of the player's exact pass (see solver/exact/player.py, "
+     "solve_exact_modular)."},
     {"player_float", player_float, METH_VARARGS,
      "The player's float backward induction (see solver/exact/player.py, solve_float)."},
     {"fold", fold, METH_VARARGS,

@@ -1,7 +1,8 @@
 """Which kernel runs the exact side's hot loops: the compiled extension or numpy.
 
 The compiled kernels (``solver/exact/_native.c``) are built at install when a C compiler
-works; numpy stays as their twin and the fallback.  The choice is made once, at import:
+works; numpy stays as their twin and the fallback.  The choice is made once, at import,
+from the switch the simulator reads too (:mod:`solver.model.kernels`):
 
 * ``CBJ_KERNEL=numpy`` runs numpy even where the extension is built;
 * ``CBJ_KERNEL=compiled`` (or unset, the default) runs the extension where it is built,
@@ -19,9 +20,9 @@ from __future__ import annotations
 import importlib
 import os
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from solver.model.errors import CbjError
+from solver.model.kernels import KERNELS, KernelError, KernelName, checked, not_built, required
 
 if TYPE_CHECKING:
     import numpy as np
@@ -35,12 +36,20 @@ if TYPE_CHECKING:
 #: solver's, so that the solver's modules can import it).
 NumberArray = TypeVar("NumberArray", "IntArray", "FloatArray")
 
-KernelName = Literal["compiled", "numpy"]
-KERNELS: tuple[KernelName, ...] = ("compiled", "numpy")
-
-
-class KernelError(CbjError):
-    """The compiled kernel was required (``CBJ_REQUIRE_COMPILED``) but is not built."""
+__all__ = [
+    "KERNELS",
+    "KernelError",
+    "KernelName",
+    "NumberArray",
+    "available",
+    "current",
+    "fold",
+    "modular_arrays",
+    "native",
+    "player_float",
+    "player_modular",
+    "use",
+]
 
 
 def _load() -> ModuleType | None:
@@ -75,13 +84,9 @@ def use(name: str) -> KernelName:
 def _choose(name: str) -> KernelName:
     """:func:`use` for this process only."""
     global _active
-    if name not in KERNELS:
-        raise KernelError(f"unknown kernel {name!r}: choose compiled or numpy")
-    if _BUILT is None and os.environ.get("CBJ_REQUIRE_COMPILED"):
-        raise KernelError(
-            "CBJ_REQUIRE_COMPILED is set but the compiled kernel is not built: "
-            "install with a working C compiler (pip install .)"
-        )
+    name = checked(name)
+    if _BUILT is None and required():
+        raise not_built("the solver's")
     _active = _BUILT if name == "compiled" else None
     return current()
 
@@ -156,6 +161,52 @@ def player_float(
         value,
     )
     return hitting.astype(bool)
+
+
+#: A hand space's arrays the modular pass reads at every hand size: draws, kids, cards left
+#: and the primes, contiguous int64.
+ModularArrays = tuple["IntArray", "IntArray", "IntArray", "IntArray"]
+
+
+def modular_arrays(space: Any, left: IntArray, primes: IntArray) -> ModularArrays:
+    """The arrays :func:`player_modular` reads, made contiguous once per solve."""
+    import numpy as np
+
+    def ints(array: IntArray) -> IntArray:
+        return np.ascontiguousarray(array, dtype=np.int64)
+
+    return ints(space.draws), ints(space.children), ints(left), ints(primes)
+
+
+def player_modular(
+    module: ModuleType,
+    rows: IntArray,
+    arrays: ModularArrays,
+    played: IntArray,
+    value: FloatArray,
+    hit: IntArray,
+) -> FloatArray:
+    """One hand size of ``player.solve_exact_modular``'s pass in ``module``.
+
+    Fills ``hit[:, rows]`` (the residues of hitting) in place and returns the float values
+    of hitting of ``rows``.
+    """
+    import numpy as np
+
+    draws, kids, left, primes = arrays
+    hit_float = np.empty(len(rows))
+    module.player_modular(
+        np.ascontiguousarray(rows, dtype=np.int64),
+        draws,
+        kids,
+        played,
+        value,
+        left,
+        primes,
+        hit,
+        hit_float,
+    )
+    return hit_float
 
 
 _choose(os.environ.get("CBJ_KERNEL") or "compiled")

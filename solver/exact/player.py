@@ -392,14 +392,19 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
     hitting = np.zeros(n, dtype=bool)
     bust_lift = _residues(denominator, p)
     left = total - space.sizes
+    compiled = kernel.native()
+    pass_arrays = None if compiled is None else kernel.modular_arrays(space, left, p)
     for size in range(int(space.sizes.max()), 0, -1):
         rows = np.flatnonzero(space.sizes == size)
-        kids = space.children[rows]
-        draws = space.draws[rows]
         played[:, n] = 0
         played[:, n, LOSE] = bust_lift[:, size + 1]  # a busted hand loses, over D(size + 1)
-        hit[:, rows] = np.einsum("rv,prvk->prk", draws, played[:, kids]) % pk[:, :, None]
-        hit_float = (draws * value[kids]).sum(axis=1) / left[rows]
+        if compiled is not None and pass_arrays is not None:
+            hit_float = kernel.player_modular(compiled, rows, pass_arrays, played, value, hit)
+        else:
+            kids = space.children[rows]
+            draws = space.draws[rows]
+            hit[:, rows] = np.einsum("rv,prvk->prk", draws, played[:, kids]) % pk[:, :, None]
+            hit_float = (draws * value[kids]).sum(axis=1) / left[rows]
         choose = hit_float > stand_float[rows]
         close = np.flatnonzero(np.abs(hit_float - stand_float[rows]) < TIE_TOLERANCE)
         if len(close):
