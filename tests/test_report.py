@@ -19,27 +19,32 @@ from solver.present.report import Report, render_html, render_pdf, write_report
 from solver.present.report.blocks import Grid, Text
 from solver.present.report.content import report_date
 from solver.store.memory import MemoryCache
-from tests.conftest import EPOCH, REPORT_SIZE_OPTIONS, REPORT_SIZES
+from tests.conftest import EPOCH, REPORT_PAYTABLES, REPORT_SIZE_OPTIONS, REPORT_SIZES
 
 # Every test here that uses ``par_report`` runs on the one worker that builds it (conftest
 # marks them); the others run wherever there is room.
 
 SECTIONS = (
+    "Title block",
+    "Rules of play",
+    "Definitions",
     "Summary",
-    "Rules and method",
     "Bonus wager",
     "Main wager",
     "Whole round",
+    "Perfect play, the printed chart and realistic play",
+    "Paytables compared",
+    "Dealer",
     "Volatility",
     "A table of players",
     "House edge against the Bonus ratio",
-    "Dealer",
     "Paytable sensitivity",
     "Rule variants",
     "Strategy chart",
     "Game protection",
-    "Simulation cross-check",
+    "Method and verification",
     "Appendix: exact values",
+    "Reproducibility manifest",
 )
 
 
@@ -110,7 +115,8 @@ def test_html_is_self_contained_and_fits_phones_and_paper(report_html: str) -> N
 
 
 def test_prose_has_no_code_identifiers_and_one_number_style(page: Page) -> None:
-    text = " ".join(page.text)
+    # The manifest, the last section, quotes the command line and the rules' JSON as is.
+    text = " ".join(page.text).rpartition("Reproducibility manifest")[0]
     for identifier in ("with_bonus", "own_cards", "bonus_ratio", "blackjack_pays", "_"):
         assert identifier not in text
     assert not re.search(r"(?<![\w\-])-\d", text), "hyphen used as a minus sign"
@@ -147,7 +153,7 @@ def test_title_block_names_revision_and_date(
 
 
 def test_simulation_cross_check_agrees(par_report: Report) -> None:
-    section = next(s for s in par_report.sections if s.title == "Simulation cross-check")
+    section = next(s for s in par_report.sections if s.title == "Method and verification")
     grid = next(b for b in section.blocks if isinstance(b, Grid))
     z_column = grid.headers.index("z")
     zs = [float(row[z_column].replace("\u2212", "-")) for row in grid.rows]
@@ -159,7 +165,7 @@ def test_simulation_cross_check_agrees(par_report: Report) -> None:
 def test_pdf_has_outline_page_x_of_y_vector_plots_and_text(pdf: bytes) -> None:
     reader = PdfReader(io.BytesIO(pdf))
     pages = len(reader.pages)
-    assert 4 <= pages <= 10  # 9 with the game-protection section
+    assert 4 <= pages <= 16  # 12 with the lab's sections
     titles = [o.title for o in reader.outline if not isinstance(o, list)]
     assert titles == [f"{i}. {t}" for i, t in enumerate(SECTIONS, 1)]
     text = [p.extract_text() for p in reader.pages]
@@ -186,6 +192,7 @@ def test_pdf_is_byte_identical_through_the_cli(
     # cache's round trip byte for byte.
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
     argv = ["report", "--decks", "2", *REPORT_SIZE_OPTIONS]
+    argv += [word for paytable in REPORT_PAYTABLES for word in ("--paytable", paytable)]
     with pytest.raises(SystemExit) as stop:
         main([*argv, "-o", str(tmp_path / "r.pdf")])
     assert stop.value.code == 0 and "wrote" in capsys.readouterr().err
@@ -242,14 +249,15 @@ def _value(text: str) -> float:
     return float(cleaned.split()[0])
 
 
-def _summary_figure(report: Report, figure: str) -> float:
-    row = next(r for r in _grid(report, "Summary").rows if r[0].startswith(figure))
-    return _value(row[3])  # the whole round's column
+def _round_figure(report: Report, column: str) -> float:
+    """A figure of the round under paytable A, from the paytables' comparison."""
+    grid = _grid(report, "Paytables compared")
+    return _value(grid.rows[0][grid.headers.index(column)])
 
 
 def test_volatility_spreads_as_the_square_root_of_the_rounds(par_report: Report) -> None:
-    round_ev = _summary_figure(par_report, "Expected value per round")
-    round_sd = _summary_figure(par_report, "Standard deviation per round")
+    round_ev = _round_figure(par_report, "round EV per main unit")
+    round_sd = _round_figure(par_report, "round SD")
     grid = _grid(par_report, "Volatility")
     assert [_value(r[0]) for r in grid.rows] == [100, 1_000, 10_000, 100_000]
     for row in grid.rows:
@@ -271,19 +279,18 @@ def test_the_bonus_ratio_table_meets_the_summary_at_the_ratio_in_force(
     grid = _grid(par_report, "House edge against the Bonus ratio")
     assert [r[0] for r in grid.rows] == ["1/2", "3/4", "1", "3/2", "2"]
     in_force = grid.rows[0]  # the report's rules bet the minimum, 1/2
-    assert _value(in_force[2]) == _summary_figure(par_report, "Expected value per round")
+    assert _value(in_force[2]) == _round_figure(par_report, "round EV per main unit")
     assert in_force[3] == next(
         r[3] for r in _grid(par_report, "Summary").rows if r[0].startswith("House edge")
     )
-    assert _value(in_force[4]) == _summary_figure(par_report, "Standard deviation per round")
+    assert _value(in_force[4]) == _round_figure(par_report, "round SD")
     sds = [_value(r[4]) for r in grid.rows]
     assert sds == sorted(sds)  # a larger Bonus stake spreads the round more
 
 
 def test_the_table_of_players_holds_k_times_one_seats_bonus(par_report: Report) -> None:
-    bonus_per_round = -_value(
-        next(r for r in _grid(par_report, "Summary").rows if r[0].startswith("Expected value"))[2]
-    )
+    per_unit = next(r for r in _grid(par_report, "Summary").rows if r[0].startswith("Player EV"))
+    bonus_per_round = -_value(per_unit[2]) / 2  # 1/2 on the Bonus per main unit
     grid = _grid(par_report, "A table of players")
     assert [r[0] for r in grid.rows] == [str(k) for k in range(1, 8)]
     for row in grid.rows:

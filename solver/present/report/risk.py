@@ -187,7 +187,7 @@ def table_section(table: TableOfPlayers) -> Section:
                 "table-round, in main-wager units; every seat stakes 1 on the main wager and "
                 f"{table.rules.bonus_ratio} on the Bonus. Bonus figures exact; main-wager and "
                 "round figures simulated, holds \u00b1 the half-width of their 95% confidence "
-                "interval; a negative hold is the players' gain.",
+                "interval. Holds are the casino's: positive when the casino wins.",
             ),
         ),
     )
