@@ -37,11 +37,11 @@ import pytest  # noqa: E402
 
 from solver.cli import main  # noqa: E402
 from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
+from solver.model.paytable import Paytable  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
 from solver.present.report import Report, build_report, render_html  # noqa: E402
 from solver.store.disk import Cache  # noqa: E402
 from solver.store.memory import MemoryCache  # noqa: E402
-from solver.model.paytable import Paytable  # noqa: E402
 from solver.studies.report import ReportFigures, report_figures  # noqa: E402
 
 if TYPE_CHECKING:
@@ -181,13 +181,21 @@ def _lateness(item: pytest.Item) -> int:
 
 #: The paytables of the session's report: the rules' own (A) and one set beside it (B).
 REPORT_PAYTABLES = ("15:4:1", "10:5:2")
+#: Every (done, total) the session's report figures reported as their steps finished.
+REPORT_PROGRESS: list[tuple[int, int]] = []
 
 
 @pytest.fixture(scope="session")
 def par_figures() -> ReportFigures:
     """The figures of the session's PAR report (a 2-deck game, paytables A and B)."""
     others = tuple(Paytable.parse(p) for p in REPORT_PAYTABLES[1:])
-    return report_figures(Rules(decks=2), cache=Cache(), paytables=others, **REPORT_SIZES)
+    return report_figures(
+        Rules(decks=2),
+        cache=Cache(),
+        paytables=others,
+        progress=lambda done, total: REPORT_PROGRESS.append((done, total)),
+        **REPORT_SIZES,
+    )
 
 
 @pytest.fixture(scope="session")

@@ -102,7 +102,7 @@ EXAMPLES: tuple[ExampleDeal, ...] = (
         "Ah 3s Kd Ac Qd 5h",
         1,
     ),
-    ExampleDeal("the Bonus card is left out where it would pass 21", (6, 8), "9h 8s 5d Kc 8c", 1),
+    ExampleDeal("the Bonus card is left out where it would pass 21", (6, 8), "9h 8s 5d Kc", 1),
 )
 
 
