@@ -690,3 +690,31 @@ def test_report_figures_report_progress_by_step(par_figures: ReportFigures) -> N
     from tests.conftest import REPORT_PROGRESS
 
     assert [(k, len(STEPS)) for k in range(1, len(STEPS) + 1)] == REPORT_PROGRESS
+
+
+def test_cross_checks_are_stored_and_read_back_whole(
+    par_figures: ReportFigures, tmp_path: Path
+) -> None:
+    from solver.store.codecs import decode_simulation, encode_simulation
+    from solver.store.disk import DiskCache
+    from solver.studies.report import SIMULATION_SEED, cross_check, optimal_play
+
+    stored = par_figures.cut_card
+    assert decode_simulation(encode_simulation(stored)) == stored
+    game = par_figures.game
+    played = optimal_play(game)
+    disk = DiskCache(tmp_path / "store")
+    first = cross_check(game, played, 2_000, 0.75, 1, disk)
+    assert first.seed == SIMULATION_SEED and first.rounds == 2_000
+    calls: list[int] = []
+    # read back, not dealt again: the store answers without calling compute
+    again = disk.simulation(
+        game.rules,
+        {"strategy": played.name, "rounds": 2_000, "seed": SIMULATION_SEED,
+         "penetration": 0.75, "seats": 1, "chunk_rounds": 1 << 17},
+        lambda: calls.append(1) or first,  # type: ignore[func-returns-value]
+    )  # fmt: skip
+    assert again == first and not calls
+    assert cross_check(game, played, 2_000, None, 1, disk) != first  # another shoe, another entry
+    memory = MemoryCache()
+    assert cross_check(game, played, 2_000, 0.75, 1, memory) == first  # the same seeded deal

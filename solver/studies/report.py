@@ -7,10 +7,10 @@ the table of players, the game-protection study and the simulation cross-check r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from solver.exact.chart import Chart, GameChartStore, stored_chart
 from solver.exact.dealer import dealer_distribution
@@ -27,6 +27,7 @@ from solver.exact.paytable import (
 from solver.exact.protection import EffectsOfRemoval, chart_expected_value
 from solver.exact.ratios import RatioRow, ratio_table, round_moments
 from solver.exact.seats import SEAT_COUNTS
+from solver.exact.session import SessionFigures, session_figures
 from solver.exact.strategies import PolicyResult, realistic_play
 from solver.exact.volatility import Volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards
@@ -36,6 +37,7 @@ from solver.model.outcomes import PAY_TIERS, BonusOutcome
 from solver.model.paytable import MAX_PAY, Paytable
 from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.sim import SimulationResult, Strategy
+from solver.sim.run import CHUNK_ROUNDS
 from solver.sim.stats import ChiSquare
 from solver.studies.protection import (
     COUNTER_ROUNDS,
@@ -149,6 +151,8 @@ class ReportFigures:
     """Pearson's chi-square of the simulated round's outcomes against the exact return table."""
     sizes: tuple[tuple[str, int], ...] = ()
     """The size of every simulated study, by its option's name, for the manifest."""
+    sessions: tuple[SessionFigures, ...] = ()
+    """The exact session distribution after each session length of :attr:`volatility`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +291,55 @@ def return_table_test(result: SimulationResult, joint: JointOutcomes) -> ChiSqua
     return ChiSquare.test(result.overall["round"].frequencies, expected)
 
 
+def session_odds(game: GameResult[Fraction], volatility: Volatility) -> tuple[SessionFigures, ...]:
+    """The session distribution after each session length of ``volatility``, from the round's
+    exact return table (by FFT beyond a few rounds, each with its error bound)."""
+    lines = [(line.net, line.probability) for line in game.round_lines]
+    return tuple(session_figures(lines, s.rounds) for s in volatility.sessions)
+
+
+@runtime_checkable
+class SimulationStore(Protocol):
+    """Somewhere simulations are kept for reuse (the disk and memory stores are)."""
+
+    def simulation(
+        self, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], SimulationResult]
+    ) -> SimulationResult:
+        """The stored simulation under ``rules`` and ``settings``, or ``compute()``."""
+        ...
+
+
+def cross_check(
+    game: GameResult[Fraction],
+    played: Strategy,
+    rounds: int,
+    penetration: float | None,
+    jobs: int,
+    cache: object | None = None,
+) -> SimulationResult:
+    """The simulator playing ``played`` beside ``game``'s exact figures, from a store when it
+    keeps simulations: the counts depend on the rules, the play, the rounds, the seed and
+    the shoe, never on ``jobs`` (seeded chunks)."""
+
+    def compute() -> SimulationResult:
+        return simulate_beside_exact(
+            game.rules, played, rounds, lambda: game, seed=SIMULATION_SEED,
+            penetration=penetration, jobs=jobs,
+        )  # fmt: skip
+
+    if not isinstance(cache, SimulationStore):
+        return compute()
+    settings = {
+        "strategy": played.name,
+        "rounds": rounds,
+        "seed": SIMULATION_SEED,
+        "penetration": penetration,
+        "seats": 1,
+        "chunk_rounds": CHUNK_ROUNDS,
+    }
+    return cache.simulation(game.rules, settings, compute)
+
+
 #: The steps of :func:`report_figures`, for its progress callback.
 STEPS = (
     "solving the game",
@@ -369,15 +422,9 @@ def report_figures(
     )
     checks = invariants(game, joint, chart, protection.eor, cache)
     step()
-    fresh = simulate_beside_exact(
-        game.rules, played, simulated, lambda: game, seed=SIMULATION_SEED, penetration=None,
-        jobs=jobs,
-    )  # fmt: skip
+    fresh = cross_check(game, played, simulated, None, jobs, cache)
     step()
-    cut = simulate_beside_exact(
-        game.rules, played, simulated, lambda: game, seed=SIMULATION_SEED,
-        penetration=CUT_PENETRATION, jobs=jobs,
-    )  # fmt: skip
+    cut = cross_check(game, played, simulated, CUT_PENETRATION, jobs, cache)
     step()
     sizes = (
         ("shoe_samples", samples),
@@ -406,4 +453,5 @@ def report_figures(
         invariants=checks,
         return_table_test=return_table_test(fresh, joint),
         sizes=sizes,
+        sessions=session_odds(game, volatility),
     )

@@ -75,7 +75,7 @@ def build_report(figures: ReportFigures, prepared: Prepared | None = None) -> Re
         strategies_section(figures.strategies, game.rules.bonus_ratio),
         paytables_section(figures.paytables),
         dealer_section(figures.dealer),
-        volatility_section(figures.volatility),
+        volatility_section(figures.volatility, figures.sessions),
         table_section(figures.table),
         ratio_section(game.rules, figures.ratios, figures.ratio_curve),
         sensitivity_section(figures.sensitivity),
