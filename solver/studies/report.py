@@ -62,8 +62,9 @@ from solver.studies.verification import (
 #: Rounds the simulator deals for the cross-check (twice: a fresh shoe every round, and a
 #: shoe dealt to a cut card), unless asked otherwise, and its seed: ten million rounds put
 #: the round's house edge within about \u00b10.05 percentage points at 95%, enough to see a
-#: wrong figure of the exact solver or a cut-card effect of that size. Measured: about 13 s
-#: a run on one core of the project's machine (docs/performance.md).
+#: wrong figure of the exact solver or a cut-card effect of that size. Measured: about 20 s
+#: (fresh shoe) and 35 s (cut card) of wall time with one worker on the project's shared
+#: two-core machine (docs/designer.md); the disk store keeps both for the next report.
 SIMULATION_ROUNDS = 10_000_000
 SIMULATION_SEED = 20_261_129
 #: The share of the shoe dealt before the cut card comes out, in the cut-card run.
