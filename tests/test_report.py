@@ -632,7 +632,7 @@ def test_the_bonus_return_by_suit_meets_the_bonus_analysis() -> None:
 
 def test_the_title_block_takes_who_and_leaves_blanks(par_figures: ReportFigures) -> None:
     from solver.present.report import build_report
-    from solver.present.report.lab import BLANK, Prepared
+    from solver.present.report.front import BLANK, Prepared
 
     filled = build_report(par_figures, Prepared("Lab X", "Casino Y", "first issue"))
     rows = _fields(filled, "Title block")
@@ -651,7 +651,7 @@ def test_the_title_block_takes_who_and_leaves_blanks(par_figures: ReportFigures)
 def test_the_figures_hash_covers_exact_figures_only(par_figures: ReportFigures) -> None:
     from dataclasses import replace
 
-    from solver.present.report.lab import figures_hash
+    from solver.present.report.verification import figures_hash
 
     digest = figures_hash(par_figures)
     assert re.fullmatch(r"[0-9a-f]{64}", digest)
@@ -667,7 +667,7 @@ def test_the_manifest_command_rebuilds_the_same_figures_and_pdf(
     # so the PDF also survives the disk cache's round trip byte for byte.
     import shlex
 
-    from solver.present.report.lab import figures_hash
+    from solver.present.report.verification import figures_hash
 
     manifest = _fields(par_report, "Reproducibility manifest")
     assert manifest["Exact figures (SHA-256)"] == figures_hash(par_figures)

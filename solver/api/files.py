@@ -32,7 +32,7 @@ from solver.present.report import (
     render_pdf,
     write_report,
 )
-from solver.present.report.lab import Prepared
+from solver.present.report.front import Prepared
 from solver.store.protocol import Store
 from solver.studies.report import report_figures
 

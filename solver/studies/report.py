@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from solver.exact.chart import Chart, GameChartStore, stored_chart
 from solver.exact.dealer import dealer_distribution
@@ -299,7 +299,6 @@ def session_odds(game: GameResult[Fraction], volatility: Volatility) -> tuple[Se
     return tuple(session_figures(lines, s.rounds) for s in volatility.sessions)
 
 
-@runtime_checkable
 class SimulationStore(Protocol):
     """Somewhere simulations are kept for reuse (the disk and memory stores are)."""
 
@@ -310,13 +309,17 @@ class SimulationStore(Protocol):
         ...
 
 
+class ReportStore(GameChartStore, SimulationStore, Protocol):
+    """What a report keeps for the next one: solved games, charts and its cross-checks."""
+
+
 def cross_check(
     game: GameResult[Fraction],
     played: Strategy,
     rounds: int,
     penetration: float | None,
     jobs: int,
-    cache: object | None = None,
+    cache: SimulationStore | None = None,
 ) -> SimulationResult:
     """The simulator playing ``played`` beside ``game``'s exact figures, from a store when it
     keeps simulations: the counts depend on the rules, the play, the rounds, the seed and
@@ -328,7 +331,7 @@ def cross_check(
             penetration=penetration, jobs=jobs,
         )  # fmt: skip
 
-    if not isinstance(cache, SimulationStore):
+    if cache is None:
         return compute()
     settings = {
         "strategy": played.name,
@@ -360,7 +363,7 @@ StepProgress = Callable[[int, int], None]
 def report_figures(
     rules: Rules,
     jobs: int = 1,
-    cache: GameChartStore | None = None,
+    cache: ReportStore | None = None,
     shoe_samples: int | None = None,
     counter_rounds: int | None = None,
     table_rounds: int | None = None,

@@ -21,22 +21,24 @@ from solver.present.report.design import (
     sensitivity_section,
     variants_section,
 )
-from solver.present.report.lab import (
+from solver.present.report.front import (
     Prepared,
     definitions_section,
-    figures_hash,
-    manifest_section,
-    paytables_section,
     rules_section,
-    strategies_section,
     title_section,
-    verification_section,
 )
 from solver.present.report.protection import protection_section
 from solver.present.report.risk import (
     ratio_section,
     table_section,
     volatility_section,
+)
+from solver.present.report.verification import (
+    figures_hash,
+    manifest_section,
+    paytables_section,
+    strategies_section,
+    verification_section,
 )
 from solver.present.report.wagers import (
     appendix_section,
