@@ -19,7 +19,7 @@ from functools import cache
 from itertools import product
 from math import factorial
 
-from solver.model.rules import DealerNatural, NaturalBeats, Rules
+from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Rules
 
 Shoe = tuple[int, ...]  # cards left of each value 1..10
 Cards = tuple[int, ...]  # own cards as sorted values
@@ -76,7 +76,26 @@ def take(shoe: Shoe, value: int) -> Shoe:
 
 
 @cache
-def dealer_final(cards: Cards, bonus: int, reading: DealerNatural) -> str:
+def counted(cards: Cards, bonus: int, must_use: bool) -> int | None:
+    """The dealer's total: its best (:func:`best`), or, when it must use the Bonus card as
+    a standard dealer uses its up card, the highest total of 21 or less of its own cards
+    and the Bonus card together; None if bust."""
+    if not must_use:
+        return None if hard(cards) > 21 else best(cards, bonus)
+    options = {t for t in totals((*cards, bonus)) if t <= 21}
+    return max(options) if options else None
+
+
+@cache
+def dealer_final(cards: Cards, bonus: int, reading: DealerNatural, must_use: bool = False) -> str:
+    if must_use:
+        total = counted(cards, bonus, must_use)
+        if total is None:
+            return "bust"
+        with_bonus = (DealerNatural.WITH_BONUS, DealerNatural.BONUS_CARD)
+        if len(cards) == 1 and total == 21 and reading in with_bonus:
+            return "natural"
+        return str(total)
     if hard(cards) > 21:
         return "bust"
     own_pair = len(cards) == 2 and 21 in totals(cards)
@@ -90,20 +109,30 @@ def dealer_final(cards: Cards, bonus: int, reading: DealerNatural) -> str:
 
 def dealer(shoe: Shoe, bonus: int, rules: Rules, cards: Cards = ()) -> dict[str, Fraction]:
     """Distribution of the dealer's result by walking every card sequence."""
-    counted = _dealer(shoe, bonus, rules.dealer_stands_on, rules.dealer_natural, cards)
-    return {k: Fraction(n, orders(shoe)) for k, n in counted.items()}
+    ways = _dealer(shoe, bonus, *dealer_play(rules), cards)
+    return {k: Fraction(n, orders(shoe)) for k, n in ways.items()}
+
+
+#: The rules the dealer's play reads: its standing total, its naturals, and whether it
+#: must use the Bonus card.
+DealerPlay = tuple[int, DealerNatural, bool]
+
+
+def dealer_play(rules: Rules) -> DealerPlay:
+    must_use = rules.dealer_bonus is DealerBonus.MUST_USE
+    return (rules.dealer_stands_on, rules.dealer_natural, must_use)
 
 
 @cache
-def dealer_stops(cards: Cards, bonus: int, stands_on: int) -> bool:
+def dealer_stops(cards: Cards, bonus: int, stands_on: int, must_use: bool = False) -> bool:
     """Whether the dealer draws no more holding ``cards``: bust, or standing on a total."""
-    total = best(cards, bonus)
-    return bool(cards) and (hard(cards) > 21 or (total is not None and total >= stands_on))
+    total = counted(cards, bonus, must_use)
+    return bool(cards) and (total is None or total >= stands_on)
 
 
 @cache
 def _dealer(
-    shoe: Shoe, bonus: int, stands_on: int, reading: DealerNatural, cards: Cards
+    shoe: Shoe, bonus: int, stands_on: int, reading: DealerNatural, must_use: bool, cards: Cards
 ) -> dict[str, int]:
     """How many orders of the shoe's cards end the dealer in each result.
 
@@ -111,8 +140,8 @@ def _dealer(
     play is counted here (its orders are those of the cards left), not in a call of its
     own: most states are final, and each would otherwise be a memo entry and a dict.
     """
-    if dealer_stops(cards, bonus, stands_on):
-        return {dealer_final(cards, bonus, reading): orders(shoe)}
+    if dealer_stops(cards, bonus, stands_on, must_use):
+        return {dealer_final(cards, bonus, reading, must_use): orders(shoe)}
     left = sum(shoe)
     if left == 0:
         raise RuntimeError("shoe ran out")
@@ -122,34 +151,35 @@ def _dealer(
         copies = shoe[value - 1]
         if not copies:
             continue
-        after, final = dealer_step(cards, value, bonus, stands_on, reading)
+        after, final = dealer_step(cards, value, bonus, stands_on, reading, must_use)
         if final is not None:
             out[final] = out.get(final, 0) + copies * after_one
             continue
-        for k, n in _dealer(take(shoe, value), bonus, stands_on, reading, after).items():
+        rest = take(shoe, value)
+        for k, n in _dealer(rest, bonus, stands_on, reading, must_use, after).items():
             out[k] = out.get(k, 0) + copies * n
     return out
 
 
 @cache
 def dealer_step(
-    cards: Cards, value: int, bonus: int, stands_on: int, reading: DealerNatural
+    cards: Cards, value: int, bonus: int, stands_on: int, reading: DealerNatural, must_use: bool
 ) -> tuple[Cards, str | None]:
     """The dealer's cards after drawing a card of ``value`` to ``cards``, and the dealer's
     result if that card ends the play (else None)."""
     after = with_card(cards, value)
-    if dealer_stops(after, bonus, stands_on):
-        return after, dealer_final(after, bonus, reading)
+    if dealer_stops(after, bonus, stands_on, must_use):
+        return after, dealer_final(after, bonus, reading, must_use)
     return after, None
 
 
-#: The rules a hand's play and settlement read: the dealer's standing total, which dealer
-#: 21s are naturals and what a natural beats (a small memo key, unlike the whole rules).
-Table = tuple[int, DealerNatural, NaturalBeats]
+#: The rules a hand's play and settlement read: the dealer's play and what a natural
+#: beats (a small memo key, unlike the whole rules).
+Table = tuple[DealerPlay, NaturalBeats]
 
 
 def table(rules: Rules) -> Table:
-    return (rules.dealer_stands_on, rules.dealer_natural, rules.natural_beats)
+    return (dealer_play(rules), rules.natural_beats)
 
 
 @cache
@@ -179,9 +209,9 @@ def stand_counts(cards: Cards, shoe: Shoe, bonus: int, rules: Rules) -> Counts:
 
 
 def _stand(cards: Cards, shoe: Shoe, bonus: int, rules: Table) -> Counts:
-    stands_on, reading, beats = rules
+    play, beats = rules
     w = p = lose = 0
-    for result, n in _dealer(shoe, bonus, stands_on, reading, ()).items():
+    for result, n in _dealer(shoe, bonus, *play, ()).items():
         r = settle(cards, bonus, result, beats)
         w, p, lose = w + n * (r == 1), p + n * (r == 0), lose + n * (r == -1)
     return (w, p, lose)

@@ -21,7 +21,7 @@ from solver.exact.dealer_hands import dealer_ends, dealer_tree, outcome_labels
 from solver.exact.modular import moduli, rebuild, rebuild_one
 from solver.model.cards import Shoe, parse_cards
 from solver.model.errors import ShoeError
-from solver.model.rules import DealerNatural, Rules
+from solver.model.rules import DealerBonus, DealerNatural, Rules
 
 from . import reference
 
@@ -39,6 +39,9 @@ RULE_VARIANTS = [
     Rules(dealer_natural=DealerNatural.OWN_CARDS),
     Rules(dealer_natural=DealerNatural.NONE),
     Rules(dealer_natural=DealerNatural.BONUS_CARD),
+    Rules(dealer_bonus=DealerBonus.MUST_USE),
+    Rules(dealer_bonus=DealerBonus.MUST_USE, dealer_stands_on=17),
+    Rules(dealer_bonus=DealerBonus.MUST_USE, dealer_natural=DealerNatural.OWN_CARDS),
 ]
 
 
@@ -174,3 +177,64 @@ def test_games_with_the_same_dealer_rules_share_the_dealers_hands() -> None:
     )
     assert dealer_ends(Rules(dealer_stands_on=17), 5) is not six
     assert dealer_ends(Rules(dealer_natural=DealerNatural.NONE), 5) is not six
+    assert dealer_ends(Rules(dealer_bonus=DealerBonus.MUST_USE), 5) is not six
+
+
+# --- A dealer who must use the Bonus card (dealer_bonus must_use) -----------------------
+
+MUST_USE_VARIANTS = [
+    Rules(),
+    Rules(dealer_bonus=DealerBonus.MUST_USE, dealer_stands_on=17),
+    Rules(dealer_bonus=DealerBonus.MUST_USE, dealer_natural=DealerNatural.OWN_CARDS),
+    Rules(dealer_bonus=DealerBonus.MUST_USE, dealer_stands_on=12),
+]
+
+
+@pytest.mark.parametrize("rules", MUST_USE_VARIANTS, ids=lambda r: r.differences(Rules()))
+def test_the_simulators_dealer_reads_every_hand_as_the_walk_does(rules: Rules) -> None:
+    from solver.sim.deal import Table, shoe_codes
+    from solver.sim.hands import hand_space
+    from solver.sim.strategies import StandOn
+
+    space = hand_space()
+    table = Table.make(rules, StandOn(17), shoe_codes(Shoe.full(1)), 1, None)
+    stands_on, reading, must_use = reference.dealer_play(rules)
+    for index, hand in enumerate(space.hands[1:], 1):  # the dealer always draws a first card
+        if hand[0] > 4:
+            continue  # the walk tries every ace as 1 or 11: 2**aces totals
+        cards = tuple(v for v in range(1, 11) for _ in range(hand[v - 1]))
+        for bonus in range(1, 11):
+            stops = reference.dealer_stops(cards, bonus, stands_on, must_use)
+            assert bool(table.draws[bonus, index]) is not stops, (cards, bonus)
+            if stops:
+                final = reference.dealer_final(cards, bonus, reading, must_use)
+                total = int(table.dealer_total[bonus, index])
+                assert (total == 0) == (final == "bust"), (cards, bonus)
+                assert bool(table.natural[bonus, index]) == (final == "natural"), (cards, bonus)
+                if final not in ("bust", "natural"):
+                    assert total == int(final), (cards, bonus)
+
+
+def test_a_dealer_who_must_use_the_bonus_card_busts_on_it() -> None:
+    from solver.sim.deal import deal_stacked
+    from solver.sim.strategies import StandOn
+
+    # The player's ten stands on 16 with the Bonus six; the dealer draws 9, 7 and then 5.
+    # Counting the six, 9 7 is 22: bust.  Free to leave it out, the dealer has 16, draws
+    # the 5 and stands on 21.
+    cards = parse_cards("Ts 6h 9c 7d 5s")
+    must_use = Rules(dealer_bonus=DealerBonus.MUST_USE)
+    assert [seat.main.value for seat in deal_stacked(cards, must_use, StandOn(12))] == ["win"]
+    assert [seat.main.value for seat in deal_stacked(cards, Rules(), StandOn(12))] == ["lose"]
+    shoe = (4, 4, 4, 4, 4, 3, 4, 4, 4, 16)
+    assert dealer_distribution(must_use, 6, shoe) == as_labels(
+        must_use, reference.dealer(shoe, 6, must_use)
+    )
+
+
+def test_a_dealer_who_must_use_the_bonus_card_has_no_natural_of_two_own_cards() -> None:
+    rules = Rules(dealer_bonus=DealerBonus.MUST_USE, dealer_natural=DealerNatural.OWN_CARDS)
+    shoe = (4, 3, 4, 4, 4, 4, 4, 4, 4, 16)  # a Bonus two: an ace and a ten are 13, not 21
+    assert dealer_distribution(rules, 2, shoe)["natural"] == 0
+    own_cards = Rules(dealer_natural=DealerNatural.OWN_CARDS)
+    assert dealer_distribution(own_cards, 2, shoe)["natural"] > 0

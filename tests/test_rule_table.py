@@ -202,6 +202,7 @@ def test_the_canonical_key_keeps_the_stores_old_encoding() -> None:
         "paytable": [[15, 1], [4, 1], [1, 1]],
         "blackjack_pays": [3, 2],
         "dealer_stands_on": 18,
+        "dealer_bonus": "chooses",
         "dealer_natural": "with_bonus",
         "natural_beats": "multi_card_21",
     }
@@ -298,7 +299,7 @@ def test_a_projection_that_forgets_a_rule_is_caught() -> None:
     def forgetful(rules: Rules) -> Rules:
         return Rules(dealer_stands_on=rules.dealer_stands_on)
 
-    assert dealer_misses(forgetful) == ["dealer_natural"]
+    assert dealer_misses(forgetful) == ["dealer_bonus", "dealer_natural"]
 
 
 def test_the_dealer_flag_marks_exactly_the_rules_the_dealers_play_reads() -> None:

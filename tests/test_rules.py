@@ -91,6 +91,7 @@ def test_json_of_rules_names_every_option() -> None:
         "paytable",
         "blackjack_pays",
         "dealer_stands_on",
+        "dealer_bonus",
         "dealer_natural",
         "natural_beats",
     }

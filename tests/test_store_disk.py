@@ -21,7 +21,7 @@ from solver.cli.cache import chosen_cache
 from solver.exact.chart import Chart, stored_chart
 from solver.exact.game import solve_game
 from solver.model.cards import parse_cards
-from solver.model.rules import DealerNatural, NaturalBeats, Rules
+from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Rules
 from solver.store.codecs import StoredSolutions
 from solver.store.disk import DATABASE_NAME, CacheWarning, DiskCache
 from solver.store.memory import MemoryCache
@@ -75,6 +75,7 @@ ONE_CHANGE = [
     Rules.from_options(paytable="20:5:2"),
     Rules(blackjack_pays=Fraction(6, 5)),
     Rules(dealer_stands_on=17),
+    Rules(dealer_bonus=DealerBonus.MUST_USE),
     *(Rules(dealer_natural=n) for n in DealerNatural if n is not Rules().dealer_natural),
     *(Rules(natural_beats=b) for b in NaturalBeats if b is not Rules().natural_beats),
 ]

@@ -25,7 +25,14 @@ from solver.exact.paytable import (
 )
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import DEFAULT_ROUND_BAND, PAY_TIERS, BonusOutcome
-from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules, parse_ratio
+from solver.model.rules import (
+    DealerBonus,
+    DealerNatural,
+    NaturalBeats,
+    Paytable,
+    Rules,
+    parse_ratio,
+)
 
 
 def _edge_target(
@@ -134,6 +141,7 @@ def variants(
     progress: ProgressCallback | None = None,
     rules: Rules | None = None,
     preset: str | None = None,
+    dealer_bonus: DealerBonus | str | None = None,
     natural_beats: NaturalBeats | str | None = None,
     natural_beats_multi_card_21: bool | None = None,
     paytable: Paytable | str | None = None,
@@ -144,6 +152,7 @@ def variants(
         rules,
         RuleOptions(
             preset=preset,
+            dealer_bonus=dealer_bonus,
             natural_beats=natural_beats,
             natural_beats_multi_card_21=natural_beats_multi_card_21,
             paytable=paytable,

@@ -14,6 +14,7 @@ from solver.model.cards import Card, parse_cards
 from solver.model.errors import RulesError
 from solver.model.rules import (
     RULE_ALIASES,
+    DealerBonus,
     DealerNatural,
     NaturalBeats,
     Paytable,
@@ -37,6 +38,7 @@ class RuleOptions(TypedDict, total=False):
     preset: str | None
     decks: int | str | None
     dealer_stands_on: int | str | None
+    dealer_bonus: DealerBonus | str | None
     blackjack_pays: Fraction | int | str | None
     dealer_natural: DealerNatural | str | None
     natural_beats: NaturalBeats | str | None

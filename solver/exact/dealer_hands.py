@@ -18,9 +18,15 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import ValueCounts
-from solver.model.hands import add_card, best_total_of, dealer_natural_at, dealer_stops_at
+from solver.model.hands import (
+    add_card,
+    best_total_of,
+    dealer_natural_at,
+    dealer_stops_at,
+    with_bonus_best,
+)
 from solver.model.rule_table import DEALER_RULE_NAMES
-from solver.model.rules import Rules
+from solver.model.rules import DealerBonus, DealerNatural, Rules
 
 BUST = "bust"
 NATURAL = "natural"
@@ -97,6 +103,8 @@ class DealerTree(NamedTuple):
 
 def _final(rules: Rules, bonus: int, hard: int, has_ace: bool, cards: int) -> int | None:
     """Index of the final result of a dealer hand with this summary, or None while it draws."""
+    if rules.dealer_bonus is DealerBonus.MUST_USE:
+        return _final_using_bonus(rules, bonus, hard, has_ace, cards)
     if not dealer_stops_at(hard, has_ace, cards, bonus, rules):
         return None
     # Positions in outcome_labels(rules): bust, the totals from the threshold up, natural.
@@ -105,6 +113,31 @@ def _final(rules: Rules, bonus: int, hard: int, has_ace: bool, cards: int) -> in
     if dealer_natural_at(hard, has_ace, cards, bonus, rules):
         return 23 - rules.dealer_stands_on
     return 1 + best_total_of(hard, has_ace, bonus) - rules.dealer_stands_on
+
+
+#: Readings of clause 9 under which one own card plus the Bonus card making 21 are a natural.
+_BONUS_PAIR_NATURAL = (DealerNatural.WITH_BONUS, DealerNatural.BONUS_CARD)
+
+
+def _final_using_bonus(
+    rules: Rules, bonus: int, hard: int, has_ace: bool, cards: int
+) -> int | None:
+    """:func:`_final` for a dealer who must count the Bonus card (``dealer_bonus must_use``).
+
+    The Bonus card is the dealer's up card: every total is own cards plus it (an ace as 11
+    where that fits), over 21 is bust, and a natural is the first own card making 21 with it
+    (two own cards and the Bonus card are three cards, so no other hand is a natural).
+    """
+    if cards == 0:
+        return None  # the dealer always draws at least one card (clause 7)
+    total = with_bonus_best(hard, has_ace, bonus)
+    if total > 21:
+        return 0
+    if total < rules.dealer_stands_on:
+        return None
+    if cards == 1 and total == 21 and rules.dealer_natural in _BONUS_PAIR_NATURAL:
+        return 23 - rules.dealer_stands_on
+    return 1 + total - rules.dealer_stands_on
 
 
 @_per_dealer_rules()

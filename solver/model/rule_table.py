@@ -9,7 +9,7 @@ of ``docs/rules.md`` are derived from :data:`RULE_TABLE`: adding a rule is one r
 plus the code that gives it meaning.
 
 >>> [rule.name for rule in RULE_TABLE if rule.dealer]
-['dealer_stands_on', 'dealer_natural']
+['dealer_stands_on', 'dealer_bonus', 'dealer_natural']
 """
 
 from __future__ import annotations
@@ -36,6 +36,16 @@ MIN_BONUS_RATIO = Fraction(1, 2)
 #: (a Bonus pay is 0 to ``MAX_PAY`` to 1: see :mod:`solver.model.paytable`).
 MAX_BLACKJACK_PAY = Fraction(100)
 MAX_BONUS_RATIO = Fraction(100)
+
+
+class DealerBonus(StrEnum):
+    """How the dealer counts the Bonus card in its totals (rule clauses 7 and 8)."""
+
+    CHOOSES = "chooses"
+    """With or without it, whichever makes the better total (the rule text's reading)."""
+    MUST_USE = "must_use"
+    """In every total, as a standard dealer counts its up card: own cards plus the Bonus
+    card over 21 bust."""
 
 
 class DealerNatural(StrEnum):
@@ -249,6 +259,27 @@ def _choice_rule(
     )
 
 
+_BONUS_WORDS: dict[DealerBonus, tuple[str, str]] = {
+    DealerBonus.CHOOSES: ("with or without it, whichever makes the better total", ""),
+    DealerBonus.MUST_USE: (
+        "always counted, as a standard dealer's up card (own cards plus it over 21 bust)",
+        "dealer must use the Bonus card",
+    ),
+}
+
+
+def _unless_default(rule: Rule) -> Rule:
+    """``rule`` saying nothing in the one-line sentence and the summaries at its default.
+
+    For rules added after those lines were published (charts, reports, ``strategy_tables/``):
+    the default game's lines stay as they were, and a change still names itself.
+    """
+    return rule._replace(
+        sentence=lambda value: "" if value == rule.default else rule.sentence(value),
+        phrase=lambda value: "" if value == rule.default else rule.phrase(value),
+    )
+
+
 _NATURAL_WORDS: dict[DealerNatural, tuple[str, str]] = {
     DealerNatural.WITH_BONUS: ("one dealer card with the Bonus card, or two dealer cards",) * 2,
     DealerNatural.OWN_CARDS: ("two dealer cards only",) * 2,
@@ -354,6 +385,22 @@ RULE_TABLE: tuple[Rule, ...] = (
         phrase=lambda n: f"dealer stands on {n}",
         tag=lambda n: f"dealer stands on {n}",
         dealer=True,
+    ),
+    _unless_default(
+        _choice_rule(
+            "dealer_bonus",
+            DealerBonus,
+            _BONUS_WORDS,
+            ("", ""),
+            default=DealerBonus.CHOOSES,
+            clause=7,
+            meaning="how the dealer counts the Bonus card: chooses (with or without it, the "
+            "better total), must_use (in every total, as an up card; over 21 busts) (cl. 7)",
+            help="How the dealer counts the Bonus card: chooses (with or without it) or "
+            "must_use (always, as a standard dealer's up card).",
+            label="Dealer's Bonus card",
+            dealer=True,
+        )
     ),
     _choice_rule(
         "dealer_natural",

@@ -22,6 +22,7 @@ from solver.model.rule_table import (
     MAX_BONUS_RATIO,
     MIN_BONUS_RATIO,
     RULE_TABLE,
+    DealerBonus,
     DealerNatural,
     NaturalBeats,
     Rule,
@@ -37,6 +38,7 @@ __all__ = [
     "RULE_ALIASES",
     "RULE_TABLE",
     "TABULATED_RATIOS",
+    "DealerBonus",
     "DealerNatural",
     "NaturalBeats",
     "Paytable",
@@ -76,6 +78,7 @@ class Rules:
     paytable: Paytable = _DEFAULTS["paytable"]
     blackjack_pays: Fraction = _DEFAULTS["blackjack_pays"]
     dealer_stands_on: int = _DEFAULTS["dealer_stands_on"]
+    dealer_bonus: DealerBonus = _DEFAULTS["dealer_bonus"]
     dealer_natural: DealerNatural = _DEFAULTS["dealer_natural"]
     natural_beats: NaturalBeats = _DEFAULTS["natural_beats"]
     natural_beats_multi_card_21: bool | None = field(default=None, compare=False, repr=False)
@@ -189,15 +192,14 @@ class Rules:
     def summary(self, omit: Iterable[str] = ()) -> str:
         """Every rule in force (but those named in ``omit``) in a few plain words each.
 
+        A rule whose words are empty (a later rule at its default) is left out.
+
         >>> Rules(decks=1).summary(omit=("paytable", "bonus_ratio"))[:41]
         '1 deck; blackjack pays 3:2; dealer stands'
         """
         left_out = set(omit)
-        return "; ".join(
-            rule.phrase(getattr(self, rule.name))
-            for rule in RULE_TABLE
-            if rule.name not in left_out
-        )
+        phrases = (r.phrase(getattr(self, r.name)) for r in RULE_TABLE if r.name not in left_out)
+        return "; ".join(phrase for phrase in phrases if phrase)
 
 
 def _yes_no(value: Any) -> bool:
@@ -317,6 +319,12 @@ _CASINO_EDITION_RULES: tuple[PresetRule, ...] = (
         f'Bonus card" ({_RULE_TEXT})',
     ),
     PresetRule(
+        "dealer_bonus",
+        DealerBonus.CHOOSES,
+        f'clause 7: "either with or without use of the Bonus card" ({_RULE_TEXT}); the '
+        "dealer, like the player (clause 8), takes whichever total is better",
+    ),
+    PresetRule(
         "dealer_natural",
         DealerNatural.WITH_BONUS,
         f'clause 9: "a two-card dealer total of twenty-one is counted as a natural blackjack" '
@@ -358,6 +366,7 @@ PRESETS: dict[PresetName, RulePreset] = {
             ),
             _kept("blackjack_pays"),
             _kept("dealer_stands_on"),
+            _kept("dealer_bonus"),
             PresetRule(
                 "dealer_natural",
                 DealerNatural.BONUS_CARD,

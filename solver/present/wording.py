@@ -41,7 +41,7 @@ def rules_sentence(rules: Rules) -> str:
     'Rules: 6 decks; Bonus wager 1/2 of the main'
     """
     clauses = (rule.sentence(getattr(rules, rule.name)) for rule in RULE_TABLE)
-    return f"Rules: {'; '.join(clauses)}."
+    return f"Rules: {'; '.join(clause for clause in clauses if clause)}."
 
 
 def differences_in_words(rules: Rules, base: Rules, same: str = "rules in force") -> str:

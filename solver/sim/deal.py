@@ -17,7 +17,7 @@ from solver.model.outcomes import (
     BonusOutcome,
     MainOutcome,
 )
-from solver.model.rules import DealerNatural, NaturalBeats, Rules
+from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Rules
 from solver.sim.hands import (
     ADJACENT,
     BLACKJACK,
@@ -173,6 +173,8 @@ class Table:
     """``draws[bonus value, hand]``: the dealer draws on (not bust, best total not reached)."""
     natural: Flags
     """``natural[bonus value, hand]``: a dealer hand that is a natural under the rules."""
+    dealer_total: Codes
+    """``dealer_total[bonus value, hand]``: the dealer's total as the rules count it, 0 if bust."""
     cards: npt.NDArray[np.uint8]
     seats: int
     cut: int | None
@@ -188,12 +190,14 @@ class Table:
     ) -> Table:
         """Compile the strategy, the dealer's stopping rule (clause 7) and its naturals."""
         space = hand_space()
-        bust = np.arange(space.bust + 1) == space.bust
-        stops = (space.best >= rules.dealer_stands_on) | bust[None, :]
+        total = dealer_totals(rules)
+        stops = (total >= rules.dealer_stands_on) | (total == 0)
         # Clause 9: a natural is 21 from exactly two cards.  Which pairs count is the
         # dealer_natural reading: two own cards, one own card with the Bonus card, both, neither.
-        two_own = (space.cards == 2) & (space.best[0] == 21)
-        own_and_bonus = (space.cards == 1) & (space.best == 21)
+        # A dealer who must use the Bonus card holds it in every hand: two own cards are three.
+        must_use = rules.dealer_bonus is DealerBonus.MUST_USE
+        two_own = (space.cards == 2) & (space.best[0] == 21) & (not must_use)
+        own_and_bonus = (space.cards == 1) & (total == 21)
         natural = np.zeros(stops.shape, dtype=np.bool_)
         if rules.dealer_natural in (DealerNatural.WITH_BONUS, DealerNatural.OWN_CARDS):
             natural |= two_own[None, :]
@@ -201,7 +205,26 @@ class Table:
             natural |= own_and_bonus
         shoe = tuple(int(n) for n in np.bincount(VALUE_OF[cards], minlength=11)[1:])
         hit = compile_strategy(strategy, shoe)
-        return cls(rules, hit, ~stops, natural, cards, seats, cut)
+        return cls(rules, hit, ~stops, natural, total, cards, seats, cut)
+
+
+def dealer_totals(rules: Rules) -> Codes:
+    """``total[b, hand]``: the dealer's total of own-card hand ``hand``, Bonus card ``b`` (0: bust).
+
+    By default (clause 7) the dealer takes its best total with or without the Bonus card and
+    busts only on its own cards.  A dealer who must use the Bonus card (``dealer_bonus
+    must_use``) counts it as a standard dealer counts its up card: own cards plus the Bonus
+    card, one ace as 11 where that fits, bust over 21.  Row 0 (no Bonus card) is never dealt.
+    """
+    space = hand_space()
+    if rules.dealer_bonus is not DealerBonus.MUST_USE:
+        return space.best
+    bonus = np.arange(11)[:, None]
+    hard = np.append(space.hard, 99)[None, :] + bonus  # the bust state stays bust
+    soft = np.append(space.counts[:, 0] > 0, False)[None, :] | (bonus == 1)
+    counted = np.where(soft & (hard + 10 <= 21), hard + 10, hard)
+    total: Codes = np.where(counted <= 21, counted, 0).astype(np.intp)
+    return total
 
 
 def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
@@ -239,8 +262,8 @@ def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
         dealer[drawing] = space.step[dealer[drawing], VALUE_OF[shoes.draw(drawing)]]
         drawing = drawing[table.draws[b[drawing], dealer[drawing]]]
 
-    dealer_bust = dealer == bust
-    dealer_total = space.best[b, dealer]
+    dealer_total = table.dealer_total[b, dealer]
+    dealer_bust = dealer_total == 0
     natural = table.natural[b, dealer]  # clause 9, as read in Table.make
 
     player_total = space.best[b[None, :], hands]  # clause 8
