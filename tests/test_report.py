@@ -502,6 +502,9 @@ def test_worked_examples_are_settled_by_the_engine(
         assert again == example.result
         assert (example.result.main.value, example.result.bonus.value) == (main_, bonus_)
         assert len(example.dealer) == dealer_cards
+        if example.dealer:  # the dealer's total as the grid prints it
+            shown = "busts" if example.dealer_total is None else f"total {example.dealer_total}"
+            assert shown in row[3]
         dealt = (*example.player, example.bonus, *example.dealer)
         assert len(set(dealt)) == len(dealt)  # one deck could deal them
         assert row[0].startswith(f"{EXAMPLES.index(deal) + 1}. {deal.shows}")
@@ -616,6 +619,7 @@ def test_the_brute_force_twin_meets_the_exact_solver_under_other_readings() -> N
     for rules in (
         Rules.from_options(decks=1, dealer_stands_on=17, natural_beats="non_blackjack"),
         Rules.from_options(decks=1, dealer_natural="bonus_card", blackjack_pays="6:5"),
+        Rules.from_options(decks=1, dealer_bonus="must_use", dealer_stands_on=17),
     ):
         exact_ev = solve_game(rules, removed, exact=True).expected_value
         assert brute_force_main_ev(rules, shoe.value_counts()) == exact_ev

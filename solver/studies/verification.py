@@ -20,14 +20,13 @@ from solver.model.hands import (
     best_total,
     cards_in_21,
     dealer_has_natural,
-    dealer_stops,
     hand_of,
     hard_total,
     is_player_blackjack,
     natural_beats_21,
 )
 from solver.model.outcomes import MainOutcome, bonus_outcome, bonus_pay, main_payoffs
-from solver.model.rules import Rules
+from solver.model.rules import DealerBonus, DealerNatural, Rules
 from solver.sim.deal import SeatRound, Shoes, Table, card_code, play_round, settle
 
 
@@ -74,6 +73,9 @@ class WorkedExample:
     bonus: Card
     dealer: tuple[Card, ...]
     result: SeatRound
+    dealer_total: int | None
+    """The dealer's final total (``None``: bust), as :func:`dealer_total` counts it."""
+    dealer_natural: bool
 
 
 #: The report's worked examples. Suits differ so that even a one-deck shoe holds the cards.
@@ -129,7 +131,11 @@ def settle_example(deal: ExampleDeal, rules: Rules) -> WorkedExample:
     blackjack = result.main is MainOutcome.BLACKJACK
     player_cards = 1 if blackjack else _player_cards(cards, deal.player_draws)
     own = (cards[0], *cards[2 : 1 + player_cards])
-    return WorkedExample(deal, own, cards[1], tuple(cards[1 + player_cards : dealt]), result)
+    dealer = tuple(cards[1 + player_cards : dealt])
+    hand, bonus_value = hand_of(c.points for c in dealer), cards[1].points
+    total = dealer_total(rules, bonus_value, hand)
+    natural = bool(dealer) and total is not None and dealer_natural(rules, bonus_value, hand)
+    return WorkedExample(deal, own, cards[1], dealer, result, total, natural)
 
 
 def _player_cards(cards: tuple[Card, ...], draws: int) -> int:
@@ -240,16 +246,48 @@ def _draws(left: ValueCounts) -> list[tuple[Fraction, int, ValueCounts]]:
     return [(Fraction(n, total), v, _less(left, v)) for v, n in zip(VALUES, left, strict=True) if n]
 
 
+def dealer_total(rules: Rules, bonus: int, hand: ValueCounts) -> int | None:
+    """The dealer's total of its own cards ``hand`` and the Bonus card, ``None`` if bust.
+
+    Clause 7 as read by ``dealer_bonus``: the dealer chooses to count the Bonus card or not
+    and busts on its own cards only, or (``must_use``) counts it always, as a standard
+    dealer counts its up card, and busts when own cards and the Bonus card pass 21.
+
+    >>> dealer_total(Rules(), 8, hand_of([10, 4])), dealer_total(Rules(), 1, hand_of([5, 2]))
+    (14, 18)
+    """
+    if rules.dealer_bonus is DealerBonus.MUST_USE:
+        hard = hard_total(hand) + bonus
+        soft = (hand[0] > 0 or bonus == 1) and hard + 10 <= 21
+        counted = hard + 10 if soft else hard
+        return counted if counted <= 21 else None
+    return None if hard_total(hand) > 21 else best_total(hand, bonus)
+
+
+def dealer_natural(rules: Rules, bonus: int, hand: ValueCounts) -> bool:
+    """The dealer's final hand is a natural (clause 9): 21 of two cards, the pairs that count
+    being the ``dealer_natural`` reading; a dealer that must use the Bonus card holds it in
+    every hand, so two own cards are three."""
+    if rules.dealer_bonus is DealerBonus.MUST_USE:
+        own_with_bonus = rules.dealer_natural in (
+            DealerNatural.WITH_BONUS,
+            DealerNatural.BONUS_CARD,
+        )
+        return own_with_bonus and sum(hand) == 1 and dealer_total(rules, bonus, hand) == 21
+    return dealer_has_natural(hand, bonus, rules)
+
+
 @cache
 def _dealer_ends(
     rules: Rules, bonus: int, hand: ValueCounts, left: ValueCounts
 ) -> tuple[tuple[str, Fraction], ...]:
     """The dealer's final results from ``hand`` (``bust``, ``natural`` or a total) and odds."""
-    if sum(hand) and dealer_stops(hand, bonus, rules):
-        if hard_total(hand) > 21:
+    total = dealer_total(rules, bonus, hand)
+    if sum(hand) and (total is None or total >= rules.dealer_stands_on):
+        if total is None:
             return (("bust", Fraction(1)),)
-        natural = dealer_has_natural(hand, bonus, rules)
-        return (("natural" if natural else str(best_total(hand, bonus)), Fraction(1)),)
+        natural = dealer_natural(rules, bonus, hand)
+        return (("natural" if natural else str(total), Fraction(1)),)
     found: dict[str, Fraction] = {}
     for p, v, rest in _draws(left):
         for end, q in _dealer_ends(rules, bonus, _plus(hand, v), rest):

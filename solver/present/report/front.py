@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from solver.model.hands import best_total, dealer_has_natural, hand_of, hard_total
+from solver.model.hands import best_total, hand_of, hard_total
 from solver.model.normal import Z90
-from solver.model.rule_table import RULES_BY_NAME
+from solver.model.rule_table import RULE_TABLE, RULES_BY_NAME
 from solver.model.rules import PresetName, Rules
 from solver.present.report.blocks import MAIN_NAMES, Grid, Section, Text
 from solver.present.report.plots import BONUS_NAMES
@@ -89,29 +89,26 @@ def title_section(figures: ReportFigures, prepared: Prepared, version: str, date
 
 # --- Rules of play ------------------------------------------------------------------------
 
-Clause = tuple[str, str, tuple[str, ...]]
+Clause = tuple[str, str]
 
-#: Every clause of the rule text in order: its title, its text, and the rules (rows of the
-#: rule table) whose readings in force it states after the text.
+#: Every clause of the rule text in order: its title and its text. The readings in force
+#: follow each, from the rows of the rule table that read that clause.
 CLAUSES: tuple[Clause, ...] = (
     (
         "Shoe",
         "The game is dealt from standard 52-card decks shuffled together in a shoe. Every "
         "exact figure assumes a freshly shuffled shoe each round; the effect of dealing to a "
         "cut card is measured under Method and verification.",
-        ("decks",),
     ),
     (
         "Wagers",
         "Each player makes two mandatory wagers, the main wager and the Bonus wager; the "
         "Bonus wager is at least half the main wager.",
-        ("bonus_ratio",),
     ),
     (
         "Deal",
         "Each player receives one card of their own, and one community Bonus card is dealt "
         "face up for the whole table. The dealer has no card yet.",
-        (),
     ),
     (
         "Bonus wager",
@@ -120,13 +117,11 @@ CLAUSES: tuple[Clause, ...] = (
         "apart, the ace next to both the 2 and the king: adjacent. Ranks decide, not "
         "blackjack values: a 10 and a jack are adjacent, a jack and a king are not. Anything "
         "else loses, and only the best tier reached pays.",
-        ("paytable",),
     ),
     (
         "Blackjack",
         "If the player's card and the Bonus card make 21 (an ace and a ten-value card), the "
         "main wager wins at once, whatever the dealer later draws, and the hand is over.",
-        ("blackjack_pays",),
     ),
     (
         "Player draws",
@@ -134,23 +129,20 @@ CLAUSES: tuple[Clause, ...] = (
         "another card. The player busts, and loses the main wager at once, when the hard "
         "total of their own cards (every ace counted as 1) goes over 21. The Bonus card never "
         "causes a bust: standing, the player adds it to the total or not, whichever is better.",
-        (),
     ),
     (
         "Dealer draws",
-        "Once the players are done, the dealer draws one or more cards until its best total "
-        "reaches the standing total below. The best total is the highest total of 21 or less "
-        "from the dealer's own cards, one ace counting 11 where that fits, with or without "
-        "the Bonus card. The dealer busts when the hard total of its own cards passes 21, and "
-        "every player still in wins even money. The dealer does not draw when every player "
-        "has busted or had a blackjack.",
-        ("dealer_stands_on",),
+        "Once the players are done, the dealer draws one or more cards until its total "
+        "reaches the standing total below. Its total is the highest of 21 or less from its "
+        "own cards, one ace counting 11 where that fits, and the Bonus card counted as the "
+        "reading below says. By the rule text the dealer busts when the hard total of its own "
+        "cards passes 21, and every player still in wins even money. The dealer does not draw "
+        "when every player has busted or had a blackjack.",
     ),
     (
         "Showdown",
         "Otherwise both sides take their best total of 21 or less, each choosing whether to "
         "add the Bonus card. The higher total wins even money; equal totals push.",
-        (),
     ),
     (
         "Dealer natural",
@@ -158,7 +150,6 @@ CLAUSES: tuple[Clause, ...] = (
         "dealer 21 does. A player 21 counts the Bonus card as a card when it needs it; where "
         "21 can be made both with and without it, the smaller number of cards counts. Which "
         "two-card 21s are naturals, and which player 21s they beat, are readings:",
-        ("dealer_natural", "natural_beats"),
     ),
 )
 
@@ -176,15 +167,13 @@ def _player_hand(example: WorkedExample) -> str:
     return f"{_cards(example.player)}: best total {best_total(hand, example.bonus.points)}"
 
 
-def _dealer_hand(example: WorkedExample, rules: Rules) -> str:
+def _dealer_hand(example: WorkedExample) -> str:
     if not example.dealer:
         return "does not draw"
-    hand = hand_of(c.points for c in example.dealer)
-    bonus = example.bonus.points
-    if hard_total(hand) > 21:
-        return f"{_cards(example.dealer)}: busts ({hard_total(hand)})"
-    natural = ", a natural" if dealer_has_natural(hand, bonus, rules) else ""
-    return f"{_cards(example.dealer)}: best total {best_total(hand, bonus)}{natural}"
+    if example.dealer_total is None:
+        return f"{_cards(example.dealer)}: busts"
+    natural = ", a natural" if example.dealer_natural else ""
+    return f"{_cards(example.dealer)}: total {example.dealer_total}{natural}"
 
 
 def example_rows(examples: Sequence[WorkedExample], rules: Rules) -> tuple[tuple[str, ...], ...]:
@@ -198,7 +187,7 @@ def example_rows(examples: Sequence[WorkedExample], rules: Rules) -> tuple[tuple
                 f"{i}. {ex.deal.shows} (clauses {clauses})",
                 str(ex.bonus),
                 _player_hand(ex),
-                _dealer_hand(ex, rules),
+                _dealer_hand(ex),
                 f"{MAIN_NAMES[result.main.value]}, {signed(result.main_net, 2)}",
                 f"{BONUS_NAMES[result.bonus]}, {signed(result.bonus_net, 2)}",
                 signed(result.round_net, 2),
@@ -211,9 +200,11 @@ def rules_section(figures: ReportFigures) -> Section:
     """The complete rules of play in numbered clauses, each reading stated, and examples."""
     rules = figures.rules
     clauses = []
-    for n, (title, text, names) in enumerate(CLAUSES, start=1):
+    for n, (title, text) in enumerate(CLAUSES, start=1):
         readings = "; ".join(
-            f"{RULES_BY_NAME[name].label}: {_reading(rules, name)}" for name in names
+            f"{rule.label}: {rule.words(getattr(rules, rule.name))}"
+            for rule in RULE_TABLE
+            if rule.clause == n
         )
         stated = f" Reading in force: {readings}." if readings else ""
         clauses.append(Text(f"{n}. {title}. {text}{stated}"))
