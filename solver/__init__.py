@@ -27,7 +27,7 @@ _HOMES = {
     "solver.api.rules": "RulesResult rules",
     "solver.api.session": "session",
     "solver.api.simulation": "seats simulate",
-    "solver.api.strategy": "chart dealer strategies",
+    "solver.api.strategy": "chart chart_check chart_costs dealer strategies",
     "solver.exact.bonus": "BonusAnalysis BonusResult",
     "solver.exact.dealer": "DealerResult",
     "solver.exact.paytable": "PaySolution SearchResult Variants",
@@ -38,6 +38,7 @@ _HOMES = {
     "solver.exact.session": "SessionResult",
     "solver.exact.shoe_states": "ShoeStates",
     "solver.exact.chart": "Chart",
+    "solver.exact.chart_costs": "ChartCheck ChartCosts",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
         "BackendError CardError CbjError CountError DesignError HandError OutputError ReportError "

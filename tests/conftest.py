@@ -5,12 +5,20 @@ home, cache folder and matplotlib folder, so no test reads or writes the user's 
 (subprocesses inherit them through ``HOME`` and ``CBJ_CACHE_DIR``). Under pytest-xdist the
 workers inherit the folder from the controlling process, so they share one disk cache and a
 game one worker solved is read by the others.
+
+Where ``PYTHONDONTWRITEBYTECODE`` is set (as in the development environment and CI), every
+process would compile every module it imports from source: each xdist worker, and each
+``cbj`` process a test starts, spent seconds compiling numpy, matplotlib and the solver
+again. The session keeps their bytecode instead in a folder of its own
+(``PYTHONPYCACHEPREFIX``), readable by the unprivileged user of tests/unprivileged.py and
+removed at the end, so that nothing is written beside the sources or in the environment.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,6 +35,13 @@ if OWNS_SESSION:
 ORIGINAL_HOME = os.environ["CBJ_TEST_ORIGINAL_HOME"] or None
 ORIGINAL_CACHE_DIR = os.environ["CBJ_TEST_ORIGINAL_CACHE_DIR"] or None
 SESSION_ROOT = Path(os.environ[_SHARED])
+_BYTECODE = "CBJ_TEST_BYTECODE"
+if OWNS_SESSION and os.environ.get("PYTHONDONTWRITEBYTECODE") and not sys.pycache_prefix:
+    os.environ[_BYTECODE] = tempfile.mkdtemp(prefix="cbj-tests-bytecode-")
+    os.chmod(os.environ[_BYTECODE], 0o755)  # nobody (tests/unprivileged.py) reads it too
+    os.environ["PYTHONPYCACHEPREFIX"] = os.environ[_BYTECODE]
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    sys.pycache_prefix, sys.dont_write_bytecode = os.environ[_BYTECODE], False
 os.environ["HOME"] = str(SESSION_ROOT / "home")
 os.environ["CBJ_CACHE_DIR"] = str(SESSION_ROOT / "cache")
 os.environ["XDG_CACHE_HOME"] = str(SESSION_ROOT / "xdg-cache")
@@ -50,9 +65,12 @@ if TYPE_CHECKING:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Remove the session's private home and cache (once, by the process that made them)."""
+    """Remove the session's private home, cache and bytecode (once, by the process that
+    made them)."""
     if OWNS_SESSION:
         shutil.rmtree(SESSION_ROOT, ignore_errors=True)
+        if _BYTECODE in os.environ:
+            shutil.rmtree(os.environ[_BYTECODE], ignore_errors=True)
 
 
 class SharedGames(MemoryCache):

@@ -12,21 +12,22 @@ from hypothesis import strategies as st
 
 from solver.exact.bonus import analyse_bonus, combinations_by_values
 from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
-from solver.model.errors import ShoeError
+from solver.model.errors import RulesError, ShoeError
 from solver.model.outcomes import BonusOutcome, bonus_outcome
+from solver.model.paytable import LOSE, Tier, tier_named
 from solver.model.rules import Paytable, Rules
 
 from .conftest import physical_cards
 
 
-def brute_force_counts(shoe: Shoe) -> Counter[BonusOutcome]:
+def brute_force_counts(shoe: Shoe) -> Counter[str]:
     """Deal every ordered pair of distinct physical cards and classify it."""
     return Counter(bonus_outcome(p, c) for p, c in permutations(physical_cards(shoe), 2))
 
 
 def test_clause_4_tiers() -> None:
     def outcome(a: str, b: str) -> str:
-        return bonus_outcome(Card.parse(a), Card.parse(b)).value
+        return str(bonus_outcome(Card.parse(a), Card.parse(b)))
 
     assert outcome("7s", "7s") == "suited_match"
     assert outcome("7s", "7h") == "rank_match"
@@ -110,3 +111,162 @@ def test_probabilities_sum_to_one_and_ev_is_linear_in_pays(
         {"S": sympy.Rational(s), "R": sympy.Rational(r), "A": sympy.Rational(a)}
     )
     assert Fraction(str(value)) == analysis.expected_value
+
+
+# --- Paytables of named tiers ---------------------------------------------------------------
+
+FOUR_TIERS = "suited-match=15,rank-match=4,suited-adjacent=2,adjacent=1"
+
+
+def pair_kind(player: Card, bonus: Card) -> str:
+    """The four-tier paytable's outcome, written here from the tiers' words alone."""
+    step = abs(player.rank.order - bonus.rank.order)
+    apart = min(step, 13 - step)
+    same_suit = player.suit == bonus.suit
+    if apart == 0:
+        return "suited_match" if same_suit else "rank_match"
+    if apart == 1:
+        return "suited_adjacent" if same_suit else "adjacent"
+    return LOSE
+
+
+def test_a_four_tier_bonus_ev_is_its_combinations_counted_by_brute_force() -> None:
+    cards = physical_cards(Shoe.full(6))
+    brute = Counter(pair_kind(a, b) for a, b in permutations(cards, 2))
+    # The issue's counts of the 48,516 unordered two-card combinations of six decks.
+    assert {k: n // 2 for k, n in brute.items() if k != LOSE} == {
+        "suited_match": 780,
+        "rank_match": 2808,
+        "suited_adjacent": 1872,
+        "adjacent": 5616,
+    }
+    rules = Rules(paytable=Paytable.parse(FOUR_TIERS))
+    analysis = analyse_bonus(rules)
+    assert {str(ln.outcome): ln.combinations for ln in analysis.lines} == dict(brute)
+    pays = {"suited_match": 15, "rank_match": 4, "suited_adjacent": 2, "adjacent": 1, LOSE: -1}
+    total = len(cards) * (len(cards) - 1)
+    assert analysis.expected_value == Fraction(sum(pays[k] * n for k, n in brute.items()), total)
+    assert analysis.to_json()["paytable"] == {
+        "suited_match": "15", "rank_match": "4", "suited_adjacent": "2", "adjacent": "1"
+    }  # fmt: skip
+
+
+def holds_by_hand(tier: Tier, player: Card, bonus: Card) -> bool:
+    step = abs(player.rank.order - bonus.rank.order)
+    if min(step, 13 - step) != tier.distance:
+        return False
+    if tier.rank is not None and tier.rank not in (player.rank.order, bonus.rank.order):
+        return False
+    return tier.suited is None or (player.suit == bonus.suit) is tier.suited
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "suited-ace-match=50,match=5,king-adjacent=3,adjacent=1",
+        "unsuited-queen-adjacent=7,suited-match=20",
+        "ace-adjacent=3,suited-adjacent=2,unsuited-adjacent=1",
+    ],
+)
+def test_any_tier_list_with_removed_cards_matches_every_pair_dealt(text: str) -> None:
+    paytable = Paytable.parse(text)
+    removed = parse_cards("As Ah 2s Kd Kd Qc 7c")
+    shoe = Shoe.full(2).remove(removed)
+    brute: Counter[str] = Counter()
+    for a, b in permutations(physical_cards(shoe), 2):
+        reached = next((t.name for t in paytable.tiers if holds_by_hand(t, a, b)), LOSE)
+        brute[reached] += 1
+    analysis = analyse_bonus(Rules(decks=2, paytable=paytable), removed)
+    assert {str(ln.outcome): ln.combinations for ln in analysis.lines if ln.combinations} == dict(
+        brute
+    )
+    assert [str(ln.outcome) for ln in analysis.lines] == list(paytable.outcomes)
+
+
+def test_tier_lists_parse_print_and_paste_back() -> None:
+    table = Paytable.parse(" Suited-Match=15 , rank_match=4.5, suited-adjacent=5/2,adjacent=1")
+    assert str(table) == "suited-match=15,rank-match=4.5,suited-adjacent=2.5,adjacent=1"
+    assert Paytable.parse(str(table)) == table and eval(repr(table)) == table
+    assert table.pay("suited-adjacent") == Fraction(5, 2) and table.suited_adjacent == 2.5
+    assert Paytable.parse("suited-match=15,unsuited-match=4,adjacent=1") == Paytable()
+    assert str(Paytable.parse("suited-match=15,rank-match=4,adjacent=1")) == "15:4:1"
+    assert tier_named("suited-ace-match").rank == 0 and tier_named("KING-adjacent").rank == 12
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("suited-match=15,adjacent", "malformed"),
+        ("suited-match=15,,adjacent=1", "malformed"),
+        ("suited-pair=15", "unknown"),
+        ("suited-one-match=15", "unknown"),
+        ("adjacent=1,adjacent=2", "twice"),
+        ("adjacent=1,suited-adjacent=2", "never paid"),
+        ("match=5,suited-ace-match=50", "never paid"),
+        ("suited-match=-1", "negative"),
+        ("suited-match=20000", "out of range"),
+        ("15:4", "malformed"),
+        (",".join(["adjacent=1"] * 17), "at most"),
+    ],
+)  # fmt: skip
+def test_bad_tier_lists_are_refused_naming_the_problem(text: str, message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        Paytable.parse(text)
+
+
+def test_named_tier_rules_round_trip_through_json_and_the_cache_key() -> None:
+    rules = Rules(decks=2, paytable=Paytable.parse(FOUR_TIERS))
+    assert Rules.from_canonical(rules.canonical()) == rules
+    assert rules.canonical()["paytable"][2] == ["suited-adjacent", [2, 1]]
+    assert Rules(decks=2).canonical()["paytable"] == [[15, 1], [4, 1], [1, 1]]
+    assert rules.paytable != Paytable() and rules.canonical() != Rules(decks=2).canonical()
+
+
+@pytest.mark.parametrize(
+    "text", [FOUR_TIERS, "suited-ace-match=50,match=5,king-adjacent=3,adjacent=1"]
+)
+def test_the_simulator_settles_named_tiers_as_the_paytable_does(text: str) -> None:
+    from solver.sim.deal import bonus_tier_table, deal_stacked
+    from solver.sim.strategies import StandOn
+
+    paytable = Paytable.parse(text)
+    table = bonus_tier_table(paytable.tiers)
+    cards = [Card.parse(f"{r}{s}") for r in RANKS for s in SUITS]  # in code order
+    for a, first in enumerate(cards):
+        for b, second in enumerate(cards):
+            assert paytable.outcomes[table[a, b]] == paytable.outcome(first, second)
+    rules = Rules(paytable=paytable)
+    [seat] = deal_stacked(parse_cards("Ks Qs 10d 10c 10h"), rules, StandOn(0))
+    assert seat.bonus == paytable.outcome(Card.parse("Ks"), Card.parse("Qs"))
+    assert seat.bonus_net == paytable.net(seat.bonus)
+
+
+def test_a_simulation_under_named_tiers_counts_each_tier() -> None:
+    from solver.sim.run import simulate
+    from solver.sim.strategies import StandOn
+
+    rules = Rules(paytable=Paytable.parse(FOUR_TIERS))
+    result = simulate(rules, StandOn(17), rounds=2000, seed=7)
+    frequencies = result.overall.bonus.frequencies
+    assert list(frequencies) == list(rules.paytable.outcomes)
+    assert sum(frequencies.values()) == 2000 and frequencies["suited_adjacent"] > 0
+
+
+tier_names = st.sampled_from(
+    [f"{s}{r}{k}" for s in ("", "suited-", "unsuited-") for r in ("", "ace-", "king-", "ten-")
+     for k in ("match", "adjacent")]
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(tier_names, pay), min_size=1, max_size=6))
+def test_tier_lists_print_and_parse_back_or_are_refused(items: list[tuple[str, Fraction]]) -> None:
+    text = ",".join(f"{name}={pay.numerator}/{pay.denominator}" for name, pay in items)
+    try:
+        table = Paytable.parse(text)
+    except RulesError as error:
+        assert "\n" not in str(error)
+        return
+    assert Paytable.parse(str(table)) == table
+    assert Rules.from_canonical(Rules(paytable=table).canonical()).paytable == table
+    assert sum(ln.probability for ln in analyse_bonus(Rules(decks=1, paytable=table)).lines) == 1

@@ -27,7 +27,7 @@ from solver.model.cards import Shoe
 
 from .conftest import physical_cards
 
-SKIPPED_COMMANDS = {"tables", "report", "clear"}
+SKIPPED_COMMANDS = {"tables", "report", "clear", "serve"}  # serve: runs until stopped
 HEAVY_OPTIONS = {"--exact", "--jobs", "--help", "--version"}
 #: The cards left in the shoe of a command that takes ``--removed``: one deck cut down to
 #: 14 cards holding every rank (so that ``eor`` can remove each) and two kings (so that the
@@ -259,3 +259,87 @@ def test_no_output_path_makes_a_traceback_or_replaces_a_special_file(
         assert stat.S_ISCHR(os.lstat(tmp_path / "device.md").st_mode)
     assert stat.S_ISFIFO(os.lstat(tmp_path / "fifo.md").st_mode)
     assert (tmp_path / "loop.md").is_symlink() and (tmp_path / "dangling.md").is_symlink()
+
+
+#: A valid value of every option whose value is written with digits (None: no digits are
+#: documented for it, e.g. a path); a new option of a command must be listed here.
+DIGIT_OPTIONS: dict[str, str | None] = {
+    "--decks": "2",
+    "--bonus-ratio": "3/2",
+    "--paytable": "15:4:1",
+    "--blackjack-pays": "3:2",
+    "--dealer-stands-on": "17",
+    "--bonus": "2",
+    "--hand": "9 3",
+    "--seen": "2 3",
+    "--removed": "2s 3h",
+    "--tags": "A=-1,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,10=-1",
+    "--max-pay": "5",
+    "--round-edge-range": "0.01-0.02",
+    "--bonus-edge-range": "0.01-0.02",
+    "--top": "3",
+    "--suited-match": "15",
+    "--rank-match": "4",
+    "--adjacent": "2",
+    "--target-bonus-edge": "0.05",
+    "--target-round-edge": "0.02",
+    "--seats": "1-3",
+    "--rounds": "10",
+    "--seed": "7",
+    "--strategy": "stand-on:15",
+    "--strategies": "stand-on:15",
+    "--jobs": "1",
+    "--bankroll": "10",
+    "--depths": "0.5",
+    "--samples": "2",
+    "--penetration": "0.5",
+    "--counter": "best-level-1",
+    "--spread": "1-8",
+    "--ramp": "1:2,2:4",
+    "--wong-out": "-1",
+    "--bonus-ratios": "1,2",
+    "--shoe-samples": "2",
+    "--counter-rounds": "10",
+    "--table-rounds": "10",
+    "--simulation-rounds": "10",
+    "--system": None,
+    "--dealer-natural": None,
+    "--output": None,
+    "--output-dir": None,
+    "--scheduler": None,
+}
+#: Each ASCII digit's twin in Arabic-Indic digits, which Python's ``int()`` reads too.
+ARABIC_INDIC = str.maketrans(
+    "0123456789", "\u0660\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669"
+)
+
+
+def value_options() -> Iterator[tuple[tuple[str, ...], str]]:
+    """Every command (``report`` and ``tables`` too) with each option that takes text."""
+    every = [*commands(cli), *((("report",), cli.get_command(click.Context(cli), "report")),)]
+    for path, command in every:
+        assert command is not None
+        for option in command.params:
+            takes_text = isinstance(option, click.Option) and not option.is_flag
+            if takes_text and not isinstance(option.type, click.Choice):
+                yield path, next(o for o in option.opts if o.startswith("--"))
+
+
+def digit_invocations() -> Iterator[list[str]]:
+    """Each command with one of its number options written in Arabic-Indic digits."""
+    for path, flag in value_options():
+        value = DIGIT_OPTIONS.get(flag)
+        if value is not None:
+            yield [*path, flag, value.translate(ARABIC_INDIC)]
+
+
+def test_every_option_with_digits_is_listed() -> None:
+    unlisted = {flag for _, flag in value_options()} - set(DIGIT_OPTIONS)
+    assert not unlisted, f"give DIGIT_OPTIONS a valid value of {sorted(unlisted)}"
+
+
+@pytest.mark.parametrize("argv", list(digit_invocations()), ids=" ".join)
+def test_digits_of_other_scripts_are_refused(argv: list[str]) -> None:
+    """``cbj rules --decks \u0662`` and the like: one line, exit 2, before any work."""
+    status, out, err = run(argv)
+    assert status == 2 and err.count("\n") == 1 and out == "", (argv, status, err)

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
+import solver.store.disk as disk
 from solver.cli import main
+from solver.store.memory import MemoryCache
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -134,6 +136,15 @@ CASES: dict[str, list[str]] = {
         "hi-lo",
     ],
 }
+
+
+@pytest.fixture(autouse=True)
+def session_store(games: MemoryCache, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every case's command uses the session's store: the games, charts and effects of
+    removal one case (or any other test in this worker) solved serve the next ones from
+    memory, exact games and charts through the session's disk cache, as ``cbj`` would read
+    them from its own."""
+    monkeypatch.setattr(disk, "default_cache", lambda warn=None: games)
 
 
 def json_output(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:

@@ -266,9 +266,18 @@ def cbj(shell: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize(
-    "argv", ["rules", "solve --decks 1 --format json", "chart --decks 1 --format pdf"]
-)
+#: A table before any work (click's text stream), a solve's JSON (the same, after work) and
+#: a session's JSON (bytes through ``sys.stdout.buffer``, the path a chart's PDF takes). The
+#: PDF itself costs a drawing in a process of its own (3 to 6 s of CPU): a soak test.
+STDOUT_CASES = [
+    "rules",
+    "solve --decks 1 --format json",
+    "session --decks 1 --rounds 3 --format json",
+    pytest.param("chart --decks 1 --format pdf", marks=pytest.mark.soak),
+]
+
+
+@pytest.mark.parametrize("argv", STDOUT_CASES)
 @pytest.mark.parametrize("redirect", [">/dev/full", ">&-"], ids=["full", "closed"])
 def test_a_standard_output_that_cannot_be_written_is_one_line(
     argv: str, redirect: str, tmp_path: Path

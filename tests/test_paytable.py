@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from collections import Counter
 from dataclasses import replace
@@ -27,7 +28,7 @@ from solver.exact.paytable import (
 )
 from solver.model.cards import Shoe
 from solver.model.errors import DesignError, RulesError
-from solver.model.outcomes import PAY_TIERS, BonusOutcome, bonus_outcome, bonus_pay
+from solver.model.outcomes import PAY_TIERS, bonus_outcome, bonus_pay
 from solver.model.rules import Paytable, Rules
 from solver.store.memory import MemoryCache
 
@@ -74,11 +75,11 @@ def dealt_round(
 
 
 @functools.cache
-def card_pairs(decks: int) -> Counter[tuple[int, int, BonusOutcome]]:
+def card_pairs(decks: int) -> Counter[tuple[int, int, str]]:
     """Every ordered pair of physical cards (player's card, Bonus card) counted by what
     settles it: the two values and the Bonus outcome (the same for every paytable)."""
     cards = physical_cards(Shoe.full(decks))
-    pairs: Counter[tuple[int, int, BonusOutcome]] = Counter()
+    pairs: Counter[tuple[int, int, str]] = Counter()
     for i, player in enumerate(cards):
         for j, bonus in enumerate(cards):
             if i != j:
@@ -321,3 +322,138 @@ def test_cli_variants_lists_every_combination(capsys: pytest.CaptureFixture[str]
     assert status == 2 and "empty item" in err
     status, _, err = run(["variants", "--dealer-natural", "sometimes"], capsys)
     assert status == 2 and "sometimes" in err
+
+
+# --- Named tiers ----------------------------------------------------------------------------
+
+FOUR = Paytable.parse("suited-match=15,rank-match=4,suited-adjacent=2,adjacent=1")
+
+
+@functools.cache
+def four_tier_pairs(decks: int) -> Counter[str]:
+    """Ordered pairs of physical cards by the four tiers, classified here from their words."""
+    cards = physical_cards(Shoe.full(decks))
+    counted: Counter[str] = Counter()
+    for i, a in enumerate(cards):
+        for j, b in enumerate(cards):
+            if i != j:
+                step = abs(a.rank.order - b.rank.order)
+                apart, suited = min(step, 13 - step), a.suit == b.suit
+                kind = {0: "match", 1: "adjacent"}.get(apart)
+                if kind is None:
+                    counted["lose"] += 1
+                elif kind == "match":
+                    counted["suited_match" if suited else "rank_match"] += 1
+                else:
+                    counted["suited_adjacent" if suited else "adjacent"] += 1
+    return counted
+
+
+def brute_bonus_edge(pays: dict[str, Fraction]) -> Fraction:
+    counted = four_tier_pairs(RULES.decks)
+    won = sum((pays[k] * n for k, n in counted.items() if k != "lose"), Fraction(0))
+    return -(won - counted["lose"]) / sum(counted.values())
+
+
+@pytest.fixture(scope="module")
+def four_model(model: Any) -> EdgeModel:
+    return EdgeModel(model.game, FOUR.tiers)
+
+
+@pytest.mark.parametrize("kind", list(EdgeKind))
+def test_solving_for_suited_adjacent_hits_its_target_edge_exactly(
+    four_model: EdgeModel, fresh: GameResult[Fraction], kind: EdgeKind
+) -> None:
+    target = Fraction(4, 100)
+    solution = solve_pay(four_model, "suited-adjacent", kind, target, FOUR, RATIO)
+    pays = dict(FOUR.as_dict(), suited_adjacent=solution.pay)
+    assert solution.paytable == FOUR.with_pay("suited_adjacent", solution.pay)
+    bonus_edge = brute_bonus_edge(pays)
+    if kind is EdgeKind.BONUS:
+        assert bonus_edge == target
+    else:  # the round: the main game's exact EV with the Bonus at the ratio
+        assert -(fresh.expected_value + RATIO * -bonus_edge) / (1 + RATIO) == target
+    assert analyse_bonus(solution.rules).house_edge == bonus_edge
+    assert solution.to_json()["solve_for"] == "suited_adjacent"
+
+
+def test_a_four_tier_search_finds_exactly_what_brute_force_finds(four_model: EdgeModel) -> None:
+    band = (Fraction(2, 100), Fraction(12, 100))
+    result = search_paytables(four_model, EdgeKind.BONUS, band, RATIO, max_pay=9, top=1000)
+    names = [t.name for t in FOUR.tiers]
+    brute = {}
+    for pays in itertools.product(range(1, 10), repeat=4):
+        if list(pays) == sorted(pays, reverse=True):
+            edge = brute_bonus_edge(dict(zip(names, map(Fraction, pays), strict=True)))
+            if band[0] <= edge <= band[1]:
+                brute[pays] = edge
+    assert result.matches == len(brute) == len(result.hits) > 10
+    assert {tuple(int(p) for p in h.paytable.pays): h.bonus_edge for h in result.hits} == brute
+    assert all(h.paytable.tiers == FOUR.tiers for h in result.hits)
+    assert result.to_json()["tiers"] == [t.option for t in FOUR.tiers]
+
+
+def test_cli_solves_and_searches_named_tiers(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["paytable", "solve", "--decks", "2", "--paytable", str(FOUR)]
+    status, out, _ = run(
+        [*argv, "--solve-for", "suited-adjacent", "--target-bonus-edge", "4%", "--format", "json"],
+        capsys,
+    )
+    assert status == 0
+    doc = json.loads(out)
+    pays = {k: Fraction(v) for k, v in doc["rules"]["paytable"].items()}
+    assert brute_bonus_edge(pays) == Fraction(4, 100) and doc["solve_for"] == "suited_adjacent"
+    status, out, _ = run([*argv, "--solve-for", "suited-adjacent", "--target-bonus-edge", "4%"],
+                         capsys)  # fmt: skip
+    assert status == 0 and "suited-adjacent=x" in out and "exact suited_adjacent pay" in out
+    search = ["paytable", "search", "--decks", "2", "--max-pay", "12", "--top", "2"]
+    status, out, _ = run([*search, "--tiers", "suited-match,rank-match,suited-adjacent,adjacent",
+                          "--bonus-edge-range", "2%:12%", "--format", "json"], capsys)  # fmt: skip
+    assert status == 0
+    doc = json.loads(out)
+    assert doc["tiers"] == ["suited-match", "rank-match", "suited-adjacent", "adjacent"]
+    assert [set(row["pays"]) for row in doc["paytables"]] == [set(FOUR.as_dict())] * 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "--solve-for", "suited-adjacent", "--target-bonus-edge", "5%"],
+         "not in paytable"),
+        (["solve", "--solve-for", "pair", "--target-bonus-edge", "5%"], "unknown"),
+        (["solve", "--paytable", "match=4,adjacent=1", "--solve-for", "match", "--rank-match", "3",
+          "--target-bonus-edge", "5%"], "not in paytable"),
+        (["solve", "--paytable", "adjacent=1,suited-adjacent=3", "--solve-for", "adjacent",
+          "--target-bonus-edge", "5%"], "never paid"),
+        (["search", "--tiers", "suited-match,,adjacent"], "separated by commas"),
+        (["search", "--tiers", "match,suited-match"], "never paid"),
+        (["search", "--tiers", "a,b,c,d,e"], "unknown"),
+        (["search", "--tiers", "ace-adjacent,suited-match,rank-match,suited-adjacent,adjacent",
+          "--max-pay", "200"], "steps"),
+    ],
+)  # fmt: skip
+def test_cli_bad_tier_input_is_one_line_and_status_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(["paytable", *argv, "--decks", "2"], capsys)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and message in err
+
+
+def test_named_tier_results_are_the_commands_json(capsys: pytest.CaptureFixture[str]) -> None:
+    import solver
+    from solver.store.disk import Cache
+
+    argv = ["paytable", "solve", "--decks", "2", "--paytable", str(FOUR), "--format", "json"]
+    status, out, _ = run([*argv, "--solve-for", "rank-match", "--target-bonus-edge", "5%"], capsys)
+    assert status == 0
+    solved = solver.paytable_solve(
+        solve_for="rank-match", target_bonus_edge="5%", decks=2, paytable=FOUR, cache=Cache()
+    )
+    assert solved.to_json() == json.loads(out)
+    tiers = "suited-match,rank-match,suited-adjacent,adjacent"
+    argv = ["paytable", "search", "--decks", "2", "--tiers", tiers, "--max-pay", "8"]
+    status, out, _ = run([*argv, "--format", "json"], capsys)
+    assert status == 0
+    found = solver.paytable_search(tiers=tiers, max_pay=8, decks=2, cache=Cache())
+    assert found.to_json() == json.loads(out)

@@ -65,7 +65,7 @@ def stacked(
 def test_clause_5_blackjack_pays_at_once_whatever_the_dealer_draws() -> None:
     [seat] = deal_stacked(parse_cards("As Kh"), Rules(), StandOn(17))
     assert seat.main.value == "blackjack" and seat.main_net == Fraction(3, 2)
-    assert seat.bonus.value == "adjacent" and seat.round_net == Fraction(3, 2) + Fraction(1, 2)
+    assert seat.bonus == "adjacent" and seat.round_net == Fraction(3, 2) + Fraction(1, 2)
     [seat] = deal_stacked(parse_cards("Kh As"), Rules(blackjack_pays=Fraction(6, 5)), StandOn(17))
     assert seat.main_net == Fraction(6, 5)
 
@@ -212,7 +212,7 @@ def test_bonus_tiers_of_dealt_cards() -> None:
     }
     for cards, tier in tiers.items():
         [seat] = deal_stacked(parse_cards(cards + " Kd Kc Kh"), Rules(), StandOn(0))
-        assert seat.bonus.value == tier, cards
+        assert seat.bonus == tier, cards
 
 
 # --- Bonus wager against the exact analysis -----------------------------------------------

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import pickle
 import sqlite3
+import subprocess
+import sys
 import zlib
 from contextlib import closing
 from dataclasses import fields
@@ -40,6 +42,7 @@ from .stores import (
     remembered,
     same_game,
 )
+from .unprivileged import shared_folder, unprivileged
 
 #: The disk store's earlier name, which these tests used (``solver.Cache`` still is).
 Cache = DiskCache
@@ -352,12 +355,44 @@ def test_a_database_that_is_not_a_database_falls_back(tmp_path: Path) -> None:
     refused(Cache(folder, warn=warn), lines, "cache not used")
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only folders")
-def test_a_read_only_folder_falls_back(tmp_path: Path) -> None:
-    folder = tmp_path / "c"
-    folder.mkdir(mode=0o500)
-    lines, warn = collect()
-    refused(Cache(folder, warn=warn), lines, "cache not used")
+#: Run as an unprivileged user (root writes to read-only folders): a read-only cache folder
+#: of its own, then two fetches; prints the computes, the warnings and the first warning.
+READ_ONLY_CHILD = """
+import sys
+from pathlib import Path
+from solver.exact.game import solve_game
+from solver.model.cards import RANKS, SUITS, Card
+from solver.model.rules import Rules
+from solver.store.disk import Cache
+folder = Path(sys.argv[1])
+folder.mkdir(mode=0o700)
+folder.chmod(0o500)
+left = "As 2h 3s 4d 5s 6h 7s 8c 9s 10h Js Qd Kh Kd".split()
+removed = tuple(c for c in (Card(r, s) for r in RANKS for s in SUITS) if str(c) not in left)
+rules, lines, calls = Rules(decks=1), [], []
+cache = Cache(folder, warn=lines.append)
+def compute():
+    calls.append(1)
+    return solve_game(rules, removed, exact=True)
+for _ in range(2):
+    cache.fetch("game", rules, removed, True, compute)
+print(len(calls), len(lines), lines[0] if lines else "")
+"""
+
+
+def test_a_read_only_folder_falls_back() -> None:
+    """Run unprivileged (as ``nobody`` under root, see tests/unprivileged.py), not skipped."""
+    with shared_folder() as shared:
+        done = subprocess.run(
+            unprivileged([sys.executable, "-c", READ_ONLY_CHILD, str(shared / "c")]),
+            capture_output=True,
+            text=True,
+            cwd=shared,
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    computes, warnings, first = done.stdout.rstrip("\n").split(" ", 2)
+    assert (computes, warnings) == ("2", "1") and "cache not used" in first, done.stdout
 
 
 def test_warnings_default_to_the_warnings_module(tmp_path: Path) -> None:

@@ -75,9 +75,9 @@ def test_each_break_even_pay_zeroes_the_round_edge_of_a_repriced_game(
     rules = Rules(decks=2, bonus_ratio=Fraction(3, 4))
     model = EdgeModel(small_game(rules, games))
     lines = pay_sensitivity(model, rules)
-    assert [line.tier.value for line in lines] == ["suited_match", "rank_match", "adjacent"]
+    assert [str(line.tier) for line in lines] == ["suited_match", "rank_match", "adjacent"]
     for line in lines:
-        assert line.pays == getattr(rules.paytable, line.tier.value)
+        assert line.pays == getattr(rules.paytable, str(line.tier))
         for pay, edge in line.line:
             repriced = model.priced(with_pay(rules.paytable, line.tier, pay), rules.bonus_ratio)
             assert repriced.round_house_edge == edge
@@ -95,7 +95,7 @@ def test_a_tier_one_deck_cannot_deal_has_no_break_even_pay(games: MemoryCache) -
     for card in parse_cards("As Ah 2s 2d Kc Kd Qh 7h 9d 5c"):
         removed.remove(card)
     game = solve_game(rules, tuple(removed), exact=True, cache=games)
-    lines = {line.tier.value: line for line in pay_sensitivity(EdgeModel(game), rules)}
+    lines = {str(line.tier): line for line in pay_sensitivity(EdgeModel(game), rules)}
     assert lines["suited_match"].slope == 0 and lines["suited_match"].break_even is None
     assert lines["rank_match"].slope != 0 and lines["rank_match"].break_even is not None
     section = sensitivity_section(tuple(lines.values()))

@@ -11,6 +11,7 @@ from solver.exact.chart import stored_chart
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.graph import DecisionGraph, decision_graph
 from solver.model.cards import Card
+from solver.model.checks import checked
 from solver.model.errors import CardError
 from solver.model.paytable import Paytable
 from solver.model.rules import Rules
@@ -37,6 +38,7 @@ from solver.store.protocol import Store
 from solver.studies.report import report_figures
 
 
+@checked
 def tables(
     output_dir: str | Path = "strategy_tables",
     *,
@@ -58,6 +60,7 @@ def tables(
     return Written(Rules(), paths, tuple(charts))
 
 
+@checked
 def graph(
     output: str | Path | None = None,
     *,
@@ -89,6 +92,7 @@ def graph(
     return Written(played, (Path(output),))
 
 
+@checked
 def report(
     output: str | Path | None = None,
     *,

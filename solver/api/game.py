@@ -14,10 +14,12 @@ from solver.exact.bonus import BonusResult, analyse_bonus
 from solver.exact.game import Advice, GameResult, GameStore, ProgressCallback, solve_game
 from solver.exact.game import advise as advise_hand
 from solver.model.cards import Card
+from solver.model.checks import checked
 from solver.model.errors import CardError
 from solver.model.rules import Rules
 
 
+@checked
 def bonus(
     *,
     removed: Cards = (),
@@ -70,6 +72,7 @@ def solve(
 ) -> GameResult[Any]: ...
 
 
+@checked
 def solve(
     *,
     removed: Cards = (),
@@ -89,6 +92,7 @@ def solve(
     return solve_game(played, given_cards(removed), exact, jobs, progress, cache)
 
 
+@checked
 def advise(
     *,
     bonus: Card | str,

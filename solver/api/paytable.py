@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Unpack
 
@@ -23,15 +23,17 @@ from solver.exact.paytable import (
     variant_rules,
     with_pay,
 )
+from solver.model.checks import checked
 from solver.model.errors import DesignError, RulesError
-from solver.model.outcomes import DEFAULT_ROUND_BAND, PAY_TIERS, BonusOutcome
+from solver.model.outcomes import DEFAULT_ROUND_BAND
+from solver.model.paytable import BONUS_TIERS, MAX_TIERS, Tier, tier_named
+from solver.model.rule_table import RULES_BY_NAME
 from solver.model.rules import (
     DealerBonus,
     DealerNatural,
     NaturalBeats,
     Paytable,
     Rules,
-    parse_ratio,
 )
 
 
@@ -45,57 +47,93 @@ def _edge_target(
     return given[0]
 
 
+@checked
 def paytable_solve(
     *,
-    solve_for: BonusOutcome | str,
+    solve_for: Tier | str,
     suited_match: Fraction | int | str | None = None,
     rank_match: Fraction | int | str | None = None,
     adjacent: Fraction | int | str | None = None,
+    pays: Mapping[str, Fraction | int | str] | None = None,
     target_bonus_edge: Fraction | str | None = None,
     target_round_edge: Fraction | str | None = None,
     cache: GameStore | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> PaySolution:
-    """The exact pay of tier ``solve_for`` that gives the target house edge."""
-    tiers = {t.value: t for t in PAY_TIERS}
-    tier = tiers.get(str(solve_for))
-    if tier is None:
-        raise DesignError(f"cannot solve for {str(solve_for)!r}: use one of {', '.join(tiers)}")
+    """The exact pay of tier ``solve_for`` (any tier of the paytable) that gives the target edge.
+
+    ``suited_match``, ``rank_match``, ``adjacent`` and ``pays`` (by tier name) override
+    pays of the paytable in force.
+    """
     kind, target = _edge_target(target_bonus_edge, target_round_edge, "target")
     played = make_rules(rules, options)
-    given = {
-        BonusOutcome.SUITED_MATCH: suited_match,
-        BonusOutcome.RANK_MATCH: rank_match,
-        BonusOutcome.ADJACENT: adjacent,
-    }
-    if given[tier] is not None:
-        raise DesignError(f"{tier.value} is the pay being solved for: leave it out")
     table = played.paytable
-    for t, pay in given.items():
+    try:
+        tier = table.tier(solve_for if isinstance(solve_for, str) else solve_for.name)
+    except RulesError as error:
+        hint = "" if "unknown" in str(error) else "; list it in --paytable with any pay"
+        raise DesignError(f"cannot solve for {str(solve_for)[:40]!r}: {error}{hint}") from None
+    given: dict[str, Fraction | int | str] = dict(pays or {})
+    for name, pay in (("suited_match", suited_match), ("rank_match", rank_match)):
         if pay is not None:
-            table = with_pay(table, t, parse_pay(str(pay), t))
+            given[name] = pay
+    if adjacent is not None:
+        given["adjacent"] = adjacent
+    for name, pay in given.items():
+        named = table.tier(name)
+        if named == tier:
+            raise DesignError(f"{tier.name} is the pay being solved for: leave it out")
+        table = with_pay(table, named.name, parse_pay(str(pay), named.name))
     edge = target if isinstance(target, Fraction) else parse_edge(target, "target")
     model = edge_model(played, cache=cache)
     return solve_pay(model, tier, kind, edge, table, played.bonus_ratio)
 
 
+@checked
+def parse_tiers(text: str | Sequence[Tier | str]) -> tuple[Tier, ...]:
+    """Tiers named in a comma list (``suited-match,rank-match,suited-adjacent,adjacent``).
+
+    >>> [t.name for t in parse_tiers("suited-match, adjacent")]
+    ['suited_match', 'adjacent']
+    """
+    items = text.split(",") if isinstance(text, str) else list(text)
+    if (
+        not items
+        or len(items) > MAX_TIERS
+        or any(isinstance(i, str) and not i.strip() for i in items)
+    ):
+        raise DesignError(
+            f"tiers {text!r}: name 1 to {MAX_TIERS} tiers separated by commas, best first, "
+            "e.g. suited-match,rank-match,suited-adjacent,adjacent"
+        )
+    tiers = tuple(tier_named(i) if isinstance(i, str) else i for i in items)
+    Paytable([0] * len(tiers), tiers)  # each tier listed once and reachable
+    return tiers
+
+
+@checked
 def paytable_search(
     *,
     round_edge_range: str | None = None,
     bonus_edge_range: str | None = None,
     max_pay: int = 50,
     top: int = 10,
+    tiers: str | Sequence[Tier | str] | None = None,
     cache: GameStore | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> SearchResult:
-    """Whole-unit paytables whose house edge lies in a band, closest to its middle first."""
+    """Whole-unit paytables whose house edge lies in a band, closest to its middle first.
+
+    ``tiers`` names the tiers searched, best first (clause 4's three when not given).
+    """
     if round_edge_range is None and bonus_edge_range is None:
         round_edge_range = DEFAULT_ROUND_BAND
     kind, band = _edge_target(bonus_edge_range, round_edge_range, "edge range")
+    searched = BONUS_TIERS if tiers is None else parse_tiers(tiers)
     played = make_rules(rules, options)
-    model = edge_model(played, cache=cache)
+    model = edge_model(played, cache=cache, tiers=searched)
     return search_paytables(model, kind, parse_band(str(band)), played.bonus_ratio, max_pay, top)
 
 
@@ -111,24 +149,12 @@ def _listed(values: Sequence[Any] | str, parse: Callable[[str], Any], what: str)
     return tuple(parse(item) for item in items)
 
 
-def _whole(what: str) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        digits = text.strip().lstrip("+-")
-        if not (digits.isascii() and digits.isdigit()) or len(text) > 6:
-            raise RulesError(f"{what} {text!r} is not a whole number")
-        return int(text)
-
-    return parse
+def _parse(rule: str) -> Callable[[str], Any]:
+    """How the rule table reads one value of ``rule`` from its text (as every option does)."""
+    return RULES_BY_NAME[rule].parse
 
 
-def _natural(text: str) -> DealerNatural:
-    try:
-        return DealerNatural(text)
-    except ValueError:
-        choices = ", ".join(d.value for d in DealerNatural)
-        raise RulesError(f"dealer natural {text!r} is unknown: use one of {choices}") from None
-
-
+@checked
 def variants(
     *,
     decks: Sequence[int | str] | str = (),
@@ -161,10 +187,10 @@ def variants(
     )
     combinations = variant_rules(
         base,
-        decks=_listed(decks, _whole("decks"), "decks"),
-        dealer_stands_on=_listed(dealer_stands_on, _whole("dealer stands on"), "totals"),
-        blackjack_pays=_listed(blackjack_pays, lambda t: parse_ratio(t, "blackjack pays"), "pays"),
-        dealer_natural=_listed(dealer_natural, _natural, "naturals"),
+        decks=_listed(decks, _parse("decks"), "decks"),
+        dealer_stands_on=_listed(dealer_stands_on, _parse("dealer_stands_on"), "totals"),
+        blackjack_pays=_listed(blackjack_pays, _parse("blackjack_pays"), "pays"),
+        dealer_natural=_listed(dealer_natural, _parse("dealer_natural"), "naturals"),
     )
     found = solve_variants(combinations, exact=exact, jobs=jobs, progress=progress, cache=cache)
     return Variants(base, found)

@@ -24,6 +24,7 @@ from solver.exact.shoe_states import (
     study_shoe_states,
 )
 from solver.model.cards import Card
+from solver.model.checks import checked
 from solver.model.counts import Tags, parse_tags, system_tags
 from solver.model.errors import BackendError, CountError
 from solver.model.parallel import check_jobs, scheduler_address
@@ -31,6 +32,7 @@ from solver.model.rules import Rules
 from solver.store.protocol import Store
 
 
+@checked
 def eor(
     *,
     removed: Cards = (),
@@ -45,6 +47,7 @@ def eor(
     return cached_effects(played, given_cards(removed), exact, jobs, cache)
 
 
+@checked
 def count(
     *,
     tags: str | Mapping[str, int] | None = None,
@@ -94,6 +97,7 @@ def _chosen_count(
     return None
 
 
+@checked
 def shoe_states(
     *,
     samples: int,

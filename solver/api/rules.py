@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any, TypedDict, Unpack
 
 from solver.model.cards import Card, parse_cards
+from solver.model.checks import checked
 from solver.model.errors import RulesError
 from solver.model.rules import (
     RULE_ALIASES,
@@ -39,12 +40,12 @@ class RuleOptions(TypedDict, total=False):
     decks: int | str | None
     dealer_stands_on: int | str | None
     dealer_bonus: DealerBonus | str | None
-    blackjack_pays: Fraction | int | str | None
+    blackjack_pays: Fraction | int | float | str | None
     dealer_natural: DealerNatural | str | None
     natural_beats: NaturalBeats | str | None
     natural_beats_multi_card_21: bool | None
     paytable: Paytable | str | None
-    bonus_ratio: Fraction | int | str | None
+    bonus_ratio: Fraction | int | float | str | None
 
 
 def make_rules(rules: Rules | None, options: RuleOptions) -> Rules:
@@ -89,6 +90,7 @@ class RulesResult:
         return document
 
 
+@checked
 def rules(*, rules: Rules | None = None, **options: Unpack[RuleOptions]) -> RulesResult:
     """The rules in force, each validated; with ``preset=``, which rules it sets and why.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Unpack
 
+from solver.api.chart_file import chart_for
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.session import (
@@ -15,12 +16,14 @@ from solver.exact.session import (
     session_figures,
 )
 from solver.exact.strategies import realistic_play, simple_policy
+from solver.model.checks import checked
 from solver.model.errors import SessionError
 from solver.model.rules import Rules
 from solver.sim.strategies import TABLE_STRATEGIES
 from solver.store.protocol import Store
 
 
+@checked
 def session(
     *,
     rounds: int,
@@ -48,11 +51,15 @@ def session(
         raise SessionError(f"method {method!r} is unknown: use auto, exact or fft")
     played = make_rules(rules, options)
     name = strategy.strip().lower() if isinstance(strategy, str) else ""
-    if name not in TABLE_STRATEGIES:
+    chart = chart_for(strategy) if isinstance(strategy, str) else None
+    if chart is not None:
+        name = strategy.strip()
+    elif name not in TABLE_STRATEGIES:
         simple_policy(str(strategy), played)
     game = solve_game(played, given_cards(removed), True, jobs, progress, cache)
     if name != "optimal":
-        game = realistic_play(played, [name], game, cache).policies[0].game
+        charts = {} if chart is None else {name: chart}
+        game = realistic_play(played, [name], game, cache, charts).policies[0].game
     if not game.round_lines:
         raise SessionError("the round needs the suits of every removed card")
     lines = [(line.net, line.probability) for line in game.round_lines]

@@ -6,12 +6,14 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Unpack
 
+from solver.api.chart_file import chart_for
 from solver.api.protection import cached_effects
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.game import solve_game
 from solver.exact.protection import best_count
 from solver.exact.seats import parse_seat_counts
 from solver.model.cards import Card
+from solver.model.checks import checked
 from solver.model.counts import count_tags
 from solver.model.errors import CountError, SimulationError
 from solver.model.rules import Rules
@@ -23,6 +25,7 @@ from solver.studies.seats import DEFAULT_ROUNDS, TableOfPlayers, check_run, tabl
 from solver.studies.simulation import once, played_strategy, simulate_beside_exact
 
 
+@checked
 def simulate(
     *,
     rounds: int,
@@ -66,10 +69,11 @@ def simulate(
     # Bad settings fail before any exact figure is solved.
     check_deal(played, rounds, seed=seed, seats=seats, penetration=cut, jobs=jobs, removed=cards)
     counting = _counter(played, cards, counter, spread, ramp, wong_out, jobs, cache)
+    chart = chart_for(strategy)
     game = once(lambda: solve_game(played, exact=True, cache=cache))
     return simulate_beside_exact(
         played,
-        played_strategy(strategy, played, game, cache),
+        played_strategy(strategy, played, game, cache, chart),
         rounds,
         game,
         seed=seed,
@@ -80,6 +84,7 @@ def simulate(
         cache=cache,
         progress=progress,
         counter=counting,
+        chart=chart,
     )
 
 
@@ -116,6 +121,7 @@ def _counter(
     return Counter(label, tags, *bets)
 
 
+@checked
 def seats(
     *,
     seats: Sequence[int] | str = "1-7",
@@ -141,6 +147,10 @@ def seats(
     chosen = DEFAULT_ROUNDS if rounds is None else rounds
     check_run(chosen, seed)  # before the solve that optimal and chart play need
     policy = played_strategy(
-        strategy, played, lambda: solve_game(played, exact=True, cache=cache), cache
+        strategy,
+        played,
+        lambda: solve_game(played, exact=True, cache=cache),
+        cache,
+        chart_for(strategy),
     )
     return table_of_players(played, policy, counts, chosen, seed=seed, jobs=jobs)

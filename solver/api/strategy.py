@@ -8,17 +8,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Unpack
 
+from solver.api.chart_file import chart_for, load_chart
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.chart import Chart, stored_chart
+from solver.exact.chart_costs import ChartCheck, ChartCosts, check_chart
+from solver.exact.chart_costs import chart_costs as costs_of_chart
 from solver.exact.dealer import DealerResult, dealer_distribution
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.ratios import ratio_table, round_moments, volatility
 from solver.exact.strategies import StrategiesResult, realistic_play, simple_policy
 from solver.exact.volatility import check_ratio, parse_ratios
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_value
-from solver.model.checks import is_whole
+from solver.model.chart_file import ChartGrid
+from solver.model.checks import checked, is_whole
 from solver.model.errors import StrategyError
 from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import TABULATED_RATIOS, Rules
@@ -26,6 +31,7 @@ from solver.sim.strategies import TABLE_STRATEGIES
 from solver.store.protocol import Store
 
 
+@checked
 def dealer(
     *,
     bonus: str | int = "all",
@@ -50,6 +56,7 @@ def dealer(
     return DealerResult(played, cards, rows)
 
 
+@checked
 def chart(
     *, cache: Store | None = None, rules: Rules | None = None, **options: Unpack[RuleOptions]
 ) -> Chart:
@@ -58,6 +65,33 @@ def chart(
     return stored_chart(played, solve_game(played, exact=True, cache=cache), cache)
 
 
+@checked
+def chart_check(
+    *,
+    file: str | Path,
+    cache: Store | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> ChartCheck:
+    """The chart in ``file``: its exact EV, its cost against the best chart and perfect play,
+    and each cell where it differs from the best chart with that cell's cost."""
+    played = make_rules(rules, options)
+    grid = load_chart(file)  # a bad file fails before the solve
+    game = solve_game(played, exact=True, cache=cache)
+    return check_chart(game, grid, grid.name, stored_chart(played, game, cache))
+
+
+@checked
+def chart_costs(
+    *, cache: Store | None = None, rules: Rules | None = None, **options: Unpack[RuleOptions]
+) -> ChartCosts:
+    """The best chart with, in each cell, the cost of playing that cell the other way."""
+    played = make_rules(rules, options)
+    game = solve_game(played, exact=True, cache=cache)
+    return costs_of_chart(game, stored_chart(played, game, cache))
+
+
+@checked
 def strategies(
     *,
     names: Sequence[str] | str = POLICY_NAMES,
@@ -71,8 +105,9 @@ def strategies(
 ) -> StrategiesResult:
     """Exact main EV, round EV, round house edge and cost against optimal play of each policy.
 
-    ``names`` lists the policies (``optimal``, ``chart``, ``stand-on:K``, ``never-bust``,
-    ``mimic-dealer``, ``always-stand``; text is a comma list).  The result also carries
+    ``names`` lists the policies (``optimal``, ``chart``, ``chart:FILE``, ``stand-on:K``,
+    ``never-bust``, ``mimic-dealer``, ``always-stand``; text is a comma list); ``chart:FILE``
+    plays the chart in that file (CSV or JSON, as :func:`chart` writes it).  The result also carries
     optimal play's round at each of ``bonus_ratios`` (each at least 1/2) and its
     volatility at the rules' ratio.  ``removed`` cards are out of the shoe (with suits).
     """
@@ -85,11 +120,15 @@ def strategies(
         if isinstance(bonus_ratios, str)
         else tuple(check_ratio(r) for r in bonus_ratios)
     )
-    for name in listed:  # refuse unknown names before the long solve
-        if name.strip().lower() not in TABLE_STRATEGIES:
+    charts: dict[str, ChartGrid] = {}
+    for name in listed:  # refuse unknown names (and unreadable charts) before the long solve
+        grid = chart_for(name)
+        if grid is not None:
+            charts[name.strip()] = grid
+        elif name.strip().lower() not in TABLE_STRATEGIES:
             simple_policy(name, played)
     game = solve_game(played, given_cards(removed), True, jobs, progress, cache)
-    result = realistic_play(played, listed, game, cache)
+    result = realistic_play(played, listed, game, cache, charts)
     moments = round_moments(game)
     return replace(
         result,

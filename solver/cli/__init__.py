@@ -83,6 +83,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "session_command",
         "Exact distribution of the net result over a session, and the risk of ruin.",
     ),
+    "serve": (
+        "solver.web.command",
+        "serve",
+        "The designer's workbench: a local web app of every figure, live as you type.",
+    ),
     "shoe-states": (
         "solver.cli.protection",
         "shoe_states",
@@ -129,14 +134,25 @@ class AsciiIntRange(AsciiInt, click.IntRange):
     """Click's ``IntRange``, in ASCII digits."""
 
 
+class AsciiFloat(click.types.FloatParamType):
+    """Click's numbers with a fraction, in ASCII digits too."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.isascii():
+            self.fail(f"{value!r} is not a number in the digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def ascii_digits(command: click.Command) -> click.Command:
-    """``command`` (and its subcommands) with every whole-number option in ASCII digits."""
+    """``command`` (and its subcommands) with every number option in ASCII digits."""
     for param in command.params:
         kind = param.type
         if type(kind) is click.types.IntParamType:
             param.type = AsciiInt()
         elif isinstance(kind, click.IntRange) and not isinstance(kind, AsciiInt):
             param.type = AsciiIntRange(kind.min, kind.max, kind.min_open, kind.max_open, kind.clamp)
+        elif type(kind) is click.types.FloatParamType:
+            param.type = AsciiFloat()
     if isinstance(command, click.Group):
         for subcommand in command.commands.values():
             ascii_digits(subcommand)

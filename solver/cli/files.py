@@ -19,8 +19,10 @@ from solver.cli.options import (
     rules_options,
     rules_options_except,
 )
+from solver.exact.graph import DecisionGraph
 from solver.present import files
 from solver.present.collection import VARIANTS
+from solver.present.graph import GraphFormat, render_graph
 
 
 @click.command("tables")
@@ -51,11 +53,19 @@ def tables(output_dir: str, no_cache: bool) -> None:
     "--output",
     type=FilePath(dir_okay=False, writable=True),
     required=True,
-    help="File to write: .graphml, .gexf or .dot (or a picture: .svg, .png, .pdf).",
+    help="File to write: .graphml, .gexf or .dot (or a picture: .svg, .png, .pdf); "
+    "- writes GraphML to stdout.",
 )
 def graph(bonus_text: str, hand: str | None, exact: bool, output: Path, **options: Any) -> None:
     """The player's decision graph (hands, EVs, draws) for Gephi, yEd or Graphviz."""
-    api.graph(output, bonus=bonus_text, hand=() if hand is None else hand, exact=exact, **options)
+    cards = () if hand is None else hand
+    if files.to_stdout(output) is None:  # -o -: GraphML, text, on stdout
+        drawn = api.graph(None, bonus=bonus_text, hand=cards, exact=exact, **options)
+        assert isinstance(drawn, DecisionGraph)
+        sys.stdout.buffer.write(render_graph(drawn, GraphFormat.GRAPHML))
+        sys.stdout.flush()
+        return
+    api.graph(output, bonus=bonus_text, hand=cards, exact=exact, **options)
     click.echo(f"cbj: wrote {output}", err=True)
 
 
@@ -73,7 +83,7 @@ def graph(bonus_text: str, hand: str | None, exact: bool, output: Path, **option
     "--output",
     type=FilePath(dir_okay=False),
     default=None,
-    help="Write to this file, .html or .pdf (default: HTML on stdout).",
+    help="Write to this file, .html or .pdf (default, or -: HTML on stdout).",
 )
 @click.option(
     "--format",
@@ -121,6 +131,7 @@ def report(
     **options: Any,
 ) -> None:
     """A PAR-style math report of the game: HTML or PDF."""
+    output = files.to_stdout(output)
     if output is None and fmt is not None:
         files.check_terminal(fmt, sys.stdout)
     result = api.report(

@@ -21,7 +21,8 @@ from solver.cli.options import (
     rules_options_except,
     show_help_if_bare,
 )
-from solver.model.outcomes import DEFAULT_ROUND_BAND, PAY_TIERS, BonusOutcome
+from solver.model.outcomes import DEFAULT_ROUND_BAND
+from solver.model.paytable import BONUS_TIERS, Tier
 from solver.present.formats import Format
 from solver.present.tables import pay_solution_table, search_table, variants_table
 
@@ -33,13 +34,13 @@ def paytable(context: click.Context) -> None:
     show_help_if_bare(context)
 
 
-def pay_option(tier: BonusOutcome) -> Callable[[F], F]:
+def pay_option(tier: Tier) -> Callable[[F], F]:
     """``--suited-match`` and friends: one tier's pay, overriding ``--paytable``."""
     return click.option(
-        f"--{tier.value.replace('_', '-')}",
-        tier.value,
+        f"--{tier.option}",
+        tier.name,
         default=None,
-        help=f"Pay of the {tier.value.replace('_', ' ')} tier to 1 (default: from --paytable).",
+        help=f"Pay of the {tier.words} tier to 1 (default: from --paytable).",
     )
 
 
@@ -48,12 +49,12 @@ def pay_option(tier: BonusOutcome) -> Callable[[F], F]:
 @click.option(
     "--solve-for",
     required=True,
-    type=click.Choice([t.value for t in PAY_TIERS]),
-    help="The tier whose pay is solved for.",
+    help="The tier whose pay is solved for: any tier of --paytable, e.g. rank_match or "
+    "suited-adjacent (docs/designer.md).",
 )
-@pay_option(BonusOutcome.SUITED_MATCH)
-@pay_option(BonusOutcome.RANK_MATCH)
-@pay_option(BonusOutcome.ADJACENT)
+@pay_option(BONUS_TIERS[0])
+@pay_option(BONUS_TIERS[1])
+@pay_option(BONUS_TIERS[2])
 @click.option(
     "--target-bonus-edge", default=None, help="Bonus wager house edge, e.g. 0.05, 1/20, 5%."
 )
@@ -80,6 +81,12 @@ def paytable_solve(fmt: str, no_cache: bool, **options: Any) -> None:
 )
 @click.option("--bonus-edge-range", default=None, help="Band LO:HI of the Bonus house edge.")
 @click.option("--top", type=int, default=10, show_default=True, help="Paytables to list.")
+@click.option(
+    "--tiers",
+    default=None,
+    help="Tiers to pay, best first, e.g. suited-match,rank-match,suited-adjacent,adjacent "
+    "(default: suited-match,rank-match,adjacent; docs/designer.md).",
+)
 @cache_option
 @format_option(*ALL_FORMATS)
 def paytable_search(fmt: str, no_cache: bool, **options: Any) -> None:

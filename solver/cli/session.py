@@ -35,7 +35,7 @@ from solver.present.tables import dumps, render_tables
     "--strategy",
     default="optimal",
     show_default=True,
-    help="optimal, chart, stand-on:K, never-bust, mimic-dealer or always-stand.",
+    help="optimal, chart, chart:FILE, stand-on:K, never-bust, mimic-dealer or always-stand.",
 )
 @click.option(
     "--method",
@@ -61,7 +61,7 @@ from solver.present.tables import dumps, render_tables
     "--output",
     type=FilePath(dir_okay=False),
     default=None,
-    help="Write to this file instead of stdout.",
+    help="Write to this file instead of stdout (- is stdout).",
 )
 def session_command(
     rounds: int,
@@ -77,6 +77,7 @@ def session_command(
 ) -> None:
     """Exact distribution of the net result over a session, and the risk of ruin."""
     chosen = present.SessionFormat(fmt)
+    output = files.to_stdout(output)
     if output is None:
         files.check_terminal(fmt, sys.stdout)
     else:

@@ -32,8 +32,8 @@ from solver.present.tables import simulation_tables
     "--strategy",
     default="optimal",
     show_default=True,
-    help="optimal, chart, stand-on:K (stand once the best total reaches K), never-bust, "
-    "mimic-dealer or always-stand.",
+    help="optimal, chart, chart:FILE (a chart file), stand-on:K (stand once the best total "
+    "reaches K), never-bust, mimic-dealer or always-stand.",
 )
 @click.option(
     "--penetration",
@@ -124,8 +124,8 @@ def simulate_command(
     "--strategy",
     default="optimal",
     show_default=True,
-    help="What every seat plays: optimal, chart, stand-on:K, never-bust, mimic-dealer or "
-    "always-stand.",
+    help="What every seat plays: optimal, chart, chart:FILE, stand-on:K, never-bust, "
+    "mimic-dealer or always-stand.",
 )
 @jobs_option("Worker processes, -1 for all cores; results do not depend on it.", every_core=True)
 @cache_option

@@ -24,9 +24,9 @@ from solver.cli.options import (
     rules_options,
 )
 from solver.model.outcomes import POLICY_NAMES
-from solver.present import charts, files
+from solver.present import chart_costs, charts, files
 from solver.present import strategies as present_strategies
-from solver.present.formats import ChartFormat
+from solver.present.formats import ChartFormat, Format
 from solver.present.tables import (
     dealer_table,
     volatility_table,
@@ -50,25 +50,56 @@ def dealer(bonus_text: str, removed: str, fmt: str, **options: Any) -> None:
     emit_result(fmt, result, dealer_table(result.rules, result.removed, result.rows))
 
 
+#: The formats ``cbj chart --check`` and ``--costs`` print (a table of cells, not a chart).
+CHECK_FORMATS = (Format.TABLE.value, Format.CSV.value, Format.JSON.value, Format.MD.value)
+
+
 @click.command("chart")
 @rules_options
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice([f.value for f in ChartFormat]),
+    type=click.Choice(list(dict.fromkeys([*(f.value for f in ChartFormat), Format.TABLE.value]))),
     default=None,
-    help="Output format  [default: from -o's extension, else md]",
+    help="Output format  [default: from -o's extension, else md; table for --check, --costs]",
 )
 @click.option(
     "-o",
     "--output",
     type=FilePath(dir_okay=False),
     default=None,
-    help="Write to this file instead of stdout (format from its extension).",
+    help="Write to this file instead of stdout (format from its extension; - is stdout).",
+)
+@click.option(
+    "--check",
+    "check_file",
+    default=None,
+    metavar="FILE",
+    help="Price the chart in FILE (CSV or JSON as cbj chart writes): its EV, its cost, and "
+    "each cell that differs from the best chart.",
+)
+@click.option(
+    "--costs",
+    is_flag=True,
+    help="The best chart with each cell's cost per 100 rounds of playing it the other way.",
 )
 @cache_option
-def chart(fmt: str | None, output: Path | None, no_cache: bool, **options: Any) -> None:
+def chart(
+    fmt: str | None,
+    output: Path | None,
+    check_file: str | None,
+    costs: bool,
+    no_cache: bool,
+    **options: Any,
+) -> None:
     """The best printable hit/stand chart and its cost against perfect play."""
+    output = files.to_stdout(output)
+    if check_file is not None or costs:
+        _chart_cells(fmt, output, check_file, costs, no_cache, options)
+        return
+    if fmt == Format.TABLE.value:
+        raise click.UsageError("--format table is for --check and --costs; a chart is md, csv, "
+                               "json, html, pdf, svg or png")  # fmt: skip
     chosen = ChartFormat(files.choose_format(output, fmt, [f.value for f in ChartFormat], "md"))
     if output is None:
         files.check_terminal(chosen.value, sys.stdout)
@@ -82,6 +113,33 @@ def chart(fmt: str | None, output: Path | None, no_cache: bool, **options: Any) 
         click.echo(f"cbj: {files.wrote(files.write_atomic(output, data))}", err=True)
 
 
+def _chart_cells(
+    fmt: str | None,
+    output: Path | None,
+    check_file: str | None,
+    costs: bool,
+    no_cache: bool,
+    options: dict[str, Any],
+) -> None:
+    """``cbj chart --check FILE`` or ``--costs``: a table of cells and their costs."""
+    if check_file is not None and costs:
+        raise click.UsageError("give --check FILE or --costs, not both")
+    if output is not None:
+        raise click.UsageError("--check and --costs print to stdout: leave out -o")
+    chosen = fmt or Format.TABLE.value
+    if chosen not in CHECK_FORMATS:
+        raise click.UsageError(
+            f"--check and --costs print {', '.join(CHECK_FORMATS)}, not {chosen}"
+        )
+    cache = chosen_cache(no_cache)
+    if check_file is not None:
+        checked = api.chart_check(file=check_file, cache=cache, **options)
+        emit_result(chosen, checked, chart_costs.check_table(checked))
+    else:
+        priced = api.chart_costs(cache=cache, **options)
+        emit_result(chosen, priced, chart_costs.costs_table(priced))
+
+
 @click.command("strategies")
 @rules_options
 @click.option(
@@ -89,7 +147,8 @@ def chart(fmt: str | None, output: Path | None, no_cache: bool, **options: Any) 
     "names",
     default=",".join(POLICY_NAMES),
     show_default=True,
-    help="Policies to evaluate, separated by commas.",
+    help="Policies to evaluate, separated by commas; chart:FILE plays a chart file "
+    "(docs/charts.md).",
 )
 @click.option(
     "--bonus-ratios",

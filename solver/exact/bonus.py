@@ -1,7 +1,9 @@
 """The mandatory Bonus wager (rule clause 4): outcomes, exact return table and moments.
 
 Combinations count ordered pairs of physical cards (player's card, Bonus card) dealt
-from the shoe, so the probabilities are exact integers over ``N * (N - 1)``.
+from the shoe, so the probabilities are exact integers over ``N * (N - 1)``.  Any list of
+tiers (:class:`solver.model.paytable.Paytable`) is counted the same way: each pair of
+ranks, suited or not, reaches one outcome, the first tier that holds.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from solver.model.cards import RANKS, SUITS, Card, Shoe
 from solver.model.errors import ShoeError
 from solver.model.numbers import exact_json, float_json
-from solver.model.outcomes import BONUS_OUTCOMES, BonusOutcome, bonus_pay, ranks_adjacent
+from solver.model.outcomes import as_outcome, bonus_pay
+from solver.model.paytable import LOSE, Paytable, tier_classes
 from solver.model.rules import Rules
 
 if TYPE_CHECKING:
@@ -23,39 +26,48 @@ if TYPE_CHECKING:
 
 
 #: Ordered-pair counts keyed by (player card value, Bonus card value), then by outcome.
-ValuePairCounts = dict[tuple[int, int], dict[BonusOutcome, int]]
+ValuePairCounts = dict[tuple[int, int], dict[str, int]]
 
 
-def combinations_by_values(shoe: Shoe) -> ValuePairCounts:
+def combinations_by_values(shoe: Shoe, paytable: Paytable | None = None) -> ValuePairCounts:
     """Count ordered card pairs from ``shoe`` by both cards' blackjack values and outcome.
 
-    The main game sees values and the Bonus wager sees ranks and suits; this joint count
-    is what ties the two wagers of a round together.
+    The outcomes are ``paytable``'s (clause 4's three tiers when not given), best tier
+    first, then lose.  The main game sees values and the Bonus wager sees ranks and
+    suits; this joint count is what ties the two wagers of a round together.
     """
     if not shoe.suits_known:
         raise ShoeError(
             "the Bonus wager depends on suits: give every removed card with its suit, e.g. Ks"
         )
+    paytable = paytable or Paytable()
+    outcomes = [as_outcome(o) for o in paytable.outcomes]
+    classes = tier_classes(paytable.tiers)
     ranks = shoe.rank_counts()
+    suits: list[list[int]] | None = None
     table: ValuePairCounts = {}
     for i, first in enumerate(RANKS):
         for j, second in enumerate(RANKS):
-            cell = table.setdefault((first.points, second.points), dict.fromkeys(BONUS_OUTCOMES, 0))
-            if i == j:
-                suited = sum(shoe.count(first, s) * (shoe.count(first, s) - 1) for s in SUITS)
-                cell[BonusOutcome.SUITED_MATCH] += suited
-                cell[BonusOutcome.RANK_MATCH] += ranks[i] * (ranks[i] - 1) - suited
-            elif ranks_adjacent(i, j):
-                cell[BonusOutcome.ADJACENT] += ranks[i] * ranks[j]
-            else:
-                cell[BonusOutcome.LOSE] += ranks[i] * ranks[j]
+            cell = table.setdefault((first.points, second.points), dict.fromkeys(outcomes, 0))
+            same = int(i == j)  # a card cannot pair with itself
+            pairs = ranks[i] * (ranks[j] - same)
+            suited_kind, unsuited_kind = classes[i, j, True], classes[i, j, False]
+            if suited_kind == unsuited_kind:  # the suits settle nothing here
+                cell[as_outcome(suited_kind)] += pairs
+                continue
+            if suits is None:
+                suits = [[shoe.count(rank, suit) for suit in SUITS] for rank in RANKS]
+            suited = sum(a * (b - same) for a, b in zip(suits[i], suits[j], strict=True))
+            cell[as_outcome(suited_kind)] += suited
+            cell[as_outcome(unsuited_kind)] += pairs - suited
     return table
 
 
-def bonus_combinations(shoe: Shoe) -> dict[BonusOutcome, int]:
+def bonus_combinations(shoe: Shoe, paytable: Paytable | None = None) -> dict[str, int]:
     """Count ordered pairs (player card, Bonus card) from ``shoe`` by outcome."""
-    totals = dict.fromkeys(BONUS_OUTCOMES, 0)
-    for cell in combinations_by_values(shoe).values():
+    outcomes = (paytable or Paytable()).outcomes
+    totals = {as_outcome(o): 0 for o in outcomes}
+    for cell in combinations_by_values(shoe, paytable).values():
         for outcome, n in cell.items():
             totals[outcome] += n
     return totals
@@ -65,7 +77,8 @@ def bonus_combinations(shoe: Shoe) -> dict[BonusOutcome, int]:
 class BonusLine:
     """One row of the Bonus wager's return table."""
 
-    outcome: BonusOutcome
+    outcome: str
+    """The tier reached (its name), or ``lose``."""
     pays: Fraction
     combinations: int
     probability: Fraction
@@ -116,18 +129,18 @@ class BonusAnalysis:
         return math.sqrt(self.variance)
 
     def symbolic_expected_value(self) -> sympy.Expr:
-        """Expected value as a sympy expression in the three pays ``S``, ``R``, ``A``."""
+        """Expected value as a sympy expression in the pays: ``S``, ``R``, ``A`` for clause 4's
+        three tiers, else one symbol per tier, named as the tier is."""
         import sympy  # slow to load: only the symbolic forms need it
 
-        symbols = {
-            BonusOutcome.SUITED_MATCH: sympy.Symbol("S"),
-            BonusOutcome.RANK_MATCH: sympy.Symbol("R"),
-            BonusOutcome.ADJACENT: sympy.Symbol("A"),
-            BonusOutcome.LOSE: sympy.Integer(-1),
-        }
+        symbols = pay_symbols(self.rules.paytable)
         total = self.total_combinations
         return sympy.expand(
-            sum(sympy.Rational(ln.combinations, total) * symbols[ln.outcome] for ln in self.lines)
+            sum(
+                sympy.Rational(ln.combinations, total)
+                * (sympy.Integer(-1) if ln.outcome == LOSE else symbols[ln.outcome])
+                for ln in self.lines
+            )
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -139,7 +152,7 @@ class BonusAnalysis:
             "removed": [str(c) for c in self.removed],
             "outcomes": [
                 {
-                    "outcome": line.outcome.value,
+                    "outcome": str(line.outcome),
                     "pays": exact_json(line.pays),
                     "combinations": exact_json(line.combinations),
                     "probability": exact_json(line.probability),
@@ -166,13 +179,21 @@ def analyse_bonus(rules: Rules | None = None, removed: Iterable[Card] = ()) -> B
     shoe = Shoe.full(rules.decks).remove(removed)
     if shoe.total < 2:
         raise ShoeError(f"a shoe of {shoe.total} card(s) cannot deal the player and Bonus cards")
-    counts = bonus_combinations(shoe)
+    counts = bonus_combinations(shoe, rules.paytable)
     total = shoe.total * (shoe.total - 1)
     lines = tuple(
-        BonusLine(o, bonus_pay(rules.paytable, o), counts[o], Fraction(counts[o], total))
-        for o in BONUS_OUTCOMES
+        BonusLine(o, bonus_pay(rules.paytable, o), n, Fraction(n, total)) for o, n in counts.items()
     )
     return BonusAnalysis(rules, removed, lines)
+
+
+def pay_symbols(paytable: Paytable) -> dict[str, sympy.Symbol]:
+    """The sympy symbol of each tier's pay: ``S``, ``R``, ``A`` for clause 4's three tiers."""
+    import sympy  # slow to load: only the symbolic forms need it
+
+    if paytable.standard:
+        return {t.name: sympy.Symbol(t.name[0].upper()) for t in paytable.tiers}
+    return {t.name: sympy.Symbol(t.name) for t in paytable.tiers}
 
 
 @dataclass(frozen=True, slots=True)

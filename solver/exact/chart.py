@@ -30,9 +30,19 @@ from solver.exact.game import GameResult, GameStore, solve_game
 from solver.exact.modular import padded_falling
 from solver.exact.player import ExactValues, Number, PlayerSolution
 from solver.model.cards import VALUES, ValueCounts, value_label
-from solver.model.cells import CHART_TITLE, COLUMNS, LEGEND, ROWS, Cell, grid
-from solver.model.cells import Action as Action  # the chart's vocabulary, for its callers
-from solver.model.cells import cell_of as cell_of
+from solver.model.cells import (
+    CHART_TITLE,
+    COLUMNS,
+    LEGEND,
+    ROWS,
+    Action,
+    Actions,
+    Cell,
+    cell_name,
+    cell_of,
+    grid,
+)
+from solver.model.errors import StrategyError
 from solver.model.hands import describe_hand, hand_of, is_player_blackjack
 from solver.model.numbers import exact_json
 from solver.model.rules import Rules
@@ -386,14 +396,21 @@ def stored_chart(
 
 
 def strategy_source(
-    game: GameResult[Fraction], kind: str, cache: ChartStore | None = None
+    game: GameResult[Fraction],
+    kind: str,
+    cache: ChartStore | None = None,
+    chart: Actions | None = None,
 ) -> dict[tuple[int, ValueCounts], bool]:
     """Hit (True) or stand for every (Bonus value, own hand), for the simulator to play.
 
     ``optimal`` is the composition-dependent play of ``game`` (an exact solve), ``chart``
-    the best printable chart under its rules (kept in ``cache``, if given).
+    the best printable chart under its rules (kept in ``cache``, if given); a ``chart``
+    given (one read from a file, ``chart:FILE``) is played as it is.
     """
-    chart = stored_chart(game.rules, game, cache) if kind == "chart" else None
+    if chart is not None:
+        verify_chart(game, chart, kind)
+    elif kind == "chart":
+        chart = stored_chart(game.rules, game, cache)
     table: dict[tuple[int, ValueCounts], bool] = {}
     for bonus, solution in game.solutions.items():
         for i, row in enumerate(solution.space.hands.tolist()):
@@ -412,3 +429,31 @@ def exact_main(
     if kind == "chart":
         return stored_chart(game.rules, game, cache).expected_value, None
     return game.expected_value, dict(game.outcomes)
+
+
+def _columns(game: GameResult[Fraction]) -> dict[int, _Column]:
+    """The exact workspace of every Bonus card of ``game`` (an exact solve)."""
+    if not game.exact:
+        raise TypeError("a chart's value needs an exact solve (solve_game(..., exact=True))")
+    return {bonus: _Column.of(solution, bonus) for bonus, solution in game.solutions.items()}
+
+
+def verify_chart(
+    game: GameResult[Fraction],
+    chart: Actions,
+    name: str = "chart",
+    columns: dict[int, _Column] | None = None,
+) -> dict[int, _Column]:
+    """Raise :class:`StrategyError` unless ``chart`` says H or S wherever a hand arises.
+
+    Returns the columns of ``game`` (built here when not given).
+    """
+    columns = _columns(game) if columns is None else columns
+    for bonus, column in columns.items():
+        for cell in ROWS:
+            if cell in column.members and chart.action(cell, bonus) is Action.NONE:
+                raise StrategyError(
+                    f"{name}: {cell_name(cell)} v {value_label(bonus)} is '-', but such hands "
+                    "arise: write H (hit) or S (stand)"
+                )
+    return columns

@@ -22,13 +22,7 @@ from solver.model.cards import VALUES, Card, Shoe, ValueCounts, value_label
 from solver.model.errors import HandError, RulesError, ShoeError
 from solver.model.hands import hand_of, hard_total, is_player_blackjack
 from solver.model.numbers import exact_json, float_json, number_json
-from solver.model.outcomes import (
-    BONUS_OUTCOMES,
-    MAIN_OUTCOMES,
-    BonusOutcome,
-    bonus_pay,
-    main_payoffs,
-)
+from solver.model.outcomes import MAIN_OUTCOMES, bonus_pay, main_payoffs
 from solver.model.parallel import parallel_map
 from solver.model.rules import Rules
 
@@ -213,18 +207,18 @@ class GameResult(Generic[N]):
         return document
 
 
-JointOutcomes = dict[tuple[str, BonusOutcome], "Number"]
+JointOutcomes = dict[tuple[str, str], "Number"]
 
 
 def _round_terms(
-    shoe: Shoe, starts: dict[tuple[int, int], Start[Any]], exact: bool
-) -> Iterator[tuple[str, BonusOutcome, Number]]:
+    rules: Rules, shoe: Shoe, starts: dict[tuple[int, int], Start[Any]], exact: bool
+) -> Iterator[tuple[str, str, Number]]:
     """Every (main outcome, Bonus outcome, probability) term over ordered starting pairs."""
-    pairs = combinations_by_values(shoe)
+    pairs = combinations_by_values(shoe, rules.paytable)
     total = shoe.total * (shoe.total - 1)
     for (p, c), cell in pairs.items():
         start = starts.get((p, c))
-        for outcome in BONUS_OUTCOMES:
+        for outcome in cell:
             if cell[outcome] == 0:
                 continue
             if start is None:
@@ -242,13 +236,13 @@ def _round_lines(
 ) -> tuple[RoundLine[Any], ...]:
     """Joint distribution of (main net, Bonus net) over ordered starting card pairs."""
     pay_main = main_payoffs(rules)
-    nets: dict[tuple[str, BonusOutcome], Fraction] = {
+    nets: dict[tuple[str, str], Fraction] = {
         (k, outcome): pay_main[k] + bonus_pay(rules.paytable, outcome) * rules.bonus_ratio
         for k in MAIN_OUTCOMES
-        for outcome in BONUS_OUTCOMES
+        for outcome in rules.paytable.outcomes
     }
     lines: dict[Fraction, Number] = {}
-    for k, outcome, probability in _round_terms(shoe, starts, exact):
+    for k, outcome, probability in _round_terms(rules, shoe, starts, exact):
         net = nets[k, outcome]
         lines[net] = lines.get(net, 0) + probability
     return tuple(RoundLine(net, lines[net]) for net in sorted(lines))
@@ -264,7 +258,7 @@ def round_outcomes(game: GameResult[Any]) -> JointOutcomes:
         raise ShoeError("the round needs the suits of every removed card")
     joint: JointOutcomes = {}
     starts = {(s.player, s.bonus): s for s in game.starts}
-    for k, outcome, probability in _round_terms(shoe, starts, game.exact):
+    for k, outcome, probability in _round_terms(game.rules, shoe, starts, game.exact):
         joint[(k, outcome)] = joint.get((k, outcome), 0) + probability
     return joint
 

@@ -2,10 +2,13 @@
 
 The main wager's optimal play and EV do not depend on the paytable or the bonus ratio, so
 with one exact solve of the main game every house edge is an exact linear function of the
-three pays ``S``, ``R``, ``A``:
+tiers' pays (``S``, ``R``, ``A`` for clause 4's three; any list of named tiers alike):
 
     bonus edge = -(S p_suited + R p_rank + A p_adjacent - p_lose)
     round edge = -(main EV + r * bonus EV) / (1 + r)        (per total amount wagered)
+
+Which tier a pair of cards reaches depends on the tiers listed, never on their pays, so
+the edge stays linear whatever the pays.
 
 Solving for one pay is then a linear equation (sympy), and a different paytable's round
 distribution is re-priced from the solved starting pairs without solving the game again.
@@ -24,13 +27,14 @@ from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from solver.exact.bonus import analyse_bonus
+from solver.exact.bonus import analyse_bonus, pay_symbols
 from solver.exact.game import GameResult, GameStore, ProgressCallback, round_lines_for, solve_game
 from solver.exact.player import Number
-from solver.model.errors import DesignError
+from solver.model.errors import DesignError, RulesError
 from solver.model.numbers import exact_json, float_json, number_json, percent
-from solver.model.outcomes import PAY_TIERS, BonusOutcome
+from solver.model.outcomes import as_outcome
 from solver.model.parallel import parallel_map
+from solver.model.paytable import BONUS_TIERS, LOSE, Tier
 from solver.model.rules import (
     MAX_NUMBER_TEXT,
     MIN_BONUS_RATIO,
@@ -43,17 +47,15 @@ from solver.model.rules import (
 if TYPE_CHECKING:
     import sympy
 
-_SYMBOLS = {
-    BonusOutcome.SUITED_MATCH: "S",
-    BonusOutcome.RANK_MATCH: "R",
-    BonusOutcome.ADJACENT: "A",
-}
 #: The largest pay a search may enumerate up to.
 MAX_SEARCH_PAY = 1000
 #: The most paytables a search may list.
 MAX_TOP = 1000
 #: The most candidate paytables a search may rank: about a minute's work at worst.
 MAX_SEARCH_CANDIDATES = 20_000_000
+#: The most pays of the tiers but the last a search may step through (three tiers up to
+#: ``MAX_SEARCH_PAY`` make 500,500).
+MAX_SEARCH_RUNS = 500_500
 #: House edges (targets and bands) lie in this range: a player edge of up to 100,000%
 #: (pays up to 10,000 to 1 allow it), and at most 100% (the whole stake).
 MIN_EDGE = Fraction(-1000)
@@ -121,33 +123,32 @@ def parse_band(text: str, what: str = "edge range") -> tuple[Fraction, Fraction]
     return low, high
 
 
-def with_pay(paytable: Paytable, tier: BonusOutcome, pay: Fraction) -> Paytable:
+def with_pay(paytable: Paytable, tier: str, pay: Fraction) -> Paytable:
     """``paytable`` with one tier's pay replaced."""
-    return Paytable(paytable.pays, **{tier.value: pay})
+    return paytable.with_pay(tier, pay)
 
 
 @dataclass(frozen=True, slots=True)
 class LinearEdge:
-    """A house edge as ``constant + S * s + R * r + A * a`` for the pays ``S``, ``R``, ``A``."""
+    """A house edge as ``constant + sum(c * pay)``, one coefficient per tier of ``tiers``."""
 
     constant: Fraction
-    coefficients: tuple[Fraction, Fraction, Fraction]  # suited, rank, adjacent
+    coefficients: tuple[Fraction, ...]
+    tiers: tuple[Tier, ...] = BONUS_TIERS
 
     def __call__(self, paytable: Paytable) -> Fraction:
-        """The exact edge under ``paytable``."""
-        pays_ = (getattr(paytable, t.value) for t in PAY_TIERS)
+        """The exact edge under ``paytable`` (which must have these tiers)."""
+        if paytable.tiers != self.tiers:
+            raise DesignError(f"paytable {paytable} does not have the tiers of this edge")
         return self.constant + sum(
-            (c * p for c, p in zip(self.coefficients, pays_, strict=True)), Fraction(0)
+            (c * p for c, p in zip(self.coefficients, paytable.pays, strict=True)), Fraction(0)
         )
 
     def symbolic(self) -> sympy.Expr:
-        """The edge as a sympy expression in the symbols ``S``, ``R``, ``A``."""
-        import sympy  # slow to load: only the symbolic forms need it
-
-        terms = zip(self.coefficients, PAY_TIERS, strict=True)
-        return _rational(self.constant) + sum(
-            _rational(c) * sympy.Symbol(_SYMBOLS[t]) for c, t in terms
-        )
+        """The edge as a sympy expression in the pays' symbols (``S``, ``R``, ``A``, ...)."""
+        symbols = pay_symbols(Paytable([0] * len(self.tiers), self.tiers))
+        terms = zip(self.coefficients, self.tiers, strict=True)
+        return _rational(self.constant) + sum(_rational(c) * symbols[t.name] for c, t in terms)
 
 
 def _rational(value: Fraction) -> sympy.Rational:
@@ -161,6 +162,8 @@ class EdgeModel:
     """The house edges of any paytable and bonus ratio, from one exact solve of the game."""
 
     game: GameResult[Fraction]
+    tiers: tuple[Tier, ...] = BONUS_TIERS
+    """The tiers whose pays the edges are linear in."""
 
     @property
     def rules(self) -> Rules:
@@ -171,15 +174,20 @@ class EdgeModel:
         """The ``kind`` house edge at bonus ratio ``ratio`` as a linear function of the pays."""
         if self.game.bonus is None:
             raise DesignError("paytable design needs the suits of every removed card")
-        chance = {line.outcome: line.probability for line in self.game.bonus.lines}
-        bonus = LinearEdge(chance[BonusOutcome.LOSE], tuple(-chance[t] for t in PAY_TIERS))  # type: ignore[arg-type]
+        lines = self.game.bonus.lines
+        if self.tiers != self.game.rules.paytable.tiers:
+            counted = replace(self.game.rules, paytable=Paytable([0] * len(self.tiers), self.tiers))
+            lines = analyse_bonus(counted, self.game.removed).lines
+        chance = {str(line.outcome): line.probability for line in lines}
+        bonus = LinearEdge(chance[LOSE], tuple(-chance[t.name] for t in self.tiers), self.tiers)
         if kind is EdgeKind.BONUS:
             return bonus
         main = Fraction(self.game.expected_value)
         scale = ratio / (1 + ratio)
         return LinearEdge(
             -main / (1 + ratio) + scale * bonus.constant,
-            tuple(scale * c for c in bonus.coefficients),  # type: ignore[arg-type]
+            tuple(scale * c for c in bonus.coefficients),
+            self.tiers,
         )
 
     def edge(self, kind: EdgeKind, paytable: Paytable, ratio: Fraction) -> Fraction:
@@ -207,10 +215,19 @@ class EdgeModel:
         )
 
 
-def edge_model(rules: Rules, jobs: int = 1, cache: GameStore | None = None) -> EdgeModel:
-    """Solve the main game exactly once for every paytable under ``rules``."""
+def edge_model(
+    rules: Rules,
+    jobs: int = 1,
+    cache: GameStore | None = None,
+    tiers: tuple[Tier, ...] | None = None,
+) -> EdgeModel:
+    """Solve the main game exactly once for every paytable of ``tiers`` under ``rules``.
+
+    ``tiers`` defaults to those of the rules' paytable.
+    """
     neutral = replace(rules, paytable=Paytable(), bonus_ratio=MIN_BONUS_RATIO)
-    return EdgeModel(solve_game(neutral, exact=True, jobs=jobs, cache=cache))
+    game = solve_game(neutral, exact=True, jobs=jobs, cache=cache)
+    return EdgeModel(game, rules.paytable.tiers if tiers is None else tiers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +245,8 @@ class PaySolution:
     """The exact pay of one tier that meets a target edge, and practical pays around it."""
 
     rules: Rules
-    tier: BonusOutcome
+    tier: str
+    """The name of the tier solved for."""
     kind: EdgeKind
     target: Fraction
     pay: Fraction
@@ -243,7 +261,7 @@ class PaySolution:
         """The solution as the document ``cbj paytable solve --format json`` prints."""
         return {
             "rules": self.rules.to_json(),
-            "solve_for": self.tier.value,
+            "solve_for": str(self.tier),
             "target": {"kind": self.kind.value, "house_edge": exact_json(self.target)},
             "pay": exact_json(self.pay),
             "candidates": [
@@ -277,7 +295,7 @@ def practical_pays(pay: Fraction) -> tuple[Fraction, ...]:
 
 def solve_pay(
     model: EdgeModel,
-    tier: BonusOutcome,
+    tier: Tier | str,
     kind: EdgeKind,
     target: Fraction,
     paytable: Paytable,
@@ -285,52 +303,57 @@ def solve_pay(
 ) -> PaySolution:
     """Solve exactly for ``tier``'s pay so that the ``kind`` house edge equals ``target``.
 
-    The other two pays come from ``paytable``.  Raises :class:`DesignError` when the
-    target needs a negative pay.
+    The other pays come from ``paytable``, whose tiers are the model's.  Raises
+    :class:`DesignError` when the target needs a negative pay.
     """
     import sympy  # slow to load: only the symbolic forms need it
 
-    if tier not in PAY_TIERS:
-        raise DesignError(
-            f"cannot solve for {tier.value!r}: choose one of suited_match, rank_match, adjacent"
-        )
-    symbol = sympy.Symbol(_SYMBOLS[tier])
+    if paytable.tiers != model.tiers:
+        raise DesignError(f"paytable {paytable} does not have the tiers of the edge model")
+    try:
+        solved = paytable.tier(tier if isinstance(tier, str) else tier.name)
+    except RulesError as error:
+        raise DesignError(f"cannot solve for it: {error}") from None
+    symbols = pay_symbols(paytable)
     known = {
-        sympy.Symbol(_SYMBOLS[t]): _rational(getattr(paytable, t.value))
-        for t in PAY_TIERS
-        if t is not tier
+        symbols[t.name]: _rational(pay)
+        for t, pay in zip(paytable.tiers, paytable.pays, strict=True)
+        if t != solved
     }
     expression = model.linear(kind, ratio).symbolic().subs(known)
-    roots = sympy.solve(sympy.Eq(expression, _rational(target)), symbol)
+    roots = sympy.solve(sympy.Eq(expression, _rational(target)), symbols[solved.name])
+    name = as_outcome(solved.name)
     if len(roots) != 1:
         raise DesignError(
-            f"the {tier.value} pay cannot move the {kind.value} edge: that tier never occurs "
+            f"the {name} pay cannot move the {kind.value} edge: that tier never occurs "
             f"with {model.rules.decks} deck(s); solve for another tier"
         )
     root = sympy.Rational(roots[0])
     pay = Fraction(int(root.p), int(root.q))
     if pay < 0:
-        ceiling = model.edge(kind, with_pay(paytable, tier, Fraction(0)), ratio)
+        ceiling = model.edge(kind, with_pay(paytable, name, Fraction(0)), ratio)
         raise DesignError(
-            f"a {kind.value} house edge of {percent(target)} needs {tier.value} to pay "
+            f"a {kind.value} house edge of {percent(target)} needs {name} to pay "
             f"{float(pay):.4f} to 1, below 0; with the other pays at "
-            f"{_others(paytable, tier)} the edge is at most {percent(ceiling)} (a pay of 0)"
+            f"{_others(paytable, solved)} the edge is at most {percent(ceiling)} (a pay of 0)"
         )
     candidates = tuple(
         Candidate(
-            with_pay(paytable, tier, p),
+            with_pay(paytable, name, p),
             p,
-            model.edge(EdgeKind.BONUS, with_pay(paytable, tier, p), ratio),
-            model.edge(EdgeKind.ROUND, with_pay(paytable, tier, p), ratio),
+            model.edge(EdgeKind.BONUS, with_pay(paytable, name, p), ratio),
+            model.edge(EdgeKind.ROUND, with_pay(paytable, name, p), ratio),
         )
         for p in practical_pays(pay)
     )
-    rules = replace(model.rules, paytable=with_pay(paytable, tier, pay), bonus_ratio=ratio)
-    return PaySolution(rules, tier, kind, target, pay, candidates)
+    rules = replace(model.rules, paytable=with_pay(paytable, name, pay), bonus_ratio=ratio)
+    return PaySolution(rules, name, kind, target, pay, candidates)
 
 
-def _others(paytable: Paytable, tier: BonusOutcome) -> str:
-    return ", ".join(f"{t.value} {getattr(paytable, t.value)}" for t in PAY_TIERS if t is not tier)
+def _others(paytable: Paytable, tier: Tier) -> str:
+    return ", ".join(
+        f"{t.name} {pay}" for t, pay in zip(paytable.tiers, paytable.pays, strict=True) if t != tier
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,13 +377,17 @@ class SearchResult:
     max_pay: int
     matches: int
     hits: tuple[SearchHit, ...]
+    tiers: tuple[Tier, ...] = BONUS_TIERS
+    """The tiers searched, best first."""
 
     def to_json(self) -> dict[str, Any]:
         """The search as the document ``cbj paytable search --format json`` prints."""
         rules = self.rules.to_json()
         del rules["paytable"]  # the search varies it
+        named = {} if self.tiers == BONUS_TIERS else {"tiers": [t.option for t in self.tiers]}
         return {
             "rules": rules,
+            **named,
             "band": {
                 "kind": self.kind.value,
                 "low": exact_json(self.band[0]),
@@ -390,39 +417,60 @@ def search_paytables(
     max_pay: int = 50,
     top: int = 10,
 ) -> SearchResult:
-    """Whole-unit paytables ``max_pay >= S >= R >= A >= 1`` whose ``kind`` edge is in ``band``.
+    """Whole-unit paytables of the model's tiers, ``max_pay >= S >= R >= A >= 1`` (each tier's
+    pay at most the one before it), whose ``kind`` edge is in ``band``.
 
-    The edge falls as the adjacent pay rises, so for each ``(S, R)`` the band's ``A`` form
-    one interval, found directly rather than by trying every ``A``.
+    The edge falls as the last tier's pay rises, so for the pays of the tiers before it
+    the band's last pays form one interval, found directly rather than by trying each.
     """
     if not 1 <= max_pay <= MAX_SEARCH_PAY:
         raise DesignError(f"max pay {max_pay} is out of range: use 1 to {MAX_SEARCH_PAY}")
     if not 1 <= top <= MAX_TOP:
         raise DesignError(f"top {top} is out of range: use 1 to {MAX_TOP}")
+    leading = len(model.tiers) - 1
+    steps = math.comb(max_pay + leading - 1, leading)
+    if steps > MAX_SEARCH_RUNS:
+        raise DesignError(
+            f"{len(model.tiers)} tiers with pays up to {max_pay} make {steps:,} steps, more than "
+            f"the {MAX_SEARCH_RUNS:,} a search takes: lower --max-pay or name fewer tiers"
+        )
     low, high = band
     edge = model.linear(kind, ratio)
-    # Scale everything to integers: the edge times ``scale`` is k0 + kS s + kR r + kA a.
+    # Scale everything to integers: the edge times ``scale`` is k0 + sum(k_t pay_t).
     scale = math.lcm(*(c.denominator for c in (edge.constant, *edge.coefficients, low, high)))
-    k0, ks, kr, ka = (int(c * scale) for c in (edge.constant, *edge.coefficients))
+    k0, *ks = (int(c * scale) for c in (edge.constant, *edge.coefficients))
+    *lead, klast = ks
     top_end, bottom_end, twice_middle = (
         int(high * scale),
         int(low * scale),
         int((low + high) * scale),
     )
-    if ka >= 0:  # the edge falls as the adjacent pay rises, whatever the rules
-        raise ArithmeticError("the adjacent pay does not lower the edge")
+    if klast >= 0:
+        raise DesignError(
+            f"the {model.tiers[-1].option} pay does not lower the edge: that tier never occurs "
+            f"with {model.rules.decks} deck(s); search with another last tier"
+        )
 
-    def runs() -> Iterator[tuple[int, int, int, int, int]]:
-        """For each ``(S, R)``: the scaled edge at ``A = 0`` and the band's ``A`` interval."""
-        for s in range(1, max_pay + 1):
-            for r in range(1, s + 1):
-                base = k0 + ks * s + kr * r  # the scaled edge at a = 0, falling by -ka per unit
-                first = max(1, -((top_end - base) // -ka))  # ceil((base - high) / -ka)
-                last = min(r, (base - bottom_end) // -ka)
+    def runs() -> Iterator[tuple[tuple[int, ...], int, int, int, int]]:
+        """For the leading pays: the scaled edge at a last pay of 0 and the band's interval."""
+        if not lead:  # one tier: its pays run from 1 to max_pay
+            first = max(1, -((top_end - k0) // -klast))
+            last = min(max_pay, (k0 - bottom_end) // -klast)
+            if first <= last:
+                yield (), 0, k0, first, last  # no leading pays: r is not used
+            return
+        *outer, inner = lead
+        for rising in itertools.combinations_with_replacement(range(1, max_pay + 1), leading - 1):
+            prefix = rising[::-1]  # each pay at most the one before it
+            start = k0 + sum(k * p for k, p in zip(outer, prefix, strict=True))
+            for r in range(1, (prefix[-1] if prefix else max_pay) + 1):
+                base = start + inner * r  # the scaled edge at a last pay of 0
+                first = max(1, -((top_end - base) // -klast))  # ceil((base - high) / -klast)
+                last = min(r, (base - bottom_end) // -klast)
                 if first <= last:
-                    yield s, r, base, first, last
+                    yield prefix, r, base, first, last
 
-    # Count first (cheap: one step per (S, R)), so an overlong search is refused up front.
+    # Count first (cheap: one step per leading pays), so an overlong search is refused up front.
     matches = sum(last - first + 1 for _, _, _, first, last in runs())
     if matches > MAX_SEARCH_CANDIDATES:
         raise DesignError(
@@ -431,14 +479,14 @@ def search_paytables(
             "range or lower --max-pay"
         )
     found = (
-        (abs(2 * (base + ka * a) - twice_middle), (s, r, a))
-        for s, r, base, first, last in runs()
+        (abs(2 * (base + klast * a) - twice_middle), (*prefix, r, a) if lead else (a,))
+        for prefix, r, base, first, last in runs()
         for a in range(first, last + 1)
     )
     best = heapq.nsmallest(top, found)  # a heap of ``top`` entries: memory stays bounded
     hits = []
-    for _, (s, r, a) in best:
-        game = model.priced(_table(s, r, a), ratio)
+    for _, pays_ in best:
+        game = model.priced(Paytable([Fraction(p) for p in pays_], model.tiers), ratio)
         hits.append(
             SearchHit(
                 game.rules.paytable,
@@ -449,11 +497,7 @@ def search_paytables(
             )
         )
     rules = replace(model.rules, bonus_ratio=ratio)
-    return SearchResult(rules, kind, band, max_pay, matches, tuple(hits))
-
-
-def _table(s: int, r: int, a: int) -> Paytable:
-    return Paytable(suited_match=Fraction(s), rank_match=Fraction(r), adjacent=Fraction(a))
+    return SearchResult(rules, kind, band, max_pay, matches, tuple(hits), model.tiers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -540,6 +584,6 @@ def solve_variants(
     return tuple(parallel_map(variant, rules, jobs, "processes", progress))
 
 
-def parse_pay(text: str, tier: BonusOutcome) -> Fraction:
+def parse_pay(text: str, tier: str) -> Fraction:
     """Parse one tier's pay (``12``, ``12.5``, ``25/2``, ``25:2``); negative pays are refused."""
-    return parse_ratio(text, f"{tier.value} pay")
+    return parse_ratio(text, f"{tier} pay")

@@ -36,18 +36,11 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.exact.bonus import analyse_bonus
-from solver.exact.chart import (
-    Action,
-    Chart,
-    ChartStore,
-    GameChartStore,
-    best_chart,
-    cell_of,
-    stored_chart,
-)
+from solver.exact.chart import Chart, ChartStore, GameChartStore, best_chart, stored_chart
 from solver.exact.game import GameResult, GameStore, solve_game
 from solver.exact.player import PlayerSolution
 from solver.model.cards import RANKS, SUITS, Card, Rank, Shoe
+from solver.model.cells import Action, cell_of
 from solver.model.counts import LABELS, SYSTEMS, Tags, rank_label
 from solver.model.errors import CountError, ShoeError
 from solver.model.hands import hand_of, is_player_blackjack

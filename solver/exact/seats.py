@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from solver.model.cards import RANKS, SUITS, Card, Shoe
+from solver.model.checks import whole_in
 from solver.model.errors import ShoeError, SimulationError
 from solver.model.numbers import exact_json, float_json
 from solver.model.outcomes import bonus_outcome, bonus_pay
@@ -41,7 +42,7 @@ CARD_TYPES: tuple[Card, ...] = tuple(Card(rank, suit) for rank in RANKS for suit
 
 def check_seats(seats: int) -> int:
     """A number of seats, 1 to :data:`MAX_SEATS`."""
-    if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= MAX_SEATS:
+    if not whole_in(seats, 1, MAX_SEATS):
         raise SimulationError(f"seats {seats!r} is out of range: use 1 to {MAX_SEATS}")
     return seats
 
@@ -89,7 +90,10 @@ def bonus_seat_moments(rules: Rules, removed: Iterable[Card] = ()) -> SeatPairMo
     if n < 3:
         raise ShoeError(f"a shoe of {n} card(s) cannot deal two seats and the Bonus card")
     pay = [
-        [bonus_pay(rules.paytable, bonus_outcome(seat, bonus)) for bonus in CARD_TYPES]
+        [
+            bonus_pay(rules.paytable, bonus_outcome(seat, bonus, rules.paytable))
+            for bonus in CARD_TYPES
+        ]
         for seat in CARD_TYPES
     ]
     first = second = cross = Fraction(0)

@@ -46,6 +46,7 @@ from solver.exact.lattice import (
     round_table,
 )
 from solver.exact.ruin import Method, Ruin, ruin_unlimited, ruin_within
+from solver.model.checks import is_whole, whole_in
 from solver.model.errors import SessionError
 from solver.model.normal import QUANTILE_LEVELS
 from solver.model.numbers import exact_json, float_json, number_json
@@ -72,7 +73,7 @@ def check_rounds(rounds: object) -> int:
     >>> check_rounds(100)
     100
     """
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+    if not whole_in(rounds, 1, MAX_ROUNDS):
         raise SessionError(f"rounds {rounds!r} must be a whole number from 1 to {MAX_ROUNDS:,}")
     return rounds
 
@@ -87,7 +88,7 @@ def parse_bankroll(bankroll: object) -> Fraction:
     (Fraction(25, 2), Fraction(40, 1))
     """
     value: Fraction | None = None
-    if isinstance(bankroll, int | Fraction) and not isinstance(bankroll, bool):
+    if is_whole(bankroll) or isinstance(bankroll, Fraction):
         value = Fraction(bankroll)
     elif isinstance(bankroll, str) and (found := _NUMBER.fullmatch(bankroll)):
         whole, decimals, denominator = found.groups()

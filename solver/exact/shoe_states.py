@@ -17,6 +17,12 @@ solve --removed`` does).  Per depth the study reports:
   each state's solved round EV: mean absolute error, largest absolute error and R² (one less the
   residual sum of squares over the total sum of squares of the solved EVs).
 
+Memory stays flat in the number of samples: the tasks are made as they are handed out,
+and each depth's states are summarised as they arrive.  Up to :data:`KEPT_STATES` states
+a depth every figure is computed from all of them at the end; beyond, the first
+:data:`KEPT_STATES` give the percentiles and running sums of all the states give the
+rest (means, standard deviations, the fit, the errors and the shares above zero).
+
 Every state draws its cards from its own numpy generator, seeded by
 ``SeedSequence(seed, spawn_key=(depth index, sample index))``: a state's cards depend on
 the seed and its place alone, never on how the states were shared among workers, so the
@@ -25,10 +31,10 @@ result is the same for any number of jobs on any backend.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -55,8 +61,15 @@ MIN_CARDS_LEFT = 26
 #: Most samples per depth (about 10^9 states: far beyond a day on a large cluster).
 MAX_SAMPLES = 10**9
 
-#: States solved by one task: at most this many, and fewer for small studies.
+#: States solved by one task: at most this many, and fewer for small studies (more only
+#: when a depth would otherwise have more than :data:`MAX_TASKS` tasks).
 MAX_CHUNK = 250
+#: Most tasks per depth (so that 10^9 samples are 10^4 tasks of 10^5 states a depth, not
+#: four million tasks that a cluster's scheduler would hold at once).
+MAX_TASKS = 10_000
+#: States of each depth kept whole for its percentiles (32 bytes each); the other figures
+#: come from running sums past this many.
+KEPT_STATES = 100_000
 
 
 def parse_depths(depths: str | Sequence[float | str]) -> tuple[float, ...]:
@@ -72,7 +85,7 @@ def parse_depths(depths: str | Sequence[float | str]) -> tuple[float, ...]:
     for item in items:
         text = str(item).strip()
         try:
-            if len(text) > 40:
+            if len(text) > 40 or not text.isascii():  # float() reads other scripts' digits
                 raise ValueError
             depth = float(text)
         except ValueError:
@@ -190,22 +203,53 @@ def solve_chunk(plan: StudyPlan, chunk: Chunk) -> FigureRows:
     return np.array(rows, dtype=np.float64).reshape(-1, 4)
 
 
-def chunks(dealt: Sequence[int], samples: int) -> list[Chunk]:
+class Chunks(Sequence[Chunk]):
+    """The tasks of a study, each made when it is asked for (a study may have millions).
+
+    Each depth's samples are cut into runs of equal size: about a hundred tasks per depth
+    (at most :data:`MAX_CHUNK` states each, and at most :data:`MAX_TASKS` tasks) keep
+    every worker busy and the progress moving; the cut never changes a result.
+    """
+
+    def __init__(self, dealt: Sequence[int], samples: int) -> None:
+        self.dealt = tuple(dealt)
+        self.samples = samples
+        size = min(MAX_CHUNK, max(1, samples // 100))
+        self.size = max(size, -(-samples // MAX_TASKS))
+        self.per_depth = -(-samples // self.size)
+
+    def __len__(self) -> int:
+        return len(self.dealt) * self.per_depth
+
+    @overload
+    def __getitem__(self, index: int) -> Chunk: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Chunk]: ...
+
+    def __getitem__(self, index: int | slice) -> Chunk | list[Chunk]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        depth, run = divmod(index % len(self), self.per_depth)
+        first = run * self.size
+        return (depth, self.dealt[depth], first, min(first + self.size, self.samples))
+
+    def __iter__(self) -> Iterator[Chunk]:
+        return (self[i] for i in range(len(self)))
+
+
+def chunks(dealt: Sequence[int], samples: int) -> Chunks:
     """The tasks of a study: each depth's samples cut into runs of equal size.
 
-    About a hundred tasks per depth (at most :data:`MAX_CHUNK` states each) keep every
-    worker busy and the progress moving; the cut never changes a result.
-
-    >>> chunks([10, 20], 5)
+    >>> list(chunks([10, 20], 5))
     [(0, 10, 0, 1), (0, 10, 1, 2), (0, 10, 2, 3), (0, 10, 3, 4), (0, 10, 4, 5), (1, 20, 0, 1), \
 (1, 20, 1, 2), (1, 20, 2, 3), (1, 20, 3, 4), (1, 20, 4, 5)]
+    >>> len(chunks([10], 10**9)), chunks([10], 10**9)[0]
+    (10000, (0, 10, 0, 100000))
     """
-    size = min(MAX_CHUNK, max(1, samples // 100))
-    return [
-        (i, n, first, min(first + size, samples))
-        for i, n in enumerate(dealt)
-        for first in range(0, samples, size)
-    ]
+    return Chunks(dealt, samples)
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +399,80 @@ class DepthStates:
         }
 
 
+@dataclass(slots=True)
+class DepthSums:
+    """One depth's states as they arrive: the first :data:`KEPT_STATES` whole, and running
+    sums of all (their count, means, co-moments, shares above zero and the EOR errors).
+
+    The co-moments are merged task by task (Chan, Golub and LeVeque's pairwise update), in
+    the order of the tasks, so the figures do not depend on the workers.
+    """
+
+    kept: list[FigureRows] = field(default_factory=list)
+    kept_count: int = 0
+    count: int = 0
+    mean: np.ndarray[Any, np.dtype[np.float64]] = field(default_factory=lambda: np.zeros(4))
+    comoment: np.ndarray[Any, np.dtype[np.float64]] = field(
+        default_factory=lambda: np.zeros((4, 4))
+    )
+    positive: np.ndarray[Any, np.dtype[np.int64]] = field(
+        default_factory=lambda: np.zeros(4, dtype=np.int64)
+    )
+    absolute_error: float = 0.0
+    max_error: float = 0.0
+
+    def add(self, rows: FigureRows) -> None:
+        """Take in one task's rows of :data:`StateFigures`."""
+        if not len(rows):
+            return
+        if self.kept_count < KEPT_STATES:
+            taken = rows[: KEPT_STATES - self.kept_count]
+            self.kept.append(taken)
+            self.kept_count += len(taken)
+        added = len(rows)
+        mean = rows.mean(axis=0)
+        centred = rows - mean
+        total = self.count + added
+        delta = mean - self.mean
+        self.comoment += centred.T @ centred + np.outer(delta, delta) * (self.count * added / total)
+        self.mean = self.mean + delta * (added / total)
+        self.count = total
+        self.positive += np.count_nonzero(rows > 0, axis=0)
+        errors = np.abs(rows[:, 2] - rows[:, 3])
+        self.absolute_error += float(errors.sum())
+        self.max_error = max(self.max_error, float(errors.max()))
+
+    def summary(self, depth: float, dealt: int, left: int) -> DepthStates:
+        """The depth's summary: from every state when all were kept, else from the sums."""
+        if self.count <= KEPT_STATES:
+            return DepthStates.of(depth, dealt, left, np.concatenate(self.kept))
+        kept = np.concatenate(self.kept)
+        n, mean, c = self.count, self.mean, self.comoment
+
+        def spread(column: int) -> Distribution:
+            cuts = np.percentile(kept[:, column], PERCENTILES)
+            return Distribution(
+                float(mean[column]),
+                float(np.sqrt(max(c[column, column], 0.0) / (n - 1))),
+                {p: float(v) for p, v in zip(PERCENTILES, cuts, strict=True)},
+                float(self.positive[column] / n),
+            )
+
+        sxx, sxy, syy = float(c[0, 0]), float(c[0, 2]), float(c[2, 2])
+        if sxx > 0:
+            slope = sxy / sxx
+            fit_r2 = None if syy == 0 else 1 - (syy - slope * sxy) / syy
+            fit = LinearFit(slope, float(mean[2]) - slope * float(mean[0]), fit_r2)
+        else:
+            fit = LinearFit(None, None, None)
+        error_mean = float(mean[2] - mean[3])
+        squares = n * error_mean**2 + float(c[2, 2] + c[3, 3] - 2 * c[2, 3])
+        prediction = PredictionCheck(
+            self.absolute_error / n, self.max_error, None if syy == 0 else 1 - squares / syy
+        )
+        return DepthStates(depth, dealt, left, spread(2), spread(1), spread(0), fit, prediction)
+
+
 @dataclass(frozen=True, slots=True)
 class ShoeStates:
     """Random shoes dealt to each depth and solved: EV spread, count fit, EOR estimate."""
@@ -404,13 +522,12 @@ def study_shoe_states(
     plan = StudyPlan(rules, check_seed(seed), tags, effects.round, dict(effects.effects))
     tasks = chunks(dealt, check_samples(samples))
     done = parallel_map(partial(solve_chunk, plan), tasks, jobs, backend, progress, scheduler)
-    by_depth: list[list[FigureRows]] = [[] for _ in depths]
+    sums = [DepthSums() for _ in depths]
     for task, figures in zip(tasks, done, strict=True):
-        by_depth[task[0]].append(figures)
+        sums[task[0]].add(figures)
     total = 52 * rules.decks
     summaries = tuple(
-        DepthStates.of(d, n, total - n, np.concatenate(parts))
-        for d, n, parts in zip(depths, dealt, by_depth, strict=True)
+        part.summary(d, n, total - n) for d, n, part in zip(depths, dealt, sums, strict=True)
     )
     full = {"main": effects.main, "round": effects.round}
     return ShoeStates(rules, samples, seed, system, dict(tags), full, summaries)

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.exact.chart import Action, ChartStore, GameChartStore, cell_of, stored_chart
+from solver.exact.chart import ChartStore, GameChartStore, stored_chart, verify_chart
 from solver.exact.dealer import dealer_residues, exact_dealer, fast_path_fits
 from solver.exact.dealer_hands import dealer_ends, dealer_tree
 from solver.exact.game import GameResult, Start, round_lines_for, solve_game
@@ -40,6 +40,8 @@ from solver.exact.player_hands import HandSpace, hand_space, showdown_classes
 from solver.exact.ratios import RatioRow
 from solver.exact.volatility import Volatility
 from solver.model.cards import VALUES, Shoe, ValueCounts
+from solver.model.cells import Action, Actions, cell_of
+from solver.model.checks import ascii_digits
 from solver.model.errors import StrategyError
 from solver.model.hands import best_total, hand_of, hard_total, is_player_blackjack
 from solver.model.numbers import exact_json
@@ -87,7 +89,7 @@ def simple_policy(name: str, rules: Rules) -> Policy:
     cleaned = name.strip().lower()
     if cleaned.startswith("stand-on:"):
         text = cleaned.removeprefix("stand-on:")
-        if not text.isdigit() or not 2 <= int(text) <= 22:
+        if not ascii_digits(text) or not 2 <= int(text) <= 22:
             raise StrategyError(f"strategy {name!r}: K in stand-on:K must be a total from 2 to 22")
         return stand_on(int(text))
     if cleaned == "never-bust":
@@ -434,7 +436,11 @@ def optimal_policy(game: GameResult[Fraction]) -> Policy:
 
 def chart_policy(game: GameResult[Fraction], cache: ChartStore | None = None) -> Policy:
     """The best printable chart as a policy (kept in ``cache``, if given)."""
-    chart = stored_chart(game.rules, game, cache)
+    return cells_policy(stored_chart(game.rules, game, cache))
+
+
+def cells_policy(chart: Actions) -> Policy:
+    """Any chart (the best, or one read from a file) as a policy: its cell's action."""
 
     def hits(bonus: int, hand: ValueCounts) -> bool:
         return chart.action(cell_of(hand), bonus) is Action.HIT
@@ -447,18 +453,25 @@ def realistic_play(
     names: Iterable[str] = POLICY_NAMES,
     game: GameResult[Fraction] | None = None,
     cache: GameChartStore | None = None,
+    charts: Mapping[str, Actions] | None = None,
 ) -> StrategiesResult:
     """Exact main EV, round EV, round house edge and cost of each policy in ``names``.
 
     ``game`` is the exact solution under ``rules`` (solved here when not given; pass a
-    cached one to save the time); ``cache`` keeps the best chart.
+    cached one to save the time); ``cache`` keeps the best chart.  A name of ``charts``
+    (``chart:FILE``, say) is played by that chart's cells.
     """
     game = game or solve_game(rules, exact=True, cache=cache)
     if game.rules != rules or not game.exact:
         raise StrategyError("the game passed in must be solved exactly under the same rules")
+    charts = charts or {}
     policies: dict[str, Policy] = {}
-    for name in dict.fromkeys(n.strip().lower() for n in names):
-        if name == "optimal":
+    keys = (n.strip() if n.strip() in charts else n.strip().lower() for n in names)
+    for name in dict.fromkeys(keys):
+        if name in charts:
+            verify_chart(game, charts[name], name)
+            policies[name] = cells_policy(charts[name])
+        elif name == "optimal":
             policies[name] = optimal_policy(game)
         elif name == "chart":
             policies[name] = chart_policy(game, cache)

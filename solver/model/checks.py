@@ -13,11 +13,31 @@ Python but never a number of anything here, so every whole number is checked by
 
 from __future__ import annotations
 
+import functools
+import inspect
+import math
 import re
+import types
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import TypeGuard
+from pathlib import PurePath
+from typing import (
+    Any,
+    Literal,
+    ParamSpec,
+    Protocol,
+    TypeGuard,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from solver.model.errors import CbjError, RulesError, SimulationError
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: A number is written in at most this many characters (so that no pay can overflow a
 #: float or stall a conversion).
@@ -35,6 +55,15 @@ def is_whole(value: object) -> TypeGuard[int]:
     (True, False, False)
     """
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def ascii_digits(text: str, most: int = 6) -> bool:
+    """``text`` is 1 to ``most`` of the digits 0-9 (``int()`` takes other scripts' digits too).
+
+    >>> ascii_digits("15"), ascii_digits("\u0661\u0665"), ascii_digits("1" * 7)
+    (True, False, False)
+    """
+    return 0 < len(text) <= most and text.isascii() and text.isdigit()
 
 
 def whole_number(
@@ -71,7 +100,8 @@ def _limits(low: int | None, high: int | None) -> str:
 
 
 def whole_text(value: object, what: str) -> int:
-    """A whole number given as an int or as its text (``"6"``); ``RulesError`` if neither.
+    """A whole number given as an int or as its text in ASCII digits (``"6"``);
+    ``RulesError`` if neither.
 
     >>> whole_text(" 2", "decks")
     2
@@ -79,19 +109,30 @@ def whole_text(value: object, what: str) -> int:
     if is_whole(value):
         assert isinstance(value, int)
         return value
-    text = str(value).strip()
-    if not re.fullmatch(r"[+-]?\d{1,6}", text):
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be an int or its text, not {type(value).__name__}")
+    text = value.strip()
+    if not re.fullmatch(r"[+-]?\d{1,6}", text, flags=re.ASCII):
         raise RulesError(f"{what} {value!r} is not a whole number")
     return int(text)
 
 
-def parse_ratio(text: str | int | Fraction, what: str = "ratio") -> Fraction:
+def parse_ratio(text: str | int | float | Fraction, what: str = "ratio") -> Fraction:
     """Parse ``3:2``, ``3/2``, ``1.5`` or ``2`` into an exact non-negative fraction.
 
-    >>> parse_ratio("6:5"), parse_ratio("0.5"), parse_ratio("1/2")
-    (Fraction(6, 5), Fraction(1, 2), Fraction(1, 2))
+    A number is taken as it is (a float as the decimal it prints as, so ``1.1`` is 11/10);
+    NaN and infinities are refused, and so are ``True``, ``False`` and other types.
+
+    >>> parse_ratio("6:5"), parse_ratio("0.5"), parse_ratio("1/2"), parse_ratio(1.1)
+    (Fraction(6, 5), Fraction(1, 2), Fraction(1, 2), Fraction(11, 10))
     """
-    if isinstance(text, int | Fraction):
+    if isinstance(text, bool) or not isinstance(text, int | float | Fraction | str):
+        raise TypeError(
+            f"{what} must be a number (int, float, Fraction) or its text, not {type(text).__name__}"
+        )
+    if isinstance(text, float):
+        value = finite_fraction(text, what, RulesError)
+    elif isinstance(text, int | Fraction):
         value = Fraction(text)
     else:
         cleaned = text.strip()
@@ -181,3 +222,164 @@ def check_seed(seed: object, error: type[CbjError] = SimulationError) -> int | N
     if seed is not None and not whole_in(seed, 0):
         raise error(f"seed {seed!r} must be a whole number of 0 or more")
     return seed
+
+
+def finite_fraction(value: float, what: str, error: type[CbjError] = CbjError) -> Fraction:
+    """A float as the exact decimal it prints as; ``error`` for NaN and infinities.
+
+    >>> finite_fraction(0.75, "penetration")
+    Fraction(3, 4)
+    >>> finite_fraction(float("nan"), "penetration")
+    Traceback (most recent call last):
+    ...
+    solver.model.errors.CbjError: penetration nan is not a finite number
+    """
+    if not math.isfinite(value):
+        raise error(f"{what} {value!r} is not a finite number")
+    return Fraction(repr(value))
+
+
+# The door of the API: every argument checked against its annotation.
+
+#: Plain names of the types that error messages list.
+_TYPE_WORDS: dict[object, str] = {type(None): "None", PurePath: "Path"}
+
+
+def accepts(value: object, hint: Any) -> bool:
+    """Whether ``value`` is of the annotated type ``hint``, as the API reads annotations.
+
+    ``bool`` is not an ``int``; a ``float`` takes any real number (``int``, ``float``,
+    ``Fraction``) but a ``bool``; ``str`` is not a sequence of anything; containers'
+    items are checked (an iterator is not consumed); a protocol is checked by its methods.
+
+    >>> accepts(True, int), accepts(3, float), accepts(["As", 2], Sequence[str])
+    (False, True, False)
+    """
+    origin = get_origin(hint)
+    if hint is Any or isinstance(hint, TypeVar):
+        return True
+    if hint is None or hint is type(None):
+        return value is None
+    if origin is Union or origin is types.UnionType:
+        return any(accepts(value, arm) for arm in get_args(hint))
+    if origin is Literal:
+        return any(type(value) is type(arm) and value == arm for arm in get_args(hint))
+    if origin is not None:
+        return _accepts_generic(value, origin, get_args(hint))
+    if hint is int:
+        return is_whole(value)
+    if hint is float:
+        return isinstance(value, int | float | Fraction) and not isinstance(value, bool)
+    if isinstance(hint, type) and getattr(hint, "_is_protocol", False):
+        return all(callable(getattr(value, name, None)) for name in _protocol_methods(hint))
+    return isinstance(hint, type) and isinstance(value, hint)
+
+
+def _accepts_generic(value: object, origin: Any, args: tuple[Any, ...]) -> bool:
+    """:func:`accepts` for ``Sequence[X]``, ``tuple[X, Y]``, ``Mapping[K, V]``, ``Callable``."""
+    if origin is Callable:
+        return callable(value)
+    if isinstance(value, str | bytes | bytearray) or not isinstance(value, origin):
+        return False
+    if isinstance(value, Mapping) != issubclass(origin, Mapping):
+        return False  # a mapping is not taken for a list of its keys
+    if isinstance(value, Mapping):
+        key, item = args or (Any, Any)
+        return all(accepts(k, key) and accepts(v, item) for k, v in value.items())
+    if origin is tuple and args and args[-1] is not Ellipsis:
+        assert isinstance(value, tuple)
+        return len(value) == len(args) and all(map(accepts, value, args))
+    if not isinstance(value, Sequence | set | frozenset):
+        return True  # an iterator: its items are checked where it is read
+    assert isinstance(value, Iterable)
+    return all(accepts(item, args[0] if args else Any) for item in value)
+
+
+def _protocol_methods(protocol: type) -> list[str]:
+    """The methods a protocol asks for."""
+    return [
+        name
+        for klass in protocol.__mro__
+        if klass not in (Protocol, object) and getattr(klass, "_is_protocol", False)
+        for name, member in vars(klass).items()
+        if callable(member) and not name.startswith("_")
+    ]
+
+
+def describe(hint: Any) -> str:
+    """An annotation in words, for an error message.
+
+    >>> describe(int | str | None), describe(Sequence[int])
+    ('int, str or None', 'a sequence of int')
+    """
+    origin = get_origin(hint)
+    if origin is Union or origin is types.UnionType:
+        arms = get_args(hint)
+        if float in arms:  # "a number" says int and Fraction already
+            arms = tuple(arm for arm in arms if arm not in (int, Fraction))
+        words = [describe(arm) for arm in arms]
+        return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+    if origin is Literal:
+        return " or ".join(repr(arm) for arm in get_args(hint))
+    if origin is Callable:
+        return "a function"
+    if origin is not None:
+        args = [a for a in get_args(hint) if a is not Ellipsis]
+        kind = {tuple: "a tuple", dict: "a dict"}.get(origin, f"a {origin.__name__.lower()}")
+        return f"{kind} of {', '.join(describe(a) for a in args)}" if args else kind
+    if hint is None:
+        return "None"
+    if hint is float:
+        return "a number (int, float or Fraction)"
+    return _TYPE_WORDS.get(hint, getattr(hint, "__name__", str(hint)))
+
+
+def check_type(value: object, name: str, hint: Any) -> None:
+    """``TypeError`` naming the parameter and the accepted types, unless ``value`` fits.
+
+    >>> check_type(1.5, "decks", int | str | None)
+    Traceback (most recent call last):
+    ...
+    TypeError: decks must be int, str or None, not float
+    """
+    if not accepts(value, hint):
+        raise TypeError(f"{name} must be {describe(hint)}, not {type(value).__name__}")
+
+
+def checked(function: Callable[P, R]) -> Callable[P, R]:
+    """``function`` with every argument checked against its annotation at each call.
+
+    A wrong type is a ``TypeError`` naming the parameter and the types it takes, before the
+    function runs; keyword options typed by a ``TypedDict`` (``**options:
+    Unpack[RuleOptions]``) are checked by its keys.  Values are the function's to check.
+    """
+    signature = inspect.signature(function)
+    hints: dict[str, Any] = {}
+
+    @functools.wraps(function)
+    def door(*args: P.args, **kwargs: P.kwargs) -> R:
+        if not hints:
+            hints.update(_parameter_hints(function))
+        bound = signature.bind(*args, **kwargs)
+        for name, value in bound.arguments.items():
+            if signature.parameters[name].kind is inspect.Parameter.VAR_KEYWORD:
+                options: dict[str, Any] = hints.get(name, {})
+                for key, item in value.items():
+                    if key in options:
+                        check_type(item, key, options[key])
+            elif name in hints:
+                check_type(value, name, hints[name])
+        return function(*args, **kwargs)
+
+    return door
+
+
+def _parameter_hints(function: Callable[..., Any]) -> dict[str, Any]:
+    """Each parameter's annotation; for ``**options: Unpack[T]``, ``T``'s keys' annotations."""
+    found = get_type_hints(function)
+    found.pop("return", None)
+    for name, hint in list(found.items()):
+        if get_origin(hint) is not None and getattr(get_origin(hint), "_name", "") == "Unpack":
+            (typed,) = get_args(hint)
+            found[name] = get_type_hints(typed)
+    return found

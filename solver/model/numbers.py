@@ -46,7 +46,16 @@ def number(value: Fraction | float, digits: int = 6) -> str:
 
 
 def signed(value: Fraction | float, digits: int = 6) -> str:
-    """A number with its sign, for values that may be either."""
+    """A number with its sign, for the terminal's tables and their CSV and Markdown.
+
+    Six places and an ASCII sign, as :func:`number` writes the unsigned figures beside it:
+    these outputs are read by scripts and held byte for byte by the golden files. The
+    report's prose and tables use :func:`solver.present.style.signed` instead (four places,
+    a true minus sign), built on this one.
+
+    >>> signed(Fraction(-1, 8)), signed(0.5, 2)
+    ('-0.125000', '+0.50')
+    """
     return f"{float(value):+.{digits}f}"
 
 

@@ -6,7 +6,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from solver.model.cards import Card
-from solver.model.paytable import BONUS_TIERS, Paytable, rank_distance, tier_reached
+from solver.model.paytable import BONUS_TIERS, LOSE, Paytable, rank_distance
 from solver.model.rules import Rules
 
 
@@ -57,21 +57,37 @@ def ranks_adjacent(first: int, second: int) -> bool:
     return rank_distance(first, second) == 1
 
 
-def bonus_outcome(player: Card, bonus: Card) -> BonusOutcome:
+_CLAUSE_OUTCOMES = {o.value: o for o in BonusOutcome}
+
+
+def as_outcome(name: str) -> str:
+    """A Bonus outcome's name, as a :class:`BonusOutcome` when it is one of clause 4's.
+
+    >>> as_outcome("lose") is BonusOutcome.LOSE, as_outcome("suited_adjacent")
+    (True, 'suited_adjacent')
+    """
+    return _CLAUSE_OUTCOMES.get(name, name)
+
+
+def bonus_outcome(player: Card, bonus: Card, paytable: Paytable | None = None) -> str:
     """Outcome of the Bonus wager for the player's card against the Bonus card.
+
+    The best tier of ``paytable`` (clause 4's own three when not given) reached, or lose.
 
     >>> bonus_outcome(Card.parse("Ks"), Card.parse("As")).value
     'adjacent'
     """
-    tier = tier_reached(player, bonus)
-    return BonusOutcome.LOSE if tier is None else BonusOutcome(tier.name)
+    return as_outcome((paytable or _CLAUSE_PAYTABLE).outcome(player, bonus))
 
 
-def bonus_pay(paytable: Paytable, outcome: BonusOutcome) -> Fraction:
+def bonus_pay(paytable: Paytable, outcome: str) -> Fraction:
     """Net result of one unit on the Bonus wager for ``outcome`` (-1 when it loses)."""
-    if outcome is BonusOutcome.LOSE:
+    if outcome == LOSE:
         return Fraction(-1)
-    return paytable.pay(outcome.value)
+    return paytable.pay(outcome)
+
+
+_CLAUSE_PAYTABLE = Paytable()
 
 
 #: The Bonus wager's paying tiers, best first, as named in :data:`BONUS_TIERS`.

@@ -28,7 +28,7 @@ from solver.model.checks import (
     whole_text,
 )
 from solver.model.errors import RulesError
-from solver.model.paytable import BONUS_TIERS, MAX_PAY, Paytable
+from solver.model.paytable import MAX_PAY, Paytable, tier_named
 
 MIN_BONUS_RATIO = Fraction(1, 2)
 #: Documented ranges, checked before any arithmetic: blackjack pays more than 0 and at most
@@ -199,13 +199,31 @@ def _read_paytable(value: Any) -> Paytable:
 
 def _pays_words(paytable: Paytable) -> str:
     return ", ".join(
-        f"{tier.words} {to_one(pay)}" for tier, pay in zip(BONUS_TIERS, paytable.pays, strict=True)
+        f"{tier.words} {to_one(pay)}"
+        for tier, pay in zip(paytable.tiers, paytable.pays, strict=True)
     )
 
 
 def _pays_sentence(paytable: Paytable) -> str:
     pays = " / ".join(str(pay) for pay in paytable.pays)
-    return f"Bonus pays {pays} to 1 ({' / '.join(tier.words for tier in BONUS_TIERS)})"
+    return f"Bonus pays {pays} to 1 ({' / '.join(tier.words for tier in paytable.tiers)})"
+
+
+def _paytable_canonical(paytable: Paytable) -> Any:
+    """Clause 4's three pays as a list of pairs; named tiers as ``[tier, pair]`` items."""
+    if paytable.standard:
+        return [_pair(pay) for pay in paytable.pays]
+    return [
+        [tier.option, _pair(pay)] for tier, pay in zip(paytable.tiers, paytable.pays, strict=True)
+    ]
+
+
+def _paytable_from_canonical(items: Any) -> Paytable:
+    if items and isinstance(items[0][0], str):
+        return Paytable(
+            (_unpair(pair) for _, pair in items), tiers=(tier_named(name) for name, _ in items)
+        )
+    return Paytable(_unpair(pair) for pair in items)
 
 
 def _whole_rule(name: str, low: int, high: int, **row: Any) -> Rule:
@@ -339,8 +357,10 @@ RULE_TABLE: tuple[Rule, ...] = (
         Paytable(),
         clause=4,
         limits=f"each 0 to {MAX_PAY}",
-        meaning="Bonus pays to 1, each 0 to 10000: suited match : rank match : adjacent (cl. 4)",
-        help="Bonus pays S:R:A (suited match : rank match : adjacent), each to 1.",
+        meaning="Bonus pays to 1, each 0 to 10000: suited match : rank match : adjacent, or "
+        "named tiers best first (cl. 4; docs/designer.md)",
+        help="Bonus pays S:R:A (suited match : rank match : adjacent), each to 1, or tiers "
+        "best first, e.g. suited-match=15,rank-match=4,suited-adjacent=2,adjacent=1.",
         label="Bonus pays",
         check=_check_paytable,
         parse=_read_paytable,
@@ -349,8 +369,8 @@ RULE_TABLE: tuple[Rule, ...] = (
         phrase=lambda p: f"Bonus pays {p}",
         tag=lambda p: f"paytable {p}",
         to_json=lambda p: {k: plain_number(v) for k, v in p.as_dict().items()},
-        canonical=lambda p: [_pair(pay) for pay in p.pays],
-        from_canonical=lambda pairs: Paytable(_unpair(pair) for pair in pairs),
+        canonical=_paytable_canonical,
+        from_canonical=_paytable_from_canonical,
     ),
     Rule(
         "blackjack_pays",

@@ -89,6 +89,19 @@ def _list(items: Collection[str]) -> str:
     return ", ".join(sorted(items))
 
 
+#: What ``-o`` is given to mean standard output, as other Unix tools take it.
+STDOUT = "-"
+
+
+def to_stdout(path: Path | None) -> Path | None:
+    """``path``, or None (standard output) when it is ``-``.
+
+    >>> to_stdout(Path("-")) is None, to_stdout(Path("x.md"))
+    (True, PosixPath('x.md'))
+    """
+    return None if path is not None and str(path) == STDOUT else path
+
+
 def check_terminal(fmt: str, stream: IO[Any]) -> None:
     """Refuse to write a binary format to a terminal."""
     isatty = getattr(stream, "isatty", None)

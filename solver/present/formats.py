@@ -34,13 +34,18 @@ TEXT_FORMATS = (ChartFormat.CSV, ChartFormat.JSON, ChartFormat.MD, ChartFormat.H
 
 
 def rule_cell(value: Any) -> str:
-    """A rule's JSON value as a table cell: a paytable as ``S:R:A``, booleans as yes/no.
+    """A rule's JSON value as a table cell: a paytable as ``S:R:A`` (named tiers as
+    ``tier=pay`` items), booleans as yes/no.
 
     >>> rule_cell({"suited_match": "15", "rank_match": "4", "adjacent": "1"}), rule_cell(True)
     ('15:4:1', 'yes')
+    >>> rule_cell({"suited_adjacent": "2", "adjacent": "1"})
+    'suited-adjacent=2,adjacent=1'
     """
     if isinstance(value, dict):
-        return ":".join(str(v) for v in value.values())
+        if list(value) == ["suited_match", "rank_match", "adjacent"]:
+            return ":".join(str(v) for v in value.values())
+        return ",".join(f"{k.replace('_', '-')}={v}" for k, v in value.items())
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)

@@ -35,6 +35,9 @@ def thousands(value: int) -> str:
 def signed(value: Fraction | float, places: int = 4) -> str:
     """:func:`solver.model.numbers.signed` in this style: four places, a true minus sign.
 
+    The terminal's six places with an ASCII sign are for scripts; a person reading the
+    report wants fewer digits and the true minus sign every other number here has.
+
     >>> signed(Fraction(-1, 8)) == MINUS + "0.1250"
     True
     """

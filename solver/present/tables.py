@@ -14,9 +14,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from solver.model.cards import Card, value_label
+from solver.model.checks import plain_number
 from solver.model.normal import Z90, Z95
 from solver.model.numbers import number, percent, signed
-from solver.model.outcomes import PAY_TIERS
+from solver.model.paytable import BONUS_TIERS, tier_letters
 from solver.model.rules import RULE_TABLE, Rules, format_ratio
 from solver.present.formats import Format, rule_cell
 
@@ -120,7 +121,7 @@ def bonus_table(analysis: BonusAnalysis) -> Table:
     """The Bonus wager's return table with its summary figures as notes."""
     rows = tuple(
         (
-            line.outcome.value,
+            str(line.outcome),
             str(line.pays),
             str(line.combinations),
             number(line.probability),
@@ -500,16 +501,17 @@ def pay_solution_table(solution: PaySolution) -> Table:
         )
         for c in solution.candidates
     )
-    shown = str(solution.paytable).split(":")
-    shown[PAY_TIERS.index(solution.tier)] = "x"
+    table = solution.paytable
+    shown = ["x" if t == solution.tier else plain_number(p) for t, p in table.as_dict().items()]
+    named = (f"{t}={p}" for t, p in zip(tier_letters(table.tiers), shown, strict=True))
+    pays = ":".join(shown) if table.standard else ",".join(named)
     notes = (
-        f"rules: {solution.rules.summary(omit=('paytable',))}; Bonus pays {':'.join(shown)}",
+        f"rules: {solution.rules.summary(omit=('paytable',))}; Bonus pays {pays}",
         f"target: {_EDGE_NAMES[solution.kind]} {percent(solution.target)} ({solution.target})",
-        f"exact {solution.tier.value} pay x: {solution.pay} = {number(solution.pay, 9)} to 1",
+        f"exact {solution.tier} pay x: {solution.pay} = {number(solution.pay, 9)} to 1",
     )
     return Table(
-        f"{solution.tier.value} pay for a {solution.kind.value} house edge of "
-        f"{percent(solution.target)}",
+        f"{solution.tier} pay for a {solution.kind.value} house edge of {percent(solution.target)}",
         ("pay", "paytable", "bonus edge", "round edge", "vs exact pay"),
         rows,
         notes,
@@ -529,16 +531,17 @@ def search_table(result: SearchResult) -> Table:
         for h in result.hits
     )
     low, high = result.band
+    heading = "paytable S:R:A" if result.tiers == BONUS_TIERS else "paytable"
     notes = (
         f"rules: {result.rules.summary(omit=('paytable',))}",
         f"{_EDGE_NAMES[result.kind]} from {percent(low)} to {percent(high)}; "
-        f"whole pays {result.max_pay} >= S >= R >= A >= 1",
+        f"whole pays {result.max_pay} >= {' >= '.join(tier_letters(result.tiers))} >= 1",
         f"{result.matches} paytable(s) in the band; showing the {len(result.hits)} "
         "closest to its middle",
     )
     return Table(
         "Paytables in the edge band",
-        ("paytable S:R:A", "bonus edge", "round edge", "round hit freq", "round SD"),
+        (heading, "bonus edge", "round edge", "round hit freq", "round SD"),
         rows,
         notes,
     )

@@ -61,7 +61,7 @@ RULES_DOC_END = "<!-- end of the rule table -->"
 _KIND_WORDS: dict[type, str] = {
     int: "whole number",
     Fraction: "ratio `p:q`, `p/q` or a decimal",
-    Paytable: "pays `S:R:A`, each to 1",
+    Paytable: "pays `S:R:A` or `tier=pay,...`, each to 1",
 }
 
 

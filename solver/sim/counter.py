@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import RANKS, SUITS, Card
+from solver.model.checks import is_whole
 from solver.model.counts import LABELS, Tags, rank_label
 from solver.model.errors import CountError
 from solver.model.rules import Rules
@@ -78,7 +79,7 @@ def parse_true_count(text: str | float, what: str) -> float:
         if re.fullmatch(rf"\s*{_NUMBER}\s*", text, re.ASCII) is None:
             raise CountError(f"{what} {text[:40]!r} is not a true count, e.g. -1 or 2.5")
         value = float(text)
-    elif isinstance(text, bool) or not isinstance(text, int | float):
+    elif not (is_whole(text) or isinstance(text, float)):
         raise CountError(f"{what} {text!r} is not a true count, e.g. -1 or 2.5")
     else:
         value = float(text)

@@ -5,27 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import SUITS, Card, Shoe
 from solver.model.errors import ShoeError
-from solver.model.outcomes import (
-    BONUS_OUTCOMES,
-    MAIN_OUTCOMES,
-    BonusOutcome,
-    MainOutcome,
-)
+from solver.model.outcomes import MAIN_OUTCOMES, MainOutcome, as_outcome
+from solver.model.paytable import BONUS_TIERS, Tier
 from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Rules
 from solver.sim.hands import (
-    ADJACENT,
     BLACKJACK,
-    BONUS_LOSE,
     LOSE,
     PUSH,
-    RANK_MATCH,
-    SUITED_MATCH,
     WIN,
     Codes,
     Flags,
@@ -143,20 +136,36 @@ class Shoes:
 # ---------------------------------------------------------------------------------------
 
 
-def _bonus_outcomes(own: Codes, bonus: Codes) -> Codes:
-    """Bonus wager tiers (clause 4) of each seat card against the Bonus card, by code."""
+_CODES = np.repeat(np.arange(52, dtype=np.intp)[:, None], 52, axis=1)
+
+
+@cache
+def bonus_tier_table(tiers: tuple[Tier, ...]) -> Codes:
+    """``table[seat card, Bonus card]``: the first of ``tiers`` the two card codes reach.
+
+    Clause 4 read directly: the ranks' distance on the circle the ace closes (an ace is
+    within one of both the two and the king), the suits compared, a named rank looked
+    for on either card; ``len(tiers)`` codes the wager lost.
+    """
+    own, bonus = _CODES, _CODES.T
     own_rank, bonus_rank = RANK_OF[own], RANK_OF[bonus]
-    outcome = np.full(own.shape, BONUS_LOSE, dtype=np.intp)
-    outcome[(own_rank - bonus_rank) % 13 == 1] = ADJACENT
-    outcome[(own_rank - bonus_rank) % 13 == 12] = ADJACENT
-    outcome[own_rank == bonus_rank] = RANK_MATCH
-    outcome[own == bonus] = SUITED_MATCH
+    apart = np.minimum((own_rank - bonus_rank) % 13, (bonus_rank - own_rank) % 13)
+    same_suit = own % 4 == bonus % 4
+    outcome = np.full(own.shape, len(tiers), dtype=np.intp)
+    for k in reversed(range(len(tiers))):  # the first tier listed is written last, and wins
+        tier = tiers[k]
+        holds = apart == tier.distance
+        if tier.rank is not None:
+            holds &= (own_rank == tier.rank) | (bonus_rank == tier.rank)
+        if tier.suited is not None:
+            holds &= same_suit == tier.suited
+        outcome[holds] = k
+    outcome.flags.writeable = False
     return outcome
 
 
-_CODES = np.repeat(np.arange(52, dtype=np.intp)[:, None], 52, axis=1)
-#: ``BONUS_TIER[seat card, Bonus card]``: the Bonus outcome of every pair of card codes.
-BONUS_TIER = _bonus_outcomes(_CODES, _CODES.T)
+#: ``BONUS_TIER[seat card, Bonus card]``: clause 4's Bonus outcome of every pair of card codes.
+BONUS_TIER = bonus_tier_table(BONUS_TIERS)
 _FIRST, _BONUS = VALUE_OF[:, None], VALUE_OF[None, :]
 #: ``BLACKJACK_PAIR[seat card, Bonus card]``: an ace and a ten-value card (clause 5).
 BLACKJACK_PAIR = (_FIRST + _BONUS == 11) & ((_FIRST == 1) | (_BONUS == 1))
@@ -241,7 +250,7 @@ def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
     for seat in range(table.seats):
         own[seat] = shoes.draw(everyone)
     bonus = shoes.draw(everyone)
-    bonus_outcome = BONUS_TIER[own, bonus[None, :]]  # clause 4
+    bonus_outcome = bonus_tier_table(rules.paytable.tiers)[own, bonus[None, :]]  # clause 4
     b = VALUE_OF[bonus]
 
     blackjack = BLACKJACK_PAIR[own, bonus[None, :]]  # clause 5
@@ -287,7 +296,8 @@ class SeatRound:
     """How one seat's round ended, from a stacked shoe."""
 
     main: MainOutcome
-    bonus: BonusOutcome
+    bonus: str
+    """The Bonus tier reached (its name), or ``lose``."""
     main_net: Fraction
     bonus_net: Fraction
     round_net: Fraction
@@ -320,7 +330,7 @@ def settle(main: Codes, bonus: Codes, rules: Rules) -> tuple[SeatRound, ...]:
     return tuple(
         SeatRound(
             MAIN_OUTCOMES[int(main[s, 0])],
-            BONUS_OUTCOMES[int(bonus[s, 0])],
+            as_outcome(rules.paytable.outcomes[int(bonus[s, 0])]),
             main_pay[int(main[s, 0])],
             bonus_pay[int(bonus[s, 0])],
             main_pay[int(main[s, 0])] + rules.bonus_ratio * bonus_pay[int(bonus[s, 0])],

@@ -14,19 +14,13 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import ValueCounts
-from solver.model.outcomes import (
-    BONUS_OUTCOMES,
-    MAIN_OUTCOMES,
-    bonus_pay,
-    main_payoffs,
-)
+from solver.model.outcomes import MAIN_OUTCOMES, bonus_pay, main_payoffs
 from solver.model.rules import Rules
 
 Codes = npt.NDArray[np.intp]
 Flags = npt.NDArray[np.bool_]
 
 BLACKJACK, WIN, PUSH, LOSE = range(4)  # the order of MAIN_OUTCOMES
-SUITED_MATCH, RANK_MATCH, ADJACENT, BONUS_LOSE = range(4)  # the order of BONUS_OUTCOMES
 
 
 class Wager(StrEnum):
@@ -140,9 +134,12 @@ def hand_space() -> HandSpace:
 
 
 def payoffs(rules: Rules) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
-    """Net result per unit of each main outcome and each Bonus outcome, in code order."""
+    """Net result per unit of each main outcome and each Bonus outcome, in code order.
+
+    The Bonus codes are the paytable's tiers, best first, then the wager lost.
+    """
     main = main_payoffs(rules)
     return (
         tuple(main[o] for o in MAIN_OUTCOMES),
-        tuple(bonus_pay(rules.paytable, o) for o in BONUS_OUTCOMES),
+        tuple(bonus_pay(rules.paytable, o) for o in rules.paytable.outcomes),
     )

@@ -118,7 +118,8 @@ def _run_chunk(
         shoes.deal_ahead(rng.integers(0, table.cut, lanes))
     main_pay, bonus_pay = (np.array([float(p) for p in pays]) for pays in payoffs(table.rules))
     ratio = float(table.rules.bonus_ratio)
-    joint = np.zeros((table.seats, 4, 4), dtype=np.int64)
+    kinds = len(table.rules.paytable.outcomes)
+    joint = np.zeros((table.seats, 4, kinds), dtype=np.int64)
     squares = np.zeros(3, dtype=np.float64)
     tally = None if counter is None else _CounterTally.zeros(counter)
     done = 0
@@ -129,7 +130,8 @@ def _run_chunk(
             true_count, units = counter.size_up(shoes, n)
         main, bonus = play_round(shoes, n, table)
         for seat in range(table.seats):
-            joint[seat] += np.bincount(main[seat] * 4 + bonus[seat], minlength=16).reshape(4, 4)
+            cells = np.bincount(main[seat] * kinds + bonus[seat], minlength=4 * kinds)
+            joint[seat] += cells.reshape(4, kinds)
         main_sum = main_pay[main].sum(axis=0)
         bonus_sum = bonus_pay[bonus].sum(axis=0)
         round_sum = main_sum + ratio * bonus_sum
@@ -292,7 +294,7 @@ def simulate(
     table = Table.make(rules, strategy, cards, seats, cut)
 
     root = np.random.SeedSequence(seed)
-    joint = np.zeros((seats, 4, 4), dtype=np.int64)
+    joint = np.zeros((seats, 4, len(rules.paytable.outcomes)), dtype=np.int64)
     squares = np.zeros(3, dtype=np.float64)
     counted = None if counter is None else _CounterTally.zeros(counter)
     plan = ChunkPlan(rounds, chunk_rounds, root)

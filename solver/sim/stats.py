@@ -11,7 +11,6 @@ from typing import Any
 from solver.model.cards import Card
 from solver.model.numbers import number_json
 from solver.model.outcomes import (
-    BONUS_OUTCOMES,
     MAIN_OUTCOMES,
 )
 from solver.model.rules import Rules
@@ -345,7 +344,8 @@ class SimulationResult:
     def overall(self) -> SeatStatistics:
         """Statistics per seat and round over every seat; seats share a round's cards."""
         summed = tuple(
-            tuple(sum(seat[m][b] for seat in self.joint) for b in range(4)) for m in range(4)
+            tuple(sum(seat[m][b] for seat in self.joint) for b in range(len(self.joint[0][0])))
+            for m in range(4)
         )
         if self.seats == 1:
             return self._statistics(summed, None, 1)
@@ -359,8 +359,10 @@ class SimulationResult:
     ) -> SeatStatistics:
         n = self.rounds
         main_pay, bonus_pay = payoffs(self.rules)
+        bonus_outcomes = self.rules.paytable.outcomes
         ratio = self.rules.bonus_ratio
-        cells = [(m, b, joint[m][b]) for m in range(4) for b in range(4)]
+        kinds = range(len(bonus_pay))
+        cells = [(m, b, joint[m][b]) for m in range(4) for b in kinds]
 
         def moments(value: Callable[[int, int], Fraction], k: int) -> tuple[Fraction, Fraction]:
             mean = sum((value(m, b) * c for m, b, c in cells), Fraction(0)) / n
@@ -370,12 +372,12 @@ class SimulationResult:
         exact = self._exact_figures()
         estimates = []
         frequencies: list[dict[str, int]] = [
-            {o.value: sum(joint[i][b] for b in range(4)) for i, o in enumerate(MAIN_OUTCOMES)},
-            {o.value: sum(joint[m][i] for m in range(4)) for i, o in enumerate(BONUS_OUTCOMES)},
+            {o.value: sum(joint[i][b] for b in kinds) for i, o in enumerate(MAIN_OUTCOMES)},
+            {o: sum(joint[m][i] for m in range(4)) for i, o in enumerate(bonus_outcomes)},
             {
-                f"{mo.value}/{bo.value}": joint[m][b]
+                f"{mo.value}/{bo}": joint[m][b]
                 for m, mo in enumerate(MAIN_OUTCOMES)
-                for b, bo in enumerate(BONUS_OUTCOMES)
+                for b, bo in enumerate(bonus_outcomes)
             },
         ]
         values: list[Callable[[int, int], Fraction]] = [

@@ -10,6 +10,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from solver.model.cards import ValueCounts
+from solver.model.chart_file import CHART_PREFIX
 from solver.model.errors import StrategyError
 from solver.sim.hands import (
     Flags,
@@ -236,8 +237,9 @@ def parse_strategy(
     """Build a strategy by name: ``stand-on:K``, ``never-bust``, ``mimic-dealer``, ....
 
     The others are ``always-stand``, ``optimal`` and ``chart``.
-    ``optimal`` and ``chart`` are decision tables from the exact solver, which the caller
-    passes in as ``decisions(name)``: the simulator plays them, it never asks the solver.
+    ``optimal``, ``chart`` and ``chart:FILE`` (a chart read from a file) are decision tables
+    from the exact solver, which the caller passes in as ``decisions(name)``: the simulator
+    plays them, it never asks the solver.
     ``mimic-dealer`` needs the rules' ``dealer_stands_on``.
 
     >>> parse_strategy("stand-on:17").name
@@ -262,13 +264,15 @@ def parse_strategy(
         if dealer_stands_on is None:
             raise StrategyError("strategy 'mimic-dealer' needs the dealer's stopping total")
         return MimicDealer(dealer_stands_on)
-    if cleaned in TABLE_STRATEGIES:
+    if cleaned in TABLE_STRATEGIES or cleaned.startswith(CHART_PREFIX):
+        # A chart file's name keeps its case.
+        label = cleaned if cleaned in TABLE_STRATEGIES else text.strip()
         if decisions is None:
-            raise StrategyError(f"strategy {cleaned!r} needs the exact solver's decision table")
-        return TableStrategy(decisions(cleaned), label=cleaned)
+            raise StrategyError(f"strategy {label!r} needs the exact solver's decision table")
+        return TableStrategy(decisions(label), label=label)
     raise StrategyError(
-        f"unknown strategy {text!r}: use optimal, chart, stand-on:K (e.g. 17), never-bust, "
-        "mimic-dealer or always-stand"
+        f"unknown strategy {text!r}: use optimal, chart, chart:FILE, stand-on:K (e.g. 17), "
+        "never-bust, mimic-dealer or always-stand"
     )
 
 

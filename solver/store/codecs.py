@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 from solver.exact.bonus import BonusAnalysis, BonusLine
 from solver.exact.game import GameResult, RoundLine, Start
 from solver.model.cards import Card, parse_cards
-from solver.model.outcomes import BonusOutcome
+from solver.model.cells import Action
+from solver.model.checks import is_whole
+from solver.model.outcomes import as_outcome
 from solver.model.rules import Rules
 from solver.store.digest import sha256
 from solver.store.payload import Json, Section
@@ -297,7 +299,7 @@ def encode_game(game: GameResult[Any]) -> dict[str, Json]:
         bonus = {
             "removed": cards_text(game.bonus.removed),
             "lines": [
-                [ln.outcome.value, _q(ln.pays), ln.combinations, _q(ln.probability)]
+                [str(ln.outcome), _q(ln.pays), ln.combinations, _q(ln.probability)]
                 for ln in game.bonus.lines
             ],
         }
@@ -331,7 +333,7 @@ def decode_game(doc: dict[str, Json]) -> GameResult[Any]:
     bonus = None
     if doc["bonus"] is not None:
         lines = tuple(
-            BonusLine(BonusOutcome(o), Fraction(*pays), int(n), Fraction(*p))
+            BonusLine(as_outcome(o), Fraction(*pays), int(n), Fraction(*p))
             for o, pays, n, p in doc["bonus"]["lines"]
         )
         bonus = BonusAnalysis(rules, parse_cards(doc["bonus"]["removed"]), lines)
@@ -413,7 +415,7 @@ def encode_chart(chart: Chart) -> dict[str, Json]:
 
 def decode_chart(doc: dict[str, Json]) -> Chart:
     """Inverse of :func:`encode_chart`."""
-    from solver.exact.chart import Action, Chart, ExceptionHand  # the chart code, when read
+    from solver.exact.chart import Chart, ExceptionHand  # the chart code, when read
 
     return Chart(
         Rules.from_canonical(doc["rules"]),
@@ -439,7 +441,7 @@ def _unfigure(doc: Json) -> Fraction | float:
     """Inverse of :func:`_figure`."""
     if isinstance(doc, list):
         return Fraction(int(doc[0]), int(doc[1]))
-    if isinstance(doc, bool) or not isinstance(doc, int | float):
+    if not (is_whole(doc) or isinstance(doc, float)):
         raise ValueError(f"an effect of removal is not a number: {doc!r}")
     return float(doc)
 

@@ -33,7 +33,7 @@ from solver.exact.volatility import Volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards
 from solver.model.counts import LABELS
 from solver.model.errors import ReportError
-from solver.model.outcomes import PAY_TIERS, BonusOutcome
+from solver.model.outcomes import as_outcome
 from solver.model.paytable import MAX_PAY, Paytable
 from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.sim import SimulationResult, Strategy
@@ -100,7 +100,8 @@ class PaySensitivity:
     ``slope`` per unit of pay; ``line`` is its two ends as plotted, ``(pay, edge)``.
     """
 
-    tier: BonusOutcome
+    tier: str
+    """The tier's name (a :class:`solver.model.outcomes.BonusOutcome` for clause 4's)."""
     pays: Fraction
     slope: Fraction
     edge: Fraction
@@ -193,8 +194,9 @@ def pay_sensitivity(model: EdgeModel, rules: Rules) -> tuple[PaySensitivity, ...
     edge = model.linear(EdgeKind.ROUND, rules.bonus_ratio)  # one main EV for every tier
     now = edge(rules.paytable)
     found = []
-    for tier, slope in zip(PAY_TIERS, edge.coefficients, strict=True):
-        current = getattr(rules.paytable, tier.value)
+    for named, slope in zip(edge.tiers, edge.coefficients, strict=True):
+        tier = as_outcome(named.name)
+        current = rules.paytable.pay(tier)
         ends = (Fraction(0), min(max(2 * current, current + 2), MAX_PAY))
         low, high = ((x, edge(with_pay(rules.paytable, tier, x))) for x in ends)
         found.append(PaySensitivity(tier, current, slope, now, (low, high)))
@@ -288,7 +290,7 @@ def chart_eor_sums(
 
 def return_table_test(result: SimulationResult, joint: JointOutcomes) -> ChiSquare:
     """Pearson's chi-square of the simulated round's outcomes against the exact return table."""
-    expected = {f"{k}/{b.value}": Fraction(p) for (k, b), p in joint.items()}
+    expected = {f"{k}/{b}": Fraction(p) for (k, b), p in joint.items()}
     return ChiSquare.test(result.overall["round"].frequencies, expected)
 
 

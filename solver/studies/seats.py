@@ -22,6 +22,7 @@ from typing import Any
 
 from solver.exact.seats import SEAT_COUNTS, TableBonus, check_seats, table_bonus
 from solver.model.checks import check_rounds, check_seed
+from solver.model.errors import SimulationError
 from solver.model.numbers import exact_json, float_json
 from solver.model.rules import Rules
 from solver.sim import Strategy, simulate
@@ -69,7 +70,7 @@ class SeatsRow:
                 "variance": exact_json(exact.variance),
                 "sd": float_json(exact.standard_deviation),
                 "simulated": simulated(self.bonus),
-                "z": self.bonus_z,
+                "z": None if math.isnan(self.bonus_z) else self.bonus_z,  # JSON has no NaN
             },
             "main": simulated(self.main),
             "round": simulated(self.round),
@@ -103,8 +104,13 @@ class TableOfPlayers:
 
 
 def check_run(rounds: int, seed: int | None) -> None:
-    """Refuse a number of table-rounds or a seed the simulator would refuse, before any work."""
+    """Refuse a number of table-rounds or a seed the simulator would refuse, before any work.
+
+    Two rounds at least: a standard error (and the JSON, which has no NaN) needs two.
+    """
     check_rounds(rounds)
+    if rounds < 2:
+        raise SimulationError(f"rounds {rounds} is too few: a standard error needs 2 or more")
     check_seed(seed)
 
 

@@ -16,6 +16,7 @@ from solver.exact.chart import GameChartStore, exact_main, strategy_source
 from solver.exact.game import GameResult
 from solver.exact.strategies import realistic_play
 from solver.model.cards import Card
+from solver.model.cells import Actions
 from solver.model.rules import Rules
 from solver.sim import ExactFigure, SimulationResult, Strategy, parse_strategy, simulate
 from solver.sim.counter import Counter
@@ -29,7 +30,7 @@ GameSource = Callable[[], GameResult[Fraction]]
 def bonus_figure(rules: Rules, removed: Iterable[Card] = ()) -> ExactFigure:
     """The Bonus wager's exact EV and outcome probabilities, for the simulator to meet."""
     analysis = analyse_bonus(rules, removed)
-    probabilities = {line.outcome.value: line.probability for line in analysis.lines}
+    probabilities = {str(line.outcome): line.probability for line in analysis.lines}
     return ExactFigure(analysis.expected_value, probabilities)
 
 
@@ -38,18 +39,21 @@ def main_figure(
     strategy: Strategy,
     game: GameResult[Fraction],
     cache: GameChartStore | None = None,
+    chart: Actions | None = None,
 ) -> ExactFigure:
     """The main wager's exact EV (and outcome probabilities) under ``strategy``, full shoe.
 
-    ``optimal`` and ``chart`` come from the game and its chart; the other named policies
-    are evaluated exactly by :func:`~solver.exact.strategies.realistic_play`.
+    ``optimal`` and ``chart`` come from the game and its chart; the other named policies,
+    and a ``chart`` read from a file, are evaluated exactly by
+    :func:`~solver.exact.strategies.realistic_play`.
     """
     if strategy.name in TABLE_STRATEGIES:
         # A fresh shoe matches this figure exactly; dealing to a cut card approximately.
         kind = "chart" if strategy.name == "chart" else "optimal"
         mean, probabilities = exact_main(game, kind, cache)
         return ExactFigure(mean, probabilities)
-    policy = realistic_play(rules, [strategy.name], game, cache).policies[0]
+    charts = {} if chart is None else {strategy.name: chart}
+    policy = realistic_play(rules, [strategy.name], game, cache, charts).policies[0]
     outcomes = {k: Fraction(p) for k, p in policy.game.outcomes.items()}
     return ExactFigure(policy.main_ev, outcomes)
 
@@ -60,6 +64,7 @@ def exact_figures(
     game: GameSource,
     removed: tuple[Card, ...] = (),
     cache: GameChartStore | None = None,
+    chart: Actions | None = None,
 ) -> dict[str, ExactFigure]:
     """The exact figures a simulation of ``strategy`` is checked against.
 
@@ -68,18 +73,23 @@ def exact_figures(
     """
     exact: dict[str, ExactFigure] = {}
     if not removed:
-        exact["main"] = main_figure(rules, strategy, game(), cache)
+        exact["main"] = main_figure(rules, strategy, game(), cache, chart)
     if all(c.suit is not None for c in removed):
         exact["bonus"] = bonus_figure(rules, removed)
     return exact
 
 
 def played_strategy(
-    name: str, rules: Rules, game: GameSource, cache: GameChartStore | None = None
+    name: str,
+    rules: Rules,
+    game: GameSource,
+    cache: GameChartStore | None = None,
+    chart: Actions | None = None,
 ) -> Strategy:
-    """The policy ``name`` for the simulator, ``optimal`` and ``chart`` read off ``game``."""
+    """The policy ``name`` for the simulator, ``optimal`` and ``chart`` read off ``game``
+    (and ``chart:FILE`` off ``chart``, the chart read from that file)."""
     return parse_strategy(
-        name, lambda kind: strategy_source(game(), kind, cache), rules.dealer_stands_on
+        name, lambda kind: strategy_source(game(), kind, cache, chart), rules.dealer_stands_on
     )
 
 
@@ -109,8 +119,12 @@ def simulate_beside_exact(
     cache: GameChartStore | None = None,
     progress: Callable[[int], None] | None = None,
     counter: Counter | None = None,
+    chart: Actions | None = None,
 ) -> SimulationResult:
-    """Deal ``rounds`` rounds of ``strategy`` with the simulator, its exact figures attached."""
+    """Deal ``rounds`` rounds of ``strategy`` with the simulator, its exact figures attached.
+
+    ``chart`` is the chart a ``chart:FILE`` strategy plays.
+    """
     return simulate(
         rules,
         strategy,
@@ -120,7 +134,7 @@ def simulate_beside_exact(
         penetration=penetration,
         jobs=jobs,
         removed=removed,
-        exact=exact_figures(rules, strategy, game, removed, cache),
+        exact=exact_figures(rules, strategy, game, removed, cache, chart),
         progress=progress,
         counter=counter,
     )

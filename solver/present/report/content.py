@@ -108,7 +108,12 @@ def _title_block(figures: ReportFigures, software: str, date: str) -> TitleBlock
     return TitleBlock(
         game=TITLE,
         rules=lines,
-        paytable=f"{paytables or rules.paytable} (suited match : rank match : adjacent, to 1)",
+        paytable=f"{paytables or rules.paytable} "
+        + (
+            f"({' : '.join(t.words for t in rules.paytable.tiers)}, to 1)"
+            if rules.paytable.standard
+            else "(tiers best first, each to 1)"
+        ),
         revision=f"{software}+{figures_hash(figures)[:12]}",
         date=date,
     )

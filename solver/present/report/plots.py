@@ -18,12 +18,22 @@ if TYPE_CHECKING:
     from solver.exact.game import GameResult
     from solver.studies.report import PaySensitivity
 
-BONUS_NAMES = {
-    BonusOutcome.SUITED_MATCH: "suited match",
-    BonusOutcome.RANK_MATCH: "rank match",
-    BonusOutcome.ADJACENT: "adjacent",
-    BonusOutcome.LOSE: "lose",
-}
+
+class _TierWords(dict[str, str]):
+    """Clause 4's outcomes in words; any other tier's name read as its words."""
+
+    def __missing__(self, key: str) -> str:
+        return key.replace("_", " ")
+
+
+BONUS_NAMES: dict[str, str] = _TierWords(
+    {
+        BonusOutcome.SUITED_MATCH: "suited match",
+        BonusOutcome.RANK_MATCH: "rank match",
+        BonusOutcome.ADJACENT: "adjacent",
+        BonusOutcome.LOSE: "lose",
+    }
+)
 
 INK = "#1f3a5f"
 #: Okabe and Ito's colour-blind-safe blue and vermilion, for gains and losses.
@@ -111,7 +121,7 @@ def sensitivity_plot(lines: Sequence[PaySensitivity]) -> Figure:
     """The round's house edge against each tier's pay, the pay in force marked."""
     figure = _figure(6.8, 2.6)
     figure.get_layout_engine().set(wspace=0.06)  # type: ignore[call-arg, union-attr]
-    axes_row = figure.subplots(1, 3, sharey=True)
+    axes_row = figure.subplots(1, len(lines), sharey=True, squeeze=False)[0]  # one per tier
     for axes, line in zip(axes_row, lines, strict=True):
         current_edge = float(line.edge) * 100
         xs = [x for x, _ in line.line]

@@ -196,6 +196,8 @@ def _counter_grid(study: ProtectionStudy) -> Grid:
             _edge(stats),
             f"{stats.sd:.2f}",
         )
+        if stats.rounds_played
+        else (name, "0", "none played", *("\u2013",) * 3)  # no NaN for no rounds
         for name, stats in (
             ("plays every round", study.every_round),
             (f"sits out below TC {minus(f'{plan.wong_out:g}')}", study.back_counter),
@@ -255,14 +257,20 @@ def _verdict(study: ProtectionStudy) -> str:
     )
     dealt = sum(back_counter.rounds_by_bet)
     share = back_counter.rounds_played / dealt if dealt else 0.0
+    sitting = (
+        f"(a back-counter, playing {100 * share:.0f}% of the rounds dealt) "
+        f"{_beats(back_counter)} ({signed(100 * back_counter.mean, 2)} units per 100 rounds "
+        f"played).{larger}"
+        if back_counter.rounds_played
+        else "(a back-counter) played none of the rounds dealt: more counter rounds (a "
+        "report option) would show how one fares."
+    )
     return (
         f"Verdict. A counter using the {_count_words(plan)} with a {spread} spread who "
         f"plays every round {_beats(every_round)} "
         f"({signed(100 * every_round.mean, 2)} units per 100 rounds). One who also sits "
-        f"out every round below a true count of {minus(f'{plan.wong_out:g}')} (a "
-        f"back-counter, playing {100 * share:.0f}% "
-        f"of the rounds dealt) {_beats(back_counter)} "
-        f"({signed(100 * back_counter.mean, 2)} units per 100 rounds played).{larger} {bonus} "
+        f"out every round below a true count of {minus(f'{plan.wong_out:g}')} "
+        f"{sitting} {bonus} "
         f"Assumptions: penetration {study.penetration:g}, the counter sees every card dealt, "
         "plays the hands by optimal play for the full shoe (no count-based changes of play) "
         "and is not barred from sitting out; the figures are from samples of the stated "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import partial
@@ -167,7 +168,12 @@ def table_section(table: TableOfPlayers) -> Section:
         )
         for row in table.rows
     )
-    worst = max(abs(row.bonus_z) for row in table.rows)
+    scores = [abs(row.bonus_z) for row in table.rows if not math.isnan(row.bonus_z)]
+    worst = (
+        f"largest |z| {max(scores):.2f}"
+        if scores
+        else "no z-score: the simulated Bonus results did not vary"
+    )
     return Section(
         "A table of players",
         (
@@ -181,7 +187,7 @@ def table_section(table: TableOfPlayers) -> Section:
                 f"{thousands(table.rounds)} table-rounds for each number of seats, every seat "
                 "playing optimally, a freshly shuffled shoe each round, seed "
                 f"{table.seed} plus the number of seats. The simulated Bonus hold agrees with "
-                f"the exact one at every table (largest |z| {worst:.2f})."
+                f"the exact one at every table ({worst})."
             ),
             Grid(
                 (

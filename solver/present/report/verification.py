@@ -245,7 +245,7 @@ def _exact_json(game: GameResult[Fraction]) -> dict[str, Any]:
         "main_outcomes": {k: str(p) for k, p in game.outcomes.items()},
         "main_variance": str(game.variance),
         "bonus_ev": str(bonus.expected_value),
-        "bonus_lines": {ln.outcome.value: str(ln.probability) for ln in bonus.lines},
+        "bonus_lines": {str(ln.outcome): str(ln.probability) for ln in bonus.lines},
         "round_ev": str(game.round_expected_value),
         "round_variance": str(game.round_variance),
         "round_hit_frequency": str(game.round_hit_frequency),
@@ -262,7 +262,7 @@ def figures_hash(figures: ReportFigures) -> str:
         "strategies": {p.name: str(p.main_ev) for p in figures.strategies},
         "chart_ev": str(figures.chart.expected_value),
         "dealer": [[c, {k: str(p) for k, p in d.items()}] for c, d in figures.dealer],
-        "joint": sorted(f"{k}/{b.value}={p}" for (k, b), p in figures.joint.items()),
+        "joint": sorted(f"{k}/{b}={p}" for (k, b), p in figures.joint.items()),
     }
     text = json.dumps(document, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -9,7 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from solver.model.cards import value_label
-from solver.model.outcomes import MAIN_OUTCOMES, BonusOutcome, main_payoffs
+from solver.model.outcomes import MAIN_OUTCOMES, main_payoffs
 from solver.present.report.blocks import (
     MAIN_NAMES,
     TITLE,
@@ -36,7 +36,7 @@ def summary_section(game: GameResult[Fraction]) -> Section:
     outcomes = {k: exact(p) for k, p in game.outcomes.items()}
     main_ev = exact(game.expected_value)
     round_ev = exact(game.round_expected_value)
-    suited = next(ln for ln in bonus.lines if ln.outcome is BonusOutcome.SUITED_MATCH)
+    suited = bonus.lines[0]  # the best tier, listed first
     top_round = game.round_lines[-1]
     bonus_sd = bonus.standard_deviation
     rows = (
@@ -50,7 +50,7 @@ def summary_section(game: GameResult[Fraction]) -> Section:
         ("Standard deviation per unit staked on that wager", f"{game.standard_deviation:.4f}",
          f"{bonus_sd:.4f}", f"{math.sqrt(game.round_variance) / float(1 + r):.4f}"),
         ("Top award", f"blackjack, {_to_one(rules.blackjack_pays)}",
-         f"suited match, {_to_one(suited.pays)}",
+         f"{BONUS_NAMES[suited.outcome]}, {_to_one(suited.pays)}",
          f"{signed(top_round.net, 2)} main-wager units"),
         ("Odds of the top award", one_in(outcomes["blackjack"]), one_in(suited.probability),
          one_in(exact(top_round.probability))),
@@ -183,10 +183,10 @@ def round_section(game: GameResult[Fraction], joint: JointOutcomes) -> Section:
     pays = main_payoffs(rules)
     rows = []
     for k in MAIN_OUTCOMES:
-        for outcome in BonusOutcome:
+        for outcome in rules.paytable.outcomes:
             if (k, outcome) not in joint:
                 continue
-            bonus_pay = rules.paytable.as_dict().get(outcome.value, Fraction(-1))
+            bonus_pay = rules.paytable.as_dict().get(outcome, Fraction(-1))
             net = pays[k] + rules.bonus_ratio * bonus_pay
             p = exact(joint[(k, outcome)])
             rows.append((MAIN_NAMES[str(k)], BONUS_NAMES[outcome], signed(net, 2),

@@ -1,0 +1,415 @@
+"""The workbench's pages (``cbj serve``) as HTML: results and form states in, text out.
+
+Pure like the rest of :mod:`solver.present`: every figure comes in a result (a solved
+game, a paytable solution or search, a chart), every field from the rule table, and
+every text is escaped.  The pages load one style sheet and one script, both served by
+the app (no inline script: the app's Content-Security-Policy forbids it); without the
+script the forms still work, and a page still being computed refreshes itself.
+
+>>> "Decks" in rules_fields({}, {}, Rules())
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from html import escape
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+from solver.model.outcomes import MAIN_OUTCOMES
+from solver.model.rules import RULE_TABLE, PresetName, Rules
+from solver.present.formats import rule_cell
+from solver.present.style import amount, edge_percent, one_in, signed
+from solver.present.wording import rules_sentence
+
+if TYPE_CHECKING:
+    from solver.exact.game import GameResult
+    from solver.exact.volatility import Volatility
+
+#: The pages, in the navigation's order: path and name.
+PAGES = (
+    ("/", "Game"),
+    ("/paytable", "Paytable"),
+    ("/compare", "Compare"),
+    ("/chart", "Chart"),
+    ("/report", "Report"),
+)
+_OUTCOME_WORDS = {"blackjack": "blackjack", "win": "win", "push": "tie", "lose": "loss"}
+
+
+def link(path: str, query: Mapping[str, str]) -> str:
+    """A path with its query string (fields left blank are left out).
+
+    >>> link("/chart", {"decks": "2", "paytable": ""})
+    '/chart?decks=2'
+    """
+    given = {k: v for k, v in query.items() if v}
+    return path + ("?" + urlencode(given) if given else "")
+
+
+def page(title: str, here: str, body: str, query: Mapping[str, str], busy: bool = False) -> str:
+    """A whole page: the navigation (each link keeps the rules), then ``body``.
+
+    ``busy`` pages refresh themselves every second when the script does not run.
+    """
+    nav = "".join(
+        f'<a href="{escape(link(path, query))}"'
+        + (' aria-current="page"' if path == here else "")
+        + f">{name}</a>"
+        for path, name in PAGES
+    )
+    refresh = '<noscript><meta http-equiv="refresh" content="1"></noscript>' if busy else ""
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)} - Community Blackjack workbench</title>"
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/workbench.css">'
+        f'<script src="/static/workbench.js" defer></script>{refresh}</head>'
+        f'<body data-page="{escape(here)}"><header><p class="brand">Community Blackjack '
+        f'workbench</p><nav aria-label="Pages">{nav}</nav></header>'
+        f"<main><h1>{escape(title)}</h1>{body}</main></body></html>\n"
+    )
+
+
+def _error(name: str, errors: Mapping[str, str], prefix: str) -> str:
+    message = errors.get(name, "")
+    return f'<p class="error" id="{prefix}error-{name}" role="alert">{escape(message)}</p>'
+
+
+def _field(
+    name: str, label: str, control: str, hint: str, errors: Mapping[str, str], prefix: str
+) -> str:
+    invalid = ' class="field invalid"' if name in errors else ' class="field"'
+    return (
+        f'<div{invalid}><label for="{prefix}f-{name}">{escape(label)}</label>{control}'
+        f'<small id="{prefix}help-{name}">{escape(hint)}</small>'
+        f"{_error(name, errors, prefix)}</div>"
+    )
+
+
+def _described(name: str, errors: Mapping[str, str], prefix: str) -> str:
+    invalid = ' aria-invalid="true"' if name in errors else ""
+    return (
+        f'id="{prefix}f-{name}" name="{prefix}{name}" '
+        f'aria-describedby="{prefix}help-{name} {prefix}error-{name}"{invalid}'
+    )
+
+
+def _select(name: str, choices: Sequence[str], given: str, blank: str, attributes: str) -> str:
+    options = [f'<option value="">{escape(blank)}</option>']
+    options += [
+        f'<option value="{escape(c)}"'
+        + (" selected" if c == given else "")
+        + f">{escape(c)}</option>"
+        for c in choices
+    ]
+    return f"<select {attributes}>{''.join(options)}</select>"
+
+
+def rules_fields(
+    values: Mapping[str, str], errors: Mapping[str, str], rules: Rules | None, prefix: str = ""
+) -> str:
+    """One field per row of the rule table, and the preset, each with its help and its error.
+
+    A blank field keeps the preset's value, shown as the field's placeholder.
+    """
+    shown = (rules or Rules()).to_json()
+    parts = [
+        _field(
+            "preset",
+            "Preset",
+            _select(
+                "preset",
+                [p.value for p in PresetName],
+                values.get("preset", ""),
+                "casino-edition (the defaults)",
+                _described("preset", errors, prefix),
+            ),
+            "Start from a named set of rules; the fields below override it.",
+            errors,
+            prefix,
+        )
+    ]
+    for rule in RULE_TABLE:
+        given = values.get(rule.name, "")
+        current = rule_cell(shown[rule.name])
+        attributes = _described(rule.name, errors, prefix)
+        if rule.choices:
+            control = _select(
+                rule.name, rule.choices, given, f"as the preset ({current})", attributes
+            )
+        else:
+            mode = ' inputmode="numeric"' if rule.kind is int else ""
+            control = (
+                f'<input type="text" {attributes}{mode} value="{escape(given)}" '
+                f'placeholder="{escape(current)}" autocomplete="off" spellcheck="false">'
+            )
+        said = rule.limits.replace(" to ", "-") in rule.help  # "(1-8)" already in the help
+        hint = rule.help if said else f"{rule.help} Range: {rule.limits}."
+        parts.append(_field(rule.name, rule.label, control, hint, errors, prefix))
+    return "".join(parts)
+
+
+def exact_box(checked: bool, prefix: str = "") -> str:
+    """The box that asks for exact fractions (an exact solve: slower)."""
+    mark = " checked" if checked else ""
+    return (
+        f'<div class="field check"><input type="checkbox" id="{prefix}f-exact" '
+        f'name="{prefix}exact" value="1"{mark}><label for="{prefix}f-exact">Exact fractions '
+        "(an exact solve: a few seconds for new rules)</label></div>"
+    )
+
+
+def form_error(errors: Mapping[str, str]) -> str:
+    """An error about the rules as a whole (two fields that contradict each other)."""
+    return (
+        _error("", errors, "form-")
+        if "" in errors
+        else '<p class="error" id="form-error-" role="alert"></p>'
+    )
+
+
+# Figures.
+
+
+def _figure(name: str, value: Fraction | float, text: str, exact: bool) -> str:
+    """A figure as text, with its float (and fraction) in data attributes for scripts and tests."""
+    extra = (
+        f' data-exact="{value.numerator}/{value.denominator}"'
+        if isinstance(value, Fraction)
+        else ""
+    )
+    fraction = (
+        f' <span class="fraction">= {value}</span>' if exact and isinstance(value, Fraction) else ""
+    )
+    data = f'data-figure="{name}" data-value="{float(value)!r}"{extra}'
+    return f"<span {data}>{escape(text)}</span>{fraction}"
+
+
+def _row(cells: Sequence[str], head: bool = False) -> str:
+    tag = "th" if head else "td"
+    first, *rest = cells
+    return (
+        f'<tr><th scope="row">{first}</th>' + "".join(f"<{tag}>{c}</{tag}>" for c in rest) + "</tr>"
+    )
+
+
+def html_table(
+    caption: str, headers: Sequence[str], rows: Sequence[Sequence[str]], kind: str = ""
+) -> str:
+    head = "".join(f'<th scope="col">{escape(h)}</th>' for h in headers)
+    body = "".join(_row(r) for r in rows)
+    cls = f' class="{kind}"' if kind else ""
+    return (
+        f'<div class="scroll"><table{cls}><caption>{escape(caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
+
+
+def _wagers(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
+    # Each of the game's properties sums over every starting pair (in fractions, when
+    # exact, a few milliseconds each): each is read once.
+    exact = game.exact
+    wins = outcomes["blackjack"] + outcomes["win"]
+    ev, sd_main = game.expected_value, game.standard_deviation
+    rows = [
+        [
+            "Main wager",
+            _figure("main-house-edge", -ev, edge_percent(-ev), exact),
+            _figure("main-ev", ev, signed(ev, 6), exact),
+            _figure("main-sd", sd_main, f"{sd_main:.4f}", False),
+            _figure("main-hit-frequency", wins, f"{float(wins):.4f}", exact),
+        ]
+    ]
+    if game.bonus is not None:
+        bonus = game.bonus
+        rows.append(
+            [
+                "Bonus wager",
+                _figure(
+                    "bonus-house-edge", bonus.house_edge, edge_percent(bonus.house_edge), exact
+                ),
+                _figure("bonus-ev", bonus.expected_value, signed(bonus.expected_value, 6), exact),
+                _figure(
+                    "bonus-sd", bonus.standard_deviation, f"{bonus.standard_deviation:.4f}", False
+                ),
+                _figure(
+                    "bonus-hit-frequency",
+                    bonus.hit_frequency,
+                    f"{float(bonus.hit_frequency):.4f}",
+                    exact,
+                ),
+            ]
+        )
+        sd = math.sqrt(game.round_variance)
+        edge, round_ev, hits = (
+            game.round_house_edge,
+            game.round_expected_value,
+            game.round_hit_frequency,
+        )
+        rows.append(
+            [
+                "Whole round",
+                _figure("round-house-edge", edge, edge_percent(edge), exact),
+                _figure("round-ev", round_ev, signed(round_ev, 6), exact),
+                _figure("round-sd", sd, f"{sd:.4f}", False),
+                _figure("round-hit-frequency", hits, f"{float(hits):.4f}", exact),
+            ]
+        )
+    return html_table(
+        "House edge of each wager (per unit bet on it; the round's per unit of all money bet)",
+        ("wager", "house edge", "average result", "SD", "hit frequency"),
+        rows,
+        "figures",
+    )
+
+
+def _outcomes(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
+    rows = [
+        [
+            escape(_OUTCOME_WORDS[k]),
+            _figure(f"main-{k}", outcomes[k], f"{float(outcomes[k]):.6f}", game.exact),
+            escape(one_in(outcomes[k])),
+        ]
+        for k in MAIN_OUTCOMES
+    ]
+    return html_table("Main wager: chance of each result", ("result", "probability", "odds"), rows)
+
+
+def _bonus_table(game: GameResult[Any]) -> str:
+    if game.bonus is None:
+        return ""
+    rows = [
+        [
+            escape(line.outcome.replace("_", " ")),
+            escape(f"{line.pays} to 1" if line.pays >= 0 else "loses"),
+            _figure(
+                f"bonus-{line.outcome}",
+                line.probability,
+                f"{float(line.probability):.6f}",
+                game.exact,
+            ),
+            escape(one_in(line.probability)),
+            escape(signed(line.return_, 6)),
+        ]
+        for line in game.bonus.lines
+    ]
+    return html_table(
+        "Bonus wager: return table", ("outcome", "pays", "probability", "1 in N", "return"), rows
+    )
+
+
+def _volatility(volatility: Volatility | None) -> str:
+    if volatility is None:
+        return ""
+    rows = [
+        [
+            f"{s.rounds:,}",
+            escape(amount(s.mean)),
+            escape(f"{amount(s.range90[0])} to {amount(s.range90[1])}"),
+            escape(f"{amount(s.range95[0])} to {amount(s.range95[1])}"),
+            f"{s.probability_ahead:.4f}",
+        ]
+        for s in volatility.sessions
+    ]
+    caption = (
+        f"Volatility index {volatility.index:.4f}: the player's net result after a session "
+        "(main-wager units, normal approximation)"
+    )
+    return html_table(caption, ("rounds", "average", "90% range", "95% range", "P(ahead)"), rows)
+
+
+def _who_holds(game: GameResult[Any]) -> str:
+    edge = game.round_house_edge if game.bonus is not None else -game.expected_value
+    side = "the house" if edge > 0 else "the player" if edge < 0 else "neither side"
+    return (
+        f'<p class="lead">Under these rules {side} holds the edge on the whole round. '
+        "Element of risk: the same as the round's house edge, since no wager is added after "
+        "the deal (no doubling or splitting).</p>"
+    )
+
+
+def game_figures(game: GameResult[Any]) -> str:
+    """Every figure of a solved game: each wager's edge, results, Bonus returns, volatility."""
+    arithmetic = "exact fractions" if game.exact else "floating point"
+    outcomes = game.outcomes
+    return (
+        '<p class="rules-line">'
+        f"{escape(rules_sentence(game.rules).rstrip('.'))}; {arithmetic}.</p>"
+        f"{_who_holds(game)}{_wagers(game, outcomes)}{_outcomes(game, outcomes)}"
+        f"{_bonus_table(game)}"
+        f"{_volatility(game.volatility)}"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far a piece of work has got: steps done of total (0 of 0 when it cannot tell)."""
+
+    label: str
+    done: int = 0
+    total: int = 0
+    seconds: float = 0.0
+
+
+def progress_html(progress: Progress | None) -> str:
+    """A progress bar (indeterminate when the work cannot count its steps); hidden if None."""
+    if progress is None:
+        return '<div id="progress" class="progress" hidden><progress></progress><span></span></div>'
+    bar = (
+        f'<progress max="{progress.total}" value="{progress.done}"></progress>'
+        if progress.total
+        else "<progress></progress>"
+    )
+    steps = f" ({progress.done} of {progress.total})" if progress.total else ""
+    words = f"{progress.label}{steps}, {progress.seconds:.0f} s"
+    return (
+        f'<div id="progress" class="progress" role="status">{bar}<span>{escape(words)}</span></div>'
+    )
+
+
+def game_body(fields: str, figures: str, progress: Progress | None) -> str:
+    """The Game page: the rules form beside the figures (or the progress of their solve)."""
+    busy = ' aria-busy="true"' if progress is not None else ""
+    return (
+        '<div class="columns"><form id="rules" class="rules" method="get" action="/">'
+        f'{fields}<button type="submit">Show figures</button></form>'
+        f'<section id="results" aria-live="polite">{progress_html(progress)}'
+        f'<div id="figures"{busy}>{figures}</div></section></div>'
+    )
+
+
+def text_field(
+    name: str, label: str, given: str, placeholder: str, hint: str, errors: Mapping[str, str]
+) -> str:
+    """A plain text field with its help and its error (the Paytable and Report pages' own)."""
+    attributes = _described(name, errors, "")
+    control = (
+        f'<input type="text" {attributes} value="{escape(given)}" '
+        f'placeholder="{escape(placeholder)}" autocomplete="off" spellcheck="false">'
+    )
+    return _field(name, label, control, hint, errors, "")
+
+
+def choice_field(
+    name: str, label: str, given: str, choices: Sequence[str], hint: str, errors: Mapping[str, str]
+) -> str:
+    """A drop-down field of fixed choices (the first is the default)."""
+    options = "".join(
+        f'<option value="{escape(c)}"'
+        + (" selected" if c == given else "")
+        + f">{escape(c)}</option>"
+        for c in choices
+    )
+    control = f"<select {_described(name, errors, '')}>{options}</select>"
+    return _field(name, label, control, hint, errors, "")
+
+
+def message(text: str) -> str:
+    """A short paragraph of plain text."""
+    return f"<p>{escape(text)}</p>"

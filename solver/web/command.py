@@ -1,0 +1,115 @@
+"""``cbj serve``: the workbench on a local address, until Ctrl-C or SIGTERM.
+
+The command lives with the web app, not in :mod:`solver.cli` (the two clients never
+import each other); ``cbj`` finds it by name in :data:`solver.cli.COMMANDS`, as it finds
+every command.  The server is uvicorn, which stops on SIGINT and SIGTERM after finishing
+the requests in flight; the workers are daemon threads and stop with it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import sys
+import threading
+import time
+import webbrowser
+
+import click
+import uvicorn
+
+from solver.model.checks import whole_number
+from solver.model.errors import CbjError
+from solver.store.disk import default_cache
+from solver.web.app import make_app
+from solver.web.work import WorkbenchStore
+from solver.web.workbench import Workbench
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8021
+
+
+class ServeError(CbjError):
+    """A host or port ``cbj serve`` cannot listen on."""
+
+
+def check_host(host: str) -> str:
+    """An address to listen on: ``localhost`` or an IP address, never a name.
+
+    >>> check_host("127.0.0.1"), check_host("::1")
+    ('127.0.0.1', '::1')
+    """
+    if host == "localhost":
+        return "127.0.0.1"
+    try:
+        return str(ipaddress.ip_address(host.strip("[]")))
+    except ValueError:
+        raise ServeError(
+            f"host {host[:40]!r} is not an IP address: use 127.0.0.1 (this machine only), "
+            "0.0.0.0 (every interface) or one of this machine's addresses"
+        ) from None
+
+
+def url_of(host: str, port: int) -> str:
+    """The address a browser opens (``0.0.0.0`` is reached as ``127.0.0.1``).
+
+    >>> url_of("0.0.0.0", 8021), url_of("::1", 80)
+    ('http://127.0.0.1:8021/', 'http://[::1]:80/')
+    """
+    shown = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    return f"http://{f'[{shown}]' if ':' in shown else shown}:{port}/"
+
+
+def _open_when_started(server: uvicorn.Server, url: str) -> None:
+    """Open ``url`` in the user's browser once the server listens (or give up after 10 s)."""
+    for _ in range(200):
+        if server.started:
+            webbrowser.open(url)
+            return
+        time.sleep(0.05)
+
+
+def serve_workbench(host: str, port: int, open_browser: bool = False) -> None:
+    """Serve the workbench on ``host:port`` until stopped (Ctrl-C, SIGTERM)."""
+    host = check_host(host)
+    port = whole_number(port, "port", 1, 65535, ServeError)
+    bench = Workbench(
+        WorkbenchStore(default_cache(warn=lambda m: click.echo(f"cbj: warning: {m}", err=True)))
+    )
+    app = make_app(bench, host, port)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        server_header=False,
+        timeout_graceful_shutdown=5,
+    )
+    server = uvicorn.Server(config)
+    url = url_of(host, port)
+    if not ipaddress.ip_address(host).is_loopback:
+        click.echo(
+            f"cbj: listening on {host}, reachable from other machines on the network", err=True
+        )
+    click.echo(f"cbj: the workbench is at {url} (Ctrl-C stops it)", err=True)
+    if open_browser:
+        threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
+    try:
+        server.run()
+    finally:
+        bench.close()
+    if not server.started:
+        raise ServeError(f"could not listen on {host}:{port} (is the port in use?)")
+    sys.stdout.flush()
+
+
+@click.command("serve")
+@click.option("--host", default=DEFAULT_HOST, show_default=True, help="Address to listen on.")
+@click.option(
+    "--port", type=int, default=DEFAULT_PORT, show_default=True, help="Port to listen on."
+)
+@click.option("--open", "open_browser", is_flag=True, help="Open the workbench in a browser.")
+def serve(host: str, port: int, open_browser: bool) -> None:
+    """The designer's workbench: a local web app of every figure, live as you type."""
+    serve_workbench(host, port, open_browser)

@@ -1,0 +1,193 @@
+"""The Paytable page and the Report page's sizes: their own fields, checked as the CLI checks.
+
+The Paytable page's numbers go through the parsers ``cbj paytable`` uses (house edges as
+``0.02``, ``1/50`` or ``2%``; bands ``LO:HI``) and its limits (a pay of at most
+:data:`~solver.exact.paytable.MAX_SEARCH_PAY`, at most :data:`~solver.exact.paytable.MAX_TOP`
+paytables listed, and the search's own cap on candidates, refused with the CLI's hint).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.responses import HTMLResponse, Response
+
+from solver.exact.paytable import MAX_SEARCH_PAY, MAX_TOP, parse_band, parse_edge
+from solver.model.checks import whole_number, whole_text
+from solver.model.errors import CbjError
+from solver.model.outcomes import PAY_TIERS
+from solver.present import workbench as html
+from solver.present import workbench_pages as pages_html
+from solver.web.form import MAX_FIELD_TEXT, read_rules
+from solver.web.workbench import Workbench
+
+KINDS = ("round", "bonus")
+#: The report's sizes: field, label and help (blank keeps the report's own default).
+REPORT_SIZES = (
+    ("shoe_samples", "Shoes per depth", "Random shoes solved at each depth (game protection)."),
+    ("counter_rounds", "Counter rounds", "Rounds per simulated card counter."),
+    ("table_rounds", "Table rounds", "Simulated table-rounds per number of seats."),
+    ("simulation_rounds", "Simulation rounds", "Rounds of the simulator's cross-check."),
+)
+
+
+def _checked(errors: dict[str, str], name: str, read: Any, *args: Any) -> Any:
+    """``read(*args)``, or None with its error recorded beside ``name``."""
+    try:
+        return read(*args)
+    except CbjError as error:
+        errors[name] = str(error)
+        return None
+
+
+def _text(query: Mapping[str, str], name: str, errors: dict[str, str]) -> str:
+    text = str(query.get(name, "")).strip()
+    if len(text) > MAX_FIELD_TEXT:
+        errors[name] = f"{name.replace('_', ' ')} is too long: at most {MAX_FIELD_TEXT} characters"
+        return ""
+    return text
+
+
+def paytable_options(query: Mapping[str, str]) -> tuple[dict[str, Any] | None, dict[str, str]]:
+    """The API's options for the paytable asked for (None if none is), and the errors."""
+    errors: dict[str, str] = {}
+    mode = query.get("mode", "")
+    if mode == "solve":
+        tier = _text(query, "solve_for", errors) or PAY_TIERS[0].value
+        if tier not in {t.value for t in PAY_TIERS}:
+            errors["solve_for"] = f"solve for {tier!r} is unknown: use one of " + ", ".join(
+                t.value for t in PAY_TIERS
+            )
+        kind = query.get("kind", "round") if query.get("kind") in KINDS else "round"
+        text = _text(query, "target", errors)
+        if not text and "target" not in errors:
+            errors["target"] = "give the target house edge, e.g. 2%, 0.02 or 1/50"
+        edge = _checked(errors, "target", parse_edge, text, "target") if text else None
+        options: dict[str, Any] = {"solve_for": tier, f"target_{kind}_edge": edge}
+        return (None if errors else options), errors
+    if mode == "search":
+        kind = query.get("kind", "round") if query.get("kind") in KINDS else "round"
+        band_text = _text(query, "band", errors) or "1%:2%"
+        band = _checked(errors, "band", parse_band, band_text)
+        max_pay = _checked(
+            errors,
+            "max_pay",
+            _whole,
+            _text(query, "max_pay", errors) or "50",
+            "max pay",
+            MAX_SEARCH_PAY,
+        )
+        top = _checked(errors, "top", _whole, _text(query, "top", errors) or "10", "top", MAX_TOP)
+        if errors or band is None:
+            return None, errors
+        low, high = band
+        return {f"{kind}_edge_range": f"{low}:{high}", "max_pay": max_pay, "top": top}, errors
+    return None, errors
+
+
+def _whole(text: str, what: str, high: int) -> int:
+    return whole_number(whole_text(text, what), what, 1, high)
+
+
+def _paytable_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str:
+    def get(name: str) -> str:
+        return str(query.get(name, ""))[:MAX_FIELD_TEXT]
+
+    tiers = [t.value for t in PAY_TIERS]
+    return (
+        html.choice_field(
+            "kind",
+            "Which house edge",
+            get("kind") or "round",
+            KINDS,
+            "The round's (per total bet) or the Bonus wager's own.",
+            errors,
+        )
+        + "<fieldset><legend>Solve one pay for a target edge</legend>"
+        + html.choice_field(
+            "solve_for",
+            "Solve for the pay of",
+            get("solve_for") or tiers[0],
+            tiers,
+            "The other pays are the paytable's above.",
+            errors,
+        )
+        + html.text_field(
+            "target",
+            "Target house edge",
+            get("target"),
+            "2%",
+            "A decimal (0.02), a fraction (1/50) or a percentage (2%).",
+            errors,
+        )
+        + '<button type="submit" name="mode" value="solve">Solve the pay</button></fieldset>'
+        + "<fieldset><legend>Search whole-unit paytables in a band</legend>"
+        + html.text_field(
+            "band", "House edge band", get("band"), "1%:2%", "LO:HI, e.g. 1%:2%.", errors
+        )
+        + html.text_field(
+            "max_pay", "Largest pay", get("max_pay"), "50", f"1 to {MAX_SEARCH_PAY}.", errors
+        )
+        + html.text_field("top", "Paytables to list", get("top"), "10", f"1 to {MAX_TOP}.", errors)
+        + '<button type="submit" name="mode" value="search">Search</button></fieldset>'
+    )
+
+
+def paytable_page(bench: Workbench, query: dict[str, str], wait: float) -> Response:
+    """The Paytable page: its form, and the solved pay or the search's table."""
+    form = read_rules(query)
+    options, errors = paytable_options(query)
+    status, busy, result = 200, False, ""
+    if form.rules is None or errors:
+        status = 400
+    elif options is not None:
+        outcome = bench.paytable(form.rules, options, wait)
+        if outcome.error:
+            errors["target" if query.get("mode") == "solve" else "band"] = outcome.error
+            status = 400
+        elif outcome.ready:
+            rules_query = form.query()
+            result = (
+                pages_html.pay_solution_html(outcome.result(), rules_query)
+                if "solve_for" in options
+                else pages_html.search_html(outcome.result(), rules_query)
+            )
+        else:
+            busy, result = True, html.progress_html(outcome.progress)
+    fields = html.rules_fields(form.values, form.errors, form.rules) + html.form_error(form.errors)
+    body = (
+        '<div class="columns">'
+        '<form id="paytable-form" class="rules" method="get" action="/paytable">'
+        f"{fields}{_paytable_fields(query, errors)}</form>"
+        f'<section id="results" aria-live="polite">{result}</section></div>'
+    )
+    return HTMLResponse(html.page("Paytable", "/paytable", body, form.query(), busy), status)
+
+
+def report_sizes(query: Mapping[str, str]) -> tuple[dict[str, int], dict[str, str], str]:
+    """The report's sizes given (blank: the report's default), their errors and their fields."""
+    sizes: dict[str, int] = {}
+    errors: dict[str, str] = {}
+    for name, _, _ in REPORT_SIZES:
+        text = _text(query, name, errors)
+        if text:
+            value = _checked(errors, name, whole_text, text, name.replace("_", " "))
+            if value is not None:
+                sizes[name] = value
+    fields = "".join(
+        html.text_field(
+            name, label, str(query.get(name, ""))[:MAX_FIELD_TEXT], "default", hint, errors
+        )
+        for name, label, hint in REPORT_SIZES
+    )
+    fmt = str(query.get("format", "html"))
+    fields += html.choice_field(
+        "format",
+        "Format",
+        fmt if fmt in ("html", "pdf") else "html",
+        ("html", "pdf"),
+        "HTML (phone and print) or PDF.",
+        errors,
+    )
+    return sizes, errors, fields

@@ -1,0 +1,340 @@
+"""Every public function of :mod:`solver` fed arbitrary values: a result, a ``CbjError`` or a
+``TypeError`` that names the parameter, never an internal exception (issue 27).
+
+Each function is called from a cheap valid call (:data:`CALLS`: one deck, a few rounds,
+two shoes) with one or two of its parameters replaced by arbitrary values of every type:
+whole numbers small, huge and negative, floats with NaN and infinities, fractions,
+decimals, complex numbers, text (digits of other scripts, ratios, long words), bytes,
+None, booleans, lists, tuples, dicts, objects, cards and rules.  Whole numbers are drawn
+either small (at most 8) or out of every documented range, so that no valid call deals,
+samples or searches much; ``jobs`` above 1 (worker processes), ``cache=None`` (a solve
+without the shared store) and rules other than the one-deck game are left out for the
+same reason, and the two commands that take minutes when valid (``report``, ``tables``)
+stop with :class:`Reached` once past their checks.  The rule options go through one door
+(:func:`~solver.model.checks.checked` and ``Rules.from_options``) in every function, so
+they are fuzzed on the commands that solve nothing (``rules``, ``bonus``, ``dealer``)
+and on every function only in the soak run.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import solver
+from solver.model.cards import Card
+from solver.model.checks import is_whole
+from solver.model.errors import CbjError
+from solver.model.rules import Paytable, Rules
+from solver.store.memory import MemoryCache
+
+
+class Reached(Exception):
+    """Raised in place of a command's long work: its arguments passed every check."""
+
+
+#: The public functions: every name of :mod:`solver` that lives in :mod:`solver.api`.
+FUNCTIONS = sorted(
+    name
+    for module, names in solver._HOMES.items()
+    if module.startswith("solver.api.")
+    for name in names.split()
+    if inspect.isfunction(getattr(solver, name))
+)
+#: The rule options every function that takes ``**options`` accepts.
+RULE_OPTIONS = tuple(solver.api.rules.RuleOptions.__annotations__)
+#: One cheap valid call of each function (the shared store is added as ``cache``).
+CALLS: dict[str, dict[str, Any]] = {
+    "advise": {"bonus": "K", "hand": "9 3", "decks": 1},
+    "bonus": {"decks": 1},
+    "cache_clear": {"directory": "cache"},
+    "cache_info": {"directory": "cache"},
+    "chart": {"decks": 1},
+    "chart_check": {"file": "missing.csv", "decks": 1},
+    "chart_costs": {"decks": 1},
+    "count": {"system": "hi-lo", "decks": 1},
+    "dealer": {"bonus": 10, "decks": 1},
+    "eor": {"decks": 1},
+    "graph": {"bonus": "K", "hand": "9 3", "decks": 1},
+    "paytable_search": {"max_pay": 3, "top": 2, "decks": 1},
+    "paytable_solve": {"solve_for": "adjacent", "target_bonus_edge": "0.05", "decks": 1},
+    "report": {"shoe_samples": 2, "decks": 1},
+    "rules": {},
+    "seats": {"seats": "1", "rounds": 10, "seed": 1, "strategy": "always-stand", "decks": 1},
+    "session": {"rounds": 2, "decks": 1},
+    "shoe_states": {"samples": 2, "depths": "0.5", "seed": 1, "decks": 1},
+    "simulate": {"rounds": 10, "seed": 1, "strategy": "always-stand", "decks": 1},
+    "solve": {"decks": 1},
+    "strategies": {"names": "always-stand", "bonus_ratios": "1", "decks": 1},
+    "tables": {"output_dir": "tables"},
+    "variants": {"decks": "1"},
+}
+#: The functions that solve nothing, whose rule options are fuzzed in the default run.
+RULES_ONLY = ("bonus", "dealer", "rules")
+#: Parameters whose valid values take long: the values drawn for them leave those out.
+COSTLY: dict[str, Callable[[Any], bool]] = {
+    "jobs": lambda value: is_whole(value) and value > 1,
+    "cache": lambda value: value is None,
+    "rules": lambda value: isinstance(value, Rules) and value != Rules(decks=1),
+    "symbolic": lambda value: value is True,
+    "exact": lambda value: value is True,
+    "names": lambda value: not isinstance(value, str),  # a list of valid names is slow
+    "removed": lambda value: _has_card(value),  # each new shoe is a new solve
+}
+
+
+def _has_card(value: object) -> bool:
+    """``value`` is, or holds, a card that the shoe could give up."""
+    if isinstance(value, list | tuple):
+        return any(_has_card(item) for item in value)
+    return isinstance(value, Card) or value in ("As Kd", "K")
+
+
+#: Parameters that name files: only relative paths (under the test's folder) are drawn.
+PATHS = ("directory", "output", "output_dir")
+
+WHOLE = st.one_of(
+    st.integers(-5, 8), st.integers(10**12, 10**40), st.integers(-(10**40), -(10**12))
+)
+FLOATS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([math.nan, math.inf, -math.inf, 1e308, -0.0, 0.5, 0.75, 1.5, 2.0]),
+)
+TEXTS = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "1",
+            "2",
+            "3/2",
+            "6:5",
+            "1:0",
+            "0/0",
+            "1e400",
+            "nan",
+            "inf",
+            "-1",
+            "0.5",
+            "\u0662",  # Arabic-Indic 2
+            "\u0661\u0665:4:1",
+            "\uff13",  # fullwidth 3
+            "\u216b",  # Roman numeral twelve
+            "15:4:1",
+            "As Kd",
+            "K",
+            "all",
+            "hi-lo",
+            "A=-1,2=1",
+            "optimal",
+            "1-7",
+            "x" * 300,
+        ]
+    ),
+)
+SCALARS = st.one_of(
+    WHOLE,
+    FLOATS,
+    st.fractions(),
+    st.decimals(allow_nan=True, allow_infinity=True),
+    st.complex_numbers(max_magnitude=10),
+    TEXTS,
+    st.binary(max_size=4),
+    st.none(),
+    st.booleans(),
+    st.sampled_from([object(), Card.parse("As"), Rules(decks=1), Paytable(), Path("x")]),
+)
+VALUES = st.one_of(
+    SCALARS,
+    st.lists(SCALARS, max_size=3),
+    st.lists(SCALARS, max_size=3).map(tuple),
+    st.dictionaries(st.one_of(TEXTS, WHOLE), SCALARS, max_size=3),
+)
+
+
+def parameters(name: str, *, every_rule: bool) -> list[str]:
+    """The parameters of function ``name`` the fuzz replaces."""
+    signature = inspect.signature(getattr(solver, name))
+    named = [p for p, spec in signature.parameters.items() if spec.kind is not spec.VAR_KEYWORD]
+    takes_options = any(s.kind is s.VAR_KEYWORD for s in signature.parameters.values())
+    if takes_options and (every_rule or name in RULES_ONLY):
+        named += [option for option in RULE_OPTIONS if option not in named]
+    return [p for p in named if p not in ("progress", "warn")]
+
+
+def value_for(parameter: str) -> st.SearchStrategy[Any]:
+    """Arbitrary values for ``parameter``, less those that would take long."""
+    drawn = VALUES
+    if parameter in COSTLY:
+        drawn = drawn.filter(lambda value: not COSTLY[parameter](value))
+    if parameter in PATHS:
+        drawn = drawn.filter(
+            lambda value: (
+                not isinstance(value, str | Path)
+                or not (str(value).startswith(("/", "~")) or ".." in str(value))
+            )
+        )
+    return drawn
+
+
+def replaced(name: str, every_rule: bool) -> st.SearchStrategy[dict[str, Any]]:
+    """One or two of the parameters of ``name``, each with an arbitrary value."""
+    names = parameters(name, every_rule=every_rule)
+    return st.lists(st.sampled_from(names), min_size=1, max_size=2, unique=True).flatmap(
+        lambda chosen: st.fixed_dictionaries({p: value_for(p) for p in chosen})
+    )
+
+
+@pytest.fixture(scope="module")
+def store(games: MemoryCache) -> MemoryCache:
+    """The session's shared store, holding the one-deck game solved once."""
+    solver.solve(decks=1, exact=True, cache=games)
+    return games
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A private working folder and cache folder; the long work of two commands stubbed."""
+
+    def reached(*args: object, **kwargs: object) -> None:
+        raise Reached
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CBJ_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr("solver.studies.report.edge_model", reached)
+    monkeypatch.setattr("solver.api.files.solve_game", reached)
+    yield tmp_path
+
+
+def call(name: str, store: MemoryCache, given: dict[str, Any]) -> None:
+    """Call function ``name`` with ``given`` over its cheap call; only good ends pass."""
+    function = getattr(solver, name)
+    arguments = dict(CALLS[name])
+    if "cache" in inspect.signature(function).parameters:
+        arguments["cache"] = store
+    arguments.update(given)
+    try:
+        result = function(**arguments)
+    except (CbjError, Reached):
+        return
+    except TypeError as error:
+        # A wrong type is named: the parameter (or one inside it) is in the message.
+        words = str(error).replace("_", " ")
+        assert any(p.replace("_", " ") in words for p in given), (given, error)
+        return
+    document = getattr(result, "to_json", None)
+    if document is not None:
+        json.dumps(document(), allow_nan=False)  # no NaN or infinity reaches the JSON
+
+
+def test_every_function_has_a_cheap_call() -> None:
+    """A new public function gets its cheap call here, so that the fuzz reaches it."""
+    assert sorted(CALLS) == FUNCTIONS
+    for name in FUNCTIONS:
+        assert getattr(solver, name).__wrapped__, f"{name} is not @checked"
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much],
+)
+@given(data=st.data())
+def test_arbitrary_arguments(
+    name: str, data: st.DataObject, store: MemoryCache, sandbox: Path
+) -> None:
+    """One or two parameters of each function replaced by arbitrary values."""
+    call(name, store, data.draw(replaced(name, every_rule=False)))
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("name", FUNCTIONS)
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much],
+)
+@given(data=st.data())
+def test_arbitrary_arguments_at_length(
+    name: str, data: st.DataObject, store: MemoryCache, sandbox: Path
+) -> None:
+    """The same at length, every rule option of every function fuzzed too."""
+    call(name, store, data.draw(replaced(name, every_rule=True)))
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        (1.5, Fraction(3, 2)),
+        (Fraction(3, 2), Fraction(3, 2)),
+        ("3/2", Fraction(3, 2)),
+        ("3:2", Fraction(3, 2)),
+        (2, Fraction(2)),
+        (1.1, Fraction(11, 10)),
+    ],
+)
+def test_numbers_as_a_user_gives_them(given: object, expected: Fraction) -> None:
+    """A ratio is taken as a float, a fraction or its text alike (a float as it prints)."""
+    assert solver.rules(bonus_ratio=given).rules.bonus_ratio == expected
+    assert solver.rules(blackjack_pays=given).rules.blackjack_pays == expected
+
+
+@pytest.mark.parametrize("given", [math.nan, math.inf, -math.inf, "nan", "inf", "1e400"])
+def test_no_nan_or_infinity(given: object) -> None:
+    with pytest.raises(CbjError, match="bonus ratio"):
+        solver.rules(bonus_ratio=given)
+
+
+@pytest.mark.parametrize(
+    ("call_it", "parameter"),
+    [
+        (lambda: solver.rules(bonus_ratio=True), "bonus ratio"),
+        (lambda: solver.rules(decks=True), "decks"),
+        (lambda: solver.rules(decks=6.0), "decks"),
+        (lambda: solver.rules(rules=7), "rules"),
+        (lambda: solver.Rules(bonus_ratio=None), "bonus ratio"),
+        (lambda: solver.bonus(removed=None), "removed"),
+        (lambda: solver.bonus(removed=[1]), "removed"),
+        (lambda: solver.solve(exact=math.nan), "exact"),
+        (lambda: solver.solve(jobs=True), "jobs"),
+        (lambda: solver.solve(cache=3), "cache"),
+        (lambda: solver.count(tags={"A": True}), "tags"),
+        (lambda: solver.session(rounds=2.0), "rounds"),
+        (lambda: solver.graph(bonus=None), "bonus"),
+    ],
+)
+def test_a_wrong_type_is_named(call_it: Callable[[], object], parameter: str) -> None:
+    """The issue's leaks: each a ``TypeError`` naming the parameter and what it takes."""
+    pattern = parameter.replace(" ", "[ _]")
+    with pytest.raises(TypeError, match=f"^{pattern}(\\[.*\\])? must be "):
+        call_it()
+
+
+def test_a_path_too_long_is_refused(sandbox: Path) -> None:
+    """``tables(output_dir='x' * 100000)`` was an ``OSError``."""
+    with pytest.raises(CbjError):
+        solver.tables(output_dir="x" * 100_000)
+
+
+def test_one_table_round_is_too_few(store: MemoryCache) -> None:
+    """``seats(rounds=1)`` had no standard error: NaN in its JSON."""
+    with pytest.raises(CbjError, match="needs 2"):
+        solver.seats(rounds=1, seats="1", strategy="always-stand", decks=1, cache=store)
+
+
+def test_an_empty_cache_folder_is_refused(sandbox: Path) -> None:
+    """``cache_info(directory="")`` made a cache in the working folder."""
+    with pytest.raises(CbjError, match="empty"):
+        solver.cache_info(directory=" ")
+    assert not list(sandbox.iterdir())
