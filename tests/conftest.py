@@ -52,11 +52,12 @@ import pytest  # noqa: E402
 
 from solver.cli import main  # noqa: E402
 from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
+from solver.model.paytable import Paytable  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
 from solver.present.report import Report, build_report, render_html  # noqa: E402
 from solver.store.disk import Cache  # noqa: E402
 from solver.store.memory import MemoryCache  # noqa: E402
-from solver.studies.report import report_figures  # noqa: E402
+from solver.studies.report import ReportFigures, report_figures  # noqa: E402
 
 if TYPE_CHECKING:
     from solver.exact.chart import Chart
@@ -130,7 +131,7 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 #: takes). The two samples the tests hold to a z-score keep at least their default size,
 #: so those checks keep their power: the table of players' Bonus holds (|z| < 3) and the
 #: cross-check (|z| < 4).
-REPORT_SIZES = {
+REPORT_SIZES: dict[str, Any] = {
     "shoe_samples": 2,
     "counter_rounds": 20_000,
     "table_rounds": 60_000,
@@ -177,7 +178,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
     """
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
-        if "par_report" in fixtures or "browser" in fixtures:
+        if {"par_report", "par_figures", "browser"} & set(fixtures):
             item.add_marker(pytest.mark.xdist_group("report"))
         elif item.path.name in GROUPED_FILES:
             item.add_marker(pytest.mark.xdist_group(GROUPED_FILES[item.path.name]))
@@ -196,8 +197,27 @@ def _lateness(item: pytest.Item) -> int:
     return 1 if item.get_closest_marker("slow") else 2
 
 
+#: The paytables of the session's report: the rules' own (A) and one set beside it (B).
+REPORT_PAYTABLES = ("15:4:1", "10:5:2")
+#: Every (done, total) the session's report figures reported as their steps finished.
+REPORT_PROGRESS: list[tuple[int, int]] = []
+
+
 @pytest.fixture(scope="session")
-def par_report() -> Report:
+def par_figures() -> ReportFigures:
+    """The figures of the session's PAR report (a 2-deck game, paytables A and B)."""
+    others = tuple(Paytable.parse(p) for p in REPORT_PAYTABLES[1:])
+    return report_figures(
+        Rules(decks=2),
+        cache=Cache(),
+        paytables=others,
+        progress=lambda done, total: REPORT_PROGRESS.append((done, total)),
+        **REPORT_SIZES,
+    )
+
+
+@pytest.fixture(scope="session")
+def par_report(par_figures: ReportFigures) -> Report:
     """The PAR report of a 2-deck game, built once per test session (it takes seconds).
 
     Its games and chart go to the session's disk cache, where ``cbj report --decks 2``
@@ -207,7 +227,7 @@ def par_report() -> Report:
     """
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-        return build_report(report_figures(Rules(decks=2), cache=Cache(), **REPORT_SIZES))
+        return build_report(par_figures)
 
 
 @pytest.fixture(scope="session")

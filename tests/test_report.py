@@ -16,30 +16,36 @@ from solver.cli import main
 from solver.model.cells import Action
 from solver.present.charts import COLOURS
 from solver.present.report import Report, render_html, render_pdf, write_report
-from solver.present.report.blocks import Grid, Text
+from solver.present.report.blocks import Grid, Section, Text
 from solver.present.report.content import report_date
 from solver.store.memory import MemoryCache
-from tests.conftest import EPOCH, REPORT_SIZE_OPTIONS, REPORT_SIZES
+from solver.studies.report import ReportFigures
+from tests.conftest import EPOCH, REPORT_PAYTABLES, REPORT_SIZES
 
 # Every test here that uses ``par_report`` runs on the one worker that builds it (conftest
 # marks them); the others run wherever there is room.
 
 SECTIONS = (
+    "Title block",
+    "Rules of play",
+    "Definitions",
     "Summary",
-    "Rules and method",
     "Bonus wager",
     "Main wager",
     "Whole round",
+    "Perfect play, the printed chart and realistic play",
+    "Paytables compared",
+    "Dealer",
     "Volatility",
     "A table of players",
     "House edge against the Bonus ratio",
-    "Dealer",
     "Paytable sensitivity",
     "Rule variants",
     "Strategy chart",
     "Game protection",
-    "Simulation cross-check",
+    "Method and verification",
     "Appendix: exact values",
+    "Reproducibility manifest",
 )
 
 
@@ -111,7 +117,8 @@ def test_html_is_self_contained_and_fits_phones_and_paper(report_html: str) -> N
 
 
 def test_prose_has_no_code_identifiers_and_one_number_style(page: Page) -> None:
-    text = " ".join(page.text)
+    # The manifest, the last section, quotes the command line and the rules' JSON as is.
+    text = " ".join(page.text).rpartition("Reproducibility manifest")[0]
     for identifier in ("with_bonus", "own_cards", "bonus_ratio", "blackjack_pays", "_"):
         assert identifier not in text
     assert not re.search(r"(?<![\w\-])-\d", text), "hyphen used as a minus sign"
@@ -148,7 +155,7 @@ def test_title_block_names_revision_and_date(
 
 
 def test_simulation_cross_check_agrees(par_report: Report) -> None:
-    section = next(s for s in par_report.sections if s.title == "Simulation cross-check")
+    section = next(s for s in par_report.sections if s.title == "Method and verification")
     grid = next(b for b in section.blocks if isinstance(b, Grid))
     z_column = grid.headers.index("z")
     zs = [float(row[z_column].replace("\u2212", "-")) for row in grid.rows]
@@ -160,7 +167,7 @@ def test_simulation_cross_check_agrees(par_report: Report) -> None:
 def test_pdf_has_outline_page_x_of_y_vector_plots_and_text(pdf: bytes) -> None:
     reader = PdfReader(io.BytesIO(pdf))
     pages = len(reader.pages)
-    assert 4 <= pages <= 10  # 9 with the game-protection section
+    assert 4 <= pages <= 16  # 12 with the lab's sections
     titles = [o.title for o in reader.outline if not isinstance(o, list)]
     assert titles == [f"{i}. {t}" for i, t in enumerate(SECTIONS, 1)]
     text = [p.extract_text() for p in reader.pages]
@@ -178,19 +185,6 @@ def test_pdf_has_outline_page_x_of_y_vector_plots_and_text(pdf: bytes) -> None:
         if a.get_object().get("/Subtype") == "/Link"
     ]
     assert len(links) >= len(SECTIONS)  # the linked contents
-
-
-def test_pdf_is_byte_identical_through_the_cli(
-    pdf: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # The command reads the games the session's report stored: the PDF survives the disk
-    # cache's round trip byte for byte.
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-    argv = ["report", "--decks", "2", *REPORT_SIZE_OPTIONS]
-    with pytest.raises(SystemExit) as stop:
-        main([*argv, "-o", str(tmp_path / "r.pdf")])
-    assert stop.value.code == 0 and "wrote" in capsys.readouterr().err
-    assert (tmp_path / "r.pdf").read_bytes() == pdf
 
 
 @pytest.mark.slow
@@ -243,14 +237,15 @@ def _value(text: str) -> float:
     return float(cleaned.split()[0])
 
 
-def _summary_figure(report: Report, figure: str) -> float:
-    row = next(r for r in _grid(report, "Summary").rows if r[0].startswith(figure))
-    return _value(row[3])  # the whole round's column
+def _round_figure(report: Report, column: str) -> float:
+    """A figure of the round under paytable A, from the paytables' comparison."""
+    grid = _grid(report, "Paytables compared")
+    return _value(grid.rows[0][grid.headers.index(column)])
 
 
 def test_volatility_spreads_as_the_square_root_of_the_rounds(par_report: Report) -> None:
-    round_ev = _summary_figure(par_report, "Expected value per round")
-    round_sd = _summary_figure(par_report, "Standard deviation per round")
+    round_ev = _round_figure(par_report, "round EV per main unit")
+    round_sd = _round_figure(par_report, "round SD")
     grid = _grid(par_report, "Volatility")
     assert [_value(r[0]) for r in grid.rows] == [100, 1_000, 10_000, 100_000]
     for row in grid.rows:
@@ -272,19 +267,18 @@ def test_the_bonus_ratio_table_meets_the_summary_at_the_ratio_in_force(
     grid = _grid(par_report, "House edge against the Bonus ratio")
     assert [r[0] for r in grid.rows] == ["1/2", "3/4", "1", "3/2", "2"]
     in_force = grid.rows[0]  # the report's rules bet the minimum, 1/2
-    assert _value(in_force[2]) == _summary_figure(par_report, "Expected value per round")
+    assert _value(in_force[2]) == _round_figure(par_report, "round EV per main unit")
     assert in_force[3] == next(
         r[3] for r in _grid(par_report, "Summary").rows if r[0].startswith("House edge")
     )
-    assert _value(in_force[4]) == _summary_figure(par_report, "Standard deviation per round")
+    assert _value(in_force[4]) == _round_figure(par_report, "round SD")
     sds = [_value(r[4]) for r in grid.rows]
     assert sds == sorted(sds)  # a larger Bonus stake spreads the round more
 
 
 def test_the_table_of_players_holds_k_times_one_seats_bonus(par_report: Report) -> None:
-    bonus_per_round = -_value(
-        next(r for r in _grid(par_report, "Summary").rows if r[0].startswith("Expected value"))[2]
-    )
+    per_unit = next(r for r in _grid(par_report, "Summary").rows if r[0].startswith("Player EV"))
+    bonus_per_round = -_value(per_unit[2]) / 2  # 1/2 on the Bonus per main unit
     grid = _grid(par_report, "A table of players")
     assert [r[0] for r in grid.rows] == [str(k) for k in range(1, 8)]
     for row in grid.rows:
@@ -438,3 +432,294 @@ def test_the_ratio_curve_is_the_round_edge_at_each_ratio(games: MemoryCache) -> 
     drawn = [(float(r), float(e) * 100) for r, e in zip(grid, on_grid, strict=True)]
     curve = ratio_curve(model, rules)
     assert (curve.points, curve.in_force) == (tuple(drawn), drawn[grid.index(rules.bonus_ratio)])
+
+
+# --- The lab's report (issue 25) ------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def _section(report: Report, title: str) -> Section:
+    return next(s for s in report.sections if s.title == title)
+
+
+def _fields(report: Report, title: str) -> dict[str, str]:
+    """A two-column grid of ``title`` as a dict of its first column to its second."""
+    return {row[0]: row[1] for row in _grid(report, title).rows}
+
+
+def _doc_clauses() -> list[tuple[int, str]]:
+    """The clauses of docs/rules.md's clause-by-clause table: number and title."""
+    text = (DOCS / "rules.md").read_text(encoding="utf-8")
+    table = text.partition("## Clause by clause")[2].partition("\n#")[0]
+    return [(int(n), title) for n, title in re.findall(r"^\| (\d+)\. ([^|]+?) \|", table, re.M)]
+
+
+def test_the_rules_state_every_clause_of_the_docs_with_its_reading(par_report: Report) -> None:
+    from solver.model.rule_table import RULE_TABLE
+
+    clauses = _doc_clauses()
+    assert [n for n, _ in clauses] == list(range(1, 10))
+    section = _section(par_report, "Rules of play")
+    texts = [b.text for b in section.blocks if isinstance(b, Text)]
+    for n, title in clauses:
+        assert any(t.startswith(f"{n}. {title}. ") for t in texts), (n, title)
+    rules = par_report.rules
+    for rule in RULE_TABLE:  # every rule's reading in force, in the words of the rule table
+        clause = next(t for t in texts if t.startswith(f"{rule.clause}. "))
+        assert f"{rule.label}: {rule.words(getattr(rules, rule.name))}" in clause, rule.name
+
+
+#: What each worked example must come to under the default reading, worked out by hand from
+#: the rule text (the cards are in EXAMPLES): main outcome, Bonus outcome, dealer draws.
+EXPECTED_EXAMPLES = (
+    ("win", "lose", 2),  # 8 + Bonus ace = 19; dealer 5 2 + Bonus ace = 18 stands (cl. 7)
+    ("lose", "lose", 2),  # 5 6 T = 21 of three cards; dealer A K natural beats it (cl. 9)
+    ("lose", "lose", 0),  # T 6 9 = 25: bust, the dealer has no one to draw against (cl. 6)
+    ("blackjack", "adjacent", 0),  # A with a Bonus K: 21 at once (cl. 5); A-K adjacent (4)
+    ("win", "lose", 3),  # 9 + 3 = 12 stands; dealer T 4 (+3 = 17) draws 8: 22, bust (cl. 7)
+    ("push", "lose", 1),  # 8 + Bonus T = 18; dealer 8 + Bonus T = 18 on one card (cl. 7, 8)
+    ("push", "lose", 2),  # A K = 21 of two own cards ties the dealer's A Q natural (cl. 9)
+    ("lose", "adjacent", 1),  # 9 5 = 14 (+8 would pass 21); dealer K + Bonus 8 = 18; 9-8
+)
+
+
+def test_worked_examples_are_settled_by_the_engine(
+    par_figures: ReportFigures, par_report: Report
+) -> None:
+    from solver.model.cards import parse_cards
+    from solver.sim.deal import deal_stacked
+    from solver.studies.verification import EXAMPLES, SPARE_CARDS, Draws
+
+    examples = par_figures.examples
+    assert len(examples) == len(EXPECTED_EXAMPLES) >= 5
+    grid = _grid(par_report, "Rules of play")
+    for example, deal, row, (main_, bonus_, dealer_cards) in zip(
+        examples, EXAMPLES, grid.rows, EXPECTED_EXAMPLES, strict=True
+    ):
+        # settled again through the simulator's public stacked deal, and as the rules read
+        cards = parse_cards(f"{deal.cards} {SPARE_CARDS}")
+        (again,) = deal_stacked(cards, par_figures.rules, Draws(deal.player_draws))
+        assert again == example.result
+        assert (example.result.main.value, str(example.result.bonus)) == (main_, bonus_)
+        assert len(example.dealer) == dealer_cards
+        if example.dealer:  # the dealer's total as the grid prints it
+            shown = "busts" if example.dealer_total is None else f"total {example.dealer_total}"
+            assert shown in row[3]
+        dealt = (*example.player, example.bonus, *example.dealer)
+        assert len(set(dealt)) == len(dealt)  # one deck could deal them
+        assert row[0].startswith(f"{EXAMPLES.index(deal) + 1}. {deal.shows}")
+        assert row[4].startswith(main_.replace("blackjack", "blackjack"))
+        assert _value(row[6]) == float(example.result.round_net)
+
+
+def test_definitions_are_given_once_and_the_signs_agree_everywhere(par_report: Report) -> None:
+    terms = [r[0] for r in _grid(par_report, "Definitions").rows]
+    for term in ("House edge", "Hold", "Element of risk", "Hit frequency", "Volatility index"):
+        assert terms.count(term) == 1
+    assert any(t.startswith("Standard deviation") for t in terms)
+    summary = _grid(par_report, "Summary")
+    edge = next(r for r in summary.rows if r[0].startswith("House edge"))
+    ev = next(r for r in summary.rows if r[0].startswith("Player EV"))
+    for column in (1, 2, 3):  # house edge = minus the player's EV per unit staked
+        assert _value(edge[column]) == pytest.approx(-100 * _value(ev[column]), abs=6e-3)
+    play = _grid(par_report, "Perfect play, the printed chart and realistic play")
+    perfect = play.rows[0]
+    assert perfect[1] == edge[1] and perfect[3] == edge[3]
+    # the chart and realistic play cost the player: the casino's edge grows
+    edges = [_value(r[3]) for r in play.rows]
+    assert edges[0] <= edges[1] < edges[2]
+    text = " ".join(b.text for s in par_report.sections for b in s.blocks if isinstance(b, Text))
+    assert "no simulation" not in text and "players' gain" not in text
+    assert "Negative values are the player's losses" not in text
+
+
+def test_two_paytables_are_lettered_and_compared(par_report: Report) -> None:
+    title = _fields(par_report, "Title block")
+    assert title["Paytable A"].startswith(REPORT_PAYTABLES[0])
+    assert title["Paytable B"].startswith(REPORT_PAYTABLES[1])
+    bonus = [b for b in _section(par_report, "Bonus wager").blocks if isinstance(b, Grid)]
+    assert [g.caption[:11] for g in bonus] == ["Paytable A ", "Paytable B "]
+    compared = _grid(par_report, "Paytables compared")
+    assert [r[0] for r in compared.rows] == [
+        f"{k}: {p}" for k, p in zip("AB", REPORT_PAYTABLES, strict=True)
+    ]
+    main_ev = _value(_grid(par_report, "Main wager").rows[-1][-1])
+    for grid, row in zip(bonus, compared.rows, strict=True):
+        bonus_ev = _value(grid.rows[-1][-1])  # the return table's total
+        assert _value(row[1]) == pytest.approx(-100 * bonus_ev, abs=1e-3)
+        round_edge = -(main_ev + bonus_ev / 2) / 1.5 * 100
+        assert _value(row[4]) == pytest.approx(round_edge, abs=1e-3)
+        for line in grid.rows[:-1]:  # true odds against an outcome are (1 - p) to p
+            if line[5]:
+                p = int(line[2].replace("\u2009", "")) / int(grid.rows[-1][2].replace("\u2009", ""))
+                assert _value(line[5]) == pytest.approx((1 - p) / p, abs=0.006)
+
+
+def test_verification_shows_every_invariant_z_scores_chi_square_and_the_cut_card(
+    par_figures: ReportFigures, par_report: Report
+) -> None:
+    section = _section(par_report, "Method and verification")
+    grids = [b for b in section.blocks if isinstance(b, Grid)]
+    checks = grids[-1]
+    assert len(checks.rows) == len(par_figures.invariants) == 4
+    assert all(row[2] == "holds" for row in checks.rows)
+    names = " ".join(row[0] for row in checks.rows)
+    for words in ("sum to exactly 1", "EORs weighted", "every suit", "brute-force twin"):
+        assert words in names.replace("whatever the suit", "every suit")
+    # the chi-square over the return table, recomputed here from the counts
+    fresh = par_figures.simulation
+    counts = fresh.overall["round"].frequencies
+    n = sum(counts.values())
+    statistic = sum(
+        (counts.get(f"{k}/{b}", 0) - n * float(p)) ** 2 / (n * float(p))
+        for (k, b), p in par_figures.joint.items()
+    )
+    assert par_figures.return_table_test is not None
+    assert par_figures.return_table_test.statistic == pytest.approx(statistic)
+    assert par_figures.return_table_test.p_value > 1e-4
+    prose = " ".join(b.text for b in section.blocks if isinstance(b, Text))
+    assert f"{statistic:.2f} on 13 degrees of freedom" in prose
+    cut = grids[1]
+    assert par_figures.cut_card.penetration == 0.75 and fresh.penetration is None
+    assert [r[1] for r in cut.rows] == [_spaced(REPORT_SIZES["simulation_rounds"])] * 2
+    for row in cut.rows:
+        mean, low, high = (float(x) for x in re.findall(r"[\d.]+", row[2].replace("\u2212", "-")))
+        assert low < mean < high
+
+
+def test_the_invariants_fail_when_the_figures_are_wrong(
+    par_figures: ReportFigures, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from solver.store.disk import Cache
+    from solver.studies import report
+
+    figures = par_figures
+    broken = dict(figures.joint)
+    broken[next(iter(broken))] += Fraction(1, 10**9)
+    eor, cache = figures.protection.eor, Cache()  # the small shoe's games, stored
+    checks = report.invariants(figures.game, broken, figures.chart, eor, cache)
+    assert [c.holds for c in checks] == [False, True, True, True]
+    monkeypatch.setattr(report, "brute_force_main_ev", lambda rules, shoe: Fraction(1))
+    monkeypatch.setattr(
+        report, "bonus_return_by_suit", lambda rules: {"s": Fraction(0), "h": Fraction(1)}
+    )
+    checks = report.invariants(figures.game, figures.joint, figures.chart, eor, cache)
+    assert [c.holds for c in checks] == [True, True, False, False]
+
+
+def test_the_brute_force_twin_meets_the_exact_solver_under_other_readings() -> None:
+    from solver.exact.game import solve_game
+    from solver.model.cards import Shoe
+    from solver.model.rules import Rules
+    from solver.studies.verification import brute_force_main_ev, small_shoe_removed
+
+    removed = small_shoe_removed(1)
+    shoe = Shoe.full(1).remove(removed)
+    assert shoe.total == 16
+    for rules in (
+        Rules.from_options(decks=1, dealer_stands_on=17, natural_beats="non_blackjack"),
+        Rules.from_options(decks=1, dealer_natural="bonus_card", blackjack_pays="6:5"),
+        Rules.from_options(decks=1, dealer_bonus="must_use", dealer_stands_on=17),
+    ):
+        exact_ev = solve_game(rules, removed, exact=True).expected_value
+        assert brute_force_main_ev(rules, shoe.value_counts()) == exact_ev
+
+
+def test_the_bonus_return_by_suit_meets_the_bonus_analysis() -> None:
+    from solver.exact.bonus import analyse_bonus
+    from solver.model.rules import Rules
+    from solver.studies.verification import bonus_return_by_suit
+
+    rules = Rules.from_options(decks=1, paytable="30:5:2")
+    assert set(bonus_return_by_suit(rules).values()) == {analyse_bonus(rules).expected_value}
+
+
+def test_the_title_block_takes_who_and_leaves_blanks(par_figures: ReportFigures) -> None:
+    from solver.present.report import build_report
+    from solver.present.report.front import BLANK, Prepared
+
+    filled = build_report(par_figures, Prepared("Lab X", "Casino Y", "first issue"))
+    rows = _fields(filled, "Title block")
+    assert (rows["Prepared by"], rows["Prepared for"], rows["Revision note"]) == (
+        "Lab X", "Casino Y", "first issue")  # fmt: skip
+    blank = _fields(build_report(par_figures), "Title block")
+    assert blank["Prepared by"] == blank["Prepared for"] == blank["Revision note"] == BLANK
+    for field in ("Game", "Rules version", "Software version", "Date"):
+        assert blank[field]
+    command = _fields(filled, "Reproducibility manifest")["Command"]
+    assert "--prepared-by 'Lab X' --prepared-for 'Casino Y' --revision-note 'first issue'" in (
+        command
+    )
+
+
+def test_the_figures_hash_covers_exact_figures_only(par_figures: ReportFigures) -> None:
+    from dataclasses import replace
+
+    from solver.present.report.verification import figures_hash
+
+    digest = figures_hash(par_figures)
+    assert re.fullmatch(r"[0-9a-f]{64}", digest)
+    assert figures_hash(replace(par_figures, sizes=(), cut_card=par_figures.simulation)) == digest
+    assert figures_hash(replace(par_figures, paytables=par_figures.paytables[:1])) != digest
+
+
+def test_the_manifest_command_rebuilds_the_same_figures_and_pdf(
+    par_report: Report, par_figures: ReportFigures, pdf: bytes, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    # The manifest's own command line, run: it reads the games the session's report stored,
+    # so the PDF also survives the disk cache's round trip byte for byte.
+    import shlex
+
+    from solver.present.report.verification import figures_hash
+
+    manifest = _fields(par_report, "Reproducibility manifest")
+    assert manifest["Exact figures (SHA-256)"] == figures_hash(par_figures)
+    assert par_report.title_block.revision.endswith(figures_hash(par_figures)[:12])
+    words = shlex.split(manifest["Command"])
+    assert words[:2] == ["cbj", "report"] and words[-2:] == ["-o", "report.pdf"]
+    assert words.count("--paytable") == len(REPORT_PAYTABLES)
+    for name, size in REPORT_SIZES.items():
+        assert f"--{name.replace('_', '-')} {size}" in manifest["Command"]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    with pytest.raises(SystemExit) as stop:
+        main([*words[1:-1], str(tmp_path / "again.pdf")])
+    assert stop.value.code == 0 and "wrote" in capsys.readouterr().err
+    rebuilt = (tmp_path / "again.pdf").read_bytes()
+    assert rebuilt == pdf  # the same figures (and hash), page for page
+
+
+def test_report_figures_report_progress_by_step(par_figures: ReportFigures) -> None:
+    from solver.studies.report import STEPS
+    from tests.conftest import REPORT_PROGRESS
+
+    assert [(k, len(STEPS)) for k in range(1, len(STEPS) + 1)] == REPORT_PROGRESS
+
+
+def test_cross_checks_are_stored_and_read_back_whole(
+    par_figures: ReportFigures, tmp_path: Path
+) -> None:
+    from solver.store.codecs import decode_simulation, encode_simulation
+    from solver.store.disk import DiskCache
+    from solver.studies.report import SIMULATION_SEED, cross_check, optimal_play
+
+    stored = par_figures.cut_card
+    assert decode_simulation(encode_simulation(stored)) == stored
+    game = par_figures.game
+    played = optimal_play(game)
+    disk = DiskCache(tmp_path / "store")
+    first = cross_check(game, played, 2_000, 0.75, 1, disk)
+    assert first.seed == SIMULATION_SEED and first.rounds == 2_000
+    calls: list[int] = []
+    # read back, not dealt again: the store answers without calling compute
+    again = disk.simulation(
+        game.rules,
+        {"strategy": played.name, "rounds": 2_000, "seed": SIMULATION_SEED,
+         "penetration": 0.75, "seats": 1, "chunk_rounds": 1 << 17},
+        lambda: calls.append(1) or first,  # type: ignore[func-returns-value]
+    )  # fmt: skip
+    assert again == first and not calls
+    assert cross_check(game, played, 2_000, None, 1, disk) != first  # another shoe, another entry
+    memory = MemoryCache()
+    assert cross_check(game, played, 2_000, 0.75, 1, memory) == first  # the same seeded deal

@@ -26,7 +26,12 @@ from solver.store.memory import MemoryCache
 from solver.studies.report import report_figures
 
 #: The smallest sizes of the report's sampled studies.
-SIZES = {"shoe_samples": 2, "counter_rounds": 200, "table_rounds": 2, "simulation_rounds": 200}
+SIZES: dict[str, Any] = {
+    "shoe_samples": 2,
+    "counter_rounds": 200,
+    "table_rounds": 2,
+    "simulation_rounds": 200,
+}
 LOWEST, HIGHEST = Paytable([0, 0, 0]), Paytable([MAX_PAY] * 3)
 
 #: One rule at an end of its range, the others at their defaults.

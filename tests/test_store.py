@@ -20,12 +20,21 @@ from solver.exact.protection import EffectsStore
 from solver.store.disk import DiskCache
 from solver.store.memory import MemoryCache
 from solver.store.protocol import Store
+from solver.studies.report import ReportStore, SimulationStore
 
 from .conftest import run_cli
 from .test_protection import REMOVED as TINY_REMOVED
 
 #: Every consumer's protocol, smallest first.
-CONSUMERS = (GameStore, ChartStore, EffectsStore, GameChartStore, Store)
+CONSUMERS = (
+    GameStore,
+    ChartStore,
+    EffectsStore,
+    SimulationStore,
+    GameChartStore,
+    ReportStore,
+    Store,
+)
 
 
 def test_both_stores_are_every_consumers_store(tmp_path: Path) -> None:
@@ -36,7 +45,9 @@ def test_both_stores_are_every_consumers_store(tmp_path: Path) -> None:
         chart_store: ChartStore = store
         effects_store: EffectsStore = store
         both: GameChartStore = store
-        seen: list[object] = [game_store, chart_store, effects_store, both]
+        simulations: SimulationStore = store
+        report: ReportStore = store
+        seen: list[object] = [game_store, chart_store, effects_store, both, simulations, report]
         assert all(s is store for s in seen)
 
 
@@ -57,7 +68,7 @@ def test_each_store_implements_the_whole_protocol(store: type) -> None:
     for protocol in CONSUMERS:
         for klass in protocol.__mro__:
             asked |= protocol_methods(klass) if klass.__module__.startswith("solver") else {}
-    assert set(asked) == {"game", "chart", "effects_of_removal"}
+    assert set(asked) == {"game", "chart", "effects_of_removal", "simulation"}
     assert set(asked) == set(protocol_methods(Store))
     for name, signature in asked.items():
         mine = inspect.signature(getattr(store, name))

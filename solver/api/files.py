@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Unpack
 
@@ -12,6 +13,7 @@ from solver.exact.graph import DecisionGraph, decision_graph
 from solver.model.cards import Card
 from solver.model.checks import checked
 from solver.model.errors import CardError
+from solver.model.paytable import Paytable
 from solver.model.rules import Rules
 from solver.present.collection import VARIANTS, is_collection, write_collection
 from solver.present.files import (
@@ -31,6 +33,7 @@ from solver.present.report import (
     render_pdf,
     write_report,
 )
+from solver.present.report.front import Prepared
 from solver.store.protocol import Store
 from solver.studies.report import report_figures
 
@@ -99,7 +102,12 @@ def report(
     counter_rounds: int | None = None,
     table_rounds: int | None = None,
     simulation_rounds: int | None = None,
+    paytables: Sequence[Paytable | str] = (),
+    prepared_by: str = "",
+    prepared_for: str = "",
+    revision_note: str = "",
     cache: Store | None = None,
+    progress: ProgressCallback | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> Written | str | bytes:
@@ -110,10 +118,14 @@ def report(
     ``shoe_samples`` (shoes solved per depth) and ``counter_rounds`` (rounds per
     simulated counter) size the game-protection section, ``table_rounds`` (table-rounds
     per number of seats) the table of players and ``simulation_rounds`` the simulation
-    cross-check (``None``: each one's default).
+    cross-check (``None``: each one's default). ``paytables`` are set beside the rules'
+    own paytable (A) as B, C, ...; ``prepared_by``, ``prepared_for`` and
+    ``revision_note`` fill the title block (blank lines when empty). ``progress(done,
+    total)`` is called as each step of the report's figures finishes.
     """
 
     played = make_rules(rules, options)
+    others = tuple(p if isinstance(p, Paytable) else Paytable.parse(str(p)) for p in paytables)
     if output is not None:
         chosen = check_report_path(Path(output), format)
     else:
@@ -126,8 +138,10 @@ def report(
         counter_rounds=counter_rounds,
         table_rounds=table_rounds,
         simulation_rounds=simulation_rounds,
+        paytables=others,
+        progress=progress,
     )
-    document = build_report(figures)
+    document = build_report(figures, Prepared(prepared_by, prepared_for, revision_note))
     if output is None:
         return render_pdf(document) if chosen == "pdf" else render_html(document)
     return Written(played, (write_report(document, Path(output), chosen),))

@@ -17,6 +17,7 @@ from solver.cli.options import (
     jobs_option,
     progress_reporter,
     rules_options,
+    rules_options_except,
 )
 from solver.exact.graph import DecisionGraph
 from solver.present import files
@@ -69,7 +70,14 @@ def graph(bonus_text: str, hand: str | None, exact: bool, output: Path, **option
 
 
 @click.command("report")
-@rules_options
+@rules_options_except("paytable")
+@click.option(
+    "--paytable",
+    "paytables",
+    multiple=True,
+    help="Bonus pays S:R:A (suited match : rank match : adjacent), each to 1; repeat to "
+    "compare paytables, lettered A, B, ... in order  [default: 15:4:1]",
+)
 @click.option(
     "-o",
     "--output",
@@ -108,14 +116,34 @@ def graph(bonus_text: str, hand: str | None, exact: bool, output: Path, **option
     "--simulation-rounds",
     type=int,
     default=None,
-    help="Simulation cross-check: rounds dealt  [default: 100000]",
+    help="Simulation cross-check: rounds dealt, with a fresh shoe and with a cut card  "
+    "[default: 10000000]",
 )
-def report(output: Path | None, fmt: str | None, jobs: int, no_cache: bool, **options: Any) -> None:
+@click.option("--prepared-by", default="", help="Title block: who prepared the report.")
+@click.option("--prepared-for", default="", help="Title block: whom the report is for.")
+@click.option("--revision-note", default="", help="Title block: what this revision changed.")
+def report(
+    output: Path | None,
+    fmt: str | None,
+    jobs: int,
+    no_cache: bool,
+    paytables: tuple[str, ...],
+    **options: Any,
+) -> None:
     """A PAR-style math report of the game: HTML or PDF."""
     output = files.to_stdout(output)
     if output is None and fmt is not None:
         files.check_terminal(fmt, sys.stdout)
-    result = api.report(output, format=fmt, jobs=jobs, cache=chosen_cache(no_cache), **options)
+    result = api.report(
+        output,
+        format=fmt,
+        jobs=jobs,
+        cache=chosen_cache(no_cache),
+        progress=progress_reporter("report"),
+        paytable=paytables[0] if paytables else None,
+        paytables=paytables[1:],
+        **options,
+    )
     if isinstance(result, str):
         click.echo(result, nl=False)
     elif isinstance(result, bytes):

@@ -26,12 +26,15 @@ from solver.model.rules import Rules
 from solver.store.digest import sha256
 from solver.store.payload import Json, Section
 
-if TYPE_CHECKING:  # numpy and the solver load only to encode or decode what needs them
+if TYPE_CHECKING:
     import numpy as np
 
     from solver.exact.chart import Chart
     from solver.exact.player import Number, PlayerSolution
     from solver.exact.protection import EffectsOfRemoval
+    from solver.sim import (
+        SimulationResult,  # numpy and the solver load only to encode or decode what needs them
+    )
 
 # Numbers: exact ones as [numerator, denominator], floats as themselves.
 
@@ -487,6 +490,62 @@ def decode_effects(doc: dict[str, Json]) -> EffectsOfRemoval[Any]:
     )
 
 
+def encode_simulation(result: SimulationResult) -> dict[str, Json]:
+    """A simulation's counts, settings and exact figures as plain JSON (no counter: a run
+    with one is not stored)."""
+    if result.counter is not None:
+        raise ValueError("a simulation with a counter is not stored")
+    return {
+        "rules": result.rules.canonical(),
+        "rounds": result.rounds,
+        "seats": result.seats,
+        "strategy": result.strategy,
+        "penetration": result.penetration,
+        "seed": str(result.seed),
+        "removed": cards_text(result.removed),
+        "joint": [[list(row) for row in seat] for seat in result.joint],
+        "squares": list(result.squares),
+        "exact": [
+            [
+                str(wager),
+                _number(figure.mean),
+                None
+                if figure.probabilities is None
+                else [[k, _q(p)] for k, p in figure.probabilities.items()],
+            ]
+            for wager, figure in result.exact.items()
+        ],
+    }
+
+
+def decode_simulation(doc: dict[str, Json]) -> SimulationResult:
+    """The inverse of :func:`encode_simulation`."""
+    # Imported here: the simulator loads numpy, which a cache hit on a game never needs.
+    from solver.sim import ExactFigure, SimulationResult
+    from solver.sim.hands import Wager
+
+    exact = {
+        Wager(wager): ExactFigure(
+            _unnumber(mean),
+            None if probabilities is None else {k: Fraction(*q) for k, q in probabilities},
+        )
+        for wager, mean, probabilities in doc["exact"]
+    }
+    squares = [float(x) for x in doc["squares"]]
+    return SimulationResult(
+        rules=Rules.from_canonical(doc["rules"]),
+        rounds=int(doc["rounds"]),
+        seats=int(doc["seats"]),
+        strategy=str(doc["strategy"]),
+        penetration=None if doc["penetration"] is None else float(doc["penetration"]),
+        seed=int(doc["seed"]),
+        removed=parse_cards(doc["removed"]),
+        joint=tuple(tuple(tuple(int(c) for c in row) for row in seat) for seat in doc["joint"]),
+        squares=(squares[0], squares[1], squares[2]),
+        exact=exact,
+    )
+
+
 def with_removed(value: Any, removed: tuple[Card, ...]) -> Any:
     """A stored result with the caller's removed cards, in the caller's order (a store's key
     sorts them; the result carries them as given)."""
@@ -505,4 +564,5 @@ CODECS: dict[str, tuple[Callable[[Any], dict[str, Json]], Callable[[dict[str, Js
     "game": (encode_game, decode_game),
     "chart": (encode_chart, decode_chart),
     "eor": (encode_effects, decode_effects),
+    "simulation": (encode_simulation, decode_simulation),
 }

@@ -43,7 +43,7 @@ import os
 import sqlite3
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
@@ -63,6 +63,7 @@ if TYPE_CHECKING:  # a cache hit works on the folder's name alone, without pathl
     from solver.exact.protection import EffectsOfRemoval
     from solver.model.cards import Card
     from solver.model.rules import Rules
+    from solver.sim import SimulationResult
 
 #: Default size cap of the cache, in bytes of stored payload.
 DEFAULT_MAX_BYTES = 500 * 1024 * 1024
@@ -71,7 +72,7 @@ DIR_VARIABLE = "CBJ_CACHE_DIR"
 MAX_MB_VARIABLE = "CBJ_CACHE_MAX_MB"
 DATABASE_NAME = "cache.sqlite3"
 
-Kind = Literal["game", "chart", "eor"]
+Kind = Literal["game", "chart", "eor", "simulation"]
 T = TypeVar("T")
 
 
@@ -278,15 +279,24 @@ class DiskCache:
         with closing(connection):
             yield connection
 
-    def key(self, kind: Kind, rules: Rules, removed: Iterable[Card], exact: bool) -> str:
+    def key(
+        self,
+        kind: Kind,
+        rules: Rules,
+        removed: Iterable[Card],
+        exact: bool,
+        settings: Mapping[str, Any] | None = None,
+    ) -> str:
         """The entry's key: a hash of the canonical inputs and of the computing code."""
-        canonical = {
+        canonical: dict[str, Any] = {
             "kind": kind,
             "rules": rules.canonical(),
             "removed": sorted(cards_text(removed)),
             "exact": exact,
             "code": self.fingerprint,
         }
+        if settings is not None:  # a simulation's: rounds, seed, shoe, strategy
+            canonical["settings"] = dict(settings)
         text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
         return sha256(text.encode())
 
@@ -420,12 +430,13 @@ class DiskCache:
         removed: Iterable[Card],
         exact: bool,
         compute: Callable[[], T],
+        settings: Mapping[str, Any] | None = None,
     ) -> T:
         """The cached result for these inputs, else ``compute()`` stored for next time."""
         removed = tuple(removed)
         with self._connection() as db:
             self._remember_fingerprint(db)
-            key = self.key(kind, rules, removed, exact)
+            key = self.key(kind, rules, removed, exact, settings)
             found = None if db is None else self._load(db, kind, key)
         if found is not None:
             if isinstance(found, GameResult) and isinstance(found.solutions, StoredSolutions):
@@ -471,6 +482,13 @@ class DiskCache:
         order); the result carries them in the caller's order.
         """
         return self.fetch("eor", rules, removed, exact, compute)
+
+    def simulation(
+        self, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], SimulationResult]
+    ) -> SimulationResult:
+        """The stored simulation under ``rules`` and ``settings`` (rounds, seed, shoe,
+        strategy: everything its counts depend on), or ``compute()`` (then stored)."""
+        return self.fetch("simulation", rules, (), False, compute, settings)
 
     def info(self) -> CacheInfo:
         """Where the cache is, its size on disk and its number of entries."""

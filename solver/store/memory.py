@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from solver.store.codecs import with_removed
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
     from solver.exact.protection import EffectsOfRemoval
     from solver.model.cards import Card
     from solver.model.rules import Rules
+    from solver.sim import SimulationResult
 
 
 class MemoryCache:
@@ -24,6 +26,16 @@ class MemoryCache:
         self.games: dict[tuple[Rules, tuple[str, ...], bool], GameResult[Any]] = {}
         self.charts: dict[Rules, Chart] = {}
         self.effects: dict[tuple[Rules, tuple[str, ...], bool], EffectsOfRemoval[Any]] = {}
+        self.simulations: dict[tuple[Rules, str], SimulationResult] = {}
+
+    def simulation(
+        self, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], SimulationResult]
+    ) -> SimulationResult:
+        """The simulation run before under ``rules`` and ``settings``, or ``compute()``."""
+        key = (rules, json.dumps(dict(settings), sort_keys=True))
+        if key not in self.simulations:
+            self.simulations[key] = compute()
+        return self.simulations[key]
 
     def effects_of_removal(
         self,

@@ -2,14 +2,15 @@
 
 Each consumer names the smallest part it uses, beside its own code:
 :class:`~solver.exact.game.GameStore` (games), :class:`~solver.exact.chart.ChartStore`
-(charts) and :class:`~solver.exact.protection.EffectsStore` (effects of removal).
+(charts), :class:`~solver.exact.protection.EffectsStore` (effects of removal) and
+:class:`~solver.studies.report.SimulationStore` (the report's cross-checks).
 :class:`Store` is all of them: what :class:`~solver.store.disk.DiskCache` and
 :class:`~solver.store.memory.MemoryCache` are, and what the API's commands take.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -18,10 +19,11 @@ if TYPE_CHECKING:
     from solver.exact.protection import EffectsOfRemoval
     from solver.model.cards import Card
     from solver.model.rules import Rules
+    from solver.sim import SimulationResult
 
 
 class Store(Protocol):
-    """Somewhere solved games, best charts and effects of removal are kept for reuse."""
+    """Somewhere solved games, best charts, effects of removal and simulations are kept."""
 
     def game(
         self,
@@ -45,4 +47,11 @@ class Store(Protocol):
         compute: Callable[[], EffectsOfRemoval[Any]],
     ) -> EffectsOfRemoval[Any]:
         """The stored effects of removal for these inputs, or ``compute()`` (then stored)."""
+        ...
+
+    def simulation(
+        self, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], SimulationResult]
+    ) -> SimulationResult:
+        """The stored simulation under ``rules`` and ``settings``, or ``compute()`` (then
+        stored)."""
         ...

@@ -7,12 +7,14 @@ the table of players, the game-protection study and the simulation cross-check r
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, Protocol
 
 from solver.exact.chart import Chart, GameChartStore, stored_chart
 from solver.exact.dealer import dealer_distribution
-from solver.exact.game import GameResult, JointOutcomes, round_outcomes
+from solver.exact.game import GameResult, JointOutcomes, round_outcomes, solve_game
 from solver.exact.paytable import (
     EdgeKind,
     EdgeModel,
@@ -22,15 +24,21 @@ from solver.exact.paytable import (
     solve_variants,
     with_pay,
 )
+from solver.exact.protection import EffectsOfRemoval, chart_expected_value
 from solver.exact.ratios import RatioRow, ratio_table, round_moments
 from solver.exact.seats import SEAT_COUNTS
+from solver.exact.session import SessionFigures, session_figures
+from solver.exact.strategies import PolicyResult, realistic_play
 from solver.exact.volatility import Volatility
-from solver.model.cards import RANKS, VALUES, Card, Shoe
+from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards
+from solver.model.counts import LABELS
 from solver.model.errors import ReportError
 from solver.model.outcomes import as_outcome
-from solver.model.paytable import MAX_PAY
+from solver.model.paytable import MAX_PAY, Paytable
 from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.sim import SimulationResult, Strategy
+from solver.sim.run import CHUNK_ROUNDS
+from solver.sim.stats import ChiSquare
 from solver.studies.protection import (
     COUNTER_ROUNDS,
     SHOE_SAMPLES,
@@ -41,12 +49,30 @@ from solver.studies.protection import (
 from solver.studies.seats import TableOfPlayers, table_of_players
 from solver.studies.simulation import played_strategy, simulate_beside_exact
 from solver.studies.sizes import check_rounds
+from solver.studies.verification import (
+    SMALL_SHOE,
+    Invariant,
+    WorkedExample,
+    bonus_return_by_suit,
+    brute_force_main_ev,
+    small_shoe_removed,
+    worked_examples,
+)
 
-#: Rounds the simulator deals for the cross-check, unless asked otherwise, and its seed:
-#: enough to see a wrong figure at a few standard errors, few enough that the report
-#: builds in seconds.
-SIMULATION_ROUNDS = 100_000
+#: Rounds the simulator deals for the cross-check (twice: a fresh shoe every round, and a
+#: shoe dealt to a cut card), unless asked otherwise, and its seed: ten million rounds put
+#: the round's house edge within about \u00b10.05 percentage points at 95%, enough to see a
+#: wrong figure of the exact solver or a cut-card effect of that size. Measured: about 20 s
+#: (fresh shoe) and 35 s (cut card) of wall time with one worker on the project's shared
+#: two-core machine (docs/designer.md); the disk store keeps both for the next report.
+SIMULATION_ROUNDS = 10_000_000
 SIMULATION_SEED = 20_261_129
+#: The share of the shoe dealt before the cut card comes out, in the cut-card run.
+CUT_PENETRATION = 0.75
+#: The realistic strategy the report sets beside perfect play and the printed chart.
+REALISTIC_STRATEGY = "mimic-dealer"
+#: The letters of the paytables of one report, in order.
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: Table-rounds the simulator deals for each number of seats in the table of players,
 #: unless asked otherwise: the per-run cost dominates at this size, and the intervals stay
 #: a few hundredths wide.
@@ -114,6 +140,29 @@ class ReportFigures:
     table: TableOfPlayers
     protection: ProtectionStudy
     simulation: SimulationResult
+    """The simulator beside the exact figures, a fresh shoe every round."""
+    cut_card: SimulationResult
+    """The same, the shoe dealt to a cut card at :data:`CUT_PENETRATION`."""
+    paytables: tuple[LetteredGame, ...] = ()
+    """The game under each paytable of the report, lettered A, B, ...; A is :attr:`game`."""
+    strategies: tuple[PolicyResult, ...] = ()
+    """The main wager and round under perfect play, the printed chart and realistic play."""
+    examples: tuple[WorkedExample, ...] = ()
+    invariants: tuple[Invariant, ...] = ()
+    return_table_test: ChiSquare | None = None
+    """Pearson's chi-square of the simulated round's outcomes against the exact return table."""
+    sizes: tuple[tuple[str, int], ...] = ()
+    """The size of every simulated study, by its option's name, for the manifest."""
+    sessions: tuple[SessionFigures, ...] = ()
+    """The exact session distribution after each session length of :attr:`volatility`."""
+
+
+@dataclass(frozen=True, slots=True)
+class LetteredGame:
+    """One paytable of the report: its letter and the game priced under it."""
+
+    letter: str
+    game: GameResult[Fraction]
 
 
 def dealer_rows(rules: Rules) -> DealerRows:
@@ -159,14 +208,170 @@ def optimal_play(game: GameResult[Fraction]) -> Strategy:
     return played_strategy("optimal", game.rules, lambda: game)
 
 
+def invariants(
+    game: GameResult[Fraction],
+    joint: JointOutcomes,
+    chart: Chart,
+    eor: EffectsOfRemoval[Any],
+    cache: GameChartStore | None = None,
+) -> tuple[Invariant, ...]:
+    """The checks the report makes as it is built, each with what it found.
+
+    Probabilities sum to exactly 1; a fixed strategy's (the chart's) EORs weighted by the
+    cards of each rank sum to 0 (exactly on the small shoe, to rounding on the full one);
+    the Bonus return is the same whatever the suit of the player's card; the brute-force
+    twin meets the exact solver on a small shoe.
+    """
+    rules, bonus = game.rules, game.bonus
+    checks = []
+    main_sum = sum((Fraction(p) for p in game.outcomes.values()), Fraction(0))
+    bonus_sum = sum((ln.probability for ln in bonus.lines), Fraction(0)) if bonus else None
+    joint_sum = sum((Fraction(p) for p in joint.values()), Fraction(0))
+    checks.append(
+        Invariant(
+            "Probabilities sum to exactly 1 (main wager, Bonus wager, whole round)",
+            f"{main_sum}, {bonus_sum}, {joint_sum}",
+            main_sum == bonus_sum == joint_sum == 1,
+        )
+    )
+    exact_sum, float_sum = chart_eor_sums(rules, chart, eor, cache)
+    checks.append(
+        Invariant(
+            "The chart's EORs weighted by the cards of each rank sum to 0",
+            f"exactly {exact_sum} on the small shoe; {float_sum:.1e} on the full shoe "
+            "(floating point)",
+            exact_sum == 0 and abs(float_sum) < 1e-9,
+        )
+    )
+    by_suit = bonus_return_by_suit(rules)
+    checks.append(
+        Invariant(
+            "The Bonus return is the same whatever the suit of the player's card",
+            ", ".join(f"{suit}: {value}" for suit, value in by_suit.items()),
+            len(set(by_suit.values())) == 1
+            and bonus is not None
+            and next(iter(by_suit.values())) == bonus.expected_value,
+        )
+    )
+    removed = small_shoe_removed(rules.decks)
+    small = Shoe.full(rules.decks).remove(removed).value_counts()
+    twin = brute_force_main_ev(rules, small)
+    solver = Fraction(solve_game(rules, removed, exact=True, cache=cache).expected_value)
+    checks.append(
+        Invariant(
+            f"The brute-force twin agrees with the exact solver on a small shoe ({SMALL_SHOE})",
+            f"main wager EV {twin} (every card order) and {solver} (exact solver)",
+            twin == solver,
+        )
+    )
+    return tuple(checks)
+
+
+def chart_eor_sums(
+    rules: Rules, chart: Chart, eor: EffectsOfRemoval[Any], cache: GameChartStore | None = None
+) -> tuple[Fraction, float]:
+    """The chart's EORs weighted by the cards of each rank: exact on the small shoe, and
+    the report's floating-point EORs on the full shoe."""
+    removed = small_shoe_removed(rules.decks)
+    small = Shoe.full(rules.decks).remove(removed)
+    base = solve_game(rules, removed, exact=True, cache=cache)
+    base_ev = Fraction(chart_expected_value(chart, base))
+    exact_sum = Fraction(0)
+    for card in dict.fromkeys(parse_cards(SMALL_SHOE)):
+        copies = small.count(card.rank, card.suit) if card.suit else 0
+        after = solve_game(rules, (*removed, card), exact=True, cache=cache)
+        exact_sum += copies * (Fraction(chart_expected_value(chart, after)) - base_ev)
+    full = Shoe.full(rules.decks).rank_counts()
+    float_sum = sum(
+        n * float(eor.effects["main_chart"][label]) for n, label in zip(full, LABELS, strict=True)
+    )
+    return exact_sum, float_sum
+
+
+def return_table_test(result: SimulationResult, joint: JointOutcomes) -> ChiSquare:
+    """Pearson's chi-square of the simulated round's outcomes against the exact return table."""
+    expected = {f"{k}/{b}": Fraction(p) for (k, b), p in joint.items()}
+    return ChiSquare.test(result.overall["round"].frequencies, expected)
+
+
+def session_odds(game: GameResult[Fraction], volatility: Volatility) -> tuple[SessionFigures, ...]:
+    """The session distribution after each session length of ``volatility``, from the round's
+    exact return table (by FFT beyond a few rounds, each with its error bound)."""
+    lines = [(line.net, line.probability) for line in game.round_lines]
+    return tuple(session_figures(lines, s.rounds) for s in volatility.sessions)
+
+
+class SimulationStore(Protocol):
+    """Somewhere simulations are kept for reuse (the disk and memory stores are)."""
+
+    def simulation(
+        self, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], SimulationResult]
+    ) -> SimulationResult:
+        """The stored simulation under ``rules`` and ``settings``, or ``compute()``."""
+        ...
+
+
+class ReportStore(GameChartStore, SimulationStore, Protocol):
+    """What a report keeps for the next one: solved games, charts and its cross-checks."""
+
+
+def cross_check(
+    game: GameResult[Fraction],
+    played: Strategy,
+    rounds: int,
+    penetration: float | None,
+    jobs: int,
+    cache: SimulationStore | None = None,
+) -> SimulationResult:
+    """The simulator playing ``played`` beside ``game``'s exact figures, from a store when it
+    keeps simulations: the counts depend on the rules, the play, the rounds, the seed and
+    the shoe, never on ``jobs`` (seeded chunks)."""
+
+    def compute() -> SimulationResult:
+        return simulate_beside_exact(
+            game.rules, played, rounds, lambda: game, seed=SIMULATION_SEED,
+            penetration=penetration, jobs=jobs,
+        )  # fmt: skip
+
+    if cache is None:
+        return compute()
+    settings = {
+        "strategy": played.name,
+        "rounds": rounds,
+        "seed": SIMULATION_SEED,
+        "penetration": penetration,
+        "seats": 1,
+        "chunk_rounds": CHUNK_ROUNDS,
+    }
+    return cache.simulation(game.rules, settings, compute)
+
+
+#: The steps of :func:`report_figures`, for its progress callback.
+STEPS = (
+    "solving the game",
+    "rule variants",
+    "the chart",
+    "paytables and strategies",
+    "worked examples and invariants",
+    "table of players",
+    "game protection",
+    "simulation, fresh shoe",
+    "simulation, cut card",
+)
+#: Called with (steps done, steps in all) as each step of :data:`STEPS` finishes.
+StepProgress = Callable[[int, int], None]
+
+
 def report_figures(
     rules: Rules,
     jobs: int = 1,
-    cache: GameChartStore | None = None,
+    cache: ReportStore | None = None,
     shoe_samples: int | None = None,
     counter_rounds: int | None = None,
     table_rounds: int | None = None,
     simulation_rounds: int | None = None,
+    paytables: Sequence[Paytable] = (),
+    progress: StepProgress | None = None,
 ) -> ReportFigures:
     """Compute every figure of the report on the game under ``rules``.
 
@@ -174,7 +379,17 @@ def report_figures(
     counter) size the game-protection study, ``table_rounds`` (table-rounds per number of
     seats) the table of players and ``simulation_rounds`` the simulation cross-check;
     ``None`` takes each one's default. Every size is checked before any work.
+    ``paytables`` are further paytables (B, C, ...) set beside the rules' own (A).
     """
+    if len(paytables) + 1 > len(LETTERS):
+        raise ReportError(f"a report compares at most {len(LETTERS)} paytables")
+    done = [0]
+
+    def step() -> None:
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], len(STEPS))
+
     samples, counter = check_sizes(
         SHOE_SAMPLES if shoe_samples is None else shoe_samples,
         COUNTER_ROUNDS if counter_rounds is None else counter_rounds,
@@ -185,16 +400,48 @@ def report_figures(
     )
     model = edge_model(rules, jobs, cache)
     game = model.priced(rules.paytable, rules.bonus_ratio)
+    step()
     variants = solve_variants(one_rule_at_a_time(rules), jobs=jobs, cache=cache)
+    step()
     chart = stored_chart(model.rules, model.game, cache)
+    step()
     played = optimal_play(game)  # one decision table for the three simulated studies
     volatility = game.volatility
     if volatility is None:
         raise ReportError("the report needs the suits of every card out of the shoe")
+    lettered = (
+        LetteredGame("A", game),
+        *(
+            LetteredGame(letter, model.priced(paytable, rules.bonus_ratio))
+            for letter, paytable in zip(LETTERS[1:], paytables, strict=False)
+        ),
+    )
+    strategies = realistic_play(game.rules, ("optimal", "chart", REALISTIC_STRATEGY), game, cache)
+    step()
+    joint = round_outcomes(game)
+    examples = worked_examples(game.rules)
+    step()
+    table_of = table_of_players(game.rules, played, SEAT_COUNTS, table, seed=SIMULATION_SEED)
+    step()
+    protection = protection_study(
+        rules, chart, played, jobs=jobs, cache=cache, shoe_samples=samples, counter_rounds=counter
+    )
+    checks = invariants(game, joint, chart, protection.eor, cache)
+    step()
+    fresh = cross_check(game, played, simulated, None, jobs, cache)
+    step()
+    cut = cross_check(game, played, simulated, CUT_PENETRATION, jobs, cache)
+    step()
+    sizes = (
+        ("shoe_samples", samples),
+        ("counter_rounds", counter),
+        ("table_rounds", table),
+        ("simulation_rounds", simulated),
+    )
     return ReportFigures(
         rules=rules,
         game=game,
-        joint=round_outcomes(game),
+        joint=joint,
         volatility=volatility,
         ratios=ratio_table(round_moments(game), TABULATED_RATIOS),
         ratio_curve=ratio_curve(model, rules),
@@ -202,17 +449,15 @@ def report_figures(
         sensitivity=pay_sensitivity(model, rules),
         variants=variants,
         chart=chart,
-        table=table_of_players(game.rules, played, SEAT_COUNTS, table, seed=SIMULATION_SEED),
-        protection=protection_study(
-            rules,
-            chart,
-            played,
-            jobs=jobs,
-            cache=cache,
-            shoe_samples=samples,
-            counter_rounds=counter,
-        ),
-        simulation=simulate_beside_exact(
-            game.rules, played, simulated, lambda: game, seed=SIMULATION_SEED, penetration=None
-        ),
+        table=table_of,
+        protection=protection,
+        simulation=fresh,
+        cut_card=cut,
+        paytables=lettered,
+        strategies=strategies.policies,
+        examples=examples,
+        invariants=checks,
+        return_table_test=return_table_test(fresh, joint),
+        sizes=sizes,
+        sessions=session_odds(game, volatility),
     )

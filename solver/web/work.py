@@ -20,7 +20,7 @@ import contextlib
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from concurrent.futures import CancelledError, Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import replace
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from solver.exact.game import GameResult
     from solver.exact.protection import EffectsOfRemoval
     from solver.model.cards import Card
+    from solver.sim import SimulationResult
     from solver.store.protocol import Store
 
 T = TypeVar("T")
@@ -267,3 +268,11 @@ class WorkbenchStore:
         if self.inner is None:
             return compute()
         return self.inner.effects_of_removal(rules, removed, exact, compute)
+
+    def simulation(
+        self, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], SimulationResult]
+    ) -> SimulationResult:
+        """A report's cross-check, from ``inner`` if there is one."""
+        if self.inner is None:
+            return compute()
+        return self.inner.simulation(rules, settings, compute)

@@ -9,31 +9,39 @@ identifiers), every figure with its unit, one number style (:mod:`solver.present
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
-from fractions import Fraction
 from importlib.metadata import version
 from typing import TYPE_CHECKING
 
-from solver.model.rules import Rules
-from solver.present.report.blocks import TITLE, Report, TitleBlock, bonus_of
+from solver.present.report.blocks import TITLE, Report, TitleBlock
 from solver.present.report.design import (
     chart_section,
     dealer_section,
     sensitivity_section,
     variants_section,
 )
+from solver.present.report.front import (
+    Prepared,
+    definitions_section,
+    rules_section,
+    title_section,
+)
 from solver.present.report.protection import protection_section
 from solver.present.report.risk import (
     ratio_section,
-    simulation_section,
     table_section,
     volatility_section,
 )
+from solver.present.report.verification import (
+    figures_hash,
+    manifest_section,
+    paytables_section,
+    strategies_section,
+    verification_section,
+)
 from solver.present.report.wagers import (
     appendix_section,
-    assumptions_section,
     bonus_section,
     main_section,
     round_section,
@@ -42,48 +50,48 @@ from solver.present.report.wagers import (
 from solver.present.wording import rule_lines
 
 if TYPE_CHECKING:
-    from solver.exact.game import GameResult
     from solver.studies.report import ReportFigures
 
 
-def build_report(figures: ReportFigures) -> Report:
-    """Lay out every figure of ``figures`` as the report's title block and sections."""
+def build_report(figures: ReportFigures, prepared: Prepared | None = None) -> Report:
+    """Lay out every figure of ``figures`` as the report's title block and sections.
+
+    The order is a lab's: title block, rules of play with worked examples, definitions,
+    the wagers and the round, strategies, paytables, dealer, volatility, the table of
+    players, design, game protection, method and verification, the exact values and the
+    reproducibility manifest last.
+    """
     game = figures.game
+    prepared = prepared or Prepared()
+    software = version("community-blackjack")
+    date = report_date()
+    lettered = [(g.letter, g.game) for g in figures.paytables] or [("A", game)]
     sections = (
+        title_section(figures, prepared, software, date),
+        rules_section(figures),
+        definitions_section(),
         summary_section(game),
-        assumptions_section(game),
-        bonus_section(game),
+        bonus_section(lettered),
         main_section(game),
         round_section(game, figures.joint),
-        volatility_section(figures.volatility),
+        strategies_section(figures.strategies, game.rules.bonus_ratio),
+        paytables_section(figures.paytables),
+        dealer_section(figures.dealer),
+        volatility_section(figures.volatility, figures.sessions),
         table_section(figures.table),
         ratio_section(game.rules, figures.ratios, figures.ratio_curve),
-        dealer_section(figures.dealer),
         sensitivity_section(figures.sensitivity),
         variants_section(figures.rules, figures.variants),
         chart_section(figures.chart),
         protection_section(figures.protection),
-        simulation_section(figures.simulation),
+        verification_section(figures),
         appendix_section(game),
+        manifest_section(figures, prepared, software),
     )
-    return Report(figures.rules, _title_block(figures.rules, game), sections)
+    return Report(figures.rules, _title_block(figures, software, date), sections)
 
 
 # --- Title block ------------------------------------------------------------------------
-
-
-def _fingerprint(game: GameResult[Fraction]) -> str:
-    """Twelve hex digits of a SHA-256 of the rules and every exact headline figure."""
-    bonus = bonus_of(game)
-    data = [
-        repr(sorted(game.rules.to_json().items())),
-        str(game.expected_value),
-        *(f"{k}={p}" for k, p in game.outcomes.items()),
-        str(bonus.expected_value),
-        str(game.round_expected_value),
-        str(game.round_variance),
-    ]
-    return hashlib.sha256("\n".join(data).encode()).hexdigest()[:12]
 
 
 def report_date() -> str:
@@ -93,14 +101,19 @@ def report_date() -> str:
     return time.strftime("%Y-%m-%d", moment)
 
 
-def _title_block(rules: Rules, game: GameResult[Fraction]) -> TitleBlock:
+def _title_block(figures: ReportFigures, software: str, date: str) -> TitleBlock:
+    rules = figures.rules
     lines = tuple(f"{name}: {value}" for name, value in rule_lines(rules))
+    paytables = "; ".join(f"{g.letter} {g.game.rules.paytable}" for g in figures.paytables)
     return TitleBlock(
         game=TITLE,
         rules=lines,
-        paytable=f"{rules.paytable} ({' : '.join(t.words for t in rules.paytable.tiers)}, to 1)"
-        if rules.paytable.standard
-        else f"{rules.paytable} (tiers best first, each to 1)",
-        revision=f"{version('community-blackjack')}+{_fingerprint(game)}",
-        date=report_date(),
+        paytable=f"{paytables or rules.paytable} "
+        + (
+            f"({' : '.join(t.words for t in rules.paytable.tiers)}, to 1)"
+            if rules.paytable.standard
+            else "(tiers best first, each to 1)"
+        ),
+        revision=f"{software}+{figures_hash(figures)[:12]}",
+        date=date,
     )

@@ -179,8 +179,10 @@ def _win(stats: CounterStatistics) -> str:
 
 
 def _edge(stats: CounterStatistics) -> str:
+    """The house edge against the counter (the casino's: positive when it wins), with its
+    95% interval; the simulator states the counter's own, player-side edge."""
     low, high = stats.edge_ci95
-    return minus(f"{100 * stats.edge:+.2f}% [{100 * low:+.2f}, {100 * high:+.2f}]")
+    return minus(f"{-100 * stats.edge:+.2f}% [{-100 * high:+.2f}, {-100 * low:+.2f}]")
 
 
 def _counter_grid(study: ProtectionStudy) -> Grid:
@@ -208,7 +210,7 @@ def _counter_grid(study: ProtectionStudy) -> Grid:
             "rounds played",
             "win per 100 rounds [95%]",
             "average bet",
-            "edge per total wagered [95%]",
+            "house edge per total wagered [95%]",
             "SD per round",
         ),
         rows,

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING
 
-from solver.model.normal import Z90, Z95
+from solver.model.normal import Z90
 from solver.model.rules import Rules
 from solver.present.report.blocks import Grid, Plot, Section, Text
 from solver.present.report.plots import ratio_plot
@@ -15,25 +16,27 @@ from solver.present.style import amount, edge_percent, minus, signed, thousands
 
 if TYPE_CHECKING:
     from solver.exact.ratios import RatioRow
+    from solver.exact.session import SessionFigures
     from solver.exact.volatility import Volatility
     from solver.sim import SimulationResult
     from solver.studies.report import RatioCurve
     from solver.studies.seats import TableOfPlayers
 
 
-def volatility_section(volatility: Volatility) -> Section:
-    """How far a player's net result wanders over sessions, by the normal approximation."""
+def volatility_section(volatility: Volatility, sessions: Sequence[SessionFigures]) -> Section:
+    """How far a player's net result wanders over sessions: the exact session distribution."""
     rows = tuple(
         (
             thousands(s.rounds),
             amount(s.mean),
             f"{s.standard_deviation:.1f}",
-            _range(s.range90),
-            _range(s.range95),
-            _chance(s.probability_ahead),
+            _range(_between(s, Fraction(5, 100), Fraction(95, 100))),
+            _range(_between(s, Fraction(25, 1000), Fraction(975, 1000))),
+            _chance(float(s.distribution.probability_ahead)),
         )
-        for s in volatility.sessions
+        for s in sessions
     )
+    worst = max((s.distribution.error_bound for s in sessions), default=0.0)
     return Section(
         "Volatility",
         (
@@ -41,7 +44,7 @@ def volatility_section(volatility: Volatility) -> Section:
                 f"The volatility index is the round's standard deviation times z = {Z90:.4f}, "
                 "the z of a two-sided 90% normal interval: "
                 f"{volatility.standard_deviation:.4f} \u00d7 {Z90:.4f} = "
-                f"{volatility.index:.4f} main-wager units. {_session_sentence(volatility)}"
+                f"{volatility.index:.4f} main-wager units. {_session_sentence(sessions)}"
             ),
             Grid(
                 (
@@ -55,29 +58,37 @@ def volatility_section(volatility: Volatility) -> Section:
                 rows,
                 caption="The player's net result after a session of optimal play with "
                 f"{volatility.ratio} on the Bonus per unit on the main wager, in "
-                "main-wager units (ranges to the nearest unit). Mean and standard deviation "
-                "are exact (n rounds: n times the round's mean, \u221an times its standard "
-                f"deviation); the ranges (mean \u2213 {Z90:.3f} or {Z95:.3f} standard "
-                "deviations) and the chance of finishing above zero use the normal "
-                "approximation to a sum of independent rounds, each from a freshly shuffled "
-                "shoe.",
+                "main-wager units. Mean and standard deviation are exact (n rounds: n times "
+                "the round's mean, \u221an times its standard deviation). The ranges (from "
+                "the 5% to the 95% point, and from the 2.5% to the 97.5% point) and the "
+                "chance of finishing above zero are read off the session's own distribution, "
+                "the n-fold convolution of the round's exact return table (independent "
+                "rounds, each from a freshly shuffled shoe; every probability within "
+                f"{worst:.0e} of exact), not a normal approximation.",
             ),
         ),
     )
 
 
-def _session_sentence(volatility: Volatility) -> str:
+def _between(session: SessionFigures, low: Fraction, high: Fraction) -> tuple[float, float]:
+    """The session's nets at two probability levels of its distribution."""
+    d = session.distribution
+    return float(d.quantile(low)), float(d.quantile(high))
+
+
+def _session_sentence(sessions: Sequence[SessionFigures]) -> str:
     """The 1,000-round session in words, or the longest shorter one."""
     session = max(
-        (s for s in volatility.sessions if s.rounds <= 1_000),
+        (s for s in sessions if s.rounds <= 1_000),
         key=lambda s: s.rounds,
-        default=volatility.sessions[0],
+        default=sessions[0],
     )
-    low, high = session.range90
+    low, high = _between(session, Fraction(5, 100), Fraction(95, 100))
+    ahead = float(session.distribution.probability_ahead)
     return (
         f"After {thousands(session.rounds)} rounds the player expects {amount(session.mean)} "
         f"units, finishes between {amount(low, 0)} and {amount(high, 0)} nine times in ten, and "
-        f"is ahead with probability {_chance(session.probability_ahead)}."
+        f"is ahead with probability {_chance(ahead)}."
     )
 
 
@@ -193,7 +204,7 @@ def table_section(table: TableOfPlayers) -> Section:
                 "table-round, in main-wager units; every seat stakes 1 on the main wager and "
                 f"{table.rules.bonus_ratio} on the Bonus. Bonus figures exact; main-wager and "
                 "round figures simulated, holds \u00b1 the half-width of their 95% confidence "
-                "interval; a negative hold is the players' gain.",
+                "interval. Holds are the casino's: positive when the casino wins.",
             ),
         ),
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING
@@ -22,7 +23,6 @@ from solver.present.report.blocks import (
 )
 from solver.present.report.plots import BONUS_NAMES, ev_by_bonus_plot
 from solver.present.style import edge_percent, minus, one_in, signed, thousands
-from solver.present.wording import rule_lines
 from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
@@ -38,16 +38,17 @@ def summary_section(game: GameResult[Fraction]) -> Section:
     round_ev = exact(game.round_expected_value)
     suited = bonus.lines[0]  # the best tier, listed first
     top_round = game.round_lines[-1]
+    bonus_sd = bonus.standard_deviation
     rows = (
         ("Amount wagered (main-wager units)", "1", str(r), str(1 + r)),
         ("House edge (% of that wager)", edge_percent(-main_ev), edge_percent(bonus.house_edge),
          edge_percent(exact(game.round_house_edge))),
-        ("Expected value per round (main-wager units)", signed(main_ev),
-         signed(r * bonus.expected_value), signed(round_ev)),
+        ("Player EV per unit staked on that wager", signed(main_ev),
+         signed(bonus.expected_value), signed(round_ev / (1 + r))),
         ("Hit frequency", one_in(outcomes["blackjack"] + outcomes["win"]),
          one_in(bonus.hit_frequency), one_in(exact(game.round_hit_frequency))),
-        ("Standard deviation per round (main-wager units)", f"{game.standard_deviation:.4f}",
-         f"{bonus.standard_deviation * float(r):.4f}", f"{math.sqrt(game.round_variance):.4f}"),
+        ("Standard deviation per unit staked on that wager", f"{game.standard_deviation:.4f}",
+         f"{bonus_sd:.4f}", f"{math.sqrt(game.round_variance) / float(1 + r):.4f}"),
         ("Top award", f"blackjack, {_to_one(rules.blackjack_pays)}",
          f"{BONUS_NAMES[suited.outcome]}, {_to_one(suited.pays)}",
          f"{signed(top_round.net, 2)} main-wager units"),
@@ -58,80 +59,82 @@ def summary_section(game: GameResult[Fraction]) -> Section:
         "Summary",
         (
             Text(
-                f"The exact mathematics of {TITLE} under the rules and paytable in the title "
-                "block. Every figure is computed exactly from the full shoe (no simulation) "
-                "and rounded only for display; the appendix gives the exact fractions. "
-                "Negative values are the player's losses."
+                f"The mathematics of {TITLE} under the rules and paytable A of the title "
+                "block. The figures of this summary are exact, computed from the full shoe and "
+                "rounded only for display (the appendix gives the exact fractions); the "
+                "simulated sections say so. Signs as defined: EVs are the player's (negative "
+                "when the player loses), house edges the casino's (positive when the casino "
+                "wins)."
             ),
             Grid(
                 ("figure", "main wager", "Bonus wager", "whole round"),
                 rows,
-                caption="Key figures. House edges are per unit staked on that wager (the "
-                "round's per unit of main + Bonus wagered); amounts and EVs are in units of "
-                "the main wager. The game has no doubles, splits or raises, so the element of "
-                "risk equals the house edge. A negative main-wager edge means the player has "
-                "the advantage on that wager alone; the Bonus wager is mandatory.",
+                caption="Key figures, each per unit staked on that wager (the round's per "
+                "unit of main + Bonus wagered); the round per main unit is under Whole round. "
+                "The element of risk equals the house edge (no doubles, splits or raises). A "
+                "negative main-wager house edge means the player has the advantage on that "
+                "wager alone; the Bonus wager is mandatory.",
             ),
         ),
     )
 
 
-def assumptions_section(game: GameResult[Fraction]) -> Section:
-    """The rules in force, the player's strategy and the method."""
-    rules = game.rules
-    n = 52 * rules.decks
-    return Section(
-        "Rules and method",
-        (
-            Grid(("rule", "setting"), rule_lines(rules), caption="Rules in force.", numeric=False),
-            Text(
-                "Player strategy: composition-dependent optimal play. For each Bonus card and "
-                "each set of the player's own cards, the player hits or stands, whichever has "
-                "the higher expected value of the main wager given the exact cards left in the "
-                "shoe. The Bonus wager is settled on the first two cards and involves no "
-                "decision."
-            ),
-            Text(
-                f"Method: exact combinatorial analysis of a freshly shuffled {rules.decks}-deck "
-                f"shoe ({n} cards). Every ordered pair of player card and Bonus card, every "
-                "player hand and every dealer drawing sequence is weighted by its exact "
-                "probability; all figures are rational numbers computed without rounding. "
-                f"Combinations count ordered pairs of physical cards, {n} \u00d7 {n - 1} = "
-                f"{thousands(n * (n - 1))} in all. One player plays against the dealer."
-            ),
-        ),
-    )
+def true_odds(probability: Fraction) -> str:
+    """The true odds against an outcome, ``N to 1`` to two places (``never`` if it cannot happen).
+
+    >>> true_odds(Fraction(1, 4))
+    '3.00 to 1'
+    """
+    if probability == 0:
+        return "never"
+    return f"{thousands_float((1 - probability) / probability)} to 1"
 
 
-def bonus_section(game: GameResult[Fraction]) -> Section:
-    """The Bonus wager's return table."""
-    bonus = bonus_of(game)
-    rows = tuple(
-        (
-            BONUS_NAMES[ln.outcome],
-            _to_one(ln.pays) if ln.pays >= 0 else minus("-1"),
-            thousands(ln.combinations),
-            probability(ln.probability),
-            one_in(ln.probability),
-            signed(ln.return_, 6),
+def thousands_float(value: Fraction) -> str:
+    """A positive number to two places with thin-space thousands."""
+    whole, cents = divmod(round(value * 100), 100)
+    return f"{thousands(whole)}.{cents:02d}"
+
+
+def bonus_section(games: Sequence[tuple[str, GameResult[Fraction]]]) -> Section:
+    """The Bonus wager's return table under each paytable of the report."""
+    blocks = []
+    for letter, game in games:
+        bonus = bonus_of(game)
+        rows = tuple(
+            (
+                BONUS_NAMES[ln.outcome],
+                _to_one(ln.pays) if ln.pays >= 0 else minus("-1"),
+                thousands(ln.combinations),
+                probability(ln.probability),
+                one_in(ln.probability),
+                true_odds(ln.probability) if ln.pays >= 0 else "",
+                signed(ln.return_, 6),
+            )
+            for ln in bonus.lines
         )
-        for ln in bonus.lines
-    )
-    total = ("total", "", thousands(bonus.total_combinations), probability(1), "",
-             signed(bonus.expected_value, 6))  # fmt: skip
-    return Section(
-        "Bonus wager",
-        (
+        total = ("total", "", thousands(bonus.total_combinations), probability(1), "", "",
+                 signed(bonus.expected_value, 6))  # fmt: skip
+        blocks.append(
             Grid(
-                ("outcome", "pays", "combinations", "probability", "odds", "return"),
+                (
+                    "outcome",
+                    "pays",
+                    "combinations",
+                    "probability",
+                    "odds",
+                    "true odds",
+                    "return",
+                ),
                 (*rows, total),
-                caption="Return table per unit staked on the Bonus wager. House edge "
-                f"{edge_percent(bonus.house_edge)} of the Bonus wager; hit frequency "
-                f"{one_in(bonus.hit_frequency)}; standard deviation "
-                f"{bonus.standard_deviation:.4f} Bonus units.",
-            ),
-        ),
-    )
+                caption=f"Paytable {letter} ({game.rules.paytable}): return per unit staked on "
+                "the Bonus wager; combinations out of the full cycle of ordered (player card, "
+                f"Bonus card) pairs. House edge {edge_percent(bonus.house_edge)} of the Bonus "
+                f"wager; hit frequency {one_in(bonus.hit_frequency)}; standard deviation "
+                f"{bonus.standard_deviation:.4f} per Bonus unit.",
+            )
+        )
+    return Section("Bonus wager", tuple(blocks))
 
 
 def main_section(game: GameResult[Fraction]) -> Section:
@@ -143,17 +146,18 @@ def main_section(game: GameResult[Fraction]) -> Section:
             _to_one(pays[k]) if pays[k] > 0 else minus(str(pays[k])),
             probability(p),
             one_in(p),
+            true_odds(exact(p)) if pays[k] > 0 else "",
             signed(p * pays[k], 6),
         )
         for k, p in game.outcomes.items()
     )
-    total = ("total", "", probability(1), "", signed(game.expected_value, 6))
+    total = ("total", "", probability(1), "", "", signed(game.expected_value, 6))
     by_card = game.by_bonus_card()
     return Section(
         "Main wager",
         (
             Grid(
-                ("outcome", "pays", "probability", "odds", "return"),
+                ("outcome", "pays", "probability", "odds", "true odds", "return"),
                 (*rows, total),
                 caption="Return table per unit staked on the main wager under optimal play. "
                 "Blackjack is the player's own card and the Bonus card making 21, paid at once.",
@@ -186,18 +190,29 @@ def round_section(game: GameResult[Fraction], joint: JointOutcomes) -> Section:
             net = pays[k] + rules.bonus_ratio * bonus_pay
             p = exact(joint[(k, outcome)])
             rows.append((MAIN_NAMES[str(k)], BONUS_NAMES[outcome], signed(net, 2),
-                         probability(p), one_in(p), signed(p * net, 6)))  # fmt: skip
-    rows.append(("total", "", "", probability(1), "", signed(game.round_expected_value, 6)))
+                         probability(p), one_in(p), signed(p * net, 6),
+                         signed(p * net / (1 + rules.bonus_ratio), 6)))  # fmt: skip
+    round_ev = exact(game.round_expected_value)
+    rows.append(("total", "", "", probability(1), "", signed(round_ev, 6),
+                 signed(round_ev / (1 + rules.bonus_ratio), 6)))  # fmt: skip
     return Section(
         "Whole round",
         (
             Grid(
-                ("main wager", "Bonus wager", "net", "probability", "odds", "return"),
+                (
+                    "main wager",
+                    "Bonus wager",
+                    "net",
+                    "probability",
+                    "odds",
+                    "return",
+                    "return per unit wagered",
+                ),
                 tuple(rows),
                 caption=f"Return table of a round: one unit on the main wager and "
                 f"{rules.bonus_ratio} on the Bonus, both settled on the same two cards "
-                "(combinations that cannot occur are left out); net and return in "
-                "main-wager units. House edge "
+                "(combinations that cannot occur are left out); net and return per main "
+                f"unit, and per unit of the {1 + rules.bonus_ratio} wagered in all. House edge "
                 f"{edge_percent(exact(game.round_house_edge))} of the total wagered; "
                 f"hit frequency {one_in(exact(game.round_hit_frequency))}; standard "
                 f"deviation {math.sqrt(game.round_variance):.4f} main-wager units.",

@@ -1,0 +1,302 @@
+"""The report's front matter as a lab files it: the title block, the rules of play with
+worked examples, and the definitions with the report's one sign convention.
+
+Pure: the figures of :func:`solver.studies.report.report_figures` in, blocks out. The
+clauses' readings are the rule table's own words (:data:`~solver.model.rule_table.RULE_TABLE`),
+so they follow the rules in force.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from solver.model.hands import best_total, hand_of, hard_total
+from solver.model.normal import Z90
+from solver.model.rule_table import RULE_TABLE, RULES_BY_NAME
+from solver.model.rules import PresetName, Rules
+from solver.present.report.blocks import MAIN_NAMES, Grid, Section, Text
+from solver.present.report.plots import BONUS_NAMES
+from solver.present.style import signed
+
+if TYPE_CHECKING:
+    from solver.model.cards import Card
+    from solver.studies.report import ReportFigures
+    from solver.studies.verification import WorkedExample
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """Who the report is prepared by and for, and a note of what this revision changed.
+
+    Blank fields print as lines to fill in by hand.
+    """
+
+    by: str = ""
+    for_: str = ""
+    note: str = ""
+
+
+#: What an empty field of the title block prints.
+BLANK = "\u2014" * 12
+
+
+def _reading(rules: Rules, name: str) -> str:
+    """A rule's setting in plain words, from the rule table."""
+    return RULES_BY_NAME[name].words(getattr(rules, name))
+
+
+def rules_version(rules: Rules) -> str:
+    """The rules as a short hash of their JSON, with the preset they equal if any."""
+    digest = hashlib.sha256(
+        json.dumps(rules.to_json(), sort_keys=True).encode("utf-8")
+    ).hexdigest()[:12]
+    named = [p.value for p in PresetName if Rules.from_preset(p.value) == rules]
+    return f"{digest} ({named[0]})" if named else f"{digest} (no preset: own rules)"
+
+
+def title_section(figures: ReportFigures, prepared: Prepared, version: str, date: str) -> Section:
+    """What a lab files the report under: game, rules, paytables, versions, date, people."""
+    rows = [
+        ("Game", "Community Blackjack (Casino Edition)"),
+        ("Rules version", rules_version(figures.rules)),
+        *(
+            (f"Paytable {g.letter}", f"{g.game.rules.paytable} (suited : rank : adjacent, to 1)")
+            for g in figures.paytables
+        ),
+        ("Bonus wager", _reading(figures.rules, "bonus_ratio")),
+        ("Software version", f"community-blackjack {version}"),
+        ("Date", date),
+        ("Prepared by", prepared.by or BLANK),
+        ("Prepared for", prepared.for_ or BLANK),
+        ("Revision note", prepared.note or BLANK),
+    ]
+    return Section(
+        "Title block",
+        (
+            Grid(
+                ("field", "entry"),
+                tuple(rows),
+                caption="Blank lines are for filling in.",
+                numeric=False,
+            ),
+        ),
+    )
+
+
+# --- Rules of play ------------------------------------------------------------------------
+
+Clause = tuple[str, str]
+
+#: Every clause of the rule text in order: its title and its text. The readings in force
+#: follow each, from the rows of the rule table that read that clause.
+CLAUSES: tuple[Clause, ...] = (
+    (
+        "Shoe",
+        "The game is dealt from standard 52-card decks shuffled together in a shoe. Every "
+        "exact figure assumes a freshly shuffled shoe each round; the effect of dealing to a "
+        "cut card is measured under Method and verification.",
+    ),
+    (
+        "Wagers",
+        "Each player makes two mandatory wagers, the main wager and the Bonus wager; the "
+        "Bonus wager is at least half the main wager.",
+    ),
+    (
+        "Deal",
+        "Each player receives one card of their own, and one community Bonus card is dealt "
+        "face up for the whole table. The dealer has no card yet.",
+    ),
+    (
+        "Bonus wager",
+        "The Bonus wager is settled at once on the player's card and the Bonus card. Same "
+        "rank and suit: suited match. Same rank, other suit: rank match. Ranks exactly one "
+        "apart, the ace next to both the 2 and the king: adjacent. Ranks decide, not "
+        "blackjack values: a 10 and a jack are adjacent, a jack and a king are not. Anything "
+        "else loses, and only the best tier reached pays.",
+    ),
+    (
+        "Blackjack",
+        "If the player's card and the Bonus card make 21 (an ace and a ten-value card), the "
+        "main wager wins at once, whatever the dealer later draws, and the hand is over.",
+    ),
+    (
+        "Player draws",
+        "Otherwise the player may stand at any point, even on the single card, or take "
+        "another card. The player busts, and loses the main wager at once, when the hard "
+        "total of their own cards (every ace counted as 1) goes over 21. The Bonus card never "
+        "causes a bust: standing, the player adds it to the total or not, whichever is better.",
+    ),
+    (
+        "Dealer draws",
+        "Once the players are done, the dealer draws one or more cards until its total "
+        "reaches the standing total below. Its total is the highest of 21 or less from its "
+        "own cards, one ace counting 11 where that fits, and the Bonus card counted as the "
+        "reading below says. By the rule text the dealer busts when the hard total of its own "
+        "cards passes 21, and every player still in wins even money. The dealer does not draw "
+        "when every player has busted or had a blackjack.",
+    ),
+    (
+        "Showdown",
+        "Otherwise both sides take their best total of 21 or less, each choosing whether to "
+        "add the Bonus card. The higher total wins even money; equal totals push.",
+    ),
+    (
+        "Dealer natural",
+        "A two-card dealer 21 is a natural. It beats every player total below 21, as any "
+        "dealer 21 does. A player 21 counts the Bonus card as a card when it needs it; where "
+        "21 can be made both with and without it, the smaller number of cards counts. Which "
+        "two-card 21s are naturals, and which player 21s they beat, are readings:",
+    ),
+)
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def _player_hand(example: WorkedExample) -> str:
+    hand = hand_of(c.points for c in example.player)
+    if hard_total(hand) > 21:
+        return f"{_cards(example.player)}: busts ({hard_total(hand)} in own cards)"
+    if example.result.main.value == "blackjack":
+        return f"{_cards(example.player)}: 21 with the Bonus card, a blackjack"
+    return f"{_cards(example.player)}: best total {best_total(hand, example.bonus.points)}"
+
+
+def _dealer_hand(example: WorkedExample) -> str:
+    if not example.dealer:
+        return "does not draw"
+    if example.dealer_total is None:
+        return f"{_cards(example.dealer)}: busts"
+    natural = ", a natural" if example.dealer_natural else ""
+    return f"{_cards(example.dealer)}: total {example.dealer_total}{natural}"
+
+
+def example_rows(examples: Sequence[WorkedExample], rules: Rules) -> tuple[tuple[str, ...], ...]:
+    """One row per worked example: what it shows, the hands and the result as settled."""
+    rows = []
+    for i, ex in enumerate(examples, start=1):
+        result = ex.result
+        clauses = ", ".join(str(c) for c in ex.deal.clauses)
+        rows.append(
+            (
+                f"{i}. {ex.deal.shows} (clauses {clauses})",
+                str(ex.bonus),
+                _player_hand(ex),
+                _dealer_hand(ex),
+                f"{MAIN_NAMES[result.main.value]}, {signed(result.main_net, 2)}",
+                f"{BONUS_NAMES[result.bonus]}, {signed(result.bonus_net, 2)}",
+                signed(result.round_net, 2),
+            )
+        )
+    return tuple(rows)
+
+
+def rules_section(figures: ReportFigures) -> Section:
+    """The complete rules of play in numbered clauses, each reading stated, and examples."""
+    rules = figures.rules
+    clauses = []
+    for n, (title, text) in enumerate(CLAUSES, start=1):
+        readings = "; ".join(
+            f"{rule.label}: {rule.words(getattr(rules, rule.name))}"
+            for rule in RULE_TABLE
+            if rule.clause == n
+        )
+        stated = f" Reading in force: {readings}." if readings else ""
+        clauses.append(Text(f"{n}. {title}. {text}{stated}"))
+    return Section(
+        "Rules of play",
+        (
+            Text(
+                "The rule text's nine clauses, as this analysis reads them. Where the text "
+                "leaves a point open, the reading in force is stated with the clause "
+                "(docs/rules.md names the option that changes it)."
+            ),
+            *clauses,
+            Grid(
+                (
+                    "example",
+                    "Bonus card",
+                    "player",
+                    "dealer",
+                    "main wager",
+                    "Bonus wager",
+                    "round net",
+                ),
+                example_rows(figures.examples, rules),
+                caption="Worked examples, each dealt card by card through the independent "
+                "simulator's settling code under the rules in force (the descriptions are of "
+                "the default reading). Cards in the order dealt: the player's, the Bonus "
+                "card, the player's draws, the dealer's. Nets in units of each wager; the "
+                f"round's in main-wager units with {rules.bonus_ratio} on the Bonus.",
+                numeric=False,
+            ),
+        ),
+    )
+
+
+# --- Definitions --------------------------------------------------------------------------
+
+DEFINITIONS: tuple[tuple[str, str], ...] = (
+    (
+        "Sign convention",
+        "Expected values (EV) and net results are the player's: negative when the player "
+        "loses. House edges and holds are the casino's: positive when the casino wins. So a "
+        "house edge is minus the player's EV per unit wagered.",
+    ),
+    (
+        "House edge",
+        "The casino's expected win per unit staked on a wager (for the whole round, per unit "
+        "of the total wagered, main plus Bonus), in %.",
+    ),
+    (
+        "Hold",
+        "The casino's expected win per table-round, in main-wager units; positive when the "
+        "casino wins.",
+    ),
+    (
+        "Element of risk",
+        "The casino's expected win per unit of the total staked once every decision is "
+        "made (including any raise). The game has no doubles, splits, raises or surrender, "
+        "so it equals the house edge.",
+    ),
+    (
+        "Hit frequency",
+        "The probability that a wager (or the round) ends with a net win for the player, "
+        "a push not counted; stated as \u201c1 in N\u201d.",
+    ),
+    (
+        "Standard deviation (SD)",
+        "The square root of the variance of one round's net result, in units of that "
+        "wager (Bonus figures per unit staked on the Bonus, round figures per main unit).",
+    ),
+    (
+        "Volatility index",
+        f"The round's standard deviation times {Z90:.4f}, the z of a two-sided 90% normal "
+        "interval, in main-wager units.",
+    ),
+    (
+        "True odds against payout odds",
+        "True odds are (1 \u2212 p) to p against an outcome of probability p; a wager whose "
+        "payout odds are below the true odds of its outcome pays the casino its edge.",
+    ),
+)
+
+
+def definitions_section() -> Section:
+    """Every figure the report uses, defined once, with the one sign convention."""
+    return Section(
+        "Definitions",
+        (
+            Grid(
+                ("term", "definition"),
+                DEFINITIONS,
+                caption="Used throughout the report.",
+                numeric=False,
+            ),
+        ),
+    )
