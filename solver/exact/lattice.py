@@ -26,6 +26,9 @@ Number = Fraction | float
 TRIM = 1e-18
 #: The unit roundoff of a double.
 UNIT_ROUNDOFF = 2.0**-53
+#: The most lattice points one convolution may hold (2**24 floats: 128 MiB a vector, a few
+#: times that while the FFT runs); a session wider than that is refused, not swapped to disk.
+MAX_POINTS = 1 << 24
 _SAFETY = 10.0  # factor on the textbook FFT error constant (numpy's FFT is not radix-2 only)
 
 
@@ -207,6 +210,16 @@ def trim_ends(v: Floats, offset: int) -> tuple[Floats, int, float]:
     return v[first : last + 1].copy(), offset + first, dropped
 
 
+def _check_points(points: int, rounds: int) -> None:
+    """Refuse a convolution of more than :data:`MAX_POINTS` lattice points."""
+    if points > MAX_POINTS:
+        raise SessionError(
+            f"a session of {rounds:,} rounds spans more than {MAX_POINTS:,} possible results "
+            "(the pays or the Bonus ratio are too large for its exact distribution): "
+            "use fewer rounds"
+        )
+
+
 def float_power(table: RoundTable, rounds: int) -> tuple[Floats, int, float]:
     """The ``rounds``-fold convolution of ``table`` in floats by repeated squaring: the
     vector, the lattice index of its first entry and the 1-norm error bound."""
@@ -219,12 +232,14 @@ def float_power(table: RoundTable, rounds: int) -> tuple[Floats, int, float]:
             if result is None:
                 result, at, error = base.copy(), base_at, base_error
             else:
+                _check_points(len(result) + len(base) - 1, rounds)
                 product, rounding = fft_convolve(result, base)
                 error = error + base_error + error * base_error + rounding
                 result, at, dropped = trim_ends(product, at + base_at)
                 error += dropped
         n >>= 1
         if n:
+            _check_points(2 * len(base) - 1, rounds)
             square, rounding = fft_convolve(base, base)
             base_error = 2 * base_error + base_error**2 + rounding
             base, base_at, dropped = trim_ends(square, 2 * base_at)

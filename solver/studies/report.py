@@ -32,7 +32,7 @@ from solver.exact.strategies import PolicyResult, realistic_play
 from solver.exact.volatility import Volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards
 from solver.model.counts import LABELS
-from solver.model.errors import ReportError
+from solver.model.errors import ReportError, SessionError
 from solver.model.outcomes import as_outcome
 from solver.model.paytable import MAX_PAY, Paytable
 from solver.model.rules import TABULATED_RATIOS, Rules
@@ -298,7 +298,13 @@ def session_odds(game: GameResult[Fraction], volatility: Volatility) -> tuple[Se
     """The session distribution after each session length of ``volatility``, from the round's
     exact return table (by FFT beyond a few rounds, each with its error bound)."""
     lines = [(line.net, line.probability) for line in game.round_lines]
-    return tuple(session_figures(lines, s.rounds) for s in volatility.sessions)
+    figures = []
+    for session in volatility.sessions:
+        try:
+            figures.append(session_figures(lines, session.rounds))
+        except SessionError:  # too wide a lattice (huge pays); longer sessions are wider still
+            break
+    return tuple(figures)
 
 
 class SimulationStore(Protocol):

@@ -37,6 +37,9 @@ def volatility_section(volatility: Volatility, sessions: Sequence[SessionFigures
         for s in sessions
     )
     worst = max((s.distribution.error_bound for s in sessions), default=0.0)
+    left_out = [thousands(v.rounds) for v in volatility.sessions[len(sessions) :]]
+    if left_out and sessions:
+        rows += ((f"{', '.join(left_out)}: too many possible results to convolve",) + ("",) * 5,)
     return Section(
         "Volatility",
         (
@@ -78,6 +81,11 @@ def _between(session: SessionFigures, low: Fraction, high: Fraction) -> tuple[fl
 
 def _session_sentence(sessions: Sequence[SessionFigures]) -> str:
     """The 1,000-round session in words, or the longest shorter one."""
+    if not sessions:
+        return (
+            "The pays are too large for an exact session distribution (more results than "
+            "the convolution holds), so no session ranges are given."
+        )
     session = max(
         (s for s in sessions if s.rounds <= 1_000),
         key=lambda s: s.rounds,
