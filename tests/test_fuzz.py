@@ -301,6 +301,9 @@ DIGIT_OPTIONS: dict[str, str | None] = {
     "--check": None,  # a file's name
     "--solve-for": None,  # a tier's name, no digits
     "--tiers": None,
+    "--prepared-by": None,  # free text
+    "--prepared-for": None,
+    "--revision-note": None,
     "--shoe-samples": "2",
     "--counter-rounds": "10",
     "--table-rounds": "10",

@@ -552,7 +552,7 @@ def test_two_paytables_are_lettered_and_compared(par_report: Report) -> None:
         assert _value(row[4]) == pytest.approx(round_edge, abs=1e-3)
         for line in grid.rows[:-1]:  # true odds against an outcome are (1 - p) to p
             if line[5]:
-                p = int(line[2].replace("\u2009", "")) / int(grid.rows[-1][2].replace("\u2009", ""))
+                p = int(line[2].replace("\u202f", "")) / int(grid.rows[-1][2].replace("\u202f", ""))
                 assert _value(line[5]) == pytest.approx((1 - p) / p, abs=0.006)
 
 

@@ -95,7 +95,7 @@ def store() -> MemoryCache:
     return MemoryCache()
 
 
-@pytest.mark.slow  # about 9 s of CPU: solves, studies and four plots
+@pytest.mark.soak  # about 30 s: solves, studies (a session too wide to convolve) and plots
 def test_a_report_at_several_corners_at_once(store: MemoryCache) -> None:
     check_report(MIXED, store)
 
