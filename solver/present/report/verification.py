@@ -230,6 +230,16 @@ def verification_section(figures: ReportFigures) -> Section:
                 caption="Checked as this report was built.",
                 numeric=False,
             ),
+            Text(
+                "Published tables. The exact dealer is also checked, in the project's own "
+                "tests, against standard blackjack dealer tables "
+                "published by the Wizard of Odds (blackjack appendices 2 and 2B) and by "
+                "BlackjackInfo: with the dealer standing on 17, using the Bonus card as a "
+                "standard dealer uses its up card (the rule that the dealer must use the Bonus "
+                "card) and a natural "
+                "being its own card with the Bonus card, every printed figure is reproduced "
+                "to its last printed place."
+            ),
         ),
     )
 
