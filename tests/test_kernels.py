@@ -232,19 +232,31 @@ WITHOUT_EXTENSION = "import sys; sys.modules['solver.exact._native'] = None; "
 def test_the_environment_chooses_the_kernel_and_cbj_version_names_it() -> None:
     shown = run_python("from solver.cli import main; main(['--version'])", CBJ_KERNEL="numpy")
     assert shown.returncode == 0, shown.stderr
-    assert "kernel: numpy" in shown.stdout
+    assert "(kernel: numpy (solver), numpy (simulator))" in shown.stdout
     fallback = run_python(
         WITHOUT_EXTENSION + "from solver.cli import main; main(['--version'])",
         CBJ_KERNEL="compiled",
         CBJ_REQUIRE_COMPILED="",
     )
-    assert "kernel: numpy" in fallback.stdout
+    assert "kernel: numpy (solver)," in fallback.stdout
 
 
 @needs_compiled
 def test_cbj_version_names_the_compiled_kernel() -> None:
     shown = run_python("from solver.cli import main; main(['--version'])", CBJ_KERNEL="")
-    assert "kernel: compiled" in shown.stdout, shown.stderr
+    assert "(kernel: compiled (solver), compiled (simulator))" in shown.stdout, shown.stderr
+
+
+def test_cbj_version_names_each_sides_kernel_apart() -> None:
+    without_simulator = "import sys; sys.modules['solver.sim._deal'] = None; "
+    shown = run_python(
+        without_simulator + "from solver.cli import main; main(['--version'])",
+        CBJ_KERNEL="",
+        CBJ_REQUIRE_COMPILED="",
+    )
+    assert shown.returncode == 0, shown.stderr
+    solver_side = "compiled" if kernel.available() else "numpy"
+    assert f"(kernel: {solver_side} (solver), numpy (simulator))" in shown.stdout
 
 
 def test_a_required_compiled_kernel_that_is_missing_is_an_error() -> None:
