@@ -397,6 +397,217 @@ sum_ten(const double *x)
     return total + x[9];
 }
 
+/* numpy's pairwise sum of n floats a[0], a[stride], ... (its reductions' inner loop): below
+ * eight terms one after another from -0.0, up to 128 in eight running sums, more halved. */
+static double
+pairwise(const double *a, Py_ssize_t n, Py_ssize_t stride)
+{
+    if (n < 8) {
+        double total = -0.0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            total += a[i * stride];
+        }
+        return total;
+    }
+    if (n <= 128) {
+        double r[8];
+        for (int j = 0; j < 8; j++) {
+            r[j] = a[j * stride];
+        }
+        Py_ssize_t i = 8;
+        for (; i < n - n % 8; i += 8) {
+            for (int j = 0; j < 8; j++) {
+                r[j] += a[(i + j) * stride];
+            }
+        }
+        double total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++) {
+            total += a[i * stride];
+        }
+        return total;
+    }
+    Py_ssize_t half = n / 2;
+    half -= half % 8;
+    return pairwise(a, half, stride) + pairwise(a + half * stride, n - half, stride);
+}
+
+/* The two sizes of a two-dimensional buffer; 0 (and rows = columns = 0) if it is not. */
+static int
+shape2(const Buffer *buffer, Py_ssize_t *rows, Py_ssize_t *columns)
+{
+    *rows = buffer->view.ndim == 2 ? buffer->view.shape[0] : 0;
+    *columns = buffer->view.ndim == 2 ? buffer->view.shape[1] : 0;
+    return buffer->view.ndim == 2 && *rows * *columns == length(buffer);
+}
+
+enum { T_OUT, T_FOLDED, T_FINAL, T_LENGTHS, T_WIDE, T_FALLING, T_COLUMN, T_STARTS, T_RESULTS,
+       N_TAIL };
+
+/*
+ * dealer_tail(out, folded, final, lengths, wide, falling, column, starts, results, width)
+ *
+ * The rest of solver/exact/dealer.py's dealer_probabilities after the fold, shoe by shoe:
+ * shoe s's chance of (result, length) pair j is folded[final[s], j] / falling[lengths[j],
+ * column[s]], placed at wide[j] of `width` pairs (the others 0); the pairs of a result,
+ * starts[r] up to starts[r + 1], add up as numpy's reduceat adds them (the first, then
+ * the pairwise sum of the rest) into out[s, results[r]]; then out[s, 0] = 1 less the
+ * rest, added one after another as numpy sums down a column (pairwise, as numpy sums a
+ * row, when there is one shoe: its iterator then sees one row).
+ */
+static PyObject *
+dealer_tail(PyObject *self, PyObject *args)
+{
+    PyObject *objects[N_TAIL];
+    Py_ssize_t width;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOn", &objects[T_OUT], &objects[T_FOLDED],
+                          &objects[T_FINAL], &objects[T_LENGTHS], &objects[T_WIDE],
+                          &objects[T_FALLING], &objects[T_COLUMN], &objects[T_STARTS],
+                          &objects[T_RESULTS], &width)) {
+        return NULL;
+    }
+    static const char *names[N_TAIL] = {"out",     "folded", "final",  "lengths", "wide",
+                                        "falling", "column", "starts", "results"};
+    static const char kinds[N_TAIL] = {'d', 'd', 'q', 'q', 'q', 'd', 'q', 'q', 'q'};
+    Buffer buffers[N_TAIL];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < N_TAIL; i++) {
+        if (take_buffer(objects[i], &buffers[i], i == T_OUT, kinds[i], names[i]) < 0) {
+            release(buffers, N_TAIL);
+            return NULL;
+        }
+    }
+    Py_ssize_t shoes, outcomes, groups, pairs, falling_rows, sizes;
+    Py_ssize_t segments = length(&buffers[T_STARTS]);
+    const int64_t *final = buffers[T_FINAL].view.buf, *lengths = buffers[T_LENGTHS].view.buf;
+    const int64_t *wide = buffers[T_WIDE].view.buf, *column = buffers[T_COLUMN].view.buf;
+    const int64_t *starts = buffers[T_STARTS].view.buf;
+    const int64_t *results = buffers[T_RESULTS].view.buf;
+    const char *problem = NULL;
+    if (!shape2(&buffers[T_OUT], &shoes, &outcomes) ||
+        !shape2(&buffers[T_FOLDED], &groups, &pairs) ||
+        !shape2(&buffers[T_FALLING], &falling_rows, &sizes)) {
+        problem = "out, folded and falling must be two-dimensional";
+    } else if (outcomes < 1 || length(&buffers[T_FINAL]) != shoes ||
+               length(&buffers[T_COLUMN]) != shoes || length(&buffers[T_LENGTHS]) != pairs ||
+               length(&buffers[T_WIDE]) != pairs || length(&buffers[T_RESULTS]) != segments ||
+               width < pairs || (segments == 0) != (width == 0)) {
+        problem = "the arrays' sizes do not match";
+    } else if (!within(final, shoes, groups) || !within(column, shoes, sizes) ||
+               !within(lengths, pairs, falling_rows) || !within(wide, pairs, width) ||
+               !within(starts, segments, width) || !within(results, segments, outcomes)) {
+        problem = "an index is out of range";
+    } else if (segments > 0 && starts[0] != 0) {
+        problem = "the first result must start at pair 0";
+    } else {
+        for (Py_ssize_t r = 0; r + 1 < segments; r++) {
+            if (starts[r + 1] <= starts[r]) {
+                problem = "starts must increase";
+            }
+        }
+    }
+    double *row = problem ? NULL : PyMem_Malloc(8 * (width ? width : 1));
+    if (!problem && !row) {
+        release(buffers, N_TAIL);
+        return PyErr_NoMemory();
+    }
+    if (problem) {
+        release(buffers, N_TAIL);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    const double *folded = buffers[T_FOLDED].view.buf, *falling = buffers[T_FALLING].view.buf;
+    double *out = buffers[T_OUT].view.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    for (Py_ssize_t w = 0; w < width; w++) {
+        row[w] = 0.0;
+    }
+    for (Py_ssize_t s = 0; s < shoes; s++) {
+        const double *sums = folded + final[s] * pairs;
+        for (Py_ssize_t j = 0; j < pairs; j++) {
+            row[wide[j]] = sums[j] / falling[lengths[j] * sizes + column[s]];
+        }
+        double *o = out + s * outcomes;
+        for (Py_ssize_t k = 0; k < outcomes; k++) {
+            o[k] = 0.0;
+        }
+        for (Py_ssize_t r = 0; r < segments; r++) {
+            Py_ssize_t start = starts[r], stop = r + 1 < segments ? starts[r + 1] : width;
+            double total = row[start];
+            if (stop - start > 1) {
+                total += pairwise(row + start + 1, stop - start - 1, 1);
+            }
+            o[results[r]] = 0.0 + total;
+        }
+        double rest = 0.0;
+        if (shoes == 1) {
+            /* One shoe: numpy sums the lone column as a row, pairwise. */
+            rest = pairwise(o + 1, outcomes - 1, 1);
+        } else {
+            for (Py_ssize_t k = 1; k < outcomes; k++) {
+                rest = k == 1 ? o[1] : rest + o[k];
+            }
+        }
+        o[0] = 1.0 - rest;
+    }
+    Py_END_ALLOW_THREADS;
+    PyMem_Free(row);
+    release(buffers, N_TAIL);
+    Py_RETURN_NONE;
+}
+
+/*
+ * by_class(out, dealer, classes)
+ *
+ * Standing's (win, push, lose) for each hand: out[i, k] = the sum over dealer results j
+ * of dealer[i, j] * (classes[i, j] == k), as numpy's sum along a row adds them.
+ */
+static PyObject *
+by_class(PyObject *self, PyObject *args)
+{
+    PyObject *objects[3];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO", &objects[0], &objects[1], &objects[2])) {
+        return NULL;
+    }
+    Buffer buffers[3];
+    memset(buffers, 0, sizeof buffers);
+    if (take_buffer(objects[0], &buffers[0], 1, 'd', "out") < 0 ||
+        take_buffer(objects[1], &buffers[1], 0, 'd', "dealer") < 0 ||
+        take_buffer(objects[2], &buffers[2], 0, 'q', "classes") < 0) {
+        release(buffers, 3);
+        return NULL;
+    }
+    Py_ssize_t hands, results, rows, columns;
+    if (!shape2(&buffers[1], &hands, &results) || !shape2(&buffers[2], &rows, &columns) ||
+        rows != hands || columns != results || length(&buffers[0]) != 3 * hands) {
+        release(buffers, 3);
+        PyErr_SetString(PyExc_ValueError, "out must be (hands, 3), classes as dealer");
+        return NULL;
+    }
+    const double *dealer = buffers[1].view.buf;
+    const int64_t *classes = buffers[2].view.buf;
+    double *out = buffers[0].view.buf;
+    double *terms = PyMem_Malloc(8 * (results ? results : 1));
+    if (!terms) {
+        release(buffers, 3);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    for (Py_ssize_t i = 0; i < hands; i++) {
+        for (int64_t k = 0; k < 3; k++) {
+            for (Py_ssize_t j = 0; j < results; j++) {
+                terms[j] = dealer[i * results + j] * (double)(classes[i * results + j] == k);
+            }
+            out[3 * i + k] = pairwise(terms, results, 1);
+        }
+    }
+    Py_END_ALLOW_THREADS;
+    PyMem_Free(terms);
+    release(buffers, 3);
+    Py_RETURN_NONE;
+}
+
 enum { CHANCES, KIDS, STAND, STAND_VEC, ENDS, HIT, HITTING, PLAYED, VALUE, N_PLAYER };
 
 /*
@@ -595,6 +806,12 @@ player_modular(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef methods[] = {
+    {"dealer_tail", dealer_tail, METH_VARARGS,
+     "The dealer's distributions from the fold's sums (see solver/exact/dealer.py, "
+     "dealer_probabilities)."},
+    {"by_class", by_class, METH_VARARGS,
+     "Standing's (win, push, lose) from the dealer's distributions (see solver/exact/player.py, "
+     "solve_float)."},
     {"player_modular", player_modular, METH_VARARGS,
      "One hand size of the player's exact pass (see solver/exact/player.py, "
      "solve_exact_modular)."},

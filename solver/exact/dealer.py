@@ -186,12 +186,16 @@ def _fold(
     return np.take(sums, ends.final, axis=1)
 
 
+def _falling_for(ends: DealerEnds, counts: IntArray) -> FloatArray:
+    """The float ``fall(n, d)`` table :func:`_fold` reads for ``ends`` against ``counts``."""
+    rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
+    return _falling_floats(rows, int(counts.max(initial=0)))
+
+
 def _fold_float(ends: DealerEnds, counts: IntArray) -> FloatArray:
     """Float sums of ``ways * prod fall(n_v, D_v)`` by shoe and by (result, length)."""
     groups = _shoe_groups(counts)
-    rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
-    table = _falling_floats(rows, int(counts.max(initial=0)))
-    return np.take(_fold(ends, groups, table, None), groups.final, axis=0)
+    return np.take(_fold(ends, groups, _falling_for(ends, counts), None), groups.final, axis=0)
 
 
 def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[IntArray, IntArray]:
@@ -240,16 +244,23 @@ def dealer_probabilities(
     if len(counts) and int(counts.sum(axis=1).min()) < depth:
         return tree_probabilities(rules, bonus, counts)
     ends = ends_for(rules, bonus, counts)
-    sums = _fold_float(ends, counts)
+    groups = _shoe_groups(counts)
+    folded = _fold(ends, groups, _falling_for(ends, counts), None)
     # falling[L] = N (N - 1) ... (N - L + 1): the ordered ways to deal L cards, for each
     # distinct shoe size N.
     sizes, column = np.unique(counts.sum(axis=1), return_inverse=True)
     falling = np.cumprod(sizes[None, :] - np.arange(ends.depth)[:, None], axis=0, dtype=np.float64)
     falling = np.vstack([np.ones((1, len(sizes))), falling])
+    pairs = result_lengths(rules, bonus)
+    compiled = kernel.native()
+    if compiled is not None:
+        shape = (len(counts), len(outcome_labels(rules)))
+        tail = (folded, groups.final, falling, column.reshape(-1))
+        return kernel.dealer_tail(compiled, shape, tail, ends, pairs)
+    sums = np.take(folded, groups.final, axis=0)
     chances = sums.T / np.take(falling[ends.lengths], column.reshape(-1), axis=1)
     # Rows of zeros for the (result, length) pairs no shoe can reach: numpy need not add a
     # result's rows one after another, and the same rows round the same way.
-    pairs = result_lengths(rules, bonus)
     if len(pairs) > len(ends.results):
         wide = np.zeros((len(pairs), len(counts)))
         wide[np.searchsorted(pairs, ends.results * 32 + ends.lengths)] = chances

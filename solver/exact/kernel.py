@@ -42,7 +42,9 @@ __all__ = [
     "KernelName",
     "NumberArray",
     "available",
+    "by_class",
     "current",
+    "dealer_tail",
     "fold",
     "modular_arrays",
     "native",
@@ -129,6 +131,57 @@ def fold(
     rows = groups.bounds[-1][-1] if groups.bounds else 1
     out = np.empty((rows, len(ends.final)), dtype=table.dtype)
     module.fold(out, ways, steps, np.ascontiguousarray(table), ends.final, prime or 0)
+    return out
+
+
+def dealer_tail(
+    module: ModuleType,
+    shape: tuple[int, int],
+    tail: tuple[FloatArray, IntArray, FloatArray, IntArray],
+    ends: Any,
+    pairs: IntArray,
+) -> FloatArray:
+    """``dealer.dealer_probabilities`` after the fold, in ``module``: (shoes, outcomes).
+
+    ``tail`` holds the fold's sums by shoe group, each shoe's group, the falling factorials
+    by length and distinct shoe size, and each shoe's size column; ``ends`` is the
+    ``DealerEnds`` folded and ``pairs`` the codes ``32 * result + length`` of every pair
+    the dealer can end on (those no shoe reaches add zeros, as on numpy).
+    """
+    import numpy as np
+
+    folded, final, falling, column = tail
+    codes = ends.results * 32 + ends.lengths
+    wide = np.searchsorted(pairs, codes) if len(pairs) > len(codes) else np.arange(len(codes))
+    results = pairs // 32
+    first = np.ones(len(results), dtype=bool)
+    first[1:] = results[1:] != results[:-1]
+    out = np.empty(shape)
+    module.dealer_tail(
+        out,
+        np.ascontiguousarray(folded, dtype=np.float64),
+        np.ascontiguousarray(final, dtype=np.int64),
+        np.ascontiguousarray(ends.lengths, dtype=np.int64),
+        np.ascontiguousarray(wide, dtype=np.int64),
+        np.ascontiguousarray(falling, dtype=np.float64),
+        np.ascontiguousarray(column, dtype=np.int64),
+        np.flatnonzero(first).astype(np.int64),
+        np.ascontiguousarray(results[first], dtype=np.int64),
+        len(pairs),
+    )
+    return out
+
+
+def by_class(module: ModuleType, dealer: FloatArray, classes: IntArray) -> FloatArray:
+    """Standing's (win, push, lose) per hand (``player.solve_float``'s sums) in ``module``."""
+    import numpy as np
+
+    out = np.empty((len(dealer), 3))
+    module.by_class(
+        out,
+        np.ascontiguousarray(dealer, dtype=np.float64),
+        np.ascontiguousarray(classes, dtype=np.int64),
+    )
     return out
 
 

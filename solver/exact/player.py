@@ -291,7 +291,11 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
     n = len(space.hands)
     dealer = dealer_probabilities(rules, space.bonus, space.draws)
     classes = showdown_classes(rules, space)
-    stand_vec = np.stack([(dealer * (classes == k)).sum(axis=1) for k in (WIN, PUSH, LOSE)], 1)
+    compiled = kernel.native()
+    if compiled is not None:
+        stand_vec = kernel.by_class(compiled, dealer, classes)
+    else:
+        stand_vec = np.stack([(dealer * (classes == k)).sum(axis=1) for k in (WIN, PUSH, LOSE)], 1)
     stand = stand_vec[:, WIN] - stand_vec[:, LOSE]
     # Hands renumbered by size, so that each size is one slice (no gather or scatter).
     by_size = np.argsort(space.sizes, kind="stable")
@@ -310,7 +314,6 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
     played[n] = (0.0, 0.0, 1.0)  # the busted hand
     value = np.zeros(n + 1)
     value[n] = -1.0
-    compiled = kernel.native()
     if compiled is not None:
         out = (hit, played, value)
         hitting = kernel.player_float(
