@@ -168,86 +168,177 @@ take_step(PyObject *item, Step *step, Py_ssize_t groups_in, Py_ssize_t columns,
     return NULL;
 }
 
-/* The float step: out[g, t] = sum over ranks k <= held of in[g's parent, order[s_k + t]]
- * * table[drawn[s_k + t], held], added rank after rank as numpy adds them. */
+/* One output group's row of a float step: o[t] = sum over ranks k <= kept of in[s_k + t] *
+ * f[s_k + t] (in: the parent's row in the step's order; f: the group's block's factors
+ * table[drawn, held]), added rank after rank as numpy adds them. */
 static void
-step_float(const Step *step, const double *sums, double *out, double *ordered, double *f,
-           const double *table, Py_ssize_t table_columns)
+row_float(const Step *step, Py_ssize_t kept, const double *restrict in,
+          const double *restrict f, double *restrict o)
 {
-    const int64_t *order = ints(step, ORDER), *drawn = ints(step, DRAWN);
     const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
-    const int64_t *parent = ints(step, PARENT), *held = ints(step, HELD);
-    const int64_t *bounds = ints(step, BOUNDS);
-    const Py_ssize_t columns = step->columns, size = step->size, ranks = step->ranks;
-    for (Py_ssize_t r = 0; r < step->groups_in; r++) {
-        for (Py_ssize_t j = 0; j < columns; j++) {
-            ordered[r * columns + j] = sums[r * columns + order[j]];
-        }
+    const Py_ssize_t size = step->size;
+    for (Py_ssize_t t = 0; t < size; t++) {
+        o[t] = in[t] * f[t];
     }
-    for (Py_ssize_t b = 0; b < step->blocks && ranks > 0; b++) {
-        Py_ssize_t kept = held[b] < ranks - 1 ? (Py_ssize_t)held[b] : ranks - 1;
-        Py_ssize_t width = kept + 1 < ranks ? (Py_ssize_t)starts[kept + 1] : columns;
-        for (Py_ssize_t j = 0; j < width; j++) {
-            f[j] = table[drawn[j] * table_columns + held[b]];
-        }
-        for (int64_t g = bounds[b]; g < bounds[b + 1]; g++) {
-            const double *restrict in = ordered + parent[g] * columns;
-            double *restrict o = out + g * size;
-            for (Py_ssize_t t = 0; t < size; t++) {
-                o[t] = in[t] * f[t];
-            }
-            for (Py_ssize_t k = 1; k <= kept; k++) {
-                const double *restrict in_k = in + starts[k];
-                const double *restrict f_k = f + starts[k];
-                const Py_ssize_t w = (Py_ssize_t)widths[k];
-                for (Py_ssize_t t = 0; t < w; t++) {
-                    o[t] += in_k[t] * f_k[t];
-                }
-            }
+    for (Py_ssize_t k = 1; k <= kept; k++) {
+        const double *restrict in_k = in + starts[k];
+        const double *restrict f_k = f + starts[k];
+        const Py_ssize_t w = (Py_ssize_t)widths[k];
+        for (Py_ssize_t t = 0; t < w; t++) {
+            o[t] += in_k[t] * f_k[t];
         }
     }
 }
 
-/* The step modulo a prime below 2**29.  Residues below 2**29 make each product below
+/* row_float modulo a prime below 2**29.  Residues below 2**29 make each product below
  * 2**58, and at most 32 of them add up below 2**63; unsigned, so that wrong inputs give
  * wrong residues, never undefined behaviour. */
 static void
-step_modulo(const Step *step, const uint64_t *sums, uint64_t *out, uint64_t *ordered,
-            uint64_t *f, const int64_t *table, Py_ssize_t table_columns, int64_t prime)
+row_modulo(const Step *step, Py_ssize_t kept, const uint64_t *restrict in,
+           const uint64_t *restrict f, uint64_t *restrict o, int64_t prime, double reciprocal)
 {
-    const int64_t *order = ints(step, ORDER), *drawn = ints(step, DRAWN);
     const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
-    const int64_t *parent = ints(step, PARENT), *held = ints(step, HELD);
-    const int64_t *bounds = ints(step, BOUNDS);
-    const Py_ssize_t columns = step->columns, size = step->size, ranks = step->ranks;
-    const double reciprocal = 1.0 / (double)prime;
-    for (Py_ssize_t r = 0; r < step->groups_in; r++) {
-        for (Py_ssize_t j = 0; j < columns; j++) {
-            ordered[r * columns + j] = sums[r * columns + order[j]];
+    const Py_ssize_t size = step->size;
+    for (Py_ssize_t t = 0; t < size; t++) {
+        o[t] = in[t] * f[t];
+    }
+    for (Py_ssize_t k = 1; k <= kept; k++) {
+        const uint64_t *restrict in_k = in + starts[k];
+        const uint64_t *restrict f_k = f + starts[k];
+        const Py_ssize_t w = (Py_ssize_t)widths[k];
+        for (Py_ssize_t t = 0; t < w; t++) {
+            o[t] += in_k[t] * f_k[t];
         }
     }
-    for (Py_ssize_t b = 0; b < step->blocks && ranks > 0; b++) {
-        Py_ssize_t kept = held[b] < ranks - 1 ? (Py_ssize_t)held[b] : ranks - 1;
-        Py_ssize_t width = kept + 1 < ranks ? (Py_ssize_t)starts[kept + 1] : columns;
-        for (Py_ssize_t j = 0; j < width; j++) {
-            f[j] = (uint64_t)reduce(table[drawn[j] * table_columns + held[b]], prime, reciprocal);
-        }
+    for (Py_ssize_t t = 0; t < size; t++) {
+        o[t] = (uint64_t)reduce((int64_t)(o[t] & INT64_MAX), prime, reciprocal);
+    }
+}
+
+/* What the walk over the shoe groups keeps for one step: its output groups sorted by
+ * parent (children[first_child[p]] up to children[first_child[p + 1]] come from input
+ * group p), each output group's block of bounds, each block's factors (`columns` apart),
+ * and the rows in flight (the parent's row in the step's order, one output row). */
+typedef struct {
+    Py_ssize_t *first_child, *children, *block;
+    char *factors, *ordered, *row;
+} Level;
+
+typedef struct {
+    const Step *steps;
+    const Level *levels;
+    Py_ssize_t count, finals;
+    const int64_t *take;
+    char *result;
+    int64_t prime;
+    double reciprocal;
+} Walk;
+
+/* The ranks an output group of `block` adds: those its held count of the value can fill
+ * (the others' products are exact zeros, left out as on numpy). */
+static Py_ssize_t
+kept_ranks(const Step *step, Py_ssize_t block)
+{
+    const int64_t held = ints(step, HELD)[block];
+    return held < step->ranks - 1 ? (Py_ssize_t)held : step->ranks - 1;
+}
+
+/* Fill a level's tables for step `step` (from groups_in groups); 0, or -1 out of memory. */
+static int
+prepare_level(Level *level, const Step *step, const char *table, Py_ssize_t table_columns,
+              int64_t prime)
+{
+    const Py_ssize_t columns = step->columns, groups = step->groups_out;
+    const int64_t *parent = ints(step, PARENT), *bounds = ints(step, BOUNDS);
+    const int64_t *drawn = ints(step, DRAWN), *held = ints(step, HELD);
+    level->first_child = PyMem_Calloc(step->groups_in + 1, sizeof(Py_ssize_t));
+    level->children = PyMem_Malloc(sizeof(Py_ssize_t) * (groups ? groups : 1));
+    level->block = PyMem_Malloc(sizeof(Py_ssize_t) * (groups ? groups : 1));
+    level->factors = PyMem_Malloc(8 * (step->blocks * columns ? step->blocks * columns : 1));
+    level->ordered = PyMem_Malloc(8 * (columns ? columns : 1));
+    level->row = PyMem_Malloc(8 * (step->size ? step->size : 1));
+    if (!level->first_child || !level->children || !level->block || !level->factors ||
+        !level->ordered || !level->row) {
+        return -1;
+    }
+    for (Py_ssize_t g = 0; g < groups; g++) {
+        level->first_child[parent[g] + 1]++;
+    }
+    for (Py_ssize_t p = 0; p < step->groups_in; p++) {
+        level->first_child[p + 1] += level->first_child[p];
+    }
+    Py_ssize_t *placed = PyMem_Malloc(sizeof(Py_ssize_t) * (step->groups_in + 1));
+    if (!placed) {
+        return -1;
+    }
+    memcpy(placed, level->first_child, sizeof(Py_ssize_t) * (step->groups_in + 1));
+    for (Py_ssize_t g = 0; g < groups; g++) {
+        level->children[placed[parent[g]]++] = g;
+    }
+    PyMem_Free(placed);
+    const double reciprocal = prime ? 1.0 / (double)prime : 0.0;
+    for (Py_ssize_t b = 0; b < step->blocks; b++) {
         for (int64_t g = bounds[b]; g < bounds[b + 1]; g++) {
-            const uint64_t *restrict in = ordered + parent[g] * columns;
-            uint64_t *restrict o = out + g * size;
-            for (Py_ssize_t t = 0; t < size; t++) {
-                o[t] = in[t] * f[t];
+            level->block[g] = b;
+        }
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            Py_ssize_t at = drawn[j] * table_columns + held[b];
+            if (prime == 0) {
+                ((double *)level->factors)[b * columns + j] = ((const double *)table)[at];
+            } else {
+                ((uint64_t *)level->factors)[b * columns + j] =
+                    (uint64_t)reduce(((const int64_t *)table)[at], prime, reciprocal);
             }
-            for (Py_ssize_t k = 1; k <= kept; k++) {
-                const uint64_t *restrict in_k = in + starts[k];
-                const uint64_t *restrict f_k = f + starts[k];
-                const Py_ssize_t w = (Py_ssize_t)widths[k];
-                for (Py_ssize_t t = 0; t < w; t++) {
-                    o[t] += in_k[t] * f_k[t];
-                }
-            }
-            for (Py_ssize_t t = 0; t < size; t++) {
-                o[t] = (uint64_t)reduce((int64_t)(o[t] & INT64_MAX), prime, reciprocal);
+        }
+    }
+    return 0;
+}
+
+static void
+free_level(Level *level)
+{
+    PyMem_Free(level->first_child);
+    PyMem_Free(level->children);
+    PyMem_Free(level->block);
+    PyMem_Free(level->factors);
+    PyMem_Free(level->ordered);
+    PyMem_Free(level->row);
+}
+
+/* Step i for the children of input group `group`, whose row (8-byte items) is `in`, then
+ * each child's descendants, depth first: a group's rows stay in cache through every step
+ * below it, where a step at a time passed each stage through memory whole.  The last
+ * step's rows go to the result, columns take[0..finals). */
+static void
+walk(const Walk *w, Py_ssize_t i, Py_ssize_t group, const char *in)
+{
+    const Step *step = &w->steps[i];
+    const Level *level = &w->levels[i];
+    const int64_t *order = ints(step, ORDER);
+    const Py_ssize_t columns = step->columns;
+    const uint64_t *from = (const uint64_t *)in;
+    uint64_t *ordered = (uint64_t *)level->ordered;
+    for (Py_ssize_t j = 0; j < columns; j++) {
+        ordered[j] = from[order[j]]; /* the bits moved as they are, float or residue */
+    }
+    for (Py_ssize_t c = level->first_child[group]; c < level->first_child[group + 1]; c++) {
+        const Py_ssize_t g = level->children[c], b = level->block[g];
+        const Py_ssize_t kept = kept_ranks(step, b);
+        const char *f = level->factors + 8 * b * columns;
+        if (w->prime == 0) {
+            row_float(step, kept, (const double *)ordered, (const double *)f,
+                      (double *)level->row);
+        } else {
+            row_modulo(step, kept, ordered, (const uint64_t *)f, (uint64_t *)level->row,
+                       w->prime, w->reciprocal);
+        }
+        if (i + 1 < w->count) {
+            walk(w, i + 1, g, level->row);
+        } else {
+            const uint64_t *last = (const uint64_t *)level->row;
+            uint64_t *into = (uint64_t *)w->result + g * w->finals;
+            for (Py_ssize_t k = 0; k < w->finals; k++) {
+                into[k] = last[w->take[k]];
             }
         }
     }
@@ -258,9 +349,11 @@ step_modulo(const Step *step, const uint64_t *sums, uint64_t *out, uint64_t *ord
  *
  * The dealer's whole fold (solver/exact/dealer.py, _fold): starting from one group
  * holding `ways`, each step of `steps` (tens first) multiplies every hand by
- * table[drawn, held] and adds the hands that merge (see step_float); then out[g, i] =
+ * table[drawn, held] and adds the hands that merge (see row_float); then out[g, i] =
  * the last stage's column final[i] of group g.  prime == 0: float64 arrays; else int64
- * residues below prime (< 2**29), every sum reduced modulo prime.
+ * residues below prime (< 2**29), every sum reduced modulo prime.  The groups are walked
+ * depth first (see walk); every entry is the same sum, in the same order, as a stage at
+ * a time would give.
  */
 static PyObject *
 fold(PyObject *self, PyObject *args)
@@ -279,8 +372,8 @@ fold(PyObject *self, PyObject *args)
     Buffer *final = &held_buffers[3];
     PyObject *sequence = NULL;
     Step *steps = NULL;
+    Level *levels = NULL;
     Py_ssize_t count = 0;
-    char *scratch = NULL;
     const char *problem = NULL;
     if (take_buffer(out_object, out, 1, number, "out") < 0 ||
         take_buffer(ways_object, ways, 0, number, "ways") < 0 ||
@@ -307,14 +400,18 @@ fold(PyObject *self, PyObject *args)
         goto done;
     }
     count = PySequence_Fast_GET_SIZE(sequence);
+    if (count > 64) {
+        problem = "at most 64 steps";
+        count = 0;
+        goto done;
+    }
     steps = PyMem_Calloc(count ? count : 1, sizeof(Step));
-    if (!steps) {
+    levels = PyMem_Calloc(count ? count : 1, sizeof(Level));
+    if (!steps || !levels) {
         PyErr_NoMemory();
         goto done;
     }
-    /* Scratch: two stages (ping-pong), the ordered input, the factors. */
-    Py_ssize_t groups = 1, columns = length(ways), most_stage = 1, most_ordered = 1;
-    Py_ssize_t most_columns = columns ? columns : 1;
+    Py_ssize_t groups = 1, columns = length(ways);
     for (Py_ssize_t i = 0; i < count; i++) {
         problem = take_step(PySequence_Fast_GET_ITEM(sequence, i), &steps[i], groups, columns,
                             table_rows, table_columns);
@@ -325,49 +422,27 @@ fold(PyObject *self, PyObject *args)
             problem = "at most 32 ranks modulo a prime";
             goto done;
         }
-        if (groups * columns > most_ordered) {
-            most_ordered = groups * columns;
-        }
-        if (columns > most_columns) {
-            most_columns = columns;
+        if (prepare_level(&levels[i], &steps[i], table->view.buf, table_columns, prime) < 0) {
+            PyErr_NoMemory();
+            goto done;
         }
         groups = steps[i].groups_out;
         columns = steps[i].size;
-        if (groups * columns > most_stage) {
-            most_stage = groups * columns;
-        }
     }
     Py_ssize_t finals = length(final);
     if (!within(final->view.buf, finals, columns) || length(out) != groups * finals) {
         problem = "out must be (groups, len(final)), final columns of the last stage";
         goto done;
     }
-    scratch = PyMem_Malloc(8 * (2 * most_stage + most_ordered + most_columns));
-    if (!scratch) {
-        PyErr_NoMemory();
-        goto done;
-    }
+    Walk w = {steps, levels, count, finals, final->view.buf, out->view.buf, prime,
+              prime ? 1.0 / (double)prime : 0.0};
     Py_BEGIN_ALLOW_THREADS;
-    char *stage[2] = {scratch, scratch + 8 * most_stage};
-    char *ordered = scratch + 16 * most_stage, *factor = ordered + 8 * most_ordered;
-    const char *in = ways->view.buf;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        char *into = stage[i % 2];
-        if (prime == 0) {
-            step_float(&steps[i], (const double *)in, (double *)into, (double *)ordered,
-                       (double *)factor, table->view.buf, table_columns);
-        } else {
-            step_modulo(&steps[i], (const uint64_t *)in, (uint64_t *)into, (uint64_t *)ordered,
-                        (uint64_t *)factor, table->view.buf, table_columns, prime);
-        }
-        in = into;
-    }
-    const uint64_t *last = (const uint64_t *)in;
-    const int64_t *take = final->view.buf;
-    uint64_t *result = out->view.buf;
-    for (Py_ssize_t g = 0; g < groups; g++) {
-        for (Py_ssize_t i = 0; i < finals; i++) {
-            result[g * finals + i] = last[g * columns + take[i]];
+    if (count > 0) {
+        walk(&w, 0, 0, ways->view.buf);
+    } else {
+        const uint64_t *only = ways->view.buf;
+        for (Py_ssize_t k = 0; k < finals; k++) {
+            ((uint64_t *)w.result)[k] = only[w.take[k]];
         }
     }
     Py_END_ALLOW_THREADS;
@@ -378,8 +453,11 @@ done:
     for (Py_ssize_t i = 0; i < count && steps; i++) {
         release(steps[i].arrays, N_STEP);
     }
+    for (Py_ssize_t i = 0; i < count && levels; i++) {
+        free_level(&levels[i]);
+    }
     PyMem_Free(steps);
-    PyMem_Free(scratch);
+    PyMem_Free(levels);
     Py_XDECREF(sequence);
     release(held_buffers, 4);
     if (PyErr_Occurred()) {
