@@ -24,10 +24,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.exact import kernel
-from solver.exact.dealer import dealer_probabilities, dealer_residues
+from solver.exact.dealer import _distinct_sizes, dealer_probabilities, dealer_residues
 from solver.exact.modular import moduli
 from solver.exact.player import solve_exact, solve_float
-from solver.exact.player_hands import hand_space
+from solver.exact.player_hands import hand_space, showdown_classes
 from solver.model.cards import Shoe
 from solver.model.counts import SYSTEMS
 from solver.model.errors import ShoeError
@@ -150,6 +150,38 @@ def test_the_player_passes_agree_on_both_kernels(
     assert list(slow.outcomes) == list(fast.outcomes)
 
 
+@needs_compiled
+@settings(max_examples=25, deadline=None)
+@given(rules_drawn, st.integers(1, 10), depleted_shoes())
+def test_standings_sums_by_class_and_the_solutions_tuples_are_numpys(
+    rules: Rules, bonus: int, shoes: npt.NDArray[np.int64]
+) -> None:
+    # The dealer's distributions for each shoe, and every hand's class against each.
+    shoe = tuple(int(n) for n in shoes[0])
+    roots = [tuple(int(v == p) for v in range(10)) for p in range(10) if shoe[p] > 0]
+    space = hand_space(bonus, shoe, roots)
+    kernel.use("numpy")
+    dealer = dealer_probabilities(rules, bonus, space.draws)
+    classes = showdown_classes(rules, space)
+    numpy_sums = np.stack([(dealer * (classes == k)).sum(axis=1) for k in range(3)], 1)
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    assert kernel.by_class(module, dealer, classes).tobytes() == numpy_sums.tobytes()
+    order = np.arange(len(dealer))[::-1].copy()
+    assert kernel.rows(module, dealer, order) == tuple(map(tuple, dealer[order].tolist()))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(0, 400), max_size=40))
+def test_distinct_sizes_are_numpys_unique(sizes: list[int]) -> None:
+    array = np.array(sizes, dtype=np.int64)
+    found, column = _distinct_sizes(array)
+    expected, inverse = np.unique(array, return_inverse=True)
+    assert found.tolist() == expected.tolist()
+    assert column.tolist() == inverse.reshape(-1).tolist()
+
+
 def test_numpy_is_chosen_by_name_and_runs_without_the_extension() -> None:
     assert kernel.use("numpy") == "numpy"
     assert kernel.native() is None
@@ -188,6 +220,30 @@ def test_the_compiled_fold_refuses_an_index_out_of_range() -> None:
         module.fold(np.zeros((1, 1)), np.ones(1), [step(one)], table, one + 1, 0)
     with pytest.raises(TypeError, match="float64"):
         module.fold(np.zeros((1, 1), dtype=np.float32), np.ones(1), [step(one)], table, one, 0)
+
+
+@needs_compiled
+def test_the_compiled_dealers_tail_and_rows_refuse_an_index_out_of_range() -> None:
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    one, zero = np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    falling = np.ones((2, 1))
+
+    def tail(final: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64]) -> list[float]:
+        out = np.zeros((1, 2))
+        module.dealer_tail(out, np.full((1, 1), 0.25), final, lengths, zero, falling, zero,
+                           zero, one, 1)  # fmt: skip
+        return list(out[0])
+
+    assert tail(zero, one) == [0.75, 0.25]  # a valid call: one pair, of result 1
+    with pytest.raises(ValueError, match="out of range"):
+        tail(one, one)
+    with pytest.raises(ValueError, match="out of range"):
+        tail(zero, one + 1)
+    assert module.rows(np.eye(2), np.array([1, 0])) == ((0.0, 1.0), (1.0, 0.0))
+    with pytest.raises(ValueError, match="order"):
+        module.rows(np.eye(2), np.array([2]))
 
 
 @needs_compiled

@@ -883,7 +883,59 @@ player_modular(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/*
+ * rows(array, order)
+ *
+ * The rows order[0], order[1], ... of a two-dimensional float64 array as a tuple of
+ * tuples of floats: tuple(map(tuple, array[order].tolist())) without the lists between.
+ */
+static PyObject *
+rows(PyObject *self, PyObject *args)
+{
+    PyObject *array_object, *order_object;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO", &array_object, &order_object)) {
+        return NULL;
+    }
+    Buffer buffers[2];
+    memset(buffers, 0, sizeof buffers);
+    if (take_buffer(array_object, &buffers[0], 0, 'd', "array") < 0 ||
+        take_buffer(order_object, &buffers[1], 0, 'q', "order") < 0) {
+        release(buffers, 2);
+        return NULL;
+    }
+    Py_ssize_t count, width, n = length(&buffers[1]);
+    const int64_t *order = buffers[1].view.buf;
+    if (!shape2(&buffers[0], &count, &width) || !within(order, n, count)) {
+        release(buffers, 2);
+        PyErr_SetString(PyExc_ValueError, "array must be two-dimensional, order its rows");
+        return NULL;
+    }
+    const double *values = buffers[0].view.buf;
+    PyObject *out = PyTuple_New(n);
+    for (Py_ssize_t i = 0; out && i < n; i++) {
+        PyObject *row = PyTuple_New(width);
+        if (!row) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyTuple_SET_ITEM(out, i, row);
+        for (Py_ssize_t j = 0; j < width; j++) {
+            PyObject *number = PyFloat_FromDouble(values[order[i] * width + j]);
+            if (!number) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyTuple_SET_ITEM(row, j, number);
+        }
+    }
+    release(buffers, 2);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"rows", rows, METH_VARARGS,
+     "Rows of a float array, in a given order, as a tuple of tuples of floats."},
     {"dealer_tail", dealer_tail, METH_VARARGS,
      "The dealer's distributions from the fold's sums (see solver/exact/dealer.py, "
      "dealer_probabilities)."},

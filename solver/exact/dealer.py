@@ -248,17 +248,17 @@ def dealer_probabilities(
     folded = _fold(ends, groups, _falling_for(ends, counts), None)
     # falling[L] = N (N - 1) ... (N - L + 1): the ordered ways to deal L cards, for each
     # distinct shoe size N.
-    sizes, column = np.unique(counts.sum(axis=1), return_inverse=True)
+    sizes, column = _distinct_sizes(counts.sum(axis=1))
     falling = np.cumprod(sizes[None, :] - np.arange(ends.depth)[:, None], axis=0, dtype=np.float64)
     falling = np.vstack([np.ones((1, len(sizes))), falling])
     pairs = result_lengths(rules, bonus)
     compiled = kernel.native()
     if compiled is not None:
         shape = (len(counts), len(outcome_labels(rules)))
-        tail = (folded, groups.final, falling, column.reshape(-1))
+        tail = (folded, groups.final, falling, column)
         return kernel.dealer_tail(compiled, shape, tail, ends, pairs)
     sums = np.take(folded, groups.final, axis=0)
-    chances = sums.T / np.take(falling[ends.lengths], column.reshape(-1), axis=1)
+    chances = sums.T / np.take(falling[ends.lengths], column, axis=1)
     # Rows of zeros for the (result, length) pairs no shoe can reach: numpy need not add a
     # result's rows one after another, and the same rows round the same way.
     if len(pairs) > len(ends.results):
@@ -269,6 +269,20 @@ def dealer_probabilities(
     _add_by_result(out, pairs // 32, chances)
     out[0] = 1.0 - out[1:].sum(axis=0)
     return np.ascontiguousarray(out.T)
+
+
+def _distinct_sizes(sizes: IntArray) -> tuple[IntArray, IntArray]:
+    """``np.unique(sizes, return_inverse=True)`` by counting: shoe sizes span a few values.
+
+    >>> [a.tolist() for a in _distinct_sizes(np.array([7, 5, 7, 9]))]
+    [[5, 7, 9], [1, 0, 1, 2]]
+    """
+    if len(sizes) == 0:
+        return sizes.copy(), np.zeros(0, dtype=np.int64)
+    least = int(sizes.min())
+    present = np.bincount(sizes - least) > 0
+    rank = np.cumsum(present) - 1
+    return np.flatnonzero(present) + least, rank[sizes - least]
 
 
 def _add_by_result(out: NumberArray, results: IntArray, rows: NumberArray) -> None:

@@ -50,6 +50,7 @@ __all__ = [
     "native",
     "player_float",
     "player_modular",
+    "rows",
     "use",
 ]
 
@@ -214,6 +215,16 @@ def player_float(
         value,
     )
     return hitting.astype(bool)
+
+
+def rows(module: ModuleType, array: FloatArray, order: IntArray) -> tuple[tuple[Any, ...], ...]:
+    """``tuple(map(tuple, array[order].tolist()))`` in ``module``: tuples of floats."""
+    import numpy as np
+
+    found: tuple[tuple[Any, ...], ...] = module.rows(
+        np.ascontiguousarray(array, dtype=np.float64), np.ascontiguousarray(order, dtype=np.int64)
+    )
+    return found
 
 
 #: A hand space's arrays the modular pass reads at every hand size: draws, kids, cards left

@@ -329,13 +329,17 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
         value[rows] = np.where(choose, hit[rows], stand_sorted[rows])
         played[rows] = np.where(choose[:, None], hit_vec, stand_vec_sorted[rows])
     back = place[:n]
+    if compiled is not None:
+        outcomes = kernel.rows(compiled, played, back)
+    else:
+        outcomes = tuple(zip(*played[back].T.tolist(), strict=True))
     return PlayerSolution(
         rules,
         space,
         tuple(stand.tolist()),
         tuple(hit[back].tolist()),
         tuple(hitting[back].tolist()),
-        tuple(zip(*played[back].T.tolist(), strict=True)),
+        outcomes,
     )
 
 
