@@ -584,8 +584,11 @@ dealer_tail(PyObject *self, PyObject *args)
             }
         }
     }
-    double *row = problem ? NULL : PyMem_Malloc(8 * (width ? width : 1));
-    if (!problem && !row) {
+    /* Each pair's divisor for each shoe size (sizes x pairs), then a row of chances. */
+    double *divisors = problem ? NULL : PyMem_Malloc(8 * (sizes * pairs + pairs + width + 1));
+    double *row = divisors ? divisors + sizes * pairs + pairs : NULL;
+    double *chances = divisors ? divisors + sizes * pairs : NULL;
+    if (!problem && !divisors) {
         release(buffers, N_TAIL);
         return PyErr_NoMemory();
     }
@@ -600,10 +603,24 @@ dealer_tail(PyObject *self, PyObject *args)
     for (Py_ssize_t w = 0; w < width; w++) {
         row[w] = 0.0;
     }
-    for (Py_ssize_t s = 0; s < shoes; s++) {
-        const double *sums = folded + final[s] * pairs;
+    for (Py_ssize_t c = 0; c < sizes; c++) {
         for (Py_ssize_t j = 0; j < pairs; j++) {
-            row[wide[j]] = sums[j] / falling[lengths[j] * sizes + column[s]];
+            divisors[c * pairs + j] = falling[lengths[j] * sizes + c];
+        }
+    }
+    int direct = width == pairs;
+    for (Py_ssize_t j = 0; j < pairs && direct; j++) {
+        direct = wide[j] == j;
+    }
+    for (Py_ssize_t s = 0; s < shoes; s++) {
+        const double *restrict sums = folded + final[s] * pairs;
+        const double *restrict divisor = divisors + column[s] * pairs;
+        double *restrict quotient = direct ? row : chances;
+        for (Py_ssize_t j = 0; j < pairs; j++) {
+            quotient[j] = sums[j] / divisor[j];
+        }
+        for (Py_ssize_t j = 0; j < pairs && !direct; j++) {
+            row[wide[j]] = chances[j];
         }
         double *o = out + s * outcomes;
         for (Py_ssize_t k = 0; k < outcomes; k++) {
@@ -629,7 +646,7 @@ dealer_tail(PyObject *self, PyObject *args)
         o[0] = 1.0 - rest;
     }
     Py_END_ALLOW_THREADS;
-    PyMem_Free(row);
+    PyMem_Free(divisors);
     release(buffers, N_TAIL);
     Py_RETURN_NONE;
 }

@@ -78,7 +78,9 @@ def _shoe_groups(counts: IntArray) -> ShoeGroups:
     """
     least = counts.min(axis=0) if len(counts) else np.zeros(10, dtype=np.int64)
     shifted = counts - least
-    found = _groups_of(shifted.tobytes(), len(counts))
+    # A key of 16-bit counts where they fit: a quarter of the bytes to copy and hash.
+    narrow = not len(counts) or int(shifted.max()) < 1 << 15
+    found = _groups_of((shifted.astype(np.int16) if narrow else shifted).tobytes(), len(counts))
     return ShoeGroups(
         found.parents,
         [h + least[9 - f] for f, h in enumerate(found.held)],
@@ -89,8 +91,10 @@ def _shoe_groups(counts: IntArray) -> ShoeGroups:
 
 @lru_cache(maxsize=16)
 def _groups_of(key: bytes, shoes: int) -> ShoeGroups:
-    """:func:`_shoe_groups` for counts given as the bytes of an int64 array (shoes x 10)."""
-    counts = np.frombuffer(key, dtype=np.int64).reshape(shoes, 10)
+    """:func:`_shoe_groups` for counts as the bytes of an int16 or int64 array (shoes x 10)."""
+    wide = shoes > 0 and len(key) == 8 * 10 * shoes
+    counts = np.frombuffer(key, dtype=np.int64 if wide else np.int16).reshape(shoes, 10)
+    counts = counts.astype(np.int64)
     group = np.zeros(len(counts), dtype=np.int64)
     size = 1
     parents: list[IntArray] = []

@@ -298,7 +298,8 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
         stand_vec = np.stack([(dealer * (classes == k)).sum(axis=1) for k in (WIN, PUSH, LOSE)], 1)
     stand = stand_vec[:, WIN] - stand_vec[:, LOSE]
     # Hands renumbered by size, so that each size is one slice (no gather or scatter).
-    by_size = np.argsort(space.sizes, kind="stable")
+    # Sizes are below 22: as bytes, numpy's stable sort is a radix sort (the same order).
+    by_size = np.argsort(space.sizes.astype(np.int8), kind="stable")
     place = np.empty(n + 1, dtype=np.int64)
     place[by_size] = np.arange(n)
     place[n] = n  # the busted hand
