@@ -905,6 +905,7 @@ player_modular(PyObject *self, PyObject *args)
  *
  * The rows order[0], order[1], ... of a two-dimensional float64 array as a tuple of
  * tuples of floats: tuple(map(tuple, array[order].tolist())) without the lists between.
+ * The rows, holding floats only, are not tracked by the garbage collector.
  */
 static PyObject *
 rows(PyObject *self, PyObject *args)
@@ -944,6 +945,10 @@ rows(PyObject *self, PyObject *args)
                 break;
             }
             PyTuple_SET_ITEM(row, j, number);
+        }
+        if (out) {
+            PyObject_GC_UnTrack(row); /* floats only: never in a cycle (as CPython's own
+                                         collector would find, later and at a cost) */
         }
     }
     release(buffers, 2);
