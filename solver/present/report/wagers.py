@@ -23,7 +23,7 @@ from solver.present.report.blocks import (
     probability,
 )
 from solver.present.report.plots import BONUS_NAMES, ev_by_bonus_plot
-from solver.present.style import edge_percent, minus, one_in, signed, thousands
+from solver.present.style import edge_percent, long_count, minus, one_in, signed, thousands
 from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
@@ -240,7 +240,7 @@ def appendix_section(game: GameResult[Fraction]) -> Section:
     ]
     cycle, counts = over_common_cycle([exact(p) for p in game.outcomes.values()])
     combinations = tuple(
-        (MAIN_NAMES[k], thousands(n)) for k, n in zip(game.outcomes, counts, strict=True)
+        (MAIN_NAMES[k], long_count(n)) for k, n in zip(game.outcomes, counts, strict=True)
     )
     return Section(
         "Appendix: exact values",
@@ -253,7 +253,7 @@ def appendix_section(game: GameResult[Fraction]) -> Section:
             ),
             Grid(
                 ("main-wager outcome", "combinations"),
-                (*combinations, ("total (the cycle)", thousands(cycle))),
+                (*combinations, ("total (the cycle)", long_count(cycle))),
                 caption="The main wager's combinations out of its full cycle under optimal "
                 "play: the least common denominator of its outcomes' exact probabilities "
                 f"({len(str(cycle))} digits; the player's and dealer's draws make it large), "
