@@ -269,7 +269,11 @@ def test_a_paytable_or_ratio_change_is_priced_without_a_solve(
 ) -> None:
     client.get("/", params={"decks": "5"})  # solved above, or now
     before = counted.solves
-    for query in ({"paytable": "30:6:2"}, {"paytable": "8:3:1", "bonus_ratio": "2"}):
+    queries: tuple[dict[str, Any], ...] = (
+        {"paytable": "30:6:2"},
+        {"paytable": "8:3:1", "bonus_ratio": "2"},
+    )
+    for query in queries:
         page = client.get("/", params={"decks": "5", **query})
         assert page.status_code == 200
         shown = figures(page.text)
