@@ -93,8 +93,8 @@ def _shoe_groups(counts: IntArray) -> ShoeGroups:
 def _groups_of(key: bytes, shoes: int) -> ShoeGroups:
     """:func:`_shoe_groups` for counts as the bytes of an int16 or int64 array (shoes x 10)."""
     wide = shoes > 0 and len(key) == 8 * 10 * shoes
-    counts = np.frombuffer(key, dtype=np.int64 if wide else np.int16).reshape(shoes, 10)
-    counts = counts.astype(np.int64)
+    narrow = np.frombuffer(key, dtype=np.int64 if wide else np.int16).reshape(shoes, 10)
+    counts: IntArray = narrow.astype(np.int64)
     group = np.zeros(len(counts), dtype=np.int64)
     size = 1
     parents: list[IntArray] = []
