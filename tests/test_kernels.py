@@ -9,6 +9,7 @@ its absence fails them.
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -242,6 +243,14 @@ def test_the_compiled_dealers_tail_and_rows_refuse_an_index_out_of_range() -> No
     with pytest.raises(ValueError, match="out of range"):
         tail(zero, one + 1)
     assert module.rows(np.eye(2), np.array([1, 0])) == ((0.0, 1.0), (1.0, 0.0))
+    # The collector, paused while the rows are made, is left as it was found.
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        module.rows(np.eye(2), np.array([0]))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
     with pytest.raises(ValueError, match="order"):
         module.rows(np.eye(2), np.array([2]))
 

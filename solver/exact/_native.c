@@ -930,6 +930,8 @@ rows(PyObject *self, PyObject *args)
         return NULL;
     }
     const double *values = buffers[0].view.buf;
+    /* No collection while the rows are made: each would only find them untracked. */
+    int collecting = PyGC_Disable();
     PyObject *out = PyTuple_New(n);
     for (Py_ssize_t i = 0; out && i < n; i++) {
         PyObject *row = PyTuple_New(width);
@@ -947,9 +949,11 @@ rows(PyObject *self, PyObject *args)
             PyTuple_SET_ITEM(row, j, number);
         }
         if (out) {
-            PyObject_GC_UnTrack(row); /* floats only: never in a cycle (as CPython's own
-                                         collector would find, later and at a cost) */
+            PyObject_GC_UnTrack(row); /* floats only: never in a cycle */
         }
+    }
+    if (collecting) {
+        PyGC_Enable();
     }
     release(buffers, 2);
     return out;
