@@ -360,7 +360,13 @@ def manifest_section(figures: ReportFigures, prepared: Prepared, version: str) -
                 caption="The command rebuilds this report (HTML if the output ends in .html); "
                 "the hash covers every exact figure (rules, paytables, outcome probabilities, "
                 "EVs, variances, the strategies and the dealer) and is the same for the same "
-                "game on any machine. Simulated figures repeat from their seeds.",
+                "game on any machine. Simulated figures repeat from their seeds."
+                + (
+                    " The player's chart file is named by its SHA-256: rebuild with the file "
+                    "that has it."
+                    if figures.strategy.digest
+                    else ""
+                ),
                 numeric=False,
             ),
         ),
