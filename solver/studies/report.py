@@ -147,9 +147,10 @@ class PlayerStrategy:
     @property
     def shown(self) -> str:
         """The name as the report prints it: a chart file by its file's name alone."""
-        if self.chart is None:
+        text = self.name.strip()
+        if not text.lower().startswith("chart:"):
             return self.key
-        path = self.key.partition(":")[2].strip()
+        path = text.partition(":")[2].strip()
         return "chart:" + path.replace("\\", "/").rsplit("/", 1)[-1]
 
     @property
