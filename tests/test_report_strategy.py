@@ -217,7 +217,7 @@ def test_an_unknown_strategy_is_one_line_and_exit_2(
 
 def test_the_api_checks_the_strategy_at_the_door(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="strategy"):
-        solver.report(tmp_path / "r.html", strategy=17)
+        solver.report(tmp_path / "r.html", strategy=17)  # type: ignore[arg-type]
     with pytest.raises(StrategyError, match="no such file"):
         solver.report(tmp_path / "r.html", strategy=f"chart:{tmp_path / 'none.csv'}")
 
