@@ -223,15 +223,19 @@ def stand(cards: Cards, shoe: Shoe, bonus: int, rules: Rules) -> Outcome:
     return (Fraction(w, n), Fraction(p, n), Fraction(lose, n))
 
 
-Policy = int | str | None
+#: A fixed policy: ``K``, a name, the dealer's play (mimic the dealer) or None (optimal).
+Policy = int | str | DealerPlay | None
 
 
-def stands(cards: Cards, bonus: int, policy: int | str) -> bool:
+def stands(cards: Cards, bonus: int, policy: int | str | DealerPlay) -> bool:
     """Whether a fixed policy stands: ``K`` (stand on a best total of K or more), or by name.
 
     ``never-bust`` stands once a ten could bust the own cards, or on 21; ``always-stand``
-    always does.
+    always does; a :data:`DealerPlay` stands where that dealer would stop drawing.
     """
+    if isinstance(policy, tuple):
+        stands_on, _, must_use = policy
+        return dealer_stops(cards, bonus, stands_on, must_use)
     if policy == "never-bust":
         return hard(cards) + 10 > 21 or best(cards, bonus) == 21
     if policy == "always-stand":

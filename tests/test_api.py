@@ -7,6 +7,7 @@ other rules for each command.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -241,7 +242,7 @@ def test_results_compare_by_value_and_are_frozen(games: MemoryCache) -> None:
     assert first == second
     assert solver.bonus(decks=2) != solver.bonus(decks=1)
     with pytest.raises(AttributeError):
-        first.exact = True
+        first.exact = True  # type: ignore[misc]  # the point: it is read-only
 
 
 def test_exact_results_hold_fractions_and_float_results_floats(games: MemoryCache) -> None:
@@ -333,3 +334,17 @@ def test_a_memory_cache_keeps_the_effects_of_removal(monkeypatch: pytest.MonkeyP
     assert len(calls) == 4
     solver.eor(decks=1, removed="As 2c", cache=None)
     assert len(calls) == 5
+
+
+def test_the_type_stub_names_every_public_name_from_its_home() -> None:
+    """``solver/__init__.pyi`` gives checkers the type of each lazily loaded name."""
+    stub = ast.parse((Path(solver.__file__).parent / "__init__.pyi").read_text())
+    homes: dict[str, set[str]] = {}
+    for node in stub.body:
+        if isinstance(node, ast.ImportFrom):
+            assert node.module is not None
+            for alias in node.names:
+                assert alias.asname == alias.name  # re-exported under its own name
+                homes.setdefault(node.module, set()).add(alias.name)
+    table: dict[str, str] = vars(solver)["_HOMES"]
+    assert homes == {module: set(names.split()) for module, names in table.items()}

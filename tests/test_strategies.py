@@ -25,7 +25,7 @@ from solver.model.cards import VALUES, Card, Shoe
 from solver.model.errors import StrategyError
 from solver.model.hands import hand_of
 from solver.model.outcomes import POLICY_NAMES
-from solver.model.rules import DealerNatural, NaturalBeats, Rules
+from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Rules
 from solver.sim import ExactFigure, parse_strategy, simulate
 from solver.store.memory import MemoryCache
 
@@ -66,8 +66,27 @@ def test_simple_policies_equal_every_card_order(rules: Rules, removed: tuple[Car
             shoe, rules, reference_policy(name)
         ), name
     assert result.by_name("mimic-dealer").main_ev == reference.main_ev(
-        shoe, rules, rules.dealer_stands_on
+        shoe, rules, reference.dealer_play(rules)
     )
+
+
+def test_mimic_dealer_counts_as_a_dealer_who_must_use_the_bonus_card() -> None:
+    """Under ``dealer_bonus must_use`` mimicking counts own cards plus the Bonus card always.
+
+    The brute-force twin stands where its own dealer stops; the simulator's hit table is
+    its own code too, and agrees hand by hand.
+    """
+    rules = Rules(decks=1, dealer_bonus=DealerBonus.MUST_USE)
+    game = solved_tiny(rules, TINY_REMOVED)
+    result = realistic_play(rules, ("mimic-dealer", "stand-on:18"), game=game)
+    mimic = result.by_name("mimic-dealer").main_ev
+    assert mimic == reference.main_ev(tiny(TINY_REMOVED), rules, reference.dealer_play(rules))
+    assert mimic != result.by_name("stand-on:18").main_ev  # the choosing dealer's mimic
+    exact = simple_policy("mimic-dealer", rules)
+    simulated = parse_strategy("mimic-dealer", dealer_stands_on=18, dealer_must_use=True)
+    for hand in (hand_of(cards) for cards in ([7], [6], [1], [10, 2], [5, 5], [1, 1, 4])):
+        for bonus in VALUES:
+            assert exact(bonus, hand) == simulated.hits(bonus, hand), (hand, bonus)
 
 
 @pytest.mark.parametrize("rules", RULES[:2], ids=lambda r: r.summary()[:60])

@@ -269,7 +269,11 @@ def test_a_paytable_or_ratio_change_is_priced_without_a_solve(
 ) -> None:
     client.get("/", params={"decks": "5"})  # solved above, or now
     before = counted.solves
-    for query in ({"paytable": "30:6:2"}, {"paytable": "8:3:1", "bonus_ratio": "2"}):
+    queries: tuple[dict[str, Any], ...] = (
+        {"paytable": "30:6:2"},
+        {"paytable": "8:3:1", "bonus_ratio": "2"},
+    )
+    for query in queries:
         page = client.get("/", params={"decks": "5", **query})
         assert page.status_code == 200
         shown = figures(page.text)
@@ -361,3 +365,27 @@ def test_a_newer_job_supersedes_the_oldest_one_waiting() -> None:
     again.run()
     assert again.result() == 4
     work.close()
+
+
+def test_open_waits_for_the_server_then_opens_its_address_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``cbj serve --open``: the browser is sent to the workbench only once it listens."""
+    from solver.web import command
+
+    opened: list[str] = []
+    monkeypatch.setattr("webbrowser.open", opened.append)
+
+    class Server:
+        started = False
+
+    server = Server()
+    watcher = threading.Thread(
+        target=command._open_when_started, args=(server, "http://127.0.0.1:8021/")
+    )
+    watcher.start()
+    time.sleep(0.2)
+    assert opened == []  # not listening yet
+    server.started = True
+    watcher.join(timeout=5)
+    assert opened == ["http://127.0.0.1:8021/"]

@@ -20,6 +20,7 @@ from solver.cli.options import (
     rules_options_except,
 )
 from solver.exact.graph import DecisionGraph
+from solver.model.rule_table import RULES_BY_NAME
 from solver.present import files
 from solver.present.collection import VARIANTS
 from solver.present.graph import GraphFormat, render_graph
@@ -75,8 +76,8 @@ def graph(bonus_text: str, hand: str | None, exact: bool, output: Path, **option
     "--paytable",
     "paytables",
     multiple=True,
-    help="Bonus pays S:R:A (suited match : rank match : adjacent), each to 1; repeat to "
-    "compare paytables, lettered A, B, ... in order  [default: 15:4:1]",
+    help=f"{RULES_BY_NAME['paytable'].help} Repeat to compare paytables, lettered A, B, ... "
+    "in order  [default: 15:4:1]",
 )
 @click.option(
     "-o",

@@ -16,7 +16,8 @@ Policies (names as ``cbj strategies`` and ``cbj simulate --strategy`` spell them
 * ``never-bust``: hit only while no card can bust the hand (own hard total 11 or less),
   and never on a best total of 21;
 * ``mimic-dealer``: hit until the dealer's stopping rule would stop (clause 7), that is
-  ``stand-on:T`` with T the dealer's threshold;
+  ``stand-on:T`` with T the dealer's threshold (for a dealer who must use the Bonus card,
+  T counted on own cards plus the Bonus card always, as that dealer counts);
 * ``always-stand``: stand on the first card.
 """
 
@@ -43,10 +44,16 @@ from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.cells import Action, Actions, cell_of
 from solver.model.checks import ascii_digits
 from solver.model.errors import StrategyError
-from solver.model.hands import best_total, hand_of, hard_total, is_player_blackjack
+from solver.model.hands import (
+    best_total,
+    hand_of,
+    hard_total,
+    is_player_blackjack,
+    with_bonus_best,
+)
 from solver.model.numbers import exact_json
 from solver.model.outcomes import MAIN_OUTCOMES, POLICY_NAMES
-from solver.model.rules import Rules
+from solver.model.rules import DealerBonus, Rules
 
 #: A policy: hit (True) or stand for a Bonus card value and the own cards.
 Policy = Callable[[int, ValueCounts], bool]
@@ -74,6 +81,22 @@ def never_bust(bonus: int, hand: ValueCounts) -> bool:
     return hard_total(hand) <= 11 and best_total(hand, bonus) < 21
 
 
+def stand_on_with_bonus(threshold: int) -> Policy:
+    """Hit while own cards plus the Bonus card, always counted, are below ``threshold``.
+
+    That is how a dealer who must use the Bonus card counts (``dealer_bonus must_use``);
+    over 21 it stands.
+
+    >>> stand_on_with_bonus(18)(10, hand_of([7])), stand_on_with_bonus(18)(10, hand_of([10, 5]))
+    (True, False)
+    """
+
+    def hits(bonus: int, hand: ValueCounts) -> bool:
+        return with_bonus_best(hard_total(hand), hand[0] > 0, bonus) < threshold
+
+    return hits
+
+
 def always_stand(bonus: int, hand: ValueCounts) -> bool:
     """Never hit."""
     del bonus, hand
@@ -95,6 +118,8 @@ def simple_policy(name: str, rules: Rules) -> Policy:
     if cleaned == "never-bust":
         return never_bust
     if cleaned == "mimic-dealer":
+        if rules.dealer_bonus is DealerBonus.MUST_USE:
+            return stand_on_with_bonus(rules.dealer_stands_on)
         return stand_on(rules.dealer_stands_on)
     if cleaned == "always-stand":
         return always_stand

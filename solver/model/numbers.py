@@ -62,3 +62,16 @@ def signed(value: Fraction | float, digits: int = 6) -> str:
 def percent(value: Fraction | float) -> str:
     """A proportion as a percentage with four decimals."""
     return f"{float(value) * 100:.4f}%"
+
+
+def over_common_cycle(probabilities: list[Fraction]) -> tuple[int, list[int]]:
+    """Exact probabilities as whole counts out of one cycle: their least common denominator.
+
+    A lab's "combinations out of the full cycle": every count is an integer and the counts
+    of outcomes that cover every case sum to the cycle.
+
+    >>> over_common_cycle([Fraction(1, 4), Fraction(1, 6), Fraction(7, 12)])
+    (12, [3, 2, 7])
+    """
+    cycle = math.lcm(*(p.denominator for p in probabilities)) if probabilities else 1
+    return cycle, [int(p * cycle) for p in probabilities]

@@ -35,6 +35,16 @@ def thousands(value: int) -> str:
     return minus(f"{value:,}".replace(",", GROUP_SPACE))
 
 
+def long_count(value: int) -> str:
+    """A whole number too long for one line (dozens of digits): thin spaces between groups
+    of three, where a narrow screen may break it.
+
+    >>> long_count(1234567) == "1\u2009234\u2009567"
+    True
+    """
+    return f"{value:,}".replace(",", "\u2009")
+
+
 def signed(value: Fraction | float, places: int = 4) -> str:
     """:func:`solver.model.numbers.signed` in this style: four places, a true minus sign.
 

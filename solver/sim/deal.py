@@ -24,6 +24,7 @@ from solver.sim.hands import (
     Flags,
     hand_space,
     payoffs,
+    totals_with_bonus,
 )
 from solver.sim.strategies import Strategy, compile_strategy
 
@@ -225,15 +226,9 @@ def dealer_totals(rules: Rules) -> Codes:
     must_use``) counts it as a standard dealer counts its up card: own cards plus the Bonus
     card, one ace as 11 where that fits, bust over 21.  Row 0 (no Bonus card) is never dealt.
     """
-    space = hand_space()
     if rules.dealer_bonus is not DealerBonus.MUST_USE:
-        return space.best
-    bonus = np.arange(11)[:, None]
-    hard = np.append(space.hard, 99)[None, :] + bonus  # the bust state stays bust
-    soft = np.append(space.counts[:, 0] > 0, False)[None, :] | (bonus == 1)
-    counted = np.where(soft & (hard + 10 <= 21), hard + 10, hard)
-    total: Codes = np.where(counted <= 21, counted, 0).astype(np.intp)
-    return total
+        return hand_space().best
+    return totals_with_bonus()
 
 
 def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:

@@ -133,6 +133,23 @@ def hand_space() -> HandSpace:
     return HandSpace(tuple(hands), index, *arrays)
 
 
+@cache
+def totals_with_bonus() -> Codes:
+    """``total[b, hand]``: own cards plus a Bonus card of value ``b`` always counted, as a
+    standard dealer counts its up card (one ace as 11 where that fits); 0 over 21 or bust.
+
+    Row 0 (no Bonus card) is never used.  Read-only.
+    """
+    space = hand_space()
+    bonus = np.arange(11)[:, None]
+    hard = np.append(space.hard, 99)[None, :] + bonus  # the bust state stays bust
+    soft = np.append(space.counts[:, 0] > 0, False)[None, :] | (bonus == 1)
+    counted = np.where(soft & (hard + 10 <= 21), hard + 10, hard)
+    total: Codes = np.where(counted <= 21, counted, 0).astype(np.intp)
+    total.flags.writeable = False
+    return total
+
+
 def payoffs(rules: Rules) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
     """Net result per unit of each main outcome and each Bonus outcome, in code order.
 

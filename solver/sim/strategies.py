@@ -17,6 +17,7 @@ from solver.sim.hands import (
     HandSpace,
     best_total,
     hand_space,
+    totals_with_bonus,
 )
 
 
@@ -107,13 +108,18 @@ class NeverBust:
 
 @dataclass(frozen=True, slots=True)
 class MimicDealer:
-    """Draw as the dealer does (clause 7): stop once the best total reaches the dealer's threshold.
+    """Draw as the dealer does (clause 7): stop once the dealer's total reaches its threshold.
 
-    >>> MimicDealer(18).hits(bonus=10, hand=(0, 0, 0, 0, 0, 0, 1, 0, 0, 0))
-    True
+    The dealer's total is its best with or without the Bonus card, or, for a dealer who
+    must use the Bonus card (``must_use``), own cards plus the Bonus card always.
+
+    >>> ten_five = (0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
+    >>> MimicDealer(18).hits(10, ten_five), MimicDealer(18, must_use=True).hits(10, ten_five)
+    (True, False)
     """
 
     dealer_stands_on: int
+    must_use: bool = False
 
     @property
     def name(self) -> str:
@@ -122,12 +128,20 @@ class MimicDealer:
 
     def hits(self, bonus: int, hand: ValueCounts) -> bool:
         """The dealer's own stopping test, applied to the player's cards."""
-        return not best_total(hand, bonus) >= self.dealer_stands_on
+        if not self.must_use:
+            return best_total(hand, bonus) < self.dealer_stands_on
+        space = hand_space()
+        total = int(totals_with_bonus()[bonus, space.index.get(tuple(hand), space.bust)])
+        return 0 < total < self.dealer_stands_on
 
     def hit_array(self, space: HandSpace, asked: Flags) -> Flags:
         """:meth:`hits` for every hand at once."""
         del asked
-        return ~(space.best[:, :-1] >= self.dealer_stands_on)
+        total = totals_with_bonus() if self.must_use else space.best
+        hit: Flags = (total[:, :-1] < self.dealer_stands_on) & (
+            (total[:, :-1] > 0) | (not self.must_use)
+        )
+        return hit
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +247,7 @@ def parse_strategy(
     text: str,
     decisions: Callable[[str], DecisionTable] | None = None,
     dealer_stands_on: int | None = None,
+    dealer_must_use: bool = False,
 ) -> Strategy:
     """Build a strategy by name: ``stand-on:K``, ``never-bust``, ``mimic-dealer``, ....
 
@@ -240,7 +255,8 @@ def parse_strategy(
     ``optimal``, ``chart`` and ``chart:FILE`` (a chart read from a file) are decision tables
     from the exact solver, which the caller passes in as ``decisions(name)``: the simulator
     plays them, it never asks the solver.
-    ``mimic-dealer`` needs the rules' ``dealer_stands_on``.
+    ``mimic-dealer`` needs the rules' ``dealer_stands_on`` (and whether the dealer must use
+    the Bonus card).
 
     >>> parse_strategy("stand-on:17").name
     'stand-on:17'
@@ -263,7 +279,7 @@ def parse_strategy(
     if cleaned == "mimic-dealer":
         if dealer_stands_on is None:
             raise StrategyError("strategy 'mimic-dealer' needs the dealer's stopping total")
-        return MimicDealer(dealer_stands_on)
+        return MimicDealer(dealer_stands_on, dealer_must_use)
     if cleaned in TABLE_STRATEGIES or cleaned.startswith(CHART_PREFIX):
         # A chart file's name keeps its case.
         label = cleaned if cleaned in TABLE_STRATEGIES else text.strip()

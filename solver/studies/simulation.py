@@ -17,7 +17,7 @@ from solver.exact.game import GameResult
 from solver.exact.strategies import realistic_play
 from solver.model.cards import Card
 from solver.model.cells import Actions
-from solver.model.rules import Rules
+from solver.model.rules import DealerBonus, Rules
 from solver.sim import ExactFigure, SimulationResult, Strategy, parse_strategy, simulate
 from solver.sim.counter import Counter
 from solver.sim.strategies import TABLE_STRATEGIES
@@ -89,7 +89,10 @@ def played_strategy(
     """The policy ``name`` for the simulator, ``optimal`` and ``chart`` read off ``game``
     (and ``chart:FILE`` off ``chart``, the chart read from that file)."""
     return parse_strategy(
-        name, lambda kind: strategy_source(game(), kind, cache, chart), rules.dealer_stands_on
+        name,
+        lambda kind: strategy_source(game(), kind, cache, chart),
+        rules.dealer_stands_on,
+        rules.dealer_bonus is DealerBonus.MUST_USE,
     )
 
 

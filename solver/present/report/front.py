@@ -182,9 +182,10 @@ def example_rows(examples: Sequence[WorkedExample], rules: Rules) -> tuple[tuple
     for i, ex in enumerate(examples, start=1):
         result = ex.result
         clauses = ", ".join(str(c) for c in ex.deal.clauses)
+        word = "clause" if len(ex.deal.clauses) == 1 else "clauses"
         rows.append(
             (
-                f"{i}. {ex.deal.shows} (clauses {clauses})",
+                f"{i}. {ex.deal.shows} ({word} {clauses})",
                 str(ex.bonus),
                 _player_hand(ex),
                 _dealer_hand(ex),

@@ -9,6 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from solver.model.cards import value_label
+from solver.model.numbers import over_common_cycle
 from solver.model.outcomes import MAIN_OUTCOMES, main_payoffs
 from solver.present.report.blocks import (
     MAIN_NAMES,
@@ -22,7 +23,7 @@ from solver.present.report.blocks import (
     probability,
 )
 from solver.present.report.plots import BONUS_NAMES, ev_by_bonus_plot
-from solver.present.style import edge_percent, minus, one_in, signed, thousands
+from solver.present.style import edge_percent, long_count, minus, one_in, signed, thousands
 from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
@@ -160,7 +161,8 @@ def main_section(game: GameResult[Fraction]) -> Section:
                 ("outcome", "pays", "probability", "odds", "true odds", "return"),
                 (*rows, total),
                 caption="Return table per unit staked on the main wager under optimal play. "
-                "Blackjack is the player's own card and the Bonus card making 21, paid at once.",
+                "Blackjack is the player's own card and the Bonus card making 21, paid at once. "
+                "Combinations out of the full cycle: in the appendix.",
             ),
             Plot(
                 partial(ev_by_bonus_plot, game),
@@ -236,6 +238,10 @@ def appendix_section(game: GameResult[Fraction]) -> Section:
         ("round hit frequency", exact(game.round_hit_frequency)),
         ("round variance", exact(game.round_variance)),
     ]
+    cycle, counts = over_common_cycle([exact(p) for p in game.outcomes.values()])
+    combinations = tuple(
+        (MAIN_NAMES[k], long_count(n)) for k, n in zip(game.outcomes, counts, strict=True)
+    )
     return Section(
         "Appendix: exact values",
         (
@@ -243,6 +249,15 @@ def appendix_section(game: GameResult[Fraction]) -> Section:
                 ("quantity", "exact value"),
                 tuple((name, minus(str(value))) for name, value in values),
                 caption="Every headline figure as an exact fraction.",
+                numeric=False,
+            ),
+            Grid(
+                ("main-wager outcome", "combinations"),
+                (*combinations, ("total (the cycle)", long_count(cycle))),
+                caption="The main wager's combinations out of its full cycle under optimal "
+                "play: the least common denominator of its outcomes' exact probabilities "
+                f"({len(str(cycle))} digits; the player's and dealer's draws make it large), "
+                "so that every count is a whole number.",
                 numeric=False,
             ),
         ),

@@ -1,0 +1,232 @@
+"""Types of the public names that ``solver/__init__.py`` loads on first use.
+
+Each name as its home module types it (a test holds this file to ``_HOMES``).
+"""
+
+from solver.api.cache import (
+    cache_clear as cache_clear,
+)
+from solver.api.cache import (
+    cache_info as cache_info,
+)
+from solver.api.files import (
+    graph as graph,
+)
+from solver.api.files import (
+    report as report,
+)
+from solver.api.files import (
+    tables as tables,
+)
+from solver.api.game import (
+    advise as advise,
+)
+from solver.api.game import (
+    bonus as bonus,
+)
+from solver.api.game import (
+    solve as solve,
+)
+from solver.api.paytable import (
+    paytable_search as paytable_search,
+)
+from solver.api.paytable import (
+    paytable_solve as paytable_solve,
+)
+from solver.api.paytable import (
+    variants as variants,
+)
+from solver.api.protection import (
+    count as count,
+)
+from solver.api.protection import (
+    eor as eor,
+)
+from solver.api.protection import (
+    shoe_states as shoe_states,
+)
+from solver.api.rules import (
+    RulesResult as RulesResult,
+)
+from solver.api.rules import (
+    rules as rules,
+)
+from solver.api.session import (
+    session as session,
+)
+from solver.api.simulation import (
+    seats as seats,
+)
+from solver.api.simulation import (
+    simulate as simulate,
+)
+from solver.api.strategy import (
+    chart as chart,
+)
+from solver.api.strategy import (
+    chart_check as chart_check,
+)
+from solver.api.strategy import (
+    chart_costs as chart_costs,
+)
+from solver.api.strategy import (
+    dealer as dealer,
+)
+from solver.api.strategy import (
+    strategies as strategies,
+)
+from solver.exact.bonus import (
+    BonusAnalysis as BonusAnalysis,
+)
+from solver.exact.bonus import (
+    BonusResult as BonusResult,
+)
+from solver.exact.chart import (
+    Chart as Chart,
+)
+from solver.exact.chart_costs import (
+    ChartCheck as ChartCheck,
+)
+from solver.exact.chart_costs import (
+    ChartCosts as ChartCosts,
+)
+from solver.exact.dealer import (
+    DealerResult as DealerResult,
+)
+from solver.exact.game import (
+    Advice as Advice,
+)
+from solver.exact.game import (
+    GameResult as GameResult,
+)
+from solver.exact.game import (
+    GameStore as GameStore,
+)
+from solver.exact.graph import (
+    DecisionGraph as DecisionGraph,
+)
+from solver.exact.paytable import (
+    PaySolution as PaySolution,
+)
+from solver.exact.paytable import (
+    SearchResult as SearchResult,
+)
+from solver.exact.paytable import (
+    Variants as Variants,
+)
+from solver.exact.protection import (
+    Counts as Counts,
+)
+from solver.exact.protection import (
+    EffectsOfRemoval as EffectsOfRemoval,
+)
+from solver.exact.session import (
+    SessionResult as SessionResult,
+)
+from solver.exact.shoe_states import (
+    ShoeStates as ShoeStates,
+)
+from solver.exact.strategies import (
+    StrategiesResult as StrategiesResult,
+)
+from solver.model.cards import (
+    Card as Card,
+)
+from solver.model.cards import (
+    Rank as Rank,
+)
+from solver.model.cards import (
+    Shoe as Shoe,
+)
+from solver.model.cards import (
+    Suit as Suit,
+)
+from solver.model.cards import (
+    parse_cards as parse_cards,
+)
+from solver.model.errors import (
+    BackendError as BackendError,
+)
+from solver.model.errors import (
+    CardError as CardError,
+)
+from solver.model.errors import (
+    CbjError as CbjError,
+)
+from solver.model.errors import (
+    CountError as CountError,
+)
+from solver.model.errors import (
+    DesignError as DesignError,
+)
+from solver.model.errors import (
+    HandError as HandError,
+)
+from solver.model.errors import (
+    OutputError as OutputError,
+)
+from solver.model.errors import (
+    ReportError as ReportError,
+)
+from solver.model.errors import (
+    RulesError as RulesError,
+)
+from solver.model.errors import (
+    SessionError as SessionError,
+)
+from solver.model.errors import (
+    ShoeError as ShoeError,
+)
+from solver.model.errors import (
+    SimulationError as SimulationError,
+)
+from solver.model.errors import (
+    StrategyError as StrategyError,
+)
+from solver.model.outcomes import (
+    BonusOutcome as BonusOutcome,
+)
+from solver.model.outcomes import (
+    MainOutcome as MainOutcome,
+)
+from solver.model.rules import (
+    DealerNatural as DealerNatural,
+)
+from solver.model.rules import (
+    NaturalBeats as NaturalBeats,
+)
+from solver.model.rules import (
+    Paytable as Paytable,
+)
+from solver.model.rules import (
+    Rules as Rules,
+)
+from solver.present.files import (
+    Written as Written,
+)
+from solver.sim import (
+    SimulationResult as SimulationResult,
+)
+from solver.store.disk import (
+    Cache as Cache,
+)
+from solver.store.disk import (
+    CacheCleared as CacheCleared,
+)
+from solver.store.disk import (
+    CacheInfo as CacheInfo,
+)
+from solver.store.disk import (
+    DiskCache as DiskCache,
+)
+from solver.store.memory import (
+    MemoryCache as MemoryCache,
+)
+from solver.store.protocol import (
+    Store as Store,
+)
+from solver.studies.seats import (
+    TableOfPlayers as TableOfPlayers,
+)
+
+__all__: list[str]
