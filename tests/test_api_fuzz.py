@@ -282,7 +282,8 @@ def fuzzing(max_examples: int, *, every_rule: bool) -> Callable[..., None]:
     ) -> None:
         call(name, store, chart_file, data.draw(replaced(name, every_rule=every_rule)))
 
-    return test
+    made: Callable[..., None] = test  # hypothesis's decorators type it Any
+    return made
 
 
 @pytest.mark.parametrize("name", FUNCTIONS)

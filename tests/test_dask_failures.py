@@ -28,7 +28,8 @@ pytestmark = [pytest.mark.soak, pytest.mark.xdist_group("dask-failures")]
 def distributed() -> ModuleType:
     """Dask's ``distributed``, imported only when these tests run (seconds of CPU to load in
     each xdist worker that merely collects them); they skip without it."""
-    return pytest.importorskip("distributed")
+    module: ModuleType = pytest.importorskip("distributed")
+    return module
 
 
 def run_on(address: str) -> list[int]:
