@@ -20,7 +20,7 @@ from solver.exact.protection import EffectsStore
 from solver.store.disk import DiskCache
 from solver.store.memory import MemoryCache
 from solver.store.protocol import Store
-from solver.studies.report import ReportStore, SimulationStore
+from solver.studies.report import ReportStore, SimulationStore, StudyStore
 
 from .conftest import run_cli
 from .test_protection import REMOVED as TINY_REMOVED
@@ -31,6 +31,7 @@ CONSUMERS = (
     ChartStore,
     EffectsStore,
     SimulationStore,
+    StudyStore,
     GameChartStore,
     ReportStore,
     Store,
@@ -68,7 +69,7 @@ def test_each_store_implements_the_whole_protocol(store: type) -> None:
     for protocol in CONSUMERS:
         for klass in protocol.__mro__:
             asked |= protocol_methods(klass) if klass.__module__.startswith("solver") else {}
-    assert set(asked) == {"game", "chart", "effects_of_removal", "simulation"}
+    assert set(asked) == {"game", "chart", "effects_of_removal", "simulation", "study"}
     assert set(asked) == set(protocol_methods(Store))
     for name, signature in asked.items():
         mine = inspect.signature(getattr(store, name))

@@ -69,6 +69,9 @@ class CountingStore:
     def simulation(self, rules: Rules, settings: Any, compute: Callable[[], Any]) -> Any:
         return compute()
 
+    def study(self, kind: str, rules: Rules, settings: Any, compute: Callable[[], Any]) -> Any:
+        return compute()
+
 
 @pytest.fixture(scope="module")
 def counted() -> CountingStore:

@@ -6,13 +6,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Unpack
 
+from solver.api.chart_file import chart_for
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.chart import stored_chart
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.graph import DecisionGraph, decision_graph
 from solver.model.cards import Card
+from solver.model.chart_file import chart_path
 from solver.model.checks import checked
-from solver.model.errors import CardError
+from solver.model.errors import CardError, StrategyError
 from solver.model.paytable import Paytable
 from solver.model.rules import Rules
 from solver.present.collection import VARIANTS, is_collection, write_collection
@@ -34,8 +36,9 @@ from solver.present.report import (
     write_report,
 )
 from solver.present.report.front import Prepared
+from solver.store.digest import sha256
 from solver.store.protocol import Store
-from solver.studies.report import report_figures
+from solver.studies.report import PlayerStrategy, report_figures
 
 
 @checked
@@ -92,6 +95,19 @@ def graph(
     return Written(played, (Path(output),))
 
 
+def player_strategy(strategy: str) -> PlayerStrategy:
+    """The report's player's strategy named ``strategy``: a chart file read, with its SHA-256."""
+    grid = chart_for(strategy)
+    path = chart_path(strategy)
+    if grid is None or path is None:
+        return PlayerStrategy(strategy)
+    try:
+        digest = sha256(Path(path).read_bytes())
+    except OSError as error:  # read a moment ago: gone or changed since
+        raise StrategyError(f"chart {path} cannot be read: {error.strerror or error}") from None
+    return PlayerStrategy(strategy, grid, digest)
+
+
 @checked
 def report(
     output: str | Path | None = None,
@@ -106,6 +122,7 @@ def report(
     prepared_by: str = "",
     prepared_for: str = "",
     revision_note: str = "",
+    strategy: str = "optimal",
     cache: Store | None = None,
     progress: ProgressCallback | None = None,
     rules: Rules | None = None,
@@ -120,11 +137,16 @@ def report(
     per number of seats) the table of players and ``simulation_rounds`` the simulation
     cross-check (``None``: each one's default). ``paytables`` are set beside the rules'
     own paytable (A) as B, C, ...; ``prepared_by``, ``prepared_for`` and
-    ``revision_note`` fill the title block (blank lines when empty). ``progress(done,
-    total)`` is called as each step of the report's figures finishes.
+    ``revision_note`` fill the title block (blank lines when empty). ``strategy`` is the
+    player's (a name as for :func:`~solver.api.strategy.strategies`, or ``chart:FILE``),
+    set beside perfect play and played in the volatility section; a chart file's SHA-256
+    goes in the manifest. ``progress(done, total)`` is called as each step of the
+    report's figures finishes.
     """
 
     played = make_rules(rules, options)
+    player = player_strategy(strategy)
+    player.verify(played)
     others = tuple(p if isinstance(p, Paytable) else Paytable.parse(str(p)) for p in paytables)
     if output is not None:
         chosen = check_report_path(Path(output), format)
@@ -140,6 +162,7 @@ def report(
         simulation_rounds=simulation_rounds,
         paytables=others,
         progress=progress,
+        strategy=player,
     )
     document = build_report(figures, Prepared(prepared_by, prepared_for, revision_note))
     if output is None:

@@ -18,6 +18,7 @@ from solver.cli.options import (
     progress_reporter,
     rules_options,
     rules_options_except,
+    strategy_option,
 )
 from solver.exact.graph import DecisionGraph
 from solver.model.rule_table import RULES_BY_NAME
@@ -119,6 +120,10 @@ def graph(bonus_text: str, hand: str | None, exact: bool, output: Path, **option
     default=None,
     help="Simulation cross-check: rounds dealt, with a fresh shoe and with a cut card  "
     "[default: 10000000]",
+)
+@strategy_option(
+    "The player's strategy, set beside perfect play, the printed chart and mimicking the "
+    "dealer, and played in the volatility section:"
 )
 @click.option("--prepared-by", default="", help="Title block: who prepared the report.")
 @click.option("--prepared-for", default="", help="Title block: whom the report is for.")

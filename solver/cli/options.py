@@ -104,6 +104,23 @@ def jobs_option(help_text: str = "Parallel workers.", every_core: bool = False) 
     return click.option("--jobs", type=kind, default=1, show_default=True, help=help_text)
 
 
+#: What ``--strategy`` takes, for its help: every command that plays a strategy says the same.
+STRATEGY_HELP = (
+    "optimal, chart, chart:FILE (a chart file, as cbj chart --format csv or json writes it), "
+    "stand-on:K (stand once the best total reaches K), never-bust, mimic-dealer or "
+    "always-stand."
+)
+
+
+def strategy_option(what: str = "") -> Callable[[F], F]:
+    """Add ``--strategy`` (default ``optimal``); ``what`` says what plays it, e.g. "What
+    every seat plays:". The name is checked by the library (one line and exit 2)."""
+    prefix = f"{what} " if what else ""
+    return click.option(
+        "--strategy", default="optimal", show_default=True, help=prefix + STRATEGY_HELP
+    )
+
+
 def warn(message: str) -> None:
     """One line of warning on stderr."""
     click.echo(f"cbj: warning: {message}", err=True)

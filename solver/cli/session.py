@@ -16,6 +16,7 @@ from solver.cli.options import (
     jobs_option,
     progress_reporter,
     rules_options,
+    strategy_option,
 )
 from solver.present import files
 from solver.present import session as present
@@ -31,12 +32,7 @@ from solver.present.tables import dumps, render_tables
     default=None,
     help="Units of the main wager you can lose: adds the probability of ruin, e.g. 100.",
 )
-@click.option(
-    "--strategy",
-    default="optimal",
-    show_default=True,
-    help="optimal, chart, chart:FILE, stand-on:K, never-bust, mimic-dealer or always-stand.",
-)
+@strategy_option()
 @click.option(
     "--method",
     type=click.Choice(["auto", "exact", "fft"]),

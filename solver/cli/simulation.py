@@ -16,6 +16,7 @@ from solver.cli.options import (
     format_option,
     jobs_option,
     rules_options,
+    strategy_option,
 )
 from solver.present import seats as present_seats
 from solver.present.tables import simulation_tables
@@ -28,13 +29,7 @@ from solver.present.tables import simulation_tables
 @click.option(
     "--seats", type=int, default=1, show_default=True, help="Players sharing Bonus card and dealer."
 )
-@click.option(
-    "--strategy",
-    default="optimal",
-    show_default=True,
-    help="optimal, chart, chart:FILE (a chart file), stand-on:K (stand once the best total "
-    "reaches K), never-bust, mimic-dealer or always-stand.",
-)
+@strategy_option()
 @click.option(
     "--penetration",
     type=float,
@@ -120,13 +115,7 @@ def simulate_command(
     help="Table-rounds simulated for each number of seats.",
 )
 @click.option("--seed", type=int, default=None, help="Seed; the same seed gives the same result.")
-@click.option(
-    "--strategy",
-    default="optimal",
-    show_default=True,
-    help="What every seat plays: optimal, chart, chart:FILE, stand-on:K, never-bust, "
-    "mimic-dealer or always-stand.",
-)
+@strategy_option("What every seat plays:")
 @jobs_option("Worker processes, -1 for all cores; results do not depend on it.", every_core=True)
 @cache_option
 @format_option(*ALL_FORMATS)

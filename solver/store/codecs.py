@@ -559,10 +559,25 @@ def with_removed(value: Any, removed: tuple[Card, ...]) -> Any:
     return value
 
 
+def _encode_study(value: Any) -> dict[str, Json]:
+    """A study (see :mod:`solver.store.studies`) as the store's document."""
+    from solver.store.studies import encode_study
+
+    return {"study": encode_study(value)}
+
+
+def _decode_study(doc: dict[str, Json]) -> Any:
+    """Inverse of :func:`_encode_study`."""
+    from solver.store.studies import decode_study
+
+    return decode_study(doc["study"])
+
+
 #: Each kind of entry's encoder and decoder.
 CODECS: dict[str, tuple[Callable[[Any], dict[str, Json]], Callable[[dict[str, Json]], Any]]] = {
     "game": (encode_game, decode_game),
     "chart": (encode_chart, decode_chart),
     "eor": (encode_effects, decode_effects),
     "simulation": (encode_simulation, decode_simulation),
+    "study": (_encode_study, _decode_study),
 }

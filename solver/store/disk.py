@@ -72,7 +72,7 @@ DIR_VARIABLE = "CBJ_CACHE_DIR"
 MAX_MB_VARIABLE = "CBJ_CACHE_MAX_MB"
 DATABASE_NAME = "cache.sqlite3"
 
-Kind = Literal["game", "chart", "eor", "simulation"]
+Kind = Literal["game", "chart", "eor", "simulation", "study"]
 T = TypeVar("T")
 
 
@@ -489,6 +489,14 @@ class DiskCache:
         """The stored simulation under ``rules`` and ``settings`` (rounds, seed, shoe,
         strategy: everything its counts depend on), or ``compute()`` (then stored)."""
         return self.fetch("simulation", rules, (), False, compute, settings)
+
+    def study(
+        self, kind: str, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], T]
+    ) -> T:
+        """The stored study of this ``kind`` under ``rules`` and ``settings`` (everything its
+        figures depend on), or ``compute()`` (then stored); every kind is one entry kind,
+        ``study``, told apart by the key."""
+        return self.fetch("study", rules, (), True, compute, {"study": kind, **settings})
 
     def info(self) -> CacheInfo:
         """Where the cache is, its size on disk and its number of entries."""

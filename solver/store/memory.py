@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from solver.store.codecs import with_removed
 
@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from solver.model.cards import Card
     from solver.model.rules import Rules
     from solver.sim import SimulationResult
+
+T = TypeVar("T")
 
 
 class MemoryCache:
@@ -27,6 +29,18 @@ class MemoryCache:
         self.charts: dict[Rules, Chart] = {}
         self.effects: dict[tuple[Rules, tuple[str, ...], bool], EffectsOfRemoval[Any]] = {}
         self.simulations: dict[tuple[Rules, str], SimulationResult] = {}
+        self.studies: dict[tuple[str, Rules, str], Any] = {}
+
+    def study(
+        self, kind: str, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], T]
+    ) -> T:
+        """The study of this kind made before under ``rules`` and ``settings``, or
+        ``compute()`` (then kept)."""
+        key = (kind, rules, json.dumps(dict(settings), sort_keys=True))
+        if key not in self.studies:
+            self.studies[key] = compute()
+        found: T = self.studies[key]
+        return found
 
     def simulation(
         self, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], SimulationResult]

@@ -2,8 +2,9 @@
 
 Each consumer names the smallest part it uses, beside its own code:
 :class:`~solver.exact.game.GameStore` (games), :class:`~solver.exact.chart.ChartStore`
-(charts), :class:`~solver.exact.protection.EffectsStore` (effects of removal) and
-:class:`~solver.studies.report.SimulationStore` (the report's cross-checks).
+(charts), :class:`~solver.exact.protection.EffectsStore` (effects of removal),
+:class:`~solver.studies.report.SimulationStore` (the report's cross-checks) and
+:class:`~solver.studies.report.StudyStore` (the report's other studies: any kind, by name).
 :class:`Store` is all of them: what :class:`~solver.store.disk.DiskCache` and
 :class:`~solver.store.memory.MemoryCache` are, and what the API's commands take.
 """
@@ -11,7 +12,7 @@ Each consumer names the smallest part it uses, beside its own code:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from solver.exact.chart import Chart
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
     from solver.model.cards import Card
     from solver.model.rules import Rules
     from solver.sim import SimulationResult
+
+T = TypeVar("T")
 
 
 class Store(Protocol):
@@ -54,4 +57,12 @@ class Store(Protocol):
     ) -> SimulationResult:
         """The stored simulation under ``rules`` and ``settings``, or ``compute()`` (then
         stored)."""
+        ...
+
+    def study(
+        self, kind: str, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], T]
+    ) -> T:
+        """The stored study of this ``kind`` (a name: ``"table-of-players"``, ...) under
+        ``rules`` and ``settings``, or ``compute()`` (then stored): a frozen dataclass of
+        :func:`solver.store.studies.study_types`, or a tuple of them."""
         ...

@@ -31,9 +31,10 @@ from solver.exact.shoe_states import (
 from solver.model.counts import Tags, system_tags
 from solver.model.errors import ReportError, ShoeError
 from solver.model.rules import Rules
-from solver.sim import Strategy, simulate
+from solver.sim import Strategy
 from solver.sim.counter import Counter
 from solver.sim.stats import CounterStatistics
+from solver.studies.seeded import SeededDeal
 from solver.studies.sizes import check_rounds
 
 #: Seed of the report's shoe-state study and counter runs (the PDF is reproducible).
@@ -130,20 +131,24 @@ def _counter_runs(
     runs = []
     for wong_out in (None, plan.wong_out):
         counter = Counter(plan.name, plan.tags, SPREAD, plan.ramp, wong_out)
-        result = simulate(
-            rules,
-            played,
-            rounds,
-            seed=PROTECTION_SEED,
-            penetration=PENETRATION,
-            jobs=jobs,
-            counter=counter,
+        result = SeededDeal(played, rounds, PROTECTION_SEED, PENETRATION).deal(
+            rules, jobs, counter=counter
         )
         if result.counter is None:  # pragma: no cover - a counter was seated
             raise ReportError("the simulator returned no counter results")
         runs.append(result.counter)
     every_round, back_counter = runs
     return every_round, back_counter
+
+
+def protection_settings(played: Strategy, shoe_samples: int, counter_rounds: int) -> dict[str, Any]:
+    """Everything the study's figures depend on besides the rules (and the rules' best
+    chart), for a store's key: the sizes, the seed, the counters' deal and spread."""
+    return {
+        **SeededDeal(played, counter_rounds, PROTECTION_SEED, PENETRATION).settings,
+        "shoe_samples": shoe_samples,
+        "spread": list(SPREAD),
+    }
 
 
 def protection_study(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from solver.exact.chart import Chart, GameChartStore, stored_chart
 from solver.exact.dealer import dealer_distribution
@@ -28,26 +28,29 @@ from solver.exact.protection import EffectsOfRemoval, chart_expected_value
 from solver.exact.ratios import RatioRow, ratio_table, round_moments
 from solver.exact.seats import SEAT_COUNTS
 from solver.exact.session import SessionFigures, session_figures
-from solver.exact.strategies import PolicyResult, realistic_play
+from solver.exact.strategies import PolicyResult, realistic_play, simple_policy
 from solver.exact.volatility import Volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards
+from solver.model.cells import Actions
 from solver.model.counts import LABELS
 from solver.model.errors import ReportError, SessionError
 from solver.model.outcomes import as_outcome
 from solver.model.paytable import MAX_PAY, Paytable
 from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.sim import SimulationResult, Strategy
-from solver.sim.run import CHUNK_ROUNDS
 from solver.sim.stats import ChiSquare
+from solver.sim.strategies import TABLE_STRATEGIES
 from solver.studies.protection import (
     COUNTER_ROUNDS,
     SHOE_SAMPLES,
     ProtectionStudy,
     check_sizes,
+    protection_settings,
     protection_study,
 )
 from solver.studies.seats import TableOfPlayers, table_of_players
-from solver.studies.simulation import played_strategy, simulate_beside_exact
+from solver.studies.seeded import SeededDeal
+from solver.studies.simulation import exact_figures, played_strategy
 from solver.studies.sizes import check_rounds
 from solver.studies.verification import (
     SMALL_SHOE,
@@ -78,6 +81,7 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: a few hundredths wide.
 TABLE_ROUNDS = 50_000
 
+T = TypeVar("T")
 #: A point of a plotted curve: x and y as drawn.
 Point = tuple[float, float]
 #: The dealer's final-result distribution for each Bonus card value.
@@ -120,6 +124,47 @@ class PaySensitivity:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerStrategy:
+    """The player's strategy a report evaluates beside perfect play (by default, perfect play).
+
+    >>> PlayerStrategy("chart:charts/mine.csv").shown, PlayerStrategy(" Never-Bust ").key
+    ('chart:mine.csv', 'never-bust')
+    """
+
+    name: str = "optimal"
+    """As the user gave it: a policy name or ``chart:FILE``."""
+    chart: Actions | None = None
+    """The cells of the chart file a ``chart:FILE`` names, read by the caller."""
+    digest: str | None = None
+    """The chart file's SHA-256, for the manifest (the rebuild reads the same file)."""
+
+    @property
+    def key(self) -> str:
+        """The name as :func:`~solver.exact.strategies.realistic_play` keys its policy."""
+        text = self.name.strip()
+        return text if self.chart is not None else text.lower()
+
+    @property
+    def shown(self) -> str:
+        """The name as the report prints it: a chart file by its file's name alone."""
+        text = self.name.strip()
+        if not text.lower().startswith("chart:"):
+            return self.key
+        path = text.partition(":")[2].strip()
+        return "chart:" + path.replace("\\", "/").rsplit("/", 1)[-1]
+
+    @property
+    def perfect(self) -> bool:
+        """Whether the player's strategy is perfect play (the report's default)."""
+        return self.chart is None and self.key == "optimal"
+
+    def verify(self, rules: Rules) -> None:
+        """Refuse an unknown strategy name (one line naming the valid ones) before any work."""
+        if self.chart is None and self.key not in TABLE_STRATEGIES:
+            simple_policy(self.name, rules)
+
+
+@dataclass(frozen=True, slots=True)
 class ReportFigures:
     """Every figure of the report on the game under ``rules``, exact where it can be."""
 
@@ -155,6 +200,9 @@ class ReportFigures:
     """The size of every simulated study, by its option's name, for the manifest."""
     sessions: tuple[SessionFigures, ...] = ()
     """The exact session distribution after each session length of :attr:`volatility`."""
+    strategy: PlayerStrategy = PlayerStrategy()
+    """The player's strategy: among :attr:`strategies`, and what :attr:`volatility` and
+    :attr:`sessions` play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,8 +365,20 @@ class SimulationStore(Protocol):
         ...
 
 
-class ReportStore(GameChartStore, SimulationStore, Protocol):
-    """What a report keeps for the next one: solved games, charts and its cross-checks."""
+class StudyStore(Protocol):
+    """Somewhere studies of any kind are kept for reuse, by name (the disk and memory
+    stores are; :mod:`solver.store.studies` lists what a study may hold)."""
+
+    def study(
+        self, kind: str, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], T]
+    ) -> T:
+        """The stored study ``kind`` under ``rules`` and ``settings``, or ``compute()``."""
+        ...
+
+
+class ReportStore(GameChartStore, SimulationStore, StudyStore, Protocol):
+    """What a report keeps for the next one: solved games, charts, its cross-checks and its
+    other studies (a table of players, game protection, the rule variants)."""
 
 
 def cross_check(
@@ -332,24 +392,24 @@ def cross_check(
     """The simulator playing ``played`` beside ``game``'s exact figures, from a store when it
     keeps simulations: the counts depend on the rules, the play, the rounds, the seed and
     the shoe, never on ``jobs`` (seeded chunks)."""
+    run = SeededDeal(played, rounds, SIMULATION_SEED, penetration)
 
     def compute() -> SimulationResult:
-        return simulate_beside_exact(
-            game.rules, played, rounds, lambda: game, seed=SIMULATION_SEED,
-            penetration=penetration, jobs=jobs,
-        )  # fmt: skip
+        return run.deal(game.rules, jobs, exact=exact_figures(game.rules, played, lambda: game))
 
-    if cache is None:
-        return compute()
-    settings = {
-        "strategy": played.name,
-        "rounds": rounds,
-        "seed": SIMULATION_SEED,
-        "penetration": penetration,
-        "seats": 1,
-        "chunk_rounds": CHUNK_ROUNDS,
-    }
-    return cache.simulation(game.rules, settings, compute)
+    return compute() if cache is None else cache.simulation(game.rules, run.settings, compute)
+
+
+def kept(
+    cache: StudyStore | None,
+    kind: str,
+    rules: Rules,
+    settings: Mapping[str, Any],
+    compute: Callable[[], T],
+) -> T:
+    """The study ``kind`` under ``rules`` and ``settings`` from ``cache``, else ``compute()``
+    (then kept there): a second report of the same game reruns none of its studies."""
+    return compute() if cache is None else cache.study(kind, rules, settings, compute)
 
 
 #: The steps of :func:`report_figures`, for its progress callback.
@@ -378,6 +438,7 @@ def report_figures(
     simulation_rounds: int | None = None,
     paytables: Sequence[Paytable] = (),
     progress: StepProgress | None = None,
+    strategy: PlayerStrategy | None = None,
 ) -> ReportFigures:
     """Compute every figure of the report on the game under ``rules``.
 
@@ -386,9 +447,13 @@ def report_figures(
     seats) the table of players and ``simulation_rounds`` the simulation cross-check;
     ``None`` takes each one's default. Every size is checked before any work.
     ``paytables`` are further paytables (B, C, ...) set beside the rules' own (A).
+    ``strategy`` is the player's, set beside perfect play, the printed chart and realistic
+    play, and played in the volatility section (``None``: perfect play).
     """
     if len(paytables) + 1 > len(LETTERS):
         raise ReportError(f"a report compares at most {len(LETTERS)} paytables")
+    player = strategy or PlayerStrategy()
+    player.verify(rules)
     done = [0]
 
     def step() -> None:
@@ -407,14 +472,17 @@ def report_figures(
     model = edge_model(rules, jobs, cache)
     game = model.priced(rules.paytable, rules.bonus_ratio)
     step()
-    variants = solve_variants(one_rule_at_a_time(rules), jobs=jobs, cache=cache)
+    variants = kept(
+        cache,
+        "variants",
+        rules,
+        {},
+        lambda: solve_variants(one_rule_at_a_time(rules), jobs=jobs, cache=cache),
+    )
     step()
     chart = stored_chart(model.rules, model.game, cache)
     step()
     played = optimal_play(game)  # one decision table for the three simulated studies
-    volatility = game.volatility
-    if volatility is None:
-        raise ReportError("the report needs the suits of every card out of the shoe")
     lettered = (
         LetteredGame("A", game),
         *(
@@ -422,15 +490,39 @@ def report_figures(
             for letter, paytable in zip(LETTERS[1:], paytables, strict=False)
         ),
     )
-    strategies = realistic_play(game.rules, ("optimal", "chart", REALISTIC_STRATEGY), game, cache)
+    charts = {} if player.chart is None else {player.key: player.chart}
+    names = ("optimal", "chart", REALISTIC_STRATEGY, player.key)
+    strategies = realistic_play(game.rules, names, game, cache, charts)
+    played_game = next(p.game for p in strategies.policies if p.name == player.key)
+    volatility = (game if player.perfect else played_game).volatility
+    if volatility is None:
+        raise ReportError("the report needs the suits of every card out of the shoe")
     step()
     joint = round_outcomes(game)
     examples = worked_examples(game.rules)
     step()
-    table_of = table_of_players(game.rules, played, SEAT_COUNTS, table, seed=SIMULATION_SEED)
+    table_of = kept(
+        cache,
+        "table-of-players",
+        game.rules,
+        {**SeededDeal(played, table, SIMULATION_SEED, None).settings, "seats": SEAT_COUNTS},
+        lambda: table_of_players(game.rules, played, SEAT_COUNTS, table, seed=SIMULATION_SEED),
+    )
     step()
-    protection = protection_study(
-        rules, chart, played, jobs=jobs, cache=cache, shoe_samples=samples, counter_rounds=counter
+    protection = kept(
+        cache,
+        "protection",
+        rules,
+        protection_settings(played, samples, counter),
+        lambda: protection_study(
+            rules,
+            chart,
+            played,
+            jobs=jobs,
+            cache=cache,
+            shoe_samples=samples,
+            counter_rounds=counter,
+        ),
     )
     checks = invariants(game, joint, chart, protection.eor, cache)
     step()
@@ -465,5 +557,6 @@ def report_figures(
         invariants=checks,
         return_table_test=return_table_test(fresh, joint),
         sizes=sizes,
-        sessions=session_odds(game, volatility),
+        sessions=session_odds(game if player.perfect else played_game, volatility),
+        strategy=player,
     )

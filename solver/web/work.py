@@ -257,6 +257,15 @@ class WorkbenchStore:
             self._charts.put(rules, chart)
         return chart
 
+    def _passed(self, method: str, compute: Callable[[], T], *inputs: Any) -> T:
+        """What ``inner``'s ``method`` answers for ``inputs`` (it calls ``compute`` when it
+        has nothing stored), or ``compute()`` when there is no ``inner``: every kind of
+        entry but games and charts is passed on as it is."""
+        if self.inner is None:
+            return compute()
+        found: T = getattr(self.inner, method)(*inputs, compute)
+        return found
+
     def effects_of_removal(
         self,
         rules: Rules,
@@ -265,14 +274,17 @@ class WorkbenchStore:
         compute: Callable[[], EffectsOfRemoval[Any]],
     ) -> EffectsOfRemoval[Any]:
         """Effects of removal, from ``inner`` if there is one."""
-        if self.inner is None:
-            return compute()
-        return self.inner.effects_of_removal(rules, removed, exact, compute)
+        return self._passed("effects_of_removal", compute, rules, removed, exact)
 
     def simulation(
         self, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], SimulationResult]
     ) -> SimulationResult:
         """A report's cross-check, from ``inner`` if there is one."""
-        if self.inner is None:
-            return compute()
-        return self.inner.simulation(rules, settings, compute)
+        return self._passed("simulation", compute, rules, settings)
+
+    def study(
+        self, kind: str, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], T]
+    ) -> T:
+        """A report's study of any kind (table of players, protection, ...), from ``inner``
+        if there is one."""
+        return self._passed("study", compute, kind, rules, settings)

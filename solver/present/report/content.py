@@ -38,6 +38,7 @@ from solver.present.report.verification import (
     manifest_section,
     paytables_section,
     strategies_section,
+    strategy_words,
     verification_section,
 )
 from solver.present.report.wagers import (
@@ -74,10 +75,10 @@ def build_report(figures: ReportFigures, prepared: Prepared | None = None) -> Re
         bonus_section(lettered),
         main_section(game),
         round_section(game, figures.joint),
-        strategies_section(figures.strategies, game.rules.bonus_ratio),
+        strategies_section(figures.strategies, game.rules.bonus_ratio, figures.strategy),
         paytables_section(figures.paytables),
         dealer_section(figures.dealer),
-        volatility_section(figures.volatility, figures.sessions),
+        volatility_section(figures.volatility, figures.sessions, strategy_words(figures.strategy)),
         table_section(figures.table),
         ratio_section(game.rules, figures.ratios, figures.ratio_curve),
         sensitivity_section(figures.sensitivity),

@@ -3,10 +3,12 @@
 Plots are inline SVG with their text kept as text, drawn twice: for a desktop or paper,
 and narrower for a phone (shown by a media query) so that their text is 12 px there too.
 On a phone every table of figures stacks, one row a card of "header: value" lines, so no
-column is hidden; the strategy chart, a grid that must stay a grid, scrolls inside a
-labelled region with a visible cue, its caption outside the scrolling box. Text is at
-least 12 px and links at least 24 px tall on a phone. The print stylesheet sets A4 pages,
-keeps colours, never breaks a table or a figure, and keeps headings with what follows.
+column is hidden (a table of words, the manifest's, puts each value under its header, left
+aligned and wrapped anywhere: a hash or a command line never runs off the screen); the
+strategy chart, a grid that must stay a grid, scrolls inside a labelled region with a
+visible cue, its caption outside the scrolling box. Text is at least 12 px and links at
+least 24 px tall on a phone. The print stylesheet sets A4 pages, keeps colours, never
+breaks a table or a figure, and keeps headings with what follows.
 No file or network request is needed.
 """
 
@@ -77,6 +79,8 @@ footer { margin-top: 2rem; font-size: .8rem; color: #777; border-top: 1px solid 
   table.stack tr.break { border-top: 3px solid #111; }
   table.stack td::before { color: #1f3a5f; }
   table.stack td.exact { overflow-wrap: anywhere; }
+  table.stack.prose td { text-align: left; overflow-wrap: anywhere; }
+  table.stack.prose td::before { float: none; display: block; margin: 0; }
   table.wide { min-width: 0; }
   table.exact { table-layout: auto; }
 }
@@ -187,7 +191,14 @@ def _html_table(block: Grid, key: str) -> str:
         for c, h in enumerate(block.headers)
     )
     wide = len(block.headers) >= 7 and not block.compact  # never squeezed on a desktop
-    kinds = (("compact", block.compact), ("exact", exact), ("wide", wide), ("stack", stack))
+    prose = stack and not block.numeric and not exact  # words: left-aligned, wrapped anywhere
+    kinds = (
+        ("compact", block.compact),
+        ("exact", exact),
+        ("wide", wide),
+        ("stack", stack),
+        ("prose", prose),
+    )
     classes = " ".join(name for name, on in kinds if on)
     cls = f' class="{classes}"' if classes else ""
     cols = '<colgroup><col class="name"><col></colgroup>' if exact else ""

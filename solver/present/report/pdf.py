@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from functools import cache, partial
 from pathlib import Path
@@ -17,19 +18,29 @@ if TYPE_CHECKING:
     from svglib.fonts import FontMap
 
 
-#: How a narrow no-break space (between thousands) is set: reportlab breaks lines at
-#: U+202F and writes it as a plain space, so a no-break space (U+00A0, which it keeps
-#: whole) set three points smaller stands in for it.
+#: The gap between groups of thousands, in thousandths of an em: a narrow space's width.
+GROUP_GAP = 200
+#: The suffix of each font's grouped twin (see :func:`escape`).
+GROUPED = "-Grouped"
+#: What stands for a narrow no-break space that does not follow a digit (none of the
+#: report's numbers has one): a no-break space set three points smaller.
 NARROW_SPACE_MARKUP = '<font size="-3">\u00a0</font>'
+_GROUP = re.compile("([0-9])\u202f")
 
 
-def escape(text: str) -> str:
-    """``text`` as reportlab paragraph markup: escaped, numbers kept whole.
+def escape(text: str, font: str = "DejaVuSans") -> str:
+    """``text`` as reportlab paragraph markup in ``font``: escaped, numbers kept whole.
 
-    >>> escape("1\u202f000 < 2") == "1" + NARROW_SPACE_MARKUP + "000 &lt; 2"
-    True
+    The gap between thousands is spacing, not a character: the digit before it is set in
+    the font's grouped twin (:func:`_register_fonts`), whose digits are :data:`GROUP_GAP`
+    wider. A number never breaks across lines, still reads grouped, and copies out of
+    the PDF (pdftotext, pypdf, a reader's selection) as one number, ``1234567``.
+
+    >>> escape("1\u202f000 < 2")
+    '<font name="DejaVuSans-Grouped">1</font>000 &lt; 2'
     """
-    return _escape(text).replace("\u202f", NARROW_SPACE_MARKUP)
+    marked = _GROUP.sub(f'<font name="{font}{GROUPED}">\\1</font>', _escape(text))
+    return marked.replace("\u202f", NARROW_SPACE_MARKUP)
 
 
 def render_pdf(report: Report) -> bytes:
@@ -164,6 +175,20 @@ def _register_fonts() -> tuple[str, str, str]:
     for name in names:
         if name not in pdfmetrics.getRegisteredFontNames():
             pdfmetrics.registerFont(TTFont(name, str(folder / f"{name}.ttf")))
+        if name + GROUPED not in pdfmetrics.getRegisteredFontNames():
+            # The same glyphs, each digit advancing a group gap further: the gap after
+            # it is in the font's widths (which PDF readers and text extraction both use),
+            # so no character marks it.
+            grouped = TTFont(name + GROUPED, str(folder / f"{name}.ttf"))
+            widths = dict(grouped.face.charWidths)
+            for digit in "0123456789":
+                widths[ord(digit)] = widths[ord(digit)] + GROUP_GAP
+            grouped.face.charWidths = widths
+            face_name = grouped.face.name  # reportlab shares one font per face name
+            grouped.face.name = face_name + (
+                b"-Grouped" if isinstance(face_name, bytes) else GROUPED
+            )
+            pdfmetrics.registerFont(grouped)
     return names
 
 
@@ -230,7 +255,7 @@ def _cover(report: Report, styles: dict[str, Any]) -> list[Any]:
     )
     return [
         Spacer(1, 2),
-        Paragraph(escape(report.title), styles["title"]),
+        Paragraph(escape(report.title, styles["title"].fontName), styles["title"]),
         Paragraph(escape(report.subtitle), styles["subtitle"]),
         HRFlowable(width="100%", thickness=2, color=colors.HexColor(INK), spaceAfter=6),
         table,
@@ -244,7 +269,10 @@ def _pdf_section(
 ) -> list[Any]:
     from reportlab.platypus import KeepTogether, Paragraph, Table
 
-    heading = Paragraph(f'<a name="s{number_}"/>{number_}. {escape(section.title)}', styles["h1"])
+    heading = Paragraph(
+        f'<a name="s{number_}"/>{number_}. {escape(section.title, styles["h1"].fontName)}',
+        styles["h1"],
+    )
     heading.outline_key = f"o{number_}"
     heading.outline_title = f"{number_}. {section.title}"
     # A table or plot stays with its caption and the paragraph just before it; the
@@ -374,13 +402,16 @@ def _pdf_table(block: Grid, styles: dict[str, Any], width: float) -> Any:
 
     def cell(text: str, column: int) -> Any:
         if exact and column:
-            return Paragraph(escape(text), styles["mono"])
+            return Paragraph(escape(text, styles["mono"].fontName), styles["mono"])
         style = "cell_right" if block.numeric and column else "cell"
         return Paragraph(escape(text), styles[style])
 
     data = [
         [
-            Paragraph(escape(h), styles["head_right" if block.numeric and c else "head"])
+            Paragraph(
+                escape(h, styles["head"].fontName),
+                styles["head_right" if block.numeric and c else "head"],
+            )
             for c, h in enumerate(block.headers)
         ]
     ]
@@ -425,8 +456,9 @@ def _column_widths(block: Grid, width: float, fonts: tuple[str, str, str]) -> li
         return [width * 0.3, width * 0.7]
     pad = 8.5  # left and right padding, and a hair for rounding
 
-    def text_width(text: str, font: str) -> float:
-        return float(stringWidth(text, font, 8))
+    def text_width(text: str, font: str) -> float:  # a group gap is spacing (see escape)
+        gaps = text.count("\u202f") * GROUP_GAP * 8 / 1000
+        return float(stringWidth(text.replace("\u202f", ""), font, 8)) + gaps
 
     def word_width(text: str, font: str) -> float:
         return max((text_width(w, font) for w in text.split(" ")), default=0.0)

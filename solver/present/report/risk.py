@@ -23,8 +23,11 @@ if TYPE_CHECKING:
     from solver.studies.seats import TableOfPlayers
 
 
-def volatility_section(volatility: Volatility, sessions: Sequence[SessionFigures]) -> Section:
-    """How far a player's net result wanders over sessions: the exact session distribution."""
+def volatility_section(
+    volatility: Volatility, sessions: Sequence[SessionFigures], played: str = "optimal play"
+) -> Section:
+    """How far a player's net result wanders over sessions of ``played`` (words: "optimal
+    play"): the exact session distribution."""
     rows = tuple(
         (
             thousands(s.rounds),
@@ -44,7 +47,8 @@ def volatility_section(volatility: Volatility, sessions: Sequence[SessionFigures
         "Volatility",
         (
             Text(
-                f"The volatility index is the round's standard deviation times z = {Z90:.4f}, "
+                ("" if played == "optimal play" else f"Played: {played}. ")
+                + f"The volatility index is the round's standard deviation times z = {Z90:.4f}, "
                 "the z of a two-sided 90% normal interval: "
                 f"{volatility.standard_deviation:.4f} \u00d7 {Z90:.4f} = "
                 f"{volatility.index:.4f} main-wager units. {_session_sentence(sessions)}"
@@ -59,7 +63,7 @@ def volatility_section(volatility: Volatility, sessions: Sequence[SessionFigures
                     "chance of being ahead",
                 ),
                 rows,
-                caption="The player's net result after a session of optimal play with "
+                caption=f"The player's net result after a session of {played} with "
                 f"{volatility.ratio} on the Bonus per unit on the main wager, in "
                 "main-wager units. Mean and standard deviation are exact (n rounds: n times "
                 "the round's mean, \u221an times its standard deviation). The ranges (from "

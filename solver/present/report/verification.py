@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from solver.exact.strategies import PolicyResult
     from solver.present.report.front import Prepared
     from solver.sim import SimulationResult
-    from solver.studies.report import LetteredGame, ReportFigures
+    from solver.studies.report import LetteredGame, PlayerStrategy, ReportFigures
 
 # --- Strategies and paytables -------------------------------------------------------------
 
@@ -34,11 +34,40 @@ STRATEGY_NAMES = {
 }
 
 
-def strategies_section(policies: Sequence[PolicyResult], ratio: Fraction) -> Section:
-    """The main wager and the round under perfect play, the chart and realistic play."""
+def strategy_words(player: PlayerStrategy) -> str:
+    """The player's strategy in a sentence: "optimal play", or its name as given.
+
+    >>> from solver.studies.report import PlayerStrategy
+    >>> strategy_words(PlayerStrategy()), strategy_words(PlayerStrategy("never-bust"))
+    ('optimal play', "the player's strategy never-bust")
+    """
+    if player.perfect:
+        return "optimal play"
+    return f"the player's strategy {player.shown}"
+
+
+def strategies_section(
+    policies: Sequence[PolicyResult], ratio: Fraction, player: PlayerStrategy | None = None
+) -> Section:
+    """The main wager and the round under perfect play, the chart and realistic play, and
+    the player's own strategy when the report was given one."""
+
+    def label(p: PolicyResult) -> str:
+        if player is None or player.perfect or p.name != player.key:
+            return STRATEGY_NAMES.get(p.name, p.name)
+        if p.name in STRATEGY_NAMES:
+            return f"{STRATEGY_NAMES[p.name]} (the player's strategy)"
+        return f"the player's strategy: {player.shown}"
+
+    own = (
+        ""
+        if player is None or player.perfect
+        else f" The player's strategy ({player.shown}) is the one the volatility section plays"
+        + ("; its chart file's SHA-256 is in the manifest." if player.digest else ".")
+    )
     rows = tuple(
         (
-            STRATEGY_NAMES.get(p.name, p.name),
+            label(p),
             edge_percent(-p.main_ev),
             signed(p.main_ev, 6),
             edge_percent(p.round_house_edge),
@@ -66,7 +95,7 @@ def strategies_section(policies: Sequence[PolicyResult], ratio: Fraction) -> Sec
                 "Printed chart: the strategy chart of this report. Mimic the dealer: hit "
                 "until the dealer's stopping rule would stop. House edges in % (main of the "
                 "main wager, round of the total wagered); EVs in main-wager units, the "
-                f"round's with {ratio} on the Bonus.",
+                f"round's with {ratio} on the Bonus.{own}",
             ),
         ),
     )
@@ -269,13 +298,21 @@ def figures_hash(figures: ReportFigures) -> str:
     """
     document = {
         "paytables": {g.letter: _exact_json(g.game) for g in figures.paytables},
-        "strategies": {p.name: str(p.main_ev) for p in figures.strategies},
+        "strategies": {
+            _hashed_name(p.name, figures.strategy): str(p.main_ev) for p in figures.strategies
+        },
         "chart_ev": str(figures.chart.expected_value),
         "dealer": [[c, {k: str(p) for k, p in d.items()}] for c, d in figures.dealer],
         "joint": sorted(f"{k}/{b}={p}" for (k, b), p in figures.joint.items()),
     }
     text = json.dumps(document, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _hashed_name(name: str, player: PlayerStrategy) -> str:
+    """A strategy's name in the figures' hash: a chart file as ``player-chart`` (its path
+    differs from machine to machine; its cells and so its EV do not)."""
+    return "player-chart" if player.chart is not None and name == player.key else name
 
 
 def rebuild_command(figures: ReportFigures, prepared: Prepared, output: str) -> str:
@@ -286,6 +323,8 @@ def rebuild_command(figures: ReportFigures, prepared: Prepared, output: str) -> 
         words += [rule.flag, rule_cell(rules[rule.name])]
     for g in figures.paytables[1:]:
         words += ["--paytable", str(g.game.rules.paytable)]
+    if not figures.strategy.perfect:
+        words += ["--strategy", figures.strategy.name.strip()]
     for name, size in figures.sizes:
         words += [f"--{name.replace('_', '-')}", str(size)]
     for flag, value in (("--prepared-by", prepared.by), ("--prepared-for", prepared.for_),
@@ -294,6 +333,13 @@ def rebuild_command(figures: ReportFigures, prepared: Prepared, output: str) -> 
             words += [flag, value]
     words += ["-o", output]
     return shlex.join(words)
+
+
+def _chart_file_row(player: PlayerStrategy) -> tuple[tuple[str, str], ...]:
+    """The manifest's row for the player's chart file (its SHA-256), if it is one."""
+    if player.digest is None:
+        return ()
+    return ((f"Player's chart {player.shown} (SHA-256)", player.digest),)
 
 
 def manifest_section(figures: ReportFigures, prepared: Prepared, version: str) -> Section:
@@ -309,11 +355,18 @@ def manifest_section(figures: ReportFigures, prepared: Prepared, version: str) -
                     ("Rules (JSON)", rules),
                     ("Software version", f"community-blackjack {version}"),
                     ("Exact figures (SHA-256)", figures_hash(figures)),
+                    *_chart_file_row(figures.strategy),
                 ),
                 caption="The command rebuilds this report (HTML if the output ends in .html); "
                 "the hash covers every exact figure (rules, paytables, outcome probabilities, "
                 "EVs, variances, the strategies and the dealer) and is the same for the same "
-                "game on any machine. Simulated figures repeat from their seeds.",
+                "game on any machine. Simulated figures repeat from their seeds."
+                + (
+                    " The player's chart file is named by its SHA-256: rebuild with the file "
+                    "that has it."
+                    if figures.strategy.digest
+                    else ""
+                ),
                 numeric=False,
             ),
         ),
