@@ -35,6 +35,7 @@ from solver.model.cards import Card
 from solver.model.checks import is_whole
 from solver.model.errors import CbjError
 from solver.model.rules import Paytable, Rules
+from solver.present.charts import to_csv
 from solver.store.memory import MemoryCache
 
 #: The API untyped: these tests hand it values of every type on purpose.
@@ -62,7 +63,7 @@ CALLS: dict[str, dict[str, Any]] = {
     "cache_clear": {"directory": "cache"},
     "cache_info": {"directory": "cache"},
     "chart": {"decks": 1},
-    "chart_check": {"file": "missing.csv", "decks": 1},
+    "chart_check": {"decks": 1},  # and the one-deck best chart's file (``chart_file``)
     "chart_costs": {"decks": 1},
     "count": {"system": "hi-lo", "decks": 1},
     "dealer": {"bonus": 10, "decks": 1},
@@ -219,25 +220,43 @@ def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield tmp_path
 
 
-def call(name: str, store: MemoryCache, given: dict[str, Any]) -> None:
-    """Call function ``name`` with ``given`` over its cheap call; only good ends pass."""
+@pytest.fixture(scope="module")
+def chart_file(store: MemoryCache, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The one-deck game's best chart as a CSV file, so that ``chart_check`` succeeds too."""
+    path = tmp_path_factory.mktemp("chart") / "best.csv"
+    path.write_text(to_csv(solver.chart(decks=1, cache=store)), encoding="utf-8")
+    return path
+
+
+def call(name: str, store: MemoryCache, chart: Path, given: dict[str, Any]) -> str:
+    """Call function ``name`` with ``given`` over its cheap call; only good ends pass.
+
+    How it ended: ``"result"``, ``"refused"`` (a ``CbjError``), ``"reached"`` (past the
+    checks of a command whose long work is stubbed) or ``"wrong type"`` (a named one).
+    """
     function = getattr(solver, name)
     arguments = dict(CALLS[name])
-    if "cache" in inspect.signature(function).parameters:
+    accepted = inspect.signature(function).parameters
+    if "cache" in accepted:
         arguments["cache"] = store
+    if "file" in accepted:
+        arguments["file"] = chart
     arguments.update(given)
     try:
         result = function(**arguments)
-    except (CbjError, Reached):
-        return
+    except CbjError:
+        return "refused"
+    except Reached:
+        return "reached"
     except TypeError as error:
         # A wrong type is named: the parameter (or one inside it) is in the message.
         words = str(error).replace("_", " ")
         assert any(p.replace("_", " ") in words for p in given), (given, error)
-        return
+        return "wrong type"
     document = getattr(result, "to_json", None)
     if document is not None:
         json.dumps(document(), allow_nan=False)  # no NaN or infinity reaches the JSON
+    return "result"
 
 
 def test_every_function_has_a_cheap_call() -> None:
@@ -247,33 +266,39 @@ def test_every_function_has_a_cheap_call() -> None:
         assert getattr(solver, name).__wrapped__, f"{name} is not @checked"
 
 
-@pytest.mark.parametrize("name", FUNCTIONS)
-@settings(
-    max_examples=12,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much],
-)
-@given(data=st.data())
-def test_arbitrary_arguments(
-    name: str, data: st.DataObject, store: MemoryCache, sandbox: Path
-) -> None:
-    """One or two parameters of each function replaced by arbitrary values."""
-    call(name, store, data.draw(replaced(name, every_rule=False)))
+def fuzzing(max_examples: int, *, every_rule: bool) -> Callable[..., None]:
+    """A test that calls each public function ``max_examples`` times with one or two of its
+    parameters replaced by arbitrary values (every rule option too if ``every_rule``)."""
+
+    @pytest.mark.parametrize("name", FUNCTIONS)
+    @settings(
+        max_examples=max_examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much],
+    )
+    @given(data=st.data())
+    def test(
+        name: str, data: st.DataObject, store: MemoryCache, chart_file: Path, sandbox: Path
+    ) -> None:
+        call(name, store, chart_file, data.draw(replaced(name, every_rule=every_rule)))
+
+    made: Callable[..., None] = test  # hypothesis's decorators type it Any
+    return made
 
 
-@pytest.mark.soak
 @pytest.mark.parametrize("name", FUNCTIONS)
-@settings(
-    max_examples=300,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much],
-)
-@given(data=st.data())
-def test_arbitrary_arguments_at_length(
-    name: str, data: st.DataObject, store: MemoryCache, sandbox: Path
+def test_every_cheap_call_is_valid(
+    name: str, store: MemoryCache, chart_file: Path, sandbox: Path
 ) -> None:
-    """The same at length, every rule option of every function fuzzed too."""
-    call(name, store, data.draw(replaced(name, every_rule=True)))
+    """Each cheap call as it stands gets past every check, so the fuzz starts from a success
+    (``chart_check`` reads a real chart) and not from a refusal."""
+    assert call(name, store, chart_file, {}) in ("result", "reached")
+
+
+#: One or two parameters of each function replaced by arbitrary values.
+test_arbitrary_arguments = fuzzing(12, every_rule=False)
+#: The same at length, every rule option of every function fuzzed too.
+test_arbitrary_arguments_at_length = pytest.mark.soak(fuzzing(300, every_rule=True))
 
 
 @pytest.mark.parametrize(

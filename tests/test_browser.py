@@ -1,16 +1,13 @@
 """Every HTML output rendered in a real browser: phones, printing to A4, colours, no network.
 
-Headless Chromium (Debian's ``chromium``, driven by Playwright) opens the report and every
-chart page of ``strategy_tables/``. The tests skip only when Chromium or Playwright is
-missing outside CI; in CI (``CI=true``) ``.ci/run`` installs Chromium and they must run.
+Headless Chromium (tests/browsers.py: skipped when missing, but never in CI) opens the
+report and every chart page of ``strategy_tables/``.
 """
 
 from __future__ import annotations
 
 import io
-import os
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +16,7 @@ import pytest
 from pypdf import PdfReader
 
 from solver.present.collection import VARIANTS
+from tests.browsers import DESKTOP, PHONE, launched_chromium
 from tests.colour_vision import (
     DEUTERANOPIA,
     PROTANOPIA,
@@ -29,47 +27,13 @@ from tests.colour_vision import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = os.environ.get("CBJ_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 CHART_PAGES = sorted((ROOT / "strategy_tables").glob("*/*.html"))
-
-
-def _browser_available() -> str | None:
-    """Why the browser tests cannot run here, or None when they can."""
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed"
-    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
-        return f"no Chromium at {CHROMIUM}"
-    return None
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    reason = _browser_available()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser tests must run in CI: {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=executable, args=ARGS)
-        yield launched
-        launched.close()
+    """Headless Chromium for the module (tests/browsers.py)."""
+    yield from launched_chromium()
 
 
 @pytest.fixture(scope="module")

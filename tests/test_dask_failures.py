@@ -12,6 +12,7 @@ from __future__ import annotations
 import socket
 import time
 from collections.abc import Iterator
+from types import ModuleType
 
 import pytest
 
@@ -19,9 +20,16 @@ from solver.model import parallel
 from solver.model.errors import BackendError
 from solver.model.parallel import parallel_map
 
-distributed = pytest.importorskip("distributed")
 #: Real schedulers and workers, started and killed: the soak tests (``pytest -m soak``, in CI).
 pytestmark = [pytest.mark.soak, pytest.mark.xdist_group("dask-failures")]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def distributed() -> ModuleType:
+    """Dask's ``distributed``, imported only when these tests run (seconds of CPU to load in
+    each xdist worker that merely collects them); they skip without it."""
+    module: ModuleType = pytest.importorskip("distributed")
+    return module
 
 
 def run_on(address: str) -> list[int]:
@@ -64,7 +72,7 @@ def test_a_peer_that_never_answers_is_one_line_in_bounded_time(
 
 
 @pytest.fixture
-def no_workers() -> Iterator[str]:
+def no_workers(distributed: ModuleType) -> Iterator[str]:
     """A Dask scheduler in this process with no worker at all."""
     with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster:
         yield cluster.scheduler_address

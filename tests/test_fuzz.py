@@ -13,7 +13,7 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -209,26 +209,34 @@ def run(argv: list[str]) -> tuple[int, str, str]:
     )
 
 
-@pytest.mark.slow
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(argv=invocations())
-def test_no_input_makes_a_traceback(
-    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    device = special_files(tmp_path)
-    status, _, err = run(argv)
-    if device:
-        assert stat.S_ISCHR(os.lstat(tmp_path / "device.md").st_mode), argv
-    assert stat.S_ISFIFO(os.lstat(tmp_path / "fifo.md").st_mode), argv
-    assert "Traceback" not in err, (argv, err)
-    assert status in (0, 2), (argv, status, err)
-    if status == 2:
-        assert err.count("\n") == 1 and err.endswith("\n"), (argv, err)
+def fuzzing_the_cli(max_examples: int) -> Callable[..., None]:
+    """A test that runs ``max_examples`` arbitrary invocations: no traceback, status 0 or 2
+    (then one line on stderr), and no special file of the working folder replaced."""
+
+    @settings(
+        max_examples=max_examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(argv=invocations())
+    def test(argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.chdir(tmp_path)
+        device = special_files(tmp_path)
+        status, _, err = run(argv)
+        if device:
+            assert stat.S_ISCHR(os.lstat(tmp_path / "device.md").st_mode), argv
+        assert stat.S_ISFIFO(os.lstat(tmp_path / "fifo.md").st_mode), argv
+        assert "Traceback" not in err, (argv, err)
+        assert status in (0, 2), (argv, status, err)
+        if status == 2:
+            assert err.count("\n") == 1 and err.endswith("\n"), (argv, err)
+
+    return test
+
+
+#: 20 invocations in the default run (3 s of CPU for 40); the soak run tries 400.
+test_no_input_makes_a_traceback = pytest.mark.slow(fuzzing_the_cli(20))
+test_no_input_makes_a_traceback_at_length = pytest.mark.soak(fuzzing_the_cli(400))
 
 
 def test_the_fuzzer_reaches_every_command() -> None:

@@ -7,7 +7,6 @@ from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 
-import networkx as nx
 import pytest
 
 from solver.exact.graph import BUST, DecisionGraph, decision_graph
@@ -88,6 +87,8 @@ def _without_packrat() -> Iterator[None]:
 
 def _check_read_back(graph: DecisionGraph, fmt: GraphFormat, tmp_path: Path) -> None:
     """Write ``graph`` in ``fmt``, read it back through networkx, and compare."""
+    import networkx as nx  # here, not at the top: every xdist worker collects this module
+
     written = to_networkx(graph)
     path = tmp_path / f"g.{fmt.value}"
     path.write_bytes(render_graph(graph, fmt))
@@ -156,6 +157,8 @@ def test_cli_writes_graphml_and_refuses_other_files(
     status, _, err = run_cli(["graph", "--decks", "1", "--bonus", "7h", "--hand", "9 3",
                               "-o", str(path)], capsys)  # fmt: skip
     assert status == 0 and "wrote" in err
+    import networkx as nx
+
     read = nx.read_graphml(path)
     assert read.nodes["3 9"]["root"] is True and "bust" in read
     status, _, err = run_cli(["graph", "--bonus", "7", "-o", str(tmp_path / "g.txt")], capsys)

@@ -4,14 +4,12 @@ by headless Chromium through Playwright, every expected figure from ``solver``'s
 One server and one browser serve the whole module (its tests run on one xdist worker, in
 order: the later ones reuse what the earlier ones solved).  The chart's and the report's
 builds take seconds to minutes, so those tests are ``soak``.  The tests skip when Chromium
-or Playwright is missing, and fail instead in CI (as ``tests/test_browser.py`` does).
+or Playwright is missing, and fail instead in CI (tests/browsers.py).
 """
 
 from __future__ import annotations
 
 import io
-import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -28,7 +26,7 @@ import solver
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.present.style import edge_percent
-from tests.test_browser import ARGS, CHROMIUM, DESKTOP, PHONE, _browser_available
+from tests.browsers import DESKTOP, PHONE, launched_chromium
 
 pytestmark = pytest.mark.xdist_group("web-browser")
 MEMORY = solver.MemoryCache()
@@ -75,18 +73,8 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    reason = _browser_available()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser tests must run in CI: {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=executable, args=ARGS)
-        yield launched
-        launched.close()
+    """Headless Chromium for the module (tests/browsers.py)."""
+    yield from launched_chromium()
 
 
 @pytest.fixture(scope="module")
