@@ -6,15 +6,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Unpack
 
-from solver.api.chart_file import chart_for
+from solver.api.chart_file import chart_and_digest
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.chart import stored_chart
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.graph import DecisionGraph, decision_graph
 from solver.model.cards import Card
-from solver.model.chart_file import chart_path
 from solver.model.checks import checked
-from solver.model.errors import CardError, StrategyError
+from solver.model.errors import CardError
 from solver.model.paytable import Paytable
 from solver.model.rules import Rules
 from solver.present.collection import VARIANTS, is_collection, write_collection
@@ -36,7 +35,6 @@ from solver.present.report import (
     write_report,
 )
 from solver.present.report.front import Prepared
-from solver.store.digest import sha256
 from solver.store.protocol import Store
 from solver.studies.report import PlayerStrategy, report_figures
 
@@ -97,15 +95,10 @@ def graph(
 
 def player_strategy(strategy: str) -> PlayerStrategy:
     """The report's player's strategy named ``strategy``: a chart file read, with its SHA-256."""
-    grid = chart_for(strategy)
-    path = chart_path(strategy)
-    if grid is None or path is None:
+    read = chart_and_digest(strategy)
+    if read is None:
         return PlayerStrategy(strategy)
-    try:
-        digest = sha256(Path(path).read_bytes())
-    except OSError as error:  # read a moment ago: gone or changed since
-        raise StrategyError(f"chart {path} cannot be read: {error.strerror or error}") from None
-    return PlayerStrategy(strategy, grid, digest)
+    return PlayerStrategy(strategy, *read)
 
 
 @checked

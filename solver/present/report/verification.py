@@ -77,8 +77,11 @@ def strategies_section(
         )
         for p in policies
     )
+    title = "Perfect play, the printed chart and realistic play"
+    if own:
+        title = "Perfect play, the printed chart, realistic play and the player's strategy"
     return Section(
-        "Perfect play, the printed chart and realistic play",
+        title,
         (
             Grid(
                 (
