@@ -139,7 +139,7 @@ def test_the_report_names_the_players_strategy(html: str, chart_file: Path) -> N
     assert f"the player's strategy: {shown}" in html
     assert f"Played: the player's strategy {shown}." in html
     assert f"a session of the player's strategy {shown} with" in html
-    assert "the printed chart, realistic play and the player&#x27;s strategy</h2>" in html
+    assert "the printed chart, realistic play and the player's strategy</h2>" in html
 
 
 def test_the_manifest_rebuilds_with_the_strategy_and_records_the_files_hash(
