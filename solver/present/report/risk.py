@@ -12,13 +12,12 @@ from solver.model.normal import Z90
 from solver.model.rules import Rules
 from solver.present.report.blocks import Grid, Plot, Section, Text
 from solver.present.report.plots import ratio_plot
-from solver.present.style import amount, edge_percent, minus, signed, thousands
+from solver.present.style import amount, edge_percent, signed, thousands
 
 if TYPE_CHECKING:
     from solver.exact.ratios import RatioRow
     from solver.exact.session import SessionFigures
     from solver.exact.volatility import Volatility
-    from solver.sim import SimulationResult
     from solver.studies.report import RatioCurve
     from solver.studies.seats import TableOfPlayers
 
@@ -217,45 +216,6 @@ def table_section(table: TableOfPlayers) -> Section:
                 f"{table.rules.bonus_ratio} on the Bonus. Bonus figures exact; main-wager and "
                 "round figures simulated, holds \u00b1 the half-width of their 95% confidence "
                 "interval. Holds are the casino's: positive when the casino wins.",
-            ),
-        ),
-    )
-
-
-def simulation_section(result: SimulationResult) -> Section:
-    """The simulator playing optimally beside the exact figures it was handed."""
-    stats = result.overall
-    names = {"main": "main wager", "bonus": "Bonus wager", "round": "whole round"}
-    units = {"main": "main units", "bonus": "Bonus units", "round": "main units"}
-    rows = []
-    for key in ("main", "bonus", "round"):
-        estimate = stats[key]
-        z = estimate.z
-        rows.append(
-            (
-                names[key],
-                signed(estimate.mean),
-                signed(estimate.exact) if estimate.exact is not None else "",
-                f"{estimate.standard_error:.4f}",
-                minus(f"{z:+.2f}") if z is not None else "",
-                units[key],
-            )
-        )
-    return Section(
-        "Simulation cross-check",
-        (
-            Text(
-                f"An independent Monte Carlo simulator (it shares only the card and rule "
-                f"model with the exact solver) dealt {thousands(result.rounds)} rounds from a "
-                f"freshly shuffled shoe each round, seed {result.seed}, the player using the "
-                "exact solver's optimal decisions. A z-score is the distance between the "
-                "simulated mean and the exact value in standard errors; |z| below 3 is "
-                "expected."
-            ),
-            Grid(
-                ("wager", "simulated mean", "exact", "standard error", "z", "unit"),
-                tuple(rows),
-                caption="Mean net result per round of each wager, simulated and exact.",
             ),
         ),
     )
