@@ -9,9 +9,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -36,6 +33,7 @@ from solver.web.pages import REPORT_SIZES
 from solver.web.work import Work, WorkbenchStore
 from solver.web.workbench import Workbench
 from tests.conftest import run_cli
+from tests.workbench_server import started_workbench
 
 BASE = "http://127.0.0.1:8021"
 FIGURE = re.compile(r'data-figure="([a-z-]+)" data-value="([^"]+)"')
@@ -290,12 +288,6 @@ def test_the_form_reads_what_the_cli_reads() -> None:
     assert form.rules == solver.rules(preset="vegas-21", decks="2", blackjack_pays="6:5").rules
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _children(pid: int) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
@@ -310,23 +302,8 @@ def _children(pid: int) -> list[int]:
 
 
 def test_sigterm_stops_the_server_and_its_workers() -> None:
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "solver", "serve", "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process, url = started_workbench(60)
     try:
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx.get(f"{url}/?decks=x", timeout=5)
-                break
-            except httpx.TransportError:
-                assert process.poll() is None and time.monotonic() < deadline
-                time.sleep(0.1)
         busy = httpx.get(f"{url}/api/game", params={"decks": "7", "exact": "1"}, timeout=10)
         assert busy.json()["status"] == "working"  # an exact solve is running in a worker
         process.send_signal(signal.SIGTERM)

@@ -10,15 +10,10 @@ or Playwright is missing, and fail instead in CI (tests/browsers.py).
 from __future__ import annotations
 
 import io
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
 import pytest
 from pypdf import PdfReader
 
@@ -27,6 +22,7 @@ from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.present.style import edge_percent
 from tests.browsers import DESKTOP, PHONE, launched_chromium
+from tests.workbench_server import started_workbench
 
 pytestmark = pytest.mark.xdist_group("web-browser")
 MEMORY = solver.MemoryCache()
@@ -38,34 +34,10 @@ def expected_edge(**options: Any) -> float:
     return float(solver.solve(cache=MEMORY, **options).round_house_edge)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """``cbj serve`` on a free port of 127.0.0.1, for the whole module; its address."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "solver", "serve", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            httpx.get(f"{url}/?decks=x", timeout=5)
-            break
-        except httpx.TransportError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                pytest.fail(
-                    f"cbj serve did not start: {process.stderr.read() if process.stderr else ''!r}"
-                )
-            time.sleep(0.1)
+    process, url = started_workbench()
     yield url
     process.terminate()
     process.wait(timeout=30)

@@ -1,0 +1,44 @@
+"""``cbj serve`` as a real process for the workbench tests (tests/test_web*.py)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+
+import httpx2 as httpx
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def started_workbench(seconds: float = 90) -> tuple[subprocess.Popen[str], str]:
+    """``cbj serve`` on a free port, once it answers (``seconds`` at most): process, address.
+
+    Its standard error is a pipe (text) for the test to read; a server that dies or does
+    not answer in time is killed and fails the test with what it printed.
+    """
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver", "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            httpx.get(f"{url}/?decks=x", timeout=5)
+            return process, url
+        except httpx.TransportError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                _, err = process.communicate()
+                raise AssertionError(f"cbj serve did not start: {err!r}") from None
+            time.sleep(0.1)
