@@ -124,7 +124,7 @@ def simple_policy(name: str, rules: Rules) -> Policy:
     if cleaned == "always-stand":
         return always_stand
     raise StrategyError(
-        f"unknown strategy {name!r}: use optimal, chart, stand-on:K, never-bust, "
+        f"unknown strategy {name!r}: use optimal, chart, chart:FILE, stand-on:K, never-bust, "
         "mimic-dealer or always-stand"
     )
 
