@@ -114,27 +114,29 @@ typedef struct {
 } Shoes;
 
 /* Shoe empty mid-round: the discards become the new shoe, the table keeps its cards
- * (Shoes._reshuffle_discards).  Returns 0, or -1 where the round has used every card. */
+ * (Shoes._reshuffle_discards).  Returns 0, or -1 where the round has used every card.
+ * It takes the lane's arrays, not the Shoes, so that the Shoes' address never leaves
+ * play: the compiler then keeps the generator's state in registers across the byte
+ * stores into the rows (a byte store could otherwise alias any escaped object). */
 static __attribute__((noinline)) int
-reshuffle_discards(Shoes *s, int64_t lane, uint8_t *scratch)
+reshuffle_discards(uint8_t *row, int64_t *next, int64_t *start_at, int64_t *running_count,
+                   const int64_t *tags, int64_t size, uint8_t *scratch)
 {
-    int64_t start = s->start[lane], size = s->size;
+    int64_t start = *start_at;
     if (start == 0) {
-        s->failed = lane;
         return -1;
     }
-    uint8_t *row = s->rows + lane * size;
     memcpy(scratch, row, (size_t)start);
     memmove(row, row + start, (size_t)(size - start));
     memcpy(row + size - start, scratch, (size_t)start);
-    s->next[lane] = size - start;
-    s->start[lane] = 0;
-    if (s->tags) {
+    *next = size - start;
+    *start_at = 0;
+    if (tags) {
         int64_t running = 0;
         for (int64_t i = 0; i < size - start; i++) {
-            running += s->tags[row[i]];
+            running += tags[row[i]];
         }
-        s->running[lane] = running;
+        *running_count = running;
     }
     return 0;
 }
@@ -171,7 +173,9 @@ draw(Shoes *s, int64_t lane, uint8_t *scratch, int *card)
     *card = 0; /* a valid code even when the draw fails: the round is dropped */
     int64_t at = s->next[lane];
     if (at >= s->size) {
-        if (reshuffle_discards(s, lane, scratch) < 0) {
+        if (reshuffle_discards(s->rows + lane * s->size, &s->next[lane], &s->start[lane],
+                               &s->running[lane], s->tags, s->size, scratch) < 0) {
+            s->failed = lane;
             return -1;
         }
         at = s->next[lane];
