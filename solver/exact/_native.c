@@ -3,7 +3,9 @@
  *
  * fold: the dealer's fold (solver/exact/dealer.py, _fold), every card value's step, in floats
  * or in integers modulo a prime below 2**29; player_float and player_modular: the player's
- * backward induction in floats and, one hand size a call, modulo the exact path's primes.
+ * backward induction in floats and, one hand size a call, modulo the exact path's primes;
+ * dealer_residues, extend and stand_modular: the exact path's residues around those (the
+ * dealer's after the folds, their extension to more primes, standing's by showdown class).
  * Every output entry of the fold adds its products in the order numpy's loop adds them
  * (rank 0 first, then rank 1, ...), each product rounded once, so with -ffp-contract=off
  * (no fused multiply-add) the float results are the same bits as numpy's.
@@ -900,6 +902,380 @@ player_modular(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* The three sizes of a three-dimensional buffer; 0 (and every size 0) if it is not one. */
+static int
+shape3(const Buffer *buffer, Py_ssize_t *first, Py_ssize_t *second, Py_ssize_t *third)
+{
+    int three = buffer->view.ndim == 3;
+    *first = three ? buffer->view.shape[0] : 0;
+    *second = three ? buffer->view.shape[1] : 0;
+    *third = three ? buffer->view.shape[2] : 0;
+    return three && *first * *second * *third == length(buffer);
+}
+
+/* Whether each of `count` moduli lies in [2, bound]. */
+static int
+moduli_within(const int64_t *primes, Py_ssize_t count, int64_t bound)
+{
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (primes[k] < 2 || primes[k] > bound) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* x mod p in [0, p), as Python's % gives it, for any x and p > 0. */
+static inline int64_t
+floor_mod(int64_t x, int64_t p)
+{
+    int64_t r = x % p;
+    return r < 0 ? r + p : r;
+}
+
+/* reduce for the residues' sums below: x mod p for a modulus p in [2, 2**29] and x below
+ * 2**62, where the quotient (below 2**34 in every use here) comes out right; input that
+ * breaks this only gives a wrong residue (x is cut to 62 bits, so nothing overflows). */
+static inline uint64_t
+modulo(uint64_t x, uint64_t p, double reciprocal)
+{
+    return (uint64_t)reduce((int64_t)(x & (((uint64_t)1 << 62) - 1)), (int64_t)p, reciprocal);
+}
+
+enum { R_OUT, R_SUMS, R_FINAL, R_LENGTHS, R_RESULTS, R_SIZES, R_COLUMN, R_PRIMES, N_RESIDUE };
+
+/*
+ * dealer_residues(out, sums, final, lengths, results, sizes, column, primes, depth)
+ *
+ * The rest of solver/exact/dealer.py's dealer_residues after the modular folds, modulo
+ * each prime q = primes[k]: shoe s's count of (result, length) pair j, sums[k, final[s],
+ * j], is lifted to the common denominator by tail[lengths[j]] and added into out[k,
+ * results[j], s], where tail[L] = padded_falling(N - L, depth - L) for the shoe's size N =
+ * sizes[column[s]]; then out[k, 0, s] (bust) is tail[0] less the other results (every
+ * hand ends).  Each entry is reduced into [0, q): the same integers as numpy's.  Residues
+ * below primes of at most 2**29 keep each product below 2**58 and the sums of a shoe's
+ * pairs far inside 64 bits; the arithmetic is unsigned, so wrong input only gives wrong
+ * numbers, never a read outside an array.
+ */
+static PyObject *
+dealer_residues(PyObject *self, PyObject *args)
+{
+    PyObject *objects[N_RESIDUE];
+    Py_ssize_t depth;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOn", &objects[R_OUT], &objects[R_SUMS],
+                          &objects[R_FINAL], &objects[R_LENGTHS], &objects[R_RESULTS],
+                          &objects[R_SIZES], &objects[R_COLUMN], &objects[R_PRIMES], &depth)) {
+        return NULL;
+    }
+    static const char *names[N_RESIDUE] = {"out",   "sums",  "final",  "lengths",
+                                           "results", "sizes", "column", "primes"};
+    Buffer buffers[N_RESIDUE];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < N_RESIDUE; i++) {
+        if (take_buffer(objects[i], &buffers[i], i == R_OUT, 'q', names[i]) < 0) {
+            release(buffers, N_RESIDUE);
+            return NULL;
+        }
+    }
+    Py_ssize_t primes, outcomes, shoes, folded, groups, pairs;
+    Py_ssize_t distinct = length(&buffers[R_SIZES]);
+    const int64_t *final = buffers[R_FINAL].view.buf, *lengths = buffers[R_LENGTHS].view.buf;
+    const int64_t *results = buffers[R_RESULTS].view.buf, *sizes = buffers[R_SIZES].view.buf;
+    const int64_t *column = buffers[R_COLUMN].view.buf, *prime = buffers[R_PRIMES].view.buf;
+    const char *problem = NULL;
+    if (!shape3(&buffers[R_OUT], &primes, &outcomes, &shoes) ||
+        !shape3(&buffers[R_SUMS], &folded, &groups, &pairs)) {
+        problem = "out and sums must be three-dimensional";
+    } else if (outcomes < 1 || folded != primes || length(&buffers[R_PRIMES]) != primes ||
+               length(&buffers[R_FINAL]) != shoes || length(&buffers[R_COLUMN]) != shoes ||
+               length(&buffers[R_LENGTHS]) != pairs || length(&buffers[R_RESULTS]) != pairs ||
+               depth < 0 || depth > 64) {
+        problem = "the arrays' sizes do not match";
+    } else if (!within(final, shoes, groups) || !within(column, shoes, distinct) ||
+               !within(lengths, pairs, depth + 1) || !within(results, pairs, outcomes)) {
+        problem = "an index is out of range";
+    } else if (!moduli_within(prime, primes, (int64_t)1 << 29)) {
+        problem = "primes must lie in [2, 2**29]";
+    }
+    if (problem) {
+        release(buffers, N_RESIDUE);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    /* tails[L * distinct + c]: tail[L] for the shoe size sizes[c]; then one shoe's sums by
+     * result and its lifted pairs. */
+    uint64_t *tails = PyMem_Malloc(8 * ((depth + 1) * distinct + outcomes + pairs));
+    if (!tails) {
+        release(buffers, N_RESIDUE);
+        return PyErr_NoMemory();
+    }
+    uint64_t *totals = tails + (depth + 1) * distinct, *lifted = totals + outcomes;
+    const uint64_t *sums = buffers[R_SUMS].view.buf;
+    uint64_t *out = buffers[R_OUT].view.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    for (Py_ssize_t k = 0; k < primes; k++) {
+        const uint64_t q = (uint64_t)prime[k];
+        const double reciprocal = 1.0 / (double)q;
+        for (Py_ssize_t c = 0; c < distinct; c++) {
+            tails[depth * distinct + c] = 1;
+            for (Py_ssize_t cards = depth - 1; cards >= 0; cards--) {
+                /* padded_falling(n, d) = max(n, 1) padded_falling(n - 1, d - 1) */
+                const int64_t n = sizes[c] - cards;
+                const uint64_t factor = (uint64_t)(n > 1 ? n : 1) % q;
+                tails[cards * distinct + c] = tails[(cards + 1) * distinct + c] * factor % q;
+            }
+        }
+        for (Py_ssize_t s = 0; s < shoes; s++) {
+            const uint64_t *row = sums + (k * groups + final[s]) * pairs;
+            const uint64_t *tail = tails + column[s];
+            for (Py_ssize_t r = 0; r < outcomes; r++) {
+                totals[r] = 0;
+            }
+            for (Py_ssize_t j = 0; j < pairs; j++) {
+                lifted[j] = row[j] * tail[lengths[j] * distinct];
+            }
+            /* A result's pairs are adjacent (sorted by result): each run is added in a
+             * register, products below 2**58 reduced once every 15 (below 2**62). */
+            for (Py_ssize_t j = 0; j < pairs;) {
+                const int64_t r = results[j];
+                uint64_t total = 0;
+                for (Py_ssize_t run = 0; j < pairs && results[j] == r; j++, run++) {
+                    total = run % 15 == 14 ? modulo(total, q, reciprocal) : total;
+                    total += lifted[j];
+                }
+                totals[r] += modulo(total, q, reciprocal);
+            }
+            uint64_t *o = out + k * outcomes * shoes + s, rest = 0;
+            for (Py_ssize_t r = 1; r < outcomes; r++) {
+                o[r * shoes] = modulo(totals[r], q, reciprocal);
+                rest += o[r * shoes];
+            }
+            o[0] = modulo(tail[0] + q - modulo(rest, q, reciprocal), q, reciprocal);
+        }
+    }
+    Py_END_ALLOW_THREADS;
+    PyMem_Free(tails);
+    release(buffers, N_RESIDUE);
+    Py_RETURN_NONE;
+}
+
+/* a**-1 mod p for 0 <= a < p (Euclid's algorithm), or 0 when a and p share a factor. */
+static int64_t
+inverse_mod(int64_t a, int64_t p)
+{
+    int64_t r0 = p, r1 = a, t0 = 0, t1 = 1;
+    while (r1 != 0) {
+        const int64_t quotient = r0 / r1, r2 = r0 - quotient * r1, t2 = t0 - quotient * t1;
+        r0 = r1;
+        r1 = r2;
+        t0 = t1;
+        t1 = t2;
+    }
+    return r0 == 1 ? floor_mod(t0, p) : 0;
+}
+
+/* Entries that extend takes through each step together (independent chains of steps,
+ * which the processor overlaps). */
+#define GARNER_BLOCK 64
+
+/* sum[b] = sum over j < n of digits[j][b] * weights[j], mod q, for b < width: digits and
+ * weights below 2**29 make each product below 2**58, and a reduction after every 15 keeps
+ * the sums below 2**62 (and their quotients by q below 2**34), as modulo needs. */
+static void
+weighted(uint64_t *sum, uint64_t (*digits)[GARNER_BLOCK], const uint64_t *weights,
+         Py_ssize_t n, Py_ssize_t width, uint64_t q, double reciprocal)
+{
+    for (Py_ssize_t b = 0; b < width; b++) {
+        sum[b] = 0;
+    }
+    for (Py_ssize_t j = 0; j < n; j++) {
+        const uint64_t weight = weights[j];
+        for (Py_ssize_t b = 0; b < width; b++) {
+            sum[b] += digits[j][b] * weight;
+        }
+        if (j % 15 == 14 || j == n - 1) {
+            for (Py_ssize_t b = 0; b < width; b++) {
+                sum[b] = modulo(sum[b], q, reciprocal);
+            }
+        }
+    }
+}
+
+/*
+ * extend(out, residues, primes, more)
+ *
+ * solver/exact/modular.py's extend: each integer x in [0, prod(primes)) given by its
+ * residues x mod primes[i] = residues[i, m] (m running over the rest of the array, flat)
+ * is taken modulo more[k] into out[k, m] without being built.  Garner's mixed-radix digits
+ * a_i < primes[i] of x = a_0 + a_1 P_1 + a_2 P_2 + ... (P_i = primes[0] ... primes[i - 1])
+ * come first, a_i = (x - a_0 - a_1 P_1 - ... - a_{i-1} P_{i-1}) P_i**-1 mod primes[i],
+ * then x mod more[k] = sum_i a_i (P_i mod more[k]).  The digits and the residues are
+ * unique, so they are numpy's whatever the order of the steps.
+ */
+static PyObject *
+extend(PyObject *self, PyObject *args)
+{
+    PyObject *objects[4];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOO", &objects[0], &objects[1], &objects[2], &objects[3])) {
+        return NULL;
+    }
+    static const char *names[4] = {"out", "residues", "primes", "more"};
+    Buffer buffers[4];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < 4; i++) {
+        if (take_buffer(objects[i], &buffers[i], i == 0, 'q', names[i]) < 0) {
+            release(buffers, 4);
+            return NULL;
+        }
+    }
+    const Py_ssize_t count = length(&buffers[2]), added = length(&buffers[3]);
+    const Py_ssize_t entries = count ? length(&buffers[1]) / count : 0;
+    const int64_t *primes = buffers[2].view.buf, *more = buffers[3].view.buf;
+    const char *problem = NULL;
+    /* weights[64 i + j] = P_j mod primes[i] (j < i) and inverses[i] = P_i**-1 mod primes[i];
+     * weights[64 (64 + k) + j] = P_j mod more[k]; reciprocals of primes, then of more. */
+    static const Py_ssize_t most = 64;
+    uint64_t weights[128 * 64], inverses[64];
+    double reciprocals[128];
+    if (count < 1 || count > most || added > most || length(&buffers[1]) != count * entries ||
+        length(&buffers[0]) != added * entries) {
+        problem = "residues must be (primes, ...) and out (more, ...), of 1 to 64 and 0 to 64";
+    } else if (!moduli_within(primes, count, (int64_t)1 << 29) ||
+               !moduli_within(more, added, (int64_t)1 << 29)) {
+        problem = "primes must lie in [2, 2**29]";
+    }
+    for (Py_ssize_t i = 0; !problem && i < count + added; i++) {
+        const int64_t q = i < count ? primes[i] : more[i - count];
+        const Py_ssize_t row = i < count ? i : most + i - count;
+        uint64_t *weight = weights + most * row;
+        reciprocals[row] = 1.0 / (double)q;
+        int64_t product = 1 % q;
+        for (Py_ssize_t j = 0; j < (i < count ? i : count); j++) {
+            weight[j] = (uint64_t)product;
+            product = product * (primes[j] % q) % q;
+        }
+        if (i < count) {
+            inverses[i] = (uint64_t)inverse_mod(product, q);
+            problem = inverses[i] == 0 ? "primes must be coprime" : NULL;
+        }
+    }
+    if (problem) {
+        release(buffers, 4);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    const int64_t *residues = buffers[1].view.buf;
+    int64_t *out = buffers[0].view.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    uint64_t digits[64][GARNER_BLOCK], sum[GARNER_BLOCK];
+    for (Py_ssize_t start = 0; start < entries; start += GARNER_BLOCK) {
+        const Py_ssize_t rest = entries - start;
+        const Py_ssize_t width = rest < GARNER_BLOCK ? rest : GARNER_BLOCK;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            const uint64_t p = (uint64_t)primes[i];
+            const double r = reciprocals[i];
+            const int64_t *from = residues + i * entries + start;
+            weighted(sum, digits, weights + most * i, i, width, p, r);
+            for (Py_ssize_t b = 0; b < width; b++) {
+                const uint64_t x = (uint64_t)floor_mod(from[b], (int64_t)p);
+                digits[i][b] = modulo((x + p - sum[b]) * inverses[i], p, r);
+            }
+        }
+        for (Py_ssize_t k = 0; k < added; k++) {
+            const Py_ssize_t row = most + k;
+            weighted(sum, digits, weights + most * row, count, width, (uint64_t)more[k],
+                     reciprocals[row]);
+            for (Py_ssize_t b = 0; b < width; b++) {
+                out[k * entries + start + b] = (int64_t)sum[b];
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS;
+    release(buffers, 4);
+    Py_RETURN_NONE;
+}
+
+enum { S_OUT, S_DEALER, S_CLASSES, S_LIFT, S_PRIMES, N_STAND };
+
+/*
+ * stand_modular(out, dealer, classes, lift, primes)
+ *
+ * Standing's numerators in solver/exact/player.py's solve_exact_modular, modulo each
+ * prime q = primes[p]: out[p, i, k] = (the sum over the dealer's results j with
+ * classes[i, j] == k of dealer[p, j, i]) mod q, times lift[p, i], mod q, for k = win,
+ * push, lose (classes of any other value count in none).  Residues below primes of at
+ * most 2**29: the same integers as numpy's; unsigned, so wrong input only gives wrong
+ * numbers.
+ */
+static PyObject *
+stand_modular(PyObject *self, PyObject *args)
+{
+    PyObject *objects[N_STAND];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOO", &objects[S_OUT], &objects[S_DEALER],
+                          &objects[S_CLASSES], &objects[S_LIFT], &objects[S_PRIMES])) {
+        return NULL;
+    }
+    static const char *names[N_STAND] = {"out", "dealer", "classes", "lift", "primes"};
+    Buffer buffers[N_STAND];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < N_STAND; i++) {
+        if (take_buffer(objects[i], &buffers[i], i == S_OUT, 'q', names[i]) < 0) {
+            release(buffers, N_STAND);
+            return NULL;
+        }
+    }
+    Py_ssize_t primes, results, hands, lifts, lifted, rows, columns;
+    const int64_t *prime = buffers[S_PRIMES].view.buf;
+    const char *problem = NULL;
+    if (!shape3(&buffers[S_DEALER], &primes, &results, &hands) ||
+        !shape2(&buffers[S_CLASSES], &rows, &columns) ||
+        !shape2(&buffers[S_LIFT], &lifts, &lifted)) {
+        problem = "dealer must be (primes, results, hands), classes and lift two-dimensional";
+    } else if (rows != hands || columns != results || lifts != primes || lifted != hands ||
+               length(&buffers[S_PRIMES]) != primes ||
+               length(&buffers[S_OUT]) != 3 * primes * hands) {
+        problem = "the arrays' sizes do not match";
+    } else if (!moduli_within(prime, primes, (int64_t)1 << 29)) {
+        problem = "primes must lie in [2, 2**29]";
+    }
+    if (problem) {
+        release(buffers, N_STAND);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    const uint64_t *dealer = buffers[S_DEALER].view.buf, *lift = buffers[S_LIFT].view.buf;
+    const int64_t *classes = buffers[S_CLASSES].view.buf;
+    uint64_t *out = buffers[S_OUT].view.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    for (Py_ssize_t p = 0; p < primes; p++) {
+        const uint64_t q = (uint64_t)prime[p];
+        const double reciprocal = 1.0 / (double)q;
+        uint64_t *o = out + 3 * hands * p;
+        for (Py_ssize_t i = 0; i < 3 * hands; i++) {
+            o[i] = 0;
+        }
+        for (Py_ssize_t j = 0; j < results; j++) {
+            const uint64_t *counts = dealer + (p * results + j) * hands;
+            for (Py_ssize_t i = 0; i < hands; i++) {
+                const uint64_t k = (uint64_t)classes[i * results + j];
+                if (k < 3) {
+                    o[3 * i + k] += counts[i];
+                }
+            }
+        }
+        for (Py_ssize_t i = 0; i < 3 * hands; i++) {
+            const uint64_t factor = modulo(lift[p * hands + i / 3], q, reciprocal);
+            o[i] = modulo(modulo(o[i], q, reciprocal) * factor, q, reciprocal);
+        }
+    }
+    Py_END_ALLOW_THREADS;
+    release(buffers, N_STAND);
+    Py_RETURN_NONE;
+}
+
 /*
  * rows(array, order)
  *
@@ -973,6 +1349,14 @@ static PyMethodDef methods[] = {
      "solve_exact_modular)."},
     {"player_float", player_float, METH_VARARGS,
      "The player's float backward induction (see solver/exact/player.py, solve_float)."},
+    {"dealer_residues", dealer_residues, METH_VARARGS,
+     "The dealer's residues from the modular folds' sums (see solver/exact/dealer.py, "
+     "dealer_residues)."},
+    {"extend", extend, METH_VARARGS,
+     "Integers given by residues, modulo more primes (see solver/exact/modular.py, extend)."},
+    {"stand_modular", stand_modular, METH_VARARGS,
+     "Standing's numerators modulo each prime (see solver/exact/player.py, "
+     "solve_exact_modular)."},
     {"fold", fold, METH_VARARGS,
      "The dealer's fold over every card value (see solver/exact/dealer.py, _fold)."},
     {NULL, NULL, 0, NULL},

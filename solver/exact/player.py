@@ -388,8 +388,12 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
     lift = _residues(
         [padded_falling(total - m - depth, top - m - depth) for m in range(top + 1)], p
     )[:, space.sizes]
-    by_class = [(dealer * np.equal(classes.T, k)[None]).sum(axis=1) for k in (WIN, PUSH, LOSE)]
-    stand = np.stack([c % pk * lift % pk for c in by_class], axis=2)  # (prime, hand, w/p/l)
+    compiled = kernel.native()
+    if compiled is not None:
+        stand = kernel.stand_modular(compiled, dealer, classes, lift, p)
+    else:
+        by_class = [(dealer * np.equal(classes.T, k)[None]).sum(axis=1) for k in (WIN, PUSH, LOSE)]
+        stand = np.stack([c % pk * lift % pk for c in by_class], axis=2)  # (prime, hand, w/p/l)
     chances = dealer_probabilities(rules, space.bonus, space.draws)
     stand_float = (chances * (classes == WIN)).sum(axis=1) - (chances * (classes == LOSE)).sum(
         axis=1
@@ -401,7 +405,6 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
     hitting = np.zeros(n, dtype=bool)
     bust_lift = _residues(denominator, p)
     left = total - space.sizes
-    compiled = kernel.native()
     pass_arrays = None if compiled is None else kernel.modular_arrays(space, left, p)
     for size in range(int(space.sizes.max()), 0, -1):
         rows = np.flatnonzero(space.sizes == size)
