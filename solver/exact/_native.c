@@ -2,10 +2,11 @@
  * The exact side's compiled kernels (optional: solver/exact/kernel.py falls back to numpy).
  *
  * fold: the dealer's fold (solver/exact/dealer.py, _fold), every card value's step, in floats
- * or in integers modulo a prime below 2**29; player_float and player_modular: the player's
- * backward induction in floats and, one hand size a call, modulo the exact path's primes;
- * dealer_residues, extend and stand_modular: the exact path's residues around those (the
- * dealer's after the folds, their extension to more primes, standing's by showdown class).
+ * or in integers modulo a prime below 2**29; player_float and player_exact: the player's
+ * backward induction in floats and modulo the exact path's primes (near-ties decided
+ * exactly); dealer_residues, extend and stand_modular: the exact path's residues around
+ * those (the dealer's after the folds, their extension to more primes, standing's by
+ * showdown class).
  * Every output entry of the fold adds its products in the order numpy's loop adds them
  * (rank 0 first, then rank 1, ...), each product rounded once, so with -ffp-contract=off
  * (no fused multiply-add) the float results are the same bits as numpy's.
@@ -17,6 +18,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -393,8 +395,9 @@ fold(PyObject *self, PyObject *args)
         problem = "table must be two-dimensional";
         goto done;
     }
-    if (prime > 0 && !within(table->view.buf, length(table), prime)) {
-        problem = "table must hold residues modulo prime";
+    if (prime > 0 && (!within(table->view.buf, length(table), prime) ||
+                      !within(ways->view.buf, length(ways), prime))) {
+        problem = "table and ways must hold residues modulo prime";
         goto done;
     }
     sequence = PySequence_Fast(steps_object, "steps must be a sequence");
@@ -801,107 +804,6 @@ player_float(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-enum {
-    M_ROWS, M_DRAWS, M_KIDS, M_PLAYED, M_VALUE, M_LEFT, M_PRIMES, M_HIT, M_HIT_FLOAT, N_MODULAR
-};
-
-/*
- * player_modular(rows, draws, kids, played, value, left, primes, hit, hit_float)
- *
- * One hand size of the exact backward induction (solver/exact/player.py,
- * solve_exact_modular): for each hand i = rows[r] and each prime primes[p],
- * hit[p, i, k] = sum_v draws[i, v] * played[p, kids[i, v], k] mod primes[p] (the numerators
- * of hitting, exact), and hit_float[r] = sum_v draws[i, v] * value[kids[i, v]] / left[i]
- * (the float value that picks the play, the ten products summed in numpy's order).
- * played is (primes, n + 1, 3) with the busted hand at n, hit (primes, n, 3).  Residues
- * are below primes of at most 2**31 and draws below 2**16, so the sums of ten products stay
- * below 2**51; the arithmetic is unsigned, so input that breaks this only gives wrong
- * numbers, never a read outside an array.
- */
-static PyObject *
-player_modular(PyObject *self, PyObject *args)
-{
-    PyObject *objects[N_MODULAR];
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &objects[M_ROWS], &objects[M_DRAWS],
-                          &objects[M_KIDS], &objects[M_PLAYED], &objects[M_VALUE],
-                          &objects[M_LEFT], &objects[M_PRIMES], &objects[M_HIT],
-                          &objects[M_HIT_FLOAT])) {
-        return NULL;
-    }
-    static const char *names[N_MODULAR] = {"rows", "draws", "kids", "played", "value",
-                                           "left", "primes", "hit", "hit_float"};
-    static const char kinds[N_MODULAR] = {'q', 'q', 'q', 'q', 'd', 'q', 'q', 'q', 'd'};
-    Buffer buffers[N_MODULAR];
-    memset(buffers, 0, sizeof buffers);
-    for (int i = 0; i < N_MODULAR; i++) {
-        int writable = i == M_HIT || i == M_HIT_FLOAT;
-        if (take_buffer(objects[i], &buffers[i], writable, kinds[i], names[i]) < 0) {
-            release(buffers, N_MODULAR);
-            return NULL;
-        }
-    }
-    Py_ssize_t n = length(&buffers[M_LEFT]), count = length(&buffers[M_ROWS]);
-    Py_ssize_t primes = length(&buffers[M_PRIMES]);
-    const int64_t *rows = buffers[M_ROWS].view.buf, *draws = buffers[M_DRAWS].view.buf;
-    const int64_t *kids = buffers[M_KIDS].view.buf, *prime = buffers[M_PRIMES].view.buf;
-    const char *problem = NULL;
-    if (length(&buffers[M_DRAWS]) != 10 * n || length(&buffers[M_KIDS]) != 10 * n ||
-        length(&buffers[M_PLAYED]) != 3 * primes * (n + 1) ||
-        length(&buffers[M_VALUE]) != n + 1 || length(&buffers[M_HIT]) != 3 * primes * n ||
-        length(&buffers[M_HIT_FLOAT]) != count) {
-        problem = "the arrays' sizes do not match";
-    } else if (!within(rows, count, n) || !within(kids, 10 * n, n + 1)) {
-        problem = "an index is out of range";
-    } else if (!within(draws, 10 * n, 1 << 16)) {
-        problem = "draws must be counts below 2**16";
-    } else {
-        for (Py_ssize_t p = 0; p < primes; p++) {
-            if (prime[p] < 2 || prime[p] > ((int64_t)1 << 31)) {
-                problem = "primes must lie in [2, 2**31]";
-            }
-        }
-    }
-    if (problem) {
-        release(buffers, N_MODULAR);
-        PyErr_SetString(PyExc_ValueError, problem);
-        return NULL;
-    }
-    const uint64_t *played = buffers[M_PLAYED].view.buf;
-    const double *value = buffers[M_VALUE].view.buf;
-    const int64_t *left = buffers[M_LEFT].view.buf;
-    uint64_t *hit = buffers[M_HIT].view.buf;
-    double *hit_float = buffers[M_HIT_FLOAT].view.buf;
-    Py_BEGIN_ALLOW_THREADS;
-    for (Py_ssize_t r = 0; r < count; r++) {
-        const int64_t i = rows[r];
-        const int64_t *w = draws + 10 * i, *kid = kids + 10 * i;
-        double terms[10];
-        for (int v = 0; v < 10; v++) {
-            terms[v] = (double)w[v] * value[kid[v]];
-        }
-        hit_float[r] = sum_ten(terms) / (double)left[i];
-        for (Py_ssize_t p = 0; p < primes; p++) {
-            const uint64_t q = (uint64_t)prime[p];
-            const uint64_t *from = played + 3 * (n + 1) * p;
-            uint64_t totals[3] = {0, 0, 0};
-            for (int v = 0; v < 10; v++) {
-                const uint64_t count_v = (uint64_t)w[v], *child = from + 3 * kid[v];
-                totals[0] += count_v * child[0];
-                totals[1] += count_v * child[1];
-                totals[2] += count_v * child[2];
-            }
-            uint64_t *into = hit + 3 * (n * p + i);
-            into[0] = totals[0] % q;
-            into[1] = totals[1] % q;
-            into[2] = totals[2] % q;
-        }
-    }
-    Py_END_ALLOW_THREADS;
-    release(buffers, N_MODULAR);
-    Py_RETURN_NONE;
-}
-
 /* The three sizes of a three-dimensional buffer; 0 (and every size 0) if it is not one. */
 static int
 shape3(const Buffer *buffer, Py_ssize_t *first, Py_ssize_t *second, Py_ssize_t *third)
@@ -1078,6 +980,68 @@ inverse_mod(int64_t a, int64_t p)
 /* Entries that extend takes through each step together (independent chains of steps,
  * which the processor overlaps). */
 #define GARNER_BLOCK 64
+/* The most primes (and the most new primes) that Garner's tables hold. */
+#define GARNER_MOST 64
+
+/* Garner's tables for primes p_0 ... p_{count-1} and new moduli q_0 ... q_{added-1}:
+ * weights[64 i + j] = P_j mod p_i (j < i, P_j = p_0 ... p_{j-1}), inverses[i] = P_i**-1
+ * mod p_i, weights[64 (64 + k) + j] = P_j mod q_k; reciprocals of the p_i, then (from 64)
+ * of the q_k. */
+typedef struct {
+    uint64_t weights[2 * GARNER_MOST * GARNER_MOST], inverses[GARNER_MOST];
+    double reciprocals[2 * GARNER_MOST];
+} Garner;
+
+/* Fill `garner` (count in [1, 64], added in [0, 64]); NULL, or what is wrong. */
+static const char *
+garner_tables(Garner *garner, const int64_t *primes, Py_ssize_t count, const int64_t *more,
+              Py_ssize_t added)
+{
+    const int64_t bound = (int64_t)1 << 29;
+    if (count < 1 || count > GARNER_MOST || added < 0 || added > GARNER_MOST) {
+        return "Garner's tables hold 1 to 64 primes and 0 to 64 more";
+    }
+    if (!moduli_within(primes, count, bound) || !moduli_within(more, added, bound)) {
+        return "primes must lie in [2, 2**29]";
+    }
+    for (Py_ssize_t i = 0; i < count + added; i++) {
+        const int64_t q = i < count ? primes[i] : more[i - count];
+        const Py_ssize_t row = i < count ? i : GARNER_MOST + i - count;
+        uint64_t *weight = garner->weights + GARNER_MOST * row;
+        garner->reciprocals[row] = 1.0 / (double)q;
+        int64_t product = 1 % q;
+        for (Py_ssize_t j = 0; j < (i < count ? i : count); j++) {
+            weight[j] = (uint64_t)product;
+            product = product * (primes[j] % q) % q;
+        }
+        if (i < count) {
+            garner->inverses[i] = (uint64_t)inverse_mod(product, q);
+            if (garner->inverses[i] == 0) {
+                return "primes must be coprime";
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Garner's digits of one integer from its residues x[i] < primes[i] (see extend). */
+static void
+garner_digits(const Garner *garner, const int64_t *primes, Py_ssize_t count,
+              const uint64_t *x, uint64_t *digits)
+{
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const uint64_t p = (uint64_t)primes[i];
+        const double r = garner->reciprocals[i];
+        const uint64_t *weight = garner->weights + GARNER_MOST * i;
+        uint64_t sum = 0;
+        for (Py_ssize_t j = 0; j < i; j++) {
+            sum += digits[j] * weight[j];
+            sum = j % 15 == 14 ? modulo(sum, p, r) : sum;
+        }
+        sum = modulo(sum, p, r);
+        digits[i] = modulo((modulo(x[i], p, r) + p - sum) * garner->inverses[i], p, r);
+    }
+}
 
 /* sum[b] = sum over j < n of digits[j][b] * weights[j], mod q, for b < width: digits and
  * weights below 2**29 make each product below 2**58, and a reduction after every 15 keeps
@@ -1134,33 +1098,16 @@ extend(PyObject *self, PyObject *args)
     const Py_ssize_t entries = count ? length(&buffers[1]) / count : 0;
     const int64_t *primes = buffers[2].view.buf, *more = buffers[3].view.buf;
     const char *problem = NULL;
-    /* weights[64 i + j] = P_j mod primes[i] (j < i) and inverses[i] = P_i**-1 mod primes[i];
-     * weights[64 (64 + k) + j] = P_j mod more[k]; reciprocals of primes, then of more. */
-    static const Py_ssize_t most = 64;
-    uint64_t weights[128 * 64], inverses[64];
-    double reciprocals[128];
+    static const Py_ssize_t most = GARNER_MOST;
+    Garner garner;
     if (count < 1 || count > most || added > most || length(&buffers[1]) != count * entries ||
         length(&buffers[0]) != added * entries) {
         problem = "residues must be (primes, ...) and out (more, ...), of 1 to 64 and 0 to 64";
-    } else if (!moduli_within(primes, count, (int64_t)1 << 29) ||
-               !moduli_within(more, added, (int64_t)1 << 29)) {
-        problem = "primes must lie in [2, 2**29]";
+    } else {
+        problem = garner_tables(&garner, primes, count, more, added);
     }
-    for (Py_ssize_t i = 0; !problem && i < count + added; i++) {
-        const int64_t q = i < count ? primes[i] : more[i - count];
-        const Py_ssize_t row = i < count ? i : most + i - count;
-        uint64_t *weight = weights + most * row;
-        reciprocals[row] = 1.0 / (double)q;
-        int64_t product = 1 % q;
-        for (Py_ssize_t j = 0; j < (i < count ? i : count); j++) {
-            weight[j] = (uint64_t)product;
-            product = product * (primes[j] % q) % q;
-        }
-        if (i < count) {
-            inverses[i] = (uint64_t)inverse_mod(product, q);
-            problem = inverses[i] == 0 ? "primes must be coprime" : NULL;
-        }
-    }
+    const uint64_t *weights = garner.weights, *inverses = garner.inverses;
+    const double *reciprocals = garner.reciprocals;
     if (problem) {
         release(buffers, 4);
         PyErr_SetString(PyExc_ValueError, problem);
@@ -1276,6 +1223,234 @@ stand_modular(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+enum { E_NUMERATORS, E_HITTING, E_SIZES, E_DRAWS, E_KIDS, E_LEFT, E_STAND, E_STAND_FLOAT,
+       E_BUST, E_PRIMES, N_EXACT };
+
+/* Whether hitting's numerators beat standing's: hit[W] - hit[L] > stand[W] - stand[L],
+ * that is hit[W] + stand[L] > hit[L] + stand[W], compared by Garner's digits from the most
+ * significant (both sides are below the primes' product, as the exact path's bound makes
+ * them).  hit and stand hold (win, push, lose) residues for each prime, 3 apart. */
+static int
+beats(const Garner *garner, const int64_t *primes, Py_ssize_t count, const uint64_t *hit,
+      const uint64_t *stand, Py_ssize_t stand_stride)
+{
+    uint64_t a[GARNER_MOST], b[GARNER_MOST], digits_a[GARNER_MOST], digits_b[GARNER_MOST];
+    for (Py_ssize_t p = 0; p < count; p++) {
+        const uint64_t q = (uint64_t)primes[p];
+        const double r = garner->reciprocals[p];
+        const uint64_t *h = hit + 3 * p, *s = stand + stand_stride * p;
+        a[p] = modulo(h[0] + s[2], q, r);
+        b[p] = modulo(h[2] + s[0], q, r);
+    }
+    garner_digits(garner, primes, count, a, digits_a);
+    garner_digits(garner, primes, count, b, digits_b);
+    for (Py_ssize_t i = count - 1; i >= 0; i--) {
+        if (digits_a[i] != digits_b[i]) {
+            return digits_a[i] > digits_b[i];
+        }
+    }
+    return 0;
+}
+
+/* The hands of each size 1 ... largest, smallest index first: by_size[first[m]] up to
+ * by_size[first[m + 1]] hold m cards (a counting sort; sizes below 1 are left out). */
+static void
+hands_by_size(const int64_t *sizes, Py_ssize_t n, Py_ssize_t largest, Py_ssize_t *first,
+              Py_ssize_t *by_size)
+{
+    for (Py_ssize_t m = 0; m <= largest + 1; m++) {
+        first[m] = 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        first[sizes[i] + 1] += sizes[i] >= 1;
+    }
+    for (Py_ssize_t m = 0; m <= largest; m++) {
+        first[m + 1] += first[m];
+    }
+    Py_ssize_t *placed = first + largest + 2;
+    memcpy(placed, first, sizeof(Py_ssize_t) * (largest + 1));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (sizes[i] >= 1) {
+            by_size[placed[sizes[i]]++] = i;
+        }
+    }
+}
+
+/* What player_exact reads for every hand. */
+typedef struct {
+    const int64_t *sizes, *draws, *kids, *left, *primes;
+    const uint64_t *stand, *bust;
+    const double *stand_float;
+    Py_ssize_t n, count, columns;
+    double tolerance;
+    const Garner *garner;
+} ExactPass;
+
+/* Hand i of m cards in player_exact: hit, the choice, and its numerators (n, 5 apart). */
+static void
+exact_hand(const ExactPass *e, Py_ssize_t i, int64_t m, uint64_t *numerators, double *value,
+           int64_t *hitting)
+{
+    const int64_t *w = e->draws + 10 * i, *kid = e->kids + 10 * i;
+    const Py_ssize_t n = e->n;
+    double terms[10];
+    for (int v = 0; v < 10; v++) {
+        terms[v] = (double)w[v] * value[kid[v]];
+    }
+    const double hit_float = sum_ten(terms) / (double)e->left[i];
+    uint64_t hit[3 * GARNER_MOST];
+    for (Py_ssize_t p = 0; p < e->count; p++) {
+        const uint64_t q = (uint64_t)e->primes[p];
+        const double r = e->garner->reciprocals[p];
+        const uint64_t *played = numerators + 5 * n * p, bust = e->bust[e->columns * p + m + 1];
+        uint64_t totals[3] = {0, 0, 0};
+        for (int v = 0; v < 10; v++) {
+            const uint64_t count_v = (uint64_t)w[v];
+            if (kid[v] == n) {
+                totals[2] += count_v * bust; /* a busted hand loses, over D(m + 1) */
+            } else {
+                const uint64_t *child = played + 5 * kid[v] + 2;
+                totals[0] += count_v * child[0];
+                totals[1] += count_v * child[1];
+                totals[2] += count_v * child[2];
+            }
+        }
+        for (int k = 0; k < 3; k++) {
+            hit[3 * p + k] = modulo(totals[k], q, r);
+        }
+    }
+    const double stand_float = e->stand_float[i];
+    int choose = hit_float > stand_float;
+    if (fabs(hit_float - stand_float) < e->tolerance) {
+        choose = beats(e->garner, e->primes, e->count, hit, e->stand + 3 * i, 3 * n);
+    }
+    hitting[i] = choose;
+    value[i] = choose ? hit_float : stand_float;
+    for (Py_ssize_t p = 0; p < e->count; p++) {
+        const uint64_t q = (uint64_t)e->primes[p];
+        const uint64_t *h = hit + 3 * p, *s = e->stand + 3 * (n * p + i);
+        uint64_t *o = numerators + 5 * (n * p + i);
+        const uint64_t shift = e->bust[e->columns * p + m];
+        o[1] = modulo(h[0] + q - h[2] + shift, q, e->garner->reciprocals[p]);
+        for (int k = 0; k < 3; k++) {
+            o[2 + k] = choose ? h[k] : s[k];
+        }
+    }
+}
+
+/*
+ * player_exact(numerators, hitting, sizes, draws, kids, left, stand, stand_float, bust,
+ *              primes, tolerance)
+ *
+ * The whole exact backward induction of solver/exact/player.py (solve_exact_modular),
+ * modulo each prime q = primes[p], the hands of each size from the largest down to 1:
+ * hand i of m = sizes[i] cards and draws[i, v] cards of value v + 1 left draws to hand
+ * kids[i, v] (n: busted, which loses bust[p, m + 1] = D(m + 1) mod q).  Hitting's
+ * numerators are the sums of draws times the children's played numerators; the float
+ * value of hitting (sum_v draws[i, v] value[kid] / left[i], numpy's order, a busted hand
+ * -1) picks the play against stand_float[i], except within `tolerance`, where the
+ * numerators decide exactly (see beats).  Out: hitting[i], and numerators[p, i] =
+ * (standing's net, hitting's net, the played win, push and lose), the nets W - L shifted
+ * by D(m) = bust[p, m] into [0, q).  stand is (primes, n, 3), bust (primes, columns).
+ */
+static PyObject *
+player_exact(PyObject *self, PyObject *args)
+{
+    PyObject *objects[N_EXACT];
+    double tolerance;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOd", &objects[E_NUMERATORS], &objects[E_HITTING],
+                          &objects[E_SIZES], &objects[E_DRAWS], &objects[E_KIDS],
+                          &objects[E_LEFT], &objects[E_STAND], &objects[E_STAND_FLOAT],
+                          &objects[E_BUST], &objects[E_PRIMES], &tolerance)) {
+        return NULL;
+    }
+    static const char *names[N_EXACT] = {"numerators", "hitting", "sizes", "draws",
+                                         "kids",       "left",    "stand", "stand_float",
+                                         "bust",       "primes"};
+    Buffer buffers[N_EXACT];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < N_EXACT; i++) {
+        const int writable = i == E_NUMERATORS || i == E_HITTING;
+        const char kind = i == E_STAND_FLOAT ? 'd' : 'q';
+        if (take_buffer(objects[i], &buffers[i], writable, kind, names[i]) < 0) {
+            release(buffers, N_EXACT);
+            return NULL;
+        }
+    }
+    Py_ssize_t n = length(&buffers[E_SIZES]), count = length(&buffers[E_PRIMES]);
+    Py_ssize_t bust_rows, columns, largest = 0;
+    const int64_t *sizes = buffers[E_SIZES].view.buf, *draws = buffers[E_DRAWS].view.buf;
+    const int64_t *kids = buffers[E_KIDS].view.buf, *primes = buffers[E_PRIMES].view.buf;
+    const char *problem = NULL;
+    Garner garner;
+    if (!shape2(&buffers[E_BUST], &bust_rows, &columns) || bust_rows != count ||
+        length(&buffers[E_NUMERATORS]) != 5 * count * n || length(&buffers[E_HITTING]) != n ||
+        length(&buffers[E_DRAWS]) != 10 * n || length(&buffers[E_KIDS]) != 10 * n ||
+        length(&buffers[E_LEFT]) != n || length(&buffers[E_STAND]) != 3 * count * n ||
+        length(&buffers[E_STAND_FLOAT]) != n) {
+        problem = "the arrays' sizes do not match";
+    } else if (!within(kids, 10 * n, n + 1) || !within(sizes, n, columns - 1)) {
+        problem = "an index is out of range (kids up to n, sizes below bust's columns - 1)";
+    } else if (!within(draws, 10 * n, 1 << 16)) {
+        problem = "draws must be counts below 2**16";
+    } else {
+        problem = garner_tables(&garner, primes, count, NULL, 0);
+    }
+    for (Py_ssize_t i = 0; !problem && i < n; i++) {
+        largest = sizes[i] > largest ? sizes[i] : largest;
+    }
+    /* Scratch: the float values (the busted hand's last), then the hands by size. */
+    double *value = problem ? NULL : PyMem_Malloc(8 * (n + 1));
+    Py_ssize_t *first = problem ? NULL : PyMem_Malloc(sizeof(Py_ssize_t) * (2 * largest + n + 3));
+    if (!problem && (!value || !first)) {
+        PyMem_Free(value);
+        PyMem_Free(first);
+        release(buffers, N_EXACT);
+        return PyErr_NoMemory();
+    }
+    if (problem) {
+        release(buffers, N_EXACT);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    uint64_t *numerators = buffers[E_NUMERATORS].view.buf;
+    int64_t *hitting = buffers[E_HITTING].view.buf;
+    ExactPass e = {sizes, draws, kids, buffers[E_LEFT].view.buf, primes,
+                   buffers[E_STAND].view.buf, buffers[E_BUST].view.buf,
+                   buffers[E_STAND_FLOAT].view.buf, n, count, columns, tolerance, &garner};
+    Py_BEGIN_ALLOW_THREADS;
+    /* Every hand: standing's net, and hitting's as if it drew nothing (a hand of no cards
+     * is never played), until its size is passed. */
+    for (Py_ssize_t p = 0; p < count; p++) {
+        const uint64_t q = (uint64_t)primes[p];
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const uint64_t *s = e.stand + 3 * (n * p + i), shift = e.bust[columns * p + sizes[i]];
+            uint64_t *o = numerators + 5 * (n * p + i);
+            o[0] = modulo(s[0] + q - s[2] + shift, q, garner.reciprocals[p]);
+            o[1] = modulo(shift, q, garner.reciprocals[p]);
+            o[2] = o[3] = o[4] = 0;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        value[i] = 0.0;
+        hitting[i] = 0;
+    }
+    value[n] = -1.0;
+    Py_ssize_t *by_size = first + largest + 2 + largest + 1;
+    hands_by_size(sizes, n, largest, first, by_size);
+    for (Py_ssize_t m = largest; m >= 1; m--) {
+        for (Py_ssize_t c = first[m]; c < first[m + 1]; c++) {
+            exact_hand(&e, by_size[c], m, numerators, value, hitting);
+        }
+    }
+    Py_END_ALLOW_THREADS;
+    PyMem_Free(value);
+    PyMem_Free(first);
+    release(buffers, N_EXACT);
+    Py_RETURN_NONE;
+}
+
 /*
  * rows(array, order)
  *
@@ -1344,9 +1519,6 @@ static PyMethodDef methods[] = {
     {"by_class", by_class, METH_VARARGS,
      "Standing's (win, push, lose) from the dealer's distributions (see solver/exact/player.py, "
      "solve_float)."},
-    {"player_modular", player_modular, METH_VARARGS,
-     "One hand size of the player's exact pass (see solver/exact/player.py, "
-     "solve_exact_modular)."},
     {"player_float", player_float, METH_VARARGS,
      "The player's float backward induction (see solver/exact/player.py, solve_float)."},
     {"dealer_residues", dealer_residues, METH_VARARGS,
@@ -1356,6 +1528,9 @@ static PyMethodDef methods[] = {
      "Integers given by residues, modulo more primes (see solver/exact/modular.py, extend)."},
     {"stand_modular", stand_modular, METH_VARARGS,
      "Standing's numerators modulo each prime (see solver/exact/player.py, "
+     "solve_exact_modular)."},
+    {"player_exact", player_exact, METH_VARARGS,
+     "The player's whole exact pass modulo each prime (see solver/exact/player.py, "
      "solve_exact_modular)."},
     {"fold", fold, METH_VARARGS,
      "The dealer's fold over every card value (see solver/exact/dealer.py, _fold)."},

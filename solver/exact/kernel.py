@@ -48,10 +48,9 @@ __all__ = [
     "dealer_tail",
     "extend",
     "fold",
-    "modular_arrays",
     "native",
+    "player_exact",
     "player_float",
-    "player_modular",
     "rows",
     "stand_modular",
     "use",
@@ -305,50 +304,44 @@ def rows(module: ModuleType, array: FloatArray, order: IntArray) -> tuple[tuple[
     return found
 
 
-#: A hand space's arrays the modular pass reads at every hand size: draws, kids, cards left
-#: and the primes, contiguous int64.
-ModularArrays = tuple["IntArray", "IntArray", "IntArray", "IntArray"]
+def player_exact(
+    module: ModuleType,
+    space: Any,
+    standing: tuple[IntArray, FloatArray],
+    bust: IntArray,
+    primes: IntArray,
+    tolerance: float,
+) -> tuple[IntArray, BoolArray]:
+    """``player.solve_exact_modular``'s whole backward pass in ``module``.
 
-
-def modular_arrays(space: Any, left: IntArray, primes: IntArray) -> ModularArrays:
-    """The arrays :func:`player_modular` reads, made contiguous once per solve."""
+    ``space`` is the ``HandSpace``, ``standing`` standing's residues (prime, hand, w/p/l)
+    and float values, ``bust`` each ``D(m)`` modulo each prime (prime, m).  Returns the
+    numerators (prime, hand, (standing's net, hitting's net, played win, push, lose)) and
+    whether each hand hits; float values within ``tolerance`` are decided exactly.
+    """
     import numpy as np
 
     def ints(array: IntArray) -> IntArray:
         return np.ascontiguousarray(array, dtype=np.int64)
 
-    return ints(space.draws), ints(space.children), ints(left), ints(primes)
-
-
-def player_modular(
-    module: ModuleType,
-    rows: IntArray,
-    arrays: ModularArrays,
-    played: IntArray,
-    value: FloatArray,
-    hit: IntArray,
-) -> FloatArray:
-    """One hand size of ``player.solve_exact_modular``'s pass in ``module``.
-
-    Fills ``hit[:, rows]`` (the residues of hitting) in place and returns the float values
-    of hitting of ``rows``.
-    """
-    import numpy as np
-
-    draws, kids, left, primes = arrays
-    hit_float = np.empty(len(rows))
-    module.player_modular(
-        np.ascontiguousarray(rows, dtype=np.int64),
-        draws,
-        kids,
-        played,
-        value,
-        left,
-        primes,
-        hit,
-        hit_float,
+    stand, stand_float = standing
+    n = len(space.sizes)
+    numerators = np.empty((len(primes), n, 5), dtype=np.int64)
+    hitting = np.empty(n, dtype=np.int64)
+    module.player_exact(
+        numerators,
+        hitting,
+        ints(space.sizes),
+        ints(space.draws),
+        ints(space.children),
+        ints(sum(space.shoe) - space.sizes),
+        ints(stand),
+        np.ascontiguousarray(stand_float, dtype=np.float64),
+        ints(bust),
+        ints(primes),
+        tolerance,
     )
-    return hit_float
+    return numerators, hitting.astype(bool)
 
 
 _choose(os.environ.get("CBJ_KERNEL") or "compiled")
