@@ -906,9 +906,12 @@ dealer_residues(PyObject *self, PyObject *args)
         return NULL;
     }
     /* tails[L * distinct + c]: tail[L] for the shoe size sizes[c]; then one shoe's sums by
-     * result and its lifted pairs. */
+     * result and its lifted pairs; then the shoes in the order of their groups. */
     uint64_t *tails = PyMem_Malloc(8 * ((depth + 1) * distinct + outcomes + pairs));
-    if (!tails) {
+    Py_ssize_t *by_group = PyMem_Malloc(sizeof(Py_ssize_t) * (groups + 1 + shoes));
+    if (!tails || !by_group) {
+        PyMem_Free(tails);
+        PyMem_Free(by_group);
         release(buffers, N_RESIDUE);
         return PyErr_NoMemory();
     }
@@ -916,6 +919,21 @@ dealer_residues(PyObject *self, PyObject *args)
     const uint64_t *sums = buffers[R_SUMS].view.buf;
     uint64_t *out = buffers[R_OUT].view.buf;
     Py_BEGIN_ALLOW_THREADS;
+    /* The shoes by group (a counting sort), so that the sums are read in order, a row
+     * for each group's shoes together, rather than a row per shoe at random. */
+    Py_ssize_t *first = by_group + shoes;
+    for (Py_ssize_t g = 0; g <= groups; g++) {
+        first[g] = 0;
+    }
+    for (Py_ssize_t s = 0; s < shoes; s++) {
+        first[final[s] + 1]++;
+    }
+    for (Py_ssize_t g = 0; g < groups; g++) {
+        first[g + 1] += first[g];
+    }
+    for (Py_ssize_t s = 0; s < shoes; s++) {
+        by_group[first[final[s]]++] = s;
+    }
     for (Py_ssize_t k = 0; k < primes; k++) {
         const uint64_t q = (uint64_t)prime[k];
         const double reciprocal = 1.0 / (double)q;
@@ -928,7 +946,8 @@ dealer_residues(PyObject *self, PyObject *args)
                 tails[cards * distinct + c] = tails[(cards + 1) * distinct + c] * factor % q;
             }
         }
-        for (Py_ssize_t s = 0; s < shoes; s++) {
+        for (Py_ssize_t c = 0; c < shoes; c++) {
+            const Py_ssize_t s = by_group[c];
             const uint64_t *row = sums + (k * groups + final[s]) * pairs;
             const uint64_t *tail = tails + column[s];
             for (Py_ssize_t r = 0; r < outcomes; r++) {
@@ -958,6 +977,7 @@ dealer_residues(PyObject *self, PyObject *args)
     }
     Py_END_ALLOW_THREADS;
     PyMem_Free(tails);
+    PyMem_Free(by_group);
     release(buffers, N_RESIDUE);
     Py_RETURN_NONE;
 }
