@@ -383,21 +383,27 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
     # They need fewer primes than the player's values: extend them to the rest.
     few = primes_above(padded_falling(int((total - space.sizes).max()), depth))
     dealer = dealer_residues(rules, space.bonus, space.draws, few)
-    dealer = np.concatenate([dealer, extend(dealer, few, primes[len(few) :])])
     classes = showdown_classes(rules, space)
     lift = _residues(
         [padded_falling(total - m - depth, top - m - depth) for m in range(top + 1)], p
     )[:, space.sizes]
+    chances = dealer_probabilities(rules, space.bonus, space.draws)
     compiled = kernel.native()
     if compiled is not None:
-        stand = kernel.stand_modular(compiled, dealer, classes, lift, p)
+        # The sums by class, below the few primes' product as the counts are, extended
+        # (three columns, not every result's), then lifted: the same residues.
+        f = np.array(few, dtype=np.int64)
+        sums = kernel.stand_modular(compiled, dealer, classes, np.ones_like(lift[: len(f)]), f)
+        sums = np.concatenate([sums, extend(sums, few, primes[len(few) :])])
+        stand = sums * lift[:, :, None] % pk[:, :, None]
+        standing = kernel.by_class(compiled, chances, classes)
+        stand_float = standing[:, WIN] - standing[:, LOSE]
     else:
+        dealer = np.concatenate([dealer, extend(dealer, few, primes[len(few) :])])
         by_class = [(dealer * np.equal(classes.T, k)[None]).sum(axis=1) for k in (WIN, PUSH, LOSE)]
         stand = np.stack([c % pk * lift % pk for c in by_class], axis=2)  # (prime, hand, w/p/l)
-    chances = dealer_probabilities(rules, space.bonus, space.draws)
-    stand_float = (chances * (classes == WIN)).sum(axis=1) - (chances * (classes == LOSE)).sum(
-        axis=1
-    )
+        win, lose = ((chances * (classes == k)).sum(axis=1) for k in (WIN, LOSE))
+        stand_float = win - lose
     bust_lift = _residues(denominator, p)
     if compiled is not None:
         table, hitting = kernel.player_exact(
