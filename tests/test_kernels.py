@@ -263,30 +263,28 @@ def test_the_compiled_exact_pass_refuses_an_index_out_of_range() -> None:
     assert module is not None
     n, primes = 2, np.array([7, 11], dtype=np.int64)
     draws = np.ones((n, 10), dtype=np.int64)
-    stand = np.zeros((2, n, 3), dtype=np.int64)
+    # Standing wins and loses nothing (value 0); every card busts (-1): standing is better.
+    sums, lift = np.zeros((2, n, 3), dtype=np.int64), np.ones((2, n), dtype=np.int64)
     bust = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.int64)  # D(m) mod each prime, m = 0-2
+    scale = np.array([1.0, 16.0, 100.0])  # D(m) as floats: D(1) = 16 is 2 mod 7, 5 mod 11
     out, hitting = np.zeros((2, n, 5), dtype=np.int64), np.zeros(n, dtype=np.int64)
 
-    def call(sizes: list[int], kids: npt.NDArray[np.int64]) -> None:
-        chosen = np.array(sizes, dtype=np.int64)
+    def call(sizes: list[int], kids: npt.NDArray[np.int64], chosen: npt.NDArray[np.int64]) -> None:
         left = np.full(n, 10, dtype=np.int64)
-        standing = np.full(n, -2.0)  # hitting (-1: every card busts) beats standing
-        module.player_exact(out, hitting, chosen, draws, kids, left, stand, standing, bust,
-                            primes, 1e-9)  # fmt: skip
+        module.player_exact(out, hitting, np.array(sizes, dtype=np.int64), draws, kids, left,
+                            sums, lift, bust, scale, chosen, 1e-9)  # fmt: skip
 
     kids = np.full((n, 10), n, dtype=np.int64)
-    call([1, 1], kids)  # a valid call: ten busted children, D(2) each, for both hands
-    assert hitting.tolist() == [1, 1]
-    # Standing's net 0 + D(1), hitting's 0 - 10 D(2) + D(1), played: (0, 0, 10 D(2)).
-    assert out[:, 1].tolist() == [[2, (2 - 30) % 7, 0, 0, 30 % 7], [5, (5 - 60) % 11, 0, 0, 5]]
+    call([1, 1], kids, primes)  # a valid call: ten busted children, D(2) each, for both hands
+    assert hitting.tolist() == [0, 0]
+    # Standing's net 0 + D(1), hitting's 0 - 10 D(2) + D(1), played: standing's (0, 0, 0).
+    assert out[:, 1].tolist() == [[2, (2 - 30) % 7, 0, 0, 0], [5, (5 - 60) % 11, 0, 0, 0]]
     with pytest.raises(ValueError, match="out of range"):
-        call([1, 2], kids)  # a hand of 2 cards would bust into D(3): no such column
+        call([1, 2], kids, primes)  # a hand of 2 cards would bust into D(3): no such column
     with pytest.raises(ValueError, match="out of range"):
-        call([1, 1], kids + 1)
+        call([1, 1], kids + 1, primes)
     with pytest.raises(ValueError, match="coprime"):
-        module.player_exact(out, hitting, np.ones(n, dtype=np.int64), draws, kids,
-                            np.ones(n, dtype=np.int64), stand, np.zeros(n), bust,
-                            np.array([7, 7]), 1e-9)  # fmt: skip
+        call([1, 1], kids, np.array([7, 7]))
 
 
 @needs_compiled

@@ -1243,8 +1243,8 @@ stand_modular(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-enum { E_NUMERATORS, E_HITTING, E_SIZES, E_DRAWS, E_KIDS, E_LEFT, E_STAND, E_STAND_FLOAT,
-       E_BUST, E_PRIMES, N_EXACT };
+enum { E_NUMERATORS, E_HITTING, E_SIZES, E_DRAWS, E_KIDS, E_LEFT, E_SUMS, E_LIFT, E_BUST,
+       E_SCALE, E_PRIMES, N_EXACT };
 
 /* Whether hitting's numerators beat standing's: hit[W] - hit[L] > stand[W] - stand[L],
  * that is hit[W] + stand[L] > hit[L] + stand[W], compared by Garner's digits from the most
@@ -1358,20 +1358,42 @@ exact_hand(const ExactPass *e, Py_ssize_t i, int64_t m, uint64_t *numerators, do
     }
 }
 
+/* Standing's value as a float: (x - D) / D for x = standing's net shifted by D = D(m),
+ * an integer below the primes' product given by its residues (count primes, `stride`
+ * apart), taken whole from Garner's digits in doubles (x = sum_i a_i P_i, each term and
+ * sum rounded: a relative error of a few 2**-53, far inside the tie tolerance). */
+static double
+stand_value(const Garner *garner, const int64_t *primes, Py_ssize_t count, const uint64_t *x,
+            Py_ssize_t stride, const double *radix, double scale)
+{
+    uint64_t residues[GARNER_MOST], digits[GARNER_MOST];
+    for (Py_ssize_t p = 0; p < count; p++) {
+        residues[p] = x[stride * p];
+    }
+    garner_digits(garner, primes, count, residues, digits);
+    double whole = 0.0;
+    for (Py_ssize_t i = count - 1; i >= 0; i--) {
+        whole += (double)digits[i] * radix[i];
+    }
+    return whole / scale - 1.0;
+}
+
 /*
- * player_exact(numerators, hitting, sizes, draws, kids, left, stand, stand_float, bust,
+ * player_exact(numerators, hitting, sizes, draws, kids, left, sums, lift, bust, scale,
  *              primes, tolerance)
  *
  * The whole exact backward induction of solver/exact/player.py (solve_exact_modular),
  * modulo each prime q = primes[p], the hands of each size from the largest down to 1:
  * hand i of m = sizes[i] cards and draws[i, v] cards of value v + 1 left draws to hand
- * kids[i, v] (n: busted, which loses bust[p, m + 1] = D(m + 1) mod q).  Hitting's
- * numerators are the sums of draws times the children's played numerators; the float
- * value of hitting (sum_v draws[i, v] value[kid] / left[i], numpy's order, a busted hand
- * -1) picks the play against stand_float[i], except within `tolerance`, where the
- * numerators decide exactly (see beats).  Out: hitting[i], and numerators[p, i] =
- * (standing's net, hitting's net, the played win, push and lose), the nets W - L shifted
- * by D(m) = bust[p, m] into [0, q).  stand is (primes, n, 3), bust (primes, columns).
+ * kids[i, v] (n: busted, which loses bust[p, m + 1] = D(m + 1) mod q).  Standing's
+ * numerators are the dealer's sums by class times lift (sums (primes, n, 3), lift
+ * (primes, n)); hitting's are the sums of draws times the children's played numerators.
+ * Float values pick the play: hitting's as on numpy (sum_v draws[i, v] value[kid] /
+ * left[i], numpy's order, a busted hand -1), standing's from its exact numerators (see
+ * stand_value; scale[m] = D(m) as a float); within `tolerance` the numerators decide
+ * exactly (see beats), so every decision is the exact one, as on numpy.  Out: hitting[i]
+ * and numerators[p, i] = (standing's net, hitting's net, the played win, push and lose),
+ * the nets W - L shifted by D(m) = bust[p, m] into [0, q).  bust is (primes, columns).
  */
 static PyObject *
 player_exact(PyObject *self, PyObject *args)
@@ -1379,20 +1401,21 @@ player_exact(PyObject *self, PyObject *args)
     PyObject *objects[N_EXACT];
     double tolerance;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOd", &objects[E_NUMERATORS], &objects[E_HITTING],
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOd", &objects[E_NUMERATORS], &objects[E_HITTING],
                           &objects[E_SIZES], &objects[E_DRAWS], &objects[E_KIDS],
-                          &objects[E_LEFT], &objects[E_STAND], &objects[E_STAND_FLOAT],
-                          &objects[E_BUST], &objects[E_PRIMES], &tolerance)) {
+                          &objects[E_LEFT], &objects[E_SUMS], &objects[E_LIFT],
+                          &objects[E_BUST], &objects[E_SCALE], &objects[E_PRIMES],
+                          &tolerance)) {
         return NULL;
     }
     static const char *names[N_EXACT] = {"numerators", "hitting", "sizes", "draws",
-                                         "kids",       "left",    "stand", "stand_float",
-                                         "bust",       "primes"};
+                                         "kids",       "left",    "sums",  "lift",
+                                         "bust",       "scale",   "primes"};
     Buffer buffers[N_EXACT];
     memset(buffers, 0, sizeof buffers);
     for (int i = 0; i < N_EXACT; i++) {
         const int writable = i == E_NUMERATORS || i == E_HITTING;
-        const char kind = i == E_STAND_FLOAT ? 'd' : 'q';
+        const char kind = i == E_SCALE ? 'd' : 'q';
         if (take_buffer(objects[i], &buffers[i], writable, kind, names[i]) < 0) {
             release(buffers, N_EXACT);
             return NULL;
@@ -1407,8 +1430,8 @@ player_exact(PyObject *self, PyObject *args)
     if (!shape2(&buffers[E_BUST], &bust_rows, &columns) || bust_rows != count ||
         length(&buffers[E_NUMERATORS]) != 5 * count * n || length(&buffers[E_HITTING]) != n ||
         length(&buffers[E_DRAWS]) != 10 * n || length(&buffers[E_KIDS]) != 10 * n ||
-        length(&buffers[E_LEFT]) != n || length(&buffers[E_STAND]) != 3 * count * n ||
-        length(&buffers[E_STAND_FLOAT]) != n) {
+        length(&buffers[E_LEFT]) != n || length(&buffers[E_SUMS]) != 3 * count * n ||
+        length(&buffers[E_LIFT]) != count * n || length(&buffers[E_SCALE]) != columns) {
         problem = "the arrays' sizes do not match";
     } else if (!within(kids, 10 * n, n + 1) || !within(sizes, n, columns - 1)) {
         problem = "an index is out of range (kids up to n, sizes below bust's columns - 1)";
@@ -1420,11 +1443,14 @@ player_exact(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; !problem && i < n; i++) {
         largest = sizes[i] > largest ? sizes[i] : largest;
     }
-    /* Scratch: the float values (the busted hand's last), then the hands by size. */
-    double *value = problem ? NULL : PyMem_Malloc(8 * (n + 1));
+    /* Scratch: the float values (the busted hand's last) and standing's; standing's
+     * numerators, lifted; the hands by size. */
+    double *value = problem ? NULL : PyMem_Malloc(8 * (2 * n + 1));
+    uint64_t *stand = problem ? NULL : PyMem_Malloc(8 * (3 * count * n + 1));
     Py_ssize_t *first = problem ? NULL : PyMem_Malloc(sizeof(Py_ssize_t) * (2 * largest + n + 3));
-    if (!problem && (!value || !first)) {
+    if (!problem && (!value || !stand || !first)) {
         PyMem_Free(value);
+        PyMem_Free(stand);
         PyMem_Free(first);
         release(buffers, N_EXACT);
         return PyErr_NoMemory();
@@ -1436,23 +1462,39 @@ player_exact(PyObject *self, PyObject *args)
     }
     uint64_t *numerators = buffers[E_NUMERATORS].view.buf;
     int64_t *hitting = buffers[E_HITTING].view.buf;
-    ExactPass e = {sizes, draws, kids, buffers[E_LEFT].view.buf, primes,
-                   buffers[E_STAND].view.buf, buffers[E_BUST].view.buf,
-                   buffers[E_STAND_FLOAT].view.buf, n, count, columns, tolerance, &garner};
+    const uint64_t *sums = buffers[E_SUMS].view.buf, *lift = buffers[E_LIFT].view.buf;
+    const double *scale = buffers[E_SCALE].view.buf;
+    double *stand_float = value + n + 1;
+    ExactPass e = {sizes, draws, kids, buffers[E_LEFT].view.buf, primes, stand,
+                   buffers[E_BUST].view.buf, stand_float, n, count, columns, tolerance,
+                   &garner};
     Py_BEGIN_ALLOW_THREADS;
-    /* Every hand: standing's net, and hitting's as if it drew nothing (a hand of no cards
-     * is never played), until its size is passed. */
+    /* Every hand: standing's numerators and net, and hitting's net as if it drew nothing
+     * (a hand of no cards is never played), until its size is passed. */
     for (Py_ssize_t p = 0; p < count; p++) {
         const uint64_t q = (uint64_t)primes[p];
+        const double r = garner.reciprocals[p];
         for (Py_ssize_t i = 0; i < n; i++) {
-            const uint64_t *s = e.stand + 3 * (n * p + i), shift = e.bust[columns * p + sizes[i]];
-            uint64_t *o = numerators + 5 * (n * p + i);
-            o[0] = modulo(s[0] + q - s[2] + shift, q, garner.reciprocals[p]);
-            o[1] = modulo(shift, q, garner.reciprocals[p]);
+            const uint64_t *from = sums + 3 * (n * p + i), factor = modulo(lift[n * p + i], q, r);
+            uint64_t *s = stand + 3 * (n * p + i), *o = numerators + 5 * (n * p + i);
+            for (int k = 0; k < 3; k++) {
+                s[k] = modulo(modulo(from[k], q, r) * factor, q, r);
+            }
+            const uint64_t shift = e.bust[columns * p + sizes[i]];
+            o[0] = modulo(s[0] + q - s[2] + shift, q, r);
+            o[1] = modulo(shift, q, r);
             o[2] = o[3] = o[4] = 0;
         }
     }
+    /* P_i = primes[0] ... primes[i - 1] as floats, for standing's values. */
+    double radix[GARNER_MOST];
+    radix[0] = 1.0;
+    for (Py_ssize_t i = 1; i < count; i++) {
+        radix[i] = radix[i - 1] * (double)primes[i - 1];
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
+        stand_float[i] = stand_value(&garner, primes, count, numerators + 5 * i, 5 * n, radix,
+                                     scale[sizes[i]]);
         value[i] = 0.0;
         hitting[i] = 0;
     }
@@ -1466,6 +1508,7 @@ player_exact(PyObject *self, PyObject *args)
     }
     Py_END_ALLOW_THREADS;
     PyMem_Free(value);
+    PyMem_Free(stand);
     PyMem_Free(first);
     release(buffers, N_EXACT);
     Py_RETURN_NONE;

@@ -307,24 +307,26 @@ def rows(module: ModuleType, array: FloatArray, order: IntArray) -> tuple[tuple[
 def player_exact(
     module: ModuleType,
     space: Any,
-    standing: tuple[IntArray, FloatArray],
+    standing: tuple[IntArray, IntArray, FloatArray],
     bust: IntArray,
     primes: IntArray,
     tolerance: float,
 ) -> tuple[IntArray, BoolArray]:
     """``player.solve_exact_modular``'s whole backward pass in ``module``.
 
-    ``space`` is the ``HandSpace``, ``standing`` standing's residues (prime, hand, w/p/l)
-    and float values, ``bust`` each ``D(m)`` modulo each prime (prime, m).  Returns the
-    numerators (prime, hand, (standing's net, hitting's net, played win, push, lose)) and
-    whether each hand hits; float values within ``tolerance`` are decided exactly.
+    ``space`` is the ``HandSpace``; ``standing`` holds the dealer's residues summed by
+    showdown class (prime, hand, w/p/l), each hand's lift to its denominator (prime,
+    hand) and each ``D(m)`` as a float; ``bust`` each ``D(m)`` modulo each prime
+    (prime, m).  Returns the numerators (prime, hand, (standing's net, hitting's net,
+    played win, push, lose)) and whether each hand hits; float values within
+    ``tolerance`` are decided exactly.
     """
     import numpy as np
 
     def ints(array: IntArray) -> IntArray:
         return np.ascontiguousarray(array, dtype=np.int64)
 
-    stand, stand_float = standing
+    sums, lift, scale = standing
     n = len(space.sizes)
     numerators = np.empty((len(primes), n, 5), dtype=np.int64)
     hitting = np.empty(n, dtype=np.int64)
@@ -335,9 +337,10 @@ def player_exact(
         ints(space.draws),
         ints(space.children),
         ints(sum(space.shoe) - space.sizes),
-        ints(stand),
-        np.ascontiguousarray(stand_float, dtype=np.float64),
+        ints(sums),
+        ints(lift),
         ints(bust),
+        np.ascontiguousarray(scale, dtype=np.float64),
         ints(primes),
         tolerance,
     )

@@ -370,7 +370,9 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
     A decision compares two numerators: it is read from the float values alongside,
     except where those are within :data:`TIE_TOLERANCE`, where both numerators are
     rebuilt and compared exactly (on the compiled kernel, by their Garner digits).  Float
-    error is below 1e-14, far inside the tolerance.
+    error is below 1e-14, far inside the tolerance, so every decision is the exact one
+    whichever way the floats are made (on the compiled kernel, standing's come from its
+    numerators rather than from the float dealer's).
     """
     total = sum(space.shoe)
     depth = dealer_ends(rules, space.bonus).depth
@@ -387,30 +389,27 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
     lift = _residues(
         [padded_falling(total - m - depth, top - m - depth) for m in range(top + 1)], p
     )[:, space.sizes]
-    chances = dealer_probabilities(rules, space.bonus, space.draws)
+    bust_lift = _residues(denominator, p)
     compiled = kernel.native()
     if compiled is not None:
         # The sums by class, below the few primes' product as the counts are, extended
-        # (three columns, not every result's), then lifted: the same residues.
+        # (three columns, not every result's) and lifted in C: the same residues.  The
+        # float values of standing come from them too (no float fold): every decision
+        # is still the exact one.
         f = np.array(few, dtype=np.int64)
         sums = kernel.stand_modular(compiled, dealer, classes, np.ones_like(lift[: len(f)]), f)
         sums = np.concatenate([sums, extend(sums, few, primes[len(few) :])])
-        stand = sums * lift[:, :, None] % pk[:, :, None]
-        standing = kernel.by_class(compiled, chances, classes)
-        stand_float = standing[:, WIN] - standing[:, LOSE]
+        scale = np.array([float(d) for d in denominator])
+        table, hitting = kernel.player_exact(
+            compiled, space, (sums, lift, scale), bust_lift, p, TIE_TOLERANCE
+        )
     else:
         dealer = np.concatenate([dealer, extend(dealer, few, primes[len(few) :])])
         by_class = [(dealer * np.equal(classes.T, k)[None]).sum(axis=1) for k in (WIN, PUSH, LOSE)]
         stand = np.stack([c % pk * lift % pk for c in by_class], axis=2)  # (prime, hand, w/p/l)
+        chances = dealer_probabilities(rules, space.bonus, space.draws)
         win, lose = ((chances * (classes == k)).sum(axis=1) for k in (WIN, LOSE))
-        stand_float = win - lose
-    bust_lift = _residues(denominator, p)
-    if compiled is not None:
-        table, hitting = kernel.player_exact(
-            compiled, space, (stand, stand_float), bust_lift, p, TIE_TOLERANCE
-        )
-    else:
-        table, hitting = _pass_modular(space, (stand, stand_float), bust_lift, primes)
+        table, hitting = _pass_modular(space, (stand, win - lose), bust_lift, primes)
     denominators = [denominator[m] for m in space.sizes.tolist()]
     numerators = Numerators(
         table,
