@@ -1475,10 +1475,11 @@ player_exact(PyObject *self, PyObject *args)
         const uint64_t q = (uint64_t)primes[p];
         const double r = garner.reciprocals[p];
         for (Py_ssize_t i = 0; i < n; i++) {
-            const uint64_t *from = sums + 3 * (n * p + i), factor = modulo(lift[n * p + i], q, r);
+            /* residues below 2**29 (sums and lift as given): products below 2**58 */
+            const uint64_t *from = sums + 3 * (n * p + i), factor = lift[n * p + i];
             uint64_t *s = stand + 3 * (n * p + i), *o = numerators + 5 * (n * p + i);
             for (int k = 0; k < 3; k++) {
-                s[k] = modulo(modulo(from[k], q, r) * factor, q, r);
+                s[k] = modulo(from[k] * factor, q, r);
             }
             const uint64_t shift = e.bust[columns * p + sizes[i]];
             o[0] = modulo(s[0] + q - s[2] + shift, q, r);
