@@ -181,10 +181,17 @@ row_float(const Step *step, Py_ssize_t kept, const double *restrict in,
 {
     const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
     const Py_ssize_t size = step->size;
-    for (Py_ssize_t t = 0; t < size; t++) {
+    /* Ranks 0 and 1 in one pass: each product rounded, then their sum, as numpy does. */
+    const Py_ssize_t both = kept >= 1 ? (Py_ssize_t)widths[1] : 0;
+    const double *restrict in_1 = in + (kept >= 1 ? starts[1] : 0);
+    const double *restrict f_1 = f + (kept >= 1 ? starts[1] : 0);
+    for (Py_ssize_t t = 0; t < both; t++) {
+        o[t] = in[t] * f[t] + in_1[t] * f_1[t];
+    }
+    for (Py_ssize_t t = both; t < size; t++) {
         o[t] = in[t] * f[t];
     }
-    for (Py_ssize_t k = 1; k <= kept; k++) {
+    for (Py_ssize_t k = 2; k <= kept; k++) {
         const double *restrict in_k = in + starts[k];
         const double *restrict f_k = f + starts[k];
         const Py_ssize_t w = (Py_ssize_t)widths[k];
@@ -203,10 +210,17 @@ row_modulo(const Step *step, Py_ssize_t kept, const uint64_t *restrict in,
 {
     const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
     const Py_ssize_t size = step->size;
-    for (Py_ssize_t t = 0; t < size; t++) {
+    /* Ranks 0 and 1 in one pass (the sum is exact: the order of integer terms is free). */
+    const Py_ssize_t both = kept >= 1 ? (Py_ssize_t)widths[1] : 0;
+    const uint64_t *restrict in_1 = in + (kept >= 1 ? starts[1] : 0);
+    const uint64_t *restrict f_1 = f + (kept >= 1 ? starts[1] : 0);
+    for (Py_ssize_t t = 0; t < both; t++) {
+        o[t] = in[t] * f[t] + in_1[t] * f_1[t];
+    }
+    for (Py_ssize_t t = both; t < size; t++) {
         o[t] = in[t] * f[t];
     }
-    for (Py_ssize_t k = 1; k <= kept; k++) {
+    for (Py_ssize_t k = 2; k <= kept; k++) {
         const uint64_t *restrict in_k = in + starts[k];
         const uint64_t *restrict f_k = f + starts[k];
         const Py_ssize_t w = (Py_ssize_t)widths[k];
@@ -214,8 +228,14 @@ row_modulo(const Step *step, Py_ssize_t kept, const uint64_t *restrict in,
             o[t] += in_k[t] * f_k[t];
         }
     }
+    /* The quotient from a reciprocal rounded low by 2**-40 is never too large and (the
+     * sums' quotients being below 2**34) at most one too small: one correction. */
+    const double low = reciprocal * (1.0 - 0x1p-40);
+    const uint64_t p = (uint64_t)prime;
     for (Py_ssize_t t = 0; t < size; t++) {
-        o[t] = (uint64_t)reduce((int64_t)(o[t] & INT64_MAX), prime, reciprocal);
+        const uint64_t x = o[t] & INT64_MAX;
+        const uint64_t r = x - (uint64_t)(int64_t)((double)(int64_t)x * low) * p;
+        o[t] = r >= p ? r - p : r;
     }
 }
 
