@@ -203,29 +203,31 @@ row_float(const Step *step, Py_ssize_t kept, const double *restrict in,
 
 /* row_float modulo a prime below 2**29.  Residues below 2**29 make each product below
  * 2**58, and at most 32 of them add up below 2**63; unsigned, so that wrong inputs give
- * wrong residues, never undefined behaviour. */
+ * wrong residues, never undefined behaviour.  The factors and the parent's row come as
+ * 32-bit residues: a product of two is one widening multiply, which the compiler
+ * vectorises (64 by 64 bits it builds from three). */
 static void
-row_modulo(const Step *step, Py_ssize_t kept, const uint64_t *restrict in,
-           const uint64_t *restrict f, uint64_t *restrict o, int64_t prime, double reciprocal)
+row_modulo(const Step *step, Py_ssize_t kept, const uint32_t *restrict in,
+           const uint32_t *restrict f, uint64_t *restrict o, int64_t prime, double reciprocal)
 {
     const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
     const Py_ssize_t size = step->size;
     /* Ranks 0 and 1 in one pass (the sum is exact: the order of integer terms is free). */
     const Py_ssize_t both = kept >= 1 ? (Py_ssize_t)widths[1] : 0;
-    const uint64_t *restrict in_1 = in + (kept >= 1 ? starts[1] : 0);
-    const uint64_t *restrict f_1 = f + (kept >= 1 ? starts[1] : 0);
+    const uint32_t *restrict in_1 = in + (kept >= 1 ? starts[1] : 0);
+    const uint32_t *restrict f_1 = f + (kept >= 1 ? starts[1] : 0);
     for (Py_ssize_t t = 0; t < both; t++) {
-        o[t] = in[t] * f[t] + in_1[t] * f_1[t];
+        o[t] = (uint64_t)in[t] * f[t] + (uint64_t)in_1[t] * f_1[t];
     }
     for (Py_ssize_t t = both; t < size; t++) {
-        o[t] = in[t] * f[t];
+        o[t] = (uint64_t)in[t] * f[t];
     }
     for (Py_ssize_t k = 2; k <= kept; k++) {
-        const uint64_t *restrict in_k = in + starts[k];
-        const uint64_t *restrict f_k = f + starts[k];
+        const uint32_t *restrict in_k = in + starts[k];
+        const uint32_t *restrict f_k = f + starts[k];
         const Py_ssize_t w = (Py_ssize_t)widths[k];
         for (Py_ssize_t t = 0; t < w; t++) {
-            o[t] += in_k[t] * f_k[t];
+            o[t] += (uint64_t)in_k[t] * f_k[t];
         }
     }
     /* The quotient from a reciprocal rounded low by 2**-40 is never too large and (the
@@ -242,7 +244,8 @@ row_modulo(const Step *step, Py_ssize_t kept, const uint64_t *restrict in,
 /* What the walk over the shoe groups keeps for one step: its output groups sorted by
  * parent (children[first_child[p]] up to children[first_child[p + 1]] come from input
  * group p), each output group's block of bounds, each block's factors (`columns` apart),
- * and the rows in flight (the parent's row in the step's order, one output row). */
+ * and the rows in flight (the parent's row in the step's order, one output row).  The
+ * factors and the ordered row are doubles for floats, 32-bit residues modulo a prime. */
 typedef struct {
     Py_ssize_t *first_child, *children, *block;
     char *factors, *ordered, *row;
@@ -310,8 +313,8 @@ prepare_level(Level *level, const Step *step, const char *table, Py_ssize_t tabl
             if (prime == 0) {
                 ((double *)level->factors)[b * columns + j] = ((const double *)table)[at];
             } else {
-                ((uint64_t *)level->factors)[b * columns + j] =
-                    (uint64_t)reduce(((const int64_t *)table)[at], prime, reciprocal);
+                ((uint32_t *)level->factors)[b * columns + j] =
+                    (uint32_t)reduce(((const int64_t *)table)[at], prime, reciprocal);
             }
         }
     }
@@ -341,19 +344,26 @@ walk(const Walk *w, Py_ssize_t i, Py_ssize_t group, const char *in)
     const int64_t *order = ints(step, ORDER);
     const Py_ssize_t columns = step->columns;
     const uint64_t *from = (const uint64_t *)in;
-    uint64_t *ordered = (uint64_t *)level->ordered;
-    for (Py_ssize_t j = 0; j < columns; j++) {
-        ordered[j] = from[order[j]]; /* the bits moved as they are, float or residue */
+    if (w->prime == 0) {
+        uint64_t *ordered = (uint64_t *)level->ordered;
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            ordered[j] = from[order[j]]; /* the float's bits moved as they are */
+        }
+    } else {
+        uint32_t *ordered = (uint32_t *)level->ordered;
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            ordered[j] = (uint32_t)from[order[j]]; /* a residue below 2**29 */
+        }
     }
     for (Py_ssize_t c = level->first_child[group]; c < level->first_child[group + 1]; c++) {
         const Py_ssize_t g = level->children[c], b = level->block[g];
         const Py_ssize_t kept = kept_ranks(step, b);
-        const char *f = level->factors + 8 * b * columns;
         if (w->prime == 0) {
-            row_float(step, kept, (const double *)ordered, (const double *)f,
-                      (double *)level->row);
+            const double *f = (const double *)level->factors + b * columns;
+            row_float(step, kept, (const double *)level->ordered, f, (double *)level->row);
         } else {
-            row_modulo(step, kept, ordered, (const uint64_t *)f, (uint64_t *)level->row,
+            const uint32_t *f = (const uint32_t *)level->factors + b * columns;
+            row_modulo(step, kept, (const uint32_t *)level->ordered, f, (uint64_t *)level->row,
                        w->prime, w->reciprocal);
         }
         if (i + 1 < w->count) {
