@@ -936,8 +936,10 @@ dealer_residues(PyObject *self, PyObject *args)
         return NULL;
     }
     /* tails[L * distinct + c]: tail[L] for the shoe size sizes[c]; then one shoe's sums by
-     * result and its lifted pairs; then the shoes in the order of their groups. */
-    uint64_t *tails = PyMem_Malloc(8 * ((depth + 1) * distinct + outcomes + pairs));
+     * result and its lifted pairs; then each size's tail for each pair (distinct x pairs);
+     * then the shoes in the order of their groups. */
+    uint64_t *tails =
+        PyMem_Malloc(8 * ((depth + 1) * distinct + outcomes + pairs + distinct * pairs));
     Py_ssize_t *by_group = PyMem_Malloc(sizeof(Py_ssize_t) * (groups + 1 + shoes));
     if (!tails || !by_group) {
         PyMem_Free(tails);
@@ -946,6 +948,7 @@ dealer_residues(PyObject *self, PyObject *args)
         return PyErr_NoMemory();
     }
     uint64_t *totals = tails + (depth + 1) * distinct, *lifted = totals + outcomes;
+    uint64_t *by_pair = lifted + pairs;
     const uint64_t *sums = buffers[R_SUMS].view.buf;
     uint64_t *out = buffers[R_OUT].view.buf;
     Py_BEGIN_ALLOW_THREADS;
@@ -975,16 +978,19 @@ dealer_residues(PyObject *self, PyObject *args)
                 const uint64_t factor = (uint64_t)(n > 1 ? n : 1) % q;
                 tails[cards * distinct + c] = tails[(cards + 1) * distinct + c] * factor % q;
             }
+            for (Py_ssize_t j = 0; j < pairs; j++) {
+                by_pair[c * pairs + j] = tails[lengths[j] * distinct + c];
+            }
         }
         for (Py_ssize_t c = 0; c < shoes; c++) {
             const Py_ssize_t s = by_group[c];
             const uint64_t *row = sums + (k * groups + final[s]) * pairs;
-            const uint64_t *tail = tails + column[s];
+            const uint64_t *tail = tails + column[s], *lift = by_pair + column[s] * pairs;
             for (Py_ssize_t r = 0; r < outcomes; r++) {
                 totals[r] = 0;
             }
             for (Py_ssize_t j = 0; j < pairs; j++) {
-                lifted[j] = row[j] * tail[lengths[j] * distinct];
+                lifted[j] = row[j] * lift[j];
             }
             /* A result's pairs are adjacent (sorted by result): each run is added in a
              * register, products below 2**58 reduced once every 15 (below 2**62). */
