@@ -10,6 +10,7 @@ its absence fails them.
 from __future__ import annotations
 
 import gc
+import math
 import os
 import subprocess
 import sys
@@ -24,10 +25,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.exact import kernel
+from solver.exact import kernel, player
 from solver.exact.dealer import _distinct_sizes, dealer_probabilities, dealer_residues
-from solver.exact.modular import moduli
-from solver.exact.player import solve_exact, solve_float
+from solver.exact.modular import extend, moduli, rebuild
+from solver.exact.player import solve_exact, solve_exact_plain, solve_float
 from solver.exact.player_hands import hand_space, showdown_classes
 from solver.model.cards import Shoe
 from solver.model.counts import SYSTEMS
@@ -256,27 +257,107 @@ def test_the_compiled_dealers_tail_and_rows_refuse_an_index_out_of_range() -> No
 
 
 @needs_compiled
-def test_the_compiled_modular_pass_refuses_an_index_out_of_range() -> None:
+def test_the_compiled_exact_pass_refuses_an_index_out_of_range() -> None:
     kernel.use("compiled")
     module = kernel.native()
     assert module is not None
     n, primes = 2, np.array([7, 11], dtype=np.int64)
     draws = np.ones((n, 10), dtype=np.int64)
+    # Standing wins and loses nothing (value 0); every card busts (-1): standing is better.
+    sums, lift = np.zeros((2, n, 3), dtype=np.int64), np.ones((2, n), dtype=np.int64)
+    bust = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.int64)  # D(m) mod each prime, m = 0-2
+    scale = np.array([1.0, 16.0, 100.0])  # D(m) as floats: D(1) = 16 is 2 mod 7, 5 mod 11
+    out, hitting = np.zeros((2, n, 5), dtype=np.int64), np.zeros(n, dtype=np.int64)
+
+    def call(sizes: list[int], kids: npt.NDArray[np.int64], chosen: npt.NDArray[np.int64]) -> None:
+        left = np.full(n, 10, dtype=np.int64)
+        module.player_exact(out, hitting, np.array(sizes, dtype=np.int64), draws, kids, left,
+                            sums, lift, bust, scale, chosen, 1e-9)  # fmt: skip
+
     kids = np.full((n, 10), n, dtype=np.int64)
-    played = np.ones((2, n + 1, 3), dtype=np.int64)
-    hit = np.zeros((2, n, 3), dtype=np.int64)
-    value, left = np.zeros(n + 1), np.full(n, 10, dtype=np.int64)
-
-    def call(rows: list[int], kids: npt.NDArray[np.int64]) -> None:
-        chosen = np.array(rows, dtype=np.int64)
-        module.player_modular(chosen, draws, kids, played, value, left, primes, hit, np.zeros(1))
-
-    call([1], kids)  # a valid call: ten busted children, one residue each
-    assert hit[:, 1].tolist() == [[3, 3, 3], [10, 10, 10]]
+    call([1, 1], kids, primes)  # a valid call: ten busted children, D(2) each, for both hands
+    assert hitting.tolist() == [0, 0]
+    # Standing's net 0 + D(1), hitting's 0 - 10 D(2) + D(1), played: standing's (0, 0, 0).
+    assert out[:, 1].tolist() == [[2, (2 - 30) % 7, 0, 0, 0], [5, (5 - 60) % 11, 0, 0, 0]]
     with pytest.raises(ValueError, match="out of range"):
-        call([2], kids)
+        call([1, 2], kids, primes)  # a hand of 2 cards would bust into D(3): no such column
     with pytest.raises(ValueError, match="out of range"):
-        call([0], kids + 1)
+        call([1, 1], kids + 1, primes)
+    with pytest.raises(ValueError, match="coprime"):
+        call([1, 1], kids, np.array([7, 7]))
+
+
+@needs_compiled
+def test_the_compiled_residue_kernels_refuse_an_index_out_of_range() -> None:
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    one, zero = np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    primes = np.array([7], dtype=np.int64)
+
+    def tail(final: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64]) -> list[int]:
+        out = np.zeros((1, 2, 1), dtype=np.int64)
+        sums = np.full((1, 1, 1), 3, dtype=np.int64)
+        module.dealer_residues(out, sums, final, lengths, one, np.array([5]), zero, primes, 2)
+        return out.ravel().tolist()
+
+    # One pair of result 1 and length 1 (3 ways) from a shoe of 5: lifted by 4, of 5 * 4.
+    assert tail(zero, one) == [(20 - 12) % 7, 12 % 7]
+    with pytest.raises(ValueError, match="out of range"):
+        tail(one, one)
+    with pytest.raises(ValueError, match="out of range"):
+        tail(zero, one + 2)
+    residues = np.array([[1, 2], [3, 4]], dtype=np.int64)
+    out = np.zeros((1, 2), dtype=np.int64)
+    module.extend(out, residues, np.array([5, 7]), np.array([11]))
+    assert out.tolist() == [[31 % 11, 32 % 11]]  # 31 = 1 mod 5 = 3 mod 7; 32 = 2, 4
+    with pytest.raises(ValueError, match="coprime"):
+        module.extend(out, residues, np.array([5, 5]), np.array([11]))
+    with pytest.raises(ValueError, match="out"):
+        module.extend(np.zeros((2, 2), dtype=np.int64), residues, np.array([5, 7]), one + 10)
+    stand = np.zeros((1, 1, 3), dtype=np.int64)
+    dealer = np.array([[[2], [3]]], dtype=np.int64)  # (prime, result, hand)
+    module.stand_modular(stand, dealer, np.array([[0, 2]]), np.array([[4]]), primes)
+    assert stand.tolist() == [[[8 % 7, 0, 12 % 7]]]
+    with pytest.raises(ValueError, match="sizes"):
+        module.stand_modular(stand, dealer, np.array([[0, 2, 1]]), np.array([[4]]), primes)
+
+
+@needs_compiled
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 8), st.integers(0, 8), st.data())
+def test_extending_residues_to_more_primes_is_the_same_on_both_kernels(
+    count: int, added: int, data: st.DataObject
+) -> None:
+    primes = moduli(count + added)
+    drawn = [data.draw(st.lists(st.integers(0, q - 1), min_size=6, max_size=6)) for q in primes]
+    residues = np.array(drawn[:count], dtype=np.int64).reshape(count, 2, 3)
+    slow, fast = both(lambda: extend(residues, primes[:count], primes[count:]))
+    np.testing.assert_array_equal(slow, fast)
+    # The integers themselves, rebuilt, have those residues.
+    whole = rebuild(residues, primes[:count]).ravel().tolist()
+    assert fast.reshape(added, 6).tolist() == [[int(x) % q for x in whole] for q in primes[count:]]
+
+
+@needs_compiled
+@settings(max_examples=6, deadline=None)
+@given(rules_drawn, st.integers(1, 10), st.integers(0, 30))
+def test_every_decision_taken_exactly_is_the_same_on_both_kernels(
+    rules: Rules, bonus: int, taken: int
+) -> None:
+    # An infinite tolerance sends every hand to the exact comparison (Garner's digits in C,
+    # Python's integers on numpy): both must match the plain exact solve.
+    shoe = tuple(int(n) for n in ONE_DECK)
+    shoe = (*shoe[:9], shoe[9] - min(taken, 15))
+    roots = [tuple(int(v == p) for v in range(10)) for p in range(10) if shoe[p] > 0]
+    space = hand_space(bonus, shoe, roots)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(player, "TIE_TOLERANCE", math.inf)
+        slow, fast = both(lambda: solve_exact(rules, space))
+    plain = solve_exact_plain(rules, space)
+    assert slow.hitting == fast.hitting == plain.hitting
+    assert list(slow.outcomes) == list(fast.outcomes) == list(plain.outcomes)
+    assert list(slow.hit) == list(fast.hit) == list(plain.hit)
 
 
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:

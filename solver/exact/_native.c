@@ -2,8 +2,11 @@
  * The exact side's compiled kernels (optional: solver/exact/kernel.py falls back to numpy).
  *
  * fold: the dealer's fold (solver/exact/dealer.py, _fold), every card value's step, in floats
- * or in integers modulo a prime below 2**29; player_float and player_modular: the player's
- * backward induction in floats and, one hand size a call, modulo the exact path's primes.
+ * or in integers modulo a prime below 2**29; player_float and player_exact: the player's
+ * backward induction in floats and modulo the exact path's primes (near-ties decided
+ * exactly); dealer_residues, extend and stand_modular: the exact path's residues around
+ * those (the dealer's after the folds, their extension to more primes, standing's by
+ * showdown class).
  * Every output entry of the fold adds its products in the order numpy's loop adds them
  * (rank 0 first, then rank 1, ...), each product rounded once, so with -ffp-contract=off
  * (no fused multiply-add) the float results are the same bits as numpy's.
@@ -15,6 +18,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -177,10 +181,17 @@ row_float(const Step *step, Py_ssize_t kept, const double *restrict in,
 {
     const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
     const Py_ssize_t size = step->size;
-    for (Py_ssize_t t = 0; t < size; t++) {
+    /* Ranks 0 and 1 in one pass: each product rounded, then their sum, as numpy does. */
+    const Py_ssize_t both = kept >= 1 ? (Py_ssize_t)widths[1] : 0;
+    const double *restrict in_1 = in + (kept >= 1 ? starts[1] : 0);
+    const double *restrict f_1 = f + (kept >= 1 ? starts[1] : 0);
+    for (Py_ssize_t t = 0; t < both; t++) {
+        o[t] = in[t] * f[t] + in_1[t] * f_1[t];
+    }
+    for (Py_ssize_t t = both; t < size; t++) {
         o[t] = in[t] * f[t];
     }
-    for (Py_ssize_t k = 1; k <= kept; k++) {
+    for (Py_ssize_t k = 2; k <= kept; k++) {
         const double *restrict in_k = in + starts[k];
         const double *restrict f_k = f + starts[k];
         const Py_ssize_t w = (Py_ssize_t)widths[k];
@@ -192,33 +203,49 @@ row_float(const Step *step, Py_ssize_t kept, const double *restrict in,
 
 /* row_float modulo a prime below 2**29.  Residues below 2**29 make each product below
  * 2**58, and at most 32 of them add up below 2**63; unsigned, so that wrong inputs give
- * wrong residues, never undefined behaviour. */
+ * wrong residues, never undefined behaviour.  The factors and the parent's row come as
+ * 32-bit residues: a product of two is one widening multiply, which the compiler
+ * vectorises (64 by 64 bits it builds from three). */
 static void
-row_modulo(const Step *step, Py_ssize_t kept, const uint64_t *restrict in,
-           const uint64_t *restrict f, uint64_t *restrict o, int64_t prime, double reciprocal)
+row_modulo(const Step *step, Py_ssize_t kept, const uint32_t *restrict in,
+           const uint32_t *restrict f, uint64_t *restrict o, int64_t prime, double reciprocal)
 {
     const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
     const Py_ssize_t size = step->size;
-    for (Py_ssize_t t = 0; t < size; t++) {
-        o[t] = in[t] * f[t];
+    /* Ranks 0 and 1 in one pass (the sum is exact: the order of integer terms is free). */
+    const Py_ssize_t both = kept >= 1 ? (Py_ssize_t)widths[1] : 0;
+    const uint32_t *restrict in_1 = in + (kept >= 1 ? starts[1] : 0);
+    const uint32_t *restrict f_1 = f + (kept >= 1 ? starts[1] : 0);
+    for (Py_ssize_t t = 0; t < both; t++) {
+        o[t] = (uint64_t)in[t] * f[t] + (uint64_t)in_1[t] * f_1[t];
     }
-    for (Py_ssize_t k = 1; k <= kept; k++) {
-        const uint64_t *restrict in_k = in + starts[k];
-        const uint64_t *restrict f_k = f + starts[k];
+    for (Py_ssize_t t = both; t < size; t++) {
+        o[t] = (uint64_t)in[t] * f[t];
+    }
+    for (Py_ssize_t k = 2; k <= kept; k++) {
+        const uint32_t *restrict in_k = in + starts[k];
+        const uint32_t *restrict f_k = f + starts[k];
         const Py_ssize_t w = (Py_ssize_t)widths[k];
         for (Py_ssize_t t = 0; t < w; t++) {
-            o[t] += in_k[t] * f_k[t];
+            o[t] += (uint64_t)in_k[t] * f_k[t];
         }
     }
+    /* The quotient from a reciprocal rounded low by 2**-40 is never too large and (the
+     * sums' quotients being below 2**34) at most one too small: one correction. */
+    const double low = reciprocal * (1.0 - 0x1p-40);
+    const uint64_t p = (uint64_t)prime;
     for (Py_ssize_t t = 0; t < size; t++) {
-        o[t] = (uint64_t)reduce((int64_t)(o[t] & INT64_MAX), prime, reciprocal);
+        const uint64_t x = o[t] & INT64_MAX;
+        const uint64_t r = x - (uint64_t)(int64_t)((double)(int64_t)x * low) * p;
+        o[t] = r >= p ? r - p : r;
     }
 }
 
 /* What the walk over the shoe groups keeps for one step: its output groups sorted by
  * parent (children[first_child[p]] up to children[first_child[p + 1]] come from input
  * group p), each output group's block of bounds, each block's factors (`columns` apart),
- * and the rows in flight (the parent's row in the step's order, one output row). */
+ * and the rows in flight (the parent's row in the step's order, one output row).  The
+ * factors and the ordered row are doubles for floats, 32-bit residues modulo a prime. */
 typedef struct {
     Py_ssize_t *first_child, *children, *block;
     char *factors, *ordered, *row;
@@ -286,8 +313,8 @@ prepare_level(Level *level, const Step *step, const char *table, Py_ssize_t tabl
             if (prime == 0) {
                 ((double *)level->factors)[b * columns + j] = ((const double *)table)[at];
             } else {
-                ((uint64_t *)level->factors)[b * columns + j] =
-                    (uint64_t)reduce(((const int64_t *)table)[at], prime, reciprocal);
+                ((uint32_t *)level->factors)[b * columns + j] =
+                    (uint32_t)reduce(((const int64_t *)table)[at], prime, reciprocal);
             }
         }
     }
@@ -317,19 +344,26 @@ walk(const Walk *w, Py_ssize_t i, Py_ssize_t group, const char *in)
     const int64_t *order = ints(step, ORDER);
     const Py_ssize_t columns = step->columns;
     const uint64_t *from = (const uint64_t *)in;
-    uint64_t *ordered = (uint64_t *)level->ordered;
-    for (Py_ssize_t j = 0; j < columns; j++) {
-        ordered[j] = from[order[j]]; /* the bits moved as they are, float or residue */
+    if (w->prime == 0) {
+        uint64_t *ordered = (uint64_t *)level->ordered;
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            ordered[j] = from[order[j]]; /* the float's bits moved as they are */
+        }
+    } else {
+        uint32_t *ordered = (uint32_t *)level->ordered;
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            ordered[j] = (uint32_t)from[order[j]]; /* a residue below 2**29 */
+        }
     }
     for (Py_ssize_t c = level->first_child[group]; c < level->first_child[group + 1]; c++) {
         const Py_ssize_t g = level->children[c], b = level->block[g];
         const Py_ssize_t kept = kept_ranks(step, b);
-        const char *f = level->factors + 8 * b * columns;
         if (w->prime == 0) {
-            row_float(step, kept, (const double *)ordered, (const double *)f,
-                      (double *)level->row);
+            const double *f = (const double *)level->factors + b * columns;
+            row_float(step, kept, (const double *)level->ordered, f, (double *)level->row);
         } else {
-            row_modulo(step, kept, ordered, (const uint64_t *)f, (uint64_t *)level->row,
+            const uint32_t *f = (const uint32_t *)level->factors + b * columns;
+            row_modulo(step, kept, (const uint32_t *)level->ordered, f, (uint64_t *)level->row,
                        w->prime, w->reciprocal);
         }
         if (i + 1 < w->count) {
@@ -391,8 +425,9 @@ fold(PyObject *self, PyObject *args)
         problem = "table must be two-dimensional";
         goto done;
     }
-    if (prime > 0 && !within(table->view.buf, length(table), prime)) {
-        problem = "table must hold residues modulo prime";
+    if (prime > 0 && (!within(table->view.buf, length(table), prime) ||
+                      !within(ways->view.buf, length(ways), prime))) {
+        problem = "table and ways must hold residues modulo prime";
         goto done;
     }
     sequence = PySequence_Fast(steps_object, "steps must be a sequence");
@@ -799,104 +834,720 @@ player_float(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-enum {
-    M_ROWS, M_DRAWS, M_KIDS, M_PLAYED, M_VALUE, M_LEFT, M_PRIMES, M_HIT, M_HIT_FLOAT, N_MODULAR
-};
+/* The three sizes of a three-dimensional buffer; 0 (and every size 0) if it is not one. */
+static int
+shape3(const Buffer *buffer, Py_ssize_t *first, Py_ssize_t *second, Py_ssize_t *third)
+{
+    int three = buffer->view.ndim == 3;
+    *first = three ? buffer->view.shape[0] : 0;
+    *second = three ? buffer->view.shape[1] : 0;
+    *third = three ? buffer->view.shape[2] : 0;
+    return three && *first * *second * *third == length(buffer);
+}
+
+/* Whether each of `count` moduli lies in [2, bound]. */
+static int
+moduli_within(const int64_t *primes, Py_ssize_t count, int64_t bound)
+{
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (primes[k] < 2 || primes[k] > bound) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* x mod p in [0, p), as Python's % gives it, for any x and p > 0. */
+static inline int64_t
+floor_mod(int64_t x, int64_t p)
+{
+    int64_t r = x % p;
+    return r < 0 ? r + p : r;
+}
+
+/* reduce for the residues' sums below: x mod p for a modulus p in [2, 2**29] and x below
+ * 2**62, where the quotient (below 2**34 in every use here) comes out right; input that
+ * breaks this only gives a wrong residue (x is cut to 62 bits, so nothing overflows). */
+static inline uint64_t
+modulo(uint64_t x, uint64_t p, double reciprocal)
+{
+    return (uint64_t)reduce((int64_t)(x & (((uint64_t)1 << 62) - 1)), (int64_t)p, reciprocal);
+}
+
+enum { R_OUT, R_SUMS, R_FINAL, R_LENGTHS, R_RESULTS, R_SIZES, R_COLUMN, R_PRIMES, N_RESIDUE };
 
 /*
- * player_modular(rows, draws, kids, played, value, left, primes, hit, hit_float)
+ * dealer_residues(out, sums, final, lengths, results, sizes, column, primes, depth)
  *
- * One hand size of the exact backward induction (solver/exact/player.py,
- * solve_exact_modular): for each hand i = rows[r] and each prime primes[p],
- * hit[p, i, k] = sum_v draws[i, v] * played[p, kids[i, v], k] mod primes[p] (the numerators
- * of hitting, exact), and hit_float[r] = sum_v draws[i, v] * value[kids[i, v]] / left[i]
- * (the float value that picks the play, the ten products summed in numpy's order).
- * played is (primes, n + 1, 3) with the busted hand at n, hit (primes, n, 3).  Residues
- * are below primes of at most 2**31 and draws below 2**16, so the sums of ten products stay
- * below 2**51; the arithmetic is unsigned, so input that breaks this only gives wrong
+ * The rest of solver/exact/dealer.py's dealer_residues after the modular folds, modulo
+ * each prime q = primes[k]: shoe s's count of (result, length) pair j, sums[k, final[s],
+ * j], is lifted to the common denominator by tail[lengths[j]] and added into out[k,
+ * results[j], s], where tail[L] = padded_falling(N - L, depth - L) for the shoe's size N =
+ * sizes[column[s]]; then out[k, 0, s] (bust) is tail[0] less the other results (every
+ * hand ends).  Each entry is reduced into [0, q): the same integers as numpy's.  Residues
+ * below primes of at most 2**29 keep each product below 2**58 and the sums of a shoe's
+ * pairs far inside 64 bits; the arithmetic is unsigned, so wrong input only gives wrong
  * numbers, never a read outside an array.
  */
 static PyObject *
-player_modular(PyObject *self, PyObject *args)
+dealer_residues(PyObject *self, PyObject *args)
 {
-    PyObject *objects[N_MODULAR];
+    PyObject *objects[N_RESIDUE];
+    Py_ssize_t depth;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &objects[M_ROWS], &objects[M_DRAWS],
-                          &objects[M_KIDS], &objects[M_PLAYED], &objects[M_VALUE],
-                          &objects[M_LEFT], &objects[M_PRIMES], &objects[M_HIT],
-                          &objects[M_HIT_FLOAT])) {
+    if (!PyArg_ParseTuple(args, "OOOOOOOOn", &objects[R_OUT], &objects[R_SUMS],
+                          &objects[R_FINAL], &objects[R_LENGTHS], &objects[R_RESULTS],
+                          &objects[R_SIZES], &objects[R_COLUMN], &objects[R_PRIMES], &depth)) {
         return NULL;
     }
-    static const char *names[N_MODULAR] = {"rows", "draws", "kids", "played", "value",
-                                           "left", "primes", "hit", "hit_float"};
-    static const char kinds[N_MODULAR] = {'q', 'q', 'q', 'q', 'd', 'q', 'q', 'q', 'd'};
-    Buffer buffers[N_MODULAR];
+    static const char *names[N_RESIDUE] = {"out",   "sums",  "final",  "lengths",
+                                           "results", "sizes", "column", "primes"};
+    Buffer buffers[N_RESIDUE];
     memset(buffers, 0, sizeof buffers);
-    for (int i = 0; i < N_MODULAR; i++) {
-        int writable = i == M_HIT || i == M_HIT_FLOAT;
-        if (take_buffer(objects[i], &buffers[i], writable, kinds[i], names[i]) < 0) {
-            release(buffers, N_MODULAR);
+    for (int i = 0; i < N_RESIDUE; i++) {
+        if (take_buffer(objects[i], &buffers[i], i == R_OUT, 'q', names[i]) < 0) {
+            release(buffers, N_RESIDUE);
             return NULL;
         }
     }
-    Py_ssize_t n = length(&buffers[M_LEFT]), count = length(&buffers[M_ROWS]);
-    Py_ssize_t primes = length(&buffers[M_PRIMES]);
-    const int64_t *rows = buffers[M_ROWS].view.buf, *draws = buffers[M_DRAWS].view.buf;
-    const int64_t *kids = buffers[M_KIDS].view.buf, *prime = buffers[M_PRIMES].view.buf;
+    Py_ssize_t primes, outcomes, shoes, folded, groups, pairs;
+    Py_ssize_t distinct = length(&buffers[R_SIZES]);
+    const int64_t *final = buffers[R_FINAL].view.buf, *lengths = buffers[R_LENGTHS].view.buf;
+    const int64_t *results = buffers[R_RESULTS].view.buf, *sizes = buffers[R_SIZES].view.buf;
+    const int64_t *column = buffers[R_COLUMN].view.buf, *prime = buffers[R_PRIMES].view.buf;
     const char *problem = NULL;
-    if (length(&buffers[M_DRAWS]) != 10 * n || length(&buffers[M_KIDS]) != 10 * n ||
-        length(&buffers[M_PLAYED]) != 3 * primes * (n + 1) ||
-        length(&buffers[M_VALUE]) != n + 1 || length(&buffers[M_HIT]) != 3 * primes * n ||
-        length(&buffers[M_HIT_FLOAT]) != count) {
+    if (!shape3(&buffers[R_OUT], &primes, &outcomes, &shoes) ||
+        !shape3(&buffers[R_SUMS], &folded, &groups, &pairs)) {
+        problem = "out and sums must be three-dimensional";
+    } else if (outcomes < 1 || folded != primes || length(&buffers[R_PRIMES]) != primes ||
+               length(&buffers[R_FINAL]) != shoes || length(&buffers[R_COLUMN]) != shoes ||
+               length(&buffers[R_LENGTHS]) != pairs || length(&buffers[R_RESULTS]) != pairs ||
+               depth < 0 || depth > 64) {
         problem = "the arrays' sizes do not match";
-    } else if (!within(rows, count, n) || !within(kids, 10 * n, n + 1)) {
+    } else if (!within(final, shoes, groups) || !within(column, shoes, distinct) ||
+               !within(lengths, pairs, depth + 1) || !within(results, pairs, outcomes)) {
         problem = "an index is out of range";
-    } else if (!within(draws, 10 * n, 1 << 16)) {
-        problem = "draws must be counts below 2**16";
-    } else {
-        for (Py_ssize_t p = 0; p < primes; p++) {
-            if (prime[p] < 2 || prime[p] > ((int64_t)1 << 31)) {
-                problem = "primes must lie in [2, 2**31]";
-            }
-        }
+    } else if (!moduli_within(prime, primes, (int64_t)1 << 29)) {
+        problem = "primes must lie in [2, 2**29]";
     }
     if (problem) {
-        release(buffers, N_MODULAR);
+        release(buffers, N_RESIDUE);
         PyErr_SetString(PyExc_ValueError, problem);
         return NULL;
     }
-    const uint64_t *played = buffers[M_PLAYED].view.buf;
-    const double *value = buffers[M_VALUE].view.buf;
-    const int64_t *left = buffers[M_LEFT].view.buf;
-    uint64_t *hit = buffers[M_HIT].view.buf;
-    double *hit_float = buffers[M_HIT_FLOAT].view.buf;
+    /* tails[L * distinct + c]: tail[L] for the shoe size sizes[c]; then one shoe's sums by
+     * result and its lifted pairs; then each size's tail for each pair (distinct x pairs);
+     * then the shoes in the order of their groups. */
+    uint64_t *tails =
+        PyMem_Malloc(8 * ((depth + 1) * distinct + outcomes + pairs + distinct * pairs));
+    Py_ssize_t *by_group = PyMem_Malloc(sizeof(Py_ssize_t) * (groups + 1 + shoes));
+    if (!tails || !by_group) {
+        PyMem_Free(tails);
+        PyMem_Free(by_group);
+        release(buffers, N_RESIDUE);
+        return PyErr_NoMemory();
+    }
+    uint64_t *totals = tails + (depth + 1) * distinct, *lifted = totals + outcomes;
+    uint64_t *by_pair = lifted + pairs;
+    const uint64_t *sums = buffers[R_SUMS].view.buf;
+    uint64_t *out = buffers[R_OUT].view.buf;
     Py_BEGIN_ALLOW_THREADS;
-    for (Py_ssize_t r = 0; r < count; r++) {
-        const int64_t i = rows[r];
-        const int64_t *w = draws + 10 * i, *kid = kids + 10 * i;
-        double terms[10];
-        for (int v = 0; v < 10; v++) {
-            terms[v] = (double)w[v] * value[kid[v]];
+    /* The shoes by group (a counting sort), so that the sums are read in order, a row
+     * for each group's shoes together, rather than a row per shoe at random. */
+    Py_ssize_t *first = by_group + shoes;
+    for (Py_ssize_t g = 0; g <= groups; g++) {
+        first[g] = 0;
+    }
+    for (Py_ssize_t s = 0; s < shoes; s++) {
+        first[final[s] + 1]++;
+    }
+    for (Py_ssize_t g = 0; g < groups; g++) {
+        first[g + 1] += first[g];
+    }
+    for (Py_ssize_t s = 0; s < shoes; s++) {
+        by_group[first[final[s]]++] = s;
+    }
+    for (Py_ssize_t k = 0; k < primes; k++) {
+        const uint64_t q = (uint64_t)prime[k];
+        const double reciprocal = 1.0 / (double)q;
+        for (Py_ssize_t c = 0; c < distinct; c++) {
+            tails[depth * distinct + c] = 1;
+            for (Py_ssize_t cards = depth - 1; cards >= 0; cards--) {
+                /* padded_falling(n, d) = max(n, 1) padded_falling(n - 1, d - 1) */
+                const int64_t n = sizes[c] - cards;
+                const uint64_t factor = (uint64_t)(n > 1 ? n : 1) % q;
+                tails[cards * distinct + c] = tails[(cards + 1) * distinct + c] * factor % q;
+            }
+            for (Py_ssize_t j = 0; j < pairs; j++) {
+                by_pair[c * pairs + j] = tails[lengths[j] * distinct + c];
+            }
         }
-        hit_float[r] = sum_ten(terms) / (double)left[i];
-        for (Py_ssize_t p = 0; p < primes; p++) {
-            const uint64_t q = (uint64_t)prime[p];
-            const uint64_t *from = played + 3 * (n + 1) * p;
-            uint64_t totals[3] = {0, 0, 0};
-            for (int v = 0; v < 10; v++) {
-                const uint64_t count_v = (uint64_t)w[v], *child = from + 3 * kid[v];
+        for (Py_ssize_t c = 0; c < shoes; c++) {
+            const Py_ssize_t s = by_group[c];
+            const uint64_t *row = sums + (k * groups + final[s]) * pairs;
+            const uint64_t *tail = tails + column[s], *lift = by_pair + column[s] * pairs;
+            for (Py_ssize_t r = 0; r < outcomes; r++) {
+                totals[r] = 0;
+            }
+            for (Py_ssize_t j = 0; j < pairs; j++) {
+                lifted[j] = row[j] * lift[j];
+            }
+            /* A result's pairs are adjacent (sorted by result): each run is added in a
+             * register, products below 2**58 reduced once every 15 (below 2**62). */
+            for (Py_ssize_t j = 0; j < pairs;) {
+                const int64_t r = results[j];
+                uint64_t total = 0;
+                for (Py_ssize_t run = 0; j < pairs && results[j] == r; j++, run++) {
+                    total = run % 15 == 14 ? modulo(total, q, reciprocal) : total;
+                    total += lifted[j];
+                }
+                totals[r] += modulo(total, q, reciprocal);
+            }
+            uint64_t *o = out + k * outcomes * shoes + s, rest = 0;
+            for (Py_ssize_t r = 1; r < outcomes; r++) {
+                o[r * shoes] = modulo(totals[r], q, reciprocal);
+                rest += o[r * shoes];
+            }
+            o[0] = modulo(tail[0] + q - modulo(rest, q, reciprocal), q, reciprocal);
+        }
+    }
+    Py_END_ALLOW_THREADS;
+    PyMem_Free(tails);
+    PyMem_Free(by_group);
+    release(buffers, N_RESIDUE);
+    Py_RETURN_NONE;
+}
+
+/* a**-1 mod p for 0 <= a < p (Euclid's algorithm), or 0 when a and p share a factor. */
+static int64_t
+inverse_mod(int64_t a, int64_t p)
+{
+    int64_t r0 = p, r1 = a, t0 = 0, t1 = 1;
+    while (r1 != 0) {
+        const int64_t quotient = r0 / r1, r2 = r0 - quotient * r1, t2 = t0 - quotient * t1;
+        r0 = r1;
+        r1 = r2;
+        t0 = t1;
+        t1 = t2;
+    }
+    return r0 == 1 ? floor_mod(t0, p) : 0;
+}
+
+/* Entries that extend takes through each step together (independent chains of steps,
+ * which the processor overlaps). */
+#define GARNER_BLOCK 64
+/* The most primes (and the most new primes) that Garner's tables hold. */
+#define GARNER_MOST 64
+
+/* Garner's tables for primes p_0 ... p_{count-1} and new moduli q_0 ... q_{added-1}:
+ * weights[64 i + j] = P_j mod p_i (j < i, P_j = p_0 ... p_{j-1}), inverses[i] = P_i**-1
+ * mod p_i, weights[64 (64 + k) + j] = P_j mod q_k; reciprocals of the p_i, then (from 64)
+ * of the q_k. */
+typedef struct {
+    uint64_t weights[2 * GARNER_MOST * GARNER_MOST], inverses[GARNER_MOST];
+    double reciprocals[2 * GARNER_MOST];
+} Garner;
+
+/* Fill `garner` (count in [1, 64], added in [0, 64]); NULL, or what is wrong. */
+static const char *
+garner_tables(Garner *garner, const int64_t *primes, Py_ssize_t count, const int64_t *more,
+              Py_ssize_t added)
+{
+    const int64_t bound = (int64_t)1 << 29;
+    if (count < 1 || count > GARNER_MOST || added < 0 || added > GARNER_MOST) {
+        return "Garner's tables hold 1 to 64 primes and 0 to 64 more";
+    }
+    if (!moduli_within(primes, count, bound) || !moduli_within(more, added, bound)) {
+        return "primes must lie in [2, 2**29]";
+    }
+    for (Py_ssize_t i = 0; i < count + added; i++) {
+        const int64_t q = i < count ? primes[i] : more[i - count];
+        const Py_ssize_t row = i < count ? i : GARNER_MOST + i - count;
+        uint64_t *weight = garner->weights + GARNER_MOST * row;
+        garner->reciprocals[row] = 1.0 / (double)q;
+        int64_t product = 1 % q;
+        for (Py_ssize_t j = 0; j < (i < count ? i : count); j++) {
+            weight[j] = (uint64_t)product;
+            product = product * (primes[j] % q) % q;
+        }
+        if (i < count) {
+            garner->inverses[i] = (uint64_t)inverse_mod(product, q);
+            if (garner->inverses[i] == 0) {
+                return "primes must be coprime";
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Garner's digits of one integer from its residues x[i] < primes[i] (see extend). */
+static void
+garner_digits(const Garner *garner, const int64_t *primes, Py_ssize_t count,
+              const uint64_t *x, uint64_t *digits)
+{
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const uint64_t p = (uint64_t)primes[i];
+        const double r = garner->reciprocals[i];
+        const uint64_t *weight = garner->weights + GARNER_MOST * i;
+        uint64_t sum = 0;
+        for (Py_ssize_t j = 0; j < i; j++) {
+            sum += digits[j] * weight[j];
+            sum = j % 15 == 14 ? modulo(sum, p, r) : sum;
+        }
+        sum = modulo(sum, p, r);
+        digits[i] = modulo((modulo(x[i], p, r) + p - sum) * garner->inverses[i], p, r);
+    }
+}
+
+/* sum[b] = sum over j < n of digits[j][b] * weights[j], mod q, for b < width: digits and
+ * weights below 2**29 make each product below 2**58, and a reduction after every 15 keeps
+ * the sums below 2**62 (and their quotients by q below 2**34), as modulo needs. */
+static void
+weighted(uint64_t *sum, uint64_t (*digits)[GARNER_BLOCK], const uint64_t *weights,
+         Py_ssize_t n, Py_ssize_t width, uint64_t q, double reciprocal)
+{
+    for (Py_ssize_t b = 0; b < width; b++) {
+        sum[b] = 0;
+    }
+    for (Py_ssize_t j = 0; j < n; j++) {
+        const uint64_t weight = weights[j];
+        for (Py_ssize_t b = 0; b < width; b++) {
+            sum[b] += digits[j][b] * weight;
+        }
+        if (j % 15 == 14 || j == n - 1) {
+            for (Py_ssize_t b = 0; b < width; b++) {
+                sum[b] = modulo(sum[b], q, reciprocal);
+            }
+        }
+    }
+}
+
+/*
+ * extend(out, residues, primes, more)
+ *
+ * solver/exact/modular.py's extend: each integer x in [0, prod(primes)) given by its
+ * residues x mod primes[i] = residues[i, m] (m running over the rest of the array, flat)
+ * is taken modulo more[k] into out[k, m] without being built.  Garner's mixed-radix digits
+ * a_i < primes[i] of x = a_0 + a_1 P_1 + a_2 P_2 + ... (P_i = primes[0] ... primes[i - 1])
+ * come first, a_i = (x - a_0 - a_1 P_1 - ... - a_{i-1} P_{i-1}) P_i**-1 mod primes[i],
+ * then x mod more[k] = sum_i a_i (P_i mod more[k]).  The digits and the residues are
+ * unique, so they are numpy's whatever the order of the steps.
+ */
+static PyObject *
+extend(PyObject *self, PyObject *args)
+{
+    PyObject *objects[4];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOO", &objects[0], &objects[1], &objects[2], &objects[3])) {
+        return NULL;
+    }
+    static const char *names[4] = {"out", "residues", "primes", "more"};
+    Buffer buffers[4];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < 4; i++) {
+        if (take_buffer(objects[i], &buffers[i], i == 0, 'q', names[i]) < 0) {
+            release(buffers, 4);
+            return NULL;
+        }
+    }
+    const Py_ssize_t count = length(&buffers[2]), added = length(&buffers[3]);
+    const Py_ssize_t entries = count ? length(&buffers[1]) / count : 0;
+    const int64_t *primes = buffers[2].view.buf, *more = buffers[3].view.buf;
+    const char *problem = NULL;
+    static const Py_ssize_t most = GARNER_MOST;
+    Garner garner;
+    if (count < 1 || count > most || added > most || length(&buffers[1]) != count * entries ||
+        length(&buffers[0]) != added * entries) {
+        problem = "residues must be (primes, ...) and out (more, ...), of 1 to 64 and 0 to 64";
+    } else {
+        problem = garner_tables(&garner, primes, count, more, added);
+    }
+    const uint64_t *weights = garner.weights, *inverses = garner.inverses;
+    const double *reciprocals = garner.reciprocals;
+    if (problem) {
+        release(buffers, 4);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    const int64_t *residues = buffers[1].view.buf;
+    int64_t *out = buffers[0].view.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    uint64_t digits[64][GARNER_BLOCK], sum[GARNER_BLOCK];
+    for (Py_ssize_t start = 0; start < entries; start += GARNER_BLOCK) {
+        const Py_ssize_t rest = entries - start;
+        const Py_ssize_t width = rest < GARNER_BLOCK ? rest : GARNER_BLOCK;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            const uint64_t p = (uint64_t)primes[i];
+            const double r = reciprocals[i];
+            const int64_t *from = residues + i * entries + start;
+            weighted(sum, digits, weights + most * i, i, width, p, r);
+            for (Py_ssize_t b = 0; b < width; b++) {
+                const uint64_t x = (uint64_t)floor_mod(from[b], (int64_t)p);
+                digits[i][b] = modulo((x + p - sum[b]) * inverses[i], p, r);
+            }
+        }
+        for (Py_ssize_t k = 0; k < added; k++) {
+            const Py_ssize_t row = most + k;
+            weighted(sum, digits, weights + most * row, count, width, (uint64_t)more[k],
+                     reciprocals[row]);
+            for (Py_ssize_t b = 0; b < width; b++) {
+                out[k * entries + start + b] = (int64_t)sum[b];
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS;
+    release(buffers, 4);
+    Py_RETURN_NONE;
+}
+
+enum { S_OUT, S_DEALER, S_CLASSES, S_LIFT, S_PRIMES, N_STAND };
+
+/*
+ * stand_modular(out, dealer, classes, lift, primes)
+ *
+ * Standing's numerators in solver/exact/player.py's solve_exact_modular, modulo each
+ * prime q = primes[p]: out[p, i, k] = (the sum over the dealer's results j with
+ * classes[i, j] == k of dealer[p, j, i]) mod q, times lift[p, i], mod q, for k = win,
+ * push, lose (classes of any other value count in none).  Residues below primes of at
+ * most 2**29: the same integers as numpy's; unsigned, so wrong input only gives wrong
+ * numbers.
+ */
+static PyObject *
+stand_modular(PyObject *self, PyObject *args)
+{
+    PyObject *objects[N_STAND];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOO", &objects[S_OUT], &objects[S_DEALER],
+                          &objects[S_CLASSES], &objects[S_LIFT], &objects[S_PRIMES])) {
+        return NULL;
+    }
+    static const char *names[N_STAND] = {"out", "dealer", "classes", "lift", "primes"};
+    Buffer buffers[N_STAND];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < N_STAND; i++) {
+        if (take_buffer(objects[i], &buffers[i], i == S_OUT, 'q', names[i]) < 0) {
+            release(buffers, N_STAND);
+            return NULL;
+        }
+    }
+    Py_ssize_t primes, results, hands, lifts, lifted, rows, columns;
+    const int64_t *prime = buffers[S_PRIMES].view.buf;
+    const char *problem = NULL;
+    if (!shape3(&buffers[S_DEALER], &primes, &results, &hands) ||
+        !shape2(&buffers[S_CLASSES], &rows, &columns) ||
+        !shape2(&buffers[S_LIFT], &lifts, &lifted)) {
+        problem = "dealer must be (primes, results, hands), classes and lift two-dimensional";
+    } else if (rows != hands || columns != results || lifts != primes || lifted != hands ||
+               length(&buffers[S_PRIMES]) != primes ||
+               length(&buffers[S_OUT]) != 3 * primes * hands) {
+        problem = "the arrays' sizes do not match";
+    } else if (!moduli_within(prime, primes, (int64_t)1 << 29)) {
+        problem = "primes must lie in [2, 2**29]";
+    }
+    if (problem) {
+        release(buffers, N_STAND);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    const uint64_t *dealer = buffers[S_DEALER].view.buf, *lift = buffers[S_LIFT].view.buf;
+    const int64_t *classes = buffers[S_CLASSES].view.buf;
+    uint64_t *out = buffers[S_OUT].view.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    for (Py_ssize_t p = 0; p < primes; p++) {
+        const uint64_t q = (uint64_t)prime[p];
+        const double reciprocal = 1.0 / (double)q;
+        uint64_t *o = out + 3 * hands * p;
+        for (Py_ssize_t i = 0; i < 3 * hands; i++) {
+            o[i] = 0;
+        }
+        for (Py_ssize_t j = 0; j < results; j++) {
+            const uint64_t *counts = dealer + (p * results + j) * hands;
+            for (Py_ssize_t i = 0; i < hands; i++) {
+                const uint64_t k = (uint64_t)classes[i * results + j];
+                if (k < 3) {
+                    o[3 * i + k] += counts[i];
+                }
+            }
+        }
+        for (Py_ssize_t i = 0; i < 3 * hands; i++) {
+            const uint64_t factor = modulo(lift[p * hands + i / 3], q, reciprocal);
+            o[i] = modulo(modulo(o[i], q, reciprocal) * factor, q, reciprocal);
+        }
+    }
+    Py_END_ALLOW_THREADS;
+    release(buffers, N_STAND);
+    Py_RETURN_NONE;
+}
+
+enum { E_NUMERATORS, E_HITTING, E_SIZES, E_DRAWS, E_KIDS, E_LEFT, E_SUMS, E_LIFT, E_BUST,
+       E_SCALE, E_PRIMES, N_EXACT };
+
+/* Whether hitting's numerators beat standing's: hit[W] - hit[L] > stand[W] - stand[L],
+ * that is hit[W] + stand[L] > hit[L] + stand[W], compared by Garner's digits from the most
+ * significant (both sides are below the primes' product, as the exact path's bound makes
+ * them).  hit and stand hold (win, push, lose) residues for each prime, 3 apart. */
+static int
+beats(const Garner *garner, const int64_t *primes, Py_ssize_t count, const uint64_t *hit,
+      const uint64_t *stand, Py_ssize_t stand_stride)
+{
+    uint64_t a[GARNER_MOST], b[GARNER_MOST], digits_a[GARNER_MOST], digits_b[GARNER_MOST];
+    for (Py_ssize_t p = 0; p < count; p++) {
+        const uint64_t q = (uint64_t)primes[p];
+        const double r = garner->reciprocals[p];
+        const uint64_t *h = hit + 3 * p, *s = stand + stand_stride * p;
+        a[p] = modulo(h[0] + s[2], q, r);
+        b[p] = modulo(h[2] + s[0], q, r);
+    }
+    garner_digits(garner, primes, count, a, digits_a);
+    garner_digits(garner, primes, count, b, digits_b);
+    for (Py_ssize_t i = count - 1; i >= 0; i--) {
+        if (digits_a[i] != digits_b[i]) {
+            return digits_a[i] > digits_b[i];
+        }
+    }
+    return 0;
+}
+
+/* The hands of each size 1 ... largest, smallest index first: by_size[first[m]] up to
+ * by_size[first[m + 1]] hold m cards (a counting sort; sizes below 1 are left out). */
+static void
+hands_by_size(const int64_t *sizes, Py_ssize_t n, Py_ssize_t largest, Py_ssize_t *first,
+              Py_ssize_t *by_size)
+{
+    for (Py_ssize_t m = 0; m <= largest + 1; m++) {
+        first[m] = 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        first[sizes[i] + 1] += sizes[i] >= 1;
+    }
+    for (Py_ssize_t m = 0; m <= largest; m++) {
+        first[m + 1] += first[m];
+    }
+    Py_ssize_t *placed = first + largest + 2;
+    memcpy(placed, first, sizeof(Py_ssize_t) * (largest + 1));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (sizes[i] >= 1) {
+            by_size[placed[sizes[i]]++] = i;
+        }
+    }
+}
+
+/* What player_exact reads for every hand. */
+typedef struct {
+    const int64_t *sizes, *draws, *kids, *left, *primes;
+    const uint64_t *stand, *bust;
+    const double *stand_float;
+    Py_ssize_t n, count, columns;
+    double tolerance;
+    const Garner *garner;
+} ExactPass;
+
+/* Hand i of m cards in player_exact: hit, the choice, and its numerators (n, 5 apart). */
+static void
+exact_hand(const ExactPass *e, Py_ssize_t i, int64_t m, uint64_t *numerators, double *value,
+           int64_t *hitting)
+{
+    const int64_t *w = e->draws + 10 * i, *kid = e->kids + 10 * i;
+    const Py_ssize_t n = e->n;
+    double terms[10];
+    for (int v = 0; v < 10; v++) {
+        terms[v] = (double)w[v] * value[kid[v]];
+    }
+    const double hit_float = sum_ten(terms) / (double)e->left[i];
+    uint64_t hit[3 * GARNER_MOST];
+    for (Py_ssize_t p = 0; p < e->count; p++) {
+        const uint64_t q = (uint64_t)e->primes[p];
+        const double r = e->garner->reciprocals[p];
+        const uint64_t *played = numerators + 5 * n * p, bust = e->bust[e->columns * p + m + 1];
+        uint64_t totals[3] = {0, 0, 0};
+        for (int v = 0; v < 10; v++) {
+            const uint64_t count_v = (uint64_t)w[v];
+            if (kid[v] == n) {
+                totals[2] += count_v * bust; /* a busted hand loses, over D(m + 1) */
+            } else {
+                const uint64_t *child = played + 5 * kid[v] + 2;
                 totals[0] += count_v * child[0];
                 totals[1] += count_v * child[1];
                 totals[2] += count_v * child[2];
             }
-            uint64_t *into = hit + 3 * (n * p + i);
-            into[0] = totals[0] % q;
-            into[1] = totals[1] % q;
-            into[2] = totals[2] % q;
+        }
+        for (int k = 0; k < 3; k++) {
+            hit[3 * p + k] = modulo(totals[k], q, r);
+        }
+    }
+    const double stand_float = e->stand_float[i];
+    int choose = hit_float > stand_float;
+    if (fabs(hit_float - stand_float) < e->tolerance) {
+        choose = beats(e->garner, e->primes, e->count, hit, e->stand + 3 * i, 3 * n);
+    }
+    hitting[i] = choose;
+    value[i] = choose ? hit_float : stand_float;
+    for (Py_ssize_t p = 0; p < e->count; p++) {
+        const uint64_t q = (uint64_t)e->primes[p];
+        const uint64_t *h = hit + 3 * p, *s = e->stand + 3 * (n * p + i);
+        uint64_t *o = numerators + 5 * (n * p + i);
+        const uint64_t shift = e->bust[e->columns * p + m];
+        o[1] = modulo(h[0] + q - h[2] + shift, q, e->garner->reciprocals[p]);
+        for (int k = 0; k < 3; k++) {
+            o[2 + k] = choose ? h[k] : s[k];
+        }
+    }
+}
+
+/* Standing's value as a float: (x - D) / D for x = standing's net shifted by D = D(m),
+ * an integer below the primes' product given by its residues (count primes, `stride`
+ * apart), taken whole from Garner's digits in doubles (x = sum_i a_i P_i, each term and
+ * sum rounded: a relative error of a few 2**-53, far inside the tie tolerance). */
+static double
+stand_value(const Garner *garner, const int64_t *primes, Py_ssize_t count, const uint64_t *x,
+            Py_ssize_t stride, const double *radix, double scale)
+{
+    uint64_t residues[GARNER_MOST], digits[GARNER_MOST];
+    for (Py_ssize_t p = 0; p < count; p++) {
+        residues[p] = x[stride * p];
+    }
+    garner_digits(garner, primes, count, residues, digits);
+    double whole = 0.0;
+    for (Py_ssize_t i = count - 1; i >= 0; i--) {
+        whole += (double)digits[i] * radix[i];
+    }
+    return whole / scale - 1.0;
+}
+
+/*
+ * player_exact(numerators, hitting, sizes, draws, kids, left, sums, lift, bust, scale,
+ *              primes, tolerance)
+ *
+ * The whole exact backward induction of solver/exact/player.py (solve_exact_modular),
+ * modulo each prime q = primes[p], the hands of each size from the largest down to 1:
+ * hand i of m = sizes[i] cards and draws[i, v] cards of value v + 1 left draws to hand
+ * kids[i, v] (n: busted, which loses bust[p, m + 1] = D(m + 1) mod q).  Standing's
+ * numerators are the dealer's sums by class times lift (sums (primes, n, 3), lift
+ * (primes, n)); hitting's are the sums of draws times the children's played numerators.
+ * Float values pick the play: hitting's as on numpy (sum_v draws[i, v] value[kid] /
+ * left[i], numpy's order, a busted hand -1), standing's from its exact numerators (see
+ * stand_value; scale[m] = D(m) as a float); within `tolerance` the numerators decide
+ * exactly (see beats), so every decision is the exact one, as on numpy.  Out: hitting[i]
+ * and numerators[p, i] = (standing's net, hitting's net, the played win, push and lose),
+ * the nets W - L shifted by D(m) = bust[p, m] into [0, q).  bust is (primes, columns).
+ */
+static PyObject *
+player_exact(PyObject *self, PyObject *args)
+{
+    PyObject *objects[N_EXACT];
+    double tolerance;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOd", &objects[E_NUMERATORS], &objects[E_HITTING],
+                          &objects[E_SIZES], &objects[E_DRAWS], &objects[E_KIDS],
+                          &objects[E_LEFT], &objects[E_SUMS], &objects[E_LIFT],
+                          &objects[E_BUST], &objects[E_SCALE], &objects[E_PRIMES],
+                          &tolerance)) {
+        return NULL;
+    }
+    static const char *names[N_EXACT] = {"numerators", "hitting", "sizes", "draws",
+                                         "kids",       "left",    "sums",  "lift",
+                                         "bust",       "scale",   "primes"};
+    Buffer buffers[N_EXACT];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < N_EXACT; i++) {
+        const int writable = i == E_NUMERATORS || i == E_HITTING;
+        const char kind = i == E_SCALE ? 'd' : 'q';
+        if (take_buffer(objects[i], &buffers[i], writable, kind, names[i]) < 0) {
+            release(buffers, N_EXACT);
+            return NULL;
+        }
+    }
+    Py_ssize_t n = length(&buffers[E_SIZES]), count = length(&buffers[E_PRIMES]);
+    Py_ssize_t bust_rows, columns, largest = 0;
+    const int64_t *sizes = buffers[E_SIZES].view.buf, *draws = buffers[E_DRAWS].view.buf;
+    const int64_t *kids = buffers[E_KIDS].view.buf, *primes = buffers[E_PRIMES].view.buf;
+    const char *problem = NULL;
+    Garner garner;
+    if (!shape2(&buffers[E_BUST], &bust_rows, &columns) || bust_rows != count ||
+        length(&buffers[E_NUMERATORS]) != 5 * count * n || length(&buffers[E_HITTING]) != n ||
+        length(&buffers[E_DRAWS]) != 10 * n || length(&buffers[E_KIDS]) != 10 * n ||
+        length(&buffers[E_LEFT]) != n || length(&buffers[E_SUMS]) != 3 * count * n ||
+        length(&buffers[E_LIFT]) != count * n || length(&buffers[E_SCALE]) != columns) {
+        problem = "the arrays' sizes do not match";
+    } else if (!within(kids, 10 * n, n + 1) || !within(sizes, n, columns - 1)) {
+        problem = "an index is out of range (kids up to n, sizes below bust's columns - 1)";
+    } else if (!within(draws, 10 * n, 1 << 16)) {
+        problem = "draws must be counts below 2**16";
+    } else {
+        problem = garner_tables(&garner, primes, count, NULL, 0);
+    }
+    for (Py_ssize_t i = 0; !problem && i < n; i++) {
+        largest = sizes[i] > largest ? sizes[i] : largest;
+    }
+    /* Scratch: the float values (the busted hand's last) and standing's; standing's
+     * numerators, lifted; the hands by size. */
+    double *value = problem ? NULL : PyMem_Malloc(8 * (2 * n + 1));
+    uint64_t *stand = problem ? NULL : PyMem_Malloc(8 * (3 * count * n + 1));
+    Py_ssize_t *first = problem ? NULL : PyMem_Malloc(sizeof(Py_ssize_t) * (2 * largest + n + 3));
+    if (!problem && (!value || !stand || !first)) {
+        PyMem_Free(value);
+        PyMem_Free(stand);
+        PyMem_Free(first);
+        release(buffers, N_EXACT);
+        return PyErr_NoMemory();
+    }
+    if (problem) {
+        release(buffers, N_EXACT);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    uint64_t *numerators = buffers[E_NUMERATORS].view.buf;
+    int64_t *hitting = buffers[E_HITTING].view.buf;
+    const uint64_t *sums = buffers[E_SUMS].view.buf, *lift = buffers[E_LIFT].view.buf;
+    const double *scale = buffers[E_SCALE].view.buf;
+    double *stand_float = value + n + 1;
+    ExactPass e = {sizes, draws, kids, buffers[E_LEFT].view.buf, primes, stand,
+                   buffers[E_BUST].view.buf, stand_float, n, count, columns, tolerance,
+                   &garner};
+    Py_BEGIN_ALLOW_THREADS;
+    /* Every hand: standing's numerators and net, and hitting's net as if it drew nothing
+     * (a hand of no cards is never played), until its size is passed. */
+    for (Py_ssize_t p = 0; p < count; p++) {
+        const uint64_t q = (uint64_t)primes[p];
+        const double r = garner.reciprocals[p];
+        for (Py_ssize_t i = 0; i < n; i++) {
+            /* residues below 2**29 (sums and lift as given): products below 2**58 */
+            const uint64_t *from = sums + 3 * (n * p + i), factor = lift[n * p + i];
+            uint64_t *s = stand + 3 * (n * p + i), *o = numerators + 5 * (n * p + i);
+            for (int k = 0; k < 3; k++) {
+                s[k] = modulo(from[k] * factor, q, r);
+            }
+            const uint64_t shift = e.bust[columns * p + sizes[i]];
+            o[0] = modulo(s[0] + q - s[2] + shift, q, r);
+            o[1] = modulo(shift, q, r);
+            o[2] = o[3] = o[4] = 0;
+        }
+    }
+    /* P_i = primes[0] ... primes[i - 1] as floats, for standing's values. */
+    double radix[GARNER_MOST];
+    radix[0] = 1.0;
+    for (Py_ssize_t i = 1; i < count; i++) {
+        radix[i] = radix[i - 1] * (double)primes[i - 1];
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        stand_float[i] = stand_value(&garner, primes, count, numerators + 5 * i, 5 * n, radix,
+                                     scale[sizes[i]]);
+        value[i] = 0.0;
+        hitting[i] = 0;
+    }
+    value[n] = -1.0;
+    Py_ssize_t *by_size = first + largest + 2 + largest + 1;
+    hands_by_size(sizes, n, largest, first, by_size);
+    for (Py_ssize_t m = largest; m >= 1; m--) {
+        for (Py_ssize_t c = first[m]; c < first[m + 1]; c++) {
+            exact_hand(&e, by_size[c], m, numerators, value, hitting);
         }
     }
     Py_END_ALLOW_THREADS;
-    release(buffers, N_MODULAR);
+    PyMem_Free(value);
+    PyMem_Free(stand);
+    PyMem_Free(first);
+    release(buffers, N_EXACT);
     Py_RETURN_NONE;
 }
 
@@ -968,11 +1619,19 @@ static PyMethodDef methods[] = {
     {"by_class", by_class, METH_VARARGS,
      "Standing's (win, push, lose) from the dealer's distributions (see solver/exact/player.py, "
      "solve_float)."},
-    {"player_modular", player_modular, METH_VARARGS,
-     "One hand size of the player's exact pass (see solver/exact/player.py, "
-     "solve_exact_modular)."},
     {"player_float", player_float, METH_VARARGS,
      "The player's float backward induction (see solver/exact/player.py, solve_float)."},
+    {"dealer_residues", dealer_residues, METH_VARARGS,
+     "The dealer's residues from the modular folds' sums (see solver/exact/dealer.py, "
+     "dealer_residues)."},
+    {"extend", extend, METH_VARARGS,
+     "Integers given by residues, modulo more primes (see solver/exact/modular.py, extend)."},
+    {"stand_modular", stand_modular, METH_VARARGS,
+     "Standing's numerators modulo each prime (see solver/exact/player.py, "
+     "solve_exact_modular)."},
+    {"player_exact", player_exact, METH_VARARGS,
+     "The player's whole exact pass modulo each prime (see solver/exact/player.py, "
+     "solve_exact_modular)."},
     {"fold", fold, METH_VARARGS,
      "The dealer's fold over every card value (see solver/exact/dealer.py, _fold)."},
     {NULL, NULL, 0, NULL},

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
+from types import ModuleType
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
@@ -387,6 +388,10 @@ def dealer_residues(
     if not fast_path_fits(rules, bonus, sizes):
         raise ShoeError("a shoe is smaller than the dealer's longest hand: use exact_dealer")
     ends = ends_for(rules, bonus, counts)
+    compiled = kernel.native()
+    if compiled is not None:
+        shape = (len(primes), len(outcome_labels(rules)), len(counts))
+        return _residues_compiled(compiled, shape, ends, counts, np.array(primes, dtype=np.int64))
     sums, group = _fold_modulo(ends, counts, np.array(primes, dtype=np.int64))
     # tail[L] = falling(N - L, depth - L) lifts counts of L-card hands to falling(N, depth).
     distinct = sorted(set(sizes.tolist()))
@@ -409,6 +414,49 @@ def dealer_residues(
         # Every hand ends, so bust is the denominator less the rest.
         out[k, 0] = (tails[k, 0, column] - out[k, 1:].sum(axis=0)) % q
     return out
+
+
+def _residues_compiled(
+    compiled: ModuleType,
+    shape: tuple[int, int, int],
+    ends: DealerEnds,
+    counts: IntArray,
+    primes: IntArray,
+) -> IntArray:
+    """:func:`dealer_residues` on the compiled kernel: the folds, then the tail, in C.
+
+    Each prime's fold writes its sums (shoe group, pair) straight into one array that the
+    tail reads as it is; the falling factorials modulo each prime come from
+    :func:`_falling_modulo`, without Python's big integers.
+    """
+    groups = _shoe_groups(counts)
+    rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
+    tables = _falling_modulo(rows, int(counts.max(initial=0)), tuple(primes.tolist()))
+    width = groups.bounds[-1][-1] if groups.bounds else 1
+    sums = np.empty((len(primes), width, len(ends.final)), dtype=np.int64)
+    for k, q in enumerate(primes.tolist()):
+        kernel.fold(compiled, ends, groups, tables[k], q, sums[k])
+    sizes = _distinct_sizes(counts.sum(axis=1))
+    return kernel.dealer_residues(compiled, shape, sums, groups.final, ends, sizes, primes)
+
+
+@lru_cache(maxsize=32)
+def _falling_modulo(rows: int, top: int, primes: tuple[int, ...]) -> IntArray:
+    """:func:`_falling_table` modulo each prime (first axis), row by row in int64.
+
+    ``fall(n, d) = fall(n, d - 1) (n - d + 1)``: each row is the last times a factor below
+    2**16, reduced, so every entry is the same residue as the big integer's.
+
+    >>> _falling_modulo(3, 4, (5,)).tolist()
+    [[[1, 1, 1, 1, 1], [0, 1, 2, 3, 4], [0, 0, 2, 1, 2]]]
+    """
+    q = np.array(primes, dtype=np.int64)[:, None]
+    n = np.arange(top + 1, dtype=np.int64)
+    table = np.ones((len(primes), rows, top + 1), dtype=np.int64)
+    for d in range(1, rows):
+        table[:, d] = table[:, d - 1] * (np.maximum(n - d + 1, 0) % q) % q
+    table.flags.writeable = False  # kept for later calls
+    return table
 
 
 def exact_dealer(rules: Rules, bonus: int, shoes: Sequence[ValueCounts] | IntArray) -> ExactDealer:

@@ -44,13 +44,15 @@ __all__ = [
     "available",
     "by_class",
     "current",
+    "dealer_residues",
     "dealer_tail",
+    "extend",
     "fold",
-    "modular_arrays",
     "native",
+    "player_exact",
     "player_float",
-    "player_modular",
     "rows",
+    "stand_modular",
     "use",
 ]
 
@@ -105,11 +107,17 @@ def native() -> ModuleType | None:
 
 
 def fold(
-    module: ModuleType, ends: Any, groups: Any, table: NumberArray, prime: int | None
+    module: ModuleType,
+    ends: Any,
+    groups: Any,
+    table: NumberArray,
+    prime: int | None,
+    out: NumberArray | None = None,
 ) -> NumberArray:
     """The dealer's fold (``dealer._fold``), every card value's step in ``module``.
 
-    ``ends`` and ``groups`` are the dealer's ``DealerEnds`` and ``ShoeGroups``.
+    ``ends`` and ``groups`` are the dealer's ``DealerEnds`` and ``ShoeGroups``; the sums go
+    into ``out`` (groups, results) when it is given, a new array otherwise.
     """
     import numpy as np
 
@@ -129,8 +137,9 @@ def fold(
             ends.folds, groups.parents, groups.held, groups.bounds, strict=True
         )
     )
-    rows = groups.bounds[-1][-1] if groups.bounds else 1
-    out = np.empty((rows, len(ends.final)), dtype=table.dtype)
+    if out is None:
+        rows = groups.bounds[-1][-1] if groups.bounds else 1
+        out = np.empty((rows, len(ends.final)), dtype=table.dtype)
     module.fold(out, ways, steps, np.ascontiguousarray(table), ends.final, prime or 0)
     return out
 
@@ -169,6 +178,74 @@ def dealer_tail(
         np.flatnonzero(first).astype(np.int64),
         np.ascontiguousarray(results[first], dtype=np.int64),
         len(pairs),
+    )
+    return out
+
+
+def dealer_residues(
+    module: ModuleType,
+    shape: tuple[int, int, int],
+    sums: IntArray,
+    final: IntArray,
+    ends: Any,
+    sizes: tuple[IntArray, IntArray],
+    primes: IntArray,
+) -> IntArray:
+    """``dealer.dealer_residues`` after the modular folds, in ``module``: (prime, result, shoe).
+
+    ``sums`` are the folds' sums (prime, shoe group, pair of ``ends``, the ``DealerEnds``
+    folded), ``final`` each shoe's group, ``sizes`` the distinct shoe sizes and each
+    shoe's column among them.
+    """
+    import numpy as np
+
+    distinct, column = sizes
+    out = np.empty(shape, dtype=np.int64)
+    module.dealer_residues(
+        out,
+        np.ascontiguousarray(sums, dtype=np.int64),
+        np.ascontiguousarray(final, dtype=np.int64),
+        np.ascontiguousarray(ends.lengths, dtype=np.int64),
+        np.ascontiguousarray(ends.results, dtype=np.int64),
+        np.ascontiguousarray(distinct, dtype=np.int64),
+        np.ascontiguousarray(column, dtype=np.int64),
+        np.ascontiguousarray(primes, dtype=np.int64),
+        ends.depth,
+    )
+    return out
+
+
+def extend(module: ModuleType, residues: IntArray, primes: IntArray, more: IntArray) -> IntArray:
+    """``modular.extend`` in ``module``: the residues' integers modulo the primes ``more``."""
+    import numpy as np
+
+    out = np.empty((len(more), *residues.shape[1:]), dtype=np.int64)
+    module.extend(
+        out,
+        np.ascontiguousarray(residues, dtype=np.int64),
+        np.ascontiguousarray(primes, dtype=np.int64),
+        np.ascontiguousarray(more, dtype=np.int64),
+    )
+    return out
+
+
+def stand_modular(
+    module: ModuleType, dealer: IntArray, classes: IntArray, lift: IntArray, primes: IntArray
+) -> IntArray:
+    """Standing's numerators (``player.solve_exact_modular``) in ``module``: (prime, hand, 3).
+
+    ``dealer`` holds the dealer's residues (prime, result, hand), ``lift`` each hand's
+    residues of the factor that lifts them to its denominator (prime, hand).
+    """
+    import numpy as np
+
+    out = np.empty((len(primes), len(classes), 3), dtype=np.int64)
+    module.stand_modular(
+        out,
+        np.ascontiguousarray(dealer, dtype=np.int64),
+        np.ascontiguousarray(classes, dtype=np.int64),
+        np.ascontiguousarray(lift, dtype=np.int64),
+        np.ascontiguousarray(primes, dtype=np.int64),
     )
     return out
 
@@ -227,50 +304,47 @@ def rows(module: ModuleType, array: FloatArray, order: IntArray) -> tuple[tuple[
     return found
 
 
-#: A hand space's arrays the modular pass reads at every hand size: draws, kids, cards left
-#: and the primes, contiguous int64.
-ModularArrays = tuple["IntArray", "IntArray", "IntArray", "IntArray"]
+def player_exact(
+    module: ModuleType,
+    space: Any,
+    standing: tuple[IntArray, IntArray, FloatArray],
+    bust: IntArray,
+    primes: IntArray,
+    tolerance: float,
+) -> tuple[IntArray, BoolArray]:
+    """``player.solve_exact_modular``'s whole backward pass in ``module``.
 
-
-def modular_arrays(space: Any, left: IntArray, primes: IntArray) -> ModularArrays:
-    """The arrays :func:`player_modular` reads, made contiguous once per solve."""
+    ``space`` is the ``HandSpace``; ``standing`` holds the dealer's residues summed by
+    showdown class (prime, hand, w/p/l), each hand's lift to its denominator (prime,
+    hand) and each ``D(m)`` as a float; ``bust`` each ``D(m)`` modulo each prime
+    (prime, m).  Returns the numerators (prime, hand, (standing's net, hitting's net,
+    played win, push, lose)) and whether each hand hits; float values within
+    ``tolerance`` are decided exactly.
+    """
     import numpy as np
 
     def ints(array: IntArray) -> IntArray:
         return np.ascontiguousarray(array, dtype=np.int64)
 
-    return ints(space.draws), ints(space.children), ints(left), ints(primes)
-
-
-def player_modular(
-    module: ModuleType,
-    rows: IntArray,
-    arrays: ModularArrays,
-    played: IntArray,
-    value: FloatArray,
-    hit: IntArray,
-) -> FloatArray:
-    """One hand size of ``player.solve_exact_modular``'s pass in ``module``.
-
-    Fills ``hit[:, rows]`` (the residues of hitting) in place and returns the float values
-    of hitting of ``rows``.
-    """
-    import numpy as np
-
-    draws, kids, left, primes = arrays
-    hit_float = np.empty(len(rows))
-    module.player_modular(
-        np.ascontiguousarray(rows, dtype=np.int64),
-        draws,
-        kids,
-        played,
-        value,
-        left,
-        primes,
-        hit,
-        hit_float,
+    sums, lift, scale = standing
+    n = len(space.sizes)
+    numerators = np.empty((len(primes), n, 5), dtype=np.int64)
+    hitting = np.empty(n, dtype=np.int64)
+    module.player_exact(
+        numerators,
+        hitting,
+        ints(space.sizes),
+        ints(space.draws),
+        ints(space.children),
+        ints(sum(space.shoe) - space.sizes),
+        ints(sums),
+        ints(lift),
+        ints(bust),
+        np.ascontiguousarray(scale, dtype=np.float64),
+        ints(primes),
+        tolerance,
     )
-    return hit_float
+    return numerators, hitting.astype(bool)
 
 
 _choose(os.environ.get("CBJ_KERNEL") or "compiled")

@@ -13,6 +13,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from solver.exact import kernel
+
 IntArray = npt.NDArray[np.int64]
 
 
@@ -147,8 +149,11 @@ def extend(residues: IntArray, primes: Sequence[int], more: Sequence[int]) -> In
     """The integers of :func:`rebuild` modulo other primes, without building them.
 
     Each integer is ``a_0 + p_0 (a_1 + p_1 (a_2 + ...))`` in Garner's digits, which are
-    then summed modulo each new prime in int64.
+    then summed modulo each new prime in int64 (in C on the compiled kernel).
     """
+    compiled = kernel.native()
+    if compiled is not None and len(primes):
+        return kernel.extend(compiled, residues, np.array(primes), np.array(more, dtype=np.int64))
     digits = _garner_digits(residues, primes)
     out = np.empty((len(more), *residues.shape[1:]), dtype=np.int64)
     for k, prime in enumerate(more):

@@ -369,9 +369,11 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
     carried modulo primes whose product exceeds ``2 * D(0)``, so it is rebuilt exactly.
     A decision compares two numerators: it is read from the float values alongside,
     except where those are within :data:`TIE_TOLERANCE`, where both numerators are
-    rebuilt and compared exactly.  Float error is below 1e-14, far inside the tolerance.
+    rebuilt and compared exactly (on the compiled kernel, by their Garner digits).  Float
+    error is below 1e-14, far inside the tolerance, so every decision is the exact one
+    whichever way the floats are made (on the compiled kernel, standing's come from its
+    numerators rather than from the float dealer's).
     """
-    n = len(space.hands)
     total = sum(space.shoe)
     depth = dealer_ends(rules, space.bonus).depth
     top = int(space.sizes.max()) + depth
@@ -383,37 +385,76 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
     # They need fewer primes than the player's values: extend them to the rest.
     few = primes_above(padded_falling(int((total - space.sizes).max()), depth))
     dealer = dealer_residues(rules, space.bonus, space.draws, few)
-    dealer = np.concatenate([dealer, extend(dealer, few, primes[len(few) :])])
     classes = showdown_classes(rules, space)
     lift = _residues(
         [padded_falling(total - m - depth, top - m - depth) for m in range(top + 1)], p
     )[:, space.sizes]
-    by_class = [(dealer * np.equal(classes.T, k)[None]).sum(axis=1) for k in (WIN, PUSH, LOSE)]
-    stand = np.stack([c % pk * lift % pk for c in by_class], axis=2)  # (prime, hand, w/p/l)
-    chances = dealer_probabilities(rules, space.bonus, space.draws)
-    stand_float = (chances * (classes == WIN)).sum(axis=1) - (chances * (classes == LOSE)).sum(
-        axis=1
+    bust_lift = _residues(denominator, p)
+    compiled = kernel.native()
+    if compiled is not None:
+        # The sums by class, below the few primes' product as the counts are, extended
+        # (three columns, not every result's) and lifted in C: the same residues.  The
+        # float values of standing come from them too (no float fold): every decision
+        # is still the exact one.
+        f = np.array(few, dtype=np.int64)
+        sums = kernel.stand_modular(compiled, dealer, classes, np.ones_like(lift[: len(f)]), f)
+        sums = np.concatenate([sums, extend(sums, few, primes[len(few) :])])
+        scale = np.array([float(d) for d in denominator])
+        table, hitting = kernel.player_exact(
+            compiled, space, (sums, lift, scale), bust_lift, p, TIE_TOLERANCE
+        )
+    else:
+        dealer = np.concatenate([dealer, extend(dealer, few, primes[len(few) :])])
+        by_class = [(dealer * np.equal(classes.T, k)[None]).sum(axis=1) for k in (WIN, PUSH, LOSE)]
+        stand = np.stack([c % pk * lift % pk for c in by_class], axis=2)  # (prime, hand, w/p/l)
+        chances = dealer_probabilities(rules, space.bonus, space.draws)
+        win, lose = ((chances * (classes == k)).sum(axis=1) for k in (WIN, LOSE))
+        table, hitting = _pass_modular(space, (stand, win - lose), bust_lift, primes)
+    denominators = [denominator[m] for m in space.sizes.tolist()]
+    numerators = Numerators(
+        table,
+        primes,
+        (denominators, denominators, None, None, None),
     )
+    return PlayerSolution(
+        rules,
+        space,
+        ExactValues(numerators.column(0), denominators),
+        ExactValues(numerators.column(1), denominators),
+        tuple(hitting.tolist()),
+        ExactOutcomes([numerators.column(c) for c in (2, 3, 4)], denominators),
+    )
+
+
+def _pass_modular(
+    space: HandSpace,
+    standing: tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]],
+    bust_lift: npt.NDArray[np.int64],
+    primes: Sequence[int],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """:func:`solve_exact_modular`'s backward pass on numpy, a hand size at a time.
+
+    ``standing`` holds standing's residues (prime, hand, w/p/l) and float values,
+    ``bust_lift`` each ``D(m)`` modulo each prime.  Returns the numerators (prime, hand,
+    (standing's net, hitting's net, played win, push, lose)) and whether each hand hits.
+    """
+    stand, stand_float = standing
+    n = len(space.hands)
+    pk = np.array(primes, dtype=np.int64)[:, None]
     played = np.zeros((len(primes), n + 1, 3), dtype=np.int64)
     hit = np.zeros((len(primes), n, 3), dtype=np.int64)
     value = np.zeros(n + 1)
     value[n] = -1.0
     hitting = np.zeros(n, dtype=bool)
-    bust_lift = _residues(denominator, p)
-    left = total - space.sizes
-    compiled = kernel.native()
-    pass_arrays = None if compiled is None else kernel.modular_arrays(space, left, p)
+    left = sum(space.shoe) - space.sizes
     for size in range(int(space.sizes.max()), 0, -1):
         rows = np.flatnonzero(space.sizes == size)
         played[:, n] = 0
         played[:, n, LOSE] = bust_lift[:, size + 1]  # a busted hand loses, over D(size + 1)
-        if compiled is not None and pass_arrays is not None:
-            hit_float = kernel.player_modular(compiled, rows, pass_arrays, played, value, hit)
-        else:
-            kids = space.children[rows]
-            draws = space.draws[rows]
-            hit[:, rows] = np.einsum("rv,prvk->prk", draws, played[:, kids]) % pk[:, :, None]
-            hit_float = (draws * value[kids]).sum(axis=1) / left[rows]
+        kids = space.children[rows]
+        draws = space.draws[rows]
+        hit[:, rows] = np.einsum("rv,prvk->prk", draws, played[:, kids]) % pk[:, :, None]
+        hit_float = (draws * value[kids]).sum(axis=1) / left[rows]
         choose = hit_float > stand_float[rows]
         close = np.flatnonzero(np.abs(hit_float - stand_float[rows]) < TIE_TOLERANCE)
         if len(close):
@@ -428,20 +469,7 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
     # Net values are signed: shift them by D(m) so that every rebuilt integer is in range.
     shift = bust_lift[:, space.sizes]
     nets = [(v[:, :, WIN] - v[:, :, LOSE] + shift) % pk for v in (stand, hit)]
-    denominators = [denominator[m] for m in space.sizes.tolist()]
-    numerators = Numerators(
-        np.stack([*nets, *np.moveaxis(played[:, :n], 2, 0)], axis=2),
-        primes,
-        (denominators, denominators, None, None, None),
-    )
-    return PlayerSolution(
-        rules,
-        space,
-        ExactValues(numerators.column(0), denominators),
-        ExactValues(numerators.column(1), denominators),
-        tuple(hitting.tolist()),
-        ExactOutcomes([numerators.column(c) for c in (2, 3, 4)], denominators),
-    )
+    return np.stack([*nets, *np.moveaxis(played[:, :n], 2, 0)], axis=2), hitting
 
 
 def solve_exact_plain(rules: Rules, space: HandSpace) -> PlayerSolution:
