@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from fractions import Fraction
 from types import ModuleType
 from typing import Any, TypeVar
@@ -28,7 +29,7 @@ from solver.exact import kernel
 from solver.exact.dealer import _distinct_sizes, dealer_probabilities, dealer_residues
 from solver.exact.modular import moduli
 from solver.exact.player import solve_exact, solve_float
-from solver.exact.player_hands import hand_space, showdown_classes
+from solver.exact.player_hands import hand_space, showdown_classes, showdown_tables
 from solver.model.cards import Shoe
 from solver.model.counts import SYSTEMS
 from solver.model.errors import ShoeError
@@ -151,9 +152,20 @@ def test_the_player_passes_agree_on_both_kernels(
     assert list(slow.outcomes) == list(fast.outcomes)
 
 
+#: Rules that change the showdown: clause 9's natural against a 21, and the dealer's use
+#: of the Bonus card, beside the drawing rule.
+showdown_rules = st.builds(
+    Rules,
+    dealer_stands_on=st.integers(12, 21),
+    dealer_natural=st.sampled_from(list(DealerNatural)),
+    natural_beats=st.sampled_from(list(NaturalBeats)),
+    dealer_bonus=st.sampled_from(list(DealerBonus)),
+)
+
+
 @needs_compiled
 @settings(max_examples=25, deadline=None)
-@given(rules_drawn, st.integers(1, 10), depleted_shoes())
+@given(showdown_rules, st.integers(1, 10), depleted_shoes())
 def test_standings_sums_by_class_and_the_solutions_tuples_are_numpys(
     rules: Rules, bonus: int, shoes: npt.NDArray[np.int64]
 ) -> None:
@@ -165,10 +177,16 @@ def test_standings_sums_by_class_and_the_solutions_tuples_are_numpys(
     dealer = dealer_probabilities(rules, bonus, space.draws)
     classes = showdown_classes(rules, space)
     numpy_sums = np.stack([(dealer * (classes == k)).sum(axis=1) for k in range(3)], 1)
+    slow = solve_float(rules, space)
     kernel.use("compiled")
     module = kernel.native()
     assert module is not None
-    assert kernel.by_class(module, dealer, classes).tobytes() == numpy_sums.tobytes()
+    tables = showdown_tables(rules, bonus)
+    stand_vec, stand, hit, hitting, played = kernel.solve_hands(module, space, dealer, tables)
+    assert stand_vec.tobytes() == numpy_sums.tobytes()
+    assert tuple(stand.tolist()) == slow.stand
+    assert tuple(hit.tolist()) == slow.hit and tuple(hitting.tolist()) == slow.hitting
+    assert kernel.rows(module, played, np.arange(len(hit))) == slow.outcomes
     order = np.arange(len(dealer))[::-1].copy()
     assert kernel.rows(module, dealer, order) == tuple(map(tuple, dealer[order].tolist()))
 
@@ -277,6 +295,34 @@ def test_the_compiled_modular_pass_refuses_an_index_out_of_range() -> None:
         call([2], kids)
     with pytest.raises(ValueError, match="out of range"):
         call([0], kids + 1)
+
+
+@needs_compiled
+def test_the_compiled_hand_solve_refuses_an_index_out_of_range() -> None:
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    space = hand_space(10, (4, 4, 4, 4, 4, 4, 4, 4, 4, 15), [(1, 0, 0, 0, 0, 0, 0, 0, 0, 0)])
+    rules = Rules()
+    dealer = dealer_probabilities(rules, 10, space.draws)
+    tables = showdown_tables(rules, 10)
+    kernel.solve_hands(module, space, dealer, tables)  # a valid call
+    n = len(space.hands)
+    bad_child = space.children.copy()
+    bad_child[0, 0] = n + 1
+    bad_hand = space.hands.copy()
+    bad_hand[0, 9] = 3  # a hard total above 21
+    for changed, message in (
+        (replace(space, children=bad_child), "out of range"),
+        (replace(space, sizes=space.sizes + 21), "out of range"),
+        (replace(space, hands=bad_hand), "above 21"),
+        (replace(space, draws=space.draws[:-1]), "do not match"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            kernel.solve_hands(module, changed, dealer, tables)
+    short = (tables[0], tables[1], tables[2][:5], tables[3])
+    with pytest.raises(ValueError, match="beats"):
+        kernel.solve_hands(module, space, dealer, short)
 
 
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:

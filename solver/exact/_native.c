@@ -2,8 +2,10 @@
  * The exact side's compiled kernels (optional: solver/exact/kernel.py falls back to numpy).
  *
  * fold: the dealer's fold (solver/exact/dealer.py, _fold), every card value's step, in floats
- * or in integers modulo a prime below 2**29; player_float and player_modular: the player's
- * backward induction in floats and, one hand size a call, modulo the exact path's primes.
+ * or in integers modulo a prime below 2**29; dealer_tail: the dealer's float distributions
+ * from the fold's sums; solve_hands and player_modular: the player's standing and backward
+ * induction in floats (a hand space in one call) and, one hand size a call, modulo the
+ * exact path's primes.
  * Every output entry of the fold adds its products in the order numpy's loop adds them
  * (rank 0 first, then rank 1, ...), each product rounded once, so with -ffp-contract=off
  * (no fused multiply-add) the float results are the same bits as numpy's.
@@ -651,154 +653,6 @@ dealer_tail(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/*
- * by_class(out, dealer, classes)
- *
- * Standing's (win, push, lose) for each hand: out[i, k] = the sum over dealer results j
- * of dealer[i, j] * (classes[i, j] == k), as numpy's sum along a row adds them.
- */
-static PyObject *
-by_class(PyObject *self, PyObject *args)
-{
-    PyObject *objects[3];
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOO", &objects[0], &objects[1], &objects[2])) {
-        return NULL;
-    }
-    Buffer buffers[3];
-    memset(buffers, 0, sizeof buffers);
-    if (take_buffer(objects[0], &buffers[0], 1, 'd', "out") < 0 ||
-        take_buffer(objects[1], &buffers[1], 0, 'd', "dealer") < 0 ||
-        take_buffer(objects[2], &buffers[2], 0, 'q', "classes") < 0) {
-        release(buffers, 3);
-        return NULL;
-    }
-    Py_ssize_t hands, results, rows, columns;
-    if (!shape2(&buffers[1], &hands, &results) || !shape2(&buffers[2], &rows, &columns) ||
-        rows != hands || columns != results || length(&buffers[0]) != 3 * hands) {
-        release(buffers, 3);
-        PyErr_SetString(PyExc_ValueError, "out must be (hands, 3), classes as dealer");
-        return NULL;
-    }
-    const double *dealer = buffers[1].view.buf;
-    const int64_t *classes = buffers[2].view.buf;
-    double *out = buffers[0].view.buf;
-    double *terms = PyMem_Malloc(8 * (results ? results : 1));
-    if (!terms) {
-        release(buffers, 3);
-        return PyErr_NoMemory();
-    }
-    Py_BEGIN_ALLOW_THREADS;
-    for (Py_ssize_t i = 0; i < hands; i++) {
-        for (int64_t k = 0; k < 3; k++) {
-            for (Py_ssize_t j = 0; j < results; j++) {
-                terms[j] = dealer[i * results + j] * (double)(classes[i * results + j] == k);
-            }
-            out[3 * i + k] = pairwise(terms, results, 1);
-        }
-    }
-    Py_END_ALLOW_THREADS;
-    PyMem_Free(terms);
-    release(buffers, 3);
-    Py_RETURN_NONE;
-}
-
-enum { CHANCES, KIDS, STAND, STAND_VEC, ENDS, HIT, HITTING, PLAYED, VALUE, N_PLAYER };
-
-/*
- * player_float(chances, kids, stand, stand_vec, ends, hit, hitting, played, value)
- *
- * The float backward induction of solver/exact/player.py (solve_float), hands numbered by
- * size: hands ends[m] <= i < ends[m + 1] hold m cards, and kids[i, v] (a hand of m + 1
- * cards, or the busted hand n) is hand i plus a card of value v + 1.  For m from the
- * largest size down to 1: hit[i] = sum_v chances[i, v] * value[kids[i, v]], the
- * (win, push, lose) of hitting likewise from played; optimal play hits when hit[i] >
- * stand[i] (hitting[i] = 1) and takes that value and those outcomes into value[i] and
- * played[i].  value[n] and played[n] (the busted hand) are given.  Sums run in numpy's
- * order (its pairwise sum along a row of ten; einsum's left to right).
- */
-static PyObject *
-player_float(PyObject *self, PyObject *args)
-{
-    PyObject *objects[N_PLAYER];
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &objects[CHANCES], &objects[KIDS],
-                          &objects[STAND], &objects[STAND_VEC], &objects[ENDS], &objects[HIT],
-                          &objects[HITTING], &objects[PLAYED], &objects[VALUE])) {
-        return NULL;
-    }
-    static const char *names[N_PLAYER] = {"chances", "kids", "stand",   "stand_vec", "ends",
-                                          "hit",     "hitting", "played", "value"};
-    static const char kinds[N_PLAYER] = {'d', 'q', 'd', 'd', 'q', 'd', 'q', 'd', 'd'};
-    Buffer buffers[N_PLAYER];
-    memset(buffers, 0, sizeof buffers);
-    for (int i = 0; i < N_PLAYER; i++) {
-        int writable = i == HIT || i == HITTING || i == PLAYED || i == VALUE;
-        if (take_buffer(objects[i], &buffers[i], writable, kinds[i], names[i]) < 0) {
-            release(buffers, N_PLAYER);
-            return NULL;
-        }
-    }
-    Py_ssize_t n = length(&buffers[STAND]);
-    Py_ssize_t sizes = length(&buffers[ENDS]);
-    const int64_t *kids = buffers[KIDS].view.buf, *ends = buffers[ENDS].view.buf;
-    const char *problem = NULL;
-    if (length(&buffers[CHANCES]) != 10 * n || length(&buffers[KIDS]) != 10 * n ||
-        length(&buffers[STAND_VEC]) != 3 * n || length(&buffers[HIT]) != n ||
-        length(&buffers[HITTING]) != n || length(&buffers[PLAYED]) != 3 * (n + 1) ||
-        length(&buffers[VALUE]) != n + 1 || sizes < 2) {
-        problem = "the arrays' sizes do not match";
-    } else if (!within(kids, 10 * n, n + 1) || !within(ends, sizes, n + 1)) {
-        problem = "an index is out of range";
-    } else {
-        for (Py_ssize_t m = 0; m + 1 < sizes && !problem; m++) {
-            if (ends[m + 1] < ends[m]) {
-                problem = "ends must not decrease";
-            }
-        }
-    }
-    if (problem) {
-        release(buffers, N_PLAYER);
-        PyErr_SetString(PyExc_ValueError, problem);
-        return NULL;
-    }
-    const double *chances = buffers[CHANCES].view.buf, *stand = buffers[STAND].view.buf;
-    const double *stand_vec = buffers[STAND_VEC].view.buf;
-    double *hit = buffers[HIT].view.buf, *played = buffers[PLAYED].view.buf;
-    double *value = buffers[VALUE].view.buf;
-    int64_t *hitting = buffers[HITTING].view.buf;
-    Py_BEGIN_ALLOW_THREADS;
-    for (Py_ssize_t m = sizes - 2; m >= 1; m--) {
-        for (int64_t i = ends[m]; i < ends[m + 1]; i++) {
-            const double *w = chances + 10 * i;
-            const int64_t *kid = kids + 10 * i;
-            double terms[10];
-            for (int v = 0; v < 10; v++) {
-                terms[v] = w[v] * value[kid[v]];
-            }
-            double h = sum_ten(terms);
-            double outcome[3];
-            for (int k = 0; k < 3; k++) {
-                double total = 0.0;
-                for (int v = 0; v < 10; v++) {
-                    total += w[v] * played[3 * kid[v] + k];
-                }
-                outcome[k] = total;
-            }
-            hit[i] = h;
-            int choose = h > stand[i];
-            hitting[i] = choose;
-            value[i] = choose ? h : stand[i];
-            for (int k = 0; k < 3; k++) {
-                played[3 * i + k] = choose ? outcome[k] : stand_vec[3 * i + k];
-            }
-        }
-    }
-    Py_END_ALLOW_THREADS;
-    release(buffers, N_PLAYER);
-    Py_RETURN_NONE;
-}
-
 enum {
     M_ROWS, M_DRAWS, M_KIDS, M_PLAYED, M_VALUE, M_LEFT, M_PRIMES, M_HIT, M_HIT_FLOAT, N_MODULAR
 };
@@ -900,6 +754,240 @@ player_modular(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+enum {
+    S_DEALER, S_HANDS, S_CHILDREN, S_DRAWS, S_SIZES, S_BEST, S_OWN_21, S_BEATS, S_LABELS,
+    S_STAND_VEC, S_STAND, S_HIT, S_HITTING, S_PLAYED, S_VALUE, N_SOLVE
+};
+
+/* The most cards a hand of solve_hands holds (a hard total of at most 21). */
+#define MOST_CARDS 21
+
+/* Codes of the dealer's results in solve_hands's labels: bust, natural, else a total. */
+#define LABEL_BUST (-1)
+#define LABEL_NATURAL (-2)
+
+/* Standing's class (0 win, 1 push, 2 lose) for a hand of best total `total` whose 21, if
+ * any, a dealer natural beats (`beaten`), against dealer result `label` (clauses 7-9, as
+ * solver/exact/player_hands.py's showdown_classes). */
+static inline int64_t
+showdown(int64_t total, int beaten, int64_t label)
+{
+    if (label == LABEL_BUST) {
+        return 0;
+    }
+    if (label == LABEL_NATURAL) {
+        return total < 21 || beaten ? 2 : 1;
+    }
+    return total > label ? 0 : (total == label ? 1 : 2);
+}
+
+/* Check solve_hands's inputs against each other (NULL when they fit); `hards` gets each
+ * hand's hard total. */
+static const char *
+check_solve(const Buffer *b, Py_ssize_t n, Py_ssize_t results, int64_t *hards)
+{
+    Py_ssize_t rows, columns, table_rows, table_columns;
+    if (!shape2(&b[S_DEALER], &rows, &columns) || rows != n || columns != results ||
+        length(&b[S_HANDS]) != 10 * n || length(&b[S_CHILDREN]) != 10 * n ||
+        length(&b[S_DRAWS]) != 10 * n || length(&b[S_STAND_VEC]) != 3 * n ||
+        length(&b[S_STAND]) != n || length(&b[S_HIT]) != n || length(&b[S_HITTING]) != n ||
+        length(&b[S_PLAYED]) != 3 * (n + 1) || length(&b[S_VALUE]) != n + 1) {
+        return "the arrays' sizes do not match";
+    }
+    if (!shape2(&b[S_BEST], &table_rows, &table_columns) || table_rows != 22 ||
+        table_columns != 2 || length(&b[S_OWN_21]) != 44 ||
+        length(&b[S_BEATS]) < MOST_CARDS + 2) {
+        return "best and own_21 must be (22, 2), beats cover 22 cards";
+    }
+    const int64_t *hands = b[S_HANDS].view.buf, *sizes = b[S_SIZES].view.buf;
+    const int64_t *best = b[S_BEST].view.buf;
+    if (!within(b[S_CHILDREN].view.buf, 10 * n, n + 1) ||
+        !within(sizes, n, MOST_CARDS + 1) || !within(hands, 10 * n, MOST_CARDS + 1) ||
+        !within(best, 44, 22)) {
+        return "an index is out of range";
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t hard = 0;
+        for (int v = 0; v < 10; v++) {
+            hard += (v + 1) * hands[10 * i + v];
+        }
+        if (hard > 21) {
+            return "a hand's hard total is above 21";
+        }
+        hards[i] = hard;
+    }
+    return NULL;
+}
+
+/* Standing's (win, push, lose) and value for every hand: for hand i, the classes against
+ * each dealer result and the sums of dealer[i, j] * (class == k), as numpy's sum along a
+ * row adds them. */
+static void
+stand_hands(const Buffer *b, Py_ssize_t n, Py_ssize_t results, const int64_t *hards,
+            double *terms, int64_t *classes)
+{
+    const double *dealer = b[S_DEALER].view.buf;
+    const int64_t *hands = b[S_HANDS].view.buf, *sizes = b[S_SIZES].view.buf;
+    const int64_t *best = b[S_BEST].view.buf, *own_21 = b[S_OWN_21].view.buf;
+    const int64_t *beats = b[S_BEATS].view.buf, *labels = b[S_LABELS].view.buf;
+    double *stand_vec = b[S_STAND_VEC].view.buf, *stand = b[S_STAND].view.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int64_t at = 2 * hards[i] + (hands[10 * i] > 0);
+        const int64_t total = best[at];
+        const int64_t cards_21 = own_21[at] ? sizes[i] : sizes[i] + 1;
+        const int beaten = total == 21 && beats[cards_21];
+        for (Py_ssize_t j = 0; j < results; j++) {
+            classes[j] = showdown(total, beaten, labels[j]);
+        }
+        for (int64_t k = 0; k < 3; k++) {
+            for (Py_ssize_t j = 0; j < results; j++) {
+                terms[j] = dealer[i * results + j] * (double)(classes[j] == k);
+            }
+            stand_vec[3 * i + k] = pairwise(terms, results, 1);
+        }
+        stand[i] = stand_vec[3 * i] - stand_vec[3 * i + 2];
+    }
+}
+
+/* The float backward induction, hands in their own order: `order` lists them by
+ * size (counted), and sizes are taken from the largest down to 1, each hand's chances of
+ * drawing value v being draws[i, v] / max(total - size, 1) as numpy divides them. */
+static void
+induct_hands(const Buffer *b, Py_ssize_t n, int64_t total, Py_ssize_t *order)
+{
+    const int64_t *children = b[S_CHILDREN].view.buf, *draws = b[S_DRAWS].view.buf;
+    const int64_t *sizes = b[S_SIZES].view.buf;
+    const double *stand = b[S_STAND].view.buf, *stand_vec = b[S_STAND_VEC].view.buf;
+    double *hit = b[S_HIT].view.buf, *played = b[S_PLAYED].view.buf;
+    double *value = b[S_VALUE].view.buf;
+    int64_t *hitting = b[S_HITTING].view.buf;
+    Py_ssize_t first[MOST_CARDS + 2] = {0};
+    for (Py_ssize_t i = 0; i < n; i++) {
+        first[sizes[i] + 1]++;
+    }
+    for (int m = 0; m <= MOST_CARDS; m++) {
+        first[m + 1] += first[m];
+    }
+    Py_ssize_t placed[MOST_CARDS + 1];
+    memcpy(placed, first, sizeof placed);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        order[placed[sizes[i]]++] = i;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        hit[i] = 0.0;
+        hitting[i] = 0;
+        value[i] = 0.0;
+        played[3 * i] = played[3 * i + 1] = played[3 * i + 2] = 0.0;
+    }
+    value[n] = -1.0; /* the busted hand */
+    played[3 * n] = played[3 * n + 1] = 0.0;
+    played[3 * n + 2] = 1.0;
+    for (int m = MOST_CARDS; m >= 1; m--) {
+        for (Py_ssize_t r = first[m]; r < first[m + 1]; r++) {
+            const Py_ssize_t i = order[r];
+            const int64_t left = total - m > 1 ? total - m : 1;
+            const int64_t *kid = children + 10 * i, *count = draws + 10 * i;
+            double w[10], terms[10];
+            for (int v = 0; v < 10; v++) {
+                w[v] = (double)count[v] / (double)left;
+                terms[v] = w[v] * value[kid[v]];
+            }
+            const double h = sum_ten(terms);
+            double outcome[3];
+            for (int k = 0; k < 3; k++) {
+                double sum = 0.0;
+                for (int v = 0; v < 10; v++) {
+                    sum += w[v] * played[3 * kid[v] + k];
+                }
+                outcome[k] = sum;
+            }
+            const int choose = h > stand[i];
+            hit[i] = h;
+            hitting[i] = choose;
+            value[i] = choose ? h : stand[i];
+            for (int k = 0; k < 3; k++) {
+                played[3 * i + k] = choose ? outcome[k] : stand_vec[3 * i + k];
+            }
+        }
+    }
+}
+
+/*
+ * solve_hands(dealer, hands, children, draws, sizes, best, own_21, beats, labels, total,
+ *             stand_vec, stand, hit, hitting, played, value)
+ *
+ * solver/exact/player.py's solve_float after the dealer's distributions, in one call and
+ * in the hand space's own order: standing's classes against each dealer result (labels:
+ * -1 bust, -2 natural, else the dealer's total; best[hard, ace] the hand's best total,
+ * own_21[hard, ace] whether its own cards make it, beats[cards] whether a natural beats a
+ * 21 of that many cards), standing's sums by class, then the backward induction over
+ * the hands by size (hit[i] = sum_v chances[i, v] * value[children[i, v]], the (win,
+ * push, lose) of hitting likewise from played; hitting[i] when hit[i] > stand[i]; sums
+ * in numpy's order: its pairwise sum along a row of ten, einsum's left to right).  The busted hand n has value -1 and
+ * outcomes (0, 0, 1); a hand of no cards is left at zeros, as on numpy.  Every sum adds
+ * in numpy's order, so the floats are numpy's bits.
+ */
+static PyObject *
+solve_hands(PyObject *self, PyObject *args)
+{
+    PyObject *objects[N_SOLVE];
+    long long total;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOLOOOOOO", &objects[S_DEALER], &objects[S_HANDS],
+                          &objects[S_CHILDREN], &objects[S_DRAWS], &objects[S_SIZES],
+                          &objects[S_BEST], &objects[S_OWN_21], &objects[S_BEATS],
+                          &objects[S_LABELS], &total, &objects[S_STAND_VEC], &objects[S_STAND],
+                          &objects[S_HIT], &objects[S_HITTING], &objects[S_PLAYED],
+                          &objects[S_VALUE])) {
+        return NULL;
+    }
+    static const char *names[N_SOLVE] = {
+        "dealer",    "hands", "children", "draws", "sizes",   "best",   "own_21", "beats",
+        "labels",    "stand_vec", "stand", "hit",  "hitting", "played", "value"};
+    static const char kinds[N_SOLVE] = {'d', 'q', 'q', 'q', 'q', 'q', 'q', 'q',
+                                        'q', 'd', 'd', 'd', 'q', 'd', 'd'};
+    Buffer buffers[N_SOLVE];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < N_SOLVE; i++) {
+        if (take_buffer(objects[i], &buffers[i], i >= S_STAND_VEC, kinds[i], names[i]) < 0) {
+            release(buffers, N_SOLVE);
+            return NULL;
+        }
+    }
+    const Py_ssize_t n = length(&buffers[S_SIZES]), results = length(&buffers[S_LABELS]);
+    /* Each hand's hard total, then (as scratch) the order by size; a row of terms and of
+     * classes. */
+    int64_t *hards = PyMem_Malloc(sizeof(int64_t) * (n ? n : 1));
+    Py_ssize_t *order = PyMem_Malloc(sizeof(Py_ssize_t) * (n ? n : 1));
+    double *terms = PyMem_Malloc(8 * (results ? results : 1));
+    int64_t *classes = PyMem_Malloc(8 * (results ? results : 1));
+    if (!hards || !order || !terms || !classes) {
+        PyMem_Free(hards);
+        PyMem_Free(order);
+        PyMem_Free(terms);
+        PyMem_Free(classes);
+        release(buffers, N_SOLVE);
+        return PyErr_NoMemory();
+    }
+    const char *problem = check_solve(buffers, n, results, hards);
+    if (!problem) {
+        Py_BEGIN_ALLOW_THREADS;
+        stand_hands(buffers, n, results, hards, terms, classes);
+        induct_hands(buffers, n, (int64_t)total, order);
+        Py_END_ALLOW_THREADS;
+    }
+    PyMem_Free(hards);
+    PyMem_Free(order);
+    PyMem_Free(terms);
+    PyMem_Free(classes);
+    release(buffers, N_SOLVE);
+    if (problem) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /*
  * rows(array, order)
  *
@@ -965,14 +1053,12 @@ static PyMethodDef methods[] = {
     {"dealer_tail", dealer_tail, METH_VARARGS,
      "The dealer's distributions from the fold's sums (see solver/exact/dealer.py, "
      "dealer_probabilities)."},
-    {"by_class", by_class, METH_VARARGS,
-     "Standing's (win, push, lose) from the dealer's distributions (see solver/exact/player.py, "
-     "solve_float)."},
     {"player_modular", player_modular, METH_VARARGS,
      "One hand size of the player's exact pass (see solver/exact/player.py, "
      "solve_exact_modular)."},
-    {"player_float", player_float, METH_VARARGS,
-     "The player's float backward induction (see solver/exact/player.py, solve_float)."},
+    {"solve_hands", solve_hands, METH_VARARGS,
+     "solve_float after the dealer's distributions: standing's classes and sums, then the "
+     "backward induction (see solver/exact/player.py)."},
     {"fold", fold, METH_VARARGS,
      "The dealer's fold over every card value (see solver/exact/dealer.py, _fold)."},
     {NULL, NULL, 0, NULL},

@@ -42,15 +42,14 @@ __all__ = [
     "KernelName",
     "NumberArray",
     "available",
-    "by_class",
     "current",
     "dealer_tail",
     "fold",
     "modular_arrays",
     "native",
-    "player_float",
     "player_modular",
     "rows",
+    "solve_hands",
     "use",
 ]
 
@@ -173,48 +172,47 @@ def dealer_tail(
     return out
 
 
-def by_class(module: ModuleType, dealer: FloatArray, classes: IntArray) -> FloatArray:
-    """Standing's (win, push, lose) per hand (``player.solve_float``'s sums) in ``module``."""
-    import numpy as np
-
-    out = np.empty((len(dealer), 3))
-    module.by_class(
-        out,
-        np.ascontiguousarray(dealer, dtype=np.float64),
-        np.ascontiguousarray(classes, dtype=np.int64),
-    )
-    return out
+#: What :func:`solve_hands` gives: standing's (win, push, lose) and value, hitting's value,
+#: whether each hand hits, and the (win, push, lose) of optimal play (the busted hand last).
+HandValues = tuple["FloatArray", "FloatArray", "FloatArray", "BoolArray", "FloatArray"]
 
 
-def player_float(
+def solve_hands(
     module: ModuleType,
-    chances: FloatArray,
-    kids: IntArray,
-    stand: FloatArray,
-    stand_vec: FloatArray,
-    ends: list[int],
-    out: tuple[FloatArray, FloatArray, FloatArray],
-) -> BoolArray:
-    """The player's float backward induction (``player.solve_float``'s loop) in ``module``.
+    space: Any,
+    dealer: FloatArray,
+    tables: tuple[IntArray, IntArray, IntArray, IntArray],
+) -> HandValues:
+    """``player.solve_float`` after the dealer's distributions, in ``module``, in one call.
 
-    Fills ``out`` = (hit, played, value) in place and returns whether each hand hits.
+    ``space`` is the ``HandSpace``, ``dealer`` its hands' distributions of the dealer's
+    result and ``tables`` ``player_hands.showdown_tables``; arrays are in the space's order.
     """
     import numpy as np
 
-    hit, played, value = out
-    hitting = np.zeros(len(hit), dtype=np.int64)
-    module.player_float(
-        np.ascontiguousarray(chances, dtype=np.float64),
-        np.ascontiguousarray(kids, dtype=np.int64),
-        np.ascontiguousarray(stand, dtype=np.float64),
-        np.ascontiguousarray(stand_vec, dtype=np.float64),
-        np.array(ends, dtype=np.int64),
+    def ints(array: IntArray) -> IntArray:
+        return np.ascontiguousarray(array, dtype=np.int64)
+
+    n = len(space.sizes)
+    stand_vec, stand, hit = np.empty((n, 3)), np.empty(n), np.empty(n)
+    hitting = np.empty(n, dtype=np.int64)
+    played, value = np.empty((n + 1, 3)), np.empty(n + 1)
+    module.solve_hands(
+        np.ascontiguousarray(dealer, dtype=np.float64),
+        ints(space.hands),
+        ints(space.children),
+        ints(space.draws),
+        ints(space.sizes),
+        *(ints(table) for table in tables),
+        sum(space.shoe),
+        stand_vec,
+        stand,
         hit,
         hitting,
         played,
         value,
     )
-    return hitting.astype(bool)
+    return stand_vec, stand, hit, hitting.astype(bool), played
 
 
 def rows(module: ModuleType, array: FloatArray, order: IntArray) -> tuple[tuple[Any, ...], ...]:

@@ -33,7 +33,15 @@ from solver.exact.dealer import (
 )
 from solver.exact.dealer_hands import dealer_ends
 from solver.exact.modular import extend, padded_falling, primes_above, rebuild, rebuild_one
-from solver.exact.player_hands import LOSE, PUSH, WIN, HandSpace, hand_space, showdown_classes
+from solver.exact.player_hands import (
+    LOSE,
+    PUSH,
+    WIN,
+    HandSpace,
+    hand_space,
+    showdown_classes,
+    showdown_tables,
+)
 from solver.model.cards import ValueCounts
 from solver.model.rules import Rules
 
@@ -290,12 +298,20 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
     """Optimal play with float arithmetic, vectorised over hands of equal size."""
     n = len(space.hands)
     dealer = dealer_probabilities(rules, space.bonus, space.draws)
-    classes = showdown_classes(rules, space)
     compiled = kernel.native()
     if compiled is not None:
-        stand_vec = kernel.by_class(compiled, dealer, classes)
-    else:
-        stand_vec = np.stack([(dealer * (classes == k)).sum(axis=1) for k in (WIN, PUSH, LOSE)], 1)
+        tables = showdown_tables(rules, space.bonus)
+        stand_vec, stand, hit, hitting, played = kernel.solve_hands(compiled, space, dealer, tables)
+        return PlayerSolution(
+            rules,
+            space,
+            tuple(stand.tolist()),
+            tuple(hit.tolist()),
+            tuple(hitting.tolist()),
+            kernel.rows(compiled, played, np.arange(n)),
+        )
+    classes = showdown_classes(rules, space)
+    stand_vec = np.stack([(dealer * (classes == k)).sum(axis=1) for k in (WIN, PUSH, LOSE)], 1)
     stand = stand_vec[:, WIN] - stand_vec[:, LOSE]
     # Hands renumbered by size, so that each size is one slice (no gather or scatter).
     # Sizes are below 22: as bytes, numpy's stable sort is a radix sort (the same order).
@@ -316,12 +332,7 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
     played[n] = (0.0, 0.0, 1.0)  # the busted hand
     value = np.zeros(n + 1)
     value[n] = -1.0
-    if compiled is not None:
-        out = (hit, played, value)
-        hitting = kernel.player_float(
-            compiled, chances, kids, stand_sorted, stand_vec_sorted, ends, out
-        )
-    for size in range(len(ends) - 2 if compiled is None else 0, 0, -1):
+    for size in range(len(ends) - 2, 0, -1):
         rows = slice(ends[size], ends[size + 1])
         weights = chances[rows]
         children = kids[rows]
@@ -331,10 +342,7 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
         value[rows] = np.where(choose, hit[rows], stand_sorted[rows])
         played[rows] = np.where(choose[:, None], hit_vec, stand_vec_sorted[rows])
     back = place[:n]
-    if compiled is not None:
-        outcomes = kernel.rows(compiled, played, back)
-    else:
-        outcomes = tuple(zip(*np.take(played, back, axis=0).T.tolist(), strict=True))
+    outcomes = tuple(zip(*np.take(played, back, axis=0).T.tolist(), strict=True))
     return PlayerSolution(
         rules,
         space,

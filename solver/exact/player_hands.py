@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -133,6 +133,36 @@ def _total_tables(bonus: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.boo
     best = np.array([[best_total_of(h, a, bonus) for a in (False, True)] for h in range(22)])
     own_21 = np.array([[own_best(h, a) == 21 for a in (False, True)] for h in range(22)])
     return best, own_21
+
+
+#: Codes of the dealer's results in :func:`showdown_tables`' labels (else the total).
+LABEL_BUST, LABEL_NATURAL = -1, -2
+
+#: The most cards a hand of :func:`all_hands` holds (21 aces).
+MOST_CARDS = 21
+
+
+ShowdownTables = tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]
+]
+
+
+@lru_cache(maxsize=64)
+def showdown_tables(rules: Rules, bonus: int) -> ShowdownTables:
+    """:func:`showdown_classes`' rule as tables, for the compiled kernel (read-only).
+
+    By (hard total, holds an ace): the best total and whether own cards alone make 21;
+    by cards in the 21: whether a dealer natural beats it; by dealer result: its code
+    (:data:`LABEL_BUST`, :data:`LABEL_NATURAL`, else the dealer's total).
+    """
+    best, own_21 = _total_tables(bonus)
+    beats = [natural_beats_21(k, rules) for k in range(MOST_CARDS + 2)]
+    codes = {BUST: LABEL_BUST, NATURAL: LABEL_NATURAL}
+    labels = [codes[label] if label in codes else int(label) for label in outcome_labels(rules)]
+    found = tuple(np.array(table, dtype=np.int64) for table in (best, own_21, beats, labels))
+    for table in found:
+        table.flags.writeable = False
+    return found  # type: ignore[return-value]
 
 
 def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:
