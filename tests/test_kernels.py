@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.exact import kernel
-from solver.exact.dealer import _distinct_sizes, dealer_probabilities, dealer_residues
+from solver.exact.dealer import _distinct_sizes, _summary, dealer_probabilities, dealer_residues
 from solver.exact.modular import moduli
 from solver.exact.player import solve_exact, solve_float
 from solver.exact.player_hands import hand_space, showdown_classes, showdown_tables
@@ -199,6 +199,29 @@ def test_distinct_sizes_are_numpys_unique(sizes: list[int]) -> None:
     expected, inverse = np.unique(array, return_inverse=True)
     assert found.tolist() == expected.tolist()
     assert column.tolist() == inverse.reshape(-1).tolist()
+
+
+@needs_compiled
+@settings(max_examples=25, deadline=None)
+@given(depleted_shoes())
+def test_the_shoes_summary_is_numpys(shoes: npt.NDArray[np.int64]) -> None:
+    slow, fast = both(lambda: _summary(shoes))
+    for a, b in zip(slow, fast, strict=True):
+        assert a.tolist() == b.tolist()
+    assert _summary(shoes[:0]).most.tolist() == [0] * 10  # no shoes: zeros by value
+
+
+@needs_compiled
+def test_the_compiled_shoes_summary_refuses_a_wrong_shape() -> None:
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    sizes, ten = np.zeros(2, dtype=np.int64), np.zeros(10, dtype=np.int64)
+    module.shoe_summary(np.ones((2, 10), dtype=np.int64), sizes, ten, ten.copy())  # valid
+    assert sizes.tolist() == [10, 10]
+    for counts in (np.ones((2, 9), dtype=np.int64), np.ones((0, 10), dtype=np.int64)):
+        with pytest.raises(ValueError, match="counts"):
+            module.shoe_summary(counts, sizes[: len(counts)], ten, ten.copy())
 
 
 def test_numpy_is_chosen_by_name_and_runs_without_the_extension() -> None:

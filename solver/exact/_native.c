@@ -989,6 +989,57 @@ solve_hands(PyObject *self, PyObject *args)
 }
 
 /*
+ * shoe_summary(counts, sizes, least, most)
+ *
+ * For shoes as rows of ten counts: each shoe's number of cards, and the fewest and the
+ * most cards of each value any shoe holds (numpy's counts.sum(axis=1), counts.min(axis=0)
+ * and counts.max(axis=0), in one pass; exact integers).  At least one shoe.
+ */
+static PyObject *
+shoe_summary(PyObject *self, PyObject *args)
+{
+    PyObject *objects[4];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOO", &objects[0], &objects[1], &objects[2], &objects[3])) {
+        return NULL;
+    }
+    static const char *names[4] = {"counts", "sizes", "least", "most"};
+    Buffer buffers[4];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < 4; i++) {
+        if (take_buffer(objects[i], &buffers[i], i > 0, 'q', names[i]) < 0) {
+            release(buffers, 4);
+            return NULL;
+        }
+    }
+    const Py_ssize_t n = length(&buffers[1]);
+    if (n < 1 || length(&buffers[0]) != 10 * n || length(&buffers[2]) != 10 ||
+        length(&buffers[3]) != 10) {
+        release(buffers, 4);
+        PyErr_SetString(PyExc_ValueError, "counts must be (shoes, 10), shoes > 0, sizes theirs");
+        return NULL;
+    }
+    const int64_t *counts = buffers[0].view.buf;
+    int64_t *sizes = buffers[1].view.buf, *least = buffers[2].view.buf;
+    int64_t *most = buffers[3].view.buf;
+    for (int v = 0; v < 10; v++) {
+        least[v] = most[v] = counts[v];
+    }
+    for (Py_ssize_t s = 0; s < n; s++) {
+        const int64_t *row = counts + 10 * s;
+        int64_t size = 0;
+        for (int v = 0; v < 10; v++) {
+            size += row[v];
+            least[v] = row[v] < least[v] ? row[v] : least[v];
+            most[v] = row[v] > most[v] ? row[v] : most[v];
+        }
+        sizes[s] = size;
+    }
+    release(buffers, 4);
+    Py_RETURN_NONE;
+}
+
+/*
  * rows(array, order)
  *
  * The rows order[0], order[1], ... of a two-dimensional float64 array as a tuple of
@@ -1056,6 +1107,9 @@ static PyMethodDef methods[] = {
     {"player_modular", player_modular, METH_VARARGS,
      "One hand size of the player's exact pass (see solver/exact/player.py, "
      "solve_exact_modular)."},
+    {"shoe_summary", shoe_summary, METH_VARARGS,
+     "Each shoe's size and the fewest and most cards of each value (see "
+     "solver/exact/dealer.py, dealer_probabilities)."},
     {"solve_hands", solve_hands, METH_VARARGS,
      "solve_float after the dealer's distributions: standing's classes and sums, then the "
      "backward induction (see solver/exact/player.py)."},

@@ -69,17 +69,41 @@ class ShoeGroups(NamedTuple):
     final: IntArray
 
 
-def _shoe_groups(counts: IntArray) -> ShoeGroups:
-    """Group shoes for :func:`_fold`: see :class:`ShoeGroups`.
+class ShoeSummary(NamedTuple):
+    """Each shoe's number of cards; the fewest and the most of each value any shoe holds."""
+
+    sizes: IntArray
+    least: IntArray
+    most: IntArray
+
+
+def _summary(counts: IntArray) -> ShoeSummary:
+    """:class:`ShoeSummary` of shoes as rows of counts (zeros by value when there are none).
+
+    numpy's sums and extremes along an axis of 10 take 50 microseconds each for a six-deck
+    solve's 3,082 shoes; the compiled kernel takes all three in one pass.
+    """
+    if not len(counts):
+        return ShoeSummary(np.zeros(0, dtype=np.int64), *np.zeros((2, 10), dtype=np.int64))
+    compiled = kernel.native()
+    if compiled is not None:
+        return ShoeSummary(*kernel.shoe_summary(compiled, counts))
+    return ShoeSummary(counts.sum(axis=1), counts.min(axis=0), counts.max(axis=0))
+
+
+def _shoe_groups(counts: IntArray, summary: ShoeSummary | None = None) -> ShoeGroups:
+    """Group shoes for :func:`_fold`: see :class:`ShoeGroups` (``summary``: the counts').
 
     The groups depend on the counts only through their order within each value, so shoes
     that differ from another batch by a card of each value (the same player hands
     against another Bonus card, say) reuse its grouping.
     """
-    least = counts.min(axis=0) if len(counts) else np.zeros(10, dtype=np.int64)
+    if summary is None:
+        summary = _summary(counts)
+    least = summary.least
     shifted = counts - least
     # A key of 16-bit counts where they fit: a quarter of the bytes to copy and hash.
-    narrow = not len(counts) or int(shifted.max()) < 1 << 15
+    narrow = not len(counts) or int((summary.most - least).max()) < 1 << 15
     found = _groups_of((shifted.astype(np.int16) if narrow else shifted).tobytes(), len(counts))
     return ShoeGroups(
         found.parents,
@@ -190,16 +214,18 @@ def _fold(
     return np.take(sums, ends.final, axis=1)
 
 
-def _falling_for(ends: DealerEnds, counts: IntArray) -> FloatArray:
-    """The float ``fall(n, d)`` table :func:`_fold` reads for ``ends`` against ``counts``."""
+def _falling_for(ends: DealerEnds, most: int) -> FloatArray:
+    """The float ``fall(n, d)`` table :func:`_fold` reads for ``ends`` against shoes holding
+    at most ``most`` cards of any value."""
     rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
-    return _falling_floats(rows, int(counts.max(initial=0)))
+    return _falling_floats(rows, most)
 
 
 def _fold_float(ends: DealerEnds, counts: IntArray) -> FloatArray:
     """Float sums of ``ways * prod fall(n_v, D_v)`` by shoe and by (result, length)."""
     groups = _shoe_groups(counts)
-    return np.take(_fold(ends, groups, _falling_for(ends, counts), None), groups.final, axis=0)
+    table = _falling_for(ends, int(counts.max(initial=0)))
+    return np.take(_fold(ends, groups, table, None), groups.final, axis=0)
 
 
 def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[IntArray, IntArray]:
@@ -244,15 +270,16 @@ def dealer_probabilities(
     and the player's cards already taken out.  Columns follow :func:`outcome_labels`.
     """
     counts = _as_shoe_array(shoes)
+    summary = _summary(counts)
     depth = final_hands(rules)[bonus - 1][2]
-    if len(counts) and int(counts.sum(axis=1).min()) < depth:
+    if len(counts) and int(summary.sizes.min()) < depth:
         return tree_probabilities(rules, bonus, counts)
-    ends = ends_for(rules, bonus, counts)
-    groups = _shoe_groups(counts)
-    folded = _fold(ends, groups, _falling_for(ends, counts), None)
+    ends = ends_for(rules, bonus, counts, summary.most)
+    groups = _shoe_groups(counts, summary)
+    folded = _fold(ends, groups, _falling_for(ends, int(summary.most.max())), None)
     # falling[L] = N (N - 1) ... (N - L + 1): the ordered ways to deal L cards, for each
     # distinct shoe size N.
-    sizes, column = _distinct_sizes(counts.sum(axis=1))
+    sizes, column = _distinct_sizes(summary.sizes)
     falling = np.cumprod(sizes[None, :] - np.arange(ends.depth)[:, None], axis=0, dtype=np.float64)
     falling = np.vstack([np.ones((1, len(sizes))), falling])
     pairs = result_lengths(rules, bonus)

@@ -49,6 +49,7 @@ __all__ = [
     "native",
     "player_modular",
     "rows",
+    "shoe_summary",
     "solve_hands",
     "use",
 ]
@@ -170,6 +171,16 @@ def dealer_tail(
         len(pairs),
     )
     return out
+
+
+def shoe_summary(module: ModuleType, counts: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """Each shoe's size and the fewest and the most of each value (at least one shoe)."""
+    import numpy as np
+
+    sizes = np.empty(len(counts), dtype=np.int64)
+    least, most = np.empty(10, dtype=np.int64), np.empty(10, dtype=np.int64)
+    module.shoe_summary(np.ascontiguousarray(counts, dtype=np.int64), sizes, least, most)
+    return sizes, least, most
 
 
 #: What :func:`solve_hands` gives: standing's (win, push, lose) and value, hitting's value,
