@@ -201,6 +201,54 @@ def test_distinct_sizes_are_numpys_unique(sizes: list[int]) -> None:
     assert column.tolist() == inverse.reshape(-1).tolist()
 
 
+#: Root hands of one to four cards (values 1-10) whose hard total is at most 21.
+roots_drawn = st.lists(
+    st.lists(st.integers(1, 10), min_size=1, max_size=4)
+    .filter(lambda cards: sum(cards) <= 21)
+    .map(lambda cards: [cards.count(v) for v in range(1, 11)]),
+    min_size=1,
+    max_size=6,
+)
+
+
+@needs_compiled
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 10), depleted_shoes(), roots_drawn)
+def test_the_hand_spaces_are_numpys(
+    bonus: int, shoes: npt.NDArray[np.int64], roots: list[list[int]]
+) -> None:
+    shoe = tuple(int(n) for n in shoes[0])
+    roots = [r for r in roots if all(c <= n for c, n in zip(r, shoe, strict=True))] or [
+        [int(v == int(np.argmax(shoe))) for v in range(10)]
+    ]
+    slow, fast = both(lambda: hand_space(bonus, shoe, [tuple(r) for r in roots]))
+    for name in ("hands", "keys", "children", "draws", "sizes"):
+        a, b = getattr(slow, name), getattr(fast, name)
+        assert a.dtype == b.dtype and a.tolist() == b.tolist(), name
+
+
+@needs_compiled
+def test_the_compiled_hand_space_refuses_a_child_out_of_range() -> None:
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    universe = np.zeros((2, 10), dtype=np.int64)
+    universe[1, 0] = 1
+    children = np.full((2, 10), 2, dtype=np.int64)
+    children[0, 0] = 1
+    keys, sizes = np.array([0, 1]), np.array([0, 1])
+    limit, roots = np.full(10, 4, dtype=np.int64), universe[1:].copy()
+
+    def call(children: npt.NDArray[np.int64]) -> kernel.SpaceArrays:
+        tables = (universe, children, keys, sizes)
+        return kernel.hand_space(module, tables, limit, roots)
+
+    assert [a.tolist() for a in call(children)][2] == [[1] * 10]  # one hand, every child out
+    children[0, 0] = 3
+    with pytest.raises(ValueError, match="out of range"):
+        call(children)
+
+
 @needs_compiled
 @settings(max_examples=25, deadline=None)
 @given(depleted_shoes())

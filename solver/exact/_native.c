@@ -1039,6 +1039,146 @@ shoe_summary(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+enum {
+    H_UNIVERSE, H_CHILDREN_IN, H_KEYS_IN, H_SIZES_IN, H_LIMIT, H_ROOTS, H_HANDS, H_KEYS,
+    H_CHILDREN, H_DRAWS, H_SIZES, H_POSITION, N_SPACE
+};
+
+/* Whether universe hand `hand` holds one of the roots: a one-card root's value (`single`),
+ * or every card of a larger root. */
+static int
+holds_root(const int64_t *hand, const int single[10], const int64_t *roots, Py_ssize_t count)
+{
+    for (int v = 0; v < 10; v++) {
+        if (single[v] && hand[v] > 0) {
+            return 1;
+        }
+    }
+    for (Py_ssize_t r = 0; r < count; r++) {
+        const int64_t *root = roots + 10 * r;
+        int all = 1;
+        for (int v = 0; v < 10 && all; v++) {
+            all = hand[v] >= root[v];
+        }
+        if (all) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * hand_space(universe, children_in, keys_in, sizes_in, limit, roots,
+ *            hands, keys, children, draws, sizes, position) -> n
+ *
+ * solver/exact/player_hands.py's hand_space after its checks: the hands of `universe`
+ * (every composition, sorted by key, with its children there, the universe's size U for a
+ * bust) that fit in `limit` and hold a root, in the universe's order: their counts, keys,
+ * children (renumbered, n for a bust or a hand not chosen), the cards left once each is
+ * out, and sizes.  The outputs have U rows, of which the first n are filled; position (U
+ * + 1) gets each universe hand's place, n if not chosen.
+ */
+static PyObject *
+hand_space(PyObject *self, PyObject *args)
+{
+    PyObject *objects[N_SPACE];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOO", &objects[0], &objects[1], &objects[2],
+                          &objects[3], &objects[4], &objects[5], &objects[6], &objects[7],
+                          &objects[8], &objects[9], &objects[10], &objects[11])) {
+        return NULL;
+    }
+    static const char *names[N_SPACE] = {"universe", "children_in", "keys_in", "sizes_in",
+                                         "limit",    "roots",       "hands",   "keys",
+                                         "children", "draws",       "sizes",   "position"};
+    Buffer b[N_SPACE];
+    memset(b, 0, sizeof b);
+    for (int i = 0; i < N_SPACE; i++) {
+        if (take_buffer(objects[i], &b[i], i >= H_HANDS, 'q', names[i]) < 0) {
+            release(b, N_SPACE);
+            return NULL;
+        }
+    }
+    const Py_ssize_t u = length(&b[H_KEYS_IN]), count = length(&b[H_ROOTS]) / 10;
+    const int64_t *universe = b[H_UNIVERSE].view.buf, *children_in = b[H_CHILDREN_IN].view.buf;
+    const int64_t *keys_in = b[H_KEYS_IN].view.buf, *sizes_in = b[H_SIZES_IN].view.buf;
+    const int64_t *limit = b[H_LIMIT].view.buf, *all_roots = b[H_ROOTS].view.buf;
+    const char *problem = NULL;
+    if (length(&b[H_UNIVERSE]) != 10 * u || length(&b[H_CHILDREN_IN]) != 10 * u ||
+        length(&b[H_SIZES_IN]) != u || length(&b[H_LIMIT]) != 10 ||
+        length(&b[H_ROOTS]) != 10 * count || length(&b[H_HANDS]) != 10 * u ||
+        length(&b[H_KEYS]) != u || length(&b[H_CHILDREN]) != 10 * u ||
+        length(&b[H_DRAWS]) != 10 * u || length(&b[H_SIZES]) != u ||
+        length(&b[H_POSITION]) != u + 1) {
+        problem = "the arrays' sizes do not match";
+    } else if (!within(children_in, 10 * u, u + 1)) {
+        problem = "an index is out of range";
+    }
+    if (problem) {
+        release(b, N_SPACE);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    int64_t *hands = b[H_HANDS].view.buf, *keys = b[H_KEYS].view.buf;
+    int64_t *children = b[H_CHILDREN].view.buf, *draws = b[H_DRAWS].view.buf;
+    int64_t *sizes = b[H_SIZES].view.buf, *position = b[H_POSITION].view.buf;
+    /* One-card roots as a mask of values; the others kept in order after them. */
+    int single[10] = {0};
+    Py_ssize_t larger = 0;
+    int64_t *roots = PyMem_Malloc(8 * 10 * (count ? count : 1));
+    if (!roots) {
+        release(b, N_SPACE);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t r = 0; r < count; r++) {
+        const int64_t *root = all_roots + 10 * r;
+        int64_t cards = 0, value = 0;
+        for (int v = 0; v < 10; v++) {
+            cards += root[v];
+            value = root[v] ? v : value;
+        }
+        if (cards == 1 && root[value] == 1) {
+            single[value] = 1;
+        } else {
+            memcpy(roots + 10 * larger++, root, 8 * 10);
+        }
+    }
+    Py_ssize_t n = 0;
+    for (Py_ssize_t h = 0; h < u; h++) {
+        const int64_t *hand = universe + 10 * h;
+        int fits = 1;
+        for (int v = 0; v < 10 && fits; v++) {
+            fits = hand[v] <= limit[v];
+        }
+        position[h] = -1;
+        if (fits && holds_root(hand, single, roots, larger)) {
+            position[h] = n;
+            memcpy(hands + 10 * n, hand, 8 * 10);
+            for (int v = 0; v < 10; v++) {
+                draws[10 * n + v] = limit[v] - hand[v];
+            }
+            keys[n] = keys_in[h];
+            sizes[n] = sizes_in[h];
+            n++;
+        }
+    }
+    for (Py_ssize_t h = 0; h < u; h++) {
+        position[h] = position[h] < 0 ? n : position[h];
+    }
+    position[u] = n; /* a bust */
+    for (Py_ssize_t h = 0, i = 0; h < u; h++) {
+        if (position[h] < n) {
+            for (int v = 0; v < 10; v++) {
+                children[10 * i + v] = position[children_in[10 * h + v]];
+            }
+            i++;
+        }
+    }
+    PyMem_Free(roots);
+    release(b, N_SPACE);
+    return PyLong_FromSsize_t(n);
+}
+
 /*
  * rows(array, order)
  *
@@ -1110,6 +1250,9 @@ static PyMethodDef methods[] = {
     {"shoe_summary", shoe_summary, METH_VARARGS,
      "Each shoe's size and the fewest and most cards of each value (see "
      "solver/exact/dealer.py, dealer_probabilities)."},
+    {"hand_space", hand_space, METH_VARARGS,
+     "The player's hands reachable from some roots in one shoe (see "
+     "solver/exact/player_hands.py, hand_space)."},
     {"solve_hands", solve_hands, METH_VARARGS,
      "solve_float after the dealer's distributions: standing's classes and sums, then the "
      "backward induction (see solver/exact/player.py)."},

@@ -45,6 +45,7 @@ __all__ = [
     "current",
     "dealer_tail",
     "fold",
+    "hand_space",
     "modular_arrays",
     "native",
     "player_modular",
@@ -171,6 +172,38 @@ def dealer_tail(
         len(pairs),
     )
     return out
+
+
+#: A hand space's arrays: hands, keys, children, draws, sizes (``player_hands.HandSpace``).
+SpaceArrays = tuple["IntArray", "IntArray", "IntArray", "IntArray", "IntArray"]
+
+
+def hand_space(
+    module: ModuleType,
+    universe: tuple[IntArray, IntArray, IntArray, IntArray],
+    limit: IntArray,
+    roots: IntArray,
+) -> SpaceArrays:
+    """``player_hands.hand_space`` after its checks, in ``module``.
+
+    ``universe`` is every hand, its children, keys and sizes (``player_hands.all_hands``
+    and its tables); ``limit`` the shoe, ``roots`` the root hands (rows of ten counts).
+    """
+    import numpy as np
+
+    def ints(array: IntArray) -> IntArray:
+        return np.ascontiguousarray(array, dtype=np.int64)
+
+    hands, children, keys, sizes = universe
+    u = len(keys)
+    out = [np.empty((u, 10), dtype=np.int64), np.empty(u, dtype=np.int64)]
+    out += [np.empty((u, 10), dtype=np.int64), np.empty((u, 10), dtype=np.int64)]
+    out += [np.empty(u, dtype=np.int64), np.empty(u + 1, dtype=np.int64)]
+    n = module.hand_space(
+        ints(hands), ints(children), ints(keys), ints(sizes), ints(limit), ints(roots), *out
+    )
+    found = tuple(array[:n] for array in out[:5])
+    return found  # type: ignore[return-value]
 
 
 def shoe_summary(module: ModuleType, counts: IntArray) -> tuple[IntArray, IntArray, IntArray]:

@@ -15,6 +15,7 @@ from functools import cache, lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from solver.exact import kernel
 from solver.exact.dealer_hands import BUST, NATURAL, outcome_labels
 from solver.model.cards import ValueCounts
 from solver.model.errors import HandError
@@ -86,6 +87,13 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
         if bool(short.flat[first]):
             raise HandError(f"hand {named} needs cards the shoe does not hold")
         raise HandError(f"hand {named} has busted: nothing to decide")
+    compiled = kernel.native()
+    if compiled is not None:
+        keys, sizes = _universe_keys_and_sizes()
+        tables = (all_hands(), _children_in_universe(), keys, sizes)
+        found = kernel.hand_space(compiled, tables, limit, root_array)
+        hands, keys, children, draws, sizes = found
+        return HandSpace(bonus, shoe, hands, keys, children, draws, sizes)
     universe = all_hands()
     fits = (universe <= limit).all(axis=1)
     # A one-card root is contained in every hand holding its value: those in one test.
