@@ -820,8 +820,9 @@ check_solve(const Buffer *b, Py_ssize_t n, Py_ssize_t results, int64_t *hards)
 }
 
 /* Standing's (win, push, lose) and value for every hand: for hand i, the classes against
- * each dealer result and the sums of dealer[i, j] * (class == k), as numpy's sum along a
- * row adds them. */
+ * each dealer result (tabulated once by best total and whether a natural beats it) and
+ * the sums of dealer[i, j] * (class == k), as numpy's sum along a row adds them (below
+ * eight results, one after another from -0.0: the three sums in one pass). */
 static void
 stand_hands(const Buffer *b, Py_ssize_t n, Py_ssize_t results, const int64_t *hards,
             double *terms, int64_t *classes)
@@ -831,21 +832,36 @@ stand_hands(const Buffer *b, Py_ssize_t n, Py_ssize_t results, const int64_t *ha
     const int64_t *best = b[S_BEST].view.buf, *own_21 = b[S_OWN_21].view.buf;
     const int64_t *beats = b[S_BEATS].view.buf, *labels = b[S_LABELS].view.buf;
     double *stand_vec = b[S_STAND_VEC].view.buf, *stand = b[S_STAND].view.buf;
+    for (int64_t at = 0; at < 44; at++) {
+        for (Py_ssize_t j = 0; j < results; j++) {
+            classes[at * results + j] = showdown(at / 2, (int)(at % 2), labels[j]);
+        }
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
         const int64_t at = 2 * hards[i] + (hands[10 * i] > 0);
         const int64_t total = best[at];
         const int64_t cards_21 = own_21[at] ? sizes[i] : sizes[i] + 1;
         const int beaten = total == 21 && beats[cards_21];
-        for (Py_ssize_t j = 0; j < results; j++) {
-            classes[j] = showdown(total, beaten, labels[j]);
-        }
-        for (int64_t k = 0; k < 3; k++) {
+        const int64_t *row = classes + (2 * total + beaten) * results;
+        const double *chances = dealer + i * results;
+        double *sums = stand_vec + 3 * i;
+        if (results < 8) {
+            double win = -0.0, push = -0.0, lose = -0.0;
             for (Py_ssize_t j = 0; j < results; j++) {
-                terms[j] = dealer[i * results + j] * (double)(classes[j] == k);
+                win += chances[j] * (double)(row[j] == 0);
+                push += chances[j] * (double)(row[j] == 1);
+                lose += chances[j] * (double)(row[j] == 2);
             }
-            stand_vec[3 * i + k] = pairwise(terms, results, 1);
+            sums[0] = win, sums[1] = push, sums[2] = lose;
+        } else {
+            for (int64_t k = 0; k < 3; k++) {
+                for (Py_ssize_t j = 0; j < results; j++) {
+                    terms[j] = chances[j] * (double)(row[j] == k);
+                }
+                sums[k] = pairwise(terms, results, 1);
+            }
         }
-        stand[i] = stand_vec[3 * i] - stand_vec[3 * i + 2];
+        stand[i] = sums[0] - sums[2];
     }
 }
 
@@ -955,12 +971,12 @@ solve_hands(PyObject *self, PyObject *args)
         }
     }
     const Py_ssize_t n = length(&buffers[S_SIZES]), results = length(&buffers[S_LABELS]);
-    /* Each hand's hard total, then (as scratch) the order by size; a row of terms and of
-     * classes. */
+    /* Each hand's hard total, then (as scratch) the order by size; a row of terms, and the
+     * classes by (best total, beaten) and dealer result. */
     int64_t *hards = PyMem_Malloc(sizeof(int64_t) * (n ? n : 1));
     Py_ssize_t *order = PyMem_Malloc(sizeof(Py_ssize_t) * (n ? n : 1));
     double *terms = PyMem_Malloc(8 * (results ? results : 1));
-    int64_t *classes = PyMem_Malloc(8 * (results ? results : 1));
+    int64_t *classes = PyMem_Malloc(8 * 44 * (results ? results : 1));
     if (!hards || !order || !terms || !classes) {
         PyMem_Free(hards);
         PyMem_Free(order);
