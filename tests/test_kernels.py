@@ -195,10 +195,22 @@ def test_standings_sums_by_class_and_the_solutions_tuples_are_numpys(
 @given(st.lists(st.integers(0, 400), max_size=40))
 def test_distinct_sizes_are_numpys_unique(sizes: list[int]) -> None:
     array = np.array(sizes, dtype=np.int64)
-    found, column = _distinct_sizes(array)
     expected, inverse = np.unique(array, return_inverse=True)
-    assert found.tolist() == expected.tolist()
-    assert column.tolist() == inverse.reshape(-1).tolist()
+    for name in kernel.KERNELS if kernel.available() else ("numpy",):
+        kernel.use(name)
+        found, column = _distinct_sizes(array)
+        assert found.tolist() == expected.tolist()
+        assert column.tolist() == inverse.reshape(-1).tolist()
+
+
+@needs_compiled
+def test_the_compiled_distinct_sizes_refuse_a_negative_size() -> None:
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    assert kernel.distinct_sizes(module, np.array([3, 1, 3]))[1].tolist() == [1, 0, 1]
+    with pytest.raises(ValueError, match="non-negative"):
+        kernel.distinct_sizes(module, np.array([3, -1]))
 
 
 #: Root hands of one to four cards (values 1-10) whose hard total is at most 21.

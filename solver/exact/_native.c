@@ -1196,6 +1196,72 @@ hand_space(PyObject *self, PyObject *args)
 }
 
 /*
+ * distinct_sizes(sizes, distinct, column) -> count
+ *
+ * np.unique(sizes, return_inverse=True) by counting (shoe sizes span a few values): the
+ * distinct sizes in order into distinct[0..count), and each size's place among them into
+ * column.  At least one size, all of them non-negative.
+ */
+static PyObject *
+distinct_sizes(PyObject *self, PyObject *args)
+{
+    PyObject *objects[3];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO", &objects[0], &objects[1], &objects[2])) {
+        return NULL;
+    }
+    static const char *names[3] = {"sizes", "distinct", "column"};
+    Buffer buffers[3];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < 3; i++) {
+        if (take_buffer(objects[i], &buffers[i], i > 0, 'q', names[i]) < 0) {
+            release(buffers, 3);
+            return NULL;
+        }
+    }
+    const Py_ssize_t n = length(&buffers[0]);
+    const int64_t *sizes = buffers[0].view.buf;
+    int64_t *distinct = buffers[1].view.buf, *column = buffers[2].view.buf;
+    int64_t least = n ? sizes[0] : 0, most = least;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        least = sizes[s] < least ? sizes[s] : least;
+        most = sizes[s] > most ? sizes[s] : most;
+    }
+    const char *problem = NULL;
+    if (n < 1 || length(&buffers[1]) != n || length(&buffers[2]) != n) {
+        problem = "sizes, distinct and column must be of one length, at least 1";
+    } else if (least < 0 || most - least >= (1 << 20)) {
+        problem = "sizes must be non-negative and span fewer than 2**20 values";
+    }
+    Py_ssize_t *rank = problem ? NULL : PyMem_Calloc((size_t)(most - least + 1), sizeof(Py_ssize_t));
+    if (!problem && !rank) {
+        release(buffers, 3);
+        return PyErr_NoMemory();
+    }
+    if (problem) {
+        release(buffers, 3);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    for (Py_ssize_t s = 0; s < n; s++) {
+        rank[sizes[s] - least] = 1;
+    }
+    Py_ssize_t count = 0;
+    for (int64_t v = 0; v <= most - least; v++) {
+        if (rank[v]) {
+            distinct[count] = v + least;
+            rank[v] = count++;
+        }
+    }
+    for (Py_ssize_t s = 0; s < n; s++) {
+        column[s] = rank[sizes[s] - least];
+    }
+    PyMem_Free(rank);
+    release(buffers, 3);
+    return PyLong_FromSsize_t(count);
+}
+
+/*
  * rows(array, order)
  *
  * The rows order[0], order[1], ... of a two-dimensional float64 array as a tuple of
@@ -1266,6 +1332,9 @@ static PyMethodDef methods[] = {
     {"shoe_summary", shoe_summary, METH_VARARGS,
      "Each shoe's size and the fewest and most cards of each value (see "
      "solver/exact/dealer.py, dealer_probabilities)."},
+    {"distinct_sizes", distinct_sizes, METH_VARARGS,
+     "The distinct shoe sizes and each shoe's place among them (see solver/exact/dealer.py, "
+     "_distinct_sizes)."},
     {"hand_space", hand_space, METH_VARARGS,
      "The player's hands reachable from some roots in one shoe (see "
      "solver/exact/player_hands.py, hand_space)."},

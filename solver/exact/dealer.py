@@ -216,9 +216,9 @@ def _fold(
 
 def _falling_for(ends: DealerEnds, most: int) -> FloatArray:
     """The float ``fall(n, d)`` table :func:`_fold` reads for ``ends`` against shoes holding
-    at most ``most`` cards of any value."""
-    rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
-    return _falling_floats(rows, most)
+    at most ``most`` cards of any value: no hand draws more than ``ends.depth`` cards of a
+    value (rows past the most any hand draws are never read)."""
+    return _falling_floats(ends.depth + 1, most)
 
 
 def _fold_float(ends: DealerEnds, counts: IntArray) -> FloatArray:
@@ -310,6 +310,9 @@ def _distinct_sizes(sizes: IntArray) -> tuple[IntArray, IntArray]:
     """
     if len(sizes) == 0:
         return sizes.copy(), np.zeros(0, dtype=np.int64)
+    compiled = kernel.native()
+    if compiled is not None:
+        return kernel.distinct_sizes(compiled, sizes)
     least = int(sizes.min())
     present = np.bincount(sizes - least) > 0
     rank = np.cumsum(present) - 1

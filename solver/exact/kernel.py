@@ -44,6 +44,7 @@ __all__ = [
     "available",
     "current",
     "dealer_tail",
+    "distinct_sizes",
     "fold",
     "hand_space",
     "modular_arrays",
@@ -172,6 +173,15 @@ def dealer_tail(
         len(pairs),
     )
     return out
+
+
+def distinct_sizes(module: ModuleType, sizes: IntArray) -> tuple[IntArray, IntArray]:
+    """``dealer._distinct_sizes`` in ``module``: the distinct sizes, each size's place."""
+    import numpy as np
+
+    distinct, column = np.empty(len(sizes), dtype=np.int64), np.empty(len(sizes), dtype=np.int64)
+    count = module.distinct_sizes(np.ascontiguousarray(sizes, dtype=np.int64), distinct, column)
+    return distinct[:count], column
 
 
 #: A hand space's arrays: hands, keys, children, draws, sizes (``player_hands.HandSpace``).
