@@ -271,6 +271,16 @@ def test_the_shoes_summary_is_numpys(shoes: npt.NDArray[np.int64]) -> None:
     assert _summary(shoes[:0]).most.tolist() == [0] * 10  # no shoes: zeros by value
 
 
+@pytest.mark.parametrize("name", kernel.KERNELS)
+def test_a_shoe_holding_a_negative_count_is_an_error_on_each_kernel(name: str) -> None:
+    if name == "compiled" and not kernel.available():
+        pytest.skip("the compiled kernel is not built")
+    kernel.use(name)
+    shoes = np.array([SIX_DECKS, SIX_DECKS - np.eye(10, dtype=np.int64)[0] * 25])
+    with pytest.raises(ShoeError, match="negative"):
+        dealer_probabilities(Rules(), 10, shoes)
+
+
 @needs_compiled
 def test_the_compiled_shoes_summary_refuses_a_wrong_shape() -> None:
     kernel.use("compiled")

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -101,10 +101,12 @@ def _shoe_groups(counts: IntArray, summary: ShoeSummary | None = None) -> ShoeGr
     if summary is None:
         summary = _summary(counts)
     least = summary.least
-    shifted = counts - least
-    # A key of 16-bit counts where they fit: a quarter of the bytes to copy and hash.
+    # A key of 16-bit counts where they fit: a quarter of the bytes to copy and hash.  (In
+    # 16 bits the difference wraps as the counts do, so it is exact where it fits.)
     narrow = not len(counts) or int((summary.most - least).max()) < 1 << 15
-    found = _groups_of((shifted.astype(np.int16) if narrow else shifted).tobytes(), len(counts))
+    kind = np.int16 if narrow else np.int64
+    shifted = np.subtract(counts, least, dtype=kind, casting="unsafe")
+    found = _groups_of(shifted.tobytes(), len(counts))
     return ShoeGroups(
         found.parents,
         [h + least[9 - f] for f, h in enumerate(found.held)],
@@ -243,13 +245,19 @@ def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[
     return np.stack(out), groups.final
 
 
-def _as_shoe_array(shoes: Sequence[ValueCounts] | IntArray) -> IntArray:
+def _as_shoe_array(shoes: Sequence[ValueCounts] | IntArray, signs: bool = True) -> IntArray:
+    """``shoes`` as an int64 array of rows of 10 counts, checked (their signs too, unless
+    ``signs`` is false: the caller checks them itself)."""
     array = np.asarray(shoes, dtype=np.int64)
     if array.ndim != 2 or array.shape[1] != 10:
         raise ShoeError("shoes must be given as rows of 10 counts, one per value A..10")
-    if (array < 0).any():
-        raise ShoeError("a shoe cannot hold a negative number of cards")
+    if signs and (array < 0).any():
+        _negative()
     return array
+
+
+def _negative() -> NoReturn:
+    raise ShoeError("a shoe cannot hold a negative number of cards")
 
 
 def _check_not_exhausted(mass: npt.NDArray[np.generic], left: IntArray, level: int) -> None:
@@ -269,8 +277,10 @@ def dealer_probabilities(
     ``shoes`` are the cards left (by value) when the dealer starts drawing, the Bonus card
     and the player's cards already taken out.  Columns follow :func:`outcome_labels`.
     """
-    counts = _as_shoe_array(shoes)
+    counts = _as_shoe_array(shoes, signs=False)
     summary = _summary(counts)
+    if (summary.least < 0).any():
+        _negative()
     depth = final_hands(rules)[bonus - 1][2]
     if len(counts) and int(summary.sizes.min()) < depth:
         return tree_probabilities(rules, bonus, counts)
