@@ -343,9 +343,10 @@ def test_the_compiled_dealers_tail_and_rows_refuse_an_index_out_of_range() -> No
     falling = np.ones((2, 1))
 
     def tail(final: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64]) -> list[float]:
+        # No fold steps: the one group's row is the ways, 0.25 for one pair.
         out = np.zeros((1, 2))
-        module.dealer_tail(out, np.full((1, 1), 0.25), final, lengths, zero, falling, zero,
-                           zero, one, 1)  # fmt: skip
+        module.dealer_float(np.full(1, 0.25), [], np.ones((1, 1)), zero, out, final, lengths,
+                            zero, falling, zero, zero, one, 1)  # fmt: skip
         return list(out[0])
 
     assert tail(zero, one) == [0.75, 0.25]  # a valid call: one pair, of result 1
@@ -353,6 +354,10 @@ def test_the_compiled_dealers_tail_and_rows_refuse_an_index_out_of_range() -> No
         tail(one, one)
     with pytest.raises(ValueError, match="out of range"):
         tail(zero, one + 1)
+    two = np.array([0, 1])
+    with pytest.raises(ValueError, match="do not match the pairs"):  # two pairs, one column
+        module.dealer_float(np.full(1, 0.25), [], np.ones((1, 1)), zero, np.zeros((1, 2)),
+                            zero, two * 0 + 1, two, falling, zero, zero, one, 2)  # fmt: skip
     assert module.rows(np.eye(2), np.array([1, 0])) == ((0.0, 1.0), (1.0, 0.0))
     # The collector, paused while the rows are made, is left as it was found.
     assert gc.isenabled()

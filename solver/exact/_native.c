@@ -2,8 +2,8 @@
  * The exact side's compiled kernels (optional: solver/exact/kernel.py falls back to numpy).
  *
  * fold: the dealer's fold (solver/exact/dealer.py, _fold), every card value's step, in floats
- * or in integers modulo a prime below 2**29; dealer_tail: the dealer's float distributions
- * from the fold's sums; solve_hands and player_modular: the player's standing and backward
+ * or in integers modulo a prime below 2**29; dealer_float: the fold in floats with the
+ * rest of the dealer's distributions taken from each last row as it is made; solve_hands and player_modular: the player's standing and backward
  * induction in floats (a hand space in one call) and, one hand size a call, modulo the
  * exact path's primes.
  * Every output entry of the fold adds its products in the order numpy's loop adds them
@@ -226,6 +226,10 @@ typedef struct {
     char *factors, *ordered, *row;
 } Level;
 
+/* The dealer's tail, priced shoe by shoe from the fold's last rows (see dealer_float). */
+typedef struct Tail Tail;
+static void tail_group(const Tail *tail, Py_ssize_t group, const double *sums);
+
 typedef struct {
     const Step *steps;
     const Level *levels;
@@ -234,6 +238,8 @@ typedef struct {
     char *result;
     int64_t prime;
     double reciprocal;
+    const Tail *tail; /* NULL: the last rows go to result; else to the tail, via taken */
+    double *taken;
 } Walk;
 
 /* The ranks an output group of `block` adds: those its held count of the value can fill
@@ -338,9 +344,13 @@ walk(const Walk *w, Py_ssize_t i, Py_ssize_t group, const char *in)
             walk(w, i + 1, g, level->row);
         } else {
             const uint64_t *last = (const uint64_t *)level->row;
-            uint64_t *into = (uint64_t *)w->result + g * w->finals;
+            uint64_t *into = w->tail ? (uint64_t *)w->taken
+                                     : (uint64_t *)w->result + g * w->finals;
             for (Py_ssize_t k = 0; k < w->finals; k++) {
                 into[k] = last[w->take[k]];
+            }
+            if (w->tail) {
+                tail_group(w->tail, g, w->taken); /* while the row is in cache */
             }
         }
     }
@@ -357,16 +367,14 @@ walk(const Walk *w, Py_ssize_t i, Py_ssize_t group, const char *in)
  * depth first (see walk); every entry is the same sum, in the same order, as a stage at
  * a time would give.
  */
+static const char *tail_ready(Tail *tail, Py_ssize_t groups, Py_ssize_t pairs);
+
+/* fold's work, its rows going to out, or (floats, out_object NULL) to `tail`, made ready
+ * here for the fold's groups (see dealer_float). */
 static PyObject *
-fold(PyObject *self, PyObject *args)
+run_fold(PyObject *out_object, PyObject *ways_object, PyObject *steps_object,
+         PyObject *table_object, PyObject *final_object, long long prime, Tail *tail)
 {
-    PyObject *out_object, *ways_object, *steps_object, *table_object, *final_object;
-    long long prime;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOL", &out_object, &ways_object, &steps_object,
-                          &table_object, &final_object, &prime)) {
-        return NULL;
-    }
     char number = prime == 0 ? 'd' : 'q';
     Buffer held_buffers[4];
     memset(held_buffers, 0, sizeof held_buffers);
@@ -377,13 +385,14 @@ fold(PyObject *self, PyObject *args)
     Level *levels = NULL;
     Py_ssize_t count = 0;
     const char *problem = NULL;
-    if (take_buffer(out_object, out, 1, number, "out") < 0 ||
+    double *taken = NULL;
+    if ((!tail && take_buffer(out_object, out, 1, number, "out") < 0) ||
         take_buffer(ways_object, ways, 0, number, "ways") < 0 ||
         take_buffer(table_object, table, 0, number, "table") < 0 ||
         take_buffer(final_object, final, 0, 'q', "final") < 0) {
         goto done;
     }
-    if (prime < 0 || prime >= (1LL << 29)) {
+    if (prime < 0 || prime >= (1LL << 29) || (tail && prime)) {
         problem = "prime must be 0 (floats) or below 2**29";
         goto done;
     }
@@ -432,19 +441,31 @@ fold(PyObject *self, PyObject *args)
         columns = steps[i].size;
     }
     Py_ssize_t finals = length(final);
-    if (!within(final->view.buf, finals, columns) || length(out) != groups * finals) {
+    if (!within(final->view.buf, finals, columns) ||
+        (!tail && length(out) != groups * finals)) {
         problem = "out must be (groups, len(final)), final columns of the last stage";
         goto done;
     }
-    Walk w = {steps, levels, count, finals, final->view.buf, out->view.buf, prime,
-              prime ? 1.0 / (double)prime : 0.0};
+    if (tail) {
+        taken = PyMem_Malloc(8 * (finals ? finals : 1));
+        problem = taken ? tail_ready(tail, groups, finals) : (PyErr_NoMemory(), "");
+        if (problem) {
+            goto done;
+        }
+    }
+    Walk w = {steps,  levels, count, finals, final->view.buf, tail ? NULL : out->view.buf,
+              prime,  prime ? 1.0 / (double)prime : 0.0,    tail, taken};
     Py_BEGIN_ALLOW_THREADS;
     if (count > 0) {
         walk(&w, 0, 0, ways->view.buf);
     } else {
         const uint64_t *only = ways->view.buf;
+        uint64_t *into = tail ? (uint64_t *)taken : (uint64_t *)w.result;
         for (Py_ssize_t k = 0; k < finals; k++) {
-            ((uint64_t *)w.result)[k] = only[w.take[k]];
+            into[k] = only[w.take[k]];
+        }
+        if (tail) {
+            tail_group(tail, 0, taken);
         }
     }
     Py_END_ALLOW_THREADS;
@@ -460,12 +481,27 @@ done:
     }
     PyMem_Free(steps);
     PyMem_Free(levels);
+    PyMem_Free(taken);
     Py_XDECREF(sequence);
     release(held_buffers, 4);
     if (PyErr_Occurred()) {
         return NULL;
     }
     Py_RETURN_NONE;
+}
+
+static PyObject *
+fold(PyObject *self, PyObject *args)
+{
+    PyObject *out_object, *ways_object, *steps_object, *table_object, *final_object;
+    long long prime;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOL", &out_object, &ways_object, &steps_object,
+                          &table_object, &final_object, &prime)) {
+        return NULL;
+    }
+    return run_fold(out_object, ways_object, steps_object, table_object, final_object, prime,
+                    NULL);
 }
 
 /* numpy's order for summing ten floats along a row (its pairwise sum's eight-way block). */
@@ -520,137 +556,210 @@ shape2(const Buffer *buffer, Py_ssize_t *rows, Py_ssize_t *columns)
     return buffer->view.ndim == 2 && *rows * *columns == length(buffer);
 }
 
-enum { T_OUT, T_FOLDED, T_FINAL, T_LENGTHS, T_WIDE, T_FALLING, T_COLUMN, T_STARTS, T_RESULTS,
-       N_TAIL };
+enum { T_OUT, T_FINAL, T_LENGTHS, T_WIDE, T_FALLING, T_COLUMN, T_STARTS, T_RESULTS, N_TAIL };
 
-/*
- * dealer_tail(out, folded, final, lengths, wide, falling, column, starts, results, width)
- *
- * The rest of solver/exact/dealer.py's dealer_probabilities after the fold, shoe by shoe:
- * shoe s's chance of (result, length) pair j is folded[final[s], j] / falling[lengths[j],
- * column[s]], placed at wide[j] of `width` pairs (the others 0); the pairs of a result,
- * starts[r] up to starts[r + 1], add up as numpy's reduceat adds them (the first, then
- * the pairwise sum of the rest) into out[s, results[r]]; then out[s, 0] = 1 less the
- * rest, added one after another as numpy sums down a column (pairwise, as numpy sums a
- * row, when there is one shoe: its iterator then sees one row).
- */
-static PyObject *
-dealer_tail(PyObject *self, PyObject *args)
-{
-    PyObject *objects[N_TAIL];
-    Py_ssize_t width;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOn", &objects[T_OUT], &objects[T_FOLDED],
-                          &objects[T_FINAL], &objects[T_LENGTHS], &objects[T_WIDE],
-                          &objects[T_FALLING], &objects[T_COLUMN], &objects[T_STARTS],
-                          &objects[T_RESULTS], &width)) {
-        return NULL;
-    }
-    static const char *names[N_TAIL] = {"out",     "folded", "final",  "lengths", "wide",
-                                        "falling", "column", "starts", "results"};
-    static const char kinds[N_TAIL] = {'d', 'd', 'q', 'q', 'q', 'd', 'q', 'q', 'q'};
+/* The rest of dealer_probabilities after the fold (see dealer_float): its arrays, each
+ * shoe size's divisors (sizes x pairs), a row of chances and one of `width` pairs (those no
+ * shoe reaches left 0), and the shoes of each final group, members[first[g]..first[g+1]). */
+struct Tail {
     Buffer buffers[N_TAIL];
-    memset(buffers, 0, sizeof buffers);
+    Py_ssize_t shoes, outcomes, pairs, width, segments, sizes, falling_rows;
+    int direct;
+    double *divisors, *chances, *row;
+    Py_ssize_t *first, *members;
+};
+
+/* Take the tail's arrays and check those that do not depend on the fold; -1 on error. */
+static int
+take_tail(PyObject **objects, Py_ssize_t width, Tail *t)
+{
+    static const char *names[N_TAIL] = {"out",     "final",  "lengths", "wide",
+                                        "falling", "column", "starts",  "results"};
+    static const char kinds[N_TAIL] = {'d', 'q', 'q', 'q', 'd', 'q', 'q', 'q'};
+    memset(t, 0, sizeof *t);
     for (int i = 0; i < N_TAIL; i++) {
-        if (take_buffer(objects[i], &buffers[i], i == T_OUT, kinds[i], names[i]) < 0) {
-            release(buffers, N_TAIL);
-            return NULL;
+        if (take_buffer(objects[i], &t->buffers[i], i == T_OUT, kinds[i], names[i]) < 0) {
+            return -1;
         }
     }
-    Py_ssize_t shoes, outcomes, groups, pairs, falling_rows, sizes;
-    Py_ssize_t segments = length(&buffers[T_STARTS]);
-    const int64_t *final = buffers[T_FINAL].view.buf, *lengths = buffers[T_LENGTHS].view.buf;
-    const int64_t *wide = buffers[T_WIDE].view.buf, *column = buffers[T_COLUMN].view.buf;
-    const int64_t *starts = buffers[T_STARTS].view.buf;
-    const int64_t *results = buffers[T_RESULTS].view.buf;
+    const Buffer *b = t->buffers;
+    t->width = width;
+    t->pairs = length(&b[T_LENGTHS]);
+    t->segments = length(&b[T_STARTS]);
+    const int64_t *lengths = b[T_LENGTHS].view.buf, *wide = b[T_WIDE].view.buf;
+    const int64_t *column = b[T_COLUMN].view.buf, *starts = b[T_STARTS].view.buf;
+    const int64_t *results = b[T_RESULTS].view.buf;
     const char *problem = NULL;
-    if (!shape2(&buffers[T_OUT], &shoes, &outcomes) ||
-        !shape2(&buffers[T_FOLDED], &groups, &pairs) ||
-        !shape2(&buffers[T_FALLING], &falling_rows, &sizes)) {
-        problem = "out, folded and falling must be two-dimensional";
-    } else if (outcomes < 1 || length(&buffers[T_FINAL]) != shoes ||
-               length(&buffers[T_COLUMN]) != shoes || length(&buffers[T_LENGTHS]) != pairs ||
-               length(&buffers[T_WIDE]) != pairs || length(&buffers[T_RESULTS]) != segments ||
-               width < pairs || (segments == 0) != (width == 0)) {
+    if (!shape2(&b[T_OUT], &t->shoes, &t->outcomes) ||
+        !shape2(&b[T_FALLING], &t->falling_rows, &t->sizes)) {
+        problem = "out and falling must be two-dimensional";
+    } else if (t->outcomes < 1 || length(&b[T_FINAL]) != t->shoes ||
+               length(&b[T_COLUMN]) != t->shoes || length(&b[T_WIDE]) != t->pairs ||
+               length(&b[T_RESULTS]) != t->segments || width < t->pairs ||
+               (t->segments == 0) != (width == 0)) {
         problem = "the arrays' sizes do not match";
-    } else if (!within(final, shoes, groups) || !within(column, shoes, sizes) ||
-               !within(lengths, pairs, falling_rows) || !within(wide, pairs, width) ||
-               !within(starts, segments, width) || !within(results, segments, outcomes)) {
+    } else if (!within(column, t->shoes, t->sizes) ||
+               !within(lengths, t->pairs, t->falling_rows) || !within(wide, t->pairs, width) ||
+               !within(starts, t->segments, width) ||
+               !within(results, t->segments, t->outcomes)) {
         problem = "an index is out of range";
-    } else if (segments > 0 && starts[0] != 0) {
+    } else if (t->segments > 0 && starts[0] != 0) {
         problem = "the first result must start at pair 0";
     } else {
-        for (Py_ssize_t r = 0; r + 1 < segments; r++) {
+        for (Py_ssize_t r = 0; r + 1 < t->segments; r++) {
             if (starts[r + 1] <= starts[r]) {
                 problem = "starts must increase";
             }
         }
     }
-    /* Each pair's divisor for each shoe size (sizes x pairs), then a row of chances. */
-    double *divisors = problem ? NULL : PyMem_Malloc(8 * (sizes * pairs + pairs + width + 1));
-    double *row = divisors ? divisors + sizes * pairs + pairs : NULL;
-    double *chances = divisors ? divisors + sizes * pairs : NULL;
-    if (!problem && !divisors) {
-        release(buffers, N_TAIL);
-        return PyErr_NoMemory();
-    }
     if (problem) {
-        release(buffers, N_TAIL);
         PyErr_SetString(PyExc_ValueError, problem);
-        return NULL;
+        return -1;
     }
-    const double *folded = buffers[T_FOLDED].view.buf, *falling = buffers[T_FALLING].view.buf;
-    double *out = buffers[T_OUT].view.buf;
-    Py_BEGIN_ALLOW_THREADS;
-    for (Py_ssize_t w = 0; w < width; w++) {
-        row[w] = 0.0;
+    return 0;
+}
+
+/* Check the tail against the fold's last stage (`groups` groups of `pairs` columns) and
+ * fill its tables; NULL when ready ("" with MemoryError set). */
+static const char *
+tail_ready(Tail *t, Py_ssize_t groups, Py_ssize_t pairs)
+{
+    const int64_t *final = t->buffers[T_FINAL].view.buf;
+    const int64_t *lengths = t->buffers[T_LENGTHS].view.buf;
+    const int64_t *wide = t->buffers[T_WIDE].view.buf;
+    const double *falling = t->buffers[T_FALLING].view.buf;
+    if (pairs != t->pairs) {
+        return "the fold's columns do not match the pairs";
+    }
+    if (!within(final, t->shoes, groups)) {
+        return "an index is out of range";
+    }
+    const Py_ssize_t sizes = t->sizes;
+    t->divisors = PyMem_Malloc(8 * (sizes * pairs + pairs + t->width + 1));
+    t->first = PyMem_Calloc(groups + 2, sizeof(Py_ssize_t));
+    t->members = PyMem_Malloc(sizeof(Py_ssize_t) * (t->shoes ? t->shoes : 1));
+    if (!t->divisors || !t->first || !t->members) {
+        PyErr_NoMemory();
+        return "";
+    }
+    t->chances = t->divisors + sizes * pairs;
+    t->row = t->chances + pairs;
+    for (Py_ssize_t w = 0; w < t->width; w++) {
+        t->row[w] = 0.0;
     }
     for (Py_ssize_t c = 0; c < sizes; c++) {
         for (Py_ssize_t j = 0; j < pairs; j++) {
-            divisors[c * pairs + j] = falling[lengths[j] * sizes + c];
+            t->divisors[c * pairs + j] = falling[lengths[j] * sizes + c];
         }
     }
-    int direct = width == pairs;
-    for (Py_ssize_t j = 0; j < pairs && direct; j++) {
-        direct = wide[j] == j;
+    t->direct = t->width == pairs;
+    for (Py_ssize_t j = 0; j < pairs && t->direct; j++) {
+        t->direct = wide[j] == j;
     }
-    for (Py_ssize_t s = 0; s < shoes; s++) {
-        const double *restrict sums = folded + final[s] * pairs;
-        const double *restrict divisor = divisors + column[s] * pairs;
-        double *restrict quotient = direct ? row : chances;
-        for (Py_ssize_t j = 0; j < pairs; j++) {
-            quotient[j] = sums[j] / divisor[j];
-        }
-        for (Py_ssize_t j = 0; j < pairs && !direct; j++) {
-            row[wide[j]] = chances[j];
-        }
-        double *o = out + s * outcomes;
-        for (Py_ssize_t k = 0; k < outcomes; k++) {
-            o[k] = 0.0;
-        }
-        for (Py_ssize_t r = 0; r < segments; r++) {
-            Py_ssize_t start = starts[r], stop = r + 1 < segments ? starts[r + 1] : width;
-            double total = row[start];
-            if (stop - start > 1) {
-                total += pairwise(row + start + 1, stop - start - 1, 1);
-            }
-            o[results[r]] = 0.0 + total;
-        }
-        double rest = 0.0;
-        if (shoes == 1) {
-            /* One shoe: numpy sums the lone column as a row, pairwise. */
-            rest = pairwise(o + 1, outcomes - 1, 1);
-        } else {
-            for (Py_ssize_t k = 1; k < outcomes; k++) {
-                rest = k == 1 ? o[1] : rest + o[k];
-            }
-        }
-        o[0] = 1.0 - rest;
+    /* The shoes of each group, in order (counted). */
+    for (Py_ssize_t s = 0; s < t->shoes; s++) {
+        t->first[final[s] + 2]++;
     }
-    Py_END_ALLOW_THREADS;
-    PyMem_Free(divisors);
-    release(buffers, N_TAIL);
-    Py_RETURN_NONE;
+    for (Py_ssize_t g = 0; g < groups; g++) {
+        t->first[g + 2] += t->first[g + 1];
+    }
+    for (Py_ssize_t s = 0; s < t->shoes; s++) {
+        t->members[t->first[final[s] + 1]++] = s;
+    }
+    return NULL;
+}
+
+static void
+free_tail(Tail *t)
+{
+    release(t->buffers, N_TAIL);
+    PyMem_Free(t->divisors);
+    PyMem_Free(t->first);
+    PyMem_Free(t->members);
+}
+
+/* Shoe s's distribution from its group's sums by (result, length) pair (see dealer_float). */
+static void
+tail_shoe(const Tail *t, Py_ssize_t s, const double *restrict sums)
+{
+    const int64_t *column = t->buffers[T_COLUMN].view.buf;
+    const int64_t *wide = t->buffers[T_WIDE].view.buf, *starts = t->buffers[T_STARTS].view.buf;
+    const int64_t *results = t->buffers[T_RESULTS].view.buf;
+    const Py_ssize_t pairs = t->pairs, outcomes = t->outcomes, width = t->width;
+    double *row = t->row;
+    const double *restrict divisor = t->divisors + column[s] * pairs;
+    double *restrict quotient = t->direct ? row : t->chances;
+    for (Py_ssize_t j = 0; j < pairs; j++) {
+        quotient[j] = sums[j] / divisor[j];
+    }
+    for (Py_ssize_t j = 0; j < pairs && !t->direct; j++) {
+        row[wide[j]] = t->chances[j];
+    }
+    double *o = (double *)t->buffers[T_OUT].view.buf + s * outcomes;
+    for (Py_ssize_t k = 0; k < outcomes; k++) {
+        o[k] = 0.0;
+    }
+    for (Py_ssize_t r = 0; r < t->segments; r++) {
+        Py_ssize_t start = starts[r], stop = r + 1 < t->segments ? starts[r + 1] : width;
+        double total = row[start];
+        if (stop - start > 1) {
+            total += pairwise(row + start + 1, stop - start - 1, 1);
+        }
+        o[results[r]] = 0.0 + total;
+    }
+    double rest = 0.0;
+    if (t->shoes == 1) {
+        /* One shoe: numpy sums the lone column as a row, pairwise. */
+        rest = pairwise(o + 1, outcomes - 1, 1);
+    } else {
+        for (Py_ssize_t k = 1; k < outcomes; k++) {
+            rest = k == 1 ? o[1] : rest + o[k];
+        }
+    }
+    o[0] = 1.0 - rest;
+}
+
+static void
+tail_group(const Tail *t, Py_ssize_t group, const double *sums)
+{
+    for (Py_ssize_t m = t->first[group]; m < t->first[group + 1]; m++) {
+        tail_shoe(t, t->members[m], sums);
+    }
+}
+
+/*
+ * dealer_float(ways, steps, table, take, out, final, lengths, wide, falling, column,
+ *              starts, results, width)
+ *
+ * solver/exact/dealer.py's dealer_probabilities in floats: the fold (see fold; ways, steps,
+ * table and take as its ways, steps, table and final), each last row handed straight, while
+ * in cache, to the shoes of its group (final[s] is shoe s's group): shoe s's chance of
+ * (result, length) pair j is the row's column j / falling[lengths[j], column[s]], placed at
+ * wide[j] of `width` pairs (the others 0); the pairs of a result, starts[r] up to
+ * starts[r + 1], add up as numpy's reduceat adds them (the first, then the pairwise sum
+ * of the rest) into out[s, results[r]]; then out[s, 0] = 1 less the rest, added one after
+ * another as numpy sums down a column (pairwise, as numpy sums a row, when there is one
+ * shoe: its iterator then sees one row).
+ */
+static PyObject *
+dealer_float(PyObject *self, PyObject *args)
+{
+    PyObject *ways, *steps, *table, *take, *objects[N_TAIL];
+    Py_ssize_t width;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOn", &ways, &steps, &table, &take,
+                          &objects[T_OUT], &objects[T_FINAL], &objects[T_LENGTHS],
+                          &objects[T_WIDE], &objects[T_FALLING], &objects[T_COLUMN],
+                          &objects[T_STARTS], &objects[T_RESULTS], &width)) {
+        return NULL;
+    }
+    Tail tail;
+    PyObject *done = NULL;
+    if (take_tail(objects, width, &tail) == 0) {
+        done = run_fold(NULL, ways, steps, table, take, 0, &tail);
+    }
+    free_tail(&tail);
+    return done;
 }
 
 enum {
@@ -1323,9 +1432,9 @@ rows(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"rows", rows, METH_VARARGS,
      "Rows of a float array, in a given order, as a tuple of tuples of floats."},
-    {"dealer_tail", dealer_tail, METH_VARARGS,
-     "The dealer's distributions from the fold's sums (see solver/exact/dealer.py, "
-     "dealer_probabilities)."},
+    {"dealer_float", dealer_float, METH_VARARGS,
+     "The dealer's float distributions: the fold, each row priced for its shoes as it is "
+     "made (see solver/exact/dealer.py, dealer_probabilities)."},
     {"player_modular", player_modular, METH_VARARGS,
      "One hand size of the player's exact pass (see solver/exact/player.py, "
      "solve_exact_modular)."},

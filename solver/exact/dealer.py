@@ -286,7 +286,7 @@ def dealer_probabilities(
         return tree_probabilities(rules, bonus, counts)
     ends = ends_for(rules, bonus, counts, summary.most)
     groups = _shoe_groups(counts, summary)
-    folded = _fold(ends, groups, _falling_for(ends, int(summary.most.max())), None)
+    table = _falling_for(ends, int(summary.most.max()))
     # falling[L] = N (N - 1) ... (N - L + 1): the ordered ways to deal L cards, for each
     # distinct shoe size N.
     sizes, column = _distinct_sizes(summary.sizes)
@@ -295,9 +295,11 @@ def dealer_probabilities(
     pairs = result_lengths(rules, bonus)
     compiled = kernel.native()
     if compiled is not None:
+        # The fold and the rest in one call: each shoe priced from its row while in cache.
         shape = (len(counts), len(outcome_labels(rules)))
-        tail = (folded, groups.final, falling, column)
-        return kernel.dealer_tail(compiled, shape, tail, ends, pairs)
+        tail = (groups.final, falling, column)
+        return kernel.dealer_float(compiled, (ends, groups, table), shape, tail, pairs)
+    folded = _fold(ends, groups, table, None)
     sums = np.take(folded, groups.final, axis=0)
     chances = sums.T / np.take(falling[ends.lengths], column, axis=1)
     # Rows of zeros for the (result, length) pairs no shoe can reach: numpy need not add a

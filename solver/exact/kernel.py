@@ -43,7 +43,7 @@ __all__ = [
     "NumberArray",
     "available",
     "current",
-    "dealer_tail",
+    "dealer_float",
     "distinct_sizes",
     "fold",
     "hand_space",
@@ -116,7 +116,19 @@ def fold(
     import numpy as np
 
     ways = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)
-    steps = tuple(
+    rows = groups.bounds[-1][-1] if groups.bounds else 1
+    out = np.empty((rows, len(ends.final)), dtype=table.dtype)
+    module.fold(
+        out, ways, _steps(ends, groups), np.ascontiguousarray(table), ends.final, prime or 0
+    )
+    return out
+
+
+def _steps(ends: Any, groups: Any) -> tuple[tuple[Any, ...], ...]:
+    """The fold's steps as the extension takes them (see ``_native.c``, take_step)."""
+    import numpy as np
+
+    return tuple(
         (
             step.order,
             step.drawn,
@@ -131,38 +143,40 @@ def fold(
             ends.folds, groups.parents, groups.held, groups.bounds, strict=True
         )
     )
-    rows = groups.bounds[-1][-1] if groups.bounds else 1
-    out = np.empty((rows, len(ends.final)), dtype=table.dtype)
-    module.fold(out, ways, steps, np.ascontiguousarray(table), ends.final, prime or 0)
-    return out
 
 
-def dealer_tail(
+def dealer_float(
     module: ModuleType,
+    fold: tuple[Any, Any, FloatArray],
     shape: tuple[int, int],
-    tail: tuple[FloatArray, IntArray, FloatArray, IntArray],
-    ends: Any,
+    tail: tuple[IntArray, FloatArray, IntArray],
     pairs: IntArray,
 ) -> FloatArray:
-    """``dealer.dealer_probabilities`` after the fold, in ``module``: (shoes, outcomes).
+    """``dealer.dealer_probabilities`` in ``module``: the fold, each last row priced for its
+    shoes as it is made.  Returns (shoes, outcomes).
 
-    ``tail`` holds the fold's sums by shoe group, each shoe's group, the falling factorials
-    by length and distinct shoe size, and each shoe's size column; ``ends`` is the
-    ``DealerEnds`` folded and ``pairs`` the codes ``32 * result + length`` of every pair
-    the dealer can end on (those no shoe reaches add zeros, as on numpy).
+    ``fold`` is the ``DealerEnds``, the ``ShoeGroups`` and the ``fall(n, d)`` table of
+    :func:`fold`; ``tail`` holds each shoe's group, the falling factorials by length and
+    distinct shoe size, and each shoe's size column; ``pairs`` the codes ``32 * result +
+    length`` of every pair the dealer can end on (those no shoe reaches add zeros, as on
+    numpy).
     """
     import numpy as np
 
-    folded, final, falling, column = tail
+    ends, groups, table = fold
+    final, falling, column = tail
     codes = ends.results * 32 + ends.lengths
     wide = np.searchsorted(pairs, codes) if len(pairs) > len(codes) else np.arange(len(codes))
     results = pairs // 32
     first = np.ones(len(results), dtype=bool)
     first[1:] = results[1:] != results[:-1]
     out = np.empty(shape)
-    module.dealer_tail(
+    module.dealer_float(
+        ends.ways.astype(np.float64),
+        _steps(ends, groups),
+        np.ascontiguousarray(table, dtype=np.float64),
+        ends.final,
         out,
-        np.ascontiguousarray(folded, dtype=np.float64),
         np.ascontiguousarray(final, dtype=np.int64),
         np.ascontiguousarray(ends.lengths, dtype=np.int64),
         np.ascontiguousarray(wide, dtype=np.int64),
