@@ -3,9 +3,11 @@
  *
  * fold: the dealer's fold (solver/exact/dealer.py, _fold), every card value's step, in floats
  * or in integers modulo a prime below 2**29; dealer_float: the fold in floats with the
- * rest of the dealer's distributions taken from each last row as it is made; solve_hands and player_modular: the player's standing and backward
- * induction in floats (a hand space in one call) and, one hand size a call, modulo the
- * exact path's primes.
+ * rest of the dealer's distributions taken from each last row as it is made; shoe_summary
+ * and distinct_sizes: the shoes' sizes and extremes for it; hand_space: the player's
+ * hands (solver/exact/player_hands.py); solve_hands and player_modular: the player's
+ * standing and backward induction in floats (a hand space in one call) and, one hand size
+ * a call, modulo the exact path's primes; rows: float rows as tuples.
  * Every output entry of the fold adds its products in the order numpy's loop adds them
  * (rank 0 first, then rank 1, ...), each product rounded once, so with -ffp-contract=off
  * (no fused multiply-add) the float results are the same bits as numpy's.
