@@ -240,6 +240,15 @@ def test_the_hand_spaces_are_numpys(
 
 
 @needs_compiled
+def test_no_roots_give_an_empty_solution_on_both_kernels() -> None:
+    space = hand_space(10, (4, 4, 4, 4, 4, 4, 4, 4, 4, 15), [])
+    slow, fast = both(lambda: solve_float(Rules(), hand_space(10, space.shoe, [])))
+    assert len(space.hands) == 0
+    assert (slow.stand, slow.hit, slow.hitting, slow.outcomes) == ((), (), (), ())
+    assert (fast.stand, fast.hit, fast.hitting, fast.outcomes) == ((), (), (), ())
+
+
+@needs_compiled
 def test_the_compiled_hand_space_refuses_a_child_out_of_range() -> None:
     kernel.use("compiled")
     module = kernel.native()

@@ -137,7 +137,8 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
     chances = np.take(space.draws, by_size, axis=0) / np.maximum(left, 1)[:, None]  # each value
     stand_sorted = stand[by_size]
     stand_vec_sorted = np.take(stand_vec, by_size, axis=0)
-    ends = np.searchsorted(space.sizes[by_size], np.arange(int(space.sizes.max()) + 2)).tolist()
+    top = int(space.sizes.max(initial=0))  # no hands (no roots): an empty solution
+    ends = np.searchsorted(space.sizes[by_size], np.arange(top + 2)).tolist()
     hit = np.zeros(n)
     hitting = np.zeros(n, dtype=bool)
     played = np.zeros((n + 1, 3))
