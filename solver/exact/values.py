@@ -218,18 +218,25 @@ class ExactOutcomes(_Exact, Sequence[Outcome]):
 
 class _Floats:
     """Shared parts of :class:`FloatValues` and :class:`FloatOutcomes`: a float64 array,
-    read entry by entry, then whole (kept) after :data:`ROW_READS` reads or an iteration."""
+    read entry by entry, then whole after :data:`ROW_READS` reads or an iteration (the
+    Python numbers kept in its place: a solution written to a store is read whole, and
+    holding both took more memory than the tuples alone used to)."""
 
     __slots__ = ("_array", "_reads", "_whole")
 
     def __init__(self, array: npt.ArrayLike) -> None:
-        self._array = np.array(array, dtype=np.float64)
+        self._array: npt.NDArray[np.float64] | None = np.array(array, dtype=np.float64)
         self._array.flags.writeable = False
         self._reads = 0
         self._whole: tuple[Any, ...] | None = None
 
     def __len__(self) -> int:
-        return len(self._array)
+        return len(self._array) if self._array is not None else len(self._whole or ())
+
+    def _held(self) -> npt.NDArray[np.float64]:
+        """The array, before the values are made whole."""
+        assert self._array is not None
+        return self._array
 
     def _made(self) -> tuple[Any, ...]:
         raise NotImplementedError
@@ -244,7 +251,7 @@ class _Floats:
             self._reads += 1
             return self._item(index)
         if self._whole is None:
-            self._whole = self._made()
+            self._whole, self._array = self._made(), None
         return self._whole[index]
 
     def __iter__(self) -> Iterator[Any]:
@@ -258,10 +265,11 @@ class _Floats:
     __hash__ = None  # type: ignore[assignment]
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
-        return np.array(self._array, dtype=dtype)
+        held = self._whole if self._array is None else self._array
+        return np.array(held, dtype=dtype or np.float64)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self._array.tolist()!r})"
+        return f"{type(self).__name__}({np.asarray(self).tolist()!r})"
 
 
 class FloatValues(_Floats, Sequence[float]):
@@ -274,10 +282,10 @@ class FloatValues(_Floats, Sequence[float]):
     __slots__ = ()
 
     def _made(self) -> tuple[float, ...]:
-        return tuple(self._array.tolist())
+        return tuple(self._held().tolist())
 
     def _item(self, index: int) -> float:
-        return float(self._array[index])
+        return float(self._held()[index])
 
     @overload
     def __getitem__(self, index: int) -> float: ...
@@ -299,11 +307,11 @@ class FloatOutcomes(_Floats, Sequence[FloatOutcome]):
     def _made(self) -> tuple[FloatOutcome, ...]:
         compiled = kernel.native()
         if compiled is not None:
-            return kernel.rows(compiled, self._array, np.arange(len(self)))
-        return tuple(zip(*self._array.T.tolist(), strict=True))
+            return kernel.rows(compiled, self._held(), np.arange(len(self)))
+        return tuple(zip(*self._held().T.tolist(), strict=True))
 
     def _item(self, index: int) -> FloatOutcome:
-        w, p, lose = self._array[index].tolist()
+        w, p, lose = self._held()[index].tolist()
         return w, p, lose
 
     @overload
