@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from solver.api.files import tables
 from solver.exact.chart import Chart, _Column, _roots, best_column, stored_chart
 from solver.exact.game import GameResult, solve_game
-from solver.exact.player import ExactValues, PlayerSolution, solve_player
+from solver.exact.player import PlayerSolution, solve_player
+from solver.exact.values import ExactValues
 from solver.model.cards import RANKS, SUITS, VALUES, Shoe, parse_cards
 from solver.model.cells import ROWS, Action, Cell, cell_of
 from solver.model.hands import add_card, best_total_of, hand_of, hard_total, is_player_blackjack

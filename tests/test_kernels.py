@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from fractions import Fraction
 from types import ModuleType
 from typing import Any, TypeVar
@@ -26,10 +27,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.exact import kernel, player
-from solver.exact.dealer import _distinct_sizes, dealer_probabilities, dealer_residues
+from solver.exact.dealer import _distinct_sizes, _summary, dealer_probabilities, dealer_residues
 from solver.exact.modular import extend, moduli, rebuild
 from solver.exact.player import solve_exact, solve_exact_plain, solve_float
-from solver.exact.player_hands import hand_space, showdown_classes
+from solver.exact.player_hands import hand_space, showdown_classes, showdown_tables
 from solver.model.cards import Shoe
 from solver.model.counts import SYSTEMS
 from solver.model.errors import ShoeError
@@ -152,9 +153,20 @@ def test_the_player_passes_agree_on_both_kernels(
     assert list(slow.outcomes) == list(fast.outcomes)
 
 
+#: Rules that change the showdown: clause 9's natural against a 21, and the dealer's use
+#: of the Bonus card, beside the drawing rule.
+showdown_rules = st.builds(
+    Rules,
+    dealer_stands_on=st.integers(12, 21),
+    dealer_natural=st.sampled_from(list(DealerNatural)),
+    natural_beats=st.sampled_from(list(NaturalBeats)),
+    dealer_bonus=st.sampled_from(list(DealerBonus)),
+)
+
+
 @needs_compiled
 @settings(max_examples=25, deadline=None)
-@given(rules_drawn, st.integers(1, 10), depleted_shoes())
+@given(showdown_rules, st.integers(1, 10), depleted_shoes())
 def test_standings_sums_by_class_and_the_solutions_tuples_are_numpys(
     rules: Rules, bonus: int, shoes: npt.NDArray[np.int64]
 ) -> None:
@@ -166,10 +178,16 @@ def test_standings_sums_by_class_and_the_solutions_tuples_are_numpys(
     dealer = dealer_probabilities(rules, bonus, space.draws)
     classes = showdown_classes(rules, space)
     numpy_sums = np.stack([(dealer * (classes == k)).sum(axis=1) for k in range(3)], 1)
+    slow = solve_float(rules, space)
     kernel.use("compiled")
     module = kernel.native()
     assert module is not None
-    assert kernel.by_class(module, dealer, classes).tobytes() == numpy_sums.tobytes()
+    tables = showdown_tables(rules, bonus)
+    stand_vec, stand, hit, hitting, played = kernel.solve_hands(module, space, dealer, tables)
+    assert stand_vec.tobytes() == numpy_sums.tobytes()
+    assert tuple(stand.tolist()) == slow.stand
+    assert tuple(hit.tolist()) == slow.hit and tuple(hitting.tolist()) == slow.hitting
+    assert kernel.rows(module, played, np.arange(len(hit))) == slow.outcomes
     order = np.arange(len(dealer))[::-1].copy()
     assert kernel.rows(module, dealer, order) == tuple(map(tuple, dealer[order].tolist()))
 
@@ -178,10 +196,112 @@ def test_standings_sums_by_class_and_the_solutions_tuples_are_numpys(
 @given(st.lists(st.integers(0, 400), max_size=40))
 def test_distinct_sizes_are_numpys_unique(sizes: list[int]) -> None:
     array = np.array(sizes, dtype=np.int64)
-    found, column = _distinct_sizes(array)
     expected, inverse = np.unique(array, return_inverse=True)
-    assert found.tolist() == expected.tolist()
-    assert column.tolist() == inverse.reshape(-1).tolist()
+    for name in kernel.KERNELS if kernel.available() else ("numpy",):
+        kernel.use(name)
+        found, column = _distinct_sizes(array)
+        assert found.tolist() == expected.tolist()
+        assert column.tolist() == inverse.reshape(-1).tolist()
+
+
+@needs_compiled
+def test_the_compiled_distinct_sizes_refuse_a_negative_size() -> None:
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    assert kernel.distinct_sizes(module, np.array([3, 1, 3]))[1].tolist() == [1, 0, 1]
+    with pytest.raises(ValueError, match="non-negative"):
+        kernel.distinct_sizes(module, np.array([3, -1]))
+
+
+#: Root hands of one to four cards (values 1-10) whose hard total is at most 21.
+roots_drawn = st.lists(
+    st.lists(st.integers(1, 10), min_size=1, max_size=4)
+    .filter(lambda cards: sum(cards) <= 21)
+    .map(lambda cards: [cards.count(v) for v in range(1, 11)]),
+    min_size=1,
+    max_size=6,
+)
+
+
+@needs_compiled
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 10), depleted_shoes(), roots_drawn)
+def test_the_hand_spaces_are_numpys(
+    bonus: int, shoes: npt.NDArray[np.int64], roots: list[list[int]]
+) -> None:
+    shoe = tuple(int(n) for n in shoes[0])
+    roots = [r for r in roots if all(c <= n for c, n in zip(r, shoe, strict=True))] or [
+        [int(v == int(np.argmax(shoe))) for v in range(10)]
+    ]
+    slow, fast = both(lambda: hand_space(bonus, shoe, [tuple(r) for r in roots]))
+    for name in ("hands", "keys", "children", "draws", "sizes"):
+        a, b = getattr(slow, name), getattr(fast, name)
+        assert a.dtype == b.dtype and a.tolist() == b.tolist(), name
+
+
+@needs_compiled
+def test_no_roots_give_an_empty_solution_on_both_kernels() -> None:
+    space = hand_space(10, (4, 4, 4, 4, 4, 4, 4, 4, 4, 15), [])
+    slow, fast = both(lambda: solve_float(Rules(), hand_space(10, space.shoe, [])))
+    assert len(space.hands) == 0
+    assert (slow.stand, slow.hit, slow.hitting, slow.outcomes) == ((), (), (), ())
+    assert (fast.stand, fast.hit, fast.hitting, fast.outcomes) == ((), (), (), ())
+
+
+@needs_compiled
+def test_the_compiled_hand_space_refuses_a_child_out_of_range() -> None:
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    universe = np.zeros((2, 10), dtype=np.int64)
+    universe[1, 0] = 1
+    children = np.full((2, 10), 2, dtype=np.int64)
+    children[0, 0] = 1
+    keys, sizes = np.array([0, 1]), np.array([0, 1])
+    limit, roots = np.full(10, 4, dtype=np.int64), universe[1:].copy()
+
+    def call(children: npt.NDArray[np.int64]) -> kernel.SpaceArrays:
+        tables = (universe, children, keys, sizes)
+        return kernel.hand_space(module, tables, limit, roots)
+
+    assert [a.tolist() for a in call(children)][2] == [[1] * 10]  # one hand, every child out
+    children[0, 0] = 3
+    with pytest.raises(ValueError, match="out of range"):
+        call(children)
+
+
+@needs_compiled
+@settings(max_examples=25, deadline=None)
+@given(depleted_shoes())
+def test_the_shoes_summary_is_numpys(shoes: npt.NDArray[np.int64]) -> None:
+    slow, fast = both(lambda: _summary(shoes))
+    for a, b in zip(slow, fast, strict=True):
+        assert a.tolist() == b.tolist()
+    assert _summary(shoes[:0]).most.tolist() == [0] * 10  # no shoes: zeros by value
+
+
+@pytest.mark.parametrize("name", kernel.KERNELS)
+def test_a_shoe_holding_a_negative_count_is_an_error_on_each_kernel(name: str) -> None:
+    if name == "compiled" and not kernel.available():
+        pytest.skip("the compiled kernel is not built")
+    kernel.use(name)
+    shoes = np.array([SIX_DECKS, SIX_DECKS - np.eye(10, dtype=np.int64)[0] * 25])
+    with pytest.raises(ShoeError, match="negative"):
+        dealer_probabilities(Rules(), 10, shoes)
+
+
+@needs_compiled
+def test_the_compiled_shoes_summary_refuses_a_wrong_shape() -> None:
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    sizes, ten = np.zeros(2, dtype=np.int64), np.zeros(10, dtype=np.int64)
+    module.shoe_summary(np.ones((2, 10), dtype=np.int64), sizes, ten, ten.copy())  # valid
+    assert sizes.tolist() == [10, 10]
+    for counts in (np.ones((2, 9), dtype=np.int64), np.ones((0, 10), dtype=np.int64)):
+        with pytest.raises(ValueError, match="counts"):
+            module.shoe_summary(counts, sizes[: len(counts)], ten, ten.copy())
 
 
 def test_numpy_is_chosen_by_name_and_runs_without_the_extension() -> None:
@@ -233,9 +353,10 @@ def test_the_compiled_dealers_tail_and_rows_refuse_an_index_out_of_range() -> No
     falling = np.ones((2, 1))
 
     def tail(final: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64]) -> list[float]:
+        # No fold steps: the one group's row is the ways, 0.25 for one pair.
         out = np.zeros((1, 2))
-        module.dealer_tail(out, np.full((1, 1), 0.25), final, lengths, zero, falling, zero,
-                           zero, one, 1)  # fmt: skip
+        module.dealer_float(np.full(1, 0.25), [], np.ones((1, 1)), zero, out, final, lengths,
+                            zero, falling, zero, zero, one, 1)  # fmt: skip
         return list(out[0])
 
     assert tail(zero, one) == [0.75, 0.25]  # a valid call: one pair, of result 1
@@ -243,6 +364,10 @@ def test_the_compiled_dealers_tail_and_rows_refuse_an_index_out_of_range() -> No
         tail(one, one)
     with pytest.raises(ValueError, match="out of range"):
         tail(zero, one + 1)
+    two = np.array([0, 1])
+    with pytest.raises(ValueError, match="do not match the pairs"):  # two pairs, one column
+        module.dealer_float(np.full(1, 0.25), [], np.ones((1, 1)), zero, np.zeros((1, 2)),
+                            zero, two * 0 + 1, two, falling, zero, zero, one, 2)  # fmt: skip
     assert module.rows(np.eye(2), np.array([1, 0])) == ((0.0, 1.0), (1.0, 0.0))
     # The collector, paused while the rows are made, is left as it was found.
     assert gc.isenabled()
@@ -358,6 +483,34 @@ def test_every_decision_taken_exactly_is_the_same_on_both_kernels(
     assert slow.hitting == fast.hitting == plain.hitting
     assert list(slow.outcomes) == list(fast.outcomes) == list(plain.outcomes)
     assert list(slow.hit) == list(fast.hit) == list(plain.hit)
+
+
+@needs_compiled
+def test_the_compiled_hand_solve_refuses_an_index_out_of_range() -> None:
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    space = hand_space(10, (4, 4, 4, 4, 4, 4, 4, 4, 4, 15), [(1, 0, 0, 0, 0, 0, 0, 0, 0, 0)])
+    rules = Rules()
+    dealer = dealer_probabilities(rules, 10, space.draws)
+    tables = showdown_tables(rules, 10)
+    kernel.solve_hands(module, space, dealer, tables)  # a valid call
+    n = len(space.hands)
+    bad_child = space.children.copy()
+    bad_child[0, 0] = n + 1
+    bad_hand = space.hands.copy()
+    bad_hand[0, 9] = 3  # a hard total above 21
+    for changed, message in (
+        (replace(space, children=bad_child), "out of range"),
+        (replace(space, sizes=space.sizes + 21), "out of range"),
+        (replace(space, hands=bad_hand), "above 21"),
+        (replace(space, draws=space.draws[:-1]), "do not match"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            kernel.solve_hands(module, changed, dealer, tables)
+    short = (tables[0], tables[1], tables[2][:5], tables[3])
+    with pytest.raises(ValueError, match="beats"):
+        kernel.solve_hands(module, space, dealer, short)
 
 
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.exact import player
+from solver.exact import player, values
 from solver.exact.player import (
     PlayerSolution,
     solve_exact,
@@ -73,11 +73,33 @@ def test_numerators_read_row_by_row_equal_those_rebuilt_all_at_once() -> None:
     space = space_for(rules, 4)
     fresh = solve_exact_modular(rules, space)
     whole = solve_exact_modular(rules, space)
-    assert len(whole.hit) > 3 * player.ROW_READS
+    assert len(whole.hit) > 3 * values.ROW_READS
     everything = list(zip(whole.stand, whole.hit, whole.outcomes, strict=True))
     order = [*range(len(space.hands) - 1, -1, -7), *range(len(space.hands))]
     for i in order:
         assert (fresh.stand[i], fresh.hit[i], fresh.outcomes[i]) == everything[i]
+
+
+def test_float_values_read_one_by_one_equal_those_made_all_at_once() -> None:
+    """A float solve's arrays give the floats and rows a tuple of them would, read either way."""
+    rules = Rules(decks=1)
+    space = space_for(rules, 4)
+    fresh, whole = solve_float(rules, space), solve_float(rules, space)
+    everything = list(zip(whole.stand, whole.hit, whole.outcomes, strict=True))
+    order = [*range(len(space.hands) - 1, -1, -7), *range(len(space.hands))]
+    for i in order:
+        assert (fresh.stand[i], fresh.hit[i], fresh.outcomes[i]) == everything[i]
+    assert type(fresh.stand[-1]) is float and type(fresh.outcomes[0][0]) is float
+    assert fresh.stand[-2:] == tuple(whole.stand)[-2:] and fresh.outcomes == everything_rows(whole)
+    assert fresh.hit == tuple(whole.hit) and fresh.hit != tuple(whole.hit)[1:]
+    assert np.asarray(fresh.hit).tolist() == list(whole.hit)
+    with pytest.raises(IndexError):
+        solve_float(rules, space).stand[len(space.hands)]
+
+
+def everything_rows(solution: PlayerSolution) -> tuple[tuple[float, float, float], ...]:
+    """The outcome rows as a plain tuple."""
+    return tuple((float(w), float(p), float(lose)) for w, p, lose in solution.outcomes)
 
 
 @pytest.mark.parametrize("decks", [6, 8])

@@ -63,11 +63,18 @@ def combinations_by_values(shoe: Shoe, paytable: Paytable | None = None) -> Valu
     return table
 
 
-def bonus_combinations(shoe: Shoe, paytable: Paytable | None = None) -> dict[str, int]:
-    """Count ordered pairs (player card, Bonus card) from ``shoe`` by outcome."""
+def bonus_combinations(
+    shoe: Shoe, paytable: Paytable | None = None, pairs: ValuePairCounts | None = None
+) -> dict[str, int]:
+    """Count ordered pairs (player card, Bonus card) from ``shoe`` by outcome.
+
+    ``pairs``, when given, is ``combinations_by_values(shoe, paytable)``, counted already.
+    """
     outcomes = (paytable or Paytable()).outcomes
     totals = {as_outcome(o): 0 for o in outcomes}
-    for cell in combinations_by_values(shoe, paytable).values():
+    if pairs is None:
+        pairs = combinations_by_values(shoe, paytable)
+    for cell in pairs.values():
         for outcome, n in cell.items():
             totals[outcome] += n
     return totals
@@ -168,8 +175,15 @@ class BonusAnalysis:
         }
 
 
-def analyse_bonus(rules: Rules | None = None, removed: Iterable[Card] = ()) -> BonusAnalysis:
+def analyse_bonus(
+    rules: Rules | None = None,
+    removed: Iterable[Card] = (),
+    pairs: ValuePairCounts | None = None,
+) -> BonusAnalysis:
     """Exact return table of the Bonus wager from a full shoe less ``removed`` cards.
+
+    ``pairs``, when given, is that shoe's :func:`combinations_by_values`, counted already
+    (a game counts them once for the Bonus wager and the round).
 
     >>> analyse_bonus().expected_value
     Fraction(-45, 311)
@@ -179,7 +193,7 @@ def analyse_bonus(rules: Rules | None = None, removed: Iterable[Card] = ()) -> B
     shoe = Shoe.full(rules.decks).remove(removed)
     if shoe.total < 2:
         raise ShoeError(f"a shoe of {shoe.total} card(s) cannot deal the player and Bonus cards")
-    counts = bonus_combinations(shoe, rules.paytable)
+    counts = bonus_combinations(shoe, rules.paytable, pairs)
     total = shoe.total * (shoe.total - 1)
     lines = tuple(
         BonusLine(o, bonus_pay(rules.paytable, o), n, Fraction(n, total)) for o, n in counts.items()

@@ -28,7 +28,8 @@ import numpy as np
 from solver.exact.dealer_hands import dealer_ends
 from solver.exact.game import GameResult, GameStore, solve_game
 from solver.exact.modular import padded_falling
-from solver.exact.player import ExactValues, Number, PlayerSolution
+from solver.exact.player import Number, PlayerSolution
+from solver.exact.values import ExactValues
 from solver.model.cards import VALUES, ValueCounts, value_label
 from solver.model.cells import (
     COLUMNS,

@@ -376,15 +376,18 @@ def _most_drawn(rules: Rules, bonus: int) -> IntArray:
     return most
 
 
-def ends_for(rules: Rules, bonus: int, counts: IntArray) -> DealerEnds:
+def ends_for(
+    rules: Rules, bonus: int, counts: IntArray, held: IntArray | None = None
+) -> DealerEnds:
     """:func:`dealer_ends` less the hands that need more cards of a value than any shoe holds.
 
     Such a hand's chance has a factor ``fall(n, d) = 0``: it adds exact zeros to every sum,
     so leaving it out changes no bit of any result (a deck holds four aces, but a dealer's
-    hand may draw eleven).
+    hand may draw eleven).  ``held``, when given, is ``counts.max(axis=0)``.
     """
     most = _most_drawn(rules, bonus)
-    held = counts.max(axis=0) if len(counts) else np.zeros(10, dtype=np.int64)
+    if held is None:
+        held = counts.max(axis=0) if len(counts) else np.zeros(10, dtype=np.int64)
     if (held >= most).all():
         return dealer_ends(rules, bonus)
     return _ends_within(rules, bonus, tuple(np.minimum(held, most).tolist()))

@@ -16,7 +16,12 @@ from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
-from solver.exact.bonus import BonusAnalysis, analyse_bonus, combinations_by_values
+from solver.exact.bonus import (
+    BonusAnalysis,
+    ValuePairCounts,
+    analyse_bonus,
+    combinations_by_values,
+)
 from solver.exact.volatility import game_volatility
 from solver.model.cards import VALUES, Card, Shoe, ValueCounts, value_label
 from solver.model.errors import HandError, RulesError, ShoeError
@@ -211,10 +216,18 @@ JointOutcomes = dict[tuple[str, str], "Number"]
 
 
 def _round_terms(
-    rules: Rules, shoe: Shoe, starts: dict[tuple[int, int], Start[Any]], exact: bool
+    rules: Rules,
+    shoe: Shoe,
+    starts: dict[tuple[int, int], Start[Any]],
+    exact: bool,
+    pairs: ValuePairCounts | None = None,
 ) -> Iterator[tuple[str, str, Number]]:
-    """Every (main outcome, Bonus outcome, probability) term over ordered starting pairs."""
-    pairs = combinations_by_values(shoe, rules.paytable)
+    """Every (main outcome, Bonus outcome, probability) term over ordered starting pairs.
+
+    ``pairs``, when given, is ``combinations_by_values(shoe, rules.paytable)``.
+    """
+    if pairs is None:
+        pairs = combinations_by_values(shoe, rules.paytable)
     total = shoe.total * (shoe.total - 1)
     for (p, c), cell in pairs.items():
         start = starts.get((p, c))
@@ -232,7 +245,11 @@ def _round_terms(
 
 
 def _round_lines(
-    rules: Rules, shoe: Shoe, starts: dict[tuple[int, int], Start[Any]], exact: bool
+    rules: Rules,
+    shoe: Shoe,
+    starts: dict[tuple[int, int], Start[Any]],
+    exact: bool,
+    pairs: ValuePairCounts | None = None,
 ) -> tuple[RoundLine[Any], ...]:
     """Joint distribution of (main net, Bonus net) over ordered starting card pairs."""
     pay_main = main_payoffs(rules)
@@ -241,11 +258,17 @@ def _round_lines(
         for k in MAIN_OUTCOMES
         for outcome in rules.paytable.outcomes
     }
-    lines: dict[Fraction, Number] = {}
-    for k, outcome, probability in _round_terms(rules, shoe, starts, exact):
-        net = nets[k, outcome]
-        lines[net] = lines.get(net, 0) + probability
-    return tuple(RoundLine(net, lines[net]) for net in sorted(lines))
+    # Each pair's line by its place among the nets in order: a Fraction's hash, taken for
+    # every term, cost more than the sums.  Each line adds its terms as they come, from 0.
+    distinct = sorted(set(nets.values()))
+    place = {pair: distinct.index(net) for pair, net in nets.items()}
+    sums: list[Number] = [0] * len(distinct)
+    seen = [False] * len(distinct)
+    for k, outcome, probability in _round_terms(rules, shoe, starts, exact, pairs):
+        i = place[k, outcome]
+        sums[i] += probability
+        seen[i] = True
+    return tuple(RoundLine(net, sums[i]) for i, net in enumerate(distinct) if seen[i])
 
 
 def round_outcomes(game: GameResult[Any]) -> JointOutcomes:
@@ -367,8 +390,12 @@ def solve_game(
             win, push, lose = solution.outcomes[i]
             outcomes = {"blackjack": zero, "win": win, "push": push, "lose": lose}
             starts[(p, c)] = Start(p, c, probability, solution.hitting[i], outcomes)
-    bonus = analyse_bonus(rules, removed) if shoe.suits_known else None
-    lines = _round_lines(rules, shoe, starts, exact) if bonus is not None else ()
+    if shoe.suits_known:
+        pairs = combinations_by_values(shoe, rules.paytable)
+        bonus: BonusAnalysis | None = analyse_bonus(rules, removed, pairs)
+        lines = _round_lines(rules, shoe, starts, exact, pairs)
+    else:
+        bonus, lines = None, ()
     return GameResult(rules, removed, exact, tuple(starts.values()), solutions, bonus, lines)
 
 

@@ -42,16 +42,18 @@ __all__ = [
     "KernelName",
     "NumberArray",
     "available",
-    "by_class",
     "current",
+    "dealer_float",
     "dealer_residues",
-    "dealer_tail",
+    "distinct_sizes",
     "extend",
     "fold",
+    "hand_space",
     "native",
     "player_exact",
-    "player_float",
     "rows",
+    "shoe_summary",
+    "solve_hands",
     "stand_modular",
     "use",
 ]
@@ -122,7 +124,20 @@ def fold(
     import numpy as np
 
     ways = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)
-    steps = tuple(
+    if out is None:
+        rows = groups.bounds[-1][-1] if groups.bounds else 1
+        out = np.empty((rows, len(ends.final)), dtype=table.dtype)
+    module.fold(
+        out, ways, _steps(ends, groups), np.ascontiguousarray(table), ends.final, prime or 0
+    )
+    return out
+
+
+def _steps(ends: Any, groups: Any) -> tuple[tuple[Any, ...], ...]:
+    """The fold's steps as the extension takes them (see ``_native.c``, take_step)."""
+    import numpy as np
+
+    return tuple(
         (
             step.order,
             step.drawn,
@@ -137,39 +152,40 @@ def fold(
             ends.folds, groups.parents, groups.held, groups.bounds, strict=True
         )
     )
-    if out is None:
-        rows = groups.bounds[-1][-1] if groups.bounds else 1
-        out = np.empty((rows, len(ends.final)), dtype=table.dtype)
-    module.fold(out, ways, steps, np.ascontiguousarray(table), ends.final, prime or 0)
-    return out
 
 
-def dealer_tail(
+def dealer_float(
     module: ModuleType,
+    fold: tuple[Any, Any, FloatArray],
     shape: tuple[int, int],
-    tail: tuple[FloatArray, IntArray, FloatArray, IntArray],
-    ends: Any,
+    tail: tuple[IntArray, FloatArray, IntArray],
     pairs: IntArray,
 ) -> FloatArray:
-    """``dealer.dealer_probabilities`` after the fold, in ``module``: (shoes, outcomes).
+    """``dealer.dealer_probabilities`` in ``module``: the fold, each last row priced for its
+    shoes as it is made.  Returns (shoes, outcomes).
 
-    ``tail`` holds the fold's sums by shoe group, each shoe's group, the falling factorials
-    by length and distinct shoe size, and each shoe's size column; ``ends`` is the
-    ``DealerEnds`` folded and ``pairs`` the codes ``32 * result + length`` of every pair
-    the dealer can end on (those no shoe reaches add zeros, as on numpy).
+    ``fold`` is the ``DealerEnds``, the ``ShoeGroups`` and the ``fall(n, d)`` table of
+    :func:`fold`; ``tail`` holds each shoe's group, the falling factorials by length and
+    distinct shoe size, and each shoe's size column; ``pairs`` the codes ``32 * result +
+    length`` of every pair the dealer can end on (those no shoe reaches add zeros, as on
+    numpy).
     """
     import numpy as np
 
-    folded, final, falling, column = tail
+    ends, groups, table = fold
+    final, falling, column = tail
     codes = ends.results * 32 + ends.lengths
     wide = np.searchsorted(pairs, codes) if len(pairs) > len(codes) else np.arange(len(codes))
     results = pairs // 32
     first = np.ones(len(results), dtype=bool)
     first[1:] = results[1:] != results[:-1]
     out = np.empty(shape)
-    module.dealer_tail(
+    module.dealer_float(
+        ends.ways.astype(np.float64),
+        _steps(ends, groups),
+        np.ascontiguousarray(table, dtype=np.float64),
+        ends.final,
         out,
-        np.ascontiguousarray(folded, dtype=np.float64),
         np.ascontiguousarray(final, dtype=np.int64),
         np.ascontiguousarray(ends.lengths, dtype=np.int64),
         np.ascontiguousarray(wide, dtype=np.int64),
@@ -180,6 +196,110 @@ def dealer_tail(
         len(pairs),
     )
     return out
+
+
+def distinct_sizes(module: ModuleType, sizes: IntArray) -> tuple[IntArray, IntArray]:
+    """``dealer._distinct_sizes`` in ``module``: the distinct sizes, each size's place."""
+    import numpy as np
+
+    distinct, column = np.empty(len(sizes), dtype=np.int64), np.empty(len(sizes), dtype=np.int64)
+    count = module.distinct_sizes(np.ascontiguousarray(sizes, dtype=np.int64), distinct, column)
+    return distinct[:count], column
+
+
+#: A hand space's arrays: hands, keys, children, draws, sizes (``player_hands.HandSpace``).
+SpaceArrays = tuple["IntArray", "IntArray", "IntArray", "IntArray", "IntArray"]
+
+
+def hand_space(
+    module: ModuleType,
+    universe: tuple[IntArray, IntArray, IntArray, IntArray],
+    limit: IntArray,
+    roots: IntArray,
+) -> SpaceArrays:
+    """``player_hands.hand_space`` after its checks, in ``module``.
+
+    ``universe`` is every hand, its children, keys and sizes (``player_hands.all_hands``
+    and its tables); ``limit`` the shoe, ``roots`` the root hands (rows of ten counts).
+    """
+    import numpy as np
+
+    def ints(array: IntArray) -> IntArray:
+        return np.ascontiguousarray(array, dtype=np.int64)
+
+    hands, children, keys, sizes = universe
+    u = len(keys)
+    out = [np.empty((u, 10), dtype=np.int64), np.empty(u, dtype=np.int64)]
+    out += [np.empty((u, 10), dtype=np.int64), np.empty((u, 10), dtype=np.int64)]
+    out += [np.empty(u, dtype=np.int64), np.empty(u + 1, dtype=np.int64)]
+    n = module.hand_space(
+        ints(hands), ints(children), ints(keys), ints(sizes), ints(limit), ints(roots), *out
+    )
+    found = tuple(array[:n] for array in out[:5])
+    return found  # type: ignore[return-value]
+
+
+def shoe_summary(module: ModuleType, counts: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """Each shoe's size and the fewest and the most of each value (at least one shoe)."""
+    import numpy as np
+
+    sizes = np.empty(len(counts), dtype=np.int64)
+    least, most = np.empty(10, dtype=np.int64), np.empty(10, dtype=np.int64)
+    module.shoe_summary(np.ascontiguousarray(counts, dtype=np.int64), sizes, least, most)
+    return sizes, least, most
+
+
+#: What :func:`solve_hands` gives: standing's (win, push, lose) and value, hitting's value,
+#: whether each hand hits, and the (win, push, lose) of optimal play (the busted hand last).
+HandValues = tuple["FloatArray", "FloatArray", "FloatArray", "BoolArray", "FloatArray"]
+
+
+def solve_hands(
+    module: ModuleType,
+    space: Any,
+    dealer: FloatArray,
+    tables: tuple[IntArray, IntArray, IntArray, IntArray],
+) -> HandValues:
+    """``player.solve_float`` after the dealer's distributions, in ``module``, in one call.
+
+    ``space`` is the ``HandSpace``, ``dealer`` its hands' distributions of the dealer's
+    result and ``tables`` ``player_hands.showdown_tables``; arrays are in the space's order.
+    """
+    import numpy as np
+
+    def ints(array: IntArray) -> IntArray:
+        return np.ascontiguousarray(array, dtype=np.int64)
+
+    n = len(space.sizes)
+    stand_vec, stand, hit = np.empty((n, 3)), np.empty(n), np.empty(n)
+    hitting = np.empty(n, dtype=np.int64)
+    played, value = np.empty((n + 1, 3)), np.empty(n + 1)
+    module.solve_hands(
+        np.ascontiguousarray(dealer, dtype=np.float64),
+        ints(space.hands),
+        ints(space.children),
+        ints(space.draws),
+        ints(space.sizes),
+        *(ints(table) for table in tables),
+        sum(space.shoe),
+        stand_vec,
+        stand,
+        hit,
+        hitting,
+        played,
+        value,
+    )
+    return stand_vec, stand, hit, hitting.astype(bool), played
+
+
+def rows(module: ModuleType, array: FloatArray, order: IntArray) -> tuple[tuple[Any, ...], ...]:
+    """``tuple(map(tuple, array[order].tolist()))`` in ``module``: tuples of floats."""
+    import numpy as np
+
+    found: tuple[tuple[Any, ...], ...] = module.rows(
+        np.ascontiguousarray(array, dtype=np.float64), np.ascontiguousarray(order, dtype=np.int64)
+    )
+    return found
 
 
 def dealer_residues(
@@ -248,60 +368,6 @@ def stand_modular(
         np.ascontiguousarray(primes, dtype=np.int64),
     )
     return out
-
-
-def by_class(module: ModuleType, dealer: FloatArray, classes: IntArray) -> FloatArray:
-    """Standing's (win, push, lose) per hand (``player.solve_float``'s sums) in ``module``."""
-    import numpy as np
-
-    out = np.empty((len(dealer), 3))
-    module.by_class(
-        out,
-        np.ascontiguousarray(dealer, dtype=np.float64),
-        np.ascontiguousarray(classes, dtype=np.int64),
-    )
-    return out
-
-
-def player_float(
-    module: ModuleType,
-    chances: FloatArray,
-    kids: IntArray,
-    stand: FloatArray,
-    stand_vec: FloatArray,
-    ends: list[int],
-    out: tuple[FloatArray, FloatArray, FloatArray],
-) -> BoolArray:
-    """The player's float backward induction (``player.solve_float``'s loop) in ``module``.
-
-    Fills ``out`` = (hit, played, value) in place and returns whether each hand hits.
-    """
-    import numpy as np
-
-    hit, played, value = out
-    hitting = np.zeros(len(hit), dtype=np.int64)
-    module.player_float(
-        np.ascontiguousarray(chances, dtype=np.float64),
-        np.ascontiguousarray(kids, dtype=np.int64),
-        np.ascontiguousarray(stand, dtype=np.float64),
-        np.ascontiguousarray(stand_vec, dtype=np.float64),
-        np.array(ends, dtype=np.int64),
-        hit,
-        hitting,
-        played,
-        value,
-    )
-    return hitting.astype(bool)
-
-
-def rows(module: ModuleType, array: FloatArray, order: IntArray) -> tuple[tuple[Any, ...], ...]:
-    """``tuple(map(tuple, array[order].tolist()))`` in ``module``: tuples of floats."""
-    import numpy as np
-
-    found: tuple[tuple[Any, ...], ...] = module.rows(
-        np.ascontiguousarray(array, dtype=np.float64), np.ascontiguousarray(order, dtype=np.int64)
-    )
-    return found
 
 
 def player_exact(

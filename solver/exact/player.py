@@ -16,10 +16,9 @@ a hit is a plain integer sum and a decision a plain integer comparison.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -32,8 +31,23 @@ from solver.exact.dealer import (
     fast_path_fits,
 )
 from solver.exact.dealer_hands import dealer_ends
-from solver.exact.modular import extend, padded_falling, primes_above, rebuild, rebuild_one
-from solver.exact.player_hands import LOSE, PUSH, WIN, HandSpace, hand_space, showdown_classes
+from solver.exact.modular import extend, padded_falling, primes_above, rebuild
+from solver.exact.player_hands import (
+    LOSE,
+    PUSH,
+    WIN,
+    HandSpace,
+    hand_space,
+    showdown_classes,
+    showdown_tables,
+)
+from solver.exact.values import (
+    ExactOutcomes,
+    ExactValues,
+    FloatOutcomes,
+    FloatValues,
+    Numerators,
+)
 from solver.model.cards import ValueCounts
 from solver.model.rules import Rules
 
@@ -42,204 +56,6 @@ TIE_TOLERANCE = 1e-9
 
 
 Number = Fraction | float
-
-
-#: Rows a :class:`Numerators` rebuilds one by one before it rebuilds them all at once.
-ROW_READS = 32
-
-
-class Numerators:
-    """Integer columns kept as residues and rebuilt when read.
-
-    ``residues[k, i, c]`` is column ``c`` of row ``i`` modulo ``primes[k]``;
-    ``offsets[c]`` (one integer per row, or ``None``) is subtracted once rebuilt.  A game
-    reads a few rows of each solution (its one-card hands): those are rebuilt alone, and
-    only a caller that reads more than :data:`ROW_READS` rows pays to rebuild every row
-    (vectorised).
-    """
-
-    def __init__(
-        self,
-        residues: npt.NDArray[np.int64],
-        primes: Sequence[int],
-        offsets: Sequence[Sequence[int] | None],
-    ) -> None:
-        self._residues = residues
-        self._primes = tuple(primes)
-        self._offsets = tuple(offsets)
-        self._rows: dict[int, tuple[int, ...]] = {}
-        self._columns: list[list[int]] | None = None
-
-    def __len__(self) -> int:
-        return int(self._residues.shape[1])
-
-    def _rebuild_all(self) -> list[list[int]]:
-        """Every column, rebuilt at once (kept for later reads)."""
-        if self._columns is None:
-            whole: list[list[int]] = rebuild(self._residues, self._primes).T.tolist()
-            for c, offset in enumerate(self._offsets):
-                if offset is not None:
-                    whole[c] = [v - d for v, d in zip(whole[c], offset, strict=True)]
-            self._columns = whole
-        return self._columns
-
-    def whole_column(self, column: int) -> list[int]:
-        """All of ``column``, as a new list."""
-        return list(self._rebuild_all()[column])
-
-    def value(self, column: int, row: int) -> int:
-        """The integer in ``column`` of ``row``."""
-        if self._columns is None and row not in self._rows and len(self._rows) >= ROW_READS:
-            self._rebuild_all()
-        if self._columns is not None:
-            return self._columns[column][row]
-        found = self._rows.get(row)
-        if found is None:
-            residues = self._residues[:, row, :].T.tolist()
-            found = self._rows[row] = tuple(
-                rebuild_one(r, self._primes) - (0 if offset is None else offset[row])
-                for r, offset in zip(residues, self._offsets, strict=True)
-            )
-        return found[column]
-
-    def column(self, column: int) -> NumeratorColumn:
-        """One column as a sequence."""
-        return NumeratorColumn(self, column)
-
-
-class NumeratorColumn(Sequence[int]):
-    """One column of :class:`Numerators`, rebuilt as read."""
-
-    __slots__ = ("_column", "_source")
-
-    def __init__(self, source: Numerators, column: int) -> None:
-        self._source = source
-        self._column = column
-
-    def __len__(self) -> int:
-        return len(self._source)
-
-    def tolist(self) -> list[int]:
-        """The whole column, rebuilt at once."""
-        return self._source.whole_column(self._column)
-
-    @overload
-    def __getitem__(self, index: int) -> int: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[int]: ...
-    def __getitem__(self, index: int | slice) -> int | list[int]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(len(self))[index]]
-        if not -len(self) <= index < len(self):
-            raise IndexError(index)
-        return self._source.value(self._column, index % len(self))
-
-    def __getstate__(self) -> tuple[Numerators, int]:
-        return self._source, self._column
-
-    def __setstate__(self, state: tuple[Numerators, int]) -> None:
-        self._source, self._column = state
-
-
-class _Exact:
-    """Shared parts of :class:`ExactValues` and :class:`ExactOutcomes`."""
-
-    __slots__ = ("_denominators", "_made", "_numerators")
-
-    def __init__(self, numerators: Sequence[Sequence[int]], denominators: Sequence[int]) -> None:
-        self._numerators = numerators
-        self._denominators = denominators
-        self._made: list[Any] = [None] * len(denominators)  # each value once made
-
-    def __len__(self) -> int:
-        return len(self._denominators)
-
-    def raw(self) -> tuple[list[list[int]], list[int]]:
-        """The numerator columns and each row's denominator, as held (not reduced)."""
-        columns = [
-            c.tolist() if isinstance(c, NumeratorColumn) else list(c) for c in self._numerators
-        ]
-        return columns, list(self._denominators)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, str) or len(other) != len(self):
-            return False
-        return all(a == b for a, b in zip(self, other, strict=True))  # type: ignore[call-overload]
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __getstate__(self) -> tuple[Sequence[Sequence[int]], Sequence[int]]:
-        return self._numerators, self._denominators
-
-    def __setstate__(self, state: tuple[Sequence[Sequence[int]], Sequence[int]]) -> None:
-        self._numerators, self._denominators = state
-        self._made = [None] * len(self._denominators)
-
-
-class ExactValues(_Exact, Sequence[Fraction]):
-    """Exact values ``numerators[i] / denominators[i]``, made Fractions only when read.
-
-    An exact solution holds thousands of values and most callers read a few of them:
-    normalising every one up front (a gcd of 200-bit integers each) took as long as the
-    solve itself.
-    """
-
-    __slots__ = ()
-
-    def __init__(self, numerators: Sequence[int], denominators: Sequence[int]) -> None:
-        super().__init__([numerators], denominators)
-
-    @overload
-    def __getitem__(self, index: int) -> Fraction: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Fraction, ...]: ...
-    def __getitem__(self, index: int | slice) -> Fraction | tuple[Fraction, ...]:
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(len(self))[index])
-        made: Fraction | None = self._made[index]
-        if made is None:
-            made = self._made[index] = Fraction(
-                self._numerators[0][index], self._denominators[index]
-            )
-        return made
-
-    def __iter__(self) -> Iterator[Fraction]:
-        for i in range(len(self)):
-            yield self[i]
-
-    def __repr__(self) -> str:
-        return f"ExactValues({list(self._numerators[0])!r}, {list(self._denominators)!r})"
-
-
-Outcome = tuple[Fraction, Fraction, Fraction]
-
-
-class ExactOutcomes(_Exact, Sequence[Outcome]):
-    """Exact (win, push, lose) probabilities over ``denominators[i]``, made when read."""
-
-    __slots__ = ()
-
-    @overload
-    def __getitem__(self, index: int) -> Outcome: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Outcome, ...]: ...
-    def __getitem__(self, index: int | slice) -> Outcome | tuple[Outcome, ...]:
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(len(self))[index])
-        made: Outcome | None = self._made[index]
-        if made is None:
-            w, p, lose = (column[index] for column in self._numerators)
-            d = self._denominators[index]
-            made = self._made[index] = (Fraction(w, d), Fraction(p, d), Fraction(lose, d))
-        return made
-
-    def __iter__(self) -> Iterator[Outcome]:
-        for i in range(len(self)):
-            yield self[i]
-
-    def __repr__(self) -> str:
-        rows = [list(c) for c in self._numerators]
-        return f"ExactOutcomes({rows!r}, {list(self._denominators)!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +82,11 @@ class PlayerSolution:
     def near_tie(self, tolerance: float = TIE_TOLERANCE) -> bool:
         """Whether standing and hitting are within ``tolerance`` for some hand."""
         n = len(self.hit)
-        gaps = np.fromiter(self.hit, np.float64, n) - np.fromiter(self.stand, np.float64, n)
+        hit, stand = self.hit, self.stand
+        if isinstance(hit, FloatValues) and isinstance(stand, FloatValues):
+            gaps = np.asarray(hit) - np.asarray(stand)
+        else:
+            gaps = np.fromiter(hit, np.float64, n) - np.fromiter(stand, np.float64, n)
         return bool((np.abs(gaps) < tolerance).any())
 
     def to_float(self) -> PlayerSolution:
@@ -290,12 +110,20 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
     """Optimal play with float arithmetic, vectorised over hands of equal size."""
     n = len(space.hands)
     dealer = dealer_probabilities(rules, space.bonus, space.draws)
-    classes = showdown_classes(rules, space)
     compiled = kernel.native()
     if compiled is not None:
-        stand_vec = kernel.by_class(compiled, dealer, classes)
-    else:
-        stand_vec = np.stack([(dealer * (classes == k)).sum(axis=1) for k in (WIN, PUSH, LOSE)], 1)
+        tables = showdown_tables(rules, space.bonus)
+        stand_vec, stand, hit, hitting, played = kernel.solve_hands(compiled, space, dealer, tables)
+        return PlayerSolution(
+            rules,
+            space,
+            FloatValues(stand),
+            FloatValues(hit),
+            tuple(hitting.tolist()),
+            FloatOutcomes(played[:n]),
+        )
+    classes = showdown_classes(rules, space)
+    stand_vec = np.stack([(dealer * (classes == k)).sum(axis=1) for k in (WIN, PUSH, LOSE)], 1)
     stand = stand_vec[:, WIN] - stand_vec[:, LOSE]
     # Hands renumbered by size, so that each size is one slice (no gather or scatter).
     # Sizes are below 22: as bytes, numpy's stable sort is a radix sort (the same order).
@@ -309,19 +137,15 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
     chances = np.take(space.draws, by_size, axis=0) / np.maximum(left, 1)[:, None]  # each value
     stand_sorted = stand[by_size]
     stand_vec_sorted = np.take(stand_vec, by_size, axis=0)
-    ends = np.searchsorted(space.sizes[by_size], np.arange(int(space.sizes.max()) + 2)).tolist()
+    top = int(space.sizes.max(initial=0))  # no hands (no roots): an empty solution
+    ends = np.searchsorted(space.sizes[by_size], np.arange(top + 2)).tolist()
     hit = np.zeros(n)
     hitting = np.zeros(n, dtype=bool)
     played = np.zeros((n + 1, 3))
     played[n] = (0.0, 0.0, 1.0)  # the busted hand
     value = np.zeros(n + 1)
     value[n] = -1.0
-    if compiled is not None:
-        out = (hit, played, value)
-        hitting = kernel.player_float(
-            compiled, chances, kids, stand_sorted, stand_vec_sorted, ends, out
-        )
-    for size in range(len(ends) - 2 if compiled is None else 0, 0, -1):
+    for size in range(len(ends) - 2, 0, -1):
         rows = slice(ends[size], ends[size + 1])
         weights = chances[rows]
         children = kids[rows]
@@ -331,17 +155,13 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
         value[rows] = np.where(choose, hit[rows], stand_sorted[rows])
         played[rows] = np.where(choose[:, None], hit_vec, stand_vec_sorted[rows])
     back = place[:n]
-    if compiled is not None:
-        outcomes = kernel.rows(compiled, played, back)
-    else:
-        outcomes = tuple(zip(*np.take(played, back, axis=0).T.tolist(), strict=True))
     return PlayerSolution(
         rules,
         space,
-        tuple(stand.tolist()),
-        tuple(hit[back].tolist()),
+        FloatValues(stand),
+        FloatValues(hit[back]),
         tuple(hitting[back].tolist()),
-        outcomes,
+        FloatOutcomes(np.take(played, back, axis=0)),
     )
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
+from solver.exact import kernel
 from solver.exact.dealer_hands import BUST, NATURAL, outcome_labels
 from solver.model.cards import ValueCounts
 from solver.model.errors import HandError
@@ -86,6 +87,13 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
         if bool(short.flat[first]):
             raise HandError(f"hand {named} needs cards the shoe does not hold")
         raise HandError(f"hand {named} has busted: nothing to decide")
+    compiled = kernel.native()
+    if compiled is not None:
+        keys, sizes = _universe_keys_and_sizes()
+        tables = (all_hands(), _children_in_universe(), keys, sizes)
+        found = kernel.hand_space(compiled, tables, limit, root_array)
+        hands, keys, children, draws, sizes = found
+        return HandSpace(bonus, shoe, hands, keys, children, draws, sizes)
     universe = all_hands()
     fits = (universe <= limit).all(axis=1)
     # A one-card root is contained in every hand holding its value: those in one test.
@@ -133,6 +141,36 @@ def _total_tables(bonus: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.boo
     best = np.array([[best_total_of(h, a, bonus) for a in (False, True)] for h in range(22)])
     own_21 = np.array([[own_best(h, a) == 21 for a in (False, True)] for h in range(22)])
     return best, own_21
+
+
+#: Codes of the dealer's results in :func:`showdown_tables`' labels (else the total).
+LABEL_BUST, LABEL_NATURAL = -1, -2
+
+#: The most cards a hand of :func:`all_hands` holds (21 aces).
+MOST_CARDS = 21
+
+
+ShowdownTables = tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]
+]
+
+
+@lru_cache(maxsize=64)
+def showdown_tables(rules: Rules, bonus: int) -> ShowdownTables:
+    """:func:`showdown_classes`' rule as tables, for the compiled kernel (read-only).
+
+    By (hard total, holds an ace): the best total and whether own cards alone make 21;
+    by cards in the 21: whether a dealer natural beats it; by dealer result: its code
+    (:data:`LABEL_BUST`, :data:`LABEL_NATURAL`, else the dealer's total).
+    """
+    best, own_21 = _total_tables(bonus)
+    beats = [natural_beats_21(k, rules) for k in range(MOST_CARDS + 2)]
+    codes = {BUST: LABEL_BUST, NATURAL: LABEL_NATURAL}
+    labels = [codes[label] if label in codes else int(label) for label in outcome_labels(rules)]
+    found = tuple(np.array(table, dtype=np.int64) for table in (best, own_21, beats, labels))
+    for table in found:
+        table.flags.writeable = False
+    return found  # type: ignore[return-value]
 
 
 def showdown_classes(rules: Rules, space: HandSpace) -> npt.NDArray[np.int64]:

@@ -219,7 +219,7 @@ def _held_numerators(
 ) -> tuple[list[list[int]], dict[int, int]] | None:
     """An exact solve's values as integer numerators over one denominator per hand size,
     read as the solver holds them (no fraction made); None when they are not held so."""
-    from solver.exact.player import ExactOutcomes, ExactValues
+    from solver.exact.values import ExactOutcomes, ExactValues
 
     stand, hit, outcomes = solution.stand, solution.hit, solution.outcomes
     if not (
@@ -257,8 +257,9 @@ def _exact_columns(doc: dict[str, Json], dens: list[int]) -> dict[str, list[Any]
 def decode_solution(rules: Rules, doc: dict[str, Json]) -> PlayerSolution:
     """Inverse of :func:`encode_solution`; exact values stay integer numerators over their
     denominators until read, as the solver holds them."""
-    from solver.exact.player import ExactOutcomes, ExactValues, PlayerSolution
+    from solver.exact.player import PlayerSolution
     from solver.exact.player_hands import hand_space
+    from solver.exact.values import ExactOutcomes, ExactValues
 
     space = hand_space(doc["bonus"], tuple(doc["shoe"]), [tuple(r) for r in doc["roots"]])
     if len(space.keys) != doc["hands"] or _keys_digest(space.keys) != doc["keys"]:
