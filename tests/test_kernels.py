@@ -27,7 +27,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.exact import kernel, player
-from solver.exact.dealer import _distinct_sizes, _summary, dealer_probabilities, dealer_residues
+from solver.exact.dealer import (
+    _distinct_sizes,
+    _groups_of,
+    _summary,
+    dealer_probabilities,
+    dealer_residues,
+)
 from solver.exact.modular import extend, moduli, rebuild
 from solver.exact.player import solve_exact, solve_exact_plain, solve_float
 from solver.exact.player_hands import hand_space, showdown_classes, showdown_tables
@@ -212,6 +218,41 @@ def test_the_compiled_distinct_sizes_refuse_a_negative_size() -> None:
     assert kernel.distinct_sizes(module, np.array([3, 1, 3]))[1].tolist() == [1, 0, 1]
     with pytest.raises(ValueError, match="non-negative"):
         kernel.distinct_sizes(module, np.array([3, -1]))
+
+
+@needs_compiled
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(1, 60).flatmap(
+        lambda n: st.lists(
+            st.lists(st.integers(0, 6), min_size=10, max_size=10), min_size=n, max_size=n
+        )
+    )
+)
+def test_the_shoe_groups_are_numpys(rows: list[list[int]]) -> None:
+    counts = np.array(rows, dtype=np.int64)
+
+    def groups() -> tuple[list[list[int]], list[list[int]], list[list[int]], list[int]]:
+        _groups_of.cache_clear()  # the grouping is kept by its key: make it again
+        found = _groups_of(counts.astype(np.int16).tobytes(), len(counts))
+        assert all(a.dtype == np.int64 for a in (*found.parents, *found.held, found.final))
+        parents = [a.tolist() for a in found.parents]
+        return parents, [a.tolist() for a in found.held], found.bounds, found.final.tolist()
+
+    slow, fast = both(groups)
+    assert slow == fast
+
+
+@needs_compiled
+def test_the_compiled_shoe_groups_refuse_a_count_out_of_range() -> None:
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    counts = np.ones((2, 10), dtype=np.int64)
+    assert kernel.shoe_groups(module, counts)[3].tolist() == [0, 0]  # one group
+    counts[1, 3] = -1
+    with pytest.raises(ValueError, match="below 2"):
+        kernel.shoe_groups(module, counts)
 
 
 #: Root hands of one to four cards (values 1-10) whose hard total is at most 21.

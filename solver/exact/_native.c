@@ -1965,6 +1965,124 @@ hand_space(PyObject *self, PyObject *args)
  * distinct sizes in order into distinct[0..count), and each size's place among them into
  * column.  At least one size, all of them non-negative.
  */
+/* dealer._groups_of: the shoes grouped value by value (10s first, aces last), as numpy's
+ * np.unique(count * size + group, return_inverse=True) groups them at each value.
+ *
+ * counts: (shoes, 10) int64, each at least 0 and below 2**15 (the shifted counts of
+ * dealer._shoe_groups); parents and held: (10, shoes) int64; bounds: (10, shoes + 1) int64;
+ * final: (shoes,) int64; sizes: (10, 2) int64.  Level f (value 10 - f) writes its groups'
+ * parents, its distinct counts of the value (held) and where each count's groups start
+ * (bounds, the last entry the number of groups), and sizes[f] = (groups, distinct counts);
+ * final gets each shoe's group after the last level.
+ *
+ * The shoes are kept in the order of their groups; a stable counting sort by the value's
+ * count then orders them by (count, group), the order of np.unique's keys, and a scan
+ * numbers the distinct pairs: the same groups, in the same order, as numpy's. */
+enum { G_COUNTS, G_PARENTS, G_HELD, G_BOUNDS, G_FINAL, G_SIZES, N_GROUPS };
+#define MOST_SHIFTED (1 << 15)
+
+static PyObject *
+shoe_groups(PyObject *self, PyObject *args)
+{
+    PyObject *objects[N_GROUPS];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &objects[G_COUNTS], &objects[G_PARENTS],
+                          &objects[G_HELD], &objects[G_BOUNDS], &objects[G_FINAL],
+                          &objects[G_SIZES])) {
+        return NULL;
+    }
+    static const char *names[N_GROUPS] = {"counts", "parents", "held", "bounds", "final",
+                                          "sizes"};
+    Buffer buffers[N_GROUPS];
+    memset(buffers, 0, sizeof buffers);
+    for (int i = 0; i < N_GROUPS; i++) {
+        if (take_buffer(objects[i], &buffers[i], i > 0, 'q', names[i]) < 0) {
+            release(buffers, N_GROUPS);
+            return NULL;
+        }
+    }
+    const Py_ssize_t n = length(&buffers[G_COUNTS]) / 10;
+    const int64_t *counts = buffers[G_COUNTS].view.buf;
+    const char *problem = NULL;
+    if (n < 1 || length(&buffers[G_COUNTS]) != 10 * n || length(&buffers[G_PARENTS]) != 10 * n ||
+        length(&buffers[G_HELD]) != 10 * n || length(&buffers[G_BOUNDS]) != 10 * (n + 1) ||
+        length(&buffers[G_FINAL]) != n || length(&buffers[G_SIZES]) != 20) {
+        problem = "counts must be (shoes, 10) for at least one shoe, the outputs to match";
+    } else if (!within(counts, 10 * n, MOST_SHIFTED)) {
+        problem = "counts must be at least 0 and below 2**15";
+    }
+    if (problem) {
+        release(buffers, N_GROUPS);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    int64_t *parents = buffers[G_PARENTS].view.buf, *held = buffers[G_HELD].view.buf;
+    int64_t *bounds = buffers[G_BOUNDS].view.buf, *group = buffers[G_FINAL].view.buf;
+    int64_t *sizes = buffers[G_SIZES].view.buf;
+    Py_ssize_t *order = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)n);
+    Py_ssize_t *sorted = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)n);
+    Py_ssize_t *start = PyMem_Malloc(sizeof(Py_ssize_t) * (MOST_SHIFTED + 1));
+    if (!order || !sorted || !start) {
+        PyMem_Free(order);
+        PyMem_Free(sorted);
+        PyMem_Free(start);
+        release(buffers, N_GROUPS);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        order[s] = s;
+        group[s] = 0;
+    }
+    for (int f = 0; f < 10; f++) {
+        const int value = 9 - f;
+        int64_t most = 0;
+        for (Py_ssize_t s = 0; s < n; s++) {
+            most = counts[10 * s + value] > most ? counts[10 * s + value] : most;
+        }
+        memset(start, 0, sizeof(Py_ssize_t) * (size_t)(most + 2));
+        for (Py_ssize_t s = 0; s < n; s++) {
+            start[counts[10 * s + value] + 1]++;
+        }
+        for (int64_t c = 0; c <= most; c++) {
+            start[c + 1] += start[c];
+        }
+        for (Py_ssize_t k = 0; k < n; k++) { /* stable: groups stay in order within a count */
+            Py_ssize_t s = order[k];
+            sorted[start[counts[10 * s + value]]++] = s;
+        }
+        int64_t *parent = parents + f * n, *count = held + f * n, *bound = bounds + f * (n + 1);
+        Py_ssize_t groups = 0, distinct = 0;
+        int64_t last_count = -1, last_group = -1;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            Py_ssize_t s = sorted[k];
+            int64_t c = counts[10 * s + value], g = group[s];
+            if (c != last_count) {
+                count[distinct] = c;
+                bound[distinct++] = groups;
+            }
+            if (c != last_count || g != last_group) {
+                parent[groups++] = g;
+                last_count = c;
+                last_group = g;
+            }
+            group[s] = groups - 1;
+        }
+        bound[distinct] = groups;
+        sizes[2 * f] = groups;
+        sizes[2 * f + 1] = distinct;
+        Py_ssize_t *swap = order;
+        order = sorted;
+        sorted = swap;
+    }
+    Py_END_ALLOW_THREADS;
+    PyMem_Free(order);
+    PyMem_Free(sorted);
+    PyMem_Free(start);
+    release(buffers, N_GROUPS);
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 distinct_sizes(PyObject *self, PyObject *args)
 {
@@ -2092,6 +2210,9 @@ static PyMethodDef methods[] = {
     {"shoe_summary", shoe_summary, METH_VARARGS,
      "Each shoe's size and the fewest and most cards of each value (see "
      "solver/exact/dealer.py, dealer_probabilities)."},
+    {"shoe_groups", shoe_groups, METH_VARARGS,
+     "The shoes grouped value by value for the fold (see solver/exact/dealer.py, "
+     "_groups_of)."},
     {"distinct_sizes", distinct_sizes, METH_VARARGS,
      "The distinct shoe sizes and each shoe's place among them (see solver/exact/dealer.py, "
      "_distinct_sizes)."},

@@ -118,10 +118,19 @@ def _shoe_groups(counts: IntArray, summary: ShoeSummary | None = None) -> ShoeGr
 
 @lru_cache(maxsize=16)
 def _groups_of(key: bytes, shoes: int) -> ShoeGroups:
-    """:func:`_shoe_groups` for counts as the bytes of an int16 or int64 array (shoes x 10)."""
+    """:func:`_shoe_groups` for counts as the bytes of an int16 or int64 array (shoes x 10).
+
+    On the compiled kernel (int16 counts) one counting sort a value replaces np.unique.
+    """
     wide = shoes > 0 and len(key) == 8 * 10 * shoes
     narrow = np.frombuffer(key, dtype=np.int64 if wide else np.int16).reshape(shoes, 10)
     counts: IntArray = narrow.astype(np.int64)
+    compiled = kernel.native()
+    if compiled is not None and not wide and shoes > 0:
+        parents_c, held_c, bounds_c, final = kernel.shoe_groups(compiled, counts)
+        for shared in (*parents_c, *held_c, final):
+            shared.flags.writeable = False  # kept for later calls
+        return ShoeGroups(parents_c, held_c, bounds_c, final)
     group = np.zeros(len(counts), dtype=np.int64)
     size = 1
     parents: list[IntArray] = []

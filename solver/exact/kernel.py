@@ -52,6 +52,7 @@ __all__ = [
     "native",
     "player_exact",
     "rows",
+    "shoe_groups",
     "shoe_summary",
     "solve_hands",
     "stand_modular",
@@ -205,6 +206,29 @@ def distinct_sizes(module: ModuleType, sizes: IntArray) -> tuple[IntArray, IntAr
     distinct, column = np.empty(len(sizes), dtype=np.int64), np.empty(len(sizes), dtype=np.int64)
     count = module.distinct_sizes(np.ascontiguousarray(sizes, dtype=np.int64), distinct, column)
     return distinct[:count], column
+
+
+def shoe_groups(
+    module: ModuleType, counts: IntArray
+) -> tuple[list[IntArray], list[IntArray], list[list[int]], IntArray]:
+    """``dealer._groups_of`` in ``module``: each fold's parents, held counts and bounds, and
+    each shoe's last group.  ``counts`` (shoes, 10), every entry in [0, 2**15)."""
+    import numpy as np
+
+    n = len(counts)
+    parents, held = np.empty((10, n), dtype=np.int64), np.empty((10, n), dtype=np.int64)
+    bounds, final = np.empty((10, n + 1), dtype=np.int64), np.empty(n, dtype=np.int64)
+    sizes = np.empty((10, 2), dtype=np.int64)
+    module.shoe_groups(
+        np.ascontiguousarray(counts, dtype=np.int64), parents, held, bounds, final, sizes
+    )
+    found = sizes.tolist()
+    return (
+        [parents[f, :groups].copy() for f, (groups, _) in enumerate(found)],
+        [held[f, :distinct].copy() for f, (_, distinct) in enumerate(found)],
+        [bounds[f, : distinct + 1].tolist() for f, (_, distinct) in enumerate(found)],
+        final,
+    )
 
 
 #: A hand space's arrays: hands, keys, children, draws, sizes (``player_hands.HandSpace``).
