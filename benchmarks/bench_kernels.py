@@ -14,8 +14,9 @@ the wall clock, with their CPU time (the command and the workers it waited for) 
 peak resident memory beside (the CPU time of ``--jobs 2`` counts the workers the command
 waited for).  ``--quick`` leaves out ``cbj report`` (20-30 s a run); ``--rounds`` sets the
 simulated rounds (5 M by default: the rate, not the count, is the target's) and
-``--samples`` the shoe states per depth (25, four depths: the issue's 1,000 per depth
-takes about 400 s a run, and each state is one solve, so the ratio is the same).  The
+``--samples`` the shoe states per depth (25, four depths, by default: the issue's 1,000
+per depth takes about 140 s on numpy; at 25 the workers' start-up and the study's
+first solves, the same on both kernels, hold the ratio down).  The
 three heavy commands run once per kernel.
 """
 
