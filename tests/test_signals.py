@@ -126,8 +126,9 @@ def test_a_stop_signal_to_the_main_process_stops_every_worker(
         status = command.wait(timeout=30)
         _, stderr = command.communicate()
         assert status == 128 + signum
-        assert stderr.decode().strip().splitlines()[-1] == "cbj: interrupted"
-        assert "Traceback" not in stderr.decode()
+        said = stderr.decode()
+        assert said.strip().splitlines()[-1] == "cbj: interrupted", said
+        assert "Traceback" not in said
         assert gone_within(workers, 10) == set()
     finally:
         clean_up(command, workers)
