@@ -78,6 +78,14 @@ def restore_kernel() -> Iterator[None]:
         os.environ["CBJ_KERNEL"] = variable
 
 
+def compiled_module() -> ModuleType:
+    """Switch to the compiled kernel and return its extension (the refusal tests call it)."""
+    kernel.use("compiled")
+    module = kernel.native()
+    assert module is not None
+    return module
+
+
 def both(compute: Callable[[], T]) -> tuple[T, T]:
     """``compute()`` on the numpy kernel, then on the compiled one."""
     assert kernel.use("numpy") == "numpy"
@@ -185,9 +193,7 @@ def test_standings_sums_by_class_and_the_solutions_tuples_are_numpys(
     classes = showdown_classes(rules, space)
     numpy_sums = np.stack([(dealer * (classes == k)).sum(axis=1) for k in range(3)], 1)
     slow = solve_float(rules, space)
-    kernel.use("compiled")
-    module = kernel.native()
-    assert module is not None
+    module = compiled_module()
     tables = showdown_tables(rules, bonus)
     stand_vec, stand, hit, hitting, played = kernel.solve_hands(module, space, dealer, tables)
     assert stand_vec.tobytes() == numpy_sums.tobytes()
@@ -212,9 +218,7 @@ def test_distinct_sizes_are_numpys_unique(sizes: list[int]) -> None:
 
 @needs_compiled
 def test_the_compiled_distinct_sizes_refuse_a_negative_size() -> None:
-    kernel.use("compiled")
-    module = kernel.native()
-    assert module is not None
+    module = compiled_module()
     assert kernel.distinct_sizes(module, np.array([3, 1, 3]))[1].tolist() == [1, 0, 1]
     with pytest.raises(ValueError, match="non-negative"):
         kernel.distinct_sizes(module, np.array([3, -1]))
@@ -245,9 +249,7 @@ def test_the_shoe_groups_are_numpys(rows: list[list[int]]) -> None:
 
 @needs_compiled
 def test_the_compiled_shoe_groups_refuse_a_count_out_of_range() -> None:
-    kernel.use("compiled")
-    module = kernel.native()
-    assert module is not None
+    module = compiled_module()
     counts = np.ones((2, 10), dtype=np.int64)
     assert kernel.shoe_groups(module, counts)[3].tolist() == [0, 0]  # one group
     counts[1, 3] = -1
@@ -292,9 +294,7 @@ def test_no_roots_give_an_empty_solution_on_both_kernels() -> None:
 
 @needs_compiled
 def test_the_compiled_hand_space_refuses_a_child_out_of_range() -> None:
-    kernel.use("compiled")
-    module = kernel.native()
-    assert module is not None
+    module = compiled_module()
     universe = np.zeros((2, 10), dtype=np.int64)
     universe[1, 0] = 1
     children = np.full((2, 10), 2, dtype=np.int64)
@@ -334,9 +334,7 @@ def test_a_shoe_holding_a_negative_count_is_an_error_on_each_kernel(name: str) -
 
 @needs_compiled
 def test_the_compiled_shoes_summary_refuses_a_wrong_shape() -> None:
-    kernel.use("compiled")
-    module = kernel.native()
-    assert module is not None
+    module = compiled_module()
     sizes, ten = np.zeros(2, dtype=np.int64), np.zeros(10, dtype=np.int64)
     module.shoe_summary(np.ones((2, 10), dtype=np.int64), sizes, ten, ten.copy())  # valid
     assert sizes.tolist() == [10, 10]
@@ -366,9 +364,7 @@ def test_an_unknown_kernel_is_an_error() -> None:
 
 @needs_compiled
 def test_the_compiled_fold_refuses_an_index_out_of_range() -> None:
-    kernel.use("compiled")
-    module = kernel.native()
-    assert module is not None
+    module = compiled_module()
     one = np.zeros(1, dtype=np.int64)
     table = np.ones((1, 1))
 
@@ -387,9 +383,7 @@ def test_the_compiled_fold_refuses_an_index_out_of_range() -> None:
 
 @needs_compiled
 def test_the_compiled_dealers_tail_and_rows_refuse_an_index_out_of_range() -> None:
-    kernel.use("compiled")
-    module = kernel.native()
-    assert module is not None
+    module = compiled_module()
     one, zero = np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
     falling = np.ones((2, 1))
 
@@ -424,9 +418,7 @@ def test_the_compiled_dealers_tail_and_rows_refuse_an_index_out_of_range() -> No
 
 @needs_compiled
 def test_the_compiled_exact_pass_refuses_an_index_out_of_range() -> None:
-    kernel.use("compiled")
-    module = kernel.native()
-    assert module is not None
+    module = compiled_module()
     n, primes = 2, np.array([7, 11], dtype=np.int64)
     draws = np.ones((n, 10), dtype=np.int64)
     # Standing wins and loses nothing (value 0); every card busts (-1): standing is better.
@@ -455,9 +447,7 @@ def test_the_compiled_exact_pass_refuses_an_index_out_of_range() -> None:
 
 @needs_compiled
 def test_the_compiled_residue_kernels_refuse_an_index_out_of_range() -> None:
-    kernel.use("compiled")
-    module = kernel.native()
-    assert module is not None
+    module = compiled_module()
     one, zero = np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
     primes = np.array([7], dtype=np.int64)
 
@@ -528,9 +518,7 @@ def test_every_decision_taken_exactly_is_the_same_on_both_kernels(
 
 @needs_compiled
 def test_the_compiled_hand_solve_refuses_an_index_out_of_range() -> None:
-    kernel.use("compiled")
-    module = kernel.native()
-    assert module is not None
+    module = compiled_module()
     space = hand_space(10, (4, 4, 4, 4, 4, 4, 4, 4, 4, 15), [(1, 0, 0, 0, 0, 0, 0, 0, 0, 0)])
     rules = Rules()
     dealer = dealer_probabilities(rules, 10, space.draws)
