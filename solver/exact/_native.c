@@ -2021,7 +2021,11 @@ shoe_groups(PyObject *self, PyObject *args)
     int64_t *sizes = buffers[G_SIZES].view.buf;
     Py_ssize_t *order = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)n);
     Py_ssize_t *sorted = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)n);
-    Py_ssize_t *start = PyMem_Malloc(sizeof(Py_ssize_t) * (MOST_SHIFTED + 1));
+    int64_t largest = 0;
+    for (Py_ssize_t i = 0; i < 10 * n; i++) {
+        largest = counts[i] > largest ? counts[i] : largest;
+    }
+    Py_ssize_t *start = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(largest + 2));
     if (!order || !sorted || !start) {
         PyMem_Free(order);
         PyMem_Free(sorted);
