@@ -60,7 +60,7 @@ def fold_inputs() -> list[
         base = tuple(n - (v == bonus) for v, n in enumerate(counts, start=1))
         roots = [tuple(int(v == p) for v in VALUES) for p in VALUES]
         shoes = hand_space(bonus, base, roots).draws
-        ends = dealer_hands.ends_for(rules, bonus, shoes)
+        ends = dealer_hands.dealer_ends(rules, bonus)
         groups = dealer._shoe_groups(shoes)
         rows = max(int(f.drawn.max(initial=0)) for f in ends.folds) + 1
         inputs.append((ends, groups, dealer._falling_floats(rows, int(shoes.max()))))

@@ -36,7 +36,6 @@ from solver.exact.dealer_hands import (
     IntArray,
     dealer_ends,
     dealer_tree,
-    ends_for,
     final_hands,
     outcome_labels,
     result_lengths,
@@ -294,7 +293,7 @@ def dealer_probabilities(
     depth = final_hands(rules)[bonus - 1][2]
     if len(counts) and int(summary.sizes.min()) < depth:
         return tree_probabilities(rules, bonus, counts)
-    ends = ends_for(rules, bonus, counts, summary.most)
+    ends = dealer_ends(rules, bonus)
     groups = _shoe_groups(counts, summary)
     table = _falling_for(ends, int(summary.most.max()))
     # falling[L] = N (N - 1) ... (N - L + 1): the ordered ways to deal L cards, for each
@@ -438,7 +437,6 @@ def dealer_residues(
     sizes = counts.sum(axis=1)
     if not fast_path_fits(rules, bonus, sizes):
         raise ShoeError("a shoe is smaller than the dealer's longest hand: use exact_dealer")
-    ends = ends_for(rules, bonus, counts)
     compiled = kernel.native()
     if compiled is not None:
         shape = (len(primes), len(outcome_labels(rules)), len(counts))

@@ -364,50 +364,6 @@ def _ends_of(codes: IntArray, ways: IntArray, depth: int) -> DealerEnds:
     )
 
 
-def _drawn(codes: IntArray) -> IntArray:
-    """``[i, v - 1]``: the cards of value ``v`` in the final hand coded ``codes[i]``."""
-    return (codes[:, None] >> (5 * np.arange(9, -1, -1))[None, :]) & 31
-
-
-@_per_dealer_rules()
-def _most_drawn(rules: Rules, bonus: int) -> IntArray:
-    """The most cards of each value any final hand holds."""
-    most: IntArray = _drawn(final_hands(rules)[bonus - 1][0]).max(axis=0, initial=0)
-    return most
-
-
-def ends_for(
-    rules: Rules, bonus: int, counts: IntArray, held: IntArray | None = None
-) -> DealerEnds:
-    """:func:`dealer_ends` less the hands that need more cards of a value than any shoe holds.
-
-    Such a hand's chance has a factor ``fall(n, d) = 0``: it adds exact zeros to every sum,
-    so leaving it out changes no bit of any result (a deck holds four aces, but a dealer's
-    hand may draw eleven).  ``held``, when given, is ``counts.max(axis=0)``.
-    """
-    most = _most_drawn(rules, bonus)
-    if held is None:
-        held = counts.max(axis=0) if len(counts) else np.zeros(10, dtype=np.int64)
-    if (held >= most).all():
-        return dealer_ends(rules, bonus)
-    return _ends_within(rules, bonus, tuple(np.minimum(held, most).tolist()))
-
-
-#: A fold leaves hands out only when it drops more than this share of them: fewer do not
-#: pay for building another fold structure (a depleted shoe short of a few aces, say).
-PRUNE_SHARE = 0.1
-
-
-@_per_dealer_rules(maxsize=64)
-def _ends_within(rules: Rules, bonus: int, room: tuple[int, ...]) -> DealerEnds:
-    """:func:`dealer_ends` keeping the hands with at most ``room[v - 1]`` cards of each value."""
-    codes, ways, depth = final_hands(rules)[bonus - 1]
-    keep = (_drawn(codes) <= np.array(room)[None, :]).all(axis=1)
-    if keep.sum() >= (1 - PRUNE_SHARE) * len(codes):
-        return dealer_ends(rules, bonus)
-    return _ends_of(codes[keep], ways[keep], depth)
-
-
 @_per_dealer_rules()
 def result_lengths(rules: Rules, bonus: int) -> IntArray:
     """``32 * result + length`` of every (result, length) some final hand has, in order."""
