@@ -248,3 +248,22 @@ def test_the_store_has_its_parts() -> None:
     unpickling check above reads every one of them)."""
     names = {p.stem for p in STORE.glob("*.py")}
     assert {"codecs", "payload", "disk", "memory", "fingerprint", "protocol"} <= names
+
+
+@pytest.mark.parametrize("decks", [1, 6])
+def test_a_float_solution_encodes_from_its_arrays_as_from_its_values(decks: int) -> None:
+    """The arrays' fast path writes the document that reading value by value writes."""
+    from dataclasses import replace
+
+    from solver.store.codecs import encode_solution
+
+    game = solve_game(Rules(decks=decks), exact=False)
+    for solution in game.solutions.values():
+        from_arrays = encode_solution(solution)  # before any read makes the values whole
+        by_value = replace(
+            solution,
+            stand=tuple(solution.stand),
+            hit=tuple(solution.hit),
+            outcomes=tuple(solution.outcomes),
+        )
+        assert from_arrays == encode_solution(by_value)

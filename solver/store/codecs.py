@@ -154,6 +154,17 @@ def _fraction_columns(
     return doc | extra
 
 
+def _flags_text(flags: Sequence[bool]) -> str:
+    """``"1"`` for each true flag, ``"0"`` for each false one.
+
+    >>> _flags_text((True, False, False))
+    '100'
+    """
+    import numpy as np
+
+    return (np.array(flags, dtype=np.uint8) + ord("0")).tobytes().decode("ascii")
+
+
 def encode_solution(solution: PlayerSolution) -> dict[str, Json]:
     """One Bonus card's solution; the hand space is rebuilt from its minimal hands.
 
@@ -168,11 +179,14 @@ def encode_solution(solution: PlayerSolution) -> dict[str, Json]:
         "roots": _roots(solution),
         "hands": len(space.keys),
         "keys": _keys_digest(space.keys),
-        "hitting": "".join("1" if h else "0" for h in solution.hitting),
+        "hitting": _flags_text(solution.hitting),
     }
     held = _held_numerators(solution)
     if held is not None:
         return doc | _held_columns(solution, *held)
+    floats = _held_floats(solution)
+    if floats is not None:
+        return doc | {"exact": False} | {name: encode_floats(c) for name, c in floats.items()}
     outcomes = [[o[i] for o in solution.outcomes] for i in range(3)]
     chosen, other = _chosen_and_other(solution.stand, solution.hit, solution.hitting)
     values = [*solution.stand, *solution.hit, *outcomes[0], *outcomes[1], *outcomes[2]]
@@ -183,7 +197,7 @@ def encode_solution(solution: PlayerSolution) -> dict[str, Json]:
     return doc | {"exact": False} | {name: encode_floats(c) for name, c in columns.items()}
 
 
-def encode_floats(values: Sequence[Number]) -> str:
+def encode_floats(values: Sequence[Number] | np.ndarray[Any, Any]) -> str:
     """Floats as the Base64 text of their IEEE 754 doubles (little-endian): exact, and many
     times faster to write and read than their decimal forms."""
     import base64
@@ -212,6 +226,32 @@ def decode_floats(text: Json) -> list[float]:
     if not np.isfinite(values).all():
         raise ValueError("a float column holds a value that is not finite")
     return list(values.tolist())
+
+
+def _held_floats(solution: PlayerSolution) -> dict[str, np.ndarray[Any, Any]] | None:
+    """A float solve's columns (win, push, lose, chosen, other) taken from the arrays it
+    holds, as :func:`encode_solution` would read them value by value; None when its values
+    are not held as float arrays."""
+    import numpy as np
+
+    from solver.exact.values import FloatOutcomes, FloatValues
+
+    stand, hit, outcomes = solution.stand, solution.hit, solution.outcomes
+    if not (
+        isinstance(stand, FloatValues)
+        and isinstance(hit, FloatValues)
+        and isinstance(outcomes, FloatOutcomes)
+    ):
+        return None
+    rows, hitting = np.asarray(outcomes), np.array(solution.hitting, dtype=bool)
+    stand_values, hit_values = np.asarray(stand), np.asarray(hit)
+    return {
+        "win": rows[:, 0],
+        "push": rows[:, 1],
+        "lose": rows[:, 2],
+        "chosen": np.where(hitting, hit_values, stand_values),
+        "other": np.where(hitting, stand_values, hit_values),
+    }
 
 
 def _held_numerators(
