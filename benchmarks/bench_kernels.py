@@ -23,6 +23,8 @@ three heavy commands run once per kernel.
 from __future__ import annotations
 
 import argparse
+import inspect
+import itertools
 import os
 import statistics
 import subprocess
@@ -33,7 +35,9 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from solver.api import game as api
-from solver.exact import dealer, dealer_hands, kernel
+from solver.api import protection
+from solver.exact import dealer, dealer_hands, kernel, shoe_states
+from solver.exact.game import solve_game
 from solver.exact.player_hands import hand_space
 from solver.model.cards import VALUES, Shoe
 from solver.model.rules import Rules
@@ -65,6 +69,25 @@ def fold_inputs() -> list[
         rows = max(int(f.drawn.max(initial=0)) for f in ends.folds) + 1
         inputs.append((ends, groups, dealer._falling_floats(rows, int(shoes.max()))))
     return inputs
+
+
+def shoe_state_solves(per_call: int = 8) -> Callable[[], object]:
+    """Float solves of depleted six-deck shoes as a shoe-state study deals them, at its
+    default depths: each call solves ``per_call`` states no call has dealt before, so that
+    nothing kept for one shoe (its shoe groups, its hand spaces) is warm."""
+    rules = Rules()
+    depths = inspect.signature(protection.shoe_states).parameters["depths"].default
+    dealt = [shoe_states.cards_dealt(rules, d) for d in shoe_states.parse_depths(depths)]
+    counter = itertools.count()
+
+    def work() -> None:
+        for _ in range(per_call):
+            n = next(counter)
+            depth = n % len(dealt)
+            removed = shoe_states.deal_state(6, 1, depth, n // len(dealt), dealt[depth])
+            solve_game(rules, removed, exact=False)
+
+    return work
 
 
 def in_process(work: Callable[[], object]) -> Callable[[], Run]:
@@ -118,6 +141,12 @@ def cases(
             8.0,
         ),
         ("later float solve, six decks (in-process)", "cpu", in_process(api.solve), 4.0),
+        (
+            "8 shoe states' solves, fresh depleted shoes (in-process)",
+            "cpu",
+            in_process(shoe_state_solves()),
+            0.0,
+        ),
         ("`cbj solve --no-cache`", "wall", command(["solve", "--no-cache"]), 0.0),
         ("`cbj solve --exact --no-cache`", "wall", command(["solve", "--exact", "--no-cache"]), 2),
         (
