@@ -27,15 +27,14 @@ from solver.store import digest
 from solver.store.codecs import (
     decode_chart,
     decode_effects,
-    decode_floats,
     decode_game,
     encode_chart,
     encode_effects,
-    encode_floats,
     encode_game,
 )
 from solver.store.memory import MemoryCache
 from solver.store.payload import head_of, pack, unpack
+from solver.store.solutions import decode_floats, encode_floats, encode_solution
 
 from .stores import ONE_DECK, TINY, TINY_REMOVED, same_game
 
@@ -254,8 +253,6 @@ def test_the_store_has_its_parts() -> None:
 def test_a_float_solution_encodes_from_its_arrays_as_from_its_values(decks: int) -> None:
     """The arrays' fast path writes the document that reading value by value writes."""
     from dataclasses import replace
-
-    from solver.store.codecs import encode_solution
 
     game = solve_game(Rules(decks=decks), exact=False)
     for solution in game.solutions.values():
