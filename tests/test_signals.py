@@ -179,8 +179,9 @@ def test_sigterm_while_writing_leaves_no_temporary_file(moment: float, tmp_path:
     command = start(arguments, tmp_path)
     time.sleep(duration * moment)
     command.send_signal(signal.SIGTERM)
-    status = command.wait(timeout=60)
-    assert status in (0, 128 + signal.SIGTERM)
+    _, stderr = command.communicate(timeout=60)
+    status = command.returncode
+    assert status in (0, 128 + signal.SIGTERM), stderr.decode()  # what stopped it, if not that
     left = [p.name for p in tmp_path.iterdir()]  # the graph (if written in time), no more
     assert left == ["graph.svg"] if status == 0 else left in ([], ["graph.svg"]), left
 
