@@ -146,17 +146,14 @@ def encode_solution(solution: PlayerSolution) -> dict[str, Json]:
     held = _held_numerators(solution)
     if held is not None:
         return doc | _held_columns(solution, *held)
-    floats = _held_floats(solution)
-    if floats is not None:
-        return doc | {"exact": False} | {name: encode_floats(c) for name, c in floats.items()}
-    outcomes = [[o[i] for o in solution.outcomes] for i in range(3)]
-    chosen, other = _chosen_and_other(solution.stand, solution.hit, solution.hitting)
-    values = [*solution.stand, *solution.hit, *outcomes[0], *outcomes[1], *outcomes[2]]
-    if all(isinstance(v, Fraction) for v in values):
-        return doc | _fraction_columns(solution, outcomes, chosen, other)
-    columns = dict(zip(("win", "push", "lose"), outcomes, strict=True))
-    columns |= {"chosen": chosen, "other": other}
-    return doc | {"exact": False} | {name: encode_floats(c) for name, c in columns.items()}
+    if not _held_as_floats(solution):
+        outcomes = [[o[i] for o in solution.outcomes] for i in range(3)]
+        values = [*solution.stand, *solution.hit, *outcomes[0], *outcomes[1], *outcomes[2]]
+        if all(isinstance(v, Fraction) for v in values):
+            chosen, other = _chosen_and_other(solution.stand, solution.hit, solution.hitting)
+            return doc | _fraction_columns(solution, outcomes, chosen, other)
+    floats = _float_columns(solution)
+    return doc | {"exact": False} | {name: encode_floats(c) for name, c in floats.items()}
 
 
 def encode_floats(values: Sequence[Number] | np.ndarray[Any, Any]) -> str:
@@ -201,26 +198,28 @@ def _held_as(
     return None
 
 
-def _held_floats(solution: PlayerSolution) -> dict[str, np.ndarray[Any, Any]] | None:
-    """A float solve's columns (win, push, lose, chosen, other) taken from the arrays it
-    holds, as :func:`encode_solution` would read them value by value; None when its values
-    are not held as float arrays."""
-    import numpy as np
-
+def _held_as_floats(solution: PlayerSolution) -> bool:
+    """Whether the solution holds its values as the float solver's arrays."""
     from solver.exact.values import FloatOutcomes, FloatValues
 
-    held = _held_as(solution, FloatValues, FloatOutcomes)
-    if held is None:
-        return None
-    stand, hit, outcomes = held
-    rows, hitting = np.asarray(outcomes), np.array(solution.hitting, dtype=bool)
-    stand_values, hit_values = np.asarray(stand), np.asarray(hit)
+    return _held_as(solution, FloatValues, FloatOutcomes) is not None
+
+
+def _float_columns(solution: PlayerSolution) -> dict[str, np.ndarray[Any, Any]]:
+    """A float solution's columns (win, push, lose, chosen, other) as float64 arrays, read
+    whole (from the solver's arrays where it holds them), not value by value."""
+    import numpy as np
+
+    rows = np.asarray(solution.outcomes, dtype=np.float64).reshape(-1, 3)
+    stand = np.asarray(solution.stand, dtype=np.float64)
+    hit = np.asarray(solution.hit, dtype=np.float64)
+    hitting = np.array(solution.hitting, dtype=bool)
     return {
         "win": rows[:, 0],
         "push": rows[:, 1],
         "lose": rows[:, 2],
-        "chosen": np.where(hitting, hit_values, stand_values),
-        "other": np.where(hitting, stand_values, hit_values),
+        "chosen": np.where(hitting, hit, stand),
+        "other": np.where(hitting, stand, hit),
     }
 
 
