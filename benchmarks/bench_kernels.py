@@ -84,7 +84,7 @@ def shoe_state_solves(per_call: int = 8) -> Callable[[], object]:
         for _ in range(per_call):
             n = next(counter)
             depth = n % len(dealt)
-            removed = shoe_states.deal_state(6, 1, depth, n // len(dealt), dealt[depth])
+            removed = shoe_states.deal_state(rules.decks, 1, depth, n // len(dealt), dealt[depth])
             solve_game(rules, removed, exact=False)
 
     return work
