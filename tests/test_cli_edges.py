@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -9,7 +12,7 @@ import click
 import pytest
 
 import solver.api.game
-from solver.cli import cli
+from solver.cli import cli, quiet_resource_tracker
 from solver.store.disk import Cache
 
 from .conftest import run_cli
@@ -228,3 +231,40 @@ def test_unicode_digits_are_refused_where_ascii_digits_are_documented(
     status, out, err = run_cli(argv, capsys)
     assert status == 2 and out == "" and err.count("\n") == 1, err
     assert err.startswith("cbj: error: ")
+
+
+#: A process that registers a folder with joblib's resource tracker and ends without
+#: unregistering it, as an interrupted worker pool does.
+LEAK = """
+import os, sys, tempfile
+from joblib.externals.loky.backend import resource_tracker
+folder = tempfile.mkdtemp(dir=sys.argv[1])
+resource_tracker.register(folder, "folder")
+os._exit(0)
+"""
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_the_resource_tracker_cleans_up_after_an_interruption_without_a_warning(
+    quiet: bool, tmp_path: Path
+) -> None:
+    """The unquieted run is the control: the same leak warns there, so the test can fail."""
+    environ = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}
+    if quiet:
+        quiet_resource_tracker(environ)
+    # The tracker's stderr is this pipe too: reading it to the end waits for the tracker.
+    done = subprocess.run(
+        [sys.executable, "-c", LEAK, str(tmp_path)], env=environ, capture_output=True, timeout=60
+    )
+    assert done.returncode == 0
+    assert list(tmp_path.iterdir()) == []  # removed by the tracker either way
+    warned = b"leaked folder objects" in done.stderr
+    assert warned != quiet, done.stderr.decode()
+
+
+def test_every_command_quiets_the_resource_tracker_of_its_workers(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTHONWARNINGS", "default")
+    assert run_cli(["rules"], capsys)[0] == 0
+    assert os.environ["PYTHONWARNINGS"] == "default,ignore:resource_tracker:UserWarning"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import MutableMapping
 from importlib import import_module
 from typing import Any, NoReturn
 
@@ -231,11 +232,35 @@ def interrupted(status: int = 130) -> NoReturn:
     sys.exit(status)
 
 
+#: The warnings filter :func:`quiet_resource_tracker` adds (``-W``'s form, see ``python -W``).
+RESOURCE_TRACKER_FILTER = "ignore:resource_tracker:UserWarning"
+
+
+def quiet_resource_tracker(environ: MutableMapping[str, str]) -> None:
+    """Silence joblib's resource tracker in the processes this one starts.
+
+    The tracker is a process of its own: once an interrupted command and its workers have
+    ended, it removes what they left (a temporary folder, a semaphore) and warns of each
+    kind as it goes, after "cbj: interrupted", in a traceback-like pair of lines.  The
+    files go either way; only the warning is left out.  A filter of the user's own in
+    ``PYTHONWARNINGS`` stays, before this one.
+
+    >>> environ = {"PYTHONWARNINGS": "error"}
+    >>> quiet_resource_tracker(environ)
+    >>> environ["PYTHONWARNINGS"]
+    'error,ignore:resource_tracker:UserWarning'
+    """
+    filters = [f for f in environ.get("PYTHONWARNINGS", "").split(",") if f]
+    if RESOURCE_TRACKER_FILTER not in filters:
+        environ["PYTHONWARNINGS"] = ",".join([*filters, RESOURCE_TRACKER_FILTER])
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``cbj`` console command."""
     # The solver multiplies no matrices, so the pool of threads OpenBLAS starts with numpy
     # (one per core) would only add start-up time and CPU; a user's own setting wins.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    quiet_resource_tracker(os.environ)
     # SIGTERM and SIGHUP clean up as Ctrl-C does (in the command's own process, not a
     # caller's); a full or closed standard output is one line, not silence.
     process.start(own_process=argv is None)
