@@ -13,11 +13,11 @@ machine disturbs less than the wall clock; whole commands run as their own proce
 the wall clock, with their CPU time (the command and the workers it waited for) and
 peak resident memory beside (the CPU time of ``--jobs 2`` counts the workers the command
 waited for).  ``--quick`` leaves out ``cbj report`` (20-30 s a run); ``--rounds`` sets the
-simulated rounds (5 M by default: the rate, not the count, is the target's) and
-``--samples`` the shoe states per depth (25, four depths, by default: the issue's 1,000
-per depth takes about 140 s on numpy; at 25 the workers' start-up and the study's
-first solves, the same on both kernels, hold the ratio down).  The
-three heavy commands run once per kernel.
+simulated rounds (5 M by default) and ``--samples`` the shoe states per depth (25, four
+depths, by default).  The targets of those two are at 100 M rounds and 1,000 samples (about
+30 s and 250 s on numpy); at the defaults, start-up, the workers' and the first solves,
+the same on both kernels, hold the ratios down, so the target column shows the target
+only at its own size.  The three heavy commands run once per kernel.
 """
 
 from __future__ import annotations
@@ -27,12 +27,13 @@ import inspect
 import itertools
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from typing import NamedTuple
+
+from command_timing import run_command
 
 from solver.api import game as api
 from solver.api import protection
@@ -43,6 +44,8 @@ from solver.model.cards import VALUES, Shoe
 from solver.model.rules import Rules
 
 KERNELS = ("numpy", "compiled")
+#: The sizes issue 26's shoe-state and simulation targets are set at.
+SHOE_STATE_SAMPLES, SIMULATED_ROUNDS = 1_000, 100_000_000
 
 
 class Run(NamedTuple):
@@ -53,17 +56,24 @@ class Run(NamedTuple):
     mib: float
 
 
+def dealer_shoes() -> list[tuple[int, dealer_hands.IntArray]]:
+    """Each Bonus card and the shoes the six-deck solve's dealer draws from with it."""
+    counts = Shoe.full(6).value_counts()
+    found = []
+    for bonus in VALUES:
+        base = tuple(n - (v == bonus) for v, n in enumerate(counts, start=1))
+        roots = [tuple(int(v == p) for v in VALUES) for p in VALUES]
+        found.append((bonus, hand_space(bonus, base, roots).draws))
+    return found
+
+
 def fold_inputs() -> list[
     tuple[dealer_hands.DealerEnds, dealer.ShoeGroups, dealer_hands.FloatArray]
 ]:
     """The six-deck solve's float folds: one per Bonus card, on that solve's shoes."""
     rules = Rules()
-    counts = Shoe.full(6).value_counts()
     inputs = []
-    for bonus in VALUES:
-        base = tuple(n - (v == bonus) for v, n in enumerate(counts, start=1))
-        roots = [tuple(int(v == p) for v in VALUES) for p in VALUES]
-        shoes = hand_space(bonus, base, roots).draws
+    for bonus, shoes in dealer_shoes():
         ends = dealer_hands.dealer_ends(rules, bonus)
         groups = dealer._shoe_groups(shoes)
         rows = max(int(f.drawn.max(initial=0)) for f in ends.folds) + 1
@@ -110,20 +120,10 @@ def command(argv: list[str]) -> Callable[[], Run]:
 
     def run() -> Run:
         with tempfile.TemporaryDirectory() as cache:
-            env = dict(os.environ, CBJ_CACHE_DIR=cache, CBJ_KERNEL=kernel.current())
+            env = dict(os.environ, CBJ_KERNEL=kernel.current())
             env.pop("PYTHONDONTWRITEBYTECODE", None)
-            start = time.perf_counter()
-            process = subprocess.Popen(
-                [sys.executable, "-m", "solver", *argv],
-                env=env,
-                cwd=cache,
-                stdout=subprocess.DEVNULL,
-            )
-            _, status, usage = os.wait4(process.pid, 0)
-            wall = time.perf_counter() - start
-        if status != 0:
-            raise SystemExit(f"cbj {' '.join(argv)} failed on {kernel.current()}")
-        return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+            done = run_command(argv, cache, env=env, cwd=cache)
+        return Run(done.wall, done.cpu, done.peak_kib / 1024)
 
     return run
 
@@ -132,13 +132,19 @@ def cases(
     quick: bool, rounds: int, samples: int
 ) -> list[tuple[str, str, Callable[[], Run], float]]:
     """(name, what the ratio is of, the timed run, the target ratio) for each case."""
-    folds = fold_inputs()
+    folds, shoes, rules = fold_inputs(), dealer_shoes(), Rules()
     found: list[tuple[str, str, Callable[[], Run], float]] = [
         (
             "the dealer's fold (10 Bonus cards, six decks, in-process)",
             "cpu",
             in_process(lambda: [dealer._fold(e, g, t, None) for e, g, t in folds]),
             8.0,
+        ),
+        (
+            "the dealer's distributions as the solve computes them (fold and pricing, in-process)",
+            "cpu",
+            in_process(lambda: [dealer.dealer_probabilities(rules, b, s) for b, s in shoes]),
+            0.0,
         ),
         ("later float solve, six decks (in-process)", "cpu", in_process(api.solve), 4.0),
         (
@@ -153,13 +159,13 @@ def cases(
             f"`cbj shoe-states --samples {samples} --jobs 2 --seed 1`",
             "wall",
             command(["shoe-states", "--samples", str(samples), "--jobs", "2", "--seed", "1"]),
-            4.0,
+            4.0 if samples == SHOE_STATE_SAMPLES else 0.0,
         ),
         (
             f"`cbj simulate --rounds {rounds:,} --jobs 1`",
             "wall",
             command(["simulate", "--rounds", str(rounds), "--jobs", "1", "--seed", "1"]),
-            5.0,
+            5.0 if rounds == SIMULATED_ROUNDS else 0.0,
         ),
     ]
     if not quick:

@@ -37,9 +37,10 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
 from pathlib import Path
 from typing import NamedTuple
+
+from command_timing import run_command
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -89,18 +90,8 @@ def command_env(cache: str, checkout: Path) -> dict[str, str]:
 
 def run_once(argv: list[str], cache: str, checkout: Path, python: Path) -> Timing:
     """The timing of one command, as its own process."""
-    start = time.perf_counter()
-    process = subprocess.Popen(
-        [python, "-m", "solver", *argv],
-        env=command_env(cache, checkout),
-        cwd=checkout,
-        stdout=subprocess.DEVNULL,
-    )
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - start
-    if status != 0:
-        raise SystemExit(f"cbj {' '.join(argv)} failed in {checkout}")
-    return Timing(elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+    done = run_command(argv, cache, env=command_env(cache, checkout), python=python, cwd=checkout)
+    return Timing(*done)
 
 
 def time_command(argv: list[str], checkout: Path, python: Path) -> Timing:
