@@ -67,13 +67,13 @@ def dealer_shoes() -> list[tuple[int, dealer_hands.IntArray]]:
     return found
 
 
-def fold_inputs() -> list[
-    tuple[dealer_hands.DealerEnds, dealer.ShoeGroups, dealer_hands.FloatArray]
-]:
-    """The six-deck solve's float folds: one per Bonus card, on that solve's shoes."""
+def fold_inputs(
+    shoes_by_bonus: list[tuple[int, dealer_hands.IntArray]],
+) -> list[tuple[dealer_hands.DealerEnds, dealer.ShoeGroups, dealer_hands.FloatArray]]:
+    """The six-deck solve's float folds: one per Bonus card, on its :func:`dealer_shoes`."""
     rules = Rules()
     inputs = []
-    for bonus, shoes in dealer_shoes():
+    for bonus, shoes in shoes_by_bonus:
         ends = dealer_hands.dealer_ends(rules, bonus)
         groups = dealer._shoe_groups(shoes)
         rows = max(int(f.drawn.max(initial=0)) for f in ends.folds) + 1
@@ -132,7 +132,8 @@ def cases(
     quick: bool, rounds: int, samples: int
 ) -> list[tuple[str, str, Callable[[], Run], float]]:
     """(name, what the ratio is of, the timed run, the target ratio) for each case."""
-    folds, shoes, rules = fold_inputs(), dealer_shoes(), Rules()
+    shoes, rules = dealer_shoes(), Rules()
+    folds = fold_inputs(shoes)
     found: list[tuple[str, str, Callable[[], Run], float]] = [
         (
             "the dealer's fold (10 Bonus cards, six decks, in-process)",
