@@ -75,6 +75,24 @@ def rules_options_except(*names: str) -> Callable[[F], F]:
     return decorate
 
 
+def variant_options(command: F) -> F:
+    """Add the rules options of ``cbj variants``: a rule with common values in the rule table
+    takes several, separated by commas (its common values are the help's example)."""
+    options = _rule_options()
+    for rule in RULE_TABLE:
+        if rule.common:
+            example = ",".join(rule_cell(rule.to_json(value)) for value in rule.common)
+            options[rule.name] = click.option(
+                rule.flag,
+                default="",
+                show_default=_DEFAULTS[rule.name],
+                help=f"{rule.help} Several separated by commas, e.g. {example}.",
+            )
+    for add in reversed(options.values()):
+        command = add(command)
+    return command
+
+
 def format_option(*choices: Format) -> Callable[[F], F]:
     """Add ``--format`` with the given choices (the first is the default)."""
     return click.option(
