@@ -81,6 +81,7 @@ HAND_FORMS = "--hand '9 7', --hand 9,7, --hand 9 7 or --hand 97 (suits optional:
 @click.pass_context
 def advise(
     context: click.Context,
+    /,
     bonus_text: str,
     hand: str,
     seen: str,
