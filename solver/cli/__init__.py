@@ -204,7 +204,8 @@ class CommandTable(click.Group):
     expose_value=False,
     is_eager=True,
     callback=lambda context, _, value: show_version(context, value),
-    help="Show the version and the kernels in use (compiled or numpy), and exit.",
+    help="Show the version, the commit it was built from and the kernels in use (compiled or "
+    "numpy), and exit.",
 )
 @click.pass_context
 def cli(context: click.Context) -> None:
@@ -217,13 +218,12 @@ def show_version(context: click.Context, value: bool) -> None:
     """Print the version and the solver's and simulator's kernels (``cbj --version``), then stop."""
     if not value or context.resilient_parsing:
         return
-    from importlib.metadata import version
-
     from solver.exact import kernel
+    from solver.model.version import described
     from solver.sim import kernel as sim_kernel
 
     kernels = f"{kernel.current()} (solver), {sim_kernel.current()} (simulator)"
-    click.echo(f"cbj, version {version('community-blackjack')} (kernel: {kernels})")
+    click.echo(f"cbj, version {described()} (kernel: {kernels})")
     context.exit()
 
 
