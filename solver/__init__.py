@@ -46,7 +46,10 @@ _HOMES = {
         "RulesError SessionError ShoeError SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
-    "solver.model.rules": "DealerNatural NaturalBeats Paytable Rules",
+    # each rule's kind, written from the rule table by `python scripts/rules_code.py`; do not edit
+    "solver.model.rule_table": "DealerBonus DealerNatural NaturalBeats",
+    # end of what scripts/rules_code.py writes
+    "solver.model.rules": "Paytable Rules",
     "solver.present.files": "Written",
     "solver.studies.seats": "TableOfPlayers",
     "solver.sim": "SimulationResult",

@@ -189,12 +189,19 @@ from solver.model.outcomes import (
 from solver.model.outcomes import (
     MainOutcome as MainOutcome,
 )
-from solver.model.rules import (
+
+# each rule's kind, written from the rule table by `python scripts/rules_code.py`; do not edit
+from solver.model.rule_table import (
+    DealerBonus as DealerBonus,
+)
+from solver.model.rule_table import (
     DealerNatural as DealerNatural,
 )
-from solver.model.rules import (
+from solver.model.rule_table import (
     NaturalBeats as NaturalBeats,
 )
+
+# end of what scripts/rules_code.py writes
 from solver.model.rules import (
     Paytable as Paytable,
 )

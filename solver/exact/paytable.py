@@ -20,7 +20,7 @@ import heapq
 import itertools
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -38,7 +38,7 @@ from solver.model.paytable import BONUS_TIERS, LOSE, Tier
 from solver.model.rules import (
     MAX_NUMBER_TEXT,
     MIN_BONUS_RATIO,
-    DealerNatural,
+    RULE_TABLE,
     Paytable,
     Rules,
     parse_ratio,
@@ -533,34 +533,23 @@ class Variants:
         }
 
 
-def variant_rules(
-    base: Rules,
-    decks: Sequence[int] = (),
-    dealer_stands_on: Sequence[int] = (),
-    blackjack_pays: Sequence[Fraction] = (),
-    dealer_natural: Sequence[DealerNatural] = (),
-) -> tuple[Rules, ...]:
-    """Every combination of the values given (an empty list keeps ``base``'s value)."""
-    axes = (
-        decks or (base.decks,),
-        dealer_stands_on or (base.dealer_stands_on,),
-        blackjack_pays or (base.blackjack_pays,),
-        dealer_natural or (base.dealer_natural,),
-    )
+def variant_rules(base: Rules, values: Mapping[str, Sequence[Any]]) -> tuple[Rules, ...]:
+    """Every combination of the values given for each rule, by name; a rule given no values
+    keeps ``base``'s (the rules vary in the table's order, the first slowest).
+
+    >>> [(r.decks, r.dealer_stands_on) for r in variant_rules(Rules(), {"decks": (1, 2)})]
+    [(1, 18), (2, 18)]
+    """
+    names = [rule.name for rule in RULE_TABLE if values.get(rule.name)]
     return tuple(
-        replace(base, decks=d, dealer_stands_on=t, blackjack_pays=b, dealer_natural=n)
-        for d, t, b, n in itertools.product(*axes)
+        replace(base, **dict(zip(names, combination, strict=True)))
+        for combination in itertools.product(*(values[name] for name in names))
     )
 
 
 def one_rule_at_a_time(base: Rules) -> tuple[Rules, ...]:
-    """``base`` first, then common alternatives of each rule changed alone."""
-    changed = (
-        *(replace(base, decks=d) for d in (1, 2, 6, 8)),
-        *(replace(base, dealer_stands_on=t) for t in (17, 18)),
-        *(replace(base, blackjack_pays=b) for b in (Fraction(3, 2), Fraction(6, 5))),
-        *(replace(base, dealer_natural=n) for n in DealerNatural),
-    )
+    """``base`` first, then each common value of each rule (the rule table's) changed alone."""
+    changed = (replace(base, **{rule.name: value}) for rule in RULE_TABLE for value in rule.common)
     return tuple(dict.fromkeys((base, *changed)))
 
 
