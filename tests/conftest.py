@@ -55,13 +55,14 @@ from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
 from solver.model.paytable import Paytable  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
 from solver.present.report import Report, build_report, render_html  # noqa: E402
+from solver.results.report import ReportFigures  # noqa: E402
 from solver.store.disk import Cache  # noqa: E402
 from solver.store.memory import MemoryCache  # noqa: E402
-from solver.studies.report import ReportFigures, report_figures  # noqa: E402
+from solver.studies.report import report_figures  # noqa: E402
 
 if TYPE_CHECKING:
-    from solver.exact.chart import Chart
-    from solver.exact.game import GameResult
+    from solver.results.charts import Chart
+    from solver.results.game import GameResult
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 
 import solver.store.disk as disk
-from solver.exact.game import GameResult, solve_game
+from solver.exact.game import solutions_of, solve_game
 from solver.exact.player import PlayerSolution
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.rules import Rules
+from solver.results.game import GameResult
 from solver.store.disk import DiskCache
 
 from .conftest import physical_cards
@@ -48,7 +49,7 @@ def same_game(a: GameResult[Any], b: GameResult[Any]) -> None:
     assert a.round_lines == b.round_lines
     assert list(a.solutions) == list(b.solutions)
     for c in a.solutions:
-        same_solution(a.solutions[c], b.solutions[c])
+        same_solution(solutions_of(a)[c], solutions_of(b)[c])
 
 
 @dataclass

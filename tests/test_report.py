@@ -18,8 +18,8 @@ from solver.present.charts import COLOURS
 from solver.present.report import Report, render_html, render_pdf, write_report
 from solver.present.report.blocks import Grid, Section, Text
 from solver.present.report.content import report_date
+from solver.results.report import ReportFigures
 from solver.store.memory import MemoryCache
-from solver.studies.report import ReportFigures
 from tests.conftest import EPOCH, REPORT_PAYTABLES, REPORT_SIZES
 
 # Every test here that uses ``par_report`` runs on the one worker that builds it (conftest
@@ -413,9 +413,10 @@ def test_the_ratio_curve_is_the_round_edge_at_each_ratio(games: MemoryCache) -> 
     # every ratio. An 8-card shoe keeps the exact solve cheap; two paytables, and one ratio
     # off the curve's grid.
     from solver.exact.game import solve_game
-    from solver.exact.paytable import EdgeKind, EdgeModel
+    from solver.exact.paytable import EdgeModel
     from solver.model.cards import RANKS, SUITS, Card
     from solver.model.rules import Paytable, Rules
+    from solver.results.paytable import EdgeKind
     from solver.studies.report import ratio_curve
 
     left = ["As", "2h", "5s", "6h", "9s", "10h", "Qd", "Kd"]

@@ -27,11 +27,12 @@ from solver.model.paytable import Paytable
 from solver.model.rules import Rules
 from solver.present.report import build_report, render_html
 from solver.present.report.verification import figures_hash, rebuild_command
-from solver.sim import SimulationResult
+from solver.results.report import PlayerStrategy, ReportFigures
+from solver.results.simulation import SimulationResult
 from solver.store.disk import Cache
 from solver.store.memory import MemoryCache
 from solver.store.studies import decode_study, encode_study
-from solver.studies.report import PlayerStrategy, ReportFigures, report_figures
+from solver.studies.report import report_figures, verify_strategy
 
 from .conftest import EPOCH, REPORT_PAYTABLES, REPORT_SIZES, run_cli
 
@@ -228,7 +229,7 @@ def test_player_strategy_names() -> None:
     assert PlayerStrategy("optimal").perfect and not PlayerStrategy("chart").perfect
     assert PlayerStrategy("chart:a\\b\\c.csv", {}).shown == "chart:c.csv"  # type: ignore[arg-type]
     with pytest.raises(StrategyError):
-        PlayerStrategy("nope").verify(Rules())
+        verify_strategy(PlayerStrategy("nope"), Rules())
 
 
 def test_studies_round_trip_through_their_codec(par_figures: ReportFigures) -> None:

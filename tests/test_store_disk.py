@@ -20,10 +20,11 @@ import pytest
 
 import solver.store.disk as disk
 from solver.cli.cache import chosen_cache
-from solver.exact.chart import Chart, stored_chart
+from solver.exact.chart import stored_chart
 from solver.exact.game import solve_game
 from solver.model.cards import parse_cards
 from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Rules
+from solver.results.charts import Chart
 from solver.store.codecs import StoredSolutions
 from solver.store.disk import DATABASE_NAME, CacheWarning, DiskCache
 from solver.store.memory import MemoryCache
@@ -573,7 +574,7 @@ def test_a_cache_dir_of_5000_characters_is_one_warning_and_an_uncached_run(
 
 
 def test_a_result_json_cannot_hold_is_not_stored_and_still_returned(tmp_path: Path) -> None:
-    from solver.exact.protection import WAGERS, EffectsOfRemoval, WholeDeck
+    from solver.results.protection import WAGERS, EffectsOfRemoval, WholeDeck
 
     infinite = EffectsOfRemoval(
         SMALL, (), False, dict.fromkeys(WAGERS, float("inf")), {}, WholeDeck({}, None)

@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 import solver
-from solver.exact.game import GameResult
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
+from solver.results.game import GameResult
 from solver.web import app as web_app
 from solver.web.app import make_app
 from solver.web.form import RULE_FIELDS, read_rules

@@ -10,13 +10,15 @@ from fractions import Fraction
 from typing import Any, Literal, Unpack, overload
 
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
-from solver.exact.bonus import BonusResult, analyse_bonus
-from solver.exact.game import Advice, GameResult, GameStore, ProgressCallback, solve_game
+from solver.exact.bonus import analyse_bonus
+from solver.exact.game import GameStore, ProgressCallback, solve_game
 from solver.exact.game import advise as advise_hand
 from solver.model.cards import Card
 from solver.model.checks import checked
 from solver.model.errors import CardError
 from solver.model.rules import Rules
+from solver.results.bonus import BonusResult
+from solver.results.game import Advice, GameResult
 
 
 @checked

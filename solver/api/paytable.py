@@ -9,10 +9,6 @@ from typing import Any, Unpack
 from solver.api.rules import RuleOptions, make_rules
 from solver.exact.game import GameStore, ProgressCallback
 from solver.exact.paytable import (
-    EdgeKind,
-    PaySolution,
-    SearchResult,
-    Variants,
     edge_model,
     parse_band,
     parse_edge,
@@ -35,6 +31,7 @@ from solver.model.rules import (
     Paytable,
     Rules,
 )
+from solver.results.paytable import EdgeKind, PaySolution, SearchResult, Variants
 
 
 def _edge_target(

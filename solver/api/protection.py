@@ -7,15 +7,8 @@ from typing import Any, Unpack
 
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.game import GameStore, ProgressCallback
-from solver.exact.protection import (
-    Counts,
-    EffectsOfRemoval,
-    effects_of_removal,
-    judge_counts,
-    round_effects,
-)
+from solver.exact.protection import effects_of_removal, judge_counts, round_effects
 from solver.exact.shoe_states import (
-    ShoeStates,
     cards_dealt,
     check_samples,
     check_seed,
@@ -29,6 +22,7 @@ from solver.model.counts import Tags, parse_tags, system_tags
 from solver.model.errors import BackendError, CountError
 from solver.model.parallel import check_jobs, scheduler_address
 from solver.model.rules import Rules
+from solver.results.protection import Counts, EffectsOfRemoval, ShoeStates
 from solver.store.protocol import Store
 
 

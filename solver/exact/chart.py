@@ -21,101 +21,29 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
 from solver.exact.dealer_hands import dealer_ends
-from solver.exact.game import GameResult, GameStore, solve_game
+from solver.exact.game import GameStore, solutions_of, solve_game
 from solver.exact.modular import padded_falling
 from solver.exact.player import Number, PlayerSolution
 from solver.exact.values import ExactValues
 from solver.model.cards import VALUES, ValueCounts, value_label
 from solver.model.cells import (
-    COLUMNS,
-    LEGEND,
     ROWS,
     Action,
     Actions,
     Cell,
     cell_name,
     cell_of,
-    chart_title,
-    grid,
 )
 from solver.model.errors import StrategyError
-from solver.model.hands import describe_hand, hand_of, is_player_blackjack
-from solver.model.numbers import exact_json
+from solver.model.hands import hand_of, is_player_blackjack
 from solver.model.rules import Rules
-
-
-@dataclass(frozen=True, slots=True)
-class ExceptionHand:
-    """A hand where composition-dependent play beats the chart's action."""
-
-    bonus: int
-    hand: tuple[int, ...]
-    chart_action: Action
-    frequency: Fraction
-    gain: Fraction
-
-    @property
-    def optimal_action(self) -> Action:
-        """The composition-dependent optimum's action."""
-        return Action.STAND if self.chart_action is Action.HIT else Action.HIT
-
-
-@dataclass(frozen=True, slots=True)
-class Chart:
-    """The best printable chart under ``rules`` with its exact cost against perfect play."""
-
-    rules: Rules
-    actions: dict[tuple[Cell, int], Action]
-    expected_value: Fraction
-    optimal_expected_value: Fraction
-    exceptions: tuple[ExceptionHand, ...]
-
-    @property
-    def cost(self) -> Fraction:
-        """How much the chart gives up per round against composition-dependent play."""
-        return self.optimal_expected_value - self.expected_value
-
-    def action(self, cell: Cell, bonus: int) -> Action:
-        """The chart's action for a cell against a Bonus card value."""
-        return self.actions[(cell, bonus)]
-
-    def to_json(self) -> dict[str, Any]:
-        """The chart as the document ``cbj chart --format json`` prints."""
-        return {
-            "title": title(self),
-            "rules": self.rules.to_json(),
-            "columns": list(COLUMNS),
-            "rows": [
-                {"hand": hand, "actions": dict(zip(COLUMNS, actions, strict=True))}
-                for hand, actions in grid(self)
-            ],
-            "expected_value": exact_json(self.expected_value),
-            "optimal_expected_value": exact_json(self.optimal_expected_value),
-            "cost": exact_json(self.cost),
-            "legend": {a.value: text for a, text in LEGEND.items()},
-            "exceptions": [
-                {
-                    "bonus": value_label(e.bonus),
-                    "hand": describe_hand(e.hand),
-                    "chart": e.chart_action.value,
-                    "optimal": e.optimal_action.value,
-                    "frequency": exact_json(e.frequency),
-                    "gain": exact_json(e.gain),
-                }
-                for e in self.exceptions
-            ],
-        }
-
-
-#: The head of every chart's title, before the rules that differ from the default.
-def title(chart: Chart) -> str:
-    """The chart's title line (:func:`solver.model.cells.chart_title` of its rules)."""
-    return chart_title(chart.rules)
+from solver.results.charts import Chart, ExceptionHand
+from solver.results.game import GameResult
 
 
 @dataclass
@@ -300,7 +228,7 @@ def best_chart(rules: Rules, game: GameResult[Fraction] | None = None) -> Chart:
     expected = Fraction(0)
     exceptions: list[ExceptionHand] = []
     probability = {(s.player, s.bonus): Fraction(s.probability) for s in game.starts}
-    for bonus, solution in game.solutions.items():
+    for bonus, solution in solutions_of(game).items():
         column = _Column.of(solution, bonus)
         roots = _roots(solution, bonus)
         chosen = best_column(column, roots)
@@ -413,7 +341,7 @@ def strategy_source(
     elif kind == "chart":
         chart = stored_chart(game.rules, game, cache)
     table: dict[tuple[int, ValueCounts], bool] = {}
-    for bonus, solution in game.solutions.items():
+    for bonus, solution in solutions_of(game).items():
         for i, row in enumerate(solution.space.hands.tolist()):
             hand = tuple(row)
             if chart is None:
@@ -436,7 +364,7 @@ def _columns(game: GameResult[Fraction]) -> dict[int, _Column]:
     """The exact workspace of every Bonus card of ``game`` (an exact solve)."""
     if not game.exact:
         raise TypeError("a chart's value needs an exact solve (solve_game(..., exact=True))")
-    return {bonus: _Column.of(solution, bonus) for bonus, solution in game.solutions.items()}
+    return {bonus: _Column.of(solution, bonus) for bonus, solution in solutions_of(game).items()}
 
 
 def verify_chart(

@@ -16,23 +16,22 @@ from dataclasses import fields, is_dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from solver.exact.bonus import BonusAnalysis, BonusLine
-from solver.exact.game import GameResult, RoundLine, Start
+from solver.exact.game import solutions_of
 from solver.model.cards import Card, parse_cards
 from solver.model.cells import Action
 from solver.model.checks import is_whole
 from solver.model.outcomes import as_outcome
 from solver.model.rules import Rules
+from solver.results.bonus import BonusAnalysis, BonusLine
+from solver.results.game import GameResult, RoundLine, Start
 from solver.store.payload import Json, Section
 from solver.store.solutions import decode_solution, encode_solution
 
 if TYPE_CHECKING:
-    from solver.exact.chart import Chart
     from solver.exact.player import Number, PlayerSolution
-    from solver.exact.protection import EffectsOfRemoval
-    from solver.sim import (
-        SimulationResult,  # numpy and the solver load only to encode or decode what needs them
-    )
+    from solver.results.charts import Chart
+    from solver.results.protection import EffectsOfRemoval
+    from solver.results.simulation import SimulationResult
 
 # Numbers: exact ones as [numerator, denominator], floats as themselves.
 
@@ -87,7 +86,7 @@ def encode_game(game: GameResult[Any]) -> dict[str, Json]:
             ]
             for s in game.starts
         ],
-        "solutions": [encode_solution(game.solutions[c]) for c in game.solutions],
+        "solutions": [encode_solution(solutions_of(game)[c]) for c in game.solutions],
         "bonus": bonus,
         "round_lines": [[_q(line.net), _number(line.probability)] for line in game.round_lines],
     }
@@ -185,7 +184,7 @@ def encode_chart(chart: Chart) -> dict[str, Json]:
 
 def decode_chart(doc: dict[str, Json]) -> Chart:
     """Inverse of :func:`encode_chart`."""
-    from solver.exact.chart import Chart, ExceptionHand  # the chart code, when read
+    from solver.results.charts import Chart, ExceptionHand  # the chart code, when read
 
     return Chart(
         Rules.from_canonical(doc["rules"]),
@@ -246,7 +245,7 @@ def encode_effects(effects: EffectsOfRemoval[Any]) -> dict[str, Json]:
 def decode_effects(doc: dict[str, Json]) -> EffectsOfRemoval[Any]:
     """Inverse of :func:`encode_effects`; raises on any malformed document."""
     # The EOR code (and numpy) load only when effects of removal are read.
-    from solver.exact.protection import EffectsOfRemoval, WholeDeck
+    from solver.results.protection import EffectsOfRemoval, WholeDeck
 
     whole = doc["whole_deck"]
     exact = None if whole["exact"] is None else _unfigures(whole["exact"])
@@ -291,8 +290,7 @@ def encode_simulation(result: SimulationResult) -> dict[str, Json]:
 def decode_simulation(doc: dict[str, Json]) -> SimulationResult:
     """The inverse of :func:`encode_simulation`."""
     # Imported here: the simulator loads numpy, which a cache hit on a game never needs.
-    from solver.sim import ExactFigure, SimulationResult
-    from solver.sim.hands import Wager
+    from solver.results.simulation import ExactFigure, SimulationResult, Wager
 
     exact = {
         Wager(wager): ExactFigure(

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from solver.exact.game import GameResult
+from solver.results.game import GameResult
 from solver.store.codecs import CODECS, StoredSolutions, cards_text, with_removed
 from solver.store.digest import sha256
 from solver.store.fingerprint import code_fingerprint, remembered_fingerprint
@@ -59,11 +59,11 @@ from solver.store.payload import head_of, pack, unpack
 if TYPE_CHECKING:  # a cache hit works on the folder's name alone, without pathlib
     from pathlib import Path
 
-    from solver.exact.chart import Chart
-    from solver.exact.protection import EffectsOfRemoval
     from solver.model.cards import Card
     from solver.model.rules import Rules
-    from solver.sim import SimulationResult
+    from solver.results.charts import Chart
+    from solver.results.protection import EffectsOfRemoval
+    from solver.results.simulation import SimulationResult
 
 #: Default size cap of the cache, in bytes of stored payload.
 DEFAULT_MAX_BYTES = 500 * 1024 * 1024

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from solver.store.codecs import with_removed
 
 if TYPE_CHECKING:
-    from solver.exact.chart import Chart
-    from solver.exact.game import GameResult
-    from solver.exact.protection import EffectsOfRemoval
     from solver.model.cards import Card
     from solver.model.rules import Rules
-    from solver.sim import SimulationResult
+    from solver.results.charts import Chart
+    from solver.results.game import GameResult
+    from solver.results.protection import EffectsOfRemoval
+    from solver.results.simulation import SimulationResult
 
 T = TypeVar("T")
 

@@ -32,16 +32,20 @@ def study_types() -> dict[str, type]:
     Imported on first use: a cache hit on a game never loads the studies or numpy.  A new
     kind of study adds its classes here (and nowhere else in the store).
     """
-    from solver.exact.paytable import Variant
-    from solver.exact.protection import CountSystem, EffectsOfRemoval, WholeDeck
-    from solver.exact.seats import TableBonus
-    from solver.exact.shoe_states import DepthStates, Distribution, LinearFit, PredictionCheck
-    from solver.sim.counter import Counter
-    from solver.sim.hands import Wager
-    from solver.sim.seats import TableEstimate
-    from solver.sim.stats import CounterStatistics
-    from solver.studies.protection import CounterPlan, ProtectionStudy
-    from solver.studies.seats import SeatsRow, TableOfPlayers
+    from solver.results.paytable import Variant
+    from solver.results.protection import (
+        CounterPlan,
+        CountSystem,
+        DepthStates,
+        Distribution,
+        EffectsOfRemoval,
+        LinearFit,
+        PredictionCheck,
+        ProtectionStudy,
+        WholeDeck,
+    )
+    from solver.results.seats import SeatsRow, TableBonus, TableOfPlayers
+    from solver.results.simulation import Counter, CounterStatistics, TableEstimate, Wager
 
     kinds: tuple[type, ...] = (
         Variant,

@@ -13,13 +13,13 @@ from fractions import Fraction
 
 from solver.exact.bonus import analyse_bonus
 from solver.exact.chart import GameChartStore, exact_main, strategy_source
-from solver.exact.game import GameResult
 from solver.exact.strategies import realistic_play
 from solver.model.cards import Card
 from solver.model.cells import Actions
 from solver.model.rules import DealerBonus, Rules
-from solver.sim import ExactFigure, SimulationResult, Strategy, parse_strategy, simulate
-from solver.sim.counter import Counter
+from solver.results.game import GameResult
+from solver.results.simulation import Counter, ExactFigure, SimulationResult
+from solver.sim import Strategy, parse_strategy, simulate
 from solver.sim.strategies import TABLE_STRATEGIES
 
 #: A game solved on first use (the named policies other than optimal and chart need none

@@ -31,11 +31,11 @@ from solver.exact.paytable import EdgeModel
 from solver.model.rules import MIN_BONUS_RATIO, Paytable, Rules
 
 if TYPE_CHECKING:
-    from solver.exact.chart import Chart
-    from solver.exact.game import GameResult
-    from solver.exact.protection import EffectsOfRemoval
     from solver.model.cards import Card
-    from solver.sim import SimulationResult
+    from solver.results.charts import Chart
+    from solver.results.game import GameResult
+    from solver.results.protection import EffectsOfRemoval
+    from solver.results.simulation import SimulationResult
     from solver.store.protocol import Store
 
 T = TypeVar("T")
