@@ -29,7 +29,6 @@ _HOMES = {
     "solver.api.session": "session",
     "solver.api.simulation": "seats simulate",
     "solver.api.strategy": "chart chart_check chart_costs dealer strategies",
-    "solver.exact.game": "GameStore",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
         "BackendError CardError CbjError CountError DesignError HandError OutputError ReportError "
@@ -41,6 +40,7 @@ _HOMES = {
     "solver.results.bonus": "BonusAnalysis BonusResult",
     "solver.results.charts": "Chart ChartCheck ChartCosts",
     "solver.results.game": "Advice DealerResult DecisionGraph GameResult",
+    "solver.results.kinds": "Key Kind Store",
     "solver.results.paytable": "PaySolution SearchResult Variants",
     "solver.results.protection": "Counts EffectsOfRemoval ShoeStates",
     "solver.results.seats": "TableOfPlayers",
@@ -49,7 +49,6 @@ _HOMES = {
     "solver.results.strategies": "StrategiesResult",
     "solver.store.disk": "Cache CacheCleared CacheInfo DiskCache",
     "solver.store.memory": "MemoryCache",
-    "solver.store.protocol": "Store",
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names.split()}
 

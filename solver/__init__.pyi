@@ -75,9 +75,6 @@ from solver.api.strategy import (
 from solver.api.strategy import (
     strategies as strategies,
 )
-from solver.exact.game import (
-    GameStore as GameStore,
-)
 from solver.model.cards import (
     Card as Card,
 )
@@ -162,6 +159,9 @@ from solver.results.game import Advice as Advice
 from solver.results.game import DealerResult as DealerResult
 from solver.results.game import DecisionGraph as DecisionGraph
 from solver.results.game import GameResult as GameResult
+from solver.results.kinds import Key as Key
+from solver.results.kinds import Kind as Kind
+from solver.results.kinds import Store as Store
 from solver.results.paytable import PaySolution as PaySolution
 from solver.results.paytable import SearchResult as SearchResult
 from solver.results.paytable import Variants as Variants
@@ -186,9 +186,6 @@ from solver.store.disk import (
 )
 from solver.store.memory import (
     MemoryCache as MemoryCache,
-)
-from solver.store.protocol import (
-    Store as Store,
 )
 
 __all__: list[str]

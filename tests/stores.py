@@ -17,7 +17,8 @@ from solver.exact.game import solutions_of, solve_game
 from solver.exact.player import PlayerSolution
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.rules import Rules
-from solver.results.game import GameResult
+from solver.results.game import GAME, GameResult
+from solver.results.kinds import Key
 from solver.store.disk import DiskCache
 
 from .conftest import physical_cards
@@ -87,10 +88,7 @@ def solved(removed: tuple[Card, ...]) -> GameResult[Any]:
 def fetch(
     cache: DiskCache, counter: Counter, removed: tuple[Card, ...] = REMOVED
 ) -> GameResult[Any]:
-    result: GameResult[Any] = cache.fetch(
-        "game", SMALL, removed, True, counter.wrap(lambda: solved(removed))
-    )
-    return result
+    return cache.fetch(GAME, Key(SMALL, removed, True), counter.wrap(lambda: solved(removed)))
 
 
 def collect() -> tuple[list[str], Callable[[str], None]]:

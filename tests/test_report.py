@@ -18,7 +18,9 @@ from solver.present.charts import COLOURS
 from solver.present.report import Report, render_html, render_pdf, write_report
 from solver.present.report.blocks import Grid, Section, Text
 from solver.present.report.content import report_date
+from solver.results.kinds import Key
 from solver.results.report import ReportFigures
+from solver.results.simulation import SIMULATION
 from solver.store.memory import MemoryCache
 from tests.conftest import EPOCH, REPORT_PAYTABLES, REPORT_SIZES
 
@@ -714,10 +716,10 @@ def test_cross_checks_are_stored_and_read_back_whole(
     assert first.seed == SIMULATION_SEED and first.rounds == 2_000
     calls: list[int] = []
     # read back, not dealt again: the store answers without calling compute
-    again = disk.simulation(
-        game.rules,
-        {"strategy": played.name, "rounds": 2_000, "seed": SIMULATION_SEED,
-         "penetration": 0.75, "seats": 1, "chunk_rounds": 1 << 17},
+    again = disk.fetch(
+        SIMULATION,
+        Key(game.rules, settings={"strategy": played.name, "rounds": 2_000,
+            "seed": SIMULATION_SEED, "penetration": 0.75, "seats": 1, "chunk_rounds": 1 << 17}),
         lambda: calls.append(1) or first,  # type: ignore[func-returns-value]
     )  # fmt: skip
     assert again == first and not calls

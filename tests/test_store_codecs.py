@@ -249,7 +249,7 @@ def test_the_store_has_its_parts() -> None:
     """The codecs, payload, disk and memory stores each in a module of their own (the
     unpickling check above reads every one of them)."""
     names = {p.stem for p in STORE.glob("*.py")}
-    assert {"codecs", "payload", "disk", "memory", "fingerprint", "protocol"} <= names
+    assert {"codecs", "fields", "payload", "disk", "memory", "fingerprint"} <= names
 
 
 @pytest.mark.parametrize("decks", [1, 6])

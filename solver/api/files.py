@@ -36,8 +36,8 @@ from solver.present.report import (
 )
 from solver.present.report.front import Prepared
 from solver.results.game import DecisionGraph
+from solver.results.kinds import Store
 from solver.results.report import PlayerStrategy
-from solver.store.protocol import Store
 from solver.studies.report import report_figures, verify_strategy
 
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any, Unpack
 
 from solver.api.rules import RuleOptions, make_rules
-from solver.exact.game import GameStore, ProgressCallback
+from solver.exact.game import ProgressCallback
 from solver.exact.paytable import (
     edge_model,
     parse_band,
@@ -31,6 +31,7 @@ from solver.model.rules import (
     Paytable,
     Rules,
 )
+from solver.results.kinds import Store
 from solver.results.paytable import EdgeKind, PaySolution, SearchResult, Variants
 
 
@@ -54,7 +55,7 @@ def paytable_solve(
     pays: Mapping[str, Fraction | int | str] | None = None,
     target_bonus_edge: Fraction | str | None = None,
     target_round_edge: Fraction | str | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> PaySolution:
@@ -117,7 +118,7 @@ def paytable_search(
     max_pay: int = 50,
     top: int = 10,
     tiers: str | Sequence[Tier | str] | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> SearchResult:
@@ -160,7 +161,7 @@ def variants(
     dealer_natural: Sequence[DealerNatural | str] | str = (),
     exact: bool = False,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     progress: ProgressCallback | None = None,
     rules: Rules | None = None,
     preset: str | None = None,

@@ -13,9 +13,9 @@ from solver.exact.strategies import realistic_play, simple_policy
 from solver.model.checks import checked
 from solver.model.errors import SessionError
 from solver.model.rules import Rules
+from solver.results.kinds import Store
 from solver.results.session import SessionResult
 from solver.sim.strategies import TABLE_STRATEGIES
-from solver.store.protocol import Store
 
 
 @checked

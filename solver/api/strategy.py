@@ -29,9 +29,9 @@ from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.results.charts import Chart, ChartCheck, ChartCosts
 from solver.results.game import DealerResult
+from solver.results.kinds import Store
 from solver.results.strategies import StrategiesResult
 from solver.sim.strategies import TABLE_STRATEGIES
-from solver.store.protocol import Store
 
 
 @checked

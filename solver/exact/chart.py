@@ -17,16 +17,15 @@ result is the best chart, not just a local optimum.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Protocol
 
 import numpy as np
 
 from solver.exact.dealer_hands import dealer_ends
-from solver.exact.game import GameStore, solutions_of, solve_game
+from solver.exact.game import solutions_of, solve_game
 from solver.exact.modular import padded_falling
 from solver.exact.player import Number, PlayerSolution
 from solver.exact.values import ExactValues
@@ -42,8 +41,9 @@ from solver.model.cells import (
 from solver.model.errors import StrategyError
 from solver.model.hands import hand_of, is_player_blackjack
 from solver.model.rules import Rules
-from solver.results.charts import Chart, ExceptionHand
+from solver.results.charts import CHART, Chart, ExceptionHand
 from solver.results.game import GameResult
+from solver.results.kinds import Key, Store
 
 
 @dataclass
@@ -302,32 +302,17 @@ def _exceptions(
     return found
 
 
-class ChartStore(Protocol):
-    """Somewhere best charts are kept between runs (a disk cache, say): all that
-    :func:`stored_chart` asks of a store."""
-
-    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
-        """The stored best chart under ``rules`` (a full shoe), or ``compute()`` (then stored)."""
-        ...
-
-
-class GameChartStore(GameStore, ChartStore, Protocol):
-    """A store of solved games and of the best charts found from them."""
-
-
-def stored_chart(
-    rules: Rules, game: GameResult[Fraction], cache: ChartStore | None = None
-) -> Chart:
+def stored_chart(rules: Rules, game: GameResult[Fraction], cache: Store | None = None) -> Chart:
     """:func:`best_chart`, kept in ``cache`` under ``rules`` when the game is of a full shoe."""
     if cache is None or game.removed:
         return best_chart(rules, game)
-    return cache.chart(rules, lambda: best_chart(rules, game))
+    return cache.fetch(CHART, Key(rules, exact=True), lambda: best_chart(rules, game))
 
 
 def strategy_source(
     game: GameResult[Fraction],
     kind: str,
-    cache: ChartStore | None = None,
+    cache: Store | None = None,
     chart: Actions | None = None,
 ) -> dict[tuple[int, ValueCounts], bool]:
     """Hit (True) or stand for every (Bonus value, own hand), for the simulator to play.
@@ -352,7 +337,7 @@ def strategy_source(
 
 
 def exact_main(
-    game: GameResult[Fraction], kind: str, cache: ChartStore | None = None
+    game: GameResult[Fraction], kind: str, cache: Store | None = None
 ) -> tuple[Fraction, dict[str, Fraction] | None]:
     """Exact main-wager EV of a strategy, and its outcome probabilities where known."""
     if kind == "chart":

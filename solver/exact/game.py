@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from fractions import Fraction
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from solver.exact.bonus import ValuePairCounts, analyse_bonus, combinations_by_values
 from solver.model.cards import VALUES, Card, Shoe, ValueCounts
@@ -23,7 +23,8 @@ from solver.model.outcomes import MAIN_OUTCOMES, bonus_pay, main_payoffs
 from solver.model.parallel import parallel_map
 from solver.model.rules import Rules
 from solver.results.bonus import BonusAnalysis
-from solver.results.game import Advice, GameResult, JointOutcomes, RoundLine, Start
+from solver.results.game import GAME, Advice, GameResult, JointOutcomes, RoundLine, Start
+from solver.results.kinds import Key, Store
 
 if TYPE_CHECKING:  # the player's solver (and numpy) load only when a game is solved
     from solver.exact.player import Number, PlayerSolution
@@ -144,28 +145,13 @@ def solutions_of(game: GameResult[Any]) -> Mapping[int, PlayerSolution]:
 ProgressCallback = Callable[[int, int], None]
 
 
-class GameStore(Protocol):
-    """Somewhere solved games are kept between runs (a disk cache, say): all that
-    :func:`solve_game` asks of a store."""
-
-    def game(
-        self,
-        rules: Rules,
-        removed: tuple[Card, ...],
-        exact: bool,
-        compute: Callable[[], GameResult[Any]],
-    ) -> GameResult[Any]:
-        """The stored game for these inputs, or ``compute()`` (then stored)."""
-        ...
-
-
 def solve_game(
     rules: Rules | None = None,
     removed: Iterable[Card] = (),
     exact: bool = False,
     jobs: int = 1,
     progress: ProgressCallback | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
 ) -> GameResult[Any]:
     """Solve the game under ``rules`` from a full shoe less ``removed`` cards.
 
@@ -177,8 +163,10 @@ def solve_game(
     rules = rules or Rules()
     removed = tuple(removed)
     if cache is not None:
-        return cache.game(
-            rules, removed, exact, lambda: solve_game(rules, removed, exact, jobs, progress)
+        return cache.fetch(
+            GAME,
+            Key(rules, removed, exact),
+            lambda: solve_game(rules, removed, exact, jobs, progress),
         )
     shoe = Shoe.full(rules.decks).remove(removed)
     counts = shoe.value_counts()

@@ -27,7 +27,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from solver.exact.bonus import analyse_bonus
-from solver.exact.game import GameStore, ProgressCallback, round_lines_for, solve_game
+from solver.exact.game import ProgressCallback, round_lines_for, solve_game
 from solver.model.errors import DesignError, RulesError
 from solver.model.numbers import percent
 from solver.model.outcomes import as_outcome
@@ -43,6 +43,7 @@ from solver.model.rules import (
 )
 from solver.results.bonus import pay_symbols
 from solver.results.game import GameResult
+from solver.results.kinds import Store
 from solver.results.paytable import (
     Candidate,
     EdgeKind,
@@ -217,7 +218,7 @@ class EdgeModel:
 def edge_model(
     rules: Rules,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     tiers: tuple[Tier, ...] | None = None,
 ) -> EdgeModel:
     """Solve the main game exactly once for every paytable of ``tiers`` under ``rules``.
@@ -431,7 +432,7 @@ def one_rule_at_a_time(base: Rules) -> tuple[Rules, ...]:
     return tuple(dict.fromkeys((base, *changed)))
 
 
-def _variant(rules: Rules, exact: bool, cache: GameStore | None) -> Variant:
+def _variant(rules: Rules, exact: bool, cache: Store | None) -> Variant:
     neutral = replace(rules, paytable=Paytable(), bonus_ratio=MIN_BONUS_RATIO)
     main = solve_game(neutral, exact=exact, cache=cache).expected_value
     bonus = analyse_bonus(rules).expected_value
@@ -444,7 +445,7 @@ def solve_variants(
     exact: bool = False,
     jobs: int = 1,
     progress: ProgressCallback | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
 ) -> tuple[Variant, ...]:
     """Headline numbers for each set of rules, solved in parallel processes."""
     variant = partial(_variant, exact=exact, cache=cache)

@@ -30,14 +30,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.exact.bonus import analyse_bonus
-from solver.exact.chart import ChartStore, GameChartStore, best_chart, stored_chart
-from solver.exact.game import GameStore, solutions_of, solve_game
+from solver.exact.chart import best_chart, stored_chart
+from solver.exact.game import solutions_of, solve_game
 from solver.exact.player import PlayerSolution
 from solver.model.cards import RANKS, SUITS, Card, Rank, Shoe
 from solver.model.cells import Action, cell_of
@@ -45,8 +45,9 @@ from solver.model.counts import LABELS, SYSTEMS, Tags, rank_label
 from solver.model.errors import CountError, ShoeError
 from solver.model.hands import hand_of, is_player_blackjack
 from solver.model.rules import Rules
-from solver.results.charts import Chart
+from solver.results.charts import CHART, Chart
 from solver.results.game import GameResult
+from solver.results.kinds import Key, Store
 from solver.results.protection import (
     COUNT_WAGERS,
     WAGERS,
@@ -192,21 +193,6 @@ def _walk_float(
     return walked
 
 
-class EffectsStore(Protocol):
-    """Somewhere effects of removal are kept (a disk cache, say): all that ``cbj count``
-    after ``cbj eor`` asks of a store to find them once."""
-
-    def effects_of_removal(
-        self,
-        rules: Rules,
-        removed: tuple[Card, ...],
-        exact: bool,
-        compute: Callable[[], EffectsOfRemoval[Any]],
-    ) -> EffectsOfRemoval[Any]:
-        """The stored effects of removal for these inputs, or ``compute()`` (then stored)."""
-        ...
-
-
 def _suited_copies(shoe: Shoe, rank: Rank) -> dict[Card, int]:
     """Each suit of ``rank`` the shoe still holds, with its number of copies."""
     return {Card(rank, s): shoe.count(rank, s) for s in SUITS if shoe.count(rank, s)}
@@ -263,7 +249,7 @@ def effects_of_removal(
     removed: Iterable[Card] = (),
     exact: bool = False,
     jobs: int = 1,
-    cache: GameChartStore | None = None,
+    cache: Store | None = None,
     chart: Chart | None = None,
 ) -> EffectsOfRemoval[Any]:
     """The exact effect of removing one card of each rank from the shoe less ``removed``.
@@ -317,7 +303,7 @@ def _base_chart(
     removed: tuple[Card, ...],
     exact_game: GameResult[Fraction] | None,
     solve: Callable[[tuple[Card, ...], bool], GameResult[Any]],
-    cache: ChartStore | None,
+    cache: Store | None,
 ) -> Chart:
     """The best chart of the shoe less ``removed`` (:func:`stored_chart`), from ``exact_game``
     or, if none is given, an exact solve made only when the cache does not hold the chart."""
@@ -325,7 +311,9 @@ def _base_chart(
         return stored_chart(rules, exact_game, cache)
     if cache is None or removed:
         return best_chart(rules, solve(removed, True))
-    return cache.chart(rules, lambda: best_chart(rules, solve(removed, True)))
+    return cache.fetch(
+        CHART, Key(rules, exact=True), lambda: best_chart(rules, solve(removed, True))
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,7 +327,7 @@ class RoundEffects:
     """``effects[rank label]``: as ``effects_of_removal(...).effects["round"]``."""
 
 
-def round_effects(rules: Rules, jobs: int = 1, cache: GameStore | None = None) -> RoundEffects:
+def round_effects(rules: Rules, jobs: int = 1, cache: Store | None = None) -> RoundEffects:
     """The round's float EORs alone from the full shoe: the solves, without the chart.
 
     The same solves and Bonus EORs as :func:`effects_of_removal` (so the same numbers),

@@ -31,7 +31,7 @@ from functools import lru_cache, partial
 import numpy as np
 import numpy.typing as npt
 
-from solver.exact.chart import ChartStore, GameChartStore, stored_chart, verify_chart
+from solver.exact.chart import stored_chart, verify_chart
 from solver.exact.dealer import dealer_residues, exact_dealer, fast_path_fits
 from solver.exact.dealer_hands import dealer_ends, dealer_tree
 from solver.exact.game import round_lines_for, solutions_of, solve_game
@@ -51,6 +51,7 @@ from solver.model.hands import (
 from solver.model.outcomes import MAIN_OUTCOMES, POLICY_NAMES
 from solver.model.rules import DealerBonus, Rules
 from solver.results.game import GameResult, Start
+from solver.results.kinds import Store
 from solver.results.strategies import PolicyResult, StrategiesResult
 
 #: A policy: hit (True) or stand for a Bonus card value and the own cards.
@@ -383,7 +384,7 @@ def optimal_policy(game: GameResult[Fraction]) -> Policy:
     return hits
 
 
-def chart_policy(game: GameResult[Fraction], cache: ChartStore | None = None) -> Policy:
+def chart_policy(game: GameResult[Fraction], cache: Store | None = None) -> Policy:
     """The best printable chart as a policy (kept in ``cache``, if given)."""
     return cells_policy(stored_chart(game.rules, game, cache))
 
@@ -401,7 +402,7 @@ def realistic_play(
     rules: Rules,
     names: Iterable[str] = POLICY_NAMES,
     game: GameResult[Fraction] | None = None,
-    cache: GameChartStore | None = None,
+    cache: Store | None = None,
     charts: Mapping[str, Actions] | None = None,
 ) -> StrategiesResult:
     """Exact main EV, round EV, round house edge and cost of each policy in ``names``.

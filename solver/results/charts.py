@@ -15,6 +15,7 @@ from solver.model.cells import COLUMNS, LEGEND, ROWS, Action, Cell, cell_name, c
 from solver.model.hands import describe_hand
 from solver.model.numbers import exact_json
 from solver.model.rules import Rules
+from solver.results.kinds import Kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,3 +195,7 @@ class ChartCosts:
             "columns": list(COLUMNS),
             "rows": rows,
         }
+
+
+#: Best charts, kept by their rules (a full shoe).
+CHART: Kind[Chart] = Kind("chart", Chart)

@@ -20,6 +20,7 @@ from solver.model.numbers import exact_json, float_json, number_json
 from solver.model.outcomes import MAIN_OUTCOMES, main_payoffs
 from solver.model.rules import Rules
 from solver.results.bonus import BonusAnalysis
+from solver.results.kinds import Kind
 from solver.results.volatility import Volatility, game_volatility
 
 #: A probability or an expected value: exact, or a float from a fast solve.
@@ -343,3 +344,7 @@ class DecisionGraph:
                 for e in self.edges
             ],
         }
+
+
+#: Solved games, kept by their rules, removed cards and arithmetic.
+GAME: Kind[GameResult[Any]] = Kind("game", GameResult)

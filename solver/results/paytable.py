@@ -15,6 +15,7 @@ from solver.model.numbers import exact_json, float_json, number_json
 from solver.model.paytable import BONUS_TIERS, Paytable, Tier
 from solver.model.rules import Rules
 from solver.results.game import Number
+from solver.results.kinds import Kind
 
 
 class EdgeKind(StrEnum):
@@ -156,3 +157,7 @@ class Variants:
                 for v in self.variants
             ],
         }
+
+
+#: The report's rule variants (one rule changed at a time), kept by their rules.
+VARIANTS: Kind[tuple[Variant, ...]] = Kind("variants", tuple[Variant, ...])

@@ -17,6 +17,7 @@ from solver.model.counts import Tags
 from solver.model.numbers import float_json, number_json
 from solver.model.rules import Rules
 from solver.results.game import N
+from solver.results.kinds import Kind
 from solver.results.simulation import CounterStatistics
 
 #: The four wagers an EOR is measured on, in output order.
@@ -295,3 +296,10 @@ class ProtectionStudy:
     seed: int = PROTECTION_SEED
     spread: tuple[int, int] = SPREAD
     penetration: float = PENETRATION
+
+
+#: Effects of removal, kept by their rules, removed cards and arithmetic (``cbj count``
+#: after ``cbj eor`` finds them).
+EFFECTS: Kind[EffectsOfRemoval[Any]] = Kind("eor", EffectsOfRemoval)
+#: The report's game-protection study, kept by its rules and sizes.
+PROTECTION: Kind[ProtectionStudy] = Kind("protection", ProtectionStudy)

@@ -14,6 +14,7 @@ from typing import Any
 
 from solver.model.numbers import exact_json, float_json
 from solver.model.rules import Rules
+from solver.results.kinds import Kind
 from solver.results.simulation import TableEstimate
 
 
@@ -110,3 +111,7 @@ class TableOfPlayers:
             "units": "main-wager units per table-round, the casino's side (positive: it wins)",
             "rows": [row.to_json() for row in self.rows],
         }
+
+
+#: The report's table of players, kept by its rules and settings.
+TABLE_OF_PLAYERS: Kind[TableOfPlayers] = Kind("table-of-players", TableOfPlayers)

@@ -22,6 +22,7 @@ from solver.model.errors import CountError
 from solver.model.numbers import number_json
 from solver.model.outcomes import MAIN_OUTCOMES, MainOutcome, bonus_pay, main_payoffs
 from solver.model.rules import Rules
+from solver.results.kinds import Kind
 
 
 class Wager(StrEnum):
@@ -554,3 +555,8 @@ class TableEstimate:
             "ci95": list(self.ci95),
             "sd": self.standard_deviation,
         }
+
+
+#: Simulations (the report's cross-checks), kept by their rules and settings: rounds, seed,
+#: shoe and strategy.
+SIMULATION: Kind[SimulationResult] = Kind("simulation", SimulationResult)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.exact.chart import GameChartStore
 from solver.exact.protection import (
     BEST_LEVELS,
     RoundEffects,
@@ -23,6 +22,7 @@ from solver.model.counts import system_tags
 from solver.model.errors import ReportError, ShoeError
 from solver.model.rules import Rules
 from solver.results.charts import Chart
+from solver.results.kinds import Store
 from solver.results.protection import (
     PENETRATION,
     PROTECTION_SEED,
@@ -103,7 +103,7 @@ def protection_study(
     played: Strategy,
     *,
     jobs: int = 1,
-    cache: GameChartStore | None = None,
+    cache: Store | None = None,
     shoe_samples: int = SHOE_SAMPLES,
     counter_rounds: int = COUNTER_ROUNDS,
 ) -> ProtectionStudy:

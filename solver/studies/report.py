@@ -7,11 +7,11 @@ the table of players, the game-protection study and the simulation cross-check r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
-from solver.exact.chart import GameChartStore, stored_chart
+from solver.exact.chart import stored_chart
 from solver.exact.dealer import dealer_distribution
 from solver.exact.game import round_outcomes, solve_game
 from solver.exact.paytable import (
@@ -34,8 +34,9 @@ from solver.model.paytable import MAX_PAY, Paytable
 from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.results.charts import Chart
 from solver.results.game import GameResult, JointOutcomes
-from solver.results.paytable import EdgeKind
-from solver.results.protection import EffectsOfRemoval
+from solver.results.kinds import Key, Kind, Store
+from solver.results.paytable import VARIANTS, EdgeKind
+from solver.results.protection import PROTECTION, EffectsOfRemoval
 from solver.results.report import (
     DealerRows,
     Invariant,
@@ -45,8 +46,9 @@ from solver.results.report import (
     RatioCurve,
     ReportFigures,
 )
+from solver.results.seats import TABLE_OF_PLAYERS
 from solver.results.session import SessionFigures
-from solver.results.simulation import ChiSquare, SimulationResult
+from solver.results.simulation import SIMULATION, ChiSquare, SimulationResult
 from solver.results.volatility import Volatility
 from solver.sim import Strategy
 from solver.sim.strategies import TABLE_STRATEGIES
@@ -145,7 +147,7 @@ def invariants(
     joint: JointOutcomes,
     chart: Chart,
     eor: EffectsOfRemoval[Any],
-    cache: GameChartStore | None = None,
+    cache: Store | None = None,
 ) -> tuple[Invariant, ...]:
     """The checks the report makes as it is built, each with what it found.
 
@@ -200,7 +202,7 @@ def invariants(
 
 
 def chart_eor_sums(
-    rules: Rules, chart: Chart, eor: EffectsOfRemoval[Any], cache: GameChartStore | None = None
+    rules: Rules, chart: Chart, eor: EffectsOfRemoval[Any], cache: Store | None = None
 ) -> tuple[Fraction, float]:
     """The chart's EORs weighted by the cards of each rank: exact on the small shoe, and
     the report's floating-point EORs on the full shoe."""
@@ -239,39 +241,13 @@ def session_odds(game: GameResult[Fraction], volatility: Volatility) -> tuple[Se
     return tuple(figures)
 
 
-class SimulationStore(Protocol):
-    """Somewhere simulations are kept for reuse (the disk and memory stores are)."""
-
-    def simulation(
-        self, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], SimulationResult]
-    ) -> SimulationResult:
-        """The stored simulation under ``rules`` and ``settings``, or ``compute()``."""
-        ...
-
-
-class StudyStore(Protocol):
-    """Somewhere studies of any kind are kept for reuse, by name (the disk and memory
-    stores are; :mod:`solver.store.studies` lists what a study may hold)."""
-
-    def study(
-        self, kind: str, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], T]
-    ) -> T:
-        """The stored study ``kind`` under ``rules`` and ``settings``, or ``compute()``."""
-        ...
-
-
-class ReportStore(GameChartStore, SimulationStore, StudyStore, Protocol):
-    """What a report keeps for the next one: solved games, charts, its cross-checks and its
-    other studies (a table of players, game protection, the rule variants)."""
-
-
 def cross_check(
     game: GameResult[Fraction],
     played: Strategy,
     rounds: int,
     penetration: float | None,
     jobs: int,
-    cache: SimulationStore | None = None,
+    cache: Store | None = None,
 ) -> SimulationResult:
     """The simulator playing ``played`` beside ``game``'s exact figures, from a store when it
     keeps simulations: the counts depend on the rules, the play, the rounds, the seed and
@@ -281,19 +257,14 @@ def cross_check(
     def compute() -> SimulationResult:
         return run.deal(game.rules, jobs, exact=exact_figures(game.rules, played, lambda: game))
 
-    return compute() if cache is None else cache.simulation(game.rules, run.settings, compute)
+    key = Key(game.rules, settings=run.settings)
+    return compute() if cache is None else cache.fetch(SIMULATION, key, compute)
 
 
-def kept(
-    cache: StudyStore | None,
-    kind: str,
-    rules: Rules,
-    settings: Mapping[str, Any],
-    compute: Callable[[], T],
-) -> T:
-    """The study ``kind`` under ``rules`` and ``settings`` from ``cache``, else ``compute()``
-    (then kept there): a second report of the same game reruns none of its studies."""
-    return compute() if cache is None else cache.study(kind, rules, settings, compute)
+def kept(cache: Store | None, kind: Kind[T], key: Key, compute: Callable[[], T]) -> T:
+    """The study of ``kind`` under ``key`` from ``cache``, else ``compute()`` (then kept
+    there): a second report of the same game reruns none of its studies."""
+    return compute() if cache is None else cache.fetch(kind, key, compute)
 
 
 #: The steps of :func:`report_figures`, for its progress callback.
@@ -315,7 +286,7 @@ StepProgress = Callable[[int, int], None]
 def report_figures(
     rules: Rules,
     jobs: int = 1,
-    cache: ReportStore | None = None,
+    cache: Store | None = None,
     shoe_samples: int | None = None,
     counter_rounds: int | None = None,
     table_rounds: int | None = None,
@@ -358,9 +329,8 @@ def report_figures(
     step()
     variants = kept(
         cache,
-        "variants",
-        rules,
-        {},
+        VARIANTS,
+        Key(rules, exact=True),
         lambda: solve_variants(one_rule_at_a_time(rules), jobs=jobs, cache=cache),
     )
     step()
@@ -385,19 +355,18 @@ def report_figures(
     joint = round_outcomes(game)
     examples = worked_examples(game.rules)
     step()
+    deal = SeededDeal(played, table, SIMULATION_SEED, None)
     table_of = kept(
         cache,
-        "table-of-players",
-        game.rules,
-        {**SeededDeal(played, table, SIMULATION_SEED, None).settings, "seats": SEAT_COUNTS},
+        TABLE_OF_PLAYERS,
+        Key(game.rules, exact=True, settings={**deal.settings, "seats": SEAT_COUNTS}),
         lambda: table_of_players(game.rules, played, SEAT_COUNTS, table, seed=SIMULATION_SEED),
     )
     step()
     protection = kept(
         cache,
-        "protection",
-        rules,
-        protection_settings(played, samples, counter),
+        PROTECTION,
+        Key(rules, exact=True, settings=protection_settings(played, samples, counter)),
         lambda: protection_study(
             rules,
             chart,
