@@ -15,6 +15,8 @@ import pytest
 from solver.cli import COMMANDS, cli
 from solver.exact.game import solve_game
 from solver.model.rules import Rules
+from solver.results.game import GAME
+from solver.results.kinds import Key
 from solver.store.disk import Cache
 from solver.store.memory import MemoryCache
 
@@ -124,7 +126,7 @@ def test_the_command_list_shows_each_command_s_own_help() -> None:
 def test_a_cache_hit_loads_neither_numpy_nor_the_solver(tmp_path: Path, games: MemoryCache) -> None:
     # Not a timing test: a repeated `cbj solve` reads the figures it prints, nothing more.
     rules = Rules(decks=1)
-    Cache(tmp_path).game(rules, (), False, lambda: solve_game(rules, cache=games))
+    Cache(tmp_path).fetch(GAME, Key(rules), lambda: solve_game(rules, cache=games))
     code = (
         "import sys, contextlib, io\n"
         "from solver.cli import main\n"

@@ -7,12 +7,8 @@ from fractions import Fraction
 from typing import Any, Unpack
 
 from solver.api.rules import RuleOptions, VariantOptions, make_rules
-from solver.exact.game import GameStore, ProgressCallback
+from solver.exact.game import ProgressCallback
 from solver.exact.paytable import (
-    EdgeKind,
-    PaySolution,
-    SearchResult,
-    Variants,
     edge_model,
     parse_band,
     parse_edge,
@@ -29,6 +25,8 @@ from solver.model.outcomes import DEFAULT_ROUND_BAND
 from solver.model.paytable import BONUS_TIERS, MAX_TIERS, Tier, tier_named
 from solver.model.rule_table import RULE_TABLE
 from solver.model.rules import Paytable, Rules
+from solver.results.kinds import Store
+from solver.results.paytable import EdgeKind, PaySolution, SearchResult, Variants
 
 
 def _edge_target(
@@ -51,7 +49,7 @@ def paytable_solve(
     pays: Mapping[str, Fraction | int | str] | None = None,
     target_bonus_edge: Fraction | str | None = None,
     target_round_edge: Fraction | str | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> PaySolution:
@@ -114,7 +112,7 @@ def paytable_search(
     max_pay: int = 50,
     top: int = 10,
     tiers: str | Sequence[Tier | str] | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> SearchResult:
@@ -148,7 +146,7 @@ def variants(
     *,
     exact: bool = False,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     progress: ProgressCallback | None = None,
     rules: Rules | None = None,
     **options: Unpack[VariantOptions],
