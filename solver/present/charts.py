@@ -52,8 +52,8 @@ COLOURS = {Action.HIT: "#ffd08a", Action.STAND: "#6c9fd4", Action.NONE: "#e6e6e6
 COLOUR_NAMES = {Action.HIT: "orange", Action.STAND: "blue", Action.NONE: "grey"}
 HOW_TO_READ = (
     "How to read: find the total of your own cards (rows; soft = an ace counted as 11) and "
-    "the Bonus card (columns); H = hit, S = stand. A number marks a cell where some hands "
-    "are better played the other way (listed below)."
+    "the Bonus card (columns; 10 = 10, J, Q, K); H = hit, S = stand. A number marks a cell "
+    "where some hands are better played the other way (listed below)."
 )
 SORT_KEY = "gain per round (how often \u00d7 gain when it occurs), largest first"
 #: Hands named for each exception cell; the rest are counted.
@@ -72,7 +72,7 @@ def summary(chart: Chart) -> str:
     return (
         f"Chart EV {_pct(chart.expected_value)} of the main wager; composition-dependent "
         f"optimum {_pct(chart.optimal_expected_value)}; the chart gives up "
-        f"{significant_percent(chart.cost)} per round"
+        f"{significant_percent(chart.cost)} of the main wager per round"
     )
 
 

@@ -72,17 +72,31 @@ class Sign(Enum):
 
 
 class Method(Enum):
-    """How a figure is found."""
+    """How a figure is found: a few words for a label, a sentence for the glossary."""
 
-    EXACT = "exact: rational arithmetic over every deal"
-    FLOAT = "exact model in floating point (agreeing with the rational solve to 1e-12)"
-    CONVOLUTION = (
-        "exact distribution of the session: the round's exact return table convolved n times "
-        "(by FFT beyond 20 rounds, every probability within a stated error bound)"
+    EXACT = ("exact", "exact: rational arithmetic over every deal")
+    FLOAT = (
+        "exact model, floating point",
+        "the exact model in floating point (agreeing with the rational solve to 1e-12)",
     )
-    NORMAL = "normal approximation (a mean and SD, not the distribution itself)"
-    LINEAR = "linear estimate from the effects of removal"
-    SIMULATION = "simulation: the independent simulator, its rounds and seed stated"
+    CONVOLUTION = (
+        "exact distribution",
+        "the session's exact distribution: the round's exact return table convolved n times "
+        "(by FFT beyond 20 rounds, every probability within a stated error bound)",
+    )
+    NORMAL = ("normal approximation", "a normal distribution of the exact mean and SD")
+    LINEAR = ("linear estimate", "a linear estimate from the effects of removal")
+    SIMULATION = ("simulated", "the independent simulator, its rounds and seed stated")
+
+    @property
+    def short(self) -> str:
+        """The method in a few words: ``simulated``."""
+        return self.value[0]
+
+    @property
+    def words(self) -> str:
+        """The method in a sentence."""
+        return self.value[1]
 
 
 class Wager(Enum):
@@ -183,6 +197,8 @@ FIGURES: tuple[Figure, ...] = (
        "The chance that the main wager is a push: equal totals, the stake returned."),
     _f("main_loss", M, "chance of a loss", Basis.ROUND, Z, EXACT,
        "The chance that the main wager loses: a player bust, or a lower total."),
+    _f("main_probability", M, "probability", Basis.ROUND, Z, EXACT,
+       "The chance of one outcome of the main wager: a blackjack, a win, a push or a loss."),
     _f("main_return", M, "return", Basis.MAIN_UNIT, P, EXACT,
        "One outcome's share of the main wager EV: its probability times its net pay."),
     _f("main_ev_by_bonus_card", M, "EV by Bonus card", Basis.MAIN_UNIT, P, EXACT,

@@ -75,7 +75,7 @@ def render_pdf(report: Report) -> bytes:
         bottomMargin=18 * mm,
         title=f"{report.title}: {report.subtitle}",
         author=report.generator,
-        subject=f"Revision {report.title_block.revision}",
+        subject=report.identity,
         creator=report.generator,
         producer=report.generator,
         invariant=True,
@@ -94,7 +94,7 @@ def render_pdf(report: Report) -> bytes:
         top = A4[1] - 12 * mm
         left, right = doc.leftMargin + 6, A4[0] - doc.rightMargin - 6  # the frame's padding
         canvas.drawString(left, top, f"{report.title}: {report.subtitle}")
-        canvas.drawRightString(right, top, f"revision {report.title_block.revision}")
+        canvas.drawRightString(right, top, report.identity)
         canvas.setStrokeColorRGB(0.12, 0.23, 0.37)
         canvas.line(left, top - 2 * mm, right, top - 2 * mm)
         canvas.drawString(left, 10 * mm, f"{report.generator}, {report.title_block.date}")
@@ -230,7 +230,8 @@ def _cover(report: Report, styles: dict[str, Any]) -> list[Any]:
         ("Game", escape(block.game)),
         ("Rules", rules),
         ("Paytable", escape(block.paytable)),
-        ("Revision", escape(block.revision)),
+        ("Software", escape(block.software)),
+        ("Figures hash", escape(block.figures_hash)),
         ("Date", escape(block.date)),
     ]
     table = Table(
