@@ -107,7 +107,7 @@ def test_pdffonts_lists_every_font_embedded(pdf_bytes: bytes, tmp_path: Path) ->
 
 
 def _mini_report(date: str, *blocks: Text | Grid) -> Report:
-    block = TitleBlock("A game", ("decks: 6",), "15:4:1", "0+abc", date)
+    block = TitleBlock("A game", ("decks: 6",), "15:4:1", "0.1.0", "0123456789ab", date)
     return Report(Rules(), block, (Section("Only", blocks),))
 
 
