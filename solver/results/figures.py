@@ -382,6 +382,27 @@ FIGURES: tuple[Figure, ...] = (
 #: Each figure by its key.
 FIGURES_BY_KEY: dict[str, Figure] = {f.key: f for f in FIGURES}
 
+#: What a quantity measured of each wager means, whichever the wager: a table that lists
+#: the quantity once (the report's Definitions) defines it so, each wager's basis beside.
+QUANTITIES: dict[str, str] = {
+    "EV": "The player's expected net result per unit of its basis (the play stated; "
+    "composition-dependent optimal play unless said otherwise).",
+    "house edge": "The casino's expected win per unit staked, in %: minus the player's EV on "
+    "the same basis; below zero when the player holds the edge.",
+    "RTP": "Return to player: what a wager pays back on average per unit staked, in % (100% "
+    "minus its house edge).",
+    "SD": "Standard deviation of the net result, in units of its basis.",
+    "variance": "Variance of the net result, in squared units of its basis.",
+    "hit frequency": "The chance of a net win (a push not counted).",
+    "probability": "The chance of one outcome (the round's: one pair of main and Bonus outcomes).",
+    "return": "One outcome's share of the EV: its probability times its net pay.",
+    "combinations": "How many of the equally likely cases of the full cycle end in an outcome "
+    "(the Bonus wager's: ordered pairs of physical cards).",
+    "hold": "The casino's expected win on a whole table's wagers per table-round.",
+    "SD per table-round": "Standard deviation of the casino's result on a whole table per "
+    "table-round.",
+}
+
 #: A label shared by figures on different bases, so every one of them names its basis.
 _SHARED_LABELS: frozenset[str] = frozenset(
     f.label for f in FIGURES if len({g.basis for g in FIGURES if g.label == f.label}) > 1

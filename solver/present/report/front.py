@@ -19,7 +19,16 @@ from solver.model.rule_table import RULE_TABLE, RULES_BY_NAME
 from solver.model.rules import PresetName, Rules
 from solver.present.report.blocks import Grid, Section, Text
 from solver.present.style import signed
-from solver.results.figures import FIGURES, SIGN_CONVENTION, Method, heading, outcome_words
+from solver.results.figures import (
+    FIGURES,
+    QUANTITIES,
+    SIGN_CONVENTION,
+    Figure,
+    Method,
+    Wager,
+    heading,
+    outcome_words,
+)
 from solver.results.report import chart_differences
 
 if TYPE_CHECKING:
@@ -258,15 +267,39 @@ def rules_section(figures: ReportFigures) -> Section:
 
 def definition_rows(keys: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
     """The sign convention, then each figure of ``keys`` in the catalogue's order as it
-    defines it: its label, its basis and its definition (with its method when not exact)."""
-    shown = set(keys)
+    defines it: its label, its basis and its definition (with its method when not exact).
+
+    A quantity shown for several wagers (EV, house edge, ...) is one row: the catalogue's
+    words for the quantity, each wager's basis beside.
+    """
+    shown = [f for f in FIGURES if f.key in set(keys)]
     rows = [("sign convention", "", SIGN_CONVENTION)]
-    for found in FIGURES:
-        if found.key not in shown:
+    done: set[str] = set()
+    for found in shown:
+        family = [f for f in shown if f.quantity == found.quantity]
+        if found.quantity in QUANTITIES and len(family) > 1:
+            if found.quantity in done:
+                continue
+            done.add(found.quantity)
+            bases = (
+                family[0].basis.short
+                if len({f.basis for f in family}) == 1
+                else "; ".join(f"{_WAGER_WORDS[f.wager]}: {f.basis.short}" for f in family)
+            )
+            methods = {f.method for f in family} - {Method.EXACT}
+            method = "".join(f" Method: {m.short} ({_wagers_by(family, m)})." for m in methods)
+            rows.append((found.quantity, bases, QUANTITIES[found.quantity] + method))
             continue
-        method = "" if found.method is Method.EXACT else f" ({found.method.short}.)"
+        method = "" if found.method is Method.EXACT else f" Method: {found.method.short}."
         rows.append((heading(found.key), found.basis.short, f"{found.definition}{method}"))
     return tuple(rows)
+
+
+_WAGER_WORDS = {Wager.MAIN: "main", Wager.BONUS: "Bonus", Wager.ROUND: "round"}
+
+
+def _wagers_by(family: Sequence[Figure], method: Method) -> str:
+    return ", ".join(f.wager.value for f in family if f.method is method)
 
 
 def definitions_section(keys: Sequence[str]) -> Section:

@@ -284,11 +284,8 @@ def appendix_section(game: GameResult[Fraction]) -> Section:
     """Every headline figure as an exact fraction, and the main wager's and the round's
     combinations out of their cycles."""
     bonus = bonus_of(game)
-    named = {"blackjack": "main_blackjack", "win": "main_win", "push": "main_push",
-             "lose": "main_loss"}  # fmt: skip
     values: list[tuple[str, Fraction]] = [
         ("main_ev", exact(game.expected_value)),
-        *((named[k], exact(p)) for k, p in game.outcomes.items()),
         ("main_variance", exact(game.variance)),
         ("bonus_ev", bonus.expected_value),
         ("bonus_variance", bonus.variance),
@@ -297,10 +294,12 @@ def appendix_section(game: GameResult[Fraction]) -> Section:
         ("round_hit_frequency", exact(game.round_hit_frequency)),
         ("round_variance", exact(game.round_variance)),
     ]
-    bonus_rows = tuple(
-        (f"Bonus wager: chance of {outcome_words(ln.outcome)}", minus(str(ln.probability)))
-        for ln in bonus.lines
-    )
+    chances = (
+        *((f"main wager probability: {outcome_words(k)}", exact(p), "main_probability")
+          for k, p in game.outcomes.items()),
+        *((f"Bonus wager probability: {outcome_words(ln.outcome)}", ln.probability,
+           "bonus_probability") for ln in bonus.lines),
+    )  # fmt: skip
     cycle, counts = over_common_cycle([exact(p) for p in game.outcomes.values()])
     combinations = tuple(
         (outcome_words(k), long_count(n)) for k, n in zip(game.outcomes, counts, strict=True)
@@ -317,11 +316,17 @@ def appendix_section(game: GameResult[Fraction]) -> Section:
         (
             Grid(
                 ("figure", "exact value"),
-                (*((heading(key), minus(str(value))) for key, value in values), *bonus_rows),
+                (
+                    *((heading(key), minus(str(value))) for key, value in values),
+                    *((label, minus(str(value))) for label, value, _ in chances),
+                ),
                 caption="Every headline figure as an exact fraction, on the basis its label "
                 "and the Definitions give (variances in squared units of the same).",
                 numeric=False,
-                keys=(*((None, key) for key, _ in values), *((None, None) for _ in bonus_rows)),
+                keys=(
+                    *((None, key) for key, _ in values),
+                    *((None, key) for _, _, key in chances),
+                ),
             ),
             Grid(
                 ("main-wager outcome", "combinations"),
