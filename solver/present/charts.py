@@ -490,8 +490,7 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
         title_lines = fit_lines(head, 12.5, "bold", width - 2 * margin)
         ax.text(margin, y, title_lines, fontsize=12.5, weight="bold", va="top", linespacing=1.2)
         y += 0.3 + 0.21 * title_lines.count("\n")
-        wrapped = [wrap(rules_line, 125), wrap(how, 125)]
-        for text in (*wrapped, summary_line):
+        for text in (wrap(rules_line, 125), wrap(how, 125), wrap(summary_line, 125)):
             ax.text(margin, y, text, fontsize=7.5, va="top", linespacing=1.4)
             y += 0.17 * (text.count("\n") + 1) + 0.05
         x = margin

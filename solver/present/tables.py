@@ -18,8 +18,10 @@ from solver.model.checks import plain_number
 from solver.model.normal import Z95
 from solver.model.numbers import number, percent, signed
 from solver.model.paytable import BONUS_TIERS, tier_letters
+from solver.model.rule_table import RULES_BY_NAME
 from solver.model.rules import RULE_TABLE, Rules, format_ratio
 from solver.present.formats import Format, rule_cell
+from solver.results.figures import heading, outcome_words
 
 if TYPE_CHECKING:  # the renderers need only the shapes of these results
     from solver.results.game import Advice
@@ -217,7 +219,9 @@ def simulation_tables(result: SimulationResult) -> tuple[Table, ...]:
         probabilities = None if exact_probabilities is None else exact_probabilities.probabilities
         for outcome, count in estimate.frequencies.items():
             p = None if probabilities is None else float(probabilities[outcome])
-            rows.append((wager, outcome, str(count), number(count / total), _optional(p)))
+            rows.append(
+                (wager, outcome_words(outcome), str(count), number(count / total), _optional(p))
+            )
         if estimate.chi_square is not None:
             test = estimate.chi_square
             frequency_notes.append(
@@ -325,14 +329,21 @@ def pay_solution_table(solution: PaySolution) -> Table:
     shown = ["x" if t == solution.tier else plain_number(p) for t, p in table.as_dict().items()]
     named = (f"{t}={p}" for t, p in zip(tier_letters(table.tiers), shown, strict=True))
     pays = ":".join(shown) if table.standard else ",".join(named)
+    tier = outcome_words(solution.tier)
     notes = (
         f"rules: {solution.rules.summary(omit=('paytable',))}; Bonus pays {pays}",
         f"target: {_EDGE_NAMES[solution.kind]} {percent(solution.target)} ({solution.target})",
-        f"exact {solution.tier} pay x: {solution.pay} = {number(solution.pay, 9)} to 1",
+        f"exact {tier} pay x: {solution.pay} = {number(solution.pay, 9)} to 1",
     )
     return Table(
-        f"{solution.tier} pay for a {solution.kind.value} house edge of {percent(solution.target)}",
-        ("pay", "paytable", "bonus edge", "round edge", "vs exact pay"),
+        f"{tier} pay for a {solution.kind.value} house edge of {percent(solution.target)}",
+        (
+            "pay",
+            "paytable",
+            heading("bonus_house_edge"),
+            heading("round_house_edge"),
+            "vs exact pay",
+        ),
         rows,
         notes,
     )
@@ -351,7 +362,7 @@ def search_table(result: SearchResult) -> Table:
         for h in result.hits
     )
     low, high = result.band
-    heading = "paytable S:R:A" if result.tiers == BONUS_TIERS else "paytable"
+    heading_words = "paytable S:R:A" if result.tiers == BONUS_TIERS else "paytable"
     notes = (
         f"rules: {result.rules.summary(omit=('paytable',))}",
         f"{_EDGE_NAMES[result.kind]} from {percent(low)} to {percent(high)}; "
@@ -361,7 +372,12 @@ def search_table(result: SearchResult) -> Table:
     )
     return Table(
         "Paytables in the edge band",
-        (heading, "bonus edge", "round edge", "round hit freq", "round SD"),
+        (
+            heading_words,
+            *(heading(k) for k in ("bonus_house_edge", "round_house_edge")),
+            heading("round_hit_frequency"),
+            heading("round_sd"),
+        ),
         rows,
         notes,
     )
@@ -378,7 +394,7 @@ def variants_table(result: Variants) -> Table:
             str(v.rules.decks),
             str(v.rules.dealer_stands_on),
             format_ratio(v.rules.blackjack_pays),
-            v.rules.dealer_natural.value,
+            RULES_BY_NAME["dealer_natural"].words(v.rules.dealer_natural),
             signed(v.main_expected_value),
             signed(v.bonus_expected_value),
             percent(v.round_house_edge),
@@ -391,10 +407,15 @@ def variants_table(result: Variants) -> Table:
         "each row changes only the rules in its first four columns; the paytable and "
         "bonus ratio are those in force",
     )
-    headers = ("decks", "stands on", "blackjack", "dealer natural", "main EV", "bonus EV")
+    headers = ("decks", "stands on", "blackjack", "dealer natural", heading("main_ev"))
     return Table(
         "Rule variants",
-        (*headers, "round edge", *(("exact main EV",) if exact else ())),
+        (
+            *headers,
+            heading("bonus_ev"),
+            heading("round_house_edge"),
+            *(("exact main wager EV",) if exact else ()),
+        ),
         rows,
         notes,
     )
