@@ -209,7 +209,7 @@ def by_bonus_card_table(game: GameResult[Any]) -> Table:
     extra = ("exact",) if game.exact else ()
     return Table(
         "Main wager EV by Bonus card",
-        ("Bonus card", "main wager EV", *extra),
+        ("Bonus card", heading("main_ev_by_bonus_card"), *extra),
         rows,
         rules_notes(game.rules),
         tuple((None, "main_ev_by_bonus_card", *((None,) if extra else ())) for _ in rows),

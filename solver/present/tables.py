@@ -57,6 +57,8 @@ class Table:
 
     def figures(self) -> list[tuple[str, str, str, str]]:
         """Every figure cell as (key, its row's first cell, its column's header, its text)."""
+        if not self.keys:
+            return []
         return [
             (key, row[0], self.headers[i], row[i])
             for row, keys in zip(self.rows, self.keys, strict=True)
@@ -125,10 +127,21 @@ def rules_table(rules: Rules) -> Table:
     """The rules in force, each with its default and meaning (``cbj rules``)."""
     values, default = rules.to_json(), Rules().to_json()
     rows = tuple(
-        (rule.name, rule_cell(values[rule.name]), rule_cell(default[rule.name]), rule.meaning)
+        (
+            rule.label,
+            rule.flag,
+            rule_cell(values[rule.name]),
+            rule_cell(default[rule.name]),
+            rule.meaning,
+        )
         for rule in RULE_TABLE
     )
-    return Table("Rules in force", ("rule", "value", "default", "meaning"), rows)
+    return Table(
+        "Rules in force",
+        ("rule", "option", "value", "default", "meaning"),
+        rows,
+        ("values as the options take them (cbj --help lists them)",),
+    )
 
 
 def dealer_table(

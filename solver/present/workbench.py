@@ -42,9 +42,6 @@ PAGES = (
     ("/chart", "Chart"),
     ("/report", "Report"),
 )
-#: The catalogue key of each main outcome's chance.
-_OUTCOME_KEYS = {"blackjack": "main_blackjack", "win": "main_win", "push": "main_push",
-                 "lose": "main_loss"}  # fmt: skip
 
 
 def link(path: str, query: Mapping[str, str]) -> str:
@@ -320,12 +317,7 @@ def _outcomes(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
     rows = [
         [
             escape(outcome_words(k)),
-            _figure(
-                _OUTCOME_KEYS[k].replace("_", "-"),
-                outcomes[k],
-                f"{float(outcomes[k]):.6f}",
-                game.exact,
-            ),
+            _figure("main-probability", outcomes[k], f"{float(outcomes[k]):.6f}", game.exact),
             escape(one_in(outcomes[k])),
         ]
         for k in MAIN_OUTCOMES
@@ -341,10 +333,7 @@ def _bonus_table(game: GameResult[Any]) -> str:
             escape(outcome_words(line.outcome)),
             escape(f"{line.pays} to 1" if line.pays >= 0 else "loses"),
             _figure(
-                f"bonus-{line.outcome.replace('_', '-')}",
-                line.probability,
-                f"{float(line.probability):.6f}",
-                game.exact,
+                "bonus-probability", line.probability, f"{float(line.probability):.6f}", game.exact
             ),
             escape(one_in(line.probability)),
             escape(signed(line.return_, 6)),
@@ -358,6 +347,15 @@ def _bonus_table(game: GameResult[Any]) -> str:
     )
 
 
+def _range_figure(name: str, bounds: tuple[float, float]) -> str:
+    """A session range as text, its ends in data attributes."""
+    low, high = bounds
+    return (
+        f'<span data-figure="{name}" data-value="{low!r}" data-high="{high!r}">'
+        f"{escape(amount(low))} to {escape(amount(high))}</span>"
+    )
+
+
 #: The volatility table's figures, in its columns' order.
 SESSION_KEYS = ("session_mean", "session_range90", "session_range95", "session_ahead")
 
@@ -368,9 +366,9 @@ def _volatility(volatility: Volatility | None) -> str:
     rows = [
         [
             f"{s.rounds:,}",
-            escape(amount(s.mean)),
-            escape(f"{amount(s.range90[0])} to {amount(s.range90[1])}"),
-            escape(f"{amount(s.range95[0])} to {amount(s.range95[1])}"),
+            _figure("session-mean", s.mean, amount(s.mean), False),
+            _range_figure("session-range90", s.range90),
+            _range_figure("session-range95", s.range95),
             _figure(
                 "session-ahead",
                 s.probability_ahead,

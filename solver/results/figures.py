@@ -259,8 +259,8 @@ FIGURES: tuple[Figure, ...] = (
     _f("odds", N, "odds", Basis.ROUND, Z, EXACT,
        "A probability p said as \u201c1 in N\u201d, N = 1/p."),
     _f("true_odds", N, "true odds", Basis.ROUND, Z, EXACT,
-       "(1 \u2212 p) to p against an outcome of probability p; a wager whose pay is below the "
-       "true odds of its outcome pays the casino its edge."),
+       "The odds (1 \u2212 p) to p against an outcome of probability p; a wager whose pay is "
+       "below the true odds of its outcome pays the casino its edge."),
     _f("top_award", N, "top award", Basis.NONE, P, EXACT,
        "The largest pay of a wager (the round's in main-wager units)."),
     _f("top_award_odds", N, "odds of the top award", Basis.ROUND, Z, EXACT,

@@ -59,6 +59,8 @@ class Grid:
 
     def figures(self) -> list[tuple[str, str, str, str]]:
         """Every figure cell as (key, its row's first cell, its column's header, its text)."""
+        if not self.keys:
+            return []
         return [
             (key, row[0], self.headers[i], row[i])
             for row, keys in zip(self.rows, self.keys, strict=True)

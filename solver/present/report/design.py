@@ -43,8 +43,9 @@ def dealer_section(rows: DealerRows) -> Section:
             Grid(
                 ("Bonus card", *labels),
                 cells,
-                caption="Probability of each final dealer result for each Bonus card, from "
-                "the full shoe less that card (before the player draws).",
+                caption=f"The {heading('dealer_result')}: the probability of each final "
+                "dealer result for each Bonus card, from the full shoe less that card (before "
+                "the player draws).",
                 compact=True,
                 keys=column_keys(cells, (None, *("dealer_result" for _ in labels))),
             ),

@@ -175,7 +175,7 @@ def _states_grid(study: ProtectionStudy) -> Grid:
         (
             "share dealt",
             "cards left",
-            "mean round EV",
+            f"{heading('shoe_round_ev')}: mean",
             "SD",
             "5th percentile",
             "95th percentile",

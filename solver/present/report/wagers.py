@@ -166,7 +166,7 @@ def bonus_section(games: Sequence[tuple[str, GameResult[Fraction]]]) -> Section:
                 f"{bonus.standard_deviation:.4f} per Bonus unit.",
                 keys=(
                     *(keys for _ in rows),
-                    (None, None, "bonus_combinations", None, None, None, "bonus_ev"),
+                    (None, None, "bonus_combinations", None, None, None, None),
                 ),
             )
         )
@@ -209,7 +209,7 @@ def main_section(game: GameResult[Fraction]) -> Section:
                 f"{edge_percent(-game.expected_value)} (RTP "
                 f"{edge_percent(game.return_to_player)}). "
                 + _cycle_pointer("the main wager's outcomes"),
-                keys=(*(keys for _ in rows), (None, None, None, None, None, "main_ev")),
+                keys=(*(keys for _ in rows), (None,) * 6),
             ),
             Plot(
                 partial(ev_by_bonus_plot, game),
@@ -217,7 +217,12 @@ def main_section(game: GameResult[Fraction]) -> Section:
             ),
             Grid(
                 ("Bonus card", *(value_label(c) for c in by_card)),
-                (("EV (%)", *(minus(f"{float(v) * 100:+.2f}") for v in by_card.values())),),
+                (
+                    (
+                        f"{heading('main_ev_by_bonus_card')} (%)",
+                        *(minus(f"{float(v) * 100:+.2f}%") for v in by_card.values()),
+                    ),
+                ),
                 caption="The same figures: main-wager EV in % of the main wager, given the "
                 "Bonus card.",
                 compact=True,
@@ -271,10 +276,7 @@ def round_section(game: GameResult[Fraction], joint: JointOutcomes) -> Section:
                 f"{one_in(exact(game.round_hit_frequency))}; standard deviation "
                 f"{math.sqrt(game.round_variance):.4f} main-wager units. "
                 + _cycle_pointer("the round's outcome pairs"),
-                keys=(
-                    *(keys for _ in rows),
-                    (None, None, None, None, None, "round_ev", "round_ev_per_wagered"),
-                ),
+                keys=(*(keys for _ in rows), (None,) * 7),
             ),
         ),
     )
