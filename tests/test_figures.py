@@ -135,7 +135,7 @@ def labelled(shown: Shown) -> bool:
     """The cell carries the catalogue's label: in its header or its row's label, or its
     quantity there with its wager in the other place or in the table's own words."""
     figure = FIGURES_BY_KEY[shown.key]
-    places = (shown.header.lower(), shown.row.lower())
+    places: tuple[str, ...] = (shown.header.lower(), shown.row.lower())
     if FAMILIES.get(shown.key) == "both":  # a grid of one figure: its caption names it
         places += (shown.context.lower(),)
     if any(heading(shown.key).lower() in p or (figure.short or "\0").lower() in p for p in places):
@@ -410,6 +410,7 @@ def test_a_mislabelled_or_disagreeing_figure_is_caught() -> None:
     assert list(agree([right, same._replace(text="\u22120.0123")]))
     assert values("1 in 4.38")[0][0] == pytest.approx(1 / 4.38)
     assert values("below 0.1%") == [(0.0005, 0.0005)]
-    assert values("98.7662%") == [(pytest.approx(0.987662), pytest.approx(5e-7))]
+    [(rtp, half)] = values("98.7662%")
+    assert rtp == pytest.approx(0.987662) and half == pytest.approx(5e-7)
     table = Table("t", ("rounds", "x"), (("100", "1.5"),), keys=((None, None),))
     assert unmarked_numbers(table, {"rounds"}) == ["t: x '1.5'"]

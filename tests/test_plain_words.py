@@ -138,9 +138,9 @@ def test_charts_the_collection_and_the_session_page_speak_plain_words(
 
 
 def test_the_workbench_pages_speak_plain_words(games: MemoryCache) -> None:
-    rules = Rules(
+    rules = Rules.from_options(
         dealer_natural="own_cards", natural_beats="non_blackjack", dealer_bonus="must_use"
-    )  # type: ignore[arg-type]
+    )
     game = solver.solve(rules=rules, cache=games)
     pages = [
         workbench.game_figures(game),
