@@ -264,7 +264,9 @@ def test_the_cost_is_stated_one_way_everywhere() -> None:
     assert not re.search(r"\de-\d", index)
     for variant in VARIANTS:
         md = _file(variant, ChartFormat.MD).read_text(encoding="utf-8")
-        cost = re.search(r"the chart gives up (\S+) per round", md).group(1)  # type: ignore[union-attr]
+        found = re.search(r"the chart gives up (\S+) of the main wager per round", md)
+        assert found is not None, variant.folder
+        cost = found.group(1)
         start = f"| {variant.description} |"
         row = next(line for line in index.splitlines() if line.startswith(start))
         assert row.split(" | ")[3] == cost, (variant.folder, row)

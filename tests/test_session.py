@@ -336,7 +336,7 @@ def test_text_formats_show_exact_beside_normal(
     )
     assert status == 0
     assert "normal approximation" in out
-    assert "P(ruin) within 50 rounds" in out
+    assert "chance of ruin within the session" in out and "after 50 rounds" in out
 
 
 @pytest.mark.parametrize(

@@ -45,9 +45,14 @@ def session_range(lines: Lines, rounds: int) -> SessionRange:
     ((-4.0, 4.0), 0.3125, 'exact')
     """
     # numpy (the FFT) only once a session is convolved: a cache hit reads the volatility kept.
+    from solver.exact.lattice import MAX_POINTS, lattice_step
     from solver.exact.session import session_figures
 
+    nets = [net for net, _ in lines]
+    width = (max(nets) - min(nets)) / lattice_step(nets) * rounds
     try:
+        if width >= MAX_POINTS:  # refused before its round table is laid out point by point
+            raise SessionError(f"{width} lattice points")
         figures = session_figures(lines, rounds)
     except SessionError:  # too many possible results to convolve (huge pays)
         mean = sum((net * p for net, p in lines), Fraction(0))

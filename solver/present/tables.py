@@ -20,7 +20,7 @@ from solver.model.numbers import number, percent, signed
 from solver.model.paytable import BONUS_TIERS, tier_letters
 from solver.model.rule_table import RULES_BY_NAME
 from solver.model.rules import RULE_TABLE, Rules, format_ratio
-from solver.present.formats import Format, rule_cell
+from solver.present.formats import Format, figure_cells, rule_cell
 from solver.results.figures import heading, outcome_words
 
 if TYPE_CHECKING:  # the renderers need only the shapes of these results
@@ -57,14 +57,7 @@ class Table:
 
     def figures(self) -> list[tuple[str, str, str, str]]:
         """Every figure cell as (key, its row's first cell, its column's header, its text)."""
-        if not self.keys:
-            return []
-        return [
-            (key, row[0], self.headers[i], row[i])
-            for row, keys in zip(self.rows, self.keys, strict=True)
-            for i, key in enumerate(keys)
-            if key is not None
-        ]
+        return figure_cells(self.headers, self.rows, self.keys)
 
     def render(self, fmt: Format) -> str:
         """The table as aligned text, CSV (notes as ``#`` lines) or Markdown."""

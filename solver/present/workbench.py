@@ -27,7 +27,7 @@ from solver.model.rules import RULE_TABLE, PresetName, Rules
 from solver.present.formats import rule_cell
 from solver.present.style import amount, edge_percent, one_in, signed
 from solver.present.wording import rules_sentence
-from solver.results.figures import heading, outcome_words, quantity_heading
+from solver.results.figures import WAGER_FIGURES, heading, outcome_words, quantity_heading
 from solver.results.volatility import METHOD_WORDS
 
 if TYPE_CHECKING:
@@ -244,16 +244,6 @@ def html_table(
     )
 
 
-#: The Game page's wager table: each figure's quantity as its column, then each wager's key.
-WAGER_KEYS: tuple[tuple[str, str, str], ...] = (
-    ("main_house_edge", "bonus_house_edge", "round_house_edge"),
-    ("main_rtp", "bonus_rtp", "round_rtp"),
-    ("main_ev", "bonus_ev", "round_ev"),
-    ("main_sd", "bonus_sd", "round_sd"),
-    ("main_hit_frequency", "bonus_hit_frequency", "round_hit_frequency"),
-)
-
-
 def _wager_values(game: GameResult[Any], outcomes: dict[str, Any]) -> dict[str, tuple[Any, str]]:
     """Each figure of the wager table: its value and its text."""
     # Each of the game's properties sums over every starting pair (in fractions, when
@@ -291,7 +281,7 @@ def _wagers(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
     values = _wager_values(game, outcomes)
     rows = []
     for column, name in enumerate(("Main wager", "Bonus wager", "Whole round")):
-        keys = [row[column] for row in WAGER_KEYS]
+        keys = [row[column] for row in WAGER_FIGURES]
         if keys[0] not in values:
             continue
         rows.append(
@@ -307,7 +297,7 @@ def _wagers(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
     return html_table(
         "Each wager per unit staked on it; the whole round per main unit (1 on the main wager, "
         f"{ratio} on the Bonus), its house edge and RTP per unit of the {1 + ratio} wagered",
-        ("wager", *(quantity_heading(row[0]) for row in WAGER_KEYS)),
+        ("wager", *(quantity_heading(row[0]) for row in WAGER_FIGURES)),
         rows,
         "figures",
     )

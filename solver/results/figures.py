@@ -29,7 +29,21 @@ SIGN_CONVENTION = (
 )
 
 
-class Basis(Enum):
+class _Worded(Enum):
+    """An enumeration whose values are (a few words for a label, a sentence's words)."""
+
+    @property
+    def short(self) -> str:
+        """In a label: ``per main unit``, ``simulated``."""
+        return str(self.value[0])
+
+    @property
+    def words(self) -> str:
+        """In a definition: ``per unit staked on the main wager``."""
+        return str(self.value[1])
+
+
+class Basis(_Worded):
     """What a figure is per: its short words for labels, its long words for definitions."""
 
     MAIN_UNIT = ("per main unit", "per unit staked on the main wager")
@@ -52,16 +66,6 @@ class Basis(Enum):
     SHOE = ("per shoe", "over shoes dealt at random to a given depth")
     NONE = ("", "a pure number")
 
-    @property
-    def short(self) -> str:
-        """The basis in a label: ``per main unit``."""
-        return self.value[0]
-
-    @property
-    def words(self) -> str:
-        """The basis in a definition: ``per unit staked on the main wager``."""
-        return self.value[1]
-
 
 class Sign(Enum):
     """Whose view a figure's sign takes."""
@@ -71,7 +75,7 @@ class Sign(Enum):
     NONE = "none: a chance, a spread, a count or a test statistic"
 
 
-class Method(Enum):
+class Method(_Worded):
     """How a figure is found: a few words for a label, a sentence for the glossary."""
 
     EXACT = ("exact", "exact: rational arithmetic over every deal")
@@ -87,16 +91,6 @@ class Method(Enum):
     NORMAL = ("normal approximation", "a normal distribution of the exact mean and SD")
     LINEAR = ("linear estimate", "a linear estimate from the effects of removal")
     SIMULATION = ("simulated", "the independent simulator, its rounds and seed stated")
-
-    @property
-    def short(self) -> str:
-        """The method in a few words: ``simulated``."""
-        return self.value[0]
-
-    @property
-    def words(self) -> str:
-        """The method in a sentence."""
-        return self.value[1]
 
 
 class Wager(Enum):
@@ -378,6 +372,17 @@ FIGURES: tuple[Figure, ...] = (
        "probabilities: the chance of a larger statistic if the exact figures are right; "
        "accepted when p is at least 0.001."),
 )  # fmt: skip
+
+#: The figures measured of each wager, a row per quantity, the main wager's, the Bonus
+#: wager's and the round's key in turn: the rows of every table that sets the wagers side by
+#: side (the report's Summary, the workbench's Game page).
+WAGER_FIGURES: tuple[tuple[str, str, str], ...] = (
+    ("main_ev", "bonus_ev", "round_ev"),
+    ("main_house_edge", "bonus_house_edge", "round_house_edge"),
+    ("main_rtp", "bonus_rtp", "round_rtp"),
+    ("main_hit_frequency", "bonus_hit_frequency", "round_hit_frequency"),
+    ("main_sd", "bonus_sd", "round_sd"),
+)
 
 #: Each figure by its key.
 FIGURES_BY_KEY: dict[str, Figure] = {f.key: f for f in FIGURES}

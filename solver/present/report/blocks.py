@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from solver.model.errors import ReportError
 from solver.model.rules import Rules
+from solver.present.formats import figure_cells
 from solver.present.report.plots import standalone_svg
 from solver.results.figures import OUTCOME_WORDS
 
@@ -59,14 +60,7 @@ class Grid:
 
     def figures(self) -> list[tuple[str, str, str, str]]:
         """Every figure cell as (key, its row's first cell, its column's header, its text)."""
-        if not self.keys:
-            return []
-        return [
-            (key, row[0], self.headers[i], row[i])
-            for row, keys in zip(self.rows, self.keys, strict=True)
-            for i, key in enumerate(keys)
-            if key is not None
-        ]
+        return figure_cells(self.headers, self.rows, self.keys)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -24,21 +24,10 @@ from solver.present.report.blocks import (
 from solver.present.report.plots import ev_by_bonus_plot
 from solver.present.style import edge_percent, long_count, minus, one_in, signed, thousands
 from solver.present.wording import to_one as _to_one
-from solver.results.figures import heading, outcome_words, quantity_heading
+from solver.results.figures import WAGER_FIGURES, heading, outcome_words, quantity_heading
 
 if TYPE_CHECKING:
     from solver.results.game import GameResult, JointOutcomes
-
-
-#: The rows of the Summary: a catalogue quantity, then the figure of each wager (main,
-#: Bonus, round); the round's on Whole round's basis, per main unit.
-SUMMARY_KEYS: tuple[tuple[str, str, str], ...] = (
-    ("main_ev", "bonus_ev", "round_ev"),
-    ("main_house_edge", "bonus_house_edge", "round_house_edge"),
-    ("main_rtp", "bonus_rtp", "round_rtp"),
-    ("main_hit_frequency", "bonus_hit_frequency", "round_hit_frequency"),
-    ("main_sd", "bonus_sd", "round_sd"),
-)
 
 
 def summary_section(game: GameResult[Fraction]) -> Section:
@@ -67,9 +56,9 @@ def summary_section(game: GameResult[Fraction]) -> Section:
     }  # fmt: skip
     rows = [
         (quantity_heading(main), values[main], values[b], values[rnd])
-        for main, b, rnd in SUMMARY_KEYS
+        for main, b, rnd in WAGER_FIGURES
     ]
-    keys: list[tuple[str | None, ...]] = [(None, *row) for row in SUMMARY_KEYS]
+    keys: list[tuple[str | None, ...]] = [(None, *row) for row in WAGER_FIGURES]
     rows += [
         ("amount wagered (main-wager units)", "1", str(r), str(1 + r)),
         (heading("top_award"), f"blackjack, {_to_one(rules.blackjack_pays)}",
@@ -330,25 +319,36 @@ def appendix_section(game: GameResult[Fraction]) -> Section:
                     *((None, key) for _, _, key in chances),
                 ),
             ),
-            Grid(
-                ("main-wager outcome", "combinations"),
-                (*combinations, ("total (the cycle)", long_count(cycle))),
-                caption="The main wager's combinations out of its full cycle under optimal "
-                "play: the least common denominator of its outcomes' exact probabilities "
-                f"({len(str(cycle))} digits; the player's and dealer's draws make it large), "
-                "so that every count is a whole number.",
-                numeric=False,
-                keys=(*((None, "main_combinations") for _ in combinations), (None, None)),
+            _cycle_grid(
+                "main-wager outcome",
+                combinations,
+                cycle,
+                "main_combinations",
+                "The main wager's combinations out of its full cycle under optimal play: the "
+                "least common denominator of its outcomes' exact probabilities",
             ),
-            Grid(
-                ("round net (main units)", "combinations"),
-                (*round_combinations, ("total (the cycle)", long_count(round_cycle))),
-                caption="The round's combinations out of its full cycle, by net result (the "
-                "outcome pairs of Whole round with the same net together): the least common "
-                f"denominator of the nets' exact probabilities ({len(str(round_cycle))} "
-                "digits).",
-                numeric=False,
-                keys=(*((None, "round_combinations") for _ in round_combinations), (None, None)),
+            _cycle_grid(
+                "round net (main units)",
+                round_combinations,
+                round_cycle,
+                "round_combinations",
+                "The round's combinations out of its full cycle, by net result (the outcome "
+                "pairs of Whole round with the same net together): the least common "
+                "denominator of the nets' exact probabilities",
             ),
         ),
+    )
+
+
+def _cycle_grid(
+    header: str, rows: tuple[tuple[str, str], ...], cycle: int, key: str, what: str
+) -> Grid:
+    """Counts out of a cycle, then the cycle, its caption saying how long the cycle is."""
+    return Grid(
+        (header, "combinations"),
+        (*rows, ("total (the cycle)", long_count(cycle))),
+        caption=f"{what} ({len(str(cycle))} digits; the player's and dealer's draws make it "
+        "large), so that every count is a whole number.",
+        numeric=False,
+        keys=(*((None, key) for _ in rows), (None, None)),
     )
