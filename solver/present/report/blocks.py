@@ -57,9 +57,9 @@ class Grid:
 class Plot:
     """A matplotlib figure, drawn by ``draw``, and its caption.
 
-    :meth:`svg` draws a new figure once and keeps its SVG for every rendering (HTML and
-    PDF): a fresh figure keeps renderings byte-identical, as matplotlib's layout can move
-    by a rounding step when the same figure is drawn twice.
+    Each rendering draws a new figure (the PDF onto its page, the HTML as SVG): a fresh
+    figure keeps renderings byte-identical, as matplotlib's layout can move by a rounding
+    step when the same figure is drawn twice. :meth:`svg` keeps the SVG it drew.
     """
 
     draw: Callable[[], Figure]

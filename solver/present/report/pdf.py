@@ -5,18 +5,13 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable
-from functools import cache, partial
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from xml.sax.saxutils import escape as _escape
 
-from solver.model.errors import ReportError
 from solver.present.report.blocks import Block, Grid, Plot, Report, Section, Text
 from solver.present.report.plots import INK
-
-if TYPE_CHECKING:
-    from svglib.fonts import FontMap
-
 
 #: The gap between groups of thousands, in thousandths of an em: a narrow space's width.
 GROUP_GAP = 200
@@ -356,42 +351,15 @@ def _pdf_block(block: Block, styles: dict[str, Any], width: float) -> list[Any]:
 
 
 def _vector_plot(block: Plot, width: float) -> Any:
-    """The plot as reportlab vector drawing (through SVG), scaled to at most ``width``.
+    """The plot drawn by matplotlib straight onto the page, scaled to at most ``width``.
 
     Its text stays text, set in the report's embedded DejaVu Sans: selectable, and far
-    cheaper than the glyph outlines matplotlib would otherwise write for svglib to convert.
+    cheaper than glyph outlines.
     """
-    from svglib.svglib import svg2rlg
+    # Imported here: matplotlib and reportlab load only when a PDF is drawn.
+    from solver.present.report.pdf_plots import PlotFlowable
 
-    drawing = svg2rlg(io.BytesIO(block.svg().encode()), font_map=_plot_fonts())
-    if drawing is None:
-        raise ReportError("matplotlib wrote an SVG that svglib cannot read")
-    scale = min(width * 0.92 / drawing.width, 1.0)
-    drawing.scale(scale, scale)
-    drawing.width, drawing.height = drawing.width * scale, drawing.height * scale
-    drawing.hAlign = "LEFT"
-    drawing.initialFontName = "DejaVuSans"  # not reportlab's unembedded Helvetica
-    return drawing
-
-
-@cache
-def _plot_fonts() -> FontMap:
-    """svglib's font map for the plots: DejaVu Sans is the reportlab font registered here.
-
-    Any other family is refused (``("", False)``), never looked up on the system, so the
-    PDF does not depend on the fonts a machine has installed.
-    """
-    from svglib.fonts import FontMap
-
-    class PlotFonts(FontMap):
-        def find_font(
-            self, font_name: str, weight: str = "normal", style: str = "normal"
-        ) -> tuple[str, bool]:
-            if font_name.lower() != "dejavu sans" or style != "normal":
-                return "", False
-            return ("DejaVuSans-Bold" if weight == "bold" else "DejaVuSans"), True
-
-    return PlotFonts()
+    return PlotFlowable(block.draw, width)
 
 
 def _pdf_table(block: Grid, styles: dict[str, Any], width: float) -> Any:

@@ -205,8 +205,8 @@ def ratio_plot(curve: tuple[Point, ...], in_force: Point, ratio: Fraction) -> Fi
 def standalone_svg(figure: Figure) -> str:
     """The figure as a standalone SVG document, its text kept as text in DejaVu Sans.
 
-    One drawing serves both renderings: the HTML inlines it (:func:`inline_svg`) and the
-    PDF converts it to reportlab shapes, its text placed in the embedded font.
+    The HTML inlines it (:func:`inline_svg`); the PDF draws the figure onto its page
+    instead (:mod:`.pdf_plots`).
     """
     import matplotlib
 
