@@ -28,7 +28,7 @@ from solver.present.collection import VARIANTS, Variant
 from solver.present.formats import ChartFormat
 from solver.present.report import Report, render_html, render_pdf
 from solver.present.report.blocks import Grid, Section, Text, TitleBlock
-from solver.present.report.pdf import escape
+from solver.present.report.pdf_type import escape
 from solver.present.report.plots import dealer_colours, dealer_plot
 from solver.present.style import GROUP_SPACE, thousands
 from tests.colour_vision import DEUTERANOPIA, PROTANOPIA, delta_e, lab, linear_of, simulate
@@ -148,7 +148,7 @@ def test_no_number_is_wrapped_in_a_report_cell(pdf: PdfReader, par_report: Repor
         for block in section.blocks:
             if not isinstance(block, Grid) or not block.numeric:
                 continue
-            if block.headers[-1] == "exact value":
+            if block.long_numbers:
                 continue
             for row in block.rows:
                 for cell in row[1:]:

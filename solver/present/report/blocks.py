@@ -51,6 +51,9 @@ class Grid:
     """Narrow cells (the strategy chart)."""
     breaks: tuple[int, ...] = ()
     """Rows drawn with a heavy rule above them (the chart's soft block)."""
+    long_numbers: bool = False
+    """Every cell but the first is an exact number of up to a hundred digits or so (a
+    fraction, or a count grouped by thousands): set whole, never broken inside a group."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
