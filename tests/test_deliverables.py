@@ -29,9 +29,17 @@ from solver.present.formats import ChartFormat
 from solver.present.report import Report, render_html, render_pdf
 from solver.present.report.blocks import Grid, Section, Text, TitleBlock
 from solver.present.report.pdf_type import escape
-from solver.present.report.plots import dealer_colours, dealer_plot
+from solver.present.report.plots import dealer_colours, dealer_plot, ink_on, standalone_svg
 from solver.present.style import GROUP_SPACE, thousands
-from tests.colour_vision import DEUTERANOPIA, PROTANOPIA, delta_e, lab, linear_of, simulate
+from tests.colour_vision import (
+    DEUTERANOPIA,
+    PROTANOPIA,
+    contrast_ratio,
+    delta_e,
+    lab,
+    linear_of,
+    simulate,
+)
 from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -392,10 +400,17 @@ def test_dealer_plot_names_its_segments() -> None:
     shares = [Fraction(3, 10), Fraction(1, 10), Fraction(1, 10), Fraction(1, 10),
               Fraction(3, 10), Fraction(1, 10)]  # fmt: skip
     rows = [(card, dict(zip(labels, shares, strict=True))) for card in range(1, 11)]
-    figure = dealer_plot(rows)
-    written = [t.get_text() for t in figure.axes[0].texts]
-    assert written.count("bust") == 10 and written.count("nat") == 10
-    assert written.count("21") == 10
+    drawn = re.findall(r">([^<>]+)</text>", standalone_svg(dealer_plot(rows)))
+    assert drawn.count("bust") == drawn.count("21") == 10 + 1  # and the legend's
+    assert drawn.count("nat") == 10
+
+
+@pytest.mark.parametrize("results", range(3, 13))  # a dealer standing on 21 ... on 12
+def test_every_dealer_label_contrasts_with_its_segment(results: int) -> None:
+    """WCAG 2's 4.5:1 for text, on every colour: black "21" on dark blue is gone."""
+    for colour in dealer_colours(results):
+        ink = {"white": "#ffffff", "black": "#000000"}[ink_on(colour)]
+        assert contrast_ratio(linear_of(ink), linear_of(colour)) >= 4.5, (colour, ink)
 
 
 # --- The decision graph -----------------------------------------------------------------

@@ -12,12 +12,14 @@ from __future__ import annotations
 import io
 import shutil
 import subprocess
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 from PIL import Image
 from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -27,6 +29,7 @@ from solver.present.report import Report
 from solver.present.report.blocks import Plot
 from solver.present.report.pdf_plots import CanvasRenderer, PlotFlowable
 from solver.present.report.pdf_type import register_fonts
+from solver.present.report.plots import dealer_plot
 
 
 def _mixed() -> Figure:
@@ -64,8 +67,8 @@ class Recorder(CanvasRenderer):
             self.set.append((s, mtext)) if s.strip() else None
 
 
-def _page(plot: Plot) -> tuple[bytes, Recorder]:
-    """A one-page PDF of ``plot`` drawn at its own size, and what its renderer set."""
+def _page(plot: Plot) -> tuple[bytes, Recorder, Figure]:
+    """A one-page PDF of ``plot`` drawn at its own size, what its renderer set, the figure."""
     register_fonts()
     flowable = PlotFlowable(plot.draw, 1e6)  # wide enough to be drawn unscaled
     out = io.BytesIO()
@@ -75,7 +78,7 @@ def _page(plot: Plot) -> tuple[bytes, Recorder]:
     flowable.figure.draw(renderer)
     canvas.showPage()
     canvas.save()
-    return out.getvalue(), renderer
+    return out.getvalue(), renderer, flowable.figure
 
 
 def _placed(pdf: bytes) -> list[tuple[str, float, float]]:
@@ -97,7 +100,7 @@ def test_every_label_is_text_inside_the_box_matplotlib_lays_out(plots: list[Plot
     ends where matplotlib's layout put its box (to a point: the PDF font's widths are
     unhinted) with its baseline inside it."""
     for plot in plots:
-        pdf, renderer = _page(plot)
+        pdf, renderer, _ = _page(plot)
         placed = _placed(pdf)
         assert sorted(t for t, *_ in placed) == sorted(s.strip() for s, _ in renderer.set)
         for text, x, y in placed:
@@ -110,7 +113,7 @@ def test_every_label_is_text_inside_the_box_matplotlib_lays_out(plots: list[Plot
                 b.x0 - 1 < x < b.x0 + 1 and b.x1 - 1 < right < b.x1 + 1 and b.y0 <= y <= b.y1
                 for b in boxes
             ), (text, x, right, y, boxes)
-    _, mixed = _page(plots[-1])
+    _, mixed, _ = _page(plots[-1])
     assert "turned" in [s for s, _ in mixed.set]
 
 
@@ -128,7 +131,7 @@ def test_the_page_pictures_each_plot_as_matplotlibs_agg_does(
     average over every 8 by 8 block of pixels (anti-aliasing and hinting differ; a missing
     bar, label or colour does not pass)."""
     for n, plot in enumerate(plots):
-        pdf, _ = _page(plot)
+        pdf, _, _ = _page(plot)
         path = tmp_path / f"{n}.pdf"
         path.write_bytes(pdf)
         rasterise = [
@@ -147,3 +150,31 @@ def test_the_page_pictures_each_plot_as_matplotlibs_agg_does(
         h, w = (min(a, b) // 8 * 8 for a, b in zip(page.shape, own.shape, strict=True))
         blocks = [p[:h, :w].reshape(h // 8, 8, w // 8, 8).mean(axis=(1, 3)) for p in (page, own)]
         assert np.abs(blocks[0] - blocks[1]).mean() < 6, n
+
+
+def test_the_dealers_segments_are_named_only_inside_themselves() -> None:
+    """A name is drawn only where it fits its segment, a point and a half clear of each
+    end, as measured on the page; a segment a fifth of the axis wide is always named."""
+    labels = ["bust", "17", "18", "19", "20", "21", "natural"]
+    shares = ([2, 20, 20, 20, 20, 10, 8], [4, 12, 12, 12, 12, 12, 36], [6, 6, 6, 6, 6, 30, 40])
+    rows = [
+        (card, dict(zip(labels, [Fraction(k, 100) for k in row], strict=True)))
+        for card, row in enumerate(shares, start=1)
+    ]
+    pdf, _, figure = _page(Plot(lambda: dealer_plot(rows), ""))
+    axes = figure.axes[0]
+    segments = [(p, p.get_window_extent()) for p in axes.patches if isinstance(p, Rectangle)]
+    top = axes.get_window_extent().y1  # the legend is above the axes
+    names = {"bust", "17", "18", "19", "20", "21", "nat"}
+    placed = [(t, x, y) for t, x, y in _placed(pdf) if t in names and y < top]
+    named = []
+    for text, x, y in placed:
+        right = x + stringWidth(text, "DejaVuSans", 10)
+        inside = [
+            p for p, b in segments if b.x0 + 1.5 <= x and right <= b.x1 - 1.5 and b.y0 < y < b.y1
+        ]
+        assert len(inside) == 1, (text, x, y)
+        named += inside
+    wide = [p for p, _ in segments if p.get_width() > 0.19]
+    assert len(wide) == 7 and all(p in named for p in wide)
+    assert [t for t, *_ in placed].count("bust") == 1  # 2% and 4% are too narrow, 6% is not
