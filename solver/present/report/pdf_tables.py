@@ -111,7 +111,7 @@ def long_table(block: Grid, styles: dict[str, Any], width: float) -> Any:
     Its first column (the names) takes at most a quarter of ``width``; each number is
     grouped by thousands and aligned right. A fraction that fits is set on one line;
     otherwise its numerator is on one line and, under it, its denominator after "/". A
-    number wider than the column (none up to about 95 digits on a landscape page) wraps
+    number wider than the column (none up to about 92 digits on a landscape page) wraps
     between groups of thousands, never inside one.
     """
     regular = styles["cell"].fontName
