@@ -318,8 +318,9 @@ def result_html(result: Documented, tables: Mapping[str, Table]) -> str:
     skip = {p for t in tables.values() for p in ((t.path,) if isinstance(t, Records) else t.paths)}
     rules = getattr(result, "rules", None)
     head = f"<p><strong>{html.escape(type(result).__name__)}</strong>"
-    if rules is not None:
-        head += f": {html.escape(rules.summary())}"
+    if rules is not None:  # the rules the JSON names (a paytable search names no paytable)
+        omit = set(rules.to_json()) - set(document.get("rules") or {})
+        head += f": {html.escape(rules.summary(omit=omit))}"
     parts = [head + "</p>"]
     found = [
         {"figure": label(path), "value": value, "value.exact": exact}
