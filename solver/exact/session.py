@@ -41,6 +41,7 @@ from solver.exact.lattice import (
     Floats,
     Number,
     RoundTable,
+    check_points,
     convolve_integers,
     float_power,
     round_table,
@@ -201,6 +202,7 @@ def distribution(table: RoundTable, rounds: int, method: Method = "fft") -> Dist
                 f"exact fractions go up to {EXACT_MAX_ROUNDS} rounds, not {rounds:,}: "
                 "use the float method"
             )
+        check_points(rounds * (len(table.weights) - 1) + 1, rounds)
         one = list(table.weights)
         weights: list[int] = [1]
         for _ in range(rounds):
