@@ -447,3 +447,21 @@ def test_a_round_too_fine_to_walk_is_refused_before_it_is_walked(
     assert "lattice of 5,933,736,188,246 points" in err and "smaller denominators" in err
     with pytest.raises(CbjError, match="lattice of 200,000,002 points"):
         round_table([(Fraction(-1), Fraction(1, 2)), (Fraction(10**8 + 1, 10**8), Fraction(1, 2))])
+
+
+def test_an_output_suffix_that_contradicts_the_format_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As ``cbj chart`` refuses it; and without --format the suffix chooses the format."""
+    out = tmp_path / "x.png"
+    status, _, err = run_cli(
+        ["session", "--rounds", "3", *TINY_OPTIONS, "-o", str(out), "--format", "csv"], capsys
+    )
+    assert status == 2 and not out.exists()
+    assert err == (
+        f"cbj: error: --format csv contradicts the extension of '{out}' (which means png): "
+        "drop one or make them agree\n"
+    )
+    written = tmp_path / "x.csv"
+    status, _, _ = run_cli(["session", "--rounds", "3", *TINY_OPTIONS, "-o", str(written)], capsys)
+    assert status == 0 and written.read_text().startswith("# Session of 3 rounds")

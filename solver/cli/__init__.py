@@ -283,7 +283,7 @@ def _run(argv: list[str] | None) -> int:
         fail(error.format_message().replace("\n", " "))
     except (click.Abort, KeyboardInterrupt) as error:
         interrupted(process.exit_status(error))
-    except BrokenPipeError:
+    except (BrokenPipeError, process.ReaderGone):
         sys.stderr.close()  # the reader went away (e.g. `| head`): nothing left to say
         return 0
     return status if isinstance(status, int) else 0
