@@ -573,6 +573,11 @@ def _recall(path: str, key: str, checksum: str) -> Any | None:
     return found[1]
 
 
+def forget_recent() -> None:
+    """Drop the decoded entries kept by :data:`_RECENT` (a server short of memory asks)."""
+    _RECENT.clear()
+
+
 def _remember(path: str, key: str, checksum: str, value: Any) -> None:
     _RECENT[(path, key)] = (checksum, value)
     _RECENT.move_to_end((path, key))

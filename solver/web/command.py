@@ -20,7 +20,7 @@ import click
 import uvicorn
 
 from solver.model.checks import whole_number
-from solver.store.disk import default_cache
+from solver.store.disk import default_cache, forget_recent
 from solver.web.app import make_app
 from solver.web.jobs import Work
 from solver.web.memory import Memory, kept_budget, resident_bytes
@@ -80,7 +80,7 @@ def serve_workbench(
     memory_mb = whole_number(memory_mb, "memory MB", *MEMORY_MB_RANGE, ServeError)
     sock = listening(host, port)
     cap = memory_mb * 2**20
-    memory = Memory(kept_budget(cap, resident_bytes()), cap)
+    memory = Memory(kept_budget(cap, resident_bytes()), cap, (forget_recent,))
     disk = default_cache(warn=lambda m: click.echo(f"cbj: warning: {m}", err=True))
     bench = Workbench(WorkbenchStore(disk, memory=memory), Work(memory))
     app = make_app(bench, host, port)

@@ -80,6 +80,9 @@ CLIENT_JOBS = 6
 SPARE_WORKERS = 2
 #: How often the time limits are checked (seconds).
 WATCH_EVERY = 0.25
+#: How long a stopped job may go on without a progress report before its worker is
+#: replaced (seconds).
+GRACE = 5.0
 
 
 class Stopped(BaseException):
@@ -183,7 +186,7 @@ class Work:
     """
 
     def __init__(self, memory: Memory | None = None, start: bool = True) -> None:
-        self.memory = memory or Memory(256 * 2**20)
+        self.memory = memory if memory is not None else Memory(256 * 2**20)
         self.started = 0
         """How many jobs were submitted afresh (not shared): the tests count solves by it."""
         self.spares = 0
@@ -340,7 +343,7 @@ class Work:
                 if not job.stop_reason:
                     limit = _minutes(LIMITS[kind].seconds)
                     job.stop(f"stopped: it ran past its time limit of {limit}")
-                elif job.elapsed() > LIMITS[kind].seconds + 5:  # no report since: stuck
+                elif job.elapsed() > LIMITS[kind].seconds + GRACE:  # no report since: stuck
                     with self._lock:
                         if (
                             self._running[kind] is job

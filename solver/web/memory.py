@@ -24,7 +24,7 @@ import sys
 import threading
 import types
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 #: What a kept result never refers to on its own: its classes, modules and functions.
@@ -77,6 +77,8 @@ def give_back() -> None:
 RUNNING_SHARE = 0.25
 #: The least room kept results get, however large the server is at start.
 LEAST_KEPT = 32 * 2**20
+#: The share of the cap past which :meth:`Memory.fit` drops what is kept.
+NEAR_CAP = 0.85
 
 
 def kept_budget(cap: int, start: int) -> int:
@@ -92,12 +94,19 @@ class Memory:
     """Kept results, least recently used dropped first once their sizes pass ``budget``.
 
     ``cap`` (if given) is the whole process's resident size that :meth:`fit` keeps under
-    by dropping more.  Thread-safe.
+    by dropping more, and by calling ``releasers`` (other memories of the process that
+    can be emptied: the disk store's decoded entries).  Thread-safe.
     """
 
-    def __init__(self, budget: int, cap: int | None = None) -> None:
+    def __init__(
+        self,
+        budget: int,
+        cap: int | None = None,
+        releasers: tuple[Callable[[], None], ...] = (),
+    ) -> None:
         self.budget = budget
         self.cap = cap
+        self.releasers = releasers
         self.used = 0
         self._values: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
@@ -141,14 +150,17 @@ class Memory:
         return dropped
 
     def fit(self) -> None:
-        """While the process is over its cap, drop the older half of what is kept."""
+        """While the process is near its cap (:data:`NEAR_CAP` of it), drop the older half
+        of what is kept and empty the other memories (``releasers``)."""
         if self.cap is None:
             return
         for _ in range(8):
-            if resident_bytes() <= self.cap:
+            if resident_bytes() <= self.cap * NEAR_CAP:
                 return
             with self._lock:
                 dropped = self._drop(self.used // 2)
+            for release in self.releasers:
+                release()
             give_back()
             if not dropped:
                 return

@@ -64,8 +64,8 @@ class Workbench:
         self, store: WorkbenchStore | None = None, work: Work | None = None, memory_mb: int = 0
     ) -> None:
         memory = Memory(memory_mb * 2**20) if memory_mb else None
-        self.work = work or Work(memory)
-        self.store = store or WorkbenchStore(memory=self.work.memory)
+        self.work = work if work is not None else Work(memory)
+        self.store = store if store is not None else WorkbenchStore(memory=self.work.memory)
 
     def close(self) -> None:
         """Stop the workers."""
