@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from solver.model.cards import RANKS, SUITS, Card, Shoe
-from solver.model.checks import whole_in
+from solver.model.checks import shown, whole_in
 from solver.model.errors import ShoeError, SimulationError
 from solver.model.numbers import exact_json, float_json
 from solver.model.outcomes import bonus_outcome, bonus_pay
@@ -43,7 +43,7 @@ CARD_TYPES: tuple[Card, ...] = tuple(Card(rank, suit) for rank in RANKS for suit
 def check_seats(seats: int) -> int:
     """A number of seats, 1 to :data:`MAX_SEATS`."""
     if not whole_in(seats, 1, MAX_SEATS):
-        raise SimulationError(f"seats {seats!r} is out of range: use 1 to {MAX_SEATS}")
+        raise SimulationError(f"seats {shown(seats)} is out of range: use 1 to {MAX_SEATS}")
     return seats
 
 

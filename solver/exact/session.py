@@ -47,7 +47,7 @@ from solver.exact.lattice import (
     round_table,
 )
 from solver.exact.ruin import Method, Ruin, ruin_unlimited, ruin_within
-from solver.model.checks import is_whole, whole_in
+from solver.model.checks import is_whole, shown, whole_in
 from solver.model.errors import SessionError
 from solver.model.normal import QUANTILE_LEVELS
 from solver.model.numbers import exact_json, float_json, number_json
@@ -75,7 +75,9 @@ def check_rounds(rounds: object) -> int:
     100
     """
     if not whole_in(rounds, 1, MAX_ROUNDS):
-        raise SessionError(f"rounds {rounds!r} must be a whole number from 1 to {MAX_ROUNDS:,}")
+        raise SessionError(
+            f"rounds {shown(rounds)} must be a whole number from 1 to {MAX_ROUNDS:,}"
+        )
     return rounds
 
 
@@ -99,8 +101,8 @@ def parse_bankroll(bankroll: object) -> Fraction:
             value = Fraction(whole + (decimals or ""))
     if value is None or not 0 < value <= MAX_BANKROLL:
         raise SessionError(
-            f"bankroll {bankroll!r} must be a positive number of units up to {MAX_BANKROLL:,}, "
-            "e.g. 100, 12.5 or 25/2"
+            f"bankroll {shown(bankroll)} must be a positive number of units up to "
+            f"{MAX_BANKROLL:,}, e.g. 100, 12.5 or 25/2"
         )
     return value
 

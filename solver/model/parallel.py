@@ -20,7 +20,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
-from solver.model.checks import whole_in
+from solver.model.checks import shown, whole_in
 from solver.model.errors import BackendError, CbjError
 
 T = TypeVar("T")
@@ -54,7 +54,7 @@ def check_jobs(jobs: int, error: type[CbjError] = CbjError) -> int:
     2
     """
     if not (whole_in(jobs, 1) or jobs == -1):
-        raise error(f"jobs {jobs!r} is invalid: use 1 or more workers, or -1 for every core")
+        raise error(f"jobs {shown(jobs)} is invalid: use 1 or more workers, or -1 for every core")
     return jobs
 
 

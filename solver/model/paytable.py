@@ -243,6 +243,12 @@ class Paytable:
         tiers: Iterable[Tier] | None = None,
         **by_tier: Fraction | int | str,
     ) -> None:
+        if isinstance(tiers, str | bytes) or isinstance(pays, str | bytes):
+            raise TypeError(
+                "Paytable takes pays and tiers as sequences (a text is Paytable.parse's)"
+            )
+        if tiers is not None and not all(isinstance(t, Tier) for t in tiers):
+            raise TypeError("Paytable's tiers must be Tier values, e.g. tier_named('match')")
         listed = BONUS_TIERS if tiers is None else check_tiers(tuple(tiers))
         given: list[Fraction | int | str]
         if pays is not None:
@@ -300,6 +306,8 @@ class Paytable:
         >>> Paytable.parse("suited-match=15, rank-match=4, adjacent=1") == Paytable()
         True
         """
+        if not isinstance(text, str):
+            raise TypeError(f"Paytable.parse takes a str, not {type(text).__name__}")
         if "=" in text:
             return cls._parse_tiers(text)
         parts = text.split(":")

@@ -122,6 +122,12 @@ def check_length(path: Path) -> None:
     solver.model.errors.OutputError: cannot write 'xxx...': a name in it is longer than 255 bytes
     """
     shown = _show(str(path)[:20] + "..." if len(str(path)) > 40 else path)
+    if "\0" in str(path):
+        raise OutputError(f"cannot write {shown}: a file name cannot hold a NUL character")
+    try:
+        os.fsencode(path)
+    except UnicodeEncodeError:  # a lone surrogate: no file system can hold the name
+        raise OutputError(f"cannot write {shown}: the name is not valid text") from None
     if len(os.fsencode(path)) >= PATH_MAX:
         raise OutputError(f"cannot write {shown}: the path is longer than {PATH_MAX - 1} bytes")
     if any(len(os.fsencode(part)) > NAME_MAX for part in path.parts):

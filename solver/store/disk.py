@@ -50,6 +50,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from solver.exact.game import GameResult
+from solver.model.checks import whole_number
+from solver.model.errors import CbjError
 from solver.store.codecs import CODECS, StoredSolutions, cards_text, with_removed
 from solver.store.digest import sha256
 from solver.store.fingerprint import code_fingerprint, remembered_fingerprint
@@ -107,6 +109,21 @@ def default_max_bytes() -> int:
     if configured.isascii() and configured.isdigit() and len(configured) <= 9:
         return int(configured) * 1024 * 1024
     return DEFAULT_MAX_BYTES
+
+
+def _cap(max_bytes: object) -> int:
+    """A size cap given to :class:`DiskCache`: a whole number of bytes, 0 or more.
+
+    >>> _cap(float("nan"))
+    Traceback (most recent call last):
+    ...
+    TypeError: max_bytes must be a whole number of bytes (an int), not float
+    """
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
+        raise TypeError(
+            f"max_bytes must be a whole number of bytes (an int), not {type(max_bytes).__name__}"
+        )
+    return whole_number(max_bytes, "max_bytes", 0, None, CbjError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +189,7 @@ class DiskCache:
         self._folder = folder or "."  # as Path("") is
         self._real: str | None = None  # the folder resolved, once (:meth:`_resolved`)
         self._file = ""  # the database in the resolved folder
-        self.max_bytes = default_max_bytes() if max_bytes is None else max_bytes
+        self.max_bytes = default_max_bytes() if max_bytes is None else _cap(max_bytes)
         self._warn = warn
         self._fingerprint = fingerprint
         self._disabled = False
