@@ -180,8 +180,10 @@ def _connect(address: str) -> Any:
             made["client"] = Client(  # type: ignore[no-untyped-call]
                 address, timeout=CONNECT_TIMEOUT, set_as_default=False, security=security
             )
-        except Exception as error:  # any failure to connect is the user's address or network
+        except OSError as error:  # the address or the network: said as it is
             made["error"] = _first_line(error)
+        except Exception:  # it answered, in no protocol Dask speaks (a huge length, say)
+            made["error"] = "it answered, but not as a Dask scheduler (is the port its own?)"
 
     connecting = threading.Thread(target=make, name="cbj-dask-connect", daemon=True)
     connecting.start()

@@ -247,9 +247,10 @@ class Paytable:
             raise TypeError(
                 "Paytable takes pays and tiers as sequences (a text is Paytable.parse's)"
             )
-        if tiers is not None and not all(isinstance(t, Tier) for t in tiers):
+        given_tiers = None if tiers is None else tuple(tiers)  # once: it may be an iterator
+        if given_tiers is not None and not all(isinstance(t, Tier) for t in given_tiers):
             raise TypeError("Paytable's tiers must be Tier values, e.g. tier_named('match')")
-        listed = BONUS_TIERS if tiers is None else check_tiers(tuple(tiers))
+        listed = BONUS_TIERS if given_tiers is None else check_tiers(given_tiers)
         given: list[Fraction | int | str]
         if pays is not None:
             given = list(pays)
@@ -356,9 +357,11 @@ class Paytable:
         """This paytable's tier called ``name`` (either spelling), or :class:`RulesError`."""
         wanted = tier_named(name)
         if wanted not in self.tiers:
+            listed = [t.option for t in self.tiers]
+            choices = listed[0] if len(listed) == 1 else "one of " + ", ".join(listed)
             raise RulesError(
-                f"Bonus tier {wanted.option} is not in paytable {self}: use one of "
-                f"{', '.join(t.option for t in self.tiers)}"
+                f"Bonus tier {wanted.option} is not in paytable {self}, whose tiers are its "
+                f"own: use {choices}"
             )
         return wanted
 
