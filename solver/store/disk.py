@@ -112,17 +112,10 @@ def default_max_bytes() -> int:
 
 
 def _cap(max_bytes: object) -> int:
-    """A size cap given to :class:`DiskCache`: a whole number of bytes, 0 or more.
-
-    >>> _cap(float("nan"))
-    Traceback (most recent call last):
-    ...
-    TypeError: max_bytes must be a whole number of bytes (an int), not float
-    """
+    """A size cap given to :class:`DiskCache`: a whole number of bytes, 0 or more."""
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
-        raise TypeError(
-            f"max_bytes must be a whole number of bytes (an int), not {type(max_bytes).__name__}"
-        )
+        kind = type(max_bytes).__name__
+        raise TypeError(f"max_bytes must be a whole number of bytes (an int), not {kind}")
     return whole_number(max_bytes, "max_bytes", 0, None, CbjError)
 
 
