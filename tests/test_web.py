@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx2 as httpx
 import pytest
@@ -23,19 +23,22 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 import solver
-from solver.exact.game import GameResult
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
+from solver.results.game import GAME, GameResult
+from solver.results.kinds import Key, Kind
 from solver.web import views
 from solver.web.app import make_app
 from solver.web.form import RULE_FIELDS, read_rules
-from solver.web.jobs import Kind, Work
+from solver.web.jobs import Kind as JobKind
+from solver.web.jobs import Work
 from solver.web.pages import REPORT_SIZES
 from solver.web.work import WorkbenchStore
 from solver.web.workbench import Workbench
 from tests.conftest import run_cli
 from tests.workbench_server import started_workbench
 
+T = TypeVar("T")
 BASE = "http://127.0.0.1:8021"
 #: What the app's own pages send with a POST.
 OURS = {"origin": BASE, "sec-fetch-site": "same-origin"}
@@ -55,22 +58,11 @@ class CountingStore:
         self.delay = delay
         self._lock = threading.Lock()
 
-    def game(self, rules: Rules, removed: Any, exact: bool, compute: Callable[[], Any]) -> Any:
-        with self._lock:
-            self.solves += 1
-        time.sleep(self.delay)  # long enough for every request to arrive meanwhile
-        return compute()
-
-    def chart(self, rules: Rules, compute: Callable[[], Any]) -> Any:
-        return compute()
-
-    def effects_of_removal(self, rules: Rules, removed: Any, exact: bool, compute: Any) -> Any:
-        return compute()
-
-    def simulation(self, rules: Rules, settings: Any, compute: Callable[[], Any]) -> Any:
-        return compute()
-
-    def study(self, kind: str, rules: Rules, settings: Any, compute: Callable[[], Any]) -> Any:
+    def fetch(self, kind: Kind[T], key: Key, compute: Callable[[], T]) -> T:
+        if kind == GAME:
+            with self._lock:
+                self.solves += 1
+            time.sleep(self.delay)  # long enough for every request to arrive meanwhile
         return compute()
 
 
@@ -342,13 +334,13 @@ def test_serve_refuses_a_bad_address_in_one_line(
 
 def test_a_newer_job_supersedes_the_oldest_one_waiting() -> None:
     work = Work(start=False)  # an exact solve's queue holds two
-    first = work.submit("first", lambda job: 1, Kind.EXACT)
-    assert work.submit("first", lambda job: 2, Kind.EXACT) is first  # the same input: the same job
-    work.submit("second", lambda job: 3, Kind.EXACT)
-    third = work.submit("third", lambda job: 3, Kind.EXACT)
+    first = work.submit("first", lambda job: 1, JobKind.EXACT)
+    assert work.submit("first", lambda job: 2, JobKind.EXACT) is first  # the same input: same job
+    work.submit("second", lambda job: 3, JobKind.EXACT)
+    third = work.submit("third", lambda job: 3, JobKind.EXACT)
     assert first.superseded and not third.superseded
     assert work.find("first") is None and work.find("third") is third
-    again = work.submit("first", lambda job: 4, Kind.EXACT)  # asked again: a new job, which wins
+    again = work.submit("first", lambda job: 4, JobKind.EXACT)  # asked again: a new job, which wins
     assert again is not first and work.find("second") is None
     again.run()
     assert again.result() == 4

@@ -27,7 +27,7 @@ from solver.present.style import edge_percent, long_count, minus, one_in, signed
 from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
-    from solver.exact.game import GameResult, JointOutcomes
+    from solver.results.game import GameResult, JointOutcomes
 
 
 def summary_section(game: GameResult[Fraction]) -> Section:
@@ -250,6 +250,7 @@ def appendix_section(game: GameResult[Fraction]) -> Section:
                 tuple((name, minus(str(value))) for name, value in values),
                 caption="Every headline figure as an exact fraction.",
                 numeric=False,
+                long_numbers=True,
             ),
             Grid(
                 ("main-wager outcome", "combinations"),
@@ -259,6 +260,7 @@ def appendix_section(game: GameResult[Fraction]) -> Section:
                 f"({len(str(cycle))} digits; the player's and dealer's draws make it large), "
                 "so that every count is a whole number.",
                 numeric=False,
+                long_numbers=True,
             ),
         ),
     )
