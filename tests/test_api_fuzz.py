@@ -163,7 +163,9 @@ SCALARS = st.one_of(
     st.none(),
     st.booleans(),
     st.sampled_from([object(), Card.parse("As"), Rules(decks=1), Paytable(), Path("x")]),
-    st.sampled_from([np.float64(1.5), np.int64(2), np.float32("nan"), b"x", "a\0", "\ud800"]),
+    # (a lone surrogate is left to LEAKS_41: in a warning it could not cross to xdist's
+    # controller, which needs UTF-8)
+    st.sampled_from([np.float64(1.5), np.int64(2), np.float32("nan"), b"x", "a\0"]),
 )
 VALUES = st.one_of(
     SCALARS,
