@@ -32,7 +32,7 @@ from solver.web.app import make_app
 from solver.web.form import RULE_FIELDS, read_rules
 from solver.web.jobs import Kind as JobKind
 from solver.web.jobs import Work
-from solver.web.pages import REPORT_SIZES
+from solver.web.pages import REPORT_SIZES, REPORT_TEXTS
 from solver.web.work import WorkbenchStore
 from solver.web.workbench import Workbench
 from tests.conftest import run_cli
@@ -189,7 +189,11 @@ def test_a_search_over_the_limit_is_refused_with_the_cli_hint(idle: TestClient) 
 
 FIELDS = [
     *RULE_FIELDS,
-    *(name for name, _, _ in REPORT_SIZES),
+    *(name for name, *_ in REPORT_SIZES),
+    *(name for name, *_ in REPORT_TEXTS),
+    "paytables",
+    "strategy",
+    "strategy_chart_text",
     "solve_for",
     "target",
     "band",

@@ -16,12 +16,17 @@ from functools import partial
 from solver.exact.chart import (  # the chart's exact column workspace, shared with its search
     _Column,
     best_chart,
+    stored_chart,
     verify_chart,
 )
-from solver.model.cells import ROWS, Action, Actions, Cell
+from solver.exact.game import solutions_of
+from solver.model.cards import value_label
+from solver.model.cells import ROWS, Action, Actions, Cell, cell_name
+from solver.model.errors import HandError
 from solver.model.hands import hand_of, is_player_blackjack
-from solver.results.charts import CellCost, Chart, ChartCheck, ChartCosts
+from solver.results.charts import CHART_COSTS, CellCost, Chart, ChartCheck, ChartCosts
 from solver.results.game import GameResult
+from solver.results.kinds import Key, Store
 
 
 def _column_value(
@@ -143,3 +148,33 @@ def chart_costs(
         columns = {b: column for b, column in columns.items() if b in wanted}
     flips = _flip_costs(game, columns, best, lambda b, column: iter(column.order))
     return ChartCosts(best, {(c.cell, c.bonus): replace(c, cost=-c.cost) for c in flips})
+
+
+def stored_costs(game: GameResult[Fraction], cache: Store | None = None) -> ChartCosts:
+    """:func:`chart_costs` of the best chart of ``game`` (an exact solve of a full shoe),
+    kept in ``cache`` under its rules with the chart itself."""
+    rules = game.rules
+
+    def compute() -> ChartCosts:
+        return chart_costs(game, stored_chart(rules, game, cache))
+
+    if cache is None or game.removed:
+        return compute()
+    return cache.fetch(CHART_COSTS, Key(rules, exact=True), compute)
+
+
+def cell_cost(game: GameResult[Fraction], chart: Actions, cell: Cell, bonus: int) -> CellCost:
+    """What playing one cell of ``chart`` the other way costs per round, every other cell as
+    the chart has it: :func:`chart_costs`' figure for that cell, found from its column alone.
+
+    Negative where the other way is better (a chart that is not the best).
+    """
+    solution = solutions_of(game).get(bonus)
+    column = None if solution is None else _Column.of(solution, bonus)
+    if column is None or cell not in column.members:
+        raise HandError(f"no hand of {cell_name(cell)} arises against {value_label(bonus)}")
+    chosen = {c: chart.action(c, bonus) for c in column.members}
+    if chosen[cell] is Action.NONE:
+        raise HandError(f"the chart has no play for {cell_name(cell)} v {value_label(bonus)}")
+    (flip,) = _flip_costs(game, {bonus: column}, chart, lambda b, c: iter([cell]))
+    return replace(flip, cost=-flip.cost)

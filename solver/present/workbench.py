@@ -20,10 +20,11 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from solver.model.numbers import int_text
 from solver.model.outcomes import MAIN_OUTCOMES
 from solver.model.rules import RULE_TABLE, PresetName, Rules
 from solver.present.formats import rule_cell
-from solver.present.style import amount, edge_percent, one_in, signed
+from solver.present.style import amount, edge_percent, one_in, signed, signed_percent
 from solver.present.wording import rules_sentence
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ PAGES = (
     ("/compare", "Compare"),
     ("/chart", "Chart"),
     ("/report", "Report"),
+    ("/practice", "Practice"),
 )
 _OUTCOME_WORDS = {"blackjack": "blackjack", "win": "win", "push": "tie", "lose": "loss"}
 
@@ -51,29 +53,45 @@ def link(path: str, query: Mapping[str, str]) -> str:
     return path + ("?" + urlencode(given) if given else "")
 
 
-def page(title: str, here: str, body: str, query: Mapping[str, str], busy: bool = False) -> str:
-    """A whole page: the navigation (each link keeps the rules), then ``body``.
-
-    ``busy`` pages refresh themselves every second when the script does not run.
-    """
+def site_header(here: str, query: Mapping[str, str], extra: str = "", inset: bool = False) -> str:
+    """The navigation bar every page has (each link keeps the rules), and ``extra`` after it
+    (the Chart page's downloads); styled by ``/static/site.css`` alone.  ``inset``: it sits
+    in a page with a padded body (the chart's), which it reaches across to its edges."""
     nav = "".join(
         f'<a href="{escape(link(path, query))}"'
         + (' aria-current="page"' if path == here else "")
         + f">{name}</a>"
         for path, name in PAGES
     )
+    return (
+        f'<header class="site{" inset" if inset else ""}">'
+        '<p class="brand">Community Blackjack workbench</p>'
+        f'<nav aria-label="Pages">{nav}</nav>{extra}</header>'
+    )
+
+
+def page(title: str, here: str, body: str, query: Mapping[str, str], busy: bool = False) -> str:
+    """A whole page: the navigation (each link keeps the rules), then ``body``.
+
+    ``busy`` pages refresh themselves every second when the script does not run.
+    """
     refresh = '<noscript><meta http-equiv="refresh" content="1"></noscript>' if busy else ""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)} - Community Blackjack workbench</title>"
-        '<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/workbench.css">'
-        f'<script src="/static/workbench.js" defer></script>{refresh}</head>'
-        f'<body data-page="{escape(here)}"><header><p class="brand">Community Blackjack '
-        f'workbench</p><nav aria-label="Pages">{nav}</nav></header>'
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/site.css">'
+        '<link rel="stylesheet" href="/static/workbench.css">'
+        f'<script src="/static/workbench.js" defer></script>{_own_script(here)}{refresh}</head>'
+        f'<body data-page="{escape(here)}">{site_header(here, query)}'
         f"<main><h1>{escape(title)}</h1>{body}</main></body></html>\n"
     )
+
+
+def _own_script(here: str) -> str:
+    """A page's own script beside the workbench's (the Practice page's)."""
+    return '<script src="/static/practice.js" defer></script>' if here == "/practice" else ""
 
 
 def _error(name: str, errors: Mapping[str, str], prefix: str) -> str:
@@ -177,6 +195,28 @@ def form_error(errors: Mapping[str, str]) -> str:
 # Figures.
 
 
+def _grouped(digits: str) -> str:
+    """Digits in groups of three from the right, a line break allowed between groups."""
+    head = len(digits) % 3 or 3
+    groups = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
+    return "<wbr>".join(groups)
+
+
+def exact_html(value: Fraction | int) -> str:
+    """An exact number that may run to dozens of digits, as HTML that wraps between groups
+    of three digits (and after the fraction bar), never widening the page.
+
+    >>> exact_html(Fraction(1234567, 89))
+    '<span class="long-number">1<wbr>234<wbr>567/<wbr>89</span>'
+    """
+    value = Fraction(value)
+    sign = "\u2212" if value < 0 else ""
+    text = sign + _grouped(int_text(abs(value.numerator)))
+    if value.denominator != 1:
+        text += "/<wbr>" + _grouped(int_text(value.denominator))
+    return f'<span class="long-number">{text}</span>'
+
+
 def _figure(name: str, value: Fraction | float, text: str, exact: bool) -> str:
     """A figure as text, with its float (and fraction) in data attributes for scripts and tests."""
     extra = (
@@ -185,7 +225,9 @@ def _figure(name: str, value: Fraction | float, text: str, exact: bool) -> str:
         else ""
     )
     fraction = (
-        f' <span class="fraction">= {value}</span>' if exact and isinstance(value, Fraction) else ""
+        f' <span class="fraction">= {exact_html(value)}</span>'
+        if exact and isinstance(value, Fraction)
+        else ""
     )
     data = f'data-figure="{name}" data-value="{float(value)!r}"{extra}'
     return f"<span {data}>{escape(text)}</span>{fraction}"
@@ -202,12 +244,17 @@ def _row(cells: Sequence[str], head: bool = False) -> str:
 def html_table(
     caption: str, headers: Sequence[str], rows: Sequence[Sequence[str]], kind: str = ""
 ) -> str:
+    """A table whose caption stands above its box, the box scrolling sideways on its own
+    when the table is wider than the page (a labelled region, with a cue the script shows
+    when it does)."""
     head = "".join(f'<th scope="col">{escape(h)}</th>' for h in headers)
     body = "".join(_row(r) for r in rows)
     cls = f' class="{kind}"' if kind else ""
     return (
-        f'<div class="scroll"><table{cls}><caption>{escape(caption)}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+        f'<div class="table-box"><p class="caption">{escape(caption)}</p>'
+        '<p class="cue" hidden>Scroll the table sideways \u2192</p>'
+        f'<div class="scroll" role="region" tabindex="0" aria-label="{escape(caption)}">'
+        f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div></div>"
     )
 
 
@@ -408,14 +455,42 @@ def idle_html(what: str, start: bool = False) -> str:
     return f'<p class="idle" id="idle"{flag}>{escape(what)}</p>'
 
 
-def game_body(fields: str, figures: str, progress: Progress | None, back: str = "") -> str:
-    """The Game page: the rules form beside the figures (or the progress of their solve).
+def headline_html(game: GameResult[Any] | None) -> str:
+    """The Game page's headline figures, the main wager's EV and the round's house edge, for
+    the summary that stays in view as the rules are changed (dashes before a solve)."""
+    if game is None:
+        main = round_edge = "\u2014"
+        data = ("", "")
+    else:
+        ev = game.expected_value
+        edge = game.round_house_edge if game.bonus is not None else None
+        main = signed_percent(ev)
+        round_edge = "\u2014" if edge is None else edge_percent(edge)
+        data = (
+            f' data-value="{float(ev)!r}"',
+            "" if edge is None else f' data-value="{float(edge)!r}"',
+        )
+    return (
+        f'<span class="headline">Main wager EV <strong data-headline="main-ev"{data[0]}>'
+        f"{escape(main)}</strong></span>"
+        f'<span class="headline">Round house edge <strong data-headline="round-house-edge"'
+        f"{data[1]}>{escape(round_edge)}</strong></span>"
+    )
+
+
+def game_body(
+    fields: str, figures: str, progress: Progress | None, back: str = "", summary: str = ""
+) -> str:
+    """The Game page: a summary of the headline figures that stays in view, then the rules
+    form beside the figures (or the progress of their solve).
 
     The form posts (a solve is work: only a POST starts it); the page's address keeps the
     rules, and the script asks for the figures as the designer types.
     """
     busy = ' aria-busy="true"' if progress is not None else ""
     return (
+        f'<div id="summary" class="summary" aria-live="polite">{summary or headline_html(None)}'
+        "</div>"
         '<div class="columns"><form id="rules" class="rules" method="post" action="/">'
         f'{fields}<button type="submit">Show figures</button></form>'
         f'<section id="results" aria-live="polite">{progress_html(progress, back)}'

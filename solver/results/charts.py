@@ -200,3 +200,5 @@ class ChartCosts(Tabular):
 
 #: Best charts, kept by their rules (a full shoe).
 CHART: Kind[Chart] = Kind("chart", Chart)
+#: The best chart's costs cell by cell, kept by their rules (a full shoe).
+CHART_COSTS: Kind[ChartCosts] = Kind("chart-costs", ChartCosts)
