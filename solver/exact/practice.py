@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from solver.exact.chart_costs import cell_cost
+from solver.exact.chart_costs import cell_figures
 from solver.exact.game import advise
 from solver.model.cards import Card
 from solver.model.cells import cell_of
@@ -48,9 +48,11 @@ def grade_play(
         chart = costs.chart.action(cell, value)
         found = costs.cells.get((cell, value))
         cost = Fraction(0) if found is None else found.cost
+        frequency = costs.frequencies.get((cell, value), Fraction(0))
     else:
         chart = own.action(cell, value)
-        cost = cell_cost(game, own, cell, value).cost
+        flip, frequency = cell_figures(game, own, cell, value)
+        cost = flip.cost
     return Grade(
         bonus,
         tuple(hand),
@@ -61,5 +63,6 @@ def grade_play(
         Fraction(advice.stand),
         Fraction(advice.hit),
         cost,
+        frequency,
         len(seen),
     )

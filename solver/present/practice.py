@@ -205,48 +205,55 @@ def _showdown(rules: Rules, settled: Settlement) -> list[tuple[str, str, str]]:
 
 
 def grade_html(grade: Grade | None) -> str:
-    """The last decision's grade: right or a mistake against the chart, what the mistake
-    costs, and perfect play's choice for this hand in this shoe."""
+    """The last decision's grade: right or a mistake against the chart; what this hand gave
+    up against perfect play for it in this shoe; what the chart's cell costs played the
+    other way every time, per 100 rounds at its frequency."""
     if grade is None:
         return ""
     cell = f"{cell_name(grade.cell)} against a Bonus {value_label(grade.bonus.points)}"
-    chart_play = _PLAY_WORDS[grade.chart]
-    per_100 = grade.per_100_rounds
+    verdict = "wrong" if grade.mistake else "right"
+    said = "Mistake" if grade.mistake else "Right"
+    head = (
+        f'<p class="verdict {verdict}">{said}: {escape(grade.chart_name)} says '
+        f"<strong>{_PLAY_WORDS[grade.chart]}</strong> on {escape(cell)}.</p>"
+    )
     hand_cost = grade.hand_cost
-    cost = _number(per_100, 'data-cost="cell"') + " per 100 rounds at this cell's frequency"
-    if grade.mistake:
-        head = (
-            f'<p class="verdict wrong">Mistake: {escape(grade.chart_name)} says '
-            f"<strong>{chart_play}</strong> on {escape(cell)}.</p>"
-            f"<p>Playing it the other way every time costs {cost} "
-            f'<small class="exact">= {exact_html(per_100)}</small>.</p>'
+    perfect = "hits" if grade.perfect.value == "hit" else "stands"
+    evs = (
+        f"stand {escape(signed(grade.stand, 4))}, hit {escape(signed(grade.hit, 4))}; "
+        f"{grade.seen} cards seen"
+    )
+    if hand_cost:
+        hand = (
+            f"Your {grade.play.value} gave up "
+            + _number(hand_cost, 'data-cost="hand"')
+            + f' <small class="exact">= {exact_html(hand_cost)}</small> of a main unit on this '
+            f"hand: perfect play for it in this shoe {perfect} ({evs})."
         )
     else:
-        head = (
-            f'<p class="verdict right">Right: {escape(grade.chart_name)} says '
-            f"<strong>{chart_play}</strong> on {escape(cell)}.</p>"
-            f"<p>The other way would cost {cost}.</p>"
+        hand = (
+            f'Your {grade.play.value} gave up <span data-cost="hand" data-exact="0">nothing'
+            f"</span> on this hand: perfect play for it in this shoe {perfect} too ({evs})."
         )
-    perfect = "hits" if grade.perfect.value == "hit" else "stands"
-    lost = (
-        _number(hand_cost, 'data-cost="hand"')
-        + f' <small class="exact">= {exact_html(hand_cost)}</small>'
-    )
-    against = (
-        f"Perfect play for this hand in this shoe ({grade.seen} cards seen) {perfect}: "
-        f"stand {escape(signed(grade.stand, 4))}, hit {escape(signed(grade.hit, 4))} per unit. "
-        + (
-            f"Your {grade.play.value} gave up {lost} of a main unit on this hand."
-            if hand_cost
-            else f"Your {grade.play.value} gave up nothing on this hand."
+    per_100 = grade.per_100_rounds
+    often = ""
+    if grade.per_mistake is not None:
+        often = (
+            f": the cell comes up in {float(grade.frequency) * 100:.2f}% of rounds, "
+            f"{float(grade.per_mistake):.4f} each time"
         )
+    made = "Made every time, this mistake costs" if grade.mistake else "The other way would cost"
+    cell_cost = (
+        f"{made} "
+        + _number(per_100, 'data-cost="cell"')
+        + f' <small class="exact">= {exact_html(per_100)}</small> per 100 rounds{often}.'
     )
     return (
         f'<div class="grade" data-mistake="{str(grade.mistake).lower()}" '
         f'data-cell="{escape(cell_name(grade.cell))}" data-bonus="{grade.bonus.points}" '
         f'data-play="{grade.play.value}" data-chart="{grade.chart.value}" '
         f'data-perfect="{grade.perfect.value}" data-seen-count="{grade.seen}">'
-        f"{head}<p>{against}</p></div>"
+        f"{head}<p>{hand}</p><p>{cell_cost}</p></div>"
     )
 
 

@@ -72,15 +72,22 @@ DEFAULT_PENETRATION = Fraction(3, 4)
 MIN_CARDS_LEFT = 24
 
 
+def file_name(chart: ChartGrid) -> str:
+    """A chart's file name alone, without the folders it was read from.
+
+    >>> file_name(ChartGrid("chart:charts/mine.csv", {}))
+    'mine.csv'
+    """
+    return chart.name.removeprefix("chart:").replace("\\", "/").rsplit("/", 1)[-1]
+
+
 def chart_name(chart: ChartGrid | None) -> str:
     """The chart a session learns, in words: the printed chart, or the player's by file name.
 
     >>> chart_name(None)
     'the printed chart'
     """
-    return (
-        "the printed chart" if chart is None else f"your chart {chart.name.removeprefix('chart:')}"
-    )
+    return "the printed chart" if chart is None else f"your chart {file_name(chart)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +149,8 @@ class Grade:
     stand: Fraction
     hit: Fraction
     cell_cost: Fraction
+    frequency: Fraction
+    """How often play by the chart reaches this cell: the chance per round (0 if never)."""
     seen: int
     """Cards out of the shoe before this decision besides the hand and the Bonus card."""
 
@@ -166,6 +175,12 @@ class Grade:
         """The cell's cost over 100 rounds: what this mistake costs made every time."""
         return 100 * self.cell_cost
 
+    @property
+    def per_mistake(self) -> Fraction | None:
+        """What playing the cell unlike the chart costs each time it comes up, on average
+        over its hands (None for a cell the chart never reaches)."""
+        return self.cell_cost / self.frequency if self.frequency else None
+
     def to_json(self) -> dict[str, Any]:
         """The grade as JSON."""
         return {
@@ -181,6 +196,7 @@ class Grade:
             "mistake": self.mistake,
             "hand_cost": exact_json(self.hand_cost),
             "cell_cost_per_100_rounds": exact_json(self.per_100_rounds),
+            "cell_frequency": exact_json(self.frequency),
             "seen": self.seen,
         }
 

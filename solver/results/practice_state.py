@@ -40,6 +40,7 @@ from solver.results.practice import (
     PracticeState,
     Score,
     Settlement,
+    file_name,
 )
 
 #: The state's format; a page holding an older one starts a new session.
@@ -80,7 +81,7 @@ def state_json(state: PracticeState) -> dict[str, Any]:
         "drill": setup.drill.value,
         "chart": None
         if chart is None
-        else {"name": chart.name.removeprefix("chart:"), "csv": chart_csv(chart)},
+        else {"name": file_name(chart)[:MAX_NAME], "csv": chart_csv(chart)},
         "shoe": shoe_text(state.shoe),
         "shoes": state.shoes,
         "rounds": state.rounds,
