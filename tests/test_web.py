@@ -134,7 +134,9 @@ class _Scripts(HTMLParser):
         self._in_script = False
 
 
-@pytest.mark.parametrize("path", ["/", "/paytable", "/compare", "/report", "/static/workbench.js"])
+@pytest.mark.parametrize(
+    "path", ["/", "/paytable", "/compare", "/report", "/practice", "/static/workbench.js"]
+)
 def test_every_response_forbids_inline_script_framing_and_sniffing(
     idle: TestClient, path: str
 ) -> None:
@@ -225,7 +227,9 @@ TEXTS = st.one_of(
 @given(
     field=st.sampled_from(FIELDS),
     text=TEXTS,
-    path=st.sampled_from(["/", "/api/game", "/paytable", "/compare", "/report", "/chart"]),
+    path=st.sampled_from(
+        ["/", "/api/game", "/paytable", "/compare", "/report", "/chart", "/practice"]
+    ),
 )
 def test_no_input_gives_a_500(
     idle: TestClient, field: str, text: str, path: str, monkeypatch: pytest.MonkeyPatch

@@ -345,10 +345,13 @@ def empty_parts() -> dict[str, str]:
 DRILL_CHOICES = tuple((d.value, d.words) for d in Drill)
 
 
-def practice_body(parts: Mapping[str, str], setup: str, state: str) -> str:
+def practice_body(
+    parts: Mapping[str, str], setup: str, state: str, open_setup: bool = False
+) -> str:
     """The Practice page: the grade, the table and the buttons, then the score and the
-    session's settings (beside them on a wide screen); one form, whose buttons post a play
-    (the script posts them itself)."""
+    session's settings (beside them on a wide screen, open before a session or to show an
+    error); one form, whose buttons post a play (the script posts them itself)."""
+    shown = " open" if open_setup else ""
     return (
         '<form id="practice" class="practice" method="post" action="/practice">'
         f'<input type="hidden" name="state" id="practice-state" value="{escape(state)}">'
@@ -359,7 +362,7 @@ def practice_body(parts: Mapping[str, str], setup: str, state: str) -> str:
         f'<div id="buttons" class="actions">{parts["buttons"]}</div></div>'
         '<div class="side">'
         f'<section id="score" aria-live="polite">{parts["score"]}</section>'
-        f'<details id="setup" class="setup"><summary>Session: drill, chart, seed, rules'
+        f'<details id="setup" class="setup"{shown}><summary>Session: drill, chart, seed, rules'
         f"</summary>{setup}</details></div></form>"
     )
 
@@ -401,9 +404,10 @@ def _text(name: str, label: str, given: str, placeholder: str, hint: str,
 def setup_html(values: Mapping[str, str], errors: Mapping[str, str], rules_fields: str) -> str:
     """The session's settings: the drill, the chart to learn, the seed, the penetration and
     the rules, with the button that starts a session."""
+    invalid = ' aria-invalid="true"' if "chart" in errors else ""
     chart = (
         '<input type="file" id="f-chart" accept=".csv,.json,text/csv,application/json" '
-        'aria-describedby="help-chart error-chart">'
+        f'aria-describedby="help-chart error-chart"{invalid}>'
         f'<input type="hidden" name="chart_text" id="f-chart_text" '
         f'value="{escape(values.get("chart_text", ""))}">'
         f'<input type="hidden" name="chart_name" id="f-chart_name" '

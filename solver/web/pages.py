@@ -290,7 +290,7 @@ def _report_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str:
         return str(query.get(name, ""))[:MAX_FIELD_TEXT]
 
     sizes = "".join(
-        html.text_field(name, label, get(name) or f"{default}", f"{default}", hint, errors)
+        html.text_field(name, label, get(name) or f"{default:,}", f"{default:,}", hint, errors)
         for name, label, hint, default in REPORT_SIZES
     )
     texts = "".join(

@@ -359,7 +359,7 @@ def practice_page(ask: Ask) -> Response:
     form = read_rules(ask.fields)
     rules = html.rules_fields(form.values, form.errors, form.rules)
     setup = practice_html.setup_html(values, errors, rules)
-    body = practice_html.practice_body(parts, setup, state)
+    body = practice_html.practice_body(parts, setup, state, not state or bool(errors))
     status = 200 if found is None or found.status == 202 else found.status
     return HTMLResponse(html.page("Practice", "/practice", body, form.query()), status)
 

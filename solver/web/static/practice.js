@@ -59,7 +59,10 @@
         body: params,
         headers: { accept: "application/json" },
       });
-      answer = await response.json();
+      const type = response.headers.get("content-type") || "";
+      answer = type.includes("json")
+        ? await response.json()
+        : { status: "refused", error: await response.text() };  // a form over the limit
     } catch (error) {
       busy = false;
       errorBox.textContent = "The server did not answer: press the button again.";
@@ -141,9 +144,10 @@
   } catch (error) {
     saved = null;
   }
-  if (saved && saved.state && !stateField.value) {
+  if (saved && saved.state && !stateField.value) {  // carry on the session kept here
     stateField.value = saved.state;
     shown = saved.parts || {};
     put(shown);
+    document.getElementById("setup").open = false;
   }
 })();
