@@ -149,7 +149,8 @@ def test_every_response_forbids_inline_script_framing_and_sniffing(
         return
     scripts = _Scripts()
     scripts.feed(response.text)
-    assert scripts.inline == [] and scripts.sources == ["/static/workbench.js"]
+    own = ["/static/practice.js"] if path == "/practice" else []
+    assert scripts.inline == [] and scripts.sources == ["/static/workbench.js", *own]
     assert "http://" not in response.text and "https://" not in response.text  # nothing remote
 
 
