@@ -422,7 +422,8 @@ def progress_html(progress: Progress | None, back: str = "") -> str:
         if progress.total
         else "<progress></progress>"
     )
-    steps = f" ({progress.done} of {progress.total})" if progress.total else ""
+    share = f", {100 * progress.done // progress.total}%" if progress.total else ""
+    steps = f" ({progress.done} of {progress.total}{share})" if progress.total else ""
     words = f"{progress.label}{steps}, {progress.seconds:.0f} s"
     if progress.position:
         words = f"{progress.label}: waiting, {_ordinal(progress.position)} in its queue"

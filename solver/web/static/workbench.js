@@ -223,9 +223,11 @@
     input.form.addEventListener("submit", (event) => {
       if (input.form.dataset.read === "yes") return;
       event.preventDefault();
+      const submitter = event.submitter;
       reading.then(() => {
         input.form.dataset.read = "yes";
-        input.form.requestSubmit(event.submitter);
+        // a task later: a form cannot be sent again while its submit event is being fired
+        setTimeout(() => input.form.requestSubmit(submitter), 0);
       });
     });
   }
