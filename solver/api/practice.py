@@ -25,7 +25,7 @@ from solver.exact.chart_costs import stored_costs
 from solver.exact.game import solve_game
 from solver.exact.practice import grade_play
 from solver.model.chart_file import ChartGrid
-from solver.model.checks import MAX_SEED, checked, finite_fraction, shown, whole_in
+from solver.model.checks import MAX_SEED, checked, finite_fraction, short_number, shown, whole_in
 from solver.model.errors import PracticeError
 from solver.model.rules import Rules
 from solver.results.kinds import Store
@@ -62,10 +62,10 @@ def parse_penetration(value: str | float | Fraction | None) -> Fraction:
     """
     if value is None:
         return DEFAULT_PENETRATION
-    if isinstance(value, Fraction):
-        share = value
-    elif isinstance(value, float | int):
-        share = finite_fraction(float(value), "penetration", PracticeError)
+    if isinstance(value, Fraction | int):
+        share = Fraction(value)
+    elif isinstance(value, float):
+        share = finite_fraction(value, "penetration", PracticeError)
     else:
         text = value.strip()
         percent = text.endswith("%")
@@ -79,7 +79,7 @@ def parse_penetration(value: str | float | Fraction | None) -> Fraction:
         share = Fraction(number) / (100 if percent else 1)
     if not MIN_PENETRATION <= share <= 1:
         raise PracticeError(
-            f"penetration {shown(float(share))} is out of range: deal from 0.1 to 1 of the shoe "
+            f"penetration {short_number(share)} is out of range: deal from 0.1 to 1 of the shoe "
             "before a reshuffle"
         )
     return share
