@@ -26,7 +26,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.exact import kernel, player
+from solver.exact import _numpy, kernel, player
 from solver.exact.dealer import (
     _distinct_sizes,
     _groups_of,
@@ -36,11 +36,10 @@ from solver.exact.dealer import (
 )
 from solver.exact.modular import extend, moduli, rebuild
 from solver.exact.player import solve_exact, solve_exact_plain, solve_float
-from solver.exact.player_hands import hand_space, showdown_classes, showdown_tables
+from solver.exact.player_hands import HandSpace, hand_space, showdown_classes, showdown_tables
 from solver.model.cards import Shoe
 from solver.model.counts import SYSTEMS
 from solver.model.errors import ShoeError
-from solver.model.kernels import KernelError
 from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Paytable, Rules
 from solver.sim import (
     AlwaysStand,
@@ -50,6 +49,7 @@ from solver.sim import (
     StandOn,
     Strategy,
     TableStrategy,
+    _deal_numpy,
     shoe_codes,
     simulate,
 )
@@ -79,11 +79,9 @@ def restore_kernel() -> Iterator[None]:
 
 
 def compiled_module() -> ModuleType:
-    """Switch to the compiled kernel and return its extension (the refusal tests call it)."""
-    kernel.use("compiled")
-    module = kernel.native()
-    assert module is not None
-    return module
+    """The exact side's compiled twin (the refusal tests call it directly)."""
+    assert kernel.COMPILED is not None, "the compiled kernel is not built"
+    return kernel.COMPILED
 
 
 def both(compute: Callable[[], T]) -> tuple[T, T]:
@@ -193,15 +191,29 @@ def test_standings_sums_by_class_and_the_solutions_tuples_are_numpys(
     classes = showdown_classes(rules, space)
     numpy_sums = np.stack([(dealer * (classes == k)).sum(axis=1) for k in range(3)], 1)
     slow = solve_float(rules, space)
-    module = compiled_module()
-    tables = showdown_tables(rules, bonus)
-    stand_vec, stand, hit, hitting, played = kernel.solve_hands(module, space, dealer, tables)
+    stand_vec, stand, hit, hitting, played = solved_hands(compiled_module(), space, dealer, rules)
     assert stand_vec.tobytes() == numpy_sums.tobytes()
     assert tuple(stand.tolist()) == slow.stand
-    assert tuple(hit.tolist()) == slow.hit and tuple(hitting.tolist()) == slow.hitting
-    assert kernel.rows(module, played, np.arange(len(hit))) == slow.outcomes
+    assert tuple(hit.tolist()) == slow.hit and tuple(hitting.astype(bool).tolist()) == slow.hitting
+    n = len(hit)
+    assert compiled_module().rows(played, np.arange(n)) == slow.outcomes
     order = np.arange(len(dealer))[::-1].copy()
-    assert kernel.rows(module, dealer, order) == tuple(map(tuple, dealer[order].tolist()))
+    expected = tuple(map(tuple, dealer[order].tolist()))
+    assert compiled_module().rows(dealer, order) == _numpy.rows(dealer, order) == expected
+
+
+def solved_hands(
+    module: ModuleType, space: HandSpace, dealer: npt.NDArray[np.float64], rules: Rules
+) -> tuple[npt.NDArray[Any], ...]:
+    """``module.solve_hands`` for a hand space: standing's (w, p, l) and value, hitting's
+    value, whether each hand hits, the played (w, p, l) with the busted hand last."""
+    n = len(space.hands)
+    out = (np.empty((n, 3)), np.empty(n), np.empty(n), np.empty(n, dtype=np.int64))
+    played, value = np.empty((n + 1, 3)), np.empty(n + 1)
+    tables = showdown_tables(rules, space.bonus)
+    arrays = (space.hands, space.children, space.draws, space.sizes)
+    module.solve_hands(dealer, *arrays, *tables, sum(space.shoe), *out, played, value)
+    return (*out, played)
 
 
 @settings(max_examples=50, deadline=None)
@@ -219,9 +231,11 @@ def test_distinct_sizes_are_numpys_unique(sizes: list[int]) -> None:
 @needs_compiled
 def test_the_compiled_distinct_sizes_refuse_a_negative_size() -> None:
     module = compiled_module()
-    assert kernel.distinct_sizes(module, np.array([3, 1, 3]))[1].tolist() == [1, 0, 1]
+    distinct, column = np.empty(3, dtype=np.int64), np.empty(3, dtype=np.int64)
+    assert module.distinct_sizes(np.array([3, 1, 3]), distinct, column) == 2
+    assert column.tolist() == [1, 0, 1]
     with pytest.raises(ValueError, match="non-negative"):
-        kernel.distinct_sizes(module, np.array([3, -1]))
+        module.distinct_sizes(np.array([3, -1]), distinct[:2], column[:2])
 
 
 @needs_compiled
@@ -251,10 +265,14 @@ def test_the_shoe_groups_are_numpys(rows: list[list[int]]) -> None:
 def test_the_compiled_shoe_groups_refuse_a_count_out_of_range() -> None:
     module = compiled_module()
     counts = np.ones((2, 10), dtype=np.int64)
-    assert kernel.shoe_groups(module, counts)[3].tolist() == [0, 0]  # one group
+    parents, held = np.empty((10, 2), dtype=np.int64), np.empty((10, 2), dtype=np.int64)
+    bounds, final = np.empty((10, 3), dtype=np.int64), np.empty(2, dtype=np.int64)
+    sizes = np.empty((10, 2), dtype=np.int64)
+    module.shoe_groups(counts, parents, held, bounds, final, sizes)
+    assert final.tolist() == [0, 0]  # one group
     counts[1, 3] = -1
     with pytest.raises(ValueError, match="below 2"):
-        kernel.shoe_groups(module, counts)
+        module.shoe_groups(counts, parents, held, bounds, final, sizes)
 
 
 #: Root hands of one to four cards (values 1-10) whose hard total is at most 21.
@@ -302,11 +320,15 @@ def test_the_compiled_hand_space_refuses_a_child_out_of_range() -> None:
     keys, sizes = np.array([0, 1]), np.array([0, 1])
     limit, roots = np.full(10, 4, dtype=np.int64), universe[1:].copy()
 
-    def call(children: npt.NDArray[np.int64]) -> kernel.SpaceArrays:
-        tables = (universe, children, keys, sizes)
-        return kernel.hand_space(module, tables, limit, roots)
+    def call(children: npt.NDArray[np.int64]) -> list[list[int]]:
+        out = [np.empty((2, 10), dtype=np.int64), np.empty(2, dtype=np.int64)]
+        out += [np.empty((2, 10), dtype=np.int64), np.empty((2, 10), dtype=np.int64)]
+        out += [np.empty(2, dtype=np.int64), np.empty(3, dtype=np.int64)]
+        n = module.hand_space(universe, children, keys, sizes, limit, roots, *out)
+        found: list[list[int]] = out[2][:n].tolist()
+        return found
 
-    assert [a.tolist() for a in call(children)][2] == [[1] * 10]  # one hand, every child out
+    assert call(children) == [[1] * 10]  # one hand, every child out
     children[0, 0] = 3
     with pytest.raises(ValueError, match="out of range"):
         call(children)
@@ -345,7 +367,8 @@ def test_the_compiled_shoes_summary_refuses_a_wrong_shape() -> None:
 
 def test_numpy_is_chosen_by_name_and_runs_without_the_extension() -> None:
     assert kernel.use("numpy") == "numpy"
-    assert kernel.native() is None
+    assert kernel.current() == sim_kernel.current() == "numpy"
+    assert kernel.fold is _numpy.fold and sim_kernel.play is _deal_numpy.play
     assert os.environ["CBJ_KERNEL"] == "numpy"  # for the worker processes started later
     shoes = SIX_DECKS[None, :]
     assert dealer_probabilities(Rules(), 10, shoes).sum() == pytest.approx(1.0)
@@ -354,7 +377,7 @@ def test_numpy_is_chosen_by_name_and_runs_without_the_extension() -> None:
 @needs_compiled
 def test_compiled_is_chosen_by_name() -> None:
     assert kernel.use("compiled") == "compiled"
-    assert kernel.native() is not None
+    assert kernel.fold is compiled_module().fold
 
 
 def test_an_unknown_kernel_is_an_error() -> None:
@@ -522,8 +545,7 @@ def test_the_compiled_hand_solve_refuses_an_index_out_of_range() -> None:
     space = hand_space(10, (4, 4, 4, 4, 4, 4, 4, 4, 4, 15), [(1, 0, 0, 0, 0, 0, 0, 0, 0, 0)])
     rules = Rules()
     dealer = dealer_probabilities(rules, 10, space.draws)
-    tables = showdown_tables(rules, 10)
-    kernel.solve_hands(module, space, dealer, tables)  # a valid call
+    solved_hands(module, space, dealer, rules)  # a valid call
     n = len(space.hands)
     bad_child = space.children.copy()
     bad_child[0, 0] = n + 1
@@ -536,10 +558,12 @@ def test_the_compiled_hand_solve_refuses_an_index_out_of_range() -> None:
         (replace(space, draws=space.draws[:-1]), "do not match"),
     ):
         with pytest.raises(ValueError, match=message):
-            kernel.solve_hands(module, changed, dealer, tables)
-    short = (tables[0], tables[1], tables[2][:5], tables[3])
-    with pytest.raises(ValueError, match="beats"):
-        kernel.solve_hands(module, space, dealer, short)
+            solved_hands(module, changed, dealer, rules)
+    with pytest.raises(ValueError, match="beats"), pytest.MonkeyPatch.context() as patch:
+        tables = showdown_tables(rules, 10)
+        short = (tables[0], tables[1], tables[2][:5], tables[3])
+        patch.setattr(sys.modules[__name__], "showdown_tables", lambda *_: short)
+        solved_hands(module, space, dealer, rules)
 
 
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -706,48 +730,52 @@ def test_a_round_that_uses_every_card_is_the_same_error_on_both_kernels() -> Non
 def test_rules_the_kernel_does_not_know_are_dealt_by_numpy(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A rule outside KNOWN_RULES (as a new one is, until the kernel learns it) at a value
-    other than its default goes to numpy; at its default the kernel deals."""
+    """A rule outside KNOWN_RULES (as a new one is, until the kernels learn it) at a value
+    other than its default goes to the numpy twin, the rule text's own round; at its
+    default the chosen twin deals."""
     kernel.use("compiled")
-    calls: list[Rules] = []
-    real = sim_kernel.play_rounds
+    calls: list[str] = []
 
-    def spy(module: ModuleType, table: Table, *rest: Any) -> Any:
-        calls.append(table.rules)
-        return real(module, table, *rest)
+    def spy(twin: ModuleType) -> Callable[..., Any]:
+        real = twin.play
 
-    monkeypatch.setattr(sim_kernel, "play_rounds", spy)
+        def play(*args: Any) -> Any:
+            calls.append(twin.__name__)
+            return real(*args)
+
+        return play
+
+    assert sim_kernel.COMPILED is not None
+    monkeypatch.setattr(sim_kernel, "play", spy(sim_kernel.COMPILED))
+    monkeypatch.setattr(_deal_numpy, "play", spy(_deal_numpy))
     monkeypatch.setattr(
         sim_kernel, "KNOWN_RULES", tuple(r for r in sim_kernel.KNOWN_RULES if r != "decks")
     )
     unknown, known = Rules(decks=2), Rules()
     assert not sim_kernel.knows(unknown) and sim_kernel.knows(known)
-    assert sim_kernel.native(unknown) is None and sim_kernel.native(known) is not None
-    on_numpy = simulate(unknown, StandOn(17), 2000, seed=5)
-    assert calls == []
-    kernel.use("numpy")
-    assert on_numpy == simulate(unknown, StandOn(17), 2000, seed=5)
-    kernel.use("compiled")
+    simulate(unknown, StandOn(17), 2000, seed=5)
+    assert set(calls) == {"solver.sim._deal_numpy"}
+    calls.clear()
     simulate(known, StandOn(17), 2000, seed=5)
-    assert calls == [known]
+    assert set(calls) == {"solver.sim._deal"}
 
 
-def test_a_required_simulator_kernel_that_is_missing_is_an_error(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(sim_kernel, "_BUILT", None)
-    monkeypatch.setenv("CBJ_KERNEL", "compiled")
-    monkeypatch.setenv("CBJ_REQUIRE_COMPILED", "")
-    assert sim_kernel.native(Rules()) is None and sim_kernel.current() == "numpy"
-    monkeypatch.setenv("CBJ_REQUIRE_COMPILED", "1")
-    with pytest.raises(KernelError, match="simulator's compiled kernel is not built"):
-        simulate(Rules(), StandOn(17), 10, seed=1)
+def test_a_required_simulator_kernel_that_is_missing_is_an_error() -> None:
+    without = "import sys; sys.modules['solver.sim._deal'] = None; "
+    shown = run_python(
+        without + "from solver.sim import kernel; print(kernel.current())",
+        CBJ_KERNEL="compiled",
+        CBJ_REQUIRE_COMPILED="",
+    )
+    assert shown.stdout.strip() == "numpy", shown.stderr
+    failed = run_python(without + "import solver.sim.kernel", CBJ_REQUIRE_COMPILED="1")
+    assert failed.returncode != 0
+    assert "simulator's compiled kernel is not built" in failed.stderr
 
 
 @needs_compiled_simulator
 def test_the_compiled_deal_refuses_a_card_or_table_out_of_range() -> None:
-    module = sim_kernel._BUILT
-    assert module is not None
+    kernel.use("compiled")
     cards = shoe_codes(Shoe.full(1))
     table = Table.make(Rules(decks=1), StandOn(17), cards, 1, None)
     pays = (np.array([1.5, 1.0, 0.0, -1.0]), np.array([10.0, 3.0, 1.0, -1.0]), 0.5)
@@ -755,7 +783,7 @@ def test_the_compiled_deal_refuses_a_card_or_table_out_of_range() -> None:
     def deal(shoes: Shoes) -> None:
         joint = np.zeros((1, 4, 4), dtype=np.int64)
         rng = np.random.default_rng(0)
-        for _ in sim_kernel.play_rounds(module, table, shoes, rng, 2, 4, pays, joint, False):
+        for _ in sim_kernel.play_rounds(table, shoes, rng, 2, 4, pays, joint, False):
             pass
 
     deal(Shoes(cards, 2, None, None))  # a valid call

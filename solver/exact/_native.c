@@ -2207,37 +2207,49 @@ rows(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"rows", rows, METH_VARARGS,
+     "rows(array, order, /)\n--\n\n"
      "Rows of a float array, in a given order, as a tuple of tuples of floats."},
     {"dealer_float", dealer_float, METH_VARARGS,
+     "dealer_float(ways, steps, table, take, out, final, lengths, wide, falling, column, starts, results, width, /)\n--\n\n"
      "The dealer's float distributions: the fold, each row priced for its shoes as it is "
      "made (see solver/exact/dealer.py, dealer_probabilities)."},
     {"shoe_summary", shoe_summary, METH_VARARGS,
+     "shoe_summary(counts, sizes, least, most, /)\n--\n\n"
      "Each shoe's size and the fewest and most cards of each value (see "
      "solver/exact/dealer.py, dealer_probabilities)."},
     {"shoe_groups", shoe_groups, METH_VARARGS,
+     "shoe_groups(counts, parents, held, bounds, final, sizes, /)\n--\n\n"
      "The shoes grouped value by value for the fold (see solver/exact/dealer.py, "
      "_groups_of)."},
     {"distinct_sizes", distinct_sizes, METH_VARARGS,
+     "distinct_sizes(sizes, distinct, column, /)\n--\n\n"
      "The distinct shoe sizes and each shoe's place among them (see solver/exact/dealer.py, "
      "_distinct_sizes)."},
     {"hand_space", hand_space, METH_VARARGS,
+     "hand_space(universe, children_in, keys_in, sizes_in, limit, roots, hands, keys, children, draws, sizes, position, /)\n--\n\n"
      "The player's hands reachable from some roots in one shoe (see "
      "solver/exact/player_hands.py, hand_space)."},
     {"solve_hands", solve_hands, METH_VARARGS,
+     "solve_hands(dealer, hands, children, draws, sizes, best, own_21, beats, labels, total, stand_vec, stand, hit, hitting, played, value, /)\n--\n\n"
      "solve_float after the dealer's distributions: standing's classes and sums, then the "
      "backward induction (see solver/exact/player.py)."},
     {"dealer_residues", dealer_residues, METH_VARARGS,
+     "dealer_residues(out, sums, final, lengths, results, sizes, column, primes, depth, /)\n--\n\n"
      "The dealer's residues from the modular folds' sums (see solver/exact/dealer.py, "
      "dealer_residues)."},
     {"extend", extend, METH_VARARGS,
+     "extend(out, residues, primes, more, /)\n--\n\n"
      "Integers given by residues, modulo more primes (see solver/exact/modular.py, extend)."},
     {"stand_modular", stand_modular, METH_VARARGS,
+     "stand_modular(out, dealer, classes, lift, primes, /)\n--\n\n"
      "Standing's numerators modulo each prime (see solver/exact/player.py, "
      "solve_exact_modular)."},
     {"player_exact", player_exact, METH_VARARGS,
+     "player_exact(numerators, hitting, sizes, draws, kids, left, sums, lift, bust, scale, primes, tolerance, /)\n--\n\n"
      "The player's whole exact pass modulo each prime (see solver/exact/player.py, "
      "solve_exact_modular)."},
     {"fold", fold, METH_VARARGS,
+     "fold(out, ways, steps, table, final, prime, /)\n--\n\n"
      "The dealer's fold over every card value (see solver/exact/dealer.py, _fold)."},
     {NULL, NULL, 0, NULL},
 };

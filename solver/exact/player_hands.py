@@ -87,32 +87,27 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
         if bool(short.flat[first]):
             raise HandError(f"hand {named} needs cards the shoe does not hold")
         raise HandError(f"hand {named} has busted: nothing to decide")
-    compiled = kernel.native()
-    if compiled is not None:
-        keys, sizes = _universe_keys_and_sizes()
-        tables = (all_hands(), _children_in_universe(), keys, sizes)
-        found = kernel.hand_space(compiled, tables, limit, root_array)
-        hands, keys, children, draws, sizes = found
-        return HandSpace(bonus, shoe, hands, keys, children, draws, sizes)
     universe = all_hands()
-    fits = (universe <= limit).all(axis=1)
-    # A one-card root is contained in every hand holding its value: those in one test.
-    single = root_array.sum(axis=1) == 1
-    contains = (universe[:, root_array[single].argmax(axis=1)] > 0).any(axis=1)
-    for root in root_array[~single]:
-        held = np.flatnonzero(root)  # only the values the root holds can fall short
-        contains |= (universe[:, held] >= root[held]).all(axis=1)
-    chosen = np.flatnonzero(fits & contains)
-    # np.take rather than [chosen]: numpy's fancy indexing of rows is many times slower.
-    hands = np.take(universe, chosen, axis=0)
-    n = len(hands)
-    # Children found once among all hands, then renumbered: a hand not chosen is n.
-    position = np.full(len(universe) + 1, n, dtype=np.int64)
-    position[chosen] = np.arange(n)
-    children = np.take(position, np.take(_children_in_universe(), chosen, axis=0))
-    draws = limit[None, :] - hands
-    keys, sizes = _universe_keys_and_sizes()
-    return HandSpace(bonus, shoe, hands, keys[chosen], children, draws, sizes[chosen])
+    keys_in, sizes_in = _universe_keys_and_sizes()
+    u = len(universe)
+    hands, keys = np.empty((u, 10), dtype=np.int64), np.empty(u, dtype=np.int64)
+    children, draws = np.empty((u, 10), dtype=np.int64), np.empty((u, 10), dtype=np.int64)
+    sizes, position = np.empty(u, dtype=np.int64), np.empty(u + 1, dtype=np.int64)
+    n = kernel.hand_space(
+        universe,
+        _children_in_universe(),
+        keys_in,
+        sizes_in,
+        limit,
+        np.ascontiguousarray(root_array),
+        hands,
+        keys,
+        children,
+        draws,
+        sizes,
+        position,
+    )
+    return HandSpace(bonus, shoe, hands[:n], keys[:n], children[:n], draws[:n], sizes[:n])
 
 
 @cache
@@ -157,7 +152,7 @@ ShowdownTables = tuple[
 
 @lru_cache(maxsize=64)
 def showdown_tables(rules: Rules, bonus: int) -> ShowdownTables:
-    """:func:`showdown_classes`' rule as tables, for the compiled kernel (read-only).
+    """:func:`showdown_classes`' rule as tables, for the kernels' float solve (read-only).
 
     By (hard total, holds an ace): the best total and whether own cards alone make 21;
     by cards in the 21: whether a dealer natural beats it; by dealer result: its code

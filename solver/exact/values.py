@@ -305,10 +305,7 @@ class FloatOutcomes(_Floats, Sequence[FloatOutcome]):
     __slots__ = ()
 
     def _made(self) -> tuple[FloatOutcome, ...]:
-        compiled = kernel.native()
-        if compiled is not None:
-            return kernel.rows(compiled, self._held(), np.arange(len(self)))
-        return tuple(zip(*self._held().T.tolist(), strict=True))
+        return kernel.rows(self._held(), np.arange(len(self)))
 
     def _item(self, index: int) -> FloatOutcome:
         w, p, lose = self._held()[index].tolist()
