@@ -9,7 +9,10 @@ its absence fails them.
 
 from __future__ import annotations
 
+import ast
 import gc
+import importlib
+import inspect
 import math
 import os
 import subprocess
@@ -17,6 +20,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -796,3 +800,148 @@ def test_the_compiled_deal_refuses_a_card_or_table_out_of_range() -> None:
     bad.next[1] = len(cards) + 1
     with pytest.raises(ValueError, match="out of range"):
         deal(bad)
+
+
+# ---------------------------------------------------------------------------------------
+# The twins: the same functions and signatures, chosen in one place, asked by no caller
+# ---------------------------------------------------------------------------------------
+
+#: Each side's twins, by module name: the numpy twin and the compiled one.
+TWINS = (
+    ("solver.exact._numpy", "solver.exact._native"),
+    ("solver.sim._deal_numpy", "solver.sim._deal"),
+)
+
+
+def surface(module: ModuleType) -> dict[str, str]:
+    """A module's public names, each with its parameters' names and kinds (no annotations)."""
+    found = {}
+    for name in dir(module):
+        if name.startswith("_"):
+            continue
+        value = getattr(module, name)
+        if callable(value) and getattr(value, "__module__", None) in (module.__name__, None):
+            parameters = inspect.signature(value).parameters.values()
+            found[name] = ", ".join(f"{p.name}:{p.kind.name}" for p in parameters)
+        elif isinstance(value, int):
+            found[name] = "int"
+    return found
+
+
+def twin_differences(numpy_twin: ModuleType, compiled: ModuleType) -> list[str]:
+    """What one twin has and the other lacks or declares otherwise (empty: drop-in twins)."""
+    ours, theirs = surface(numpy_twin), surface(compiled)
+    listed = set(numpy_twin.__all__)
+    problems = [f"{n} only in {numpy_twin.__name__}" for n in sorted(listed - set(theirs))]
+    problems += [f"{n} only in {compiled.__name__}" for n in sorted(set(theirs) - listed)]
+    problems += [
+        f"{n}: {ours[n]} != {theirs[n]}"
+        for n in sorted(listed & set(theirs))
+        if ours[n] != theirs[n]
+    ]
+    return problems
+
+
+@pytest.mark.parametrize(("twin", "compiled"), TWINS)
+def test_each_compiled_kernel_and_its_numpy_twin_have_the_same_functions(
+    twin: str, compiled: str
+) -> None:
+    try:
+        built = importlib.import_module(compiled)
+    except ImportError:
+        if os.environ.get("CBJ_REQUIRE_COMPILED"):
+            raise
+        pytest.skip("the compiled kernel is not built (no C compiler at install)")
+    assert twin_differences(importlib.import_module(twin), built) == []
+
+
+def test_a_function_in_one_twin_only_or_declared_otherwise_is_found() -> None:
+    def fold(out: Any, ways: Any, /) -> None: ...
+    def extra(a: Any, /) -> None: ...
+    def fold_keyword(out: Any, ways: Any) -> None: ...
+
+    numpy_twin, compiled = ModuleType("numpy_twin"), ModuleType("compiled_twin")
+    numpy_twin.__all__ = ["fold", "extra"]  # type: ignore[attr-defined]
+    for module, functions in ((numpy_twin, (fold, extra)), (compiled, (fold_keyword,))):
+        for function in functions:
+            function.__module__ = module.__name__
+            setattr(module, function.__name__.removesuffix("_keyword"), function)
+    assert twin_differences(numpy_twin, compiled) == [
+        "extra only in numpy_twin",
+        "fold: out:POSITIONAL_ONLY, ways:POSITIONAL_ONLY != "
+        "out:POSITIONAL_OR_KEYWORD, ways:POSITIONAL_OR_KEYWORD",
+    ]
+    compiled.STEPS = 1  # type: ignore[attr-defined]
+    assert "STEPS only in compiled_twin" in twin_differences(numpy_twin, compiled)
+
+
+#: The modules that choose a twin; the twins themselves.  Nothing else may name a compiled
+#: twin or ask which kernel runs in order to branch on it.
+SELECTION = {"solver/model/kernels.py", "solver/exact/kernel.py", "solver/sim/kernel.py"}
+TWIN_FILES = {"solver/exact/_numpy.py", "solver/sim/_deal_numpy.py"}
+#: What asks which twin runs: a compiled module, the kernels' state or a twin's flag.
+ASKING = {"_native", "_deal", "COMPILED", "available", "current", "native", "requested"}
+ASKING |= {"STEPS_PCG64", "KERNELS", "compiled", "twin"}
+
+
+def kernel_branches(source: str) -> list[str]:
+    """Where ``source`` names a compiled twin, or branches on which kernel runs."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            named = [getattr(node, "module", None) or ""] + [alias.name for alias in node.names]
+            if any(n.rsplit(".", 1)[-1] in {"_native", "_deal"} for n in named):
+                found.append(f"line {node.lineno}: imports a compiled twin")
+        elif isinstance(node, ast.Constant) and node.value in (
+            "solver.exact._native",
+            "solver.sim._deal",
+        ):
+            found.append(f"line {node.lineno}: names a compiled twin")
+        tests = []
+        if isinstance(node, ast.If | ast.IfExp | ast.While | ast.Assert):
+            tests.append(node.test)
+        elif isinstance(node, ast.match_case) and node.guard is not None:
+            tests.append(node.guard)
+        elif isinstance(node, ast.Match):
+            tests.append(node.subject)
+        for test in tests:
+            for inner in ast.walk(test):
+                name = inner.attr if isinstance(inner, ast.Attribute) else getattr(inner, "id", "")
+                words = {"compiled", "numpy"}
+                if name in ASKING or (isinstance(inner, ast.Constant) and inner.value in words):
+                    found.append(
+                        f"line {inner.lineno}: branches on the kernel ({name or inner.value})"
+                    )
+    return found
+
+
+def test_no_caller_names_a_compiled_twin_or_branches_on_the_kernel() -> None:
+    root = Path(__file__).resolve().parent.parent
+    found = {}
+    for path in sorted((root / "solver").rglob("*.py")):
+        relative = path.relative_to(root).as_posix()
+        if relative in SELECTION | TWIN_FILES:
+            continue
+        problems = kernel_branches(path.read_text())
+        if problems:
+            found[relative] = problems
+    assert found == {}
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [
+        "from solver.exact import _native",
+        "import solver.sim._deal",
+        "module = importlib.import_module('solver.exact._native')",
+        "if kernel.current() == 'compiled':\n    pass",
+        "x = fast if kernel.COMPILED is not None else slow",
+        "while sim_kernel.available():\n    break",
+        "if os.environ.get('CBJ_KERNEL') == 'numpy':\n    pass",
+        "pcg = words if sim_kernel.STEPS_PCG64 else None",
+        "compiled = kernel.native()\nif compiled is not None:\n    pass",
+    ],
+)
+def test_the_branch_scan_finds_a_planted_branch(planted: str) -> None:
+    assert kernel_branches(planted) != []
+    assert kernel_branches("kernel.fold(out, ways, steps, table, final, 0)") == []
