@@ -10,12 +10,16 @@ fused multiply-adds, so the float kernels round every product and sum as numpy d
 from setuptools import Extension, setup
 
 FLAGS = ["-O2", "-ffp-contract=off", "-fvect-cost-model=dynamic"]
+#: The exact side's extension: the module, then its kernels by what they compute (over the
+#: shared helpers of solver/exact/_native.h).
+EXACT_SOURCES = ("_native", "_fold", "_modular", "_player", "_shoes")
 
 setup(
     ext_modules=[
         Extension(
             "solver.exact._native",
-            sources=["solver/exact/_native.c"],
+            sources=[f"solver/exact/{name}.c" for name in EXACT_SOURCES],
+            depends=["solver/exact/_native.h"],
             extra_compile_args=FLAGS,
             optional=True,
         ),

@@ -1,0 +1,450 @@
+/*
+ * The player's hands (hand_space, solver/exact/player_hands.py), the player's float
+ * standing and backward induction over a hand space in one call (solve_hands), and float
+ * rows as tuples (rows).  Twins: solver/exact/_numpy.py.
+ */
+#include "_native.h"
+
+enum {
+    S_DEALER, S_HANDS, S_CHILDREN, S_DRAWS, S_SIZES, S_BEST, S_OWN_21, S_BEATS, S_LABELS,
+    S_TOTAL, S_STAND_VEC, S_STAND, S_HIT, S_HITTING, S_PLAYED, S_VALUE, N_SOLVE
+};
+
+/* The most cards a hand of solve_hands holds (a hard total of at most 21). */
+#define MOST_CARDS 21
+
+/* Codes of the dealer's results in solve_hands's labels: bust, natural, else a total. */
+#define LABEL_BUST (-1)
+#define LABEL_NATURAL (-2)
+
+/* Standing's class (0 win, 1 push, 2 lose) for a hand of best total `total` whose 21, if
+ * any, a dealer natural beats (`beaten`), against dealer result `label` (clauses 7-9, as
+ * solver/exact/player_hands.py's showdown_classes). */
+static inline int64_t
+showdown(int64_t total, int beaten, int64_t label)
+{
+    if (label == LABEL_BUST) {
+        return 0;
+    }
+    if (label == LABEL_NATURAL) {
+        return total < 21 || beaten ? 2 : 1;
+    }
+    return total > label ? 0 : (total == label ? 1 : 2);
+}
+
+/* Check solve_hands's inputs against each other (NULL when they fit); `hards` gets each
+ * hand's hard total. */
+static const char *
+check_solve(const Buffer *b, Py_ssize_t n, Py_ssize_t results, int64_t *hards)
+{
+    Py_ssize_t rows, columns, table_rows, table_columns;
+    if (!shape2(&b[S_DEALER], &rows, &columns) || rows != n || columns != results ||
+        length(&b[S_HANDS]) != 10 * n || length(&b[S_CHILDREN]) != 10 * n ||
+        length(&b[S_DRAWS]) != 10 * n || length(&b[S_STAND_VEC]) != 3 * n ||
+        length(&b[S_STAND]) != n || length(&b[S_HIT]) != n || length(&b[S_HITTING]) != n ||
+        length(&b[S_PLAYED]) != 3 * (n + 1) || length(&b[S_VALUE]) != n + 1) {
+        return "the arrays' sizes do not match";
+    }
+    if (!shape2(&b[S_BEST], &table_rows, &table_columns) || table_rows != 22 ||
+        table_columns != 2 || length(&b[S_OWN_21]) != 44 ||
+        length(&b[S_BEATS]) < MOST_CARDS + 2) {
+        return "best and own_21 must be (22, 2), beats cover 22 cards";
+    }
+    const int64_t *hands = b[S_HANDS].view.buf, *sizes = b[S_SIZES].view.buf;
+    const int64_t *best = b[S_BEST].view.buf;
+    if (!within(b[S_CHILDREN].view.buf, 10 * n, n + 1) ||
+        !within(sizes, n, MOST_CARDS + 1) || !within(hands, 10 * n, MOST_CARDS + 1) ||
+        !within(best, 44, 22)) {
+        return "an index is out of range";
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t hard = 0;
+        for (int v = 0; v < 10; v++) {
+            hard += (v + 1) * hands[10 * i + v];
+        }
+        if (hard > 21) {
+            return "a hand's hard total is above 21";
+        }
+        hards[i] = hard;
+    }
+    return NULL;
+}
+
+/* Standing's (win, push, lose) and value for every hand: for hand i, the classes against
+ * each dealer result (tabulated once by best total and whether a natural beats it) and
+ * the sums of dealer[i, j] * (class == k), as numpy's sum along a row adds them (below
+ * eight results, one after another from -0.0: the three sums in one pass). */
+static void
+stand_hands(const Buffer *b, Py_ssize_t n, Py_ssize_t results, const int64_t *hards,
+            double *terms, int64_t *classes)
+{
+    const double *dealer = b[S_DEALER].view.buf;
+    const int64_t *hands = b[S_HANDS].view.buf, *sizes = b[S_SIZES].view.buf;
+    const int64_t *best = b[S_BEST].view.buf, *own_21 = b[S_OWN_21].view.buf;
+    const int64_t *beats = b[S_BEATS].view.buf, *labels = b[S_LABELS].view.buf;
+    double *stand_vec = b[S_STAND_VEC].view.buf, *stand = b[S_STAND].view.buf;
+    for (int64_t at = 0; at < 44; at++) {
+        for (Py_ssize_t j = 0; j < results; j++) {
+            classes[at * results + j] = showdown(at / 2, (int)(at % 2), labels[j]);
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int64_t at = 2 * hards[i] + (hands[10 * i] > 0);
+        const int64_t total = best[at];
+        const int64_t cards_21 = own_21[at] ? sizes[i] : sizes[i] + 1;
+        const int beaten = total == 21 && beats[cards_21];
+        const int64_t *row = classes + (2 * total + beaten) * results;
+        const double *chances = dealer + i * results;
+        double *sums = stand_vec + 3 * i;
+        if (results < 8) {
+            double win = -0.0, push = -0.0, lose = -0.0;
+            for (Py_ssize_t j = 0; j < results; j++) {
+                win += chances[j] * (double)(row[j] == 0);
+                push += chances[j] * (double)(row[j] == 1);
+                lose += chances[j] * (double)(row[j] == 2);
+            }
+            sums[0] = win, sums[1] = push, sums[2] = lose;
+        } else {
+            for (int64_t k = 0; k < 3; k++) {
+                for (Py_ssize_t j = 0; j < results; j++) {
+                    terms[j] = chances[j] * (double)(row[j] == k);
+                }
+                sums[k] = pairwise(terms, results, 1);
+            }
+        }
+        stand[i] = sums[0] - sums[2];
+    }
+}
+
+/* The float backward induction, hands in their own order: `order` lists them by
+ * size (counted), and sizes are taken from the largest down to 1, each hand's chances of
+ * drawing value v being draws[i, v] / max(total - size, 1) as numpy divides them. */
+static void
+induct_hands(const Buffer *b, Py_ssize_t n, int64_t total, Py_ssize_t *order)
+{
+    const int64_t *children = b[S_CHILDREN].view.buf, *draws = b[S_DRAWS].view.buf;
+    const int64_t *sizes = b[S_SIZES].view.buf;
+    const double *stand = b[S_STAND].view.buf, *stand_vec = b[S_STAND_VEC].view.buf;
+    double *hit = b[S_HIT].view.buf, *played = b[S_PLAYED].view.buf;
+    double *value = b[S_VALUE].view.buf;
+    int64_t *hitting = b[S_HITTING].view.buf;
+    Py_ssize_t first[MOST_CARDS + 2] = {0};
+    for (Py_ssize_t i = 0; i < n; i++) {
+        first[sizes[i] + 1]++;
+    }
+    for (int m = 0; m <= MOST_CARDS; m++) {
+        first[m + 1] += first[m];
+    }
+    Py_ssize_t placed[MOST_CARDS + 1];
+    memcpy(placed, first, sizeof placed);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        order[placed[sizes[i]]++] = i;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        hit[i] = 0.0;
+        hitting[i] = 0;
+        value[i] = 0.0;
+        played[3 * i] = played[3 * i + 1] = played[3 * i + 2] = 0.0;
+    }
+    value[n] = -1.0; /* the busted hand */
+    played[3 * n] = played[3 * n + 1] = 0.0;
+    played[3 * n + 2] = 1.0;
+    for (int m = MOST_CARDS; m >= 1; m--) {
+        for (Py_ssize_t r = first[m]; r < first[m + 1]; r++) {
+            const Py_ssize_t i = order[r];
+            const int64_t left = total - m > 1 ? total - m : 1;
+            const int64_t *kid = children + 10 * i, *count = draws + 10 * i;
+            double w[10], terms[10];
+            for (int v = 0; v < 10; v++) {
+                w[v] = (double)count[v] / (double)left;
+                terms[v] = w[v] * value[kid[v]];
+            }
+            const double h = sum_ten(terms);
+            double outcome[3];
+            for (int k = 0; k < 3; k++) {
+                double sum = 0.0;
+                for (int v = 0; v < 10; v++) {
+                    sum += w[v] * played[3 * kid[v] + k];
+                }
+                outcome[k] = sum;
+            }
+            const int choose = h > stand[i];
+            hit[i] = h;
+            hitting[i] = choose;
+            value[i] = choose ? h : stand[i];
+            for (int k = 0; k < 3; k++) {
+                played[3 * i + k] = choose ? outcome[k] : stand_vec[3 * i + k];
+            }
+        }
+    }
+}
+
+/*
+ * solve_hands(dealer, hands, children, draws, sizes, best, own_21, beats, labels, total,
+ *             stand_vec, stand, hit, hitting, played, value)
+ *
+ * solver/exact/player.py's solve_float after the dealer's distributions, in one call and
+ * in the hand space's own order: standing's classes against each dealer result (labels:
+ * -1 bust, -2 natural, else the dealer's total; best[hard, ace] the hand's best total,
+ * own_21[hard, ace] whether its own cards make it, beats[cards] whether a natural beats a
+ * 21 of that many cards), standing's sums by class, then the backward induction over
+ * the hands by size (hit[i] = sum_v chances[i, v] * value[children[i, v]], the (win,
+ * push, lose) of hitting likewise from played; hitting[i] when hit[i] > stand[i]; sums
+ * in numpy's order: its pairwise sum along a row of ten, einsum's left to right).  The busted hand n has value -1 and
+ * outcomes (0, 0, 1); a hand of no cards is left at zeros, as on numpy.  Every sum adds
+ * in numpy's order, so the floats are numpy's bits.
+ */
+PyObject *
+kernel_solve_hands(PyObject *self, PyObject *args)
+{
+    static const Arg spec[N_SOLVE] = {
+        {"dealer", 'd', 0},
+        {"hands", 'q', 0},
+        {"children", 'q', 0},
+        {"draws", 'q', 0},
+        {"sizes", 'q', 0},
+        {"best", 'q', 0},
+        {"own_21", 'q', 0},
+        {"beats", 'q', 0},
+        {"labels", 'q', 0},
+        {"total", 'n', 0},
+        {"stand_vec", 'd', 1},
+        {"stand", 'd', 1},
+        {"hit", 'd', 1},
+        {"hitting", 'q', 1},
+        {"played", 'd', 1},
+        {"value", 'd', 1},
+    };
+    Buffer buffers[N_SOLVE];
+    Scalar scalars[N_SOLVE];
+    (void)self;
+    if (take_args(args, spec, N_SOLVE, buffers, scalars) < 0) {
+        return NULL;
+    }
+    const long long total = scalars[S_TOTAL].integer;
+    const Py_ssize_t n = length(&buffers[S_SIZES]), results = length(&buffers[S_LABELS]);
+    /* Each hand's hard total, then (as scratch) the order by size; a row of terms, and the
+     * classes by (best total, beaten) and dealer result. */
+    int64_t *hards = PyMem_Malloc(sizeof(int64_t) * (n ? n : 1));
+    Py_ssize_t *order = PyMem_Malloc(sizeof(Py_ssize_t) * (n ? n : 1));
+    double *terms = PyMem_Malloc(8 * (results ? results : 1));
+    int64_t *classes = PyMem_Malloc(8 * 44 * (results ? results : 1));
+    if (!hards || !order || !terms || !classes) {
+        PyMem_Free(hards);
+        PyMem_Free(order);
+        PyMem_Free(terms);
+        PyMem_Free(classes);
+        release(buffers, N_SOLVE);
+        return PyErr_NoMemory();
+    }
+    const char *problem = check_solve(buffers, n, results, hards);
+    if (!problem) {
+        Py_BEGIN_ALLOW_THREADS;
+        stand_hands(buffers, n, results, hards, terms, classes);
+        induct_hands(buffers, n, (int64_t)total, order);
+        Py_END_ALLOW_THREADS;
+    }
+    PyMem_Free(hards);
+    PyMem_Free(order);
+    PyMem_Free(terms);
+    PyMem_Free(classes);
+    release(buffers, N_SOLVE);
+    if (problem) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+enum {
+    H_UNIVERSE, H_CHILDREN_IN, H_KEYS_IN, H_SIZES_IN, H_LIMIT, H_ROOTS, H_HANDS, H_KEYS,
+    H_CHILDREN, H_DRAWS, H_SIZES, H_POSITION, N_SPACE
+};
+
+/* Whether universe hand `hand` holds one of the roots: a one-card root's value (`single`),
+ * or every card of a larger root. */
+static int
+holds_root(const int64_t *hand, const int single[10], const int64_t *roots, Py_ssize_t count)
+{
+    for (int v = 0; v < 10; v++) {
+        if (single[v] && hand[v] > 0) {
+            return 1;
+        }
+    }
+    for (Py_ssize_t r = 0; r < count; r++) {
+        const int64_t *root = roots + 10 * r;
+        int all = 1;
+        for (int v = 0; v < 10 && all; v++) {
+            all = hand[v] >= root[v];
+        }
+        if (all) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * hand_space(universe, children_in, keys_in, sizes_in, limit, roots,
+ *            hands, keys, children, draws, sizes, position) -> n
+ *
+ * solver/exact/player_hands.py's hand_space after its checks: the hands of `universe`
+ * (every composition, sorted by key, with its children there, the universe's size U for a
+ * bust) that fit in `limit` and hold a root, in the universe's order: their counts, keys,
+ * children (renumbered, n for a bust or a hand not chosen), the cards left once each is
+ * out, and sizes.  The outputs have U rows, of which the first n are filled; position (U
+ * + 1) gets each universe hand's place, n if not chosen.
+ */
+PyObject *
+kernel_hand_space(PyObject *self, PyObject *args)
+{
+    static const Arg spec[N_SPACE] = {
+        {"universe", 'q', 0},
+        {"children_in", 'q', 0},
+        {"keys_in", 'q', 0},
+        {"sizes_in", 'q', 0},
+        {"limit", 'q', 0},
+        {"roots", 'q', 0},
+        {"hands", 'q', 1},
+        {"keys", 'q', 1},
+        {"children", 'q', 1},
+        {"draws", 'q', 1},
+        {"sizes", 'q', 1},
+        {"position", 'q', 1},
+    };
+    Buffer b[N_SPACE];
+    (void)self;
+    if (take_args(args, spec, N_SPACE, b, NULL) < 0) {
+        return NULL;
+    }
+    const Py_ssize_t u = length(&b[H_KEYS_IN]), count = length(&b[H_ROOTS]) / 10;
+    const int64_t *universe = b[H_UNIVERSE].view.buf, *children_in = b[H_CHILDREN_IN].view.buf;
+    const int64_t *keys_in = b[H_KEYS_IN].view.buf, *sizes_in = b[H_SIZES_IN].view.buf;
+    const int64_t *limit = b[H_LIMIT].view.buf, *all_roots = b[H_ROOTS].view.buf;
+    const char *problem = NULL;
+    if (length(&b[H_UNIVERSE]) != 10 * u || length(&b[H_CHILDREN_IN]) != 10 * u ||
+        length(&b[H_SIZES_IN]) != u || length(&b[H_LIMIT]) != 10 ||
+        length(&b[H_ROOTS]) != 10 * count || length(&b[H_HANDS]) != 10 * u ||
+        length(&b[H_KEYS]) != u || length(&b[H_CHILDREN]) != 10 * u ||
+        length(&b[H_DRAWS]) != 10 * u || length(&b[H_SIZES]) != u ||
+        length(&b[H_POSITION]) != u + 1) {
+        problem = "the arrays' sizes do not match";
+    } else if (!within(children_in, 10 * u, u + 1)) {
+        problem = "an index is out of range";
+    }
+    if (problem) {
+        return refuse(b, N_SPACE, problem);
+    }
+    int64_t *hands = b[H_HANDS].view.buf, *keys = b[H_KEYS].view.buf;
+    int64_t *children = b[H_CHILDREN].view.buf, *draws = b[H_DRAWS].view.buf;
+    int64_t *sizes = b[H_SIZES].view.buf, *position = b[H_POSITION].view.buf;
+    /* One-card roots as a mask of values; the others kept in order after them. */
+    int single[10] = {0};
+    Py_ssize_t larger = 0;
+    int64_t *roots = PyMem_Malloc(8 * 10 * (count ? count : 1));
+    if (!roots) {
+        release(b, N_SPACE);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t r = 0; r < count; r++) {
+        const int64_t *root = all_roots + 10 * r;
+        int64_t cards = 0, value = 0;
+        for (int v = 0; v < 10; v++) {
+            cards += root[v];
+            value = root[v] ? v : value;
+        }
+        if (cards == 1 && root[value] == 1) {
+            single[value] = 1;
+        } else {
+            memcpy(roots + 10 * larger++, root, 8 * 10);
+        }
+    }
+    Py_ssize_t n = 0;
+    for (Py_ssize_t h = 0; h < u; h++) {
+        const int64_t *hand = universe + 10 * h;
+        int fits = 1;
+        for (int v = 0; v < 10 && fits; v++) {
+            fits = hand[v] <= limit[v];
+        }
+        position[h] = -1;
+        if (fits && holds_root(hand, single, roots, larger)) {
+            position[h] = n;
+            memcpy(hands + 10 * n, hand, 8 * 10);
+            for (int v = 0; v < 10; v++) {
+                draws[10 * n + v] = limit[v] - hand[v];
+            }
+            keys[n] = keys_in[h];
+            sizes[n] = sizes_in[h];
+            n++;
+        }
+    }
+    for (Py_ssize_t h = 0; h < u; h++) {
+        position[h] = position[h] < 0 ? n : position[h];
+    }
+    position[u] = n; /* a bust */
+    for (Py_ssize_t h = 0, i = 0; h < u; h++) {
+        if (position[h] < n) {
+            for (int v = 0; v < 10; v++) {
+                children[10 * i + v] = position[children_in[10 * h + v]];
+            }
+            i++;
+        }
+    }
+    PyMem_Free(roots);
+    release(b, N_SPACE);
+    return PyLong_FromSsize_t(n);
+}
+
+/*
+ * rows(array, order)
+ *
+ * The rows order[0], order[1], ... of a two-dimensional float64 array as a tuple of
+ * tuples of floats: tuple(map(tuple, array[order].tolist())) without the lists between.
+ * The rows, holding floats only, are not tracked by the garbage collector.
+ */
+PyObject *
+kernel_rows(PyObject *self, PyObject *args)
+{
+    static const Arg spec[2] = {
+        {"array", 'd', 0},
+        {"order", 'q', 0},
+    };
+    Buffer buffers[2];
+    (void)self;
+    if (take_args(args, spec, 2, buffers, NULL) < 0) {
+        return NULL;
+    }
+    Py_ssize_t count, width, n = length(&buffers[1]);
+    const int64_t *order = buffers[1].view.buf;
+    if (!shape2(&buffers[0], &count, &width) || !within(order, n, count)) {
+        return refuse(buffers, 2, "array must be two-dimensional, order its rows");
+    }
+    const double *values = buffers[0].view.buf;
+    /* No collection while the rows are made: each would only find them untracked. */
+    int collecting = PyGC_Disable();
+    PyObject *out = PyTuple_New(n);
+    for (Py_ssize_t i = 0; out && i < n; i++) {
+        PyObject *row = PyTuple_New(width);
+        if (!row) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyTuple_SET_ITEM(out, i, row);
+        for (Py_ssize_t j = 0; j < width; j++) {
+            PyObject *number = PyFloat_FromDouble(values[order[i] * width + j]);
+            if (!number) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyTuple_SET_ITEM(row, j, number);
+        }
+        if (out) {
+            PyObject_GC_UnTrack(row); /* floats only: never in a cycle */
+        }
+    }
+    if (collecting) {
+        PyGC_Enable();
+    }
+    release(buffers, 2);
+    return out;
+}
