@@ -204,8 +204,10 @@ def _fold(
 def _falling_for(ends: DealerEnds, most: int) -> FloatArray:
     """The float ``fall(n, d)`` table :func:`_fold` reads for ``ends`` against shoes holding
     at most ``most`` cards of any value: no hand draws more than ``ends.depth`` cards of a
-    value (rows past the most any hand draws are never read)."""
-    return _falling_floats(ends.depth + 1, most)
+    value (rows past the most any hand draws are never read).  The table is made for
+    counts up to ``most | 127`` (every shoe of up to eight decks), once per depth: a
+    study of depleted shoes meets a new ``most`` at almost every state."""
+    return _falling_floats(ends.depth + 1, most | 127)
 
 
 def _as_shoe_array(shoes: Sequence[ValueCounts] | IntArray, signs: bool = True) -> IntArray:
