@@ -113,11 +113,11 @@ def probe(folder: Path, which: str) -> dict[str, float]:
 
 def instructions(folder: Path) -> int:
     """Instructions one float-only probe process runs from ``folder`` (callgrind)."""
+    python_probe = [sys.executable, "-c", PROBE, "float"]
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch, "callgrind.out")
         subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
-            + [sys.executable, "-c", PROBE, "float"],
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *python_probe],
             env=dict(environment(folder), OPENBLAS_NUM_THREADS="1"),
             cwd=folder,
             capture_output=True,
