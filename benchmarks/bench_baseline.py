@@ -153,10 +153,10 @@ def main() -> None:
         sides = {args.baseline: base, "this checkout": ROOT}
         if args.instructions:
             counts = {name: instructions(folder) for name, folder in sides.items()}
-            ours, theirs = counts["this checkout"], counts[args.baseline]
+            mine, base_count = counts["this checkout"], counts[args.baseline]
             print(
-                f"instructions, first and later float solves in one process: {theirs:,} "
-                f"({args.baseline}) / {ours:,} (this checkout) = {ours / theirs:.2f}"
+                f"instructions, first and later float solves in one process: {base_count:,} "
+                f"({args.baseline}) / {mine:,} (this checkout) = {mine / base_count:.2f}"
             )
             return
         runs: dict[str, list[dict[str, float]]] = {name: [] for name in sides}

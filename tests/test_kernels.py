@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from solver.exact import _numpy, kernel, player
@@ -38,6 +38,7 @@ from solver.exact.dealer import (
     dealer_probabilities,
     dealer_residues,
 )
+from solver.exact.dealer_hands import dealer_ends
 from solver.exact.modular import extend, moduli, rebuild
 from solver.exact.player import solve_exact, solve_exact_plain, solve_float
 from solver.exact.player_hands import HandSpace, hand_space, showdown_classes, showdown_tables
@@ -106,6 +107,33 @@ rules_drawn = st.builds(
 )
 
 
+#: Root hands of one to four cards (values 1-10) whose hard total is at most 21.
+roots_drawn = st.lists(
+    st.lists(st.integers(1, 10), min_size=1, max_size=4)
+    .filter(lambda cards: sum(cards) <= 21)
+    .map(lambda cards: [cards.count(v) for v in range(1, 11)]),
+    min_size=1,
+    max_size=6,
+)
+
+
+def showdown_rules_or_default() -> st.SearchStrategy[Rules]:
+    """Rules drawn over the dealer's and the showdown's readings."""
+    return st.builds(
+        Rules,
+        dealer_stands_on=st.integers(12, 21),
+        dealer_natural=st.sampled_from(list(DealerNatural)),
+        natural_beats=st.sampled_from(list(NaturalBeats)),
+        dealer_bonus=st.sampled_from(list(DealerBonus)),
+    )
+
+
+def roots_or_ones() -> st.SearchStrategy[list[list[int]]]:
+    """Root hands of one to four cards, or every one-card hand (a game's roots)."""
+    ones = [[int(v == p) for v in range(10)] for p in range(10)]
+    return st.one_of(st.just(ones), roots_drawn)
+
+
 @st.composite
 def depleted_shoes(draw: st.DrawFn) -> npt.NDArray[np.int64]:
     """A batch of shoes, each a one- or six-deck shoe less some cards of each value."""
@@ -167,6 +195,28 @@ def test_the_player_passes_agree_on_both_kernels(
     assert list(slow.hit) == list(fast.hit)
     assert slow.hitting == fast.hitting
     assert list(slow.outcomes) == list(fast.outcomes)
+
+
+@settings(max_examples=12, deadline=None)
+@given(showdown_rules_or_default(), st.integers(1, 10), depleted_shoes(), roots_or_ones())
+def test_a_bonus_cards_solve_in_one_call_is_the_hand_space_then_the_float_solve(
+    rules: Rules, bonus: int, shoes: npt.NDArray[np.int64], roots: list[list[int]]
+) -> None:
+    shoe = tuple(int(n) for n in shoes[0])
+    roots = [r for r in roots if all(c <= n for c, n in zip(r, shoe, strict=True))]
+    largest = int(hand_space(bonus, shoe, [tuple(r) for r in roots]).sizes.max(initial=0))
+    assume(sum(shoe) - largest >= dealer_ends(rules, bonus).depth)  # its premise
+    for name in kernel.KERNELS if kernel.available() else ("numpy",):
+        kernel.use(name)
+        whole = player.solve_float_shoe(rules, bonus, shoe, [tuple(r) for r in roots])
+        space = hand_space(bonus, shoe, [tuple(r) for r in roots])
+        parts = solve_float(rules, space)
+        for field in ("hands", "keys", "children", "draws", "sizes"):
+            assert getattr(whole.space, field).tolist() == getattr(space, field).tolist()
+        assert np.asarray(whole.stand).tobytes() == np.asarray(parts.stand).tobytes()
+        assert np.asarray(whole.hit).tobytes() == np.asarray(parts.hit).tobytes()
+        assert np.asarray(whole.outcomes).tobytes() == np.asarray(parts.outcomes).tobytes()
+        assert whole.hitting == parts.hitting
 
 
 #: Rules that change the showdown: clause 9's natural against a 21, and the dealer's use
@@ -277,16 +327,6 @@ def test_the_compiled_shoe_groups_refuse_a_count_out_of_range() -> None:
     counts[1, 3] = -1
     with pytest.raises(ValueError, match="below 2"):
         module.shoe_groups(counts, parents, held, bounds, final, sizes)
-
-
-#: Root hands of one to four cards (values 1-10) whose hard total is at most 21.
-roots_drawn = st.lists(
-    st.lists(st.integers(1, 10), min_size=1, max_size=4)
-    .filter(lambda cards: sum(cards) <= 21)
-    .map(lambda cards: [cards.count(v) for v in range(1, 11)]),
-    min_size=1,
-    max_size=6,
-)
 
 
 @needs_compiled
@@ -882,6 +922,7 @@ TWIN_FILES = {"solver/exact/_numpy.py", "solver/sim/_deal_numpy.py"}
 #: What asks which twin runs: a compiled module, the kernels' state or a twin's flag.
 ASKING = {"_native", "_deal", "COMPILED", "available", "current", "native", "requested"}
 ASKING |= {"STEPS_PCG64", "KERNELS", "compiled", "twin"}
+KERNEL_WORDS = {"compiled", "numpy"}
 
 
 def kernel_branches(source: str) -> list[str]:
@@ -904,15 +945,18 @@ def kernel_branches(source: str) -> list[str]:
             tests.append(node.guard)
         elif isinstance(node, ast.Match):
             tests.append(node.subject)
-        for test in tests:
-            for inner in ast.walk(test):
-                name = inner.attr if isinstance(inner, ast.Attribute) else getattr(inner, "id", "")
-                words = {"compiled", "numpy"}
-                if name in ASKING or (isinstance(inner, ast.Constant) and inner.value in words):
-                    found.append(
-                        f"line {inner.lineno}: branches on the kernel ({name or inner.value})"
-                    )
+        found += [f"line {t.lineno}: branches on the kernel" for t in tests if asks(t)]
     return found
+
+
+def asks(test: ast.expr) -> bool:
+    """Whether a condition reads which kernel runs (a name of :data:`ASKING`, or a kernel's
+    name as a string)."""
+    for inner in ast.walk(test):
+        name = inner.attr if isinstance(inner, ast.Attribute) else getattr(inner, "id", "")
+        if name in ASKING or (isinstance(inner, ast.Constant) and inner.value in KERNEL_WORDS):
+            return True
+    return False
 
 
 def test_no_caller_names_a_compiled_twin_or_branches_on_the_kernel() -> None:

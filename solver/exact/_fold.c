@@ -23,11 +23,10 @@ ints(const Step *step, int which)
     return step->arrays[which].view.buf;
 }
 
-/* Take step `item` (order, drawn, starts, widths, parent, held, bounds, size) and check
- * it against the stage before (groups_in groups of `columns` hands); NULL on success. */
+/* Take step `item` (order, drawn, starts, widths, parent, held, bounds, size): its arrays
+ * and size, checked later by check_step; NULL on success. */
 static const char *
-take_step(PyObject *item, Step *step, Py_ssize_t groups_in, Py_ssize_t columns,
-          Py_ssize_t table_rows, Py_ssize_t table_columns)
+take_step(PyObject *item, Step *step)
 {
     static const char *names[N_STEP] = {"order",  "drawn", "starts", "widths",
                                         "parent", "held",  "bounds"};
@@ -43,6 +42,15 @@ take_step(PyObject *item, Step *step, Py_ssize_t groups_in, Py_ssize_t columns,
     if (step->size == -1 && PyErr_Occurred()) {
         return "";
     }
+    return NULL;
+}
+
+/* Check a step against the stage before (groups_in groups of `columns` hands) and the
+ * table; NULL when it fits. */
+static const char *
+check_step(Step *step, Py_ssize_t groups_in, Py_ssize_t columns, Py_ssize_t table_rows,
+           Py_ssize_t table_columns)
+{
     const int64_t *order = ints(step, ORDER), *drawn = ints(step, DRAWN);
     const int64_t *starts = ints(step, STARTS), *widths = ints(step, WIDTHS);
     const int64_t *parent = ints(step, PARENT), *held = ints(step, HELD);
@@ -312,8 +320,78 @@ walk(const Walk *w, Py_ssize_t i, Py_ssize_t group, const char *in)
  */
 static const char *tail_ready(Tail *tail, Py_ssize_t groups, Py_ssize_t pairs);
 
-/* fold's work, its rows going to out, or (floats, out_object NULL) to `tail`, made ready
- * here for the fold's groups (see dealer_float). */
+/* The fold over `count` steps taken (not yet checked), its rows going to out (groups x
+ * finals), or (floats, out NULL) to `tail`, made ready here for the fold's groups (see
+ * dealer_float); NULL, or the problem ("" with an exception set). */
+static const char *
+fold_steps(Step *steps, Py_ssize_t count, Buffer *out, const Buffer *ways,
+           const Buffer *table, const Buffer *final, long long prime, Tail *tail)
+{
+    if (prime < 0 || prime >= (1LL << 29) || (tail && prime)) {
+        return "prime must be 0 (floats) or below 2**29";
+    }
+    Py_ssize_t table_rows = table->view.ndim == 2 ? table->view.shape[0] : 0;
+    Py_ssize_t table_columns = table_rows ? table->view.shape[1] : 0;
+    if (table_rows * table_columns != length(table)) {
+        return "table must be two-dimensional";
+    }
+    if (prime > 0 && (!within(table->view.buf, length(table), prime) ||
+                      !within(ways->view.buf, length(ways), prime))) {
+        return "table and ways must hold residues modulo prime";
+    }
+    Level *levels = PyMem_Calloc(count ? count : 1, sizeof(Level));
+    double *taken = NULL;
+    const char *problem = levels ? NULL : (PyErr_NoMemory(), "");
+    Py_ssize_t groups = 1, columns = length(ways), ready = 0;
+    for (; !problem && ready < count; ready++) {
+        Step *step = &steps[ready];
+        problem = check_step(step, groups, columns, table_rows, table_columns);
+        if (!problem && prime > 0 && step->ranks > 32) {
+            problem = "at most 32 ranks modulo a prime";
+        }
+        if (!problem &&
+            prepare_level(&levels[ready], step, table->view.buf, table_columns, prime) < 0) {
+            problem = (PyErr_NoMemory(), "");
+        }
+        groups = step->groups_out;
+        columns = step->size;
+    }
+    Py_ssize_t finals = length(final);
+    if (!problem && (!within(final->view.buf, finals, columns) ||
+                     (!tail && length(out) != groups * finals))) {
+        problem = "out must be (groups, len(final)), final columns of the last stage";
+    }
+    if (!problem && tail) {
+        taken = PyMem_Malloc(8 * (finals ? finals : 1));
+        problem = taken ? tail_ready(tail, groups, finals) : (PyErr_NoMemory(), "");
+    }
+    if (!problem) {
+        Walk w = {steps,  levels, count, finals, final->view.buf, tail ? NULL : out->view.buf,
+                  prime,  prime ? 1.0 / (double)prime : 0.0,    tail, taken};
+        Py_BEGIN_ALLOW_THREADS;
+        if (count > 0) {
+            walk(&w, 0, 0, ways->view.buf);
+        } else {
+            const uint64_t *only = ways->view.buf;
+            uint64_t *into = tail ? (uint64_t *)taken : (uint64_t *)w.result;
+            for (Py_ssize_t k = 0; k < finals; k++) {
+                into[k] = only[w.take[k]];
+            }
+            if (tail) {
+                tail_group(tail, 0, taken);
+            }
+        }
+        Py_END_ALLOW_THREADS;
+    }
+    for (Py_ssize_t i = 0; i < ready && levels; i++) {
+        free_level(&levels[i]);
+    }
+    PyMem_Free(levels);
+    PyMem_Free(taken);
+    return problem;
+}
+
+/* fold's work from its Python arguments (see fold_steps). */
 static PyObject *
 run_fold(PyObject *out_object, PyObject *ways_object, PyObject *steps_object,
          PyObject *table_object, PyObject *final_object, long long prime, Tail *tail)
@@ -325,29 +403,12 @@ run_fold(PyObject *out_object, PyObject *ways_object, PyObject *steps_object,
     Buffer *final = &held_buffers[3];
     PyObject *sequence = NULL;
     Step *steps = NULL;
-    Level *levels = NULL;
     Py_ssize_t count = 0;
     const char *problem = NULL;
-    double *taken = NULL;
     if ((!tail && take_buffer(out_object, out, 1, number, "out") < 0) ||
         take_buffer(ways_object, ways, 0, number, "ways") < 0 ||
         take_buffer(table_object, table, 0, number, "table") < 0 ||
         take_buffer(final_object, final, 0, 'q', "final") < 0) {
-        goto done;
-    }
-    if (prime < 0 || prime >= (1LL << 29) || (tail && prime)) {
-        problem = "prime must be 0 (floats) or below 2**29";
-        goto done;
-    }
-    Py_ssize_t table_rows = table->view.ndim == 2 ? table->view.shape[0] : 0;
-    Py_ssize_t table_columns = table_rows ? table->view.shape[1] : 0;
-    if (table_rows * table_columns != length(table)) {
-        problem = "table must be two-dimensional";
-        goto done;
-    }
-    if (prime > 0 && (!within(table->view.buf, length(table), prime) ||
-                      !within(ways->view.buf, length(ways), prime))) {
-        problem = "table and ways must hold residues modulo prime";
         goto done;
     }
     sequence = PySequence_Fast(steps_object, "steps must be a sequence");
@@ -361,58 +422,16 @@ run_fold(PyObject *out_object, PyObject *ways_object, PyObject *steps_object,
         goto done;
     }
     steps = PyMem_Calloc(count ? count : 1, sizeof(Step));
-    levels = PyMem_Calloc(count ? count : 1, sizeof(Level));
-    if (!steps || !levels) {
+    if (!steps) {
         PyErr_NoMemory();
         goto done;
     }
-    Py_ssize_t groups = 1, columns = length(ways);
-    for (Py_ssize_t i = 0; i < count; i++) {
-        problem = take_step(PySequence_Fast_GET_ITEM(sequence, i), &steps[i], groups, columns,
-                            table_rows, table_columns);
-        if (problem) {
-            goto done;
-        }
-        if (prime > 0 && steps[i].ranks > 32) {
-            problem = "at most 32 ranks modulo a prime";
-            goto done;
-        }
-        if (prepare_level(&levels[i], &steps[i], table->view.buf, table_columns, prime) < 0) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        groups = steps[i].groups_out;
-        columns = steps[i].size;
+    for (Py_ssize_t i = 0; i < count && !problem; i++) {
+        problem = take_step(PySequence_Fast_GET_ITEM(sequence, i), &steps[i]);
     }
-    Py_ssize_t finals = length(final);
-    if (!within(final->view.buf, finals, columns) ||
-        (!tail && length(out) != groups * finals)) {
-        problem = "out must be (groups, len(final)), final columns of the last stage";
-        goto done;
+    if (!problem) {
+        problem = fold_steps(steps, count, out, ways, table, final, prime, tail);
     }
-    if (tail) {
-        taken = PyMem_Malloc(8 * (finals ? finals : 1));
-        problem = taken ? tail_ready(tail, groups, finals) : (PyErr_NoMemory(), "");
-        if (problem) {
-            goto done;
-        }
-    }
-    Walk w = {steps,  levels, count, finals, final->view.buf, tail ? NULL : out->view.buf,
-              prime,  prime ? 1.0 / (double)prime : 0.0,    tail, taken};
-    Py_BEGIN_ALLOW_THREADS;
-    if (count > 0) {
-        walk(&w, 0, 0, ways->view.buf);
-    } else {
-        const uint64_t *only = ways->view.buf;
-        uint64_t *into = tail ? (uint64_t *)taken : (uint64_t *)w.result;
-        for (Py_ssize_t k = 0; k < finals; k++) {
-            into[k] = only[w.take[k]];
-        }
-        if (tail) {
-            tail_group(tail, 0, taken);
-        }
-    }
-    Py_END_ALLOW_THREADS;
 done:
     if (problem && !PyErr_Occurred()) {
         PyErr_SetString(PyExc_ValueError, problem);
@@ -420,12 +439,7 @@ done:
     for (Py_ssize_t i = 0; i < count && steps; i++) {
         release(steps[i].arrays, N_STEP);
     }
-    for (Py_ssize_t i = 0; i < count && levels; i++) {
-        free_level(&levels[i]);
-    }
     PyMem_Free(steps);
-    PyMem_Free(levels);
-    PyMem_Free(taken);
     Py_XDECREF(sequence);
     release(held_buffers, 4);
     if (PyErr_Occurred()) {
@@ -450,7 +464,6 @@ kernel_fold(PyObject *self, PyObject *args)
                     a[FINAL].object, a[PRIME].integer, NULL);
 }
 
-enum { T_OUT, T_FINAL, T_LENGTHS, T_WIDE, T_FALLING, T_COLUMN, T_STARTS, T_RESULTS, N_TAIL };
 
 /* The rest of dealer_probabilities after the fold (see dealer_float): its arrays, each
  * shoe size's divisors (sizes x pairs), a row of chances and one of `width` pairs (those no
@@ -462,6 +475,8 @@ struct Tail {
     double *divisors, *chances, *row;
     Py_ssize_t *first, *members;
 };
+
+static const char *check_tail(Tail *t, Py_ssize_t width);
 
 /* Take the tail's arrays and check those that do not depend on the fold; -1 on error. */
 static int
@@ -476,6 +491,18 @@ take_tail(PyObject **objects, Py_ssize_t width, Tail *t)
             return -1;
         }
     }
+    const char *problem = check_tail(t, width);
+    if (problem) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        return -1;
+    }
+    return 0;
+}
+
+/* Check the tail's arrays (taken or borrowed) against each other; NULL when they fit. */
+static const char *
+check_tail(Tail *t, Py_ssize_t width)
+{
     const Buffer *b = t->buffers;
     t->width = width;
     t->pairs = length(&b[T_LENGTHS]);
@@ -506,11 +533,7 @@ take_tail(PyObject **objects, Py_ssize_t width, Tail *t)
             }
         }
     }
-    if (problem) {
-        PyErr_SetString(PyExc_ValueError, problem);
-        return -1;
-    }
-    return 0;
+    return problem;
 }
 
 /* Check the tail against the fold's last stage (`groups` groups of `pairs` columns) and
@@ -664,4 +687,66 @@ kernel_dealer_float(PyObject *self, PyObject *args)
     }
     free_tail(&tail);
     return done;
+}
+
+/*
+ * dealer_float's work for shoes grouped already (solve_float): the steps made from `folds`
+ * (for each value, tens first, the final hands' (order, drawn, starts, widths, size)) and
+ * the groups (level f's parents, held counts and bounds at f * stride, f * stride and
+ * f * (stride + 1); group_sizes[2 f], group_sizes[2 f + 1] its groups and distinct
+ * counts), the tail's arrays in `tail` (N_TAIL, held by the caller).  NULL, or the problem
+ * ("" with an exception set).
+ */
+const char *
+dealer_float_grouped(const Buffer *ways, PyObject *folds, const int64_t *parents,
+                     const int64_t *held, const int64_t *bounds, Py_ssize_t stride,
+                     const int64_t *group_sizes, const Buffer *table, const Buffer *take,
+                     const Buffer *tail, Py_ssize_t width)
+{
+    enum { FOLDED = 10 };
+    if (!PyTuple_Check(folds) || PyTuple_GET_SIZE(folds) != FOLDED) {
+        return "folds must be a tuple of ten (order, drawn, starts, widths, size)";
+    }
+    Step steps[FOLDED];
+    memset(steps, 0, sizeof steps);
+    const char *problem = NULL;
+    for (Py_ssize_t f = 0; f < FOLDED && !problem; f++) {
+        PyObject *item = PyTuple_GET_ITEM(folds, f);
+        Step *step = &steps[f];
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 5) {
+            problem = "each fold is a tuple (order, drawn, starts, widths, size)";
+            break;
+        }
+        static const char *names[4] = {"order", "drawn", "starts", "widths"};
+        for (int i = 0; i < 4 && !problem; i++) {
+            if (take_buffer(PyTuple_GET_ITEM(item, i), &step->arrays[i], 0, 'q', names[i]) < 0) {
+                problem = "";
+            }
+        }
+        step->size = problem ? 0 : PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 4));
+        if (!problem && step->size == -1 && PyErr_Occurred()) {
+            problem = "";
+        }
+        const Py_ssize_t groups = group_sizes[2 * f], distinct = group_sizes[2 * f + 1];
+        borrow(&step->arrays[PARENT], parents + f * stride, groups, 0, 0);
+        borrow(&step->arrays[HELD], held + f * stride, distinct, 0, 0);
+        borrow(&step->arrays[BOUNDS], bounds + f * (stride + 1), distinct + 1, 0, 0);
+    }
+    Tail t;
+    memset(&t, 0, sizeof t);
+    for (int i = 0; i < N_TAIL; i++) {
+        t.buffers[i] = tail[i];
+        t.buffers[i].held = 0; /* the caller's to release */
+    }
+    if (!problem) {
+        problem = check_tail(&t, width);
+    }
+    if (!problem) {
+        problem = fold_steps(steps, FOLDED, NULL, ways, table, take, 0, &t);
+    }
+    for (Py_ssize_t f = 0; f < FOLDED; f++) {
+        release(steps[f].arrays, N_STEP);
+    }
+    free_tail(&t);
+    return problem;
 }

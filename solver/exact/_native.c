@@ -50,6 +50,12 @@ static PyMethodDef methods[] = {
      "player_exact(numerators, hitting, sizes, draws, kids, left, sums, lift, bust, scale, primes, tolerance, /)\n--\n\n"
      "The player's whole exact pass modulo each prime (see solver/exact/player.py, "
      "solve_exact_modular)."},
+    {"solve_float", kernel_solve_float, METH_VARARGS,
+     "solve_float(universe, children_in, keys_in, sizes_in, limit, roots, ways, folds, take, "
+     "table, lengths, wide, starts, results, width, best, own_21, beats, labels, depth, hands, "
+     "keys, children, draws, sizes, stand, hit, hitting, played, /)\n--\n\n"
+     "A Bonus card's whole float solve: the hand space, the dealer's distributions for its "
+     "shoes and the player's solve (see solver/exact/player.py, solve_player)."},
     {"fold", kernel_fold, METH_VARARGS,
      "fold(out, ways, steps, table, final, prime, /)\n--\n\n"
      "The dealer's fold over every card value (see solver/exact/dealer.py, _fold)."},

@@ -20,7 +20,23 @@
 typedef struct {
     Py_buffer view;
     int held;
+    Py_ssize_t shape[2]; /* a borrowed buffer's shape (see borrow) */
 } Buffer;
+
+/* A Buffer over memory the kernel holds itself (release leaves it alone): `count` 8-byte
+ * items, as `rows` x `columns` where rows > 0, else one-dimensional. */
+static inline void
+borrow(Buffer *buffer, const void *data, Py_ssize_t count, Py_ssize_t rows, Py_ssize_t columns)
+{
+    memset(buffer, 0, sizeof *buffer);
+    buffer->view.buf = (void *)data;
+    buffer->view.len = 8 * count;
+    buffer->view.itemsize = 8;
+    buffer->view.ndim = rows > 0 ? 2 : 1;
+    buffer->shape[0] = rows > 0 ? rows : count;
+    buffer->shape[1] = columns;
+    buffer->view.shape = buffer->shape;
+}
 
 /* Take a C-contiguous buffer of 8-byte items of the format kind ('d' float, 'q' int64). */
 static inline int
@@ -244,6 +260,23 @@ refuse(Buffer *buffers, int count, const char *problem)
     return NULL;
 }
 
+/* Shoes priced together differ by fewer cards than this of each value (shoe_groups' keys). */
+#define MOST_SHIFTED (1 << 15)
+
+/* The dealer's float tail's arrays, in dealer_float's order of arguments (see _fold.c). */
+enum { T_OUT, T_FINAL, T_LENGTHS, T_WIDE, T_FALLING, T_COLUMN, T_STARTS, T_RESULTS, N_TAIL };
+
+/* The pieces solve_float puts together (each documented where it is defined). */
+int shoe_groups_core(const int64_t *counts, Py_ssize_t n, int64_t *parents, int64_t *held,
+                     int64_t *bounds, int64_t *group, int64_t *sizes); /* _shoes.c */
+Py_ssize_t distinct_sizes_core(const int64_t *sizes, Py_ssize_t n, int64_t *distinct,
+                               int64_t *column, const char **problem); /* _shoes.c */
+const char *dealer_float_grouped(const Buffer *ways, PyObject *folds, const int64_t *parents,
+                                 const int64_t *held, const int64_t *bounds, Py_ssize_t stride,
+                                 const int64_t *group_sizes, const Buffer *table,
+                                 const Buffer *take, const Buffer *tail, Py_ssize_t width);
+                                 /* _fold.c */
+
 /* The kernels, each in the file named (see its comment there). */
 PyObject *kernel_fold(PyObject *self, PyObject *args);           /* _fold.c */
 PyObject *kernel_dealer_float(PyObject *self, PyObject *args);   /* _fold.c */
@@ -254,6 +287,7 @@ PyObject *kernel_player_exact(PyObject *self, PyObject *args);   /* _modular.c *
 PyObject *kernel_solve_hands(PyObject *self, PyObject *args);    /* _player.c */
 PyObject *kernel_hand_space(PyObject *self, PyObject *args);     /* _player.c */
 PyObject *kernel_rows(PyObject *self, PyObject *args);           /* _player.c */
+PyObject *kernel_solve_float(PyObject *self, PyObject *args);    /* _player.c */
 PyObject *kernel_shoe_summary(PyObject *self, PyObject *args);   /* _shoes.c */
 PyObject *kernel_shoe_groups(PyObject *self, PyObject *args);    /* _shoes.c */
 PyObject *kernel_distinct_sizes(PyObject *self, PyObject *args); /* _shoes.c */

@@ -34,6 +34,7 @@ __all__ = [
     "rows",
     "shoe_groups",
     "shoe_summary",
+    "solve_float",
     "solve_hands",
     "stand_modular",
 ]
@@ -454,3 +455,74 @@ def _beats(hit: IntArray, stand: IntArray, primes: Sequence[int]) -> bool:
     margins = np.stack([hit[:, WIN] + stand[:, LOSE], hit[:, LOSE] + stand[:, WIN]], axis=1)
     digits = garner_digits(margins % np.array(primes, dtype=np.int64)[:, None], primes)
     return [int(d[0]) for d in reversed(digits)] > [int(d[1]) for d in reversed(digits)]
+
+
+def solve_float(
+    universe: Any,
+    children_in: Any,
+    keys_in: Any,
+    sizes_in: Any,
+    limit: Any,
+    roots: Any,
+    ways: Any,
+    folds: Sequence[tuple[Any, Any, Any, Any, int]],
+    take: Any,
+    table: Any,
+    lengths: Any,
+    wide: Any,
+    starts: Any,
+    results: Any,
+    width: int,
+    best: Any,
+    own_21: Any,
+    beats: Any,
+    labels: Any,
+    depth: int,
+    hands: Any,
+    keys: Any,
+    children: Any,
+    draws: Any,
+    sizes: Any,
+    stand: Any,
+    hit: Any,
+    hitting: Any,
+    played: Any,
+    /,
+) -> int:
+    """A Bonus card's whole float solve: :func:`hand_space`, the dealer's distributions for
+    the hands' shoes (summary, groups, distinct sizes, falling factorials, then
+    :func:`dealer_float`) and :func:`solve_hands`, into the first ``n`` rows of the
+    outputs (``played`` one more, the busted hand).  Returns ``n``."""
+    position = np.empty(len(keys_in) + 1, dtype=np.int64)
+    space = (hands, keys, children, draws, sizes, position)
+    n = hand_space(universe, children_in, keys_in, sizes_in, limit, roots, *space)
+    if not n:
+        return 0
+    shoes = draws[:n]
+    shoe_sizes, least, most = shoes.sum(axis=1), shoes.min(axis=0), shoes.max(axis=0)
+    if int(shoe_sizes.min()) < depth:
+        raise ValueError("a shoe is smaller than the dealer's deepest hand")
+    if int((most - least).max()) >= 1 << 15:
+        raise ValueError("the shoes' counts must differ by less than 2**15")
+    parents, held = np.empty((10, n), dtype=np.int64), np.empty((10, n), dtype=np.int64)
+    bounds, final = np.empty((10, n + 1), dtype=np.int64), np.empty(n, dtype=np.int64)
+    found = np.empty((10, 2), dtype=np.int64)
+    shoe_groups(shoes - least, parents, held, bounds, final, found)
+    steps = tuple(
+        (*fold[:4], parents[f, :g], held[f, :d] + least[9 - f], bounds[f, : d + 1], fold[4])
+        for f, (fold, (g, d)) in enumerate(zip(folds, found.tolist(), strict=True))
+    )
+    distinct, column = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    count = distinct_sizes(shoe_sizes, distinct, column)
+    falling = np.cumprod(
+        distinct[None, :count] - np.arange(depth)[:, None], axis=0, dtype=np.float64
+    )
+    falling = np.vstack([np.ones((1, count)), falling])
+    dealer = np.empty((n, len(labels)))
+    tail = (final, lengths, wide, falling, column, starts, results, width)
+    dealer_float(ways, steps, table, take, dealer, *tail)
+    stand_vec, value = np.empty((n, 3)), np.empty(n + 1)
+    space_n = (hands[:n], children[:n], shoes, sizes[:n], best, own_21, beats, labels)
+    outputs = (stand_vec, stand[:n], hit[:n], hitting[:n], played[: n + 1], value)
+    solve_hands(dealer, *space_n, int(limit.sum()), *outputs)
+    return n

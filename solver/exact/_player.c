@@ -179,6 +179,37 @@ induct_hands(const Buffer *b, Py_ssize_t n, int64_t total, Py_ssize_t *order)
     }
 }
 
+/* solve_hands' work on its arrays (taken or borrowed, checked here): NULL, or the problem
+ * ("" with MemoryError set). */
+static const char *
+solve_hands_core(const Buffer *buffers, long long total)
+{
+    const Py_ssize_t n = length(&buffers[S_SIZES]), results = length(&buffers[S_LABELS]);
+    /* Each hand's hard total, then (as scratch) the order by size; a row of terms, and the
+     * classes by (best total, beaten) and dealer result. */
+    int64_t *hards = PyMem_Malloc(sizeof(int64_t) * (n ? n : 1));
+    Py_ssize_t *order = PyMem_Malloc(sizeof(Py_ssize_t) * (n ? n : 1));
+    double *terms = PyMem_Malloc(8 * (results ? results : 1));
+    int64_t *classes = PyMem_Malloc(8 * 44 * (results ? results : 1));
+    const char *problem = NULL;
+    if (!hards || !order || !terms || !classes) {
+        problem = (PyErr_NoMemory(), "");
+    } else {
+        problem = check_solve(buffers, n, results, hards);
+    }
+    if (!problem) {
+        Py_BEGIN_ALLOW_THREADS;
+        stand_hands(buffers, n, results, hards, terms, classes);
+        induct_hands(buffers, n, (int64_t)total, order);
+        Py_END_ALLOW_THREADS;
+    }
+    PyMem_Free(hards);
+    PyMem_Free(order);
+    PyMem_Free(terms);
+    PyMem_Free(classes);
+    return problem;
+}
+
 /*
  * solve_hands(dealer, hands, children, draws, sizes, best, own_21, beats, labels, total,
  *             stand_vec, stand, hit, hitting, played, value)
@@ -221,36 +252,12 @@ kernel_solve_hands(PyObject *self, PyObject *args)
     if (take_args(args, spec, N_SOLVE, buffers, scalars) < 0) {
         return NULL;
     }
-    const long long total = scalars[S_TOTAL].integer;
-    const Py_ssize_t n = length(&buffers[S_SIZES]), results = length(&buffers[S_LABELS]);
-    /* Each hand's hard total, then (as scratch) the order by size; a row of terms, and the
-     * classes by (best total, beaten) and dealer result. */
-    int64_t *hards = PyMem_Malloc(sizeof(int64_t) * (n ? n : 1));
-    Py_ssize_t *order = PyMem_Malloc(sizeof(Py_ssize_t) * (n ? n : 1));
-    double *terms = PyMem_Malloc(8 * (results ? results : 1));
-    int64_t *classes = PyMem_Malloc(8 * 44 * (results ? results : 1));
-    if (!hards || !order || !terms || !classes) {
-        PyMem_Free(hards);
-        PyMem_Free(order);
-        PyMem_Free(terms);
-        PyMem_Free(classes);
-        release(buffers, N_SOLVE);
-        return PyErr_NoMemory();
-    }
-    const char *problem = check_solve(buffers, n, results, hards);
-    if (!problem) {
-        Py_BEGIN_ALLOW_THREADS;
-        stand_hands(buffers, n, results, hards, terms, classes);
-        induct_hands(buffers, n, (int64_t)total, order);
-        Py_END_ALLOW_THREADS;
-    }
-    PyMem_Free(hards);
-    PyMem_Free(order);
-    PyMem_Free(terms);
-    PyMem_Free(classes);
+    const char *problem = solve_hands_core(buffers, scalars[S_TOTAL].integer);
     release(buffers, N_SOLVE);
     if (problem) {
-        PyErr_SetString(PyExc_ValueError, problem);
+        if (*problem) {
+            PyErr_SetString(PyExc_ValueError, problem);
+        }
         return NULL;
     }
     Py_RETURN_NONE;
@@ -284,39 +291,11 @@ holds_root(const int64_t *hand, const int single[10], const int64_t *roots, Py_s
     return 0;
 }
 
-/*
- * hand_space(universe, children_in, keys_in, sizes_in, limit, roots,
- *            hands, keys, children, draws, sizes, position) -> n
- *
- * solver/exact/player_hands.py's hand_space after its checks: the hands of `universe`
- * (every composition, sorted by key, with its children there, the universe's size U for a
- * bust) that fit in `limit` and hold a root, in the universe's order: their counts, keys,
- * children (renumbered, n for a bust or a hand not chosen), the cards left once each is
- * out, and sizes.  The outputs have U rows, of which the first n are filled; position (U
- * + 1) gets each universe hand's place, n if not chosen.
- */
-PyObject *
-kernel_hand_space(PyObject *self, PyObject *args)
+/* hand_space's work on its arrays (taken or borrowed, checked here): the hands found in
+ * *found; NULL, or the problem ("" with MemoryError set). */
+static const char *
+hand_space_core(const Buffer *b, Py_ssize_t *found)
 {
-    static const Arg spec[N_SPACE] = {
-        {"universe", 'q', 0},
-        {"children_in", 'q', 0},
-        {"keys_in", 'q', 0},
-        {"sizes_in", 'q', 0},
-        {"limit", 'q', 0},
-        {"roots", 'q', 0},
-        {"hands", 'q', 1},
-        {"keys", 'q', 1},
-        {"children", 'q', 1},
-        {"draws", 'q', 1},
-        {"sizes", 'q', 1},
-        {"position", 'q', 1},
-    };
-    Buffer b[N_SPACE];
-    (void)self;
-    if (take_args(args, spec, N_SPACE, b, NULL) < 0) {
-        return NULL;
-    }
     const Py_ssize_t u = length(&b[H_KEYS_IN]), count = length(&b[H_ROOTS]) / 10;
     const int64_t *universe = b[H_UNIVERSE].view.buf, *children_in = b[H_CHILDREN_IN].view.buf;
     const int64_t *keys_in = b[H_KEYS_IN].view.buf, *sizes_in = b[H_SIZES_IN].view.buf;
@@ -333,7 +312,7 @@ kernel_hand_space(PyObject *self, PyObject *args)
         problem = "an index is out of range";
     }
     if (problem) {
-        return refuse(b, N_SPACE, problem);
+        return problem;
     }
     int64_t *hands = b[H_HANDS].view.buf, *keys = b[H_KEYS].view.buf;
     int64_t *children = b[H_CHILDREN].view.buf, *draws = b[H_DRAWS].view.buf;
@@ -343,8 +322,7 @@ kernel_hand_space(PyObject *self, PyObject *args)
     Py_ssize_t larger = 0;
     int64_t *roots = PyMem_Malloc(8 * 10 * (count ? count : 1));
     if (!roots) {
-        release(b, N_SPACE);
-        return PyErr_NoMemory();
+        return (PyErr_NoMemory(), "");
     }
     for (Py_ssize_t r = 0; r < count; r++) {
         const int64_t *root = all_roots + 10 * r;
@@ -391,7 +369,52 @@ kernel_hand_space(PyObject *self, PyObject *args)
         }
     }
     PyMem_Free(roots);
+    *found = n;
+    return NULL;
+}
+
+/*
+ * hand_space(universe, children_in, keys_in, sizes_in, limit, roots,
+ *            hands, keys, children, draws, sizes, position) -> n
+ *
+ * solver/exact/player_hands.py's hand_space after its checks: the hands of `universe`
+ * (every composition, sorted by key, with its children there, the universe's size U for a
+ * bust) that fit in `limit` and hold a root, in the universe's order: their counts, keys,
+ * children (renumbered, n for a bust or a hand not chosen), the cards left once each is
+ * out, and sizes.  The outputs have U rows, of which the first n are filled; position (U
+ * + 1) gets each universe hand's place, n if not chosen.
+ */
+PyObject *
+kernel_hand_space(PyObject *self, PyObject *args)
+{
+    static const Arg spec[N_SPACE] = {
+        {"universe", 'q', 0},
+        {"children_in", 'q', 0},
+        {"keys_in", 'q', 0},
+        {"sizes_in", 'q', 0},
+        {"limit", 'q', 0},
+        {"roots", 'q', 0},
+        {"hands", 'q', 1},
+        {"keys", 'q', 1},
+        {"children", 'q', 1},
+        {"draws", 'q', 1},
+        {"sizes", 'q', 1},
+        {"position", 'q', 1},
+    };
+    Buffer b[N_SPACE];
+    (void)self;
+    if (take_args(args, spec, N_SPACE, b, NULL) < 0) {
+        return NULL;
+    }
+    Py_ssize_t n = 0;
+    const char *problem = hand_space_core(b, &n);
     release(b, N_SPACE);
+    if (problem) {
+        if (*problem) {
+            PyErr_SetString(PyExc_ValueError, problem);
+        }
+        return NULL;
+    }
     return PyLong_FromSsize_t(n);
 }
 
@@ -447,4 +470,253 @@ kernel_rows(PyObject *self, PyObject *args)
     }
     release(buffers, 2);
     return out;
+}
+
+enum {
+    F_UNIVERSE, F_CHILDREN_IN, F_KEYS_IN, F_SIZES_IN, F_LIMIT, F_ROOTS, F_WAYS, F_FOLDS,
+    F_TAKE, F_TABLE, F_LENGTHS, F_WIDE, F_STARTS, F_RESULTS, F_WIDTH, F_BEST, F_OWN_21,
+    F_BEATS, F_LABELS, F_DEPTH, F_HANDS, F_KEYS, F_CHILDREN, F_DRAWS, F_SIZES, F_STAND,
+    F_HIT, F_HITTING, F_PLAYED, N_FLOAT
+};
+
+/* What solve_float holds while it works: each shoe's size, the fewest of each value, the
+ * counts less those, the shoe groups, the distinct sizes and each shoe's place among
+ * them, the falling factorials, the dealer's distributions, standing's (win, push, lose)
+ * and every hand's value. */
+typedef struct {
+    int64_t *shoe_sizes, least[10], *shifted, *parents, *held, *bounds, *group, sizes[20];
+    int64_t *distinct, *column, *position;
+    double *falling, *dealer, *stand_vec, *value;
+} Scratch;
+
+static void
+free_scratch(Scratch *k)
+{
+    void *all[] = {k->shoe_sizes, k->shifted, k->parents, k->held, k->bounds, k->group,
+                   k->distinct, k->column, k->position, k->falling, k->dealer, k->stand_vec,
+                   k->value};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        PyMem_Free(all[i]);
+    }
+}
+
+/* The shoes' sizes, the fewest of each value and the counts less them, for n > 0 shoes of
+ * `draws`: NULL, or what is wrong with them. */
+static const char *
+shift_shoes(Scratch *k, const int64_t *draws, Py_ssize_t n, int64_t depth)
+{
+    int64_t most[10];
+    for (int v = 0; v < 10; v++) {
+        k->least[v] = most[v] = draws[v];
+    }
+    for (Py_ssize_t s = 0; s < n; s++) {
+        int64_t size = 0;
+        for (int v = 0; v < 10; v++) {
+            const int64_t count = draws[10 * s + v];
+            size += count;
+            k->least[v] = count < k->least[v] ? count : k->least[v];
+            most[v] = count > most[v] ? count : most[v];
+        }
+        k->shoe_sizes[s] = size;
+        if (size < depth) {
+            return "a shoe is smaller than the dealer's deepest hand";
+        }
+    }
+    for (int v = 0; v < 10; v++) {
+        if (most[v] - k->least[v] >= MOST_SHIFTED || k->least[v] < 0) {
+            return "the shoes' counts must differ by less than 2**15";
+        }
+    }
+    for (Py_ssize_t s = 0; s < n; s++) {
+        for (int v = 0; v < 10; v++) {
+            k->shifted[10 * s + v] = draws[10 * s + v] - k->least[v];
+        }
+    }
+    return NULL;
+}
+
+/* The dealer's distributions for the n shoes of the hand space (see solve_float). */
+static const char *
+price_shoes(Scratch *k, const Buffer *b, PyObject *folds, Py_ssize_t n, int64_t depth,
+            Py_ssize_t outcomes, Py_ssize_t width)
+{
+    const char *problem = shift_shoes(k, b[F_DRAWS].view.buf, n, depth);
+    if (problem) {
+        return problem;
+    }
+    if (shoe_groups_core(k->shifted, n, k->parents, k->held, k->bounds, k->group, k->sizes)) {
+        return (PyErr_NoMemory(), "");
+    }
+    for (int f = 0; f < 10; f++) { /* the held counts, shifted back */
+        for (int64_t i = 0; i < k->sizes[2 * f + 1]; i++) {
+            k->held[f * n + i] += k->least[9 - f];
+        }
+    }
+    const Py_ssize_t count = distinct_sizes_core(k->shoe_sizes, n, k->distinct, k->column,
+                                                 &problem);
+    if (count < 0) {
+        return problem ? problem : (PyErr_NoMemory(), "");
+    }
+    k->falling = PyMem_Malloc(8 * (size_t)((depth + 1) * count));
+    if (!k->falling) {
+        return (PyErr_NoMemory(), "");
+    }
+    /* falling[L, c] = N (N - 1) ... (N - L + 1) for N = distinct[c], one rounding a
+     * factor, as numpy's cumulative product takes it */
+    for (Py_ssize_t c = 0; c < count; c++) {
+        k->falling[c] = 1.0;
+        for (int64_t cards = 1; cards <= depth; cards++) {
+            const double factor = (double)(k->distinct[c] - cards + 1);
+            k->falling[cards * count + c] =
+                cards == 1 ? factor : k->falling[(cards - 1) * count + c] * factor;
+        }
+    }
+    Buffer tail[N_TAIL];
+    borrow(&tail[T_OUT], k->dealer, n * outcomes, n, outcomes);
+    borrow(&tail[T_FINAL], k->group, n, 0, 0);
+    tail[T_LENGTHS] = b[F_LENGTHS];
+    tail[T_WIDE] = b[F_WIDE];
+    borrow(&tail[T_FALLING], k->falling, (depth + 1) * count, depth + 1, count);
+    borrow(&tail[T_COLUMN], k->column, n, 0, 0);
+    tail[T_STARTS] = b[F_STARTS];
+    tail[T_RESULTS] = b[F_RESULTS];
+    return dealer_float_grouped(&b[F_WAYS], folds, k->parents, k->held,
+                                k->bounds, n, k->sizes, &b[F_TABLE], &b[F_TAKE], tail, width);
+}
+
+/* The player's hands of the space: their buffers for hand_space_core (position borrowed). */
+static void
+space_buffers(Buffer *space, const Buffer *b, int64_t *position, Py_ssize_t u)
+{
+    static const int from[N_SPACE - 1] = {F_UNIVERSE, F_CHILDREN_IN, F_KEYS_IN, F_SIZES_IN,
+                                          F_LIMIT,    F_ROOTS,       F_HANDS,   F_KEYS,
+                                          F_CHILDREN, F_DRAWS,       F_SIZES};
+    for (int i = 0; i < N_SPACE - 1; i++) {
+        space[i] = b[from[i]];
+    }
+    borrow(&space[H_POSITION], position, u + 1, 0, 0);
+}
+
+/* solve_hands' buffers over the space's first n hands and the dealer's distributions. */
+static void
+solve_buffers(Buffer *solve, const Buffer *b, const Scratch *k, Py_ssize_t n,
+              Py_ssize_t outcomes)
+{
+    borrow(&solve[S_DEALER], k->dealer, n * outcomes, n, outcomes);
+    borrow(&solve[S_HANDS], b[F_HANDS].view.buf, 10 * n, 0, 0);
+    borrow(&solve[S_CHILDREN], b[F_CHILDREN].view.buf, 10 * n, 0, 0);
+    borrow(&solve[S_DRAWS], b[F_DRAWS].view.buf, 10 * n, 0, 0);
+    borrow(&solve[S_SIZES], b[F_SIZES].view.buf, n, 0, 0);
+    solve[S_BEST] = b[F_BEST];
+    solve[S_OWN_21] = b[F_OWN_21];
+    solve[S_BEATS] = b[F_BEATS];
+    solve[S_LABELS] = b[F_LABELS];
+    borrow(&solve[S_TOTAL], NULL, 0, 0, 0);
+    borrow(&solve[S_STAND_VEC], k->stand_vec, 3 * n, 0, 0);
+    borrow(&solve[S_STAND], b[F_STAND].view.buf, n, 0, 0);
+    borrow(&solve[S_HIT], b[F_HIT].view.buf, n, 0, 0);
+    borrow(&solve[S_HITTING], b[F_HITTING].view.buf, n, 0, 0);
+    borrow(&solve[S_PLAYED], b[F_PLAYED].view.buf, 3 * (n + 1), 0, 0);
+    borrow(&solve[S_VALUE], k->value, n + 1, 0, 0);
+    for (int i = 0; i < N_SOLVE; i++) {
+        solve[i].held = 0; /* the caller's, or scratch */
+    }
+}
+
+/*
+ * solve_float(universe, children_in, keys_in, sizes_in, limit, roots, ways, folds, take,
+ *             table, lengths, wide, starts, results, width, best, own_21, beats, labels,
+ *             depth, hands, keys, children, draws, sizes, stand, hit, hitting, played) -> n
+ *
+ * A Bonus card's whole float solve in one call: hand_space (universe ... roots, into
+ * hands ... sizes), then, for the n hands found, the dealer's distributions for their
+ * shoes (solver/exact/dealer.py's dealer_probabilities: the shoes' summary and groups,
+ * their distinct sizes and falling factorials, then dealer_float's fold and tail, with
+ * ways, folds (for each value, tens first, the final hands' order, drawn, starts, widths
+ * and size), take, table, lengths, wide, starts, results and width as it takes them), then
+ * solve_hands (best ... labels, the shoe's total from limit) into stand, hit, hitting and
+ * played (busted hand at n).  The outputs have the universe's rows (played one more).
+ * Every shoe must hold the dealer's deepest hand (depth cards).  The same numbers as
+ * those calls in turn, on either twin.
+ */
+PyObject *
+kernel_solve_float(PyObject *self, PyObject *args)
+{
+    static const Arg spec[N_FLOAT] = {
+        {"universe", 'q', 0}, {"children_in", 'q', 0}, {"keys_in", 'q', 0},
+        {"sizes_in", 'q', 0}, {"limit", 'q', 0},       {"roots", 'q', 0},
+        {"ways", 'd', 0},     {"folds", 'O', 0},       {"take", 'q', 0},
+        {"table", 'd', 0},    {"lengths", 'q', 0},     {"wide", 'q', 0},
+        {"starts", 'q', 0},   {"results", 'q', 0},     {"width", 'n', 0},
+        {"best", 'q', 0},     {"own_21", 'q', 0},      {"beats", 'q', 0},
+        {"labels", 'q', 0},   {"depth", 'n', 0},       {"hands", 'q', 1},
+        {"keys", 'q', 1},     {"children", 'q', 1},    {"draws", 'q', 1},
+        {"sizes", 'q', 1},    {"stand", 'd', 1},       {"hit", 'd', 1},
+        {"hitting", 'q', 1},  {"played", 'd', 1}};
+    Buffer b[N_FLOAT];
+    Scalar a[N_FLOAT];
+    (void)self;
+    if (take_args(args, spec, N_FLOAT, b, a) < 0) {
+        return NULL;
+    }
+    const Py_ssize_t u = length(&b[F_KEYS_IN]), outcomes = length(&b[F_LABELS]);
+    const int64_t depth = a[F_DEPTH].integer;
+    Scratch k;
+    memset(&k, 0, sizeof k);
+    const char *problem = NULL;
+    if (length(&b[F_STAND]) != u || length(&b[F_HIT]) != u || length(&b[F_HITTING]) != u ||
+        length(&b[F_PLAYED]) != 3 * (u + 1) || depth < 0 || depth > 64 || outcomes < 1) {
+        problem = "the outputs must have the universe's rows, depth lie in [0, 64]";
+    }
+    k.position = PyMem_Malloc(8 * (size_t)(u + 1));
+    Py_ssize_t n = 0;
+    if (!problem && !k.position) {
+        problem = (PyErr_NoMemory(), "");
+    }
+    if (!problem) {
+        Buffer space[N_SPACE];
+        space_buffers(space, b, k.position, u);
+        problem = hand_space_core(space, &n);
+    }
+    const int64_t *limit = b[F_LIMIT].view.buf;
+    if (!problem && n > 0) {
+        const size_t m = (size_t)n;
+        k.shoe_sizes = PyMem_Malloc(8 * m);
+        k.shifted = PyMem_Malloc(8 * 10 * m);
+        k.parents = PyMem_Malloc(8 * 10 * m);
+        k.held = PyMem_Malloc(8 * 10 * m);
+        k.bounds = PyMem_Malloc(8 * 10 * (m + 1));
+        k.group = PyMem_Malloc(8 * m);
+        k.distinct = PyMem_Malloc(8 * m);
+        k.column = PyMem_Malloc(8 * m);
+        k.dealer = PyMem_Malloc(8 * m * (size_t)outcomes);
+        k.stand_vec = PyMem_Malloc(8 * 3 * m);
+        k.value = PyMem_Malloc(8 * (m + 1));
+        if (!k.shoe_sizes || !k.shifted || !k.parents || !k.held || !k.bounds || !k.group ||
+            !k.distinct || !k.column || !k.dealer || !k.stand_vec || !k.value) {
+            problem = (PyErr_NoMemory(), "");
+        }
+    }
+    if (!problem && n > 0) {
+        const Py_ssize_t width = (Py_ssize_t)a[F_WIDTH].integer;
+        problem = price_shoes(&k, b, a[F_FOLDS].object, n, depth, outcomes, width);
+    }
+    if (!problem && n > 0) {
+        int64_t total = 0;
+        for (int v = 0; v < 10; v++) {
+            total += limit[v];
+        }
+        Buffer solve[N_SOLVE];
+        solve_buffers(solve, b, &k, n, outcomes);
+        problem = solve_hands_core(solve, total);
+    }
+    free_scratch(&k);
+    release(b, N_FLOAT);
+    if (problem) {
+        if (*problem) {
+            PyErr_SetString(PyExc_ValueError, problem);
+        }
+        return NULL;
+    }
+    return PyLong_FromSsize_t(n);
 }

@@ -65,40 +65,13 @@ kernel_shoe_summary(PyObject *self, PyObject *args)
  * count then orders them by (count, group), the order of np.unique's keys, and a scan
  * numbers the distinct pairs: the same groups, in the same order, as numpy's. */
 enum { G_COUNTS, G_PARENTS, G_HELD, G_BOUNDS, G_FINAL, G_SIZES, N_GROUPS };
-#define MOST_SHIFTED (1 << 15)
 
-PyObject *
-kernel_shoe_groups(PyObject *self, PyObject *args)
+/* shoe_groups' work for n > 0 shoes whose counts lie in [0, 2**15): 0, or -1 out of memory
+ * (no exception set). */
+int
+shoe_groups_core(const int64_t *counts, Py_ssize_t n, int64_t *parents, int64_t *held,
+                 int64_t *bounds, int64_t *group, int64_t *sizes)
 {
-    static const Arg spec[N_GROUPS] = {
-        {"counts", 'q', 0},
-        {"parents", 'q', 1},
-        {"held", 'q', 1},
-        {"bounds", 'q', 1},
-        {"final", 'q', 1},
-        {"sizes", 'q', 1},
-    };
-    Buffer buffers[N_GROUPS];
-    (void)self;
-    if (take_args(args, spec, N_GROUPS, buffers, NULL) < 0) {
-        return NULL;
-    }
-    const Py_ssize_t n = length(&buffers[G_COUNTS]) / 10;
-    const int64_t *counts = buffers[G_COUNTS].view.buf;
-    const char *problem = NULL;
-    if (n < 1 || length(&buffers[G_COUNTS]) != 10 * n || length(&buffers[G_PARENTS]) != 10 * n ||
-        length(&buffers[G_HELD]) != 10 * n || length(&buffers[G_BOUNDS]) != 10 * (n + 1) ||
-        length(&buffers[G_FINAL]) != n || length(&buffers[G_SIZES]) != 20) {
-        problem = "counts must be (shoes, 10) for at least one shoe, the outputs to match";
-    } else if (!within(counts, 10 * n, MOST_SHIFTED)) {
-        problem = "counts must be at least 0 and below 2**15";
-    }
-    if (problem) {
-        return refuse(buffers, N_GROUPS, problem);
-    }
-    int64_t *parents = buffers[G_PARENTS].view.buf, *held = buffers[G_HELD].view.buf;
-    int64_t *bounds = buffers[G_BOUNDS].view.buf, *group = buffers[G_FINAL].view.buf;
-    int64_t *sizes = buffers[G_SIZES].view.buf;
     Py_ssize_t *order = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)n);
     Py_ssize_t *sorted = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)n);
     int64_t largest = 0;
@@ -110,8 +83,7 @@ kernel_shoe_groups(PyObject *self, PyObject *args)
         PyMem_Free(order);
         PyMem_Free(sorted);
         PyMem_Free(start);
-        release(buffers, N_GROUPS);
-        return PyErr_NoMemory();
+        return -1;
     }
     Py_BEGIN_ALLOW_THREADS;
     for (Py_ssize_t s = 0; s < n; s++) {
@@ -163,8 +135,82 @@ kernel_shoe_groups(PyObject *self, PyObject *args)
     PyMem_Free(order);
     PyMem_Free(sorted);
     PyMem_Free(start);
+    return 0;
+}
+
+PyObject *
+kernel_shoe_groups(PyObject *self, PyObject *args)
+{
+    static const Arg spec[N_GROUPS] = {
+        {"counts", 'q', 0},
+        {"parents", 'q', 1},
+        {"held", 'q', 1},
+        {"bounds", 'q', 1},
+        {"final", 'q', 1},
+        {"sizes", 'q', 1},
+    };
+    Buffer buffers[N_GROUPS];
+    (void)self;
+    if (take_args(args, spec, N_GROUPS, buffers, NULL) < 0) {
+        return NULL;
+    }
+    const Py_ssize_t n = length(&buffers[G_COUNTS]) / 10;
+    const int64_t *counts = buffers[G_COUNTS].view.buf;
+    const char *problem = NULL;
+    if (n < 1 || length(&buffers[G_COUNTS]) != 10 * n || length(&buffers[G_PARENTS]) != 10 * n ||
+        length(&buffers[G_HELD]) != 10 * n || length(&buffers[G_BOUNDS]) != 10 * (n + 1) ||
+        length(&buffers[G_FINAL]) != n || length(&buffers[G_SIZES]) != 20) {
+        problem = "counts must be (shoes, 10) for at least one shoe, the outputs to match";
+    } else if (!within(counts, 10 * n, MOST_SHIFTED)) {
+        problem = "counts must be at least 0 and below 2**15";
+    }
+    if (problem) {
+        return refuse(buffers, N_GROUPS, problem);
+    }
+    int failed = shoe_groups_core(counts, n, buffers[G_PARENTS].view.buf,
+                                  buffers[G_HELD].view.buf, buffers[G_BOUNDS].view.buf,
+                                  buffers[G_FINAL].view.buf, buffers[G_SIZES].view.buf);
     release(buffers, N_GROUPS);
+    if (failed) {
+        return PyErr_NoMemory();
+    }
     Py_RETURN_NONE;
+}
+
+/* distinct_sizes' work for n > 0 sizes: the count, or -1 out of memory (no exception set)
+ * or with *problem set for sizes out of range. */
+Py_ssize_t
+distinct_sizes_core(const int64_t *sizes, Py_ssize_t n, int64_t *distinct, int64_t *column,
+                    const char **problem)
+{
+    int64_t least = sizes[0], most = least;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        least = sizes[s] < least ? sizes[s] : least;
+        most = sizes[s] > most ? sizes[s] : most;
+    }
+    if (least < 0 || most - least >= (1 << 20)) {
+        *problem = "sizes must be non-negative and span fewer than 2**20 values";
+        return -1;
+    }
+    Py_ssize_t *rank = PyMem_Calloc((size_t)(most - least + 1), sizeof(Py_ssize_t));
+    if (!rank) {
+        return -1;
+    }
+    for (Py_ssize_t s = 0; s < n; s++) {
+        rank[sizes[s] - least] = 1;
+    }
+    Py_ssize_t count = 0;
+    for (int64_t v = 0; v <= most - least; v++) {
+        if (rank[v]) {
+            distinct[count] = v + least;
+            rank[v] = count++;
+        }
+    }
+    for (Py_ssize_t s = 0; s < n; s++) {
+        column[s] = rank[sizes[s] - least];
+    }
+    PyMem_Free(rank);
+    return count;
 }
 
 /*
@@ -190,39 +236,15 @@ kernel_distinct_sizes(PyObject *self, PyObject *args)
     const Py_ssize_t n = length(&buffers[0]);
     const int64_t *sizes = buffers[0].view.buf;
     int64_t *distinct = buffers[1].view.buf, *column = buffers[2].view.buf;
-    int64_t least = n ? sizes[0] : 0, most = least;
-    for (Py_ssize_t s = 0; s < n; s++) {
-        least = sizes[s] < least ? sizes[s] : least;
-        most = sizes[s] > most ? sizes[s] : most;
+    if (n < 1 || length(&buffers[1]) != n || length(&buffers[2]) != n) {
+        return refuse(buffers, 3, "sizes, distinct and column must be of one length, at least 1");
     }
     const char *problem = NULL;
-    if (n < 1 || length(&buffers[1]) != n || length(&buffers[2]) != n) {
-        problem = "sizes, distinct and column must be of one length, at least 1";
-    } else if (least < 0 || most - least >= (1 << 20)) {
-        problem = "sizes must be non-negative and span fewer than 2**20 values";
-    }
-    Py_ssize_t *rank = problem ? NULL : PyMem_Calloc((size_t)(most - least + 1), sizeof(Py_ssize_t));
-    if (!problem && !rank) {
-        release(buffers, 3);
-        return PyErr_NoMemory();
-    }
-    if (problem) {
-        return refuse(buffers, 3, problem);
-    }
-    for (Py_ssize_t s = 0; s < n; s++) {
-        rank[sizes[s] - least] = 1;
-    }
-    Py_ssize_t count = 0;
-    for (int64_t v = 0; v <= most - least; v++) {
-        if (rank[v]) {
-            distinct[count] = v + least;
-            rank[v] = count++;
-        }
-    }
-    for (Py_ssize_t s = 0; s < n; s++) {
-        column[s] = rank[sizes[s] - least];
-    }
-    PyMem_Free(rank);
+    const Py_ssize_t count = distinct_sizes_core(sizes, n, distinct, column, &problem);
     release(buffers, 3);
-    return PyLong_FromSsize_t(count);
+    if (problem) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    return count < 0 ? PyErr_NoMemory() : PyLong_FromSsize_t(count);
 }

@@ -33,6 +33,7 @@ from solver.exact.dealer_hands import (
     FloatArray,
     IntArray,
     dealer_ends,
+    dealer_rules,
     dealer_tree,
     final_hands,
     outcome_labels,
@@ -50,6 +51,8 @@ from solver.model.numbers import exact_json
 from solver.model.rules import Rules
 
 NumberArray = TypeVar("NumberArray", IntArray, FloatArray)
+#: A fold as the kernels take it: order, drawn, starts, widths and the next stage's size.
+FoldArrays = tuple[IntArray, IntArray, IntArray, IntArray, int]
 
 
 class ShoeGroups(NamedTuple):
@@ -163,19 +166,20 @@ def _steps(ends: DealerEnds, groups: ShoeGroups) -> tuple[Step, ...]:
     """The fold's steps as the kernels take them: each card value's ``Fold`` and the shoe
     groups' parents, held counts and bounds for it."""
     return tuple(
-        (
-            step.order,
-            step.drawn,
-            np.array(step.starts, dtype=np.int64),
-            np.array(step.widths, dtype=np.int64),
-            parent,
-            held,
-            np.array(bounds, dtype=np.int64),
-            step.size,
+        (order, drawn, starts, widths, parent, held, np.array(bounds, dtype=np.int64), size)
+        for (order, drawn, starts, widths, size), parent, held, bounds in zip(
+            _fold_arrays(ends), groups.parents, groups.held, groups.bounds, strict=True
         )
-        for step, parent, held, bounds in zip(
-            ends.folds, groups.parents, groups.held, groups.bounds, strict=True
-        )
+    )
+
+
+def _fold_arrays(
+    ends: DealerEnds,
+) -> tuple[tuple[IntArray, IntArray, IntArray, IntArray, int], ...]:
+    """Each value's fold as the kernels take it: order, drawn, starts, widths, size."""
+    return tuple(
+        (f.order, f.drawn, np.array(f.starts, dtype=np.int64), np.array(f.widths), f.size)
+        for f in ends.folds
     )
 
 
@@ -202,12 +206,18 @@ def _fold(
 
 
 def _falling_for(ends: DealerEnds, most: int) -> FloatArray:
-    """The float ``fall(n, d)`` table :func:`_fold` reads for ``ends`` against shoes holding
-    at most ``most`` cards of any value: no hand draws more than ``ends.depth`` cards of a
-    value (rows past the most any hand draws are never read).  The table is made for
-    counts up to ``most | 127`` (every shoe of up to eight decks), once per depth: a
-    study of depleted shoes meets a new ``most`` at almost every state."""
-    return _falling_floats(ends.depth + 1, most | 127)
+    """The float ``fall(n, d)`` table :func:`_fold` reads for ``ends`` (see
+    :func:`falling_floats`)."""
+    return falling_floats(ends.depth, most)
+
+
+def falling_floats(depth: int, most: int) -> FloatArray:
+    """The float ``fall(n, d)`` table the fold reads for a dealer drawing at most ``depth``
+    cards against shoes holding at most ``most`` cards of any value: no hand draws more
+    than ``depth`` cards of a value (rows past the most any hand draws are never read).
+    The table is made for counts up to ``most | 127`` (every shoe of up to eight decks),
+    once per depth: a study of depleted shoes meets a new ``most`` at almost every state."""
+    return _falling_floats(depth + 1, most | 127)
 
 
 def _as_shoe_array(shoes: Sequence[ValueCounts] | IntArray, signs: bool = True) -> IntArray:
@@ -259,31 +269,64 @@ def dealer_probabilities(
     sizes, column = _distinct_sizes(summary.sizes)
     falling = np.cumprod(sizes[None, :] - np.arange(ends.depth)[:, None], axis=0, dtype=np.float64)
     falling = np.vstack([np.ones((1, len(sizes))), falling])
+    inputs = float_inputs(rules, bonus)
+    out = np.empty((len(counts), len(outcome_labels(rules))))
+    steps = _steps(ends, groups)
+    tail = (inputs.lengths, inputs.wide, falling, column, inputs.starts, inputs.results)
+    kernel.dealer_float(
+        inputs.ways, steps, table, inputs.take, out, groups.final, *tail, inputs.width
+    )
+    return out
+
+
+class FloatInputs(NamedTuple):
+    """What the kernels' float dealer reads of one Bonus card's :class:`DealerEnds` besides
+    the shoes, as they take it: the final hands' ways as floats, each value's fold (order,
+    drawn, starts, widths, size), the last stage's columns, each (result, length) pair's
+    length and place among every pair the dealer can end on (``width`` of them), and where
+    each result's pairs start and which result they are."""
+
+    ways: FloatArray
+    folds: tuple[FoldArrays, ...]
+    take: IntArray
+    lengths: IntArray
+    wide: IntArray
+    starts: IntArray
+    results: IntArray
+    width: int
+    depth: int
+
+
+def float_inputs(rules: Rules, bonus: int) -> FloatInputs:
+    """:class:`FloatInputs` for ``rules`` and the Bonus card ``bonus`` (kept per dealer rules)."""
+    return _float_inputs(dealer_rules(rules), bonus)
+
+
+@lru_cache(maxsize=256)
+def _float_inputs(rules: Rules, bonus: int) -> FloatInputs:
+    ends = dealer_ends(rules, bonus)
     pairs = result_lengths(rules, bonus)
-    # Each shoe priced from its group's last row of the fold, at the (result, length) pair's
-    # place among every pair the dealer can end on (those no shoe reaches add zeros).
+    # Each shoe is priced at its (result, length) pair's place among every pair the dealer
+    # can end on (those no shoe reaches add zeros).
     codes = ends.results * 32 + ends.lengths
     wide = np.searchsorted(pairs, codes) if len(pairs) > len(codes) else np.arange(len(codes))
     results = pairs // 32
     first = np.ones(len(results), dtype=bool)
     first[1:] = results[1:] != results[:-1]
-    out = np.empty((len(counts), len(outcome_labels(rules))))
-    kernel.dealer_float(
+    found = FloatInputs(
         ends.ways.astype(np.float64),
-        _steps(ends, groups),
-        table,
+        _fold_arrays(ends),
         ends.final,
-        out,
-        groups.final,
         ends.lengths,
         wide,
-        falling,
-        column,
         np.flatnonzero(first),
         results[first],
         len(pairs),
+        ends.depth,
     )
-    return out
+    for array in (found.ways, found.wide, found.starts, found.results):
+        array.flags.writeable = False
+    return found
 
 
 def _distinct_sizes(sizes: IntArray) -> tuple[IntArray, IntArray]:

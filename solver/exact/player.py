@@ -28,15 +28,21 @@ from solver.exact.dealer import (
     dealer_probabilities,
     dealer_residues,
     exact_dealer,
+    falling_floats,
     fast_path_fits,
+    float_inputs,
 )
 from solver.exact.dealer_hands import dealer_ends
 from solver.exact.modular import extend, padded_falling, primes_above
 from solver.exact.player_hands import (
+    MOST_CARDS,
     HandSpace,
+    checked_roots,
     hand_space,
     showdown_classes,
     showdown_tables,
+    space_outputs,
+    universe,
 )
 from solver.exact.values import (
     ExactOutcomes,
@@ -276,6 +282,67 @@ def solve_exact_plain(rules: Rules, space: HandSpace) -> PlayerSolution:
 def solve_player(
     rules: Rules, bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts], exact: bool = False
 ) -> PlayerSolution:
-    """Optimal play for every hand reachable from ``roots`` (cards by value, Bonus card out)."""
-    space = hand_space(bonus, shoe, roots)
-    return solve_exact(rules, space) if exact else solve_float(rules, space)
+    """Optimal play for every hand reachable from ``roots`` (cards by value, Bonus card out).
+
+    A float solve is one kernel call (:func:`solve_float_shoe`) where every shoe the dealer
+    draws from holds its deepest hand, as :func:`hand_space` and :func:`solve_float` would
+    give it.
+    """
+    if exact:
+        return solve_exact(rules, hand_space(bonus, shoe, roots))
+    if sum(shoe) - MOST_CARDS < dealer_ends(rules, bonus).depth:
+        return solve_float(rules, hand_space(bonus, shoe, roots))
+    return solve_float_shoe(rules, bonus, shoe, roots)
+
+
+def solve_float_shoe(
+    rules: Rules, bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]
+) -> PlayerSolution:
+    """:func:`hand_space`, then :func:`solve_float`, in one kernel call: the hands, the
+    dealer's distributions for their shoes and the player's pass, with no Python between.
+    Every shoe left once a hand is out must hold the dealer's deepest hand."""
+    limit, root_array = checked_roots(shoe, roots)
+    inputs = float_inputs(rules, bonus)
+    table = falling_floats(inputs.depth, int(limit.max()))
+    hands, keys, children, draws, sizes, _ = space_outputs()
+    u = len(keys)
+    stand, hit, hitting, played = (
+        np.empty(u),
+        np.empty(u),
+        np.empty(u, np.int64),
+        np.empty((u + 1, 3)),
+    )
+    n = kernel.solve_float(
+        *universe(),
+        limit,
+        root_array,
+        inputs.ways,
+        inputs.folds,
+        inputs.take,
+        table,
+        inputs.lengths,
+        inputs.wide,
+        inputs.starts,
+        inputs.results,
+        inputs.width,
+        *showdown_tables(rules, bonus),
+        inputs.depth,
+        hands,
+        keys,
+        children,
+        draws,
+        sizes,
+        stand,
+        hit,
+        hitting,
+        played,
+    )
+    space = HandSpace(bonus, shoe, hands[:n], keys[:n], children[:n], draws[:n], sizes[:n])
+    return PlayerSolution(
+        rules,
+        space,
+        FloatValues(stand[:n]),
+        FloatValues(hit[:n]),
+        tuple(hitting[:n].astype(bool).tolist()),
+        FloatOutcomes(played[:n]),
+    )

@@ -77,6 +77,18 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
     A hand is reachable when it contains a root, fits in the shoe and has not busted:
     drawing its extra cards one by one never passes through a busted hand.
     """
+    limit, root_array = checked_roots(shoe, roots)
+    outputs = space_outputs()
+    n = kernel.hand_space(*universe(), limit, root_array, *outputs)
+    hands, keys, children, draws, sizes, _ = outputs
+    return HandSpace(bonus, shoe, hands[:n], keys[:n], children[:n], draws[:n], sizes[:n])
+
+
+def checked_roots(
+    shoe: ValueCounts, roots: Iterable[ValueCounts]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The shoe and the root hands as the kernels take them (rows of ten counts), checked:
+    :class:`HandError` for a root the shoe cannot deal or one that has busted."""
     root_array = np.array(list(roots), dtype=np.int64).reshape(-1, 10)
     limit = np.array(shoe, dtype=np.int64)
     short = (root_array > limit).any(axis=1)
@@ -87,27 +99,25 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
         if bool(short.flat[first]):
             raise HandError(f"hand {named} needs cards the shoe does not hold")
         raise HandError(f"hand {named} has busted: nothing to decide")
-    universe = all_hands()
-    keys_in, sizes_in = _universe_keys_and_sizes()
-    u = len(universe)
-    hands, keys = np.empty((u, 10), dtype=np.int64), np.empty(u, dtype=np.int64)
-    children, draws = np.empty((u, 10), dtype=np.int64), np.empty((u, 10), dtype=np.int64)
-    sizes, position = np.empty(u, dtype=np.int64), np.empty(u + 1, dtype=np.int64)
-    n = kernel.hand_space(
-        universe,
-        _children_in_universe(),
-        keys_in,
-        sizes_in,
-        limit,
-        np.ascontiguousarray(root_array),
-        hands,
-        keys,
-        children,
-        draws,
-        sizes,
-        position,
-    )
-    return HandSpace(bonus, shoe, hands[:n], keys[:n], children[:n], draws[:n], sizes[:n])
+    return limit, root_array
+
+
+Ints = npt.NDArray[np.int64]
+
+
+def universe() -> tuple[Ints, Ints, Ints, Ints]:
+    """Every hand (:func:`all_hands`), its children there, keys and sizes: the kernels'
+    universe of hands."""
+    keys, sizes = _universe_keys_and_sizes()
+    return all_hands(), _children_in_universe(), keys, sizes
+
+
+def space_outputs() -> tuple[Ints, Ints, Ints, Ints, Ints, Ints]:
+    """Arrays for a hand space found among :func:`universe`: hands, keys, children, draws,
+    sizes (the universe's rows) and each universe hand's place (one more)."""
+    u = len(all_hands())
+    rows, tens = np.empty(u, dtype=np.int64), np.empty((u, 10), dtype=np.int64)
+    return tens, rows, tens.copy(), tens.copy(), rows.copy(), np.empty(u + 1, dtype=np.int64)
 
 
 @cache

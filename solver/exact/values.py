@@ -225,7 +225,9 @@ class _Floats:
     __slots__ = ("_array", "_reads", "_whole")
 
     def __init__(self, array: npt.ArrayLike) -> None:
-        self._array: npt.NDArray[np.float64] | None = np.array(array, dtype=np.float64)
+        # An array given is kept, not copied (made read-only: the solver hands over fresh
+        # arrays); anything else is made one.
+        self._array: npt.NDArray[np.float64] | None = np.asarray(array, dtype=np.float64)
         self._array.flags.writeable = False
         self._reads = 0
         self._whole: tuple[Any, ...] | None = None
