@@ -52,8 +52,9 @@ static PyMethodDef methods[] = {
      "solve_exact_modular)."},
     {"solve_float", kernel_solve_float, METH_VARARGS,
      "solve_float(universe, children_in, keys_in, sizes_in, limit, roots, ways, folds, take, "
-     "table, lengths, wide, starts, results, width, best, own_21, beats, labels, depth, hands, "
-     "keys, children, draws, sizes, stand, hit, hitting, played, /)\n--\n\n"
+     "table, lengths, wide, starts, results, width, best, own_21, beats, labels, depth, "
+     "parents, held, bounds, group, group_sizes, grouped, hands, keys, children, draws, sizes, "
+     "stand, hit, hitting, played, /)\n--\n\n"
      "A Bonus card's whole float solve: the hand space, the dealer's distributions for its "
      "shoes and the player's solve (see solver/exact/player.py, solve_player)."},
     {"fold", kernel_fold, METH_VARARGS,

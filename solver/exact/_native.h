@@ -267,8 +267,9 @@ refuse(Buffer *buffers, int count, const char *problem)
 enum { T_OUT, T_FINAL, T_LENGTHS, T_WIDE, T_FALLING, T_COLUMN, T_STARTS, T_RESULTS, N_TAIL };
 
 /* The pieces solve_float puts together (each documented where it is defined). */
-int shoe_groups_core(const int64_t *counts, Py_ssize_t n, int64_t *parents, int64_t *held,
-                     int64_t *bounds, int64_t *group, int64_t *sizes); /* _shoes.c */
+int shoe_groups_core(const int64_t *counts, Py_ssize_t n, Py_ssize_t stride,
+                     int64_t *parents, int64_t *held, int64_t *bounds, int64_t *group,
+                     int64_t *sizes); /* _shoes.c */
 Py_ssize_t distinct_sizes_core(const int64_t *sizes, Py_ssize_t n, int64_t *distinct,
                                int64_t *column, const char **problem); /* _shoes.c */
 const char *dealer_float_grouped(const Buffer *ways, PyObject *folds, const int64_t *parents,

@@ -478,6 +478,12 @@ def solve_float(
     beats: Any,
     labels: Any,
     depth: int,
+    parents: Any,
+    held: Any,
+    bounds: Any,
+    group: Any,
+    group_sizes: Any,
+    grouped: int,
     hands: Any,
     keys: Any,
     children: Any,
@@ -492,8 +498,11 @@ def solve_float(
     """A Bonus card's whole float solve: :func:`hand_space`, the dealer's distributions for
     the hands' shoes (summary, groups, distinct sizes, falling factorials, then
     :func:`dealer_float`) and :func:`solve_hands`, into the first ``n`` rows of the
-    outputs (``played`` one more, the busted hand).  Returns ``n``."""
-    position = np.empty(len(keys_in) + 1, dtype=np.int64)
+    outputs (``played`` one more, the busted hand).  The shoe groups (:func:`shoe_groups`
+    of the counts less the fewest of each value, rows of the universe's length) are
+    written unless ``grouped``, when they are read.  Returns ``n``."""
+    u = len(keys_in)
+    position = np.empty(u + 1, dtype=np.int64)
     space = (hands, keys, children, draws, sizes, position)
     n = hand_space(universe, children_in, keys_in, sizes_in, limit, roots, *space)
     if not n:
@@ -504,13 +513,14 @@ def solve_float(
         raise ValueError("a shoe is smaller than the dealer's deepest hand")
     if int((most - least).max()) >= 1 << 15:
         raise ValueError("the shoes' counts must differ by less than 2**15")
-    parents, held = np.empty((10, n), dtype=np.int64), np.empty((10, n), dtype=np.int64)
-    bounds, final = np.empty((10, n + 1), dtype=np.int64), np.empty(n, dtype=np.int64)
-    found = np.empty((10, 2), dtype=np.int64)
-    shoe_groups(shoes - least, parents, held, bounds, final, found)
+    if not grouped:
+        found = np.empty((10, n), dtype=np.int64), np.empty((10, n), dtype=np.int64)
+        edges = np.empty((10, n + 1), dtype=np.int64)
+        shoe_groups(shoes - least, *found, edges, group[:n], group_sizes)
+        parents[:, :n], held[:, :n], bounds[:, : n + 1] = *found, edges
     steps = tuple(
         (*fold[:4], parents[f, :g], held[f, :d] + least[9 - f], bounds[f, : d + 1], fold[4])
-        for f, (fold, (g, d)) in enumerate(zip(folds, found.tolist(), strict=True))
+        for f, (fold, (g, d)) in enumerate(zip(folds, group_sizes.tolist(), strict=True))
     )
     distinct, column = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
     count = distinct_sizes(shoe_sizes, distinct, column)
@@ -519,7 +529,7 @@ def solve_float(
     )
     falling = np.vstack([np.ones((1, count)), falling])
     dealer = np.empty((n, len(labels)))
-    tail = (final, lengths, wide, falling, column, starts, results, width)
+    tail = (group[:n], lengths, wide, falling, column, starts, results, width)
     dealer_float(ways, steps, table, take, dealer, *tail)
     stand_vec, value = np.empty((n, 3)), np.empty(n + 1)
     space_n = (hands[:n], children[:n], shoes, sizes[:n], best, own_21, beats, labels)

@@ -475,26 +475,25 @@ kernel_rows(PyObject *self, PyObject *args)
 enum {
     F_UNIVERSE, F_CHILDREN_IN, F_KEYS_IN, F_SIZES_IN, F_LIMIT, F_ROOTS, F_WAYS, F_FOLDS,
     F_TAKE, F_TABLE, F_LENGTHS, F_WIDE, F_STARTS, F_RESULTS, F_WIDTH, F_BEST, F_OWN_21,
-    F_BEATS, F_LABELS, F_DEPTH, F_HANDS, F_KEYS, F_CHILDREN, F_DRAWS, F_SIZES, F_STAND,
-    F_HIT, F_HITTING, F_PLAYED, N_FLOAT
+    F_BEATS, F_LABELS, F_DEPTH, F_PARENTS, F_HELD, F_BOUNDS, F_GROUP, F_GROUP_SIZES,
+    F_GROUPED, F_HANDS, F_KEYS, F_CHILDREN, F_DRAWS, F_SIZES, F_STAND, F_HIT, F_HITTING,
+    F_PLAYED, N_FLOAT
 };
 
 /* What solve_float holds while it works: each shoe's size, the fewest of each value, the
- * counts less those, the shoe groups, the distinct sizes and each shoe's place among
- * them, the falling factorials, the dealer's distributions, standing's (win, push, lose)
- * and every hand's value. */
+ * counts less those, the groups' held counts shifted back, the distinct sizes and each
+ * shoe's place among them, the falling factorials, the dealer's distributions, standing's
+ * (win, push, lose) and every hand's value. */
 typedef struct {
-    int64_t *shoe_sizes, least[10], *shifted, *parents, *held, *bounds, *group, sizes[20];
-    int64_t *distinct, *column, *position;
+    int64_t *shoe_sizes, least[10], *shifted, *held, *distinct, *column, *position;
     double *falling, *dealer, *stand_vec, *value;
 } Scratch;
 
 static void
 free_scratch(Scratch *k)
 {
-    void *all[] = {k->shoe_sizes, k->shifted, k->parents, k->held, k->bounds, k->group,
-                   k->distinct, k->column, k->position, k->falling, k->dealer, k->stand_vec,
-                   k->value};
+    void *all[] = {k->shoe_sizes, k->shifted, k->held,  k->distinct, k->column, k->position,
+                   k->falling,    k->dealer,  k->stand_vec, k->value};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         PyMem_Free(all[i]);
     }
@@ -527,7 +526,7 @@ shift_shoes(Scratch *k, const int64_t *draws, Py_ssize_t n, int64_t depth)
             return "the shoes' counts must differ by less than 2**15";
         }
     }
-    for (Py_ssize_t s = 0; s < n; s++) {
+    for (Py_ssize_t s = 0; s < n && k->shifted; s++) {
         for (int v = 0; v < 10; v++) {
             k->shifted[10 * s + v] = draws[10 * s + v] - k->least[v];
         }
@@ -535,22 +534,33 @@ shift_shoes(Scratch *k, const int64_t *draws, Py_ssize_t n, int64_t depth)
     return NULL;
 }
 
-/* The dealer's distributions for the n shoes of the hand space (see solve_float). */
+/* The dealer's distributions for the n shoes of the hand space (see solve_float): the
+ * shoes grouped here unless `grouped` (then read from the group arrays, stride u). */
 static const char *
-price_shoes(Scratch *k, const Buffer *b, PyObject *folds, Py_ssize_t n, int64_t depth,
-            Py_ssize_t outcomes, Py_ssize_t width)
+price_shoes(Scratch *k, const Buffer *b, PyObject *folds, Py_ssize_t n, Py_ssize_t u,
+            int64_t depth, Py_ssize_t outcomes, Py_ssize_t width, int grouped)
 {
     const char *problem = shift_shoes(k, b[F_DRAWS].view.buf, n, depth);
     if (problem) {
         return problem;
     }
-    if (shoe_groups_core(k->shifted, n, k->parents, k->held, k->bounds, k->group, k->sizes)) {
+    const int64_t *parents = b[F_PARENTS].view.buf, *bounds = b[F_BOUNDS].view.buf;
+    int64_t *held = b[F_HELD].view.buf, *sizes = b[F_GROUP_SIZES].view.buf;
+    if (!grouped && shoe_groups_core(k->shifted, n, u, b[F_PARENTS].view.buf, held,
+                                     b[F_BOUNDS].view.buf, b[F_GROUP].view.buf, sizes)) {
         return (PyErr_NoMemory(), "");
     }
     for (int f = 0; f < 10; f++) { /* the held counts, shifted back */
-        for (int64_t i = 0; i < k->sizes[2 * f + 1]; i++) {
-            k->held[f * n + i] += k->least[9 - f];
+        if (sizes[2 * f] > n || sizes[2 * f + 1] > sizes[2 * f] || sizes[2 * f + 1] < 0 ||
+            (f > 0 && !within(parents + f * u, sizes[2 * f], sizes[2 * f - 2]))) {
+            return "the groups do not match the hand space";
         }
+        for (int64_t i = 0; i < sizes[2 * f + 1]; i++) {
+            k->held[f * u + i] = held[f * u + i] + k->least[9 - f];
+        }
+    }
+    if (!within(b[F_GROUP].view.buf, n, sizes[18]) || !within(parents, sizes[0], 1)) {
+        return "the groups do not match the hand space";
     }
     const Py_ssize_t count = distinct_sizes_core(k->shoe_sizes, n, k->distinct, k->column,
                                                  &problem);
@@ -573,15 +583,15 @@ price_shoes(Scratch *k, const Buffer *b, PyObject *folds, Py_ssize_t n, int64_t 
     }
     Buffer tail[N_TAIL];
     borrow(&tail[T_OUT], k->dealer, n * outcomes, n, outcomes);
-    borrow(&tail[T_FINAL], k->group, n, 0, 0);
+    borrow(&tail[T_FINAL], b[F_GROUP].view.buf, n, 0, 0);
     tail[T_LENGTHS] = b[F_LENGTHS];
     tail[T_WIDE] = b[F_WIDE];
     borrow(&tail[T_FALLING], k->falling, (depth + 1) * count, depth + 1, count);
     borrow(&tail[T_COLUMN], k->column, n, 0, 0);
     tail[T_STARTS] = b[F_STARTS];
     tail[T_RESULTS] = b[F_RESULTS];
-    return dealer_float_grouped(&b[F_WAYS], folds, k->parents, k->held,
-                                k->bounds, n, k->sizes, &b[F_TABLE], &b[F_TAKE], tail, width);
+    return dealer_float_grouped(&b[F_WAYS], folds, parents, k->held, bounds, u, sizes,
+                                &b[F_TABLE], &b[F_TAKE], tail, width);
 }
 
 /* The player's hands of the space: their buffers for hand_space_core (position borrowed). */
@@ -626,14 +636,18 @@ solve_buffers(Buffer *solve, const Buffer *b, const Scratch *k, Py_ssize_t n,
 /*
  * solve_float(universe, children_in, keys_in, sizes_in, limit, roots, ways, folds, take,
  *             table, lengths, wide, starts, results, width, best, own_21, beats, labels,
- *             depth, hands, keys, children, draws, sizes, stand, hit, hitting, played) -> n
+ *             depth, parents, held, bounds, group, group_sizes, grouped, hands, keys,
+ *             children, draws, sizes, stand, hit, hitting, played) -> n
  *
  * A Bonus card's whole float solve in one call: hand_space (universe ... roots, into
  * hands ... sizes), then, for the n hands found, the dealer's distributions for their
  * shoes (solver/exact/dealer.py's dealer_probabilities: the shoes' summary and groups,
  * their distinct sizes and falling factorials, then dealer_float's fold and tail, with
  * ways, folds (for each value, tens first, the final hands' order, drawn, starts, widths
- * and size), take, table, lengths, wide, starts, results and width as it takes them), then
+ * and size), take, table, lengths, wide, starts, results and width as it takes them; the
+ * shoe groups as shoe_groups gives them for the counts less the fewest of each value, each
+ * level a row of the universe's length, written here unless `grouped`, when they are read:
+ * they depend on the hand space's hands only), then
  * solve_hands (best ... labels, the shoe's total from limit) into stand, hit, hitting and
  * played (busted hand at n).  The outputs have the universe's rows (played one more).
  * Every shoe must hold the dealer's deepest hand (depth cards).  The same numbers as
@@ -649,7 +663,9 @@ kernel_solve_float(PyObject *self, PyObject *args)
         {"table", 'd', 0},    {"lengths", 'q', 0},     {"wide", 'q', 0},
         {"starts", 'q', 0},   {"results", 'q', 0},     {"width", 'n', 0},
         {"best", 'q', 0},     {"own_21", 'q', 0},      {"beats", 'q', 0},
-        {"labels", 'q', 0},   {"depth", 'n', 0},       {"hands", 'q', 1},
+        {"labels", 'q', 0},   {"depth", 'n', 0},       {"parents", 'q', 1},
+        {"held", 'q', 1},     {"bounds", 'q', 1},      {"group", 'q', 1},
+        {"group_sizes", 'q', 1}, {"grouped", 'n', 0},  {"hands", 'q', 1},
         {"keys", 'q', 1},     {"children", 'q', 1},    {"draws", 'q', 1},
         {"sizes", 'q', 1},    {"stand", 'd', 1},       {"hit", 'd', 1},
         {"hitting", 'q', 1},  {"played", 'd', 1}};
@@ -665,7 +681,10 @@ kernel_solve_float(PyObject *self, PyObject *args)
     memset(&k, 0, sizeof k);
     const char *problem = NULL;
     if (length(&b[F_STAND]) != u || length(&b[F_HIT]) != u || length(&b[F_HITTING]) != u ||
-        length(&b[F_PLAYED]) != 3 * (u + 1) || depth < 0 || depth > 64 || outcomes < 1) {
+        length(&b[F_PLAYED]) != 3 * (u + 1) || length(&b[F_PARENTS]) != 10 * u ||
+        length(&b[F_HELD]) != 10 * u || length(&b[F_BOUNDS]) != 10 * (u + 1) ||
+        length(&b[F_GROUP]) != u || length(&b[F_GROUP_SIZES]) != 20 || depth < 0 ||
+        depth > 64 || outcomes < 1) {
         problem = "the outputs must have the universe's rows, depth lie in [0, 64]";
     }
     k.position = PyMem_Malloc(8 * (size_t)(u + 1));
@@ -682,24 +701,22 @@ kernel_solve_float(PyObject *self, PyObject *args)
     if (!problem && n > 0) {
         const size_t m = (size_t)n;
         k.shoe_sizes = PyMem_Malloc(8 * m);
-        k.shifted = PyMem_Malloc(8 * 10 * m);
-        k.parents = PyMem_Malloc(8 * 10 * m);
-        k.held = PyMem_Malloc(8 * 10 * m);
-        k.bounds = PyMem_Malloc(8 * 10 * (m + 1));
-        k.group = PyMem_Malloc(8 * m);
+        k.shifted = a[F_GROUPED].integer ? NULL : PyMem_Malloc(8 * 10 * m);
+        k.held = PyMem_Malloc(8 * 10 * (size_t)u);
         k.distinct = PyMem_Malloc(8 * m);
         k.column = PyMem_Malloc(8 * m);
         k.dealer = PyMem_Malloc(8 * m * (size_t)outcomes);
         k.stand_vec = PyMem_Malloc(8 * 3 * m);
         k.value = PyMem_Malloc(8 * (m + 1));
-        if (!k.shoe_sizes || !k.shifted || !k.parents || !k.held || !k.bounds || !k.group ||
+        if (!k.shoe_sizes || (!k.shifted && !a[F_GROUPED].integer) || !k.held ||
             !k.distinct || !k.column || !k.dealer || !k.stand_vec || !k.value) {
             problem = (PyErr_NoMemory(), "");
         }
     }
     if (!problem && n > 0) {
         const Py_ssize_t width = (Py_ssize_t)a[F_WIDTH].integer;
-        problem = price_shoes(&k, b, a[F_FOLDS].object, n, depth, outcomes, width);
+        const int grouped = a[F_GROUPED].integer != 0;
+        problem = price_shoes(&k, b, a[F_FOLDS].object, n, u, depth, outcomes, width, grouped);
     }
     if (!problem && n > 0) {
         int64_t total = 0;

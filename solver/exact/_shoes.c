@@ -66,11 +66,12 @@ kernel_shoe_summary(PyObject *self, PyObject *args)
  * numbers the distinct pairs: the same groups, in the same order, as numpy's. */
 enum { G_COUNTS, G_PARENTS, G_HELD, G_BOUNDS, G_FINAL, G_SIZES, N_GROUPS };
 
-/* shoe_groups' work for n > 0 shoes whose counts lie in [0, 2**15): 0, or -1 out of memory
- * (no exception set). */
+/* shoe_groups' work for n > 0 shoes whose counts lie in [0, 2**15), level f's parents,
+ * held and bounds at f * stride, f * stride and f * (stride + 1) (stride at least n): 0,
+ * or -1 out of memory (no exception set). */
 int
-shoe_groups_core(const int64_t *counts, Py_ssize_t n, int64_t *parents, int64_t *held,
-                 int64_t *bounds, int64_t *group, int64_t *sizes)
+shoe_groups_core(const int64_t *counts, Py_ssize_t n, Py_ssize_t stride, int64_t *parents,
+                 int64_t *held, int64_t *bounds, int64_t *group, int64_t *sizes)
 {
     Py_ssize_t *order = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)n);
     Py_ssize_t *sorted = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)n);
@@ -107,7 +108,8 @@ shoe_groups_core(const int64_t *counts, Py_ssize_t n, int64_t *parents, int64_t 
             Py_ssize_t s = order[k];
             sorted[start[counts[10 * s + value]]++] = s;
         }
-        int64_t *parent = parents + f * n, *count = held + f * n, *bound = bounds + f * (n + 1);
+        int64_t *parent = parents + f * stride, *count = held + f * stride;
+        int64_t *bound = bounds + f * (stride + 1);
         Py_ssize_t groups = 0, distinct = 0;
         int64_t last_count = -1, last_group = -1;
         for (Py_ssize_t k = 0; k < n; k++) {
@@ -167,7 +169,7 @@ kernel_shoe_groups(PyObject *self, PyObject *args)
     if (problem) {
         return refuse(buffers, N_GROUPS, problem);
     }
-    int failed = shoe_groups_core(counts, n, buffers[G_PARENTS].view.buf,
+    int failed = shoe_groups_core(counts, n, n, buffers[G_PARENTS].view.buf,
                                   buffers[G_HELD].view.buf, buffers[G_BOUNDS].view.buf,
                                   buffers[G_FINAL].view.buf, buffers[G_SIZES].view.buf);
     release(buffers, N_GROUPS);

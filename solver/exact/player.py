@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +44,7 @@ from solver.exact.player_hands import (
     showdown_tables,
     space_outputs,
     universe,
+    universe_most,
 )
 from solver.exact.values import (
     ExactOutcomes,
@@ -279,6 +281,31 @@ def solve_exact_plain(rules: Rules, space: HandSpace) -> PlayerSolution:
     return PlayerSolution(rules, space, tuple(stand), tuple(hit), tuple(hitting), tuple(outcomes))
 
 
+class ShoeGroupArrays(NamedTuple):
+    """The shoe groups of a hand space's shoes as the kernels' one-call solve takes them
+    (``kernel.solve_float``): each level's parents, held counts and bounds (rows of the
+    universe's length), each shoe's last group and each level's (groups, distinct counts)."""
+
+    parents: npt.NDArray[np.int64]
+    held: npt.NDArray[np.int64]
+    bounds: npt.NDArray[np.int64]
+    group: npt.NDArray[np.int64]
+    sizes: npt.NDArray[np.int64]
+
+    @classmethod
+    def empty(cls, u: int) -> ShoeGroupArrays:
+        """Arrays for a universe of ``u`` hands, for the kernel to fill."""
+        tens = np.empty((10, u), dtype=np.int64)
+        rows = (tens, tens.copy(), np.empty((10, u + 1), dtype=np.int64))
+        return cls(*rows, np.empty(u, dtype=np.int64), np.empty((10, 2), dtype=np.int64))
+
+
+#: The shoe groups of the last few hand spaces solved, by their hands (a game's ten Bonus
+#: cards share one; the kernels read them rather than group the same shoes again).
+_GROUPS: dict[bytes, ShoeGroupArrays] = {}
+GROUPS_KEPT = 16
+
+
 def solve_player(
     rules: Rules, bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts], exact: bool = False
 ) -> PlayerSolution:
@@ -306,12 +333,15 @@ def solve_float_shoe(
     table = falling_floats(inputs.depth, int(limit.max()))
     hands, keys, children, draws, sizes, _ = space_outputs()
     u = len(keys)
-    stand, hit, hitting, played = (
-        np.empty(u),
-        np.empty(u),
-        np.empty(u, np.int64),
-        np.empty((u + 1, 3)),
-    )
+    stand, hit, hitting = np.empty(u), np.empty(u), np.empty(u, dtype=np.int64)
+    played = np.empty((u + 1, 3))
+    # The shoe groups depend on the hands only: the hands that fit in the shoe (no universe
+    # hand holds more of a value than universe_most) and hold a root.
+    key = np.minimum(limit, universe_most()).tobytes() + root_array.tobytes()
+    groups = _GROUPS.get(key)
+    grouped = groups is not None
+    if groups is None:
+        groups = ShoeGroupArrays.empty(u)
     n = kernel.solve_float(
         *universe(),
         limit,
@@ -327,6 +357,8 @@ def solve_float_shoe(
         inputs.width,
         *showdown_tables(rules, bonus),
         inputs.depth,
+        *groups,
+        int(grouped),
         hands,
         keys,
         children,
@@ -337,6 +369,10 @@ def solve_float_shoe(
         hitting,
         played,
     )
+    if not grouped:  # kept for later solves (the kernel writes them only when not grouped)
+        _GROUPS[key] = groups
+        while len(_GROUPS) > GROUPS_KEPT:
+            del _GROUPS[next(iter(_GROUPS))]
     space = HandSpace(bonus, shoe, hands[:n], keys[:n], children[:n], draws[:n], sizes[:n])
     return PlayerSolution(
         rules,

@@ -112,6 +112,14 @@ def universe() -> tuple[Ints, Ints, Ints, Ints]:
     return all_hands(), _children_in_universe(), keys, sizes
 
 
+@cache
+def universe_most() -> Ints:
+    """The most cards of each value any hand of :func:`all_hands` holds (read-only)."""
+    most: Ints = all_hands().max(axis=0)
+    most.flags.writeable = False
+    return most
+
+
 def space_outputs() -> tuple[Ints, Ints, Ints, Ints, Ints, Ints]:
     """Arrays for a hand space found among :func:`universe`: hands, keys, children, draws,
     sizes (the universe's rows) and each universe hand's place (one more)."""
