@@ -12,7 +12,7 @@ from setuptools import Extension, setup
 FLAGS = ["-O2", "-ffp-contract=off", "-fvect-cost-model=dynamic"]
 #: The exact side's extension: the module, then its kernels by what they compute (over the
 #: shared helpers of solver/exact/_native.h).
-EXACT_SOURCES = ("_native", "_fold", "_modular", "_player", "_shoes")
+EXACT_SOURCES = ("_native", "_ends", "_fold", "_modular", "_player", "_shoes")
 
 setup(
     ext_modules=[

@@ -30,7 +30,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from solver.exact import _numpy, kernel, player
+from solver.exact import _numpy, dealer_hands, kernel, player
 from solver.exact.dealer import (
     _distinct_sizes,
     _groups_of,
@@ -38,7 +38,7 @@ from solver.exact.dealer import (
     dealer_probabilities,
     dealer_residues,
 )
-from solver.exact.dealer_hands import dealer_ends
+from solver.exact.dealer_hands import dealer_ends, final_hands
 from solver.exact.modular import extend, moduli, rebuild
 from solver.exact.player import solve_exact, solve_exact_plain, solve_float
 from solver.exact.player_hands import HandSpace, hand_space, showdown_classes, showdown_tables
@@ -220,6 +220,30 @@ def test_a_bonus_cards_solve_in_one_call_is_the_hand_space_then_the_float_solve(
         assert np.asarray(whole.hit).tobytes() == np.asarray(parts.hit).tobytes()
         assert np.asarray(whole.outcomes).tobytes() == np.asarray(parts.outcomes).tobytes()
         assert whole.hitting == parts.hitting
+
+
+@needs_compiled
+@settings(max_examples=20, deadline=None)
+@given(showdown_rules_or_default(), st.integers(1, 10))
+def test_the_dealers_final_hands_fold_alike_on_both_kernels(rules: Rules, bonus: int) -> None:
+    codes, ways, depth = final_hands(rules)[bonus - 1]
+    slow, fast = both(lambda: dealer_hands._ends_of(codes, ways, depth))
+    assert [tuple(map(repr, fold)) for fold in slow.folds] == [
+        tuple(map(repr, fold)) for fold in fast.folds
+    ]
+    for name in ("results", "lengths", "final"):
+        assert getattr(slow, name).tolist() == getattr(fast, name).tolist()
+    assert sum(fast.folds[0].widths) == len(codes) and fast.folds[-1].size == len(fast.final)
+
+
+@needs_compiled
+def test_the_compiled_dealers_ends_refuse_unsorted_codes() -> None:
+    module = compiled_module()
+    out = [np.empty((10, 2), dtype=np.int64) for _ in range(3)] + [np.empty((10, 3), np.int64)]
+    ends = [np.empty(2, dtype=np.int64) for _ in range(3)]
+    assert module.dealer_ends(np.array([1, 2]), *out, *ends) == 1  # both hands merge
+    with pytest.raises(ValueError, match="sorted"):
+        module.dealer_ends(np.array([2, 1]), *out, *ends)
 
 
 #: Rules that change the showdown: clause 9's natural against a 21, and the dealer's use

@@ -57,6 +57,10 @@ static PyMethodDef methods[] = {
      "stand, hit, hitting, played, /)\n--\n\n"
      "A Bonus card's whole float solve: the hand space, the dealer's distributions for its "
      "shoes and the player's solve (see solver/exact/player.py, solve_player)."},
+    {"dealer_ends", kernel_dealer_ends, METH_VARARGS,
+     "dealer_ends(codes, order, drawn, widths, stages, final, results, lengths, /)\n--\n\n"
+     "The dealer's final hands folded a card value at a time (see "
+     "solver/exact/dealer_hands.py, _ends_of)."},
     {"fold", kernel_fold, METH_VARARGS,
      "fold(out, ways, steps, table, final, prime, /)\n--\n\n"
      "The dealer's fold over every card value (see solver/exact/dealer.py, _fold)."},

@@ -24,6 +24,7 @@ FloatArray = npt.NDArray[np.float64]
 Step = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, int]
 
 __all__ = [
+    "dealer_ends",
     "dealer_float",
     "dealer_residues",
     "distinct_sizes",
@@ -536,3 +537,50 @@ def solve_float(
     outputs = (stand_vec, stand[:n], hit[:n], hitting[:n], played[: n + 1], value)
     solve_hands(dealer, *space_n, int(limit.sum()), *outputs)
     return n
+
+
+def dealer_ends(
+    codes: Any,
+    order: Any,
+    drawn: Any,
+    widths: Any,
+    stages: Any,
+    final: Any,
+    results: Any,
+    lengths: Any,
+    /,
+) -> int:
+    """The dealer's final hands (codes in base 32: result, length, D_1 ... D_10; sorted)
+    folded a card value at a time, tens first (``dealer_hands.DealerEnds``): fold ``f``'s
+    columns' order and drawn counts in row ``f`` of ``order`` and ``drawn``, its ranks'
+    widths in row ``f`` of ``widths``, (columns, ranks, size) in ``stages[f]``; the last
+    stage's hands' places, results and lengths.  Returns how many the last stage holds."""
+    keys = (codes[:, None] >> (5 * np.arange(11, -1, -1))[None, :]) & 31
+    # Codes are sorted, so hands sharing the first w keys are neighbours: a hand starts a
+    # new prefix of width w when its first key differing from the hand before is among them.
+    differs = np.ones((len(keys), 13), dtype=bool)
+    differs[1:, :12] = keys[1:] != keys[:-1]
+    first_change = differs.argmax(axis=1)
+    prefix = [np.cumsum(first_change < w) - 1 for w in range(13)]  # prefix[w]: its number
+    place_in = np.arange(len(keys))  # where each hand of this stage is among the columns
+    for f, width in enumerate(range(12, 2, -1)):  # values 10, 9, ..., 1 (key columns 11-2)
+        rows = np.flatnonzero(first_change < width)  # one hand of each row of this stage
+        target = prefix[width - 1][rows]
+        merged = np.bincount(target)
+        # The next stage's hands, those merging most hands first.
+        place_out = np.empty(len(merged), dtype=np.int64)
+        place_out[np.argsort(-merged, kind="stable")] = np.arange(len(merged))
+        # Hands of one target are neighbours, fewest cards of the value first.
+        rank = np.arange(len(target)) - np.searchsorted(target, target)
+        ordered = np.lexsort((place_out[target], rank))
+        counted = np.bincount(rank)
+        order[f, : len(rows)] = place_in[ordered]
+        drawn[f, : len(rows)] = keys[rows, width - 1][ordered]
+        widths[f, : len(counted)] = counted
+        stages[f] = (len(rows), len(counted), len(merged))
+        place_in = place_out
+    last = np.flatnonzero(first_change < 2)
+    final[: len(last)] = place_in
+    results[: len(last)] = keys[last, 0]
+    lengths[: len(last)] = keys[last, 1]
+    return len(last)

@@ -143,18 +143,14 @@ def _groups_of(key: bytes, shoes: int) -> ShoeGroups:
 
 
 @cache
-def _falling_table(rows: int, top: int) -> tuple[tuple[int, ...], ...]:
-    """``table[d][n]`` = n (n - 1) ... (n - d + 1): ways to deal ``d`` of ``n`` cards in order."""
-    table = [(1,) * (top + 1)]
-    for d in range(1, rows):
-        table.append(tuple(table[d - 1][n] * max(n - d + 1, 0) for n in range(top + 1)))
-    return tuple(table)
-
-
-@cache
 def _falling_floats(rows: int, top: int) -> FloatArray:
-    """:func:`_falling_table` as floats (read-only: shared by every call)."""
-    table = np.array(_falling_table(rows, top), dtype=np.float64)
+    """``table[d, n]`` = n (n - 1) ... (n - d + 1), the ways to deal ``d`` of ``n`` cards in
+    order, each the float nearest the exact integer (read-only: shared by every call).
+
+    >>> _falling_floats(3, 4).tolist()
+    [[1.0, 1.0, 1.0, 1.0, 1.0], [0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 2.0, 6.0, 12.0]]
+    """
+    table = np.array([[math.perm(n, d) for n in range(top + 1)] for d in range(rows)], float)
     table.flags.writeable = False
     return table
 
@@ -465,7 +461,7 @@ def _residues(ends: DealerEnds, counts: IntArray, primes: IntArray, outcomes: in
 
 @lru_cache(maxsize=32)
 def _falling_modulo(rows: int, top: int, primes: tuple[int, ...]) -> IntArray:
-    """:func:`_falling_table` modulo each prime (first axis), row by row in int64.
+    """:func:`_falling_floats`' integers modulo each prime (first axis), row by row in int64.
 
     ``fall(n, d) = fall(n, d - 1) (n - d + 1)``: each row is the last times a factor below
     2**16, reduced, so every entry is the same residue as the big integer's.

@@ -17,6 +17,7 @@ from typing import Concatenate, NamedTuple, ParamSpec, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from solver.exact import kernel
 from solver.model.cards import ValueCounts
 from solver.model.hands import (
     add_card,
@@ -322,44 +323,38 @@ def final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
 
 def _ends_of(codes: IntArray, ways: IntArray, depth: int) -> DealerEnds:
     """:class:`DealerEnds` of the final hands with these (sorted) codes and drawing orders."""
-    keys = (codes[:, None] >> (5 * np.arange(11, -1, -1))[None, :]) & 31
-    # Codes are sorted, so hands sharing the first w keys are neighbours: a hand starts a
-    # new prefix of width w when its first key differing from the hand before is among them.
-    differs = np.ones((len(keys), 13), dtype=bool)
-    differs[1:, :12] = keys[1:] != keys[:-1]
-    first_change = differs.argmax(axis=1)
-    prefix = [np.cumsum(first_change < w) - 1 for w in range(13)]  # prefix[w]: its number
-    folds: list[Fold] = []
-    place_in = np.arange(len(keys))  # where each hand of this stage is among the columns
-    for width in range(12, 2, -1):  # fold values 10, 9, ..., 1 (key columns 11 down to 2)
-        starts = np.flatnonzero(first_change < width)  # one hand of each row of this stage
-        drawn = keys[starts, width - 1]
-        target = prefix[width - 1][starts]
-        merged = np.bincount(target)
-        # The next stage's hands, those merging most hands first.
-        place_out = np.empty(len(merged), dtype=np.int64)
-        place_out[np.argsort(-merged, kind="stable")] = np.arange(len(merged))
-        # Hands of one target are neighbours, fewest cards of the value first.
-        rank = np.arange(len(target)) - np.searchsorted(target, target)
-        order = np.lexsort((place_out[target], rank))
-        widths = np.bincount(rank)
+    n = len(codes)
+    order, drawn, widths = (np.empty((10, n), dtype=np.int64) for _ in range(3))
+    stages = np.empty((10, 3), dtype=np.int64)
+    final, results, lengths = (np.empty(n, dtype=np.int64) for _ in range(3))
+    finals = kernel.dealer_ends(
+        np.ascontiguousarray(codes, dtype=np.int64),
+        order,
+        drawn,
+        widths,
+        stages,
+        final,
+        results,
+        lengths,
+    )
+    folds = []
+    for f, (columns, ranks, size) in enumerate(stages.tolist()):
+        counted = widths[f, :ranks]
         folds.append(
             Fold(
-                order=place_in[order],
-                drawn=drawn[order],
-                starts=tuple((np.cumsum(widths) - widths).tolist()),
-                widths=tuple(widths.tolist()),
-                size=len(merged),
+                order=order[f, :columns].copy(),
+                drawn=drawn[f, :columns].copy(),
+                starts=tuple((np.cumsum(counted) - counted).tolist()),
+                widths=tuple(counted.tolist()),
+                size=size,
             )
         )
-        place_in = place_out
-    last = first_change < 2
     return DealerEnds(
         ways=ways,
         folds=tuple(folds),
-        results=np.ascontiguousarray(keys[last, 0]),
-        lengths=np.ascontiguousarray(keys[last, 1]),
-        final=place_in,
+        results=results[:finals].copy(),
+        lengths=lengths[:finals].copy(),
+        final=final[:finals].copy(),
         depth=depth,
     )
 

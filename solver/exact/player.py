@@ -295,9 +295,9 @@ class ShoeGroupArrays(NamedTuple):
     @classmethod
     def empty(cls, u: int) -> ShoeGroupArrays:
         """Arrays for a universe of ``u`` hands, for the kernel to fill."""
-        tens = np.empty((10, u), dtype=np.int64)
-        rows = (tens, tens.copy(), np.empty((10, u + 1), dtype=np.int64))
-        return cls(*rows, np.empty(u, dtype=np.int64), np.empty((10, 2), dtype=np.int64))
+        parents, held = np.empty((10, u), dtype=np.int64), np.empty((10, u), dtype=np.int64)
+        bounds, group = np.empty((10, u + 1), dtype=np.int64), np.empty(u, dtype=np.int64)
+        return cls(parents, held, bounds, group, np.empty((10, 2), dtype=np.int64))
 
 
 #: The shoe groups of the last few hand spaces solved, by their hands (a game's ten Bonus

@@ -124,8 +124,9 @@ def space_outputs() -> tuple[Ints, Ints, Ints, Ints, Ints, Ints]:
     """Arrays for a hand space found among :func:`universe`: hands, keys, children, draws,
     sizes (the universe's rows) and each universe hand's place (one more)."""
     u = len(all_hands())
-    rows, tens = np.empty(u, dtype=np.int64), np.empty((u, 10), dtype=np.int64)
-    return tens, rows, tens.copy(), tens.copy(), rows.copy(), np.empty(u + 1, dtype=np.int64)
+    hands, children, draws = (np.empty((u, 10), dtype=np.int64) for _ in range(3))
+    keys, sizes = np.empty(u, dtype=np.int64), np.empty(u, dtype=np.int64)
+    return hands, keys, children, draws, sizes, np.empty(u + 1, dtype=np.int64)
 
 
 @cache
