@@ -16,6 +16,7 @@ a hit is a plain integer sum and a decision a plain integer comparison.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -303,6 +304,7 @@ class ShoeGroupArrays(NamedTuple):
 #: The shoe groups of the last few hand spaces solved, by their hands (a game's ten Bonus
 #: cards share one; the kernels read them rather than group the same shoes again).
 _GROUPS: dict[bytes, ShoeGroupArrays] = {}
+_GROUPS_LOCK = threading.Lock()
 GROUPS_KEPT = 16
 
 
@@ -370,9 +372,10 @@ def solve_float_shoe(
         played,
     )
     if not grouped:  # kept for later solves (the kernel writes them only when not grouped)
-        _GROUPS[key] = groups
-        while len(_GROUPS) > GROUPS_KEPT:
-            del _GROUPS[next(iter(_GROUPS))]
+        with _GROUPS_LOCK:  # a game's threads solve its Bonus cards side by side
+            _GROUPS[key] = groups
+            while len(_GROUPS) > GROUPS_KEPT:
+                del _GROUPS[next(iter(_GROUPS))]
     space = HandSpace(bonus, shoe, hands[:n], keys[:n], children[:n], draws[:n], sizes[:n])
     return PlayerSolution(
         rules,
