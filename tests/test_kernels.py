@@ -237,6 +237,24 @@ def test_the_dealers_final_hands_fold_alike_on_both_kernels(rules: Rules, bonus:
 
 
 @needs_compiled
+@settings(max_examples=12, deadline=None)
+@given(showdown_rules_or_default(), st.sampled_from([16, 1 << 15]))
+def test_the_dealers_final_hands_are_drawn_alike_on_both_kernels(rules: Rules, room: int) -> None:
+    """Also from too little room at first (the call is made again with more)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dealer_hands, "FINAL_HANDS_ROOM", room)
+        slow, fast = both(lambda: dealer_hands.draw_final_hands(rules))
+    assert [(c.tolist(), w.tolist(), d) for c, w, d in slow] == [
+        (c.tolist(), w.tolist(), d) for c, w, d in fast
+    ]
+    # Every drawing order of a hand is counted: a hand of k cards has at most k! of them.
+    for codes, ways, depth in fast:
+        lengths = codes // 32**10 % 32
+        assert depth == int(lengths.max()) and (ways >= 1).all()
+        assert (ways <= [math.factorial(k) for k in lengths.tolist()]).all()
+
+
+@needs_compiled
 def test_the_compiled_dealers_ends_refuse_unsorted_codes() -> None:
     module = compiled_module()
     out = [np.empty((10, 2), dtype=np.int64) for _ in range(3)] + [np.empty((10, 3), np.int64)]

@@ -61,6 +61,10 @@ static PyMethodDef methods[] = {
      "dealer_ends(codes, order, drawn, widths, stages, final, results, lengths, /)\n--\n\n"
      "The dealer's final hands folded a card value at a time (see "
      "solver/exact/dealer_hands.py, _ends_of)."},
+    {"final_hands", kernel_final_hands, METH_VARARGS,
+     "final_hands(outcomes, codes, ways, starts, depths, /)\n--\n\n"
+     "Every final dealer hand for the ten Bonus cards, merged and sorted (see "
+     "solver/exact/dealer_hands.py, final_hands)."},
     {"fold", kernel_fold, METH_VARARGS,
      "fold(out, ways, steps, table, final, prime, /)\n--\n\n"
      "The dealer's fold over every card value (see solver/exact/dealer.py, _fold)."},

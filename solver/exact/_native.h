@@ -280,6 +280,7 @@ const char *dealer_float_grouped(const Buffer *ways, PyObject *folds, const int6
 
 /* The kernels, each in the file named (see its comment there). */
 PyObject *kernel_dealer_ends(PyObject *self, PyObject *args);    /* _ends.c */
+PyObject *kernel_final_hands(PyObject *self, PyObject *args);    /* _ends.c */
 PyObject *kernel_fold(PyObject *self, PyObject *args);           /* _fold.c */
 PyObject *kernel_dealer_float(PyObject *self, PyObject *args);   /* _fold.c */
 PyObject *kernel_dealer_residues(PyObject *self, PyObject *args); /* _modular.c */

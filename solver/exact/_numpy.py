@@ -29,6 +29,7 @@ __all__ = [
     "dealer_residues",
     "distinct_sizes",
     "extend",
+    "final_hands",
     "fold",
     "hand_space",
     "player_exact",
@@ -584,3 +585,70 @@ def dealer_ends(
     results[: len(last)] = keys[last, 0]
     lengths[: len(last)] = keys[last, 1]
     return len(last)
+
+
+#: 32**10: the place of the Bonus card's digit while drawing, and of the length's digit
+#: (then the result's, 32 times higher) once the hand ends.
+TOP = 32**10
+
+
+def _merge(
+    codes: IntArray, counts: IntArray, *alike: IntArray
+) -> tuple[IntArray, IntArray, list[IntArray]]:
+    """Distinct ``codes`` in order, the sum of ``counts`` for each, and ``alike`` taken once.
+
+    ``alike`` are arrays equal wherever the codes are (a hand's total, say).
+    """
+    order = np.argsort(codes, kind="stable")
+    codes = codes[order]
+    first = np.ones(len(codes), dtype=bool)
+    first[1:] = codes[1:] != codes[:-1]
+    starts = np.flatnonzero(first)
+    sums = np.add.reduceat(counts[order], starts) if len(starts) else counts[:0]
+    return codes[starts], sums, [a[order[starts]] for a in alike]
+
+
+def final_hands(outcomes: Any, codes: Any, ways: Any, starts: Any, depths: Any, /) -> int:
+    """Every final dealer hand for the ten Bonus cards (``outcomes[bonus - 1, min(cards,
+    3), hard, ace]``: the result, -1 while drawing, 0 bust), drawn a card at a time with
+    equal hands merged: Bonus card ``b``'s codes (result, length, D_1 ... D_10 in base 32,
+    sorted) and drawing orders at ``starts[b]`` up to ``starts[b + 1]``, its most cards in
+    ``depths[b]``.  Returns how many in all, or -1 where ``codes`` cannot hold them."""
+    place = np.array([32 ** (10 - v) for v in range(1, 11)], dtype=np.int64)
+    values = np.arange(1, 11, dtype=np.int64)
+    bonus = np.arange(10, dtype=np.int64)  # the Bonus card's value less one
+    code, orders = bonus * TOP, np.ones(10, dtype=np.int64)  # drawing orders reaching it
+    hard, ace = np.zeros(10, dtype=np.int64), np.zeros(10, dtype=np.int64)
+    ends: list[tuple[IntArray, IntArray, IntArray]] = []
+    depth = 0
+    while len(code):
+        depth += 1
+        child = (code[:, None] + place[None, :]).reshape(-1)
+        child_hard = (hard[:, None] + values[None, :]).reshape(-1)
+        child_ace = (ace[:, None] | (values == 1)[None, :]).reshape(-1)
+        child_orders, child_bonus = np.repeat(orders, 10), np.repeat(bonus, 10)
+        final = outcomes[child_bonus, min(depth, 3), child_hard, child_ace]
+        ended = final > 0  # bust is 1 minus the rest: not carried
+        key = child[ended] % TOP + (final[ended] * 32 + depth) * TOP
+        ends.append((key, child_orders[ended], child_bonus[ended]))
+        going = final < 0
+        code, orders, (hard, ace, bonus) = _merge(
+            child[going],
+            child_orders[going],
+            child_hard[going],
+            child_ace[going],
+            child_bonus[going],
+        )
+    every, every_orders, of = (np.concatenate(column) for column in zip(*ends, strict=True))
+    at = 0
+    for b in range(10):
+        found, summed, _ = _merge(every[of == b], every_orders[of == b])
+        if at + len(found) > len(codes):
+            return -1
+        starts[b] = at
+        codes[at : at + len(found)] = found
+        ways[at : at + len(found)] = summed
+        depths[b] = int((found // TOP % 32).max(initial=0))
+        at += len(found)
+    starts[10] = at
+    return at

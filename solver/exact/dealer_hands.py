@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache, lru_cache, wraps
+from itertools import accumulate
 from typing import Concatenate, NamedTuple, ParamSpec, TypeVar
 
 import numpy as np
@@ -232,22 +233,6 @@ class DealerEnds(NamedTuple):
     depth: int
 
 
-def _merge(
-    codes: IntArray, counts: IntArray, *alike: IntArray
-) -> tuple[IntArray, IntArray, list[IntArray]]:
-    """Distinct ``codes`` in order, the sum of ``counts`` for each, and ``alike`` taken once.
-
-    ``alike`` are arrays equal wherever the codes are (a hand's total, say).
-    """
-    order = np.argsort(codes, kind="stable")
-    codes = codes[order]
-    first = np.ones(len(codes), dtype=bool)
-    first[1:] = codes[1:] != codes[:-1]
-    starts = np.flatnonzero(first)
-    sums = np.add.reduceat(counts[order], starts) if len(starts) else counts[:0]
-    return codes[starts], sums, [a[order[starts]] for a in alike]
-
-
 @_per_dealer_rules()
 def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
     """List (once per rules and Bonus card) the dealer's final non-busting hands."""
@@ -257,6 +242,11 @@ def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
 
 @_per_dealer_rules()
 def final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
+    """:func:`draw_final_hands`, once per rules the dealer's play reads."""
+    return draw_final_hands(rules)
+
+
+def draw_final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
     """For each Bonus card value: the final hands' codes (sorted), their drawing orders, and
     the most cards any of them holds (the tree's depth).
 
@@ -265,17 +255,6 @@ def final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
     length are arrays, for the ten Bonus cards at once: each draws every value at once,
     and equal codes merge (while drawing, the Bonus card is a digit above ``D_1``).
     """
-    top = 32**10
-    place = np.array([32 ** (10 - v) for v in range(1, 11)], dtype=np.int64)
-    values = np.arange(1, 11, dtype=np.int64)
-    bonus = np.arange(10, dtype=np.int64)  # the Bonus card's value less one
-    code = bonus * top
-    orders = np.ones(10, dtype=np.int64)  # drawing orders reaching the hand
-    hard = np.zeros(10, dtype=np.int64)
-    ace = np.zeros(10, dtype=np.int64)
-    ends: list[IntArray] = []
-    end_orders: list[IntArray] = []
-    end_bonus: list[IntArray] = []
     # outcomes[bonus - 1, min(cards, 3), hard, ace]: the result index, -1 while the dealer
     # draws (bust is 0).  Only a hand of one or two cards can be a natural, so longer hands
     # share one table.
@@ -287,38 +266,23 @@ def final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
                 for a in (False, True):
                     final = _final(rules, b, h, a, cards)
                     outcomes[b - 1, cards, h, int(a)] = -1 if final is None else final
-    depth = 0
-    while len(code):
-        depth += 1
-        child = (code[:, None] + place[None, :]).reshape(-1)
-        child_hard = (hard[:, None] + values[None, :]).reshape(-1)
-        child_ace = (ace[:, None] | (values == 1)[None, :]).reshape(-1)
-        child_orders = np.repeat(orders, 10)
-        child_bonus = np.repeat(bonus, 10)
-        final = outcomes[child_bonus, min(depth, 3), child_hard, child_ace]
-        ended = final > 0  # bust is 1 minus the rest: not carried
-        ends.append(child[ended] % top + (final[ended] * 32 + depth) * top)
-        end_orders.append(child_orders[ended])
-        end_bonus.append(child_bonus[ended])
-        going = final < 0
-        code, orders, (hard, ace, bonus) = _merge(
-            child[going],
-            child_orders[going],
-            child_hard[going],
-            child_ace[going],
-            child_bonus[going],
-        )
-    every, every_orders, of = (
-        np.concatenate(ends),
-        np.concatenate(end_orders),
-        np.concatenate(end_bonus),
+    room = FINAL_HANDS_ROOM
+    while True:  # (more room where the rules' dealer ends on more hands)
+        codes, ways = np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)
+        starts, depths = np.empty(11, dtype=np.int64), np.empty(10, dtype=np.int64)
+        if kernel.final_hands(outcomes, codes, ways, starts, depths) >= 0:
+            break
+        room *= 4
+    edges = starts.tolist()
+    return tuple(
+        (codes[edges[b] : edges[b + 1]].copy(), ways[edges[b] : edges[b + 1]].copy(), depth)
+        for b, depth in enumerate(depths.tolist())
     )
-    found: list[tuple[IntArray, IntArray, int]] = []
-    for b in range(10):
-        codes, ways, _ = _merge(every[of == b], every_orders[of == b])
-        # An ace never busts a hand that draws, so the deepest level has final hands.
-        found.append((codes, ways, int((codes // top % 32).max(initial=0))))
-    return tuple(found)
+
+
+#: The final hands (for the ten Bonus cards together) :func:`final_hands` makes room for
+#: at first: the most any rules' dealer has is about 14,000.
+FINAL_HANDS_ROOM = 1 << 15
 
 
 def _ends_of(codes: IntArray, ways: IntArray, depth: int) -> DealerEnds:
@@ -337,24 +301,23 @@ def _ends_of(codes: IntArray, ways: IntArray, depth: int) -> DealerEnds:
         results,
         lengths,
     )
-    folds = []
-    for f, (columns, ranks, size) in enumerate(stages.tolist()):
-        counted = widths[f, :ranks]
-        folds.append(
-            Fold(
-                order=order[f, :columns].copy(),
-                drawn=drawn[f, :columns].copy(),
-                starts=tuple((np.cumsum(counted) - counted).tolist()),
-                widths=tuple(counted.tolist()),
-                size=size,
-            )
+    counted = widths.tolist()
+    folds = tuple(
+        Fold(
+            order=order[f, :columns],  # rows of the kernel's arrays, each contiguous
+            drawn=drawn[f, :columns],
+            starts=tuple(accumulate(counted[f][: ranks - 1], initial=0)) if ranks else (),
+            widths=tuple(counted[f][:ranks]),
+            size=size,
         )
+        for f, (columns, ranks, size) in enumerate(stages.tolist())
+    )
     return DealerEnds(
         ways=ways,
-        folds=tuple(folds),
-        results=results[:finals].copy(),
-        lengths=lengths[:finals].copy(),
-        final=final[:finals].copy(),
+        folds=folds,
+        results=results[:finals],
+        lengths=lengths[:finals],
+        final=final[:finals],
         depth=depth,
     )
 
