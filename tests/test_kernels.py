@@ -899,13 +899,16 @@ TWINS = (
 
 
 def surface(module: ModuleType) -> dict[str, str]:
-    """A module's public names, each with its parameters' names and kinds (no annotations)."""
+    """A module's public names (its ``__all__`` where it has one), each with its parameters'
+    names and kinds (no annotations)."""
     found = {}
-    for name in dir(module):
+    listed = getattr(module, "__all__", None)
+    for name in listed or dir(module):
         if name.startswith("_"):
             continue
         value = getattr(module, name)
-        if callable(value) and getattr(value, "__module__", None) in (module.__name__, None):
+        ours = listed or getattr(value, "__module__", None) in (module.__name__, None)
+        if callable(value) and ours:
             parameters = inspect.signature(value).parameters.values()
             found[name] = ", ".join(f"{p.name}:{p.kind.name}" for p in parameters)
         elif isinstance(value, int):

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.exact import kernel
-from solver.exact._numpy import garner_digits
+from solver.exact._numpy_modular import garner_digits
 
 IntArray = npt.NDArray[np.int64]
 
