@@ -21,8 +21,9 @@ times, by its own CPU time (``time.process_time``), after its imports:
 The table gives each figure's median over the runs on both sides and the ratio this /
 baseline (below 1: faster).  ``--samples N`` also runs ``cbj shoe-states --samples N --jobs
 2 --seed 1`` once a side (empty cache) and gives its CPU time per state.  ``--instructions``
-counts instead the instructions of one process a side under valgrind's callgrind (first
-and later float solve only, one each: a figure that the machine's load leaves alone).
+counts instead the instructions of the first float solve and of a later one under
+valgrind's callgrind (three probes a side, stopping after the imports, after the first
+solve and after five more): a figure that the machine's load leaves alone.
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ def cpu(work):
     work()
     return time.process_time() - start
 
-found = {"first float solve": cpu(api.solve)}
-found["later float solve"] = statistics.median(cpu(api.solve) for _ in range(5))
+found = {"first float solve": cpu(api.solve) if sys.argv[1] != "imports" else 0.0}
+if sys.argv[1] in ("float", "all"):
+    found["later float solve"] = statistics.median(cpu(api.solve) for _ in range(5))
 if sys.argv[1] == "all":
     api.solve(exact=True)
     found["later exact solve"] = statistics.median(
@@ -111,9 +113,10 @@ def probe(folder: Path, which: str) -> dict[str, float]:
     return {name: float(value) for name, value in found.items()}
 
 
-def instructions(folder: Path) -> int:
-    """Instructions one float-only probe process runs from ``folder`` (callgrind)."""
-    python_probe = [sys.executable, "-c", PROBE, "float"]
+def instructions(folder: Path, which: str) -> int:
+    """Instructions one probe process runs from ``folder`` under callgrind: ``imports``
+    only, the ``first`` float solve after them, or ``float`` (that and five later)."""
+    python_probe = [sys.executable, "-c", PROBE, which]
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch, "callgrind.out")
         subprocess.run(
@@ -127,6 +130,14 @@ def instructions(folder: Path) -> int:
             if line.startswith("summary:") or line.startswith("totals:"):
                 return int(line.split()[1])
     raise SystemExit("callgrind gave no total")
+
+
+def solve_instructions(folder: Path) -> dict[str, float]:
+    """Instructions (millions) of the first float solve and of a later one from ``folder``:
+    the differences between probes that stop after the imports, the first solve and five
+    more."""
+    imports, first, five = (instructions(folder, w) for w in ("imports", "first", "float"))
+    return {"first float solve": (first - imports) / 1e6, "later float solve": (five - first) / 5e6}
 
 
 def shoe_state_command(folder: Path, samples: int) -> float:
@@ -152,12 +163,12 @@ def main() -> None:
         export(args.baseline, base)
         sides = {args.baseline: base, "this checkout": ROOT}
         if args.instructions:
-            counts = {name: instructions(folder) for name, folder in sides.items()}
-            mine, base_count = counts["this checkout"], counts[args.baseline]
-            print(
-                f"instructions, first and later float solves in one process: {base_count:,} "
-                f"({args.baseline}) / {mine:,} (this checkout) = {mine / base_count:.2f}"
-            )
+            counts = {name: solve_instructions(folder) for name, folder in sides.items()}
+            print(f"| case (instructions, millions) | {args.baseline} | this checkout | ratio |")
+            print("|---|---|---|---|")
+            for case, base_count in counts[args.baseline].items():
+                mine = counts["this checkout"][case]
+                print(f"| {case} | {base_count:.1f} | {mine:.1f} | {mine / base_count:.2f}x |")
             return
         runs: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
         for _ in range(args.repeat):
