@@ -29,30 +29,29 @@ _HOMES = {
     "solver.api.session": "session",
     "solver.api.simulation": "seats simulate",
     "solver.api.strategy": "chart chart_check chart_costs dealer strategies",
-    "solver.exact.bonus": "BonusAnalysis BonusResult",
-    "solver.exact.dealer": "DealerResult",
-    "solver.exact.paytable": "PaySolution SearchResult Variants",
-    "solver.exact.game": "Advice GameResult GameStore",
-    "solver.exact.graph": "DecisionGraph",
-    "solver.exact.strategies": "StrategiesResult",
-    "solver.exact.protection": "Counts EffectsOfRemoval",
-    "solver.exact.session": "SessionResult",
-    "solver.exact.shoe_states": "ShoeStates",
-    "solver.exact.chart": "Chart",
-    "solver.exact.chart_costs": "ChartCheck ChartCosts",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
         "BackendError CardError CbjError CountError DesignError HandError OutputError ReportError "
         "RulesError SessionError ShoeError SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
-    "solver.model.rules": "DealerNatural NaturalBeats Paytable Rules",
+    # each rule's kind, written from the rule table by `python scripts/rules_code.py`; do not edit
+    "solver.model.rule_table": "DealerBonus DealerNatural NaturalBeats",
+    # end of what scripts/rules_code.py writes
+    "solver.model.rules": "Paytable Rules",
     "solver.present.files": "Written",
-    "solver.studies.seats": "TableOfPlayers",
-    "solver.sim": "SimulationResult",
+    "solver.results.bonus": "BonusAnalysis BonusResult",
+    "solver.results.charts": "Chart ChartCheck ChartCosts",
+    "solver.results.game": "Advice DealerResult DecisionGraph GameResult",
+    "solver.results.kinds": "Key Kind Store",
+    "solver.results.paytable": "PaySolution SearchResult Variants",
+    "solver.results.protection": "Counts EffectsOfRemoval ShoeStates",
+    "solver.results.seats": "TableOfPlayers",
+    "solver.results.session": "SessionResult",
+    "solver.results.simulation": "SimulationResult",
+    "solver.results.strategies": "StrategiesResult",
     "solver.store.disk": "Cache CacheCleared CacheInfo DiskCache",
     "solver.store.memory": "MemoryCache",
-    "solver.store.protocol": "Store",
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names.split()}
 

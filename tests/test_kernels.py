@@ -46,11 +46,10 @@ from solver.model.cards import Shoe
 from solver.model.counts import SYSTEMS
 from solver.model.errors import ShoeError
 from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Paytable, Rules
+from solver.results.simulation import Counter, SimulationResult
 from solver.sim import (
     AlwaysStand,
-    Counter,
     NeverBust,
-    SimulationResult,
     StandOn,
     Strategy,
     TableStrategy,

@@ -16,9 +16,13 @@ from solver.present.report.blocks import Grid, Section, Text
 from solver.present.style import minus, signed, thousands
 
 if TYPE_CHECKING:
-    from solver.exact.protection import CountSystem, EffectsOfRemoval
-    from solver.sim.stats import CounterStatistics
-    from solver.studies.protection import CounterPlan, ProtectionStudy
+    from solver.results.protection import (
+        CounterPlan,
+        CountSystem,
+        EffectsOfRemoval,
+        ProtectionStudy,
+    )
+    from solver.results.simulation import CounterStatistics
 
 #: EORs are printed times this.
 EOR_SCALE = 10_000
