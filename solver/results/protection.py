@@ -16,6 +16,7 @@ from solver.model.cards import Card, Shoe
 from solver.model.counts import Tags
 from solver.model.numbers import float_json, number_json
 from solver.model.rules import Rules
+from solver.results.frames import Tabular
 from solver.results.game import N
 from solver.results.kinds import Kind
 from solver.results.simulation import CounterStatistics
@@ -47,7 +48,7 @@ class WholeDeck:
 
 
 @dataclass(frozen=True, slots=True)
-class EffectsOfRemoval(Generic[N]):
+class EffectsOfRemoval(Tabular, Generic[N]):
     """EORs of the 13 ranks on each wager, with the base EVs and the whole-deck check."""
 
     rules: Rules
@@ -103,7 +104,7 @@ COUNT_WAGERS = ("main", "round")
 
 
 @dataclass(frozen=True, slots=True)
-class Counts:
+class Counts(Tabular):
     """Counts judged against the exact EORs of one shoe."""
 
     rules: Rules
@@ -217,7 +218,7 @@ class DepthStates:
 
 
 @dataclass(frozen=True, slots=True)
-class ShoeStates:
+class ShoeStates(Tabular):
     """Random shoes dealt to each depth and solved: EV spread, count fit, EOR estimate."""
 
     rules: Rules
