@@ -157,20 +157,18 @@ def _falling_floats(rows: int, top: int) -> FloatArray:
 Step = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, int]
 
 
-def _steps(ends: DealerEnds, groups: ShoeGroups) -> tuple[Step, ...]:
-    """The fold's steps as the kernels take them: each card value's ``Fold`` and the shoe
-    groups' parents, held counts and bounds for it."""
+def _steps(folds: tuple[FoldArrays, ...], groups: ShoeGroups) -> tuple[Step, ...]:
+    """The fold's steps as the kernels take them: each card value's fold (see
+    :func:`_fold_arrays`) and the shoe groups' parents, held counts and bounds for it."""
     return tuple(
         (order, drawn, starts, widths, parent, held, np.array(bounds, dtype=np.int64), size)
         for (order, drawn, starts, widths, size), parent, held, bounds in zip(
-            _fold_arrays(ends), groups.parents, groups.held, groups.bounds, strict=True
+            folds, groups.parents, groups.held, groups.bounds, strict=True
         )
     )
 
 
-def _fold_arrays(
-    ends: DealerEnds,
-) -> tuple[tuple[IntArray, IntArray, IntArray, IntArray, int], ...]:
+def _fold_arrays(ends: DealerEnds) -> tuple[FoldArrays, ...]:
     """Each value's fold as the kernels take it: order, drawn, starts, widths, size."""
     return tuple(
         (f.order, f.drawn, np.array(f.starts, dtype=np.int64), np.array(f.widths), f.size)
@@ -195,7 +193,7 @@ def _fold(
     if out is None:
         rows = groups.bounds[-1][-1] if groups.bounds else 1
         out = np.empty((rows, len(ends.final)), dtype=table.dtype)
-    steps = _steps(ends, groups)
+    steps = _steps(_fold_arrays(ends), groups)
     kernel.fold(out, ways, steps, np.ascontiguousarray(table), ends.final, prime or 0)
     return out
 
@@ -266,7 +264,7 @@ def dealer_probabilities(
     falling = np.vstack([np.ones((1, len(sizes))), falling])
     inputs = float_inputs(rules, bonus)
     out = np.empty((len(counts), len(outcome_labels(rules))))
-    steps = _steps(ends, groups)
+    steps = _steps(inputs.folds, groups)
     tail = (inputs.lengths, inputs.wide, falling, column, inputs.starts, inputs.results)
     kernel.dealer_float(
         inputs.ways, steps, table, inputs.take, out, groups.final, *tail, inputs.width
@@ -425,23 +423,32 @@ def dealer_residues(
     sizes = counts.sum(axis=1)
     if not fast_path_fits(rules, bonus, sizes):
         raise ShoeError("a shoe is smaller than the dealer's longest hand: use exact_dealer")
-    return _residues(ends, counts, np.array(primes, dtype=np.int64), len(outcome_labels(rules)))
+    folds = float_inputs(rules, bonus).folds  # the fold arrays, kept per rules
+    outcomes = len(outcome_labels(rules))
+    return _residues(ends, folds, counts, np.array(primes, dtype=np.int64), outcomes)
 
 
-def _residues(ends: DealerEnds, counts: IntArray, primes: IntArray, outcomes: int) -> IntArray:
+def _residues(
+    ends: DealerEnds,
+    folds: tuple[FoldArrays, ...],
+    counts: IntArray,
+    primes: IntArray,
+    outcomes: int,
+) -> IntArray:
     """:func:`dealer_residues`: the modular folds, then the tail.
 
     Each prime's fold writes its sums (shoe group, pair) straight into one array that the
-    tail reads as it is; the falling factorials modulo each prime come from
-    :func:`_falling_modulo`, without Python's big integers.
+    tail reads as it is (the steps made once for every prime); the falling factorials
+    modulo each prime come from :func:`_falling_modulo`, without Python's big integers.
     """
     groups = _shoe_groups(counts)
+    steps = _steps(folds, groups)
     rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
     tables = _falling_modulo(rows, int(counts.max(initial=0)), tuple(primes.tolist()))
     width = groups.bounds[-1][-1] if groups.bounds else 1
     sums = np.empty((len(primes), width, len(ends.final)), dtype=np.int64)
     for k, q in enumerate(primes.tolist()):
-        _fold(ends, groups, tables[k], q, sums[k])
+        kernel.fold(sums[k], ends.ways % q, steps, tables[k], ends.final, q)
     distinct, column = _distinct_sizes(counts.sum(axis=1))
     out = np.empty((len(primes), outcomes, len(counts)), dtype=np.int64)
     kernel.dealer_residues(
