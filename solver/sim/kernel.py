@@ -11,8 +11,8 @@ doubles, one per card in the order the rule text's round (``deal.deal_round``) d
 (``Generator.random`` fills its doubles one call of the bit generator's ``next_double``
 each).  The compiled twin steps PCG64 itself, from the state read here and written back
 after each call, and calls any other bit generator through its C interface
-(``bit_generator.capsule``), under the generator's lock either way.  Each hands back each
-round's sums of nets for numpy to square and add.
+(``bit_generator.capsule``); the generator is the chunk's own, which no other thread
+draws from.  Each hands back each round's sums of nets for numpy to square and add.
 
 The twins play the rules through tables (hands, totals, the strategy, the dealer's
 stopping rule and naturals) and a code for the natural's strength, so they know the rules
@@ -38,7 +38,7 @@ from solver.sim import _deal_numpy
 from solver.sim._deal_numpy import STEPS_PCG64, play  # rebound to the chosen twin below
 from solver.sim.deal import BEATS, Shoes, Table, round_tables
 
-#: The rules whose every value the compiled kernel plays (through its tables and codes).
+#: The rules whose every value the twins play (through the round's tables and codes).
 KNOWN_RULES = (
     "decks",
     "bonus_ratio",
