@@ -8,18 +8,20 @@ paytables listed, and the search's own cap on candidates, refused with the CLI's
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from starlette.responses import HTMLResponse, Response
 
 from solver.exact.paytable import MAX_SEARCH_PAY, MAX_TOP, parse_band, parse_edge
-from solver.model.checks import whole_number, whole_text
-from solver.model.errors import CbjError
+from solver.exact.shoe_states import MAX_SAMPLES
+from solver.model.checks import MAX_ROUNDS, whole_number, whole_text
+from solver.model.errors import CbjError, ReportError
 from solver.model.outcomes import PAY_TIERS
 from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
-from solver.web.form import MAX_FIELD_TEXT, read_rules
+from solver.web.form import MAX_FIELD_TEXT, excerpted, read_rules
 from solver.web.workbench import Workbench
 
 KINDS = ("round", "bonus")
@@ -30,6 +32,13 @@ REPORT_SIZES = (
     ("table_rounds", "Table rounds", "Simulated table-rounds per number of seats."),
     ("simulation_rounds", "Simulation rounds", "Rounds of the simulator's cross-check."),
 )
+#: Each size's range: the API's (a report's studies are ``cbj report``'s).
+SIZE_RANGES = {
+    "shoe_samples": (2, MAX_SAMPLES),
+    "counter_rounds": (1, MAX_ROUNDS),
+    "table_rounds": (1, MAX_ROUNDS),
+    "simulation_rounds": (1, MAX_ROUNDS),
+}
 
 
 def _checked(errors: dict[str, str], name: str, read: Any, *args: Any) -> Any:
@@ -37,7 +46,7 @@ def _checked(errors: dict[str, str], name: str, read: Any, *args: Any) -> Any:
     try:
         return read(*args)
     except CbjError as error:
-        errors[name] = str(error)
+        errors[name] = excerpted(str(error), str(args[0]) if args else "")
         return None
 
 
@@ -84,6 +93,20 @@ def paytable_options(query: Mapping[str, str]) -> tuple[dict[str, Any] | None, d
         low, high = band
         return {f"{kind}_edge_range": f"{low}:{high}", "max_pay": max_pay, "top": top}, errors
     return None, errors
+
+
+def _size(text: str, name: str) -> int:
+    """A report's study size: digits (``_`` or ``,`` between them allowed), in its range.
+
+    >>> _size("10_000_000", "simulation_rounds")
+    10000000
+    """
+    what = name.replace("_", " ")
+    digits = re.sub(r"(?<=\d)[_,](?=\d)", "", text)
+    if not re.fullmatch(r"\d{1,15}", digits, flags=re.ASCII):
+        raise ReportError(f"{what} {text!r} is not a whole number, e.g. 10000000")
+    low, high = SIZE_RANGES[name]
+    return whole_number(int(digits), what, low, high, ReportError)
 
 
 def _whole(text: str, what: str, high: int) -> int:
@@ -134,18 +157,28 @@ def _paytable_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str
     )
 
 
-def paytable_page(bench: Workbench, query: dict[str, str], wait: float) -> Response:
-    """The Paytable page: its form, and the solved pay or the search's table."""
+def paytable_page(
+    bench: Workbench,
+    query: dict[str, str],
+    wait: float,
+    start: bool = False,
+    client: str = "",
+    autostart: bool = False,
+) -> Response:
+    """The Paytable page: its form, and the solved pay or the search's table (a POST starts
+    the solve or search; a GET shows it once started)."""
     form = read_rules(query)
     options, errors = paytable_options(query)
     status, busy, result = 200, False, ""
     if form.rules is None or errors:
         status = 400
     elif options is not None:
-        outcome = bench.paytable(form.rules, options, wait)
+        outcome = bench.paytable(form.rules, options, wait, start, client)
         if outcome.error:
             errors["target" if query.get("mode") == "solve" else "band"] = outcome.error
-            status = 400
+            status = outcome.status if outcome.status != 200 else 400
+        elif outcome.idle:
+            result = html.idle_html("Not computed yet: press the button again.", autostart)
         elif outcome.ready:
             rules_query = form.query()
             result = (
@@ -154,11 +187,12 @@ def paytable_page(bench: Workbench, query: dict[str, str], wait: float) -> Respo
                 else pages_html.search_html(outcome.result(), rules_query)
             )
         else:
-            busy, result = True, html.progress_html(outcome.progress)
+            back = html.link("/paytable", query)
+            busy, result = True, html.progress_html(outcome.progress, back)
     fields = html.rules_fields(form.values, form.errors, form.rules) + html.form_error(form.errors)
     body = (
         '<div class="columns">'
-        '<form id="paytable-form" class="rules" method="get" action="/paytable">'
+        '<form id="paytable-form" class="rules" method="post" action="/paytable">'
         f"{fields}{_paytable_fields(query, errors)}</form>"
         f'<section id="results" aria-live="polite">{result}</section></div>'
     )
@@ -172,7 +206,7 @@ def report_sizes(query: Mapping[str, str]) -> tuple[dict[str, int], dict[str, st
     for name, _, _ in REPORT_SIZES:
         text = _text(query, name, errors)
         if text:
-            value = _checked(errors, name, whole_text, text, name.replace("_", " "))
+            value = _checked(errors, name, _size, text, name)
             if value is not None:
                 sizes[name] = value
     fields = "".join(
