@@ -1,5 +1,6 @@
 /*
- * The simulator's compiled kernel (optional: solver/sim/kernel.py falls back to numpy).
+ * The simulator's compiled kernel, twin of solver/sim/_deal_numpy.py (optional: where it is
+ * not built, solver/sim/kernel.py runs the numpy twin).
  *
  * play: deal and settle rounds on many lanes, each lane a shoe of its own, exactly as
  * solver/sim/deal.py's Shoes.draw and play_round do on numpy.  It is written from the rule
@@ -12,7 +13,7 @@
  *
  * Same rounds for the same seed: the random numbers are numpy's, drawn from the chunk's own
  * generator (PCG64 stepped here from its state, any other bit generator through its C
- * interface, the capsule), one double per card in the order numpy's path draws them, lane
+ * interface, the bits' capsule), one double per card in the order numpy's path draws them, lane
  * by lane in each step of the round (every seat's card, the Bonus card, each seat's draws
  * in turn, the dealer's), and picks each card with the same double arithmetic.  Per round
  * it writes each lane's sums of nets over the seats (for the caller's sums of squares,
@@ -206,7 +207,7 @@ enum {
 static PyObject *
 play(PyObject *self, PyObject *args)
 {
-    PyObject *objects[N_PLAY], *capsule, *pcg;
+    PyObject *objects[N_PLAY], *bits, *pcg, *capsule = NULL;
     long long cut, beats, seats, lanes, rounds, batches;
     double ratio;
     (void)self;
@@ -216,7 +217,7 @@ play(PyObject *self, PyObject *args)
                           &objects[STEP], &objects[BEST], &objects[DEALER_BEST],
                           &objects[CARDS_IN_21], &objects[HIT],
                           &objects[DRAWS], &objects[NATURAL], &beats, &seats,
-                          &objects[MAIN_PAY], &objects[BONUS_PAY], &ratio, &capsule, &pcg,
+                          &objects[MAIN_PAY], &objects[BONUS_PAY], &ratio, &bits, &pcg,
                           &lanes, &rounds, &batches, &objects[JOINT], &objects[SUMS],
                           &objects[SEEN])) {
         return NULL;
@@ -270,14 +271,17 @@ play(PyObject *self, PyObject *args)
                    !within(b[STEP].view.buf, states * VALUES, 0, states) ||
                    !within(n_next, lanes, 0, size + 1) || !within(n_start, lanes, 0, size + 1)) {
             problem = "an index is out of range";
-        } else if (!PyCapsule_IsValid(capsule, "BitGenerator")) {
-            problem = "random must be a numpy bit generator's capsule";
+        } else if (!(capsule = PyObject_GetAttrString(bits, "capsule")) ||
+                   !PyCapsule_IsValid(capsule, "BitGenerator")) {
+            PyErr_Clear();
+            problem = "bits must be a numpy bit generator";
         }
     }
     if (problem) {
         if (*problem) {
             PyErr_SetString(PyExc_ValueError, problem);
         }
+        Py_XDECREF(capsule);
         for (int i = 0; i < N_PLAY; i++) {
             if (b[i].held) {
                 PyBuffer_Release(&b[i].view);
@@ -300,6 +304,7 @@ play(PyObject *self, PyObject *args)
     if (pcg != Py_None) { /* (state high, state low, increment high, increment low) */
 #ifdef __SIZEOF_INT128__
         if (!PyArg_ParseTuple(pcg, "KKKK", &words[0], &words[1], &words[2], &words[3])) {
+            Py_DECREF(capsule);
             for (int i = 0; i < N_PLAY; i++) {
                 if (b[i].held) {
                     PyBuffer_Release(&b[i].view);
@@ -497,6 +502,7 @@ play(PyObject *self, PyObject *args)
     PyMem_Free(bonus_value);
     PyMem_Free(active);
     PyMem_Free(scratch);
+    Py_DECREF(capsule); /* the bits object keeps its generator alive through the call */
     for (int i = 0; i < N_PLAY; i++) {
         if (b[i].held) {
             PyBuffer_Release(&b[i].view);
@@ -521,7 +527,10 @@ play(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"play", play, METH_VARARGS,
-     "Deal and settle rounds on many lanes (see solver/sim/kernel.py, play_chunk)."},
+     "play(rows, next_card, start, running, tags, cut, value_of, tier, pair, step, best, "
+     "dealer_best, cards_in_21, hit, draws, natural, beats, seats, main_pay, bonus_pay, "
+     "ratio, bits, pcg, lanes, rounds, batches, joint, sums, seen, /)\n--\n\n"
+     "Deal and settle rounds on many lanes (see solver/sim/_deal_numpy.py, play)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -221,55 +222,102 @@ def dealer_totals(rules: Rules) -> Codes:
     return totals_with_bonus()
 
 
+#: The natural's strengths (clause 9) as the round's code for each (and the kernels').
+BEATS = {NaturalBeats.NOTHING: 0, NaturalBeats.MULTI_CARD_21: 1, NaturalBeats.NON_BLACKJACK: 2}
+
+
+class RoundTables(NamedTuple):
+    """What a round reads of the rules and the strategy, as lookup tables (and the kernels
+    take them, flat): card values, Bonus tiers and blackjack pairs by card codes, the hand
+    steps, the player's and the dealer's totals, the strategy, the dealer's stopping rule
+    and naturals by (Bonus value, hand), the natural's strength (:data:`BEATS`), seats."""
+
+    value_of: Codes
+    tier: Codes
+    pair: Flags
+    step: Codes
+    best: Codes
+    dealer_best: Codes
+    cards_in_21: Codes
+    hit: Flags
+    draws: Flags
+    natural: Flags
+    beats: int
+    seats: int
+
+
+def round_tables(table: Table) -> RoundTables:
+    """The tables a round under ``table`` reads."""
+    space = hand_space()
+    return RoundTables(
+        VALUE_OF,
+        bonus_tier_table(table.rules.paytable.tiers),  # the paytable's tiers (clause 4)
+        BLACKJACK_PAIR,
+        space.step,
+        space.best,
+        table.dealer_total,  # the dealer's totals as the rules count them, 0 if bust
+        space.cards_in_21,
+        table.hit,
+        table.draws,
+        table.natural,
+        BEATS[table.rules.natural_beats],
+        table.seats,
+    )
+
+
 def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
     """Deal and settle one round on lanes ``0..n-1``: main and Bonus outcome codes per seat.
 
     It begins the round (:meth:`Shoes.begin_round`); a caller that looks at the shoe
     before the deal, as a counter does, begins it first: beginning twice changes nothing.
     """
-    space = hand_space()
-    rules, bust = table.rules, space.bust
+    return deal_round(shoes, n, round_tables(table))
+
+
+def deal_round(shoes: Shoes, n: int, t: RoundTables) -> tuple[Codes, Codes]:
+    """:func:`play_round` from the round's tables (the hand space's last hand is bust)."""
+    bust = len(t.cards_in_21) - 1
     everyone = np.arange(n, dtype=np.intp)
     shoes.begin_round(n)
-    own = np.empty((table.seats, n), dtype=np.intp)  # clause 3
-    for seat in range(table.seats):
+    own = np.empty((t.seats, n), dtype=np.intp)  # clause 3
+    for seat in range(t.seats):
         own[seat] = shoes.draw(everyone)
     bonus = shoes.draw(everyone)
-    bonus_outcome = bonus_tier_table(rules.paytable.tiers)[own, bonus[None, :]]  # clause 4
-    b = VALUE_OF[bonus]
+    bonus_outcome = t.tier[own, bonus[None, :]]  # clause 4
+    b = t.value_of[bonus]
 
-    blackjack = BLACKJACK_PAIR[own, bonus[None, :]]  # clause 5
-    hands = space.step[0, VALUE_OF[own]]
-    for seat in range(table.seats):  # clause 6, each seat in turn
+    blackjack = t.pair[own, bonus[None, :]]  # clause 5
+    hands = t.step[0, t.value_of[own]]
+    for seat in range(t.seats):  # clause 6, each seat in turn
         hand = hands[seat]
         drawing = np.flatnonzero(~blackjack[seat])
         while drawing.size:  # a bust hand never hits: it leaves here
-            drawing = drawing[table.hit[b[drawing], hand[drawing]]]
+            drawing = drawing[t.hit[b[drawing], hand[drawing]]]
             if not drawing.size:
                 break
-            hand[drawing] = space.step[hand[drawing], VALUE_OF[shoes.draw(drawing)]]
+            hand[drawing] = t.step[hand[drawing], t.value_of[shoes.draw(drawing)]]
     standing = ~blackjack & (hands != bust)
 
     dealer = np.zeros(n, dtype=np.intp)  # clause 7: the dealer plays if anyone still stands
     drawing = np.flatnonzero(standing.any(axis=0))
     while drawing.size:
-        dealer[drawing] = space.step[dealer[drawing], VALUE_OF[shoes.draw(drawing)]]
-        drawing = drawing[table.draws[b[drawing], dealer[drawing]]]
+        dealer[drawing] = t.step[dealer[drawing], t.value_of[shoes.draw(drawing)]]
+        drawing = drawing[t.draws[b[drawing], dealer[drawing]]]
 
-    dealer_total = table.dealer_total[b, dealer]
+    dealer_total = t.dealer_best[b, dealer]
     dealer_bust = dealer_total == 0
-    natural = table.natural[b, dealer]  # clause 9, as read in Table.make
+    natural = t.natural[b, dealer]  # clause 9, as read in Table.make
 
-    player_total = space.best[b[None, :], hands]  # clause 8
+    player_total = t.best[b[None, :], hands]  # clause 8
     main = np.full(hands.shape, LOSE, dtype=np.intp)
     main[standing & (player_total == dealer_total[None, :])] = PUSH
     # A natural's total is 21: hands below 21 already lose.  The reading of its strength
     # says which player 21s lose to it rather than push.
-    if rules.natural_beats is NaturalBeats.MULTI_CARD_21:
+    if t.beats == BEATS[NaturalBeats.MULTI_CARD_21]:
         beaten = (player_total == 21) & natural[None, :]
-        beaten &= space.cards_in_21[hands] >= 3
+        beaten &= t.cards_in_21[hands] >= 3
         main[standing & beaten] = LOSE
-    elif rules.natural_beats is NaturalBeats.NON_BLACKJACK:
+    elif t.beats == BEATS[NaturalBeats.NON_BLACKJACK]:
         main[standing & natural[None, :]] = LOSE
     main[standing & ((player_total > dealer_total[None, :]) | dealer_bust[None, :])] = WIN
     main[blackjack] = BLACKJACK
