@@ -117,7 +117,8 @@ def table_html(state: PracticeState, settled: Settlement | None) -> str:
         f'<div class="spot"><p class="spot-name">Bonus card</p>{card_html(bonus)}</div>'
         f'<div class="spot"><p class="spot-name">Your cards</p>'
         f'<div class="hand" data-hand="{escape(" ".join(map(str, cards)))}">{_cards(cards)}</div>'
-        f'<p class="total" data-total>{escape(_total(cards, bonus))}{dealt}</p></div>{dealer}</div>'
+        f"</div>{dealer}</div>"
+        f'<p class="total" data-total>{escape(_total(cards, bonus))}{dealt}</p>'
     )
     played = "" if settled is None else settlement_html(state.rules, settled)
     return _shoe_line(state) + spots + played
@@ -227,8 +228,7 @@ def grade_html(grade: Grade | None) -> str:
         hand = (
             f"Your {grade.play.value} gave up "
             + _number(hand_cost, 'data-cost="hand"')
-            + f' <small class="exact">= {exact_html(hand_cost)}</small> of a main unit on this '
-            f"hand: perfect play for it in this shoe {perfect} ({evs})."
+            + f" of a main unit on this hand: perfect play for it in this shoe {perfect} ({evs})."
         )
     else:
         hand = (
@@ -243,17 +243,18 @@ def grade_html(grade: Grade | None) -> str:
             f"{float(grade.per_mistake):.4f} each time"
         )
     made = "Made every time, this mistake costs" if grade.mistake else "The other way would cost"
-    cell_cost = (
-        f"{made} "
-        + _number(per_100, 'data-cost="cell"')
-        + f' <small class="exact">= {exact_html(per_100)}</small> per 100 rounds{often}.'
-    )
+    cell_cost = f"{made} " + _number(per_100, 'data-cost="cell"') + f" per 100 rounds{often}."
     return (
         f'<div class="grade" data-mistake="{str(grade.mistake).lower()}" '
         f'data-cell="{escape(cell_name(grade.cell))}" data-bonus="{grade.bonus.points}" '
         f'data-play="{grade.play.value}" data-chart="{grade.chart.value}" '
         f'data-perfect="{grade.perfect.value}" data-seen-count="{grade.seen}">'
-        f"{head}<p>{hand}</p><p>{cell_cost}</p></div>"
+        f"{head}<p>{hand}</p><p>{cell_cost}</p>"
+        '<details class="exact"><summary>The exact fractions</summary>'
+        f"<p>EV given up on this hand: {exact_html(hand_cost)}</p>"
+        f"<p>Per 100 rounds, played the other way every time: {exact_html(per_100)}</p>"
+        f"<p>Stand: {exact_html(grade.stand)}; hit: {exact_html(grade.hit)}</p>"
+        "</details></div>"
     )
 
 
