@@ -23,7 +23,7 @@ from solver.exact.chart_costs import cell_figures, chart_value
 from solver.exact.game import solve_game
 from solver.model.cards import Card, Shoe
 from solver.model.cells import ROWS, Action, cell_of
-from solver.model.chart_file import ChartGrid, chart_csv
+from solver.model.chart_file import ChartGrid
 from solver.model.errors import CbjError, PracticeError
 from solver.model.hands import (
     best_total,
@@ -41,6 +41,7 @@ from solver.results.charts import ChartCosts
 from solver.results.practice import Drill, Grade, PracticeSetup, PracticeState, Settlement
 from solver.results.practice_state import PracticeTurn, read_state, state_json
 from solver.studies.practice import deal, hit, seen_cards, start_state
+from tests.own_chart import own_chart
 
 MEMORY = solver.MemoryCache()
 SEED = 2024
@@ -132,8 +133,9 @@ def test_the_score_adds_up(played: list[Step]) -> None:
     assert score.cost_per_100_rounds == sum(g.per_100_rounds for g in missed.values())
     times = Counter((g.cell, g.bonus.points) for g in grades if g.mistake)
     review = score.review()
-    assert {(m.cell, m.bonus): m.times for m in review} == dict(times)
-    assert [m.cost for m in review] == sorted((m.cost for m in review), reverse=True)
+    assert {(m.flip.cell, m.flip.bonus): m.times for m in review} == dict(times)
+    costs = [m.flip.cost for m in review]
+    assert costs == sorted(costs, reverse=True)
     assert score.rounds == len(settled)
     assert score.net == sum((s.round_net for s in settled), Fraction(0))
 
@@ -274,23 +276,10 @@ def test_cell_frequencies_sum_to_the_decisions_a_round_holds(costs: ChartCosts) 
     assert abs(len(decisions) / rounds - expected) < 0.15, (len(decisions) / rounds, expected)
 
 
-def _own_chart(costs: ChartCosts, tmp_path: Path) -> tuple[Path, ChartGrid]:
-    """The printed chart with every hard 12 to 16 standing: a chart of one's own."""
-    actions = dict(costs.chart.actions)
-    for total in range(12, 17):
-        for bonus in range(1, 11):
-            if actions[((False, total), bonus)] is not Action.NONE:
-                actions[((False, total), bonus)] = Action.STAND
-    grid = ChartGrid("mine", actions)
-    path = tmp_path / "mine.csv"
-    path.write_text(chart_csv(grid))
-    return path, grid
-
-
 def test_a_chart_file_is_the_reference_its_session_grades_against(
     costs: ChartCosts, tmp_path: Path
 ) -> None:
-    path, grid = _own_chart(costs, tmp_path)
+    path, grid = own_chart(costs.chart, tmp_path)
     game = solve_game(Rules(), exact=True, cache=MEMORY)
     grades = [t.grade for _, _, t in session(costs, 30, seed=SEED, chart=str(path), drill="hard")
               if t.grade is not None]  # fmt: skip
@@ -335,7 +324,7 @@ def test_the_shoe_is_reshuffled_once_its_penetration_is_dealt(costs: ChartCosts)
         (lambda d: d["hand"].update(dealt=9), "dealt more cards than it holds"),
         (lambda d: d["score"].update(net="1" * 500), "net is not a fraction"),
         (lambda d: d["score"].update(decisions=-3), "decisions -3 is out of range"),
-        (lambda d: d["score"]["missed"].append(["hard 99", 1, 1, "1/2"]), "cells to review"),
+        (lambda d: d["score"]["missed"].append(["hard 99", 1, "H", 1, "1/2"]), "cells to review"),
         (lambda d: d.update(rules={"decks": "many"}), "rules are malformed"),
         (lambda d: d.update(chart={"name": "x", "csv": "nonsense"}), "chart x"),
     ],

@@ -20,13 +20,13 @@ from playwright.sync_api import Error as PlaywrightError
 
 import solver
 from solver.model.cells import Action, cell_name, cell_of
-from solver.model.chart_file import ChartGrid, chart_csv
 from solver.model.hands import hand_of
 from solver.results.charts import ChartCosts
 from solver.results.practice_state import read_state
 from solver.studies.practice import seen_cards
 from tests.browsers import DESKTOP, PHONE, launched_chromium
-from tests.workbench_server import started_workbench
+from tests.own_chart import own_chart
+from tests.workbench_server import serving
 
 pytestmark = [pytest.mark.xdist_group("practice-browser"), pytest.mark.slow]
 MEMORY = solver.MemoryCache()
@@ -36,10 +36,7 @@ AGAINST = 3
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    process, url = started_workbench()
-    yield url
-    process.terminate()
-    process.wait(timeout=30)
+    yield from serving()
 
 
 @pytest.fixture(scope="module")
@@ -205,14 +202,7 @@ def test_a_practice_session_by_tap_on_a_phone(phone: Any, server: str, costs: An
 def test_a_chart_file_drill_grades_against_that_file(
     desktop: Any, server: str, costs: Any, tmp_path: Path
 ) -> None:
-    actions = dict(costs.chart.actions)
-    for total in range(12, 17):  # every hard 12 to 16 stands: unlike the printed chart
-        for bonus in range(1, 11):
-            if actions[((False, total), bonus)] is not Action.NONE:
-                actions[((False, total), bonus)] = Action.STAND
-    grid = ChartGrid("mine", actions)
-    path = tmp_path / "mine.csv"
-    path.write_text(chart_csv(grid))
+    path, grid = own_chart(costs.chart, tmp_path)
     _start(desktop, server, "hard", 23, chart=path)
     assert "your chart mine.csv" in desktop.inner_text("#table")
     unlike = 0

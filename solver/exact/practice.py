@@ -2,7 +2,7 @@
 
 A decision is graded twice, exactly: against the chart (the printed best chart, whose every
 cell's cost ``cbj chart --costs`` gives, or the player's own, whose cell is priced alone by
-:func:`~solver.exact.chart_costs.cell_cost`), and against composition-dependent perfect
+:func:`~solver.exact.chart_costs.cell_figures`), and against composition-dependent perfect
 play for that very hand in that very shoe (``cbj advise`` with every card seen since the
 shuffle).  The first says what the mistake costs made every time (per round, the cell's
 frequency included); the second what this one hand gave up.
@@ -16,11 +16,11 @@ from fractions import Fraction
 from solver.exact.chart_costs import cell_figures
 from solver.exact.game import advise
 from solver.model.cards import Card
-from solver.model.cells import cell_of
+from solver.model.cells import Action, cell_of
 from solver.model.chart_file import ChartGrid
 from solver.model.hands import hand_of
 from solver.model.rules import Rules
-from solver.results.charts import ChartCosts
+from solver.results.charts import CellCost, ChartCosts
 from solver.results.game import GameResult
 from solver.results.practice import Grade, Play, chart_name
 
@@ -45,24 +45,21 @@ def grade_play(
     cell = cell_of(hand_of(c.points for c in hand))
     value = bonus.points
     if own is None:
-        chart = costs.chart.action(cell, value)
         found = costs.cells.get((cell, value))
-        cost = Fraction(0) if found is None else found.cost
+        action = costs.chart.action(cell, value)
+        other = Action.STAND if action is Action.HIT else Action.HIT
+        flip = CellCost(cell, value, action, other, Fraction(0)) if found is None else found
         frequency = costs.frequencies.get((cell, value), Fraction(0))
     else:
-        chart = own.action(cell, value)
         flip, frequency = cell_figures(game, own, cell, value)
-        cost = flip.cost
     return Grade(
         bonus,
         tuple(hand),
-        cell,
         play,
-        chart,
+        flip,
         chart_name(own),
         Fraction(advice.stand),
         Fraction(advice.hit),
-        cost,
         frequency,
         len(seen),
     )

@@ -286,9 +286,9 @@ def score_html(score: Score) -> str:
     rows = "".join(f"<div><dt>{name}</dt><dd>{value}</dd></div>" for name, value in figures)
     review = score.review()
     listed = "".join(
-        f'<li data-review="{escape(cell_name(m.cell))} v {value_label(m.bonus)}">'
-        f"{escape(cell_name(m.cell))} against a Bonus {value_label(m.bonus)}: "
-        + _number(m.per_100_rounds, 'data-cost="review"')
+        f'<li data-review="{escape(cell_name(m.flip.cell))} v {value_label(m.flip.bonus)}">'
+        f"{escape(cell_name(m.flip.cell))} against a Bonus {value_label(m.flip.bonus)}: "
+        + _number(m.flip.per_100_rounds, 'data-cost="review"')
         + f" per 100 rounds (missed {m.times} time{'s' if m.times > 1 else ''})</li>"
         for m in review
     )

@@ -18,12 +18,13 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from solver.model.cards import Card, Shoe, value_label
+from solver.model.cards import Card, Shoe
 from solver.model.cells import Action, Cell, cell_name
 from solver.model.chart_file import ChartGrid
 from solver.model.numbers import exact_json
 from solver.model.outcomes import MainOutcome
 from solver.model.rules import Rules
+from solver.results.charts import CellCost
 
 
 class Drill(StrEnum):
@@ -136,23 +137,36 @@ class Grade:
     """One decision graded: against the chart learned and against perfect play.
 
     ``stand`` and ``hit`` are the exact EVs of the hand (composition-dependent play from
-    here on, in this shoe); ``cell_cost`` is the chart's cost per round of playing this
-    cell against this Bonus card the other way (``cbj chart --costs``' figure over 100).
+    here on, in this shoe); ``flip`` is the chart's cell (its action) and its cost per round
+    of playing it the other way (``cbj chart --costs``' figure over 100).
     """
 
     bonus: Card
     hand: tuple[Card, ...]
-    cell: Cell
     play: Play
-    chart: Action
+    flip: CellCost
     chart_name: str
     stand: Fraction
     hit: Fraction
-    cell_cost: Fraction
     frequency: Fraction
     """How often play by the chart reaches this cell: the chance per round (0 if never)."""
     seen: int
     """Cards out of the shoe before this decision besides the hand and the Bonus card."""
+
+    @property
+    def cell(self) -> Cell:
+        """The chart's cell of the hand."""
+        return self.flip.cell
+
+    @property
+    def chart(self) -> Action:
+        """The chart's play for the cell."""
+        return self.flip.action
+
+    @property
+    def cell_cost(self) -> Fraction:
+        """The chart's cost per round of playing the cell the other way."""
+        return self.flip.cost
 
     @property
     def perfect(self) -> Play:
@@ -173,7 +187,7 @@ class Grade:
     @property
     def per_100_rounds(self) -> Fraction:
         """The cell's cost over 100 rounds: what this mistake costs made every time."""
-        return 100 * self.cell_cost
+        return self.flip.per_100_rounds
 
     @property
     def per_mistake(self) -> Fraction | None:
@@ -242,27 +256,15 @@ class Settlement:
 
 @dataclass(frozen=True, slots=True)
 class Missed:
-    """A cell the player has played against the chart: how often, and what it costs."""
+    """A cell the player has played against the chart (with the chart's cost of playing it
+    the other way), and how often."""
 
-    cell: Cell
-    bonus: int
+    flip: CellCost
     times: int
-    cost: Fraction
-    """The chart's cost per round of playing this cell the other way."""
-
-    @property
-    def per_100_rounds(self) -> Fraction:
-        """The cost over 100 rounds."""
-        return 100 * self.cost
 
     def to_json(self) -> dict[str, Any]:
-        """The cell as JSON."""
-        return {
-            "hand": cell_name(self.cell),
-            "bonus": value_label(self.bonus),
-            "times": self.times,
-            "cost_per_100_rounds": exact_json(self.per_100_rounds),
-        }
+        """The cell as JSON: ``cbj chart --costs``' figures and the times it was missed."""
+        return {**self.flip.to_json(), "times": self.times}
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,20 +288,20 @@ class Score:
     def cost_per_100_rounds(self) -> Fraction:
         """What the cells played against the chart cost per 100 rounds, each played that
         way every time (each cell counted once, however often it was missed)."""
-        return sum((m.per_100_rounds for m in self.missed), Fraction(0))
+        return sum((m.flip.per_100_rounds for m in self.missed), Fraction(0))
 
     def review(self) -> tuple[Missed, ...]:
         """The cells to review, the largest cost first."""
-        return tuple(sorted(self.missed, key=lambda m: (-m.cost, m.cell, m.bonus)))
+        return tuple(sorted(self.missed, key=lambda m: (-m.flip.cost, m.flip.cell, m.flip.bonus)))
 
     def graded(self, grade: Grade) -> Score:
         """The score with one more decision."""
         missed = self.missed
         if grade.mistake:
             key = (grade.cell, grade.bonus.points)
-            old = next((m for m in missed if (m.cell, m.bonus) == key), None)
+            old = next((m for m in missed if (m.flip.cell, m.flip.bonus) == key), None)
             if old is None:
-                missed = (*missed, Missed(grade.cell, grade.bonus.points, 1, grade.cell_cost))
+                missed = (*missed, Missed(grade.flip, 1))
             else:
                 missed = tuple(replace(m, times=m.times + 1) if m is old else m for m in missed)
         return replace(

@@ -23,13 +23,14 @@ from fractions import Fraction
 from typing import Any
 
 from solver.model.cards import RANKS, SUITS, Card, Shoe
-from solver.model.cells import ROWS, cell_name
+from solver.model.cells import ROWS, Action, cell_name
 from solver.model.chart_file import ChartGrid, chart_csv, parse_chart
 from solver.model.checks import MAX_SEED, whole_in
 from solver.model.errors import CbjError, PracticeError
 from solver.model.hands import hand_of, hard_total, is_player_blackjack
 from solver.model.numbers import int_text
 from solver.model.rules import Rules
+from solver.results.charts import CellCost
 from solver.results.frames import Shown
 from solver.results.practice import (
     Drill,
@@ -52,6 +53,7 @@ MAX_COUNT = 10**9
 #: The longest chart name kept.
 MAX_NAME = 80
 _ROW_OF = {cell_name(cell): cell for cell in ROWS}
+_ACTIONS = {a.value: a for a in (Action.HIT, Action.STAND)}
 _FRACTION = re.compile(rf"-?\d{{1,{MAX_DIGITS}}}(?:/\d{{1,{MAX_DIGITS}}})?", re.ASCII)
 
 
@@ -100,9 +102,15 @@ def state_json(state: PracticeState) -> dict[str, Any]:
             "given_up": score.given_up,
             "rounds": score.rounds,
             "net": _text(score.net),
-            "missed": [[cell_name(m.cell), m.bonus, m.times, _text(m.cost)] for m in score.missed],
+            "missed": [_missed_json(m) for m in score.missed],
         },
     }
+
+
+def _missed_json(missed: Missed) -> list[Any]:
+    """A cell to review as the state keeps it: its row, Bonus card, play, times and cost."""
+    flip = missed.flip
+    return [cell_name(flip.cell), flip.bonus, flip.action.value, missed.times, _text(flip.cost)]
 
 
 def _get(doc: Any, name: str, kind: type | tuple[type, ...]) -> Any:
@@ -222,13 +230,21 @@ def _cards_of(shoe: Shoe) -> list[Card]:
 
 
 def _missed(item: Any) -> Missed:
-    if not isinstance(item, list) or len(item) != 4:
+    if not isinstance(item, list) or len(item) != 5:
         raise PracticeError("the practice state's cells to review are malformed")
-    name, bonus, times, cost = item
+    name, bonus, letter, times, cost = item
     cell = _ROW_OF.get(name) if isinstance(name, str) else None
-    if cell is None or not whole_in(bonus, 1, 10) or not whole_in(times, 1, MAX_COUNT):
+    action = _ACTIONS.get(letter) if isinstance(letter, str) else None
+    if (
+        cell is None
+        or action is None
+        or not whole_in(bonus, 1, 10)
+        or not whole_in(times, 1, MAX_COUNT)
+    ):
         raise PracticeError("the practice state's cells to review are malformed")
-    return Missed(cell, bonus, times, _fraction_text(cost, "cost of a cell"))
+    other = Action.STAND if action is Action.HIT else Action.HIT
+    flip = CellCost(cell, bonus, action, other, _fraction_text(cost, "cost of a cell"))
+    return Missed(flip, times)
 
 
 def _score(doc: Any) -> Score:
@@ -237,7 +253,7 @@ def _score(doc: Any) -> Score:
     if len(listed) > len(ROWS) * 10:
         raise PracticeError("the practice state lists more cells to review than a chart has")
     missed = tuple(_missed(item) for item in listed)
-    if len({(m.cell, m.bonus) for m in missed}) != len(missed):
+    if len({(m.flip.cell, m.flip.bonus) for m in missed}) != len(missed):
         raise PracticeError("the practice state lists a cell to review twice")
     given_up = _get(given, "given_up", (int, float))
     if not 0 <= given_up <= 10 * MAX_COUNT:
