@@ -208,7 +208,7 @@ def compare_live(ask: Ask) -> Response:
         "errors": found.errors,
         "url": html.link("/compare", {k: v for k, v in ask.fields.items() if v}),
     }
-    return JSONResponse(document, 200 if state != "invalid" else 400)
+    return JSONResponse(document, 400 if found.errors else 200)
 
 
 def _rules_or_400(ask: Ask, title: str, here: str) -> tuple[RulesForm, Response | None]:
