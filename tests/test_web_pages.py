@@ -230,7 +230,7 @@ def _raises(url: str) -> bool:
 
 
 def test_a_long_exact_number_breaks_only_between_groups_of_digits() -> None:
-    from solver.present.workbench import exact_html
+    from solver.present.long_numbers import exact_html
 
     value = Fraction(7**100, 3**90)  # 85 and 43 digits: as long as the paytable's 89-digit pay
     shown = exact_html(value)

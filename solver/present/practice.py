@@ -20,9 +20,9 @@ from solver.model.numbers import int_text
 from solver.model.outcomes import MainOutcome
 from solver.model.rule_table import RULES_BY_NAME
 from solver.model.rules import Rules
+from solver.present.long_numbers import exact_html
 from solver.present.style import amount, signed
 from solver.present.wording import rules_sentence
-from solver.present.workbench import exact_html
 from solver.results.practice import Drill, Grade, PracticeState, Score, Settlement
 from solver.results.practice_state import PracticeTurn
 

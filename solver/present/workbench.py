@@ -20,10 +20,10 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from solver.model.numbers import int_text
 from solver.model.outcomes import MAIN_OUTCOMES
 from solver.model.rules import RULE_TABLE, PresetName, Rules
 from solver.present.formats import rule_cell
+from solver.present.long_numbers import exact_html
 from solver.present.style import amount, edge_percent, one_in, signed, signed_percent
 from solver.present.wording import rules_sentence
 
@@ -193,28 +193,6 @@ def form_error(errors: Mapping[str, str]) -> str:
 
 
 # Figures.
-
-
-def _grouped(digits: str) -> str:
-    """Digits in groups of three from the right, a line break allowed between groups."""
-    head = len(digits) % 3 or 3
-    groups = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
-    return "<wbr>".join(groups)
-
-
-def exact_html(value: Fraction | int) -> str:
-    """An exact number that may run to dozens of digits, as HTML that wraps between groups
-    of three digits (and after the fraction bar), never widening the page.
-
-    >>> exact_html(Fraction(1234567, 89))
-    '<span class="long-number">1<wbr>234<wbr>567/<wbr>89</span>'
-    """
-    value = Fraction(value)
-    sign = "\u2212" if value < 0 else ""
-    text = sign + _grouped(int_text(abs(value.numerator)))
-    if value.denominator != 1:
-        text += "/<wbr>" + _grouped(int_text(value.denominator))
-    return f'<span class="long-number">{text}</span>'
 
 
 def _figure(name: str, value: Fraction | float, text: str, exact: bool) -> str:

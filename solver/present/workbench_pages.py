@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from solver.model.rules import RULE_TABLE, Rules
 from solver.present.formats import rule_cell
+from solver.present.long_numbers import exact_html
 from solver.present.style import edge_percent
 from solver.present.workbench import (
     Progress,
-    exact_html,
     html_table,
     link,
     progress_html,
@@ -232,9 +232,15 @@ def report_body(
         f'<li><a href="{escape(url)}" download>Download the report as {escape(name)}</a></li>'
         for name, url in downloads.items()
     )
+    waiting = (
+        ""
+        if progress is not None or ready or error
+        else '<p class="idle">Press Build the report: its progress, step by step, then its '
+        "downloads show here.</p>"
+    )
     return (
         '<div class="columns results-first">'
-        f'<section id="results" aria-live="polite">{progress_html(progress, back)}'
+        f'<section id="results" aria-live="polite">{waiting}{progress_html(progress, back)}'
         f'<p class="error" role="alert">{escape(error)}</p>'
         + (f'<ul id="downloads">{ready}</ul>' if ready else "")
         + "</section>"

@@ -21,7 +21,7 @@ from typing import Any
 from solver.api.practice import PLAYS, parse_drill, parse_penetration, practice_play, practice_start
 from solver.model.chart_file import ChartGrid, parse_chart
 from solver.model.checks import MAX_SEED, whole_number, whole_text
-from solver.model.errors import CbjError, PracticeError
+from solver.model.errors import CbjError, PracticeError, StrategyError
 from solver.model.rules import Rules
 from solver.present.workbench import Progress
 from solver.results.practice_state import PracticeTurn, read_state
@@ -151,6 +151,7 @@ def answer(
         return Answer(202, progress=costs.progress)
     try:
         return Answer(200, make())
-    except CbjError as error:  # a chart that leaves a hand without a play, a play out of turn
-        key = "chart" if play == "start" and "chart" in str(error) else ""
-        return Answer(400, errors={key: str(error)} if key else {}, error="" if key else str(error))
+    except StrategyError as error:  # a chart of one's own that leaves a hand without a play
+        return Answer(400, errors={"chart": str(error)})
+    except CbjError as error:  # a play out of turn
+        return Answer(400, error=str(error))
