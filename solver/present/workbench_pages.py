@@ -184,7 +184,7 @@ def compare_body(columns: Sequence[Column]) -> str:
     )
     return (  # the figures first: the forms below are long
         f'<section id="results" aria-live="polite">{compare_table(columns)}</section>'
-        '<form id="compare-form" method="get" action="/compare">'
+        '<form id="compare-form" method="post" action="/compare">'
         '<button type="submit">Compare</button>'
         f'<div class="compare-forms">{forms}</div>'
         '<button type="submit">Compare</button></form>'
