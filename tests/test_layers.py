@@ -24,19 +24,21 @@ PACKAGE = Path(__file__).resolve().parents[1] / "solver"
 #: Rank of each layer; a module may import modules of the same or a lower rank.
 RANKS = {
     "model": 0,
-    "exact": 1,
-    "sim": 1,
-    "studies": 2,
-    "store": 3,
-    "present": 3,
-    "api": 4,
-    "cli": 5,
-    "web": 5,
-    "top": 6,
+    "results": 1,
+    "exact": 2,
+    "sim": 2,
+    "studies": 3,
+    "store": 4,
+    "present": 4,
+    "api": 5,
+    "cli": 6,
+    "web": 6,
+    "top": 7,
 }
 #: The layer of each module prefix; a module belongs to its longest listed prefix.
 HOMES = {
     "solver.model": "model",
+    "solver.results": "results",
     "solver.exact": "exact",
     "solver.sim": "sim",
     "solver.studies": "studies",

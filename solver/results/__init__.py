@@ -1,0 +1,1 @@
+"""The frozen result types of the analyses, with their ``to_json`` (imports model/ only)."""
