@@ -52,6 +52,9 @@ from solver.api.rules import (
     rules as rules,
 )
 from solver.api.session import (
+    hold as hold,
+)
+from solver.api.session import (
     session as session,
 )
 from solver.api.simulation import (
@@ -203,6 +206,12 @@ from solver.model.rules import (
 )
 from solver.present.files import (
     Written as Written,
+)
+from solver.results.count_search import (
+    CountSearch as CountSearch,
+)
+from solver.results.hold import (
+    HoldCheck as HoldCheck,
 )
 from solver.sim import (
     SimulationResult as SimulationResult,

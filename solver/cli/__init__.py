@@ -63,6 +63,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "graph",
         "The player's decision graph (hands, EVs, draws) for Gephi, yEd or Graphviz.",
     ),
+    "hold": (
+        "solver.cli.session",
+        "hold_command",
+        "Whether a table's observed hold is within what the game allows (exact, two-sided).",
+    ),
     "paytable": (
         "solver.cli.paytable",
         "paytable",
