@@ -1,0 +1,93 @@
+"""Index plays: the true count at which each chart decision flips, and what each is worth."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solver.model.counts import Tags
+from solver.model.numbers import float_json
+from solver.model.rules import Rules
+from solver.results.dealt_shoes import Decision, decision_name
+
+
+def _optional(value: float | None) -> dict[str, Any] | None:
+    return None if value is None else float_json(value)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexPlay:
+    """One decision's index: deviate from the chart when the true count passes ``index``.
+
+    ``at_least`` says which side: deviate at true counts of ``index`` and above (else at
+    ``index`` and below).  ``low``/``high`` is the 95% bootstrap interval of the index;
+    ``linear`` the index the decision's effects of removal predict.  Values are main-wager
+    EV gained per 100 rounds: by playing the index, and by deviating exactly when it pays.
+    """
+
+    decision: Decision
+    chart_hits: bool
+    index: float | None
+    at_least: bool
+    low: float | None
+    high: float | None
+    linear: float | None
+    value: float
+    perfect: float
+
+    @property
+    def name(self) -> str:
+        """The decision in words, e.g. ``hard 16 v 10``."""
+        return decision_name(self.decision)
+
+    @property
+    def deviation(self) -> str:
+        """What the index plays instead of the chart."""
+        return "stand" if self.chart_hits else "hit"
+
+    def to_json(self) -> dict[str, Any]:
+        """The index as one entry of ``indices``."""
+        (soft, total), bonus = self.decision
+        return {
+            "decision": self.name,
+            "cell": {"soft": soft, "total": total, "bonus": bonus},
+            "chart": "hit" if self.chart_hits else "stand",
+            "deviation": self.deviation,
+            "index": _optional(self.index),
+            "side": ">=" if self.at_least else "<=",
+            "interval_95": {"low": _optional(self.low), "high": _optional(self.high)},
+            "linear_estimate": _optional(self.linear),
+            "value_per_100_rounds": float_json(self.value),
+            "perfect_value_per_100_rounds": float_json(self.perfect),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class IndicesResult:
+    """``cbj indices``: the index of each followed decision, ranked by value."""
+
+    rules: Rules
+    system: str
+    tags: Tags
+    samples: int
+    seed: int
+    penetration: float
+    plays: tuple[IndexPlay, ...]
+
+    @property
+    def efficiency(self) -> float | None:
+        """Playing efficiency: the indices' value over deviating exactly when it pays."""
+        perfect = sum(p.perfect for p in self.plays)
+        return None if perfect <= 0 else sum(p.value for p in self.plays) / perfect
+
+    def to_json(self) -> dict[str, Any]:
+        """The document ``cbj indices --format json`` prints."""
+        return {
+            "rules": self.rules.to_json(),
+            "count": {"name": self.system, "tags": dict(self.tags)},
+            "samples": self.samples,
+            "seed": self.seed,
+            "penetration": self.penetration,
+            "playing_efficiency": _optional(self.efficiency),
+            "indices": [p.to_json() for p in self.plays],
+        }
