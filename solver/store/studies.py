@@ -36,6 +36,7 @@ def study_types() -> dict[str, type]:
     from solver.exact.protection import CountSystem, EffectsOfRemoval, WholeDeck
     from solver.exact.seats import TableBonus
     from solver.exact.shoe_states import DepthStates, Distribution, LinearFit, PredictionCheck
+    from solver.results.dealt_shoes import DealtShoes
     from solver.sim.counter import Counter
     from solver.sim.hands import Wager
     from solver.sim.seats import TableEstimate
@@ -45,6 +46,7 @@ def study_types() -> dict[str, type]:
 
     kinds: tuple[type, ...] = (
         Variant,
+        DealtShoes,
         CountSystem,
         EffectsOfRemoval,
         WholeDeck,
