@@ -20,6 +20,7 @@ from typing import Any
 
 #: Every public name, listed once under the module it lives in.
 _HOMES = {
+    "solver.api.advantage": "attack bet indices",
     "solver.api.cache": "cache_clear cache_info",
     "solver.api.files": "graph report tables",
     "solver.api.game": "advise bonus solve",
@@ -48,8 +49,11 @@ _HOMES = {
     "solver.model.outcomes": "BonusOutcome MainOutcome",
     "solver.model.rules": "DealerNatural NaturalBeats Paytable Rules",
     "solver.present.files": "Written",
+    "solver.results.attack": "AttackResult",
+    "solver.results.betting": "BetResult",
     "solver.results.count_search": "CountSearch",
     "solver.results.hold": "HoldCheck",
+    "solver.results.indices": "IndicesResult",
     "solver.studies.seats": "TableOfPlayers",
     "solver.sim": "SimulationResult",
     "solver.store.disk": "Cache CacheCleared CacheInfo DiskCache",

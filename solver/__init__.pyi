@@ -3,6 +3,15 @@
 Each name as its home module types it (a test holds this file to ``_HOMES``).
 """
 
+from solver.api.advantage import (
+    attack as attack,
+)
+from solver.api.advantage import (
+    bet as bet,
+)
+from solver.api.advantage import (
+    indices as indices,
+)
 from solver.api.cache import (
     cache_clear as cache_clear,
 )
@@ -207,11 +216,20 @@ from solver.model.rules import (
 from solver.present.files import (
     Written as Written,
 )
+from solver.results.attack import (
+    AttackResult as AttackResult,
+)
+from solver.results.betting import (
+    BetResult as BetResult,
+)
 from solver.results.count_search import (
     CountSearch as CountSearch,
 )
 from solver.results.hold import (
     HoldCheck as HoldCheck,
+)
+from solver.results.indices import (
+    IndicesResult as IndicesResult,
 )
 from solver.sim import (
     SimulationResult as SimulationResult,

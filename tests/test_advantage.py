@@ -1,0 +1,129 @@
+"""Index plays, optimal betting and the perfect-information bound against plain twins:
+brute-force chart walks and solves on a tiny shoe, plain least squares, and Kelly's
+formula on a table with a known answer."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from solver.exact.attack import attack
+from solver.exact.betting import kelly_units, mixture
+from solver.exact.chart import Chart
+from solver.exact.dealt_shoes import deal_shoes, decision_gains, state_row
+from solver.exact.game import GameResult, solve_game
+from solver.exact.indices import fit_roots, index_plays
+from solver.model.cards import Shoe
+from solver.model.cells import Action
+from solver.model.counts import LABELS, system_tags
+from solver.model.rules import Rules
+from solver.results.betting import CountBin
+from solver.results.dealt_shoes import DealtShoes
+from solver.store.memory import MemoryCache
+
+from . import reference
+from .conftest import physical_cards
+from .test_protection import REMOVED, RULES, bonus_ev_dealt, chart_ev_walked, tiny_chart
+
+__all__ = ["tiny_chart"]  # the fixture, shared with test_protection
+
+
+def flipped(chart: Chart, decision: tuple[tuple[bool, int], int]) -> Chart:
+    """The chart with one decision played the other way."""
+    other = Action.STAND if chart.actions[decision] is Action.HIT else Action.HIT
+    return replace(chart, actions={**chart.actions, decision: other})
+
+
+def test_each_decisions_gain_is_the_brute_force_difference_of_two_charts(
+    tiny_chart: tuple[GameResult[Fraction], Chart],
+) -> None:
+    chart = tiny_chart[1]
+    values = Shoe.full(1).remove(REMOVED).value_counts()
+    game = solve_game(RULES, REMOVED, exact=False)
+    decisions = [d for d in chart.actions if d[0][1] < 21 and d[1] in (1, 5, 10)]
+    gains = decision_gains(chart, game, decisions)
+    before = chart_ev_walked(chart, values)
+    for decision, gain in zip(decisions, gains, strict=True):
+        after = chart_ev_walked(flipped(chart, decision), values)
+        assert math.isclose(gain, float(after - before), abs_tol=1e-12), decision
+
+
+def test_the_bound_on_a_tiny_shoe_is_the_exhaustive_average_over_every_first_card(
+    tiny_chart: tuple[GameResult[Fraction], Chart],
+) -> None:
+    """Every card of the 14-card shoe dealt first: each shoe left solved by brute force,
+    the Bonus at the better end (3/4 or 2), the bet 8 on a positive round and 1 else."""
+    chart = tiny_chart[1]
+    cards = physical_cards(Shoe.full(1).remove(REMOVED))
+    twin, rows = Fraction(0), []
+    for card in cards:
+        rest = [c for c in cards if c is not card]
+        shoe = Shoe.full(1).remove((*REMOVED, card))
+        main, bonus = reference.main_ev(shoe.value_counts(), RULES), bonus_ev_dealt(rest)
+        best = main + (2 if bonus > 0 else RULES.bonus_ratio) * bonus
+        twin += (8 if best > 0 else 1) * best / len(cards)
+        rows.append(state_row(RULES, chart, (), (*REMOVED, card)))
+    shoes = DealtShoes(RULES, len(rows), 1, 0.99, (), (), rows[0], (), tuple(rows))
+    found = attack(shoes, (1, 8), Fraction(2), (0.99,))
+    assert math.isclose(found.bound[0].win.mean, 100 * float(twin), abs_tol=1e-9)
+
+
+@pytest.fixture(scope="module")
+def one_deck(games: MemoryCache) -> DealtShoes:
+    from solver.api.strategy import chart
+
+    rules = Rules(decks=1)
+    return deal_shoes(rules, chart(rules=rules, cache=games), 40, 5, 0.5, decisions=4)
+
+
+def test_indices_are_where_a_plain_least_squares_line_crosses_zero(one_deck: DealtShoes) -> None:
+    tags = system_tags("hi-lo")
+    found = index_plays(one_deck, "hi-lo", tags)
+    by_decision = {p.decision: p for p in found.plays}
+    for k, decision in enumerate(one_deck.decisions):
+        xs, ys = [], []
+        for row in one_deck.rows:
+            seen = {r: row[1 + i] for i, r in enumerate(LABELS)}
+            running = sum(tags[r] * n for r, n in seen.items())
+            xs.append(running / (row[0] / 52))  # Hi-Lo is balanced: no drift to take off
+            ys.append(row[len(row) - len(one_deck.decisions) + k])
+        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
+            (x - mx) ** 2 for x in xs
+        )
+        play = by_decision[decision]
+        assert play.index is not None
+        assert math.isclose(play.index, -(my - slope * mx) / slope, rel_tol=1e-9)
+        assert play.at_least == (slope > 0)
+        deviate = [x >= play.index if slope > 0 else x <= play.index for x in xs]
+        value = 100 * sum(y for y, d in zip(ys, deviate, strict=True) if d) / len(ys)
+        assert math.isclose(play.value, value, rel_tol=1e-9, abs_tol=1e-15)
+        assert play.perfect >= play.value - 1e-15
+
+
+def test_fit_roots_handles_a_flat_line() -> None:
+    roots, signs = fit_roots(np.array([0.0, 1.0, 2.0]), np.array([[1.0], [1.0], [1.0]]))
+    assert np.isnan(roots[0]) and signs[0] == 0
+
+
+def test_the_ramp_is_kellys_bet_on_a_table_with_a_known_answer() -> None:
+    """Kelly's bet ``B m / v`` maximises ``u m - u**2 v / (2 B)``, growth to second order:
+    the whole number nearest it within the spread is the best whole bet (the growth is a
+    parabola, so the nearest whole number to its peak is the best)."""
+    table = [(-0.02, 1.2), (0.0, 1.3), (0.004, 1.25), (0.011, 1.3), (0.05, 1.4)]
+    bankroll, spread = 1000.0, (1, 12)
+    units = [kelly_units(m, v, bankroll, 1.0, spread) for m, v in table]
+    assert units == [1, 1, 3, 8, 12]
+    for (m, v), u in zip(table, units, strict=True):
+        growth = {k: k * m - k * k * v / (2 * bankroll) for k in range(1, 13)}
+        assert growth[u] == max(growth.values())
+    assert kelly_units(0.011, 1.3, 1000.0, 0.5, spread) == 4
+    bins = [CountBin(i, 0.2, m, v, u) for i, ((m, v), u) in enumerate(zip(table, units))]
+    win, sd = mixture(bins)
+    assert math.isclose(win, sum(0.2 * u * m for (m, _), u in zip(table, units)))
+    second = sum(0.2 * u * u * (v + m * m) for (m, v), u in zip(table, units))
+    assert math.isclose(sd, math.sqrt(second - win * win))
