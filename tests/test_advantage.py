@@ -122,8 +122,10 @@ def test_the_ramp_is_kellys_bet_on_a_table_with_a_known_answer() -> None:
         growth = {k: k * m - k * k * v / (2 * bankroll) for k in range(1, 13)}
         assert growth[u] == max(growth.values())
     assert kelly_units(0.011, 1.3, 1000.0, 0.5, spread) == 4
-    bins = [CountBin(i, 0.2, m, v, u) for i, ((m, v), u) in enumerate(zip(table, units))]
+    bins = [
+        CountBin(i, 0.2, m, v, u) for i, ((m, v), u) in enumerate(zip(table, units, strict=True))
+    ]
     win, sd = mixture(bins)
-    assert math.isclose(win, sum(0.2 * u * m for (m, _), u in zip(table, units)))
-    second = sum(0.2 * u * u * (v + m * m) for (m, v), u in zip(table, units))
+    assert math.isclose(win, sum(0.2 * u * m for (m, _), u in zip(table, units, strict=True)))
+    second = sum(0.2 * u * u * (v + m * m) for (m, v), u in zip(table, units, strict=True))
     assert math.isclose(sd, math.sqrt(second - win * win))
