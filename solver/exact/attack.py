@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -122,7 +123,13 @@ def attack(
     )
 
 
-def _player(name: str, trigger: str, raised: Array, bonus: Array, raise_by: float) -> BonusPlayer:
+def _player(
+    name: str,
+    trigger: str,
+    raised: np.ndarray[Any, np.dtype[np.bool_]],
+    bonus: Array,
+    raise_by: float,
+) -> BonusPlayer:
     """The Bonus player who raises where ``raised``."""
     edge = float(bonus[raised].mean()) if raised.any() else None
     return BonusPlayer(

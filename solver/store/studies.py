@@ -36,7 +36,10 @@ def study_types() -> dict[str, type]:
     from solver.exact.protection import CountSystem, EffectsOfRemoval, WholeDeck
     from solver.exact.seats import TableBonus
     from solver.exact.shoe_states import DepthStates, Distribution, LinearFit, PredictionCheck
+    from solver.results.attack import AttackResult, BonusPlayer, BoundRow, Estimate
+    from solver.results.betting import BetResult, CountBin
     from solver.results.dealt_shoes import DealtShoes
+    from solver.results.indices import IndexPlay, IndicesResult
     from solver.sim.counter import Counter
     from solver.sim.hands import Wager
     from solver.sim.seats import TableEstimate
@@ -47,6 +50,14 @@ def study_types() -> dict[str, type]:
     kinds: tuple[type, ...] = (
         Variant,
         DealtShoes,
+        AttackResult,
+        BonusPlayer,
+        BoundRow,
+        Estimate,
+        BetResult,
+        CountBin,
+        IndexPlay,
+        IndicesResult,
         CountSystem,
         EffectsOfRemoval,
         WholeDeck,

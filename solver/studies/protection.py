@@ -8,9 +8,14 @@ and ``cbj simulate --counter``; the study only chooses small, seeded sizes (opti
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
+from solver.exact.attack import attack
+from solver.exact.betting import optimal_bets
 from solver.exact.chart import Chart, GameChartStore
+from solver.exact.dealt_shoes import deal_shoes
+from solver.exact.indices import index_plays
 from solver.exact.protection import (
     BEST_LEVELS,
     CountSystem,
@@ -31,6 +36,9 @@ from solver.exact.shoe_states import (
 from solver.model.counts import Tags, system_tags
 from solver.model.errors import ReportError, ShoeError
 from solver.model.rules import Rules
+from solver.results.attack import AttackResult
+from solver.results.betting import BetResult
+from solver.results.indices import IndicesResult
 from solver.sim import Strategy
 from solver.sim.counter import Counter
 from solver.sim.stats import CounterStatistics
@@ -43,6 +51,12 @@ PROTECTION_SEED = 20_261_130
 SHOE_SAMPLES = 50
 #: Rounds of each simulated counter in the report, unless asked otherwise.
 COUNTER_ROUNDS = 2_000_000
+#: Shoes dealt for the indices, the Kelly ramp and the bound, per shoe-state sample.
+DEALT_PER_SAMPLE = 8
+#: The Bonus wager's largest size in the attack and the bound, times the main wager.
+BONUS_MULTIPLE = Fraction(2)
+#: The Kelly ramp's bankroll in units.
+KELLY_BANKROLL = 1000.0
 #: The counter's spread in main units and the share of the shoe dealt before a shuffle.
 SPREAD = (1, 8)
 PENETRATION = 0.83
@@ -91,6 +105,11 @@ class ProtectionStudy:
     back_counter: CounterStatistics
     """The counter who sits out below :attr:`CounterPlan.wong_out`."""
     counter_rounds: int
+    best: CountSystem
+    """The best level-2 count (a complete search), which the indices and the ramp use."""
+    indices: IndicesResult
+    betting: BetResult
+    attack: AttackResult
     seed: int = PROTECTION_SEED
     spread: tuple[int, int] = SPREAD
     penetration: float = PENETRATION
@@ -148,6 +167,7 @@ def protection_settings(played: Strategy, shoe_samples: int, counter_rounds: int
         **SeededDeal(played, counter_rounds, PROTECTION_SEED, PENETRATION).settings,
         "shoe_samples": shoe_samples,
         "spread": list(SPREAD),
+        "dealt_shoes": DEALT_PER_SAMPLE * shoe_samples,
     }
 
 
@@ -183,6 +203,11 @@ def protection_study(
         jobs=jobs,
     )
     every_round, back_counter = _counter_runs(rules, played, plan, counter_rounds, jobs)
+    best = next(s for s in counts.systems if s.name == "best-level-2")
+    shoes = deal_shoes(
+        rules, chart, DEALT_PER_SAMPLE * shoe_samples, PROTECTION_SEED, PENETRATION, jobs=jobs
+    )
+    depths = tuple(p for p in (0.5, 0.75) if p < PENETRATION)
     return ProtectionStudy(
         rules,
         eor,
@@ -193,4 +218,8 @@ def protection_study(
         every_round,
         back_counter,
         counter_rounds,
+        best,
+        index_plays(shoes, best.name, best.tags),
+        optimal_bets(shoes, best.name, best.tags, SPREAD, KELLY_BANKROLL),
+        attack(shoes, SPREAD, BONUS_MULTIPLE, (*depths, PENETRATION)),
     )

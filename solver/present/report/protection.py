@@ -14,6 +14,12 @@ from typing import TYPE_CHECKING, Any
 from solver.model.counts import LABELS, Tags
 from solver.present.report.blocks import Grid, Section, Text
 from solver.present.style import minus, signed, thousands
+from solver.results.attack import AttackResult, Estimate
+from solver.results.betting import BetResult
+from solver.results.indices import IndicesResult
+
+#: Index plays shown in the report, the most valuable first.
+INDICES_SHOWN = 8
 
 if TYPE_CHECKING:
     from solver.exact.protection import CountSystem, EffectsOfRemoval
@@ -50,6 +56,10 @@ def protection_section(study: ProtectionStudy) -> Section:
             _counts_grid(study.systems, eor),
             _states_grid(study),
             _counter_grid(study),
+            _indices_grid(study.indices),
+            _betting_grid(study.betting),
+            _bound_grid(study.attack),
+            _bonus_grid(study.attack),
             Text(_verdict(study)),
         ),
     )
@@ -124,7 +134,8 @@ def _counts_grid(systems: Sequence[CountSystem], eor: EffectsOfRemoval[Any]) -> 
         "deck's 52 cards between each card's tag and its EOR; 1 is perfect) and the linear "
         "estimate of the EV gained per unit of true count (running count per deck left, "
         "read against an unbalanced count's drift), in main units. The best counts are the "
-        "round's EORs rounded to whole tags of at most 1, 2 or 3. Round EV of the full "
+        "true optimum of a complete search over every vector of whole tags of at most 1, 2 "
+        "or 3 (the tens sharing one tag; balanced and unbalanced). Round EV of the full "
         f"shoe: {signed(eor.base['round'])} per main unit.",
     )
 
@@ -265,14 +276,135 @@ def _verdict(study: ProtectionStudy) -> str:
         else "(a back-counter) played none of the rounds dealt: more counter rounds (a "
         "report option) would show how one fares."
     )
+    bound = study.attack.bound[-1]
+    low, high = bound.win.interval
+    best = study.best
+    efficiency = study.indices.efficiency
+    limits = (
+        f" No player can do better than the perfect-information bound: "
+        f"{signed(bound.win.mean, 2)} units per 100 rounds [{signed(low, 2)}, "
+        f"{signed(high, 2)}] at penetration {bound.penetration:g}. The best level-2 count "
+        f"(betting correlation {best.betting_correlation['round']:.3f} on the round) with "
+        f"Kelly betting wins {signed(100 * study.betting.win, 2)} per 100 rounds"
+        + (
+            f"; its index plays capture {100 * efficiency:.0f}% of what deviating perfectly "
+            "from the chart would gain."
+            if efficiency is not None
+            else "."
+        )
+    )
     return (
         f"Verdict. A counter using the {_count_words(plan)} with a {spread} spread who "
         f"plays every round {_beats(every_round)} "
         f"({signed(100 * every_round.mean, 2)} units per 100 rounds). One who also sits "
         f"out every round below a true count of {minus(f'{plan.wong_out:g}')} "
-        f"{sitting} {bonus} "
+        f"{sitting} {bonus}{limits} "
         f"Assumptions: penetration {study.penetration:g}, the counter sees every card dealt, "
         "plays the hands by optimal play for the full shoe (no count-based changes of play) "
         "and is not barred from sitting out; the figures are from samples of the stated "
         "sizes, not exact."
+    )
+
+
+def _tc(value: float | None) -> str:
+    return "\u2013" if value is None or abs(value) > 20 else minus(f"{value:+.1f}")
+
+
+def _indices_grid(result: IndicesResult) -> Grid:
+    rows = tuple(
+        (
+            p.name,
+            p.deviation,
+            ("\u2265 " if p.at_least else "\u2264 ") + _tc(p.index),
+            f"{_tc(p.low)} to {_tc(p.high)}",
+            _tc(p.linear),
+            signed(p.value, 4),
+            signed(p.perfect, 4),
+        )
+        for p in result.plays[:INDICES_SHOWN]
+    )
+    efficiency = result.efficiency
+    return Grid(
+        ("decision", "play", "true count", "95% interval", "EOR estimate", "gain", "perfect"),
+        rows,
+        caption=f"Index plays of the best level-2 count: {thousands(result.samples)} shoes "
+        f"dealt at random depths up to {result.penetration:g} (seed {result.seed}), each "
+        "solved; for each of the chart's closest calls the true count where the "
+        "least-squares line of the exact gain of deviating crosses zero, its 95% bootstrap "
+        "interval, the index its EORs predict, and the main-wager gain per 100 rounds of "
+        "playing it beside deviating exactly when it pays (\u2013: beyond \u00b120). Playing "
+        "efficiency over these decisions: "
+        + ("n/a" if efficiency is None else f"{efficiency:.2f}")
+        + ".",
+    )
+
+
+def _estimate(e: Estimate) -> str:
+    low, high = e.interval
+    return f"{signed(e.mean, 2)} [{signed(low, 2)}, {signed(high, 2)}]"
+
+
+def _betting_grid(result: BetResult) -> Grid:
+    low, high = (100 * (result.win + k * 1.96 * result.win_se) for k in (-1, 1))
+    n0 = "no edge" if result.n0 is None else thousands(round(result.n0))
+    return Grid(
+        ("ramp", "win per 100 rounds [95%]", "SD per round", "DI", "SCORE", "N0"),
+        (
+            (
+                minus(result.ramp_text),
+                f"{signed(100 * result.win, 2)} [{signed(low, 2)}, {signed(high, 2)}]",
+                f"{result.sd:.2f}",
+                minus(f"{result.di:.2f}"),
+                f"{result.score:.2f}",
+                n0,
+            ),
+        ),
+        caption="Optimal betting with the best level-2 count: in each whole true count the "
+        "round's EV and variance over the dealt shoes, and Kelly's bet (a bankroll of "
+        f"{thousands(round(result.kelly_bankroll))} units) in whole units within the "
+        f"{result.spread[0]}\u2013{result.spread[1]} spread (ramp: TC:units where the bet "
+        "changes); DI is 1,000 \u00d7 win / SD per round, SCORE its square.",
+    )
+
+
+def _bound_grid(result: AttackResult) -> Grid:
+    rows = tuple(
+        (
+            f"{r.penetration:g}",
+            thousands(r.states),
+            f"{100 * r.positive_share:.1f}%",
+            _estimate(r.win),
+        )
+        for r in result.bound
+    )
+    return Grid(
+        ("penetration", "shoes", "rounds positive", "win per 100 rounds [95%]"),
+        rows,
+        caption="The perfect-information bound, which no counter can exceed: a player who "
+        "knows every card left, plays each hand perfectly for them, raises the Bonus to "
+        f"{result.bonus_multiple} \u00d7 the main wager when it is positive and bets "
+        f"{result.spread[1]} units when the round is positive, {result.spread[0]} otherwise.",
+    )
+
+
+def _bonus_grid(result: AttackResult) -> Grid:
+    rows = tuple(
+        (
+            p.name,
+            p.trigger,
+            f"{100 * p.share:.1f}%",
+            "\u2013" if p.edge is None else signed(p.edge, 4),
+            _estimate(p.win),
+        )
+        for p in result.players
+    )
+    pct = result.bonus_percentiles
+    return Grid(
+        ("player", "trigger", "rounds raised", "Bonus edge when raised", "gain per 100 rounds"),
+        rows,
+        caption=f"The Bonus wager's own attack (Jacobson's side-bet format): raising it from "
+        f"the ratio in force to {result.bonus_multiple} \u00d7 the main wager when the "
+        f"trigger fires. Bonus EV over the dealt shoes: mean {signed(result.bonus_mean, 4)}, "
+        f"5th/95th percentiles {signed(pct[5], 4)}/{signed(pct[95], 4)}, positive in "
+        f"{100 * result.bonus_positive_share:.1f}% of them.",
     )
