@@ -2,7 +2,7 @@
 
 Run from the project folder with the package installed:
 
-    python benchmarks/bench_protection.py [--repeat 3] [--only eor|count|shoe-states]
+    python benchmarks/bench_protection.py [--repeat 3] [--only eor|count|shoe-states|attack|hold]
 
 Prints a Markdown table for docs/performance.md, with the load average before and after
 each case (the machine may be shared).  Every run uses a fresh, empty cache folder and
@@ -34,6 +34,13 @@ CASES = [
         ],
         300.0,
     ),
+    # Issue 39: the dealt-shoe study behind indices, bet and attack (no target was set).
+    (
+        "2,000 dealt shoes, --jobs 2",
+        ["attack", "--no-cache", "--samples", "2000", "--jobs", "2"],
+        float("inf"),
+    ),
+    ("cbj hold, 100,000 rounds", ["hold", "--no-cache", "--rounds", "100000", "--hold", "1%"], 60.0),
 ]
 
 
