@@ -177,7 +177,10 @@ def attack(
     played = make_rules(rules, options)
     units = parse_spread(spread)
     try:
-        multiple = Fraction(str(bonus_multiple).strip()[:20])
+        text = str(bonus_multiple).strip()
+        if len(text) > 20 or not text.isascii():  # Fraction() reads other scripts' digits
+            raise ValueError
+        multiple = Fraction(text)
     except (ValueError, ZeroDivisionError):
         raise CountError(f"Bonus multiple {bonus_multiple!r} is not a number, e.g. 2") from None
     shoes = dealt_shoes(

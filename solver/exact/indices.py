@@ -37,11 +37,11 @@ def fit_roots(x: Array, y: Array) -> tuple[Array, Array]:
     ([1.0], [1.0])
     """
     dx = x - x.mean(axis=0)
-    slope = (dx[..., None] * (y - y.mean(axis=0))).sum(axis=0) / (dx**2).sum(axis=0)[..., None]
-    intercept = y.mean(axis=0) - slope * x.mean(axis=0)[..., None]
     with np.errstate(divide="ignore", invalid="ignore"):
+        slope = (dx[..., None] * (y - y.mean(axis=0))).sum(axis=0) / (dx**2).sum(axis=0)[..., None]
+        intercept = y.mean(axis=0) - slope * x.mean(axis=0)[..., None]
         roots = np.where(slope != 0, -intercept / slope, np.nan)
-    return roots, np.sign(slope)
+    return roots, np.nan_to_num(np.sign(slope))
 
 
 def _linear_index(shoes: DealtShoes, tags: Tags, k: int) -> float | None:
