@@ -40,7 +40,11 @@ CASES = [
         ["attack", "--no-cache", "--samples", "2000", "--jobs", "2"],
         float("inf"),
     ),
-    ("cbj hold, 100,000 rounds", ["hold", "--no-cache", "--rounds", "100000", "--hold", "1%"], 60.0),
+    (
+        "cbj hold, 100,000 rounds",
+        ["hold", "--no-cache", "--rounds", "100000", "--hold", "1%"],
+        60.0,
+    ),
 ]
 
 

@@ -33,11 +33,11 @@ def test_short_sessions_match_every_sequence_of_rounds(
 ) -> None:
     """Three rounds: every sequence of three round results, its probability and its total."""
     rounds = 3
-    mean = rounds * sum(n * p for n, p in lines)
+    mean: Fraction = rounds * sum((n * p for n, p in lines), Fraction(0))
     reach = abs(-win - mean)
     tail = Fraction(0)
     for picked in product(lines, repeat=rounds):
-        total = sum(n for n, _ in picked)
+        total = sum((n for n, _ in picked), Fraction(0))
         if abs(total - mean) >= reach:
             tail += math.prod(p for _, p in picked)
     check = hold_check(RULES, round_table(lines), rounds, win)
