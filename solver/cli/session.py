@@ -29,6 +29,17 @@ from solver.present.formats import Format
 from solver.present.tables import dumps, render_tables
 
 
+#: ``--method`` of ``cbj session`` and ``cbj hold``: how the session distribution is found.
+METHOD_OPTION = click.option(
+    "--method",
+    type=click.Choice(["auto", "exact", "fft"]),
+    default="auto",
+    show_default=True,
+    help="exact fractions (up to 100 rounds), floats by FFT with an error bound, or auto "
+    "(exact up to 20 rounds).",
+)
+
+
 @click.command("session")
 @rules_options
 @click.option("--rounds", type=int, required=True, help="Rounds in the session (1 to 100,000).")
@@ -38,14 +49,7 @@ from solver.present.tables import dumps, render_tables
     help="Units of the main wager you can lose: adds the probability of ruin, e.g. 100.",
 )
 @strategy_option()
-@click.option(
-    "--method",
-    type=click.Choice(["auto", "exact", "fft"]),
-    default="auto",
-    show_default=True,
-    help="exact fractions (up to 100 rounds), floats by FFT with an error bound, or auto "
-    "(exact up to 20 rounds).",
-)
+@METHOD_OPTION
 @click.option("--removed", default="", help="Cards out of the shoe, with suits, e.g. 'As 10h'.")
 @jobs_option("Worker processes for the exact solve.")
 @cache_option
@@ -114,14 +118,7 @@ def session_command(
 @click.option("--result", default=None, help="The casino's net win in main units, e.g. 250.")
 @click.option("--hold", default=None, help="The casino's hold instead: 2.5%, 0.025 or 1/40.")
 @strategy_option("What the players played:")
-@click.option(
-    "--method",
-    type=click.Choice(["auto", "exact", "fft"]),
-    default="auto",
-    show_default=True,
-    help="exact fractions (up to 100 rounds), floats by FFT with an error bound, or auto "
-    "(exact up to 20 rounds).",
-)
+@METHOD_OPTION
 @jobs_option("Worker processes for the exact solve.")
 @cache_option
 @format_option(*ALL_FORMATS)
