@@ -28,7 +28,6 @@ from solver.present import session as present
 from solver.present.formats import Format
 from solver.present.tables import dumps, render_tables
 
-
 #: ``--method`` of ``cbj session`` and ``cbj hold``: how the session distribution is found.
 METHOD_OPTION = click.option(
     "--method",
