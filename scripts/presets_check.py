@@ -22,13 +22,15 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from solver.exact.chart import strategy_source
-from solver.exact.game import GameResult, solve_game
+from solver.exact.game import solve_game
 from solver.exact.ratios import round_moments, volatility
 from solver.exact.seats import table_bonus
 from solver.exact.strategies import realistic_play
 from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
-from solver.sim import ExactFigure, parse_strategy, simulate
+from solver.results.game import GameResult
+from solver.results.simulation import ExactFigure
+from solver.sim import parse_strategy, simulate
 from solver.sim.seats import table_estimate
 from solver.sim.sessions import coverage, simulate_sessions
 from solver.store.disk import default_cache

@@ -87,60 +87,6 @@ from solver.api.strategy import (
 from solver.api.strategy import (
     strategies as strategies,
 )
-from solver.exact.bonus import (
-    BonusAnalysis as BonusAnalysis,
-)
-from solver.exact.bonus import (
-    BonusResult as BonusResult,
-)
-from solver.exact.chart import (
-    Chart as Chart,
-)
-from solver.exact.chart_costs import (
-    ChartCheck as ChartCheck,
-)
-from solver.exact.chart_costs import (
-    ChartCosts as ChartCosts,
-)
-from solver.exact.dealer import (
-    DealerResult as DealerResult,
-)
-from solver.exact.game import (
-    Advice as Advice,
-)
-from solver.exact.game import (
-    GameResult as GameResult,
-)
-from solver.exact.game import (
-    GameStore as GameStore,
-)
-from solver.exact.graph import (
-    DecisionGraph as DecisionGraph,
-)
-from solver.exact.paytable import (
-    PaySolution as PaySolution,
-)
-from solver.exact.paytable import (
-    SearchResult as SearchResult,
-)
-from solver.exact.paytable import (
-    Variants as Variants,
-)
-from solver.exact.protection import (
-    Counts as Counts,
-)
-from solver.exact.protection import (
-    EffectsOfRemoval as EffectsOfRemoval,
-)
-from solver.exact.session import (
-    SessionResult as SessionResult,
-)
-from solver.exact.shoe_states import (
-    ShoeStates as ShoeStates,
-)
-from solver.exact.strategies import (
-    StrategiesResult as StrategiesResult,
-)
 from solver.model.cards import (
     Card as Card,
 )
@@ -201,12 +147,19 @@ from solver.model.outcomes import (
 from solver.model.outcomes import (
     MainOutcome as MainOutcome,
 )
-from solver.model.rules import (
+
+# each rule's kind, written from the rule table by `python scripts/rules_code.py`; do not edit
+from solver.model.rule_table import (
+    DealerBonus as DealerBonus,
+)
+from solver.model.rule_table import (
     DealerNatural as DealerNatural,
 )
-from solver.model.rules import (
+from solver.model.rule_table import (
     NaturalBeats as NaturalBeats,
 )
+
+# end of what scripts/rules_code.py writes
 from solver.model.rules import (
     Paytable as Paytable,
 )
@@ -216,24 +169,33 @@ from solver.model.rules import (
 from solver.present.files import (
     Written as Written,
 )
-from solver.results.attack import (
-    AttackResult as AttackResult,
-)
-from solver.results.betting import (
-    BetResult as BetResult,
-)
-from solver.results.count_search import (
-    CountSearch as CountSearch,
-)
-from solver.results.hold import (
-    HoldCheck as HoldCheck,
-)
-from solver.results.indices import (
-    IndicesResult as IndicesResult,
-)
-from solver.sim import (
-    SimulationResult as SimulationResult,
-)
+from solver.results.attack import AttackResult as AttackResult
+from solver.results.betting import BetResult as BetResult
+from solver.results.bonus import BonusAnalysis as BonusAnalysis
+from solver.results.bonus import BonusResult as BonusResult
+from solver.results.charts import Chart as Chart
+from solver.results.charts import ChartCheck as ChartCheck
+from solver.results.charts import ChartCosts as ChartCosts
+from solver.results.count_search import CountSearch as CountSearch
+from solver.results.game import Advice as Advice
+from solver.results.game import DealerResult as DealerResult
+from solver.results.game import DecisionGraph as DecisionGraph
+from solver.results.game import GameResult as GameResult
+from solver.results.hold import HoldCheck as HoldCheck
+from solver.results.indices import IndicesResult as IndicesResult
+from solver.results.kinds import Key as Key
+from solver.results.kinds import Kind as Kind
+from solver.results.kinds import Store as Store
+from solver.results.paytable import PaySolution as PaySolution
+from solver.results.paytable import SearchResult as SearchResult
+from solver.results.paytable import Variants as Variants
+from solver.results.protection import Counts as Counts
+from solver.results.protection import EffectsOfRemoval as EffectsOfRemoval
+from solver.results.protection import ShoeStates as ShoeStates
+from solver.results.seats import TableOfPlayers as TableOfPlayers
+from solver.results.session import SessionResult as SessionResult
+from solver.results.simulation import SimulationResult as SimulationResult
+from solver.results.strategies import StrategiesResult as StrategiesResult
 from solver.store.disk import (
     Cache as Cache,
 )
@@ -248,12 +210,6 @@ from solver.store.disk import (
 )
 from solver.store.memory import (
     MemoryCache as MemoryCache,
-)
-from solver.store.protocol import (
-    Store as Store,
-)
-from solver.studies.seats import (
-    TableOfPlayers as TableOfPlayers,
 )
 
 __all__: list[str]

@@ -22,7 +22,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 _SHARED = "CBJ_TEST_SESSION_ROOT"
 #: Whether this process made the session folder (and so removes it at the end).
@@ -55,13 +55,18 @@ from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
 from solver.model.paytable import Paytable  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
 from solver.present.report import Report, build_report, render_html  # noqa: E402
+from solver.results.charts import CHART  # noqa: E402
+from solver.results.game import GAME  # noqa: E402
+from solver.results.kinds import Key, Kind  # noqa: E402
+from solver.results.report import ReportFigures  # noqa: E402
 from solver.store.disk import Cache  # noqa: E402
 from solver.store.memory import MemoryCache  # noqa: E402
-from solver.studies.report import ReportFigures, report_figures  # noqa: E402
+from solver.studies.report import report_figures  # noqa: E402
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
-    from solver.exact.chart import Chart
-    from solver.exact.game import GameResult
+    pass
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -86,23 +91,12 @@ class SharedGames(MemoryCache):
         super().__init__()
         self.disk = disk
 
-    def game(
-        self,
-        rules: Rules,
-        removed: tuple[Card, ...],
-        exact: bool,
-        compute: Callable[[], GameResult[Any]],
-    ) -> GameResult[Any]:
-        """The game from memory, else (if exact) from the disk cache, else ``compute()``."""
-        if not exact:
-            return super().game(rules, removed, exact, compute)
-        return super().game(
-            rules, removed, exact, lambda: self.disk.game(rules, removed, exact, compute)
-        )
-
-    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
-        """The chart from memory, else from the disk cache, else ``compute()``."""
-        return super().chart(rules, lambda: self.disk.chart(rules, compute))
+    def fetch(self, kind: Kind[T], key: Key, compute: Callable[[], T]) -> T:
+        """The result from memory, else (an exact game or a chart) from the disk cache,
+        else ``compute()``."""
+        if kind == CHART or (kind == GAME and key.exact):
+            return super().fetch(kind, key, lambda: self.disk.fetch(kind, key, compute))
+        return super().fetch(kind, key, compute)
 
 
 @pytest.fixture(scope="session")

@@ -13,10 +13,12 @@ import numpy as np
 import pytest
 
 import solver.store.disk as disk
-from solver.exact.game import GameResult, solve_game
+from solver.exact.game import solutions_of, solve_game
 from solver.exact.player import PlayerSolution
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.rules import Rules
+from solver.results.game import GAME, GameResult
+from solver.results.kinds import Key
 from solver.store.disk import DiskCache
 
 from .conftest import physical_cards
@@ -48,7 +50,7 @@ def same_game(a: GameResult[Any], b: GameResult[Any]) -> None:
     assert a.round_lines == b.round_lines
     assert list(a.solutions) == list(b.solutions)
     for c in a.solutions:
-        same_solution(a.solutions[c], b.solutions[c])
+        same_solution(solutions_of(a)[c], solutions_of(b)[c])
 
 
 @dataclass
@@ -86,10 +88,7 @@ def solved(removed: tuple[Card, ...]) -> GameResult[Any]:
 def fetch(
     cache: DiskCache, counter: Counter, removed: tuple[Card, ...] = REMOVED
 ) -> GameResult[Any]:
-    result: GameResult[Any] = cache.fetch(
-        "game", SMALL, removed, True, counter.wrap(lambda: solved(removed))
-    )
-    return result
+    return cache.fetch(GAME, Key(SMALL, removed, True), counter.wrap(lambda: solved(removed)))
 
 
 def collect() -> tuple[list[str], Callable[[str], None]]:

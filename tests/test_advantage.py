@@ -13,16 +13,17 @@ import pytest
 
 from solver.exact.attack import attack
 from solver.exact.betting import kelly_units, mixture
-from solver.exact.chart import Chart
 from solver.exact.dealt_shoes import deal_shoes, decision_gains, state_row
-from solver.exact.game import GameResult, solve_game
+from solver.exact.game import solve_game
 from solver.exact.indices import fit_roots, index_plays
 from solver.model.cards import Shoe
 from solver.model.cells import Action
 from solver.model.counts import LABELS, system_tags
 from solver.model.rules import Rules
 from solver.results.betting import CountBin
+from solver.results.charts import Chart
 from solver.results.dealt_shoes import DealtShoes
+from solver.results.game import GameResult
 from solver.store.memory import MemoryCache
 
 from . import reference

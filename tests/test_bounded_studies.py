@@ -14,13 +14,7 @@ import pytest
 
 from solver.exact import shoe_states
 from solver.exact.protection import RoundEffects
-from solver.exact.shoe_states import (
-    KEPT_STATES,
-    DepthStates,
-    DepthSums,
-    chunks,
-    study_shoe_states,
-)
+from solver.exact.shoe_states import KEPT_STATES, DepthSums, chunks, depth_states, study_shoe_states
 from solver.model.counts import system_tags
 from solver.model.rules import Rules
 
@@ -45,8 +39,8 @@ def test_running_sums_agree_with_every_state(monkeypatch: pytest.MonkeyPatch) ->
     assert sums.kept_count == 300 and sum(len(k) for k in sums.kept) == 300
     streamed = sums.summary(0.5, 156, 156)
     every = np.concatenate(parts)
-    whole = DepthStates.of(0.5, 156, 156, every)
-    first = DepthStates.of(0.5, 156, 156, every[:300])
+    whole = depth_states(0.5, 156, 156, every)
+    first = depth_states(0.5, 156, 156, every[:300])
     for got, want, kept in (
         (streamed.round, whole.round, first.round),
         (streamed.main, whole.main, first.main),
@@ -71,7 +65,7 @@ def test_up_to_the_states_kept_the_summary_is_every_states() -> None:
     for part in parts:
         sums.add(part)
     assert sums.count <= KEPT_STATES
-    assert sums.summary(0.25, 78, 234) == DepthStates.of(0.25, 78, 234, np.concatenate(parts))
+    assert sums.summary(0.25, 78, 234) == depth_states(0.25, 78, 234, np.concatenate(parts))
 
 
 def test_the_tasks_are_made_when_asked_for() -> None:

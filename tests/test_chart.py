@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.api.files import tables
-from solver.exact.chart import Chart, _Column, _roots, best_column, stored_chart
-from solver.exact.game import GameResult, solve_game
+from solver.exact.chart import _Column, _roots, best_column, stored_chart
+from solver.exact.game import solutions_of, solve_game
 from solver.exact.player import PlayerSolution, solve_player
 from solver.exact.values import ExactValues
 from solver.model.cards import RANKS, SUITS, VALUES, Shoe, parse_cards
@@ -28,6 +28,8 @@ from solver.present.charts import COLOURS, display_rows, exception_cells, render
 from solver.present.collection import VARIANTS, Variant
 from solver.present.formats import TEXT_FORMATS, ChartFormat
 from solver.present.style import one_in, significant_percent
+from solver.results.charts import Chart
+from solver.results.game import GameResult
 from solver.store.memory import MemoryCache
 from tests.conftest import run_cli
 
@@ -105,7 +107,7 @@ def test_chart_ev_equals_an_independent_policy_evaluation(
             total += Fraction(start.probability) * Fraction(3, 2)
             continue
         if start.bonus not in by_bonus:
-            solution = game.solutions[start.bonus]
+            solution = solutions_of(game)[start.bonus]
             acts = partial(hits_on_chart, chart, start.bonus)
             by_bonus[start.bonus] = plain_value(solution, start.bonus, acts)
         total += Fraction(start.probability) * by_bonus[start.bonus][start.player]
@@ -200,7 +202,7 @@ def chart_root_value(solution: PlayerSolution, bonus: int, hits: set[Cell]) -> F
 
 
 def test_no_single_cell_change_raises_the_ev(game: GameResult[Fraction], chart: Chart) -> None:
-    for bonus, solution in game.solutions.items():
+    for bonus, solution in solutions_of(game).items():
         hits = {cell for cell in ROWS if chart.action(cell, bonus) is Action.HIT}
         values = chart_hand_values(solution, hits)
         best = root_value(solution, bonus, values)

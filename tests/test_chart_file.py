@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from solver.api.chart_file import load_chart
 from solver.api.session import session
 from solver.api.strategy import chart_check
-from solver.exact.chart import Chart, stored_chart, verify_chart
+from solver.exact.chart import stored_chart, verify_chart
 from solver.exact.chart_costs import chart_costs, chart_value, check_chart
-from solver.exact.game import GameResult, solve_game
+from solver.exact.game import solutions_of, solve_game
 from solver.exact.strategies import realistic_play
 from solver.model.cards import VALUES
 from solver.model.cells import ROWS, Action, Cell, cell_name
@@ -27,6 +27,8 @@ from solver.present import charts as charts_module
 from solver.present.chart_costs import check_table, costs_table
 from solver.present.charts import to_csv
 from solver.present.formats import ChartFormat, Format
+from solver.results.charts import Chart
+from solver.results.game import GameResult
 from solver.store.disk import Cache
 from solver.store.memory import MemoryCache
 from solver.studies.simulation import played_strategy
@@ -137,7 +139,7 @@ def test_costs_of_the_best_chart_match_a_second_evaluator(
 ) -> None:
     bonus = 10
     costs = chart_costs(game, chart, bonuses=[bonus])
-    solution = game.solutions[bonus]
+    solution = solutions_of(game)[bonus]
     hits = {cell for cell in ROWS if chart.action(cell, bonus) is Action.HIT}
     best = root_value(solution, bonus, chart_hand_values(solution, hits))
     total = 52 * game.rules.decks

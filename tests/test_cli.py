@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,8 @@ import pytest
 from solver.cli import COMMANDS, cli
 from solver.exact.game import solve_game
 from solver.model.rules import Rules
+from solver.results.game import GAME
+from solver.results.kinds import Key
 from solver.store.disk import Cache
 from solver.store.memory import MemoryCache
 
@@ -123,7 +126,7 @@ def test_the_command_list_shows_each_command_s_own_help() -> None:
 def test_a_cache_hit_loads_neither_numpy_nor_the_solver(tmp_path: Path, games: MemoryCache) -> None:
     # Not a timing test: a repeated `cbj solve` reads the figures it prints, nothing more.
     rules = Rules(decks=1)
-    Cache(tmp_path).game(rules, (), False, lambda: solve_game(rules, cache=games))
+    Cache(tmp_path).fetch(GAME, Key(rules), lambda: solve_game(rules, cache=games))
     code = (
         "import sys, contextlib, io\n"
         "from solver.cli import main\n"
@@ -140,3 +143,68 @@ def test_a_cache_hit_loads_neither_numpy_nor_the_solver(tmp_path: Path, games: M
         env=dict(os.environ, CBJ_CACHE_DIR=str(tmp_path)),
     )
     assert done.stdout.strip() == "[]" and done.stderr == ""
+
+
+def test_the_command_list_gives_each_description_whole(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``cbj --help`` wraps a long description, never cuts it short."""
+    status, out, _ = run_cli(["--help"], capsys)
+    listed = " ".join(out.split("Commands:", 1)[1].split())
+    assert status == 0 and "..." not in listed and "\u2026" not in listed
+    for name, (_, _, help_line) in COMMANDS.items():
+        assert f"{name} {help_line}" in listed, name
+
+
+def test_defaults_are_shown_as_values(capsys: pytest.CaptureFixture[str]) -> None:
+    for name in COMMANDS:
+        out = run_cli([name, "--help"], capsys)[1]
+        assert "[default: (" not in " ".join(out.split()), name
+    shown = " ".join(run_cli(["solve", "--help"], capsys)[1].split())
+    assert "[default: 6]" in shown and "[default: casino-edition]" in shown
+    assert "[default: with_bonus]" in shown and "[default: 3:2]" in shown
+
+
+@pytest.mark.parametrize(
+    ("argv", "suggested"),
+    [
+        (["sovle"], "Did you mean 'solve'?"),
+        (["varients"], "Did you mean 'variants'?"),
+        (["paytable", "serach"], "Did you mean 'search'?"),
+        (["solve", "--deks", "2"], "Did you mean '--decks'?"),
+        (["xyzzy"], "'cbj --help' lists the commands."),
+    ],
+)
+def test_a_mistyped_command_or_option_names_the_closest(
+    argv: list[str], suggested: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli(argv, capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1 and suggested in err
+
+
+@pytest.mark.parametrize("hand", [["9 7"], ["9,7"], ["9", "7"], ["97"], ["9,", "7"]])
+def test_a_hand_is_taken_as_people_type_it(
+    hand: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["advise", "--decks", "1", "--bonus", "10", "--format", "json", "--hand", *hand]
+    status, out, err = run_cli(argv, capsys)
+    assert status == 0, err
+    assert json.loads(out)["hand"] == ["9", "7"]
+
+
+def test_a_stray_word_after_the_hand_says_how_to_write_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run_cli(["advise", "--bonus", "10", "--hand", "9", "seven"], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "'seven'" in err and "--hand '9 7'" in err and "--hand 97" in err
+
+
+def test_the_readme_s_advise_example_is_what_cbj_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```console\n$ cbj advise ", 1)[1].split("```", 1)[0]
+    command, shown = block.split("\n", 1)
+    status, out, _ = run_cli(shlex.split(f"advise {command}"), capsys)
+    assert status == 0 and out == shown

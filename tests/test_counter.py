@@ -22,8 +22,9 @@ from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.counts import LABELS, SYSTEMS, rank_label
 from solver.model.errors import CountError, ShoeError
 from solver.model.rules import Rules
+from solver.results.simulation import Counter
 from solver.sim import AlwaysStand, StandOn, card_code, deal_stacked, simulate
-from solver.sim.counter import Counter, count_stacked, parse_bets
+from solver.sim.counter import bet_units, count_stacked, parse_bets, tag_of_code
 from solver.store.memory import MemoryCache
 
 from .conftest import physical_cards, run_cli
@@ -88,9 +89,9 @@ def test_the_default_ramp_adds_a_unit_per_true_count_from_two_up_to_the_spread()
     counter = Counter("hi-lo", SYSTEMS["hi-lo"], (1, 8))
     true_counts = [-7.0, 0.0, 1.0, 1.999, 2.0, 2.5, 3.0, 7.99, 8.0, 30.0]
     bets = [1, 1, 1, 1, 2, 2, 3, 7, 8, 8]
-    assert counter.units(np.array(true_counts)).tolist() == bets
+    assert bet_units(counter, np.array(true_counts)).tolist() == bets
     two_to_four = Counter("hi-lo", SYSTEMS["hi-lo"], (2, 4))
-    assert two_to_four.units(np.array([1.5, 2.0, 3.2, 9.0])).tolist() == [2, 3, 4, 4]
+    assert bet_units(two_to_four, np.array([1.5, 2.0, 3.2, 9.0])).tolist() == [2, 3, 4, 4]
 
 
 def test_a_given_ramp_is_clamped_to_the_spread_and_wongs_out_below_its_count() -> None:
@@ -98,7 +99,7 @@ def test_a_given_ramp_is_clamped_to_the_spread_and_wongs_out_below_its_count() -
     assert ramp == ((-1.0, 1), (1.5, 4), (3.0, 10))
     counter = Counter("ko", SYSTEMS["ko"], spread, ramp, wong_out)
     true_counts = [-2.5, -2.0, -1.5, -1.0, 1.4, 1.5, 2.9, 3.0, 12.0]
-    assert counter.units(np.array(true_counts)).tolist() == [0, 2, 2, 2, 2, 4, 4, 6, 6]
+    assert bet_units(counter, np.array(true_counts)).tolist() == [0, 2, 2, 2, 2, 4, 4, 6, 6]
 
 
 # --- simulated results --------------------------------------------------------------------
@@ -237,7 +238,7 @@ def test_dealing_ahead_deals_and_counts_each_lanes_own_number_of_cards() -> None
     cards = parse_cards("2s 5h Kd 6c 4h 7h 3d")
     counter = Counter("hi-lo", SYSTEMS["hi-lo"])
     codes = np.array([card_code(c) for c in cards], dtype=np.uint8)
-    shoes = Shoes(codes, 3, None, 6, counter.tag_of_code)
+    shoes = Shoes(codes, 3, None, 6, tag_of_code(counter))
     shoes.deal_ahead(np.array([1, 3, 5]))
     assert shoes.next.tolist() == [1, 3, 5]
     assert shoes.running.tolist() == [1, 1, 3]  # 2 | 2 5 K | 2 5 K 6 4
@@ -263,7 +264,7 @@ def test_a_shoe_that_runs_dry_mid_round_restarts_the_count_from_the_table() -> N
 
     codes = np.array([card_code(c) for c in parse_cards("2s 3h 4d 5c 6s 2h 3d Jc Ts As")])
     # Hi-Lo counts +4 over these ten cards, so a count kept from before the reshuffle shows.
-    tags = Counter("hi-lo", SYSTEMS["hi-lo"]).tag_of_code
+    tags = tag_of_code(Counter("hi-lo", SYSTEMS["hi-lo"]))
     shoes = Shoes(codes.astype(np.uint8), 1, np.random.default_rng(3), 10, tags)
     lane = np.array([0])
     shoes.begin_round(1)
@@ -279,7 +280,7 @@ def test_beginning_a_round_twice_changes_nothing() -> None:
     from solver.sim.deal import Shoes
 
     codes = np.array([card_code(c) for c in physical_cards(Shoe.full(1))], dtype=np.uint8)
-    tags = Counter("hi-lo", SYSTEMS["hi-lo"]).tag_of_code
+    tags = tag_of_code(Counter("hi-lo", SYSTEMS["hi-lo"]))
     shoes = Shoes(codes, 4, np.random.default_rng(1), 30, tags)
     shoes.deal_ahead(np.array([0, 10, 29, 31]))
     shoes.begin_round(4)

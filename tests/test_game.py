@@ -10,12 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.exact.game import GameResult, solve_game
+from solver.exact.game import solve_game
 from solver.exact.player import solve_player
 from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
 from solver.model.hands import hand_of
 from solver.model.outcomes import MAIN_OUTCOMES, bonus_outcome, bonus_pay
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
+from solver.results.game import GameResult
 from solver.store.memory import MemoryCache
 
 from . import reference

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from solver.exact.graph import BUST, DecisionGraph, decision_graph
+from solver.exact.graph import decision_graph
 from solver.model.cards import RANKS, Card, parse_cards
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.present.graph import GraphFormat, graph_format, node_name, render_graph, to_networkx
+from solver.results.game import BUST, DecisionGraph
 from tests.conftest import run_cli
 
 # pydot (the independent DOT reader) still uses pyparsing names that warn.

@@ -42,11 +42,10 @@ from solver.model.counts import SYSTEMS
 from solver.model.errors import ShoeError
 from solver.model.kernels import KernelError
 from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Paytable, Rules
+from solver.results.simulation import Counter, SimulationResult
 from solver.sim import (
     AlwaysStand,
-    Counter,
     NeverBust,
-    SimulationResult,
     StandOn,
     Strategy,
     TableStrategy,

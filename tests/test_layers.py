@@ -1,17 +1,21 @@
 """The package's import graph: every import points down the layers, and nothing imports in a circle.
 
-The layers are drawn in STYLE.md: ``model`` → ``exact`` / ``sim`` → ``studies`` → ``store`` /
-``present`` → ``api`` → ``cli`` / ``web``, with ``solver/__init__`` and ``__main__`` on top.  A
+The layers are drawn in STYLE.md: ``model`` → ``results`` → ``exact`` / ``sim`` → ``studies`` →
+``store`` / ``present`` → ``api`` → ``cli`` / ``web``, with ``solver/__init__`` and ``__main__`` on
+top.  A
 module may import from its own layer or a lower one, never a higher one; layers of one rank
 that are drawn apart (``exact`` and ``sim``, so that the simulator's agreement with the solver
-means something) never import each other.  The graph holds every import, whether at the top
-of a module, inside a function, or under ``if TYPE_CHECKING:``: a circle hidden behind a late
-import is still a circle.  Each check is proved on a planted example.
+means something) never import each other, and ``present`` imports ``results`` and ``model``
+only (its own modules aside), even for the type checker.  The graph holds every import,
+whether at the top of a module, inside a function, or under ``if TYPE_CHECKING:``: a circle
+hidden behind a late import is still a circle.  Each check is proved on a planted example.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -169,19 +173,18 @@ def upward(edges: Iterable[Edge]) -> list[Edge]:
     return sorted(found)
 
 
-#: What ``present`` must not import at run time: the layers that solve, simulate or run
-#: studies (``present`` renders their results, whose types it may import for the checker).
-PRESENT_NEVER_RUNS = frozenset({"exact", "sim", "studies"})
+#: What ``present`` must not import at all, for the type checker included: the layers that
+#: solve, simulate or run studies (``present`` reads their results, whose types live in
+#: ``results``).
+PRESENT_NEVER_IMPORTS = frozenset({"exact", "sim", "studies"})
 
 
-def present_runs(edges: Iterable[Edge]) -> list[Edge]:
-    """The imports by ``present`` of a solver, the simulator or a study, outside type checking."""
+def present_reaches(edges: Iterable[Edge]) -> list[Edge]:
+    """The imports by ``present`` of a solver, the simulator or a study, of any kind."""
     return sorted(
         e
         for e in edges
-        if layer_of(e.source) == "present"
-        and layer_of(e.target) in PRESENT_NEVER_RUNS
-        and e.kind is not Kind.TYPING
+        if layer_of(e.source) == "present" and layer_of(e.target) in PRESENT_NEVER_IMPORTS
     )
 
 
@@ -284,8 +287,29 @@ def test_imports_point_down_the_layers() -> None:
     assert [str(e) for e in upward(package_graph())] == []
 
 
-def test_present_runs_no_solver_simulator_or_study() -> None:
-    assert [str(e) for e in present_runs(package_graph())] == []
+def test_present_imports_no_solver_simulator_or_study() -> None:
+    assert [str(e) for e in present_reaches(package_graph())] == []
+
+
+def foreign_packages(modules: Iterable[str]) -> list[str]:
+    """The top-level packages outside the standard library (and ``solver``) that importing
+    ``modules`` loads, found in a fresh interpreter."""
+    program = "import sys\n" + "".join(f"import {name}\n" for name in modules)
+    program += "print(*sorted({m.partition('.')[0] for m in sys.modules}))"
+    found = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True
+    ).stdout.split()
+    standard = {*sys.stdlib_module_names, "solver", "__main__"}
+    return [name for name in found if name not in standard and not name.startswith("_")]
+
+
+def test_the_results_load_the_standard_library_and_model_alone() -> None:
+    assert foreign_packages(name for name in modules() if layer_of(name) == "results") == []
+
+
+def test_the_load_check_sees_a_package_outside_the_standard_library() -> None:
+    assert foreign_packages(["json", "fractions"]) == []
+    assert foreign_packages(["json", "numpy.linalg"]) == ["numpy"]
 
 
 def test_no_import_cycle() -> None:
@@ -428,26 +452,52 @@ def test_the_checker_finds_no_cycle_in_a_tree() -> None:
         "from ...exact import chart",
         "def f():\n    from solver.sim import simulate",
         "class C:\n    def f(self):\n        import solver.exact",
-        "if TYPE_CHECKING:\n    pass\nelse:\n    from solver.exact.volatility import Z90",
+        "if TYPE_CHECKING:\n    pass\nelse:\n    from solver.exact.volatility import check_ratio",
+        "if TYPE_CHECKING:\n    from solver.exact.game import solve_game",
+        "import typing\nif typing.TYPE_CHECKING:\n    from solver.studies import report",
+        "if TYPE_CHECKING:\n    from solver.sim import simulate",
     ],
 )
-def test_the_checker_catches_present_running_a_solver(source: str) -> None:
+def test_the_checker_catches_present_importing_a_solver(source: str) -> None:
     known = [*PLANTED, "solver.sim", "solver.sim.run", "solver.studies", "solver.studies.report"]
-    assert present_runs(imports("solver.present.report.content", source, known))
+    assert present_reaches(imports("solver.present.report.content", source, known))
 
 
-def test_the_checker_lets_present_name_result_types_for_the_type_checker() -> None:
+def test_the_checker_lets_present_import_results_and_the_model() -> None:
     source = (
         "import typing\n"
         "if TYPE_CHECKING:\n"
-        "    from solver.exact.game import GameResult\n"
-        "    from solver.studies.report import ReportFigures\n"
+        "    from solver.results.game import GameResult\n"
+        "    from solver.results.report import ReportFigures\n"
         "if typing.TYPE_CHECKING:\n"
-        "    from solver.sim import SimulationResult\n"
+        "    from solver.results.simulation import SimulationResult\n"
         "from solver.model.cards import Card\n"
+        "from solver.present.style import PALETTE\n"
     )
-    known = [*PLANTED, "solver.sim", "solver.studies", "solver.studies.report"]
+    known = [*PLANTED, "solver.results", "solver.results.game", "solver.results.report"]
+    known += ["solver.results.simulation", "solver.present", "solver.present.style"]
     edges = imports("solver.present.report.content", source, known)
-    assert len(edges) == 4 and present_runs(edges) == [] and upward(edges) == []
+    assert len(edges) == 5 and present_reaches(edges) == [] and upward(edges) == []
     # The rule is present's own: a study runs the solver and the simulator.
-    assert present_runs(imports("solver.studies.report", "import solver.sim", known)) == []
+    studies = [*known, "solver.sim", "solver.studies", "solver.studies.report"]
+    assert present_reaches(imports("solver.studies.report", "import solver.sim", studies)) == []
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        ("solver.results.game", "from solver.exact.game import solve_game"),
+        ("solver.results.simulation", "def f():\n    import solver.sim.run"),
+        ("solver.results.report", "if TYPE_CHECKING:\n    from solver.studies import report"),
+        ("solver.model.cards", "from solver.results.game import GameResult"),
+    ],
+)
+def test_the_checker_keeps_results_between_the_model_and_the_solvers(
+    module: str, source: str
+) -> None:
+    known = [*PLANTED, "solver.results", "solver.results.game", "solver.sim", "solver.sim.run"]
+    known += ["solver.studies", "solver.studies.report"]
+    assert upward(imports(module, source, known))
+    for below in ("solver.exact.game", "solver.sim.run", "solver.studies.report"):
+        ok = f"from solver.results.game import GameResult  # in {below}"
+        assert upward(imports(below, ok, known)) == []

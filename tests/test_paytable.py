@@ -13,10 +13,9 @@ from typing import Any
 import pytest
 
 from solver.cli import main
-from solver.exact.bonus import BonusAnalysis, analyse_bonus
-from solver.exact.game import GameResult, round_lines_for, solve_game
+from solver.exact.bonus import analyse_bonus
+from solver.exact.game import round_lines_for, solve_game
 from solver.exact.paytable import (
-    EdgeKind,
     EdgeModel,
     edge_model,
     parse_band,
@@ -30,6 +29,9 @@ from solver.model.cards import Shoe
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import PAY_TIERS, bonus_outcome, bonus_pay
 from solver.model.rules import Paytable, Rules
+from solver.results.bonus import BonusAnalysis
+from solver.results.game import GameResult
+from solver.results.paytable import EdgeKind
 from solver.store.memory import MemoryCache
 
 from .conftest import physical_cards

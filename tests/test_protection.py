@@ -15,11 +15,9 @@ from hypothesis import strategies as st
 from solver.api.game import solve
 from solver.api.protection import count, eor
 from solver.exact.bonus import analyse_bonus
-from solver.exact.chart import Chart, best_chart
-from solver.exact.game import GameResult, solve_game
+from solver.exact.chart import best_chart
+from solver.exact.game import solve_game
 from solver.exact.protection import (
-    WAGERS,
-    EffectsOfRemoval,
     best_count,
     betting_correlation,
     chart_expected_value,
@@ -34,6 +32,9 @@ from solver.model.errors import CountError
 from solver.model.hands import hand_of
 from solver.model.outcomes import bonus_outcome, bonus_pay
 from solver.model.rules import Rules
+from solver.results.charts import Chart
+from solver.results.game import GameResult
+from solver.results.protection import WAGERS, EffectsOfRemoval
 from solver.store.disk import Cache
 from solver.store.memory import MemoryCache
 

@@ -11,7 +11,6 @@ import pytest
 from solver.exact.paytable import (
     MAX_SEARCH_CANDIDATES,
     MAX_TOP,
-    EdgeKind,
     EdgeModel,
     edge_model,
     parse_band,
@@ -27,6 +26,7 @@ from solver.model.rules import (
     Rules,
     parse_ratio,
 )
+from solver.results.paytable import EdgeKind
 from solver.sim.strategies import parse_strategy
 from solver.store.memory import MemoryCache
 

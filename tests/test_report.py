@@ -18,8 +18,10 @@ from solver.present.charts import COLOURS
 from solver.present.report import Report, render_html, render_pdf, write_report
 from solver.present.report.blocks import Grid, Section, Text
 from solver.present.report.content import report_date
+from solver.results.kinds import Key
+from solver.results.report import ReportFigures
+from solver.results.simulation import SIMULATION
 from solver.store.memory import MemoryCache
-from solver.studies.report import ReportFigures
 from tests.conftest import EPOCH, REPORT_PAYTABLES, REPORT_SIZES
 
 # Every test here that uses ``par_report`` runs on the one worker that builds it (conftest
@@ -413,9 +415,10 @@ def test_the_ratio_curve_is_the_round_edge_at_each_ratio(games: MemoryCache) -> 
     # every ratio. An 8-card shoe keeps the exact solve cheap; two paytables, and one ratio
     # off the curve's grid.
     from solver.exact.game import solve_game
-    from solver.exact.paytable import EdgeKind, EdgeModel
+    from solver.exact.paytable import EdgeModel
     from solver.model.cards import RANKS, SUITS, Card
     from solver.model.rules import Paytable, Rules
+    from solver.results.paytable import EdgeKind
     from solver.studies.report import ratio_curve
 
     left = ["As", "2h", "5s", "6h", "9s", "10h", "Qd", "Kd"]
@@ -713,10 +716,10 @@ def test_cross_checks_are_stored_and_read_back_whole(
     assert first.seed == SIMULATION_SEED and first.rounds == 2_000
     calls: list[int] = []
     # read back, not dealt again: the store answers without calling compute
-    again = disk.simulation(
-        game.rules,
-        {"strategy": played.name, "rounds": 2_000, "seed": SIMULATION_SEED,
-         "penetration": 0.75, "seats": 1, "chunk_rounds": 1 << 17},
+    again = disk.fetch(
+        SIMULATION,
+        Key(game.rules, settings={"strategy": played.name, "rounds": 2_000,
+            "seed": SIMULATION_SEED, "penetration": 0.75, "seats": 1, "chunk_rounds": 1 << 17}),
         lambda: calls.append(1) or first,  # type: ignore[func-returns-value]
     )  # fmt: skip
     assert again == first and not calls

@@ -12,11 +12,11 @@ import hashlib
 import json
 import math
 import shlex
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from fractions import Fraction
 from html import unescape
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import pytest
 
@@ -27,11 +27,17 @@ from solver.model.paytable import Paytable
 from solver.model.rules import Rules
 from solver.present.report import build_report, render_html
 from solver.present.report.verification import figures_hash, rebuild_command
-from solver.sim import SimulationResult
+from solver.results.charts import Chart
+from solver.results.kinds import Key, Kind
+from solver.results.paytable import VARIANTS
+from solver.results.protection import PROTECTION
+from solver.results.report import PlayerStrategy, ReportFigures
+from solver.results.seats import TABLE_OF_PLAYERS, TableOfPlayers
+from solver.results.simulation import SIMULATION
 from solver.store.disk import Cache
+from solver.store.fields import decode_fields, encode_fields
 from solver.store.memory import MemoryCache
-from solver.store.studies import decode_study, encode_study
-from solver.studies.report import PlayerStrategy, ReportFigures, report_figures
+from solver.studies.report import report_figures, verify_strategy
 
 from .conftest import EPOCH, REPORT_PAYTABLES, REPORT_SIZES, run_cli
 
@@ -45,23 +51,21 @@ class CountingStore(Cache):
         super().__init__()
         self.computed: list[str] = []
 
-    def study(
-        self, kind: str, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], T]
-    ) -> T:
+    def fetch(self, kind: Kind[T], key: Key, compute: Callable[[], T]) -> T:
+        if kind.name not in STUDIES:
+            return super().fetch(kind, key, compute)
+
         def counted() -> T:
-            self.computed.append(kind)
+            settings = key.settings or {}
+            name = kind.name if kind != SIMULATION else f"simulation {settings['penetration']}"
+            self.computed.append(name)
             return compute()
 
-        return super().study(kind, rules, settings, counted)
+        return super().fetch(kind, key, counted)
 
-    def simulation(
-        self, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], SimulationResult]
-    ) -> SimulationResult:
-        def counted() -> SimulationResult:
-            self.computed.append(f"simulation {settings['penetration']}")
-            return compute()
 
-        return super().simulation(rules, settings, counted)
+#: The kinds of result a report keeps besides games and charts.
+STUDIES = {k.name for k in (VARIANTS, TABLE_OF_PLAYERS, PROTECTION, SIMULATION)}
 
 
 @pytest.fixture(scope="module")
@@ -228,24 +232,33 @@ def test_player_strategy_names() -> None:
     assert PlayerStrategy("optimal").perfect and not PlayerStrategy("chart").perfect
     assert PlayerStrategy("chart:a\\b\\c.csv", {}).shown == "chart:c.csv"  # type: ignore[arg-type]
     with pytest.raises(StrategyError):
-        PlayerStrategy("nope").verify(Rules())
+        verify_strategy(PlayerStrategy("nope"), Rules())
 
 
 def test_studies_round_trip_through_their_codec(par_figures: ReportFigures) -> None:
-    for study in (par_figures.table, par_figures.protection, par_figures.variants):
-        doc = encode_study(study)
-        assert decode_study(json.loads(json.dumps(doc))) == study
+    for kind, study in (
+        (TABLE_OF_PLAYERS, par_figures.table),
+        (PROTECTION, par_figures.protection),
+        (VARIANTS, par_figures.variants),
+    ):
+        doc = encode_fields(study)
+        assert decode_fields(kind.shape, json.loads(json.dumps(doc))) == study
 
 
-def test_the_study_codec_refuses_what_it_does_not_know() -> None:
+def test_the_field_codec_refuses_what_its_kind_does_not_hold() -> None:
     with pytest.raises(ValueError, match="cannot be stored"):
-        encode_study(object())
-    with pytest.raises(KeyError):
-        decode_study({"data": "os.system", "fields": {}})
+        encode_fields(object())
+    with pytest.raises(ValueError, match="not a class this kind of result holds"):
+        decode_fields(TableOfPlayers, {"data": "os.system", "fields": {}})
+    # a class of the results, but not one a table of players holds
+    chart = encode_fields(Chart(Rules(), {}, Fraction(0), Fraction(0), ()))
+    with pytest.raises(ValueError, match="not a class this kind of result holds"):
+        decode_fields(TableOfPlayers, chart)
     with pytest.raises(ValueError, match="untagged"):
-        decode_study(True)
-    assert math.isnan(decode_study(json.loads(json.dumps(encode_study(float("nan"))))))
-    assert decode_study(encode_study({(1, 2): [True, None]})) == {(1, 2): [True, None]}
+        decode_fields(tuple, True)
+    nan = decode_fields(float, json.loads(json.dumps(encode_fields(float("nan")))))
+    assert math.isnan(nan)
+    assert decode_fields(dict, encode_fields({(1, 2): [True, None]})) == {(1, 2): [True, None]}
 
 
 def test_the_memory_store_keeps_a_study_by_kind_and_settings() -> None:
@@ -256,10 +269,12 @@ def test_the_memory_store_keeps_a_study_by_kind_and_settings() -> None:
         calls.append(1)
         return len(calls)
 
-    assert memory.study("a", Rules(), {"n": 1}, compute) == 1
-    assert memory.study("a", Rules(), {"n": 1}, compute) == 1
-    assert memory.study("b", Rules(), {"n": 1}, compute) == 2
-    assert memory.study("a", Rules(), {"n": 2}, compute) == 3
+    a: Kind[int] = Kind("a", int)
+    b: Kind[int] = Kind("b", int)
+    assert memory.fetch(a, Key(Rules(), settings={"n": 1}), compute) == 1
+    assert memory.fetch(a, Key(Rules(), settings={"n": 1}), compute) == 1
+    assert memory.fetch(b, Key(Rules(), settings={"n": 1}), compute) == 2
+    assert memory.fetch(a, Key(Rules(), settings={"n": 2}), compute) == 3
 
 
 def test_the_disk_store_keeps_a_study_across_stores(tmp_path: Path) -> None:
@@ -269,6 +284,7 @@ def test_the_disk_store_keeps_a_study_across_stores(tmp_path: Path) -> None:
         calls.append(1)
         return (Fraction(1, 3), Fraction(2, 7))
 
-    first = Cache(tmp_path / "c").study("k", Rules(), {"n": 1}, compute)
-    again = Cache(tmp_path / "c").study("k", Rules(), {"n": 1}, compute)
+    kind: Kind[tuple[Fraction, ...]] = Kind("k", tuple[Fraction, ...])
+    first = Cache(tmp_path / "c").fetch(kind, Key(Rules(), settings={"n": 1}), compute)
+    again = Cache(tmp_path / "c").fetch(kind, Key(Rules(), settings={"n": 1}), compute)
     assert first == again == (Fraction(1, 3), Fraction(2, 7)) and len(calls) == 1

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.api.rules import RuleOptions
-from solver.cli.options import _rule_options, rules_options
+from solver.cli.options import _rule_options, rules_options, with_default
 from solver.exact.dealer_hands import _final, dealer_rules, outcome_labels
 from solver.model.errors import RulesError
 from solver.model.paytable import Paytable
@@ -88,7 +88,8 @@ def _cli_knows(rule: Rule) -> bool:
     if settings is None or rule.name not in _rule_options():
         return False
     choices = tuple(getattr(settings.get("type"), "choices", ()))
-    return choices == rule.choices and settings["help"] == rule.help
+    shown = with_default(rule.help, rule_cell(rule.to_json(rule.default)))
+    return choices == rule.choices and settings["help"] == shown
 
 
 def _shown_by_cbj_rules(rule: Rule, capsys: pytest.CaptureFixture[str]) -> bool:

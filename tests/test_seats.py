@@ -14,9 +14,10 @@ from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.errors import SimulationError
 from solver.model.outcomes import bonus_outcome, bonus_pay
 from solver.model.rules import Paytable, Rules
+from solver.results.seats import TableOfPlayers
 from solver.sim import StandOn, simulate
 from solver.sim.seats import table_estimate
-from solver.studies.seats import TableOfPlayers, table_of_players
+from solver.studies.seats import table_of_players
 
 from .conftest import physical_cards
 

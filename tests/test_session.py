@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solver
-from solver.exact.game import GameResult, solve_game
-from solver.exact.lattice import round_table
+from solver.exact.game import solve_game
+from solver.exact.lattice import floats, round_table
 from solver.exact.ruin import ruin_unlimited, ruin_within
 from solver.exact.session import (
     EXACT_AUTO_ROUNDS,
@@ -25,10 +25,11 @@ from solver.exact.session import (
     session_figures,
 )
 from solver.exact.strategies import realistic_play
-from solver.exact.volatility import SessionRange
 from solver.model.cards import parse_cards
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
+from solver.results.game import GameResult
+from solver.results.volatility import SessionRange
 from solver.store.memory import MemoryCache
 
 from .conftest import run_cli
@@ -211,7 +212,7 @@ def ruin_round_by_round(lines: Lines, bankroll: Fraction, rounds: int) -> float:
     """P(ruin within ``rounds``) by a float walk killed after every round (no blocks)."""
     table = round_table(lines)
     start = math.ceil(bankroll / table.step)  # lattice units above the barrier
-    p = table.floats()
+    p = floats(table)
     alive = np.zeros(start + 1)  # entry x is position x; 0 and below are ruined
     alive[start] = 1.0
     ruined = 0.0

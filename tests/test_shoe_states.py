@@ -22,11 +22,10 @@ from hypothesis import strategies as st
 
 from solver.api.game import solve
 from solver.exact import shoe_states
-from solver.exact.game import GameResult, solve_game
+from solver.exact.game import solve_game
 from solver.exact.protection import RoundEffects, round_effects
 from solver.exact.shoe_states import (
     PERCENTILES,
-    ShoeStates,
     StateFigures,
     StudyPlan,
     cards_dealt,
@@ -42,6 +41,8 @@ from solver.model.errors import BackendError, ShoeError
 from solver.model.parallel import parallel_map
 from solver.model.rules import Rules
 from solver.present.tables import dumps
+from solver.results.game import GameResult
+from solver.results.protection import ShoeStates
 from solver.store.disk import default_cache
 
 from .conftest import run_cli

@@ -26,16 +26,14 @@ from solver.exact.game import solve_game
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.errors import CbjError, ShoeError, SimulationError, StrategyError
 from solver.model.rules import DealerNatural, NaturalBeats, Paytable, Rules
+from solver.results.simulation import ExactFigure, SimulationResult, chi_square_sf
 from solver.sim import (
     AlwaysStand,
-    ExactFigure,
     MimicDealer,
     NeverBust,
-    SimulationResult,
     StandOn,
     Strategy,
     TableStrategy,
-    chi_square_sf,
     deal_stacked,
     parse_strategy,
     simulate,

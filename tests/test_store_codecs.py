@@ -16,13 +16,16 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 import solver.store
-from solver.exact.chart import Chart, best_chart
-from solver.exact.game import GameResult, solve_game
-from solver.exact.protection import WAGERS, EffectsOfRemoval, WholeDeck, effects_of_removal
+from solver.exact.chart import best_chart
+from solver.exact.game import solutions_of, solve_game
+from solver.exact.protection import effects_of_removal
 from solver.model.cards import Card
 from solver.model.counts import LABELS
 from solver.model.errors import ShoeError
 from solver.model.rules import DealerNatural, Rules
+from solver.results.charts import Chart
+from solver.results.game import GameResult
+from solver.results.protection import WAGERS, EffectsOfRemoval, WholeDeck
 from solver.store import digest
 from solver.store.codecs import (
     decode_chart,
@@ -246,7 +249,7 @@ def test_the_store_has_its_parts() -> None:
     """The codecs, payload, disk and memory stores each in a module of their own (the
     unpickling check above reads every one of them)."""
     names = {p.stem for p in STORE.glob("*.py")}
-    assert {"codecs", "payload", "disk", "memory", "fingerprint", "protocol"} <= names
+    assert {"codecs", "fields", "payload", "disk", "memory", "fingerprint"} <= names
 
 
 @pytest.mark.parametrize("decks", [1, 6])
@@ -255,7 +258,7 @@ def test_a_float_solution_encodes_from_its_arrays_as_from_its_values(decks: int)
     from dataclasses import replace
 
     game = solve_game(Rules(decks=decks), exact=False)
-    for solution in game.solutions.values():
+    for solution in solutions_of(game).values():
         from_arrays = encode_solution(solution)  # before any read makes the values whole
         by_value = replace(
             solution,

@@ -4,11 +4,13 @@ permissions, refused with one line of warning when it is too long for the system
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import sqlite3
 import subprocess
 import sys
+import tracemalloc
 import zlib
 from contextlib import closing
 from dataclasses import fields
@@ -20,14 +22,18 @@ import pytest
 
 import solver.store.disk as disk
 from solver.cli.cache import chosen_cache
-from solver.exact.chart import Chart, stored_chart
+from solver.exact.chart import stored_chart
 from solver.exact.game import solve_game
 from solver.model.cards import parse_cards
 from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Rules
+from solver.results.charts import CHART, Chart
+from solver.results.game import GAME
+from solver.results.kinds import Key
+from solver.results.protection import EFFECTS
 from solver.store.codecs import StoredSolutions
 from solver.store.disk import DATABASE_NAME, CacheWarning, DiskCache
 from solver.store.memory import MemoryCache
-from solver.store.payload import Section
+from solver.store.payload import MAX_SECTION_BYTES, Section
 
 from .conftest import run_cli
 from .stores import (
@@ -89,7 +95,7 @@ def test_every_rule_is_in_the_key_and_survives_encoding(tmp_path: Path) -> None:
     changed = {f for r in ONE_CHANGE for f in compared if getattr(r, f) != getattr(Rules(), f)}
     assert changed == compared  # the list above covers every rule
     cache = Cache(tmp_path / "c", warn=collect()[1])
-    keys = {cache.key("game", r, (), False) for r in [Rules(), *ONE_CHANGE]}
+    keys = {cache.digest(GAME, Key(r, (), False)) for r in [Rules(), *ONE_CHANGE]}
     assert len(keys) == len(ONE_CHANGE) + 1
     for rules in ONE_CHANGE:
         assert Rules.from_canonical(rules.canonical()) == rules
@@ -121,7 +127,7 @@ def test_a_planted_pickle_is_never_loaded(tmp_path: Path) -> None:
     # Pickles where the old joblib cache kept them, and one as the entry itself with a
     # checksum that matches: the cache must decode neither.
     (folder / "output.pkl").write_bytes(evil)
-    key = cache.key("game", SMALL, REMOVED, True)
+    key = cache.digest(GAME, Key(SMALL, REMOVED, True))
     with sqlite3.connect(folder / DATABASE_NAME) as db:
         db.execute(
             "UPDATE entries SET payload = ?, checksum = ? WHERE key = ?",
@@ -179,7 +185,7 @@ def test_solutions_that_do_not_decode_are_recomputed_with_one_warning(
     lines, warn = collect()
     cache, counter = Cache(folder, warn=warn), Counter()
     expected = fetch(cache, counter)
-    key = cache.key("game", SMALL, REMOVED, True)
+    key = cache.digest(GAME, Key(SMALL, REMOVED, True))
     with sqlite3.connect(folder / DATABASE_NAME) as db:
         (payload,) = db.execute("SELECT payload FROM entries").fetchone()
         head = payload[: 4 + int.from_bytes(payload[:4], "big")]
@@ -222,7 +228,7 @@ def test_an_entry_decoding_to_a_different_game_is_not_returned(tmp_path: Path) -
     fetch(cache, counter)
     other = REMOVED[1:]
     fetch(cache, counter, other)
-    key, key_other = (cache.key("game", SMALL, r, True) for r in (REMOVED, other))
+    key, key_other = (cache.digest(GAME, Key(SMALL, r, True)) for r in (REMOVED, other))
     with sqlite3.connect(folder / DATABASE_NAME) as db:
         (payload,) = db.execute("SELECT payload FROM entries WHERE key = ?", (key_other,))
         db.execute("UPDATE entries SET payload = ? WHERE key = ?", (payload[0], key))
@@ -241,7 +247,7 @@ def test_the_cap_evicts_the_least_recently_used(tmp_path: Path) -> None:
     assert len(sizes) == 3
     fetch(cache, counter, shoes[0])  # now the first is fresher than the second
     assert counter.calls == 3
-    keys = [cache.key("game", SMALL, r, True) for r in shoes]
+    keys = [cache.digest(GAME, Key(SMALL, r, True)) for r in shoes]
     tight = Cache(tmp_path / "c", max_bytes=sizes[keys[0]] + sizes[keys[2]] + 1, warn=print)
     fetch(tight, counter, shoes[2])  # a hit: reading never evicts
     fetch(tight, counter, REMOVED[3:])  # a fourth entry: the cap now bites
@@ -267,7 +273,7 @@ def test_reading_the_latest_entry_writes_nothing(tmp_path: Path) -> None:
     assert database.read_bytes() == data  # no write at all: its header counts every one
     fetch(cache, counter, REMOVED[1:])  # the older one is marked used again
     after = used()
-    assert after[cache.key("game", SMALL, REMOVED[1:], True)] > max(before.values())
+    assert after[cache.digest(GAME, Key(SMALL, REMOVED[1:], True))] > max(before.values())
     assert counter.calls == 2
 
 
@@ -363,6 +369,8 @@ from pathlib import Path
 from solver.exact.game import solve_game
 from solver.model.cards import RANKS, SUITS, Card
 from solver.model.rules import Rules
+from solver.results.game import GAME
+from solver.results.kinds import Key
 from solver.store.disk import Cache
 folder = Path(sys.argv[1])
 folder.mkdir(mode=0o700)
@@ -375,7 +383,7 @@ def compute():
     calls.append(1)
     return solve_game(rules, removed, exact=True)
 for _ in range(2):
-    cache.fetch("game", rules, removed, True, compute)
+    cache.fetch(GAME, Key(rules, removed, True), compute)
 print(len(calls), len(lines), lines[0] if lines else "")
 """
 
@@ -432,22 +440,23 @@ def test_the_chart_is_cached_with_its_game(tmp_path: Path, games: MemoryCache) -
         # What ``best_chart(rules, solve_game(rules, exact=True, cache=cache))`` does,
         # with the game and the chart taken from the session's store (where `cbj chart
         # --decks 1` finds them too) rather than solved and searched again.
-        game = cache.game(rules, (), True, lambda: solve_game(rules, exact=True, cache=games))
+        key = Key(rules, exact=True)
+        game = cache.fetch(GAME, key, lambda: solve_game(rules, exact=True, cache=games))
         return stored_chart(rules, game, games)
 
-    chart = cache.chart(rules, counter.wrap(compute))
+    chart = cache.fetch(CHART, Key(rules, exact=True), counter.wrap(compute))
     assert cache.info().entries == 2  # the exact game and the chart
-    assert cache.chart(rules, counter.wrap(compute)) == chart
+    assert cache.fetch(CHART, Key(rules, exact=True), counter.wrap(compute)) == chart
     assert counter.calls == 1
     assert lines == []
 
 
 def test_parse_cards_order_gives_one_key() -> None:
     cache = Cache(Path("/nonexistent"), fingerprint="x")
-    a = cache.key("game", SMALL, parse_cards("As Kd"), False)
-    assert a == cache.key("game", SMALL, parse_cards("Kd As"), False)
-    assert a != cache.key("game", SMALL, parse_cards("Kd As"), True)
-    assert a != cache.key("chart", SMALL, parse_cards("Kd As"), False)
+    a = cache.digest(GAME, Key(SMALL, parse_cards("As Kd"), False))
+    assert a == cache.digest(GAME, Key(SMALL, parse_cards("Kd As"), False))
+    assert a != cache.digest(GAME, Key(SMALL, parse_cards("Kd As"), True))
+    assert a != cache.digest(CHART, Key(SMALL, parse_cards("Kd As"), False))
 
 
 # --- Effects of removal on disk ---------------------------------------------------------------
@@ -467,22 +476,22 @@ def test_effects_of_removal_are_kept_on_disk(
     with the caller's order of the removed cards, which the key sorts."""
     lines, warn = collect()
     cache, counter = Cache(tmp_path / "c", warn=warn), Counter()
-    computed = cache.effects_of_removal(
-        TINY, TINY_REMOVED, False, counter.wrap(lambda: tiny_effects(games))
+    computed = cache.fetch(
+        EFFECTS, Key(TINY, TINY_REMOVED), counter.wrap(lambda: tiny_effects(games))
     )
     as_another_process(monkeypatch)
     again = Cache(tmp_path / "c", warn=warn)
-    found = again.effects_of_removal(TINY, TINY_REMOVED, False, counter.wrap(lambda: None))
+    found = again.fetch(EFFECTS, Key(TINY, TINY_REMOVED), counter.wrap(lambda: computed))
     assert counter.calls == 1 and found is not computed
     assert found == computed and found.to_json() == computed.to_json()
     backwards = tuple(reversed(TINY_REMOVED))
-    reordered = again.effects_of_removal(TINY, backwards, False, counter.wrap(lambda: None))
+    reordered = again.fetch(EFFECTS, Key(TINY, backwards), counter.wrap(lambda: computed))
     assert reordered.removed == backwards and reordered.effects == computed.effects
     assert counter.calls == 1 and lines == []
     with closing(sqlite3.connect(tmp_path / "c" / DATABASE_NAME)) as db:
         assert db.execute("SELECT kind FROM entries").fetchall() == [("eor",)]
-    assert cache.key("eor", TINY, TINY_REMOVED, False) != cache.key(
-        "game", TINY, TINY_REMOVED, False
+    assert cache.digest(EFFECTS, Key(TINY, TINY_REMOVED, False)) != cache.digest(
+        GAME, Key(TINY, TINY_REMOVED, False)
     )
 
 
@@ -573,13 +582,127 @@ def test_a_cache_dir_of_5000_characters_is_one_warning_and_an_uncached_run(
 
 
 def test_a_result_json_cannot_hold_is_not_stored_and_still_returned(tmp_path: Path) -> None:
-    from solver.exact.protection import WAGERS, EffectsOfRemoval, WholeDeck
+    from solver.results.protection import WAGERS, EffectsOfRemoval, WholeDeck
 
     infinite = EffectsOfRemoval(
         SMALL, (), False, dict.fromkeys(WAGERS, float("inf")), {}, WholeDeck({}, None)
     )
     lines, warn = collect()
     cache = Cache(tmp_path / "c", warn=warn)
-    assert cache.effects_of_removal(SMALL, (), False, lambda: infinite) is infinite
+    assert cache.fetch(EFFECTS, Key(SMALL), lambda: infinite) is infinite
     assert len(lines) == 1 and "not stored" in lines[0]
     assert cache.info().entries == 0
+
+
+# --- A hit checks what it returns (issue 41): planted entries, checksums recomputed ----------
+
+ONE_DECK, SIX_DECKS = Rules(decks=1), Rules(decks=6)
+
+
+def plant(folder: Path, digest: str, payload: bytes) -> None:
+    """Put ``payload`` in the entry ``digest`` with its checksum recomputed, as a writer of
+    the database could."""
+    with closing(sqlite3.connect(folder / DATABASE_NAME)) as db, db:
+        db.execute(
+            "UPDATE entries SET payload = ?, checksum = ? WHERE key = ?",
+            (payload, Cache._checksum(digest, payload), digest),
+        )
+
+
+def stored(folder: Path, digest: str) -> bytes:
+    with closing(sqlite3.connect(folder / DATABASE_NAME)) as db:
+        (payload,) = db.execute("SELECT payload FROM entries WHERE key = ?", (digest,)).fetchone()
+    assert isinstance(payload, bytes)
+    return payload
+
+
+def one_deck_game(
+    tmp_path: Path, games: MemoryCache, planting: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[str], Counter]:
+    """The one-deck float game stored, its entry replaced by ``planting(cache, digest)``'s
+    payload, and fetched again as another process would: what it warned, how often it
+    solved."""
+    lines, warn = collect()
+    cache, counter = Cache(tmp_path / "c", warn=warn), Counter()
+    compute = counter.wrap(lambda: solve_game(ONE_DECK, cache=games))
+    expected = cache.fetch(GAME, Key(ONE_DECK), compute)
+    digest = cache.digest(GAME, Key(ONE_DECK))
+    plant(tmp_path / "c", digest, planting(cache, digest))
+    as_another_process(monkeypatch)
+    again = Cache(tmp_path / "c", warn=warn)
+    assert again.fetch(GAME, Key(ONE_DECK), compute).to_json() == expected.to_json()
+    assert again.fetch(GAME, Key(ONE_DECK), compute).rules == ONE_DECK  # stored right again
+    return lines, counter
+
+
+def test_a_hit_refuses_another_games_payload_under_its_key(
+    tmp_path: Path, games: MemoryCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def six_decks(cache: DiskCache, digest: str) -> bytes:
+        cache.fetch(GAME, Key(SIX_DECKS), lambda: solve_game(SIX_DECKS, cache=games))
+        return stored(tmp_path / "c", cache.digest(GAME, Key(SIX_DECKS)))
+
+    lines, counter = one_deck_game(tmp_path, games, six_decks, monkeypatch)
+    assert counter.calls == 2
+    assert len(lines) == 1 and "corrupt (it holds a result for other rules)" in lines[0]
+
+
+def test_a_hit_refuses_a_number_that_is_not_finite(
+    tmp_path: Path, games: MemoryCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def infinite(cache: DiskCache, digest: str) -> bytes:
+        payload = stored(tmp_path / "c", digest)
+        size = int.from_bytes(payload[:4], "big")
+        head = json.loads(zlib.decompress(payload[4 : 4 + size]))
+        head["round_lines"][0][1] = float("inf")  # written as Infinity, as JSON cannot
+        text = zlib.compress(json.dumps(head).encode())
+        assert b"Infinity" in zlib.decompress(text)
+        return len(text).to_bytes(4, "big") + text + payload[4 + size :]
+
+    lines, counter = one_deck_game(tmp_path, games, infinite, monkeypatch)
+    assert counter.calls == 2
+    assert len(lines) == 1 and "a number that is not finite (Infinity)" in lines[0]
+
+
+def spaces_bomb(size: int = 1 << 30) -> bytes:
+    """A zlib stream of ``size`` spaces (a multiple of 16 MiB; a GiB is about a megabyte of
+    stream), made without holding them: one 16 MiB block repeated after a full flush, and
+    the Adler-32 of the whole written out (for ``n`` bytes of value 32: ``A = 1 + 32 n`` and
+    ``B = n + 32 n (n + 1) / 2``, both modulo 65521)."""
+    chunk = b" " * (16 << 20)
+    packer = zlib.compressobj(9)
+    first = packer.compress(chunk) + packer.flush(zlib.Z_FULL_FLUSH)
+    again = packer.compress(chunk) + packer.flush(zlib.Z_FULL_FLUSH)
+    last = packer.flush()[:-4]  # the final block, less the Adler-32 of two chunks
+    adler = ((size + 32 * size * (size + 1) // 2) % 65521) << 16 | (1 + 32 * size) % 65521
+    return first + again * (size // len(chunk) - 1) + last + adler.to_bytes(4, "big")
+
+
+def test_the_bomb_is_that_many_spaces() -> None:
+    """The bomb planted below is what it says, checked at 1/16 of its size: zlib inflates it
+    to exactly that many spaces and finds its Adler-32 right; the full one is 64 times the
+    stream's repeated block longer."""
+    size = 64 << 20
+    assert zlib.decompress(spaces_bomb(size)) == b" " * size
+    block = len(spaces_bomb(32 << 20)) - len(spaces_bomb(16 << 20))
+    assert len(spaces_bomb(1 << 30)) == len(spaces_bomb(size)) + 60 * block
+
+
+def test_a_hit_refuses_a_zlib_bomb_within_bounded_memory(
+    tmp_path: Path, games: MemoryCache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spaces = spaces_bomb(1 << 30)
+    payload = len(spaces).to_bytes(4, "big") + spaces
+
+    def bomb(cache: DiskCache, digest: str) -> bytes:
+        return payload
+
+    tracemalloc.start()
+    try:
+        lines, counter = one_deck_game(tmp_path, games, bomb, monkeypatch)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert counter.calls == 2
+    assert len(lines) == 1 and f"inflates to more than {MAX_SECTION_BYTES} bytes" in lines[0]
+    assert peak < 3 * MAX_SECTION_BYTES  # the bound (and zlib's buffers), not the gibibyte

@@ -16,6 +16,8 @@ import pytest
 
 from solver.exact.game import solve_game
 from solver.model.rules import Rules
+from solver.results.game import GAME
+from solver.results.kinds import Key
 from solver.store import fingerprint
 from solver.store.disk import DATABASE_NAME, DiskCache
 from solver.store.fingerprint import code_fingerprint, remembered_fingerprint
@@ -120,7 +122,7 @@ def test_a_cache_hit_loads_only_what_it_reads(
     # OpenSSL (it hashes a few kilobytes) and not the Bonus ratio's tables.
     monkeypatch.setattr(fingerprint, "SETTLED_SECONDS", -3600)  # however new the checkout
     rules = Rules(decks=1)
-    Cache(tmp_path).game(rules, (), False, lambda: solve_game(rules, cache=games))
+    Cache(tmp_path).fetch(GAME, Key(rules), lambda: solve_game(rules, cache=games))
     env = dict(os.environ, CBJ_CACHE_DIR=str(tmp_path))
     hit = (
         "import contextlib, io\n"

@@ -10,10 +10,9 @@ import pytest
 from solver.exact import strategies as strategies_module
 from solver.exact.chart import best_chart, strategy_source
 from solver.exact.dealer import fast_path_fits
-from solver.exact.game import GameResult, solve_game
+from solver.exact.game import solve_game
 from solver.exact.player_hands import HandSpace, hand_space
 from solver.exact.strategies import (
-    StrategiesResult,
     _modular_table,
     _play,
     _play_modular,
@@ -26,7 +25,10 @@ from solver.model.errors import StrategyError
 from solver.model.hands import hand_of
 from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Rules
-from solver.sim import ExactFigure, parse_strategy, simulate
+from solver.results.game import GameResult
+from solver.results.simulation import ExactFigure
+from solver.results.strategies import StrategiesResult
+from solver.sim import parse_strategy, simulate
 from solver.store.memory import MemoryCache
 
 from . import reference

@@ -9,14 +9,16 @@ from statistics import NormalDist
 import pytest
 
 from solver.exact.bonus import analyse_bonus
-from solver.exact.game import GameResult, solve_game
+from solver.exact.game import solve_game
 from solver.exact.paytable import EdgeModel, with_pay
 from solver.model.cards import Shoe, parse_cards
 from solver.model.normal import Z90, Z95
 from solver.model.paytable import MAX_PAY
 from solver.model.rules import Paytable, Rules
 from solver.present.report.design import sensitivity_section
-from solver.sim import StandOn, Wager
+from solver.results.game import GameResult
+from solver.results.simulation import Wager
+from solver.sim import StandOn
 from solver.store.memory import MemoryCache
 from solver.studies.report import optimal_play, pay_sensitivity
 from solver.studies.simulation import exact_figures, simulate_beside_exact
@@ -117,10 +119,10 @@ def test_pay_sensitivity_starts_at_the_edge_in_force(games: MemoryCache) -> None
 
 
 def test_the_renderers_constants_are_the_solvers_and_the_simulators() -> None:
-    from solver.exact import protection as exact_protection
-    from solver.exact import volatility
     from solver.present import protection, tables
-    from solver.sim import stats as sim_stats
+    from solver.results import protection as exact_protection
+    from solver.results import simulation as sim_stats
+    from solver.results import volatility
 
     assert tuple(w.value for w in Wager) == tables.WAGERS
     assert protection.WAGERS == exact_protection.WAGERS

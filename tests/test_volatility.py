@@ -9,13 +9,15 @@ from statistics import NormalDist
 
 import pytest
 
-from solver.exact.game import GameResult, round_lines_for, solve_game
+from solver.exact.game import round_lines_for, solve_game
 from solver.exact.ratios import ratio_table, round_moments, volatility
 from solver.exact.strategies import realistic_play
-from solver.exact.volatility import Z90, Z95, game_volatility, parse_ratios
+from solver.exact.volatility import parse_ratios
 from solver.model.cards import parse_cards
 from solver.model.errors import RulesError
 from solver.model.rules import TABULATED_RATIOS, Rules
+from solver.results.game import GameResult
+from solver.results.volatility import Z90, Z95, game_volatility
 from solver.sim import StandOn
 from solver.sim.sessions import coverage, simulate_sessions
 

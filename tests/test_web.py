@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx2 as httpx
 import pytest
@@ -23,9 +23,10 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 import solver
-from solver.exact.game import GameResult
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
+from solver.results.game import GAME, GameResult
+from solver.results.kinds import Key, Kind
 from solver.web import app as web_app
 from solver.web.app import make_app
 from solver.web.form import RULE_FIELDS, read_rules
@@ -35,6 +36,7 @@ from solver.web.workbench import Workbench
 from tests.conftest import run_cli
 from tests.workbench_server import started_workbench
 
+T = TypeVar("T")
 BASE = "http://127.0.0.1:8021"
 FIGURE = re.compile(r'data-figure="([a-z-]+)" data-value="([^"]+)"')
 
@@ -52,22 +54,11 @@ class CountingStore:
         self.delay = delay
         self._lock = threading.Lock()
 
-    def game(self, rules: Rules, removed: Any, exact: bool, compute: Callable[[], Any]) -> Any:
-        with self._lock:
-            self.solves += 1
-        time.sleep(self.delay)  # long enough for every request to arrive meanwhile
-        return compute()
-
-    def chart(self, rules: Rules, compute: Callable[[], Any]) -> Any:
-        return compute()
-
-    def effects_of_removal(self, rules: Rules, removed: Any, exact: bool, compute: Any) -> Any:
-        return compute()
-
-    def simulation(self, rules: Rules, settings: Any, compute: Callable[[], Any]) -> Any:
-        return compute()
-
-    def study(self, kind: str, rules: Rules, settings: Any, compute: Callable[[], Any]) -> Any:
+    def fetch(self, kind: Kind[T], key: Key, compute: Callable[[], T]) -> T:
+        if kind == GAME:
+            with self._lock:
+                self.solves += 1
+            time.sleep(self.delay)  # long enough for every request to arrive meanwhile
         return compute()
 
 

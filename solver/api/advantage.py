@@ -28,10 +28,10 @@ from solver.model.parallel import check_jobs, scheduler_address
 from solver.model.rules import Rules
 from solver.results.attack import AttackResult
 from solver.results.betting import BetResult
-from solver.results.dealt_shoes import DealtShoes
+from solver.results.dealt_shoes import DEALT_SHOES, DealtShoes
 from solver.results.indices import IndicesResult
+from solver.results.kinds import Key, Store
 from solver.sim.counter import parse_spread
-from solver.store.protocol import Store
 
 #: Shoes dealt and solved when no size is given (about 70 ms each for 6 decks).
 SAMPLES = 2000
@@ -83,7 +83,11 @@ def dealt_shoes(
         "penetration": penetration,
         "decisions": DEFAULT_DECISIONS,
     }
-    return compute() if cache is None else cache.study("dealt-shoes", rules, settings, compute)
+    return (
+        compute()
+        if cache is None
+        else cache.fetch(DEALT_SHOES, Key(rules, settings=settings), compute)
+    )
 
 
 def chosen_count(rules: Rules, count: str, cache: Store | None) -> tuple[str, Tags]:

@@ -10,7 +10,7 @@ from solver.api.chart_file import chart_and_digest
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.chart import stored_chart
 from solver.exact.game import ProgressCallback, solve_game
-from solver.exact.graph import DecisionGraph, decision_graph
+from solver.exact.graph import decision_graph
 from solver.model.cards import Card
 from solver.model.checks import checked
 from solver.model.errors import CardError
@@ -35,8 +35,10 @@ from solver.present.report import (
     write_report,
 )
 from solver.present.report.front import Prepared
-from solver.store.protocol import Store
-from solver.studies.report import PlayerStrategy, report_figures
+from solver.results.game import DecisionGraph
+from solver.results.kinds import Store
+from solver.results.report import PlayerStrategy
+from solver.studies.report import report_figures, verify_strategy
 
 
 @checked
@@ -139,7 +141,7 @@ def report(
 
     played = make_rules(rules, options)
     player = player_strategy(strategy)
-    player.verify(played)
+    verify_strategy(player, played)
     others = tuple(p if isinstance(p, Paytable) else Paytable.parse(str(p)) for p in paytables)
     if output is not None:
         chosen = check_report_path(Path(output), format)

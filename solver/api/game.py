@@ -10,13 +10,16 @@ from fractions import Fraction
 from typing import Any, Literal, Unpack, overload
 
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
-from solver.exact.bonus import BonusResult, analyse_bonus
-from solver.exact.game import Advice, GameResult, GameStore, ProgressCallback, solve_game
+from solver.exact.bonus import analyse_bonus
+from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.game import advise as advise_hand
 from solver.model.cards import Card
 from solver.model.checks import checked
 from solver.model.errors import CardError
 from solver.model.rules import Rules
+from solver.results.bonus import BonusResult
+from solver.results.game import Advice, GameResult
+from solver.results.kinds import Store
 
 
 @checked
@@ -39,7 +42,7 @@ def solve(
     removed: Cards = ...,
     exact: Literal[True],
     jobs: int = ...,
-    cache: GameStore | None = ...,
+    cache: Store | None = ...,
     progress: ProgressCallback | None = ...,
     rules: Rules | None = ...,
     **options: Unpack[RuleOptions],
@@ -52,7 +55,7 @@ def solve(
     removed: Cards = ...,
     exact: Literal[False] = ...,
     jobs: int = ...,
-    cache: GameStore | None = ...,
+    cache: Store | None = ...,
     progress: ProgressCallback | None = ...,
     rules: Rules | None = ...,
     **options: Unpack[RuleOptions],
@@ -65,7 +68,7 @@ def solve(
     removed: Cards = ...,
     exact: bool = ...,
     jobs: int = ...,
-    cache: GameStore | None = ...,
+    cache: Store | None = ...,
     progress: ProgressCallback | None = ...,
     rules: Rules | None = ...,
     **options: Unpack[RuleOptions],
@@ -78,7 +81,7 @@ def solve(
     removed: Cards = (),
     exact: bool = False,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     progress: ProgressCallback | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -86,7 +89,7 @@ def solve(
     """Optimal play for every hand, the main wager, the Bonus wager and the whole round.
 
     ``exact=True`` gives every figure as a ``Fraction``; ``jobs`` workers share the Bonus
-    card values; ``cache`` (a :class:`~solver.exact.game.GameStore`) reuses earlier solves.
+    card values; ``cache`` (a :class:`~solver.results.kinds.Store`) reuses earlier solves.
     """
     played = make_rules(rules, options)
     return solve_game(played, given_cards(removed), exact, jobs, progress, cache)

@@ -6,13 +6,9 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Unpack
 
-from solver.api.rules import RuleOptions, make_rules
-from solver.exact.game import GameStore, ProgressCallback
+from solver.api.rules import RuleOptions, VariantOptions, make_rules
+from solver.exact.game import ProgressCallback
 from solver.exact.paytable import (
-    EdgeKind,
-    PaySolution,
-    SearchResult,
-    Variants,
     edge_model,
     parse_band,
     parse_edge,
@@ -27,14 +23,10 @@ from solver.model.checks import checked
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import DEFAULT_ROUND_BAND
 from solver.model.paytable import BONUS_TIERS, MAX_TIERS, Tier, tier_named
-from solver.model.rule_table import RULES_BY_NAME
-from solver.model.rules import (
-    DealerBonus,
-    DealerNatural,
-    NaturalBeats,
-    Paytable,
-    Rules,
-)
+from solver.model.rule_table import RULE_TABLE
+from solver.model.rules import Paytable, Rules
+from solver.results.kinds import Store
+from solver.results.paytable import EdgeKind, PaySolution, SearchResult, Variants
 
 
 def _edge_target(
@@ -57,7 +49,7 @@ def paytable_solve(
     pays: Mapping[str, Fraction | int | str] | None = None,
     target_bonus_edge: Fraction | str | None = None,
     target_round_edge: Fraction | str | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> PaySolution:
@@ -120,7 +112,7 @@ def paytable_search(
     max_pay: int = 50,
     top: int = 10,
     tiers: str | Sequence[Tier | str] | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> SearchResult:
@@ -149,48 +141,28 @@ def _listed(values: Sequence[Any] | str, parse: Callable[[str], Any], what: str)
     return tuple(parse(item) for item in items)
 
 
-def _parse(rule: str) -> Callable[[str], Any]:
-    """How the rule table reads one value of ``rule`` from its text (as every option does)."""
-    return RULES_BY_NAME[rule].parse
-
-
 @checked
 def variants(
     *,
-    decks: Sequence[int | str] | str = (),
-    dealer_stands_on: Sequence[int | str] | str = (),
-    blackjack_pays: Sequence[Fraction | str] | str = (),
-    dealer_natural: Sequence[DealerNatural | str] | str = (),
     exact: bool = False,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     progress: ProgressCallback | None = None,
     rules: Rules | None = None,
-    preset: str | None = None,
-    dealer_bonus: DealerBonus | str | None = None,
-    natural_beats: NaturalBeats | str | None = None,
-    natural_beats_multi_card_21: bool | None = None,
-    paytable: Paytable | str | None = None,
-    bonus_ratio: Fraction | int | str | None = None,
+    **options: Unpack[VariantOptions],
 ) -> Variants:
-    """Main EV, Bonus EV and round edge for every combination of the rule values listed."""
-    base = make_rules(
-        rules,
-        RuleOptions(
-            preset=preset,
-            dealer_bonus=dealer_bonus,
-            natural_beats=natural_beats,
-            natural_beats_multi_card_21=natural_beats_multi_card_21,
-            paytable=paytable,
-            bonus_ratio=bonus_ratio,
-        ),
-    )
-    combinations = variant_rules(
-        base,
-        decks=_listed(decks, _parse("decks"), "decks"),
-        dealer_stands_on=_listed(dealer_stands_on, _parse("dealer_stands_on"), "totals"),
-        blackjack_pays=_listed(blackjack_pays, _parse("blackjack_pays"), "pays"),
-        dealer_natural=_listed(dealer_natural, _parse("dealer_natural"), "naturals"),
-    )
+    """Main EV, Bonus EV and round edge for every combination of the rule values listed.
+
+    Each rule with common values in the rule table (``decks``, ``dealer_stands_on``, ...)
+    takes several, as a sequence or as text separated by commas; the others take one.
+    """
+    given: dict[str, Any] = dict(options)
+    listed = {
+        rule.name: _listed(given.pop(rule.name) or (), rule.parse, rule.what)
+        for rule in RULE_TABLE
+        if rule.common and rule.name in given
+    }
+    base = make_rules(rules, given)
+    combinations = variant_rules(base, listed)
     found = solve_variants(combinations, exact=exact, jobs=jobs, progress=progress, cache=cache)
     return Variants(base, found)

@@ -6,16 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
-from solver.exact.game import GameStore, ProgressCallback
-from solver.exact.protection import (
-    Counts,
-    EffectsOfRemoval,
-    effects_of_removal,
-    judge_counts,
-    round_effects,
-)
+from solver.exact.game import ProgressCallback
+from solver.exact.protection import effects_of_removal, judge_counts, round_effects
 from solver.exact.shoe_states import (
-    ShoeStates,
     cards_dealt,
     check_samples,
     check_seed,
@@ -29,7 +22,8 @@ from solver.model.counts import Tags, parse_tags, system_tags
 from solver.model.errors import BackendError, CountError
 from solver.model.parallel import check_jobs, scheduler_address
 from solver.model.rules import Rules
-from solver.store.protocol import Store
+from solver.results.kinds import Key, Store
+from solver.results.protection import EFFECTS, Counts, EffectsOfRemoval, ShoeStates
 
 
 @checked
@@ -80,7 +74,7 @@ def cached_effects(
 
     if cache is None:
         return compute()
-    return cache.effects_of_removal(rules, removed, exact, compute)
+    return cache.fetch(EFFECTS, Key(rules, removed, exact), compute)
 
 
 def _chosen_count(
@@ -108,7 +102,7 @@ def shoe_states(
     jobs: int = 1,
     backend: str = "local",
     scheduler: str | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     progress: ProgressCallback | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],

@@ -5,50 +5,42 @@ This module imports nothing heavy, so ``cbj rules`` starts quickly.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from typing import Any, TypedDict, Unpack
 
 from solver.model.cards import Card, parse_cards
 from solver.model.checks import checked
 from solver.model.errors import RulesError
-from solver.model.rules import (
-    RULE_ALIASES,
-    DealerBonus,
-    DealerNatural,
-    NaturalBeats,
-    Paytable,
-    RulePreset,
-    Rules,
-    preset_named,
-)
+from solver.model.rule_fields import RuleLists, RuleValues
+from solver.model.rules import RULE_ALIASES, RulePreset, Rules, preset_named
 
 #: Cards as text (``"As 10h K"``) or as values.
 Cards = str | Iterable[Card | str]
 
 
-class RuleOptions(TypedDict, total=False):
-    """The rules as keyword options, named like the CLI's; text or values.
-
-    One key per row of the rule table (a test holds them together), and the old alias.
-    ``preset`` names a set of rules to start from (``casino-edition``, ``vegas-21``);
-    the other options override it.
-    """
+class _Start(TypedDict, total=False):
+    """The options beside the rules': the preset they start from, and the old alias."""
 
     preset: str | None
-    decks: int | str | None
-    dealer_stands_on: int | str | None
-    dealer_bonus: DealerBonus | str | None
-    blackjack_pays: Fraction | int | float | str | None
-    dealer_natural: DealerNatural | str | None
-    natural_beats: NaturalBeats | str | None
     natural_beats_multi_card_21: bool | None
-    paytable: Paytable | str | None
-    bonus_ratio: Fraction | int | float | str | None
 
 
-def make_rules(rules: Rules | None, options: RuleOptions) -> Rules:
+class RuleOptions(RuleValues, _Start, total=False):
+    """The rules as keyword options, named like the CLI's; text or values.
+
+    One key per row of the rule table (:class:`~solver.model.rule_fields.RuleValues`,
+    written from it), and the old alias.  ``preset`` names a set of rules to start from
+    (``casino-edition``, ``vegas-21``); the other options override it.
+    """
+
+
+class VariantOptions(RuleLists, _Start, total=False):
+    """The rules as ``variants``' keyword options: a rule with common values in the table
+    takes several (:class:`~solver.model.rule_fields.RuleLists`), any other one value."""
+
+
+def make_rules(rules: Rules | None, options: Mapping[str, Any]) -> Rules:
     """``rules`` with any options given applied on top (the preset, or the defaults, when
     ``rules`` is None).
 

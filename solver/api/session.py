@@ -11,20 +11,15 @@ from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.hold import hold_check, observed_win
 from solver.exact.lattice import round_table
-from solver.exact.session import (
-    METHODS,
-    SessionResult,
-    check_rounds,
-    parse_bankroll,
-    session_figures,
-)
+from solver.exact.session import METHODS, check_rounds, parse_bankroll, session_figures
 from solver.exact.strategies import realistic_play, simple_policy
 from solver.model.checks import checked
 from solver.model.errors import SessionError
 from solver.model.rules import Rules
 from solver.results.hold import HoldCheck
+from solver.results.kinds import Store
+from solver.results.session import SessionResult
 from solver.sim.strategies import TABLE_STRATEGIES
-from solver.store.protocol import Store
 
 
 @checked

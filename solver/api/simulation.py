@@ -17,11 +17,12 @@ from solver.model.checks import checked
 from solver.model.counts import count_tags
 from solver.model.errors import CountError, SimulationError
 from solver.model.rules import Rules
-from solver.sim import SimulationResult
-from solver.sim.counter import Counter, parse_bets
+from solver.results.kinds import Store
+from solver.results.seats import TableOfPlayers
+from solver.results.simulation import Counter, SimulationResult
+from solver.sim.counter import parse_bets
 from solver.sim.run import check_deal
-from solver.store.protocol import Store
-from solver.studies.seats import DEFAULT_ROUNDS, TableOfPlayers, check_run, table_of_players
+from solver.studies.seats import DEFAULT_ROUNDS, check_run, table_of_players
 from solver.studies.simulation import once, played_strategy, simulate_beside_exact
 
 

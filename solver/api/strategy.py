@@ -13,13 +13,13 @@ from typing import Unpack
 
 from solver.api.chart_file import chart_for, load_chart
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
-from solver.exact.chart import Chart, stored_chart
-from solver.exact.chart_costs import ChartCheck, ChartCosts, check_chart
+from solver.exact.chart import stored_chart
 from solver.exact.chart_costs import chart_costs as costs_of_chart
-from solver.exact.dealer import DealerResult, dealer_distribution
+from solver.exact.chart_costs import check_chart
+from solver.exact.dealer import dealer_distribution
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.ratios import ratio_table, round_moments, volatility
-from solver.exact.strategies import StrategiesResult, realistic_play, simple_policy
+from solver.exact.strategies import realistic_play, simple_policy
 from solver.exact.volatility import check_ratio, parse_ratios
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_value
 from solver.model.chart_file import ChartGrid
@@ -27,8 +27,11 @@ from solver.model.checks import checked, is_whole
 from solver.model.errors import StrategyError
 from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import TABULATED_RATIOS, Rules
+from solver.results.charts import Chart, ChartCheck, ChartCosts
+from solver.results.game import DealerResult
+from solver.results.kinds import Store
+from solver.results.strategies import StrategiesResult
 from solver.sim.strategies import TABLE_STRATEGIES
-from solver.store.protocol import Store
 
 
 @checked

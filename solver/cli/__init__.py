@@ -13,6 +13,7 @@ commands from the same table and imports none of them.
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 from collections.abc import MutableMapping
@@ -194,13 +195,22 @@ class CommandTable(click.Group):
         assert isinstance(command, click.Command), f"{module}.{attribute} is no command"
         return ascii_digits(command)
 
+    def resolve_command(
+        self, context: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command named first in ``args``; a name that is none says which is closest."""
+        name = args[0] if args else ""
+        if name in COMMANDS or name.startswith("-") or context.resilient_parsing:
+            return super().resolve_command(context, args)
+        close = difflib.get_close_matches(name, COMMANDS, n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else " 'cbj --help' lists the commands."
+        raise click.UsageError(f"No such command {name!r}.{hint}", context)
+
     def format_commands(self, context: click.Context, formatter: click.HelpFormatter) -> None:
-        """List the subcommands with their one-line help from :data:`COMMANDS`, loading none."""
-        listed = [click.Command(name, help=COMMANDS[name][2]) for name in sorted(COMMANDS)]
-        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
-        rows = [(c.name or "", c.get_short_help_str(limit)) for c in listed]
+        """List the subcommands with their whole one-line help from :data:`COMMANDS`, loading
+        none (wrapped, never cut short)."""
         with formatter.section("Commands"):
-            formatter.write_dl(rows)
+            formatter.write_dl([(name, COMMANDS[name][2]) for name in sorted(COMMANDS)])
 
 
 @click.group(
@@ -214,7 +224,8 @@ class CommandTable(click.Group):
     expose_value=False,
     is_eager=True,
     callback=lambda context, _, value: show_version(context, value),
-    help="Show the version and the kernels in use (compiled or numpy), and exit.",
+    help="Show the version, the commit it was built from and the kernels in use (compiled or "
+    "numpy), and exit.",
 )
 @click.pass_context
 def cli(context: click.Context) -> None:
@@ -227,13 +238,12 @@ def show_version(context: click.Context, value: bool) -> None:
     """Print the version and the solver's and simulator's kernels (``cbj --version``), then stop."""
     if not value or context.resilient_parsing:
         return
-    from importlib.metadata import version
-
     from solver.exact import kernel
+    from solver.model.version import described
     from solver.sim import kernel as sim_kernel
 
     kernels = f"{kernel.current()} (solver), {sim_kernel.current()} (simulator)"
-    click.echo(f"cbj, version {version('community-blackjack')} (kernel: {kernels})")
+    click.echo(f"cbj, version {described()} (kernel: {kernels})")
     context.exit()
 
 

@@ -8,7 +8,7 @@ import solver.store.disk as disk
 from solver.api import cache as api
 from solver.cli.options import ALL_FORMATS, emit_result, format_option, show_help_if_bare, warn
 from solver.present.tables import cache_table
-from solver.store.protocol import Store
+from solver.results.kinds import Store
 
 
 def chosen_cache(no_cache: bool) -> Store | None:

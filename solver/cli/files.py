@@ -20,11 +20,11 @@ from solver.cli.options import (
     rules_options_except,
     strategy_option,
 )
-from solver.exact.graph import DecisionGraph
 from solver.model.rule_table import RULES_BY_NAME
 from solver.present import files
 from solver.present.collection import VARIANTS
 from solver.present.graph import GraphFormat, render_graph
+from solver.results.game import DecisionGraph
 
 
 @click.command("tables")

@@ -17,6 +17,8 @@ from solver.cli.options import (
     rules_options,
     solving_options,
 )
+from solver.model.cards import parse_cards
+from solver.model.errors import CardError
 from solver.present.formats import Format
 from solver.present.tables import (
     advice_table,
@@ -64,14 +66,36 @@ def solve(removed: str, exact: bool, jobs: int, no_cache: bool, fmt: str, **opti
         emit(render_tables(game_tables(game), output))
 
 
-@click.command("advise")
+#: How a hand may be written, for the help and for the error of a word that is no card.
+HAND_FORMS = "--hand '9 7', --hand 9,7, --hand 9 7 or --hand 97 (suits optional: 9h 7s)"
+
+
+# Extra arguments are the rest of a hand typed with spaces and no quotes (``--hand 9 7``).
+@click.command("advise", context_settings={"allow_extra_args": True})
 @rules_options
 @click.option("--bonus", "bonus_text", required=True, help="The Bonus card, e.g. 7 or 7h.")
-@click.option("--hand", required=True, help="The player's own cards, e.g. '9 4'.")
+@click.option("--hand", required=True, help=f"The player's own cards: {HAND_FORMS}.")
 @click.option("--seen", default="", help="Other cards known to be out of the shoe.")
 @click.option("--exact", is_flag=True, help="Exact fractions instead of floats.")
 @format_option(*ALL_FORMATS)
-def advise(bonus_text: str, hand: str, seen: str, exact: bool, fmt: str, **options: Any) -> None:
+@click.pass_context
+def advise(
+    context: click.Context,
+    /,
+    bonus_text: str,
+    hand: str,
+    seen: str,
+    exact: bool,
+    fmt: str,
+    **options: Any,
+) -> None:
     """Stand and hit values for one hand, and the optimal decision."""
+    for word in context.args:
+        try:
+            parse_cards(word)
+        except CardError:
+            message = f"unexpected argument {word!r}: write the hand as {HAND_FORMS}"
+            raise click.UsageError(message) from None
+    hand = " ".join([hand, *context.args])
     advice = api.advise(bonus=bonus_text, hand=hand, seen=seen, exact=exact, **options)
     emit_result(fmt, advice, advice_table(advice))

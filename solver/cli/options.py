@@ -29,6 +29,18 @@ class FilePath(click.Path):
         return Path(os.fsdecode(super().convert(value, param, context)))
 
 
+def with_default(help_text: str, default: str) -> str:
+    """An option's help with the value used when it is not given, as click shows defaults.
+
+    For options whose default is None (not given: the preset's value is used), where
+    click's own ``show_default`` text would be printed in parentheses.
+
+    >>> with_default("Decks in the shoe (1-8).", "6")
+    'Decks in the shoe (1-8).  [default: 6]'
+    """
+    return f"{help_text}  [default: {default}]"
+
+
 #: The default of every rule, as the CLI shows it; the defaults themselves live in Rules.
 _DEFAULTS = {name: rule_cell(value) for name, value in Rules().to_json().items()}
 
@@ -41,14 +53,16 @@ def _rule_options() -> dict[str, Callable[[F], F]]:
             "--preset",
             default=None,
             type=click.Choice([p.value for p in PresetName]),
-            help="Start from a named set of rules; the other rules options override it.  "
-            "[default: casino-edition]",
+            help=with_default(
+                "Start from a named set of rules; the other rules options override it.",
+                PresetName.CASINO_EDITION.value,
+            ),
         )
     }
     for rule in RULE_TABLE:
         choices: dict[str, Any] = {"type": click.Choice(rule.choices)} if rule.choices else {}
         options[rule.name] = click.option(
-            rule.flag, default=None, show_default=_DEFAULTS[rule.name], help=rule.help, **choices
+            rule.flag, default=None, help=with_default(rule.help, _DEFAULTS[rule.name]), **choices
         )
     options["natural_beats_multi_card_21"] = click.option(
         "--natural-beats-multi-card-21/--no-natural-beats-multi-card-21",
@@ -73,6 +87,26 @@ def rules_options_except(*names: str) -> Callable[[F], F]:
         return command
 
     return decorate
+
+
+def variant_options(command: F) -> F:
+    """Add the rules options of ``cbj variants``: a rule with common values in the rule table
+    takes several, separated by commas (its common values are the help's example)."""
+    options = _rule_options()
+    for rule in RULE_TABLE:
+        if rule.common:
+            example = ",".join(rule_cell(rule.to_json(value)) for value in rule.common)
+            options[rule.name] = click.option(
+                rule.flag,
+                default="",
+                help=with_default(
+                    f"{rule.help} Several separated by commas, e.g. {example}.",
+                    _DEFAULTS[rule.name],
+                ),
+            )
+    for add in reversed(options.values()):
+        command = add(command)
+    return command
 
 
 def format_option(*choices: Format) -> Callable[[F], F]:

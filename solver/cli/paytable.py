@@ -20,6 +20,7 @@ from solver.cli.options import (
     rules_options,
     rules_options_except,
     show_help_if_bare,
+    variant_options,
 )
 from solver.model.outcomes import DEFAULT_ROUND_BAND
 from solver.model.paytable import BONUS_TIERS, Tier
@@ -96,11 +97,7 @@ def paytable_search(fmt: str, no_cache: bool, **options: Any) -> None:
 
 
 @click.command("variants")
-@rules_options_except("decks", "dealer_stands_on", "blackjack_pays", "dealer_natural")
-@click.option("--decks", default="", help="Deck counts, e.g. 1,2,6,8.")
-@click.option("--dealer-stands-on", default="", help="Totals, e.g. 17,18.")
-@click.option("--blackjack-pays", default="", help="Pays, e.g. 3:2,6:5.")
-@click.option("--dealer-natural", default="", help="e.g. with_bonus,own_cards,none.")
+@variant_options
 @click.option("--exact", is_flag=True, help="Exact main-wager EVs (slower) instead of floats.")
 @jobs_option()
 @cache_option

@@ -17,105 +17,33 @@ result is the best chart, not just a local optimum.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import Any, Protocol
 
 import numpy as np
 
 from solver.exact.dealer_hands import dealer_ends
-from solver.exact.game import GameResult, GameStore, solve_game
+from solver.exact.game import solutions_of, solve_game
 from solver.exact.modular import padded_falling
 from solver.exact.player import Number, PlayerSolution
 from solver.exact.values import ExactValues
 from solver.model.cards import VALUES, ValueCounts, value_label
 from solver.model.cells import (
-    COLUMNS,
-    LEGEND,
     ROWS,
     Action,
     Actions,
     Cell,
     cell_name,
     cell_of,
-    chart_title,
-    grid,
 )
 from solver.model.errors import StrategyError
-from solver.model.hands import describe_hand, hand_of, is_player_blackjack
-from solver.model.numbers import exact_json
+from solver.model.hands import hand_of, is_player_blackjack
 from solver.model.rules import Rules
-
-
-@dataclass(frozen=True, slots=True)
-class ExceptionHand:
-    """A hand where composition-dependent play beats the chart's action."""
-
-    bonus: int
-    hand: tuple[int, ...]
-    chart_action: Action
-    frequency: Fraction
-    gain: Fraction
-
-    @property
-    def optimal_action(self) -> Action:
-        """The composition-dependent optimum's action."""
-        return Action.STAND if self.chart_action is Action.HIT else Action.HIT
-
-
-@dataclass(frozen=True, slots=True)
-class Chart:
-    """The best printable chart under ``rules`` with its exact cost against perfect play."""
-
-    rules: Rules
-    actions: dict[tuple[Cell, int], Action]
-    expected_value: Fraction
-    optimal_expected_value: Fraction
-    exceptions: tuple[ExceptionHand, ...]
-
-    @property
-    def cost(self) -> Fraction:
-        """How much the chart gives up per round against composition-dependent play."""
-        return self.optimal_expected_value - self.expected_value
-
-    def action(self, cell: Cell, bonus: int) -> Action:
-        """The chart's action for a cell against a Bonus card value."""
-        return self.actions[(cell, bonus)]
-
-    def to_json(self) -> dict[str, Any]:
-        """The chart as the document ``cbj chart --format json`` prints."""
-        return {
-            "title": title(self),
-            "rules": self.rules.to_json(),
-            "columns": list(COLUMNS),
-            "rows": [
-                {"hand": hand, "actions": dict(zip(COLUMNS, actions, strict=True))}
-                for hand, actions in grid(self)
-            ],
-            "expected_value": exact_json(self.expected_value),
-            "optimal_expected_value": exact_json(self.optimal_expected_value),
-            "cost": exact_json(self.cost),
-            "legend": {a.value: text for a, text in LEGEND.items()},
-            "exceptions": [
-                {
-                    "bonus": value_label(e.bonus),
-                    "hand": describe_hand(e.hand),
-                    "chart": e.chart_action.value,
-                    "optimal": e.optimal_action.value,
-                    "frequency": exact_json(e.frequency),
-                    "gain": exact_json(e.gain),
-                }
-                for e in self.exceptions
-            ],
-        }
-
-
-#: The head of every chart's title, before the rules that differ from the default.
-def title(chart: Chart) -> str:
-    """The chart's title line (:func:`solver.model.cells.chart_title` of its rules)."""
-    return chart_title(chart.rules)
+from solver.results.charts import CHART, Chart, ExceptionHand
+from solver.results.game import GameResult
+from solver.results.kinds import Key, Store
 
 
 @dataclass
@@ -300,7 +228,7 @@ def best_chart(rules: Rules, game: GameResult[Fraction] | None = None) -> Chart:
     expected = Fraction(0)
     exceptions: list[ExceptionHand] = []
     probability = {(s.player, s.bonus): Fraction(s.probability) for s in game.starts}
-    for bonus, solution in game.solutions.items():
+    for bonus, solution in solutions_of(game).items():
         column = _Column.of(solution, bonus)
         roots = _roots(solution, bonus)
         chosen = best_column(column, roots)
@@ -374,32 +302,17 @@ def _exceptions(
     return found
 
 
-class ChartStore(Protocol):
-    """Somewhere best charts are kept between runs (a disk cache, say): all that
-    :func:`stored_chart` asks of a store."""
-
-    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
-        """The stored best chart under ``rules`` (a full shoe), or ``compute()`` (then stored)."""
-        ...
-
-
-class GameChartStore(GameStore, ChartStore, Protocol):
-    """A store of solved games and of the best charts found from them."""
-
-
-def stored_chart(
-    rules: Rules, game: GameResult[Fraction], cache: ChartStore | None = None
-) -> Chart:
+def stored_chart(rules: Rules, game: GameResult[Fraction], cache: Store | None = None) -> Chart:
     """:func:`best_chart`, kept in ``cache`` under ``rules`` when the game is of a full shoe."""
     if cache is None or game.removed:
         return best_chart(rules, game)
-    return cache.chart(rules, lambda: best_chart(rules, game))
+    return cache.fetch(CHART, Key(rules, exact=True), lambda: best_chart(rules, game))
 
 
 def strategy_source(
     game: GameResult[Fraction],
     kind: str,
-    cache: ChartStore | None = None,
+    cache: Store | None = None,
     chart: Actions | None = None,
 ) -> dict[tuple[int, ValueCounts], bool]:
     """Hit (True) or stand for every (Bonus value, own hand), for the simulator to play.
@@ -413,7 +326,7 @@ def strategy_source(
     elif kind == "chart":
         chart = stored_chart(game.rules, game, cache)
     table: dict[tuple[int, ValueCounts], bool] = {}
-    for bonus, solution in game.solutions.items():
+    for bonus, solution in solutions_of(game).items():
         for i, row in enumerate(solution.space.hands.tolist()):
             hand = tuple(row)
             if chart is None:
@@ -424,7 +337,7 @@ def strategy_source(
 
 
 def exact_main(
-    game: GameResult[Fraction], kind: str, cache: ChartStore | None = None
+    game: GameResult[Fraction], kind: str, cache: Store | None = None
 ) -> tuple[Fraction, dict[str, Fraction] | None]:
     """Exact main-wager EV of a strategy, and its outcome probabilities where known."""
     if kind == "chart":
@@ -436,7 +349,7 @@ def _columns(game: GameResult[Fraction]) -> dict[int, _Column]:
     """The exact workspace of every Bonus card of ``game`` (an exact solve)."""
     if not game.exact:
         raise TypeError("a chart's value needs an exact solve (solve_game(..., exact=True))")
-    return {bonus: _Column.of(solution, bonus) for bonus, solution in game.solutions.items()}
+    return {bonus: _Column.of(solution, bonus) for bonus, solution in solutions_of(game).items()}
 
 
 def verify_chart(

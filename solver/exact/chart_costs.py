@@ -9,24 +9,19 @@ integers over the column's common denominators, only the cells below the flipped
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from functools import partial
-from typing import Any
 
 from solver.exact.chart import (  # the chart's exact column workspace, shared with its search
-    Chart,
     _Column,
     best_chart,
-    title,
     verify_chart,
 )
-from solver.exact.game import GameResult
-from solver.model.cards import VALUES, value_label
-from solver.model.cells import COLUMNS, ROWS, Action, Actions, Cell, cell_name
+from solver.model.cells import ROWS, Action, Actions, Cell
 from solver.model.hands import hand_of, is_player_blackjack
-from solver.model.numbers import exact_json
-from solver.model.rules import Rules
+from solver.results.charts import CellCost, Chart, ChartCheck, ChartCosts
+from solver.results.game import GameResult
 
 
 def _column_value(
@@ -81,77 +76,6 @@ def _other(action: Action) -> Action:
     return Action.STAND if action is Action.HIT else Action.HIT
 
 
-@dataclass(frozen=True, slots=True)
-class CellCost:
-    """One cell of a chart against one Bonus card, and what playing it as it is costs.
-
-    ``cost`` is the main wager's EV per round gained by playing the cell ``other`` instead
-    of ``action``, every other cell as the chart has it (negative: ``action`` is better).
-    """
-
-    cell: Cell
-    bonus: int
-    action: Action
-    other: Action
-    cost: Fraction
-
-    @property
-    def per_100_rounds(self) -> Fraction:
-        """The cost over 100 rounds, in main-wager units."""
-        return 100 * self.cost
-
-    def to_json(self) -> dict[str, Any]:
-        """The cell and its cost as JSON."""
-        return {
-            "hand": cell_name(self.cell),
-            "bonus": value_label(self.bonus),
-            "chart": self.action.value,
-            "other": self.other.value,
-            "cost": exact_json(self.cost),
-            "cost_per_100_rounds": exact_json(self.per_100_rounds),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class ChartCheck:
-    """A chart's exact EV, its cost against the best chart and perfect play, cell by cell.
-
-    ``differences`` lists each cell where it departs from the best chart, with what the
-    chart would gain by playing that cell alone as the best chart does, largest first.
-    """
-
-    rules: Rules
-    name: str
-    expected_value: Fraction
-    best_expected_value: Fraction
-    optimal_expected_value: Fraction
-    differences: tuple[CellCost, ...]
-
-    @property
-    def cost_against_best(self) -> Fraction:
-        """EV per round given up against the best chart."""
-        return self.best_expected_value - self.expected_value
-
-    @property
-    def cost_against_optimal(self) -> Fraction:
-        """EV per round given up against composition-dependent play."""
-        return self.optimal_expected_value - self.expected_value
-
-    def to_json(self) -> dict[str, Any]:
-        """The check as ``cbj chart --check FILE --format json`` prints it."""
-        return {
-            "rules": self.rules.to_json(),
-            "chart": self.name,
-            "expected_value": exact_json(self.expected_value),
-            "best_expected_value": exact_json(self.best_expected_value),
-            "optimal_expected_value": exact_json(self.optimal_expected_value),
-            "cost_against_best": exact_json(self.cost_against_best),
-            "cost_against_optimal": exact_json(self.cost_against_optimal),
-            "cost_against_best_per_100_rounds": exact_json(100 * self.cost_against_best),
-            "differences": [d.to_json() for d in self.differences],
-        }
-
-
 def _flip_costs(
     game: GameResult[Fraction],
     columns: dict[int, _Column],
@@ -202,45 +126,6 @@ def check_chart(
 
 def _differing(chart: Actions, best: Chart, bonus: int, column: _Column) -> Iterator[Cell]:
     return (c for c in column.order if chart.action(c, bonus) != best.action(c, bonus))
-
-
-@dataclass(frozen=True, slots=True)
-class ChartCosts:
-    """The best chart with, in each cell, what playing that cell the other way costs."""
-
-    chart: Chart
-    cells: dict[tuple[Cell, int], CellCost]
-
-    @property
-    def rules(self) -> Rules:
-        """The rules of the chart."""
-        return self.chart.rules
-
-    def to_json(self) -> dict[str, Any]:
-        """The costs as ``cbj chart --costs --format json`` prints them."""
-        rows = []
-        for cell in ROWS:
-            found = [self.cells.get((cell, b)) for b in VALUES]
-            rows.append(
-                {
-                    "hand": cell_name(cell),
-                    "actions": {
-                        c: self.chart.action(cell, b).value
-                        for c, b in zip(COLUMNS, VALUES, strict=True)
-                    },
-                    "cost_per_100_rounds": {
-                        c: None if f is None else exact_json(f.per_100_rounds)
-                        for c, f in zip(COLUMNS, found, strict=True)
-                    },
-                }
-            )
-        return {
-            "title": title(self.chart),
-            "rules": self.rules.to_json(),
-            "expected_value": exact_json(self.chart.expected_value),
-            "columns": list(COLUMNS),
-            "rows": rows,
-        }
 
 
 def chart_costs(

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from types import ModuleType
-from typing import Any, NamedTuple, NoReturn, TypeVar
+from typing import NamedTuple, NoReturn, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -46,9 +46,8 @@ from solver.exact.modular import (
     primes_above,
     rebuild,
 )
-from solver.model.cards import Card, ValueCounts, value_label
+from solver.model.cards import ValueCounts
 from solver.model.errors import ShoeError
-from solver.model.numbers import exact_json
 from solver.model.rules import Rules
 
 NumberArray = TypeVar("NumberArray", IntArray, FloatArray)
@@ -554,27 +553,3 @@ def dealer_distribution(rules: Rules, bonus: int, shoe: ValueCounts) -> dict[str
     Fraction(1, 1)
     """
     return exact_dealer(rules, bonus, [shoe]).fractions(0)
-
-
-@dataclass(frozen=True, slots=True)
-class DealerResult:
-    """The exact distribution of the dealer's final result for each Bonus card value."""
-
-    rules: Rules
-    removed: tuple[Card, ...]
-    rows: tuple[tuple[int, dict[str, Fraction]], ...]
-    """``(Bonus card value, {result: probability})`` in Bonus card order."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The distributions as ``cbj dealer --format json`` prints them."""
-        return {
-            "rules": self.rules.to_json(),
-            "tables": [
-                {
-                    "bonus": value_label(bonus),
-                    "removed": [str(c) for c in self.removed],
-                    "outcomes": {label: exact_json(p) for label, p in distribution.items()},
-                }
-                for bonus, distribution in self.rows
-            ],
-        }

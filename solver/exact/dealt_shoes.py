@@ -23,8 +23,7 @@ from functools import partial
 
 import numpy as np
 
-from solver.exact.chart import Chart
-from solver.exact.game import GameResult, solve_game
+from solver.exact.game import solutions_of, solve_game
 from solver.exact.protection import Flags, Ints, _chart_hits, _walk_float
 from solver.exact.shoe_states import MIN_CARDS_LEFT, check_samples, check_seed
 from solver.model.cards import RANKS, SUITS, VALUES, Card, Shoe
@@ -34,7 +33,9 @@ from solver.model.errors import ShoeError
 from solver.model.hands import hand_of, is_player_blackjack
 from solver.model.parallel import Backend, parallel_map
 from solver.model.rules import Rules
+from solver.results.charts import Chart
 from solver.results.dealt_shoes import DealtShoes, Decision
+from solver.results.game import GameResult
 
 #: Decisions followed by default: the chart's closest calls.
 DEFAULT_DECISIONS = 24
@@ -59,7 +60,7 @@ def decision_gains(
         by_bonus.setdefault(bonus, []).append(k)
     starts = {(s.player, s.bonus): float(s.probability) for s in game.starts}
     for bonus, ks in by_bonus.items():
-        solution = game.solutions.get(bonus)
+        solution = solutions_of(game).get(bonus)
         if solution is None:
             continue
         space = solution.space

@@ -9,210 +9,25 @@ distribution pairs each starting pair's main outcomes with its Bonus outcomes ex
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from fractions import Fraction
 from functools import partial
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from solver.exact.bonus import (
-    BonusAnalysis,
-    ValuePairCounts,
-    analyse_bonus,
-    combinations_by_values,
-)
-from solver.exact.volatility import game_volatility
-from solver.model.cards import VALUES, Card, Shoe, ValueCounts, value_label
+from solver.exact.bonus import ValuePairCounts, analyse_bonus, combinations_by_values
+from solver.model.cards import VALUES, Card, Shoe, ValueCounts
 from solver.model.errors import HandError, RulesError, ShoeError
 from solver.model.hands import hand_of, hard_total, is_player_blackjack
-from solver.model.numbers import exact_json, float_json, number_json
 from solver.model.outcomes import MAIN_OUTCOMES, bonus_pay, main_payoffs
 from solver.model.parallel import parallel_map
 from solver.model.rules import Rules
+from solver.results.bonus import BonusAnalysis
+from solver.results.game import GAME, Advice, GameResult, JointOutcomes, RoundLine, Start
+from solver.results.kinds import Key, Store
 
 if TYPE_CHECKING:  # the player's solver (and numpy) load only when a game is solved
     from solver.exact.player import Number, PlayerSolution
-    from solver.exact.volatility import Volatility
-
-#: The arithmetic of a result: ``Fraction`` for an exact solve, ``float`` for a fast one.
-N = TypeVar("N", Fraction, float)
-
-
-@dataclass(frozen=True, slots=True)
-class Start(Generic[N]):
-    """One starting pair (player's card value, Bonus card value) and how it plays out."""
-
-    player: int
-    bonus: int
-    probability: N
-    hits: bool
-    outcomes: dict[str, N]  # keyed by MAIN_OUTCOMES
-
-    @property
-    def blackjack(self) -> bool:
-        """The pair is a clause 5 blackjack, settled at once."""
-        return is_player_blackjack(self.player, self.bonus)
-
-    @property
-    def decision(self) -> str:
-        """``blackjack`` (paid at once), ``hit`` or ``stand`` on the one-card hand."""
-        return "blackjack" if self.blackjack else "hit" if self.hits else "stand"
-
-
-@dataclass(frozen=True, slots=True)
-class RoundLine(Generic[N]):
-    """One net result of a whole round (main wager 1, Bonus wager ``bonus_ratio``)."""
-
-    net: Fraction
-    probability: N
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult(Generic[N]):
-    """The main wager under composition-dependent optimal play, and the whole round.
-
-    ``GameResult[Fraction]`` is an exact solve, ``GameResult[float]`` a float one; the
-    per-Bonus-card ``solutions`` are derived data and take no part in comparisons (a
-    cached game reads them back only when first used).
-    """
-
-    rules: Rules
-    removed: tuple[Card, ...]
-    exact: bool
-    starts: tuple[Start[N], ...]
-    solutions: Mapping[int, PlayerSolution] = field(compare=False, repr=False)
-    bonus: BonusAnalysis | None
-    round_lines: tuple[RoundLine[N], ...]
-
-    def _sum(self, terms: Iterable[N]) -> N:
-        return cast(N, sum(terms, Fraction(0) if self.exact else 0.0))
-
-    @property
-    def outcomes(self) -> dict[str, N]:
-        """Probabilities of the main wager's results: blackjack, win, push, lose."""
-        return {
-            k: self._sum(s.probability * s.outcomes[k] for s in self.starts) for k in MAIN_OUTCOMES
-        }
-
-    def _payoffs(self) -> dict[str, Fraction]:
-        return main_payoffs(self.rules)
-
-    @property
-    def expected_value(self) -> N:
-        """Expected net result of one unit on the main wager."""
-        pay = self._payoffs()
-        return self._sum(p * pay[k] for k, p in self.outcomes.items())
-
-    @property
-    def variance(self) -> N:
-        """Variance of the main wager's net result."""
-        pay = self._payoffs()
-        second = self._sum(p * pay[k] ** 2 for k, p in self.outcomes.items())
-        return second - self.expected_value**2
-
-    @property
-    def standard_deviation(self) -> float:
-        """Standard deviation of the main wager's net result."""
-        return math.sqrt(self.variance)
-
-    def by_bonus_card(self) -> dict[int, N]:
-        """Expected value of the main wager given the Bonus card's value."""
-        pay = self._payoffs()
-        result: dict[int, N] = {}
-        for c in VALUES:
-            starts = [s for s in self.starts if s.bonus == c]
-            weight = self._sum(s.probability for s in starts)
-            if weight:
-                value = self._sum(
-                    s.probability * s.outcomes[k] * pay[k] for s in starts for k in MAIN_OUTCOMES
-                )
-                result[c] = value / weight
-        return result
-
-    def start_value(self, start: Start[N]) -> N:
-        """Expected value of the main wager from one starting pair."""
-        pay = self._payoffs()
-        return self._sum(start.outcomes[k] * pay[k] for k in MAIN_OUTCOMES)
-
-    # The whole round.
-    @property
-    def round_expected_value(self) -> N:
-        """Expected net result of a round: one unit main plus ``bonus_ratio`` on the Bonus."""
-        return self._sum(line.net * line.probability for line in self.round_lines)
-
-    @property
-    def round_house_edge(self) -> N:
-        """Expected loss per unit of total amount wagered in a round."""
-        return -self.round_expected_value / (1 + self.rules.bonus_ratio)
-
-    @property
-    def round_hit_frequency(self) -> N:
-        """Probability that a round ends with a net gain."""
-        return self._sum(line.probability for line in self.round_lines if line.net > 0)
-
-    @property
-    def round_variance(self) -> N:
-        """Variance of a round's net result."""
-        second = self._sum(line.net**2 * line.probability for line in self.round_lines)
-        return second - self.round_expected_value**2
-
-    @property
-    def volatility(self) -> Volatility | None:
-        """How far the round's net wanders over sessions, or ``None`` without the Bonus wager."""
-        return game_volatility(self)
-
-    def to_json(self) -> dict[str, Any]:
-        """The whole solve as the document ``cbj solve --format json`` prints."""
-        volatility = self.volatility
-        document: dict[str, Any] = {
-            "rules": self.rules.to_json(),
-            "removed": [str(c) for c in self.removed],
-            "exact": self.exact,
-            "main": {
-                "expected_value": number_json(self.expected_value),
-                "outcomes": {k: number_json(p) for k, p in self.outcomes.items()},
-                "variance": number_json(self.variance),
-                "standard_deviation": float_json(self.standard_deviation),
-            },
-            "by_bonus_card": {
-                value_label(c): number_json(v) for c, v in self.by_bonus_card().items()
-            },
-            "by_start": [
-                {
-                    "player": value_label(s.player),
-                    "bonus": value_label(s.bonus),
-                    "probability": number_json(s.probability),
-                    "decision": s.decision,
-                    "expected_value": number_json(self.start_value(s)),
-                }
-                for s in self.starts
-            ],
-            "bonus": self.bonus.to_json() if self.bonus else None,
-            "round": None,
-            "volatility": None if volatility is None else volatility.to_json(),
-        }
-        if self.bonus is not None:
-            document["round"] = {
-                "bonus_ratio": exact_json(self.rules.bonus_ratio),
-                "expected_value": number_json(self.round_expected_value),
-                "house_edge": number_json(self.round_house_edge),
-                "hit_frequency": number_json(self.round_hit_frequency),
-                "variance": number_json(self.round_variance),
-                "standard_deviation": float_json(math.sqrt(self.round_variance)),
-                "return_table": [
-                    {
-                        "net": exact_json(line.net),
-                        "probability": number_json(line.probability),
-                        "return": number_json(line.net * line.probability),
-                    }
-                    for line in self.round_lines
-                ],
-            }
-        return document
-
-
-JointOutcomes = dict[tuple[str, str], "Number"]
 
 
 def _round_terms(
@@ -318,22 +133,16 @@ def _solve_bonus_card(rules: Rules, counts: ValueCounts, bonus: int, exact: bool
     return solution
 
 
+def solutions_of(game: GameResult[Any]) -> Mapping[int, PlayerSolution]:
+    """``game``'s optimal play by Bonus card value, as the solver's own type.
+
+    A result types them by what it reads (:class:`~solver.results.game.Solution`); every
+    game holds the player solver's solutions (or a store's, decoded into them).
+    """
+    return cast("Mapping[int, PlayerSolution]", game.solutions)
+
+
 ProgressCallback = Callable[[int, int], None]
-
-
-class GameStore(Protocol):
-    """Somewhere solved games are kept between runs (a disk cache, say): all that
-    :func:`solve_game` asks of a store."""
-
-    def game(
-        self,
-        rules: Rules,
-        removed: tuple[Card, ...],
-        exact: bool,
-        compute: Callable[[], GameResult[Any]],
-    ) -> GameResult[Any]:
-        """The stored game for these inputs, or ``compute()`` (then stored)."""
-        ...
 
 
 def solve_game(
@@ -342,7 +151,7 @@ def solve_game(
     exact: bool = False,
     jobs: int = 1,
     progress: ProgressCallback | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
 ) -> GameResult[Any]:
     """Solve the game under ``rules`` from a full shoe less ``removed`` cards.
 
@@ -354,8 +163,10 @@ def solve_game(
     rules = rules or Rules()
     removed = tuple(removed)
     if cache is not None:
-        return cache.game(
-            rules, removed, exact, lambda: solve_game(rules, removed, exact, jobs, progress)
+        return cache.fetch(
+            GAME,
+            Key(rules, removed, exact),
+            lambda: solve_game(rules, removed, exact, jobs, progress),
         )
     shoe = Shoe.full(rules.decks).remove(removed)
     counts = shoe.value_counts()
@@ -397,35 +208,6 @@ def solve_game(
     else:
         bonus, lines = None, ()
     return GameResult(rules, removed, exact, tuple(starts.values()), solutions, bonus, lines)
-
-
-@dataclass(frozen=True, slots=True)
-class Advice(Generic[N]):
-    """Optimal decision for one hand: the values of standing and of hitting."""
-
-    rules: Rules
-    bonus: Card
-    hand: tuple[Card, ...]
-    seen: tuple[Card, ...]
-    stand: N
-    hit: N
-
-    @property
-    def decision(self) -> str:
-        """``hit`` when hitting is worth strictly more, else ``stand``."""
-        return "hit" if self.hit > self.stand else "stand"
-
-    def to_json(self) -> dict[str, Any]:
-        """The advice as the document ``cbj advise --format json`` prints."""
-        return {
-            "rules": self.rules.to_json(),
-            "bonus": str(self.bonus),
-            "hand": [str(c) for c in self.hand],
-            "seen": [str(c) for c in self.seen],
-            "stand": number_json(self.stand),
-            "hit": number_json(self.hit),
-            "decision": self.decision,
-        }
 
 
 def advise(

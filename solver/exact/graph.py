@@ -3,89 +3,21 @@
 For one Bonus card, each node is a composition of the player's own cards with the main
 wager's expected value of standing and of hitting and the optimal decision; each edge is
 one card drawn, with its exact probability given the cards left in the shoe. A draw that
-busts the hand leads to the single node :data:`BUST`. Pure: the solver's
+busts the hand leads to the single node :data:`~solver.results.game.BUST`. Pure: the solver's
 :class:`~solver.exact.player.PlayerSolution` read out as plain values, nothing written.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
-from solver.exact.player import Number, solve_player
-from solver.model.cards import VALUES, Card, Shoe, ValueCounts
+from solver.exact.player import solve_player
+from solver.model.cards import VALUES, Card, Shoe
 from solver.model.errors import HandError
-from solver.model.hands import describe_hand, hand_of, hard_total, is_player_blackjack
-from solver.model.numbers import exact_json, number_json
+from solver.model.hands import hand_of, hard_total, is_player_blackjack
 from solver.model.rules import Rules
-
-#: The node every busting draw leads to.
-BUST: ValueCounts = (0,) * 10
-
-
-@dataclass(frozen=True, slots=True)
-class HandNode:
-    """One composition of own cards and what it is worth."""
-
-    hand: ValueCounts
-    stand: Number
-    hit: Number
-    hits: bool
-    """Whether optimal play draws (ties stand)."""
-    root: bool
-    """Whether the hand is one the graph starts from."""
-
-
-@dataclass(frozen=True, slots=True)
-class HitEdge:
-    """Drawing a card of value ``card`` to ``source``, leading to ``target`` (or :data:`BUST`)."""
-
-    source: ValueCounts
-    target: ValueCounts
-    card: int
-    probability: Fraction
-
-
-@dataclass(frozen=True, slots=True)
-class DecisionGraph:
-    """Every hand reachable from the roots against one Bonus card, and every draw."""
-
-    rules: Rules
-    bonus: Card
-    nodes: tuple[HandNode, ...]
-    edges: tuple[HitEdge, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """The graph as JSON: hands by their cards (``bust`` for a busted hand), exact numbers."""
-
-        def name(hand: ValueCounts) -> str:
-            return "bust" if hand == BUST else describe_hand(hand)
-
-        return {
-            "rules": self.rules.to_json(),
-            "bonus": str(self.bonus),
-            "nodes": [
-                {
-                    "hand": name(n.hand),
-                    "stand": number_json(n.stand),
-                    "hit": number_json(n.hit),
-                    "decision": "hit" if n.hits else "stand",
-                    "root": n.root,
-                }
-                for n in self.nodes
-            ],
-            "edges": [
-                {
-                    "from": name(e.source),
-                    "to": name(e.target),
-                    "card": e.card,
-                    "probability": exact_json(e.probability),
-                }
-                for e in self.edges
-            ],
-        }
+from solver.results.game import BUST, DecisionGraph, HandNode, HitEdge
 
 
 def decision_graph(

@@ -20,12 +20,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.exact.lattice import RoundTable
 from solver.exact.paytable import parse_edge
-from solver.exact.session import Distribution, check_rounds, distribution
+from solver.exact.session import check_rounds, distribution
 from solver.model.errors import SessionError
 from solver.model.rules import Rules
 from solver.results.hold import BAND_LEVELS, HoldBand, HoldCheck
+from solver.results.session import Distribution, RoundTable
 
 #: ``method="auto"`` is exact up to this many rounds, FFT above (as ``cbj session``).
 EXACT_ROUNDS = 20

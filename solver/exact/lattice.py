@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.model.errors import SessionError
+from solver.results.session import RoundTable
 
 Floats = npt.NDArray[np.float64]
 Number = Fraction | float
@@ -35,58 +35,9 @@ _SAFETY = 10.0  # factor on the textbook FFT error constant (numpy's FFT is not 
 # --- The one-round table on its lattice -------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RoundTable:
-    """One round's net results on the lattice ``step * (lowest + i)``, with probabilities.
-
-    ``weights[i] / denominator`` is the probability of net ``step * (lowest + i)``: integers
-    over a common denominator for an exact table, floats over 1 otherwise.
-    """
-
-    step: Fraction
-    lowest: int
-    weights: tuple[int, ...] | tuple[float, ...]
-    denominator: int
-    exact: bool
-
-    @property
-    def highest(self) -> int:
-        """The lattice index of the largest net."""
-        return self.lowest + len(self.weights) - 1
-
-    def probability(self, i: int) -> Number:
-        """Probability of the ``i``-th lattice point from the lowest net."""
-        w = self.weights[i]
-        return Fraction(int(w), self.denominator) if self.exact else float(w)
-
-    @property
-    def mean(self) -> Number:
-        """Expected net result of one round."""
-        return self.step * sum(
-            ((self.lowest + i) * self.probability(i) for i in range(len(self.weights))),
-            Fraction(0) if self.exact else 0.0,
-        )
-
-    @property
-    def variance(self) -> Number:
-        """Variance of one round's net result."""
-        zero: Number = Fraction(0) if self.exact else 0.0
-        second = self.step**2 * sum(
-            ((self.lowest + i) ** 2 * self.probability(i) for i in range(len(self.weights))), zero
-        )
-        return second - self.mean**2
-
-    def floats(self) -> Floats:
-        """The probabilities as a float array."""
-        return np.array([float(self.probability(i)) for i in range(len(self.weights))])
-
-    def to_pairs(self) -> tuple[tuple[Fraction, Number], ...]:
-        """The table as (net, probability) pairs, nets with a nonzero probability only."""
-        return tuple(
-            (self.step * (self.lowest + i), self.probability(i))
-            for i, w in enumerate(self.weights)
-            if w
-        )
+def floats(table: RoundTable) -> Floats:
+    """A round table's probabilities as a float array."""
+    return np.array([float(table.probability(i)) for i in range(len(table.weights))])
 
 
 def lattice_step(nets: Iterable[Fraction]) -> Fraction:
@@ -223,7 +174,7 @@ def _check_points(points: int, rounds: int) -> None:
 def float_power(table: RoundTable, rounds: int) -> tuple[Floats, int, float]:
     """The ``rounds``-fold convolution of ``table`` in floats by repeated squaring: the
     vector, the lattice index of its first entry and the 1-norm error bound."""
-    base, base_at, base_error = table.floats(), table.lowest, 0.0
+    base, base_at, base_error = floats(table), table.lowest, 0.0
     result: Floats | None = None
     at, error = 0, 0.0
     n = rounds

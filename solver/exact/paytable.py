@@ -20,28 +20,37 @@ import heapq
 import itertools
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from solver.exact.bonus import analyse_bonus, pay_symbols
-from solver.exact.game import GameResult, GameStore, ProgressCallback, round_lines_for, solve_game
-from solver.exact.player import Number
+from solver.exact.bonus import analyse_bonus
+from solver.exact.game import ProgressCallback, round_lines_for, solve_game
 from solver.model.errors import DesignError, RulesError
-from solver.model.numbers import exact_json, float_json, number_json, percent
+from solver.model.numbers import percent
 from solver.model.outcomes import as_outcome
 from solver.model.parallel import parallel_map
 from solver.model.paytable import BONUS_TIERS, LOSE, Tier
 from solver.model.rules import (
     MAX_NUMBER_TEXT,
     MIN_BONUS_RATIO,
-    DealerNatural,
+    RULE_TABLE,
     Paytable,
     Rules,
     parse_ratio,
+)
+from solver.results.bonus import pay_symbols
+from solver.results.game import GameResult
+from solver.results.kinds import Store
+from solver.results.paytable import (
+    Candidate,
+    EdgeKind,
+    PaySolution,
+    SearchHit,
+    SearchResult,
+    Variant,
 )
 
 if TYPE_CHECKING:
@@ -60,15 +69,6 @@ MAX_SEARCH_RUNS = 500_500
 #: (pays up to 10,000 to 1 allow it), and at most 100% (the whole stake).
 MIN_EDGE = Fraction(-1000)
 MAX_EDGE = Fraction(1)
-
-
-class EdgeKind(StrEnum):
-    """Which house edge a target or band is about."""
-
-    BONUS = "bonus"
-    """The Bonus wager's edge per unit on it."""
-    ROUND = "round"
-    """The whole round's edge per unit of the total amount wagered (main + Bonus)."""
 
 
 def parse_edge(text: str, what: str = "edge") -> Fraction:
@@ -218,7 +218,7 @@ class EdgeModel:
 def edge_model(
     rules: Rules,
     jobs: int = 1,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
     tiers: tuple[Tier, ...] | None = None,
 ) -> EdgeModel:
     """Solve the main game exactly once for every paytable of ``tiers`` under ``rules``.
@@ -228,52 +228,6 @@ def edge_model(
     neutral = replace(rules, paytable=Paytable(), bonus_ratio=MIN_BONUS_RATIO)
     game = solve_game(neutral, exact=True, jobs=jobs, cache=cache)
     return EdgeModel(game, rules.paytable.tiers if tiers is None else tiers)
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A practical paytable near a solved pay, with its exact house edges."""
-
-    paytable: Paytable
-    pay: Fraction
-    bonus_edge: Fraction
-    round_edge: Fraction
-
-
-@dataclass(frozen=True, slots=True)
-class PaySolution:
-    """The exact pay of one tier that meets a target edge, and practical pays around it."""
-
-    rules: Rules
-    tier: str
-    """The name of the tier solved for."""
-    kind: EdgeKind
-    target: Fraction
-    pay: Fraction
-    candidates: tuple[Candidate, ...]
-
-    @property
-    def paytable(self) -> Paytable:
-        """The paytable with the exact solved pay."""
-        return self.rules.paytable
-
-    def to_json(self) -> dict[str, Any]:
-        """The solution as the document ``cbj paytable solve --format json`` prints."""
-        return {
-            "rules": self.rules.to_json(),
-            "solve_for": str(self.tier),
-            "target": {"kind": self.kind.value, "house_edge": exact_json(self.target)},
-            "pay": exact_json(self.pay),
-            "candidates": [
-                {
-                    "pay": exact_json(c.pay),
-                    "paytable": str(c.paytable),
-                    "bonus_house_edge": exact_json(c.bonus_edge),
-                    "round_house_edge": exact_json(c.round_edge),
-                }
-                for c in self.candidates
-            ],
-        }
 
 
 def practical_pays(pay: Fraction) -> tuple[Fraction, ...]:
@@ -354,59 +308,6 @@ def _others(paytable: Paytable, tier: Tier) -> str:
     return ", ".join(
         f"{t.name} {pay}" for t, pay in zip(paytable.tiers, paytable.pays, strict=True) if t != tier
     )
-
-
-@dataclass(frozen=True, slots=True)
-class SearchHit:
-    """A whole-unit paytable whose edge lies in the band, with the round's spread."""
-
-    paytable: Paytable
-    bonus_edge: Fraction
-    round_edge: Fraction
-    round_hit_frequency: Fraction
-    round_standard_deviation: float
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    """Paytables in an edge band, closest to the band's middle first."""
-
-    rules: Rules
-    kind: EdgeKind
-    band: tuple[Fraction, Fraction]
-    max_pay: int
-    matches: int
-    hits: tuple[SearchHit, ...]
-    tiers: tuple[Tier, ...] = BONUS_TIERS
-    """The tiers searched, best first."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The search as the document ``cbj paytable search --format json`` prints."""
-        rules = self.rules.to_json()
-        del rules["paytable"]  # the search varies it
-        named = {} if self.tiers == BONUS_TIERS else {"tiers": [t.option for t in self.tiers]}
-        return {
-            "rules": rules,
-            **named,
-            "band": {
-                "kind": self.kind.value,
-                "low": exact_json(self.band[0]),
-                "high": exact_json(self.band[1]),
-            },
-            "max_pay": self.max_pay,
-            "matches": self.matches,
-            "paytables": [
-                {
-                    "paytable": str(h.paytable),
-                    "pays": {k: exact_json(v) for k, v in h.paytable.as_dict().items()},
-                    "bonus_house_edge": exact_json(h.bonus_edge),
-                    "round_house_edge": exact_json(h.round_edge),
-                    "round_hit_frequency": exact_json(h.round_hit_frequency),
-                    "round_standard_deviation": float_json(h.round_standard_deviation),
-                }
-                for h in self.hits
-            ],
-        }
 
 
 def search_paytables(
@@ -500,71 +401,27 @@ def search_paytables(
     return SearchResult(rules, kind, band, max_pay, matches, tuple(hits), model.tiers)
 
 
-@dataclass(frozen=True, slots=True)
-class Variant:
-    """The headline numbers of one set of rules."""
+def variant_rules(base: Rules, values: Mapping[str, Sequence[Any]]) -> tuple[Rules, ...]:
+    """Every combination of the values given for each rule, by name; a rule given no values
+    keeps ``base``'s (the rules vary in the table's order, the first slowest).
 
-    rules: Rules
-    main_expected_value: Number
-    bonus_expected_value: Fraction
-    round_house_edge: Number
-
-
-@dataclass(frozen=True, slots=True)
-class Variants:
-    """Headline numbers of several rule sets, each a change from ``rules``."""
-
-    rules: Rules
-    variants: tuple[Variant, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """The variants as the document ``cbj variants --format json`` prints."""
-        return {
-            "rules": self.rules.to_json(),
-            "variants": [
-                {
-                    "rules": v.rules.to_json(),
-                    "main_expected_value": number_json(v.main_expected_value),
-                    "bonus_expected_value": exact_json(v.bonus_expected_value),
-                    "round_house_edge": number_json(v.round_house_edge),
-                }
-                for v in self.variants
-            ],
-        }
-
-
-def variant_rules(
-    base: Rules,
-    decks: Sequence[int] = (),
-    dealer_stands_on: Sequence[int] = (),
-    blackjack_pays: Sequence[Fraction] = (),
-    dealer_natural: Sequence[DealerNatural] = (),
-) -> tuple[Rules, ...]:
-    """Every combination of the values given (an empty list keeps ``base``'s value)."""
-    axes = (
-        decks or (base.decks,),
-        dealer_stands_on or (base.dealer_stands_on,),
-        blackjack_pays or (base.blackjack_pays,),
-        dealer_natural or (base.dealer_natural,),
-    )
+    >>> [(r.decks, r.dealer_stands_on) for r in variant_rules(Rules(), {"decks": (1, 2)})]
+    [(1, 18), (2, 18)]
+    """
+    names = [rule.name for rule in RULE_TABLE if values.get(rule.name)]
     return tuple(
-        replace(base, decks=d, dealer_stands_on=t, blackjack_pays=b, dealer_natural=n)
-        for d, t, b, n in itertools.product(*axes)
+        replace(base, **dict(zip(names, combination, strict=True)))
+        for combination in itertools.product(*(values[name] for name in names))
     )
 
 
 def one_rule_at_a_time(base: Rules) -> tuple[Rules, ...]:
-    """``base`` first, then common alternatives of each rule changed alone."""
-    changed = (
-        *(replace(base, decks=d) for d in (1, 2, 6, 8)),
-        *(replace(base, dealer_stands_on=t) for t in (17, 18)),
-        *(replace(base, blackjack_pays=b) for b in (Fraction(3, 2), Fraction(6, 5))),
-        *(replace(base, dealer_natural=n) for n in DealerNatural),
-    )
+    """``base`` first, then each common value of each rule (the rule table's) changed alone."""
+    changed = (replace(base, **{rule.name: value}) for rule in RULE_TABLE for value in rule.common)
     return tuple(dict.fromkeys((base, *changed)))
 
 
-def _variant(rules: Rules, exact: bool, cache: GameStore | None) -> Variant:
+def _variant(rules: Rules, exact: bool, cache: Store | None) -> Variant:
     neutral = replace(rules, paytable=Paytable(), bonus_ratio=MIN_BONUS_RATIO)
     main = solve_game(neutral, exact=exact, cache=cache).expected_value
     bonus = analyse_bonus(rules).expected_value
@@ -577,7 +434,7 @@ def solve_variants(
     exact: bool = False,
     jobs: int = 1,
     progress: ProgressCallback | None = None,
-    cache: GameStore | None = None,
+    cache: Store | None = None,
 ) -> tuple[Variant, ...]:
     """Headline numbers for each set of rules, solved in parallel processes."""
     variant = partial(_variant, exact=exact, cache=cache)

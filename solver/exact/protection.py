@@ -29,28 +29,35 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.exact.bonus import analyse_bonus
-from solver.exact.chart import Chart, ChartStore, GameChartStore, best_chart, stored_chart
+from solver.exact.chart import best_chart, stored_chart
 from solver.exact.count_search import search_count
-from solver.exact.game import GameResult, GameStore, solve_game
+from solver.exact.game import solutions_of, solve_game
 from solver.exact.player import PlayerSolution
 from solver.model.cards import RANKS, SUITS, Card, Rank, Shoe
 from solver.model.cells import Action, cell_of
 from solver.model.counts import LABELS, SYSTEMS, Tags, rank_label
 from solver.model.errors import CountError, ShoeError
 from solver.model.hands import hand_of, is_player_blackjack
-from solver.model.numbers import float_json, number_json
 from solver.model.rules import Rules
+from solver.results.charts import CHART, Chart
+from solver.results.game import GameResult
+from solver.results.kinds import Key, Store
+from solver.results.protection import (
+    COUNT_WAGERS,
+    WAGERS,
+    Counts,
+    CountSystem,
+    EffectsOfRemoval,
+    WholeDeck,
+)
 
 N = TypeVar("N", Fraction, float)
-
-#: The four wagers an EOR is measured on, in output order.
-WAGERS = ("main", "main_chart", "bonus", "round")
 
 
 def chart_expected_value(chart: Chart, game: GameResult[N]) -> N:
@@ -64,7 +71,7 @@ def chart_expected_value(chart: Chart, game: GameResult[N]) -> N:
     zero = cast(N, Fraction(0) if game.exact else 0.0)
     starts = {(s.player, s.bonus): s for s in game.starts}
     expected = zero
-    for bonus, solution in game.solutions.items():
+    for bonus, solution in solutions_of(game).items():
         space = solution.space
         hard = space.hands @ np.arange(1, 11)
         hits = _chart_hits(chart, bonus, space.hands, hard)
@@ -186,76 +193,6 @@ def _walk_float(
     return walked
 
 
-@dataclass(frozen=True, slots=True)
-class WholeDeck:
-    """The linear prediction of removing one whole deck beside the exact change, per wager."""
-
-    linear: dict[str, Fraction | float]
-    """Four times the sum of the 13 rank EORs: one deck's 52 cards (a linear estimate)."""
-    exact: dict[str, Fraction | float] | None
-    """Exact change of EV when the 52 cards leave (``None``: the shoe cannot spare a deck)."""
-
-    def to_json(self) -> dict[str, Any]:
-        """Each wager's linear prediction, exact change and their difference."""
-        out: dict[str, Any] = {}
-        for wager, linear in self.linear.items():
-            true = None if self.exact is None else self.exact[wager]
-            out[wager] = {
-                "linear_estimate": number_json(linear),
-                "exact_change": None if true is None else number_json(true),
-                "difference": None if true is None else number_json(true - linear),
-            }
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class EffectsOfRemoval(Generic[N]):
-    """EORs of the 13 ranks on each wager, with the base EVs and the whole-deck check."""
-
-    rules: Rules
-    removed: tuple[Card, ...]
-    exact: bool
-    base: dict[str, N]
-    """Each wager's EV in the shoe before the one card is removed."""
-    effects: dict[str, dict[str, N]]
-    """``effects[wager][rank label]``: the EV change when one card of the rank leaves."""
-    whole_deck: WholeDeck
-
-    @property
-    def cards(self) -> int:
-        """Cards in the shoe the EORs are measured from."""
-        return Shoe.full(self.rules.decks).remove(self.removed).total
-
-    def to_json(self) -> dict[str, Any]:
-        """The table as ``cbj eor --format json`` prints it."""
-        document: dict[str, Any] = {
-            "rules": self.rules.to_json(),
-            "removed": [str(c) for c in self.removed],
-            "exact": self.exact,
-            "cards": self.cards,
-            "base": {w: number_json(v) for w, v in self.base.items()},
-        }
-        for wager in WAGERS:
-            document[wager] = {r: number_json(v) for r, v in self.effects[wager].items()}
-        document["whole_deck"] = self.whole_deck.to_json()
-        return document
-
-
-class EffectsStore(Protocol):
-    """Somewhere effects of removal are kept (a disk cache, say): all that ``cbj count``
-    after ``cbj eor`` asks of a store to find them once."""
-
-    def effects_of_removal(
-        self,
-        rules: Rules,
-        removed: tuple[Card, ...],
-        exact: bool,
-        compute: Callable[[], EffectsOfRemoval[Any]],
-    ) -> EffectsOfRemoval[Any]:
-        """The stored effects of removal for these inputs, or ``compute()`` (then stored)."""
-        ...
-
-
 def _suited_copies(shoe: Shoe, rank: Rank) -> dict[Card, int]:
     """Each suit of ``rank`` the shoe still holds, with its number of copies."""
     return {Card(rank, s): shoe.count(rank, s) for s in SUITS if shoe.count(rank, s)}
@@ -312,7 +249,7 @@ def effects_of_removal(
     removed: Iterable[Card] = (),
     exact: bool = False,
     jobs: int = 1,
-    cache: GameChartStore | None = None,
+    cache: Store | None = None,
     chart: Chart | None = None,
 ) -> EffectsOfRemoval[Any]:
     """The exact effect of removing one card of each rank from the shoe less ``removed``.
@@ -366,7 +303,7 @@ def _base_chart(
     removed: tuple[Card, ...],
     exact_game: GameResult[Fraction] | None,
     solve: Callable[[tuple[Card, ...], bool], GameResult[Any]],
-    cache: ChartStore | None,
+    cache: Store | None,
 ) -> Chart:
     """The best chart of the shoe less ``removed`` (:func:`stored_chart`), from ``exact_game``
     or, if none is given, an exact solve made only when the cache does not hold the chart."""
@@ -374,7 +311,9 @@ def _base_chart(
         return stored_chart(rules, exact_game, cache)
     if cache is None or removed:
         return best_chart(rules, solve(removed, True))
-    return cache.chart(rules, lambda: best_chart(rules, solve(removed, True)))
+    return cache.fetch(
+        CHART, Key(rules, exact=True), lambda: best_chart(rules, solve(removed, True))
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,7 +327,7 @@ class RoundEffects:
     """``effects[rank label]``: as ``effects_of_removal(...).effects["round"]``."""
 
 
-def round_effects(rules: Rules, jobs: int = 1, cache: GameStore | None = None) -> RoundEffects:
+def round_effects(rules: Rules, jobs: int = 1, cache: Store | None = None) -> RoundEffects:
     """The round's float EORs alone from the full shoe: the solves, without the chart.
 
     The same solves and Bonus EORs as :func:`effects_of_removal` (so the same numbers),
@@ -494,29 +433,6 @@ def best_count(effects: Mapping[str, Fraction | float], level: int) -> Tags:
     return search_count(effects, level, "").tags
 
 
-@dataclass(frozen=True, slots=True)
-class CountSystem:
-    """One count's tags with its betting correlations and EV slopes per true count."""
-
-    name: str
-    tags: Tags
-    betting_correlation: dict[str, float]
-    ev_per_true_count: dict[str, Fraction | float]
-
-    def to_json(self) -> dict[str, Any]:
-        """The count as one entry of ``systems`` in ``cbj count --format json``."""
-        return {
-            "name": self.name,
-            "tags": dict(self.tags),
-            "betting_correlation": {w: float_json(v) for w, v in self.betting_correlation.items()},
-            "ev_per_true_count": {w: number_json(v) for w, v in self.ev_per_true_count.items()},
-        }
-
-
-#: The wagers a count is judged on.
-COUNT_WAGERS = ("main", "round")
-
-
 def judge_count(name: str, tags: Tags, eor: EffectsOfRemoval[Any]) -> CountSystem:
     """Betting correlation and EV slope of ``tags`` on the main wager and the round."""
     return CountSystem(
@@ -525,24 +441,6 @@ def judge_count(name: str, tags: Tags, eor: EffectsOfRemoval[Any]) -> CountSyste
         {w: betting_correlation(tags, eor.effects[w]) for w in COUNT_WAGERS},
         {w: ev_per_true_count(tags, eor.effects[w], eor.cards) for w in COUNT_WAGERS},
     )
-
-
-@dataclass(frozen=True, slots=True)
-class Counts:
-    """Counts judged against the exact EORs of one shoe."""
-
-    rules: Rules
-    eor: EffectsOfRemoval[Any]
-    systems: tuple[CountSystem, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """The counts as ``cbj count --format json`` prints them."""
-        return {
-            "rules": self.rules.to_json(),
-            "removed": [str(c) for c in self.eor.removed],
-            "cards": self.eor.cards,
-            "systems": [s.to_json() for s in self.systems],
-        }
 
 
 def judge_counts(eor: EffectsOfRemoval[Any], chosen: Mapping[str, Tags] | None = None) -> Counts:

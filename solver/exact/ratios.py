@@ -9,7 +9,7 @@ round's mean and variance are exact polynomials in ``r``::
 
 and the house edge per unit wagered is ``-EV(r) / (1 + r)``.  The five coefficients come
 from the exact joint distribution of ``(M, B)`` (:func:`solver.exact.game.round_outcomes`).
-The volatility over sessions at a ratio is :mod:`solver.exact.volatility`'s.
+The volatility over sessions at a ratio is :mod:`solver.results.volatility`'s.
 """
 
 from __future__ import annotations
@@ -20,12 +20,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from solver.exact.game import GameResult, round_outcomes
-from solver.exact.volatility import SESSION_LENGTHS, Volatility, check_ratio, round_volatility
+from solver.exact.game import round_outcomes
+from solver.exact.volatility import check_ratio
 from solver.model.errors import RulesError
-from solver.model.numbers import exact_json, float_json
+from solver.model.numbers import exact_json
 from solver.model.outcomes import bonus_pay, main_payoffs
 from solver.model.rules import TABULATED_RATIOS
+from solver.results.game import GameResult
+from solver.results.volatility import SESSION_LENGTHS, RatioRow, Volatility, round_volatility
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,31 +84,6 @@ def round_moments(game: GameResult[Fraction]) -> RoundMoments:
     ebb = sum((b * b * p for _, b, p in terms), Fraction(0))
     emb = sum((m * b * p for m, b, p in terms), Fraction(0))
     return RoundMoments(em, eb, emm - em**2, ebb - eb**2, emb - em * eb)
-
-
-@dataclass(frozen=True, slots=True)
-class RatioRow:
-    """The round at one Bonus ratio."""
-
-    ratio: Fraction
-    expected_value: Fraction
-    house_edge: Fraction
-    variance: Fraction
-
-    @property
-    def standard_deviation(self) -> float:
-        """Standard deviation of a round's net result."""
-        return math.sqrt(self.variance)
-
-    def to_json(self) -> dict[str, Any]:
-        """The row as JSON (the SD as a float: it is a square root)."""
-        return {
-            "ratio": exact_json(self.ratio),
-            "round_ev": exact_json(self.expected_value),
-            "round_house_edge": exact_json(self.house_edge),
-            "round_variance": exact_json(self.variance),
-            "round_sd": float_json(self.standard_deviation),
-        }
 
 
 def ratio_table(

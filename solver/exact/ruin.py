@@ -14,15 +14,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from solver.exact.lattice import TRIM, UNIT_ROUNDOFF, Floats, Number, RoundTable, fft_convolve
-from solver.model.numbers import exact_json, float_json, number_json
-
-Method = Literal["exact", "fft"]
+from solver.exact.lattice import TRIM, UNIT_ROUNDOFF, Floats, Number, fft_convolve, floats
+from solver.results.session import Method, RoundTable, Unlimited
 
 #: Tolerance on the unlimited session's ruin probability (on top of rounding).
 UNLIMITED_TOLERANCE = 1e-10
@@ -83,7 +80,7 @@ class _Block:
 
 def _block(table: RoundTable, k: int) -> _Block:
     """The block of ``k`` rounds, by direct sums of nonnegative terms (tiny relative error)."""
-    p = table.floats()
+    p = floats(table)
     loss, gain = -table.lowest, table.highest
     kernel = np.ones(1)
     for _ in range(k):
@@ -277,7 +274,7 @@ def adjustment_coefficient(table: RoundTable) -> tuple[float, float] | None:
     positive mean and a possible loss."""
     if table.lowest >= 0 or float(table.mean) <= 0:
         return None
-    p = table.floats()
+    p = floats(table)
     d = np.arange(table.lowest, table.highest + 1, dtype=np.float64)
 
     def f(r: float) -> float:
@@ -295,36 +292,6 @@ def adjustment_coefficient(table: RoundTable) -> tuple[float, float] | None:
         else:
             hi = middle
     return lo, hi
-
-
-@dataclass(frozen=True, slots=True)
-class Unlimited:
-    """The probability of ruin over an unlimited session, with how it was found.
-
-    ``value`` lies in ``[low, high]``; ``method`` says how (certain, impossible, the walk
-    iterated until Lundberg's bound on the rest is below the tolerance, or the bounds
-    ``exp(-r (x + loss - 1)) <= P <= exp(-r x)`` alone).
-    """
-
-    value: Number
-    low: Number
-    high: Number
-    method: str
-    rounds_iterated: int = 0
-    adjustment_coefficient: float | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The unlimited session's ruin as JSON."""
-        return {
-            "probability": number_json(self.value),
-            "low": number_json(self.low),
-            "high": number_json(self.high),
-            "method": self.method,
-            "rounds_iterated": self.rounds_iterated,
-            "adjustment_coefficient": None
-            if self.adjustment_coefficient is None
-            else float_json(self.adjustment_coefficient),
-        }
 
 
 def ruin_unlimited(table: RoundTable, bankroll: Fraction) -> Unlimited:
@@ -404,22 +371,3 @@ def ruin_unlimited(table: RoundTable, bankroll: Fraction) -> Unlimited:
         done,
         r_lo / float(table.step),
     )
-
-
-@dataclass(frozen=True, slots=True)
-class Ruin:
-    """The risk of ruin of a bankroll: within the session, and over an unlimited one."""
-
-    bankroll: Fraction
-    within: Number
-    within_error: float
-    unlimited: Unlimited
-
-    def to_json(self) -> dict[str, Any]:
-        """The ruin figures as JSON."""
-        return {
-            "bankroll": exact_json(self.bankroll),
-            "within_rounds": number_json(self.within),
-            "within_rounds_error_bound": self.within_error,
-            "unlimited": self.unlimited.to_json(),
-        }

@@ -22,18 +22,16 @@ where ``m_x = n_x - [x = b]`` are the cards left for the seats and
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from solver.model.cards import RANKS, SUITS, Card, Shoe
 from solver.model.checks import whole_in
 from solver.model.errors import ShoeError, SimulationError
-from solver.model.numbers import exact_json, float_json
 from solver.model.outcomes import bonus_outcome, bonus_pay
 from solver.model.rules import Rules
+from solver.results.seats import TableBonus
 
 MAX_SEATS = 7
 SEAT_COUNTS: tuple[int, ...] = tuple(range(1, MAX_SEATS + 1))
@@ -110,30 +108,6 @@ def bonus_seat_moments(rules: Rules, removed: Iterable[Card] = ()) -> SeatPairMo
     variance = second / (n * (n - 1)) - mean**2
     joint = cross / (n * (n - 1) * (n - 2))
     return SeatPairMoments(mean, variance, joint - mean**2)
-
-
-@dataclass(frozen=True, slots=True)
-class TableBonus:
-    """The casino's Bonus hold per table-round with ``seats`` players, exactly."""
-
-    seats: int
-    hold: Fraction
-    """Expected casino win per table-round, in units of the main wager."""
-    variance: Fraction
-
-    @property
-    def standard_deviation(self) -> float:
-        """Standard deviation of the casino's Bonus result per table-round."""
-        return math.sqrt(self.variance)
-
-    def to_json(self) -> dict[str, Any]:
-        """The row as JSON (the SD as a float: it is a square root)."""
-        return {
-            "seats": self.seats,
-            "bonus_hold": exact_json(self.hold),
-            "bonus_variance": exact_json(self.variance),
-            "bonus_sd": float_json(self.standard_deviation),
-        }
 
 
 def table_bonus(

@@ -29,28 +29,25 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Any, Literal
+from typing import Literal
 
-import numpy as np
-
-from solver.exact.lattice import (
-    Floats,
-    Number,
-    RoundTable,
-    convolve_integers,
-    float_power,
-    round_table,
-)
-from solver.exact.ruin import Method, Ruin, ruin_unlimited, ruin_within
+from solver.exact.lattice import Number, convolve_integers, float_power, round_table
+from solver.exact.ruin import ruin_unlimited, ruin_within
 from solver.model.checks import is_whole, whole_in
 from solver.model.errors import SessionError
 from solver.model.normal import QUANTILE_LEVELS
-from solver.model.numbers import exact_json, float_json, number_json
-from solver.model.rules import Rules
+from solver.results.session import (
+    LIKELY_LEVEL,
+    Distribution,
+    Method,
+    Normal,
+    RoundTable,
+    Ruin,
+    SessionFigures,
+)
 
 #: The methods a session can be computed by (``auto`` picks one).
 METHODS = ("auto", "exact", "fft")
@@ -61,8 +58,6 @@ MAX_ROUNDS = 100_000
 EXACT_AUTO_ROUNDS = 20
 #: ``method="exact"`` is refused above this many rounds (its weights grow as ``D**N``).
 EXACT_MAX_ROUNDS = 100
-#: The largest likely loss is the loss that is exceeded with probability below this.
-LIKELY_LEVEL = Fraction(1, 100)
 #: Largest bankroll accepted, in units of the main wager.
 MAX_BANKROLL = 10**12
 
@@ -105,83 +100,6 @@ def parse_bankroll(bankroll: object) -> Fraction:
 
 
 # --- The distribution after N rounds ---------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Distribution:
-    """The net result after ``rounds`` rounds: probability ``weights[i] / denominator`` at
-    net ``step * (lowest + i)``.
-
-    ``method`` is ``exact`` (integer weights) or ``fft`` (float weights, denominator 1);
-    ``error_bound`` bounds the sum of the absolute errors of the point probabilities
-    (0 when exact), so the error of any probability read from it.
-    """
-
-    rounds: int
-    step: Fraction
-    lowest: int
-    weights: Sequence[int] | Floats = field(repr=False, compare=False)
-    denominator: int
-    method: Method
-    error_bound: float
-
-    @property
-    def exact(self) -> bool:
-        """Whether the probabilities are exact fractions."""
-        return self.method == "exact"
-
-    def net(self, i: int) -> Fraction:
-        """The net result of the ``i``-th entry."""
-        return self.step * (self.lowest + i)
-
-    def _mass(self, start: int, stop: int) -> Number:
-        start, stop = max(start, 0), min(stop, len(self.weights))
-        if start >= stop:
-            return Fraction(0) if self.exact else 0.0
-        if self.exact:
-            return Fraction(sum(self.weights[start:stop]), self.denominator)
-        return float(np.asarray(self.weights)[start:stop].sum())
-
-    def probabilities(self) -> list[tuple[Fraction, Number]]:
-        """Every (net, probability) pair with a nonzero weight, nets ascending."""
-        return [
-            (self.net(i), Fraction(w, self.denominator) if self.exact else float(w))
-            for i, w in enumerate(self.weights)
-            if w
-        ]
-
-    @property
-    def total(self) -> Number:
-        """The sum of the probabilities (1, or 1 within ``error_bound``)."""
-        return self._mass(0, len(self.weights))
-
-    @property
-    def probability_ahead(self) -> Number:
-        """Probability that the net result is above 0."""
-        return self._mass(-self.lowest + 1, len(self.weights))
-
-    @property
-    def probability_even(self) -> Number:
-        """Probability that the net result is exactly 0."""
-        return self._mass(-self.lowest, -self.lowest + 1)
-
-    @property
-    def probability_behind(self) -> Number:
-        """Probability that the net result is below 0."""
-        return self._mass(0, -self.lowest)
-
-    def quantile(self, level: Fraction) -> Fraction:
-        """The smallest net ``x`` with P(net <= x) >= ``level`` (0 < level < 1)."""
-        if self.exact:
-            running = 0
-            for i, w in enumerate(self.weights):
-                running += int(w)
-                if running * level.denominator >= level.numerator * self.denominator:
-                    return self.net(i)
-            return self.net(len(self.weights) - 1)
-        cumulative = np.cumsum(np.asarray(self.weights, dtype=np.float64))
-        i = int(np.searchsorted(cumulative, float(level) * float(cumulative[-1]), side="left"))
-        return self.net(min(i, len(self.weights) - 1))
 
 
 def distribution(table: RoundTable, rounds: int, method: Method = "fft") -> Distribution:
@@ -228,38 +146,6 @@ def _phi(z: float) -> float:
     return 0.5 * math.erfc(-z / math.sqrt(2))
 
 
-@dataclass(frozen=True, slots=True)
-class Normal:
-    """The normal approximation's figures for the same session (for comparison)."""
-
-    mean: float
-    standard_deviation: float
-    probability_ahead: float
-    probability_even: float
-    quantiles: tuple[float, ...]
-    largest_likely_loss: float
-    ruin_within: float | None
-    ruin_unlimited: float | None
-
-    def to_json(self) -> dict[str, Any]:
-        """The normal approximation's figures as JSON."""
-        document: dict[str, Any] = {
-            "mean": float_json(self.mean),
-            "sd": float_json(self.standard_deviation),
-            "probability_ahead": float_json(self.probability_ahead),
-            "probability_even": float_json(self.probability_even),
-            "quantiles": [
-                {"level": exact_json(level), "net": float_json(q)}
-                for level, q in zip(QUANTILE_LEVELS, self.quantiles, strict=True)
-            ],
-            "largest_likely_loss": float_json(self.largest_likely_loss),
-        }
-        if self.ruin_within is not None:
-            document["ruin_within"] = float_json(self.ruin_within)
-            document["ruin_unlimited"] = float_json(self.ruin_unlimited or 0.0)
-        return document
-
-
 def normal_figures(
     mean: float, variance: float, step: Fraction, rounds: int, bankroll: Fraction | None
 ) -> Normal:
@@ -297,83 +183,6 @@ def normal_figures(
     return Normal(centre, sd, ahead, even, quantiles, likely, within, unlimited)
 
 
-def _number(value: Number) -> dict[str, Any]:
-    return number_json(value)
-
-
-@dataclass(frozen=True, slots=True)
-class SessionFigures:
-    """The session's distribution, its figures, the ruin figures and the normal ones."""
-
-    table: RoundTable
-    distribution: Distribution
-    ruin: Ruin | None
-    normal: Normal
-
-    @property
-    def rounds(self) -> int:
-        """Rounds in the session."""
-        return self.distribution.rounds
-
-    @property
-    def mean(self) -> Number:
-        """Expected net result of the session (exact: ``rounds`` x the round's EV)."""
-        return self.rounds * self.table.mean
-
-    @property
-    def variance(self) -> Number:
-        """Variance of the session's net result."""
-        return self.rounds * self.table.variance
-
-    @property
-    def standard_deviation(self) -> float:
-        """Standard deviation of the session's net result."""
-        return math.sqrt(self.variance)
-
-    @property
-    def quantiles(self) -> tuple[Fraction, ...]:
-        """The nets at :data:`QUANTILE_LEVELS`."""
-        return tuple(self.distribution.quantile(p) for p in QUANTILE_LEVELS)
-
-    @property
-    def largest_likely_loss(self) -> Fraction:
-        """The loss exceeded with probability below 1%: ``max(0, -(1% quantile))``."""
-        return max(Fraction(0), -self.distribution.quantile(LIKELY_LEVEL))
-
-    def to_json(self) -> dict[str, Any]:
-        """The session's figures as JSON (the distribution's points listed too)."""
-        d = self.distribution
-        document: dict[str, Any] = {
-            "rounds": self.rounds,
-            "lattice_step": exact_json(d.step),
-            "method": d.method,
-            "error_bound": d.error_bound,
-            "round": [
-                {"net": exact_json(net), "probability": _number(p)}
-                for net, p in self.table.to_pairs()
-            ],
-            "mean": _number(self.mean),
-            "variance": _number(self.variance),
-            "sd": float_json(self.standard_deviation),
-            "probability_ahead": _number(d.probability_ahead),
-            "probability_even": _number(d.probability_even),
-            "probability_behind": _number(d.probability_behind),
-            "quantiles": [
-                {"level": exact_json(level), "net": exact_json(q)}
-                for level, q in zip(QUANTILE_LEVELS, self.quantiles, strict=True)
-            ],
-            "largest_likely_loss": exact_json(self.largest_likely_loss)
-            | {"definition": "the loss exceeded with probability below 1%: -(1% quantile)"},
-        }
-        if self.ruin is not None:
-            document["ruin"] = self.ruin.to_json()
-        document["normal_approximation"] = self.normal.to_json()
-        document["distribution"] = [
-            {"net": exact_json(net), "probability": _number(p)} for net, p in d.probabilities()
-        ]
-        return document
-
-
 def session_figures(
     lines: Iterable[tuple[Fraction, Number]],
     rounds: int,
@@ -409,16 +218,3 @@ def session_figures(
         ruin = Ruin(bankroll, within, error, ruin_unlimited(table, bankroll))
     normal = normal_figures(float(table.mean), float(table.variance), table.step, rounds, bankroll)
     return SessionFigures(table, found, ruin, normal)
-
-
-@dataclass(frozen=True, slots=True)
-class SessionResult:
-    """``cbj session``: the session figures of a strategy under some rules."""
-
-    rules: Rules
-    strategy: str
-    figures: SessionFigures
-
-    def to_json(self) -> dict[str, Any]:
-        """The document ``cbj session --format json`` prints."""
-        return {"rules": self.rules.to_json(), "strategy": self.strategy, **self.figures.to_json()}

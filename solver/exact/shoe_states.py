@@ -44,9 +44,15 @@ from solver.model.cards import RANKS, SUITS, Card
 from solver.model.checks import whole_in
 from solver.model.counts import Tags, rank_label
 from solver.model.errors import ShoeError
-from solver.model.numbers import float_json
 from solver.model.parallel import Backend, parallel_map
 from solver.model.rules import Rules
+from solver.results.protection import (
+    DepthStates,
+    Distribution,
+    LinearFit,
+    PredictionCheck,
+    ShoeStates,
+)
 
 #: The depths studied when none are given (a share of the shoe dealt).
 DEFAULT_DEPTHS = (0.25, 0.5, 0.75, 0.83)
@@ -252,151 +258,55 @@ def chunks(dealt: Sequence[int], samples: int) -> Chunks:
     return Chunks(dealt, samples)
 
 
-@dataclass(frozen=True, slots=True)
-class Distribution:
-    """Summary of one figure over the states of a depth."""
-
-    mean: float
-    standard_deviation: float
-    """Sample standard deviation (divisor n - 1)."""
-    percentiles: dict[int, float]
-    positive_share: float
-    """Share of states whose value is above zero."""
-
-    @classmethod
-    def of(cls, values: np.ndarray[Any, np.dtype[np.float64]]) -> Distribution:
-        """The summary of ``values`` (at least two)."""
-        cuts = np.percentile(values, PERCENTILES)
-        return cls(
-            float(values.mean()),
-            float(values.std(ddof=1)),
-            {p: float(v) for p, v in zip(PERCENTILES, cuts, strict=True)},
-            float(np.count_nonzero(values > 0) / len(values)),
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """Mean, SD, percentiles keyed ``"5"``..``"95"`` and the share above zero."""
-        return {
-            "mean": float_json(self.mean),
-            "standard_deviation": float_json(self.standard_deviation),
-            "percentiles": {str(p): float_json(v) for p, v in self.percentiles.items()},
-            "positive_share": float_json(self.positive_share),
-        }
+Floats = np.ndarray[Any, np.dtype[np.float64]]
 
 
-def _optional_json(value: float | None) -> dict[str, Any] | None:
-    return None if value is None else float_json(value)
+def summarised(values: Floats) -> Distribution:
+    """The summary of ``values`` (at least two)."""
+    cuts = np.percentile(values, PERCENTILES)
+    return Distribution(
+        float(values.mean()),
+        float(values.std(ddof=1)),
+        {p: float(v) for p, v in zip(PERCENTILES, cuts, strict=True)},
+        float(np.count_nonzero(values > 0) / len(values)),
+    )
 
 
-@dataclass(frozen=True, slots=True)
-class LinearFit:
-    """The least-squares line ``y = slope * x + intercept`` and its R².
-
-    Each is ``None`` where it is undefined (every ``x`` alike; R² also when every ``y`` is).
-    """
-
-    slope: float | None
-    intercept: float | None
-    r_squared: float | None
-
-    @classmethod
-    def of(
-        cls, x: np.ndarray[Any, np.dtype[np.float64]], y: np.ndarray[Any, np.dtype[np.float64]]
-    ) -> LinearFit:
-        """The least-squares fit of ``y`` on ``x``."""
-        dx, dy = x - x.mean(), y - y.mean()
-        sxx, syy = float(dx @ dx), float(dy @ dy)
-        if sxx == 0:
-            return cls(None, None, None)
-        slope = float(dx @ dy) / sxx
-        intercept = float(y.mean()) - slope * float(x.mean())
-        residual = y - (slope * x + intercept)
-        r_squared = None if syy == 0 else 1 - float(residual @ residual) / syy
-        return cls(slope, intercept, r_squared)
-
-    def to_json(self) -> dict[str, Any]:
-        """Slope, intercept and R² (``null`` where undefined)."""
-        return {
-            "slope": _optional_json(self.slope),
-            "intercept": _optional_json(self.intercept),
-            "r_squared": _optional_json(self.r_squared),
-        }
+def fitted(x: Floats, y: Floats) -> LinearFit:
+    """The least-squares fit of ``y`` on ``x``."""
+    dx, dy = x - x.mean(), y - y.mean()
+    sxx, syy = float(dx @ dx), float(dy @ dy)
+    if sxx == 0:
+        return LinearFit(None, None, None)
+    slope = float(dx @ dy) / sxx
+    intercept = float(y.mean()) - slope * float(x.mean())
+    residual = y - (slope * x + intercept)
+    r_squared = None if syy == 0 else 1 - float(residual @ residual) / syy
+    return LinearFit(slope, intercept, r_squared)
 
 
-@dataclass(frozen=True, slots=True)
-class PredictionCheck:
-    """How far a linear estimate lands from the solved values."""
-
-    mean_absolute_error: float
-    max_error: float
-    """The largest absolute error."""
-    r_squared: float | None
-    """One less the residual sum of squares over the total sum of squares of the values."""
-
-    @classmethod
-    def of(
-        cls,
-        predicted: np.ndarray[Any, np.dtype[np.float64]],
-        solved: np.ndarray[Any, np.dtype[np.float64]],
-    ) -> PredictionCheck:
-        """Errors of ``predicted`` against ``solved``."""
-        errors = solved - predicted
-        spread = solved - solved.mean()
-        total = float(spread @ spread)
-        r_squared = None if total == 0 else 1 - float(errors @ errors) / total
-        return cls(float(np.abs(errors).mean()), float(np.abs(errors).max()), r_squared)
-
-    def to_json(self) -> dict[str, Any]:
-        """Mean absolute error, largest error and R²."""
-        return {
-            "mean_absolute_error": float_json(self.mean_absolute_error),
-            "max_error": float_json(self.max_error),
-            "r_squared": _optional_json(self.r_squared),
-        }
+def checked(predicted: Floats, solved: Floats) -> PredictionCheck:
+    """Errors of ``predicted`` against ``solved``."""
+    errors = solved - predicted
+    spread = solved - solved.mean()
+    total = float(spread @ spread)
+    r_squared = None if total == 0 else 1 - float(errors @ errors) / total
+    return PredictionCheck(float(np.abs(errors).mean()), float(np.abs(errors).max()), r_squared)
 
 
-@dataclass(frozen=True, slots=True)
-class DepthStates:
-    """The states dealt to one depth, summarised."""
-
-    depth: float
-    cards_dealt: int
-    cards_left: int
-    round: Distribution
-    main: Distribution
-    true_count: Distribution
-    fit: LinearFit
-    """Round EV against the true count."""
-    eor_prediction: PredictionCheck
-    """The linear EOR estimate of the round EV against the solved round EV."""
-
-    @classmethod
-    def of(cls, depth: float, dealt: int, left: int, figures: FigureRows) -> DepthStates:
-        """The summary of one depth's state figures."""
-        counts, main, round_ev, linear = figures.T
-        return cls(
-            depth,
-            dealt,
-            left,
-            Distribution.of(round_ev),
-            Distribution.of(main),
-            Distribution.of(counts),
-            LinearFit.of(counts, round_ev),
-            PredictionCheck.of(linear, round_ev),
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """The depth as one entry of ``depths`` in ``cbj shoe-states --format json``."""
-        return {
-            "depth": self.depth,
-            "cards_dealt": self.cards_dealt,
-            "cards_left": self.cards_left,
-            "round": self.round.to_json(),
-            "main": self.main.to_json(),
-            "true_count": self.true_count.to_json(),
-            "fit": self.fit.to_json(),
-            "eor_prediction": self.eor_prediction.to_json(),
-        }
+def depth_states(depth: float, dealt: int, left: int, figures: FigureRows) -> DepthStates:
+    """The summary of one depth's state figures."""
+    counts, main, round_ev, linear = figures.T
+    return DepthStates(
+        depth,
+        dealt,
+        left,
+        summarised(round_ev),
+        summarised(main),
+        summarised(counts),
+        fitted(counts, round_ev),
+        checked(linear, round_ev),
+    )
 
 
 @dataclass(slots=True)
@@ -445,7 +355,7 @@ class DepthSums:
     def summary(self, depth: float, dealt: int, left: int) -> DepthStates:
         """The depth's summary: from every state when all were kept, else from the sums."""
         if self.count <= KEPT_STATES:
-            return DepthStates.of(depth, dealt, left, np.concatenate(self.kept))
+            return depth_states(depth, dealt, left, np.concatenate(self.kept))
         kept = np.concatenate(self.kept)
         n, mean, c = self.count, self.mean, self.comoment
 
@@ -471,31 +381,6 @@ class DepthSums:
             self.absolute_error / n, self.max_error, None if syy == 0 else 1 - squares / syy
         )
         return DepthStates(depth, dealt, left, spread(2), spread(1), spread(0), fit, prediction)
-
-
-@dataclass(frozen=True, slots=True)
-class ShoeStates:
-    """Random shoes dealt to each depth and solved: EV spread, count fit, EOR estimate."""
-
-    rules: Rules
-    samples: int
-    seed: int
-    system: str
-    tags: Tags
-    full_shoe: dict[str, float]
-    """The undepleted shoe's main and round EVs (float)."""
-    depths: tuple[DepthStates, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """The study as ``cbj shoe-states --format json`` prints it."""
-        return {
-            "rules": self.rules.to_json(),
-            "samples": self.samples,
-            "seed": self.seed,
-            "count": {"name": self.system, "tags": dict(self.tags)},
-            "full_shoe": {k: float_json(v) for k, v in self.full_shoe.items()},
-            "depths": [d.to_json() for d in self.depths],
-        }
 
 
 def study_shoe_states(

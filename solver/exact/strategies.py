@@ -27,19 +27,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache, partial
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from solver.exact.chart import ChartStore, GameChartStore, stored_chart, verify_chart
+from solver.exact.chart import stored_chart, verify_chart
 from solver.exact.dealer import dealer_residues, exact_dealer, fast_path_fits
 from solver.exact.dealer_hands import dealer_ends, dealer_tree
-from solver.exact.game import GameResult, Start, round_lines_for, solve_game
+from solver.exact.game import round_lines_for, solutions_of, solve_game
 from solver.exact.modular import extend, padded_falling, primes_above, rebuild
 from solver.exact.player_hands import HandSpace, hand_space, showdown_classes
-from solver.exact.ratios import RatioRow
-from solver.exact.volatility import Volatility
 from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.cells import Action, Actions, cell_of
 from solver.model.checks import ascii_digits
@@ -51,9 +48,11 @@ from solver.model.hands import (
     is_player_blackjack,
     with_bonus_best,
 )
-from solver.model.numbers import exact_json
 from solver.model.outcomes import MAIN_OUTCOMES, POLICY_NAMES
 from solver.model.rules import DealerBonus, Rules
+from solver.results.game import GameResult, Start
+from solver.results.kinds import Store
+from solver.results.strategies import PolicyResult, StrategiesResult
 
 #: A policy: hit (True) or stand for a Bonus card value and the own cards.
 Policy = Callable[[int, ValueCounts], bool]
@@ -315,80 +314,6 @@ def _player(rules: Rules, bonus: int, shoe: ValueCounts) -> tuple[HandSpace, Pla
     return space, partial(_play, _stand_table(rules, space))
 
 
-@dataclass(frozen=True, slots=True)
-class PolicyResult:
-    """One policy's exact main wager and round, as a :class:`GameResult` of its own play.
-
-    ``game.solutions`` is empty: the starts and round lines are the policy's, not optimal.
-    """
-
-    name: str
-    game: GameResult[Fraction]
-
-    @property
-    def main_ev(self) -> Fraction:
-        """Expected net result of one unit on the main wager."""
-        return Fraction(self.game.expected_value)
-
-    @property
-    def round_ev(self) -> Fraction:
-        """Expected net result of a round (main wager 1, Bonus wager ``bonus_ratio``)."""
-        return Fraction(self.game.round_expected_value)
-
-    @property
-    def round_house_edge(self) -> Fraction:
-        """Expected loss per unit of the total amount wagered in a round."""
-        return Fraction(self.game.round_house_edge)
-
-
-@dataclass(frozen=True, slots=True)
-class StrategiesResult:
-    """Exact figures of every policy asked for, and the optimum they are compared with."""
-
-    rules: Rules
-    optimal_main_ev: Fraction
-    policies: tuple[PolicyResult, ...]
-    ratios: tuple[RatioRow, ...] = ()
-    """Optimal play's round at other Bonus ratios, when asked for."""
-    volatility: Volatility | None = None
-    """Optimal play's volatility at the rules' Bonus ratio, when asked for."""
-
-    def cost(self, policy: PolicyResult) -> Fraction:
-        """What the policy gives up per round against optimal play (main and round alike)."""
-        return self.optimal_main_ev - policy.main_ev
-
-    def by_name(self, name: str) -> PolicyResult:
-        """The policy called ``name``; :class:`StrategyError` if it was not evaluated."""
-        for policy in self.policies:
-            if policy.name == name:
-                return policy
-        raise StrategyError(f"strategy {name!r} was not evaluated")
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"rules": ..., "strategies": [{name, main_ev, round_ev, round_house_edge, cost}]}``.
-
-        With ``bonus_ratios`` and ``volatility`` too when they were computed.
-        """
-        document: dict[str, Any] = {
-            "rules": self.rules.to_json(),
-            "strategies": [
-                {
-                    "name": p.name,
-                    "main_ev": exact_json(p.main_ev),
-                    "round_ev": exact_json(p.round_ev),
-                    "round_house_edge": exact_json(p.round_house_edge),
-                    "cost": exact_json(self.cost(p)),
-                }
-                for p in self.policies
-            ],
-        }
-        if self.ratios:
-            document["bonus_ratios"] = [row.to_json() for row in self.ratios]
-        if self.volatility is not None:
-            document["volatility"] = self.volatility.to_json()
-        return document
-
-
 def evaluate_policies(
     game: GameResult[Fraction], policies: Mapping[str, Policy]
 ) -> tuple[PolicyResult, ...]:
@@ -442,7 +367,7 @@ def evaluate_policies(
 
 def optimal_policy(game: GameResult[Fraction]) -> Policy:
     """Composition-dependent optimal play of ``game`` as a policy (ties stand)."""
-    tables = {c: solution for c, solution in game.solutions.items()}
+    tables = {c: solution for c, solution in solutions_of(game).items()}
     # Each Bonus card's decisions by hand, made on first use: a policy is asked about every
     # hand of a space, and a dictionary answers faster than a search of the space's keys.
     decisions: dict[int, dict[ValueCounts, bool]] = {}
@@ -459,7 +384,7 @@ def optimal_policy(game: GameResult[Fraction]) -> Policy:
     return hits
 
 
-def chart_policy(game: GameResult[Fraction], cache: ChartStore | None = None) -> Policy:
+def chart_policy(game: GameResult[Fraction], cache: Store | None = None) -> Policy:
     """The best printable chart as a policy (kept in ``cache``, if given)."""
     return cells_policy(stored_chart(game.rules, game, cache))
 
@@ -477,7 +402,7 @@ def realistic_play(
     rules: Rules,
     names: Iterable[str] = POLICY_NAMES,
     game: GameResult[Fraction] | None = None,
-    cache: GameChartStore | None = None,
+    cache: Store | None = None,
     charts: Mapping[str, Actions] | None = None,
 ) -> StrategiesResult:
     """Exact main EV, round EV, round house edge and cost of each policy in ``names``.

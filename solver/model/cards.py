@@ -108,14 +108,30 @@ class Card:
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     """Parse cards separated by commas or spaces (or given as a list of strings).
 
+    Cards may also be written together (``97``, ``AsKd``, ``1010``): such a run reads one
+    way only, since no rank is a suit letter and 1 and 0 occur only in 10.
+
     >>> parse_cards("As, 10h K")
     (Card.parse('As'), Card.parse('10h'), Card.parse('K'))
+    >>> parse_cards("97") == parse_cards("9 7") == parse_cards(["9", "7"])
+    True
     """
     if isinstance(text, str):
         items = re.split(r"[\s,]+", unicodedata.normalize("NFKC", text))
     else:
         items = list(text)
-    return tuple(Card.parse(item) for item in items if item.strip())
+    return tuple(card for item in items if item.strip() for card in _cards_in(item))
+
+
+_RUN_PATTERN = re.compile(f"(?:{_CARD_PATTERN.pattern})+", re.IGNORECASE | re.ASCII)
+
+
+def _cards_in(item: str) -> tuple[Card, ...]:
+    """One card, or the cards of a run written together; :class:`CardError` if neither."""
+    text = unicodedata.normalize("NFKC", item).strip()
+    if _CARD_PATTERN.fullmatch(text) or not _RUN_PATTERN.fullmatch(text):
+        return (Card.parse(item),)
+    return tuple(Card.parse(found.group()) for found in _CARD_PATTERN.finditer(text))
 
 
 def parse_value(text: str) -> int:

@@ -5,8 +5,9 @@ from a value or its text, how it is checked, written to JSON and to the exact ca
 key, its meaning, its CLI help, its plain words for titles and summaries, and whether the
 dealer's play depends on it.  :class:`~solver.model.rules.Rules`, its validation and
 encodings, the CLI's and the API's options, ``cbj rules``, every title and the rules table
-of ``docs/rules.md`` are derived from :data:`RULE_TABLE`: adding a rule is one row here
-plus the code that gives it meaning.
+of ``docs/rules.md`` are derived from :data:`RULE_TABLE`: adding a rule is one row here,
+``python scripts/rules_code.py`` and ``scripts/rules_doc.py`` (which write the code a type
+checker reads and the docs' table), and the code that gives it meaning.
 
 >>> [rule.name for rule in RULE_TABLE if rule.dealer]
 ['dealer_stands_on', 'dealer_bonus', 'dealer_natural']
@@ -36,6 +37,8 @@ MIN_BONUS_RATIO = Fraction(1, 2)
 #: (a Bonus pay is 0 to ``MAX_PAY`` to 1: see :mod:`solver.model.paytable`).
 MAX_BLACKJACK_PAY = Fraction(100)
 MAX_BONUS_RATIO = Fraction(100)
+#: The rule text the defaults read, as the rows' sources cite it.
+RULE_TEXT = "Community Blackjack - Casino Edition rule text (shared/game-rules.txt)"
 
 
 class DealerBonus(StrEnum):
@@ -95,6 +98,9 @@ class Rule(NamedTuple):
     default: Any
     clause: int
     """The clause of the rule text it reads."""
+    source: str
+    """Where its default comes from: the words of the rule text it rests on, quoted with
+    their citation, or why no text gives it (the ``casino-edition`` preset's source)."""
     limits: str
     """Its range or choices in words (``1 to 8``)."""
     meaning: str
@@ -124,6 +130,9 @@ class Rule(NamedTuple):
     """The inverse of :attr:`canonical`."""
     choices: tuple[str, ...] = ()
     """The values it can take, where they are a closed list."""
+    common: tuple[Any, ...] = ()
+    """Values worth comparing, checked: ``cbj variants`` takes a list of values of a rule
+    that has some (these are its help's example), and the report's sweep tries each alone."""
     dealer: bool = False
     """The dealer's play depends on it (so the dealer's structures are shared only by rule
     sets that agree on it)."""
@@ -324,6 +333,8 @@ RULE_TABLE: tuple[Rule, ...] = (
         8,
         default=6,
         clause=1,
+        source=f'clause 1: "played with 6 standard decks of playing cards" ({RULE_TEXT})',
+        common=(1, 2, 6, 8),
         meaning="standard 52-card decks shuffled together in the shoe (clause 1)",
         help="Decks in the shoe (1-8).",
         label="Decks",
@@ -337,6 +348,8 @@ RULE_TABLE: tuple[Rule, ...] = (
         Fraction,
         MIN_BONUS_RATIO,
         clause=2,
+        source=f'clause 2: "the Bonus wager must be at least half of the main wager" '
+        f"({RULE_TEXT}); the smallest allowed Bonus wager",
         limits=f"{MIN_BONUS_RATIO} to {MAX_BONUS_RATIO}",
         meaning="Bonus wager as a multiple of the main wager, 1/2 to 100 (clause 2)",
         help="Bonus wager per unit of main wager (at least 1/2).",
@@ -356,6 +369,7 @@ RULE_TABLE: tuple[Rule, ...] = (
         Paytable,
         Paytable(),
         clause=4,
+        source="the rule text prints no Bonus pays (clause 4): an illustrative paytable, 15:4:1",
         limits=f"each 0 to {MAX_PAY}",
         meaning="Bonus pays to 1, each 0 to 10000: suited match : rank match : adjacent, or "
         "named tiers best first (cl. 4; docs/designer.md)",
@@ -377,6 +391,9 @@ RULE_TABLE: tuple[Rule, ...] = (
         Fraction,
         Fraction(3, 2),
         clause=5,
+        source=f'clause 5: "their Ante will win immediately and be paid at a rate of 3:2" '
+        f"({RULE_TEXT})",
+        common=(Fraction(3, 2), Fraction(6, 5)),
         limits=f"more than 0, at most {MAX_BLACKJACK_PAY}:1",
         meaning="pay of own card + Bonus card = 21, won at once, up to 100:1 (clause 5)",
         help="Pay of own card + Bonus card = 21, e.g. 3:2, 6:5, 2:1, 1:1.",
@@ -397,6 +414,9 @@ RULE_TABLE: tuple[Rule, ...] = (
         21,
         default=18,
         clause=7,
+        source=f'clause 7: "They have a total of at least eighteen, either with or without use '
+        f'of the Bonus card" ({RULE_TEXT})',
+        common=(17, 18),
         meaning="dealer stops at this best total, with or without the Bonus card (cl. 7)",
         help="Dealer stops at this best total, with or without the Bonus card (12-21).",
         label="Dealer stands",
@@ -414,6 +434,8 @@ RULE_TABLE: tuple[Rule, ...] = (
             ("", ""),
             default=DealerBonus.CHOOSES,
             clause=7,
+            source=f'clause 7: "either with or without use of the Bonus card" ({RULE_TEXT}); '
+            "the dealer, like the player (clause 8), takes whichever total is better",
             meaning="how the dealer counts the Bonus card: chooses (with or without it, the "
             "better total), must_use (in every total, as an up card; over 21 busts) (cl. 7)",
             help="How the dealer counts the Bonus card: chooses (with or without it) or "
@@ -429,6 +451,10 @@ RULE_TABLE: tuple[Rule, ...] = (
         ("dealer naturals: ", "dealer naturals: "),
         default=DealerNatural.WITH_BONUS,
         clause=9,
+        source=f'clause 9: "a two-card dealer total of twenty-one is counted as a natural '
+        f'blackjack" ({RULE_TEXT}); read as either two own cards or one own card and the '
+        "Bonus card",
+        common=tuple(DealerNatural),
         meaning="two-card dealer 21s that are naturals: with_bonus, own_cards, bonus_card, "
         "none (cl. 9)",
         help="Which two-card dealer 21s are naturals.",
@@ -442,6 +468,7 @@ RULE_TABLE: tuple[Rule, ...] = (
         ("a dealer natural beats ", "a natural beats "),
         default=NaturalBeats.MULTI_CARD_21,
         clause=9,
+        source=f'clause 9: "beats any player total of 21 with three or more cards" ({RULE_TEXT})',
         meaning="what a dealer natural beats besides totals below 21: multi_card_21 (player "
         "21s of 3+ cards), non_blackjack (every player 21), nothing (ties every 21) (cl. 9)",
         help="Which player hands a dealer natural beats: 21s of 3+ cards, every "

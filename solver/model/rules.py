@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from solver.model.checks import MAX_NUMBER_TEXT, format_ratio, parse_ratio
 from solver.model.errors import RulesError
 from solver.model.paytable import MAX_PAY, Paytable
+from solver.model.rule_fields import RuleFields
 from solver.model.rule_table import (
     MAX_BLACKJACK_PAY,
     MAX_BONUS_RATIO,
@@ -61,26 +62,15 @@ TABULATED_RATIOS: tuple[Fraction, ...] = (
     Fraction(2),
 )
 
-#: Each rule's default, by name, for the fields of :class:`Rules`.
-_DEFAULTS: dict[str, Any] = {rule.name: rule.default for rule in RULE_TABLE}
-
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class Rules:
+class Rules(RuleFields):
     """Every rule and interpretation choice of the game; defaults follow ``docs/rules.md``.
 
-    One field per row of :data:`~solver.model.rule_table.RULE_TABLE`, in its order (a test
-    holds the two together), with the row's default.
+    One field per row of :data:`~solver.model.rule_table.RULE_TABLE`, in its order, with
+    the row's default (:class:`~solver.model.rule_fields.RuleFields`, written from the table).
     """
 
-    decks: int = _DEFAULTS["decks"]
-    bonus_ratio: Fraction = _DEFAULTS["bonus_ratio"]
-    paytable: Paytable = _DEFAULTS["paytable"]
-    blackjack_pays: Fraction = _DEFAULTS["blackjack_pays"]
-    dealer_stands_on: int = _DEFAULTS["dealer_stands_on"]
-    dealer_bonus: DealerBonus = _DEFAULTS["dealer_bonus"]
-    dealer_natural: DealerNatural = _DEFAULTS["dealer_natural"]
-    natural_beats: NaturalBeats = _DEFAULTS["natural_beats"]
     natural_beats_multi_card_21: bool | None = field(default=None, compare=False, repr=False)
     """Old yes/no spelling of ``natural_beats``, accepted on construction only.
 
@@ -286,62 +276,21 @@ class RulePreset(NamedTuple):
         }
 
 
-_RULE_TEXT = "Community Blackjack - Casino Edition rule text (shared/game-rules.txt)"
 _VEGAS_CARD = "Vegas 21 (Community Blackjack) rule card, playvegas21.com, as quoted in issue 14"
 _NOT_ON_CARD = (
     "not among the clauses of the Vegas 21 card quoted in issue 14; kept from casino-edition"
 )
 
-_CASINO_EDITION_RULES: tuple[PresetRule, ...] = (
-    PresetRule(
-        "decks", 6, f'clause 1: "played with 6 standard decks of playing cards" ({_RULE_TEXT})'
-    ),
-    PresetRule(
-        "bonus_ratio",
-        MIN_BONUS_RATIO,
-        f'clause 2: "the Bonus wager must be at least half of the main wager" ({_RULE_TEXT}); '
-        "the smallest allowed Bonus wager",
-    ),
-    PresetRule(
-        "paytable",
-        Paytable(),
-        "the rule text prints no Bonus pays (clause 4): an illustrative paytable, 15:4:1",
-    ),
-    PresetRule(
-        "blackjack_pays",
-        Fraction(3, 2),
-        f'clause 5: "their Ante will win immediately and be paid at a rate of 3:2" ({_RULE_TEXT})',
-    ),
-    PresetRule(
-        "dealer_stands_on",
-        18,
-        f'clause 7: "They have a total of at least eighteen, either with or without use of the '
-        f'Bonus card" ({_RULE_TEXT})',
-    ),
-    PresetRule(
-        "dealer_bonus",
-        DealerBonus.CHOOSES,
-        f'clause 7: "either with or without use of the Bonus card" ({_RULE_TEXT}); the '
-        "dealer, like the player (clause 8), takes whichever total is better",
-    ),
-    PresetRule(
-        "dealer_natural",
-        DealerNatural.WITH_BONUS,
-        f'clause 9: "a two-card dealer total of twenty-one is counted as a natural blackjack" '
-        f"({_RULE_TEXT}); read as either two own cards or one own card and the Bonus card",
-    ),
-    PresetRule(
-        "natural_beats",
-        NaturalBeats.MULTI_CARD_21,
-        f'clause 9: "beats any player total of 21 with three or more cards" ({_RULE_TEXT})',
-    ),
-)
+#: The rule text's reading: each rule's default, with the words it rests on.
+_CASINO_EDITION_RULES = tuple(PresetRule(r.name, r.default, r.source) for r in RULE_TABLE)
 
 
-def _kept(name: str) -> PresetRule:
-    """A casino-edition rule that the quoted Vegas 21 clauses leave as it is."""
-    base = next(rule for rule in _CASINO_EDITION_RULES if rule.name == name)
-    return PresetRule(name, base.value, _NOT_ON_CARD)
+def _with_the_rest_kept(own: tuple[PresetRule, ...]) -> tuple[PresetRule, ...]:
+    """Vegas 21's own rules, and every rule its quoted clauses leave as casino-edition's
+    (each in the table's order)."""
+    given = {rule.name: rule for rule in own}
+    kept = (PresetRule(r.name, r.default, _NOT_ON_CARD) for r in RULE_TABLE)
+    return tuple(given.get(rule.name, rule) for rule in kept)
 
 
 #: Every preset by name.
@@ -355,30 +304,27 @@ PRESETS: dict[PresetName, RulePreset] = {
     PresetName.VEGAS_21: RulePreset(
         PresetName.VEGAS_21,
         "Vegas 21 (Community Blackjack), as its maker's rule card reads clauses 5 and 9",
-        (
-            _kept("decks"),
-            _kept("bonus_ratio"),
-            PresetRule(
-                "paytable",
-                Paytable(),
-                "the Vegas 21 card does not print its Bonus paytable: the illustrative "
-                "15:4:1 is kept, so Bonus and round figures are illustrations",
-            ),
-            _kept("blackjack_pays"),
-            _kept("dealer_stands_on"),
-            _kept("dealer_bonus"),
-            PresetRule(
-                "dealer_natural",
-                DealerNatural.BONUS_CARD,
-                f'"a natural is a two-card 21 that must include the community card" '
-                f"({_VEGAS_CARD}); two own cards making 21 are an ordinary 21",
-            ),
-            PresetRule(
-                "natural_beats",
-                NaturalBeats.NON_BLACKJACK,
-                f'"if the dealer has blackjack and the player does not, the main wager loses" '
-                f"({_VEGAS_CARD}); a player 21 of two own cards included",
-            ),
+        _with_the_rest_kept(
+            (
+                PresetRule(
+                    "paytable",
+                    Paytable(),
+                    "the Vegas 21 card does not print its Bonus paytable: the illustrative "
+                    "15:4:1 is kept, so Bonus and round figures are illustrations",
+                ),
+                PresetRule(
+                    "dealer_natural",
+                    DealerNatural.BONUS_CARD,
+                    f'"a natural is a two-card 21 that must include the community card" '
+                    f"({_VEGAS_CARD}); two own cards making 21 are an ordinary 21",
+                ),
+                PresetRule(
+                    "natural_beats",
+                    NaturalBeats.NON_BLACKJACK,
+                    f'"if the dealer has blackjack and the player does not, the main wager '
+                    f'loses" ({_VEGAS_CARD}); a player 21 of two own cards included',
+                ),
+            )
         ),
         (
             "The player's blackjack (clause 5) is own card plus the Bonus card making 21, "

@@ -11,7 +11,7 @@ from solver.present.charts import title
 from solver.present.tables import Table
 
 if TYPE_CHECKING:
-    from solver.exact.chart_costs import ChartCheck, ChartCosts
+    from solver.results.charts import ChartCheck, ChartCosts
 
 
 def check_table(check: ChartCheck) -> Table:

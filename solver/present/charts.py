@@ -44,7 +44,7 @@ from solver.present.style import (
 from solver.present.wording import rules_sentence
 
 if TYPE_CHECKING:
-    from solver.exact.chart import Chart, ExceptionHand
+    from solver.results.charts import Chart, ExceptionHand
 
 #: Hit light orange, stand mid blue: apart for every common colour-vision deficiency and
 #: in greyscale (lightness differs by 22 L*), black letters readable on both.

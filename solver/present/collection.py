@@ -18,7 +18,7 @@ from solver.present.formats import ChartFormat
 from solver.present.style import signed_percent, significant_percent
 
 if TYPE_CHECKING:
-    from solver.exact.chart import Chart
+    from solver.results.charts import Chart
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from solver.model.errors import OutputError
 from solver.model.rules import Rules
 
 if TYPE_CHECKING:
-    from solver.exact.chart import Chart
+    from solver.results.charts import Chart
 
 #: The format each file extension stands for.
 EXTENSION_FORMATS: dict[str, str] = {

@@ -23,7 +23,7 @@ from solver.model.hands import describe_hand, hard_total
 from solver.present.charts import COLOURS
 
 if TYPE_CHECKING:
-    from solver.exact.graph import DecisionGraph
+    from solver.results.game import DecisionGraph
 
 
 class GraphFormat(StrEnum):

@@ -10,8 +10,7 @@ from solver.model.numbers import signed
 from solver.present.tables import Table, rules_notes
 
 if TYPE_CHECKING:
-    from solver.exact.protection import Counts, EffectsOfRemoval
-    from solver.exact.shoe_states import ShoeStates
+    from solver.results.protection import Counts, EffectsOfRemoval, ShoeStates
 
 #: What each wager column of the EOR table measures.
 WAGER_MEANINGS = {

@@ -12,8 +12,8 @@ from solver.model.numbers import number, signed
 from solver.present.tables import Table, rules_notes
 
 if TYPE_CHECKING:
-    from solver.sim.seats import TableEstimate
-    from solver.studies.seats import TableOfPlayers
+    from solver.results.seats import TableOfPlayers
+    from solver.results.simulation import TableEstimate
 
 
 def interval(estimate: TableEstimate, digits: int = 4) -> str:

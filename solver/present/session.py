@@ -1,6 +1,6 @@
 """``cbj session`` for people: the figures beside the normal approximation, and a plot.
 
-Pure: a :class:`~solver.exact.session.SessionResult` in, tables, a picture or an HTML
+Pure: a :class:`~solver.results.session.SessionResult` in, tables, a picture or an HTML
 page out.
 """
 
@@ -17,7 +17,7 @@ from solver.model.numbers import number
 from solver.present.tables import Table, rules_notes
 
 if TYPE_CHECKING:
-    from solver.exact.session import SessionResult
+    from solver.results.session import SessionResult
 
 
 class SessionFormat(StrEnum):

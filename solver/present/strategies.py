@@ -8,7 +8,7 @@ from solver.model.numbers import number, percent, signed
 from solver.present.tables import Table, rules_notes
 
 if TYPE_CHECKING:
-    from solver.exact.strategies import StrategiesResult
+    from solver.results.strategies import StrategiesResult
 
 
 def strategies_table(result: StrategiesResult) -> Table:

@@ -22,12 +22,11 @@ from solver.model.rules import RULE_TABLE, Rules, format_ratio
 from solver.present.formats import Format, rule_cell
 
 if TYPE_CHECKING:  # the renderers need only the shapes of these results
-    from solver.exact.bonus import BonusAnalysis
-    from solver.exact.game import Advice, GameResult
-    from solver.exact.paytable import PaySolution, SearchResult, Variants
-    from solver.exact.volatility import Volatility
-    from solver.sim import Estimate, SimulationResult
-    from solver.sim.stats import CounterStatistics
+    from solver.results.bonus import BonusAnalysis
+    from solver.results.game import Advice, GameResult
+    from solver.results.paytable import PaySolution, SearchResult, Variants
+    from solver.results.simulation import CounterStatistics, Estimate, SimulationResult
+    from solver.results.volatility import Volatility
 
 
 #: The wagers a simulation estimates, in the simulator's order (its ``Wager`` values).

@@ -27,8 +27,8 @@ from solver.present.style import amount, edge_percent, one_in, signed
 from solver.present.wording import rules_sentence
 
 if TYPE_CHECKING:
-    from solver.exact.game import GameResult
-    from solver.exact.volatility import Volatility
+    from solver.results.game import GameResult
+    from solver.results.volatility import Volatility
 
 #: The pages, in the navigation's order: path and name.
 PAGES = (

@@ -18,8 +18,8 @@ from solver.present.style import edge_percent
 from solver.present.workbench import PAGES, Progress, html_table, link, progress_html
 
 if TYPE_CHECKING:
-    from solver.exact.game import GameResult
-    from solver.exact.paytable import PaySolution, SearchResult
+    from solver.results.game import GameResult
+    from solver.results.paytable import PaySolution, SearchResult
 
 
 def _load(query: Mapping[str, str], paytable: object) -> str:

@@ -9,6 +9,7 @@ from solver.model.cards import value_label
 from solver.model.cells import Cell, cell_name
 from solver.model.counts import LABELS, Tags
 from solver.model.rules import Rules
+from solver.results.kinds import Kind
 
 #: A chart decision: (cell, Bonus card value).
 Decision = tuple[Cell, int]
@@ -82,3 +83,8 @@ class DealtShoes:
             "penetration": self.penetration,
             "decisions": [decision_name(d) for d in self.decisions],
         }
+
+
+#: Dealt shoes, kept by their rules, size, seed, penetration and decisions (``cbj indices``,
+#: ``cbj bet`` and ``cbj attack`` on the same settings deal them once).
+DEALT_SHOES: Kind[DealtShoes] = Kind("dealt-shoes", DealtShoes)

@@ -1,22 +1,13 @@
 """The Monte Carlo simulator: written from the rule text, independent of the exact solver.
 
-It imports only :mod:`solver.model` (cards, rules, outcome names and payoffs); exact
-figures to compare against are passed in by the caller.
+It imports only :mod:`solver.model` and the result types of :mod:`solver.results` (cards,
+rules, outcome names and payoffs; what a simulation returns); exact figures to compare
+against are passed in by the caller.
 """
 
-from solver.sim.counter import CountedRound, Counter, count_stacked, parse_bets
-from solver.sim.deal import SeatRound, card_code, deal_stacked, shoe_codes
-from solver.sim.hands import Wager
+from solver.sim.counter import CountedRound, count_stacked, parse_bets
+from solver.sim.deal import card_code, deal_stacked, shoe_codes
 from solver.sim.run import simulate
-from solver.sim.stats import (
-    ChiSquare,
-    CounterStatistics,
-    Estimate,
-    ExactFigure,
-    SeatStatistics,
-    SimulationResult,
-    chi_square_sf,
-)
 from solver.sim.strategies import (
     AlwaysStand,
     MimicDealer,
@@ -29,23 +20,13 @@ from solver.sim.strategies import (
 
 __all__ = [
     "AlwaysStand",
-    "ChiSquare",
     "CountedRound",
-    "Counter",
-    "CounterStatistics",
-    "Estimate",
-    "ExactFigure",
     "MimicDealer",
     "NeverBust",
-    "SeatRound",
-    "SeatStatistics",
-    "SimulationResult",
     "StandOn",
     "Strategy",
     "TableStrategy",
-    "Wager",
     "card_code",
-    "chi_square_sf",
     "count_stacked",
     "deal_stacked",
     "parse_bets",

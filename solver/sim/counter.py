@@ -20,22 +20,17 @@ import numpy.typing as npt
 
 from solver.model.cards import RANKS, SUITS, Card
 from solver.model.checks import is_whole
-from solver.model.counts import LABELS, Tags, rank_label
+from solver.model.counts import rank_label
 from solver.model.errors import CountError
 from solver.model.rules import Rules
-from solver.sim.deal import RANK_OF, SeatRound, Shoes, Table, card_code, play_round, settle
+from solver.results.simulation import MAX_UNITS, TRUE_COUNT_BUCKETS, Counter, SeatRound
+from solver.sim.deal import RANK_OF, Shoes, Table, card_code, play_round, settle
 from solver.sim.hands import Codes
 from solver.sim.strategies import Strategy
 
-#: Largest bet of a spread or a ramp, in units.
-MAX_UNITS = 1000
 #: Largest true count, in size, a ramp step or a wong-out point may name.
 MAX_TRUE_COUNT = 100
 CARDS_PER_DECK = 52
-
-#: True-count buckets for seat 1's round by true count: ``k`` holds true counts from ``k``
-#: to ``k + 1``; the first and last also hold every count below and above them.
-TRUE_COUNT_BUCKETS = tuple(range(-10, 11))
 
 
 def true_count_bucket(true_count: npt.NDArray[np.float64]) -> Codes:
@@ -111,96 +106,48 @@ def parse_ramp(text: str) -> tuple[tuple[float, int], ...]:
     return tuple(sorted(steps.items()))
 
 
-def default_ramp(spread: tuple[int, int]) -> tuple[tuple[float, int], ...]:
-    """The smallest bet up to a true count below 2, then one unit more per true count.
+# --- The counter's count and bets, on the simulator's arrays ------------------------------------
 
-    >>> default_ramp((1, 4))
-    ((2.0, 2), (3.0, 3), (4.0, 4))
+
+def tag_of_code(counter: Counter) -> Codes:
+    """The tag of each simulator card code 0..51."""
+    by_rank = np.array([counter.tags[rank_label(r)] for r in RANKS], dtype=np.intp)
+    tags: Codes = by_rank[RANK_OF]
+    return tags
+
+
+def true_counts(
+    counter: Counter, running: Codes, seen: Codes, left: Codes
+) -> npt.NDArray[np.float64]:
+    """Running count, less its expected drift, per deck not yet dealt.
+
+    The drift is what ``seen`` cards of an average deck would add, so an unbalanced
+    count (KO, an ace count) is read against it, as ``cbj count`` reads it; for a
+    balanced count it is 0.  Integer arithmetic up to one division, so a whole true
+    count lands exactly on its ramp step.
     """
-    low, high = spread
-    return tuple((float(k), low + k - 1) for k in range(2, high - low + 2))
+    drift_free = CARDS_PER_DECK * running - counter.deck_sum * seen
+    counts: npt.NDArray[np.float64] = drift_free / left
+    return counts
 
 
-@dataclass(frozen=True, slots=True)
-class Counter:
-    """A counter's count, spread, bet ramp and wong-out point.
+def bet_units(counter: Counter, true_count: npt.NDArray[np.float64]) -> Codes:
+    """The main bet in units at each true count; 0 where the counter sits out."""
+    low, high = counter.spread
+    thresholds = np.array([t for t, _ in counter.steps], dtype=np.float64)
+    ramp_units = np.array([low] + [u for _, u in counter.steps], dtype=np.intp)
+    reached = np.searchsorted(thresholds, true_count, side="right")  # 0: below every step
+    bet: Codes = np.clip(ramp_units[reached], low, high)
+    if counter.wong_out is not None:
+        bet[true_count < counter.wong_out] = 0
+    return bet
 
-    ``ramp`` is a list of steps ``(true count, units)`` in increasing true count: the bet
-    is the units of the highest step reached (the spread's minimum below the first),
-    clamped to the spread.  With ``wong_out`` the counter sits out every round whose true
-    count is below it.
-    """
 
-    name: str
-    tags: Tags
-    spread: tuple[int, int] = (1, 8)
-    ramp: tuple[tuple[float, int], ...] | None = None
-    wong_out: float | None = None
-
-    def __post_init__(self) -> None:
-        if sorted(self.tags) != sorted(LABELS):
-            raise CountError(f"count {self.name!r} must tag every rank {' '.join(LABELS)}")
-        low, high = self.spread
-        if not 1 <= low <= high <= MAX_UNITS:
-            raise CountError(f"spread {low}-{high} must satisfy 1 <= MIN <= MAX <= {MAX_UNITS}")
-        if [t for t, _ in self.steps] != sorted({t for t, _ in self.steps}):
-            raise CountError("ramp steps must be in increasing true count, each once")
-
-    @property
-    def steps(self) -> tuple[tuple[float, int], ...]:
-        """The ramp's steps (the default ramp when none was given)."""
-        return self.ramp if self.ramp is not None else default_ramp(self.spread)
-
-    @property
-    def tag_of_code(self) -> Codes:
-        """The tag of each simulator card code 0..51."""
-        by_rank = np.array([self.tags[rank_label(r)] for r in RANKS], dtype=np.intp)
-        tags: Codes = by_rank[RANK_OF]
-        return tags
-
-    @property
-    def deck_sum(self) -> int:
-        """Sum of the tags of one deck's 52 cards (0 for a balanced count)."""
-        return 4 * sum(self.tags.values())
-
-    def true_counts(self, running: Codes, seen: Codes, left: Codes) -> npt.NDArray[np.float64]:
-        """Running count, less its expected drift, per deck not yet dealt.
-
-        The drift is what ``seen`` cards of an average deck would add, so an unbalanced
-        count (KO, an ace count) is read against it, as ``cbj count`` reads it; for a
-        balanced count it is 0.  Integer arithmetic up to one division, so a whole true
-        count lands exactly on its ramp step.
-        """
-        drift_free = CARDS_PER_DECK * running - self.deck_sum * seen
-        counts: npt.NDArray[np.float64] = drift_free / left
-        return counts
-
-    def units(self, true_count: npt.NDArray[np.float64]) -> Codes:
-        """The main bet in units at each true count; 0 where the counter sits out."""
-        low, high = self.spread
-        thresholds = np.array([t for t, _ in self.steps], dtype=np.float64)
-        ramp_units = np.array([low] + [u for _, u in self.steps], dtype=np.intp)
-        reached = np.searchsorted(thresholds, true_count, side="right")  # 0: below every step
-        bet: Codes = np.clip(ramp_units[reached], low, high)
-        if self.wong_out is not None:
-            bet[true_count < self.wong_out] = 0
-        return bet
-
-    def size_up(self, shoes: Shoes, n: int) -> tuple[npt.NDArray[np.float64], Codes]:
-        """True count and bet on lanes ``0..n-1`` whose round has begun, before its deal."""
-        seen = shoes.start[:n]
-        true_count = self.true_counts(shoes.running[:n], seen, shoes.size - seen)
-        return true_count, self.units(true_count)
-
-    def to_json(self) -> dict[str, object]:
-        """The count, spread, ramp and wong-out point as JSON values."""
-        return {
-            "system": self.name,
-            "tags": dict(self.tags),
-            "spread": list(self.spread),
-            "ramp": [{"true_count": t, "units": u} for t, u in self.steps],
-            "wong_out": self.wong_out,
-        }
+def size_up(counter: Counter, shoes: Shoes, n: int) -> tuple[npt.NDArray[np.float64], Codes]:
+    """True count and bet on lanes ``0..n-1`` whose round has begun, before its deal."""
+    seen = shoes.start[:n]
+    true_count = true_counts(counter, shoes.running[:n], seen, shoes.size - seen)
+    return true_count, bet_units(counter, true_count)
 
 
 #: A counter's bets: spread, ramp (None: the default) and wong-out true count.
@@ -257,12 +204,12 @@ def count_stacked(
     codes = np.array([card_code(c) for c in cards], dtype=np.uint8)
     cut = max(1, round(penetration * len(codes)))
     table = Table.make(rules, strategy, codes, seats, cut)
-    shoes = Shoes(codes, 1, None, cut, counter.tag_of_code)
+    shoes = Shoes(codes, 1, None, cut, tag_of_code(counter))
     played: list[CountedRound] = []
     for _ in range(rounds):
         shoes.begin_round(1)
         running, start = int(shoes.running[0]), int(shoes.start[0])
-        true_count, units = counter.size_up(shoes, 1)
+        true_count, units = size_up(counter, shoes, 1)
         main, bonus = play_round(shoes, 1, table)
         dealt = tuple(_card_of(int(c)) for c in shoes.rows[start : shoes.next[0]])
         played.append(

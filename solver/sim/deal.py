@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
 
 import numpy as np
@@ -12,20 +11,11 @@ import numpy.typing as npt
 
 from solver.model.cards import SUITS, Card, Shoe
 from solver.model.errors import ShoeError
-from solver.model.outcomes import MAIN_OUTCOMES, MainOutcome, as_outcome
+from solver.model.outcomes import MAIN_OUTCOMES, as_outcome
 from solver.model.paytable import BONUS_TIERS, Tier
 from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Rules
-from solver.sim.hands import (
-    BLACKJACK,
-    LOSE,
-    PUSH,
-    WIN,
-    Codes,
-    Flags,
-    hand_space,
-    payoffs,
-    totals_with_bonus,
-)
+from solver.results.simulation import SeatRound, payoffs
+from solver.sim.hands import BLACKJACK, LOSE, PUSH, WIN, Codes, Flags, hand_space, totals_with_bonus
 from solver.sim.strategies import Strategy, compile_strategy
 
 #: Card code = 4 * rank order + suit index (as in ``Shoe.counts``); value and rank by code.
@@ -284,18 +274,6 @@ def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
     main[standing & ((player_total > dealer_total[None, :]) | dealer_bust[None, :])] = WIN
     main[blackjack] = BLACKJACK
     return main, bonus_outcome
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRound:
-    """How one seat's round ended, from a stacked shoe."""
-
-    main: MainOutcome
-    bonus: str
-    """The Bonus tier reached (its name), or ``lose``."""
-    main_net: Fraction
-    bonus_net: Fraction
-    round_net: Fraction
 
 
 def deal_stacked(

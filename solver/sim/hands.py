@@ -6,30 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
-from fractions import Fraction
 from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import ValueCounts
-from solver.model.outcomes import MAIN_OUTCOMES, bonus_pay, main_payoffs
-from solver.model.rules import Rules
 
 Codes = npt.NDArray[np.intp]
 Flags = npt.NDArray[np.bool_]
 
 BLACKJACK, WIN, PUSH, LOSE = range(4)  # the order of MAIN_OUTCOMES
-
-
-class Wager(StrEnum):
-    """The figures a simulation estimates per seat and round."""
-
-    MAIN = "main"
-    BONUS = "bonus"
-    ROUND = "round"
-    """Main net plus ``bonus_ratio`` times Bonus net."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -148,15 +135,3 @@ def totals_with_bonus() -> Codes:
     total: Codes = np.where(counted <= 21, counted, 0).astype(np.intp)
     total.flags.writeable = False
     return total
-
-
-def payoffs(rules: Rules) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
-    """Net result per unit of each main outcome and each Bonus outcome, in code order.
-
-    The Bonus codes are the paytable's tiers, best first, then the wager lost.
-    """
-    main = main_payoffs(rules)
-    return (
-        tuple(main[o] for o in MAIN_OUTCOMES),
-        tuple(bonus_pay(rules.paytable, o) for o in rules.paytable.outcomes),
-    )

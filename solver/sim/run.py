@@ -15,15 +15,19 @@ from solver.model.checks import check_rounds, check_seed, whole_in
 from solver.model.errors import ShoeError, SimulationError
 from solver.model.parallel import check_jobs, parallel_map
 from solver.model.rules import Rules
-from solver.sim import kernel as sim_kernel
-from solver.sim.counter import TRUE_COUNT_BUCKETS, Counter, true_count_bucket
-from solver.sim.deal import Shoes, Table, play_round, shoe_codes
-from solver.sim.hands import (
-    Codes,
+from solver.results.simulation import (
+    TRUE_COUNT_BUCKETS,
+    Counter,
+    CounterStatistics,
+    ExactFigure,
+    SimulationResult,
     Wager,
     payoffs,
 )
-from solver.sim.stats import CounterStatistics, ExactFigure, SimulationResult
+from solver.sim import kernel as sim_kernel
+from solver.sim.counter import bet_units, size_up, tag_of_code, true_count_bucket, true_counts
+from solver.sim.deal import Shoes, Table, play_round, shoe_codes
+from solver.sim.hands import Codes
 from solver.sim.strategies import Strategy
 
 #: Rounds per chunk: the unit of work and of seeding, fixed so results do not depend on jobs.
@@ -109,7 +113,7 @@ def _run_chunk(
         lanes = min(rounds, FRESH_LANES)
     else:
         lanes = max(1, min(PENETRATION_LANES, rounds // SESSION_ROUNDS))
-    tags = None if counter is None else counter.tag_of_code
+    tags = None if counter is None else tag_of_code(counter)
     rng = np.random.default_rng(seed)
     shoes = Shoes(table.cards, lanes, rng, table.cut, tags)
     if counter is not None and table.cut is not None:
@@ -132,17 +136,17 @@ def _run_chunk(
         for sums, seen in dealt:
             squares += [float(np.dot(x, x)) for x in sums]
             if tally is not None and counter is not None and seen is not None:
-                running, start, main_0, bonus_0 = seen  # Counter.size_up's reading
-                true_count = counter.true_counts(running, start, shoes.size - start)
+                running, start, main_0, bonus_0 = seen  # size_up's reading
+                true_count = true_counts(counter, running, start, shoes.size - start)
                 unit_net = main_pay[main_0] + ratio * bonus_pay[bonus_0]
-                tally.record(counter.units(true_count), true_count, unit_net)
+                tally.record(bet_units(counter, true_count), true_count, unit_net)
         return _Tally(joint, squares, tally)
     done = 0
     while done < rounds:
         n = min(lanes, rounds - done)
         if tally is not None and counter is not None:
             shoes.begin_round(n)  # the counter sizes up the shoe before the deal begins it
-            true_count, units = counter.size_up(shoes, n)
+            true_count, units = size_up(counter, shoes, n)
         main, bonus = play_round(shoes, n, table)
         for seat in range(table.seats):
             cells = np.bincount(main[seat] * kinds + bonus[seat], minlength=4 * kinds)

@@ -8,41 +8,8 @@ which the table-round's SD and the standard error of its mean follow directly.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any
 
-from solver.sim.hands import Wager
-from solver.sim.stats import Z95, SimulationResult
-
-
-@dataclass(frozen=True, slots=True)
-class TableEstimate:
-    """The casino's mean result per table-round of one wager, with its SD and 95% interval."""
-
-    seats: int
-    wager: Wager
-    hold: float
-    """Mean casino win per table-round (the negative of the seats' total net)."""
-    standard_error: float
-    standard_deviation: float
-    """SD of the casino's result per table-round."""
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        """95% confidence interval of the hold (normal approximation)."""
-        half = Z95 * self.standard_error
-        return (self.hold - half, self.hold + half)
-
-    def to_json(self) -> dict[str, Any]:
-        """The estimate as JSON."""
-        return {
-            "seats": self.seats,
-            "wager": self.wager.value,
-            "hold": self.hold,
-            "standard_error": self.standard_error,
-            "ci95": list(self.ci95),
-            "sd": self.standard_deviation,
-        }
+from solver.results.simulation import SimulationResult, TableEstimate, Wager
 
 
 def table_estimate(result: SimulationResult, wager: Wager | str) -> TableEstimate:

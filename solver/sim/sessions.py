@@ -17,8 +17,8 @@ from solver.model.cards import Card, Shoe
 from solver.model.checks import whole_in
 from solver.model.errors import SimulationError
 from solver.model.rules import Rules
+from solver.results.simulation import payoffs
 from solver.sim.deal import Shoes, Table, play_round, shoe_codes
-from solver.sim.hands import payoffs
 from solver.sim.strategies import Strategy
 
 

@@ -1,11 +1,13 @@
-"""The stores of solved results: one protocol, a disk store and a memory store.
+"""The stores of results: a disk store and a memory store, one generic fetch-or-compute.
 
-:class:`~solver.store.protocol.Store` is what both stores implement: games, best charts
-and effects of removal, each looked up by its inputs or computed and kept.
-:class:`~solver.store.disk.DiskCache` keeps them between runs in a private SQLite file
+Both implement :class:`~solver.results.kinds.Store`: :meth:`fetch` of a
+:class:`~solver.results.kinds.Kind` of result by its :class:`~solver.results.kinds.Key`,
+found kept or computed and kept, whatever the kind.
+:class:`~solver.store.disk.DiskCache` keeps results between runs in a private SQLite file
 (what ``cbj`` uses), :class:`~solver.store.memory.MemoryCache` for the life of the object.
 Their parts: :mod:`~solver.store.fingerprint` (the computing code's hash, part of every
-key), :mod:`~solver.store.codecs` (results as plain JSON values),
+key), :mod:`~solver.store.codecs` (results as plain JSON values: the registry of compact
+codecs), :mod:`~solver.store.fields` (any other result, field by field),
 :mod:`~solver.store.payload` (the sectioned zlib format) and :mod:`~solver.store.digest`.
 
 This package imports none of them: ``cbj`` loads the disk store only when a command uses

@@ -1,38 +1,42 @@
-"""Codecs of the store: solved games, best charts and effects of removal as plain JSON values.
+"""Codecs of the store: each kind of result as plain JSON values, and the one registry of them.
 
-Plain data only, so that decoding an entry can never execute code; exact numbers keep
-their full precision as integers (JSON integers have no size limit), a float game's
-columns are the Base64 text of their doubles, bit for bit.  Only what outputs need is
-encoded, compactly: exact values as integer numerators over one denominator per hand size,
-columns that an identity recovers left out, hand spaces rebuilt from their smallest hands
-(a player's solution against one Bonus card: :mod:`solver.store.solutions`).
-Every decoder raises on a malformed document (the store then recomputes the entry).
-"""
+Games, best charts, effects of removal and simulations have compact codecs of their own
+(:data:`CODECS`); any other kind of result is stored field by field
+(:mod:`solver.store.fields`), so a new kind needs nothing here.  Plain data only, so that
+decoding an entry can never execute code; exact numbers keep their full precision as
+integers (JSON integers have no size limit), a float game's columns are the Base64 text of
+their doubles, bit for bit.  Only what outputs need is encoded, compactly: exact values as
+integer numerators over one denominator per hand size, columns that an identity recovers
+left out, hand spaces rebuilt from their smallest hands (a player's solution against one
+Bonus card: :mod:`solver.store.solutions`).
+Every decoder raises on a malformed document (the store then recomputes the entry)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import fields, is_dataclass, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from solver.exact.bonus import BonusAnalysis, BonusLine
-from solver.exact.game import GameResult, RoundLine, Start
 from solver.model.cards import Card, parse_cards
 from solver.model.cells import Action
 from solver.model.checks import is_whole
 from solver.model.outcomes import as_outcome
 from solver.model.rules import Rules
+from solver.results.bonus import BonusAnalysis, BonusLine
+from solver.results.charts import CHART, Chart, ExceptionHand
+from solver.results.game import GAME, GameResult, RoundLine, Start
+from solver.results.kinds import Kind
+from solver.results.protection import EFFECTS, EffectsOfRemoval, WholeDeck
+from solver.results.simulation import SIMULATION, ExactFigure, SimulationResult, Wager
+from solver.store.fields import decode_fields, encode_fields
 from solver.store.payload import Json, Section
 from solver.store.solutions import decode_solution, encode_solution
 
-if TYPE_CHECKING:
-    from solver.exact.chart import Chart
+if TYPE_CHECKING:  # the player's solver (and numpy) load only to encode or decode solutions
     from solver.exact.player import Number, PlayerSolution
-    from solver.exact.protection import EffectsOfRemoval
-    from solver.sim import (
-        SimulationResult,  # numpy and the solver load only to encode or decode what needs them
-    )
+
+T = TypeVar("T")
 
 # Numbers: exact ones as [numerator, denominator], floats as themselves.
 
@@ -64,6 +68,7 @@ def cards_text(cards: Iterable[Card]) -> list[str]:
 
 def encode_game(game: GameResult[Any]) -> dict[str, Json]:
     """A solved game as plain JSON values (see :func:`decode_game`)."""
+    solutions = cast("Mapping[int, PlayerSolution]", game.solutions)  # the solver's own
     bonus = None
     if game.bonus is not None:
         bonus = {
@@ -87,7 +92,7 @@ def encode_game(game: GameResult[Any]) -> dict[str, Json]:
             ]
             for s in game.starts
         ],
-        "solutions": [encode_solution(game.solutions[c]) for c in game.solutions],
+        "solutions": [encode_solution(solutions[c]) for c in solutions],
         "bonus": bonus,
         "round_lines": [[_q(line.net), _number(line.probability)] for line in game.round_lines],
     }
@@ -185,8 +190,6 @@ def encode_chart(chart: Chart) -> dict[str, Json]:
 
 def decode_chart(doc: dict[str, Json]) -> Chart:
     """Inverse of :func:`encode_chart`."""
-    from solver.exact.chart import Chart, ExceptionHand  # the chart code, when read
-
     return Chart(
         Rules.from_canonical(doc["rules"]),
         {((bool(s), int(t)), int(b)): Action(a) for s, t, b, a in doc["actions"]},
@@ -245,9 +248,6 @@ def encode_effects(effects: EffectsOfRemoval[Any]) -> dict[str, Json]:
 
 def decode_effects(doc: dict[str, Json]) -> EffectsOfRemoval[Any]:
     """Inverse of :func:`encode_effects`; raises on any malformed document."""
-    # The EOR code (and numpy) load only when effects of removal are read.
-    from solver.exact.protection import EffectsOfRemoval, WholeDeck
-
     whole = doc["whole_deck"]
     exact = None if whole["exact"] is None else _unfigures(whole["exact"])
     return EffectsOfRemoval(
@@ -290,10 +290,6 @@ def encode_simulation(result: SimulationResult) -> dict[str, Json]:
 
 def decode_simulation(doc: dict[str, Json]) -> SimulationResult:
     """The inverse of :func:`encode_simulation`."""
-    # Imported here: the simulator loads numpy, which a cache hit on a game never needs.
-    from solver.sim import ExactFigure, SimulationResult
-    from solver.sim.hands import Wager
-
     exact = {
         Wager(wager): ExactFigure(
             _unnumber(mean),
@@ -316,38 +312,47 @@ def decode_simulation(doc: dict[str, Json]) -> SimulationResult:
     )
 
 
-def with_removed(value: Any, removed: tuple[Card, ...]) -> Any:
-    """A stored result with the caller's removed cards, in the caller's order (a store's key
-    sorts them; the result carries them as given)."""
-    if isinstance(value, GameResult):
-        bonus = value.bonus
-        if bonus is not None:
-            bonus = replace(bonus, removed=removed)
-        return replace(value, removed=removed, bonus=bonus)
-    if is_dataclass(value) and any(f.name == "removed" for f in fields(value)):
-        return replace(value, removed=removed)  # type: ignore[type-var]
-    return value
+def with_removed(value: T, removed: tuple[Card, ...]) -> T:
+    """A stored result with the caller's removed cards, in the caller's order (a key sorts
+    them; the result carries them as given): the result's own, and those of each of its
+    fields that carries some (a game's Bonus analysis)."""
+    if not (is_dataclass(value) and not isinstance(value, type)):
+        return value
+    if not any(f.name == "removed" for f in fields(value)):
+        return value
+    inner = {
+        f.name: replace(part, removed=removed)
+        for f in fields(value)
+        if f.name != "removed"
+        and is_dataclass(part := getattr(value, f.name))
+        and not isinstance(part, type)
+        and any(g.name == "removed" for g in fields(part))
+    }
+    return replace(value, removed=removed, **inner)
 
 
-def _encode_study(value: Any) -> dict[str, Json]:
-    """A study (see :mod:`solver.store.studies`) as the store's document."""
-    from solver.store.studies import encode_study
-
-    return {"study": encode_study(value)}
+#: An encoder of a result into plain JSON values, and its decoder.
+Codec = tuple[Callable[[Any], dict[str, Json]], Callable[[dict[str, Json]], Any]]
 
 
-def _decode_study(doc: dict[str, Json]) -> Any:
-    """Inverse of :func:`_encode_study`."""
-    from solver.store.studies import decode_study
+def _fields_codec(kind: Kind[Any]) -> Codec:
+    """The field-by-field codec (:mod:`solver.store.fields`) of a kind of result."""
+    return (
+        lambda value: {"fields": encode_fields(value)},
+        lambda doc: decode_fields(kind.shape, doc["fields"]),
+    )
 
-    return decode_study(doc["study"])
 
-
-#: Each kind of entry's encoder and decoder.
-CODECS: dict[str, tuple[Callable[[Any], dict[str, Json]], Callable[[dict[str, Json]], Any]]] = {
-    "game": (encode_game, decode_game),
-    "chart": (encode_chart, decode_chart),
-    "eor": (encode_effects, decode_effects),
-    "simulation": (encode_simulation, decode_simulation),
-    "study": (_encode_study, _decode_study),
+#: The compact codec of each kind of result that has one, by the kind's name: the one
+#: registry of codecs.  Any other kind is stored field by field (:func:`codec_of`).
+CODECS: dict[str, Codec] = {
+    GAME.name: (encode_game, decode_game),
+    CHART.name: (encode_chart, decode_chart),
+    EFFECTS.name: (encode_effects, decode_effects),
+    SIMULATION.name: (encode_simulation, decode_simulation),
 }
+
+
+def codec_of(kind: Kind[Any]) -> Codec:
+    """How results of ``kind`` are stored: its compact codec, else field by field."""
+    return CODECS.get(kind.name) or _fields_codec(kind)

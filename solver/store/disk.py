@@ -1,30 +1,37 @@
-"""The disk store: solved games, charts and effects of removal kept between runs of ``cbj``.
+"""The disk store: results of every kind kept between runs of ``cbj``.
 
 The library never stores on its own: functions take ``cache=`` (a
-:class:`~solver.store.protocol.Store`).  :func:`default_cache` is the disk store ``cbj``
-uses.  Storage is one SQLite database (standard library) in a private folder.  SQLite gives
-atomic writes that several ``cbj`` processes can share, and least-recently-used eviction is
-one ``ORDER BY``.  Each entry's payload is the sectioned, zlib-compressed JSON of
-:mod:`solver.store.payload`, encoded by :mod:`solver.store.codecs`: plain data only, so
-loading an entry can never execute code (nothing here uses pickle); about 2.4 MB for a
-six-deck exact game and 1.2 MB for a float one.  A game's per-hand solutions, nearly all
-of it, are read from the database and decoded only when first used: a repeated ``cbj
-solve`` reads a few kilobytes (the entry's head) and loads neither numpy nor the solver.
-Solutions wanted after their entry was evicted or replaced are solved again, silently.
-Within one process, the last few entries decoded or stored are kept
-(:data:`RECENT_ENTRIES`): reading one again still reads and verifies its head, but does
-not decode it again.
+:class:`~solver.results.kinds.Store`): one :meth:`DiskCache.fetch` of a kind of result
+(:class:`~solver.results.kinds.Kind`: games, charts, effects of removal, the report's
+studies, any other) by its :class:`~solver.results.kinds.Key`.  :func:`default_cache` is the
+disk store ``cbj`` uses.  Storage is one SQLite database (standard library) in a private
+folder.  SQLite gives atomic writes that several ``cbj`` processes can share, and
+least-recently-used eviction is one ``ORDER BY``.  Each entry's payload is the sectioned,
+zlib-compressed JSON of :mod:`solver.store.payload`, encoded by :mod:`solver.store.codecs`:
+plain data only, so loading an entry can never execute code (nothing here uses pickle);
+about 2.4 MB for a six-deck exact game and 1.2 MB for a float one.  A game's per-hand
+solutions, nearly all of it, are read from the database and decoded only when first used: a
+repeated ``cbj solve`` reads a few kilobytes (the entry's head) and loads neither numpy nor
+the solver.  Solutions wanted after their entry was evicted or replaced are solved again,
+silently.  Within one process, the last few entries decoded or stored are kept
+(:data:`RECENT_ENTRIES`): reading one again still reads and verifies its head, but does not
+decode it again.
 
 Safety rules:
 
 * the key is a hash of everything that changes a result, in canonical form (rules,
-  sorted removed cards, exact or float, kind of result) and of the computing code
-  (:func:`~solver.store.fingerprint.code_fingerprint`);
+  sorted removed cards, exact or float, kind of result, any settings) and of the computing
+  code (:func:`~solver.store.fingerprint.code_fingerprint`);
 * every entry carries a SHA-256 checksum of its key and head, and the head holds the
   SHA-256 of each part decoded later (the solutions), checked when that part is first
-  used.  An entry that fails a checksum or does not decode is recomputed with one line of
-  warning.  The checksums guard against damage, not against a writer: whoever can write
+  used.  The checksums guard against damage, not against a writer: whoever can write
   the database can write an entry and its checksum, which is why no one but its owner may;
+* a hit is still checked for what cannot be right: each section inflates to at most
+  :data:`~solver.store.payload.MAX_SECTION_BYTES` (so a "zlib bomb" cannot take the memory),
+  every number in it is finite, and the result it decodes to names the rules, removed
+  cards and arithmetic its key does (:meth:`~solver.results.kinds.Key.refuses`);
+* an entry that fails any of these, or does not decode, is recomputed with one line of
+  warning;
 * the folder is resolved once (symbolic links followed), and what it resolves to is
   checked: created private (0700), a folder or database owned by another user or writable
   by group or others is not read, nor a database that is a symbolic link (one line of
@@ -43,14 +50,14 @@ import os
 import sqlite3
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from solver.exact.game import GameResult
-from solver.store.codecs import CODECS, StoredSolutions, cards_text, with_removed
+from solver.results.kinds import Key, Kind
+from solver.store.codecs import StoredSolutions, codec_of, with_removed
 from solver.store.digest import sha256
 from solver.store.fingerprint import code_fingerprint, remembered_fingerprint
 from solver.store.folder import Unusable, check_owned_private, describe, shortened, too_long
@@ -59,11 +66,6 @@ from solver.store.payload import head_of, pack, unpack
 if TYPE_CHECKING:  # a cache hit works on the folder's name alone, without pathlib
     from pathlib import Path
 
-    from solver.exact.chart import Chart
-    from solver.exact.protection import EffectsOfRemoval
-    from solver.model.cards import Card
-    from solver.model.rules import Rules
-    from solver.sim import SimulationResult
 
 #: Default size cap of the cache, in bytes of stored payload.
 DEFAULT_MAX_BYTES = 500 * 1024 * 1024
@@ -72,7 +74,6 @@ DIR_VARIABLE = "CBJ_CACHE_DIR"
 MAX_MB_VARIABLE = "CBJ_CACHE_MAX_MB"
 DATABASE_NAME = "cache.sqlite3"
 
-Kind = Literal["game", "chart", "eor", "simulation", "study"]
 T = TypeVar("T")
 
 
@@ -279,24 +280,10 @@ class DiskCache:
         with closing(connection):
             yield connection
 
-    def key(
-        self,
-        kind: Kind,
-        rules: Rules,
-        removed: Iterable[Card],
-        exact: bool,
-        settings: Mapping[str, Any] | None = None,
-    ) -> str:
-        """The entry's key: a hash of the canonical inputs and of the computing code."""
-        canonical: dict[str, Any] = {
-            "kind": kind,
-            "rules": rules.canonical(),
-            "removed": sorted(cards_text(removed)),
-            "exact": exact,
-            "code": self.fingerprint,
-        }
-        if settings is not None:  # a simulation's: rounds, seed, shoe, strategy
-            canonical["settings"] = dict(settings)
+    def digest(self, kind: Kind[Any], key: Key) -> str:
+        """The entry's key in the database: a hash of the kind, the key in canonical form
+        and the computing code."""
+        canonical = {"kind": kind.name, **key.canonical(), "code": self.fingerprint}
         text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
         return sha256(text.encode())
 
@@ -305,18 +292,21 @@ class DiskCache:
         """SHA-256 of the key and the entry's head (which holds its parts' digests)."""
         return sha256(key.encode() + b"\0" + head_of(payload))
 
-    def load(self, kind: Kind, key: str) -> Any | None:
-        """The decoded entry under ``key``, or ``None`` if missing, bad or unreadable."""
+    def load(self, kind: Kind[T], digest: str, key: Key | None = None) -> T | None:
+        """The decoded entry ``digest`` (its :meth:`digest`), or ``None`` if missing, bad,
+        unreadable or (given its ``key``) not a result for that key."""
         with self._connection() as db:
-            return None if db is None else self._load(db, kind, key)
+            return None if db is None else self._load(db, kind, digest, key)
 
-    def _load(self, db: sqlite3.Connection, kind: Kind, key: str) -> Any | None:
+    def _load(
+        self, db: sqlite3.Connection, kind: Kind[T], digest: str, key: Key | None
+    ) -> T | None:
         """:meth:`load` on an open database."""
         try:
             row = db.execute(
                 "SELECT kind, typeof(payload), rowid, checksum,"
                 " used = (SELECT MAX(used) FROM entries) FROM entries WHERE key = ?",
-                (key,),
+                (digest,),
             ).fetchone()
         except sqlite3.Error as error:
             self._give_up(f"{self.path}: {describe(error)}")
@@ -325,24 +315,28 @@ class DiskCache:
             return None
         stored_kind, payload_type, rowid, checksum, latest = row
         try:
-            if stored_kind != kind or payload_type != "blob":
+            if stored_kind != kind.name or payload_type != "blob":
                 raise ValueError("wrong kind of entry")
-            value = self._decoded(db, kind, key, rowid, checksum)
+            value: T = self._decoded(db, kind, digest, rowid, checksum)
+            refused = None if key is None else key.refuses(value)
+            if refused is not None:
+                raise ValueError(refused)
         except Exception as error:  # any malformed entry is recomputed, never trusted
-            self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
-            self._execute(db, "DELETE FROM entries WHERE key = ?", (key,))
+            self.warn(f"cache entry {digest[:12]} is corrupt ({error}); recomputing it")
+            _forget(self._file, digest)
+            self._execute(db, "DELETE FROM entries WHERE key = ?", (digest,))
             return None
         if not latest:  # the most recently used entry needs no write to stay so
             self._execute(
                 db,
                 "UPDATE entries SET used = (SELECT COALESCE(MAX(used), 0) + 1 FROM entries)"
                 " WHERE key = ?",
-                (key,),
+                (digest,),
             )
         return value
 
     def _decoded(
-        self, db: sqlite3.Connection, kind: Kind, key: str, rowid: int, checksum: str
+        self, db: sqlite3.Connection, kind: Kind[Any], key: str, rowid: int, checksum: str
     ) -> Any:
         """The entry at ``rowid``, its head read and checked (its deferred parts are read
         when first used); raises if it is not the entry ``checksum`` names."""
@@ -355,7 +349,7 @@ class DiskCache:
         value = _recall(self._file, key, checksum)
         if value is None:
             whole = partial(self._payload, key, checksum)
-            value = CODECS[kind][1](unpack(head, whole))
+            value = codec_of(kind)[1](unpack(head, whole))
             _remember(self._file, key, checksum, value)
         return value
 
@@ -383,10 +377,11 @@ class DiskCache:
             return False
         return True
 
-    def store(self, kind: Kind, key: str, value: Any) -> None:
-        """Encode and store ``value`` under ``key``, then evict down to the size cap."""
+    def store(self, kind: Kind[T], key: str, value: T) -> None:
+        """Encode and store ``value`` under ``key`` (its :meth:`digest`), then evict down to
+        the size cap."""
         try:
-            payload = pack(CODECS[kind][0](value))
+            payload = pack(codec_of(kind)[0](value))
         except ValueError as error:  # a figure JSON cannot hold (not finite): kept unstored
             self.warn(f"cache entry {key[:12]} not stored ({error})")
             return
@@ -400,7 +395,7 @@ class DiskCache:
                 db.execute(
                     "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?,"
                     " (SELECT COALESCE(MAX(used), 0) + 1 FROM entries))",
-                    (key, kind, self.fingerprint, payload, checksum, len(payload)),
+                    (key, kind.name, self.fingerprint, payload, checksum, len(payload)),
                 )
                 self._evict(db)
                 db.execute("COMMIT")
@@ -423,80 +418,34 @@ class DiskCache:
             db.execute("DELETE FROM entries WHERE key = ?", (key,))
             total -= size
 
-    def fetch(
-        self,
-        kind: Kind,
-        rules: Rules,
-        removed: Iterable[Card],
-        exact: bool,
-        compute: Callable[[], T],
-        settings: Mapping[str, Any] | None = None,
-    ) -> T:
-        """The cached result for these inputs, else ``compute()`` stored for next time."""
-        removed = tuple(removed)
+    def fetch(self, kind: Kind[T], key: Key, compute: Callable[[], T]) -> T:
+        """The result of ``kind`` stored under ``key``, else ``compute()`` stored for next
+        time.  A stored entry is returned only if it is whole and is a result for ``key``
+        (its rules, removed cards and arithmetic); else it is recomputed after one line of
+        warning."""
         with self._connection() as db:
             self._remember_fingerprint(db)
-            key = self.key(kind, rules, removed, exact, settings)
-            found = None if db is None else self._load(db, kind, key)
+            digest = self.digest(kind, key)
+            found = None if db is None else self._load(db, kind, digest, key)
         if found is not None:
-            if isinstance(found, GameResult) and isinstance(found.solutions, StoredSolutions):
-                found.solutions.recover = lambda error: self._recompute(key, compute, error)
-            return with_removed(found, removed)  # type: ignore[no-any-return]
+            solutions = getattr(found, "solutions", None)
+            if isinstance(solutions, StoredSolutions):
+                solutions.recover = lambda error: self._recompute(kind, digest, compute, error)
+            return with_removed(found, key.removed)
         value = compute()
-        self.store(kind, key, value)
+        self.store(kind, digest, value)
         return value
 
-    def _recompute(self, key: str, compute: Callable[[], Any], error: Exception) -> Any:
+    def _recompute(
+        self, kind: Kind[T], digest: str, compute: Callable[[], T], error: Exception
+    ) -> Any:
         """Solutions of an entry whose head decoded but whose solutions do not (or that was
         evicted or replaced since): solved again."""
         if not isinstance(error, _EntryGone):
-            self.warn(f"cache entry {key[:12]} is corrupt ({error}); recomputing it")
+            self.warn(f"cache entry {digest[:12]} is corrupt ({error}); recomputing it")
         value = compute()
-        self.store("game", key, value)
-        return value.solutions
-
-    def game(
-        self,
-        rules: Rules,
-        removed: tuple[Card, ...],
-        exact: bool,
-        compute: Callable[[], GameResult[Any]],
-    ) -> GameResult[Any]:
-        """The stored game for these inputs, or ``compute()`` (then stored)."""
-        return self.fetch("game", rules, removed, exact, compute)
-
-    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
-        """The stored best chart under ``rules`` (a full shoe), or ``compute()`` (then stored)."""
-        return self.fetch("chart", rules, (), True, compute)
-
-    def effects_of_removal(
-        self,
-        rules: Rules,
-        removed: tuple[Card, ...],
-        exact: bool,
-        compute: Callable[[], EffectsOfRemoval[Any]],
-    ) -> EffectsOfRemoval[Any]:
-        """The stored effects of removal for these inputs, or ``compute()`` (then stored).
-
-        Keyed by the sorted removed cards, as a game is (the figures do not depend on their
-        order); the result carries them in the caller's order.
-        """
-        return self.fetch("eor", rules, removed, exact, compute)
-
-    def simulation(
-        self, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], SimulationResult]
-    ) -> SimulationResult:
-        """The stored simulation under ``rules`` and ``settings`` (rounds, seed, shoe,
-        strategy: everything its counts depend on), or ``compute()`` (then stored)."""
-        return self.fetch("simulation", rules, (), False, compute, settings)
-
-    def study(
-        self, kind: str, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], T]
-    ) -> T:
-        """The stored study of this ``kind`` under ``rules`` and ``settings`` (everything its
-        figures depend on), or ``compute()`` (then stored); every kind is one entry kind,
-        ``study``, told apart by the key."""
-        return self.fetch("study", rules, (), True, compute, {"study": kind, **settings})
+        self.store(kind, digest, value)
+        return cast(Any, value).solutions
 
     def info(self) -> CacheInfo:
         """Where the cache is, its size on disk and its number of entries."""
@@ -571,6 +520,11 @@ def _recall(path: str, key: str, checksum: str) -> Any | None:
         return None
     _RECENT.move_to_end((path, key))
     return found[1]
+
+
+def _forget(path: str, key: str) -> None:
+    """Drop what this process decoded for an entry (it was refused)."""
+    _RECENT.pop((path, key), None)
 
 
 def _remember(path: str, key: str, checksum: str, value: Any) -> None:

@@ -9,6 +9,7 @@ and their SHA-256 digests.
 from __future__ import annotations
 
 import json
+import math
 import zlib
 from collections.abc import Callable
 from functools import partial
@@ -20,6 +21,11 @@ Json = Any
 
 #: Top-level parts of a document stored apart, so that reading an entry leaves them packed.
 DEFERRED = ("solutions",)
+#: The most bytes one section may inflate to.  The largest the solver writes is an exact
+#: eight-deck game's solutions when the dealer stands on 21 (7.8 MB of JSON, measured; the
+#: default game's are 5 MB); four times that leaves room and still bounds a damaged or
+#: planted entry (a "zlib bomb") to a few tens of megabytes of memory.
+MAX_SECTION_BYTES = 32 * 1024 * 1024
 
 
 class Section:
@@ -125,9 +131,40 @@ def compressed(value: Json) -> bytes:
     return packer.compress(text.encode()) + packer.flush()
 
 
-def json_of(compressed: bytes) -> Json:
-    """The JSON value of one compressed section; ``ValueError`` if it is not one."""
+def json_of(compressed: bytes, limit: int = MAX_SECTION_BYTES) -> Json:
+    """The JSON value of one compressed section; ``ValueError`` if it is not one, if it
+    inflates to more than ``limit`` bytes, or if it holds a number that is not finite
+    (``Infinity``, ``NaN`` or one too large for a float: nothing the store writes).
+
+    >>> json_of(compressed({"a": [1, 0.5]}))
+    {'a': [1, 0.5]}
+    >>> json_of(zlib.compress(b"[Infinity]"))
+    Traceback (most recent call last):
+    ...
+    ValueError: not a cache document: a number that is not finite (Infinity)
+    >>> json_of(zlib.compress(b" " * 100), limit=99)
+    Traceback (most recent call last):
+    ...
+    ValueError: not a cache document: it inflates to more than 99 bytes
+    """
+    inflater = zlib.decompressobj()
     try:
-        return json.loads(zlib.decompress(compressed))
-    except (zlib.error, UnicodeDecodeError, RecursionError) as error:
+        text = inflater.decompress(compressed, limit)
+        if inflater.unconsumed_tail:
+            raise ValueError(f"it inflates to more than {limit} bytes")
+        if not inflater.eof:
+            raise ValueError("the compressed stream is cut short")
+        return json.loads(text, parse_constant=_not_finite, parse_float=_finite)
+    except (zlib.error, UnicodeDecodeError, RecursionError, ValueError) as error:
         raise ValueError(f"not a cache document: {error}") from None
+
+
+def _not_finite(text: str) -> float:
+    raise ValueError(f"a number that is not finite ({text})")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"a number that is not finite ({text[:20]})")
+    return value

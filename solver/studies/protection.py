@@ -7,46 +7,40 @@ and ``cbj simulate --counter``; the study only chooses small, seeded sizes (opti
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from solver.exact.attack import attack
 from solver.exact.betting import optimal_bets
-from solver.exact.chart import Chart, GameChartStore
 from solver.exact.dealt_shoes import deal_shoes
 from solver.exact.indices import index_plays
 from solver.exact.protection import (
     BEST_LEVELS,
-    CountSystem,
-    EffectsOfRemoval,
     RoundEffects,
     best_count,
     effects_of_removal,
     ev_per_true_count,
     judge_counts,
 )
-from solver.exact.shoe_states import (
-    DEFAULT_DEPTHS,
-    DepthStates,
-    cards_dealt,
-    check_samples,
-    study_shoe_states,
-)
-from solver.model.counts import Tags, system_tags
+from solver.exact.shoe_states import DEFAULT_DEPTHS, cards_dealt, check_samples, study_shoe_states
+from solver.model.counts import system_tags
 from solver.model.errors import ReportError, ShoeError
 from solver.model.rules import Rules
-from solver.results.attack import AttackResult
-from solver.results.betting import BetResult
-from solver.results.indices import IndicesResult
+from solver.results.charts import Chart
+from solver.results.kinds import Store
+from solver.results.protection import (
+    PENETRATION,
+    PROTECTION_SEED,
+    SPREAD,
+    CounterPlan,
+    EffectsOfRemoval,
+    ProtectionStudy,
+)
+from solver.results.simulation import Counter, CounterStatistics
 from solver.sim import Strategy
-from solver.sim.counter import Counter
-from solver.sim.stats import CounterStatistics
 from solver.studies.seeded import SeededDeal
 from solver.studies.sizes import check_rounds
 
-#: Seed of the report's shoe-state study and counter runs (the PDF is reproducible).
-PROTECTION_SEED = 20_261_130
 #: Shoes dealt and solved at each depth of the report's study, unless asked otherwise.
 SHOE_SAMPLES = 50
 #: Rounds of each simulated counter in the report, unless asked otherwise.
@@ -57,62 +51,6 @@ DEALT_PER_SAMPLE = 8
 BONUS_MULTIPLE = Fraction(2)
 #: The Kelly ramp's bankroll in units.
 KELLY_BANKROLL = 1000.0
-#: The counter's spread in main units and the share of the shoe dealt before a shuffle.
-SPREAD = (1, 8)
-PENETRATION = 0.83
-
-
-@dataclass(frozen=True, slots=True)
-class CounterPlan:
-    """The report's counter: the best level-1 count, its ramp and its wong-out point.
-
-    The ramp is read off the count's linear EV line: ``break_even`` is the true count at
-    which the round's EV reaches 0 (to the nearest half), the bet doubles from half a
-    true count below it up to the spread's top half a count above it, and the back-counter
-    sits out below one true count under it.
-    """
-
-    name: str
-    tags: Tags
-    break_even: float
-
-    @property
-    def ramp(self) -> tuple[tuple[float, int], ...]:
-        """Two units from half a true count below break-even, four at it, eight above."""
-        b = self.break_even
-        return ((b - 0.5, 2), (b, 4), (b + 0.5, 8))
-
-    @property
-    def wong_out(self) -> float:
-        """The true count below which the back-counter watches without betting."""
-        return self.break_even - 1
-
-
-@dataclass(frozen=True, slots=True)
-class ProtectionStudy:
-    """Everything the report's "Game protection" section shows, under ``rules``."""
-
-    rules: Rules
-    eor: EffectsOfRemoval[Any]
-    plan: CounterPlan
-    systems: tuple[CountSystem, ...]
-    """Hi-Lo and the best counts of each level, judged against the round's EORs."""
-    depths: tuple[DepthStates, ...]
-    """The shoe-state study at each depth."""
-    shoe_samples: int
-    every_round: CounterStatistics
-    """The counter who plays every round."""
-    back_counter: CounterStatistics
-    """The counter who sits out below :attr:`CounterPlan.wong_out`."""
-    counter_rounds: int
-    best: CountSystem
-    """The best level-2 count (a complete search), which the indices and the ramp use."""
-    indices: IndicesResult
-    betting: BetResult
-    attack: AttackResult
-    seed: int = PROTECTION_SEED
-    spread: tuple[int, int] = SPREAD
-    penetration: float = PENETRATION
 
 
 def check_sizes(shoe_samples: int, counter_rounds: int) -> tuple[int, int]:
@@ -177,7 +115,7 @@ def protection_study(
     played: Strategy,
     *,
     jobs: int = 1,
-    cache: GameChartStore | None = None,
+    cache: Store | None = None,
     shoe_samples: int = SHOE_SAMPLES,
     counter_rounds: int = COUNTER_ROUNDS,
 ) -> ProtectionStudy:

@@ -7,55 +7,64 @@ the table of players, the game-protection study and the simulation cross-check r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
-from solver.exact.chart import Chart, GameChartStore, stored_chart
+from solver.exact.chart import stored_chart
 from solver.exact.dealer import dealer_distribution
-from solver.exact.game import GameResult, JointOutcomes, round_outcomes, solve_game
+from solver.exact.game import round_outcomes, solve_game
 from solver.exact.paytable import (
-    EdgeKind,
     EdgeModel,
-    Variant,
     edge_model,
     one_rule_at_a_time,
     solve_variants,
     with_pay,
 )
-from solver.exact.protection import EffectsOfRemoval, chart_expected_value
-from solver.exact.ratios import RatioRow, ratio_table, round_moments
+from solver.exact.protection import chart_expected_value
+from solver.exact.ratios import ratio_table, round_moments
 from solver.exact.seats import SEAT_COUNTS
-from solver.exact.session import SessionFigures, session_figures
-from solver.exact.strategies import PolicyResult, realistic_play, simple_policy
-from solver.exact.volatility import Volatility
+from solver.exact.session import session_figures
+from solver.exact.strategies import realistic_play, simple_policy
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards
-from solver.model.cells import Actions
 from solver.model.counts import LABELS
 from solver.model.errors import ReportError, SessionError
 from solver.model.outcomes import as_outcome
 from solver.model.paytable import MAX_PAY, Paytable
 from solver.model.rules import TABULATED_RATIOS, Rules
-from solver.sim import SimulationResult, Strategy
-from solver.sim.stats import ChiSquare
+from solver.results.charts import Chart
+from solver.results.game import GameResult, JointOutcomes
+from solver.results.kinds import Key, Kind, Store
+from solver.results.paytable import VARIANTS, EdgeKind
+from solver.results.protection import PROTECTION, EffectsOfRemoval
+from solver.results.report import (
+    DealerRows,
+    Invariant,
+    LetteredGame,
+    PaySensitivity,
+    PlayerStrategy,
+    RatioCurve,
+    ReportFigures,
+)
+from solver.results.seats import TABLE_OF_PLAYERS
+from solver.results.session import SessionFigures
+from solver.results.simulation import SIMULATION, ChiSquare, SimulationResult
+from solver.results.volatility import Volatility
+from solver.sim import Strategy
 from solver.sim.strategies import TABLE_STRATEGIES
 from solver.studies.protection import (
     COUNTER_ROUNDS,
     SHOE_SAMPLES,
-    ProtectionStudy,
     check_sizes,
     protection_settings,
     protection_study,
 )
-from solver.studies.seats import TableOfPlayers, table_of_players
+from solver.studies.seats import table_of_players
 from solver.studies.seeded import SeededDeal
 from solver.studies.simulation import exact_figures, played_strategy
 from solver.studies.sizes import check_rounds
 from solver.studies.verification import (
     SMALL_SHOE,
-    Invariant,
-    WorkedExample,
     bonus_return_by_suit,
     brute_force_main_ev,
     small_shoe_removed,
@@ -82,135 +91,12 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 TABLE_ROUNDS = 50_000
 
 T = TypeVar("T")
-#: A point of a plotted curve: x and y as drawn.
-Point = tuple[float, float]
-#: The dealer's final-result distribution for each Bonus card value.
-DealerRows = list[tuple[int, dict[str, Fraction]]]
 
 
-@dataclass(frozen=True, slots=True)
-class RatioCurve:
-    """The round's house edge (%) against the Bonus ratio, and at the ratio in force."""
-
-    points: tuple[Point, ...]
-    in_force: Point
-
-
-@dataclass(frozen=True, slots=True)
-class PaySensitivity:
-    """How the round's house edge moves with one tier's pay, the others held.
-
-    The edge is an exact straight line in the pay: ``edge`` at the pay in force plus
-    ``slope`` per unit of pay; ``line`` is its two ends as plotted, ``(pay, edge)``.
-    """
-
-    tier: str
-    """The tier's name (a :class:`solver.model.outcomes.BonusOutcome` for clause 4's)."""
-    pays: Fraction
-    slope: Fraction
-    edge: Fraction
-    line: tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]
-
-    @property
-    def break_even(self) -> Fraction | None:
-        """The pay of this tier at which the round's edge is exactly 0 (negative: none).
-
-        None when the pay moves nothing: the tier cannot happen in this shoe (no suited
-        match in one deck, where the player's card and the Bonus card differ).
-        """
-        if self.slope == 0:
-            return None
-        return self.pays - self.edge / self.slope
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerStrategy:
-    """The player's strategy a report evaluates beside perfect play (by default, perfect play).
-
-    >>> PlayerStrategy("chart:charts/mine.csv").shown, PlayerStrategy(" Never-Bust ").key
-    ('chart:mine.csv', 'never-bust')
-    """
-
-    name: str = "optimal"
-    """As the user gave it: a policy name or ``chart:FILE``."""
-    chart: Actions | None = None
-    """The cells of the chart file a ``chart:FILE`` names, read by the caller."""
-    digest: str | None = None
-    """The chart file's SHA-256, for the manifest (the rebuild reads the same file)."""
-
-    @property
-    def key(self) -> str:
-        """The name as :func:`~solver.exact.strategies.realistic_play` keys its policy."""
-        text = self.name.strip()
-        return text if self.chart is not None else text.lower()
-
-    @property
-    def shown(self) -> str:
-        """The name as the report prints it: a chart file by its file's name alone."""
-        text = self.name.strip()
-        if not text.lower().startswith("chart:"):
-            return self.key
-        path = text.partition(":")[2].strip()
-        return "chart:" + path.replace("\\", "/").rsplit("/", 1)[-1]
-
-    @property
-    def perfect(self) -> bool:
-        """Whether the player's strategy is perfect play (the report's default)."""
-        return self.chart is None and self.key == "optimal"
-
-    def verify(self, rules: Rules) -> None:
-        """Refuse an unknown strategy name (one line naming the valid ones) before any work."""
-        if self.chart is None and self.key not in TABLE_STRATEGIES:
-            simple_policy(self.name, rules)
-
-
-@dataclass(frozen=True, slots=True)
-class ReportFigures:
-    """Every figure of the report on the game under ``rules``, exact where it can be."""
-
-    rules: Rules
-    game: GameResult[Fraction]
-    """The game under the rules in force, solved exactly from the full shoe."""
-    joint: JointOutcomes
-    """The round's joint (main, Bonus) outcome probabilities."""
-    volatility: Volatility
-    ratios: tuple[RatioRow, ...]
-    """The round at each tabulated Bonus ratio."""
-    ratio_curve: RatioCurve
-    dealer: DealerRows
-    sensitivity: tuple[PaySensitivity, ...]
-    variants: tuple[Variant, ...]
-    """The headline figures of each variant, one rule changed from :attr:`rules`."""
-    chart: Chart
-    table: TableOfPlayers
-    protection: ProtectionStudy
-    simulation: SimulationResult
-    """The simulator beside the exact figures, a fresh shoe every round."""
-    cut_card: SimulationResult
-    """The same, the shoe dealt to a cut card at :data:`CUT_PENETRATION`."""
-    paytables: tuple[LetteredGame, ...] = ()
-    """The game under each paytable of the report, lettered A, B, ...; A is :attr:`game`."""
-    strategies: tuple[PolicyResult, ...] = ()
-    """The main wager and round under perfect play, the printed chart and realistic play."""
-    examples: tuple[WorkedExample, ...] = ()
-    invariants: tuple[Invariant, ...] = ()
-    return_table_test: ChiSquare | None = None
-    """Pearson's chi-square of the simulated round's outcomes against the exact return table."""
-    sizes: tuple[tuple[str, int], ...] = ()
-    """The size of every simulated study, by its option's name, for the manifest."""
-    sessions: tuple[SessionFigures, ...] = ()
-    """The exact session distribution after each session length of :attr:`volatility`."""
-    strategy: PlayerStrategy = PlayerStrategy()
-    """The player's strategy: among :attr:`strategies`, and what :attr:`volatility` and
-    :attr:`sessions` play."""
-
-
-@dataclass(frozen=True, slots=True)
-class LetteredGame:
-    """One paytable of the report: its letter and the game priced under it."""
-
-    letter: str
-    game: GameResult[Fraction]
+def verify_strategy(player: PlayerStrategy, rules: Rules) -> None:
+    """Refuse an unknown strategy name (one line naming the valid ones) before any work."""
+    if player.chart is None and player.key not in TABLE_STRATEGIES:
+        simple_policy(player.name, rules)
 
 
 def dealer_rows(rules: Rules) -> DealerRows:
@@ -261,7 +147,7 @@ def invariants(
     joint: JointOutcomes,
     chart: Chart,
     eor: EffectsOfRemoval[Any],
-    cache: GameChartStore | None = None,
+    cache: Store | None = None,
 ) -> tuple[Invariant, ...]:
     """The checks the report makes as it is built, each with what it found.
 
@@ -316,7 +202,7 @@ def invariants(
 
 
 def chart_eor_sums(
-    rules: Rules, chart: Chart, eor: EffectsOfRemoval[Any], cache: GameChartStore | None = None
+    rules: Rules, chart: Chart, eor: EffectsOfRemoval[Any], cache: Store | None = None
 ) -> tuple[Fraction, float]:
     """The chart's EORs weighted by the cards of each rank: exact on the small shoe, and
     the report's floating-point EORs on the full shoe."""
@@ -355,39 +241,13 @@ def session_odds(game: GameResult[Fraction], volatility: Volatility) -> tuple[Se
     return tuple(figures)
 
 
-class SimulationStore(Protocol):
-    """Somewhere simulations are kept for reuse (the disk and memory stores are)."""
-
-    def simulation(
-        self, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], SimulationResult]
-    ) -> SimulationResult:
-        """The stored simulation under ``rules`` and ``settings``, or ``compute()``."""
-        ...
-
-
-class StudyStore(Protocol):
-    """Somewhere studies of any kind are kept for reuse, by name (the disk and memory
-    stores are; :mod:`solver.store.studies` lists what a study may hold)."""
-
-    def study(
-        self, kind: str, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], T]
-    ) -> T:
-        """The stored study ``kind`` under ``rules`` and ``settings``, or ``compute()``."""
-        ...
-
-
-class ReportStore(GameChartStore, SimulationStore, StudyStore, Protocol):
-    """What a report keeps for the next one: solved games, charts, its cross-checks and its
-    other studies (a table of players, game protection, the rule variants)."""
-
-
 def cross_check(
     game: GameResult[Fraction],
     played: Strategy,
     rounds: int,
     penetration: float | None,
     jobs: int,
-    cache: SimulationStore | None = None,
+    cache: Store | None = None,
 ) -> SimulationResult:
     """The simulator playing ``played`` beside ``game``'s exact figures, from a store when it
     keeps simulations: the counts depend on the rules, the play, the rounds, the seed and
@@ -397,19 +257,14 @@ def cross_check(
     def compute() -> SimulationResult:
         return run.deal(game.rules, jobs, exact=exact_figures(game.rules, played, lambda: game))
 
-    return compute() if cache is None else cache.simulation(game.rules, run.settings, compute)
+    key = Key(game.rules, settings=run.settings)
+    return compute() if cache is None else cache.fetch(SIMULATION, key, compute)
 
 
-def kept(
-    cache: StudyStore | None,
-    kind: str,
-    rules: Rules,
-    settings: Mapping[str, Any],
-    compute: Callable[[], T],
-) -> T:
-    """The study ``kind`` under ``rules`` and ``settings`` from ``cache``, else ``compute()``
-    (then kept there): a second report of the same game reruns none of its studies."""
-    return compute() if cache is None else cache.study(kind, rules, settings, compute)
+def kept(cache: Store | None, kind: Kind[T], key: Key, compute: Callable[[], T]) -> T:
+    """The study of ``kind`` under ``key`` from ``cache``, else ``compute()`` (then kept
+    there): a second report of the same game reruns none of its studies."""
+    return compute() if cache is None else cache.fetch(kind, key, compute)
 
 
 #: The steps of :func:`report_figures`, for its progress callback.
@@ -431,7 +286,7 @@ StepProgress = Callable[[int, int], None]
 def report_figures(
     rules: Rules,
     jobs: int = 1,
-    cache: ReportStore | None = None,
+    cache: Store | None = None,
     shoe_samples: int | None = None,
     counter_rounds: int | None = None,
     table_rounds: int | None = None,
@@ -453,7 +308,7 @@ def report_figures(
     if len(paytables) + 1 > len(LETTERS):
         raise ReportError(f"a report compares at most {len(LETTERS)} paytables")
     player = strategy or PlayerStrategy()
-    player.verify(rules)
+    verify_strategy(player, rules)
     done = [0]
 
     def step() -> None:
@@ -474,9 +329,8 @@ def report_figures(
     step()
     variants = kept(
         cache,
-        "variants",
-        rules,
-        {},
+        VARIANTS,
+        Key(rules, exact=True),
         lambda: solve_variants(one_rule_at_a_time(rules), jobs=jobs, cache=cache),
     )
     step()
@@ -501,19 +355,18 @@ def report_figures(
     joint = round_outcomes(game)
     examples = worked_examples(game.rules)
     step()
+    deal = SeededDeal(played, table, SIMULATION_SEED, None)
     table_of = kept(
         cache,
-        "table-of-players",
-        game.rules,
-        {**SeededDeal(played, table, SIMULATION_SEED, None).settings, "seats": SEAT_COUNTS},
+        TABLE_OF_PLAYERS,
+        Key(game.rules, exact=True, settings={**deal.settings, "seats": SEAT_COUNTS}),
         lambda: table_of_players(game.rules, played, SEAT_COUNTS, table, seed=SIMULATION_SEED),
     )
     step()
     protection = kept(
         cache,
-        "protection",
-        rules,
-        protection_settings(played, samples, counter),
+        PROTECTION,
+        Key(rules, exact=True, settings=protection_settings(played, samples, counter)),
         lambda: protection_study(
             rules,
             chart,

@@ -14,93 +14,19 @@ as the exact Bonus figures assume.
 
 from __future__ import annotations
 
-import math
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
 
-from solver.exact.seats import SEAT_COUNTS, TableBonus, check_seats, table_bonus
+from solver.exact.seats import SEAT_COUNTS, check_seats, table_bonus
 from solver.model.checks import check_rounds, check_seed
 from solver.model.errors import SimulationError
-from solver.model.numbers import exact_json, float_json
 from solver.model.rules import Rules
+from solver.results.seats import SeatsRow, TableOfPlayers
 from solver.sim import Strategy, simulate
-from solver.sim.seats import TableEstimate, table_estimate
+from solver.sim.seats import table_estimate
 
 #: Table-rounds simulated for each number of seats when the caller does not say.
 DEFAULT_ROUNDS = 200_000
-
-
-@dataclass(frozen=True, slots=True)
-class SeatsRow:
-    """One number of seats: the exact Bonus hold and the simulated hold of each wager."""
-
-    exact_bonus: TableBonus
-    main: TableEstimate
-    bonus: TableEstimate
-    round: TableEstimate
-    seed: int
-    """Seed of this row's simulation."""
-
-    @property
-    def seats(self) -> int:
-        """Players at the table."""
-        return self.exact_bonus.seats
-
-    @property
-    def bonus_z(self) -> float:
-        """(simulated - exact) Bonus hold in standard errors; |z| < 3 is expected."""
-        if self.bonus.standard_error == 0:
-            return math.nan
-        return (self.bonus.hold - float(self.exact_bonus.hold)) / self.bonus.standard_error
-
-    def to_json(self) -> dict[str, Any]:
-        """The row as JSON: the exact Bonus figures (and the simulator's), then main and round."""
-
-        def simulated(estimate: TableEstimate) -> dict[str, Any]:
-            return {k: v for k, v in estimate.to_json().items() if k not in ("seats", "wager")}
-
-        exact = self.exact_bonus
-        return {
-            "seats": self.seats,
-            "seed": self.seed,
-            "bonus": {
-                "hold": exact_json(exact.hold),
-                "variance": exact_json(exact.variance),
-                "sd": float_json(exact.standard_deviation),
-                "simulated": simulated(self.bonus),
-                "z": None if math.isnan(self.bonus_z) else self.bonus_z,  # JSON has no NaN
-            },
-            "main": simulated(self.main),
-            "round": simulated(self.round),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class TableOfPlayers:
-    """The casino's hold per table-round and its SD for each number of seats."""
-
-    rules: Rules
-    strategy: str
-    """The policy every seat follows."""
-    rounds: int
-    """Table-rounds simulated for each number of seats."""
-    seed: int
-    """Row k is simulated with seed ``seed + k``."""
-    rows: tuple[SeatsRow, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """The document ``cbj seats --format json`` prints."""
-        return {
-            "rules": self.rules.to_json(),
-            "strategy": self.strategy,
-            "rounds": self.rounds,
-            "seed": self.seed,
-            "fresh_shoe": True,
-            "units": "main-wager units per table-round, the casino's side (positive: it wins)",
-            "rows": [row.to_json() for row in self.rows],
-        }
 
 
 def check_run(rounds: int, seed: int | None) -> None:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.model.rules import Rules
-from solver.sim import ExactFigure, SimulationResult, Strategy, simulate
-from solver.sim.counter import Counter
+from solver.results.simulation import Counter, ExactFigure, SimulationResult
+from solver.sim import Strategy, simulate
 from solver.sim.run import CHUNK_ROUNDS
 
 

@@ -12,14 +12,15 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from solver.exact.bonus import analyse_bonus
-from solver.exact.chart import GameChartStore, exact_main, strategy_source
-from solver.exact.game import GameResult
+from solver.exact.chart import exact_main, strategy_source
 from solver.exact.strategies import realistic_play
 from solver.model.cards import Card
 from solver.model.cells import Actions
 from solver.model.rules import DealerBonus, Rules
-from solver.sim import ExactFigure, SimulationResult, Strategy, parse_strategy, simulate
-from solver.sim.counter import Counter
+from solver.results.game import GameResult
+from solver.results.kinds import Store
+from solver.results.simulation import Counter, ExactFigure, SimulationResult
+from solver.sim import Strategy, parse_strategy, simulate
 from solver.sim.strategies import TABLE_STRATEGIES
 
 #: A game solved on first use (the named policies other than optimal and chart need none
@@ -38,7 +39,7 @@ def main_figure(
     rules: Rules,
     strategy: Strategy,
     game: GameResult[Fraction],
-    cache: GameChartStore | None = None,
+    cache: Store | None = None,
     chart: Actions | None = None,
 ) -> ExactFigure:
     """The main wager's exact EV (and outcome probabilities) under ``strategy``, full shoe.
@@ -63,7 +64,7 @@ def exact_figures(
     strategy: Strategy,
     game: GameSource,
     removed: tuple[Card, ...] = (),
-    cache: GameChartStore | None = None,
+    cache: Store | None = None,
     chart: Actions | None = None,
 ) -> dict[str, ExactFigure]:
     """The exact figures a simulation of ``strategy`` is checked against.
@@ -83,7 +84,7 @@ def played_strategy(
     name: str,
     rules: Rules,
     game: GameSource,
-    cache: GameChartStore | None = None,
+    cache: Store | None = None,
     chart: Actions | None = None,
 ) -> Strategy:
     """The policy ``name`` for the simulator, ``optimal`` and ``chart`` read off ``game``
@@ -119,7 +120,7 @@ def simulate_beside_exact(
     penetration: float | None = 0.75,
     jobs: int = 1,
     removed: tuple[Card, ...] = (),
-    cache: GameChartStore | None = None,
+    cache: Store | None = None,
     progress: Callable[[int], None] | None = None,
     counter: Counter | None = None,
     chart: Actions | None = None,

@@ -27,7 +27,8 @@ from solver.model.hands import (
 )
 from solver.model.outcomes import MainOutcome, bonus_outcome, bonus_pay, main_payoffs
 from solver.model.rules import DealerBonus, DealerNatural, Rules
-from solver.sim.deal import SeatRound, Shoes, Table, card_code, play_round, settle
+from solver.results.report import ExampleDeal, WorkedExample
+from solver.sim.deal import Shoes, Table, card_code, play_round, settle
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,33 +50,6 @@ class Draws:
         """Hit while the hand holds fewer than ``1 + cards`` own cards."""
         del bonus
         return sum(hand) < 1 + self.cards
-
-
-@dataclass(frozen=True, slots=True)
-class ExampleDeal:
-    """A worked example as dealt: what it shows, the clauses it reads, the cards in order.
-
-    The order is the player's card, the Bonus card, the player's draws, then the dealer's.
-    """
-
-    shows: str
-    clauses: tuple[int, ...]
-    cards: str
-    player_draws: int
-
-
-@dataclass(frozen=True, slots=True)
-class WorkedExample:
-    """A worked example settled by the simulator: the cards each side holds and the result."""
-
-    deal: ExampleDeal
-    player: tuple[Card, ...]
-    bonus: Card
-    dealer: tuple[Card, ...]
-    result: SeatRound
-    dealer_total: int | None
-    """The dealer's final total (``None``: bust), as :func:`dealer_total` counts it."""
-    dealer_natural: bool
 
 
 #: The report's worked examples. Suits differ so that even a one-deck shoe holds the cards.
@@ -154,15 +128,6 @@ def worked_examples(rules: Rules) -> tuple[WorkedExample, ...]:
 
 
 # --- Invariants ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Invariant:
-    """A check the report makes as it is built, what it found, and whether it held."""
-
-    name: str
-    found: str
-    holds: bool
 
 
 def bonus_return_by_suit(rules: Rules) -> dict[str, Fraction]:

@@ -20,23 +20,21 @@ import contextlib
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable
 from concurrent.futures import CancelledError, Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from solver.exact.paytable import EdgeModel
 from solver.model.rules import MIN_BONUS_RATIO, Paytable, Rules
+from solver.results.charts import CHART, Chart
+from solver.results.game import GAME, GameResult
+from solver.results.kinds import Key, Kind, Store
 
 if TYPE_CHECKING:
-    from solver.exact.chart import Chart
-    from solver.exact.game import GameResult
-    from solver.exact.protection import EffectsOfRemoval
     from solver.model.cards import Card
-    from solver.sim import SimulationResult
-    from solver.store.protocol import Store
 
 T = TypeVar("T")
 V = TypeVar("V")
@@ -211,9 +209,10 @@ class _Kept(Generic[V]):
 class WorkbenchStore:
     """The API's store for the workbench: games by their paytable-free rules, re-priced.
 
-    A :class:`~solver.store.protocol.Store` over ``inner`` (the disk cache, or None): a
+    A :class:`~solver.results.kinds.Store` over ``inner`` (the disk cache, or None): a
     game asked for under a paytable or ratio not solved before is the game solved under
-    another, re-priced; charts and effects of removal are kept as they are.
+    another, re-priced; charts are kept in memory too; every other kind of result is
+    ``inner``'s (or computed, without one).
     """
 
     def __init__(self, inner: Store | None = None, size: int = 64) -> None:
@@ -229,62 +228,33 @@ class WorkbenchStore:
         """A game under these rules (any paytable and ratio) is at hand: no solve needed."""
         return self._games.get(self._key(rules, (), exact)) is not None
 
-    def game(
-        self,
-        rules: Rules,
-        removed: tuple[Card, ...],
-        exact: bool,
-        compute: Callable[[], GameResult[Any]],
-    ) -> GameResult[Any]:
-        """The game under ``rules``: re-priced from one kept, else solved (and kept)."""
-        key = self._key(rules, removed, exact)
-        base = self._games.get(key)
+    def fetch(self, kind: Kind[T], key: Key, compute: Callable[[], T]) -> T:
+        """The result of ``kind`` under ``key``: a game re-priced from one kept, a chart
+        kept, else ``inner``'s (each computed and kept when there is none)."""
+        if kind == GAME:
+            return cast(T, self._game(key, cast(Callable[[], GameResult[Any]], compute)))
+        if kind == CHART:
+            chart = self._charts.get(key.rules)
+            if chart is None:
+                chart = cast(Chart, self._inner(kind, key, compute))
+                self._charts.put(key.rules, chart)
+            return cast(T, chart)
+        return self._inner(kind, key, compute)
+
+    def _inner(self, kind: Kind[T], key: Key, compute: Callable[[], T]) -> T:
+        """What ``inner`` holds (it calls ``compute`` when it has nothing stored), or
+        ``compute()`` when there is no ``inner``."""
+        return compute() if self.inner is None else self.inner.fetch(kind, key, compute)
+
+    def _game(self, key: Key, compute: Callable[[], GameResult[Any]]) -> GameResult[Any]:
+        """The game under ``key``: re-priced from one kept, else solved (and kept)."""
+        rules, removed = key.rules, key.removed
+        kept = self._key(rules, removed, key.exact)
+        base = self._games.get(kept)
         if base is None:
-            base = (
-                compute() if self.inner is None else self.inner.game(rules, removed, exact, compute)
-            )
-            self._games.put(key, base)
+            base = self._inner(GAME, key, compute)
+            self._games.put(kept, base)
         if base.rules == rules and base.removed == removed:
             return base
         priced = EdgeModel(base).priced(rules.paytable, rules.bonus_ratio)
         return replace(priced, removed=removed)
-
-    def chart(self, rules: Rules, compute: Callable[[], Chart]) -> Chart:
-        """The best chart under ``rules``, kept in memory (and by ``inner``)."""
-        chart = self._charts.get(rules)
-        if chart is None:
-            chart = compute() if self.inner is None else self.inner.chart(rules, compute)
-            self._charts.put(rules, chart)
-        return chart
-
-    def _passed(self, method: str, compute: Callable[[], T], *inputs: Any) -> T:
-        """What ``inner``'s ``method`` answers for ``inputs`` (it calls ``compute`` when it
-        has nothing stored), or ``compute()`` when there is no ``inner``: every kind of
-        entry but games and charts is passed on as it is."""
-        if self.inner is None:
-            return compute()
-        found: T = getattr(self.inner, method)(*inputs, compute)
-        return found
-
-    def effects_of_removal(
-        self,
-        rules: Rules,
-        removed: tuple[Card, ...],
-        exact: bool,
-        compute: Callable[[], EffectsOfRemoval[Any]],
-    ) -> EffectsOfRemoval[Any]:
-        """Effects of removal, from ``inner`` if there is one."""
-        return self._passed("effects_of_removal", compute, rules, removed, exact)
-
-    def simulation(
-        self, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], SimulationResult]
-    ) -> SimulationResult:
-        """A report's cross-check, from ``inner`` if there is one."""
-        return self._passed("simulation", compute, rules, settings)
-
-    def study(
-        self, kind: str, rules: Rules, settings: Mapping[str, Any], compute: Callable[[], T]
-    ) -> T:
-        """A report's study of any kind (table of players, protection, ...), from ``inner``
-        if there is one."""
-        return self._passed("study", compute, kind, rules, settings)

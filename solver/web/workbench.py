@@ -14,13 +14,13 @@ from solver.api import files as files_api
 from solver.api import game as game_api
 from solver.api import paytable as paytable_api
 from solver.api import strategy as strategy_api
-from solver.exact.chart import Chart
-from solver.exact.game import GameResult
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.present import charts
 from solver.present.formats import ChartFormat
 from solver.present.workbench import Progress
+from solver.results.charts import Chart
+from solver.results.game import GameResult
 from solver.web.work import Job, Lane, Work, WorkbenchStore, neutral
 
 T = TypeVar("T")

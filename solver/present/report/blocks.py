@@ -18,8 +18,8 @@ from solver.present.report.plots import standalone_svg
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from solver.exact.bonus import BonusAnalysis
-    from solver.exact.game import GameResult
+    from solver.results.bonus import BonusAnalysis
+    from solver.results.game import GameResult
 
 TITLE = "Community Blackjack (Casino Edition)"
 SUBTITLE = "Mathematical analysis of the game (PAR sheet)"

@@ -1,6 +1,6 @@
 """The report's content: the figures of a study laid out as neutral blocks.
 
-:func:`build_report` turns the :class:`~solver.studies.report.ReportFigures` of
+:func:`build_report` turns the :class:`~solver.results.report.ReportFigures` of
 :func:`~solver.studies.report.report_figures` into a :class:`Report`: a title block and
 sections of text, grids and plots (:mod:`.blocks`), worded for people (no code
 identifiers), every figure with its unit, one number style (:mod:`solver.present.style`).
@@ -51,7 +51,7 @@ from solver.present.report.wagers import (
 from solver.present.wording import rule_lines
 
 if TYPE_CHECKING:
-    from solver.studies.report import ReportFigures
+    from solver.results.report import ReportFigures
 
 
 def build_report(figures: ReportFigures, prepared: Prepared | None = None) -> Report:

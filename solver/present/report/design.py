@@ -25,10 +25,10 @@ from solver.present.wording import to_one as _to_one
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from solver.exact.chart import Chart
-    from solver.exact.paytable import Variant
     from solver.model.rules import Rules
-    from solver.studies.report import DealerRows, PaySensitivity
+    from solver.results.charts import Chart
+    from solver.results.paytable import Variant
+    from solver.results.report import DealerRows, PaySensitivity
 
 
 def dealer_section(rows: DealerRows) -> Section:

@@ -24,8 +24,7 @@ from solver.present.style import signed
 
 if TYPE_CHECKING:
     from solver.model.cards import Card
-    from solver.studies.report import ReportFigures
-    from solver.studies.verification import WorkedExample
+    from solver.results.report import ReportFigures, WorkedExample
 
 
 @dataclass(frozen=True, slots=True)

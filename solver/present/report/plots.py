@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
     from matplotlib.figure import Figure
 
-    from solver.exact.game import GameResult
-    from solver.studies.report import PaySensitivity
+    from solver.results.game import GameResult
+    from solver.results.report import PaySensitivity
 
 
 class _TierWords(dict[str, str]):

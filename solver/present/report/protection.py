@@ -19,12 +19,16 @@ from solver.results.betting import BetResult
 from solver.results.indices import IndicesResult
 
 #: Index plays shown in the report, the most valuable first.
-INDICES_SHOWN = 8
+INDICES_SHOWN = 5
 
 if TYPE_CHECKING:
-    from solver.exact.protection import CountSystem, EffectsOfRemoval
-    from solver.sim.stats import CounterStatistics
-    from solver.studies.protection import CounterPlan, ProtectionStudy
+    from solver.results.protection import (
+        CounterPlan,
+        CountSystem,
+        EffectsOfRemoval,
+        ProtectionStudy,
+    )
+    from solver.results.simulation import CounterStatistics
 
 #: EORs are printed times this.
 EOR_SCALE = 10_000
@@ -281,14 +285,13 @@ def _verdict(study: ProtectionStudy) -> str:
     best = study.best
     efficiency = study.indices.efficiency
     limits = (
-        f" No player can do better than the perfect-information bound: "
-        f"{signed(bound.win.mean, 2)} units per 100 rounds [{signed(low, 2)}, "
-        f"{signed(high, 2)}] at penetration {bound.penetration:g}. The best level-2 count "
-        f"(betting correlation {best.betting_correlation['round']:.3f} on the round) with "
-        f"Kelly betting wins {signed(100 * study.betting.win, 2)} per 100 rounds"
+        f" The perfect-information bound, which no player can exceed: "
+        f"{signed(bound.win.mean, 2)} [{signed(low, 2)}, {signed(high, 2)}] per 100 rounds "
+        f"at penetration {bound.penetration:g}; the best level-2 count (BC "
+        f"{best.betting_correlation['round']:.3f}) betting Kelly: "
+        f"{signed(100 * study.betting.win, 2)}"
         + (
-            f"; its index plays capture {100 * efficiency:.0f}% of what deviating perfectly "
-            "from the chart would gain."
+            f", its indices capturing {100 * efficiency:.0f}% of perfect deviation."
             if efficiency is not None
             else "."
         )
@@ -327,13 +330,10 @@ def _indices_grid(result: IndicesResult) -> Grid:
     return Grid(
         ("decision", "play", "true count", "95% interval", "EOR estimate", "gain", "perfect"),
         rows,
-        caption=f"Index plays of the best level-2 count: {thousands(result.samples)} shoes "
-        f"dealt at random depths up to {result.penetration:g} (seed {result.seed}), each "
-        "solved; for each of the chart's closest calls the true count where the "
-        "least-squares line of the exact gain of deviating crosses zero, its 95% bootstrap "
-        "interval, the index its EORs predict, and the main-wager gain per 100 rounds of "
-        "playing it beside deviating exactly when it pays (\u2013: beyond \u00b120). Playing "
-        "efficiency over these decisions: "
+        caption=f"Index plays of the best level-2 count from {thousands(result.samples)} "
+        f"solved shoes dealt up to {result.penetration:g}: where the fitted gain of "
+        "deviating crosses zero, its 95% interval, the EORs' estimate, and the gain per 100 "
+        "rounds beside perfect deviation (\u2013: beyond \u00b120). Playing efficiency: "
         + ("n/a" if efficiency is None else f"{efficiency:.2f}")
         + ".",
     )
@@ -359,11 +359,9 @@ def _betting_grid(result: BetResult) -> Grid:
                 n0,
             ),
         ),
-        caption="Optimal betting with the best level-2 count: in each whole true count the "
-        "round's EV and variance over the dealt shoes, and Kelly's bet (a bankroll of "
-        f"{thousands(round(result.kelly_bankroll))} units) in whole units within the "
-        f"{result.spread[0]}\u2013{result.spread[1]} spread (ramp: TC:units where the bet "
-        "changes); DI is 1,000 \u00d7 win / SD per round, SCORE its square.",
+        caption="Kelly betting with the best level-2 count (bankroll "
+        f"{thousands(round(result.kelly_bankroll))} units, spread {result.spread[0]}\u2013"
+        f"{result.spread[1]}; ramp as TC:units); DI = 1,000 \u00d7 win / SD, SCORE = DI\u00b2.",
     )
 
 

@@ -15,11 +15,10 @@ from solver.present.report.plots import ratio_plot
 from solver.present.style import amount, edge_percent, signed, thousands
 
 if TYPE_CHECKING:
-    from solver.exact.ratios import RatioRow
-    from solver.exact.session import SessionFigures
-    from solver.exact.volatility import Volatility
-    from solver.studies.report import RatioCurve
-    from solver.studies.seats import TableOfPlayers
+    from solver.results.report import RatioCurve
+    from solver.results.seats import TableOfPlayers
+    from solver.results.session import SessionFigures
+    from solver.results.volatility import RatioRow, Volatility
 
 
 def volatility_section(

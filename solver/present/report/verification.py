@@ -19,11 +19,11 @@ from solver.present.report.blocks import Grid, Section, Text, bonus_of, exact
 from solver.present.style import edge_percent, minus, one_in, signed, thousands
 
 if TYPE_CHECKING:
-    from solver.exact.game import GameResult
-    from solver.exact.strategies import PolicyResult
     from solver.present.report.front import Prepared
-    from solver.sim import SimulationResult
-    from solver.studies.report import LetteredGame, PlayerStrategy, ReportFigures
+    from solver.results.game import GameResult
+    from solver.results.report import LetteredGame, PlayerStrategy, ReportFigures
+    from solver.results.simulation import SimulationResult
+    from solver.results.strategies import PolicyResult
 
 # --- Strategies and paytables -------------------------------------------------------------
 

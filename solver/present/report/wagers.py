@@ -27,7 +27,7 @@ from solver.present.style import edge_percent, long_count, minus, one_in, signed
 from solver.present.wording import to_one as _to_one
 
 if TYPE_CHECKING:
-    from solver.exact.game import GameResult, JointOutcomes
+    from solver.results.game import GameResult, JointOutcomes
 
 
 def summary_section(game: GameResult[Fraction]) -> Section:

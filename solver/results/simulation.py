@@ -1,24 +1,129 @@
-"""Sample statistics of a simulation: estimates, confidence intervals and chi-square tests."""
+"""What a simulation found: its counts, the estimates drawn from them, and a counter's bets.
+
+:func:`solver.sim.simulate` deals the rounds and keeps the counts
+(:class:`SimulationResult`); every estimate, interval and chi-square test is derived from
+them here with the standard library alone.  Also here: the wagers a simulation estimates,
+a seat's round from a stacked shoe, a card counter's settings (the simulator bets them,
+:mod:`solver.sim.counter`) and the casino's hold per table-round.
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 from solver.model.cards import Card
+from solver.model.counts import LABELS, Tags
+from solver.model.errors import CountError
 from solver.model.numbers import number_json
-from solver.model.outcomes import (
-    MAIN_OUTCOMES,
-)
+from solver.model.outcomes import MAIN_OUTCOMES, MainOutcome, bonus_pay, main_payoffs
 from solver.model.rules import Rules
-from solver.sim.counter import TRUE_COUNT_BUCKETS, Counter
-from solver.sim.hands import (
-    Wager,
-    payoffs,
-)
+from solver.results.kinds import Kind
+
+
+class Wager(StrEnum):
+    """The figures a simulation estimates per seat and round."""
+
+    MAIN = "main"
+    BONUS = "bonus"
+    ROUND = "round"
+    """Main net plus ``bonus_ratio`` times Bonus net."""
+
+
+def payoffs(rules: Rules) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
+    """Net result per unit of each main outcome and each Bonus outcome, in code order.
+
+    The Bonus codes are the paytable's tiers, best first, then the wager lost.
+    """
+    main = main_payoffs(rules)
+    return (
+        tuple(main[o] for o in MAIN_OUTCOMES),
+        tuple(bonus_pay(rules.paytable, o) for o in rules.paytable.outcomes),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRound:
+    """How one seat's round ended, from a stacked shoe."""
+
+    main: MainOutcome
+    bonus: str
+    """The Bonus tier reached (its name), or ``lose``."""
+    main_net: Fraction
+    bonus_net: Fraction
+    round_net: Fraction
+
+
+# --- A card counter ------------------------------------------------------------------------------
+
+#: Largest bet of a spread or a ramp, in units.
+MAX_UNITS = 1000
+#: True-count buckets for seat 1's round by true count: ``k`` holds true counts from ``k``
+#: to ``k + 1``; the first and last also hold every count below and above them.
+TRUE_COUNT_BUCKETS = tuple(range(-10, 11))
+
+
+def default_ramp(spread: tuple[int, int]) -> tuple[tuple[float, int], ...]:
+    """The smallest bet up to a true count below 2, then one unit more per true count.
+
+    >>> default_ramp((1, 4))
+    ((2.0, 2), (3.0, 3), (4.0, 4))
+    """
+    low, high = spread
+    return tuple((float(k), low + k - 1) for k in range(2, high - low + 2))
+
+
+@dataclass(frozen=True, slots=True)
+class Counter:
+    """A counter's count, spread, bet ramp and wong-out point.
+
+    ``ramp`` is a list of steps ``(true count, units)`` in increasing true count: the bet
+    is the units of the highest step reached (the spread's minimum below the first),
+    clamped to the spread.  With ``wong_out`` the counter sits out every round whose true
+    count is below it.
+    """
+
+    name: str
+    tags: Tags
+    spread: tuple[int, int] = (1, 8)
+    ramp: tuple[tuple[float, int], ...] | None = None
+    wong_out: float | None = None
+
+    def __post_init__(self) -> None:
+        if sorted(self.tags) != sorted(LABELS):
+            raise CountError(f"count {self.name!r} must tag every rank {' '.join(LABELS)}")
+        low, high = self.spread
+        if not 1 <= low <= high <= MAX_UNITS:
+            raise CountError(f"spread {low}-{high} must satisfy 1 <= MIN <= MAX <= {MAX_UNITS}")
+        if [t for t, _ in self.steps] != sorted({t for t, _ in self.steps}):
+            raise CountError("ramp steps must be in increasing true count, each once")
+
+    @property
+    def steps(self) -> tuple[tuple[float, int], ...]:
+        """The ramp's steps (the default ramp when none was given)."""
+        return self.ramp if self.ramp is not None else default_ramp(self.spread)
+
+    @property
+    def deck_sum(self) -> int:
+        """Sum of the tags of one deck's 52 cards (0 for a balanced count)."""
+        return 4 * sum(self.tags.values())
+
+    def to_json(self) -> dict[str, object]:
+        """The count, spread, ramp and wong-out point as JSON values."""
+        return {
+            "system": self.name,
+            "tags": dict(self.tags),
+            "spread": list(self.spread),
+            "ramp": [{"true_count": t, "units": u} for t, u in self.steps],
+            "wong_out": self.wong_out,
+        }
+
+
+# --- Estimates -----------------------------------------------------------------------------------
 
 #: z of a two-sided 95% normal interval.
 Z95 = 1.959963984540054
@@ -420,3 +525,38 @@ class SimulationResult:
         if self.counter is not None:
             document["counter"] = self.counter.to_json()
         return document
+
+
+@dataclass(frozen=True, slots=True)
+class TableEstimate:
+    """The casino's mean result per table-round of one wager, with its SD and 95% interval."""
+
+    seats: int
+    wager: Wager
+    hold: float
+    """Mean casino win per table-round (the negative of the seats' total net)."""
+    standard_error: float
+    standard_deviation: float
+    """SD of the casino's result per table-round."""
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """95% confidence interval of the hold (normal approximation)."""
+        half = Z95 * self.standard_error
+        return (self.hold - half, self.hold + half)
+
+    def to_json(self) -> dict[str, Any]:
+        """The estimate as JSON."""
+        return {
+            "seats": self.seats,
+            "wager": self.wager.value,
+            "hold": self.hold,
+            "standard_error": self.standard_error,
+            "ci95": list(self.ci95),
+            "sd": self.standard_deviation,
+        }
+
+
+#: Simulations (the report's cross-checks), kept by their rules and settings: rounds, seed,
+#: shoe and strategy.
+SIMULATION: Kind[SimulationResult] = Kind("simulation", SimulationResult)
