@@ -12,19 +12,29 @@ import numpy as np
 import pytest
 
 from solver.exact.attack import attack
-from solver.exact.betting import kelly_units, mixture
-from solver.exact.dealt_shoes import deal_shoes, decision_gains, state_row
+from solver.exact.betting import kelly_units, mixture, optimal_bets
+from solver.exact.dealt_shoes import (
+    chart_walk,
+    chosen_decisions,
+    deal_shoes,
+    decision_gains,
+    every_decision,
+    state_row,
+)
 from solver.exact.game import solve_game
-from solver.exact.indices import fit_roots, index_plays
+from solver.exact.indices import _played_gains, fit_roots, index_plays
 from solver.model.cards import Shoe
 from solver.model.cells import Action
 from solver.model.counts import LABELS, system_tags
-from solver.model.rules import Rules
+from solver.model.rules import Paytable, Rules
 from solver.results.betting import CountBin
 from solver.results.charts import Chart
-from solver.results.dealt_shoes import DealtShoes
+from solver.results.dealt_shoes import DealtShoes, Decision
 from solver.results.game import GameResult
+from solver.results.simulation import Counter
+from solver.sim import simulate
 from solver.store.memory import MemoryCache
+from solver.studies.simulation import played_strategy
 
 from . import reference
 from .conftest import physical_cards
@@ -130,3 +140,84 @@ def test_the_ramp_is_kellys_bet_on_a_table_with_a_known_answer() -> None:
     assert math.isclose(win, sum(0.2 * u * m for (m, _), u in zip(table, units, strict=True)))
     second = sum(0.2 * u * u * (v + m * m) for (m, v), u in zip(table, units, strict=True))
     assert math.isclose(sd, math.sqrt(second - win * win))
+
+
+# --- the simulated counter against the dealt shoes' predictions ---------------------------
+
+#: A one-deck game near even (the suited match cannot happen in one deck: 25:6:2 brings the
+#: round to -0.5%), so that counting pays in some shoes and the Kelly ramp moves.
+NEAR_EVEN = Rules(decks=1, paytable=Paytable.parse("25:6:2"))
+#: The share of the shoe dealt before the cut card, in the study and the simulation.
+CUT = 0.75
+
+
+@pytest.fixture(scope="module")
+def near_even(games: MemoryCache) -> tuple[DealtShoes, Decision]:
+    """Dealt shoes of :data:`NEAR_EVEN` following the five decisions worth most and the
+    costliest flip of the chart in the full shoe (which the index test plays at will)."""
+    from solver.api.strategy import chart
+
+    played = chart(rules=NEAR_EVEN, cache=games)
+    every = every_decision(played)
+    _, gains = chart_walk(played, solve_game(NEAR_EVEN, exact=False), every)
+    costliest = every[int(np.argmin(gains))]
+    positions, _, _ = chosen_decisions(NEAR_EVEN, played, 5, CUT)
+    chosen = (*(every[k] for k in positions), costliest)
+    return deal_shoes(NEAR_EVEN, played, 80, 21, CUT, chosen), costliest
+
+
+def counter_mean(
+    counter: Counter, rounds: int, games: MemoryCache, seed: int
+) -> tuple[float, float]:
+    """The counter's win per round playing the chart, and its standard error."""
+    result = simulate(
+        NEAR_EVEN,
+        played_strategy("chart", NEAR_EVEN, lambda: solve_game(NEAR_EVEN, exact=True, cache=games)),
+        rounds,
+        seed=seed,
+        penetration=CUT,
+        counter=counter,
+    )
+    assert result.counter is not None
+    return result.counter.mean, result.counter.standard_error
+
+
+@pytest.mark.slow
+def test_the_simulated_gain_of_index_plays_lies_in_the_dealt_shoes_predicted_interval(
+    near_even: tuple[DealtShoes, Decision], games: MemoryCache
+) -> None:
+    """Two twins apart: the dealt shoes' exact gains by true count predict what a counter
+    gains by playing indices; the independent simulator deals rounds and plays them.  The
+    count's own indices gain little at this size; an index that flips the chart's costliest
+    call at the median true count costs a lot, and must cost what the shoes predict."""
+    shoes, costliest = near_even
+    tags = system_tags("hi-lo")
+    found = index_plays(shoes, "hi-lo", tags)
+    true_counts = np.array(shoes.true_counts(tags))
+    costly = next(p for p in found.plays if p.decision == costliest)
+    forced = replace(costly, index=float(np.median(true_counts)), at_least=True, value=1.0)
+    plain = Counter("hi-lo", tags, (1, 1))
+    base, base_se = counter_mean(plain, 1_000_000, games, 31)
+    for plays, rules in (
+        (found.plays, found.rules_played()),
+        ((forced,), (forced.rule(),)),
+    ):
+        together = _played_gains(shoes, true_counts, plays)
+        predicted = float(together.mean())
+        predicted_se = float(together.std(ddof=1) / math.sqrt(len(together)))
+        mean, se = counter_mean(replace(plain, indices=rules), 1_000_000, games, 32)
+        assert abs(mean - base - predicted) < 3 * math.hypot(se, base_se, predicted_se)
+    assert predicted < -5 * math.hypot(se, base_se)  # the forced index costs plainly
+
+
+@pytest.mark.slow
+def test_the_simulated_counter_with_the_kelly_ramp_wins_the_predicted_amount(
+    near_even: tuple[DealtShoes, Decision], games: MemoryCache
+) -> None:
+    shoes, _ = near_even
+    tags = system_tags("hi-lo")
+    ramp = optimal_bets(shoes, "hi-lo", tags, (1, 8), 1000.0)
+    assert len(ramp.ramp) >= 2  # the ramp moves: the test is not a flat bet's
+    counter = Counter("hi-lo", tags, ramp.spread, ramp.ramp)
+    mean, se = counter_mean(counter, 1_000_000, games, 33)
+    assert abs(mean - ramp.win) < 3 * math.hypot(se, ramp.win_se)

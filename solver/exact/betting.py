@@ -1,25 +1,34 @@
 """Optimal betting by true count: the Kelly ramp from the round's EV and variance by count.
 
 The dealt shoes (:mod:`solver.exact.dealt_shoes`) are binned by whole true count (as the
-simulated counter's buckets, -10 to +10, the ends open).  In each bin ``b`` the round's
-mean EV ``m[b]`` and variance ``v[b]`` per main unit (the mean of the states' variances
-plus the variance of their EVs) give the growth-optimal bet, Kelly's ``f * B * m / v``
-units for a bankroll ``B`` and a fraction ``f`` of Kelly, rounded to whole units and held
-within the spread; where ``m <= 0`` the smallest bet.  The counter's result per round is
-then the mixture over the bins: mean ``sum p u m``, second moment ``sum p u**2 (v + m**2)``.
+simulated counter's buckets, -10 to +10, the ends open).  The round's EV per main unit,
+for a counter who plays the full shoe's chart (and, if asked, its index plays), is
+fitted by a least-squares line on the true count over every state: in each bin ``b`` the
+line at the bin's mean true count, ``m[b]``, and the round's variance ``v[b]`` (the mean
+of the states' variances under composition-dependent play, which differs from the
+chart's in the fourth place, plus the variance of their EVs) give the growth-optimal
+bet, Kelly's ``f * B * m / v`` units for a bankroll ``B`` and a fraction ``f`` of Kelly,
+rounded to whole units and held within the spread; where ``m <= 0`` the smallest bet.
+The line, not each bin's own mean, sets the bets: a bin of a few shoes whose mean is
+high by chance would otherwise get the top bet and a win that no counter sees.  The
+counter's result per round is then the mixture over the bins of their own means:
+mean ``sum p u m'``, second moment ``sum p u**2 (v + m'**2)``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from solver.exact.indices import index_gains
 from solver.model.counts import Tags
 from solver.model.errors import CountError
 from solver.results.betting import BetResult, CountBin
 from solver.results.dealt_shoes import COLUMNS, DealtShoes
+from solver.results.indices import IndicesResult
 
 #: The lowest and highest true-count bins.
 LOWEST, HIGHEST = -10, 10
@@ -37,6 +46,17 @@ def kelly_units(
     if mean <= 0 or variance <= 0:
         return low
     return int(min(max(round(fraction * bankroll * mean / variance), low), high))
+
+
+def _line(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any]) -> tuple[float, float]:
+    """Slope and intercept of the least-squares line of ``y`` on ``x`` (flat if ``x`` is).
+
+    >>> _line(np.array([0.0, 1.0, 2.0]), np.array([1.0, 3.0, 5.0]))
+    (2.0, 1.0)
+    """
+    spread = float(((x - x.mean()) ** 2).sum())
+    slope = float(((x - x.mean()) * (y - y.mean())).sum()) / spread if spread > 0 else 0.0
+    return slope, float(y.mean()) - slope * float(x.mean())
 
 
 def mixture(bins: Sequence[CountBin]) -> tuple[float, float]:
@@ -67,26 +87,32 @@ def optimal_bets(
     fraction: float = 1.0,
     rounds_per_hour: int = 100,
     target_ruin: float = 0.05,
+    indices: IndicesResult | None = None,
 ) -> BetResult:
-    """The Kelly ramp of ``tags`` within ``spread`` and its figures (module docstring)."""
+    """The Kelly ramp of ``tags`` within ``spread`` and its figures (module docstring), for
+    a counter who plays the full shoe's chart, with ``indices``' played index plays if given."""
     check_betting(spread, bankroll, fraction, target_ruin)
     ratio = float(shoes.rules.bonus_ratio)
     rows = np.array(shoes.rows)
     at = {name: i for i, name in enumerate(COLUMNS)}
-    ev = rows[:, at["main_ev"]] + ratio * rows[:, at["bonus_ev"]]
+    ev = rows[:, at["chart_ev"]] + ratio * rows[:, at["bonus_ev"]]
+    if indices is not None:
+        ev = ev + index_gains(shoes, tags, indices)
     variance = rows[:, at["round_variance"]]
-    counts = np.clip(np.floor(shoes.true_counts(tags)), LOWEST, HIGHEST).astype(int)
+    true_counts = np.array(shoes.true_counts(tags))
+    counts = np.clip(np.floor(true_counts), LOWEST, HIGHEST).astype(int)
+    slope, intercept = _line(true_counts, ev)
     bins = []
     units_of = np.zeros(len(ev))
     for low in range(LOWEST, HIGHEST + 1):
         inside = counts == low
         if not inside.any():
             continue
-        m = float(ev[inside].mean())
+        fitted = intercept + slope * float(true_counts[inside].mean())
         v = float(variance[inside].mean() + ev[inside].var())
-        units = kelly_units(m, v, bankroll, fraction, spread)
+        units = kelly_units(fitted, v, bankroll, fraction, spread)
         units_of[inside] = units
-        bins.append(CountBin(low, float(inside.mean()), m, v, units))
+        bins.append(CountBin(low, float(inside.mean()), float(ev[inside].mean()), v, units, fitted))
     win, sd = mixture(bins)
     se = float((units_of * ev).std(ddof=1) / math.sqrt(len(ev))) if len(ev) > 1 else 0.0
     return BetResult(
@@ -104,4 +130,5 @@ def optimal_bets(
         win,
         sd,
         se,
+        "chart" if indices is None else "chart and index plays",
     )

@@ -14,6 +14,8 @@ estimate is the root of the line the decision's effects of removal predict
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from solver.exact.protection import ev_per_true_count
@@ -57,6 +59,24 @@ def _number(value: float) -> float | None:
     return float(value) if np.isfinite(value) else None
 
 
+def _played_gains(shoes: DealtShoes, x: Array, plays: Sequence[IndexPlay]) -> Array:
+    """Each state's main-EV gain per round from every played index of ``plays`` together,
+    each played to one place as the simulated counter plays it (``x``: the true counts)."""
+    y = np.array(shoes.rows)[:, GAINS:].reshape(len(x), -1)
+    together = np.zeros(len(x))
+    for play in plays:
+        if play.played:
+            rule = play.rule()
+            fires = x >= rule.index if rule.at_least else x <= rule.index
+            together += y[:, shoes.decisions.index(play.decision)] * fires
+    return together
+
+
+def index_gains(shoes: DealtShoes, tags: Tags, result: IndicesResult) -> Array:
+    """Each state's main-EV gain per round from playing ``result``'s played indices."""
+    return _played_gains(shoes, np.array(shoes.true_counts(tags)), result.plays)
+
+
 def index_plays(shoes: DealtShoes, system: str, tags: Tags) -> IndicesResult:
     """Every followed decision's index under ``tags``, the most valuable first."""
     x = np.array(shoes.true_counts(tags))
@@ -74,20 +94,29 @@ def index_plays(shoes: DealtShoes, system: str, tags: Tags) -> IndicesResult:
             deviate = x >= roots[k] if at_least else x <= roots[k]
         else:
             deviate = np.zeros(len(x), dtype=bool)
-        plays.append(
-            IndexPlay(
-                decision,
-                shoes.chart_hits[k],
-                _number(roots[k]),
-                at_least,
-                _number(low[k]),
-                _number(high[k]),
-                _linear_index(shoes, tags, k),
-                float(100 * (y[:, k] * deviate).mean()),
-                float(100 * np.maximum(y[:, k], 0).mean()),
-            )
+        play = IndexPlay(
+            decision,
+            shoes.chart_hits[k],
+            _number(roots[k]),
+            at_least,
+            _number(low[k]),
+            _number(high[k]),
+            _linear_index(shoes, tags, k),
+            float(100 * (y[:, k] * deviate).mean()),
+            float(100 * np.maximum(y[:, k], 0).mean()),
         )
+        plays.append(play)
+    together = _played_gains(shoes, x, plays)
     plays.sort(key=lambda p: -p.value)
+    se = float(together.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else 0.0
     return IndicesResult(
-        shoes.rules, system, dict(tags), shoes.samples, shoes.seed, shoes.penetration, tuple(plays)
+        shoes.rules,
+        system,
+        dict(tags),
+        shoes.samples,
+        shoes.seed,
+        shoes.penetration,
+        tuple(plays),
+        float(100 * together.mean()),
+        100 * se,
     )

@@ -18,13 +18,15 @@ def _optional(value: float | None) -> dict[str, Any] | None:
 @dataclass(frozen=True, slots=True)
 class CountBin:
     """The rounds whose true count falls in ``[low, low + 1)`` (the ends take the rest):
-    their share, the round's mean EV and variance per main unit, and the bet in units."""
+    their share, the round's mean EV and variance per main unit, the bet in units, and the
+    EV the fitted line gives the bin (which sets the bet)."""
 
     low: int
     share: float
     mean: float
     variance: float
     units: int
+    fitted: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         """The bin as one entry of ``ramp``."""
@@ -32,6 +34,7 @@ class CountBin:
             "true_count": self.low,
             "share": float_json(self.share),
             "ev": float_json(self.mean),
+            "fitted_ev": float_json(self.fitted),
             "variance": float_json(self.variance),
             "units": self.units,
         }
@@ -63,6 +66,8 @@ class BetResult:
     sd: float
     win_se: float
     """Standard error of ``win`` from the sample of dealt shoes."""
+    play: str = "chart"
+    """How the counter plays its hands: ``chart`` or ``chart and index plays``."""
 
     @property
     def di(self) -> float:
@@ -85,14 +90,21 @@ class BetResult:
         return -(self.sd**2) * math.log(self.target_ruin) / (2 * self.win) if self.win > 0 else None
 
     @property
-    def ramp_text(self) -> str:
-        """The ramp as ``cbj simulate --ramp`` takes it: each step where the bet changes."""
+    def ramp(self) -> tuple[tuple[float, int], ...]:
+        """The ramp as the simulated counter takes it: ``(true count, units)`` at each whole
+        true count where the bet changes (the spread's smallest bet below the first)."""
         steps, last = [], self.spread[0]
         for b in self.bins:
             if b.units != last:
-                steps.append(f"{b.low}:{b.units}")
+                steps.append((float(b.low), b.units))
                 last = b.units
-        return ",".join(steps) or f"{self.bins[0].low}:{self.spread[0]}"
+        return tuple(steps)
+
+    @property
+    def ramp_text(self) -> str:
+        """The ramp as ``cbj simulate --ramp`` takes it: each step where the bet changes."""
+        steps = ",".join(f"{t:g}:{u}" for t, u in self.ramp)
+        return steps or f"{self.bins[0].low}:{self.spread[0]}"
 
     def to_json(self) -> dict[str, Any]:
         """The document ``cbj bet --format json`` prints."""
@@ -102,6 +114,7 @@ class BetResult:
             "samples": self.samples,
             "penetration": self.penetration,
             "spread": list(self.spread),
+            "play": self.play,
             "kelly": {"bankroll": self.kelly_bankroll, "fraction": self.kelly_fraction},
             "ramp": [b.to_json() for b in self.bins],
             "ramp_text": self.ramp_text,

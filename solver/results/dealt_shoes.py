@@ -20,6 +20,7 @@ COLUMNS = (
     *LABELS,
     "main_ev",
     "main_variance",
+    "chart_ev",
     "bonus_ev",
     "bonus_variance",
     "round_variance",
@@ -43,12 +44,12 @@ class DealtShoes:
     """``samples`` shoes dealt at random depths up to ``penetration`` and solved.
 
     Each row holds, in :data:`COLUMNS` order, the cards left, the cards dealt of each rank,
-    the main wager's EV and variance under composition-dependent play, the Bonus wager's
-    EV and variance per Bonus unit, the round's variance at the rules' Bonus ratio; then,
-    for each of ``decisions``, the main EV gained by playing that cell against the chart
-    (the other way from the full shoe's chart) in that shoe.  ``full`` is the same row
-    for the full shoe and ``after`` for the full shoe less one card of each value 1..10
-    (the decisions' effects of removal).
+    the main wager's EV and variance under composition-dependent play, its EV played by
+    the full shoe's chart, the Bonus wager's EV and variance per Bonus unit, the round's
+    variance at the rules' Bonus ratio; then, for each of ``decisions``, the main EV
+    gained by playing that cell the other way from the full shoe's chart in that shoe.
+    ``full`` is the same row for the full shoe and ``after`` for the full shoe less one
+    card of each value 1..10 (the decisions' effects of removal).
     """
 
     rules: Rules

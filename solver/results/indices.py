@@ -9,6 +9,10 @@ from solver.model.counts import Tags
 from solver.model.numbers import float_json
 from solver.model.rules import Rules
 from solver.results.dealt_shoes import Decision, decision_name
+from solver.results.simulation import IndexRule
+
+#: The largest true count, in size, at which an index is played (beyond it: never).
+PLAYED_WITHIN = 20.0
 
 
 def _optional(value: float | None) -> dict[str, Any] | None:
@@ -34,6 +38,21 @@ class IndexPlay:
     linear: float | None
     value: float
     perfect: float
+
+    @property
+    def played(self) -> bool:
+        """Whether a counter plays this index: it gains in the sample and lies within
+        :data:`PLAYED_WITHIN` true counts."""
+        return self.index is not None and abs(self.index) <= PLAYED_WITHIN and self.value > 0
+
+    def rule(self) -> IndexRule:
+        """The play as the simulated counter takes it."""
+        if self.index is None:
+            raise ValueError(f"{self.name} has no index")
+        (soft, total), bonus = self.decision
+        return IndexRule(
+            soft, total, bonus, round(self.index, 1), self.at_least, not self.chart_hits
+        )
 
     @property
     def name(self) -> str:
@@ -73,6 +92,15 @@ class IndicesResult:
     seed: int
     penetration: float
     plays: tuple[IndexPlay, ...]
+    gain: float
+    """Main-wager EV per 100 rounds of playing every played index (:attr:`IndexPlay.played`)
+    together, over the chart, in the dealt shoes."""
+    gain_se: float
+    """Its standard error over the dealt shoes."""
+
+    def rules_played(self) -> tuple[IndexRule, ...]:
+        """The played indices, as the simulated counter takes them."""
+        return tuple(p.rule() for p in self.plays if p.played)
 
     @property
     def efficiency(self) -> float | None:
@@ -89,5 +117,9 @@ class IndicesResult:
             "seed": self.seed,
             "penetration": self.penetration,
             "playing_efficiency": _optional(self.efficiency),
+            "gain_of_played_indices_per_100_rounds": {
+                "float": self.gain,
+                "standard_error": self.gain_se,
+            },
             "indices": [p.to_json() for p in self.plays],
         }

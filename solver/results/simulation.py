@@ -16,7 +16,8 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from solver.model.cards import Card
+from solver.model.cards import Card, value_label
+from solver.model.cells import cell_name
 from solver.model.counts import LABELS, Tags
 from solver.model.errors import CountError
 from solver.model.numbers import number_json
@@ -78,13 +79,53 @@ def default_ramp(spread: tuple[int, int]) -> tuple[tuple[float, int], ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class IndexRule:
+    """One index play: in the chart cell ``(soft, total)`` against a Bonus card of value
+    ``bonus``, hit (``hit``) or stand when the true count is at least ``index``
+    (``at_least``) or at most ``index``; elsewhere the counter plays its strategy.
+
+    >>> IndexRule(False, 16, 10, 0.5, True, False).describe()
+    'hard 16 v 10: stand at true count 0.5 and above'
+    """
+
+    soft: bool
+    total: int
+    bonus: int
+    index: float
+    at_least: bool
+    hit: bool
+
+    def __post_init__(self) -> None:
+        if not (4 <= self.total <= 20 and 1 <= self.bonus <= 10 and math.isfinite(self.index)):
+            raise CountError(f"index play {self!r} names no chart cell and true count")
+
+    def describe(self) -> str:
+        """The play in words."""
+        cell = f"{cell_name((self.soft, self.total))} v {value_label(self.bonus)}"
+        side = "and above" if self.at_least else "and below"
+        return f"{cell}: {'hit' if self.hit else 'stand'} at true count {self.index:g} {side}"
+
+    def to_json(self) -> dict[str, object]:
+        """The play as plain JSON values."""
+        return {
+            "soft": self.soft,
+            "total": self.total,
+            "bonus": self.bonus,
+            "index": self.index,
+            "side": ">=" if self.at_least else "<=",
+            "play": "hit" if self.hit else "stand",
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Counter:
     """A counter's count, spread, bet ramp and wong-out point.
 
     ``ramp`` is a list of steps ``(true count, units)`` in increasing true count: the bet
     is the units of the highest step reached (the spread's minimum below the first),
     clamped to the spread.  With ``wong_out`` the counter sits out every round whose true
-    count is below it.
+    count is below it.  ``indices`` are the plays the counter changes by the true count at
+    the start of the round (none: it plays its strategy throughout).
     """
 
     name: str
@@ -92,6 +133,7 @@ class Counter:
     spread: tuple[int, int] = (1, 8)
     ramp: tuple[tuple[float, int], ...] | None = None
     wong_out: float | None = None
+    indices: tuple[IndexRule, ...] = ()
 
     def __post_init__(self) -> None:
         if sorted(self.tags) != sorted(LABELS):
@@ -101,6 +143,9 @@ class Counter:
             raise CountError(f"spread {low}-{high} must satisfy 1 <= MIN <= MAX <= {MAX_UNITS}")
         if [t for t, _ in self.steps] != sorted({t for t, _ in self.steps}):
             raise CountError("ramp steps must be in increasing true count, each once")
+        cells = {(i.soft, i.total, i.bonus) for i in self.indices}
+        if len(cells) != len(self.indices):
+            raise CountError("index plays must name each chart cell and Bonus card once")
 
     @property
     def steps(self) -> tuple[tuple[float, int], ...]:
@@ -120,6 +165,7 @@ class Counter:
             "spread": list(self.spread),
             "ramp": [{"true_count": t, "units": u} for t, u in self.steps],
             "wong_out": self.wong_out,
+            "indices": [i.to_json() for i in self.indices],
         }
 
 

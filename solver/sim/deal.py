@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -221,11 +221,19 @@ def dealer_totals(rules: Rules) -> Codes:
     return totals_with_bonus()
 
 
-def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
+#: Seat 1's own play where it differs from the table's strategy (a counter's index plays):
+#: given the lanes still drawing, their Bonus card values and their hands, hit or not.
+SeatPlay = Callable[[Codes, Codes, Codes], Flags]
+
+
+def play_round(
+    shoes: Shoes, n: int, table: Table, first_seat: SeatPlay | None = None
+) -> tuple[Codes, Codes]:
     """Deal and settle one round on lanes ``0..n-1``: main and Bonus outcome codes per seat.
 
     It begins the round (:meth:`Shoes.begin_round`); a caller that looks at the shoe
     before the deal, as a counter does, begins it first: beginning twice changes nothing.
+    Seat 1 plays ``first_seat`` when given, the table's strategy otherwise.
     """
     space = hand_space()
     rules, bust = table.rules, space.bust
@@ -244,7 +252,10 @@ def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
         hand = hands[seat]
         drawing = np.flatnonzero(~blackjack[seat])
         while drawing.size:  # a bust hand never hits: it leaves here
-            drawing = drawing[table.hit[b[drawing], hand[drawing]]]
+            if seat == 0 and first_seat is not None:
+                drawing = drawing[first_seat(drawing, b[drawing], hand[drawing])]
+            else:
+                drawing = drawing[table.hit[b[drawing], hand[drawing]]]
             if not drawing.size:
                 break
             hand[drawing] = space.step[hand[drawing], VALUE_OF[shoes.draw(drawing)]]

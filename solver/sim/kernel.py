@@ -18,7 +18,8 @@ to square and add as before.
 The kernel plays the rules through tables (hands, totals, the strategy, the dealer's
 stopping rule and naturals) and a code for the natural's strength, so it knows the rules
 in :data:`KNOWN_RULES`; rules with any other rule away from its default are dealt by numpy
-(:func:`knows`).
+(:func:`knows`), and so is a counter who changes its play by the count (index plays: the
+kernel plays one strategy at every seat).
 """
 
 from __future__ import annotations
