@@ -7,12 +7,19 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from fractions import Fraction
+from itertools import product
 
 import numpy as np
 import pytest
 
 from solver.exact.attack import attack
 from solver.exact.betting import kelly_units, mixture, optimal_bets
+from solver.exact.count_search import (
+    GROUPS,
+    group_true_counts,
+    playing_scores,
+    search_playing,
+)
 from solver.exact.dealt_shoes import (
     chart_walk,
     chosen_decisions,
@@ -29,7 +36,7 @@ from solver.model.counts import LABELS, system_tags
 from solver.model.rules import Paytable, Rules
 from solver.results.betting import CountBin
 from solver.results.charts import Chart
-from solver.results.dealt_shoes import DealtShoes, Decision
+from solver.results.dealt_shoes import COLUMNS, GAINS, DealtShoes, Decision
 from solver.results.game import GameResult
 from solver.results.simulation import Counter
 from solver.sim import simulate
@@ -83,15 +90,34 @@ def test_the_bound_on_a_tiny_shoe_is_the_exhaustive_average_over_every_first_car
     assert math.isclose(found.bound[0].win.mean, 100 * float(twin), abs_tol=1e-9)
 
 
+# --- the simulated counter against the dealt shoes' predictions ---------------------------
+
+#: A one-deck game near even (the suited match cannot happen in one deck: 25:6:2 brings the
+#: round to -0.5%), so that counting pays in some shoes and the Kelly ramp moves.
+NEAR_EVEN = Rules(decks=1, paytable=Paytable.parse("25:6:2"))
+#: The share of the shoe dealt before the cut card, in the study and the simulation.
+CUT = 0.75
+
+
 @pytest.fixture(scope="module")
-def one_deck(games: MemoryCache) -> DealtShoes:
+def near_even(games: MemoryCache) -> tuple[DealtShoes, Decision]:
+    """Dealt shoes of :data:`NEAR_EVEN` following the five decisions worth most and the
+    costliest flip of the chart in the full shoe (which the index test plays at will)."""
     from solver.api.strategy import chart
 
-    rules = Rules(decks=1)
-    return deal_shoes(rules, chart(rules=rules, cache=games), 40, 5, 0.5, decisions=4)
+    played = chart(rules=NEAR_EVEN, cache=games)
+    every = every_decision(played)
+    _, gains = chart_walk(played, solve_game(NEAR_EVEN, exact=False), every)
+    costliest = every[int(np.argmin(gains))]
+    positions, _, _ = chosen_decisions(NEAR_EVEN, played, 5, CUT)
+    chosen = (*(every[k] for k in positions), costliest)
+    return deal_shoes(NEAR_EVEN, played, 80, 21, CUT, chosen), costliest
 
 
-def test_indices_are_where_a_plain_least_squares_line_crosses_zero(one_deck: DealtShoes) -> None:
+def test_indices_are_where_a_plain_least_squares_line_crosses_zero(
+    near_even: tuple[DealtShoes, Decision],
+) -> None:
+    one_deck = near_even[0]
     tags = system_tags("hi-lo")
     found = index_plays(one_deck, "hi-lo", tags)
     by_decision = {p.decision: p for p in found.plays}
@@ -140,30 +166,6 @@ def test_the_ramp_is_kellys_bet_on_a_table_with_a_known_answer() -> None:
     assert math.isclose(win, sum(0.2 * u * m for (m, _), u in zip(table, units, strict=True)))
     second = sum(0.2 * u * u * (v + m * m) for (m, v), u in zip(table, units, strict=True))
     assert math.isclose(sd, math.sqrt(second - win * win))
-
-
-# --- the simulated counter against the dealt shoes' predictions ---------------------------
-
-#: A one-deck game near even (the suited match cannot happen in one deck: 25:6:2 brings the
-#: round to -0.5%), so that counting pays in some shoes and the Kelly ramp moves.
-NEAR_EVEN = Rules(decks=1, paytable=Paytable.parse("25:6:2"))
-#: The share of the shoe dealt before the cut card, in the study and the simulation.
-CUT = 0.75
-
-
-@pytest.fixture(scope="module")
-def near_even(games: MemoryCache) -> tuple[DealtShoes, Decision]:
-    """Dealt shoes of :data:`NEAR_EVEN` following the five decisions worth most and the
-    costliest flip of the chart in the full shoe (which the index test plays at will)."""
-    from solver.api.strategy import chart
-
-    played = chart(rules=NEAR_EVEN, cache=games)
-    every = every_decision(played)
-    _, gains = chart_walk(played, solve_game(NEAR_EVEN, exact=False), every)
-    costliest = every[int(np.argmin(gains))]
-    positions, _, _ = chosen_decisions(NEAR_EVEN, played, 5, CUT)
-    chosen = (*(every[k] for k in positions), costliest)
-    return deal_shoes(NEAR_EVEN, played, 80, 21, CUT, chosen), costliest
 
 
 def counter_mean(
@@ -221,3 +223,24 @@ def test_the_simulated_counter_with_the_kelly_ramp_wins_the_predicted_amount(
     counter = Counter("hi-lo", tags, ramp.spread, ramp.ramp)
     mean, se = counter_mean(counter, 1_000_000, games, 33)
     assert abs(mean - ramp.win) < 3 * math.hypot(se, ramp.win_se)
+
+
+def test_the_playing_search_finds_the_best_of_every_level_one_vector(
+    near_even: tuple[DealtShoes, Decision],
+) -> None:
+    """Every one of the 3**10 vectors scored by the plain formula (each vector's true
+    counts correlated with each gain), and the winner's score again from the shoes' own
+    true counts and numpy's correlation."""
+    shoes, _ = near_even
+    rows = np.array(shoes.rows)
+    gains = rows[:, GAINS:]
+    weights = np.maximum(gains, 0).mean(axis=0)
+    vectors = np.array(list(product(range(-1, 2), repeat=len(GROUPS))), dtype=float)
+    scores = playing_scores(vectors, group_true_counts(shoes), gains, weights)
+    round_ev = rows[:, COLUMNS.index("chart_ev")] + 0.5 * rows[:, COLUMNS.index("bonus_ev")]
+    found = search_playing(shoes, 1, round_ev)
+    assert math.isclose(found.score, float(scores.max()), rel_tol=1e-9)
+    true_counts = np.array(shoes.true_counts(found.tags))
+    again = sum(w * abs(np.corrcoef(true_counts, gains[:, k])[0, 1]) for k, w in enumerate(weights))
+    assert math.isclose(found.score, again / weights.sum(), rel_tol=1e-9)
+    assert np.cov(true_counts, round_ev)[0, 1] > 0  # the sign a counter bets by

@@ -8,6 +8,7 @@ size, seed and penetration, so that the three commands and a second run deal it 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Unpack
 
@@ -16,6 +17,7 @@ from solver.api.rules import RuleOptions, make_rules
 from solver.exact.attack import attack as attack_of
 from solver.exact.betting import optimal_bets
 from solver.exact.chart import stored_chart
+from solver.exact.count_search import best_playing_count
 from solver.exact.dealt_shoes import DEFAULT_DECISIONS, check_penetration, deal_shoes
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.indices import index_plays
@@ -100,7 +102,28 @@ def chosen_count(rules: Rules, count: str, cache: Store | None) -> tuple[str, Ta
     try:
         return count_tags(count)
     except CountError as error:
-        raise CountError(f"{error}, best-level-1 to 5, or tags 'A=-1,2=1,...'") from None
+        raise CountError(
+            f"{error}, best-level-1 to 5, best-playing-1 or 2, or tags 'A=-1,2=1,...'"
+        ) from None
+
+
+#: A count found by the playing search on the dealt shoes themselves.
+PLAYING = re.compile(r"\s*best-playing-([12])\s*")
+
+
+def counted_shoes(
+    rules: Rules, count: str, cache: Store | None, shoes: Callable[[], DealtShoes]
+) -> tuple[str, Tags, DealtShoes]:
+    """The count (as :func:`chosen_count`, or ``best-playing-1`` or ``2``: the count whose
+    true count best follows the decisions' gains on the even-numbered dealt shoes) and the
+    dealt shoes; a bad count is refused before the shoes are dealt."""
+    playing = PLAYING.fullmatch(count.lower())
+    chosen = None if playing else chosen_count(rules, count, cache)
+    dealt = shoes()
+    if chosen is not None:
+        return (*chosen, dealt)
+    found = best_playing_count(dealt, int(playing.group(1)) if playing else 0)
+    return f"best-playing-{found.level}", found.tags, dealt
 
 
 @checked
@@ -120,11 +143,14 @@ def indices(
 ) -> IndicesResult:
     """The true count at which each of the chart's closest calls flips, ranked by value."""
     played = make_rules(rules, options)
-    name, tags = chosen_count(played, count, cache)
-    shoes = dealt_shoes(
-        played, samples, seed, penetration, jobs, backend, scheduler, cache, progress
-    )
-    return index_plays(shoes, name, tags)
+
+    def shoes() -> DealtShoes:
+        return dealt_shoes(
+            played, samples, seed, penetration, jobs, backend, scheduler, cache, progress
+        )
+
+    name, tags, dealt = counted_shoes(played, count, cache, shoes)
+    return index_plays(dealt, name, tags)
 
 
 @checked
@@ -136,6 +162,7 @@ def bet(
     kelly_fraction: float = 1.0,
     rounds_per_hour: int = 100,
     target_ruin: float = 0.05,
+    indices: bool = False,
     samples: int = SAMPLES,
     seed: int = SEED,
     penetration: float = PENETRATION,
@@ -147,17 +174,23 @@ def bet(
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> BetResult:
-    """The growth-optimal (Kelly) ramp within a spread, with SCORE, DI, N0 and win rates."""
+    """The growth-optimal (Kelly) ramp within a spread, with SCORE, DI, N0 and win rates,
+    for a counter who plays the chart (and with ``indices`` the count's index plays)."""
     played = make_rules(rules, options)
     units = parse_spread(spread)
     if not 1 <= rounds_per_hour <= 10_000:
         raise CountError(f"rounds per hour {rounds_per_hour!r} must be from 1 to 10,000")
-    name, tags = chosen_count(played, count, cache)
-    shoes = dealt_shoes(
-        played, samples, seed, penetration, jobs, backend, scheduler, cache, progress
+    name, tags, shoes = counted_shoes(
+        played,
+        count,
+        cache,
+        lambda: dealt_shoes(
+            played, samples, seed, penetration, jobs, backend, scheduler, cache, progress
+        ),
     )
+    plays = index_plays(shoes, name, tags) if indices else None
     return optimal_bets(
-        shoes, name, tags, units, bankroll, kelly_fraction, rounds_per_hour, target_ruin
+        shoes, name, tags, units, bankroll, kelly_fraction, rounds_per_hour, target_ruin, plays
     )
 
 

@@ -65,7 +65,10 @@ def study_options(command: F) -> F:
     return command
 
 
-COUNT_HELP = "The count: best-level-1..5, hi-lo, ko, hi-opt-i, omega-ii or tags 'A=-1,...'."
+COUNT_HELP = (
+    "The count: best-level-1..5 (betting), best-playing-1..2 (index plays), hi-lo, ko, "
+    "hi-opt-i, omega-ii or tags 'A=-1,...'."
+)
 
 
 @click.command("indices")
@@ -106,6 +109,7 @@ def indices(no_cache: bool, fmt: str, **options: Any) -> None:
     show_default=True,
     help="Risk of ruin the bankroll figure is for.",
 )
+@click.option("--indices", is_flag=True, help="The counter also plays its count's index plays.")
 @study_options
 def bet(no_cache: bool, fmt: str, **options: Any) -> None:
     """Optimal betting: the Kelly ramp by true count, SCORE, DI, N0 and the bankroll."""

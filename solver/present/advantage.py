@@ -81,6 +81,8 @@ def indices_tables(result: IndicesResult) -> tuple[Table, Table]:
         (
             "playing efficiency (the indices' value over perfect deviation): "
             + ("n/a" if efficiency is None else f"{efficiency:.3f}"),
+            f"playing every index within {REACHED} true counts that gains: "
+            f"{result.gain:+.4f} per 100 rounds (standard error {result.gain_se:.4f})",
         ),
     )
     return chart, ranked
@@ -95,9 +97,16 @@ def bet_tables(result: BetResult) -> tuple[Table, Table]:
     """The Kelly ramp by true count, and the counter's figures."""
     ramp = Table(
         "Optimal bet by true count (Kelly, whole units within the spread)",
-        ("true count", "share of rounds", "round EV", "variance", "units"),
+        ("true count", "share of rounds", "round EV", "fitted EV", "variance", "units"),
         tuple(
-            (f"{b.low:+d}", f"{b.share:.4f}", f"{b.mean:+.4f}", f"{b.variance:.3f}", str(b.units))
+            (
+                f"{b.low:+d}",
+                f"{b.share:.4f}",
+                f"{b.mean:+.4f}",
+                f"{b.fitted:+.4f}",
+                f"{b.variance:.3f}",
+                str(b.units),
+            )
             for b in result.bins
         ),
         (
@@ -105,7 +114,8 @@ def bet_tables(result: BetResult) -> tuple[Table, Table]:
             f"count {result.system}: {_tags(result.tags)}",
             f"{result.samples:,} shoes dealt up to {result.penetration:g}; spread "
             f"{result.spread[0]}-{result.spread[1]}, Kelly bankroll {result.kelly_bankroll:g} "
-            f"units at {result.kelly_fraction:g} Kelly",
+            f"units at {result.kelly_fraction:g} Kelly; hands played by the {result.play}",
+            "the bet follows the fitted EV (a least-squares line on the true count)",
         ),
     )
     n0, bankroll = result.n0, result.bankroll
@@ -125,7 +135,7 @@ def bet_tables(result: BetResult) -> tuple[Table, Table]:
             ("SCORE", f"{result.score:.2f}"),
             ("N0 (rounds)", "no edge" if n0 is None else f"{n0:,.0f}"),
             (
-                f"bankroll for {result.target_ruin:.0%} risk of ruin",
+                f"bankroll for {result.target_ruin:.0%} risk of ruin (diffusion approximation)",
                 "no edge" if bankroll is None else f"{bankroll:,.0f} units",
             ),
         ),
@@ -167,6 +177,8 @@ def attack_tables(result: AttackResult) -> tuple[Table, Table]:
             f"Bonus EV per unit over the shoes: mean {result.bonus_mean:+.4f}, 5%/50%/95% "
             f"{p[5]:+.4f}/{p[50]:+.4f}/{p[95]:+.4f}, positive in "
             f"{result.bonus_positive_share:.2%}",
+            "the tracker's threshold is picked on the even-numbered shoes and its figures "
+            "measured on the odd-numbered ones",
             "tracker's correlation with the Bonus EV: "
             + (
                 "n/a" if result.tracker_correlation is None else f"{result.tracker_correlation:.3f}"

@@ -133,5 +133,5 @@ class BetResult:
             "score": float_json(self.score),
             "n0": _optional(self.n0),
             "target_ruin": self.target_ruin,
-            "bankroll_for_target_ruin": _optional(self.bankroll),
+            "bankroll_for_target_ruin_by_diffusion": _optional(self.bankroll),
         }

@@ -40,3 +40,30 @@ class CountSearch:
             "vectors_searched": self.vectors,
             "candidates_compared": self.candidates,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayingSearch:
+    """The count of tags ``-level..level`` whose true count best follows the gains of
+    deviating from the chart, over every vector (see :mod:`solver.exact.count_search`).
+
+    ``score`` is the mean over the followed decisions, each weighted by what deviating
+    exactly when it pays is worth, of the size of the correlation between the true count
+    and the decision's gain across ``shoes`` dealt shoes.
+    """
+
+    level: int
+    tags: Tags
+    score: float
+    vectors: int
+    shoes: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The search as plain JSON values."""
+        return {
+            "level": self.level,
+            "tags": dict(self.tags),
+            "playing_correlation": float_json(self.score),
+            "vectors_searched": self.vectors,
+            "shoes": self.shoes,
+        }

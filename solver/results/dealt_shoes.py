@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from solver.model.cards import value_label
@@ -74,6 +74,12 @@ class DealtShoes:
             running = sum(tags[r] * row[1 + i] for i, r in enumerate(LABELS))
             out.append((52 * running - deck_sum * (deck - left)) / left)
         return out
+
+    def every_other(self, first: int) -> DealtShoes:
+        """The states numbered ``first``, ``first + 2``, ...: one half of the sample, to
+        pick something on one half and judge it on the other."""
+        rows = self.rows[first::2]
+        return replace(self, samples=len(rows), rows=rows)
 
     def to_json(self) -> dict[str, Any]:
         """The sample's description (the rows are for the analyses, not for printing)."""
