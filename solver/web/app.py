@@ -25,7 +25,7 @@ from solver.present import workbench_pages as pages_html
 from solver.present.formats import ChartFormat
 from solver.web.form import RulesForm, prefixed, read_rules
 from solver.web.guard import Guard, served_hosts
-from solver.web.pages import paytable_page, report_sizes
+from solver.web.pages import hold_page, paytable_page, report_sizes
 from solver.web.workbench import Outcome, Workbench
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -195,6 +195,11 @@ def paytable(request: Request) -> Response:
     return paytable_page(request.app.state.bench, _query(request), PAGE_WAIT)
 
 
+def hold(request: Request) -> Response:
+    """Check a table's observed hold against the exact session distribution."""
+    return hold_page(request.app.state.bench, _query(request), PAGE_WAIT)
+
+
 async def report_start(request: Request) -> Response:
     """Start building the report (a POST from the Report page), then show its progress."""
     body = b""
@@ -253,6 +258,7 @@ def make_app(bench: Workbench, host: str = "127.0.0.1", port: int = 8021) -> Gua
         Route("/", game_page),
         Route("/api/game", game_live),
         Route("/paytable", paytable),
+        Route("/hold", hold),
         Route("/compare", compare_page),
         Route("/chart", chart_page),
         Route("/chart/{name}", chart_download),

@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 from solver.api import files as files_api
 from solver.api import game as game_api
 from solver.api import paytable as paytable_api
+from solver.api import session as session_api
 from solver.api import strategy as strategy_api
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
@@ -133,6 +134,16 @@ class Workbench:
 
         return self._job(
             key, compute, "solving the game exactly, then the paytable", wait, Lane.LONG
+        )
+
+    def hold(self, rules: Rules, options: dict[str, Any], wait: float) -> Outcome[Any]:
+        """``cbj hold``'s check of a table's result (``options``: rounds, hold or result)."""
+        return self._job(
+            ("hold", rules, tuple(sorted(options.items()))),
+            lambda job: session_api.hold(rules=rules, cache=self.store, **options),
+            "solving the game exactly, then the session's distribution",
+            wait,
+            Lane.LONG,
         )
 
     def report(self, rules: Rules, sizes: dict[str, int], fmt: str, start: bool) -> Outcome[Any]:
