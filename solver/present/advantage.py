@@ -23,7 +23,8 @@ def _tc(value: float | None) -> str:
     if value is None:
         return "never"
     if abs(value) <= REACHED:
-        return f"{value:+.1f}"
+        text = f"{value:+.1f}"
+        return "+0.0" if text == "-0.0" else text
     return f">{REACHED:+d}" if value > 0 else f"<{-REACHED:+d}"
 
 

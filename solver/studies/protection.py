@@ -146,6 +146,7 @@ def protection_study(
         rules, chart, DEALT_PER_SAMPLE * shoe_samples, PROTECTION_SEED, PENETRATION, jobs=jobs
     )
     depths = tuple(p for p in (0.5, 0.75) if p < PENETRATION)
+    indices = index_plays(shoes, best.name, best.tags)
     return ProtectionStudy(
         rules,
         eor,
@@ -157,7 +158,7 @@ def protection_study(
         back_counter,
         counter_rounds,
         best,
-        index_plays(shoes, best.name, best.tags),
-        optimal_bets(shoes, best.name, best.tags, SPREAD, KELLY_BANKROLL),
+        indices,
+        optimal_bets(shoes, best.name, best.tags, SPREAD, KELLY_BANKROLL, indices=indices),
         attack(shoes, SPREAD, BONUS_MULTIPLE, (*depths, PENETRATION)),
     )

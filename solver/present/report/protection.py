@@ -288,7 +288,7 @@ def _verdict(study: ProtectionStudy) -> str:
         f" The perfect-information bound, which no player can exceed: "
         f"{signed(bound.win.mean, 2)} [{signed(low, 2)}, {signed(high, 2)}] per 100 rounds "
         f"at penetration {bound.penetration:g}; the best level-2 count (BC "
-        f"{best.betting_correlation['round']:.3f}) betting Kelly: "
+        f"{best.betting_correlation['round']:.3f}) betting Kelly and playing its indices: "
         f"{signed(100 * study.betting.win, 2)}"
         + (
             f", its indices capturing {100 * efficiency:.0f}% of perfect deviation."
@@ -310,7 +310,10 @@ def _verdict(study: ProtectionStudy) -> str:
 
 
 def _tc(value: float | None) -> str:
-    return "\u2013" if value is None or abs(value) > 20 else minus(f"{value:+.1f}")
+    if value is None or abs(value) > 20:
+        return "\u2013"
+    text = f"{value:+.1f}"
+    return minus("+0.0" if text == "-0.0" else text)
 
 
 def _indices_grid(result: IndicesResult) -> Grid:
@@ -359,7 +362,7 @@ def _betting_grid(result: BetResult) -> Grid:
                 n0,
             ),
         ),
-        caption="Kelly betting with the best level-2 count (bankroll "
+        caption="Kelly betting with the best level-2 count, playing its indices (bankroll "
         f"{thousands(round(result.kelly_bankroll))} units, spread {result.spread[0]}\u2013"
         f"{result.spread[1]}; ramp as TC:units); DI = 1,000 \u00d7 win / SD, SCORE = DI\u00b2.",
     )
