@@ -23,7 +23,8 @@ from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.counts import LABELS, SYSTEMS, rank_label
 from solver.model.errors import CountError, ShoeError
 from solver.model.rules import Rules
-from solver.results.simulation import Counter, IndexRule
+from solver.results.indices import IndexRule
+from solver.results.simulation import Counter
 from solver.sim import AlwaysStand, StandOn, card_code, deal_stacked, simulate
 from solver.sim.counter import bet_units, count_stacked, parse_bets, tag_of_code
 from solver.store.memory import MemoryCache

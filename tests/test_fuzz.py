@@ -307,6 +307,7 @@ DIGIT_OPTIONS: dict[str, str | None] = {
     "--count": None,
     "--depths": "0.5",
     "--samples": "2",
+    "--index-samples": "2",
     "--penetration": "0.5",
     "--counter": "best-level-1",
     "--spread": "1-8",

@@ -141,7 +141,7 @@ def indices(
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> IndicesResult:
-    """The true count at which each of the chart's closest calls flips, ranked by value."""
+    """The true count at which each chart decision worth most flips, ranked by value."""
     played = make_rules(rules, options)
 
     def shoes() -> DealtShoes:

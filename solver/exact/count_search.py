@@ -148,7 +148,7 @@ def playing_scores(vectors: Array, x: Array, gains: Array, weights: Array) -> Ar
     >>> x = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 1.0]])
     >>> y = (x @ np.array([1.0, -1.0]))[:, None]
     >>> playing_scores(np.array([[1, -1], [1, 0]]), x, y, np.array([1.0])).round(6).tolist()
-    [1.0, 0.5]
+    [1.0, 0.866025]
     """
     counts = vectors @ x.T  # each vector's true count in each state
     counts = counts - counts.mean(axis=1, keepdims=True)

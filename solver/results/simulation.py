@@ -16,13 +16,13 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from solver.model.cards import Card, value_label
-from solver.model.cells import cell_name
+from solver.model.cards import Card
 from solver.model.counts import LABELS, Tags
 from solver.model.errors import CountError
 from solver.model.numbers import number_json
 from solver.model.outcomes import MAIN_OUTCOMES, MainOutcome, bonus_pay, main_payoffs
 from solver.model.rules import Rules
+from solver.results.indices import IndexRule
 from solver.results.kinds import Kind
 
 
@@ -76,45 +76,6 @@ def default_ramp(spread: tuple[int, int]) -> tuple[tuple[float, int], ...]:
     """
     low, high = spread
     return tuple((float(k), low + k - 1) for k in range(2, high - low + 2))
-
-
-@dataclass(frozen=True, slots=True)
-class IndexRule:
-    """One index play: in the chart cell ``(soft, total)`` against a Bonus card of value
-    ``bonus``, hit (``hit``) or stand when the true count is at least ``index``
-    (``at_least``) or at most ``index``; elsewhere the counter plays its strategy.
-
-    >>> IndexRule(False, 16, 10, 0.5, True, False).describe()
-    'hard 16 v 10: stand at true count 0.5 and above'
-    """
-
-    soft: bool
-    total: int
-    bonus: int
-    index: float
-    at_least: bool
-    hit: bool
-
-    def __post_init__(self) -> None:
-        if not (4 <= self.total <= 20 and 1 <= self.bonus <= 10 and math.isfinite(self.index)):
-            raise CountError(f"index play {self!r} names no chart cell and true count")
-
-    def describe(self) -> str:
-        """The play in words."""
-        cell = f"{cell_name((self.soft, self.total))} v {value_label(self.bonus)}"
-        side = "and above" if self.at_least else "and below"
-        return f"{cell}: {'hit' if self.hit else 'stand'} at true count {self.index:g} {side}"
-
-    def to_json(self) -> dict[str, object]:
-        """The play as plain JSON values."""
-        return {
-            "soft": self.soft,
-            "total": self.total,
-            "bonus": self.bonus,
-            "index": self.index,
-            "side": ">=" if self.at_least else "<=",
-            "play": "hit" if self.hit else "stand",
-        }
 
 
 @dataclass(frozen=True, slots=True)

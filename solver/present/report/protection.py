@@ -354,7 +354,7 @@ def _betting_grid(result: BetResult) -> Grid:
         ("ramp", "win per 100 rounds [95%]", "SD per round", "DI", "SCORE", "N0"),
         (
             (
-                minus(result.ramp_text),
+                minus(result.ramp_text) if result.ramp else "flat at the minimum",
                 f"{signed(100 * result.win, 2)} [{signed(low, 2)}, {signed(high, 2)}]",
                 f"{result.sd:.2f}",
                 minus(f"{result.di:.2f}"),
