@@ -56,6 +56,7 @@ def flipped(chart: Chart, decision: tuple[tuple[bool, int], int]) -> Chart:
     return replace(chart, actions={**chart.actions, decision: other})
 
 
+@pytest.mark.slow
 def test_each_decisions_gain_is_the_brute_force_difference_of_two_charts(
     tiny_chart: tuple[GameResult[Fraction], Chart],
 ) -> None:
@@ -70,6 +71,7 @@ def test_each_decisions_gain_is_the_brute_force_difference_of_two_charts(
         assert math.isclose(gain, float(after - before), abs_tol=1e-12), decision
 
 
+@pytest.mark.slow
 def test_the_bound_on_a_tiny_shoe_is_the_exhaustive_average_over_every_first_card(
     tiny_chart: tuple[GameResult[Fraction], Chart],
 ) -> None:
