@@ -41,6 +41,7 @@ _HOMES = {
     # end of what scripts/rules_code.py writes
     "solver.model.rules": "Paytable Rules",
     "solver.present.files": "Written",
+    "solver.present.plots": "plot_chart plot_ev_by_true_count plot_session",
     "solver.results.attack": "AttackResult",
     "solver.results.betting": "BetResult",
     "solver.results.bonus": "BonusAnalysis BonusResult",

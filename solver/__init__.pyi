@@ -169,6 +169,9 @@ from solver.model.rules import (
 from solver.present.files import (
     Written as Written,
 )
+from solver.present.plots import plot_chart as plot_chart
+from solver.present.plots import plot_ev_by_true_count as plot_ev_by_true_count
+from solver.present.plots import plot_session as plot_session
 from solver.results.attack import AttackResult as AttackResult
 from solver.results.betting import BetResult as BetResult
 from solver.results.bonus import BonusAnalysis as BonusAnalysis

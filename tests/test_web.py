@@ -28,17 +28,21 @@ from solver.model.rules import Rules
 from solver.results.game import GAME, GameResult
 from solver.results.kinds import Key, Kind
 from solver.store.memory import MemoryCache
-from solver.web import app as web_app
+from solver.web import views
 from solver.web.app import make_app
 from solver.web.form import RULE_FIELDS, read_rules
+from solver.web.jobs import Kind as JobKind
+from solver.web.jobs import Work
 from solver.web.pages import REPORT_SIZES
-from solver.web.work import Work, WorkbenchStore
+from solver.web.work import WorkbenchStore
 from solver.web.workbench import Workbench
 from tests.conftest import run_cli
 from tests.workbench_server import started_workbench
 
 T = TypeVar("T")
 BASE = "http://127.0.0.1:8021"
+#: What the app's own pages send with a POST.
+OURS = {"origin": BASE, "sec-fetch-site": "same-origin"}
 FIGURE = re.compile(r'data-figure="([a-z-]+)" data-value="([^"]+)"')
 
 
@@ -203,16 +207,14 @@ def test_the_hold_check_page_says_cbj_holds_verdict_and_refuses_bad_rounds(
         )
         assert response.status_code == 400 and beside is not None
         assert beside.group(1).replace("&#x27;", "'") == _message(make)
+    asked = {"rounds": "100", "hold": "9%", "decks": "1"}
+    assert "hold-p-value" not in idle.get("/hold", params=asked).text  # a GET starts nothing
     expected = solver.hold(rounds=100, hold="9%", decks=1, cache=games)
     bench = Workbench(WorkbenchStore(games))
     with TestClient(make_app(bench), base_url=BASE) as client:
+        client.post("/hold", params=asked, headers=OURS)
         deadline = time.monotonic() + 60
-        while (
-            "hold-p-value"
-            not in (
-                page := client.get("/hold", params={"rounds": "100", "hold": "9%", "decks": "1"})
-            ).text
-        ):
+        while "hold-p-value" not in (page := client.get("/hold", params=asked)).text:
             assert page.status_code == 200 and time.monotonic() < deadline
             time.sleep(0.1)
     bench.close()
@@ -262,7 +264,7 @@ TEXTS = st.one_of(
 def test_no_input_gives_a_500(
     idle: TestClient, field: str, text: str, path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(web_app, "PAGE_WAIT", 0.0)
+    monkeypatch.setattr(views, "PAGE_WAIT", 0.0)
     name = f"b.{field}" if path == "/compare" else field
     response = idle.get(path, params={name: text})
     assert response.status_code < 500, (path, name, text[:80])
@@ -273,13 +275,15 @@ def test_fifty_requests_for_one_uncached_game_share_one_solve(
     client: TestClient, counted: CountingStore
 ) -> None:
     before = counted.solves
+
+    def ask(_: int) -> httpx.Response:
+        return client.post("/api/game", params={"decks": "5"}, headers=OURS)
+
     with ThreadPoolExecutor(max_workers=50) as pool:
-        answers = list(
-            pool.map(lambda _: client.get("/api/game", params={"decks": "5"}), range(50))
-        )
+        answers = list(pool.map(ask, range(50)))
     assert {a.status_code for a in answers} <= {200, 202}
     deadline = time.monotonic() + 30
-    while (last := client.get("/api/game", params={"decks": "5"})).status_code == 202:
+    while (last := ask(0)).status_code == 202:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert counted.solves == before + 1
@@ -299,7 +303,7 @@ def _edges(game: GameResult[Any]) -> dict[str, float]:
 def test_a_paytable_or_ratio_change_is_priced_without_a_solve(
     client: TestClient, counted: CountingStore
 ) -> None:
-    client.get("/", params={"decks": "5"})  # solved above, or now
+    client.post("/", params={"decks": "5"}, headers=OURS)  # solved above, or now
     before = counted.solves
     queries: tuple[dict[str, Any], ...] = (
         {"paytable": "30:6:2"},
@@ -335,7 +339,9 @@ def _children(pid: int) -> list[int]:
 def test_sigterm_stops_the_server_and_its_workers() -> None:
     process, url = started_workbench(60)
     try:
-        busy = httpx.get(f"{url}/api/game", params={"decks": "7", "exact": "1"}, timeout=10)
+        busy = httpx.post(
+            f"{url}/api/game", params={"decks": "7", "exact": "1"}, headers={"origin": url}
+        )
         assert busy.json()["status"] == "working"  # an exact solve is running in a worker
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=15)
@@ -365,14 +371,15 @@ def test_serve_refuses_a_bad_address_in_one_line(
 
 
 def test_a_newer_job_supersedes_the_oldest_one_waiting() -> None:
-    work = Work(waiting=1, start=False)
-    first = work.submit("first", lambda job: 1)
-    assert work.submit("first", lambda job: 2) is first  # the same input: the same job
-    second = work.submit("second", lambda job: 3)
-    assert first.superseded and not second.superseded
-    assert work.find("first") is None and work.find("second") is second
-    again = work.submit("first", lambda job: 4)  # asked again: a new job, which wins
-    assert again is not first and second.superseded
+    work = Work(start=False)  # an exact solve's queue holds two
+    first = work.submit("first", lambda job: 1, JobKind.EXACT)
+    assert work.submit("first", lambda job: 2, JobKind.EXACT) is first  # the same input: same job
+    work.submit("second", lambda job: 3, JobKind.EXACT)
+    third = work.submit("third", lambda job: 3, JobKind.EXACT)
+    assert first.superseded and not third.superseded
+    assert work.find("first") is None and work.find("third") is third
+    again = work.submit("first", lambda job: 4, JobKind.EXACT)  # asked again: a new job, which wins
+    assert again is not first and work.find("second") is None
     again.run()
     assert again.result() == 4
     work.close()

@@ -172,7 +172,7 @@ def test_the_chart_page_prints_on_one_a4_page_and_downloads(tab: Any, server: st
     assert len(PdfReader(io.BytesIO(tab.pdf(format="A4"))).pages) == 1
     for name, magic in (("chart.pdf", b"%PDF"), ("chart.png", b"\x89PNG"), ("chart.csv", b"#")):
         with tab.expect_download() as download:
-            tab.click(f'a[href^="/chart/{name}"]')
+            tab.click(f'form[action^="/chart/{name}"] button')
         assert Path(download.value.path()).read_bytes().startswith(magic), name
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -17,18 +18,24 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def started_workbench(seconds: float = 90) -> tuple[subprocess.Popen[str], str]:
+def started_workbench(
+    seconds: float = 90,
+    options: list[str] | None = None,
+    environment: dict[str, str] | None = None,
+) -> tuple[subprocess.Popen[str], str]:
     """``cbj serve`` on a free port, once it answers (``seconds`` at most): process, address.
 
-    Its standard error is a pipe (text) for the test to read; a server that dies or does
-    not answer in time is killed and fails the test with what it printed.
+    ``options`` are more of ``cbj serve``'s, ``environment`` more variables.  Its standard
+    error is a pipe (text) for the test to read; a server that dies or does not answer in
+    time is killed and fails the test with what it printed.
     """
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "solver", "serve", "--port", str(port)],
+        [sys.executable, "-m", "solver", "serve", "--port", str(port), *(options or [])],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, **(environment or {})},
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + seconds

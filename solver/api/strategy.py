@@ -23,8 +23,8 @@ from solver.exact.strategies import realistic_play, simple_policy
 from solver.exact.volatility import check_ratio, parse_ratios
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_value
 from solver.model.chart_file import ChartGrid
-from solver.model.checks import checked, is_whole
-from solver.model.errors import StrategyError
+from solver.model.checks import checked, is_whole, shown
+from solver.model.errors import CardError, StrategyError
 from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.results.charts import Chart, ChartCheck, ChartCosts
@@ -47,6 +47,8 @@ def dealer(
     cards = given_cards(removed)
     shoe = Shoe.full(played.decks).remove(cards)
     if is_whole(bonus):
+        if abs(bonus) > 10**6:  # too long for str(), and no card
+            raise CardError(f"bonus {shown(bonus)} is not a card: use A, 2 to 10, or all")
         bonuses = [parse_value(str(bonus))]
     elif str(bonus).strip().lower() == "all":
         bonuses = list(VALUES)

@@ -56,9 +56,9 @@ METHOD_OPTION = click.option(
     "--format",
     "fmt",
     type=click.Choice([f.value for f in present.SessionFormat]),
-    default="table",
-    show_default=True,
-    help="Output format: text, or a plot of the distribution (png, svg, html).",
+    default=None,
+    help="Output format: text, or a plot of the distribution (png, svg, html)  "
+    "[default: from -o's extension, else table]",
 )
 @click.option(
     "-o",
@@ -75,13 +75,15 @@ def session_command(
     removed: str,
     jobs: int,
     no_cache: bool,
-    fmt: str,
+    fmt: str | None,
     output: Path | None,
     **options: Any,
 ) -> None:
     """Exact distribution of the net result over a session, and the risk of ruin."""
-    chosen = present.SessionFormat(fmt)
     output = files.to_stdout(output)
+    allowed = [f.value for f in present.SessionFormat]
+    chosen = present.SessionFormat(files.choose_format(output, fmt, allowed, "table"))
+    fmt = chosen.value
     if output is None:
         files.check_terminal(fmt, sys.stdout)
     else:

@@ -350,16 +350,25 @@ def game_figures(game: GameResult[Any]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """How far a piece of work has got: steps done of total (0 of 0 when it cannot tell)."""
+    """How far a piece of work has got: steps done of total (0 of 0 when it cannot tell),
+    or its place in its queue (``position`` 1 is next); ``job`` names it for a Stop button."""
 
     label: str
     done: int = 0
     total: int = 0
     seconds: float = 0.0
+    position: int = 0
+    job: str = ""
 
 
-def progress_html(progress: Progress | None) -> str:
-    """A progress bar (indeterminate when the work cannot count its steps); hidden if None."""
+def progress_html(progress: Progress | None, back: str = "") -> str:
+    """A progress bar (indeterminate when the work cannot count its steps); hidden if None.
+
+    A job that can be stopped gets a Stop button, which comes back to ``back`` (a path).
+
+    >>> "2nd in its queue" in progress_html(Progress("drawing", position=2))
+    True
+    """
     if progress is None:
         return '<div id="progress" class="progress" hidden><progress></progress><span></span></div>'
     bar = (
@@ -369,18 +378,48 @@ def progress_html(progress: Progress | None) -> str:
     )
     steps = f" ({progress.done} of {progress.total})" if progress.total else ""
     words = f"{progress.label}{steps}, {progress.seconds:.0f} s"
+    if progress.position:
+        words = f"{progress.label}: waiting, {_ordinal(progress.position)} in its queue"
+    stop = (
+        '<form class="stop" method="post" action="/stop">'
+        f'<input type="hidden" name="job" value="{escape(progress.job)}">'
+        f'<input type="hidden" name="back" value="{escape(back)}">'
+        "<button>Stop</button></form>"
+        if progress.job and back
+        else ""
+    )
     return (
-        f'<div id="progress" class="progress" role="status">{bar}<span>{escape(words)}</span></div>'
+        f'<div id="progress" class="progress" role="status">{bar}<span>{escape(words)}</span>'
+        f"{stop}</div>"
     )
 
 
-def game_body(fields: str, figures: str, progress: Progress | None) -> str:
-    """The Game page: the rules form beside the figures (or the progress of their solve)."""
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ..., ``11th``, ``21st``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def idle_html(what: str, start: bool = False) -> str:
+    """The place of results not asked for yet: a line saying which button computes them.
+
+    ``start``: the page's script starts the work at once (a POST of the page's address).
+    """
+    flag = ' data-start="true"' if start else ""
+    return f'<p class="idle" id="idle"{flag}>{escape(what)}</p>'
+
+
+def game_body(fields: str, figures: str, progress: Progress | None, back: str = "") -> str:
+    """The Game page: the rules form beside the figures (or the progress of their solve).
+
+    The form posts (a solve is work: only a POST starts it); the page's address keeps the
+    rules, and the script asks for the figures as the designer types.
+    """
     busy = ' aria-busy="true"' if progress is not None else ""
     return (
-        '<div class="columns"><form id="rules" class="rules" method="get" action="/">'
+        '<div class="columns"><form id="rules" class="rules" method="post" action="/">'
         f'{fields}<button type="submit">Show figures</button></form>'
-        f'<section id="results" aria-live="polite">{progress_html(progress)}'
+        f'<section id="results" aria-live="polite">{progress_html(progress, back)}'
         f'<div id="figures"{busy}>{figures}</div></section></div>'
     )
 

@@ -164,10 +164,23 @@ def compare_body(columns: Sequence[Column]) -> str:
     )
 
 
+def start_button(action: str, label: str) -> str:
+    """A form of one button that starts the work of the page at ``action`` (a POST)."""
+    return (
+        f'<form class="start" method="post" action="{escape(action)}">'
+        f"<button>{escape(label)}</button></form>"
+    )
+
+
 def chart_page(chart_html: str, downloads: Mapping[str, str], query: Mapping[str, str]) -> str:
-    """The page ``cbj chart`` writes, with the workbench's links above it (not printed)."""
+    """The page ``cbj chart`` writes, with the workbench's links above it (not printed).
+
+    Each download is a button: drawing a file is work, which only a POST starts.
+    """
     links = " ".join(
-        f'<a href="{escape(url)}" download>{escape(name)}</a>' for name, url in downloads.items()
+        f'<form class="download" method="post" action="{escape(url)}">'
+        f"<button>{escape(name)}</button></form>"
+        for name, url in downloads.items()
     )
     nav = "".join(f'<a href="{escape(link(path, query))}">{name}</a>' for path, name in PAGES)
     bar = (
@@ -181,7 +194,12 @@ def chart_page(chart_html: str, downloads: Mapping[str, str], query: Mapping[str
 
 
 def report_body(
-    fields: str, sizes: str, progress: Progress | None, downloads: Mapping[str, str], error: str
+    fields: str,
+    sizes: str,
+    progress: Progress | None,
+    downloads: Mapping[str, str],
+    error: str,
+    back: str = "",
 ) -> str:
     """The Report page: the rules and sizes, a build button, its progress, the downloads."""
     ready = "".join(
@@ -191,7 +209,7 @@ def report_body(
     return (
         '<form id="report-form" method="post">'
         f'{fields}{sizes}<button type="submit">Build the report</button></form>'
-        f'<section id="results" aria-live="polite">{progress_html(progress)}'
+        f'<section id="results" aria-live="polite">{progress_html(progress, back)}'
         f'<p class="error" role="alert">{escape(error)}</p>'
         + (f'<ul id="downloads">{ready}</ul>' if ready else "")
         + "</section>"

@@ -8,6 +8,7 @@ from typing import Any
 
 from solver.model.numbers import exact_json, float_json
 from solver.model.rules import Rules
+from solver.results.frames import Tabular
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,7 @@ class BonusPlayer:
 
 
 @dataclass(frozen=True, slots=True)
-class AttackResult:
+class AttackResult(Tabular):
     """``cbj attack``: the perfect-information bound and the Bonus wager's attack."""
 
     rules: Rules

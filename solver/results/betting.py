@@ -9,6 +9,7 @@ from typing import Any
 from solver.model.counts import Tags
 from solver.model.numbers import float_json
 from solver.model.rules import Rules
+from solver.results.frames import Tabular
 
 
 def _optional(value: float | None) -> dict[str, Any] | None:
@@ -41,7 +42,7 @@ class CountBin:
 
 
 @dataclass(frozen=True, slots=True)
-class BetResult:
+class BetResult(Tabular):
     """``cbj bet``: the growth-optimal ramp within a spread, and what it wins.
 
     Per round (in main units): ``win`` the mean result, ``sd`` its standard deviation.

@@ -15,6 +15,7 @@ from solver.model.cells import COLUMNS, LEGEND, ROWS, Action, Cell, cell_name, c
 from solver.model.hands import describe_hand
 from solver.model.numbers import exact_json
 from solver.model.rules import Rules
+from solver.results.frames import Tabular
 from solver.results.kinds import Kind
 
 
@@ -35,7 +36,7 @@ class ExceptionHand:
 
 
 @dataclass(frozen=True, slots=True)
-class Chart:
+class Chart(Tabular):
     """The best printable chart under ``rules`` with its exact cost against perfect play."""
 
     rules: Rules
@@ -119,7 +120,7 @@ class CellCost:
 
 
 @dataclass(frozen=True, slots=True)
-class ChartCheck:
+class ChartCheck(Tabular):
     """A chart's exact EV, its cost against the best chart and perfect play, cell by cell.
 
     ``differences`` lists each cell where it departs from the best chart, with what the
@@ -159,7 +160,7 @@ class ChartCheck:
 
 
 @dataclass(frozen=True, slots=True)
-class ChartCosts:
+class ChartCosts(Tabular):
     """The best chart with, in each cell, what playing that cell the other way costs."""
 
     chart: Chart

@@ -8,6 +8,7 @@ from typing import Any
 
 from solver.model.numbers import exact_json, float_json
 from solver.model.rules import Rules
+from solver.results.frames import Tabular
 
 #: The confidence levels of the hold bands.
 BAND_LEVELS = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))
@@ -34,7 +35,7 @@ class HoldBand:
 
 
 @dataclass(frozen=True, slots=True)
-class HoldCheck:
+class HoldCheck(Tabular):
     """``cbj hold``: how unusual an observed result is over ``rounds`` rounds.
 
     The casino's net win is the players' loss; its hold is the win over the total wagered

@@ -13,6 +13,7 @@ from solver.model.errors import CountError
 from solver.model.numbers import float_json
 from solver.model.rules import Rules
 from solver.results.dealt_shoes import Decision, decision_name
+from solver.results.frames import Tabular
 
 #: The largest true count, in size, at which an index is played (beyond it: never).
 PLAYED_WITHIN = 20.0
@@ -124,7 +125,7 @@ class IndexPlay:
 
 
 @dataclass(frozen=True, slots=True)
-class IndicesResult:
+class IndicesResult(Tabular):
     """``cbj indices``: the index of each followed decision, ranked by value."""
 
     rules: Rules

@@ -18,6 +18,7 @@ from solver.model.numbers import float_json, number_json
 from solver.model.rules import Rules
 from solver.results.attack import AttackResult
 from solver.results.betting import BetResult
+from solver.results.frames import Tabular
 from solver.results.game import N
 from solver.results.indices import IndicesResult
 from solver.results.kinds import Kind
@@ -50,7 +51,7 @@ class WholeDeck:
 
 
 @dataclass(frozen=True, slots=True)
-class EffectsOfRemoval(Generic[N]):
+class EffectsOfRemoval(Tabular, Generic[N]):
     """EORs of the 13 ranks on each wager, with the base EVs and the whole-deck check."""
 
     rules: Rules
@@ -106,7 +107,7 @@ COUNT_WAGERS = ("main", "round")
 
 
 @dataclass(frozen=True, slots=True)
-class Counts:
+class Counts(Tabular):
     """Counts judged against the exact EORs of one shoe."""
 
     rules: Rules
@@ -220,7 +221,7 @@ class DepthStates:
 
 
 @dataclass(frozen=True, slots=True)
-class ShoeStates:
+class ShoeStates(Tabular):
     """Random shoes dealt to each depth and solved: EV spread, count fit, EOR estimate."""
 
     rules: Rules

@@ -22,6 +22,7 @@ from solver.model.errors import CountError
 from solver.model.numbers import number_json
 from solver.model.outcomes import MAIN_OUTCOMES, MainOutcome, bonus_pay, main_payoffs
 from solver.model.rules import Rules
+from solver.results.frames import Tabular
 from solver.results.indices import IndexRule
 from solver.results.kinds import Kind
 
@@ -429,7 +430,7 @@ class CounterStatistics:
 
 
 @dataclass(frozen=True, slots=True)
-class SimulationResult:
+class SimulationResult(Tabular):
     """Counts of a simulation run and the settings that produced them."""
 
     rules: Rules

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import Card, Shoe
-from solver.model.checks import check_rounds, check_seed, whole_in
+from solver.model.checks import check_rounds, check_seed, shown, whole_in
 from solver.model.errors import ShoeError, SimulationError
 from solver.model.parallel import check_jobs, parallel_map
 from solver.model.rules import Rules
@@ -258,16 +258,16 @@ def check_deal(
     """
     check_rounds(rounds)
     if not whole_in(seats, 1):
-        raise SimulationError(f"seats {seats!r} must be a whole number of at least 1")
+        raise SimulationError(f"seats {shown(seats)} must be a whole number of at least 1")
     if penetration is not None and not 0 < penetration <= 1:
         raise SimulationError(
-            f"penetration {penetration!r} is out of range: give a share of the shoe in (0, 1]"
+            f"penetration {shown(penetration)} is out of range: give a share of the shoe in (0, 1]"
         )
     check_seed(seed)
     check_jobs(jobs, SimulationError)
     cards = shoe_codes(Shoe.full(rules.decks).remove(tuple(removed)))
     if len(cards) < seats + 2:
-        raise ShoeError(f"a shoe of {len(cards)} cards cannot deal {seats} seat(s) a round")
+        raise ShoeError(f"a shoe of {len(cards)} cards cannot deal {shown(seats)} seat(s) a round")
     return cards
 
 

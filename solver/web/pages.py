@@ -17,13 +17,15 @@ from starlette.responses import HTMLResponse, Response
 
 from solver.exact.hold import observed_win
 from solver.exact.paytable import MAX_SEARCH_PAY, MAX_TOP, parse_band, parse_edge
-from solver.exact.session import MAX_ROUNDS, check_rounds
-from solver.model.checks import whole_number, whole_text
-from solver.model.errors import CbjError, SessionError
+from solver.exact.session import MAX_ROUNDS as SESSION_ROUNDS
+from solver.exact.session import check_rounds
+from solver.exact.shoe_states import MAX_SAMPLES
+from solver.model.checks import MAX_ROUNDS, whole_number, whole_text
+from solver.model.errors import CbjError, ReportError, SessionError
 from solver.model.outcomes import PAY_TIERS
 from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
-from solver.web.form import MAX_FIELD_TEXT, read_rules
+from solver.web.form import MAX_FIELD_TEXT, excerpted, read_rules
 from solver.web.workbench import Workbench
 
 KINDS = ("round", "bonus")
@@ -34,6 +36,13 @@ REPORT_SIZES = (
     ("table_rounds", "Table rounds", "Simulated table-rounds per number of seats."),
     ("simulation_rounds", "Simulation rounds", "Rounds of the simulator's cross-check."),
 )
+#: Each size's range: the API's (a report's studies are ``cbj report``'s).
+SIZE_RANGES = {
+    "shoe_samples": (2, MAX_SAMPLES),
+    "counter_rounds": (1, MAX_ROUNDS),
+    "table_rounds": (1, MAX_ROUNDS),
+    "simulation_rounds": (1, MAX_ROUNDS),
+}
 
 
 def _checked(errors: dict[str, str], name: str, read: Any, *args: Any) -> Any:
@@ -41,7 +50,7 @@ def _checked(errors: dict[str, str], name: str, read: Any, *args: Any) -> Any:
     try:
         return read(*args)
     except CbjError as error:
-        errors[name] = str(error)
+        errors[name] = excerpted(str(error), str(args[0]) if args else "")
         return None
 
 
@@ -88,6 +97,20 @@ def paytable_options(query: Mapping[str, str]) -> tuple[dict[str, Any] | None, d
         low, high = band
         return {f"{kind}_edge_range": f"{low}:{high}", "max_pay": max_pay, "top": top}, errors
     return None, errors
+
+
+def _size(text: str, name: str) -> int:
+    """A report's study size: digits (``_`` or ``,`` between them allowed), in its range.
+
+    >>> _size("10_000_000", "simulation_rounds")
+    10000000
+    """
+    what = name.replace("_", " ")
+    digits = re.sub(r"(?<=\d)[_,](?=\d)", "", text)
+    if not re.fullmatch(r"\d{1,15}", digits, flags=re.ASCII):
+        raise ReportError(f"{what} {text!r} is not a whole number, e.g. 10000000")
+    low, high = SIZE_RANGES[name]
+    return whole_number(int(digits), what, low, high, ReportError)
 
 
 def _whole(text: str, what: str, high: int) -> int:
@@ -138,18 +161,28 @@ def _paytable_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str
     )
 
 
-def paytable_page(bench: Workbench, query: dict[str, str], wait: float) -> Response:
-    """The Paytable page: its form, and the solved pay or the search's table."""
+def paytable_page(
+    bench: Workbench,
+    query: dict[str, str],
+    wait: float,
+    start: bool = False,
+    client: str = "",
+    autostart: bool = False,
+) -> Response:
+    """The Paytable page: its form, and the solved pay or the search's table (a POST starts
+    the solve or search; a GET shows it once started)."""
     form = read_rules(query)
     options, errors = paytable_options(query)
     status, busy, result = 200, False, ""
     if form.rules is None or errors:
         status = 400
     elif options is not None:
-        outcome = bench.paytable(form.rules, options, wait)
+        outcome = bench.paytable(form.rules, options, wait, start, client)
         if outcome.error:
             errors["target" if query.get("mode") == "solve" else "band"] = outcome.error
-            status = 400
+            status = outcome.status if outcome.status != 200 else 400
+        elif outcome.idle:
+            result = html.idle_html("Not computed yet: press the button again.", autostart)
         elif outcome.ready:
             rules_query = form.query()
             result = (
@@ -158,11 +191,12 @@ def paytable_page(bench: Workbench, query: dict[str, str], wait: float) -> Respo
                 else pages_html.search_html(outcome.result(), rules_query)
             )
         else:
-            busy, result = True, html.progress_html(outcome.progress)
+            back = html.link("/paytable", query)
+            busy, result = True, html.progress_html(outcome.progress, back)
     fields = html.rules_fields(form.values, form.errors, form.rules) + html.form_error(form.errors)
     body = (
         '<div class="columns">'
-        '<form id="paytable-form" class="rules" method="get" action="/paytable">'
+        '<form id="paytable-form" class="rules" method="post" action="/paytable">'
         f"{fields}{_paytable_fields(query, errors)}</form>"
         f'<section id="results" aria-live="polite">{result}</section></div>'
     )
@@ -171,7 +205,12 @@ def paytable_page(bench: Workbench, query: dict[str, str], wait: float) -> Respo
 
 #: The Hold check page's fields: name, label, placeholder and help.
 HOLD_FIELDS = (
-    ("rounds", "Rounds dealt", "10000", f"Seat-rounds the result is over, 1 to {MAX_ROUNDS:,}."),
+    (
+        "rounds",
+        "Rounds dealt",
+        "10000",
+        f"Seat-rounds the result is over, 1 to {SESSION_ROUNDS:,}.",
+    ),
     ("hold", "Observed hold", "2.5%", "The casino's win over the total wagered."),
     ("result", "or net win", "", "The casino's net win in main units, e.g. 250 or -12.5."),
 )
@@ -182,6 +221,13 @@ def _rounds(text: str) -> int:
     if not re.fullmatch(r"[+-]?\d{1,12}", text, flags=re.ASCII):
         raise SessionError(f"rounds {text[:40]!r} is not a whole number of rounds, e.g. 10000")
     return check_rounds(int(text))
+
+
+def _observed(text: str, rules: Any, rounds: int, result: str | None, hold: str | None) -> Any:
+    """:func:`~solver.exact.hold.observed_win`, ``text`` (what was typed) first, for the
+    excerpt of it an error message shows."""
+    del text
+    return observed_win(rules, rounds, result, hold)
 
 
 def hold_options(
@@ -196,40 +242,51 @@ def hold_options(
     rounds = _checked(errors, "rounds", _rounds, given["rounds"])
     hold, result = given["hold"] or None, given["result"] or None
     if rounds is not None and form_rules is not None and "hold" not in errors:
-        _checked(errors, "hold", observed_win, form_rules, rounds, result, hold)
+        _checked(errors, "hold", _observed, hold or result or "", form_rules, rounds, result, hold)
     if errors:
         return None, errors
     return {"rounds": rounds, "hold": hold, "result": result}, errors
 
 
-def hold_page(bench: Workbench, query: dict[str, str], wait: float) -> Response:
-    """The Hold check page: rules, rounds and the observed hold in; ``cbj hold``'s verdict out."""
+def hold_page(
+    bench: Workbench,
+    query: dict[str, str],
+    wait: float,
+    start: bool = False,
+    client: str = "",
+    autostart: bool = False,
+) -> Response:
+    """The Hold check page: the rules, the rounds and the observed hold in, ``cbj hold``'s
+    verdict out (a POST starts the check; a GET shows it once started)."""
     form = read_rules(query)
     options, errors = hold_options(query, form.rules)
     status, busy, result = 200, False, ""
     if form.rules is None or errors:
         status = 400
     elif options is not None:
-        outcome = bench.hold(form.rules, options, wait)
+        outcome = bench.hold(form.rules, options, wait, start, client)
         if outcome.error:
-            errors["hold"], status = outcome.error, 400
+            errors["hold"] = outcome.error
+            status = outcome.status if outcome.status != 200 else 400
+        elif outcome.idle:
+            result = html.idle_html("Not checked yet: press Check.", autostart)
         elif outcome.ready:
             result = pages_html.hold_html(outcome.result())
         else:
-            busy, result = True, html.progress_html(outcome.progress)
+            busy, result = True, html.progress_html(outcome.progress, html.link("/hold", query))
     fields = "".join(
         html.text_field(
             name, label, str(query.get(name, ""))[:MAX_FIELD_TEXT], placeholder, hint, errors
         )
         for name, label, placeholder, hint in HOLD_FIELDS
     )
+    rules = html.rules_fields(form.values, form.errors, form.rules) + html.form_error(form.errors)
     body = (
         '<div class="columns">'
-        '<form id="hold-form" class="rules" method="get" action="/hold">'
+        '<form id="hold-form" class="rules" method="post" action="/hold">'
         f"<fieldset><legend>The table's result</legend>{fields}"
         '<button type="submit">Check</button></fieldset>'
-        f"{html.rules_fields(form.values, form.errors, form.rules)}{html.form_error(form.errors)}"
-        "</form>"
+        f"{rules}</form>"
         f'<section id="results" aria-live="polite">{result}</section></div>'
     )
     return HTMLResponse(html.page("Hold check", "/hold", body, form.query(), busy), status)
@@ -242,7 +299,7 @@ def report_sizes(query: Mapping[str, str]) -> tuple[dict[str, int], dict[str, st
     for name, _, _ in REPORT_SIZES:
         text = _text(query, name, errors)
         if text:
-            value = _checked(errors, name, whole_text, text, name.replace("_", " "))
+            value = _checked(errors, name, _size, text, name)
             if value is not None:
                 sizes[name] = value
     fields = "".join(

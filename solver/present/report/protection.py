@@ -19,7 +19,7 @@ from solver.results.betting import BetResult
 from solver.results.indices import IndicesResult
 
 #: Index plays shown in the report, the most valuable first.
-INDICES_SHOWN = 5
+INDICES_SHOWN = 4
 
 if TYPE_CHECKING:
     from solver.results.protection import (
@@ -302,10 +302,9 @@ def _verdict(study: ProtectionStudy) -> str:
         f"({signed(100 * every_round.mean, 2)} units per 100 rounds). One who also sits "
         f"out every round below a true count of {minus(f'{plan.wong_out:g}')} "
         f"{sitting} {bonus}{limits} "
-        f"Assumptions: penetration {study.penetration:g}, the counter sees every card dealt, "
-        "plays the hands by optimal play for the full shoe (no count-based changes of play) "
-        "and is not barred from sitting out; the figures are from samples of the stated "
-        "sizes, not exact."
+        f"Assumptions: penetration {study.penetration:g}; every card dealt is seen; the "
+        "simulated counters play optimally for the full shoe and may sit out; samples of "
+        "the stated sizes, not exact."
     )
 
 
@@ -333,12 +332,9 @@ def _indices_grid(result: IndicesResult) -> Grid:
     return Grid(
         ("decision", "play", "true count", "95% interval", "EOR estimate", "gain", "perfect"),
         rows,
-        caption=f"Index plays of the best level-2 count from {thousands(result.samples)} "
-        f"solved shoes dealt up to {result.penetration:g}: where the fitted gain of "
-        "deviating crosses zero, its 95% interval, the EORs' estimate, and the gain per 100 "
-        "rounds beside perfect deviation (\u2013: beyond \u00b120). Playing efficiency: "
-        + ("n/a" if efficiency is None else f"{efficiency:.2f}")
-        + ".",
+        caption=f"Index plays of the best level-2 count ({thousands(result.samples)} solved "
+        f"shoes up to {result.penetration:g}; gains per 100 rounds; \u2013: beyond \u00b120). "
+        "Playing efficiency: " + ("n/a" if efficiency is None else f"{efficiency:.2f}") + ".",
     )
 
 
@@ -362,9 +358,9 @@ def _betting_grid(result: BetResult) -> Grid:
                 n0,
             ),
         ),
-        caption="Kelly betting with the best level-2 count, playing its indices (bankroll "
+        caption="Kelly betting with the best level-2 count and its indices (bankroll "
         f"{thousands(round(result.kelly_bankroll))} units, spread {result.spread[0]}\u2013"
-        f"{result.spread[1]}; ramp as TC:units); DI = 1,000 \u00d7 win / SD, SCORE = DI\u00b2.",
+        f"{result.spread[1]}); DI = 1,000 \u00d7 win / SD, SCORE = DI\u00b2.",
     )
 
 
@@ -381,10 +377,9 @@ def _bound_grid(result: AttackResult) -> Grid:
     return Grid(
         ("penetration", "shoes", "rounds positive", "win per 100 rounds [95%]"),
         rows,
-        caption="The perfect-information bound, which no counter can exceed: a player who "
-        "knows every card left, plays each hand perfectly for them, raises the Bonus to "
-        f"{result.bonus_multiple} \u00d7 the main wager when it is positive and bets "
-        f"{result.spread[1]} units when the round is positive, {result.spread[0]} otherwise.",
+        caption="The perfect-information bound, which no counter can exceed: every card left "
+        f"known, perfect play, the Bonus at {result.bonus_multiple} \u00d7 when positive, "
+        f"{result.spread[1]} units on a positive round and {result.spread[0]} otherwise.",
     )
 
 
@@ -403,9 +398,8 @@ def _bonus_grid(result: AttackResult) -> Grid:
     return Grid(
         ("player", "trigger", "rounds raised", "Bonus edge when raised", "gain per 100 rounds"),
         rows,
-        caption=f"The Bonus wager's own attack (Jacobson's side-bet format): raising it from "
-        f"the ratio in force to {result.bonus_multiple} \u00d7 the main wager when the "
-        f"trigger fires. Bonus EV over the dealt shoes: mean {signed(result.bonus_mean, 4)}, "
-        f"5th/95th percentiles {signed(pct[5], 4)}/{signed(pct[95], 4)}, positive in "
-        f"{100 * result.bonus_positive_share:.1f}% of them.",
+        caption=f"The Bonus attack (Jacobson's format): the Bonus raised to "
+        f"{result.bonus_multiple} \u00d7 the main wager when the trigger fires. Bonus EV: mean "
+        f"{signed(result.bonus_mean, 4)}, 5th/95th percentiles {signed(pct[5], 4)}/"
+        f"{signed(pct[95], 4)}, positive in {100 * result.bonus_positive_share:.1f}% of shoes.",
     )

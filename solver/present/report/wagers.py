@@ -250,6 +250,7 @@ def appendix_section(game: GameResult[Fraction]) -> Section:
                 tuple((name, minus(str(value))) for name, value in values),
                 caption="Every headline figure as an exact fraction.",
                 numeric=False,
+                long_numbers=True,
             ),
             Grid(
                 ("main-wager outcome", "combinations"),
@@ -259,6 +260,7 @@ def appendix_section(game: GameResult[Fraction]) -> Section:
                 f"({len(str(cycle))} digits; the player's and dealer's draws make it large), "
                 "so that every count is a whole number.",
                 numeric=False,
+                long_numbers=True,
             ),
         ),
     )

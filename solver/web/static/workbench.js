@@ -1,9 +1,10 @@
 // The workbench's one script: the Game page answers as the designer types.
-// Without it every form still works (each page is rendered by the server); with it the
-// Game page asks /api/game for its figures after each change, keeps the inputs in the
-// address bar (so a link or a reload shows the same page), shows a solve's progress, and
-// forgets an answer that a newer input has overtaken. Other pages that are still
-// computing reload themselves once a second.
+// Without it every form still works (each page is rendered by the server, and its form
+// posts); with it the Game page posts to /api/game after each change (only a POST starts
+// work), keeps the inputs in the address bar (so a link or a reload shows the same page),
+// shows a solve's progress, and forgets an answer that a newer input has overtaken.
+// A page whose work is not started yet and that may start it (marked data-start) starts it
+// once by posting its own address; pages still computing reload themselves once a second.
 "use strict";
 (() => {
   const queryOf = (form) => {
@@ -51,6 +52,7 @@
       let answer;
       try {
         const response = await fetch("/api/game?" + query, {
+          method: "POST",
           signal: controller.signal,
           headers: { accept: "application/json" },
         });
@@ -103,15 +105,35 @@
       update(true);
     });
     window.addEventListener("popstate", () => location.reload());
-    if (figures.getAttribute("aria-busy") === "true") {
+    if (figures.getAttribute("aria-busy") === "true" || document.querySelector("#idle[data-start]")) {
       serial += 1;
       ask(queryOf(form), serial);
     }
   };
 
+  // Start a page's work once: post its own address, then show it again (with the progress).
+  const start = async (idle) => {
+    let response;
+    try {
+      response = await fetch(location.href, { method: "POST", redirect: "manual" });
+    } catch (error) {
+      idle.textContent = "Not started: the server did not answer. Press the button to try again.";
+      return;
+    }
+    if (response.ok || response.type === "opaqueredirect") {
+      location.reload();
+    } else {
+      idle.textContent = "Not started (the server answered " + response.status + "): " +
+        "press the button to try again.";
+    }
+  };
+
   const form = document.getElementById("rules");
+  const idle = document.querySelector("#idle[data-start]");
   if (document.body.dataset.page === "/" && form) {
     live(form);
+  } else if (idle) {
+    start(idle);
   } else if (document.querySelector('[aria-busy="true"], #progress[role="status"]')) {
     setTimeout(() => location.reload(), 1000);
   }
