@@ -34,10 +34,13 @@ from solver.model.cards import Shoe
 from solver.model.cells import Action
 from solver.model.counts import LABELS, system_tags
 from solver.model.rules import Paytable, Rules
+from solver.present.advantage import indices_tables
+from solver.present.report.protection import _indices_grid
 from solver.results.betting import CountBin
 from solver.results.charts import Chart
 from solver.results.dealt_shoes import COLUMNS, GAINS, DealtShoes, Decision
 from solver.results.game import GameResult
+from solver.results.indices import IndexPlay, IndicesResult
 from solver.results.simulation import Counter
 from solver.sim import simulate
 from solver.store.memory import MemoryCache
@@ -246,3 +249,15 @@ def test_the_playing_search_finds_the_best_of_every_level_one_vector(
     again = sum(w * abs(np.corrcoef(true_counts, gains[:, k])[0, 1]) for k, w in enumerate(weights))
     assert math.isclose(found.score, again / weights.sum(), rel_tol=1e-9)
     assert np.cov(true_counts, round_ev)[0, 1] > 0  # the sign a counter bets by
+
+
+def test_a_decision_with_no_index_in_reach_prints_a_dash_without_a_side() -> None:
+    def play(index: float | None, at_least: bool) -> IndexPlay:
+        return IndexPlay(((False, 16), 10), True, index, at_least, None, None, None, 0.0, 0.0)
+
+    plays = (play(2.5, True), play(None, False), play(-25.0, False), play(-1.0, False))
+    result = IndicesResult(Rules(), "hi-lo", system_tags("hi-lo"), 10, 1, 0.75, plays, 0.0, 0.0)
+    _, ranked = indices_tables(result)
+    assert [row[2] for row in ranked.rows] == ["≥ +2.5", "-", "≤ <-20", "≤ -1.0"]
+    grid = _indices_grid(replace(result, plays=plays[:3]))
+    assert [row[2] for row in grid.rows] == ["\u2265 +2.5", "\u2013", "\u2013"]

@@ -71,7 +71,7 @@ def indices_tables(result: IndicesResult) -> tuple[Table, Table]:
             (
                 p.name,
                 p.deviation,
-                ("≥ " if p.at_least else "≤ ") + _tc(p.index),
+                "-" if p.index is None else ("≥ " if p.at_least else "≤ ") + _tc(p.index),
                 f"{_tc(p.low)} to {_tc(p.high)}",
                 _tc(p.linear),
                 f"{p.value:+.4f}",

@@ -16,7 +16,7 @@ from solver.present.report.blocks import Grid, Section, Text
 from solver.present.style import minus, signed, thousands
 from solver.results.attack import AttackResult, Estimate
 from solver.results.betting import BetResult
-from solver.results.indices import IndicesResult
+from solver.results.indices import IndexPlay, IndicesResult
 
 #: Index plays shown in the report, the most valuable first.
 INDICES_SHOWN = 4
@@ -315,12 +315,20 @@ def _tc(value: float | None) -> str:
     return minus("+0.0" if text == "-0.0" else text)
 
 
+def _index_text(play: IndexPlay) -> str:
+    """An index with its side (``≥ +2.5``), or the dash alone where none is reached."""
+    shown = _tc(play.index)
+    if shown == "\u2013":
+        return shown
+    return ("\u2265 " if play.at_least else "\u2264 ") + shown
+
+
 def _indices_grid(result: IndicesResult) -> Grid:
     rows = tuple(
         (
             p.name,
             p.deviation,
-            ("\u2265 " if p.at_least else "\u2264 ") + _tc(p.index),
+            _index_text(p),
             f"{_tc(p.low)} to {_tc(p.high)}",
             _tc(p.linear),
             signed(p.value, 4),
