@@ -929,34 +929,36 @@ def test_index_plays_that_always_fire_are_the_strategy_they_spell_on_both_kernel
         assert by_index.counter.unit_net == by_strategy.counter.unit_net, name
 
 
+#: One 1-deck shoe's cards, a table of one seat standing on 17 at it, and its pays.
+DECK = shoe_codes(Shoe.full(1))
+ONE_SEAT = Table.make(Rules(decks=1), StandOn(17), DECK, 1, None)
+PAYS = (np.array([1.5, 1.0, 0.0, -1.0]), np.array([10.0, 3.0, 1.0, -1.0]), 0.5)
+
+
+def deal_four(shoes: Shoes, first: IndexPlays | None = None) -> None:
+    """Four rounds on two lanes of ``shoes`` at :data:`ONE_SEAT`, by the chosen twin."""
+    joint = np.zeros((1, 4, 4), dtype=np.int64)
+    rng = np.random.default_rng(0)
+    for _ in sim_kernel.play_rounds(ONE_SEAT, shoes, rng, 2, 4, PAYS, joint, False, first):
+        pass
+
+
 @needs_compiled_simulator
 def test_the_compiled_deal_refuses_index_plays_out_of_range_or_without_a_count() -> None:
     kernel.use("compiled")
-    cards = shoe_codes(Shoe.full(1))
-    table = Table.make(Rules(decks=1), StandOn(17), cards, 1, None)
-    pays = (np.array([1.5, 1.0, 0.0, -1.0]), np.array([10.0, 3.0, 1.0, -1.0]), 0.5)
     counter = Counter(
         "hi-lo", SYSTEMS["hi-lo"], indices=(IndexRule(False, 16, 10, 0.0, True, False),)
     )
     first = index_plays(counter)
     assert first is not None
-
-    def deal(plays: IndexPlays, tags: Any) -> None:
-        joint = np.zeros((1, 4, 4), dtype=np.int64)
-        shoes = Shoes(cards, 2, None, None, tags)
-        for _ in sim_kernel.play_rounds(
-            table, shoes, np.random.default_rng(0), 2, 4, pays, joint, False, plays
-        ):
-            pass
-
-    deal(first, tag_of_code(counter))  # a valid call
+    deal_four(Shoes(DECK, 2, None, None, tag_of_code(counter)), first)  # a valid call
     bad = first._replace(rule=np.where(first.rule >= 0, 1, first.rule))  # rule 1 of 1
     with pytest.raises(ValueError, match="out of range"):
-        deal(bad, tag_of_code(counter))
+        deal_four(Shoes(DECK, 2, None, None, tag_of_code(counter)), bad)
     for name in ("compiled", "numpy"):  # either twin: true counts need the count kept
         kernel.use(name)
         with pytest.raises(ValueError, match="need the count kept"):
-            deal(first, None)
+            deal_four(Shoes(DECK, 2, None, None), first)
 
 
 @needs_compiled_simulator
@@ -1019,26 +1021,16 @@ def test_a_required_simulator_kernel_that_is_missing_is_an_error() -> None:
 @needs_compiled_simulator
 def test_the_compiled_deal_refuses_a_card_or_table_out_of_range() -> None:
     kernel.use("compiled")
-    cards = shoe_codes(Shoe.full(1))
-    table = Table.make(Rules(decks=1), StandOn(17), cards, 1, None)
-    pays = (np.array([1.5, 1.0, 0.0, -1.0]), np.array([10.0, 3.0, 1.0, -1.0]), 0.5)
-
-    def deal(shoes: Shoes) -> None:
-        joint = np.zeros((1, 4, 4), dtype=np.int64)
-        rng = np.random.default_rng(0)
-        for _ in sim_kernel.play_rounds(table, shoes, rng, 2, 4, pays, joint, False):
-            pass
-
-    deal(Shoes(cards, 2, None, None))  # a valid call
-    bad = Shoes(cards, 2, None, None)
+    deal_four(Shoes(DECK, 2, None, None))  # a valid call
+    bad = Shoes(DECK, 2, None, None)
     bad.rows[3] = 52
     with pytest.raises(ValueError, match="card code is out of range"):
         for _ in range(20):
-            deal(bad)
-    bad = Shoes(cards, 2, None, None)
-    bad.next[1] = len(cards) + 1
+            deal_four(bad)
+    bad = Shoes(DECK, 2, None, None)
+    bad.next[1] = len(DECK) + 1
     with pytest.raises(ValueError, match="out of range"):
-        deal(bad)
+        deal_four(bad)
 
 
 # ---------------------------------------------------------------------------------------
