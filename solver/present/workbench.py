@@ -37,6 +37,7 @@ PAGES = (
     ("/compare", "Compare"),
     ("/chart", "Chart"),
     ("/report", "Report"),
+    ("/hold", "Hold check"),
 )
 _OUTCOME_WORDS = {"blackjack": "blackjack", "win": "win", "push": "tie", "lose": "loss"}
 

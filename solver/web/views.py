@@ -22,7 +22,7 @@ from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
 from solver.present.formats import ChartFormat
 from solver.web.form import RulesForm, prefixed, read_rules
-from solver.web.pages import paytable_page, report_sizes
+from solver.web.pages import hold_page, paytable_page, report_sizes
 from solver.web.workbench import Outcome, Workbench
 
 #: How long a page waits for a job before it shows progress instead (seconds).
@@ -246,6 +246,11 @@ def _download(outcome: Outcome[Any], name: str, kind: str) -> Response:
 def paytable(ask: Ask) -> Response:
     """Solve one tier's pay for a target edge, or search a band of edges."""
     return paytable_page(ask.bench, ask.fields, PAGE_WAIT, ask.start, ask.client, ask.autostart)
+
+
+def hold(ask: Ask) -> Response:
+    """Check a table's observed hold against the exact session distribution."""
+    return hold_page(ask.bench, ask.fields, PAGE_WAIT, ask.start, ask.client, ask.autostart)
 
 
 def report_page(ask: Ask) -> Response:
