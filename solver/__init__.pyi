@@ -3,6 +3,15 @@
 Each name as its home module types it (a test holds this file to ``_HOMES``).
 """
 
+from solver.api.advantage import (
+    attack as attack,
+)
+from solver.api.advantage import (
+    bet as bet,
+)
+from solver.api.advantage import (
+    indices as indices,
+)
 from solver.api.cache import (
     cache_clear as cache_clear,
 )
@@ -56,6 +65,9 @@ from solver.api.rules import (
 )
 from solver.api.rules import (
     rules as rules,
+)
+from solver.api.session import (
+    hold as hold,
 )
 from solver.api.session import (
     session as session,
@@ -169,15 +181,20 @@ from solver.present.files import (
 from solver.present.plots import plot_chart as plot_chart
 from solver.present.plots import plot_ev_by_true_count as plot_ev_by_true_count
 from solver.present.plots import plot_session as plot_session
+from solver.results.attack import AttackResult as AttackResult
+from solver.results.betting import BetResult as BetResult
 from solver.results.bonus import BonusAnalysis as BonusAnalysis
 from solver.results.bonus import BonusResult as BonusResult
 from solver.results.charts import Chart as Chart
 from solver.results.charts import ChartCheck as ChartCheck
 from solver.results.charts import ChartCosts as ChartCosts
+from solver.results.count_search import CountSearch as CountSearch
 from solver.results.game import Advice as Advice
 from solver.results.game import DealerResult as DealerResult
 from solver.results.game import DecisionGraph as DecisionGraph
 from solver.results.game import GameResult as GameResult
+from solver.results.hold import HoldCheck as HoldCheck
+from solver.results.indices import IndicesResult as IndicesResult
 from solver.results.kinds import Key as Key
 from solver.results.kinds import Kind as Kind
 from solver.results.kinds import Store as Store

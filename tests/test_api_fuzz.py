@@ -61,6 +61,8 @@ RULE_OPTIONS = tuple(solver.api.rules.RuleOptions.__annotations__)
 #: One cheap valid call of each function (the shared store is added as ``cache``).
 CALLS: dict[str, dict[str, Any]] = {
     "advise": {"bonus": "K", "hand": "9 3", "decks": 1},
+    "attack": {"samples": 2, "decks": 1},
+    "bet": {"count": "hi-lo", "samples": 2, "decks": 1},
     "bonus": {"decks": 1},
     "cache_clear": {"directory": "cache"},
     "cache_info": {"directory": "cache"},
@@ -71,6 +73,8 @@ CALLS: dict[str, dict[str, Any]] = {
     "dealer": {"bonus": 10, "decks": 1},
     "eor": {"decks": 1},
     "graph": {"bonus": "K", "hand": "9 3", "decks": 1},
+    "hold": {"rounds": 2, "result": 0, "decks": 1},
+    "indices": {"count": "hi-lo", "samples": 2, "decks": 1},
     "paytable_search": {"max_pay": 3, "top": 2, "decks": 1},
     "paytable_solve": {"solve_for": "adjacent", "target_bonus_edge": "0.05", "decks": 1},
     "practice_play": {"play": "stand"},  # and a one-deck session's state (``practice_state``)

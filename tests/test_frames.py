@@ -64,9 +64,16 @@ CASES: dict[str, Make] = {
         rounds=4_000, seed=7, counter="hi-lo", spread="1-4", cache=store
     ),
     "seats": lambda store, _: solver.seats(seats="1,3", rounds=2_000, seed=3, cache=store),
+    "indices": lambda store, _: solver.indices(samples=4, decks=1, cache=store),
+    "bet": lambda store, _: solver.bet(samples=4, decks=1, cache=store),
+    "attack": lambda store, _: solver.attack(samples=4, decks=1, cache=store),
+    "hold": lambda store, _: solver.hold(rounds=50, hold="2%", cache=store),
 }
 #: The cases that take seconds: dealt out first.
-SLOW = {"chart", "chart-costs", "chart-check", "strategies", "eor", "count", "shoe-states"}
+SLOW = {
+    *("chart", "chart-costs", "chart-check", "strategies", "eor", "count", "shoe-states"),
+    *("indices", "bet", "attack"),
+}
 
 #: Results with a JSON document but no table in it, and why.
 NOT_TABLES = {
@@ -75,6 +82,7 @@ NOT_TABLES = {
     "CacheInfo": "the cache's place and size",
     "Grade": "one decision of a practice session, graded",
     "PracticeTurn": "one play of a practice session: a grade, a round, the state",
+    "CountSearch": "one count's tags and its correlation",
     "Rules": "one set of rules",
     "RulesResult": "one set of rules (cbj rules' table is the rule table, docs/rules.md)",
     "Score": "a practice session's running score",

@@ -18,7 +18,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
@@ -42,10 +42,11 @@ from solver.exact.dealer_hands import dealer_ends, final_hands
 from solver.exact.modular import extend, moduli, rebuild
 from solver.exact.player import solve_exact, solve_exact_plain, solve_float
 from solver.exact.player_hands import HandSpace, hand_space, showdown_classes, showdown_tables
-from solver.model.cards import Shoe
+from solver.model.cards import Shoe, ValueCounts
 from solver.model.counts import SYSTEMS
 from solver.model.errors import ShoeError
 from solver.model.rules import DealerBonus, DealerNatural, NaturalBeats, Paytable, Rules
+from solver.results.indices import IndexRule
 from solver.results.simulation import Counter, SimulationResult
 from solver.sim import (
     AlwaysStand,
@@ -58,7 +59,8 @@ from solver.sim import (
     simulate,
 )
 from solver.sim import kernel as sim_kernel
-from solver.sim.deal import Shoes, Table
+from solver.sim.counter import index_plays, tag_of_code
+from solver.sim.deal import IndexPlays, Shoes, Table
 
 from .conftest import physical_cards
 
@@ -804,6 +806,161 @@ def test_the_simulators_kernels_count_the_same_rounds(penetration: float) -> Non
     assert slow == fast
 
 
+#: Every chart cell an index play may name, by own cards: (soft, total).
+CELLS = [(False, total) for total in range(4, 21)] + [(True, total) for total in range(12, 21)]
+index_rules = st.lists(
+    st.builds(
+        IndexRule,
+        st.just(False),
+        st.integers(4, 20),
+        st.integers(1, 10),
+        st.one_of(st.sampled_from([-2.0, -1.0, 0.0, 0.5, 1.0, 3.0]), st.floats(-6, 6)),
+        st.booleans(),
+        st.booleans(),
+    ).map(lambda r: replace(r, soft=r.total >= 12 and r.index > 0)),
+    min_size=1,
+    max_size=30,
+    unique_by=lambda r: (r.soft, r.total, r.bonus),
+)
+
+
+@needs_compiled_simulator
+@settings(max_examples=8, deadline=None)
+@given(
+    index_rules,
+    st.sampled_from(["hi-lo", "ko", "omega-ii"]),
+    st.integers(1, 3),
+    st.sampled_from([0.5, 0.75, 1.0]),
+    st.integers(0, 2**32),
+)
+def test_the_simulators_kernels_make_the_same_index_plays(
+    rules: list[IndexRule], system: str, seats: int, penetration: float, seed: int
+) -> None:
+    """Seat 1's index plays, read against its true count (an unbalanced count's too), fire
+    alike on both twins: every count and every float sum the same."""
+    counter = Counter(system, SYSTEMS[system], (1, 8), indices=tuple(rules))
+    strategy = TableStrategy.of(StandOn(17))
+    slow, fast = dealt_both(
+        lambda: simulate(
+            Rules(decks=2),
+            strategy,
+            6000,
+            seed=seed,
+            penetration=penetration,
+            seats=seats,
+            counter=counter,
+            chunk_rounds=2000,
+        )
+    )
+    assert slow.joint == fast.joint and slow.squares == fast.squares
+    assert slow == fast
+
+
+@needs_compiled_simulator
+@pytest.mark.parametrize(("system", "at_least"), [("hi-lo", True), ("hi-lo", False), ("ko", True)])
+def test_index_plays_at_a_true_count_reached_exactly_fire_alike_on_both_kernels(
+    system: str, at_least: bool
+) -> None:
+    """Hi-Lo's true count is often exactly 0 or a whole number: a play at that index
+    fires on both twins (``>=`` and ``<=`` both include it); KO's is read less its drift."""
+    indices = tuple(
+        IndexRule(False, total, bonus, float(total % 2), at_least, total < 14)
+        for total in range(12, 17)
+        for bonus in range(1, 11)
+    )
+    counter = Counter(system, SYSTEMS[system], (1, 8), indices=indices)
+    strategy = TableStrategy.of(StandOn(15))
+    slow, fast = dealt_both(
+        lambda: simulate(Rules(decks=1), strategy, 6000, seed=3, counter=counter)
+    )
+    assert slow == fast
+
+
+@dataclass(frozen=True)
+class Spelled:
+    """``base`` but for the chart cells (soft, total, Bonus value) ``plays`` names: the
+    play an index rule that always fires makes, as a strategy of its own."""
+
+    base: Strategy
+    plays: dict[tuple[bool, int, int], bool]
+    name = "spelled"
+
+    def hits(self, bonus: int, hand: ValueCounts) -> bool:
+        hard = sum(value * n for value, n in enumerate(hand, start=1))
+        soft = hand[0] > 0 and hard + 10 <= 21
+        cell = (soft, hard + 10 if soft else hard, bonus)
+        return self.plays[cell] if cell in self.plays else self.base.hits(bonus, hand)
+
+
+@needs_compiled_simulator
+@settings(max_examples=6, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(CELLS), st.integers(1, 10), st.booleans(), st.booleans()),
+        min_size=1,
+        max_size=60,
+        unique_by=lambda play: (play[0], play[1]),
+    ),
+    sim_strategies,
+    st.integers(0, 2**32),
+)
+def test_index_plays_that_always_fire_are_the_strategy_they_spell_on_both_kernels(
+    plays: list[tuple[tuple[bool, int], int, bool, bool]], base: Strategy, seed: int
+) -> None:
+    """The dumb twin of the index plays: a rule whose true count is always reached plays
+    as a strategy that makes its play in its cell, one never reached as the base strategy,
+    dealt from the same cards (the index plays reach each twin, and only seat 1's hits)."""
+    indices = tuple(
+        IndexRule(soft, total, bonus, -1e6 if fires else 1e6, True, hit)
+        for (soft, total), bonus, hit, fires in plays
+    )
+    spelled = Spelled(base, {(*cell, b): hit for cell, b, hit, fires in plays if fires})
+    plain = Counter("ko", SYSTEMS["ko"], (1, 4))
+    indexed = replace(plain, indices=indices)
+    for name in ("numpy", "compiled"):
+        kernel.use(name)
+        by_index, by_strategy = (
+            simulate(Rules(decks=1), strategy, 4000, seed=seed, counter=counter)
+            for strategy, counter in ((base, indexed), (spelled, plain))
+        )
+        assert by_index.joint == by_strategy.joint, name
+        assert by_index.squares == by_strategy.squares, name
+        assert by_index.counter is not None and by_strategy.counter is not None
+        assert by_index.counter.unit_net == by_strategy.counter.unit_net, name
+
+
+#: One 1-deck shoe's cards, a table of one seat standing on 17 at it, and its pays.
+DECK = shoe_codes(Shoe.full(1))
+ONE_SEAT = Table.make(Rules(decks=1), StandOn(17), DECK, 1, None)
+PAYS = (np.array([1.5, 1.0, 0.0, -1.0]), np.array([10.0, 3.0, 1.0, -1.0]), 0.5)
+
+
+def deal_four(shoes: Shoes, first: IndexPlays | None = None) -> None:
+    """Four rounds on two lanes of ``shoes`` at :data:`ONE_SEAT`, by the chosen twin."""
+    joint = np.zeros((1, 4, 4), dtype=np.int64)
+    rng = np.random.default_rng(0)
+    for _ in sim_kernel.play_rounds(ONE_SEAT, shoes, rng, 2, 4, PAYS, joint, False, first):
+        pass
+
+
+@needs_compiled_simulator
+def test_the_compiled_deal_refuses_index_plays_out_of_range_or_without_a_count() -> None:
+    kernel.use("compiled")
+    counter = Counter(
+        "hi-lo", SYSTEMS["hi-lo"], indices=(IndexRule(False, 16, 10, 0.0, True, False),)
+    )
+    first = index_plays(counter)
+    assert first is not None
+    deal_four(Shoes(DECK, 2, None, None, tag_of_code(counter)), first)  # a valid call
+    bad = first._replace(rule=np.where(first.rule >= 0, 1, first.rule))  # rule 1 of 1
+    with pytest.raises(ValueError, match="out of range"):
+        deal_four(Shoes(DECK, 2, None, None, tag_of_code(counter)), bad)
+    for name in ("compiled", "numpy"):  # either twin: true counts need the count kept
+        kernel.use(name)
+        with pytest.raises(ValueError, match="need the count kept"):
+            deal_four(Shoes(DECK, 2, None, None), first)
+
+
 @needs_compiled_simulator
 def test_a_round_that_uses_every_card_is_the_same_error_on_both_kernels() -> None:
     keep = [c for c in physical_cards(Shoe.full(1)) if c.rank.order in (1, 2, 3)]  # 2s to 4s
@@ -864,26 +1021,16 @@ def test_a_required_simulator_kernel_that_is_missing_is_an_error() -> None:
 @needs_compiled_simulator
 def test_the_compiled_deal_refuses_a_card_or_table_out_of_range() -> None:
     kernel.use("compiled")
-    cards = shoe_codes(Shoe.full(1))
-    table = Table.make(Rules(decks=1), StandOn(17), cards, 1, None)
-    pays = (np.array([1.5, 1.0, 0.0, -1.0]), np.array([10.0, 3.0, 1.0, -1.0]), 0.5)
-
-    def deal(shoes: Shoes) -> None:
-        joint = np.zeros((1, 4, 4), dtype=np.int64)
-        rng = np.random.default_rng(0)
-        for _ in sim_kernel.play_rounds(table, shoes, rng, 2, 4, pays, joint, False):
-            pass
-
-    deal(Shoes(cards, 2, None, None))  # a valid call
-    bad = Shoes(cards, 2, None, None)
+    deal_four(Shoes(DECK, 2, None, None))  # a valid call
+    bad = Shoes(DECK, 2, None, None)
     bad.rows[3] = 52
     with pytest.raises(ValueError, match="card code is out of range"):
         for _ in range(20):
-            deal(bad)
-    bad = Shoes(cards, 2, None, None)
-    bad.next[1] = len(cards) + 1
+            deal_four(bad)
+    bad = Shoes(DECK, 2, None, None)
+    bad.next[1] = len(DECK) + 1
     with pytest.raises(ValueError, match="out of range"):
-        deal(bad)
+        deal_four(bad)
 
 
 # ---------------------------------------------------------------------------------------

@@ -300,6 +300,7 @@ PAGES = (
     "/compare?a.paytable=15:4:1&b.paytable=20:5:2&b.decks=x",
     "/report",
     "/chart",
+    "/hold?rounds=10000&hold=2.5%25",
     "/practice",
 )
 

@@ -27,6 +27,7 @@ from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.results.game import GAME, GameResult
 from solver.results.kinds import Key, Kind
+from solver.store.memory import MemoryCache
 from solver.web import views
 from solver.web.app import make_app
 from solver.web.form import RULE_FIELDS, read_rules
@@ -135,7 +136,8 @@ class _Scripts(HTMLParser):
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/paytable", "/compare", "/report", "/practice", "/static/workbench.js"]
+    "path",
+    ["/", "/paytable", "/compare", "/report", "/hold", "/practice", "/static/workbench.js"],
 )
 def test_every_response_forbids_inline_script_framing_and_sniffing(
     idle: TestClient, path: str
@@ -190,6 +192,38 @@ def test_a_search_over_the_limit_is_refused_with_the_cli_hint(idle: TestClient) 
     assert "max pay 5000 is out of range: use 1 to 1000" in response.text
 
 
+def test_the_hold_check_page_says_cbj_holds_verdict_and_refuses_bad_rounds(
+    games: MemoryCache, idle: TestClient
+) -> None:
+    for query, field, make in (
+        ({"rounds": "-5", "hold": "2%"}, "rounds", lambda: solver.hold(rounds=-5, hold="2%")),
+        (
+            {"rounds": "100", "hold": "2%", "result": "3"},
+            "hold",
+            lambda: solver.hold(rounds=100, hold="2%", result=3),
+        ),
+    ):
+        response = idle.get("/hold", params=query)
+        beside = re.search(
+            rf'<p class="error" id="error-{field}" role="alert">([^<]*)</p>', response.text
+        )
+        assert response.status_code == 400 and beside is not None
+        assert beside.group(1).replace("&#x27;", "'") == _message(make)
+    asked = {"rounds": "100", "hold": "9%", "decks": "1"}
+    assert "hold-p-value" not in idle.get("/hold", params=asked).text  # a GET starts nothing
+    expected = solver.hold(rounds=100, hold="9%", decks=1, cache=games)
+    bench = Workbench(WorkbenchStore(games))
+    with TestClient(make_app(bench), base_url=BASE) as client:
+        client.post("/hold", params=asked, headers=OURS)
+        deadline = time.monotonic() + 60
+        while "hold-p-value" not in (page := client.get("/hold", params=asked)).text:
+            assert page.status_code == 200 and time.monotonic() < deadline
+            time.sleep(0.1)
+    bench.close()
+    assert figures(page.text)["hold-p-value"] == expected.p_value
+    assert expected.verdict in page.text
+
+
 FIELDS = [
     *RULE_FIELDS,
     *(name for name, *_ in REPORT_SIZES),
@@ -205,6 +239,9 @@ FIELDS = [
     "kind",
     "mode",
     "format",
+    "rounds",
+    "hold",
+    "result",
 ]
 #: 5,000-digit numbers (a digit repeated, a decimal point, ratio or percent sign inside).
 HUGE = st.builds(
@@ -229,7 +266,7 @@ TEXTS = st.one_of(
     field=st.sampled_from(FIELDS),
     text=TEXTS,
     path=st.sampled_from(
-        ["/", "/api/game", "/paytable", "/compare", "/report", "/chart", "/practice"]
+        ["/", "/api/game", "/paytable", "/compare", "/report", "/chart", "/hold", "/practice"]
     ),
 )
 def test_no_input_gives_a_500(

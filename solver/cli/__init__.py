@@ -35,6 +35,16 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "advise",
         "Stand and hit values for one hand, and the optimal decision.",
     ),
+    "attack": (
+        "solver.cli.advantage",
+        "attack",
+        "The perfect-information bound and the Bonus wager's attack.",
+    ),
+    "bet": (
+        "solver.cli.advantage",
+        "bet",
+        "Optimal betting: the Kelly ramp by true count, SCORE, DI, N0 and the bankroll.",
+    ),
     "bonus": ("solver.cli.game", "bonus", "Exact return table of the Bonus wager."),
     "cache": (
         "solver.cli.cache",
@@ -65,6 +75,16 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "solver.cli.files",
         "graph",
         "The player's decision graph (hands, EVs, draws) for Gephi, yEd or Graphviz.",
+    ),
+    "hold": (
+        "solver.cli.session",
+        "hold_command",
+        "Whether a table's observed hold is within what the game allows (exact, two-sided).",
+    ),
+    "indices": (
+        "solver.cli.advantage",
+        "indices",
+        "Index plays: the true count at which each close call flips, and what it is worth.",
     ),
     "paytable": (
         "solver.cli.paytable",

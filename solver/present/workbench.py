@@ -38,6 +38,7 @@ PAGES = (
     ("/compare", "Compare"),
     ("/chart", "Chart"),
     ("/report", "Report"),
+    ("/hold", "Hold check"),
     ("/practice", "Practice"),
 )
 _OUTCOME_WORDS = {"blackjack": "blackjack", "win": "win", "push": "tie", "lose": "loss"}

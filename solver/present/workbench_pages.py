@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.model.rules import RULE_TABLE, Rules
 from solver.present.formats import rule_cell
+from solver.present.hold import hold_table
 from solver.present.long_numbers import exact_html
 from solver.present.style import edge_percent
 from solver.present.workbench import (
@@ -26,6 +27,7 @@ from solver.present.workbench import (
 
 if TYPE_CHECKING:
     from solver.results.game import GameResult
+    from solver.results.hold import HoldCheck
     from solver.results.paytable import PaySolution, SearchResult
 
 
@@ -247,3 +249,17 @@ def report_body(
         '<form id="report-form" class="rules" method="post">'
         f'{fields}{options}<button type="submit">Build the report</button></form></div>'
     )
+
+
+def hold_html(check: HoldCheck) -> str:
+    """The hold check's verdict in a sentence, then ``cbj hold``'s table."""
+    table = hold_table(check)
+    lead = (
+        f'<p class="lead" data-figure="hold-p-value" data-value="{check.p_value!r}">'
+        f"Over {check.rounds:,} rounds the casino held {float(check.observed_hold):.3%} "
+        f"against {float(check.expected_hold):.3%} expected; a result at least this far "
+        f"from it, either side, has probability {check.p_value:.3g}. Verdict: "
+        f"{escape(check.verdict)}.</p>"
+    )
+    rows = [[escape(cell) for cell in row] for row in table.rows]
+    return lead + html_table(table.title, table.headers, rows)

@@ -67,6 +67,11 @@ Table = Records | Labelled | Named
 
 #: Each table-like result type's tables, by name; the first is ``to_frame()``'s default.
 TABLES: dict[str, dict[str, Table]] = {
+    "AttackResult": {
+        "bound": Records("bound", index="penetration"),
+        "players": Records("bonus_attack.players", index="name"),
+    },
+    "BetResult": {"ramp": Records("ramp", index="true_count")},
     "BonusAnalysis": {"outcomes": Records("outcomes", index="outcome")},
     "BonusResult": {"outcomes": Records("outcomes", index="outcome")},
     "Chart": {"rows": Records("rows", index="hand"), "exceptions": Records("exceptions")},
@@ -78,6 +83,8 @@ TABLES: dict[str, dict[str, Table]] = {
     "EffectsOfRemoval": {
         "effects": Labelled(("main", "main_chart", "bonus", "round"), index="rank")
     },
+    "HoldCheck": {"bands": Records("bands")},
+    "IndicesResult": {"indices": Records("indices", index="decision")},
     "GameResult": {
         "by_start": Records("by_start"),
         "by_bonus_card": Labelled(("by_bonus_card",), "bonus", names=("expected_value",)),

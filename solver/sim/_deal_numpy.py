@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.sim.deal import RoundTables, Shoes, deal_round
+from solver.sim.deal import IndexPlays, RoundTables, Shoes, deal_round
 
 __all__ = ["STEPS_PCG64", "play"]
 
@@ -56,6 +56,11 @@ def play(
     natural: Any,
     beats: int,
     seats: int,
+    index_play: Any,
+    index_at: Any,
+    index_at_least: Any,
+    index_hit: Any,
+    drift: int,
     main_pay: Any,
     bonus_pay: Any,
     ratio: float,
@@ -73,9 +78,24 @@ def play(
     shoes: add every seat's (main, Bonus) outcome to ``joint`` (seats, 4, Bonus outcomes,
     flat), write each batch's sums over the seats of the main, Bonus and round nets into
     ``sums`` (3 rows of ``lanes``) and, given ``seen``, what a counter at seat 1 saw (running
-    count and cards dealt before the deal, its main and Bonus outcomes: 4 rows).  Returns
-    (rounds played, -1, (0, 0)): a round that uses every card raises ShoeError here."""
+    count and cards dealt before the deal, its main and Bonus outcomes: 4 rows).  Given
+    ``index_play`` (the rule covering each Bonus value and hand, -1 for none), seat 1
+    makes rule ``k``'s play ``index_hit[k]`` where the true count at the start of the
+    round (the count kept by ``tags``, less ``drift`` per deck seen) is at least
+    ``index_at[k]`` (``index_at_least[k]``) or at most it.  Returns (rounds played, -1,
+    (0, 0)): a round that uses every card raises ShoeError here."""
     states = len(cards_in_21)
+    first = None
+    if index_play is not None:
+        if tags is None:
+            raise ValueError("index plays need the count kept: give tags")
+        first = IndexPlays(
+            index_play.reshape(VALUES, states),
+            index_at,
+            index_at_least.view(np.bool_),
+            index_hit.view(np.bool_),
+            drift,
+        )
     tables = RoundTables(
         value_of,
         tier.reshape(52, 52),
@@ -101,7 +121,7 @@ def play(
             at = batch * 4 * lanes
             seen[at : at + n] = shoes.running[:n]
             seen[at + n : at + 2 * n] = shoes.start[:n]
-        main, bonus = deal_round(shoes, n, tables)
+        main, bonus = deal_round(shoes, n, tables, first)
         for seat in range(seats):
             cells = np.bincount(main[seat] * kinds + bonus[seat], minlength=4 * kinds)
             tally[seat] += cells.reshape(4, kinds)

@@ -265,20 +265,85 @@ def round_tables(table: Table) -> RoundTables:
     )
 
 
-def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
+#: Cards per deck, for a true count (decks not yet dealt).
+CARDS_PER_DECK = 52
+
+
+def true_counts_of(running: Codes, seen: Codes, left: Codes, drift: int) -> npt.NDArray[np.float64]:
+    """Running count, less its expected drift, per deck not yet dealt.
+
+    ``drift`` is the sum of the count's tags over one deck (0 for a balanced count), and
+    ``seen`` cards of an average deck add ``drift * seen / 52``, so an unbalanced count
+    is read against it.  Integer arithmetic up to one division (correctly rounded, in
+    numpy as in the compiled kernel), so a whole true count lands exactly on its step.
+
+    >>> true_counts_of(np.array([-2]), np.array([13]), np.array([39]), 4).tolist()  # as KO
+    [-4.0]
+    """
+    drift_free = CARDS_PER_DECK * running - drift * seen
+    counts: npt.NDArray[np.float64] = drift_free / left
+    return counts
+
+
+class IndexPlays(NamedTuple):
+    """Seat 1's index plays as data: where the counter's play leaves the strategy.
+
+    ``rule[b, hand]`` is the number of the rule that covers ``hand`` against a Bonus card
+    of value ``b`` (-1 where none does); rule ``k`` fires when the true count at the start
+    of the round (:func:`true_counts_of` the lane's shoe, with ``drift``) is at least
+    ``at[k]`` (``at_least[k]``) or at most it, and then seat 1 hits if ``hit[k]``.
+    """
+
+    rule: Codes
+    at: npt.NDArray[np.float64]
+    at_least: Flags
+    hit: Flags
+    drift: int
+
+    def hits(
+        self,
+        default: Flags,
+        true_count: npt.NDArray[np.float64],
+        lanes: Codes,
+        b: Codes,
+        hands: Codes,
+    ) -> Flags:
+        """Seat 1's hit or stand on ``lanes`` (``default``: the strategy's) with these plays."""
+        chosen = default.copy()
+        k = self.rule[b, hands]
+        covered = np.flatnonzero(k >= 0)
+        rule, count = k[covered], true_count[lanes[covered]]
+        fires = np.where(self.at_least[rule], count >= self.at[rule], count <= self.at[rule])
+        on = covered[fires]
+        chosen[on] = self.hit[k[on]]
+        return chosen
+
+
+def play_round(
+    shoes: Shoes, n: int, table: Table, first: IndexPlays | None = None
+) -> tuple[Codes, Codes]:
     """Deal and settle one round on lanes ``0..n-1``: main and Bonus outcome codes per seat.
 
     It begins the round (:meth:`Shoes.begin_round`); a caller that looks at the shoe
     before the deal, as a counter does, begins it first: beginning twice changes nothing.
+    Seat 1 makes the index plays ``first`` where they fire, the table's strategy elsewhere.
     """
-    return deal_round(shoes, n, round_tables(table))
+    return deal_round(shoes, n, round_tables(table), first)
 
 
-def deal_round(shoes: Shoes, n: int, t: RoundTables) -> tuple[Codes, Codes]:
+def deal_round(
+    shoes: Shoes, n: int, t: RoundTables, first: IndexPlays | None = None
+) -> tuple[Codes, Codes]:
     """:func:`play_round` from the round's tables (the hand space's last hand is bust)."""
     bust = len(t.cards_in_21) - 1
     everyone = np.arange(n, dtype=np.intp)
     shoes.begin_round(n)
+    seen = shoes.start[:n]  # seat 1's true count as the round begins, for its index plays
+    true_count = (
+        np.zeros(0)
+        if first is None
+        else true_counts_of(shoes.running[:n], seen, shoes.size - seen, first.drift)
+    )
     own = np.empty((t.seats, n), dtype=np.intp)  # clause 3
     for seat in range(t.seats):
         own[seat] = shoes.draw(everyone)
@@ -292,7 +357,10 @@ def deal_round(shoes: Shoes, n: int, t: RoundTables) -> tuple[Codes, Codes]:
         hand = hands[seat]
         drawing = np.flatnonzero(~blackjack[seat])
         while drawing.size:  # a bust hand never hits: it leaves here
-            drawing = drawing[t.hit[b[drawing], hand[drawing]]]
+            hits = t.hit[b[drawing], hand[drawing]]
+            if seat == 0 and first is not None:
+                hits = first.hits(hits, true_count, drawing, b[drawing], hand[drawing])
+            drawing = drawing[hits]
             if not drawing.size:
                 break
             hand[drawing] = t.step[hand[drawing], t.value_of[shoes.draw(drawing)]]

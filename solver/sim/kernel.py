@@ -17,7 +17,10 @@ draws from.  Each hands back each round's sums of nets for numpy to square and a
 The twins play the rules through tables (hands, totals, the strategy, the dealer's
 stopping rule and naturals) and a code for the natural's strength, so they know the rules
 in :data:`KNOWN_RULES`; rules with any other rule away from its default are dealt by the
-numpy twin, the rule text's own round (:func:`knows`).
+numpy twin, the rule text's own round (:func:`knows`).  Seat 1's index plays (a counter
+who changes its play by the true count) come in as data too (``deal.IndexPlays``: for
+each Bonus value and hand the rule that covers it, each rule's true count, side and
+play), so either twin deals them.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from solver.model.kernels import KernelName
 from solver.model.rules import Rules
 from solver.sim import _deal_numpy
 from solver.sim._deal_numpy import STEPS_PCG64, play  # rebound to the chosen twin below
-from solver.sim.deal import BEATS, Shoes, Table, round_tables
+from solver.sim.deal import BEATS, IndexPlays, Shoes, Table, round_tables
 
 #: The rules whose every value the twins play (through the round's tables and codes).
 KNOWN_RULES = (
@@ -109,6 +112,19 @@ def _tables(table: Table) -> tuple[npt.NDArray[Any], ...]:
     return (*ints, *flags)
 
 
+def _index_tables(first: IndexPlays | None) -> tuple[npt.NDArray[Any] | None, ...]:
+    """Seat 1's index plays, flat and contiguous, in the kernels' argument order (rule by
+    Bonus value and hand, true counts, sides, plays); all None where it plays none."""
+    if first is None:
+        return None, None, None, None
+    return (
+        np.ascontiguousarray(first.rule, dtype=np.int64).ravel(),
+        np.ascontiguousarray(first.at, dtype=np.float64),
+        np.ascontiguousarray(first.at_least, dtype=np.bool_),
+        np.ascontiguousarray(first.hit, dtype=np.bool_),
+    )
+
+
 def _pcg64_words(bits: np.random.BitGenerator) -> tuple[int, int, int, int] | None:
     """PCG64's state and increment as four 64-bit words (high first), or None for another
     generator (the kernel then calls it through its capsule)."""
@@ -129,6 +145,7 @@ def play_rounds(
     pays: tuple[Floats, Floats, float],
     joint: Ints,
     counting: bool,
+    first: IndexPlays | None = None,
 ) -> Iterator[tuple[Floats, Ints | None]]:
     """Deal ``rounds`` rounds on ``lanes`` lanes of ``shoes`` with the chosen twin's ``play``
     (the numpy twin's for rules the kernels do not know: see :func:`knows`).
@@ -137,7 +154,8 @@ def play_rounds(
     lanes in turn, the lanes' sums over the seats of the main, Bonus and round nets (a
     (3, n) array) and, if ``counting``, what a counter at seat 1 saw before the deal and
     how its seat ended: running count, cards dealt, main and Bonus outcome codes (4, n).
-    Each array yielded is overwritten after the next one.  ``rng`` is the chunk's own
+    Each array yielded is overwritten after the next one.  Seat 1 makes the index plays
+    ``first`` (its shoes must keep the count: ``shoes.tags``).  ``rng`` is the chunk's own
     generator (no other thread draws from it, so no lock is taken).
     """
     twin = play if knows(table.rules) else _deal_numpy.play
@@ -145,6 +163,8 @@ def play_rounds(
     main_pay, bonus_pay, ratio = pays
     value_of, tier, pair, step, best, dealer_best, cards_in_21, hit, draws, natural = _tables(table)
     beats = BEATS[table.rules.natural_beats]  # the rules the twins know have one
+    index_play, index_at, index_at_least, index_hit = _index_tables(first)
+    drift = 0 if first is None else first.drift
     sums = np.empty(BATCHES * 3 * lanes, dtype=np.float64)
     seen = np.empty(BATCHES * 4 * lanes, dtype=np.int64) if counting else None
     tags = None if shoes.tags is None else np.ascontiguousarray(shoes.tags, dtype=np.int64)
@@ -172,6 +192,11 @@ def play_rounds(
             natural,
             beats,
             table.seats,
+            index_play,
+            index_at,
+            index_at_least,
+            index_hit,
+            drift,
             main_pay,
             bonus_pay,
             ratio,

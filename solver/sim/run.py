@@ -25,7 +25,13 @@ from solver.results.simulation import (
     payoffs,
 )
 from solver.sim import kernel as sim_kernel
-from solver.sim.counter import bet_units, tag_of_code, true_count_bucket, true_counts
+from solver.sim.counter import (
+    bet_units,
+    index_plays,
+    tag_of_code,
+    true_count_bucket,
+    true_counts,
+)
 from solver.sim.deal import Shoes, Table, shoe_codes
 from solver.sim.hands import Codes
 from solver.sim.strategies import Strategy
@@ -128,7 +134,9 @@ def _run_chunk(
     squares = np.zeros(3, dtype=np.float64)
     tally = None if counter is None else _CounterTally.zeros(counter)
     pays = (main_pay, bonus_pay, ratio)
-    dealt = sim_kernel.play_rounds(table, shoes, rng, lanes, rounds, pays, joint, tally is not None)
+    first = None if counter is None else index_plays(counter)
+    counting = tally is not None
+    dealt = sim_kernel.play_rounds(table, shoes, rng, lanes, rounds, pays, joint, counting, first)
     for sums, seen in dealt:
         squares += [float(np.dot(x, x)) for x in sums]
         if tally is not None and counter is not None and seen is not None:

@@ -159,7 +159,7 @@ class _EntryGone(LookupError):
 
 class DiskCache:
     """The disk store of solved games, charts and effects of removal (see the module
-    docstring): a :class:`~solver.store.protocol.Store`.
+    docstring): a :class:`~solver.results.kinds.Store`.
 
     Args:
         directory: The cache folder; ``None`` for :func:`default_directory`.

@@ -61,6 +61,7 @@ ENDPOINTS = (
     Endpoint("/", views.game_page, work=True),
     Endpoint("/api/game", views.game_live, work=True, redirect=False),
     Endpoint("/paytable", views.paytable, work=True),
+    Endpoint("/hold", views.hold, work=True),
     Endpoint("/compare", views.compare_page, work=True),
     Endpoint("/api/compare", views.compare_live, work=True, redirect=False),
     Endpoint("/chart", views.chart_page, work=True),

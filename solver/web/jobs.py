@@ -51,6 +51,8 @@ class Kind(StrEnum):
     """A chart drawn as a PDF, PNG or CSV file."""
     PAYTABLE = "paytable"
     """A paytable solve or search."""
+    HOLD = "hold"
+    """A hold check: an exact solve, then the session's distribution."""
     REPORT = "report"
     """The PAR report: minutes."""
 
@@ -72,6 +74,7 @@ LIMITS = {
     Kind.CHART: Limits(queue=4, supersede=False, seconds=600),
     Kind.FILE: Limits(queue=4, supersede=False, seconds=300),
     Kind.PAYTABLE: Limits(queue=4, supersede=False, seconds=600),
+    Kind.HOLD: Limits(queue=4, supersede=False, seconds=600),
     Kind.REPORT: Limits(queue=2, supersede=False, seconds=3600),
 }
 #: The most jobs one client may have queued or running at once (quick solves not counted).

@@ -1,4 +1,5 @@
-"""The Paytable page and the Report page's sizes: their own fields, checked as the CLI checks.
+"""The Paytable and Hold check pages and the Report page's sizes: their own fields, checked
+as the CLI checks.
 
 The Paytable page's numbers go through the parsers ``cbj paytable`` uses (house edges as
 ``0.02``, ``1/50`` or ``2%``; bands ``LO:HI``) and its limits (a pay of at most
@@ -16,11 +17,14 @@ from typing import Any
 
 from starlette.responses import HTMLResponse, Response
 
+from solver.exact.hold import observed_win
 from solver.exact.paytable import MAX_SEARCH_PAY, MAX_TOP, parse_band, parse_edge
+from solver.exact.session import MAX_ROUNDS as SESSION_ROUNDS
+from solver.exact.session import check_rounds
 from solver.exact.shoe_states import MAX_SAMPLES
 from solver.model.chart_file import chart_csv, parse_chart
 from solver.model.checks import MAX_ROUNDS, whole_number, whole_text
-from solver.model.errors import CbjError, ReportError
+from solver.model.errors import CbjError, ReportError, SessionError
 from solver.model.outcomes import PAY_TIERS
 from solver.model.rules import Paytable
 from solver.present import workbench as html
@@ -215,6 +219,95 @@ def paytable_page(
         f'<section id="results" aria-live="polite">{result}</section></div>'
     )
     return HTMLResponse(html.page("Paytable", "/paytable", body, form.query(), busy), status)
+
+
+#: The Hold check page's fields: name, label, placeholder and help.
+HOLD_FIELDS = (
+    (
+        "rounds",
+        "Rounds dealt",
+        "10000",
+        f"Seat-rounds the result is over, 1 to {SESSION_ROUNDS:,}.",
+    ),
+    ("hold", "Observed hold", "2.5%", "The casino's win over the total wagered."),
+    ("result", "or net win", "", "The casino's net win in main units, e.g. 250 or -12.5."),
+)
+
+
+def _rounds(text: str) -> int:
+    """Rounds as typed: ASCII digits, then ``cbj hold``'s own range check."""
+    if not re.fullmatch(r"[+-]?\d{1,12}", text, flags=re.ASCII):
+        raise SessionError(f"rounds {text[:40]!r} is not a whole number of rounds, e.g. 10000")
+    return check_rounds(int(text))
+
+
+def _observed(text: str, rules: Any, rounds: int, result: str | None, hold: str | None) -> Any:
+    """:func:`~solver.exact.hold.observed_win`, ``text`` (what was typed) first, for the
+    excerpt of it an error message shows."""
+    del text
+    return observed_win(rules, rounds, result, hold)
+
+
+def hold_options(
+    query: Mapping[str, str], form_rules: Any
+) -> tuple[dict[str, Any] | None, dict[str, str]]:
+    """``cbj hold``'s options from the page's fields (None until rounds are given), and
+    the errors, each beside its field."""
+    errors: dict[str, str] = {}
+    given = {name: _text(query, name, errors) for name, _, _, _ in HOLD_FIELDS}
+    if not given["rounds"] and not errors:
+        return None, errors
+    rounds = _checked(errors, "rounds", _rounds, given["rounds"])
+    hold, result = given["hold"] or None, given["result"] or None
+    if rounds is not None and form_rules is not None and "hold" not in errors:
+        _checked(errors, "hold", _observed, hold or result or "", form_rules, rounds, result, hold)
+    if errors:
+        return None, errors
+    return {"rounds": rounds, "hold": hold, "result": result}, errors
+
+
+def hold_page(
+    bench: Workbench,
+    query: dict[str, str],
+    wait: float,
+    start: bool = False,
+    client: str = "",
+    autostart: bool = False,
+) -> Response:
+    """The Hold check page: the rules, the rounds and the observed hold in, ``cbj hold``'s
+    verdict out (a POST starts the check; a GET shows it once started)."""
+    form = read_rules(query)
+    options, errors = hold_options(query, form.rules)
+    status, busy, result = 200, False, ""
+    if form.rules is None or errors:
+        status = 400
+    elif options is not None:
+        outcome = bench.hold(form.rules, options, wait, start, client)
+        if outcome.error:
+            errors["hold"] = outcome.error
+            status = outcome.status if outcome.status != 200 else 400
+        elif outcome.idle:
+            result = html.idle_html("Not checked yet: press Check.", autostart)
+        elif outcome.ready:
+            result = pages_html.hold_html(outcome.result())
+        else:
+            busy, result = True, html.progress_html(outcome.progress, html.link("/hold", query))
+    fields = "".join(
+        html.text_field(
+            name, label, str(query.get(name, ""))[:MAX_FIELD_TEXT], placeholder, hint, errors
+        )
+        for name, label, placeholder, hint in HOLD_FIELDS
+    )
+    rules = html.rules_fields(form.values, form.errors, form.rules) + html.form_error(form.errors)
+    body = (
+        '<div class="columns results-first">'
+        '<form id="hold-form" class="rules" method="post" action="/hold">'
+        f"<fieldset><legend>The table's result</legend>{fields}"
+        '<button type="submit">Check</button></fieldset>'
+        f"{rules}</form>"
+        f'<section id="results" aria-live="polite">{result}</section></div>'
+    )
+    return HTMLResponse(html.page("Hold check", "/hold", body, form.query(), busy), status)
 
 
 def _paytables(text: str) -> tuple[Paytable, ...]:

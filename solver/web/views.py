@@ -25,7 +25,7 @@ from solver.present import workbench_pages as pages_html
 from solver.present.formats import ChartFormat
 from solver.web import practice
 from solver.web.form import MAX_FIELD_TEXT, RulesForm, prefixed, read_rules, shown_rules
-from solver.web.pages import paytable_page, report_options, short_query
+from solver.web.pages import hold_page, paytable_page, report_options, short_query
 from solver.web.workbench import Outcome, Workbench
 
 #: How long a page waits for a job before it shows progress instead (seconds).
@@ -289,6 +289,11 @@ def _download(outcome: Outcome[Any], name: str, kind: str) -> Response:
 def paytable(ask: Ask) -> Response:
     """Solve one tier's pay for a target edge, or search a band of edges."""
     return paytable_page(ask.bench, ask.fields, PAGE_WAIT, ask.start, ask.client, ask.autostart)
+
+
+def hold(ask: Ask) -> Response:
+    """Check a table's observed hold against the exact session distribution."""
+    return hold_page(ask.bench, ask.fields, PAGE_WAIT, ask.start, ask.client, ask.autostart)
 
 
 def report_page(ask: Ask) -> Response:

@@ -1,5 +1,6 @@
-"""What the pages ask of the library: a game, a chart, a paytable answer or a report, each
-from the API, either at once (a cached game re-priced) or as a shared job with progress.
+"""What the pages ask of the library: a game, a chart, a paytable answer, a hold check or a
+report, each from the API, either at once (a cached game re-priced) or as a shared job
+with progress.
 
 Each method takes ``start``: a POST may start the job (``start=True``); a GET only reads
 what is built or being built (``start=False``: an :class:`Outcome` that is ``idle`` when
@@ -16,6 +17,7 @@ from typing import Any, Generic, TypeVar
 from solver.api import files as files_api
 from solver.api import game as game_api
 from solver.api import paytable as paytable_api
+from solver.api import session as session_api
 from solver.api import strategy as strategy_api
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
@@ -210,6 +212,23 @@ class Workbench:
 
         label = "solving the game exactly, then the paytable"
         return self._job(key, compute, label, wait, Kind.PAYTABLE, start, client)
+
+    def hold(
+        self,
+        rules: Rules,
+        options: dict[str, Any],
+        wait: float,
+        start: bool = True,
+        client: str = "",
+    ) -> Outcome[Any]:
+        """``cbj hold``'s check of a table's result (``options``: rounds, hold or result)."""
+        key = ("hold", rules, tuple(sorted(options.items())))
+
+        def compute(job: Job[Any]) -> Any:
+            return session_api.hold(rules=rules, cache=self.store, **options)
+
+        label = "solving the game exactly, then the session's distribution"
+        return self._job(key, compute, label, wait, Kind.HOLD, start, client)
 
     def report(
         self, rules: Rules, options: dict[str, Any], fmt: str, start: bool, client: str = ""
