@@ -25,6 +25,7 @@ _HOMES = {
     "solver.api.files": "graph report tables",
     "solver.api.game": "advise bonus solve",
     "solver.api.paytable": "paytable_search paytable_solve variants",
+    "solver.api.practice": "practice_play practice_start",
     "solver.api.protection": "count eor shoe_states",
     "solver.api.rules": "RulesResult rules",
     "solver.api.session": "hold session",
@@ -32,8 +33,8 @@ _HOMES = {
     "solver.api.strategy": "chart chart_check chart_costs dealer strategies",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
-        "BackendError CardError CbjError CountError DesignError HandError OutputError ReportError "
-        "RulesError SessionError ShoeError SimulationError StrategyError"
+        "BackendError CardError CbjError CountError DesignError HandError OutputError "
+        "PracticeError ReportError RulesError SessionError ShoeError SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
     # each rule's kind, written from the rule table by `python scripts/rules_code.py`; do not edit
@@ -52,6 +53,8 @@ _HOMES = {
     "solver.results.indices": "IndicesResult",
     "solver.results.kinds": "Key Kind Store",
     "solver.results.paytable": "PaySolution SearchResult Variants",
+    "solver.results.practice": "Drill Grade PracticeState Score Settlement",
+    "solver.results.practice_state": "PracticeTurn",
     "solver.results.protection": "Counts EffectsOfRemoval ShoeStates",
     "solver.results.seats": "TableOfPlayers",
     "solver.results.session": "SessionResult",

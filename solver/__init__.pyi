@@ -45,6 +45,12 @@ from solver.api.paytable import (
 from solver.api.paytable import (
     variants as variants,
 )
+from solver.api.practice import (
+    practice_play as practice_play,
+)
+from solver.api.practice import (
+    practice_start as practice_start,
+)
 from solver.api.protection import (
     count as count,
 )
@@ -124,6 +130,9 @@ from solver.model.errors import (
     OutputError as OutputError,
 )
 from solver.model.errors import (
+    PracticeError as PracticeError,
+)
+from solver.model.errors import (
     ReportError as ReportError,
 )
 from solver.model.errors import (
@@ -192,6 +201,12 @@ from solver.results.kinds import Store as Store
 from solver.results.paytable import PaySolution as PaySolution
 from solver.results.paytable import SearchResult as SearchResult
 from solver.results.paytable import Variants as Variants
+from solver.results.practice import Drill as Drill
+from solver.results.practice import Grade as Grade
+from solver.results.practice import PracticeState as PracticeState
+from solver.results.practice import Score as Score
+from solver.results.practice import Settlement as Settlement
+from solver.results.practice_state import PracticeTurn as PracticeTurn
 from solver.results.protection import Counts as Counts
 from solver.results.protection import EffectsOfRemoval as EffectsOfRemoval
 from solver.results.protection import ShoeStates as ShoeStates

@@ -18,6 +18,7 @@ and on every function only in the soak run.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import math
@@ -76,6 +77,8 @@ CALLS: dict[str, dict[str, Any]] = {
     "indices": {"count": "hi-lo", "samples": 2, "decks": 1},
     "paytable_search": {"max_pay": 3, "top": 2, "decks": 1},
     "paytable_solve": {"solve_for": "adjacent", "target_bonus_edge": "0.05", "decks": 1},
+    "practice_play": {"play": "stand"},  # and a one-deck session's state (``practice_state``)
+    "practice_start": {"seed": 1, "decks": 1},
     "report": {"shoe_samples": 2, "decks": 1},
     "rules": {},
     "seats": {"seats": "1", "rounds": 10, "seed": 1, "strategy": "always-stand", "decks": 1},
@@ -241,6 +244,17 @@ def chart_file(store: MemoryCache, tmp_path_factory: pytest.TempPathFactory) -> 
     return path
 
 
+@functools.cache
+def practice_state(store: MemoryCache) -> dict[str, Any]:
+    """A one-deck practice session's state, a hand in play (as the page sends it)."""
+    seed = 1
+    while True:
+        turn = solver.practice_start(seed=seed, decks=1, cache=store)
+        if turn.state.hand is not None:
+            return dict(turn.to_json()["state"])
+        seed += 1
+
+
 def call(name: str, store: MemoryCache, chart: Path, given: dict[str, Any]) -> str:
     """Call function ``name`` with ``given`` over its cheap call; only good ends pass.
 
@@ -254,6 +268,8 @@ def call(name: str, store: MemoryCache, chart: Path, given: dict[str, Any]) -> s
         arguments["cache"] = store
     if "file" in accepted:
         arguments["file"] = chart
+    if name == "practice_play":
+        arguments["state"] = practice_state(store)
     arguments.update(given)
     try:
         result = function(**arguments)

@@ -80,9 +80,13 @@ NOT_TABLES = {
     "Advice": "two values and a decision",
     "CacheCleared": "a count of entries removed",
     "CacheInfo": "the cache's place and size",
+    "Grade": "one decision of a practice session, graded",
+    "PracticeTurn": "one play of a practice session: a grade, a round, the state",
     "CountSearch": "one count's tags and its correlation",
     "Rules": "one set of rules",
     "RulesResult": "one set of rules (cbj rules' table is the rule table, docs/rules.md)",
+    "Score": "a practice session's running score",
+    "Settlement": "one round of a practice session, played out",
 }
 
 

@@ -33,7 +33,7 @@ from solver.web.app import make_app
 from solver.web.form import RULE_FIELDS, read_rules
 from solver.web.jobs import Kind as JobKind
 from solver.web.jobs import Work
-from solver.web.pages import REPORT_SIZES
+from solver.web.pages import REPORT_SIZES, REPORT_TEXTS
 from solver.web.work import WorkbenchStore
 from solver.web.workbench import Workbench
 from tests.conftest import run_cli
@@ -136,7 +136,8 @@ class _Scripts(HTMLParser):
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/paytable", "/compare", "/report", "/hold", "/static/workbench.js"]
+    "path",
+    ["/", "/paytable", "/compare", "/report", "/hold", "/practice", "/static/workbench.js"],
 )
 def test_every_response_forbids_inline_script_framing_and_sniffing(
     idle: TestClient, path: str
@@ -150,7 +151,8 @@ def test_every_response_forbids_inline_script_framing_and_sniffing(
         return
     scripts = _Scripts()
     scripts.feed(response.text)
-    assert scripts.inline == [] and scripts.sources == ["/static/workbench.js"]
+    own = ["/static/practice.js"] if path == "/practice" else []
+    assert scripts.inline == [] and scripts.sources == ["/static/workbench.js", *own]
     assert "http://" not in response.text and "https://" not in response.text  # nothing remote
 
 
@@ -224,7 +226,11 @@ def test_the_hold_check_page_says_cbj_holds_verdict_and_refuses_bad_rounds(
 
 FIELDS = [
     *RULE_FIELDS,
-    *(name for name, _, _ in REPORT_SIZES),
+    *(name for name, *_ in REPORT_SIZES),
+    *(name for name, *_ in REPORT_TEXTS),
+    "paytables",
+    "strategy",
+    "strategy_chart_text",
     "solve_for",
     "target",
     "band",
@@ -259,7 +265,9 @@ TEXTS = st.one_of(
 @given(
     field=st.sampled_from(FIELDS),
     text=TEXTS,
-    path=st.sampled_from(["/", "/api/game", "/paytable", "/compare", "/report", "/chart", "/hold"]),
+    path=st.sampled_from(
+        ["/", "/api/game", "/paytable", "/compare", "/report", "/chart", "/hold", "/practice"]
+    ),
 )
 def test_no_input_gives_a_500(
     idle: TestClient, field: str, text: str, path: str, monkeypatch: pytest.MonkeyPatch

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import httpx2 as httpx
 
@@ -49,3 +50,12 @@ def started_workbench(
                 _, err = process.communicate()
                 raise AssertionError(f"cbj serve did not start: {err!r}") from None
             time.sleep(0.1)
+
+
+def serving() -> Iterator[str]:
+    """``cbj serve`` for a module's tests (a fixture yields from it): its address while they
+    run, stopped after them."""
+    process, url = started_workbench()
+    yield url
+    process.terminate()
+    process.wait(timeout=30)

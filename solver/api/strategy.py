@@ -14,8 +14,7 @@ from typing import Unpack
 from solver.api.chart_file import chart_for, load_chart
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.chart import stored_chart
-from solver.exact.chart_costs import chart_costs as costs_of_chart
-from solver.exact.chart_costs import check_chart
+from solver.exact.chart_costs import check_chart, stored_costs
 from solver.exact.dealer import dealer_distribution
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.ratios import ratio_table, round_moments, volatility
@@ -92,8 +91,7 @@ def chart_costs(
 ) -> ChartCosts:
     """The best chart with, in each cell, the cost of playing that cell the other way."""
     played = make_rules(rules, options)
-    game = solve_game(played, exact=True, cache=cache)
-    return costs_of_chart(game, stored_chart(played, game, cache))
+    return stored_costs(solve_game(played, exact=True, cache=cache), cache)
 
 
 @checked

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.model.cards import VALUES
-from solver.model.cells import COLUMNS, ROWS, Action, Cell, cell_name
+from solver.model.cells import COLUMNS, ROWS, Action, Actions, Cell, cell_name, grid
 from solver.model.errors import StrategyError
 
 #: The prefix that names a chart file as a strategy: ``chart:my-chart.csv``.
@@ -104,6 +104,20 @@ def parse_chart(text: str, source: str = "chart") -> ChartGrid:
             "is needed"
         )
     return ChartGrid(f"{CHART_PREFIX}{source}", actions)
+
+
+def chart_csv(chart: Actions) -> str:
+    """A chart as the CSV ``cbj chart`` writes, its rows and letters only (no comments):
+    what :func:`parse_chart` reads back.
+
+    >>> chart = parse_chart(chart_csv(ChartGrid("x", dict.fromkeys(
+    ...     ((cell, v) for cell in ROWS for v in VALUES), Action.STAND))))
+    >>> chart.action((True, 17), 6).value
+    'S'
+    """
+    lines = [_HEADER]
+    lines += [",".join((name, *letters)) for name, letters in grid(chart)]
+    return "\n".join(lines) + "\n"
 
 
 Rows = Iterator[tuple[str, str, list[str]]]

@@ -23,7 +23,8 @@ from urllib.parse import urlencode
 from solver.model.outcomes import MAIN_OUTCOMES
 from solver.model.rules import RULE_TABLE, PresetName, Rules
 from solver.present.formats import rule_cell
-from solver.present.style import amount, edge_percent, one_in, signed
+from solver.present.long_numbers import exact_html
+from solver.present.style import amount, edge_percent, one_in, signed, signed_percent
 from solver.present.wording import rules_sentence
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ PAGES = (
     ("/chart", "Chart"),
     ("/report", "Report"),
     ("/hold", "Hold check"),
+    ("/practice", "Practice"),
 )
 _OUTCOME_WORDS = {"blackjack": "blackjack", "win": "win", "push": "tie", "lose": "loss"}
 
@@ -52,29 +54,45 @@ def link(path: str, query: Mapping[str, str]) -> str:
     return path + ("?" + urlencode(given) if given else "")
 
 
-def page(title: str, here: str, body: str, query: Mapping[str, str], busy: bool = False) -> str:
-    """A whole page: the navigation (each link keeps the rules), then ``body``.
-
-    ``busy`` pages refresh themselves every second when the script does not run.
-    """
+def site_header(here: str, query: Mapping[str, str], extra: str = "", inset: bool = False) -> str:
+    """The navigation bar every page has (each link keeps the rules), and ``extra`` after it
+    (the Chart page's downloads); styled by ``/static/site.css`` alone.  ``inset``: it sits
+    in a page with a padded body (the chart's), which it reaches across to its edges."""
     nav = "".join(
         f'<a href="{escape(link(path, query))}"'
         + (' aria-current="page"' if path == here else "")
         + f">{name}</a>"
         for path, name in PAGES
     )
+    return (
+        f'<header class="site{" inset" if inset else ""}">'
+        '<p class="brand">Community Blackjack workbench</p>'
+        f'<nav aria-label="Pages">{nav}</nav>{extra}</header>'
+    )
+
+
+def page(title: str, here: str, body: str, query: Mapping[str, str], busy: bool = False) -> str:
+    """A whole page: the navigation (each link keeps the rules), then ``body``.
+
+    ``busy`` pages refresh themselves every second when the script does not run.
+    """
     refresh = '<noscript><meta http-equiv="refresh" content="1"></noscript>' if busy else ""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)} - Community Blackjack workbench</title>"
-        '<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/workbench.css">'
-        f'<script src="/static/workbench.js" defer></script>{refresh}</head>'
-        f'<body data-page="{escape(here)}"><header><p class="brand">Community Blackjack '
-        f'workbench</p><nav aria-label="Pages">{nav}</nav></header>'
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/site.css">'
+        '<link rel="stylesheet" href="/static/workbench.css">'
+        f'<script src="/static/workbench.js" defer></script>{_own_script(here)}{refresh}</head>'
+        f'<body data-page="{escape(here)}">{site_header(here, query)}'
         f"<main><h1>{escape(title)}</h1>{body}</main></body></html>\n"
     )
+
+
+def _own_script(here: str) -> str:
+    """A page's own script beside the workbench's (the Practice page's)."""
+    return '<script src="/static/practice.js" defer></script>' if here == "/practice" else ""
 
 
 def _error(name: str, errors: Mapping[str, str], prefix: str) -> str:
@@ -186,7 +204,9 @@ def _figure(name: str, value: Fraction | float, text: str, exact: bool) -> str:
         else ""
     )
     fraction = (
-        f' <span class="fraction">= {value}</span>' if exact and isinstance(value, Fraction) else ""
+        f' <span class="fraction">= {exact_html(value)}</span>'
+        if exact and isinstance(value, Fraction)
+        else ""
     )
     data = f'data-figure="{name}" data-value="{float(value)!r}"{extra}'
     return f"<span {data}>{escape(text)}</span>{fraction}"
@@ -203,12 +223,17 @@ def _row(cells: Sequence[str], head: bool = False) -> str:
 def html_table(
     caption: str, headers: Sequence[str], rows: Sequence[Sequence[str]], kind: str = ""
 ) -> str:
+    """A table whose caption stands above its box, the box scrolling sideways on its own
+    when the table is wider than the page (a labelled region, with a cue the script shows
+    when it does)."""
     head = "".join(f'<th scope="col">{escape(h)}</th>' for h in headers)
     body = "".join(_row(r) for r in rows)
     cls = f' class="{kind}"' if kind else ""
     return (
-        f'<div class="scroll"><table{cls}><caption>{escape(caption)}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+        f'<div class="table-box"><p class="caption">{escape(caption)}</p>'
+        '<p class="cue" hidden>Scroll the table sideways \u2192</p>'
+        f'<div class="scroll" role="region" tabindex="0" aria-label="{escape(caption)}">'
+        f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div></div>"
     )
 
 
@@ -376,7 +401,8 @@ def progress_html(progress: Progress | None, back: str = "") -> str:
         if progress.total
         else "<progress></progress>"
     )
-    steps = f" ({progress.done} of {progress.total})" if progress.total else ""
+    share = f", {100 * progress.done // progress.total}%" if progress.total else ""
+    steps = f" ({progress.done} of {progress.total}{share})" if progress.total else ""
     words = f"{progress.label}{steps}, {progress.seconds:.0f} s"
     if progress.position:
         words = f"{progress.label}: waiting, {_ordinal(progress.position)} in its queue"
@@ -409,14 +435,42 @@ def idle_html(what: str, start: bool = False) -> str:
     return f'<p class="idle" id="idle"{flag}>{escape(what)}</p>'
 
 
-def game_body(fields: str, figures: str, progress: Progress | None, back: str = "") -> str:
-    """The Game page: the rules form beside the figures (or the progress of their solve).
+def headline_html(game: GameResult[Any] | None) -> str:
+    """The Game page's headline figures, the main wager's EV and the round's house edge, for
+    the summary that stays in view as the rules are changed (dashes before a solve)."""
+    if game is None:
+        main = round_edge = "\u2014"
+        data = ("", "")
+    else:
+        ev = game.expected_value
+        edge = game.round_house_edge if game.bonus is not None else None
+        main = signed_percent(ev)
+        round_edge = "\u2014" if edge is None else edge_percent(edge)
+        data = (
+            f' data-value="{float(ev)!r}"',
+            "" if edge is None else f' data-value="{float(edge)!r}"',
+        )
+    return (
+        f'<span class="headline">Main wager EV <strong data-headline="main-ev"{data[0]}>'
+        f"{escape(main)}</strong></span>"
+        f'<span class="headline">Round house edge <strong data-headline="round-house-edge"'
+        f"{data[1]}>{escape(round_edge)}</strong></span>"
+    )
+
+
+def game_body(
+    fields: str, figures: str, progress: Progress | None, back: str = "", summary: str = ""
+) -> str:
+    """The Game page: a summary of the headline figures that stays in view, then the rules
+    form beside the figures (or the progress of their solve).
 
     The form posts (a solve is work: only a POST starts it); the page's address keeps the
     rules, and the script asks for the figures as the designer types.
     """
     busy = ' aria-busy="true"' if progress is not None else ""
     return (
+        f'<div id="summary" class="summary" aria-live="polite">{summary or headline_html(None)}'
+        "</div>"
         '<div class="columns"><form id="rules" class="rules" method="post" action="/">'
         f'{fields}<button type="submit">Show figures</button></form>'
         f'<section id="results" aria-live="polite">{progress_html(progress, back)}'

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -165,11 +165,23 @@ class ChartCosts(Tabular):
 
     chart: Chart
     cells: dict[tuple[Cell, int], CellCost]
+    frequencies: dict[tuple[Cell, int], Fraction] = field(default_factory=dict)
+    """How often play by the chart reaches each cell: the chance per round of deciding there
+    (a cell no hand of the chart reaches is left out)."""
 
     @property
     def rules(self) -> Rules:
         """The rules of the chart."""
         return self.chart.rules
+
+    def per_mistake(self, cell: Cell, bonus: int) -> Fraction | None:
+        """What playing the cell the other way costs each time it comes up: its cost per
+        round over its frequency (None for a cell the chart never reaches)."""
+        frequency = self.frequencies.get((cell, bonus))
+        found = self.cells.get((cell, bonus))
+        if not frequency or found is None:
+            return None
+        return found.cost / frequency
 
     def to_json(self) -> dict[str, Any]:
         """The costs as ``cbj chart --costs --format json`` prints them."""
@@ -200,3 +212,5 @@ class ChartCosts(Tabular):
 
 #: Best charts, kept by their rules (a full shoe).
 CHART: Kind[Chart] = Kind("chart", Chart)
+#: The best chart's costs cell by cell, kept by their rules (a full shoe).
+CHART_COSTS: Kind[ChartCosts] = Kind("chart-costs", ChartCosts)

@@ -46,8 +46,9 @@ class Endpoint:
     """One path of the app: its view, and how a POST to it is answered.
 
     ``work``: a POST to it may start work (a GET never does).  ``redirect``: a POST is
-    answered by a redirect to the same page as a GET (the page shows the job's progress);
-    otherwise by the view's own answer (the live endpoint's JSON, a download).
+    answered by a redirect to the same page as a GET (the page shows the job's progress),
+    unless the view redirects it itself (to a shorter address); otherwise by the view's own
+    answer (the live endpoint's JSON, a download).
     """
 
     path: str
@@ -62,10 +63,13 @@ ENDPOINTS = (
     Endpoint("/paytable", views.paytable, work=True),
     Endpoint("/hold", views.hold, work=True),
     Endpoint("/compare", views.compare_page, work=True),
+    Endpoint("/api/compare", views.compare_live, work=True, redirect=False),
     Endpoint("/chart", views.chart_page, work=True),
     Endpoint("/chart/{name}", views.chart_download, work=True, redirect=False),
     Endpoint("/report", views.report_page, work=True),
     Endpoint("/report/download", views.report_download),
+    Endpoint("/practice", views.practice_page, work=True, redirect=False),
+    Endpoint("/api/practice", views.practice_live, work=True, redirect=False),
     Endpoint("/stop", views.stop, work=True, redirect=False),
     Endpoint("/favicon.ico", views.no_icon),
 )
@@ -132,7 +136,7 @@ def _handler(endpoint: Endpoint, start: bool) -> Callable[[Request], Awaitable[R
             response: Response = await endpoint.view(ask)  # type: ignore[misc]
         else:
             response = await run_in_threadpool(endpoint.view, ask)  # type: ignore[arg-type]
-        if start and endpoint.redirect and response.status_code < 400:
+        if start and endpoint.redirect and response.status_code < 300:
             return RedirectResponse(html.link(request.url.path, fields), 303)
         return response
 

@@ -62,11 +62,22 @@ def url_of(host: str, port: int) -> str:
     return f"http://{f'[{shown}]' if ':' in shown else shown}:{port}/"
 
 
+def open_browser_at(url: str) -> bool:
+    """Open ``url`` in the user's browser; whether one could be opened (none can on a machine
+    without a display, where ``webbrowser`` finds no browser or the one it finds fails)."""
+    try:
+        return webbrowser.open(url)
+    except webbrowser.Error:
+        return False
+
+
 def _open_when_started(server: uvicorn.Server, url: str) -> None:
-    """Open ``url`` in the user's browser once the server listens (or give up after 10 s)."""
+    """Open ``url`` in the user's browser once the server listens (or give up after 10 s),
+    or say on stderr that none could be opened, with the address to open by hand."""
     for _ in range(200):
         if server.started:
-            webbrowser.open(url)
+            if not open_browser_at(url):
+                click.echo(f"cbj: no browser could be opened here: open {url} yourself", err=True)
             return
         time.sleep(0.05)
 

@@ -40,6 +40,8 @@ class RulesForm:
     errors: dict[str, str] = field(default_factory=dict)
     rules: Rules | None = None
     exact: bool = False
+    parsed: dict[str, object] = field(default_factory=dict)
+    """The value of each rule field given and valid (when another field is not)."""
 
     def query(self) -> dict[str, str]:
         """The fields given (not blank), for links that reproduce this form."""
@@ -110,12 +112,29 @@ def read_rules(query: Mapping[str, str], prefix: str = "") -> RulesForm:
             errors[rule.name] = excerpted(str(error), text)
     exact = values[EXACT].lower() in ("1", "on", "yes", "true")
     if errors:
-        return RulesForm(values, errors, None, exact)
+        return RulesForm(values, errors, None, exact, given)
     try:
         rules = Rules.from_options(preset=preset or PresetName.CASINO_EDITION, **given)
     except CbjError as error:
-        return RulesForm(values, {"": str(error)}, None, exact)
-    return RulesForm(values, {}, rules, exact)
+        return RulesForm(values, {"": str(error)}, None, exact, given)
+    return RulesForm(values, {}, rules, exact, given)
+
+
+def shown_rules(form: RulesForm) -> dict[str, object]:
+    """Each rule's value as far as the form says it: the rules when they are valid, else each
+    valid field's value and the preset's (or the default reading's) for the rest.
+
+    >>> shown = shown_rules(read_rules({"decks": "x", "paytable": "20:5:1"}))
+    >>> shown["decks"], str(shown["paytable"])
+    (6, '20:5:1')
+    """
+    if form.rules is not None:
+        return {rule.name: getattr(form.rules, rule.name) for rule in RULE_TABLE}
+    try:
+        base = preset_named(form.values.get(PRESET) or PresetName.CASINO_EDITION).to_rules()
+    except CbjError:
+        base = Rules()
+    return {rule.name: form.parsed.get(rule.name, getattr(base, rule.name)) for rule in RULE_TABLE}
 
 
 def prefixed(query: Mapping[str, str], prefix: str) -> dict[str, str]:

@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from solver.present import charts
+from solver.present import practice as practice_html
 from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
 from solver.present.formats import ChartFormat
-from solver.web.form import RulesForm, prefixed, read_rules
-from solver.web.pages import hold_page, paytable_page, report_sizes
+from solver.web import practice
+from solver.web.form import MAX_FIELD_TEXT, RulesForm, prefixed, read_rules, shown_rules
+from solver.web.pages import hold_page, paytable_page, report_options, short_query
 from solver.web.workbench import Outcome, Workbench
 
 #: How long a page waits for a job before it shows progress instead (seconds).
@@ -90,25 +93,26 @@ def _refusal(outcome: Outcome[Any]) -> int:
     return outcome.status if outcome.status != 200 else 400
 
 
-def _game_parts(ask: Ask, form: RulesForm, wait: float) -> tuple[str, Outcome[Any], int]:
-    """The figures' HTML, the outcome behind them and the status code."""
+def _game_parts(ask: Ask, form: RulesForm, wait: float) -> tuple[str, str, Outcome[Any], int]:
+    """The figures' HTML, the headline figures' HTML, the outcome behind them and the status."""
     if form.rules is None:
-        return "", Outcome(error="invalid"), 400
+        return "", "", Outcome(error="invalid"), 400
     outcome = ask.bench.game(form.rules, form.exact, wait, ask.start, ask.client)
     if outcome.ready:
-        return html.game_figures(outcome.result()), outcome, 200
+        game = outcome.result()
+        return html.game_figures(game), html.headline_html(game), outcome, 200
     if outcome.error:
-        return html.message(outcome.error), outcome, _refusal(outcome)
+        return html.message(outcome.error), "", outcome, _refusal(outcome)
     if outcome.idle:
-        return _idle(ask, "Not solved yet: press Show figures."), outcome, 200
-    return "", outcome, 202
+        return _idle(ask, "Not solved yet: press Show figures."), "", outcome, 200
+    return "", "", outcome, 202
 
 
 def game_page(ask: Ask) -> Response:
     """The Game page: the rules form and every figure of the game."""
     form = read_rules(ask.fields)
-    figures, outcome, status = _game_parts(ask, form, PAGE_WAIT)
-    body = html.game_body(_fields(form), figures, outcome.progress, ask.here)
+    figures, summary, outcome, status = _game_parts(ask, form, PAGE_WAIT)
+    body = html.game_body(_fields(form), figures, outcome.progress, ask.here, summary)
     busy = outcome.progress is not None
     return HTMLResponse(
         html.page("Game", "/", body, form.query(), busy), 200 if status == 202 else status
@@ -118,7 +122,7 @@ def game_page(ask: Ask) -> Response:
 def game_live(ask: Ask) -> Response:
     """The Game page's figures for the script: JSON with the HTML to put in place."""
     form = read_rules(ask.fields)
-    figures, outcome, status = _game_parts(ask, form, LIVE_WAIT)
+    figures, summary, outcome, status = _game_parts(ask, form, LIVE_WAIT)
     state = {200: "ready", 202: "working"}.get(status, "invalid")
     if outcome.superseded:
         state = "superseded"
@@ -134,38 +138,77 @@ def game_live(ask: Ask) -> Response:
         if outcome.error
         else {},
         "figures": figures,
+        "summary": summary,
         "progress": html.progress_html(outcome.progress) if outcome.progress else "",
         "url": html.link("/", form.query()),
     }
     return JSONResponse(document, status)
 
 
-def compare_page(ask: Ask) -> Response:
-    """Two to four rule sets or paytables side by side (columns C and D when given)."""
+@dataclass(frozen=True, slots=True)
+class Compared:
+    """The Compare page's columns as asked, and what the page says of them."""
+
+    columns: list[pages_html.Column]
+    status: int
+    busy: bool
+    idle: bool
+    errors: dict[str, str]
+    """Each bad field's message, by its name on the page (``b.decks``)."""
+
+
+def _compared(ask: Ask, wait: float) -> Compared:
+    """Each column's form read and its game solved (or asked for); a bad field is only its
+    own column's, and only its own row."""
     columns, status, busy, idle = [], 200, False, False
+    errors: dict[str, str] = {}
     for letter in COLUMNS:
-        given = prefixed(ask.fields, f"{letter.lower()}.")
+        prefix = f"{letter.lower()}."
+        given = prefixed(ask.fields, prefix)
         if letter in ("C", "D") and not any(given.values()):
-            fields = html.rules_fields({}, {}, None, f"{letter.lower()}.")
+            fields = html.rules_fields({}, {}, None, prefix)
             columns.append(pages_html.Column(letter, fields, None))
             continue
         form = read_rules(given)
-        fields = _fields(form, f"{letter.lower()}.", exact=False)
+        errors |= {prefix + name: message for name, message in form.errors.items()}
+        fields = _fields(form, prefix, exact=False)
         if form.rules is None:
             status = 400
-            columns.append(pages_html.Column(letter, fields, None))
+            shown = shown_rules(form)
+            bad = frozenset(form.errors)
+            columns.append(pages_html.Column(letter, fields, None, shown=shown, invalid=bad))
             continue
-        outcome = ask.bench.game(form.rules, False, PAGE_WAIT / 2, ask.start, ask.client)
+        outcome = ask.bench.game(form.rules, False, wait, ask.start, ask.client)
         if outcome.error:
             status = _refusal(outcome)
         busy = busy or outcome.progress is not None
         idle = idle or outcome.idle
         column = pages_html.Column(letter, fields, form.rules, outcome.value, outcome.progress)
         columns.append(column)
-    body = pages_html.compare_body(columns)
-    if idle:
+    return Compared(columns, status, busy, idle, errors)
+
+
+def compare_page(ask: Ask) -> Response:
+    """Two to four rule sets or paytables side by side (columns C and D when given)."""
+    found = _compared(ask, PAGE_WAIT / 2)
+    body = pages_html.compare_body(found.columns)
+    if found.idle:
         body = _idle(ask, "Not solved yet: press Compare.") + body
-    return HTMLResponse(html.page("Compare", "/compare", body, {}, busy), status)
+    return HTMLResponse(html.page("Compare", "/compare", body, {}, found.busy), found.status)
+
+
+def compare_live(ask: Ask) -> Response:
+    """The Compare page's table for the script, as the designer types: JSON with the table's
+    HTML, each bad field's message, and whether a solve is still running."""
+    found = _compared(ask, LIVE_WAIT)
+    state = "working" if found.busy else "invalid" if found.errors else "ready"
+    document = {
+        "status": state,
+        "table": pages_html.compare_table(found.columns),
+        "errors": found.errors,
+        "url": html.link("/compare", {k: v for k, v in ask.fields.items() if v}),
+    }
+    return JSONResponse(document, 400 if found.errors else 200)
 
 
 def _rules_or_400(ask: Ask, title: str, here: str) -> tuple[RulesForm, Response | None]:
@@ -254,17 +297,22 @@ def hold(ask: Ask) -> Response:
 
 
 def report_page(ask: Ask) -> Response:
-    """The Report page: its form, the build's progress, and the downloads once built."""
+    """The Report page: the build's progress and the downloads once built, then its form
+    (every option of ``cbj report`` but the file, the workers and the cache)."""
     form = read_rules(ask.fields)
-    sizes, size_errors, sizes_html = report_sizes(ask.fields)
+    options, option_errors, options_html = report_options(ask.fields, form.rules)
     fmt = "pdf" if ask.fields.get("format") == "pdf" else "html"
-    fields = _fields(form, exact=False) + sizes_html
-    if form.rules is None or size_errors:
-        body = pages_html.report_body(fields, "", None, {}, "")
+    fields = _fields(form, exact=False)
+    if form.rules is None or option_errors:
+        body = pages_html.report_body(fields, options_html, None, {}, "")
         return HTMLResponse(html.page("Report", "/report", body, form.query()), 400)
-    outcome = ask.bench.report(form.rules, sizes, fmt, ask.start, ask.client)
+    outcome = ask.bench.report(form.rules, options, fmt, ask.start, ask.client)
+    if ask.start and not outcome.error:  # the page shows the build's progress (a GET)
+        return RedirectResponse(html.link("/report", short_query(ask.fields, options)), 303)
     downloads = {fmt.upper(): html.link("/report/download", ask.fields)} if outcome.ready else {}
-    body = pages_html.report_body(fields, "", outcome.progress, downloads, outcome.error, ask.here)
+    body = pages_html.report_body(
+        fields, options_html, outcome.progress, downloads, outcome.error, ask.here
+    )
     busy = outcome.progress is not None
     return HTMLResponse(
         html.page("Report", "/report", body, form.query(), busy),
@@ -275,14 +323,69 @@ def report_page(ask: Ask) -> Response:
 def report_download(ask: Ask) -> Response:
     """The built report, as the file ``cbj report`` writes (built in memory)."""
     form = read_rules(ask.fields)
-    sizes, size_errors, _ = report_sizes(ask.fields)
+    options, option_errors, _ = report_options(ask.fields, form.rules)
     fmt = "pdf" if ask.fields.get("format") == "pdf" else "html"
-    if form.rules is None or size_errors:
+    if form.rules is None or option_errors:
         return Response("invalid report options", 400, media_type="text/plain")
-    outcome = ask.bench.report(form.rules, sizes, fmt, start=False)
+    outcome = ask.bench.report(form.rules, options, fmt, start=False)
     if outcome.idle:
         return Response("build the report first", 404, media_type="text/plain")
     return _download(outcome, f"report.{fmt}", fmt)
+
+
+def _practice_parts(ask: Ask) -> tuple[practice.Answer | None, dict[str, str], str]:
+    """A practice request's answer (None for a GET), the page's parts and the state to keep."""
+    if not ask.start:
+        return None, practice_html.empty_parts(), ""
+    found = practice.answer(ask.bench, ask.fields, LIVE_WAIT, ask.start, ask.client)
+    if found.turn is None:
+        return found, {}, str(ask.fields.get("state", ""))
+    turn = found.turn
+    return found, practice_html.turn_parts(turn), json.dumps(turn.to_json()["state"])
+
+
+def practice_page(ask: Ask) -> Response:
+    """The Practice page: a session's table, grade, buttons and score, and its settings.
+
+    A GET shows the page (the script carries on a session kept in the browser); a POST, from
+    a browser without the script, plays and shows the whole page again.
+    """
+    found, parts, state = _practice_parts(ask)
+    values = {k: str(v)[:MAX_FIELD_TEXT] for k, v in ask.fields.items()}
+    errors = {} if found is None else dict(found.errors)
+    if not parts:  # the play waits for a solve, or was refused: the page as it was, said why
+        parts = practice_html.empty_parts()
+        said = found.error if found is not None else ""
+        if found is not None and found.progress is not None:
+            said = html.progress_html(found.progress, "")
+            parts["table"] = said + pages_html.start_button("/practice", "Try again")
+        elif said:
+            parts["table"] = html.message(said)
+    form = read_rules(ask.fields)
+    rules = html.rules_fields(form.values, form.errors, form.rules)
+    setup = practice_html.setup_html(values, errors, rules)
+    body = practice_html.practice_body(parts, setup, state, not state or bool(errors))
+    status = 200 if found is None or found.status == 202 else found.status
+    return HTMLResponse(html.page("Practice", "/practice", body, form.query()), status)
+
+
+def practice_live(ask: Ask) -> Response:
+    """One play of a session for the page's script: JSON with the parts to put in place and
+    the state to send with the next play (or the solve's progress, or the errors)."""
+    if not ask.start:
+        return Response("post a play from the Practice page", 405, media_type="text/plain")
+    found, parts, state = _practice_parts(ask)
+    assert found is not None
+    status = {200: "ready", 202: "working"}.get(found.status, "invalid")
+    document = {
+        "status": status,
+        "parts": parts,
+        "state": json.loads(state) if found.turn is not None else None,
+        "errors": found.errors,
+        "error": found.error,
+        "progress": html.progress_html(found.progress) if found.progress else "",
+    }
+    return JSONResponse(document, found.status)
 
 
 def stop(ask: Ask) -> Response:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from solver.exact.paytable import EdgeModel
 from solver.model.rules import MIN_BONUS_RATIO, Paytable, Rules
-from solver.results.charts import CHART, Chart
+from solver.results.charts import CHART, CHART_COSTS
 from solver.results.game import GAME, GameResult
 from solver.results.kinds import Key, Kind, Store
 from solver.web.memory import Memory
@@ -75,8 +75,8 @@ class WorkbenchStore:
 
     A :class:`~solver.results.kinds.Store` over ``inner`` (the disk cache, or None): a
     game asked for under a paytable or ratio not solved before is the game solved under
-    another, re-priced; charts are kept in memory too; every other kind of result is
-    ``inner``'s (or computed, without one).
+    another, re-priced; charts and their cells' costs are kept in memory too; every other
+    kind of result is ``inner``'s (or computed, without one).
     """
 
     def __init__(
@@ -84,7 +84,9 @@ class WorkbenchStore:
     ) -> None:
         self.inner = inner
         self._games: _Kept[GameResult[Any]] = _Kept(size, memory, "games")
-        self._charts: _Kept[Chart] = _Kept(size, memory, "charts")
+        self._kept: dict[str, _Kept[Any]] = {
+            kind.name: _Kept(size, memory, kind.name) for kind in (CHART, CHART_COSTS)
+        }
 
     @staticmethod
     def _key(rules: Rules, removed: tuple[Card, ...], exact: bool) -> Hashable:
@@ -95,17 +97,23 @@ class WorkbenchStore:
         return self._games.get(self._key(rules, (), exact)) is not None
 
     def fetch(self, kind: Kind[T], key: Key, compute: Callable[[], T]) -> T:
-        """The result of ``kind`` under ``key``: a game re-priced from one kept, a chart
-        kept, else ``inner``'s (each computed and kept when there is none)."""
+        """The result of ``kind`` under ``key``: a game re-priced from one kept, a chart or
+        its costs kept, else ``inner``'s (each computed and kept when there is none)."""
         if kind == GAME:
             return cast(T, self._game(key, cast(Callable[[], GameResult[Any]], compute)))
-        if kind == CHART:
-            chart = self._charts.get(key.rules)
-            if chart is None:
-                chart = cast(Chart, self._inner(kind, key, compute))
-                self._charts.put(key.rules, chart)
-            return cast(T, chart)
-        return self._inner(kind, key, compute)
+        kept = self._kept.get(kind.name)
+        if kept is None:
+            return self._inner(kind, key, compute)
+        found = kept.get(key.rules)
+        if found is None:
+            found = self._inner(kind, key, compute)
+            kept.put(key.rules, found)
+        return cast(T, found)
+
+    def has(self, kind: Kind[Any], rules: Rules) -> bool:
+        """A chart or chart costs under ``rules`` is kept in memory: no work needed."""
+        kept = self._kept.get(kind.name)
+        return kept is not None and kept.get(rules) is not None
 
     def _inner(self, kind: Kind[T], key: Key, compute: Callable[[], T]) -> T:
         """What ``inner`` holds (it calls ``compute`` when it has nothing stored), or

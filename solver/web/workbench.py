@@ -24,13 +24,27 @@ from solver.model.rules import Rules
 from solver.present import charts
 from solver.present.formats import ChartFormat
 from solver.present.workbench import Progress
-from solver.results.charts import Chart
+from solver.results.charts import CHART_COSTS, Chart, ChartCosts
 from solver.results.game import GameResult
+from solver.results.report import PlayerStrategy
+from solver.studies.report import STEPS as REPORT_STEPS
 from solver.web.jobs import Job, Kind, Refused, Stopped, Work
 from solver.web.memory import Memory
 from solver.web.work import WorkbenchStore, neutral
 
 T = TypeVar("T")
+#: What a job's progress says: words, or words made from its steps done and in all.
+Label = str | Callable[[int, int], str]
+
+
+def report_stage(done: int, total: int) -> str:
+    """The report's progress in words: the step under way.
+
+    >>> report_stage(1, 9)
+    'building the report: rule variants'
+    """
+    stage = REPORT_STEPS[done] if done < len(REPORT_STEPS) else "writing the document"
+    return f"building the report: {stage}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,13 +87,14 @@ class Workbench:
         """Stop the workers."""
         self.work.close()
 
-    def outcome(self, job: Job[T], label: str) -> Outcome[T]:
+    def outcome(self, job: Job[T], label: Label) -> Outcome[T]:
         """What a job has to show: its result, its error, or how far it has got."""
         if job.superseded:
             return Outcome(superseded=True, progress=Progress("superseded by newer input"))
         if not job.finished:
+            said = label if isinstance(label, str) else label(job.done, job.total)
             progress = Progress(
-                label, job.done, job.total, job.elapsed(), self.work.position(job), job.id
+                said, job.done, job.total, job.elapsed(), self.work.position(job), job.id
             )
             return Outcome(progress=progress, job=job)
         error = job.future.exception()
@@ -93,7 +108,7 @@ class Workbench:
         self,
         key: Hashable,
         compute: Callable[[Job[T]], T],
-        label: str,
+        label: Label,
         wait: float,
         kind: Kind,
         start: bool,
@@ -151,6 +166,21 @@ class Workbench:
             client,
         )
 
+    def chart_costs(
+        self, rules: Rules, wait: float, start: bool = True, client: str = ""
+    ) -> Outcome[ChartCosts]:
+        """The best chart under ``rules`` with each cell's cost (``cbj chart --costs``): what
+        a practice session grades by, kept by the store for the session's every play."""
+        if self.store.has(CHART_COSTS, rules) and self.store.has_game(rules, True):
+            return Outcome(strategy_api.chart_costs(rules=rules, cache=self.store))
+
+        def compute(job: Job[ChartCosts]) -> ChartCosts:
+            game_api.solve(rules=rules, exact=True, cache=self.store, progress=job.progress)
+            return strategy_api.chart_costs(rules=rules, cache=self.store)
+
+        label = "solving exactly, then the best chart and what each of its cells costs"
+        return self._job(("chart-costs", rules), compute, label, wait, Kind.CHART, start, client)
+
     def chart_file(
         self, rules: Rules, fmt: ChartFormat, wait: float, start: bool = True, client: str = ""
     ) -> Outcome[bytes]:
@@ -201,21 +231,22 @@ class Workbench:
         return self._job(key, compute, label, wait, Kind.HOLD, start, client)
 
     def report(
-        self, rules: Rules, sizes: dict[str, int], fmt: str, start: bool, client: str = ""
+        self, rules: Rules, options: dict[str, Any], fmt: str, start: bool, client: str = ""
     ) -> Outcome[Any]:
-        """The PAR report (HTML text or PDF bytes): started if ``start``, else only looked up."""
-        key = ("report", rules, tuple(sorted(sizes.items())), fmt)
+        """The PAR report (HTML text or PDF bytes) with ``cbj report``'s ``options``: started
+        if ``start``, else only looked up.  Its progress names the step under way."""
+        player = options.get("strategy") or PlayerStrategy()
+        shown = {
+            **options,
+            "strategy": (player.name, player.digest),
+            "paytables": tuple(str(p) for p in options.get("paytables", ())),
+        }
+        key = ("report", rules, tuple(sorted(shown.items())), fmt)
 
         def compute(job: Job[Any]) -> Any:
+            job.progress(0, len(REPORT_STEPS))
             return files_api.report(
-                format=fmt,
-                rules=rules,
-                cache=self.store,
-                progress=job.progress,
-                shoe_samples=sizes.get("shoe_samples"),
-                counter_rounds=sizes.get("counter_rounds"),
-                table_rounds=sizes.get("table_rounds"),
-                simulation_rounds=sizes.get("simulation_rounds"),
+                format=fmt, rules=rules, cache=self.store, progress=job.progress, **options
             )
 
-        return self._job(key, compute, "building the report", 0.0, Kind.REPORT, start, client)
+        return self._job(key, compute, report_stage, 0.0, Kind.REPORT, start, client)
