@@ -21,6 +21,9 @@ from setuptools.command.build_py import build_py
 from setuptools.command.sdist import sdist
 
 FLAGS = ["-O2", "-ffp-contract=off", "-fvect-cost-model=dynamic"]
+#: The exact side's extension: the module, then its kernels by what they compute (over the
+#: shared helpers of solver/exact/_native.h).
+EXACT_SOURCES = ("_native", "_ends", "_fold", "_modular", "_player", "_shoes")
 
 HERE = Path(__file__).resolve().parent
 #: The checkout's commit, or None when built from an sdist (which carries its own).
@@ -61,7 +64,8 @@ setup(
     ext_modules=[
         Extension(
             "solver.exact._native",
-            sources=["solver/exact/_native.c"],
+            sources=[f"solver/exact/{name}.c" for name in EXACT_SOURCES],
+            depends=["solver/exact/_native.h"],
             extra_compile_args=FLAGS,
             optional=True,
         ),

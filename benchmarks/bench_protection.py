@@ -2,7 +2,9 @@
 
 Run from the project folder with the package installed:
 
-    python benchmarks/bench_protection.py [--repeat 3] [--only eor|count|shoe-states]
+    python benchmarks/bench_protection.py [--repeat 3] [--only COMMAND]
+
+(COMMAND: eor, count, shoe-states, attack, indices, simulate or hold.)
 
 Prints a Markdown table for docs/performance.md, with the load average before and after
 each case (the machine may be shared).  Every run uses a fresh, empty cache folder and
@@ -33,6 +35,34 @@ CASES = [
             *("--depths", "0.25,0.5,0.75,0.83"),
         ],
         300.0,
+    ),
+    # Issue 39: the dealt-shoe study behind indices, bet and attack (no target was set).
+    (
+        "2,000 dealt shoes, --jobs 2",
+        ["attack", "--no-cache", "--samples", "2000", "--jobs", "2"],
+        float("inf"),
+    ),
+    (
+        "200 dealt shoes, the level-2 playing search, --jobs 2",
+        [
+            *("indices", "--no-cache", "--samples", "200", "--count", "best-playing-2"),
+            *("--jobs", "2"),
+        ],
+        float("inf"),
+    ),
+    (
+        "2,000,000 rounds of a counter playing indices from 200 dealt shoes, --jobs 2",
+        [
+            *("simulate", "--no-cache", "--rounds", "2000000", "--seed", "1", "--jobs", "2"),
+            *("--penetration", "0.83", "--strategy", "chart", "--counter", "best-level-2"),
+            *("--indices", "--index-samples", "200"),
+        ],
+        float("inf"),
+    ),
+    (
+        "cbj hold, 100,000 rounds",
+        ["hold", "--no-cache", "--rounds", "100000", "--hold", "1%"],
+        60.0,
     ),
 ]
 

@@ -1,21 +1,30 @@
 """Rounds per second of ``solver.sim`` on both kernels (default rules, one seat).
 
 Run from the project folder: ``python benchmarks/bench_simulate.py [--rounds N]
-[--command-rounds N] [--repeat N]``.  In-process figures are the best of ``--repeat``
-runs after one warm-up run per job count, so worker start-up is left out (it is timed
-separately, as "cold"), timed by the wall clock and by this process's CPU time (``jobs 1``
-only: a worker's CPU is not this process's).  The whole command ``cbj simulate --rounds N
---jobs 1`` (issue 26's target: 100 M rounds, optimal play, a cut card at 0.75) then runs as
-its own process on each kernel, its rounds per second by the wall clock and by its CPU
-time (start-up and the exact solve included).  Compiling a strategy into its lookup array,
-which every simulation does once, is timed on its own too.  The load average is printed
-beside each table: on a loaded machine the CPU figures are the ones to compare.
+[--command-rounds N] [--counter-rounds N] [--repeat N] [--only-counter]``.  In-process
+figures are the best of ``--repeat`` runs after one warm-up run per job count, so worker
+start-up is left out (it is timed separately, as "cold"), timed by the wall clock and by
+this process's CPU time (``jobs 1`` only: a worker's CPU is not this process's).  The
+whole command ``cbj simulate --rounds N --jobs 1`` (issue 26's target: 100 M rounds,
+optimal play, a cut card at 0.75) then runs as its own process on each kernel, its rounds
+per second by the wall clock and by its CPU time (start-up and the exact solve included).
+Compiling a strategy into its lookup array, which every simulation does once, is timed on
+its own too.  The load average is printed beside each table: on a loaded machine the CPU
+figures are the ones to compare.
+
+Last, a counter playing index plays: ``cbj simulate --counter best-level-2 --indices
+--strategy chart --seed 1`` at 200,000 rounds and at ``--counter-rounds`` on each kernel,
+the dealt-shoe study that finds the plays stored first (so neither run pays for it).  It
+checks that both kernels print the same JSON at 200,000 rounds and prints the whole
+command's CPU and the dealing's own rate (the extra rounds over the extra CPU seconds).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
+import sys
 import tempfile
 import time
 
@@ -60,13 +69,60 @@ def load() -> str:
     return f"{os.getloadavg()[0]:.2f}"
 
 
+#: The counter playing index plays, as the command's options (rounds added per run).
+COUNTER = ["simulate", "--counter", "best-level-2", "--indices", "--strategy", "chart"]
+COUNTER += ["--seed", "1", "--format", "json"]
+
+
+def counter_with_indices(rounds: int, repeat: int) -> None:
+    """Print the index-playing counter's cost on each kernel; check their JSON is the same."""
+    few = 200_000
+    print(f"\n`cbj {' '.join(COUNTER)} --rounds N`, whole command, best of {repeat}")
+    with tempfile.TemporaryDirectory() as cache:
+        study = run_command([*COUNTER, "--rounds", "1000"], cache)  # stores the dealt shoes
+        print(f"the dealt-shoe study, stored first: {study.cpu:.1f} s CPU (load {load()})")
+        printed = {}
+        for name in KERNELS:
+            env = dict(os.environ, CBJ_KERNEL=name, CBJ_CACHE_DIR=cache)
+            argv = [sys.executable, "-m", "solver", *COUNTER, "--rounds", str(few)]
+            printed[name] = subprocess.run(
+                argv, env=env, capture_output=True, text=True, check=True
+            ).stdout
+        same = printed["numpy"] == printed["compiled"]
+        print(f"JSON at {few:,} rounds: {'the same' if same else 'DIFFERENT'} on both kernels")
+        for name in KERNELS:
+            env = dict(os.environ, CBJ_KERNEL=name)
+            before = load()
+            cpu = {
+                n: min(
+                    run_command([*COUNTER, "--rounds", str(n)], cache, env).cpu
+                    for _ in range(repeat)
+                )
+                for n in (few, rounds)
+            }
+            dealing = (rounds - few) / (cpu[rounds] - cpu[few])
+            print(
+                f"{name:9}  {few:,} rounds {cpu[few]:5.2f} s CPU, {rounds:,} rounds "
+                f"{cpu[rounds]:6.2f} s CPU: {dealing / 1e6:5.2f} M rounds/s dealt (CPU)  "
+                f"load {before} before, {load()} after",
+                flush=True,
+            )
+
+
 def main() -> None:
     """Print tables of rounds per second by kernel, strategy, shoe and job count."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=1_000_000)
     parser.add_argument("--command-rounds", type=int, default=100_000_000)
+    parser.add_argument("--counter-rounds", type=int, default=10_000_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--only-counter", action="store_true", help="only the counter playing index plays"
+    )
     args = parser.parse_args()
+    if args.only_counter:
+        counter_with_indices(args.counter_rounds, args.repeat)
+        return
     started = kernel.current()
 
     start = time.perf_counter()
@@ -126,6 +182,7 @@ def main() -> None:
     kernel.use(started)
     slow, fast = figures["numpy"], figures["compiled"]
     print(f"compiled / numpy: {slow.wall / fast.wall:.2f}x wall, {slow.cpu / fast.cpu:.2f}x CPU")
+    counter_with_indices(args.counter_rounds, args.repeat)
 
 
 if __name__ == "__main__":

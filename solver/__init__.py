@@ -20,19 +20,21 @@ from typing import Any
 
 #: Every public name, listed once under the module it lives in.
 _HOMES = {
+    "solver.api.advantage": "attack bet indices",
     "solver.api.cache": "cache_clear cache_info",
     "solver.api.files": "graph report tables",
     "solver.api.game": "advise bonus solve",
     "solver.api.paytable": "paytable_search paytable_solve variants",
+    "solver.api.practice": "practice_play practice_start",
     "solver.api.protection": "count eor shoe_states",
     "solver.api.rules": "RulesResult rules",
-    "solver.api.session": "session",
+    "solver.api.session": "hold session",
     "solver.api.simulation": "seats simulate",
     "solver.api.strategy": "chart chart_check chart_costs dealer strategies",
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
-        "BackendError CardError CbjError CountError DesignError HandError OutputError ReportError "
-        "RulesError SessionError ShoeError SimulationError StrategyError"
+        "BackendError CardError CbjError CountError DesignError HandError OutputError "
+        "PracticeError ReportError RulesError SessionError ShoeError SimulationError StrategyError"
     ),
     "solver.model.outcomes": "BonusOutcome MainOutcome",
     # each rule's kind, written from the rule table by `python scripts/rules_code.py`; do not edit
@@ -40,11 +42,19 @@ _HOMES = {
     # end of what scripts/rules_code.py writes
     "solver.model.rules": "Paytable Rules",
     "solver.present.files": "Written",
+    "solver.present.plots": "plot_chart plot_ev_by_true_count plot_session",
+    "solver.results.attack": "AttackResult",
+    "solver.results.betting": "BetResult",
     "solver.results.bonus": "BonusAnalysis BonusResult",
     "solver.results.charts": "Chart ChartCheck ChartCosts",
+    "solver.results.count_search": "CountSearch",
     "solver.results.game": "Advice DealerResult DecisionGraph GameResult",
+    "solver.results.hold": "HoldCheck",
+    "solver.results.indices": "IndicesResult",
     "solver.results.kinds": "Key Kind Store",
     "solver.results.paytable": "PaySolution SearchResult Variants",
+    "solver.results.practice": "Drill Grade PracticeState Score Settlement",
+    "solver.results.practice_state": "PracticeTurn",
     "solver.results.protection": "Counts EffectsOfRemoval ShoeStates",
     "solver.results.seats": "TableOfPlayers",
     "solver.results.session": "SessionResult",

@@ -3,6 +3,15 @@
 Each name as its home module types it (a test holds this file to ``_HOMES``).
 """
 
+from solver.api.advantage import (
+    attack as attack,
+)
+from solver.api.advantage import (
+    bet as bet,
+)
+from solver.api.advantage import (
+    indices as indices,
+)
 from solver.api.cache import (
     cache_clear as cache_clear,
 )
@@ -36,6 +45,12 @@ from solver.api.paytable import (
 from solver.api.paytable import (
     variants as variants,
 )
+from solver.api.practice import (
+    practice_play as practice_play,
+)
+from solver.api.practice import (
+    practice_start as practice_start,
+)
 from solver.api.protection import (
     count as count,
 )
@@ -50,6 +65,9 @@ from solver.api.rules import (
 )
 from solver.api.rules import (
     rules as rules,
+)
+from solver.api.session import (
+    hold as hold,
 )
 from solver.api.session import (
     session as session,
@@ -112,6 +130,9 @@ from solver.model.errors import (
     OutputError as OutputError,
 )
 from solver.model.errors import (
+    PracticeError as PracticeError,
+)
+from solver.model.errors import (
     ReportError as ReportError,
 )
 from solver.model.errors import (
@@ -157,21 +178,35 @@ from solver.model.rules import (
 from solver.present.files import (
     Written as Written,
 )
+from solver.present.plots import plot_chart as plot_chart
+from solver.present.plots import plot_ev_by_true_count as plot_ev_by_true_count
+from solver.present.plots import plot_session as plot_session
+from solver.results.attack import AttackResult as AttackResult
+from solver.results.betting import BetResult as BetResult
 from solver.results.bonus import BonusAnalysis as BonusAnalysis
 from solver.results.bonus import BonusResult as BonusResult
 from solver.results.charts import Chart as Chart
 from solver.results.charts import ChartCheck as ChartCheck
 from solver.results.charts import ChartCosts as ChartCosts
+from solver.results.count_search import CountSearch as CountSearch
 from solver.results.game import Advice as Advice
 from solver.results.game import DealerResult as DealerResult
 from solver.results.game import DecisionGraph as DecisionGraph
 from solver.results.game import GameResult as GameResult
+from solver.results.hold import HoldCheck as HoldCheck
+from solver.results.indices import IndicesResult as IndicesResult
 from solver.results.kinds import Key as Key
 from solver.results.kinds import Kind as Kind
 from solver.results.kinds import Store as Store
 from solver.results.paytable import PaySolution as PaySolution
 from solver.results.paytable import SearchResult as SearchResult
 from solver.results.paytable import Variants as Variants
+from solver.results.practice import Drill as Drill
+from solver.results.practice import Grade as Grade
+from solver.results.practice import PracticeState as PracticeState
+from solver.results.practice import Score as Score
+from solver.results.practice import Settlement as Settlement
+from solver.results.practice_state import PracticeTurn as PracticeTurn
 from solver.results.protection import Counts as Counts
 from solver.results.protection import EffectsOfRemoval as EffectsOfRemoval
 from solver.results.protection import ShoeStates as ShoeStates

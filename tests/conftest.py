@@ -146,6 +146,7 @@ EPOCH = "1767312000"
 #: twin's walks that test_game and test_strategies both play (tiny-shoes).
 GROUPED_FILES = {
     "test_protection.py": "protection",
+    "test_advantage.py": "advantage",
     "test_shoe_states.py": "shoe-states",
     "test_paytable.py": "paytable",
     "test_dealer.py": "dealer",

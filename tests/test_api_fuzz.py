@@ -18,6 +18,7 @@ and on every function only in the soak run.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import math
@@ -26,6 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -59,6 +61,8 @@ RULE_OPTIONS = tuple(solver.api.rules.RuleOptions.__annotations__)
 #: One cheap valid call of each function (the shared store is added as ``cache``).
 CALLS: dict[str, dict[str, Any]] = {
     "advise": {"bonus": "K", "hand": "9 3", "decks": 1},
+    "attack": {"samples": 2, "decks": 1},
+    "bet": {"count": "hi-lo", "samples": 2, "decks": 1},
     "bonus": {"decks": 1},
     "cache_clear": {"directory": "cache"},
     "cache_info": {"directory": "cache"},
@@ -69,8 +73,12 @@ CALLS: dict[str, dict[str, Any]] = {
     "dealer": {"bonus": 10, "decks": 1},
     "eor": {"decks": 1},
     "graph": {"bonus": "K", "hand": "9 3", "decks": 1},
+    "hold": {"rounds": 2, "result": 0, "decks": 1},
+    "indices": {"count": "hi-lo", "samples": 2, "decks": 1},
     "paytable_search": {"max_pay": 3, "top": 2, "decks": 1},
     "paytable_solve": {"solve_for": "adjacent", "target_bonus_edge": "0.05", "decks": 1},
+    "practice_play": {"play": "stand"},  # and a one-deck session's state (``practice_state``)
+    "practice_start": {"seed": 1, "decks": 1},
     "report": {"shoe_samples": 2, "decks": 1},
     "rules": {},
     "seats": {"seats": "1", "rounds": 10, "seed": 1, "strategy": "always-stand", "decks": 1},
@@ -107,7 +115,12 @@ def _has_card(value: object) -> bool:
 PATHS = ("directory", "output", "output_dir")
 
 WHOLE = st.one_of(
-    st.integers(-5, 8), st.integers(10**12, 10**40), st.integers(-(10**40), -(10**12))
+    st.integers(-5, 8),
+    st.integers(10**12, 10**40),
+    st.integers(-(10**40), -(10**12)),
+    # past Python's 4,300-digit limit on an int's text (issue 41): made, not listed, so that
+    # hypothesis never has to print one
+    st.sampled_from([1, -1]).map(lambda sign: sign * 10**5000),
 )
 FLOATS = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
@@ -157,6 +170,9 @@ SCALARS = st.one_of(
     st.none(),
     st.booleans(),
     st.sampled_from([object(), Card.parse("As"), Rules(decks=1), Paytable(), Path("x")]),
+    # (a lone surrogate is left to LEAKS_41: in a warning it could not cross to xdist's
+    # controller, which needs UTF-8)
+    st.sampled_from([np.float64(1.5), np.int64(2), np.float32("nan"), b"x", "a\0"]),
 )
 VALUES = st.one_of(
     SCALARS,
@@ -228,6 +244,17 @@ def chart_file(store: MemoryCache, tmp_path_factory: pytest.TempPathFactory) -> 
     return path
 
 
+@functools.cache
+def practice_state(store: MemoryCache) -> dict[str, Any]:
+    """A one-deck practice session's state, a hand in play (as the page sends it)."""
+    seed = 1
+    while True:
+        turn = solver.practice_start(seed=seed, decks=1, cache=store)
+        if turn.state.hand is not None:
+            return dict(turn.to_json()["state"])
+        seed += 1
+
+
 def call(name: str, store: MemoryCache, chart: Path, given: dict[str, Any]) -> str:
     """Call function ``name`` with ``given`` over its cheap call; only good ends pass.
 
@@ -241,6 +268,8 @@ def call(name: str, store: MemoryCache, chart: Path, given: dict[str, Any]) -> s
         arguments["cache"] = store
     if "file" in accepted:
         arguments["file"] = chart
+    if name == "practice_play":
+        arguments["state"] = practice_state(store)
     arguments.update(given)
     try:
         result = function(**arguments)
@@ -366,3 +395,39 @@ def test_an_empty_cache_folder_is_refused(sandbox: Path) -> None:
     with pytest.raises(CbjError, match="empty"):
         solver.cache_info(directory=" ")
     assert not list(sandbox.iterdir())
+
+
+#: Issue 41's leaks, each now a ``CbjError`` or a ``TypeError`` naming the parameter.
+LEAKS_41: list[tuple[Callable[[], object], str]] = [
+    (lambda: solver.rules(decks=10**5000), "decks (a 5,001-digit number) is out of range"),
+    (lambda: solver.simulate(rounds=10, seed=10**5000), "seed (a 5,001-digit number)"),
+    (lambda: solver.simulate(rounds=10**5000, decks=1), "rounds (a 5,001-digit number)"),
+    (lambda: solver.session(rounds=-(10**5000), decks=1), "rounds (a 5,001-digit number)"),
+    (lambda: solver.solve(jobs=-(10**100), decks=1), "jobs (a 101-digit number) is invalid"),
+    (lambda: solver.eor(jobs=-(10**5000), decks=1), "jobs (a 5,001-digit number)"),
+    (lambda: solver.paytable_search(max_pay=10**5000, decks=1), "max pay (a 5,001-digit"),
+    (lambda: solver.variants(bonus_ratio=10**5000), "bonus ratio (a 5,001-digit number)"),
+    (lambda: solver.dealer(bonus=10**5000, decks=1), "bonus (a 5,001-digit number)"),
+    (lambda: solver.Paytable(tiers="6"), "Paytable takes pays and tiers as sequences"),
+    (lambda: solver.parse_cards(b"x"), "cards must be a str or strs, not bytes"),
+    (lambda: solver.Paytable.parse(text=(1, 2)), "Paytable.parse takes a str, not tuple"),
+    (lambda: solver.tables(output_dir="a\0"), "cannot hold a NUL character"),
+    (lambda: solver.tables(output_dir="\ud800"), "the name is not valid text"),
+    (lambda: solver.DiskCache(max_bytes=math.nan), "max_bytes must be a whole number of bytes"),
+    (lambda: solver.DiskCache(max_bytes=math.inf), "max_bytes must be a whole number of bytes"),
+    (lambda: solver.DiskCache(max_bytes=-1), "max_bytes -1 is out of range"),
+]
+
+
+@pytest.mark.parametrize(("call_it", "said"), LEAKS_41)
+def test_the_last_leaks_say_what_is_wrong(
+    call_it: Callable[[], object], said: str, sandbox: Path
+) -> None:
+    with pytest.raises((CbjError, TypeError)) as raised:
+        call_it()
+    assert said in str(raised.value)
+
+
+def test_numpy_scalars_are_numbers() -> None:
+    """``blackjack_pays=numpy.float64(1.5)`` was a ValueError (numpy 2 prints its type)."""
+    assert solver.rules(blackjack_pays=np.float64(1.5)).rules == solver.rules().rules

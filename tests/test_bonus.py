@@ -10,12 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import solver
 from solver.exact.bonus import analyse_bonus, combinations_by_values
 from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
 from solver.model.errors import RulesError, ShoeError
 from solver.model.outcomes import BonusOutcome, bonus_outcome
 from solver.model.paytable import LOSE, Tier, tier_named
 from solver.model.rules import Paytable, Rules
+from solver.studies.verification import bonus_return_by_suit
 
 from .conftest import physical_cards
 
@@ -270,3 +272,11 @@ def test_tier_lists_print_and_parse_back_or_are_refused(items: list[tuple[str, F
     assert Paytable.parse(str(table)) == table
     assert Rules.from_canonical(Rules(paytable=table).canonical()).paytable == table
     assert sum(ln.probability for ln in analyse_bonus(Rules(decks=1, paytable=table)).lines) == 1
+
+
+def test_each_suits_bonus_return_is_the_games_under_a_paytable_of_its_own_tiers() -> None:
+    """The report's by-suit invariant under ``--paytable match=5`` (issue 41: it asked the
+    clause's tiers of a paytable that has only ``match``, and the report failed)."""
+    played = solver.rules(paytable="match=5").rules
+    expected = solver.bonus(paytable="match=5").expected_value
+    assert bonus_return_by_suit(played) == {str(suit): expected for suit in SUITS}

@@ -94,6 +94,11 @@ class Visit:
         data = self.page.pdf(format="A4")
         return len(PdfReader(io.BytesIO(data)).pages)
 
+    def printed_text(self) -> list[str]:
+        """Each page's text when printed to A4 from the browser."""
+        data = self.page.pdf(format="A4")
+        return [page.extract_text() for page in PdfReader(io.BytesIO(data)).pages]
+
     def outside_requests(self) -> list[str]:
         """Requests other than the page itself (fonts, images, scripts, anything)."""
         return [u for u in self.requests if u != self.url]
@@ -255,3 +260,35 @@ def test_every_variant_has_a_chart_page() -> None:
 def test_report_in_a_browser(tab: Tab, report_page: Path) -> None:
     # 12 with the lab's sections and the Definitions of every figure printed (issue 36)
     assert _check_page(tab, report_page, max_pages=12) <= 12
+
+
+def test_the_printed_report_has_page_numbers_and_a_running_header(
+    tab: Tab, report_page: Path
+) -> None:
+    """CSS page-margin boxes, which Chromium prints (131 and later): the title and the
+    figures hash at the top of every page, the generator and "page N of M" at its foot."""
+    visit = Visit(tab, report_page)
+    visit.page.set_viewport_size(DESKTOP)
+    pages = visit.printed_text()
+    assert len(pages) > 1
+    for n, text in enumerate(pages, start=1):
+        assert re.search(rf"\bpage {n} of {len(pages)}(?!\d)", text), (n, text[:300])
+        assert "Casino Edition): Mathematical analysis of the game (PAR sheet)" in text, n
+        assert "figures hash " in text and "cbj 0.1.0, commit " in text, n  # header, footer
+
+
+def test_a_phone_shows_no_header_of_a_two_column_table_of_words_on_each_card(
+    tab: Tab, report_page: Path
+) -> None:
+    """The title block's cards are "Game / Community Blackjack ...", not "entry: ..."."""
+    visit = Visit(tab, report_page)
+    labels = visit.page.evaluate(
+        """() => Array.from(document.querySelectorAll('#s1 td')).map(td =>
+            getComputedStyle(td, '::before').content)"""
+    )
+    assert labels and all(label in ("none", '""', "normal") for label in labels), labels
+    numbers = visit.page.evaluate(
+        """() => Array.from(document.querySelectorAll('#s4 td:not(:first-child)')).map(td =>
+            getComputedStyle(td, '::before').content)"""
+    )
+    assert numbers and all(label.strip('"') for label in numbers)  # figures keep their header

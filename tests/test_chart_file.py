@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 import json
+import os
+import resource
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -11,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.api.chart_file import load_chart
+from solver.api.chart_file import MAX_CHART_BYTES, load_chart
 from solver.api.session import session
 from solver.api.strategy import chart_check
 from solver.exact.chart import stored_chart, verify_chart
@@ -19,7 +23,7 @@ from solver.exact.chart_costs import chart_costs, chart_value, check_chart
 from solver.exact.game import solutions_of, solve_game
 from solver.exact.strategies import realistic_play
 from solver.model.cards import VALUES
-from solver.model.cells import ROWS, Action, Cell, cell_name
+from solver.model.cells import COLUMNS, ROWS, Action, Cell, cell_name
 from solver.model.chart_file import ChartGrid, chart_path, parse_chart
 from solver.model.errors import StrategyError
 from solver.model.rules import Rules
@@ -305,3 +309,87 @@ def test_arbitrary_text_is_a_chart_or_one_clear_error(text: str) -> None:
 def test_a_file_name_the_system_cannot_hold_is_refused() -> None:
     with pytest.raises(StrategyError, match="not a file name"):
         load_chart("a\x00b.csv")
+
+
+def _json_chart(action: str) -> str:
+    """A JSON chart whose cells are ``S`` but the first, ``action`` (raw JSON text)."""
+    cells = ", ".join(f'"{c}": {action if c == "A" else chr(34) + "S" + chr(34)}' for c in COLUMNS)
+    rows = ", ".join(f'{{"hand": "{cell_name(cell)}", "actions": {{{cells}}}}}' for cell in ROWS)
+    return f'{{"rows": [{rows}]}}'
+
+
+#: Files written to break the reader (issue 41): what each is, and a word of its message.
+HOSTILE = {
+    "huge-header-field.csv": ("hand," + "A" * 200_000 + "\n", "characters long"),
+    "huge-row-field.csv": (GOOD + 'hard 2,"' + "H" * 200_000 + '"\n', "characters long"),
+    "deep-list.json": ('{"rows": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    "deep-object.json": ('{"rows": ' + '{"a": ' * 20_000 + "1" + "}" * 20_001, "nested too"),
+    "huge-number.json": (_json_chart("9" * 5_000), "is '99999"),
+    "huge-float.json": (_json_chart("1e999999"), "is '1e999"),
+    "nul.csv": (GOOD.replace("hard 3,S", "hard 3,\0S"), "hard 3"),
+    "too-long.csv": ("#" * (MAX_CHART_BYTES + 1), "over 262,144 bytes"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_a_hostile_chart_file_is_one_line_and_status_2(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text, message = HOSTILE[name]
+    path = tmp_path / name
+    path.write_text(text)
+    status, out, err = run_cli(["chart", "--check", str(path)], capsys)
+    assert status == 2 and out == "", err
+    assert err.count("\n") == 1 and err.startswith(f"cbj: error: chart {path}"), err[:300]
+    assert message in err, err
+    with pytest.raises(StrategyError, match=message[:8]):
+        load_chart(path)
+
+
+def test_a_file_in_latin_1_is_refused_as_not_utf_8(tmp_path: Path) -> None:
+    path = tmp_path / "latin.csv"
+    path.write_bytes(GOOD.replace("hard 2", "h\xe4rd 2").encode("latin-1"))
+    with pytest.raises(StrategyError, match="is not UTF-8 text"):
+        load_chart(path)
+
+
+def _limited() -> None:
+    """In the child: at most 1 GiB of address space (a reader of /dev/zero fails fast)."""
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def test_a_fifo_or_a_device_as_a_chart_is_refused_at_once(tmp_path: Path) -> None:
+    """Not read at all: a FIFO with no writer would hang a reader, /dev/zero fill its memory."""
+    fifo = tmp_path / "fifo.csv"
+    os.mkfifo(fifo)
+    for file in (fifo, Path("/dev/zero")):
+        done = subprocess.run(
+            [sys.executable, "-m", "solver", "chart", "--check", str(file)],
+            capture_output=True,
+            text=True,
+            timeout=60,  # a hang fails here, not at the suite's end
+            preexec_fn=_limited,
+        )
+        assert done.returncode == 2 and done.stdout == "", done.stderr[-400:]
+        assert done.stderr == f"cbj: error: chart {file} {NOT_REGULAR}\n"
+
+
+NOT_REGULAR = "is not a regular file: give a chart file as cbj chart writes it"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["report", "--format", "html", "-o", "{out}", "--strategy", "chart:/dev/null"],
+        ["simulate", "--rounds", "100", "--strategy", "chart:/dev/null"],
+        ["seats", "--rounds", "100", "--strategy", "chart:/dev/null"],
+        ["strategies", "--strategies", "chart:/dev/null"],
+        ["session", "--rounds", "10", "--strategy", "chart:/dev/null"],
+    ],
+)
+def test_every_command_refuses_a_device_as_its_chart(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_cli([a.format(out=tmp_path / "r.html") for a in argv], capsys)
+    assert (status, out, err) == (2, "", f"cbj: error: chart /dev/null {NOT_REGULAR}\n")
+    assert not (tmp_path / "r.html").exists()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -21,8 +22,10 @@ from solver.exact.game import solve_game
 from solver.model.cards import Card, Shoe, parse_cards
 from solver.model.counts import LABELS, SYSTEMS, rank_label
 from solver.model.errors import CountError, ShoeError
+from solver.model.outcomes import MainOutcome
 from solver.model.rules import Rules
-from solver.results.simulation import Counter
+from solver.results.indices import IndexRule
+from solver.results.simulation import Counter, SeatRound
 from solver.sim import AlwaysStand, StandOn, card_code, deal_stacked, simulate
 from solver.sim.counter import bet_units, count_stacked, parse_bets, tag_of_code
 from solver.store.memory import MemoryCache
@@ -80,6 +83,32 @@ def test_the_bet_follows_the_count_of_a_hand_made_shoe() -> None:
     first, second = count_stacked([*top, *rest], Rules(decks=1), AlwaysStand(), counter, 2)
     assert (first.running, first.units, len(first.cards)) == (0, 1, 5)
     assert second.running == 5 and second.true_count == 5 * 52 / 47 and second.units == 5
+
+
+def test_an_index_play_changes_the_counters_play_exactly_where_its_true_count_fires() -> None:
+    # Round 1: player T, Bonus A, a blackjack that ends the round: Hi-Lo -2 with 50 cards
+    # left, so round 2 sizes up a true count of -2 * 52 / 50 = -2.08.  Round 2: player 5,
+    # Bonus 2, a hit of 10: own cards hard 15 (17 with the Bonus card), which the base
+    # play (hit below 21) hits again, busting on the next 10, unless the index "stand at
+    # -1 and below" fires: then the dealer draws that 10, a 4 and a 10 (2 + 24) and busts.
+    top = parse_cards("Ts Ah 5s 2s Th Tc 4h Td")
+    rest = [c for c in physical_cards(Shoe.full(1)) if c not in top]
+    cards, rules, base = [*top, *rest], Rules(decks=1), StandOn(21)
+    stand = IndexRule(False, 15, 2, -1.0, False, False)
+
+    def second_round(*indices: IndexRule) -> tuple[float, tuple[Card, ...], tuple[SeatRound, ...]]:
+        counter = Counter("hi-lo", SYSTEMS["hi-lo"], indices=indices)
+        _, played = count_stacked(cards, rules, base, counter, 2)
+        return played.true_count, played.cards, played.seats
+
+    true_count, dealt, seats = second_round(stand)
+    assert true_count == -2 * 52 / 50 and dealt == tuple(top[2:])
+    assert seats == deal_stacked(dealt, rules, StandOn(17))  # stood on own 15, 17 in all
+    assert seats[0].main is MainOutcome.WIN
+    for plain in ((), (replace(stand, index=-3.0),), (replace(stand, bonus=3),)):
+        _, dealt, seats = second_round(*plain)
+        assert seats == deal_stacked(dealt, rules, base), plain
+        assert dealt == tuple(top[2:6]) and seats[0].main is MainOutcome.LOSE  # took the 10
 
 
 # --- the ramp ----------------------------------------------------------------------------

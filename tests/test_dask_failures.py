@@ -9,7 +9,9 @@ stay off stderr.
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from types import ModuleType
@@ -69,6 +71,45 @@ def test_a_peer_that_never_answers_is_one_line_in_bounded_time(
         run_on(silent_peer)
     assert time.monotonic() - started < 1 + 5 + 3  # the timeout, the grace, a margin
     assert "distributed" not in capfd.readouterr().err
+
+
+@pytest.fixture
+def garbage_peer() -> Iterator[str]:
+    """A port whose program answers every connection with bytes that are no Dask message
+    (a length header of 2**64 - 1, then text): Dask once tried to allocate 3 EiB for it."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def answer() -> None:
+        while not stop.is_set():
+            try:
+                peer, _ = server.accept()
+            except OSError:
+                continue
+            with peer, contextlib.suppress(OSError):
+                peer.sendall(b"\xff" * 64 + b"not a Dask scheduler\n" * 50)
+                peer.recv(100)
+
+    answering = threading.Thread(target=answer, daemon=True)
+    answering.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stop.set()
+        answering.join(5)
+        server.close()
+
+
+def test_a_peer_that_answers_garbage_is_said_so_in_one_line(garbage_peer: str) -> None:
+    with pytest.raises(BackendError) as error:
+        run_on(garbage_peer)
+    assert str(error.value) == (
+        f"cannot reach the Dask scheduler at {garbage_peer}: it answered, but not as a Dask "
+        "scheduler (is the port its own?)"
+    )
 
 
 @pytest.fixture

@@ -28,10 +28,18 @@ from solver.present.collection import VARIANTS, Variant
 from solver.present.formats import ChartFormat
 from solver.present.report import Report, render_html, render_pdf
 from solver.present.report.blocks import Grid, Section, Text, TitleBlock
-from solver.present.report.pdf import escape
-from solver.present.report.plots import dealer_colours, dealer_plot
+from solver.present.report.pdf_type import escape
+from solver.present.report.plots import dealer_colours, dealer_plot, ink_on, standalone_svg
 from solver.present.style import GROUP_SPACE, thousands
-from tests.colour_vision import DEUTERANOPIA, PROTANOPIA, delta_e, lab, linear_of, simulate
+from tests.colour_vision import (
+    DEUTERANOPIA,
+    PROTANOPIA,
+    contrast_ratio,
+    delta_e,
+    lab,
+    linear_of,
+    simulate,
+)
 from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,7 +156,7 @@ def test_no_number_is_wrapped_in_a_report_cell(pdf: PdfReader, par_report: Repor
         for block in section.blocks:
             if not isinstance(block, Grid) or not block.numeric:
                 continue
-            if block.headers[-1] == "exact value":
+            if block.long_numbers:
                 continue
             for row in block.rows:
                 for cell in row[1:]:
@@ -171,12 +179,114 @@ def _text_heights(page: Any) -> list[float]:
     return heights
 
 
-def test_no_page_but_the_last_is_more_than_half_blank(pdf: PdfReader) -> None:
-    for n, page in enumerate(pdf.pages[:-1], start=1):
-        body = [y for y in _text_heights(page) if FRAME_BOTTOM - 10 < y < FRAME_TOP]
-        lowest = min(body)
-        blank = (lowest - FRAME_BOTTOM) / (FRAME_TOP - FRAME_BOTTOM)
-        assert blank < 0.5, f"page {n} is {blank:.0%} blank"
+def _frame(page: Any) -> tuple[float, float]:
+    """The text frame's foot and top on ``page`` (portrait or landscape), from the page's foot."""
+    return FRAME_BOTTOM, float(page.mediabox.height) - (A4_HEIGHT - FRAME_TOP)
+
+
+def _landscape(page: Any) -> bool:
+    return float(page.mediabox.width) > float(page.mediabox.height)
+
+
+def test_no_page_but_the_last_is_more_than_two_fifths_blank(pdf: PdfReader) -> None:
+    """A table that does not fit starts on the page when a quarter of it is left.
+
+    The page before the first landscape page (the appendix's, when its numbers are too
+    long for a portrait page) ends where its section does, and is not counted.
+    """
+    pages = pdf.pages
+    assert _landscape(pages[-1]) and not _landscape(pages[0])  # the session's 2-deck report
+    for n, page in enumerate(pages[:-1], start=1):
+        if _landscape(pages[n]) != _landscape(page):
+            continue
+        foot, top = _frame(page)
+        lowest = min(y for y in _text_heights(page) if foot - 10 < y < top)
+        blank = (lowest - foot) / (top - foot)
+        assert blank < 0.4, f"page {n} is {blank:.0%} blank"
+
+
+def _sizes(page: Any) -> list[tuple[float, float, str]]:
+    """Each piece of text drawn on ``page``: its size as drawn (points), height, text."""
+    found: list[tuple[float, float, str]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
+        if text.strip():
+            a, b, c, d = (tm[0] * cm[0] + tm[1] * cm[2], tm[0] * cm[1] + tm[1] * cm[3],
+                          tm[2] * cm[0] + tm[3] * cm[2], tm[2] * cm[1] + tm[3] * cm[3])  # fmt: skip
+            height = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            found.append((size * abs(a * d - b * c) ** 0.5, height, text.strip()))
+
+    page.extract_text(visitor_text=visit)
+    return found
+
+
+def test_no_text_in_the_body_is_under_9_points(pdf: PdfReader) -> None:
+    """Paragraphs, tables, captions, the appendix's numbers and the plots' labels (as drawn,
+    scaled) are at least 9 points; only the running header and footer are smaller."""
+    sizes = []
+    for page in pdf.pages:
+        foot, top = _frame(page)
+        sizes += [(size, text) for size, y, text in _sizes(page) if foot < y < top]
+    assert len(sizes) > 1000
+    assert min(size for size, _ in sizes) >= 9 - 1e-6, sorted(sizes)[:5]
+    assert any("Bonus card" in text and size < 9.9 for size, text in sizes)  # a plot's label
+
+
+def test_bookmarks_open_at_their_heading(pdf: PdfReader, par_report: Report) -> None:
+    """Each outline entry is an /XYZ destination whose top is its heading's (not /Fit)."""
+    outline = [item for item in pdf.outline if not isinstance(item, list)]
+    assert len(outline) == len(par_report.sections)
+    for item in outline:
+        assert item.typ == "/XYZ" and item.top is not None, item
+        number = pdf.get_destination_page_number(item)
+        assert number is not None, item
+        page = pdf.pages[number]
+        (baseline,) = [y for _, y, text in _sizes(page) if text == item.title]
+        assert baseline < float(item.top) < baseline + 20, (item.title, baseline, item.top)
+
+
+def _appendix_text(pdf_bytes: bytes, tmp_path: Path) -> str:
+    path = tmp_path / "report.pdf"
+    path.write_bytes(pdf_bytes)
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True)
+    start = text.stdout.index("Appendix: exact values\n")
+    return text.stdout[start : text.stdout.index("Reproducibility manifest\n", start)]
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
+def test_pdftotext_finds_every_exact_number_of_the_appendix_whole(
+    pdf_bytes: bytes, par_report: Report, tmp_path: Path
+) -> None:
+    """Each fraction is on one line, or its numerator on one and "/denominator" on the
+    next; each count on one line: no number is broken across lines."""
+    text = _appendix_text(pdf_bytes, tmp_path)
+    assert not re.search(r"\d\s*\n\s*\d", text)
+    lines = text.replace("\n/", "/").splitlines()
+    (appendix,) = [s for s in par_report.sections if s.title == "Appendix: exact values"]
+    values = [row[1] for grid in appendix.blocks if isinstance(grid, Grid) for row in grid.rows]
+    assert len(values) > 15 and any(len(v) > 100 for v in values)
+    for value in values:
+        whole = "".join(value.split())  # a count's gaps between thousands are no characters
+        assert whole in lines, value
+
+
+def test_a_number_too_long_for_a_landscape_line_wraps_between_groups() -> None:
+    numerator, denominator = 7**180, 3**230  # 153 and 110 digits: wider than the page
+    grid = Grid(
+        ("quantity", "exact value"),
+        (("long", f"{numerator}/{denominator}"), ("short", "\u22125/311")),
+        long_numbers=True,
+    )
+    cover, page = PdfReader(io.BytesIO(render_pdf(_mini_report("2026-01-02", grid)))).pages
+    assert _landscape(page) and not _landscape(cover)
+    lines = _lines(page)
+    assert "\u22125/311" in lines
+    numbers = [line for line in lines if re.fullmatch(r"/?\d+", line)]
+    cut = next(i for i, line in enumerate(numbers) if line.startswith("/"))
+    for parts, whole in ((numbers[:cut], numerator), (numbers[cut:], denominator)):
+        parts = [part.lstrip("/") for part in parts]
+        assert len(parts) > 1 and "".join(parts) == str(whole), parts
+        assert all(len(part) % 3 == 0 for part in parts[1:]), parts  # whole groups
 
 
 def test_no_heading_ends_a_pdf_page(pdf: PdfReader, par_report: Report) -> None:
@@ -292,10 +402,17 @@ def test_dealer_plot_names_its_segments() -> None:
     shares = [Fraction(3, 10), Fraction(1, 10), Fraction(1, 10), Fraction(1, 10),
               Fraction(3, 10), Fraction(1, 10)]  # fmt: skip
     rows = [(card, dict(zip(labels, shares, strict=True))) for card in range(1, 11)]
-    figure = dealer_plot(rows)
-    written = [t.get_text() for t in figure.axes[0].texts]
-    assert written.count("bust") == 10 and written.count("nat") == 10
-    assert written.count("21") == 10
+    drawn = re.findall(r">([^<>]+)</text>", standalone_svg(dealer_plot(rows)))
+    assert drawn.count("bust") == drawn.count("21") == 10 + 1  # and the legend's
+    assert drawn.count("nat") == 10
+
+
+@pytest.mark.parametrize("results", range(3, 13))  # a dealer standing on 21 ... on 12
+def test_every_dealer_label_contrasts_with_its_segment(results: int) -> None:
+    """WCAG 2's 4.5:1 for text, on every colour: black "21" on dark blue is gone."""
+    for colour in dealer_colours(results):
+        ink = {"white": "#ffffff", "black": "#000000"}[ink_on(colour)]
+        assert contrast_ratio(linear_of(ink), linear_of(colour)) >= 4.5, (colour, ink)
 
 
 # --- The decision graph -----------------------------------------------------------------

@@ -459,3 +459,12 @@ def test_named_tier_results_are_the_commands_json(capsys: pytest.CaptureFixture[
     assert status == 0
     found = solver.paytable_search(tiers=tiers, max_pay=8, decks=2, cache=Cache())
     assert found.to_json() == json.loads(out)
+
+
+def test_a_tier_a_paytable_lacks_is_named_with_the_tiers_it_has() -> None:
+    """Issue 41: "... is not in paytable match=5: use one of match" did not say why."""
+    with pytest.raises(RulesError) as error:
+        Paytable.parse("match=5").tier("suited-match")
+    assert str(error.value) == (
+        "Bonus tier suited-match is not in paytable match=5, whose tiers are its own: use match"
+    )

@@ -19,7 +19,7 @@ from pypdf import PdfReader
 from solver.model.rules import Rules
 from solver.present.report import Report, render_pdf
 from solver.present.report.blocks import Grid, Section, Text, TitleBlock
-from solver.present.report.pdf import GROUP_GAP, GROUPED, _register_fonts, escape
+from solver.present.report.pdf_type import GROUP_GAP, GROUPED, escape, register_fonts
 from solver.present.style import amount, one_in, thousands
 
 #: Numbers as the report prints them, and as a reader copies them.
@@ -68,7 +68,7 @@ def test_the_gap_is_in_the_digits_widths_not_a_character() -> None:
     em) wider, every other character as wide; the regular fonts untouched."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    for font in _register_fonts():
+    for font in register_fonts():
         for ch in "0123456789":
             wider = stringWidth(ch, font + GROUPED, 10) - stringWidth(ch, font, 10)
             assert wider == pytest.approx(GROUP_GAP / 100)

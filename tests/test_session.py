@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -400,3 +401,68 @@ def test_auto_switches_to_floats_above_the_exact_limit(tiny_lines: Lines) -> Non
 def test_removed_cards_without_suits_have_no_round() -> None:
     with pytest.raises(CbjError, match="suits"):
         solver.session(rounds=3, removed=parse_cards("A 2"), rules=TINY_RULES)
+
+
+# --- Sizes: checked before the work they bound, and written whatever their digits ---------------
+
+
+def test_exact_json_holds_fractions_of_more_than_4300_digits() -> None:
+    """100 exact rounds of a round whose odds have 50-digit denominators: 5,000-digit fractions,
+    each read back (with Python's digit limit lifted for the check) equal to the API's."""
+    odds = 10**50 + 151
+    coin = [(Fraction(-1), 1 - Fraction(1, odds)), (Fraction(3), Fraction(1, odds))]
+    figures = session_figures(coin, 100, method="exact")
+    document = json.loads(json.dumps(figures.to_json()))
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        written = {
+            Fraction(p["net"]["exact"]): Fraction(p["probability"]["exact"])
+            for p in (document["distribution"])
+        }
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert written == dict(figures.distribution.probabilities())
+    assert len(document["distribution"][0]["probability"]["exact"]) > 5000
+
+
+@pytest.mark.soak  # an exact solve of the default game first: about 20 s
+def test_the_cli_writes_100_exact_rounds_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's case: its fractions run to about 4,500 digits."""
+    status, out, err = run_cli(
+        ["session", "--rounds", "100", "--method", "exact", "--format", "json"], capsys
+    )
+    assert status == 0 and err == ""
+    assert json.loads(out)["rounds"] == 100
+
+
+TINY_PAYS = "suited-match=1/9973,rank-match=1/9967,adjacent=1/9949"
+
+
+def test_a_round_too_fine_to_walk_is_refused_before_it_is_walked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Its nets span about 6 x 10**12 lattice points: refused from their span, in one line."""
+    status, out, err = run_cli(["session", "--rounds", "2", "--paytable", TINY_PAYS], capsys)
+    assert (status, out) == (2, "") and err.count("\n") == 1
+    assert "lattice of 5,933,736,188,246 points" in err and "smaller denominators" in err
+    with pytest.raises(CbjError, match="lattice of 200,000,002 points"):
+        round_table([(Fraction(-1), Fraction(1, 2)), (Fraction(10**8 + 1, 10**8), Fraction(1, 2))])
+
+
+def test_an_output_suffix_that_contradicts_the_format_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As ``cbj chart`` refuses it; and without --format the suffix chooses the format."""
+    out = tmp_path / "x.png"
+    status, _, err = run_cli(
+        ["session", "--rounds", "3", *TINY_OPTIONS, "-o", str(out), "--format", "csv"], capsys
+    )
+    assert status == 2 and not out.exists()
+    assert err == (
+        f"cbj: error: --format csv contradicts the extension of '{out}' (which means png): "
+        "drop one or make them agree\n"
+    )
+    written = tmp_path / "x.csv"
+    status, _, _ = run_cli(["session", "--rounds", "3", *TINY_OPTIONS, "-o", str(written)], capsys)
+    assert status == 0 and written.read_text().startswith("# Session of 3 rounds")

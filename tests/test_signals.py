@@ -134,6 +134,32 @@ def test_a_stop_signal_to_the_main_process_stops_every_worker(
         clean_up(command, workers)
 
 
+def _ended(pid: int) -> bool:
+    """Whether process ``pid`` has exited (a zombie: its parent has not read its status)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_no_worker_is_alive_when_the_main_process_exits(name: str, tmp_path: Path) -> None:
+    """SIGTERM: the main process waits (briefly) for the workers it stopped, and for the
+    pools' resource trackers, before it exits."""
+    command = start(COMMANDS[name], tmp_path)
+    workers = wait_for_workers(command, 2)
+    try:
+        os.kill(command.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        while not _ended(command.pid):  # the moment it exits, before the test reaps it
+            assert time.monotonic() < deadline
+            time.sleep(0.002)
+        assert alive(workers) == set()
+        assert command.wait(timeout=30) == 128 + signal.SIGTERM
+    finally:
+        clean_up(command, workers)
+
+
 def test_workers_end_soon_after_their_command_is_killed_outright(tmp_path: Path) -> None:
     command = start(COMMANDS["eor"], tmp_path)
     workers = wait_for_workers(command, 2)

@@ -5,6 +5,7 @@ enter, an unwritable home.  Under root (as in CI) each test runs ``cbj`` as ``no
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -89,3 +90,25 @@ def test_the_check_of_a_read_only_folder_runs_unprivileged(shared: Path) -> None
         unprivileged([sys.executable, "-c", code]), capture_output=True, text=True, check=True
     )
     assert done.stdout.startswith("cannot write") and "permission denied" in done.stdout
+
+
+def test_tables_over_a_folder_it_cannot_empty_is_refused_before_the_swap(shared: Path) -> None:
+    """Another user's collection in a folder this user may write: the swap would succeed and
+    the old collection could not be removed after it, so nothing is swapped at all."""
+    theirs = shared / "tables"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "strategy_tables", theirs)
+    if os.geteuid() != 0:  # as anyone but root: a collection whose folders are read-only
+        for folder, _, _ in os.walk(theirs):
+            Path(folder).chmod(0o555)
+    before = sorted(p.relative_to(theirs) for p in theirs.rglob("*"))
+    try:
+        line = one_line_error(run_cbj(["tables", "--output-dir", "tables"], shared))
+    finally:
+        for folder, _, _ in os.walk(theirs):
+            Path(folder).chmod(0o755)
+    assert line == (
+        "cbj: error: cannot replace folder 'tables': permission denied to remove what 'tables' "
+        "holds: name a folder of your own"
+    )
+    assert sorted(p.relative_to(theirs) for p in theirs.rglob("*")) == before
+    assert sorted(p.name for p in shared.iterdir()) == ["tables"]  # nothing beside it

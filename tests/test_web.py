@@ -27,17 +27,22 @@ from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.results.game import GAME, GameResult
 from solver.results.kinds import Key, Kind
-from solver.web import app as web_app
+from solver.store.memory import MemoryCache
+from solver.web import views
 from solver.web.app import make_app
 from solver.web.form import RULE_FIELDS, read_rules
-from solver.web.pages import REPORT_SIZES
-from solver.web.work import Work, WorkbenchStore
+from solver.web.jobs import Kind as JobKind
+from solver.web.jobs import Work
+from solver.web.pages import REPORT_SIZES, REPORT_TEXTS
+from solver.web.work import WorkbenchStore
 from solver.web.workbench import Workbench
 from tests.conftest import run_cli
 from tests.workbench_server import started_workbench
 
 T = TypeVar("T")
 BASE = "http://127.0.0.1:8021"
+#: What the app's own pages send with a POST.
+OURS = {"origin": BASE, "sec-fetch-site": "same-origin"}
 FIGURE = re.compile(r'data-figure="([a-z-]+)" data-value="([^"]+)"')
 
 
@@ -130,7 +135,10 @@ class _Scripts(HTMLParser):
         self._in_script = False
 
 
-@pytest.mark.parametrize("path", ["/", "/paytable", "/compare", "/report", "/static/workbench.js"])
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/paytable", "/compare", "/report", "/hold", "/practice", "/static/workbench.js"],
+)
 def test_every_response_forbids_inline_script_framing_and_sniffing(
     idle: TestClient, path: str
 ) -> None:
@@ -143,7 +151,8 @@ def test_every_response_forbids_inline_script_framing_and_sniffing(
         return
     scripts = _Scripts()
     scripts.feed(response.text)
-    assert scripts.inline == [] and scripts.sources == ["/static/workbench.js"]
+    own = ["/static/practice.js"] if path == "/practice" else []
+    assert scripts.inline == [] and scripts.sources == ["/static/workbench.js", *own]
     assert "http://" not in response.text and "https://" not in response.text  # nothing remote
 
 
@@ -183,9 +192,45 @@ def test_a_search_over_the_limit_is_refused_with_the_cli_hint(idle: TestClient) 
     assert "max pay 5000 is out of range: use 1 to 1000" in response.text
 
 
+def test_the_hold_check_page_says_cbj_holds_verdict_and_refuses_bad_rounds(
+    games: MemoryCache, idle: TestClient
+) -> None:
+    for query, field, make in (
+        ({"rounds": "-5", "hold": "2%"}, "rounds", lambda: solver.hold(rounds=-5, hold="2%")),
+        (
+            {"rounds": "100", "hold": "2%", "result": "3"},
+            "hold",
+            lambda: solver.hold(rounds=100, hold="2%", result=3),
+        ),
+    ):
+        response = idle.get("/hold", params=query)
+        beside = re.search(
+            rf'<p class="error" id="error-{field}" role="alert">([^<]*)</p>', response.text
+        )
+        assert response.status_code == 400 and beside is not None
+        assert beside.group(1).replace("&#x27;", "'") == _message(make)
+    asked = {"rounds": "100", "hold": "9%", "decks": "1"}
+    assert "hold-p-value" not in idle.get("/hold", params=asked).text  # a GET starts nothing
+    expected = solver.hold(rounds=100, hold="9%", decks=1, cache=games)
+    bench = Workbench(WorkbenchStore(games))
+    with TestClient(make_app(bench), base_url=BASE) as client:
+        client.post("/hold", params=asked, headers=OURS)
+        deadline = time.monotonic() + 60
+        while "hold-p-value" not in (page := client.get("/hold", params=asked)).text:
+            assert page.status_code == 200 and time.monotonic() < deadline
+            time.sleep(0.1)
+    bench.close()
+    assert figures(page.text)["hold-p-value"] == expected.p_value
+    assert expected.verdict in page.text
+
+
 FIELDS = [
     *RULE_FIELDS,
-    *(name for name, _, _ in REPORT_SIZES),
+    *(name for name, *_ in REPORT_SIZES),
+    *(name for name, *_ in REPORT_TEXTS),
+    "paytables",
+    "strategy",
+    "strategy_chart_text",
     "solve_for",
     "target",
     "band",
@@ -194,6 +239,9 @@ FIELDS = [
     "kind",
     "mode",
     "format",
+    "rounds",
+    "hold",
+    "result",
 ]
 #: 5,000-digit numbers (a digit repeated, a decimal point, ratio or percent sign inside).
 HUGE = st.builds(
@@ -217,12 +265,14 @@ TEXTS = st.one_of(
 @given(
     field=st.sampled_from(FIELDS),
     text=TEXTS,
-    path=st.sampled_from(["/", "/api/game", "/paytable", "/compare", "/report", "/chart"]),
+    path=st.sampled_from(
+        ["/", "/api/game", "/paytable", "/compare", "/report", "/chart", "/hold", "/practice"]
+    ),
 )
 def test_no_input_gives_a_500(
     idle: TestClient, field: str, text: str, path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(web_app, "PAGE_WAIT", 0.0)
+    monkeypatch.setattr(views, "PAGE_WAIT", 0.0)
     name = f"b.{field}" if path == "/compare" else field
     response = idle.get(path, params={name: text})
     assert response.status_code < 500, (path, name, text[:80])
@@ -233,13 +283,15 @@ def test_fifty_requests_for_one_uncached_game_share_one_solve(
     client: TestClient, counted: CountingStore
 ) -> None:
     before = counted.solves
+
+    def ask(_: int) -> httpx.Response:
+        return client.post("/api/game", params={"decks": "5"}, headers=OURS)
+
     with ThreadPoolExecutor(max_workers=50) as pool:
-        answers = list(
-            pool.map(lambda _: client.get("/api/game", params={"decks": "5"}), range(50))
-        )
+        answers = list(pool.map(ask, range(50)))
     assert {a.status_code for a in answers} <= {200, 202}
     deadline = time.monotonic() + 30
-    while (last := client.get("/api/game", params={"decks": "5"})).status_code == 202:
+    while (last := ask(0)).status_code == 202:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert counted.solves == before + 1
@@ -259,7 +311,7 @@ def _edges(game: GameResult[Any]) -> dict[str, float]:
 def test_a_paytable_or_ratio_change_is_priced_without_a_solve(
     client: TestClient, counted: CountingStore
 ) -> None:
-    client.get("/", params={"decks": "5"})  # solved above, or now
+    client.post("/", params={"decks": "5"}, headers=OURS)  # solved above, or now
     before = counted.solves
     queries: tuple[dict[str, Any], ...] = (
         {"paytable": "30:6:2"},
@@ -295,7 +347,9 @@ def _children(pid: int) -> list[int]:
 def test_sigterm_stops_the_server_and_its_workers() -> None:
     process, url = started_workbench(60)
     try:
-        busy = httpx.get(f"{url}/api/game", params={"decks": "7", "exact": "1"}, timeout=10)
+        busy = httpx.post(
+            f"{url}/api/game", params={"decks": "7", "exact": "1"}, headers={"origin": url}
+        )
         assert busy.json()["status"] == "working"  # an exact solve is running in a worker
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=15)
@@ -325,14 +379,15 @@ def test_serve_refuses_a_bad_address_in_one_line(
 
 
 def test_a_newer_job_supersedes_the_oldest_one_waiting() -> None:
-    work = Work(waiting=1, start=False)
-    first = work.submit("first", lambda job: 1)
-    assert work.submit("first", lambda job: 2) is first  # the same input: the same job
-    second = work.submit("second", lambda job: 3)
-    assert first.superseded and not second.superseded
-    assert work.find("first") is None and work.find("second") is second
-    again = work.submit("first", lambda job: 4)  # asked again: a new job, which wins
-    assert again is not first and second.superseded
+    work = Work(start=False)  # an exact solve's queue holds two
+    first = work.submit("first", lambda job: 1, JobKind.EXACT)
+    assert work.submit("first", lambda job: 2, JobKind.EXACT) is first  # the same input: same job
+    work.submit("second", lambda job: 3, JobKind.EXACT)
+    third = work.submit("third", lambda job: 3, JobKind.EXACT)
+    assert first.superseded and not third.superseded
+    assert work.find("first") is None and work.find("third") is third
+    again = work.submit("first", lambda job: 4, JobKind.EXACT)  # asked again: a new job, which wins
+    assert again is not first and work.find("second") is None
     again.run()
     assert again.result() == 4
     work.close()

@@ -22,7 +22,7 @@ from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.present.style import edge_percent
 from tests.browsers import DESKTOP, PHONE, launched_chromium
-from tests.workbench_server import started_workbench
+from tests.workbench_server import serving
 
 pytestmark = pytest.mark.xdist_group("web-browser")
 MEMORY = solver.MemoryCache()
@@ -37,10 +37,7 @@ def expected_edge(**options: Any) -> float:
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """``cbj serve`` on a free port of 127.0.0.1, for the whole module; its address."""
-    process, url = started_workbench()
-    yield url
-    process.terminate()
-    process.wait(timeout=30)
+    yield from serving()
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +169,7 @@ def test_the_chart_page_prints_on_one_a4_page_and_downloads(tab: Any, server: st
     assert len(PdfReader(io.BytesIO(tab.pdf(format="A4"))).pages) == 1
     for name, magic in (("chart.pdf", b"%PDF"), ("chart.png", b"\x89PNG"), ("chart.csv", b"#")):
         with tab.expect_download() as download:
-            tab.click(f'a[href^="/chart/{name}"]')
+            tab.click(f'form[action^="/chart/{name}"] button')
         assert Path(download.value.path()).read_bytes().startswith(magic), name
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import httpx2 as httpx
 
@@ -17,18 +19,24 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def started_workbench(seconds: float = 90) -> tuple[subprocess.Popen[str], str]:
+def started_workbench(
+    seconds: float = 90,
+    options: list[str] | None = None,
+    environment: dict[str, str] | None = None,
+) -> tuple[subprocess.Popen[str], str]:
     """``cbj serve`` on a free port, once it answers (``seconds`` at most): process, address.
 
-    Its standard error is a pipe (text) for the test to read; a server that dies or does
-    not answer in time is killed and fails the test with what it printed.
+    ``options`` are more of ``cbj serve``'s, ``environment`` more variables.  Its standard
+    error is a pipe (text) for the test to read; a server that dies or does not answer in
+    time is killed and fails the test with what it printed.
     """
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "solver", "serve", "--port", str(port)],
+        [sys.executable, "-m", "solver", "serve", "--port", str(port), *(options or [])],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, **(environment or {})},
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + seconds
@@ -42,3 +50,12 @@ def started_workbench(seconds: float = 90) -> tuple[subprocess.Popen[str], str]:
                 _, err = process.communicate()
                 raise AssertionError(f"cbj serve did not start: {err!r}") from None
             time.sleep(0.1)
+
+
+def serving() -> Iterator[str]:
+    """``cbj serve`` for a module's tests (a fixture yields from it): its address while they
+    run, stopped after them."""
+    process, url = started_workbench()
+    yield url
+    process.terminate()
+    process.wait(timeout=30)

@@ -117,7 +117,7 @@ def report(
     prepared_by: str = "",
     prepared_for: str = "",
     revision_note: str = "",
-    strategy: str = "optimal",
+    strategy: str | PlayerStrategy = "optimal",
     cache: Store | None = None,
     progress: ProgressCallback | None = None,
     rules: Rules | None = None,
@@ -133,14 +133,15 @@ def report(
     cross-check (``None``: each one's default). ``paytables`` are set beside the rules'
     own paytable (A) as B, C, ...; ``prepared_by``, ``prepared_for`` and
     ``revision_note`` fill the title block (blank lines when empty). ``strategy`` is the
-    player's (a name as for :func:`~solver.api.strategy.strategies`, or ``chart:FILE``),
-    set beside perfect play and played in the volatility section; a chart file's SHA-256
-    goes in the manifest. ``progress(done, total)`` is called as each step of the
+    player's (a name as for :func:`~solver.api.strategy.strategies`, or ``chart:FILE``, or
+    a :class:`~solver.results.report.PlayerStrategy` whose chart is read already), set
+    beside perfect play and played in the volatility section; a chart file's SHA-256 goes
+    in the manifest. ``progress(done, total)`` is called as each step of the
     report's figures finishes.
     """
 
     played = make_rules(rules, options)
-    player = player_strategy(strategy)
+    player = strategy if isinstance(strategy, PlayerStrategy) else player_strategy(strategy)
     verify_strategy(player, played)
     others = tuple(p if isinstance(p, Paytable) else Paytable.parse(str(p)) for p in paytables)
     if output is not None:

@@ -19,10 +19,10 @@ from solver.exact.paytable import (
     variant_rules,
     with_pay,
 )
-from solver.model.checks import checked
+from solver.model.checks import checked, shown
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import DEFAULT_ROUND_BAND
-from solver.model.paytable import BONUS_TIERS, MAX_TIERS, Tier, tier_named
+from solver.model.paytable import BONUS_TIERS, MAX_PAY, MAX_TIERS, Tier, tier_named
 from solver.model.rule_table import RULE_TABLE
 from solver.model.rules import Paytable, Rules
 from solver.results.kinds import Store
@@ -76,6 +76,8 @@ def paytable_solve(
         named = table.tier(name)
         if named == tier:
             raise DesignError(f"{tier.name} is the pay being solved for: leave it out")
+        if isinstance(pay, int) and pay.bit_length() > 64:  # past any pay, and str()'s limit
+            raise RulesError(f"{named.name} pay {shown(pay)} is out of range: use 0 to {MAX_PAY}")
         table = with_pay(table, named.name, parse_pay(str(pay), named.name))
     edge = target if isinstance(target, Fraction) else parse_edge(target, "target")
     model = edge_model(played, cache=cache)

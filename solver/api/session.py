@@ -1,4 +1,5 @@
-"""``cbj session``: the exact distribution of a session's net result, and the risk of ruin."""
+"""``cbj session`` and ``cbj hold``: a session's exact distribution, the risk of ruin, and the
+casino's check of an observed hold."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ from typing import Unpack
 from solver.api.chart_file import chart_for
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.game import ProgressCallback, solve_game
+from solver.exact.hold import hold_check, observed_win
+from solver.exact.lattice import round_table
 from solver.exact.session import METHODS, check_rounds, parse_bankroll, session_figures
 from solver.exact.strategies import realistic_play, simple_policy
 from solver.model.checks import checked
 from solver.model.errors import SessionError
 from solver.model.rules import Rules
+from solver.results.hold import HoldCheck
 from solver.results.kinds import Store
 from solver.results.session import SessionResult
 from solver.sim.strategies import TABLE_STRATEGIES
@@ -45,6 +49,20 @@ def session(
     if method not in METHODS:
         raise SessionError(f"method {method!r} is unknown: use auto, exact or fft")
     played = make_rules(rules, options)
+    name, lines = _round_lines(played, strategy, removed, jobs, cache, progress)
+    figures = session_figures(lines, rounds, chosen, method)  # type: ignore[arg-type]
+    return SessionResult(played, name, figures)
+
+
+def _round_lines(
+    played: Rules,
+    strategy: str,
+    removed: Cards,
+    jobs: int,
+    cache: Store | None,
+    progress: ProgressCallback | None,
+) -> tuple[str, list[tuple[Fraction, Fraction]]]:
+    """The strategy's name and the exact round's (net, probability) lines it plays."""
     name = strategy.strip().lower() if isinstance(strategy, str) else ""
     chart = chart_for(strategy) if isinstance(strategy, str) else None
     if chart is not None:
@@ -57,6 +75,34 @@ def session(
         game = realistic_play(played, [name], game, cache, charts).policies[0].game
     if not game.round_lines:
         raise SessionError("the round needs the suits of every removed card")
-    lines = [(line.net, line.probability) for line in game.round_lines]
-    figures = session_figures(lines, rounds, chosen, method)  # type: ignore[arg-type]
-    return SessionResult(played, name, figures)
+    return name, [(line.net, line.probability) for line in game.round_lines]
+
+
+@checked
+def hold(
+    *,
+    rounds: int,
+    result: Fraction | int | str | None = None,
+    hold: str | None = None,
+    strategy: str = "optimal",
+    method: str = "auto",
+    jobs: int = 1,
+    cache: Store | None = None,
+    progress: ProgressCallback | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> HoldCheck:
+    """Whether a table's result over ``rounds`` rounds is within what the game allows.
+
+    Give the casino's net ``result`` in main units or its ``hold`` (a share of the total
+    wagered, ``"2.5%"``); the answer is the exact two-sided tail probability of a result at
+    least that far from the expectation, the 90/95/99% hold bands and a verdict, every
+    seat-round counted as one independent round of ``strategy``.  See docs/protection.md.
+    """
+    check_rounds(rounds)
+    if method not in METHODS:
+        raise SessionError(f"method {method!r} is unknown: use auto, exact or fft")
+    played = make_rules(rules, options)
+    win = observed_win(played, rounds, result, hold)
+    name, lines = _round_lines(played, strategy, (), jobs, cache, progress)
+    return hold_check(played, round_table(lines), rounds, win, name, method)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Unpack
 
+from solver.api.advantage import SAMPLES, SEED, dealt_shoes
 from solver.api.chart_file import chart_for
 from solver.api.protection import cached_effects
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.game import solve_game
+from solver.exact.indices import index_plays
 from solver.exact.protection import best_count
 from solver.exact.seats import parse_seat_counts
 from solver.model.cards import Card
@@ -41,6 +44,8 @@ def simulate(
     spread: str | tuple[int, int] | None = None,
     ramp: str | Sequence[tuple[float, int]] | None = None,
     wong_out: str | float | None = None,
+    indices: bool = False,
+    index_samples: int = SAMPLES,
     cache: Store | None = None,
     progress: Callable[[int], None] | None = None,
     rules: Rules | None = None,
@@ -54,7 +59,9 @@ def simulate(
     is attached for the z-scores.  ``counter`` (a system name, ``best-level-1`` to ``3``,
     or tags ``"A=-1,2=1,..."``) seats a card counter at seat 1 who bets by the true count
     within ``spread`` (``"1-8"`` when not given) along ``ramp`` (``"TC:UNITS,..."``), and
-    sits out below ``wong_out``.
+    sits out below ``wong_out``.  With ``indices`` the counter (playing ``strategy="chart"``)
+    also plays the count's index plays, found as :func:`~solver.api.advantage.indices`
+    finds them from ``index_samples`` dealt shoes at the simulation's penetration.
     """
     if fresh_shoe and penetration is not None:
         raise SimulationError(
@@ -70,6 +77,8 @@ def simulate(
     # Bad settings fail before any exact figure is solved.
     check_deal(played, rounds, seed=seed, seats=seats, penetration=cut, jobs=jobs, removed=cards)
     counting = _counter(played, cards, counter, spread, ramp, wong_out, jobs, cache)
+    if indices:
+        counting = _with_indices(played, counting, strategy, index_samples, cut, jobs, cache)
     chart = chart_for(strategy)
     game = once(lambda: solve_game(played, exact=True, cache=cache))
     return simulate_beside_exact(
@@ -120,6 +129,29 @@ def _counter(
         except CountError as error:
             raise CountError(f"{error}, best-level-1 to 3, or tags 'A=-1,2=1,...'") from None
     return Counter(label, tags, *bets)
+
+
+def _with_indices(
+    played: Rules,
+    counter: Counter | None,
+    strategy: str,
+    samples: int,
+    penetration: float | None,
+    jobs: int,
+    cache: Store | None,
+) -> Counter:
+    """The counter playing its count's index plays, from the dealt-shoe study."""
+    if counter is None:
+        raise CountError("--indices is for a card counter: give --counter too")
+    if strategy.strip().lower() != "chart":
+        raise CountError(
+            f"index plays change the chart's play: give --strategy chart, not {strategy[:40]!r}"
+        )
+    shoes = dealt_shoes(
+        played, samples, SEED, penetration or 0.75, jobs, "local", None, cache, None
+    )
+    found = index_plays(shoes, counter.name, counter.tags)
+    return replace(counter, indices=found.rules_played())
 
 
 @checked

@@ -14,8 +14,7 @@ from typing import Unpack
 from solver.api.chart_file import chart_for, load_chart
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.chart import stored_chart
-from solver.exact.chart_costs import chart_costs as costs_of_chart
-from solver.exact.chart_costs import check_chart
+from solver.exact.chart_costs import check_chart, stored_costs
 from solver.exact.dealer import dealer_distribution
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.ratios import ratio_table, round_moments
@@ -23,8 +22,8 @@ from solver.exact.strategies import realistic_play, simple_policy
 from solver.exact.volatility import check_ratio, parse_ratios, with_volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_value
 from solver.model.chart_file import ChartGrid
-from solver.model.checks import checked, is_whole
-from solver.model.errors import StrategyError
+from solver.model.checks import checked, is_whole, shown
+from solver.model.errors import CardError, StrategyError
 from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.results.charts import Chart, ChartCheck, ChartCosts
@@ -47,6 +46,8 @@ def dealer(
     cards = given_cards(removed)
     shoe = Shoe.full(played.decks).remove(cards)
     if is_whole(bonus):
+        if abs(bonus) > 10**6:  # too long for str(), and no card
+            raise CardError(f"bonus {shown(bonus)} is not a card: use A, 2 to 10, or all")
         bonuses = [parse_value(str(bonus))]
     elif str(bonus).strip().lower() == "all":
         bonuses = list(VALUES)
@@ -90,8 +91,7 @@ def chart_costs(
 ) -> ChartCosts:
     """The best chart with, in each cell, the cost of playing that cell the other way."""
     played = make_rules(rules, options)
-    game = solve_game(played, exact=True, cache=cache)
-    return costs_of_chart(game, stored_chart(played, game, cache))
+    return stored_costs(solve_game(played, exact=True, cache=cache), cache)
 
 
 @checked

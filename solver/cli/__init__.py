@@ -13,6 +13,7 @@ commands from the same table and imports none of them.
 
 from __future__ import annotations
 
+import atexit
 import difflib
 import os
 import sys
@@ -24,6 +25,7 @@ import click
 
 from solver.model import process
 from solver.model.errors import CbjError
+from solver.model.parallel import end_workers, stop_trackers
 
 #: Each command: the module and name of its click command, and its one-line help (the
 #: command's docstring, which a test checks), for ``cbj --help`` to list without loading it.
@@ -32,6 +34,16 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "solver.cli.game",
         "advise",
         "Stand and hit values for one hand, and the optimal decision.",
+    ),
+    "attack": (
+        "solver.cli.advantage",
+        "attack",
+        "The perfect-information bound and the Bonus wager's attack.",
+    ),
+    "bet": (
+        "solver.cli.advantage",
+        "bet",
+        "Optimal betting: the Kelly ramp by true count, SCORE, DI, N0 and the bankroll.",
     ),
     "bonus": ("solver.cli.game", "bonus", "Exact return table of the Bonus wager."),
     "cache": (
@@ -63,6 +75,16 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "solver.cli.files",
         "graph",
         "The player's decision graph (hands, EVs, draws) for Gephi, yEd or Graphviz.",
+    ),
+    "hold": (
+        "solver.cli.session",
+        "hold_command",
+        "Whether a table's observed hold is within what the game allows (exact, two-sided).",
+    ),
+    "indices": (
+        "solver.cli.advantage",
+        "indices",
+        "Index plays: the true count at which each close call flips, and what it is worth.",
     ),
     "paytable": (
         "solver.cli.paytable",
@@ -271,6 +293,8 @@ def main(argv: list[str] | None = None) -> None:
     # (one per core) would only add start-up time and CPU; a user's own setting wins.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     quiet_resource_tracker(os.environ)
+    if argv is None:
+        atexit.register(stop_trackers)  # the last thing the command does: see its doc
     # SIGTERM and SIGHUP clean up as Ctrl-C does (in the command's own process, not a
     # caller's); a full or closed standard output is one line, not silence.
     process.start(own_process=argv is None)
@@ -279,6 +303,7 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         if argv is None:  # the work is over; a late signal must not kill the shutdown
             process.ignore_stop_signals()
+            end_workers()  # no worker outlives its command
     sys.exit(status)
 
 
@@ -293,7 +318,7 @@ def _run(argv: list[str] | None) -> int:
         fail(error.format_message().replace("\n", " "))
     except (click.Abort, KeyboardInterrupt) as error:
         interrupted(process.exit_status(error))
-    except BrokenPipeError:
+    except (BrokenPipeError, process.ReaderGone):
         sys.stderr.close()  # the reader went away (e.g. `| head`): nothing left to say
         return 0
     return status if isinstance(status, int) else 0

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from solver.api import simulation as api
+from solver.api.advantage import SAMPLES
 from solver.cli.cache import chosen_cache
 from solver.cli.options import (
     ALL_FORMATS,
@@ -55,6 +56,18 @@ from solver.present.tables import simulation_tables
     "[default: the smallest bet, then one unit more per true count from 2]",
 )
 @click.option("--wong-out", default=None, help="The counter sits out below this true count.")
+@click.option(
+    "--indices",
+    is_flag=True,
+    help="The counter also plays its count's index plays (with --strategy chart).",
+)
+@click.option(
+    "--index-samples",
+    type=int,
+    default=SAMPLES,
+    show_default=True,
+    help="Shoes dealt and solved to find the index plays (as cbj indices).",
+)
 @cache_option
 @format_option(*ALL_FORMATS)
 def simulate_command(
@@ -70,6 +83,8 @@ def simulate_command(
     spread: str | None,
     ramp: str | None,
     wong_out: str | None,
+    indices: bool,
+    index_samples: int,
     no_cache: bool,
     fmt: str,
     **options: Any,
@@ -88,6 +103,8 @@ def simulate_command(
         "spread": spread,
         "ramp": ramp,
         "wong_out": wong_out,
+        "indices": indices,
+        "index_samples": index_samples,
         "cache": chosen_cache(no_cache),
         **options,
     }

@@ -17,7 +17,7 @@ result is the best chart, not just a local optimum.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -251,21 +251,21 @@ def best_chart(rules: Rules, game: GameResult[Fraction] | None = None) -> Chart:
     return Chart(rules, actions, expected, Fraction(game.expected_value), tuple(exceptions))
 
 
-def _exceptions(
+def reached(
     column: _Column,
-    chosen: dict[Cell, Action],
-    values: list[int],
+    chosen: Mapping[Cell, Action],
     bonus: int,
-    probability: dict[tuple[int, int], Fraction],
-) -> list[ExceptionHand]:
-    """Hands reached under the chart where the composition-dependent optimum acts otherwise.
+    probability: Mapping[tuple[int, int], Fraction],
+) -> Iterator[tuple[Cell, int, int, int]]:
+    """Every hand of ``column`` that play by ``chosen`` reaches: its cell, its index and the
+    probability of reaching it as ``(numerator, denominator)`` integers, parents first.
 
     A hand of ``m`` cards is reached with probability ``reach[i] / (scale * falling[m])``:
-    ``scale`` is a common denominator of the starting hands' probabilities and
-    ``falling[m]`` the product of the cards left at each draw, so reaching adds integers.
+    ``scale`` is a common denominator of the starting hands' probabilities (``probability``
+    by (player's card, Bonus card) values) and ``falling[m]`` the product of the cards left
+    at each draw, so reaching adds integers.
     """
-    solution = column.solution
-    space = solution.space
+    space = column.solution.space
     starts = {
         space.index(hand_of([p])): probability[(p, bonus)]
         for p in VALUES
@@ -277,7 +277,6 @@ def _exceptions(
     falling = [1, 1]
     for m in range(1, max(column.sizes) + 1):
         falling.append(falling[m] * (total - m))
-    found = []
     for cell in reversed(column.order):  # hard total ascending: parents before children
         hit = chosen.get(cell) is Action.HIT
         for i in column.members[cell]:
@@ -287,18 +286,36 @@ def _exceptions(
             if hit:
                 for count, child in column.draws(i):
                     reach[child] = reach.get(child, 0) + r * count
-            if solution.hitting[i] != hit:
-                gain = column.optimal[i] - values[i]
-                if gain > 0:
-                    m = column.sizes[i]
-                    hand = tuple(int(n) for n in space.hands[i])
-                    action = Action.HIT if hit else Action.STAND
-                    frequency = Fraction(r, scale * falling[m])
-                    found.append(
-                        ExceptionHand(
-                            bonus, hand, action, frequency, Fraction(gain, column.denominator[m])
-                        )
+            yield cell, i, r, scale * falling[column.sizes[i]]
+
+
+def _exceptions(
+    column: _Column,
+    chosen: dict[Cell, Action],
+    values: list[int],
+    bonus: int,
+    probability: dict[tuple[int, int], Fraction],
+) -> list[ExceptionHand]:
+    """Hands reached under the chart where the composition-dependent optimum acts otherwise."""
+    solution = column.solution
+    found = []
+    for cell, i, r, denominator in reached(column, chosen, bonus, probability):
+        hit = chosen.get(cell) is Action.HIT
+        if solution.hitting[i] != hit:
+            gain = column.optimal[i] - values[i]
+            if gain > 0:
+                m = column.sizes[i]
+                hand = tuple(int(n) for n in solution.space.hands[i])
+                action = Action.HIT if hit else Action.STAND
+                found.append(
+                    ExceptionHand(
+                        bonus,
+                        hand,
+                        action,
+                        Fraction(r, denominator),
+                        Fraction(gain, column.denominator[m]),
                     )
+                )
     return found
 
 

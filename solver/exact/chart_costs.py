@@ -16,12 +16,18 @@ from functools import partial
 from solver.exact.chart import (  # the chart's exact column workspace, shared with its search
     _Column,
     best_chart,
+    reached,
+    stored_chart,
     verify_chart,
 )
-from solver.model.cells import ROWS, Action, Actions, Cell
+from solver.exact.game import solutions_of
+from solver.model.cards import value_label
+from solver.model.cells import ROWS, Action, Actions, Cell, cell_name
+from solver.model.errors import HandError
 from solver.model.hands import hand_of, is_player_blackjack
-from solver.results.charts import CellCost, Chart, ChartCheck, ChartCosts
+from solver.results.charts import CHART_COSTS, CellCost, Chart, ChartCheck, ChartCosts
 from solver.results.game import GameResult
+from solver.results.kinds import Key, Store
 
 
 def _column_value(
@@ -142,4 +148,55 @@ def chart_costs(
         wanted = set(bonuses)
         columns = {b: column for b, column in columns.items() if b in wanted}
     flips = _flip_costs(game, columns, best, lambda b, column: iter(column.order))
-    return ChartCosts(best, {(c.cell, c.bonus): replace(c, cost=-c.cost) for c in flips})
+    return ChartCosts(
+        best,
+        {(c.cell, c.bonus): replace(c, cost=-c.cost) for c in flips},
+        cell_frequencies(game, best, columns),
+    )
+
+
+def cell_frequencies(
+    game: GameResult[Fraction], chart: Actions, columns: dict[int, _Column] | None = None
+) -> dict[tuple[Cell, int], Fraction]:
+    """How often play by ``chart`` reaches each cell against each Bonus card: the exact chance
+    per round of a decision there (``columns``: those of ``game``, when built already)."""
+    columns = verify_chart(game, chart) if columns is None else columns
+    probability = {(s.player, s.bonus): Fraction(s.probability) for s in game.starts}
+    found: dict[tuple[Cell, int], Fraction] = {}
+    for bonus, column in columns.items():
+        chosen = {c: chart.action(c, bonus) for c in column.members}
+        for cell, _, numerator, denominator in reached(column, chosen, bonus, probability):
+            key = (cell, bonus)
+            found[key] = found.get(key, Fraction(0)) + Fraction(numerator, denominator)
+    return found
+
+
+def stored_costs(game: GameResult[Fraction], cache: Store | None = None) -> ChartCosts:
+    """:func:`chart_costs` of the best chart of ``game`` (an exact solve of a full shoe),
+    kept in ``cache`` under its rules with the chart itself."""
+    rules = game.rules
+
+    def compute() -> ChartCosts:
+        return chart_costs(game, stored_chart(rules, game, cache))
+
+    if cache is None or game.removed:
+        return compute()
+    return cache.fetch(CHART_COSTS, Key(rules, exact=True), compute)
+
+
+def cell_figures(
+    game: GameResult[Fraction], chart: Actions, cell: Cell, bonus: int
+) -> tuple[CellCost, Fraction]:
+    """What playing one cell of ``chart`` the other way costs per round, every other cell as
+    the chart has it (:func:`chart_costs`' figure for that cell, found from its column
+    alone; negative where the other way is better), and how often play by ``chart`` reaches
+    the cell (:func:`cell_frequencies`' figure)."""
+    solution = solutions_of(game).get(bonus)
+    column = None if solution is None else _Column.of(solution, bonus)
+    if column is None or cell not in column.members:
+        raise HandError(f"no hand of {cell_name(cell)} arises against {value_label(bonus)}")
+    if chart.action(cell, bonus) is Action.NONE:
+        raise HandError(f"the chart has no play for {cell_name(cell)} v {value_label(bonus)}")
+    (flip,) = _flip_costs(game, {bonus: column}, chart, lambda b, c: iter([cell]))
+    frequency = cell_frequencies(game, chart, {bonus: column}).get((cell, bonus), Fraction(0))
+    return replace(flip, cost=-flip.cost), frequency

@@ -16,13 +16,11 @@ Two arithmetics share that propagation:
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from types import ModuleType
 from typing import NamedTuple, NoReturn, TypeVar
 
 import numpy as np
@@ -35,6 +33,7 @@ from solver.exact.dealer_hands import (
     FloatArray,
     IntArray,
     dealer_ends,
+    dealer_rules,
     dealer_tree,
     final_hands,
     outcome_labels,
@@ -51,6 +50,8 @@ from solver.model.errors import ShoeError
 from solver.model.rules import Rules
 
 NumberArray = TypeVar("NumberArray", IntArray, FloatArray)
+#: A fold as the kernels take it: order, drawn, starts, widths and the next stage's size.
+FoldArrays = tuple[IntArray, IntArray, IntArray, IntArray, int]
 
 
 class ShoeGroups(NamedTuple):
@@ -77,17 +78,13 @@ class ShoeSummary(NamedTuple):
 
 
 def _summary(counts: IntArray) -> ShoeSummary:
-    """:class:`ShoeSummary` of shoes as rows of counts (zeros by value when there are none).
-
-    numpy's sums and extremes along an axis of 10 take 50 microseconds each for a six-deck
-    solve's 3,082 shoes; the compiled kernel takes all three in one pass.
-    """
+    """:class:`ShoeSummary` of shoes as rows of counts (zeros by value when there are none)."""
     if not len(counts):
         return ShoeSummary(np.zeros(0, dtype=np.int64), *np.zeros((2, 10), dtype=np.int64))
-    compiled = kernel.native()
-    if compiled is not None:
-        return ShoeSummary(*kernel.shoe_summary(compiled, counts))
-    return ShoeSummary(counts.sum(axis=1), counts.min(axis=0), counts.max(axis=0))
+    sizes = np.empty(len(counts), dtype=np.int64)
+    least, most = np.empty(10, dtype=np.int64), np.empty(10, dtype=np.int64)
+    kernel.shoe_summary(np.ascontiguousarray(counts, dtype=np.int64), sizes, least, most)
+    return ShoeSummary(sizes, least, most)
 
 
 def _shoe_groups(counts: IntArray, summary: ShoeSummary | None = None) -> ShoeGroups:
@@ -100,11 +97,13 @@ def _shoe_groups(counts: IntArray, summary: ShoeSummary | None = None) -> ShoeGr
     if summary is None:
         summary = _summary(counts)
     least = summary.least
-    # A key of 16-bit counts where they fit: a quarter of the bytes to copy and hash.  (In
-    # 16 bits the difference wraps as the counts do, so it is exact where it fits.)
-    narrow = not len(counts) or int((summary.most - least).max()) < 1 << 15
-    kind = np.int16 if narrow else np.int64
-    shifted = np.subtract(counts, least, dtype=kind, casting="unsafe")
+    if len(counts) and int((summary.most - least).max()) >= MOST_SPREAD:
+        raise ShoeError(
+            f"shoes that differ by {MOST_SPREAD:,} or more cards of a value cannot be "
+            "priced together: give them in separate calls"
+        )
+    # A key of 16-bit counts: a quarter of the bytes to copy and hash.
+    shifted = np.subtract(counts, least, dtype=np.int16, casting="unsafe")
     found = _groups_of(shifted.tobytes(), len(counts))
     return ShoeGroups(
         found.parents,
@@ -114,143 +113,104 @@ def _shoe_groups(counts: IntArray, summary: ShoeSummary | None = None) -> ShoeGr
     )
 
 
+#: Shoes priced together differ by fewer cards than this of each value (a shoe of eight
+#: decks holds 128 tens): the shoe groups' counting sort keys them in 16 bits.
+MOST_SPREAD = 1 << 15
+
+
 @lru_cache(maxsize=16)
 def _groups_of(key: bytes, shoes: int) -> ShoeGroups:
-    """:func:`_shoe_groups` for counts as the bytes of an int16 or int64 array (shoes x 10).
-
-    On the compiled kernel (int16 counts) one counting sort a value replaces np.unique.
-    """
-    wide = shoes > 0 and len(key) == 8 * 10 * shoes
-    narrow = np.frombuffer(key, dtype=np.int64 if wide else np.int16).reshape(shoes, 10)
-    counts: IntArray = narrow.astype(np.int64)
-    compiled = kernel.native()
-    if compiled is not None and not wide and shoes > 0:
-        parents_c, held_c, bounds_c, final = kernel.shoe_groups(compiled, counts)
-        for shared in (*parents_c, *held_c, final):
-            shared.flags.writeable = False  # kept for later calls
-        return ShoeGroups(parents_c, held_c, bounds_c, final)
-    group = np.zeros(len(counts), dtype=np.int64)
-    size = 1
-    parents: list[IntArray] = []
-    held: list[IntArray] = []
-    bounds: list[list[int]] = []
-    for value in range(9, -1, -1):
-        unique, group = np.unique(counts[:, value] * size + group, return_inverse=True)
-        group = group.reshape(-1)
-        n = unique // size
-        first = np.flatnonzero(np.concatenate((n[:1] == n[:1], n[1:] != n[:-1])))  # none if empty
-        parents.append(unique % size)
-        held.append(n[first])
-        bounds.append([*first.tolist(), len(unique)])
-        size = len(unique)
-    for shared in (*parents, *held, group):
+    """:func:`_shoe_groups` for counts as the bytes of an int16 array (shoes x 10)."""
+    if not shoes:
+        empty = np.zeros(0, dtype=np.int64)
+        return ShoeGroups([empty] * 10, [empty] * 10, [[0]] * 10, empty)
+    counts = np.frombuffer(key, dtype=np.int16).reshape(shoes, 10).astype(np.int64)
+    parents, held = np.empty((10, shoes), dtype=np.int64), np.empty((10, shoes), dtype=np.int64)
+    bounds, final = np.empty((10, shoes + 1), dtype=np.int64), np.empty(shoes, dtype=np.int64)
+    sizes = np.empty((10, 2), dtype=np.int64)
+    kernel.shoe_groups(counts, parents, held, bounds, final, sizes)
+    found = sizes.tolist()
+    groups = ShoeGroups(
+        [parents[f, :groups].copy() for f, (groups, _) in enumerate(found)],
+        [held[f, :distinct].copy() for f, (_, distinct) in enumerate(found)],
+        [bounds[f, : distinct + 1].tolist() for f, (_, distinct) in enumerate(found)],
+        final,
+    )
+    for shared in (*groups.parents, *groups.held, final):
         shared.flags.writeable = False  # kept for later calls
-    return ShoeGroups(parents, held, bounds, group)
-
-
-@cache
-def _falling_table(rows: int, top: int) -> tuple[tuple[int, ...], ...]:
-    """``table[d][n]`` = n (n - 1) ... (n - d + 1): ways to deal ``d`` of ``n`` cards in order."""
-    table = [(1,) * (top + 1)]
-    for d in range(1, rows):
-        table.append(tuple(table[d - 1][n] * max(n - d + 1, 0) for n in range(top + 1)))
-    return tuple(table)
+    return groups
 
 
 @cache
 def _falling_floats(rows: int, top: int) -> FloatArray:
-    """:func:`_falling_table` as floats (read-only: shared by every call)."""
-    table = np.array(_falling_table(rows, top), dtype=np.float64)
+    """``table[d, n]`` = n (n - 1) ... (n - d + 1), the ways to deal ``d`` of ``n`` cards in
+    order, each the float nearest the exact integer (read-only: shared by every call).
+
+    >>> _falling_floats(3, 4).tolist()
+    [[1.0, 1.0, 1.0, 1.0, 1.0], [0.0, 1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 2.0, 6.0, 12.0]]
+    """
+    table = np.array([[math.perm(n, d) for n in range(top + 1)] for d in range(rows)], float)
     table.flags.writeable = False
     return table
 
 
-#: Modular folds of more products than this are done a block of shoe groups at a time;
-#: float folds always are (one array took twice as long for one deck's float folds, while
-#: the modular folds, reduced whole after each fold, were 5-10% faster in one array).
-BLOCK_PRODUCTS = 1 << 18
+Step = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, int]
 
 
-def _add_ranks(following: NumberArray, spread: NumberArray, ranks: list[tuple[int, int]]) -> None:
-    """Add the hands of each later rank (columns of ``spread``) onto their targets."""
-    for first, width in ranks:
-        following[:, :width] += spread[:, first : first + width]
+def _steps(folds: tuple[FoldArrays, ...], groups: ShoeGroups) -> tuple[Step, ...]:
+    """The fold's steps as the kernels take them: each card value's fold (see
+    :func:`_fold_arrays`) and the shoe groups' parents, held counts and bounds for it."""
+    return tuple(
+        (order, drawn, starts, widths, parent, held, np.array(bounds, dtype=np.int64), size)
+        for (order, drawn, starts, widths, size), parent, held, bounds in zip(
+            folds, groups.parents, groups.held, groups.bounds, strict=True
+        )
+    )
+
+
+def _fold_arrays(ends: DealerEnds) -> tuple[FoldArrays, ...]:
+    """Each value's fold as the kernels take it: order, drawn, starts, widths, size."""
+    return tuple(
+        (f.order, f.drawn, np.array(f.starts, dtype=np.int64), np.array(f.widths), f.size)
+        for f in ends.folds
+    )
 
 
 def _fold(
-    ends: DealerEnds, groups: ShoeGroups, table: NumberArray, prime: int | None
+    ends: DealerEnds,
+    groups: ShoeGroups,
+    table: NumberArray,
+    prime: int | None,
+    out: NumberArray | None = None,
 ) -> NumberArray:
     """Sums of ``ways * prod fall(n_v, D_v)`` by shoe group and by (result, length).
 
     ``table[d, n]`` is ``fall(n, d)`` (modulo ``prime`` if given, then so is every sum).
-    Rows are the final shoe groups, columns follow ``ends.results``.  Every sum adds its
-    terms in the order of the values' counts, whatever the layout.
+    Rows are the final shoe groups, columns follow ``ends.results``; the sums go into
+    ``out`` when it is given.  Every sum adds its terms in the order of the values' counts.
     """
-    compiled = kernel.native()
-    if compiled is not None:
-        return kernel.fold(compiled, ends, groups, table, prime)
-    sums = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)[None, :]
-    for fold, parent, held, bounds in zip(
-        ends.folds, groups.parents, groups.held, groups.bounds, strict=True
-    ):
-        # np.take walks rows (sums[:, order] would copy strided columns one by one).
-        ordered = np.take(sums, fold.order, axis=1)
-        # factors[i, j] = fall(held[i], drawn[j]): one row per block of groups.
-        factors = table[:, held].T[:, fold.drawn]
-        ranks = list(zip(fold.starts[1:], fold.widths[1:], strict=True))
-        if prime is not None and bounds[-1] * len(fold.order) <= BLOCK_PRODUCTS:
-            spread = np.take(ordered, parent, axis=0)
-            for i, (start, stop) in enumerate(itertools.pairwise(bounds)):
-                spread[start:stop] *= factors[i]
-            following = spread[:, : fold.size]  # rank 0: every target's first hand
-            _add_ranks(following, spread, ranks)
-        else:
-            # One block of groups at a time, each taken, multiplied and added while it is
-            # in cache: one array for all of them costs more in page faults and misses.
-            # A target's hands hold 0, 1, 2... cards of the value in rank order, so rank k
-            # holds at least k: a block of shoes holding h cards of it multiplies and adds
-            # only ranks 0 to h, the others' products being exact zeros (no bit changes).
-            following = np.empty((bounds[-1], fold.size), dtype=table.dtype)
-            for i, (start, stop) in enumerate(itertools.pairwise(bounds)):
-                kept = min(int(held[i]), len(ranks))
-                width = fold.starts[kept + 1] if kept < len(ranks) else len(fold.order)
-                spread = np.take(ordered, parent[start:stop], axis=0)[:, :width]
-                spread *= factors[i, :width]
-                part = following[start:stop]
-                part[...] = spread[:, : fold.size]
-                _add_ranks(part, spread, ranks[:kept])
-        # Modulo a prime below 2**29, at most 32 products (below 2**58 each) were added.
-        sums = following if prime is None else following % prime
-    return np.take(sums, ends.final, axis=1)
+    ways = (ends.ways if prime is None else ends.ways % prime).astype(table.dtype)
+    if out is None:
+        rows = groups.bounds[-1][-1] if groups.bounds else 1
+        out = np.empty((rows, len(ends.final)), dtype=table.dtype)
+    steps = _steps(_fold_arrays(ends), groups)
+    kernel.fold(out, ways, steps, np.ascontiguousarray(table), ends.final, prime or 0)
+    return out
 
 
 def _falling_for(ends: DealerEnds, most: int) -> FloatArray:
-    """The float ``fall(n, d)`` table :func:`_fold` reads for ``ends`` against shoes holding
-    at most ``most`` cards of any value: no hand draws more than ``ends.depth`` cards of a
-    value (rows past the most any hand draws are never read)."""
-    return _falling_floats(ends.depth + 1, most)
+    """The float ``fall(n, d)`` table :func:`_fold` reads for ``ends`` (see
+    :func:`falling_floats`)."""
+    return falling_floats(ends.depth, most)
 
 
-def _fold_float(ends: DealerEnds, counts: IntArray) -> FloatArray:
-    """Float sums of ``ways * prod fall(n_v, D_v)`` by shoe and by (result, length)."""
-    groups = _shoe_groups(counts)
-    table = _falling_for(ends, int(counts.max(initial=0)))
-    return np.take(_fold(ends, groups, table, None), groups.final, axis=0)
-
-
-def _fold_modulo(ends: DealerEnds, counts: IntArray, primes: IntArray) -> tuple[IntArray, IntArray]:
-    """:func:`_fold_float` in integers modulo each prime (first axis).
-
-    One prime at a time: numpy reduces by a scalar much faster than by an array.
-    """
-    groups = _shoe_groups(counts)
-    rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
-    exact = _falling_table(rows, int(counts.max(initial=0)))
-    out = []
-    for q in primes.tolist():
-        table = np.array([[f % q for f in row] for row in exact], dtype=np.int64)
-        out.append(_fold(ends, groups, table, q).T)
-    return np.stack(out), groups.final
+def falling_floats(depth: int, most: int) -> FloatArray:
+    """The float ``fall(n, d)`` table the fold reads for a dealer drawing at most ``depth``
+    cards against shoes holding at most ``most`` cards of any value: no hand draws more
+    than ``depth`` cards of a value (rows past the most any hand draws are never read).
+    The table is made for counts up to ``most | 127`` (every shoe of up to eight decks),
+    once per depth: a study of depleted shoes meets a new ``most`` at almost every state."""
+    return _falling_floats(depth + 1, most | 127)
 
 
 def _as_shoe_array(shoes: Sequence[ValueCounts] | IntArray, signs: bool = True) -> IntArray:
@@ -289,6 +249,8 @@ def dealer_probabilities(
     summary = _summary(counts)
     if (summary.least < 0).any():
         _negative()
+    if not len(counts):
+        return np.zeros((0, len(outcome_labels(rules))))
     depth = final_hands(rules)[bonus - 1][2]
     if len(counts) and int(summary.sizes.min()) < depth:
         return tree_probabilities(rules, bonus, counts)
@@ -300,26 +262,64 @@ def dealer_probabilities(
     sizes, column = _distinct_sizes(summary.sizes)
     falling = np.cumprod(sizes[None, :] - np.arange(ends.depth)[:, None], axis=0, dtype=np.float64)
     falling = np.vstack([np.ones((1, len(sizes))), falling])
+    inputs = float_inputs(rules, bonus)
+    out = np.empty((len(counts), len(outcome_labels(rules))))
+    steps = _steps(inputs.folds, groups)
+    tail = (inputs.lengths, inputs.wide, falling, column, inputs.starts, inputs.results)
+    kernel.dealer_float(
+        inputs.ways, steps, table, inputs.take, out, groups.final, *tail, inputs.width
+    )
+    return out
+
+
+class FloatInputs(NamedTuple):
+    """What the kernels' float dealer reads of one Bonus card's :class:`DealerEnds` besides
+    the shoes, as they take it: the final hands' ways as floats, each value's fold (order,
+    drawn, starts, widths, size), the last stage's columns, each (result, length) pair's
+    length and place among every pair the dealer can end on (``width`` of them), and where
+    each result's pairs start and which result they are."""
+
+    ways: FloatArray
+    folds: tuple[FoldArrays, ...]
+    take: IntArray
+    lengths: IntArray
+    wide: IntArray
+    starts: IntArray
+    results: IntArray
+    width: int
+    depth: int
+
+
+def float_inputs(rules: Rules, bonus: int) -> FloatInputs:
+    """:class:`FloatInputs` for ``rules`` and the Bonus card ``bonus`` (kept per dealer rules)."""
+    return _float_inputs(dealer_rules(rules), bonus)
+
+
+@lru_cache(maxsize=256)
+def _float_inputs(rules: Rules, bonus: int) -> FloatInputs:
+    ends = dealer_ends(rules, bonus)
     pairs = result_lengths(rules, bonus)
-    compiled = kernel.native()
-    if compiled is not None:
-        # The fold and the rest in one call: each shoe priced from its row while in cache.
-        shape = (len(counts), len(outcome_labels(rules)))
-        tail = (groups.final, falling, column)
-        return kernel.dealer_float(compiled, (ends, groups, table), shape, tail, pairs)
-    folded = _fold(ends, groups, table, None)
-    sums = np.take(folded, groups.final, axis=0)
-    chances = sums.T / np.take(falling[ends.lengths], column, axis=1)
-    # Rows of zeros for the (result, length) pairs no shoe can reach: numpy need not add a
-    # result's rows one after another, and the same rows round the same way.
-    if len(pairs) > len(ends.results):
-        wide = np.zeros((len(pairs), len(counts)))
-        wide[np.searchsorted(pairs, ends.results * 32 + ends.lengths)] = chances
-        chances = wide
-    out = np.zeros((len(outcome_labels(rules)), len(counts)))
-    _add_by_result(out, pairs // 32, chances)
-    out[0] = 1.0 - out[1:].sum(axis=0)
-    return np.ascontiguousarray(out.T)
+    # Each shoe is priced at its (result, length) pair's place among every pair the dealer
+    # can end on (those no shoe reaches add zeros).
+    codes = ends.results * 32 + ends.lengths
+    wide = np.searchsorted(pairs, codes) if len(pairs) > len(codes) else np.arange(len(codes))
+    results = pairs // 32
+    first = np.ones(len(results), dtype=bool)
+    first[1:] = results[1:] != results[:-1]
+    found = FloatInputs(
+        ends.ways.astype(np.float64),
+        _fold_arrays(ends),
+        ends.final,
+        ends.lengths,
+        wide,
+        np.flatnonzero(first),
+        results[first],
+        len(pairs),
+        ends.depth,
+    )
+    for array in (found.ways, found.wide, found.starts, found.results):
+        array.flags.writeable = False
+    return found
 
 
 def _distinct_sizes(sizes: IntArray) -> tuple[IntArray, IntArray]:
@@ -330,22 +330,9 @@ def _distinct_sizes(sizes: IntArray) -> tuple[IntArray, IntArray]:
     """
     if len(sizes) == 0:
         return sizes.copy(), np.zeros(0, dtype=np.int64)
-    compiled = kernel.native()
-    if compiled is not None:
-        return kernel.distinct_sizes(compiled, sizes)
-    least = int(sizes.min())
-    present = np.bincount(sizes - least) > 0
-    rank = np.cumsum(present) - 1
-    return np.flatnonzero(present) + least, rank[sizes - least]
-
-
-def _add_by_result(out: NumberArray, results: IntArray, rows: NumberArray) -> None:
-    """Add each row of ``rows`` into ``out`` at its (sorted) result index."""
-    if len(results) == 0:
-        return
-    first = np.ones(len(results), dtype=bool)
-    first[1:] = results[1:] != results[:-1]
-    out[results[first]] += np.add.reduceat(rows, np.flatnonzero(first), axis=0)
+    distinct, column = np.empty(len(sizes), dtype=np.int64), np.empty(len(sizes), dtype=np.int64)
+    count = kernel.distinct_sizes(np.ascontiguousarray(sizes, dtype=np.int64), distinct, column)
+    return distinct[:count], column
 
 
 def tree_probabilities(
@@ -436,61 +423,51 @@ def dealer_residues(
     sizes = counts.sum(axis=1)
     if not fast_path_fits(rules, bonus, sizes):
         raise ShoeError("a shoe is smaller than the dealer's longest hand: use exact_dealer")
-    compiled = kernel.native()
-    if compiled is not None:
-        shape = (len(primes), len(outcome_labels(rules)), len(counts))
-        return _residues_compiled(compiled, shape, ends, counts, np.array(primes, dtype=np.int64))
-    sums, group = _fold_modulo(ends, counts, np.array(primes, dtype=np.int64))
-    # tail[L] = falling(N - L, depth - L) lifts counts of L-card hands to falling(N, depth).
-    distinct = sorted(set(sizes.tolist()))
-    tails = np.array(
-        [
-            [
-                [padded_falling_cached(n - cards, ends.depth - cards) % q for n in distinct]
-                for cards in range(ends.depth + 1)
-            ]
-            for q in primes
-        ],
-        dtype=np.int64,
-    ).reshape(len(primes), ends.depth + 1, len(distinct))
-    column = np.searchsorted(np.array(distinct, dtype=np.int64), sizes)
-    out = np.zeros((len(primes), len(outcome_labels(rules)), len(counts)), dtype=np.int64)
-    for k, q in enumerate(primes):  # a scalar modulus: numpy reduces by it much faster
-        lifted = sums[k][:, group] * tails[k][ends.lengths][:, column] % q
-        _add_by_result(out[k], ends.results, lifted)
-        out[k] %= q
-        # Every hand ends, so bust is the denominator less the rest.
-        out[k, 0] = (tails[k, 0, column] - out[k, 1:].sum(axis=0)) % q
-    return out
+    folds = float_inputs(rules, bonus).folds  # the fold arrays, kept per rules
+    outcomes = len(outcome_labels(rules))
+    return _residues(ends, folds, counts, np.array(primes, dtype=np.int64), outcomes)
 
 
-def _residues_compiled(
-    compiled: ModuleType,
-    shape: tuple[int, int, int],
+def _residues(
     ends: DealerEnds,
+    folds: tuple[FoldArrays, ...],
     counts: IntArray,
     primes: IntArray,
+    outcomes: int,
 ) -> IntArray:
-    """:func:`dealer_residues` on the compiled kernel: the folds, then the tail, in C.
+    """:func:`dealer_residues`: the modular folds, then the tail.
 
     Each prime's fold writes its sums (shoe group, pair) straight into one array that the
-    tail reads as it is; the falling factorials modulo each prime come from
-    :func:`_falling_modulo`, without Python's big integers.
+    tail reads as it is (the steps made once for every prime); the falling factorials
+    modulo each prime come from :func:`_falling_modulo`, without Python's big integers.
     """
     groups = _shoe_groups(counts)
+    steps = _steps(folds, groups)
     rows = max((int(f.drawn.max(initial=0)) for f in ends.folds), default=0) + 1
     tables = _falling_modulo(rows, int(counts.max(initial=0)), tuple(primes.tolist()))
     width = groups.bounds[-1][-1] if groups.bounds else 1
     sums = np.empty((len(primes), width, len(ends.final)), dtype=np.int64)
     for k, q in enumerate(primes.tolist()):
-        kernel.fold(compiled, ends, groups, tables[k], q, sums[k])
-    sizes = _distinct_sizes(counts.sum(axis=1))
-    return kernel.dealer_residues(compiled, shape, sums, groups.final, ends, sizes, primes)
+        kernel.fold(sums[k], ends.ways % q, steps, tables[k], ends.final, q)
+    distinct, column = _distinct_sizes(counts.sum(axis=1))
+    out = np.empty((len(primes), outcomes, len(counts)), dtype=np.int64)
+    kernel.dealer_residues(
+        out,
+        sums,
+        groups.final,
+        ends.lengths,
+        ends.results,
+        distinct,
+        column,
+        primes,
+        ends.depth,
+    )
+    return out
 
 
 @lru_cache(maxsize=32)
 def _falling_modulo(rows: int, top: int, primes: tuple[int, ...]) -> IntArray:
-    """:func:`_falling_table` modulo each prime (first axis), row by row in int64.
+    """:func:`_falling_floats`' integers modulo each prime (first axis), row by row in int64.
 
     ``fall(n, d) = fall(n, d - 1) (n - d + 1)``: each row is the last times a factor below
     2**16, reduced, so every entry is the same residue as the big integer's.

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache, lru_cache, wraps
+from itertools import accumulate
 from typing import Concatenate, NamedTuple, ParamSpec, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from solver.exact import kernel
 from solver.model.cards import ValueCounts
 from solver.model.hands import (
     add_card,
@@ -231,22 +233,6 @@ class DealerEnds(NamedTuple):
     depth: int
 
 
-def _merge(
-    codes: IntArray, counts: IntArray, *alike: IntArray
-) -> tuple[IntArray, IntArray, list[IntArray]]:
-    """Distinct ``codes`` in order, the sum of ``counts`` for each, and ``alike`` taken once.
-
-    ``alike`` are arrays equal wherever the codes are (a hand's total, say).
-    """
-    order = np.argsort(codes, kind="stable")
-    codes = codes[order]
-    first = np.ones(len(codes), dtype=bool)
-    first[1:] = codes[1:] != codes[:-1]
-    starts = np.flatnonzero(first)
-    sums = np.add.reduceat(counts[order], starts) if len(starts) else counts[:0]
-    return codes[starts], sums, [a[order[starts]] for a in alike]
-
-
 @_per_dealer_rules()
 def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
     """List (once per rules and Bonus card) the dealer's final non-busting hands."""
@@ -256,6 +242,11 @@ def dealer_ends(rules: Rules, bonus: int) -> DealerEnds:
 
 @_per_dealer_rules()
 def final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
+    """:func:`draw_final_hands`, once per rules the dealer's play reads."""
+    return draw_final_hands(rules)
+
+
+def draw_final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
     """For each Bonus card value: the final hands' codes (sorted), their drawing orders, and
     the most cards any of them holds (the tree's depth).
 
@@ -264,17 +255,6 @@ def final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
     length are arrays, for the ten Bonus cards at once: each draws every value at once,
     and equal codes merge (while drawing, the Bonus card is a digit above ``D_1``).
     """
-    top = 32**10
-    place = np.array([32 ** (10 - v) for v in range(1, 11)], dtype=np.int64)
-    values = np.arange(1, 11, dtype=np.int64)
-    bonus = np.arange(10, dtype=np.int64)  # the Bonus card's value less one
-    code = bonus * top
-    orders = np.ones(10, dtype=np.int64)  # drawing orders reaching the hand
-    hard = np.zeros(10, dtype=np.int64)
-    ace = np.zeros(10, dtype=np.int64)
-    ends: list[IntArray] = []
-    end_orders: list[IntArray] = []
-    end_bonus: list[IntArray] = []
     # outcomes[bonus - 1, min(cards, 3), hard, ace]: the result index, -1 while the dealer
     # draws (bust is 0).  Only a hand of one or two cards can be a natural, so longer hands
     # share one table.
@@ -286,80 +266,58 @@ def final_hands(rules: Rules) -> tuple[tuple[IntArray, IntArray, int], ...]:
                 for a in (False, True):
                     final = _final(rules, b, h, a, cards)
                     outcomes[b - 1, cards, h, int(a)] = -1 if final is None else final
-    depth = 0
-    while len(code):
-        depth += 1
-        child = (code[:, None] + place[None, :]).reshape(-1)
-        child_hard = (hard[:, None] + values[None, :]).reshape(-1)
-        child_ace = (ace[:, None] | (values == 1)[None, :]).reshape(-1)
-        child_orders = np.repeat(orders, 10)
-        child_bonus = np.repeat(bonus, 10)
-        final = outcomes[child_bonus, min(depth, 3), child_hard, child_ace]
-        ended = final > 0  # bust is 1 minus the rest: not carried
-        ends.append(child[ended] % top + (final[ended] * 32 + depth) * top)
-        end_orders.append(child_orders[ended])
-        end_bonus.append(child_bonus[ended])
-        going = final < 0
-        code, orders, (hard, ace, bonus) = _merge(
-            child[going],
-            child_orders[going],
-            child_hard[going],
-            child_ace[going],
-            child_bonus[going],
-        )
-    every, every_orders, of = (
-        np.concatenate(ends),
-        np.concatenate(end_orders),
-        np.concatenate(end_bonus),
+    room = FINAL_HANDS_ROOM
+    while True:  # (more room where the rules' dealer ends on more hands)
+        codes, ways = np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)
+        starts, depths = np.empty(11, dtype=np.int64), np.empty(10, dtype=np.int64)
+        if kernel.final_hands(outcomes, codes, ways, starts, depths) >= 0:
+            break
+        room *= 4
+    edges = starts.tolist()
+    return tuple(
+        (codes[edges[b] : edges[b + 1]].copy(), ways[edges[b] : edges[b + 1]].copy(), depth)
+        for b, depth in enumerate(depths.tolist())
     )
-    found: list[tuple[IntArray, IntArray, int]] = []
-    for b in range(10):
-        codes, ways, _ = _merge(every[of == b], every_orders[of == b])
-        # An ace never busts a hand that draws, so the deepest level has final hands.
-        found.append((codes, ways, int((codes // top % 32).max(initial=0))))
-    return tuple(found)
+
+
+#: The final hands (for the ten Bonus cards together) :func:`final_hands` makes room for
+#: at first: the most any rules' dealer has is about 14,000.
+FINAL_HANDS_ROOM = 1 << 15
 
 
 def _ends_of(codes: IntArray, ways: IntArray, depth: int) -> DealerEnds:
     """:class:`DealerEnds` of the final hands with these (sorted) codes and drawing orders."""
-    keys = (codes[:, None] >> (5 * np.arange(11, -1, -1))[None, :]) & 31
-    # Codes are sorted, so hands sharing the first w keys are neighbours: a hand starts a
-    # new prefix of width w when its first key differing from the hand before is among them.
-    differs = np.ones((len(keys), 13), dtype=bool)
-    differs[1:, :12] = keys[1:] != keys[:-1]
-    first_change = differs.argmax(axis=1)
-    prefix = [np.cumsum(first_change < w) - 1 for w in range(13)]  # prefix[w]: its number
-    folds: list[Fold] = []
-    place_in = np.arange(len(keys))  # where each hand of this stage is among the columns
-    for width in range(12, 2, -1):  # fold values 10, 9, ..., 1 (key columns 11 down to 2)
-        starts = np.flatnonzero(first_change < width)  # one hand of each row of this stage
-        drawn = keys[starts, width - 1]
-        target = prefix[width - 1][starts]
-        merged = np.bincount(target)
-        # The next stage's hands, those merging most hands first.
-        place_out = np.empty(len(merged), dtype=np.int64)
-        place_out[np.argsort(-merged, kind="stable")] = np.arange(len(merged))
-        # Hands of one target are neighbours, fewest cards of the value first.
-        rank = np.arange(len(target)) - np.searchsorted(target, target)
-        order = np.lexsort((place_out[target], rank))
-        widths = np.bincount(rank)
-        folds.append(
-            Fold(
-                order=place_in[order],
-                drawn=drawn[order],
-                starts=tuple((np.cumsum(widths) - widths).tolist()),
-                widths=tuple(widths.tolist()),
-                size=len(merged),
-            )
+    n = len(codes)
+    order, drawn, widths = (np.empty((10, n), dtype=np.int64) for _ in range(3))
+    stages = np.empty((10, 3), dtype=np.int64)
+    final, results, lengths = (np.empty(n, dtype=np.int64) for _ in range(3))
+    finals = kernel.dealer_ends(
+        np.ascontiguousarray(codes, dtype=np.int64),
+        order,
+        drawn,
+        widths,
+        stages,
+        final,
+        results,
+        lengths,
+    )
+    counted = widths.tolist()
+    folds = tuple(
+        Fold(
+            order=order[f, :columns],  # rows of the kernel's arrays, each contiguous
+            drawn=drawn[f, :columns],
+            starts=tuple(accumulate(counted[f][: ranks - 1], initial=0)) if ranks else (),
+            widths=tuple(counted[f][:ranks]),
+            size=size,
         )
-        place_in = place_out
-    last = first_change < 2
+        for f, (columns, ranks, size) in enumerate(stages.tolist())
+    )
     return DealerEnds(
         ways=ways,
-        folds=tuple(folds),
-        results=np.ascontiguousarray(keys[last, 0]),
-        lengths=np.ascontiguousarray(keys[last, 1]),
-        final=place_in,
+        folds=folds,
+        results=results[:finals],
+        lengths=lengths[:finals],
+        final=final[:finals],
         depth=depth,
     )
 

@@ -73,6 +73,7 @@ def round_table(lines: Iterable[tuple[Fraction, Number]]) -> RoundTable:
         k = int(net / step)
         index[k] = index.get(k, 0) + p
     lowest, highest = min(index), max(index)
+    _check_span(highest - lowest + 1, step)  # before the lattice is walked
     total = sum(index.values())
     if exact:
         denominator = math.lcm(*(Fraction(p).denominator for p in index.values()))
@@ -161,7 +162,24 @@ def trim_ends(v: Floats, offset: int) -> tuple[Floats, int, float]:
     return v[first : last + 1].copy(), offset + first, dropped
 
 
-def _check_points(points: int, rounds: int) -> None:
+def _check_span(points: int, step: Fraction) -> None:
+    """Refuse a round whose nets span more than :data:`MAX_POINTS` points of their lattice.
+
+    >>> _check_span(10**12, Fraction(1, 988_946_617_599_199))
+    Traceback (most recent call last):
+    ...
+    solver.model.errors.SessionError: the round's results lie on a lattice of 1,000,000,000,000 points (step 1/988946617599199): more than 16,777,216, too fine for a session's distribution; use pays with smaller denominators (e.g. 1/20 rather than 1/9973)
+    """  # noqa: E501
+    if points > MAX_POINTS:
+        shown = str(step) if len(str(step)) <= 40 else f"about {float(step):.3g}"
+        raise SessionError(
+            f"the round's results lie on a lattice of {points:,} points (step {shown}): more "
+            f"than {MAX_POINTS:,}, too fine for a session's distribution; use pays with "
+            "smaller denominators (e.g. 1/20 rather than 1/9973)"
+        )
+
+
+def check_points(points: int, rounds: int) -> None:
     """Refuse a convolution of more than :data:`MAX_POINTS` lattice points."""
     if points > MAX_POINTS:
         raise SessionError(
@@ -183,14 +201,14 @@ def float_power(table: RoundTable, rounds: int) -> tuple[Floats, int, float]:
             if result is None:
                 result, at, error = base.copy(), base_at, base_error
             else:
-                _check_points(len(result) + len(base) - 1, rounds)
+                check_points(len(result) + len(base) - 1, rounds)
                 product, rounding = fft_convolve(result, base)
                 error = error + base_error + error * base_error + rounding
                 result, at, dropped = trim_ends(product, at + base_at)
                 error += dropped
         n >>= 1
         if n:
-            _check_points(2 * len(base) - 1, rounds)
+            check_points(2 * len(base) - 1, rounds)
             square, rounding = fft_convolve(base, base)
             base_error = 2 * base_error + base_error**2 + rounding
             base, base_at, dropped = trim_ends(square, 2 * base_at)

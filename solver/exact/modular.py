@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.exact import kernel
+from solver.exact._numpy_modular import garner_digits
 
 IntArray = npt.NDArray[np.int64]
 
@@ -79,18 +80,6 @@ def primes_above(bound: int) -> list[int]:
     return primes
 
 
-def _garner_digits(residues: IntArray, primes: Sequence[int]) -> list[IntArray]:
-    """Mixed-radix digits ``a_i < p_i`` of the integers with these residues."""
-    digits: list[IntArray] = []
-    for i, prime in enumerate(primes):
-        digit = residues[i] % prime
-        for j in range(i):
-            inverse = pow(primes[j], -1, prime)
-            digit = (digit - digits[j]) % prime * inverse % prime
-        digits.append(digit)
-    return digits
-
-
 def rebuild(residues: IntArray, primes: Sequence[int]) -> npt.NDArray[np.object_]:
     """Integers (as Python ints) from their residues, one prime each along the first axis.
 
@@ -99,7 +88,7 @@ def rebuild(residues: IntArray, primes: Sequence[int]) -> npt.NDArray[np.object_
     ``x = a_0 + p_0 (a_1 + p_1 (a_2 + ...))`` with digits ``a_i < p_i``; the digits are
     found in int64 arithmetic and only the final Horner sum uses Python integers.
     """
-    digits = _garner_digits(residues, primes)
+    digits = garner_digits(residues, primes)
     # Pairs of digits still fit in int64: halve the steps done in Python integers.
     radices: list[int] = []
     pairs: list[IntArray] = []
@@ -149,16 +138,15 @@ def extend(residues: IntArray, primes: Sequence[int], more: Sequence[int]) -> In
     """The integers of :func:`rebuild` modulo other primes, without building them.
 
     Each integer is ``a_0 + p_0 (a_1 + p_1 (a_2 + ...))`` in Garner's digits, which are
-    then summed modulo each new prime in int64 (in C on the compiled kernel).
+    then summed modulo each new prime.
     """
-    compiled = kernel.native()
-    if compiled is not None and len(primes):
-        return kernel.extend(compiled, residues, np.array(primes), np.array(more, dtype=np.int64))
-    digits = _garner_digits(residues, primes)
     out = np.empty((len(more), *residues.shape[1:]), dtype=np.int64)
-    for k, prime in enumerate(more):
-        value = digits[-1] % prime
-        for i in range(len(primes) - 2, -1, -1):
-            value = (value * (primes[i] % prime) + digits[i]) % prime
-        out[k] = value
+    if not len(more):
+        return out
+    kernel.extend(
+        out,
+        np.ascontiguousarray(residues, dtype=np.int64),
+        np.array(primes, dtype=np.int64),
+        np.array(more, dtype=np.int64),
+    )
     return out

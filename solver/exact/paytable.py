@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import ProgressCallback, round_lines_for, solve_game
+from solver.model.checks import shown
 from solver.model.errors import DesignError, RulesError
 from solver.model.numbers import percent
 from solver.model.outcomes import as_outcome
@@ -326,9 +327,9 @@ def search_paytables(
     the band's last pays form one interval, found directly rather than by trying each.
     """
     if not 1 <= max_pay <= MAX_SEARCH_PAY:
-        raise DesignError(f"max pay {max_pay} is out of range: use 1 to {MAX_SEARCH_PAY}")
+        raise DesignError(f"max pay {shown(max_pay)} is out of range: use 1 to {MAX_SEARCH_PAY}")
     if not 1 <= top <= MAX_TOP:
-        raise DesignError(f"top {top} is out of range: use 1 to {MAX_TOP}")
+        raise DesignError(f"top {shown(top)} is out of range: use 1 to {MAX_TOP}")
     leading = len(model.tiers) - 1
     steps = math.comb(max_pay + leading - 1, leading)
     if steps > MAX_SEARCH_RUNS:

@@ -16,9 +16,11 @@ a hit is a plain integer sum and a decision a plain integer comparison.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -28,18 +30,22 @@ from solver.exact.dealer import (
     dealer_probabilities,
     dealer_residues,
     exact_dealer,
+    falling_floats,
     fast_path_fits,
+    float_inputs,
 )
 from solver.exact.dealer_hands import dealer_ends
-from solver.exact.modular import extend, padded_falling, primes_above, rebuild
+from solver.exact.modular import extend, padded_falling, primes_above
 from solver.exact.player_hands import (
-    LOSE,
-    PUSH,
-    WIN,
+    MOST_CARDS,
     HandSpace,
+    checked_roots,
     hand_space,
     showdown_classes,
     showdown_tables,
+    space_outputs,
+    universe,
+    universe_most,
 )
 from solver.exact.values import (
     ExactOutcomes,
@@ -107,61 +113,35 @@ class PlayerSolution:
 
 
 def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
-    """Optimal play with float arithmetic, vectorised over hands of equal size."""
+    """Optimal play with float arithmetic: standing's sums by showdown class, then the
+    backward induction by hand size, in one kernel call after the dealer's."""
     n = len(space.hands)
     dealer = dealer_probabilities(rules, space.bonus, space.draws)
-    compiled = kernel.native()
-    if compiled is not None:
-        tables = showdown_tables(rules, space.bonus)
-        stand_vec, stand, hit, hitting, played = kernel.solve_hands(compiled, space, dealer, tables)
-        return PlayerSolution(
-            rules,
-            space,
-            FloatValues(stand),
-            FloatValues(hit),
-            tuple(hitting.tolist()),
-            FloatOutcomes(played[:n]),
-        )
-    classes = showdown_classes(rules, space)
-    stand_vec = np.stack([(dealer * (classes == k)).sum(axis=1) for k in (WIN, PUSH, LOSE)], 1)
-    stand = stand_vec[:, WIN] - stand_vec[:, LOSE]
-    # Hands renumbered by size, so that each size is one slice (no gather or scatter).
-    # Sizes are below 22: as bytes, numpy's stable sort is a radix sort (the same order).
-    by_size = np.argsort(space.sizes.astype(np.int8), kind="stable")
-    place = np.empty(n + 1, dtype=np.int64)
-    place[by_size] = np.arange(n)
-    place[n] = n  # the busted hand
-    # np.take rather than [by_size]: numpy's fancy indexing of rows is many times slower.
-    kids = np.take(place, np.take(space.children, by_size, axis=0))
-    left = sum(space.shoe) - space.sizes[by_size]
-    chances = np.take(space.draws, by_size, axis=0) / np.maximum(left, 1)[:, None]  # each value
-    stand_sorted = stand[by_size]
-    stand_vec_sorted = np.take(stand_vec, by_size, axis=0)
-    top = int(space.sizes.max(initial=0))  # no hands (no roots): an empty solution
-    ends = np.searchsorted(space.sizes[by_size], np.arange(top + 2)).tolist()
-    hit = np.zeros(n)
-    hitting = np.zeros(n, dtype=bool)
-    played = np.zeros((n + 1, 3))
-    played[n] = (0.0, 0.0, 1.0)  # the busted hand
-    value = np.zeros(n + 1)
-    value[n] = -1.0
-    for size in range(len(ends) - 2, 0, -1):
-        rows = slice(ends[size], ends[size + 1])
-        weights = chances[rows]
-        children = kids[rows]
-        hit[rows] = (weights * value[children]).sum(axis=1)
-        hit_vec = np.einsum("rv,rvk->rk", weights, played[children])
-        choose = hitting[rows] = hit[rows] > stand_sorted[rows]
-        value[rows] = np.where(choose, hit[rows], stand_sorted[rows])
-        played[rows] = np.where(choose[:, None], hit_vec, stand_vec_sorted[rows])
-    back = place[:n]
+    stand_vec, stand, hit = np.empty((n, 3)), np.empty(n), np.empty(n)
+    hitting = np.empty(n, dtype=np.int64)
+    played, value = np.empty((n + 1, 3)), np.empty(n + 1)
+    kernel.solve_hands(
+        dealer,
+        space.hands,
+        space.children,
+        space.draws,
+        space.sizes,
+        *showdown_tables(rules, space.bonus),
+        sum(space.shoe),
+        stand_vec,
+        stand,
+        hit,
+        hitting,
+        played,
+        value,
+    )
     return PlayerSolution(
         rules,
         space,
         FloatValues(stand),
-        FloatValues(hit[back]),
-        tuple(hitting[back].tolist()),
-        FloatOutcomes(np.take(played, back, axis=0)),
+        FloatValues(hit),
+        tuple(hitting.astype(bool).tolist()),
+        FloatOutcomes(played[:n]),
     )
 
 
@@ -189,10 +169,9 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
     carried modulo primes whose product exceeds ``2 * D(0)``, so it is rebuilt exactly.
     A decision compares two numerators: it is read from the float values alongside,
     except where those are within :data:`TIE_TOLERANCE`, where both numerators are
-    rebuilt and compared exactly (on the compiled kernel, by their Garner digits).  Float
-    error is below 1e-14, far inside the tolerance, so every decision is the exact one
-    whichever way the floats are made (on the compiled kernel, standing's come from its
-    numerators rather than from the float dealer's).
+    compared exactly by their Garner digits.  The floats come from the numerators
+    themselves (hitting's averaged as a float solve averages them), their error below
+    1e-14, far inside the tolerance, so every decision is the exact one.
     """
     total = sum(space.shoe)
     depth = dealer_ends(rules, space.bonus).depth
@@ -200,7 +179,6 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
     denominator = [padded_falling(total - m, top - m) for m in range(top + 1)]
     primes = primes_above(denominator[0])
     p = np.array(primes, dtype=np.int64)
-    pk = p[:, None]
     # Standing: the dealer's counts (over falling(N - m, depth)) summed by class, lifted.
     # They need fewer primes than the player's values: extend them to the rest.
     few = primes_above(padded_falling(int((total - space.sizes).max()), depth))
@@ -210,26 +188,30 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
         [padded_falling(total - m - depth, top - m - depth) for m in range(top + 1)], p
     )[:, space.sizes]
     bust_lift = _residues(denominator, p)
-    compiled = kernel.native()
-    if compiled is not None:
-        # The sums by class, below the few primes' product as the counts are, extended
-        # (three columns, not every result's) and lifted in C: the same residues.  The
-        # float values of standing come from them too (no float fold): every decision
-        # is still the exact one.
-        f = np.array(few, dtype=np.int64)
-        sums = kernel.stand_modular(compiled, dealer, classes, np.ones_like(lift[: len(f)]), f)
-        sums = np.concatenate([sums, extend(sums, few, primes[len(few) :])])
-        scale = np.array([float(d) for d in denominator])
-        table, hitting = kernel.player_exact(
-            compiled, space, (sums, lift, scale), bust_lift, p, TIE_TOLERANCE
-        )
-    else:
-        dealer = np.concatenate([dealer, extend(dealer, few, primes[len(few) :])])
-        by_class = [(dealer * np.equal(classes.T, k)[None]).sum(axis=1) for k in (WIN, PUSH, LOSE)]
-        stand = np.stack([c % pk * lift % pk for c in by_class], axis=2)  # (prime, hand, w/p/l)
-        chances = dealer_probabilities(rules, space.bonus, space.draws)
-        win, lose = ((chances * (classes == k)).sum(axis=1) for k in (WIN, LOSE))
-        table, hitting = _pass_modular(space, (stand, win - lose), bust_lift, primes)
+    # The sums by class, below the few primes' product as the counts are, extended
+    # (three columns, not every result's) and lifted in the pass.  The float values that
+    # pick each play come from the numerators too: every decision is the exact one.
+    f = np.array(few, dtype=np.int64)
+    sums = np.empty((len(f), len(space.hands), 3), dtype=np.int64)
+    kernel.stand_modular(sums, dealer, classes, np.ones((len(f), len(space.hands)), np.int64), f)
+    sums = np.concatenate([sums, extend(sums, few, primes[len(few) :])])
+    n = len(space.hands)
+    table = np.empty((len(primes), n, 5), dtype=np.int64)
+    hitting = np.empty(n, dtype=np.int64)
+    kernel.player_exact(
+        table,
+        hitting,
+        space.sizes,
+        space.draws,
+        space.children,
+        total - space.sizes,
+        sums,
+        np.ascontiguousarray(lift),
+        bust_lift,
+        np.array([float(d) for d in denominator]),
+        p,
+        TIE_TOLERANCE,
+    )
     denominators = [denominator[m] for m in space.sizes.tolist()]
     numerators = Numerators(
         table,
@@ -241,55 +223,9 @@ def solve_exact_modular(rules: Rules, space: HandSpace) -> PlayerSolution:
         space,
         ExactValues(numerators.column(0), denominators),
         ExactValues(numerators.column(1), denominators),
-        tuple(hitting.tolist()),
+        tuple(hitting.astype(bool).tolist()),
         ExactOutcomes([numerators.column(c) for c in (2, 3, 4)], denominators),
     )
-
-
-def _pass_modular(
-    space: HandSpace,
-    standing: tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]],
-    bust_lift: npt.NDArray[np.int64],
-    primes: Sequence[int],
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-    """:func:`solve_exact_modular`'s backward pass on numpy, a hand size at a time.
-
-    ``standing`` holds standing's residues (prime, hand, w/p/l) and float values,
-    ``bust_lift`` each ``D(m)`` modulo each prime.  Returns the numerators (prime, hand,
-    (standing's net, hitting's net, played win, push, lose)) and whether each hand hits.
-    """
-    stand, stand_float = standing
-    n = len(space.hands)
-    pk = np.array(primes, dtype=np.int64)[:, None]
-    played = np.zeros((len(primes), n + 1, 3), dtype=np.int64)
-    hit = np.zeros((len(primes), n, 3), dtype=np.int64)
-    value = np.zeros(n + 1)
-    value[n] = -1.0
-    hitting = np.zeros(n, dtype=bool)
-    left = sum(space.shoe) - space.sizes
-    for size in range(int(space.sizes.max()), 0, -1):
-        rows = np.flatnonzero(space.sizes == size)
-        played[:, n] = 0
-        played[:, n, LOSE] = bust_lift[:, size + 1]  # a busted hand loses, over D(size + 1)
-        kids = space.children[rows]
-        draws = space.draws[rows]
-        hit[:, rows] = np.einsum("rv,prvk->prk", draws, played[:, kids]) % pk[:, :, None]
-        hit_float = (draws * value[kids]).sum(axis=1) / left[rows]
-        choose = hit_float > stand_float[rows]
-        close = np.flatnonzero(np.abs(hit_float - stand_float[rows]) < TIE_TOLERANCE)
-        if len(close):
-            picked = rows[close]
-            margins = np.stack([hit[:, picked], stand[:, picked]], axis=1)  # (p, 2, r, 3)
-            exact = rebuild(margins, primes)
-            for j, (h, s) in enumerate(zip(exact[0], exact[1], strict=True)):
-                choose[close[j]] = h[WIN] - h[LOSE] > s[WIN] - s[LOSE]
-        hitting[rows] = choose
-        played[:, rows] = np.where(choose[None, :, None], hit[:, rows], stand[:, rows])
-        value[rows] = np.where(choose, hit_float, stand_float[rows])
-    # Net values are signed: shift them by D(m) so that every rebuilt integer is in range.
-    shift = bust_lift[:, space.sizes]
-    nets = [(v[:, :, WIN] - v[:, :, LOSE] + shift) % pk for v in (stand, hit)]
-    return np.stack([*nets, *np.moveaxis(played[:, :n], 2, 0)], axis=2), hitting
 
 
 def solve_exact_plain(rules: Rules, space: HandSpace) -> PlayerSolution:
@@ -346,9 +282,106 @@ def solve_exact_plain(rules: Rules, space: HandSpace) -> PlayerSolution:
     return PlayerSolution(rules, space, tuple(stand), tuple(hit), tuple(hitting), tuple(outcomes))
 
 
+class ShoeGroupArrays(NamedTuple):
+    """The shoe groups of a hand space's shoes as the kernels' one-call solve takes them
+    (``kernel.solve_float``): each level's parents, held counts and bounds (rows of the
+    universe's length), each shoe's last group and each level's (groups, distinct counts)."""
+
+    parents: npt.NDArray[np.int64]
+    held: npt.NDArray[np.int64]
+    bounds: npt.NDArray[np.int64]
+    group: npt.NDArray[np.int64]
+    sizes: npt.NDArray[np.int64]
+
+    @classmethod
+    def empty(cls, u: int) -> ShoeGroupArrays:
+        """Arrays for a universe of ``u`` hands, for the kernel to fill."""
+        parents, held = np.empty((10, u), dtype=np.int64), np.empty((10, u), dtype=np.int64)
+        bounds, group = np.empty((10, u + 1), dtype=np.int64), np.empty(u, dtype=np.int64)
+        return cls(parents, held, bounds, group, np.empty((10, 2), dtype=np.int64))
+
+
+#: The shoe groups of the last few hand spaces solved, by their hands (a game's ten Bonus
+#: cards share one; the kernels read them rather than group the same shoes again).
+_GROUPS: dict[bytes, ShoeGroupArrays] = {}
+_GROUPS_LOCK = threading.Lock()
+GROUPS_KEPT = 16
+
+
 def solve_player(
     rules: Rules, bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts], exact: bool = False
 ) -> PlayerSolution:
-    """Optimal play for every hand reachable from ``roots`` (cards by value, Bonus card out)."""
-    space = hand_space(bonus, shoe, roots)
-    return solve_exact(rules, space) if exact else solve_float(rules, space)
+    """Optimal play for every hand reachable from ``roots`` (cards by value, Bonus card out).
+
+    A float solve is one kernel call (:func:`solve_float_shoe`) where every shoe the dealer
+    draws from holds its deepest hand, as :func:`hand_space` and :func:`solve_float` would
+    give it.
+    """
+    if exact:
+        return solve_exact(rules, hand_space(bonus, shoe, roots))
+    if sum(shoe) - MOST_CARDS < dealer_ends(rules, bonus).depth:
+        return solve_float(rules, hand_space(bonus, shoe, roots))
+    return solve_float_shoe(rules, bonus, shoe, roots)
+
+
+def solve_float_shoe(
+    rules: Rules, bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]
+) -> PlayerSolution:
+    """:func:`hand_space`, then :func:`solve_float`, in one kernel call: the hands, the
+    dealer's distributions for their shoes and the player's pass, with no Python between.
+    Every shoe left once a hand is out must hold the dealer's deepest hand."""
+    limit, root_array = checked_roots(shoe, roots)
+    inputs = float_inputs(rules, bonus)
+    table = falling_floats(inputs.depth, int(limit.max()))
+    hands, keys, children, draws, sizes, _ = space_outputs()
+    u = len(keys)
+    stand, hit, hitting = np.empty(u), np.empty(u), np.empty(u, dtype=np.int64)
+    played = np.empty((u + 1, 3))
+    # The shoe groups depend on the hands only: the hands that fit in the shoe (no universe
+    # hand holds more of a value than universe_most) and hold a root.
+    key = np.minimum(limit, universe_most()).tobytes() + root_array.tobytes()
+    groups = _GROUPS.get(key)
+    grouped = groups is not None
+    if groups is None:
+        groups = ShoeGroupArrays.empty(u)
+    n = kernel.solve_float(
+        *universe(),
+        limit,
+        root_array,
+        inputs.ways,
+        inputs.folds,
+        inputs.take,
+        table,
+        inputs.lengths,
+        inputs.wide,
+        inputs.starts,
+        inputs.results,
+        inputs.width,
+        *showdown_tables(rules, bonus),
+        inputs.depth,
+        *groups,
+        int(grouped),
+        hands,
+        keys,
+        children,
+        draws,
+        sizes,
+        stand,
+        hit,
+        hitting,
+        played,
+    )
+    if not grouped:  # kept for later solves (the kernel writes them only when not grouped)
+        with _GROUPS_LOCK:  # a game's threads solve its Bonus cards side by side
+            _GROUPS[key] = groups
+            while len(_GROUPS) > GROUPS_KEPT:
+                del _GROUPS[next(iter(_GROUPS))]
+    space = HandSpace(bonus, shoe, hands[:n], keys[:n], children[:n], draws[:n], sizes[:n])
+    return PlayerSolution(
+        rules,
+        space,
+        FloatValues(stand[:n]),
+        FloatValues(hit[:n]),
+        tuple(hitting[:n].astype(bool).tolist()),
+        FloatOutcomes(played[:n]),
+    )

@@ -77,6 +77,18 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
     A hand is reachable when it contains a root, fits in the shoe and has not busted:
     drawing its extra cards one by one never passes through a busted hand.
     """
+    limit, root_array = checked_roots(shoe, roots)
+    outputs = space_outputs()
+    n = kernel.hand_space(*universe(), limit, root_array, *outputs)
+    hands, keys, children, draws, sizes, _ = outputs
+    return HandSpace(bonus, shoe, hands[:n], keys[:n], children[:n], draws[:n], sizes[:n])
+
+
+def checked_roots(
+    shoe: ValueCounts, roots: Iterable[ValueCounts]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The shoe and the root hands as the kernels take them (rows of ten counts), checked:
+    :class:`HandError` for a root the shoe cannot deal or one that has busted."""
     root_array = np.array(list(roots), dtype=np.int64).reshape(-1, 10)
     limit = np.array(shoe, dtype=np.int64)
     short = (root_array > limit).any(axis=1)
@@ -87,32 +99,34 @@ def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> H
         if bool(short.flat[first]):
             raise HandError(f"hand {named} needs cards the shoe does not hold")
         raise HandError(f"hand {named} has busted: nothing to decide")
-    compiled = kernel.native()
-    if compiled is not None:
-        keys, sizes = _universe_keys_and_sizes()
-        tables = (all_hands(), _children_in_universe(), keys, sizes)
-        found = kernel.hand_space(compiled, tables, limit, root_array)
-        hands, keys, children, draws, sizes = found
-        return HandSpace(bonus, shoe, hands, keys, children, draws, sizes)
-    universe = all_hands()
-    fits = (universe <= limit).all(axis=1)
-    # A one-card root is contained in every hand holding its value: those in one test.
-    single = root_array.sum(axis=1) == 1
-    contains = (universe[:, root_array[single].argmax(axis=1)] > 0).any(axis=1)
-    for root in root_array[~single]:
-        held = np.flatnonzero(root)  # only the values the root holds can fall short
-        contains |= (universe[:, held] >= root[held]).all(axis=1)
-    chosen = np.flatnonzero(fits & contains)
-    # np.take rather than [chosen]: numpy's fancy indexing of rows is many times slower.
-    hands = np.take(universe, chosen, axis=0)
-    n = len(hands)
-    # Children found once among all hands, then renumbered: a hand not chosen is n.
-    position = np.full(len(universe) + 1, n, dtype=np.int64)
-    position[chosen] = np.arange(n)
-    children = np.take(position, np.take(_children_in_universe(), chosen, axis=0))
-    draws = limit[None, :] - hands
+    return limit, root_array
+
+
+Ints = npt.NDArray[np.int64]
+
+
+def universe() -> tuple[Ints, Ints, Ints, Ints]:
+    """Every hand (:func:`all_hands`), its children there, keys and sizes: the kernels'
+    universe of hands."""
     keys, sizes = _universe_keys_and_sizes()
-    return HandSpace(bonus, shoe, hands, keys[chosen], children, draws, sizes[chosen])
+    return all_hands(), _children_in_universe(), keys, sizes
+
+
+@cache
+def universe_most() -> Ints:
+    """The most cards of each value any hand of :func:`all_hands` holds (read-only)."""
+    most: Ints = all_hands().max(axis=0)
+    most.flags.writeable = False
+    return most
+
+
+def space_outputs() -> tuple[Ints, Ints, Ints, Ints, Ints, Ints]:
+    """Arrays for a hand space found among :func:`universe`: hands, keys, children, draws,
+    sizes (the universe's rows) and each universe hand's place (one more)."""
+    u = len(all_hands())
+    hands, children, draws = (np.empty((u, 10), dtype=np.int64) for _ in range(3))
+    keys, sizes = np.empty(u, dtype=np.int64), np.empty(u, dtype=np.int64)
+    return hands, keys, children, draws, sizes, np.empty(u + 1, dtype=np.int64)
 
 
 @cache
@@ -157,7 +171,7 @@ ShowdownTables = tuple[
 
 @lru_cache(maxsize=64)
 def showdown_tables(rules: Rules, bonus: int) -> ShowdownTables:
-    """:func:`showdown_classes`' rule as tables, for the compiled kernel (read-only).
+    """:func:`showdown_classes`' rule as tables, for the kernels' float solve (read-only).
 
     By (hard total, holds an ace): the best total and whether own cards alone make 21;
     by cards in the 21: whether a dealer natural beats it; by dealer result: its code

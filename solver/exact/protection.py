@@ -29,7 +29,6 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import pairwise
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -37,6 +36,7 @@ import numpy.typing as npt
 
 from solver.exact.bonus import analyse_bonus
 from solver.exact.chart import best_chart, stored_chart
+from solver.exact.count_search import search_count
 from solver.exact.game import solutions_of, solve_game
 from solver.exact.player import PlayerSolution
 from solver.model.cards import RANKS, SUITS, Card, Rank, Shoe
@@ -428,35 +428,9 @@ def ev_per_true_count(
 
 
 def best_count(effects: Mapping[str, Fraction | float], level: int) -> Tags:
-    """The tags of at most ``level`` in size best correlated with ``effects``.
-
-    Tags are the EORs, less their mean, scaled and rounded to whole numbers; every scale at
-    which the rounding changes is tried (the midpoints between them) and the tags with the
-    highest correlation kept (the smallest scale on a tie).
-    """
-    e = _centred({r: Fraction(effects[r]) for r in LABELS})
-    top = max(abs(v) for v in e.values())
-    if top == 0:
-        raise CountError("every rank has the same EOR: no count can follow it")
-    limit = (Fraction(2 * level + 1, 2)) / top  # beyond this some tag exceeds the level
-    breaks = sorted(
-        {Fraction(2 * k + 1, 2) / abs(v) for v in e.values() if v for k in range(level + 1)}
-        | {limit}
-    )
-    best: tuple[float, Tags] | None = None
-    for low, high in pairwise(breaks):
-        if high > limit:
-            break
-        scale = (low + high) / 2
-        tags = {r: round(scale * v) for r, v in e.items()}
-        if len(set(tags.values())) == 1:
-            continue
-        score = betting_correlation(tags, effects)
-        if best is None or score > best[0] + 1e-15:
-            best = (score, tags)
-    if best is None:  # pragma: no cover - the last interval always tags the largest EOR
-        raise CountError(f"no level-{level} count follows these EORs")
-    return best[1]
+    """The tags from ``-level`` to ``level`` best correlated with ``effects``: the true
+    optimum of a complete search (:func:`solver.exact.count_search.search_count`)."""
+    return search_count(effects, level, "").tags
 
 
 def judge_count(name: str, tags: Tags, eor: EffectsOfRemoval[Any]) -> CountSystem:

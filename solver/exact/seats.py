@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from solver.model.cards import RANKS, SUITS, Card, Shoe
-from solver.model.checks import whole_in
+from solver.model.checks import shown, whole_in
 from solver.model.errors import ShoeError, SimulationError
 from solver.model.outcomes import bonus_outcome, bonus_pay
 from solver.model.rules import Rules
@@ -41,7 +41,7 @@ CARD_TYPES: tuple[Card, ...] = tuple(Card(rank, suit) for rank in RANKS for suit
 def check_seats(seats: int) -> int:
     """A number of seats, 1 to :data:`MAX_SEATS`."""
     if not whole_in(seats, 1, MAX_SEATS):
-        raise SimulationError(f"seats {seats!r} is out of range: use 1 to {MAX_SEATS}")
+        raise SimulationError(f"seats {shown(seats)} is out of range: use 1 to {MAX_SEATS}")
     return seats
 
 

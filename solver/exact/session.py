@@ -34,9 +34,15 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Literal
 
-from solver.exact.lattice import Number, convolve_integers, float_power, round_table
+from solver.exact.lattice import (
+    Number,
+    check_points,
+    convolve_integers,
+    float_power,
+    round_table,
+)
 from solver.exact.ruin import ruin_unlimited, ruin_within
-from solver.model.checks import is_whole, whole_in
+from solver.model.checks import is_whole, shown, whole_in
 from solver.model.errors import SessionError
 from solver.model.normal import QUANTILE_LEVELS
 from solver.results.session import (
@@ -69,7 +75,9 @@ def check_rounds(rounds: object) -> int:
     100
     """
     if not whole_in(rounds, 1, MAX_ROUNDS):
-        raise SessionError(f"rounds {rounds!r} must be a whole number from 1 to {MAX_ROUNDS:,}")
+        raise SessionError(
+            f"rounds {shown(rounds)} must be a whole number from 1 to {MAX_ROUNDS:,}"
+        )
     return rounds
 
 
@@ -93,8 +101,8 @@ def parse_bankroll(bankroll: object) -> Fraction:
             value = Fraction(whole + (decimals or ""))
     if value is None or not 0 < value <= MAX_BANKROLL:
         raise SessionError(
-            f"bankroll {bankroll!r} must be a positive number of units up to {MAX_BANKROLL:,}, "
-            "e.g. 100, 12.5 or 25/2"
+            f"bankroll {shown(bankroll)} must be a positive number of units up to "
+            f"{MAX_BANKROLL:,}, e.g. 100, 12.5 or 25/2"
         )
     return value
 
@@ -119,6 +127,7 @@ def distribution(table: RoundTable, rounds: int, method: Method = "fft") -> Dist
                 f"exact fractions go up to {EXACT_MAX_ROUNDS} rounds, not {rounds:,}: "
                 "use the float method"
             )
+        check_points(rounds * (len(table.weights) - 1) + 1, rounds)
         one = list(table.weights)
         weights: list[int] = [1]
         for _ in range(rounds):

@@ -41,7 +41,7 @@ import numpy as np
 from solver.exact.game import solve_game
 from solver.exact.protection import RoundEffects
 from solver.model.cards import RANKS, SUITS, Card
-from solver.model.checks import whole_in
+from solver.model.checks import shown, whole_in
 from solver.model.counts import Tags, rank_label
 from solver.model.errors import ShoeError
 from solver.model.parallel import Backend, parallel_map
@@ -123,14 +123,14 @@ def cards_dealt(rules: Rules, depth: float) -> int:
 def check_samples(samples: int) -> int:
     """A number of states per depth: a whole number from 2 (a spread needs two) up."""
     if not whole_in(samples, 2, MAX_SAMPLES):
-        raise ShoeError(f"samples {samples!r} is invalid: give 2 to {MAX_SAMPLES:,} per depth")
+        raise ShoeError(f"samples {shown(samples)} is invalid: give 2 to {MAX_SAMPLES:,} per depth")
     return samples
 
 
 def check_seed(seed: int) -> int:
     """A seed: a whole number from 0 to 2^128 - 1 (what ``SeedSequence`` takes whole)."""
     if not whole_in(seed, 0, 2**128 - 1):
-        raise ShoeError(f"seed {seed!r} is invalid: give a whole number from 0 to 2^128 - 1")
+        raise ShoeError(f"seed {shown(seed)} is invalid: give a whole number from 0 to 2^128 - 1")
     return seed
 
 

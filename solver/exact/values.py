@@ -225,7 +225,9 @@ class _Floats:
     __slots__ = ("_array", "_reads", "_whole")
 
     def __init__(self, array: npt.ArrayLike) -> None:
-        self._array: npt.NDArray[np.float64] | None = np.array(array, dtype=np.float64)
+        # An array given is kept, not copied (made read-only: the solver hands over fresh
+        # arrays); anything else is made one.
+        self._array: npt.NDArray[np.float64] | None = np.asarray(array, dtype=np.float64)
         self._array.flags.writeable = False
         self._reads = 0
         self._whole: tuple[Any, ...] | None = None
@@ -305,10 +307,7 @@ class FloatOutcomes(_Floats, Sequence[FloatOutcome]):
     __slots__ = ()
 
     def _made(self) -> tuple[FloatOutcome, ...]:
-        compiled = kernel.native()
-        if compiled is not None:
-            return kernel.rows(compiled, self._held(), np.arange(len(self)))
-        return tuple(zip(*self._held().T.tolist(), strict=True))
+        return kernel.rows(self._held(), np.arange(len(self)))
 
     def _item(self, index: int) -> FloatOutcome:
         w, p, lose = self._held()[index].tolist()

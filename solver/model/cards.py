@@ -118,8 +118,13 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     """
     if isinstance(text, str):
         items = re.split(r"[\s,]+", unicodedata.normalize("NFKC", text))
+    elif isinstance(text, bytes | bytearray) or not isinstance(text, Iterable):
+        raise TypeError(f"cards must be a str or strs, not {type(text).__name__}")
     else:
         items = list(text)
+    if not all(isinstance(item, str) for item in items):
+        wrong = next(type(item).__name__ for item in items if not isinstance(item, str))
+        raise TypeError(f"each card must be a str, not {wrong}")
     return tuple(card for item in items if item.strip() for card in _cards_in(item))
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.model.cards import VALUES
-from solver.model.cells import COLUMNS, ROWS, Action, Cell, cell_name
+from solver.model.cells import COLUMNS, ROWS, Action, Actions, Cell, cell_name, grid
 from solver.model.errors import StrategyError
 
 #: The prefix that names a chart file as a strategy: ``chart:my-chart.csv``.
@@ -32,6 +32,8 @@ ROW_NAMES = tuple(cell_name(cell) for cell in ROWS)
 _ROW_OF = dict(zip(ROW_NAMES, ROWS, strict=True))
 _LETTERS = {a.value: a for a in Action}
 _HEADER = ",".join(("hand", *COLUMNS))
+#: The longest line a CSV chart may have (a row is about 30 characters, a comment a sentence).
+MAX_LINE = 1_000
 
 
 def chart_path(strategy: str) -> str | None:
@@ -104,6 +106,20 @@ def parse_chart(text: str, source: str = "chart") -> ChartGrid:
     return ChartGrid(f"{CHART_PREFIX}{source}", actions)
 
 
+def chart_csv(chart: Actions) -> str:
+    """A chart as the CSV ``cbj chart`` writes, its rows and letters only (no comments):
+    what :func:`parse_chart` reads back.
+
+    >>> chart = parse_chart(chart_csv(ChartGrid("x", dict.fromkeys(
+    ...     ((cell, v) for cell in ROWS for v in VALUES), Action.STAND))))
+    >>> chart.action((True, 17), 6).value
+    'S'
+    """
+    lines = [_HEADER]
+    lines += [",".join((name, *letters)) for name, letters in grid(chart)]
+    return "\n".join(lines) + "\n"
+
+
 Rows = Iterator[tuple[str, str, list[str]]]
 
 
@@ -117,13 +133,13 @@ def _csv_rows(text: str, source: str) -> Rows:
     if not lines:
         raise StrategyError(f"chart {source} has no rows: expected the header {_HEADER}, then rows")
     n, header = lines[0]
-    cells = [c.strip() for c in next(csv.reader([header]))]
+    cells = [c.strip() for c in _csv_line(header, source, n)]
     if [c.lower() for c in cells] != [c.lower() for c in ("hand", *COLUMNS)]:
         raise StrategyError(
             f"chart {source} line {n}: the header {header.strip()[:60]!r} is not {_HEADER}"
         )
     for n, line in lines[1:]:
-        label, *letters = next(csv.reader([line]))
+        label, *letters = _csv_line(line, source, n)
         if len(letters) != len(COLUMNS):
             raise StrategyError(
                 f"chart {source} line {n}: row {label.strip()[:24]!r} has {len(letters)} "
@@ -132,13 +148,31 @@ def _csv_rows(text: str, source: str) -> Rows:
         yield f" line {n}", label, letters
 
 
+def _csv_line(line: str, source: str, n: int) -> list[str]:
+    """The cells of one CSV line (at least one), a line the CSV reader refuses one error."""
+    if len(line) > MAX_LINE:
+        raise StrategyError(
+            f"chart {source} line {n} is {len(line):,} characters long: a chart's lines are "
+            f"at most {MAX_LINE}"
+        )
+    try:
+        cells = next(csv.reader([line]), [])
+    except csv.Error as error:  # a NUL character, an unclosed quote, a field too large
+        raise StrategyError(f"chart {source} line {n} is not CSV: {error}") from None
+    return cells or [""]
+
+
 def _json_rows(text: str, source: str) -> Rows:
     """(where, row label, letters) of each row of a ``cbj chart --format json`` document."""
-    try:
-        document: Any = json.loads(text)
+    try:  # numbers are kept as their text: a 5,000-digit number is not converted
+        document: Any = json.loads(text, parse_int=str, parse_float=str, parse_constant=str)
     except json.JSONDecodeError as error:
         raise StrategyError(
             f"chart {source} is not valid JSON: {error.msg} (line {error.lineno})"
+        ) from None
+    except RecursionError:
+        raise StrategyError(
+            f"chart {source} is not a chart: its JSON is nested too deeply"
         ) from None
     rows = document.get("rows") if isinstance(document, dict) else None
     if not isinstance(rows, list):

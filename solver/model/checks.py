@@ -83,10 +83,10 @@ def whole_number(
     limits = _limits(low, high)
     if not is_whole(value):
         joined = f" from {limits}" if low is not None and high is not None else f" of {limits}"
-        raise error(f"{what} {value!r} must be a whole number{joined if limits else ''}")
+        raise error(f"{what} {shown(value)} must be a whole number{joined if limits else ''}")
     assert isinstance(value, int)
     if (low is not None and value < low) or (high is not None and value > high):
-        raise error(f"{what} {value} is out of range: use {limits}")
+        raise error(f"{what} {shown(value)} is out of range: use {limits}")
     return value
 
 
@@ -151,10 +151,10 @@ def parse_ratio(text: str | int | float | Fraction, what: str = "ratio") -> Frac
                 raise ValueError(cleaned)
         except (ValueError, ZeroDivisionError):
             raise RulesError(
-                f"{what} {text!r} is not a number, a fraction p/q or a ratio p:q"
+                f"{what} {shown(text)} is not a number, a fraction p/q or a ratio p:q"
             ) from None
     if value < 0:
-        raise RulesError(f"{what} {text!r} is negative; it must be 0 or more")
+        raise RulesError(f"{what} {shown(text)} is negative; it must be 0 or more")
     return value
 
 
@@ -167,8 +167,28 @@ def format_ratio(value: Fraction) -> str:
     return f"{value.numerator}:{value.denominator}"
 
 
+def shown(value: object) -> str:
+    """A value as an error message repeats it: its ``repr``, cut short if long (a huge int
+    is said by its size: its text would be past Python's 4,300-digit limit).
+
+    >>> shown(12), shown(10**5000), shown("x" * 50)
+    ('12', '(a 5,001-digit number)', "'xxxxxxxxxxxxxxxxxxxx...")
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 160:
+        size = int(value.bit_length() * math.log10(2)) + 1  # its digits, give or take one
+        return f"(a {size:,}-digit number)"
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:21]}..."
+
+
 def short_number(value: Fraction) -> str:
-    """A number for an error message, cut short if it is long."""
+    """A number for an error message, cut short if it is long.
+
+    >>> short_number(Fraction(1, 3)), short_number(Fraction(10**5000, 3))
+    ('1/3', '(a 5,001-digit number)')
+    """
+    if max(value.numerator.bit_length(), value.denominator.bit_length()) > 160:
+        return shown(value.numerator if abs(value) >= 1 else value.denominator)
     text = str(value)
     return text if len(text) <= 24 else f"{text[:20]}..."
 
@@ -209,18 +229,22 @@ def check_rounds(
     solver.model.errors.SimulationError: table rounds 0 is invalid: give 1 to 100,000,000,000
     """
     if not whole_in(rounds, 1, MAX_ROUNDS):
-        raise error(f"{what} {rounds!r} is invalid: give 1 to {MAX_ROUNDS:,}")
+        raise error(f"{what} {shown(rounds)} is invalid: give 1 to {MAX_ROUNDS:,}")
     return rounds
 
 
+#: The largest seed: 128 bits, the entropy numpy's SeedSequence draws from.
+MAX_SEED = 2**128 - 1
+
+
 def check_seed(seed: object, error: type[CbjError] = SimulationError) -> int | None:
-    """A seed for the simulator: None (a fresh one) or a whole number of 0 or more.
+    """A seed for the simulator: None (a fresh one) or a whole number of 0 to 2**128 - 1.
 
     >>> check_seed(None), check_seed(7)
     (None, 7)
     """
-    if seed is not None and not whole_in(seed, 0):
-        raise error(f"seed {seed!r} must be a whole number of 0 or more")
+    if seed is not None and not whole_in(seed, 0, MAX_SEED):
+        raise error(f"seed {shown(seed)} must be a whole number from 0 to 2**128 - 1")
     return seed
 
 
@@ -235,8 +259,8 @@ def finite_fraction(value: float, what: str, error: type[CbjError] = CbjError) -
     solver.model.errors.CbjError: penetration nan is not a finite number
     """
     if not math.isfinite(value):
-        raise error(f"{what} {value!r} is not a finite number")
-    return Fraction(repr(value))
+        raise error(f"{what} {float.__repr__(value)} is not a finite number")
+    return Fraction(float.__repr__(value))  # numpy's float64 repr is "np.float64(...)"
 
 
 # The door of the API: every argument checked against its annotation.

@@ -51,3 +51,8 @@ class BackendError(CbjError):
 
 class SessionError(CbjError):
     """A session asked for with a number of rounds, bankroll or method it cannot use."""
+
+
+class PracticeError(CbjError):
+    """A practice session's settings or state that cannot be played (a bad drill, seed or
+    penetration, a state that does not hold together, a play out of turn)."""

@@ -10,6 +10,24 @@ import math
 from fractions import Fraction
 from typing import Any
 
+#: Integers up to this many bits are written by ``str`` (under Python's 4,300-digit limit).
+_STR_BITS = 10_000
+
+
+def int_text(n: int) -> str:
+    """The decimal digits of ``n``, however many (``str`` refuses more than 4,300 of them).
+
+    >>> int_text(-12345), len(int_text(7**9000)) == len(str(7**9000 // 10**4000)) + 4000
+    ('-12345', True)
+    """
+    if n < 0:
+        return "-" + int_text(-n)
+    if n.bit_length() <= _STR_BITS:
+        return str(n)
+    half = int(n.bit_length() * 0.30103) // 2  # half its digits, give or take one
+    high, low = divmod(n, 10**half)
+    return int_text(high) + int_text(low).zfill(half)
+
 
 def exact_json(value: Fraction | int) -> dict[str, Any]:
     """An exact number as JSON: its fraction as text and its nearest float.
@@ -18,7 +36,9 @@ def exact_json(value: Fraction | int) -> dict[str, Any]:
     ('-45/311', {'exact': '3', 'float': 3.0})
     """
     value = Fraction(value)
-    text = str(value.numerator) if value.denominator == 1 else str(value)
+    text = int_text(value.numerator)
+    if value.denominator != 1:
+        text += "/" + int_text(value.denominator)
     return {"exact": text, "float": float(value)}
 
 

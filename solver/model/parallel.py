@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -18,7 +20,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
-from solver.model.checks import whole_in
+from solver.model.checks import shown, whole_in
 from solver.model.errors import BackendError, CbjError
 
 T = TypeVar("T")
@@ -52,7 +54,7 @@ def check_jobs(jobs: int, error: type[CbjError] = CbjError) -> int:
     2
     """
     if not (whole_in(jobs, 1) or jobs == -1):
-        raise error(f"jobs {jobs!r} is invalid: use 1 or more workers, or -1 for every core")
+        raise error(f"jobs {shown(jobs)} is invalid: use 1 or more workers, or -1 for every core")
     return jobs
 
 
@@ -178,8 +180,10 @@ def _connect(address: str) -> Any:
             made["client"] = Client(  # type: ignore[no-untyped-call]
                 address, timeout=CONNECT_TIMEOUT, set_as_default=False, security=security
             )
-        except Exception as error:  # any failure to connect is the user's address or network
+        except OSError as error:  # the address or the network: said as it is
             made["error"] = _first_line(error)
+        except Exception:  # it answered, in no protocol Dask speaks (a huge length, say)
+            made["error"] = "it answered, but not as a Dask scheduler (is the port its own?)"
 
     connecting = threading.Thread(target=make, name="cbj-dask-connect", daemon=True)
     connecting.start()
@@ -392,3 +396,72 @@ def _reported(
         if progress is not None:
             progress(done, total)
         yield result
+
+
+#: How long a command waits, as it exits, for the worker processes it stopped.
+END_WORKERS_SECONDS = 3.0
+
+
+def child_processes() -> set[int]:
+    """The processes this process started and that still run (read from ``/proc``)."""
+    me, found = os.getpid(), set()
+    with suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            with suppress(OSError, IndexError, ValueError):
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+                if int(fields[1]) == me and fields[0] != b"Z":
+                    found.add(int(entry.name))
+    return found
+
+
+def _trackers() -> set[int]:
+    """The resource trackers of this process's pools (multiprocessing's, loky's): helpers
+    that clean up after the pools and end as soon as the command does, not workers."""
+    found = set()
+    for name in (
+        "multiprocessing.resource_tracker",
+        "joblib.externals.loky.backend.resource_tracker",
+    ):
+        module = sys.modules.get(name)  # only one a pool has loaded
+        pid = getattr(getattr(module, "_resource_tracker", None), "_pid", None)
+        if isinstance(pid, int):
+            found.add(pid)
+    return found
+
+
+def end_workers(seconds: float = END_WORKERS_SECONDS) -> None:
+    """End every worker process this command started before it exits (``seconds`` at most).
+
+    Workers are asked to stop (SIGTERM) and waited for, killed if they outlast ``seconds``.
+    The pools' resource trackers are left to end with the command (they remove what the
+    pools left in ``/dev/shm`` once its last descriptor closes).
+    """
+    workers = child_processes() - _trackers()
+    for pid in workers:
+        with suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + seconds
+    while workers and time.monotonic() < deadline:
+        time.sleep(0.02)
+        workers &= child_processes()  # an ended one is a zombie until its pool reaps it
+    for pid in workers:
+        with suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def stop_trackers() -> None:
+    """Stop the pools' resource trackers and wait for them (``atexit``: registered first,
+    it runs last, once every pool has said what it leaves behind)."""
+    for name in (
+        "multiprocessing.resource_tracker",
+        "joblib.externals.loky.backend.resource_tracker",
+    ):
+        tracker = getattr(sys.modules.get(name), "_resource_tracker", None)
+        if tracker is None or getattr(tracker, "_pid", None) is None:
+            continue
+        stopping = threading.Thread(target=tracker._stop, daemon=True)
+        stopping.start()  # it closes the tracker's pipe and waits for it to end
+        stopping.join(END_WORKERS_SECONDS)

@@ -243,7 +243,14 @@ class Paytable:
         tiers: Iterable[Tier] | None = None,
         **by_tier: Fraction | int | str,
     ) -> None:
-        listed = BONUS_TIERS if tiers is None else check_tiers(tuple(tiers))
+        if isinstance(tiers, str | bytes) or isinstance(pays, str | bytes):
+            raise TypeError(
+                "Paytable takes pays and tiers as sequences (a text is Paytable.parse's)"
+            )
+        given_tiers = None if tiers is None else tuple(tiers)  # once: it may be an iterator
+        if given_tiers is not None and not all(isinstance(t, Tier) for t in given_tiers):
+            raise TypeError("Paytable's tiers must be Tier values, e.g. tier_named('match')")
+        listed = BONUS_TIERS if given_tiers is None else check_tiers(given_tiers)
         given: list[Fraction | int | str]
         if pays is not None:
             given = list(pays)
@@ -300,6 +307,8 @@ class Paytable:
         >>> Paytable.parse("suited-match=15, rank-match=4, adjacent=1") == Paytable()
         True
         """
+        if not isinstance(text, str):
+            raise TypeError(f"Paytable.parse takes a str, not {type(text).__name__}")
         if "=" in text:
             return cls._parse_tiers(text)
         parts = text.split(":")
@@ -348,9 +357,11 @@ class Paytable:
         """This paytable's tier called ``name`` (either spelling), or :class:`RulesError`."""
         wanted = tier_named(name)
         if wanted not in self.tiers:
+            listed = [t.option for t in self.tiers]
+            choices = listed[0] if len(listed) == 1 else "one of " + ", ".join(listed)
             raise RulesError(
-                f"Bonus tier {wanted.option} is not in paytable {self}: use one of "
-                f"{', '.join(t.option for t in self.tiers)}"
+                f"Bonus tier {wanted.option} is not in paytable {self}, whose tiers are its "
+                f"own: use {choices}"
             )
         return wanted
 

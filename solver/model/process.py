@@ -5,9 +5,10 @@ into :class:`Terminated` (a ``KeyboardInterrupt``), so the same clean-up runs (w
 stopped, temporary files removed) and the exit status is 128 + the signal's number.
 :func:`guard_stdout` makes a standard output that cannot be written (a full disk, a
 closed descriptor) fail with one :class:`StdoutError` line instead of a traceback or a
-silent success; a reader that goes away (``| head``) stays a ``BrokenPipeError``, which
-the CLI ends quietly.  :func:`private_matplotlib_folder` keeps matplotlib's warnings
-about an unwritable home off stderr.  :func:`start` does all three for the command.
+silent success; a reader that goes away (``| head``) is :class:`ReaderGone`, which the
+CLI ends quietly with status 0 (click would turn a ``BrokenPipeError`` into status 1).
+:func:`private_matplotlib_folder` keeps matplotlib's warnings about an unwritable home off
+stderr.  :func:`start` does all three for the command.
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ class Terminated(KeyboardInterrupt):
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
+
+
+class ReaderGone(BaseException):
+    """The reader of standard output went away (``cbj chart | head``): end quietly.
+
+    Not an ``OSError``, so that nothing on the way (click) mistakes it for a failure.
+    """
 
 
 class StdoutError(OutputError):
@@ -128,7 +136,7 @@ class _Guarded(io.RawIOBase):
             return os.write(self.fd, data)
         except BrokenPipeError:
             self.failed = True
-            raise
+            raise ReaderGone from None
         except OSError as error:
             self.failed = True
             reason = (error.strerror or type(error).__name__).lower()

@@ -122,6 +122,12 @@ def check_length(path: Path) -> None:
     solver.model.errors.OutputError: cannot write 'xxx...': a name in it is longer than 255 bytes
     """
     shown = _show(str(path)[:20] + "..." if len(str(path)) > 40 else path)
+    if "\0" in str(path):
+        raise OutputError(f"cannot write {shown}: a file name cannot hold a NUL character")
+    try:
+        os.fsencode(path)
+    except UnicodeEncodeError:  # a lone surrogate: no file system can hold the name
+        raise OutputError(f"cannot write {shown}: the name is not valid text") from None
     if len(os.fsencode(path)) >= PATH_MAX:
         raise OutputError(f"cannot write {shown}: the path is longer than {PATH_MAX - 1} bytes")
     if any(len(os.fsencode(part)) > NAME_MAX for part in path.parts):
@@ -368,7 +374,39 @@ def check_output_dir(text: str, is_collection: Callable[[Path], bool]) -> Path:
         # Swapping the current folder (or the root) is not possible: write into a new one.
         raise OutputError(f"output folder {_show(path)} is the current folder: name a subfolder")
     check_writable(resolved.parent / f".{resolved.name[:120]}.probe")
+    check_replaceable(path)
     return path
+
+
+def check_replaceable(path: Path) -> None:
+    """Refuse a folder this user could swap out but not remove afterwards.
+
+    Replacing a collection ends by deleting the old one: every folder in it must be
+    writable and enterable by this user, and in a sticky folder (``/tmp``) the user must
+    own it.  Checked before any work and again before the swap, so a refusal leaves the
+    old collection in place and nothing beside it.
+    """
+    if not path.is_dir() or path.is_symlink():
+        return
+    try:
+        parent = path.parent.stat()
+        if parent.st_mode & stat.S_ISVTX and os.geteuid() not in (0, path.stat().st_uid):
+            raise OutputError(
+                f"cannot replace folder {_show(path)}: it is another user's, in a shared "
+                "folder: name a folder of your own"
+            )
+        for folder, _, _ in os.walk(path, onerror=_raise):
+            if not os.access(folder, os.W_OK | os.X_OK):
+                raise OutputError(
+                    f"cannot replace folder {_show(path)}: permission denied to remove what "
+                    f"{_show(folder)} holds: name a folder of your own"
+                )
+    except OSError as error:
+        raise OutputError(f"cannot replace folder {_show(path)}: {_reason(error)}") from None
+
+
+def _raise(error: OSError) -> None:
+    raise error
 
 
 def recover_folder(path: Path) -> None:
@@ -430,6 +468,7 @@ def folder_swap(path: Path) -> Iterator[Path]:
         raise OutputError(f"cannot write folder {_show(path)}: {_reason(error)}") from None
     try:
         yield building
+        check_replaceable(path)  # again: it may have changed while the collection was built
         building.chmod(0o777 & ~_umask())
         _sync_folder(building)
         if target.is_dir() and not target.is_symlink() and _exchange(building, target):
@@ -452,10 +491,12 @@ def folder_swap(path: Path) -> Iterator[Path]:
             os.replace(building, target)
             _sync_folder(parent)
     except OSError as error:
-        _remove(building)
+        with suppress(OSError):  # a folder it cannot remove is left for the next run's recovery
+            _remove(building)
         raise OutputError(f"cannot write folder {_show(path)}: {_reason(error)}") from None
     except BaseException:
-        _remove(building)
+        with suppress(OSError):
+            _remove(building)
         raise
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.model.normal import QUANTILE_LEVELS
 from solver.model.numbers import number
+from solver.present.plots import plot_session
 from solver.present.tables import Table, rules_notes
 from solver.results.figures import heading
 
@@ -128,46 +129,19 @@ def session_tables(result: SessionResult, full: bool) -> list[Table]:
     return [summary_table(result), *([distribution_table(result)] if full else [])]
 
 
-def _window(result: SessionResult) -> tuple[list[float], list[float]]:
-    """The nets and probabilities worth drawing: from the 0.01% to the 99.99% quantile."""
-    d = result.figures.distribution
-    low, high = d.quantile(Fraction(1, 10_000)), d.quantile(Fraction(9_999, 10_000))
-    pairs = [(float(x), float(p)) for x, p in d.probabilities() if low <= x <= high]
-    return [x for x, _ in pairs], [p for _, p in pairs]
-
-
 def draw(result: SessionResult, fmt: str) -> bytes:
     """The distribution of the net result as a bar plot (PNG or SVG), the normal beside."""
-    import math
-
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    f = result.figures
-    nets, probabilities = _window(result)
-    step = float(f.distribution.step)
     rc = {"svg.hashsalt": "cbj", "svg.fonttype": "none"}
     with matplotlib.rc_context(rc):  # type: ignore[arg-type]
         figure, axes = plt.subplots(figsize=(9, 4.5))
-        axes.bar(nets, probabilities, width=step * 0.9, color="#3b75af", label="exact")
-        sd = f.normal.standard_deviation
-        if sd > 0 and nets:
-            count = 400
-            xs = [nets[0] + (nets[-1] - nets[0]) * i / count for i in range(count + 1)]
-            ys = [
-                step
-                * math.exp(-0.5 * ((x - f.normal.mean) / sd) ** 2)
-                / (sd * math.sqrt(2 * math.pi))
-                for x in xs
-            ]
-            axes.plot(xs, ys, color="#e07b00", label="normal approximation")
-        axes.axvline(0, color="#555555", linewidth=0.8)
-        axes.set_xlabel("net result (units of the main wager)")
-        axes.set_ylabel("probability")
+        plot_session(result, axes)
+        f = result.figures
         axes.set_title(f"Net result after {f.rounds:,} rounds ({result.strategy} play)")
-        axes.legend()
         figure.tight_layout()
         out = io.BytesIO()
         metadata: dict[str, Any] = {"svg": {"Date": None}, "png": {"Software": None}}[fmt]

@@ -288,6 +288,7 @@ def counter_table(statistics: CounterStatistics) -> Table:
         ("count", f"{counter.name}: {tags}"),
         ("spread and ramp", f"{low_bet}-{high_bet}; {ramp or 'flat'}"),
         ("wong out below TC", "-" if counter.wong_out is None else f"{counter.wong_out:g}"),
+        ("index plays", "; ".join(i.describe() for i in counter.indices) or "none"),
         ("rounds played / sat out", f"{statistics.rounds_played} / {statistics.rounds_sat_out}"),
         (
             "win per 100 rounds (units)",

@@ -25,7 +25,8 @@ from solver.model.outcomes import MAIN_OUTCOMES
 from solver.model.rule_table import Rule
 from solver.model.rules import RULE_TABLE, PresetName, Rules
 from solver.present.formats import rule_cell
-from solver.present.style import amount, edge_percent, one_in, signed
+from solver.present.long_numbers import exact_html
+from solver.present.style import amount, edge_percent, one_in, signed, signed_percent
 from solver.present.wording import rules_sentence
 from solver.results.figures import WAGER_FIGURES, heading, outcome_words, quantity_heading
 from solver.results.volatility import METHOD_WORDS
@@ -41,6 +42,8 @@ PAGES = (
     ("/compare", "Compare"),
     ("/chart", "Chart"),
     ("/report", "Report"),
+    ("/hold", "Hold check"),
+    ("/practice", "Practice"),
 )
 
 
@@ -54,29 +57,45 @@ def link(path: str, query: Mapping[str, str]) -> str:
     return path + ("?" + urlencode(given) if given else "")
 
 
-def page(title: str, here: str, body: str, query: Mapping[str, str], busy: bool = False) -> str:
-    """A whole page: the navigation (each link keeps the rules), then ``body``.
-
-    ``busy`` pages refresh themselves every second when the script does not run.
-    """
+def site_header(here: str, query: Mapping[str, str], extra: str = "", inset: bool = False) -> str:
+    """The navigation bar every page has (each link keeps the rules), and ``extra`` after it
+    (the Chart page's downloads); styled by ``/static/site.css`` alone.  ``inset``: it sits
+    in a page with a padded body (the chart's), which it reaches across to its edges."""
     nav = "".join(
         f'<a href="{escape(link(path, query))}"'
         + (' aria-current="page"' if path == here else "")
         + f">{name}</a>"
         for path, name in PAGES
     )
+    return (
+        f'<header class="site{" inset" if inset else ""}">'
+        '<p class="brand">Community Blackjack workbench</p>'
+        f'<nav aria-label="Pages">{nav}</nav>{extra}</header>'
+    )
+
+
+def page(title: str, here: str, body: str, query: Mapping[str, str], busy: bool = False) -> str:
+    """A whole page: the navigation (each link keeps the rules), then ``body``.
+
+    ``busy`` pages refresh themselves every second when the script does not run.
+    """
     refresh = '<noscript><meta http-equiv="refresh" content="1"></noscript>' if busy else ""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)} - Community Blackjack workbench</title>"
-        '<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/workbench.css">'
-        f'<script src="/static/workbench.js" defer></script>{refresh}</head>'
-        f'<body data-page="{escape(here)}"><header><p class="brand">Community Blackjack '
-        f'workbench</p><nav aria-label="Pages">{nav}</nav></header>'
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/site.css">'
+        '<link rel="stylesheet" href="/static/workbench.css">'
+        f'<script src="/static/workbench.js" defer></script>{_own_script(here)}{refresh}</head>'
+        f'<body data-page="{escape(here)}">{site_header(here, query)}'
         f"<main><h1>{escape(title)}</h1>{body}</main></body></html>\n"
     )
+
+
+def _own_script(here: str) -> str:
+    """A page's own script beside the workbench's (the Practice page's)."""
+    return '<script src="/static/practice.js" defer></script>' if here == "/practice" else ""
 
 
 def _error(name: str, errors: Mapping[str, str], prefix: str) -> str:
@@ -218,7 +237,9 @@ def _figure(name: str, value: Fraction | float, text: str, exact: bool) -> str:
         else ""
     )
     fraction = (
-        f' <span class="fraction">= {value}</span>' if exact and isinstance(value, Fraction) else ""
+        f' <span class="fraction">= {exact_html(value)}</span>'
+        if exact and isinstance(value, Fraction)
+        else ""
     )
     data = f'data-figure="{name}" data-value="{float(value)!r}"{extra}'
     return f"<span {data}>{escape(text)}</span>{fraction}"
@@ -235,12 +256,17 @@ def _row(cells: Sequence[str], head: bool = False) -> str:
 def html_table(
     caption: str, headers: Sequence[str], rows: Sequence[Sequence[str]], kind: str = ""
 ) -> str:
+    """A table whose caption stands above its box, the box scrolling sideways on its own
+    when the table is wider than the page (a labelled region, with a cue the script shows
+    when it does)."""
     head = "".join(f'<th scope="col">{escape(h)}</th>' for h in headers)
     body = "".join(_row(r) for r in rows)
     cls = f' class="{kind}"' if kind else ""
     return (
-        f'<div class="scroll"><table{cls}><caption>{escape(caption)}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+        f'<div class="table-box"><p class="caption">{escape(caption)}</p>'
+        '<p class="cue" hidden>Scroll the table sideways \u2192</p>'
+        f'<div class="scroll" role="region" tabindex="0" aria-label="{escape(caption)}">'
+        f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div></div>"
     )
 
 
@@ -413,16 +439,25 @@ def game_figures(game: GameResult[Any]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """How far a piece of work has got: steps done of total (0 of 0 when it cannot tell)."""
+    """How far a piece of work has got: steps done of total (0 of 0 when it cannot tell),
+    or its place in its queue (``position`` 1 is next); ``job`` names it for a Stop button."""
 
     label: str
     done: int = 0
     total: int = 0
     seconds: float = 0.0
+    position: int = 0
+    job: str = ""
 
 
-def progress_html(progress: Progress | None) -> str:
-    """A progress bar (indeterminate when the work cannot count its steps); hidden if None."""
+def progress_html(progress: Progress | None, back: str = "") -> str:
+    """A progress bar (indeterminate when the work cannot count its steps); hidden if None.
+
+    A job that can be stopped gets a Stop button, which comes back to ``back`` (a path).
+
+    >>> "2nd in its queue" in progress_html(Progress("drawing", position=2))
+    True
+    """
     if progress is None:
         return '<div id="progress" class="progress" hidden><progress></progress><span></span></div>'
     bar = (
@@ -430,20 +465,79 @@ def progress_html(progress: Progress | None) -> str:
         if progress.total
         else "<progress></progress>"
     )
-    steps = f" ({progress.done} of {progress.total})" if progress.total else ""
+    share = f", {100 * progress.done // progress.total}%" if progress.total else ""
+    steps = f" ({progress.done} of {progress.total}{share})" if progress.total else ""
     words = f"{progress.label}{steps}, {progress.seconds:.0f} s"
+    if progress.position:
+        words = f"{progress.label}: waiting, {_ordinal(progress.position)} in its queue"
+    stop = (
+        '<form class="stop" method="post" action="/stop">'
+        f'<input type="hidden" name="job" value="{escape(progress.job)}">'
+        f'<input type="hidden" name="back" value="{escape(back)}">'
+        "<button>Stop</button></form>"
+        if progress.job and back
+        else ""
+    )
     return (
-        f'<div id="progress" class="progress" role="status">{bar}<span>{escape(words)}</span></div>'
+        f'<div id="progress" class="progress" role="status">{bar}<span>{escape(words)}</span>'
+        f"{stop}</div>"
     )
 
 
-def game_body(fields: str, figures: str, progress: Progress | None) -> str:
-    """The Game page: the rules form beside the figures (or the progress of their solve)."""
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ..., ``11th``, ``21st``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def idle_html(what: str, start: bool = False) -> str:
+    """The place of results not asked for yet: a line saying which button computes them.
+
+    ``start``: the page's script starts the work at once (a POST of the page's address).
+    """
+    flag = ' data-start="true"' if start else ""
+    return f'<p class="idle" id="idle"{flag}>{escape(what)}</p>'
+
+
+def headline_html(game: GameResult[Any] | None) -> str:
+    """The Game page's headline figures, the main wager's EV and the round's house edge, for
+    the summary that stays in view as the rules are changed (dashes before a solve)."""
+    if game is None:
+        main = round_edge = "\u2014"
+        data = ("", "")
+    else:
+        ev = game.expected_value
+        edge = game.round_house_edge if game.bonus is not None else None
+        main = signed_percent(ev)
+        round_edge = "\u2014" if edge is None else edge_percent(edge)
+        data = (
+            f' data-value="{float(ev)!r}"',
+            "" if edge is None else f' data-value="{float(edge)!r}"',
+        )
+    return (
+        f'<span class="headline">Main wager EV <strong data-headline="main-ev"{data[0]}>'
+        f"{escape(main)}</strong></span>"
+        f'<span class="headline">Round house edge <strong data-headline="round-house-edge"'
+        f"{data[1]}>{escape(round_edge)}</strong></span>"
+    )
+
+
+def game_body(
+    fields: str, figures: str, progress: Progress | None, back: str = "", summary: str = ""
+) -> str:
+    """The Game page: a summary of the headline figures that stays in view, then the rules
+    form beside the figures (or the progress of their solve).
+
+    The form posts (a solve is work: only a POST starts it); the page's address keeps the
+    rules, and the script asks for the figures as the designer types.
+    """
     busy = ' aria-busy="true"' if progress is not None else ""
     return (
-        '<div class="columns"><form id="rules" class="rules" method="get" action="/">'
+        f'<div id="summary" class="summary" aria-live="polite">{summary or headline_html(None)}'
+        "</div>"
+        '<div class="columns"><form id="rules" class="rules" method="post" action="/">'
         f'{fields}<button type="submit">Show figures</button></form>'
-        f'<section id="results" aria-live="polite">{progress_html(progress)}'
+        f'<section id="results" aria-live="polite">{progress_html(progress, back)}'
         f'<div id="figures"{busy}>{figures}</div></section></div>'
     )
 

@@ -15,12 +15,21 @@ from typing import TYPE_CHECKING, Any
 from solver.model.rule_table import Rule
 from solver.model.rules import RULE_TABLE, Rules
 from solver.present.formats import rule_cell
+from solver.present.hold import hold_table
+from solver.present.long_numbers import exact_html
 from solver.present.style import edge_percent
-from solver.present.workbench import PAGES, Progress, html_table, link, progress_html
+from solver.present.workbench import (
+    Progress,
+    html_table,
+    link,
+    progress_html,
+    site_header,
+)
 from solver.results.figures import heading
 
 if TYPE_CHECKING:
     from solver.results.game import GameResult
+    from solver.results.hold import HoldCheck
     from solver.results.paytable import PaySolution, SearchResult
 
 
@@ -44,7 +53,7 @@ def pay_solution_html(solution: PaySolution, query: Mapping[str, str]) -> str:
         f'<p class="lead" data-figure="pay" data-exact="{solution.pay}">The '
         f"{escape(solution.tier.replace('_', ' '))} pay that gives a "
         f"{escape(solution.kind.value)} house edge of {escape(edge_percent(solution.target))} "
-        f"is {escape(str(solution.pay))} = {float(solution.pay):.6f} to 1.</p>"
+        f"is {exact_html(solution.pay)} = {float(solution.pay):.6f} to 1.</p>"
     )
     return lead + html_table(
         "Practical pays near it",
@@ -90,6 +99,19 @@ class Column:
     rules: Rules | None
     game: GameResult[Any] | None = None
     progress: Progress | None = None
+    shown: Mapping[str, object] | None = None
+    """Each rule's value as far as an invalid column's fields say it."""
+    invalid: frozenset[str] = frozenset()
+    """The fields of the column that are not valid."""
+
+    def value(self, name: str) -> object | None:
+        """The rule's value in this column (None where its field is not valid)."""
+        if self.rules is not None:
+            found: object = getattr(self.rules, name)
+            return found
+        if name in self.invalid or self.shown is None:
+            return None
+        return self.shown.get(name)
 
 
 def _compare_figures(game: GameResult[Any]) -> dict[str, tuple[float, str]]:
@@ -124,7 +146,7 @@ def _compare_figures(game: GameResult[Any]) -> dict[str, tuple[float, str]]:
 
 def _rule_text(rule: Rule, value: object) -> str:
     """A rule's value in a Compare cell: a number as typed, a choice in its plain words."""
-    return rule.words(value) if rule.choices else rule_cell(rule.to_json(value))
+    return rule.words(rule.check(value)) if rule.choices else rule_cell(rule.to_json(value))
 
 
 def _marked(text: str, differs: bool, attributes: str = "") -> str:
@@ -133,26 +155,23 @@ def _marked(text: str, differs: bool, attributes: str = "") -> str:
     return f"<span{cls}{attributes}>{escape(text)}</span>{note}"
 
 
-def compare_body(columns: Sequence[Column]) -> str:
+def compare_table(columns: Sequence[Column]) -> str:
     """Two to four rule sets side by side: a table of their rules and figures in which every
-    value unlike column A's is highlighted, then every column's fields (C and D join the
-    table once one of their fields is given)."""
-    forms = "".join(
-        f'<fieldset class="column"><legend>{c.letter}</legend>{c.fields}</fieldset>'
-        for c in columns
-    )
-    columns = [c for c in columns if c.letter in "AB" or c.rules is not None]
+    value unlike column A's is highlighted (C and D once one of their fields is given); a
+    field that is not valid marks its own cell only."""
+    columns = [c for c in columns if c.letter in "AB" or c.rules is not None or c.invalid]
     head = "".join(f'<th scope="col">{c.letter}</th>' for c in columns)
-    base = columns[0].rules
+    base = columns[0]
     rows: list[str] = []
     for rule in RULE_TABLE:
         cells = []
+        base_value = base.value(rule.name)
         for c in columns:
-            if c.rules is None:
-                cells.append("<td>invalid</td>")
+            value = c.value(rule.name)
+            if value is None:
+                cells.append('<td><span class="bad">not valid</span></td>')
                 continue
-            value = getattr(c.rules, rule.name)
-            differs = base is not None and value != getattr(base, rule.name)
+            differs = base_value is not None and value != base_value
             cells.append(f"<td>{_marked(_rule_text(rule, value), differs)}</td>")
         rows.append(f'<tr><th scope="row">{escape(rule.label)}</th>{"".join(cells)}</tr>')
     found = [None if c.game is None else _compare_figures(c.game) for c in columns]
@@ -170,30 +189,53 @@ def compare_body(columns: Sequence[Column]) -> str:
             cells.append(f"<td>{_marked(text, differs, data)}</td>")
         rows.append(f'<tr><th scope="row">{escape(heading(name))}</th>{"".join(cells)}</tr>')
     busy = ' aria-busy="true"' if any(c.progress is not None for c in columns) else ""
-    table = (
-        f'<div class="scroll"><table class="compare" id="compare"{busy}>'
-        "<caption>Side by side (highlighted: unlike A)</caption>"
+    caption = "Side by side (highlighted: unlike A)"
+    return (
+        f'<div class="table-box"><p class="caption">{caption}</p>'
+        '<p class="cue" hidden>Scroll the table sideways \u2192</p>'
+        f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
+        f'<table class="compare" id="compare"{busy}>'
         f'<thead><tr><th scope="col">rule or figure</th>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        f"<tbody>{''.join(rows)}</tbody></table></div></div>"
+    )
+
+
+def compare_body(columns: Sequence[Column]) -> str:
+    """The Compare page: the table (:func:`compare_table`), then every column's fields; the
+    table follows the fields as they are typed (the page's script)."""
+    forms = "".join(
+        f'<fieldset class="column"><legend>{c.letter}</legend>{c.fields}</fieldset>'
+        for c in columns
     )
     return (  # the figures first: the forms below are long
-        f'<section id="results" aria-live="polite">{table}</section>'
-        '<form id="compare-form" method="get" action="/compare">'
+        f'<section id="results" aria-live="polite">{compare_table(columns)}</section>'
+        '<form id="compare-form" method="post" action="/compare">'
         '<button type="submit">Compare</button>'
         f'<div class="compare-forms">{forms}</div>'
         '<button type="submit">Compare</button></form>'
     )
 
 
-def chart_page(chart_html: str, downloads: Mapping[str, str], query: Mapping[str, str]) -> str:
-    """The page ``cbj chart`` writes, with the workbench's links above it (not printed)."""
-    links = " ".join(
-        f'<a href="{escape(url)}" download>{escape(name)}</a>' for name, url in downloads.items()
+def start_button(action: str, label: str) -> str:
+    """A form of one button that starts the work of the page at ``action`` (a POST)."""
+    return (
+        f'<form class="start" method="post" action="{escape(action)}">'
+        f"<button>{escape(label)}</button></form>"
     )
-    nav = "".join(f'<a href="{escape(link(path, query))}">{name}</a>' for path, name in PAGES)
-    bar = (
-        '<link rel="stylesheet" href="/static/chart-bar.css">'
-        f'<nav class="workbench-bar" aria-label="Pages">{nav} <span>Download: {links}</span></nav>'
+
+
+def chart_page(chart_html: str, downloads: Mapping[str, str], query: Mapping[str, str]) -> str:
+    """The page ``cbj chart`` writes, with the workbench's links above it (not printed).
+
+    Each download is a button: drawing a file is work, which only a POST starts.
+    """
+    links = " ".join(
+        f'<form class="download" method="post" action="{escape(url)}">'
+        f"<button>{escape(name)}</button></form>"
+        for name, url in downloads.items()
+    )
+    bar = '<link rel="stylesheet" href="/static/site.css">' + site_header(
+        "/chart", query, f'<p class="downloads">Download: {links}</p>', inset=True
     )
     head, marker, rest = chart_html.partition("<body>")
     if not marker:
@@ -202,18 +244,45 @@ def chart_page(chart_html: str, downloads: Mapping[str, str], query: Mapping[str
 
 
 def report_body(
-    fields: str, sizes: str, progress: Progress | None, downloads: Mapping[str, str], error: str
+    fields: str,
+    options: str,
+    progress: Progress | None,
+    downloads: Mapping[str, str],
+    error: str,
+    back: str = "",
 ) -> str:
-    """The Report page: the rules and sizes, a build button, its progress, the downloads."""
+    """The Report page: the build's progress and the downloads first (in view once the
+    button is pressed), then the rules and the report's options, and the build button."""
     ready = "".join(
         f'<li><a href="{escape(url)}" download>Download the report as {escape(name)}</a></li>'
         for name, url in downloads.items()
     )
+    waiting = (
+        ""
+        if progress is not None or ready or error
+        else '<p class="idle">Press Build the report: its progress, step by step, then its '
+        "downloads show here.</p>"
+    )
     return (
-        '<form id="report-form" method="post">'
-        f'{fields}{sizes}<button type="submit">Build the report</button></form>'
-        f'<section id="results" aria-live="polite">{progress_html(progress)}'
+        '<div class="columns results-first">'
+        f'<section id="results" aria-live="polite">{waiting}{progress_html(progress, back)}'
         f'<p class="error" role="alert">{escape(error)}</p>'
         + (f'<ul id="downloads">{ready}</ul>' if ready else "")
         + "</section>"
+        '<form id="report-form" class="rules" method="post">'
+        f'{fields}{options}<button type="submit">Build the report</button></form></div>'
     )
+
+
+def hold_html(check: HoldCheck) -> str:
+    """The hold check's verdict in a sentence, then ``cbj hold``'s table."""
+    table = hold_table(check)
+    lead = (
+        f'<p class="lead" data-figure="hold-p-value" data-value="{check.p_value!r}">'
+        f"Over {check.rounds:,} rounds the casino held {float(check.observed_hold):.3%} "
+        f"against {float(check.expected_hold):.3%} expected; a result at least this far "
+        f"from it, either side, has probability {check.p_value:.3g}. Verdict: "
+        f"{escape(check.verdict)}.</p>"
+    )
+    rows = [[escape(cell) for cell in row] for row in table.rows]
+    return lead + html_table(table.title, table.headers, rows)

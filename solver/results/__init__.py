@@ -13,7 +13,9 @@ its costs), :mod:`.paytable` (paytable design and rule variants), :mod:`.protect
 (effects of removal, counts, shoe states, the report's protection study), :mod:`.session`
 (a session's distribution and the risk of ruin), :mod:`.simulation` (a simulation's counts
 and estimates, a counter's settings, a table's hold), :mod:`.seats` (a table of players),
-:mod:`.strategies` (realistic play), :mod:`.report` (the report's figures) and
+:mod:`.strategies` (realistic play), :mod:`.report` (the report's figures), the
+advantage player's :mod:`.dealt_shoes`, :mod:`.indices`, :mod:`.betting`, :mod:`.attack`
+and :mod:`.count_search`, the casino's :mod:`.hold`, and
 :mod:`.kinds` (the kinds of result a store keeps, their keys, and the one method of a
 store).
 """

@@ -16,6 +16,7 @@ from solver.model.cards import Card
 from solver.model.numbers import exact_json, float_json
 from solver.model.paytable import LOSE, Paytable
 from solver.model.rules import Rules
+from solver.results.frames import Tabular
 
 if TYPE_CHECKING:
     import sympy
@@ -38,7 +39,7 @@ class BonusLine:
 
 
 @dataclass(frozen=True, slots=True)
-class BonusAnalysis:
+class BonusAnalysis(Tabular):
     """Exact analysis of one unit on the Bonus wager under ``rules`` from a given shoe."""
 
     rules: Rules
@@ -132,7 +133,7 @@ def pay_symbols(paytable: Paytable) -> dict[str, sympy.Symbol]:
 
 
 @dataclass(frozen=True, slots=True)
-class BonusResult:
+class BonusResult(Tabular):
     """The Bonus wager's exact analysis, with its EV as an expression of the pays if asked."""
 
     analysis: BonusAnalysis

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -15,6 +15,7 @@ from solver.model.cells import COLUMNS, LEGEND, ROWS, Action, Cell, cell_name, c
 from solver.model.hands import describe_hand
 from solver.model.numbers import exact_json
 from solver.model.rules import Rules
+from solver.results.frames import Tabular
 from solver.results.kinds import Kind
 
 
@@ -35,7 +36,7 @@ class ExceptionHand:
 
 
 @dataclass(frozen=True, slots=True)
-class Chart:
+class Chart(Tabular):
     """The best printable chart under ``rules`` with its exact cost against perfect play."""
 
     rules: Rules
@@ -119,7 +120,7 @@ class CellCost:
 
 
 @dataclass(frozen=True, slots=True)
-class ChartCheck:
+class ChartCheck(Tabular):
     """A chart's exact EV, its cost against the best chart and perfect play, cell by cell.
 
     ``differences`` lists each cell where it departs from the best chart, with what the
@@ -159,16 +160,28 @@ class ChartCheck:
 
 
 @dataclass(frozen=True, slots=True)
-class ChartCosts:
+class ChartCosts(Tabular):
     """The best chart with, in each cell, what playing that cell the other way costs."""
 
     chart: Chart
     cells: dict[tuple[Cell, int], CellCost]
+    frequencies: dict[tuple[Cell, int], Fraction] = field(default_factory=dict)
+    """How often play by the chart reaches each cell: the chance per round of deciding there
+    (a cell no hand of the chart reaches is left out)."""
 
     @property
     def rules(self) -> Rules:
         """The rules of the chart."""
         return self.chart.rules
+
+    def per_mistake(self, cell: Cell, bonus: int) -> Fraction | None:
+        """What playing the cell the other way costs each time it comes up: its cost per
+        round over its frequency (None for a cell the chart never reaches)."""
+        frequency = self.frequencies.get((cell, bonus))
+        found = self.cells.get((cell, bonus))
+        if not frequency or found is None:
+            return None
+        return found.cost / frequency
 
     def to_json(self) -> dict[str, Any]:
         """The costs as ``cbj chart --costs --format json`` prints them."""
@@ -199,3 +212,5 @@ class ChartCosts:
 
 #: Best charts, kept by their rules (a full shoe).
 CHART: Kind[Chart] = Kind("chart", Chart)
+#: The best chart's costs cell by cell, kept by their rules (a full shoe).
+CHART_COSTS: Kind[ChartCosts] = Kind("chart-costs", ChartCosts)

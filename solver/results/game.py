@@ -20,6 +20,7 @@ from solver.model.numbers import exact_json, float_json, number_json
 from solver.model.outcomes import MAIN_OUTCOMES, main_payoffs
 from solver.model.rules import Rules
 from solver.results.bonus import BonusAnalysis
+from solver.results.frames import Shown, Tabular
 from solver.results.kinds import Kind
 from solver.results.volatility import Volatility
 
@@ -74,7 +75,7 @@ class RoundLine(Generic[N]):
 
 
 @dataclass(frozen=True, slots=True)
-class GameResult(Generic[N]):
+class GameResult(Tabular, Generic[N]):
     """The main wager under composition-dependent optimal play, and the whole round.
 
     ``GameResult[Fraction]`` is an exact solve, ``GameResult[float]`` a float one; the
@@ -233,7 +234,7 @@ JointOutcomes = dict[tuple[str, str], Number]
 
 
 @dataclass(frozen=True, slots=True)
-class Advice(Generic[N]):
+class Advice(Shown, Generic[N]):
     """Optimal decision for one hand: the values of standing and of hitting."""
 
     rules: Rules
@@ -265,7 +266,7 @@ class Advice(Generic[N]):
 
 
 @dataclass(frozen=True, slots=True)
-class DealerResult:
+class DealerResult(Tabular):
     """The exact distribution of the dealer's final result for each Bonus card value."""
 
     rules: Rules
@@ -318,7 +319,7 @@ class HitEdge:
 
 
 @dataclass(frozen=True, slots=True)
-class DecisionGraph:
+class DecisionGraph(Tabular):
     """Every hand reachable from the roots against one Bonus card, and every draw."""
 
     rules: Rules

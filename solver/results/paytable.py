@@ -14,6 +14,7 @@ from typing import Any
 from solver.model.numbers import exact_json, float_json, number_json
 from solver.model.paytable import BONUS_TIERS, Paytable, Tier
 from solver.model.rules import Rules
+from solver.results.frames import Tabular
 from solver.results.game import Number
 from solver.results.kinds import Kind
 
@@ -38,7 +39,7 @@ class Candidate:
 
 
 @dataclass(frozen=True, slots=True)
-class PaySolution:
+class PaySolution(Tabular):
     """The exact pay of one tier that meets a target edge, and practical pays around it."""
 
     rules: Rules
@@ -85,7 +86,7 @@ class SearchHit:
 
 
 @dataclass(frozen=True, slots=True)
-class SearchResult:
+class SearchResult(Tabular):
     """Paytables in an edge band, closest to the band's middle first."""
 
     rules: Rules
@@ -137,7 +138,7 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True)
-class Variants:
+class Variants(Tabular):
     """Headline numbers of several rule sets, each a change from ``rules``."""
 
     rules: Rules

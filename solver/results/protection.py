@@ -16,7 +16,11 @@ from solver.model.cards import Card, Shoe
 from solver.model.counts import Tags
 from solver.model.numbers import float_json, number_json
 from solver.model.rules import Rules
+from solver.results.attack import AttackResult
+from solver.results.betting import BetResult
+from solver.results.frames import Tabular
 from solver.results.game import N
+from solver.results.indices import IndicesResult
 from solver.results.kinds import Kind
 from solver.results.simulation import CounterStatistics
 
@@ -47,7 +51,7 @@ class WholeDeck:
 
 
 @dataclass(frozen=True, slots=True)
-class EffectsOfRemoval(Generic[N]):
+class EffectsOfRemoval(Tabular, Generic[N]):
     """EORs of the 13 ranks on each wager, with the base EVs and the whole-deck check."""
 
     rules: Rules
@@ -103,7 +107,7 @@ COUNT_WAGERS = ("main", "round")
 
 
 @dataclass(frozen=True, slots=True)
-class Counts:
+class Counts(Tabular):
     """Counts judged against the exact EORs of one shoe."""
 
     rules: Rules
@@ -217,7 +221,7 @@ class DepthStates:
 
 
 @dataclass(frozen=True, slots=True)
-class ShoeStates:
+class ShoeStates(Tabular):
     """Random shoes dealt to each depth and solved: EV spread, count fit, EOR estimate."""
 
     rules: Rules
@@ -293,6 +297,11 @@ class ProtectionStudy:
     back_counter: CounterStatistics
     """The counter who sits out below :attr:`CounterPlan.wong_out`."""
     counter_rounds: int
+    best: CountSystem
+    """The best level-2 count (a complete search), which the indices and the ramp use."""
+    indices: IndicesResult
+    betting: BetResult
+    attack: AttackResult
     seed: int = PROTECTION_SEED
     spread: tuple[int, int] = SPREAD
     penetration: float = PENETRATION

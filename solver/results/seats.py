@@ -14,6 +14,7 @@ from typing import Any
 
 from solver.model.numbers import exact_json, float_json
 from solver.model.rules import Rules
+from solver.results.frames import Tabular
 from solver.results.kinds import Kind
 from solver.results.simulation import TableEstimate
 
@@ -88,7 +89,7 @@ class SeatsRow:
 
 
 @dataclass(frozen=True, slots=True)
-class TableOfPlayers:
+class TableOfPlayers(Tabular):
     """The casino's hold per table-round and its SD for each number of seats."""
 
     rules: Rules

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from solver.model.normal import QUANTILE_LEVELS
 from solver.model.numbers import exact_json, float_json, number_json
 from solver.model.rules import Rules
+from solver.results.frames import Tabular
 
 if TYPE_CHECKING:
     import numpy as np
@@ -275,7 +276,7 @@ class SessionFigures:
 
 
 @dataclass(frozen=True, slots=True)
-class SessionResult:
+class SessionResult(Tabular):
     """``cbj session``: the session figures of a strategy under some rules."""
 
     rules: Rules

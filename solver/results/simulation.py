@@ -22,6 +22,8 @@ from solver.model.errors import CountError
 from solver.model.numbers import number_json
 from solver.model.outcomes import MAIN_OUTCOMES, MainOutcome, bonus_pay, main_payoffs
 from solver.model.rules import Rules
+from solver.results.frames import Tabular
+from solver.results.indices import IndexRule
 from solver.results.kinds import Kind
 
 
@@ -84,7 +86,8 @@ class Counter:
     ``ramp`` is a list of steps ``(true count, units)`` in increasing true count: the bet
     is the units of the highest step reached (the spread's minimum below the first),
     clamped to the spread.  With ``wong_out`` the counter sits out every round whose true
-    count is below it.
+    count is below it.  ``indices`` are the plays the counter changes by the true count at
+    the start of the round (none: it plays its strategy throughout).
     """
 
     name: str
@@ -92,6 +95,7 @@ class Counter:
     spread: tuple[int, int] = (1, 8)
     ramp: tuple[tuple[float, int], ...] | None = None
     wong_out: float | None = None
+    indices: tuple[IndexRule, ...] = ()
 
     def __post_init__(self) -> None:
         if sorted(self.tags) != sorted(LABELS):
@@ -101,6 +105,9 @@ class Counter:
             raise CountError(f"spread {low}-{high} must satisfy 1 <= MIN <= MAX <= {MAX_UNITS}")
         if [t for t, _ in self.steps] != sorted({t for t, _ in self.steps}):
             raise CountError("ramp steps must be in increasing true count, each once")
+        cells = {(i.soft, i.total, i.bonus) for i in self.indices}
+        if len(cells) != len(self.indices):
+            raise CountError("index plays must name each chart cell and Bonus card once")
 
     @property
     def steps(self) -> tuple[tuple[float, int], ...]:
@@ -120,6 +127,7 @@ class Counter:
             "spread": list(self.spread),
             "ramp": [{"true_count": t, "units": u} for t, u in self.steps],
             "wong_out": self.wong_out,
+            "indices": [i.to_json() for i in self.indices],
         }
 
 
@@ -422,7 +430,7 @@ class CounterStatistics:
 
 
 @dataclass(frozen=True, slots=True)
-class SimulationResult:
+class SimulationResult(Tabular):
     """Counts of a simulation run and the settings that produced them."""
 
     rules: Rules

@@ -12,6 +12,7 @@ from typing import Any
 from solver.model.errors import StrategyError
 from solver.model.numbers import exact_json
 from solver.model.rules import Rules
+from solver.results.frames import Tabular
 from solver.results.game import GameResult
 from solver.results.volatility import RatioRow, Volatility
 
@@ -43,7 +44,7 @@ class PolicyResult:
 
 
 @dataclass(frozen=True, slots=True)
-class StrategiesResult:
+class StrategiesResult(Tabular):
     """Exact figures of every policy asked for, and the optimum they are compared with."""
 
     rules: Rules

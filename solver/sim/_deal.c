@@ -1,5 +1,6 @@
 /*
- * The simulator's compiled kernel (optional: solver/sim/kernel.py falls back to numpy).
+ * The simulator's compiled kernel, twin of solver/sim/_deal_numpy.py (optional: where it is
+ * not built, solver/sim/kernel.py runs the numpy twin).
  *
  * play: deal and settle rounds on many lanes, each lane a shoe of its own, exactly as
  * solver/sim/deal.py's Shoes.draw and play_round do on numpy.  It is written from the rule
@@ -8,11 +9,15 @@
  * totals, the strategy, the dealer's stopping rule and naturals, the natural's strength
  * as a code), so a new reading
  * that the tables can express needs no change here, and one they cannot is played by numpy
- * (solver/sim/kernel.py decides).
+ * (solver/sim/kernel.py decides).  Seat 1's index plays come in as data too: the rule
+ * covering each (Bonus value, hand), and each rule's true count, side and play, read
+ * against the lane's true count at the start of the round (solver/sim/deal.py's
+ * IndexPlays and true_counts_of: the same integer arithmetic and one correctly rounded
+ * division, so the same plays fire).
  *
  * Same rounds for the same seed: the random numbers are numpy's, drawn from the chunk's own
  * generator (PCG64 stepped here from its state, any other bit generator through its C
- * interface, the capsule), one double per card in the order numpy's path draws them, lane
+ * interface, the bits' capsule), one double per card in the order numpy's path draws them, lane
  * by lane in each step of the round (every seat's card, the Bonus card, each seat's draws
  * in turn, the dealer's), and picks each card with the same double arithmetic.  Per round
  * it writes each lane's sums of nets over the seats (for the caller's sums of squares,
@@ -200,42 +205,71 @@ draw(Shoes *s, int64_t lane, uint8_t *scratch, int *card)
 
 enum {
     ROWS, NEXT, START, RUNNING, TAGS, VALUE_OF, BONUS_TIER, PAIR, STEP, BEST, DEALER_BEST,
-    CARDS_IN_21, HIT, DRAWS, NATURAL, MAIN_PAY, BONUS_PAY, JOINT, SUMS, SEEN, N_PLAY
+    CARDS_IN_21, HIT, DRAWS, NATURAL, INDEX_PLAY, INDEX_AT, INDEX_AT_LEAST, INDEX_HIT,
+    MAIN_PAY, BONUS_PAY, JOINT, SUMS, SEEN, N_PLAY
 };
+
+/* Seat 1's index plays (NULL rule: none), and each lane's true count this round. */
+typedef struct {
+    const int64_t *rule;      /* by (Bonus value, hand): the rule that covers it, or -1 */
+    const double *at;         /* each rule's true count */
+    const uint8_t *at_least;  /* each rule's side: fires at its true count and above, or below */
+    const uint8_t *hits;      /* each rule's play: hit, or stand */
+    const double *true_count; /* each lane's, as the round begins */
+} Plays;
+
+/* Whether seat 1 hits ``cell`` (Bonus value * states + hand) on ``lane``: its index play
+ * where one covers the cell and fires, else the strategy's ``hit`` (deal.IndexPlays.hits). */
+static inline int
+index_hits(const Plays *p, const uint8_t *hit, int64_t cell, int64_t lane)
+{
+    int64_t r = p->rule[cell];
+    if (r >= 0) {
+        double count = p->true_count[lane], at = p->at[r];
+        if (p->at_least[r] ? count >= at : count <= at) {
+            return p->hits[r] != 0;
+        }
+    }
+    return hit[cell] != 0;
+}
 
 static PyObject *
 play(PyObject *self, PyObject *args)
 {
-    PyObject *objects[N_PLAY], *capsule, *pcg;
-    long long cut, beats, seats, lanes, rounds, batches;
+    PyObject *objects[N_PLAY], *bits, *pcg, *capsule = NULL;
+    long long cut, beats, seats, drift, lanes, rounds, batches;
     double ratio;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOLOOOOOOOOOOLLOOdOOLLLOOO", &objects[ROWS],
+    if (!PyArg_ParseTuple(args, "OOOOOLOOOOOOOOOOLLOOOOLOOdOOLLLOOO", &objects[ROWS],
                           &objects[NEXT], &objects[START], &objects[RUNNING], &objects[TAGS],
                           &cut, &objects[VALUE_OF], &objects[BONUS_TIER], &objects[PAIR],
                           &objects[STEP], &objects[BEST], &objects[DEALER_BEST],
                           &objects[CARDS_IN_21], &objects[HIT],
                           &objects[DRAWS], &objects[NATURAL], &beats, &seats,
-                          &objects[MAIN_PAY], &objects[BONUS_PAY], &ratio, &capsule, &pcg,
+                          &objects[INDEX_PLAY], &objects[INDEX_AT], &objects[INDEX_AT_LEAST],
+                          &objects[INDEX_HIT], &drift, &objects[MAIN_PAY], &objects[BONUS_PAY], &ratio, &bits, &pcg,
                           &lanes, &rounds, &batches, &objects[JOINT], &objects[SUMS],
                           &objects[SEEN])) {
         return NULL;
     }
     static const char kinds[N_PLAY] = {'b', 'q', 'q', 'q', 'q', 'q', 'q', 'b', 'q', 'q',
-                                       'q', 'q', 'b', 'b', 'b', 'd', 'd', 'q', 'd', 'q'};
-    static const int writable[N_PLAY] = {1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
-                                         0, 0, 0, 0, 0, 0, 0, 1, 1, 1};
+                                       'q', 'q', 'b', 'b', 'b', 'q', 'd', 'b', 'b', 'd',
+                                       'd', 'q', 'd', 'q'};
+    static const int writable[N_PLAY] = {1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+                                         0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1};
     static const char *names[N_PLAY] = {
         "rows", "next", "start", "running", "tags", "value_of", "bonus_tier", "pair", "step",
-        "best", "dealer_best", "cards_in_21", "hit", "draws", "natural", "main_pay",
-        "bonus_pay", "joint", "sums", "seen"};
+        "best", "dealer_best", "cards_in_21", "hit", "draws", "natural", "index_play",
+        "index_at", "index_at_least", "index_hit", "main_pay", "bonus_pay", "joint", "sums",
+        "seen"};
     Buffer b[N_PLAY];
     for (int i = 0; i < N_PLAY; i++) {
         b[i].held = 0;
     }
     const char *problem = NULL;
     for (int i = 0; i < N_PLAY && !problem; i++) {
-        if ((i == TAGS || i == SEEN) && objects[i] == Py_None) {
+        int optional = i == TAGS || i == SEEN || (i >= INDEX_PLAY && i <= INDEX_HIT);
+        if (optional && objects[i] == Py_None) {
             continue;
         }
         if (take(objects[i], &b[i], writable[i], kinds[i], names[i]) < 0) {
@@ -247,10 +281,17 @@ play(PyObject *self, PyObject *args)
         Py_ssize_t states = items(&b[CARDS_IN_21]);
         const int64_t *n_next = b[NEXT].view.buf, *n_start = b[START].view.buf;
         Py_ssize_t size = lanes > 0 ? items(&b[ROWS]) / lanes : 0;
+        int indexed = b[INDEX_PLAY].held; /* seat 1 has index plays: all four arrays */
+        Py_ssize_t rules = b[INDEX_AT].held ? items(&b[INDEX_AT]) : 0;
         if (lanes < 1 || seats < 1 || rounds < 0 || batches < 1 || states < 2 ||
             beats < BEATS_NOTHING || beats > BEATS_NON_BLACKJACK || size < 1 || cut < -1 ||
             cut > size) {
             problem = "bad sizes or settings";
+        } else if (b[INDEX_AT].held != indexed || b[INDEX_AT_LEAST].held != indexed ||
+                   b[INDEX_HIT].held != indexed) {
+            problem = "give all four index arrays or none";
+        } else if (indexed && !b[TAGS].held) {
+            problem = "index plays need the count kept: give tags";
         } else if (items(&b[ROWS]) != lanes * size || items(&b[NEXT]) < lanes ||
                    items(&b[START]) < lanes || items(&b[RUNNING]) < lanes ||
                    (b[TAGS].held && items(&b[TAGS]) != CODES) ||
@@ -263,21 +304,28 @@ play(PyObject *self, PyObject *args)
                    items(&b[BONUS_PAY]) < 1 ||
                    items(&b[JOINT]) != seats * 4 * items(&b[BONUS_PAY]) ||
                    items(&b[SUMS]) != batches * 3 * lanes ||
-                   (b[SEEN].held && items(&b[SEEN]) != batches * 4 * lanes)) {
+                   (b[SEEN].held && items(&b[SEEN]) != batches * 4 * lanes) ||
+                   (indexed && (items(&b[INDEX_PLAY]) != VALUES * states ||
+                                items(&b[INDEX_AT_LEAST]) != rules ||
+                                items(&b[INDEX_HIT]) != rules))) {
             problem = "the arrays' sizes do not match";
         } else if (!within(b[VALUE_OF].view.buf, CODES, 1, VALUES) ||
                    !within(b[BONUS_TIER].view.buf, CODES * CODES, 0, items(&b[BONUS_PAY])) ||
                    !within(b[STEP].view.buf, states * VALUES, 0, states) ||
-                   !within(n_next, lanes, 0, size + 1) || !within(n_start, lanes, 0, size + 1)) {
+                   !within(n_next, lanes, 0, size + 1) || !within(n_start, lanes, 0, size + 1) ||
+                   (indexed && !within(b[INDEX_PLAY].view.buf, VALUES * states, -1, rules))) {
             problem = "an index is out of range";
-        } else if (!PyCapsule_IsValid(capsule, "BitGenerator")) {
-            problem = "random must be a numpy bit generator's capsule";
+        } else if (!(capsule = PyObject_GetAttrString(bits, "capsule")) ||
+                   !PyCapsule_IsValid(capsule, "BitGenerator")) {
+            PyErr_Clear();
+            problem = "bits must be a numpy bit generator";
         }
     }
     if (problem) {
         if (*problem) {
             PyErr_SetString(PyExc_ValueError, problem);
         }
+        Py_XDECREF(capsule);
         for (int i = 0; i < N_PLAY; i++) {
             if (b[i].held) {
                 PyBuffer_Release(&b[i].view);
@@ -300,6 +348,7 @@ play(PyObject *self, PyObject *args)
     if (pcg != Py_None) { /* (state high, state low, increment high, increment low) */
 #ifdef __SIZEOF_INT128__
         if (!PyArg_ParseTuple(pcg, "KKKK", &words[0], &words[1], &words[2], &words[3])) {
+            Py_DECREF(capsule);
             for (int i = 0; i < N_PLAY; i++) {
                 if (b[i].held) {
                     PyBuffer_Release(&b[i].view);
@@ -332,10 +381,16 @@ play(PyObject *self, PyObject *args)
     int64_t *bonus_value = PyMem_Malloc((size_t)lanes * sizeof(int64_t));
     int64_t *active = PyMem_Malloc((size_t)lanes * sizeof(int64_t));
     uint8_t *scratch = PyMem_Malloc((size_t)s.size);
+    double *true_count = PyMem_Malloc((size_t)lanes * sizeof(double));
+    Plays plays = {.rule = b[INDEX_PLAY].held ? b[INDEX_PLAY].view.buf : NULL,
+                   .at = b[INDEX_AT].held ? b[INDEX_AT].view.buf : NULL,
+                   .at_least = b[INDEX_AT_LEAST].held ? b[INDEX_AT_LEAST].view.buf : NULL,
+                   .hits = b[INDEX_HIT].held ? b[INDEX_HIT].view.buf : NULL,
+                   .true_count = true_count};
     long long played = 0, batch = 0;
     int failed = 0;
     if (!own || !hand || !blackjack || !dealer || !bonus || !bonus_value || !active ||
-        !scratch) {
+        !scratch || !true_count) {
         PyErr_NoMemory();
         failed = 1;
     }
@@ -353,6 +408,13 @@ play(PyObject *self, PyObject *args)
                 s.running[lane] = 0;
             }
             s.start[lane] = head;
+        }
+        if (plays.rule) { /* seat 1's true count (deal.true_counts_of), before the deal */
+            for (int64_t lane = 0; lane < n; lane++) {
+                int64_t seen_cards = s.start[lane];
+                int64_t drift_free = 52 * s.running[lane] - drift * seen_cards;
+                true_count[lane] = (double)drift_free / (double)(s.size - seen_cards);
+            }
         }
         if (seen) { /* what a counter sees before the deal: running count, cards dealt */
             int64_t *row = seen + batch * 4 * lanes;
@@ -384,12 +446,21 @@ play(PyObject *self, PyObject *args)
                 active[count] = lane;
                 count += !blackjack[seat * lanes + lane];
             }
+            int indexed = seat == 0 && plays.rule;
             while (count && !failed) {
                 int64_t kept = 0;
-                for (int64_t k = 0; k < count; k++) {
-                    int64_t lane = active[k];
-                    active[kept] = lane; /* kept if it hits, without a branch */
-                    kept += hit[bonus_value[lane] * states + h[lane]] != 0;
+                if (indexed) {
+                    for (int64_t k = 0; k < count; k++) {
+                        int64_t lane = active[k];
+                        active[kept] = lane;
+                        kept += index_hits(&plays, hit, bonus_value[lane] * states + h[lane], lane);
+                    }
+                } else {
+                    for (int64_t k = 0; k < count; k++) {
+                        int64_t lane = active[k];
+                        active[kept] = lane; /* kept if it hits, without a branch */
+                        kept += hit[bonus_value[lane] * states + h[lane]] != 0;
+                    }
                 }
                 count = kept;
                 for (int64_t k = 0; k < count && !failed; k++) {
@@ -497,6 +568,8 @@ play(PyObject *self, PyObject *args)
     PyMem_Free(bonus_value);
     PyMem_Free(active);
     PyMem_Free(scratch);
+    PyMem_Free(true_count);
+    Py_DECREF(capsule); /* the bits object keeps its generator alive through the call */
     for (int i = 0; i < N_PLAY; i++) {
         if (b[i].held) {
             PyBuffer_Release(&b[i].view);
@@ -521,7 +594,11 @@ play(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"play", play, METH_VARARGS,
-     "Deal and settle rounds on many lanes (see solver/sim/kernel.py, play_chunk)."},
+     "play(rows, next_card, start, running, tags, cut, value_of, tier, pair, step, best, "
+     "dealer_best, cards_in_21, hit, draws, natural, beats, seats, index_play, index_at, "
+     "index_at_least, index_hit, drift, main_pay, bonus_pay, ratio, bits, pcg, lanes, "
+     "rounds, batches, joint, sums, seen, /)\n--\n\n"
+     "Deal and settle rounds on many lanes (see solver/sim/_deal_numpy.py, play)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -24,13 +24,21 @@ from solver.model.counts import rank_label
 from solver.model.errors import CountError
 from solver.model.rules import Rules
 from solver.results.simulation import MAX_UNITS, TRUE_COUNT_BUCKETS, Counter, SeatRound
-from solver.sim.deal import RANK_OF, Shoes, Table, card_code, play_round, settle
-from solver.sim.hands import Codes
+from solver.sim.deal import (
+    RANK_OF,
+    IndexPlays,
+    Shoes,
+    Table,
+    card_code,
+    play_round,
+    settle,
+    true_counts_of,
+)
+from solver.sim.hands import Codes, hand_space
 from solver.sim.strategies import Strategy
 
 #: Largest true count, in size, a ramp step or a wong-out point may name.
 MAX_TRUE_COUNT = 100
-CARDS_PER_DECK = 52
 
 
 def true_count_bucket(true_count: npt.NDArray[np.float64]) -> Codes:
@@ -123,12 +131,10 @@ def true_counts(
 
     The drift is what ``seen`` cards of an average deck would add, so an unbalanced
     count (KO, an ace count) is read against it, as ``cbj count`` reads it; for a
-    balanced count it is 0.  Integer arithmetic up to one division, so a whole true
-    count lands exactly on its ramp step.
+    balanced count it is 0 (:func:`solver.sim.deal.true_counts_of`, the arithmetic the
+    kernels read seat 1's index plays by).
     """
-    drift_free = CARDS_PER_DECK * running - counter.deck_sum * seen
-    counts: npt.NDArray[np.float64] = drift_free / left
-    return counts
+    return true_counts_of(running, seen, left, counter.deck_sum)
 
 
 def bet_units(counter: Counter, true_count: npt.NDArray[np.float64]) -> Codes:
@@ -141,6 +147,29 @@ def bet_units(counter: Counter, true_count: npt.NDArray[np.float64]) -> Codes:
     if counter.wong_out is not None:
         bet[true_count < counter.wong_out] = 0
     return bet
+
+
+def index_plays(counter: Counter) -> IndexPlays | None:
+    """The counter's index plays laid out over the simulator's hands, or None if it plays
+    none: each rule covers the hands of its chart cell (soft if they hold an ace that can
+    count 11, and their best total of own cards) against its Bonus card."""
+    if not counter.indices:
+        return None
+    space = hand_space()
+    soft = (space.counts[:, 0] > 0) & (space.hard + 10 <= 21)
+    total = np.where(soft, space.hard + 10, space.hard)
+    play = np.full((11, space.bust + 1), -1, dtype=np.intp)  # by Bonus value 1..10, hand
+    for k, rule in enumerate(counter.indices):
+        members = np.flatnonzero((soft == rule.soft) & (total == rule.total))
+        play[rule.bonus, members] = k
+    rules = counter.indices
+    return IndexPlays(
+        play,
+        np.array([r.index for r in rules], dtype=np.float64),
+        np.array([r.at_least for r in rules], dtype=np.bool_),
+        np.array([r.hit for r in rules], dtype=np.bool_),
+        counter.deck_sum,
+    )
 
 
 def size_up(counter: Counter, shoes: Shoes, n: int) -> tuple[npt.NDArray[np.float64], Codes]:
@@ -205,12 +234,13 @@ def count_stacked(
     cut = max(1, round(penetration * len(codes)))
     table = Table.make(rules, strategy, codes, seats, cut)
     shoes = Shoes(codes, 1, None, cut, tag_of_code(counter))
+    first = index_plays(counter)
     played: list[CountedRound] = []
     for _ in range(rounds):
         shoes.begin_round(1)
         running, start = int(shoes.running[0]), int(shoes.start[0])
         true_count, units = size_up(counter, shoes, 1)
-        main, bonus = play_round(shoes, 1, table)
+        main, bonus = play_round(shoes, 1, table, first)
         dealt = tuple(_card_of(int(c)) for c in shoes.rows[start : shoes.next[0]])
         played.append(
             CountedRound(

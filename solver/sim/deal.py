@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -221,55 +222,170 @@ def dealer_totals(rules: Rules) -> Codes:
     return totals_with_bonus()
 
 
-def play_round(shoes: Shoes, n: int, table: Table) -> tuple[Codes, Codes]:
+#: The natural's strengths (clause 9) as the round's code for each (and the kernels').
+BEATS = {NaturalBeats.NOTHING: 0, NaturalBeats.MULTI_CARD_21: 1, NaturalBeats.NON_BLACKJACK: 2}
+
+
+class RoundTables(NamedTuple):
+    """What a round reads of the rules and the strategy, as lookup tables (and the kernels
+    take them, flat): card values, Bonus tiers and blackjack pairs by card codes, the hand
+    steps, the player's and the dealer's totals, the strategy, the dealer's stopping rule
+    and naturals by (Bonus value, hand), the natural's strength (:data:`BEATS`), seats."""
+
+    value_of: Codes
+    tier: Codes
+    pair: Flags
+    step: Codes
+    best: Codes
+    dealer_best: Codes
+    cards_in_21: Codes
+    hit: Flags
+    draws: Flags
+    natural: Flags
+    beats: int
+    seats: int
+
+
+def round_tables(table: Table) -> RoundTables:
+    """The tables a round under ``table`` reads."""
+    space = hand_space()
+    return RoundTables(
+        VALUE_OF,
+        bonus_tier_table(table.rules.paytable.tiers),  # the paytable's tiers (clause 4)
+        BLACKJACK_PAIR,
+        space.step,
+        space.best,
+        table.dealer_total,  # the dealer's totals as the rules count them, 0 if bust
+        space.cards_in_21,
+        table.hit,
+        table.draws,
+        table.natural,
+        BEATS[table.rules.natural_beats],
+        table.seats,
+    )
+
+
+#: Cards per deck, for a true count (decks not yet dealt).
+CARDS_PER_DECK = 52
+
+
+def true_counts_of(running: Codes, seen: Codes, left: Codes, drift: int) -> npt.NDArray[np.float64]:
+    """Running count, less its expected drift, per deck not yet dealt.
+
+    ``drift`` is the sum of the count's tags over one deck (0 for a balanced count), and
+    ``seen`` cards of an average deck add ``drift * seen / 52``, so an unbalanced count
+    is read against it.  Integer arithmetic up to one division (correctly rounded, in
+    numpy as in the compiled kernel), so a whole true count lands exactly on its step.
+
+    >>> true_counts_of(np.array([-2]), np.array([13]), np.array([39]), 4).tolist()  # as KO
+    [-4.0]
+    """
+    drift_free = CARDS_PER_DECK * running - drift * seen
+    counts: npt.NDArray[np.float64] = drift_free / left
+    return counts
+
+
+class IndexPlays(NamedTuple):
+    """Seat 1's index plays as data: where the counter's play leaves the strategy.
+
+    ``rule[b, hand]`` is the number of the rule that covers ``hand`` against a Bonus card
+    of value ``b`` (-1 where none does); rule ``k`` fires when the true count at the start
+    of the round (:func:`true_counts_of` the lane's shoe, with ``drift``) is at least
+    ``at[k]`` (``at_least[k]``) or at most it, and then seat 1 hits if ``hit[k]``.
+    """
+
+    rule: Codes
+    at: npt.NDArray[np.float64]
+    at_least: Flags
+    hit: Flags
+    drift: int
+
+    def hits(
+        self,
+        default: Flags,
+        true_count: npt.NDArray[np.float64],
+        lanes: Codes,
+        b: Codes,
+        hands: Codes,
+    ) -> Flags:
+        """Seat 1's hit or stand on ``lanes`` (``default``: the strategy's) with these plays."""
+        chosen = default.copy()
+        k = self.rule[b, hands]
+        covered = np.flatnonzero(k >= 0)
+        rule, count = k[covered], true_count[lanes[covered]]
+        fires = np.where(self.at_least[rule], count >= self.at[rule], count <= self.at[rule])
+        on = covered[fires]
+        chosen[on] = self.hit[k[on]]
+        return chosen
+
+
+def play_round(
+    shoes: Shoes, n: int, table: Table, first: IndexPlays | None = None
+) -> tuple[Codes, Codes]:
     """Deal and settle one round on lanes ``0..n-1``: main and Bonus outcome codes per seat.
 
     It begins the round (:meth:`Shoes.begin_round`); a caller that looks at the shoe
     before the deal, as a counter does, begins it first: beginning twice changes nothing.
+    Seat 1 makes the index plays ``first`` where they fire, the table's strategy elsewhere.
     """
-    space = hand_space()
-    rules, bust = table.rules, space.bust
+    return deal_round(shoes, n, round_tables(table), first)
+
+
+def deal_round(
+    shoes: Shoes, n: int, t: RoundTables, first: IndexPlays | None = None
+) -> tuple[Codes, Codes]:
+    """:func:`play_round` from the round's tables (the hand space's last hand is bust)."""
+    bust = len(t.cards_in_21) - 1
     everyone = np.arange(n, dtype=np.intp)
     shoes.begin_round(n)
-    own = np.empty((table.seats, n), dtype=np.intp)  # clause 3
-    for seat in range(table.seats):
+    seen = shoes.start[:n]  # seat 1's true count as the round begins, for its index plays
+    true_count = (
+        np.zeros(0)
+        if first is None
+        else true_counts_of(shoes.running[:n], seen, shoes.size - seen, first.drift)
+    )
+    own = np.empty((t.seats, n), dtype=np.intp)  # clause 3
+    for seat in range(t.seats):
         own[seat] = shoes.draw(everyone)
     bonus = shoes.draw(everyone)
-    bonus_outcome = bonus_tier_table(rules.paytable.tiers)[own, bonus[None, :]]  # clause 4
-    b = VALUE_OF[bonus]
+    bonus_outcome = t.tier[own, bonus[None, :]]  # clause 4
+    b = t.value_of[bonus]
 
-    blackjack = BLACKJACK_PAIR[own, bonus[None, :]]  # clause 5
-    hands = space.step[0, VALUE_OF[own]]
-    for seat in range(table.seats):  # clause 6, each seat in turn
+    blackjack = t.pair[own, bonus[None, :]]  # clause 5
+    hands = t.step[0, t.value_of[own]]
+    for seat in range(t.seats):  # clause 6, each seat in turn
         hand = hands[seat]
         drawing = np.flatnonzero(~blackjack[seat])
         while drawing.size:  # a bust hand never hits: it leaves here
-            drawing = drawing[table.hit[b[drawing], hand[drawing]]]
+            hits = t.hit[b[drawing], hand[drawing]]
+            if seat == 0 and first is not None:
+                hits = first.hits(hits, true_count, drawing, b[drawing], hand[drawing])
+            drawing = drawing[hits]
             if not drawing.size:
                 break
-            hand[drawing] = space.step[hand[drawing], VALUE_OF[shoes.draw(drawing)]]
+            hand[drawing] = t.step[hand[drawing], t.value_of[shoes.draw(drawing)]]
     standing = ~blackjack & (hands != bust)
 
     dealer = np.zeros(n, dtype=np.intp)  # clause 7: the dealer plays if anyone still stands
     drawing = np.flatnonzero(standing.any(axis=0))
     while drawing.size:
-        dealer[drawing] = space.step[dealer[drawing], VALUE_OF[shoes.draw(drawing)]]
-        drawing = drawing[table.draws[b[drawing], dealer[drawing]]]
+        dealer[drawing] = t.step[dealer[drawing], t.value_of[shoes.draw(drawing)]]
+        drawing = drawing[t.draws[b[drawing], dealer[drawing]]]
 
-    dealer_total = table.dealer_total[b, dealer]
+    dealer_total = t.dealer_best[b, dealer]
     dealer_bust = dealer_total == 0
-    natural = table.natural[b, dealer]  # clause 9, as read in Table.make
+    natural = t.natural[b, dealer]  # clause 9, as read in Table.make
 
-    player_total = space.best[b[None, :], hands]  # clause 8
+    player_total = t.best[b[None, :], hands]  # clause 8
     main = np.full(hands.shape, LOSE, dtype=np.intp)
     main[standing & (player_total == dealer_total[None, :])] = PUSH
     # A natural's total is 21: hands below 21 already lose.  The reading of its strength
     # says which player 21s lose to it rather than push.
-    if rules.natural_beats is NaturalBeats.MULTI_CARD_21:
+    if t.beats == BEATS[NaturalBeats.MULTI_CARD_21]:
         beaten = (player_total == 21) & natural[None, :]
-        beaten &= space.cards_in_21[hands] >= 3
+        beaten &= t.cards_in_21[hands] >= 3
         main[standing & beaten] = LOSE
-    elif rules.natural_beats is NaturalBeats.NON_BLACKJACK:
+    elif t.beats == BEATS[NaturalBeats.NON_BLACKJACK]:
         main[standing & natural[None, :]] = LOSE
     main[standing & ((player_total > dealer_total[None, :]) | dealer_bust[None, :])] = WIN
     main[blackjack] = BLACKJACK

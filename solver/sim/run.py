@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import Card, Shoe
-from solver.model.checks import check_rounds, check_seed, whole_in
+from solver.model.checks import check_rounds, check_seed, shown, whole_in
 from solver.model.errors import ShoeError, SimulationError
 from solver.model.parallel import check_jobs, parallel_map
 from solver.model.rules import Rules
@@ -25,8 +25,14 @@ from solver.results.simulation import (
     payoffs,
 )
 from solver.sim import kernel as sim_kernel
-from solver.sim.counter import bet_units, size_up, tag_of_code, true_count_bucket, true_counts
-from solver.sim.deal import Shoes, Table, play_round, shoe_codes
+from solver.sim.counter import (
+    bet_units,
+    index_plays,
+    tag_of_code,
+    true_count_bucket,
+    true_counts,
+)
+from solver.sim.deal import Shoes, Table, shoe_codes
 from solver.sim.hands import Codes
 from solver.sim.strategies import Strategy
 
@@ -127,37 +133,17 @@ def _run_chunk(
     joint = np.zeros((table.seats, 4, kinds), dtype=np.int64)
     squares = np.zeros(3, dtype=np.float64)
     tally = None if counter is None else _CounterTally.zeros(counter)
-    compiled = sim_kernel.native(table.rules)
-    if compiled is not None:  # the same rounds, dealt by the compiled kernel
-        pays = (main_pay, bonus_pay, ratio)
-        dealt = sim_kernel.play_rounds(
-            compiled, table, shoes, rng, lanes, rounds, pays, joint, tally is not None
-        )
-        for sums, seen in dealt:
-            squares += [float(np.dot(x, x)) for x in sums]
-            if tally is not None and counter is not None and seen is not None:
-                running, start, main_0, bonus_0 = seen  # size_up's reading
-                true_count = true_counts(counter, running, start, shoes.size - start)
-                unit_net = main_pay[main_0] + ratio * bonus_pay[bonus_0]
-                tally.record(bet_units(counter, true_count), true_count, unit_net)
-        return _Tally(joint, squares, tally)
-    done = 0
-    while done < rounds:
-        n = min(lanes, rounds - done)
-        if tally is not None and counter is not None:
-            shoes.begin_round(n)  # the counter sizes up the shoe before the deal begins it
-            true_count, units = size_up(counter, shoes, n)
-        main, bonus = play_round(shoes, n, table)
-        for seat in range(table.seats):
-            cells = np.bincount(main[seat] * kinds + bonus[seat], minlength=4 * kinds)
-            joint[seat] += cells.reshape(4, kinds)
-        main_sum = main_pay[main].sum(axis=0)
-        bonus_sum = bonus_pay[bonus].sum(axis=0)
-        round_sum = main_sum + ratio * bonus_sum
-        squares += [float(np.dot(x, x)) for x in (main_sum, bonus_sum, round_sum)]
-        if tally is not None:
-            tally.record(units, true_count, main_pay[main[0]] + ratio * bonus_pay[bonus[0]])
-        done += n
+    pays = (main_pay, bonus_pay, ratio)
+    first = None if counter is None else index_plays(counter)
+    counting = tally is not None
+    dealt = sim_kernel.play_rounds(table, shoes, rng, lanes, rounds, pays, joint, counting, first)
+    for sums, seen in dealt:
+        squares += [float(np.dot(x, x)) for x in sums]
+        if tally is not None and counter is not None and seen is not None:
+            running, start, main_0, bonus_0 = seen  # size_up's reading
+            true_count = true_counts(counter, running, start, shoes.size - start)
+            unit_net = main_pay[main_0] + ratio * bonus_pay[bonus_0]
+            tally.record(bet_units(counter, true_count), true_count, unit_net)
     return _Tally(joint, squares, tally)
 
 
@@ -247,16 +233,16 @@ def check_deal(
     """
     check_rounds(rounds)
     if not whole_in(seats, 1):
-        raise SimulationError(f"seats {seats!r} must be a whole number of at least 1")
+        raise SimulationError(f"seats {shown(seats)} must be a whole number of at least 1")
     if penetration is not None and not 0 < penetration <= 1:
         raise SimulationError(
-            f"penetration {penetration!r} is out of range: give a share of the shoe in (0, 1]"
+            f"penetration {shown(penetration)} is out of range: give a share of the shoe in (0, 1]"
         )
     check_seed(seed)
     check_jobs(jobs, SimulationError)
     cards = shoe_codes(Shoe.full(rules.decks).remove(tuple(removed)))
     if len(cards) < seats + 2:
-        raise ShoeError(f"a shoe of {len(cards)} cards cannot deal {seats} seat(s) a round")
+        raise ShoeError(f"a shoe of {len(cards)} cards cannot deal {shown(seats)} seat(s) a round")
     return cards
 
 

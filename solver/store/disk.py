@@ -56,6 +56,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from solver.model.checks import whole_number
+from solver.model.errors import CbjError
 from solver.results.kinds import Key, Kind
 from solver.store.codecs import StoredSolutions, codec_of, with_removed
 from solver.store.digest import sha256
@@ -110,6 +112,14 @@ def default_max_bytes() -> int:
     return DEFAULT_MAX_BYTES
 
 
+def _cap(max_bytes: object) -> int:
+    """A size cap given to :class:`DiskCache`: a whole number of bytes, 0 or more."""
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
+        kind = type(max_bytes).__name__
+        raise TypeError(f"max_bytes must be a whole number of bytes (an int), not {kind}")
+    return whole_number(max_bytes, "max_bytes", 0, None, CbjError)
+
+
 @dataclass(frozen=True, slots=True)
 class CacheInfo:
     """Where the cache is, how many bytes it takes on disk and how many entries it holds."""
@@ -149,7 +159,7 @@ class _EntryGone(LookupError):
 
 class DiskCache:
     """The disk store of solved games, charts and effects of removal (see the module
-    docstring): a :class:`~solver.store.protocol.Store`.
+    docstring): a :class:`~solver.results.kinds.Store`.
 
     Args:
         directory: The cache folder; ``None`` for :func:`default_directory`.
@@ -173,7 +183,7 @@ class DiskCache:
         self._folder = folder or "."  # as Path("") is
         self._real: str | None = None  # the folder resolved, once (:meth:`_resolved`)
         self._file = ""  # the database in the resolved folder
-        self.max_bytes = default_max_bytes() if max_bytes is None else max_bytes
+        self.max_bytes = default_max_bytes() if max_bytes is None else _cap(max_bytes)
         self._warn = warn
         self._fingerprint = fingerprint
         self._disabled = False
@@ -520,6 +530,11 @@ def _recall(path: str, key: str, checksum: str) -> Any | None:
         return None
     _RECENT.move_to_end((path, key))
     return found[1]
+
+
+def forget_recent() -> None:
+    """Drop the decoded entries kept by :data:`_RECENT` (a server short of memory asks)."""
+    _RECENT.clear()
 
 
 def _forget(path: str, key: str) -> None:

@@ -7,8 +7,13 @@ and ``cbj simulate --counter``; the study only chooses small, seeded sizes (opti
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
+from solver.exact.attack import attack
+from solver.exact.betting import optimal_bets
+from solver.exact.dealt_shoes import deal_shoes
+from solver.exact.indices import index_plays
 from solver.exact.protection import (
     BEST_LEVELS,
     RoundEffects,
@@ -40,6 +45,12 @@ from solver.studies.sizes import check_rounds
 SHOE_SAMPLES = 50
 #: Rounds of each simulated counter in the report, unless asked otherwise.
 COUNTER_ROUNDS = 2_000_000
+#: Shoes dealt for the indices, the Kelly ramp and the bound, per shoe-state sample.
+DEALT_PER_SAMPLE = 8
+#: The Bonus wager's largest size in the attack and the bound, times the main wager.
+BONUS_MULTIPLE = Fraction(2)
+#: The Kelly ramp's bankroll in units.
+KELLY_BANKROLL = 1000.0
 
 
 def check_sizes(shoe_samples: int, counter_rounds: int) -> tuple[int, int]:
@@ -94,6 +105,7 @@ def protection_settings(played: Strategy, shoe_samples: int, counter_rounds: int
         **SeededDeal(played, counter_rounds, PROTECTION_SEED, PENETRATION).settings,
         "shoe_samples": shoe_samples,
         "spread": list(SPREAD),
+        "dealt_shoes": DEALT_PER_SAMPLE * shoe_samples,
     }
 
 
@@ -129,6 +141,12 @@ def protection_study(
         jobs=jobs,
     )
     every_round, back_counter = _counter_runs(rules, played, plan, counter_rounds, jobs)
+    best = next(s for s in counts.systems if s.name == "best-level-2")
+    shoes = deal_shoes(
+        rules, chart, DEALT_PER_SAMPLE * shoe_samples, PROTECTION_SEED, PENETRATION, jobs=jobs
+    )
+    depths = tuple(p for p in (0.5, 0.75) if p < PENETRATION)
+    indices = index_plays(shoes, best.name, best.tags)
     return ProtectionStudy(
         rules,
         eor,
@@ -139,4 +157,8 @@ def protection_study(
         every_round,
         back_counter,
         counter_rounds,
+        best,
+        indices,
+        optimal_bets(shoes, best.name, best.tags, SPREAD, KELLY_BANKROLL, indices=indices),
+        attack(shoes, SPREAD, BONUS_MULTIPLE, (*depths, PENETRATION)),
     )

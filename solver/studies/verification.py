@@ -148,7 +148,8 @@ def bonus_return_by_suit(rules: Rules) -> dict[str, Fraction]:
             for j, bonus in enumerate(cards):
                 ways = counts[i] * (counts[j] - (i == j))
                 if ways:
-                    paid += ways * bonus_pay(rules.paytable, bonus_outcome(player, bonus))
+                    outcome = bonus_outcome(player, bonus, rules.paytable)
+                    paid += ways * bonus_pay(rules.paytable, outcome)
                     pairs += ways
         by_suit[str(suit)] = paid / pairs
     return by_suit

@@ -3,7 +3,9 @@
 The command lives with the web app, not in :mod:`solver.cli` (the two clients never
 import each other); ``cbj`` finds it by name in :data:`solver.cli.COMMANDS`, as it finds
 every command.  The server is uvicorn, which stops on SIGINT and SIGTERM after finishing
-the requests in flight; the workers are daemon threads and stop with it.
+the requests in flight; the workers are daemon threads and stop with it.  What the server
+keeps in memory (solved games, charts, files, reports) is bounded by ``--memory-mb``
+(:mod:`solver.web.memory`).
 """
 
 from __future__ import annotations
@@ -18,18 +20,19 @@ import click
 import uvicorn
 
 from solver.model.checks import whole_number
-from solver.model.errors import CbjError
-from solver.store.disk import default_cache
+from solver.store.disk import default_cache, forget_recent
 from solver.web.app import make_app
+from solver.web.jobs import Work
+from solver.web.memory import Memory, kept_budget, resident_bytes
+from solver.web.server import MAX_HEAD, Protocol, ServeError, listening
 from solver.web.work import WorkbenchStore
 from solver.web.workbench import Workbench
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8021
-
-
-class ServeError(CbjError):
-    """A host or port ``cbj serve`` cannot listen on."""
+#: The server's memory cap by default (MiB), and the least and most it may be given.
+DEFAULT_MEMORY_MB = 1024
+MEMORY_MB_RANGE = (256, 1_048_576)
 
 
 def check_host(host: str) -> str:
@@ -59,27 +62,45 @@ def url_of(host: str, port: int) -> str:
     return f"http://{f'[{shown}]' if ':' in shown else shown}:{port}/"
 
 
+def open_browser_at(url: str) -> bool:
+    """Open ``url`` in the user's browser; whether one could be opened (none can on a machine
+    without a display, where ``webbrowser`` finds no browser or the one it finds fails)."""
+    try:
+        return webbrowser.open(url)
+    except webbrowser.Error:
+        return False
+
+
 def _open_when_started(server: uvicorn.Server, url: str) -> None:
-    """Open ``url`` in the user's browser once the server listens (or give up after 10 s)."""
+    """Open ``url`` in the user's browser once the server listens (or give up after 10 s),
+    or say on stderr that none could be opened, with the address to open by hand."""
     for _ in range(200):
         if server.started:
-            webbrowser.open(url)
+            if not open_browser_at(url):
+                click.echo(f"cbj: no browser could be opened here: open {url} yourself", err=True)
             return
         time.sleep(0.05)
 
 
-def serve_workbench(host: str, port: int, open_browser: bool = False) -> None:
+def serve_workbench(
+    host: str, port: int, open_browser: bool = False, memory_mb: int = DEFAULT_MEMORY_MB
+) -> None:
     """Serve the workbench on ``host:port`` until stopped (Ctrl-C, SIGTERM)."""
     host = check_host(host)
     port = whole_number(port, "port", 1, 65535, ServeError)
-    bench = Workbench(
-        WorkbenchStore(default_cache(warn=lambda m: click.echo(f"cbj: warning: {m}", err=True)))
-    )
+    memory_mb = whole_number(memory_mb, "memory MB", *MEMORY_MB_RANGE, ServeError)
+    sock = listening(host, port)
+    cap = memory_mb * 2**20
+    memory = Memory(kept_budget(cap, resident_bytes()), cap, (forget_recent,))
+    disk = default_cache(warn=lambda m: click.echo(f"cbj: warning: {m}", err=True))
+    bench = Workbench(WorkbenchStore(disk, memory=memory), Work(memory))
     app = make_app(bench, host, port)
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
+        http=Protocol,
+        h11_max_incomplete_event_size=MAX_HEAD,
         log_level="warning",
         access_log=False,
         lifespan="off",
@@ -96,9 +117,10 @@ def serve_workbench(host: str, port: int, open_browser: bool = False) -> None:
     if open_browser:
         threading.Thread(target=_open_when_started, args=(server, url), daemon=True).start()
     try:
-        server.run()
+        server.run(sockets=[sock])
     finally:
         bench.close()
+        sock.close()
     if not server.started:
         raise ServeError(f"could not listen on {host}:{port} (is the port in use?)")
     sys.stdout.flush()
@@ -110,6 +132,14 @@ def serve_workbench(host: str, port: int, open_browser: bool = False) -> None:
     "--port", type=int, default=DEFAULT_PORT, show_default=True, help="Port to listen on."
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the workbench in a browser.")
-def serve(host: str, port: int, open_browser: bool) -> None:
+@click.option(
+    "--memory-mb",
+    type=int,
+    default=DEFAULT_MEMORY_MB,
+    show_default=True,
+    help="The server's memory cap: solved games and built files are kept within it, the "
+    "least recently used dropped first.",
+)
+def serve(host: str, port: int, open_browser: bool, memory_mb: int) -> None:
     """The designer's workbench: a local web app of every figure, live as you type."""
-    serve_workbench(host, port, open_browser)
+    serve_workbench(host, port, open_browser, memory_mb)

@@ -4,8 +4,10 @@ headers that keep a browser from running, framing or guessing anything it should
 A page of a server on 127.0.0.1 can still be reached by any web page the user opens, by
 *DNS rebinding* (a name of the attacker's that resolves to 127.0.0.1): such a request
 names the attacker's host in ``Host``, so any ``Host`` but the addresses served is refused
-(421).  A request that changes state (``POST``) must come from the app's own pages: an
-``Origin`` or ``Sec-Fetch-Site`` header naming another site is refused (403).
+(421).  A request that changes state or starts work (``POST``) must come from the app's own
+pages: an ``Origin`` or ``Sec-Fetch-Site`` header naming another site is refused (403); a GET
+starts no work at all (see :mod:`solver.web.app`).  An address longer than :data:`MAX_URL`
+is refused (414) before anything reads it.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ SECURITY_HEADERS = (
     (b"cross-origin-resource-policy", b"same-origin"),
 )
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: The longest path and query string a request may have (bytes); the forms' longest is
+#: about 7 kB (every field at its 200 characters).
+MAX_URL = 16 * 1024
 
 
 def served_hosts(host: str, port: int) -> frozenset[str]:
@@ -100,6 +105,9 @@ class Guard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") > MAX_URL:
+            await _refuse(send, 414, f"The address is too long: at most {MAX_URL:,} bytes.")
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         host = headers.get("host", "")

@@ -1,4 +1,5 @@
-"""The Paytable page and the Report page's sizes: their own fields, checked as the CLI checks.
+"""The Paytable and Hold check pages and the Report page's sizes: their own fields, checked
+as the CLI checks.
 
 The Paytable page's numbers go through the parsers ``cbj paytable`` uses (house edges as
 ``0.02``, ``1/50`` or ``2%``; bands ``LO:HI``) and its limits (a pay of at most
@@ -8,28 +9,58 @@ paytables listed, and the search's own cap on candidates, refused with the CLI's
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Mapping
+from html import escape
 from typing import Any
 
 from starlette.responses import HTMLResponse, Response
 
+from solver.exact.hold import observed_win
 from solver.exact.paytable import MAX_SEARCH_PAY, MAX_TOP, parse_band, parse_edge
-from solver.model.checks import whole_number, whole_text
-from solver.model.errors import CbjError
+from solver.exact.session import MAX_ROUNDS as SESSION_ROUNDS
+from solver.exact.session import check_rounds
+from solver.exact.shoe_states import MAX_SAMPLES
+from solver.model.chart_file import chart_csv, parse_chart
+from solver.model.checks import MAX_ROUNDS, whole_number, whole_text
+from solver.model.errors import CbjError, ReportError, SessionError
 from solver.model.outcomes import PAY_TIERS
+from solver.model.rules import Paytable
 from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
-from solver.web.form import MAX_FIELD_TEXT, read_rules
+from solver.results.report import PlayerStrategy
+from solver.studies.protection import COUNTER_ROUNDS, SHOE_SAMPLES
+from solver.studies.report import LETTERS, SIMULATION_ROUNDS, TABLE_ROUNDS, verify_strategy
+from solver.web.form import MAX_FIELD_TEXT, excerpted, read_rules
 from solver.web.workbench import Workbench
 
 KINDS = ("round", "bonus")
-#: The report's sizes: field, label and help (blank keeps the report's own default).
+#: The report's sizes: field, label, help and the report's own default (shown in the field).
 REPORT_SIZES = (
-    ("shoe_samples", "Shoes per depth", "Random shoes solved at each depth (game protection)."),
-    ("counter_rounds", "Counter rounds", "Rounds per simulated card counter."),
-    ("table_rounds", "Table rounds", "Simulated table-rounds per number of seats."),
-    ("simulation_rounds", "Simulation rounds", "Rounds of the simulator's cross-check."),
+    ("shoe_samples", "Shoes per depth", "Random shoes solved at each depth (game protection).",
+     SHOE_SAMPLES),
+    ("counter_rounds", "Counter rounds", "Rounds per simulated card counter.", COUNTER_ROUNDS),
+    ("table_rounds", "Table rounds", "Simulated table-rounds per number of seats.",
+     TABLE_ROUNDS),
+    ("simulation_rounds", "Simulation rounds", "Rounds of the simulator's cross-check.",
+     SIMULATION_ROUNDS),
+)  # fmt: skip
+#: Each size's range: the API's (a report's studies are ``cbj report``'s).
+SIZE_RANGES = {
+    "shoe_samples": (2, MAX_SAMPLES),
+    "counter_rounds": (1, MAX_ROUNDS),
+    "table_rounds": (1, MAX_ROUNDS),
+    "simulation_rounds": (1, MAX_ROUNDS),
+}
+#: The report's title block: field, label and help (``cbj report``'s options of those names).
+REPORT_TEXTS = (
+    ("prepared_by", "Prepared by", "Title block: who prepared the report."),
+    ("prepared_for", "Prepared for", "Title block: whom the report is for."),
+    ("revision_note", "Revision note", "Title block: what this revision changed."),
 )
+#: The strategies a report may set beside perfect play, besides a chart file of one's own.
+STRATEGY_NAMES = ("optimal", "chart", "never-bust", "mimic-dealer", "always-stand", "stand-on:17")
 
 
 def _checked(errors: dict[str, str], name: str, read: Any, *args: Any) -> Any:
@@ -37,7 +68,7 @@ def _checked(errors: dict[str, str], name: str, read: Any, *args: Any) -> Any:
     try:
         return read(*args)
     except CbjError as error:
-        errors[name] = str(error)
+        errors[name] = excerpted(str(error), str(args[0]) if args else "")
         return None
 
 
@@ -84,6 +115,20 @@ def paytable_options(query: Mapping[str, str]) -> tuple[dict[str, Any] | None, d
         low, high = band
         return {f"{kind}_edge_range": f"{low}:{high}", "max_pay": max_pay, "top": top}, errors
     return None, errors
+
+
+def _size(text: str, name: str) -> int:
+    """A report's study size: digits (``_`` or ``,`` between them allowed), in its range.
+
+    >>> _size("10_000_000", "simulation_rounds")
+    10000000
+    """
+    what = name.replace("_", " ")
+    digits = re.sub(r"(?<=\d)[_,](?=\d)", "", text)
+    if not re.fullmatch(r"\d{1,15}", digits, flags=re.ASCII):
+        raise ReportError(f"{what} {text!r} is not a whole number, e.g. 10000000")
+    low, high = SIZE_RANGES[name]
+    return whole_number(int(digits), what, low, high, ReportError)
 
 
 def _whole(text: str, what: str, high: int) -> int:
@@ -134,18 +179,28 @@ def _paytable_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str
     )
 
 
-def paytable_page(bench: Workbench, query: dict[str, str], wait: float) -> Response:
-    """The Paytable page: its form, and the solved pay or the search's table."""
+def paytable_page(
+    bench: Workbench,
+    query: dict[str, str],
+    wait: float,
+    start: bool = False,
+    client: str = "",
+    autostart: bool = False,
+) -> Response:
+    """The Paytable page: its form, and the solved pay or the search's table (a POST starts
+    the solve or search; a GET shows it once started)."""
     form = read_rules(query)
     options, errors = paytable_options(query)
     status, busy, result = 200, False, ""
     if form.rules is None or errors:
         status = 400
     elif options is not None:
-        outcome = bench.paytable(form.rules, options, wait)
+        outcome = bench.paytable(form.rules, options, wait, start, client)
         if outcome.error:
             errors["target" if query.get("mode") == "solve" else "band"] = outcome.error
-            status = 400
+            status = outcome.status if outcome.status != 200 else 400
+        elif outcome.idle:
+            result = html.idle_html("Not computed yet: press the button again.", autostart)
         elif outcome.ready:
             rules_query = form.query()
             result = (
@@ -154,40 +209,232 @@ def paytable_page(bench: Workbench, query: dict[str, str], wait: float) -> Respo
                 else pages_html.search_html(outcome.result(), rules_query)
             )
         else:
-            busy, result = True, html.progress_html(outcome.progress)
+            back = html.link("/paytable", query)
+            busy, result = True, html.progress_html(outcome.progress, back)
     fields = html.rules_fields(form.values, form.errors, form.rules) + html.form_error(form.errors)
     body = (
-        '<div class="columns">'
-        '<form id="paytable-form" class="rules" method="get" action="/paytable">'
+        '<div class="columns results-first">'
+        '<form id="paytable-form" class="rules" method="post" action="/paytable">'
         f"{fields}{_paytable_fields(query, errors)}</form>"
         f'<section id="results" aria-live="polite">{result}</section></div>'
     )
     return HTMLResponse(html.page("Paytable", "/paytable", body, form.query(), busy), status)
 
 
-def report_sizes(query: Mapping[str, str]) -> tuple[dict[str, int], dict[str, str], str]:
-    """The report's sizes given (blank: the report's default), their errors and their fields."""
-    sizes: dict[str, int] = {}
+#: The Hold check page's fields: name, label, placeholder and help.
+HOLD_FIELDS = (
+    (
+        "rounds",
+        "Rounds dealt",
+        "10000",
+        f"Seat-rounds the result is over, 1 to {SESSION_ROUNDS:,}.",
+    ),
+    ("hold", "Observed hold", "2.5%", "The casino's win over the total wagered."),
+    ("result", "or net win", "", "The casino's net win in main units, e.g. 250 or -12.5."),
+)
+
+
+def _rounds(text: str) -> int:
+    """Rounds as typed: ASCII digits, then ``cbj hold``'s own range check."""
+    if not re.fullmatch(r"[+-]?\d{1,12}", text, flags=re.ASCII):
+        raise SessionError(f"rounds {text[:40]!r} is not a whole number of rounds, e.g. 10000")
+    return check_rounds(int(text))
+
+
+def _observed(text: str, rules: Any, rounds: int, result: str | None, hold: str | None) -> Any:
+    """:func:`~solver.exact.hold.observed_win`, ``text`` (what was typed) first, for the
+    excerpt of it an error message shows."""
+    del text
+    return observed_win(rules, rounds, result, hold)
+
+
+def hold_options(
+    query: Mapping[str, str], form_rules: Any
+) -> tuple[dict[str, Any] | None, dict[str, str]]:
+    """``cbj hold``'s options from the page's fields (None until rounds are given), and
+    the errors, each beside its field."""
     errors: dict[str, str] = {}
-    for name, _, _ in REPORT_SIZES:
-        text = _text(query, name, errors)
-        if text:
-            value = _checked(errors, name, whole_text, text, name.replace("_", " "))
-            if value is not None:
-                sizes[name] = value
+    given = {name: _text(query, name, errors) for name, _, _, _ in HOLD_FIELDS}
+    if not given["rounds"] and not errors:
+        return None, errors
+    rounds = _checked(errors, "rounds", _rounds, given["rounds"])
+    hold, result = given["hold"] or None, given["result"] or None
+    if rounds is not None and form_rules is not None and "hold" not in errors:
+        _checked(errors, "hold", _observed, hold or result or "", form_rules, rounds, result, hold)
+    if errors:
+        return None, errors
+    return {"rounds": rounds, "hold": hold, "result": result}, errors
+
+
+def hold_page(
+    bench: Workbench,
+    query: dict[str, str],
+    wait: float,
+    start: bool = False,
+    client: str = "",
+    autostart: bool = False,
+) -> Response:
+    """The Hold check page: the rules, the rounds and the observed hold in, ``cbj hold``'s
+    verdict out (a POST starts the check; a GET shows it once started)."""
+    form = read_rules(query)
+    options, errors = hold_options(query, form.rules)
+    status, busy, result = 200, False, ""
+    if form.rules is None or errors:
+        status = 400
+    elif options is not None:
+        outcome = bench.hold(form.rules, options, wait, start, client)
+        if outcome.error:
+            errors["hold"] = outcome.error
+            status = outcome.status if outcome.status != 200 else 400
+        elif outcome.idle:
+            result = html.idle_html("Not checked yet: press Check.", autostart)
+        elif outcome.ready:
+            result = pages_html.hold_html(outcome.result())
+        else:
+            busy, result = True, html.progress_html(outcome.progress, html.link("/hold", query))
     fields = "".join(
         html.text_field(
-            name, label, str(query.get(name, ""))[:MAX_FIELD_TEXT], "default", hint, errors
+            name, label, str(query.get(name, ""))[:MAX_FIELD_TEXT], placeholder, hint, errors
         )
-        for name, label, hint in REPORT_SIZES
+        for name, label, placeholder, hint in HOLD_FIELDS
     )
-    fmt = str(query.get("format", "html"))
-    fields += html.choice_field(
-        "format",
-        "Format",
-        fmt if fmt in ("html", "pdf") else "html",
-        ("html", "pdf"),
-        "HTML (phone and print) or PDF.",
+    rules = html.rules_fields(form.values, form.errors, form.rules) + html.form_error(form.errors)
+    body = (
+        '<div class="columns results-first">'
+        '<form id="hold-form" class="rules" method="post" action="/hold">'
+        f"<fieldset><legend>The table's result</legend>{fields}"
+        '<button type="submit">Check</button></fieldset>'
+        f"{rules}</form>"
+        f'<section id="results" aria-live="polite">{result}</section></div>'
+    )
+    return HTMLResponse(html.page("Hold check", "/hold", body, form.query(), busy), status)
+
+
+def _paytables(text: str) -> tuple[Paytable, ...]:
+    """Further paytables (B, C, ...), separated by spaces or semicolons.
+
+    >>> [str(p) for p in _paytables("20:5:1; 12:4:1")]
+    ['20:5:1', '12:4:1']
+    """
+    found = tuple(Paytable.parse(t) for t in re.split(r"[\s;]+", text) if t)
+    if len(found) + 1 > len(LETTERS):
+        raise ReportError(f"a report compares at most {len(LETTERS)} paytables")
+    return found
+
+
+def _strategy(text: str, chart_text: str, chart_name: str) -> PlayerStrategy:
+    """The player's strategy: a name, or the chart file sent (read by the page); the
+    manifest's SHA-256 is of the chart as the CSV ``cbj chart`` writes (:func:`chart_csv`),
+    whatever form it was sent in, so that the page's address can carry that short form."""
+    if chart_text.strip():
+        name = (chart_name.strip() or "chart.csv")[:80]
+        shown = name if name.isprintable() else "chart.csv"
+        grid = parse_chart(chart_text, shown)
+        digest = hashlib.sha256(chart_csv(grid).encode()).hexdigest()
+        return PlayerStrategy(f"chart:{shown}", grid, digest)
+    if text.lower().startswith("chart:"):
+        raise ReportError("a chart file for the report is sent with the file field below it")
+    return PlayerStrategy(text or "optimal")
+
+
+def report_options(
+    query: Mapping[str, str], rules: Any = None
+) -> tuple[dict[str, Any], dict[str, str], str]:
+    """The report's options given (a blank size is the report's default), their errors and
+    their fields: every option of ``cbj report`` but the file written, the workers and the
+    cache, which are the server's."""
+    options: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for name, _, _, default in REPORT_SIZES:
+        text = _text(query, name, errors)
+        value = _checked(errors, name, _size, text, name) if text else default
+        if value is not None:
+            options[name] = value
+    for name, _, _ in REPORT_TEXTS:
+        options[name] = _text(query, name, errors)
+    extra = _text(query, "paytables", errors)
+    options["paytables"] = _checked(errors, "paytables", _paytables, extra) or ()
+    chart_text = str(query.get("strategy_chart_text", ""))
+    player = _checked(
         errors,
+        "strategy",
+        _strategy,
+        _text(query, "strategy", errors),
+        chart_text,
+        str(query.get("strategy_chart_name", "")),
     )
-    return sizes, errors, fields
+    if player is not None and rules is not None:
+        _checked(errors, "strategy", verify_strategy, player, rules)
+    options["strategy"] = player
+    return options, errors, _report_fields(query, errors)
+
+
+def short_query(query: Mapping[str, str], options: Mapping[str, Any]) -> dict[str, str]:
+    """The Report page's fields for its address: a chart file sent as its short CSV."""
+    player = options.get("strategy")
+    chart = None if player is None else player.chart
+    if chart is None:
+        return dict(query)
+    return {**query, "strategy_chart_text": chart_csv(chart)}
+
+
+def _report_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str:
+    def get(name: str) -> str:
+        return str(query.get(name, ""))[:MAX_FIELD_TEXT]
+
+    sizes = "".join(
+        html.text_field(name, label, get(name) or f"{default:,}", f"{default:,}", hint, errors)
+        for name, label, hint, default in REPORT_SIZES
+    )
+    texts = "".join(
+        html.text_field(name, label, get(name), "", hint, errors)
+        for name, label, hint in REPORT_TEXTS
+    )
+    fmt = get("format")
+    chart = (
+        '<input type="file" id="f-strategy_file" accept=".csv,.json,text/csv,application/json" '
+        'data-text="f-strategy_chart_text" data-name="f-strategy_chart_name">'
+        '<input type="hidden" name="strategy_chart_text" id="f-strategy_chart_text" '
+        f'value="{escape(str(query.get("strategy_chart_text", "")))}">'
+        '<input type="hidden" name="strategy_chart_name" id="f-strategy_chart_name" '
+        f'value="{escape(get("strategy_chart_name"))}">'
+    )
+    names = "".join(f'<option value="{n}"></option>' for n in STRATEGY_NAMES)
+    return (
+        "<fieldset><legend>Title block</legend>" + texts + "</fieldset>"
+        "<fieldset><legend>What the report sets beside the game</legend>"
+        + html.text_field(
+            "paytables",
+            "More paytables",
+            get("paytables"),
+            "e.g. 20:5:1 12:4:1",
+            "Set beside the rules' own paytable (A) as B, C, ...; separate them with spaces.",
+            errors,
+        )
+        + html.text_field(
+            "strategy",
+            "The player's strategy",
+            get("strategy"),
+            "optimal",
+            "Set beside perfect play and played in the volatility section: "
+            + ", ".join(STRATEGY_NAMES[:-1])
+            + " or stand-on:K; or send a chart file of your own below.",
+            errors,
+        ).replace("<input ", '<input list="strategy-names" ', 1)
+        + f'<datalist id="strategy-names">{names}</datalist>'
+        + '<div class="field"><label for="f-strategy_file">The player\'s chart file</label>'
+        + chart
+        + "<small>A chart as cbj chart writes it (CSV or JSON), played as the player's "
+        "strategy; its SHA-256 goes in the report's manifest.</small></div>"
+        "</fieldset><fieldset><legend>Study sizes</legend>"
+        + sizes
+        + "</fieldset>"
+        + html.choice_field(
+            "format",
+            "Format",
+            fmt if fmt in ("html", "pdf") else "html",
+            ("html", "pdf"),
+            "HTML (phone and print) or PDF.",
+            errors,
+        )
+    )

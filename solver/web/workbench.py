@@ -1,7 +1,11 @@
-"""What the pages ask of the library: a game, a chart, a paytable answer or a report, each
-from the API, either at once (a cached game re-priced) or as a shared job with progress.
+"""What the pages ask of the library: a game, a chart, a paytable answer, a hold check or a
+report, each from the API, either at once (a cached game re-priced) or as a shared job
+with progress.
 
-The handlers of :mod:`solver.web.app` call these methods only: no computation of their own.
+Each method takes ``start``: a POST may start the job (``start=True``); a GET only reads
+what is built or being built (``start=False``: an :class:`Outcome` that is ``idle`` when
+nothing is).  ``client`` names who asks (its address), for the limit on jobs per client.
+The handlers of :mod:`solver.web.views` call these methods only: no computation of their own.
 """
 
 from __future__ import annotations
@@ -13,17 +17,34 @@ from typing import Any, Generic, TypeVar
 from solver.api import files as files_api
 from solver.api import game as game_api
 from solver.api import paytable as paytable_api
+from solver.api import session as session_api
 from solver.api import strategy as strategy_api
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.present import charts
 from solver.present.formats import ChartFormat
 from solver.present.workbench import Progress
-from solver.results.charts import Chart
+from solver.results.charts import CHART_COSTS, Chart, ChartCosts
 from solver.results.game import GameResult
-from solver.web.work import Job, Lane, Work, WorkbenchStore, neutral
+from solver.results.report import PlayerStrategy
+from solver.studies.report import STEPS as REPORT_STEPS
+from solver.web.jobs import Job, Kind, Refused, Stopped, Work
+from solver.web.memory import Memory
+from solver.web.work import WorkbenchStore, neutral
 
 T = TypeVar("T")
+#: What a job's progress says: words, or words made from its steps done and in all.
+Label = str | Callable[[int, int], str]
+
+
+def report_stage(done: int, total: int) -> str:
+    """The report's progress in words: the step under way.
+
+    >>> report_stage(1, 9)
+    'building the report: rule variants'
+    """
+    stage = REPORT_STEPS[done] if done < len(REPORT_STEPS) else "writing the document"
+    return f"building the report: {stage}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +55,11 @@ class Outcome(Generic[T]):
     progress: Progress | None = None
     error: str = ""
     superseded: bool = False
+    idle: bool = False
+    """Nothing built or being built (a GET that starts nothing)."""
+    status: int = 200
+    """The HTTP status a refusal asks for (429: too many jobs; 503: a queue is full)."""
+    job: Job[Any] | None = None
 
     @property
     def ready(self) -> bool:
@@ -47,112 +73,180 @@ class Outcome(Generic[T]):
         return self.value
 
 
-def _outcome(job: Job[T], label: str) -> Outcome[T]:
-    """What a job has to show: its result, its error, or how far it has got."""
-    if job.superseded:
-        return Outcome(superseded=True, progress=Progress("superseded by newer input"))
-    if not job.finished:
-        return Outcome(progress=Progress(label, job.done, job.total, job.elapsed()))
-    error = job.future.exception()
-    if error is None:
-        return Outcome(job.result())
-    if isinstance(error, CbjError):  # bad input, said in its own words
-        return Outcome(error=str(error))
-    raise error
-
-
 class Workbench:
     """The library as the pages see it: the API's functions over one shared store and pool."""
 
-    def __init__(self, store: WorkbenchStore | None = None, work: Work | None = None) -> None:
-        self.store = store or WorkbenchStore()
-        self.work = work or Work()
+    def __init__(
+        self, store: WorkbenchStore | None = None, work: Work | None = None, memory_mb: int = 0
+    ) -> None:
+        memory = Memory(memory_mb * 2**20) if memory_mb else None
+        self.work = work if work is not None else Work(memory)
+        self.store = store if store is not None else WorkbenchStore(memory=self.work.memory)
 
     def close(self) -> None:
         """Stop the workers."""
         self.work.close()
 
-    def _job(
-        self, key: Hashable, compute: Callable[[Job[T]], T], label: str, wait: float, lane: Lane
-    ) -> Outcome[T]:
-        job = self.work.submit(key, compute, lane)
-        job.wait(wait)
-        return _outcome(job, label)
+    def outcome(self, job: Job[T], label: Label) -> Outcome[T]:
+        """What a job has to show: its result, its error, or how far it has got."""
+        if job.superseded:
+            return Outcome(superseded=True, progress=Progress("superseded by newer input"))
+        if not job.finished:
+            said = label if isinstance(label, str) else label(job.done, job.total)
+            progress = Progress(
+                said, job.done, job.total, job.elapsed(), self.work.position(job), job.id
+            )
+            return Outcome(progress=progress, job=job)
+        error = job.future.exception()
+        if error is None:
+            return Outcome(job.result(), job=job)
+        if isinstance(error, CbjError | Stopped):  # bad input, or stopped: said in its words
+            return Outcome(error=str(error), job=job)
+        raise error
 
-    def game(self, rules: Rules, exact: bool, wait: float) -> Outcome[GameResult[Any]]:
+    def _job(
+        self,
+        key: Hashable,
+        compute: Callable[[Job[T]], T],
+        label: Label,
+        wait: float,
+        kind: Kind,
+        start: bool,
+        client: str,
+    ) -> Outcome[T]:
+        if start:
+            try:
+                job = self.work.submit(key, compute, kind, client)
+            except Refused as refused:
+                return Outcome(error=str(refused), status=refused.status)
+        else:
+            found = self.work.find(key)
+            if found is None:
+                return Outcome(idle=True)
+            job = found
+        job.wait(wait)
+        return self.outcome(job, label)
+
+    def game(
+        self, rules: Rules, exact: bool, wait: float, start: bool = True, client: str = ""
+    ) -> Outcome[GameResult[Any]]:
         """The solved game: re-priced at once if its rules were solved under any paytable or
         ratio, else from the (shared) solve, waiting up to ``wait`` seconds for it."""
         if self.store.has_game(rules, exact):
             return Outcome(game_api.solve(rules=rules, exact=exact, cache=self.store))
 
-        def compute(job: Job[GameResult[Any]]) -> GameResult[Any]:
-            return game_api.solve(rules=rules, exact=exact, cache=self.store, progress=job.progress)
+        def compute(job: Job[bool]) -> bool:  # the game itself is kept by the store
+            game_api.solve(rules=rules, exact=exact, cache=self.store, progress=job.progress)
+            return True
 
-        solved = self._job(
-            ("game", neutral(rules), exact),
-            compute,
-            "solving the game, one Bonus card at a time",
-            wait,
-            Lane.QUICK,
-        )
+        key = ("game", neutral(rules), exact)
+        label = "solving the game, one Bonus card at a time"
+        kind = Kind.EXACT if exact else Kind.GAME
+        solved = self._job(key, compute, label, wait, kind, start, client)
         if not solved.ready:
-            return solved
+            return Outcome(
+                None, solved.progress, solved.error, solved.superseded, solved.idle, solved.status
+            )
+        if not self.store.has_game(rules, exact):  # solved, then dropped for memory since
+            self.work.forget(key)
+            return self.game(rules, exact, wait, start, client) if start else Outcome(idle=True)
         return Outcome(game_api.solve(rules=rules, exact=exact, cache=self.store))
 
-    def chart(self, rules: Rules, wait: float) -> Outcome[Chart]:
+    def chart(
+        self, rules: Rules, wait: float, start: bool = True, client: str = ""
+    ) -> Outcome[Chart]:
         """The best printable chart under ``rules`` (an exact solve, then the chart search)."""
         return self._job(
             ("chart", rules),
             lambda job: strategy_api.chart(rules=rules, cache=self.store),
             "solving exactly, then searching the best chart",
             wait,
-            Lane.QUICK,
+            Kind.CHART,
+            start,
+            client,
         )
 
-    def chart_file(self, rules: Rules, fmt: ChartFormat, wait: float) -> Outcome[bytes]:
+    def chart_costs(
+        self, rules: Rules, wait: float, start: bool = True, client: str = ""
+    ) -> Outcome[ChartCosts]:
+        """The best chart under ``rules`` with each cell's cost (``cbj chart --costs``): what
+        a practice session grades by, kept by the store for the session's every play."""
+        if self.store.has(CHART_COSTS, rules) and self.store.has_game(rules, True):
+            return Outcome(strategy_api.chart_costs(rules=rules, cache=self.store))
+
+        def compute(job: Job[ChartCosts]) -> ChartCosts:
+            game_api.solve(rules=rules, exact=True, cache=self.store, progress=job.progress)
+            return strategy_api.chart_costs(rules=rules, cache=self.store)
+
+        label = "solving exactly, then the best chart and what each of its cells costs"
+        return self._job(("chart-costs", rules), compute, label, wait, Kind.CHART, start, client)
+
+    def chart_file(
+        self, rules: Rules, fmt: ChartFormat, wait: float, start: bool = True, client: str = ""
+    ) -> Outcome[bytes]:
         """The chart drawn or written in ``fmt``, in memory."""
-        return self._job(
-            ("chart-file", rules, fmt),
-            lambda job: charts.render(strategy_api.chart(rules=rules, cache=self.store), fmt),
-            f"drawing the chart as {fmt.value.upper()}",
-            wait,
-            Lane.LONG,
-        )
 
-    def paytable(self, rules: Rules, options: dict[str, Any], wait: float) -> Outcome[Any]:
+        def compute(job: Job[bytes]) -> bytes:
+            chart = strategy_api.chart(rules=rules, cache=self.store)
+            return charts.render(chart, fmt)
+
+        label = f"drawing the chart as {fmt.value.upper()}"
+        key = ("chart-file", rules, fmt)
+        return self._job(key, compute, label, wait, Kind.FILE, start, client)
+
+    def paytable(
+        self,
+        rules: Rules,
+        options: dict[str, Any],
+        wait: float,
+        start: bool = True,
+        client: str = "",
+    ) -> Outcome[Any]:
         """``cbj paytable solve`` (``options`` has ``solve_for``) or ``search``'s result."""
         key = ("paytable", rules, tuple(sorted(options.items())))
-        if "solve_for" in options:
+        solve = "solve_for" in options
+        how = paytable_api.paytable_solve if solve else paytable_api.paytable_search
 
-            def compute(job: Job[Any]) -> Any:
-                return paytable_api.paytable_solve(rules=rules, cache=self.store, **options)
-        else:
+        def compute(job: Job[Any]) -> Any:
+            return how(rules=rules, cache=self.store, **options)
 
-            def compute(job: Job[Any]) -> Any:
-                return paytable_api.paytable_search(rules=rules, cache=self.store, **options)
+        label = "solving the game exactly, then the paytable"
+        return self._job(key, compute, label, wait, Kind.PAYTABLE, start, client)
 
-        return self._job(
-            key, compute, "solving the game exactly, then the paytable", wait, Lane.LONG
-        )
+    def hold(
+        self,
+        rules: Rules,
+        options: dict[str, Any],
+        wait: float,
+        start: bool = True,
+        client: str = "",
+    ) -> Outcome[Any]:
+        """``cbj hold``'s check of a table's result (``options``: rounds, hold or result)."""
+        key = ("hold", rules, tuple(sorted(options.items())))
 
-    def report(self, rules: Rules, sizes: dict[str, int], fmt: str, start: bool) -> Outcome[Any]:
-        """The PAR report (HTML text or PDF bytes): started if ``start``, else only looked up."""
-        key = ("report", rules, tuple(sorted(sizes.items())), fmt)
-        if not start:
-            job = self.work.find(key)
-            return Outcome() if job is None else _outcome(job, "building the report")
-        return self._job(
-            key,
-            lambda job: files_api.report(
-                format=fmt,
-                rules=rules,
-                cache=self.store,
-                shoe_samples=sizes.get("shoe_samples"),
-                counter_rounds=sizes.get("counter_rounds"),
-                table_rounds=sizes.get("table_rounds"),
-                simulation_rounds=sizes.get("simulation_rounds"),
-            ),
-            "building the report",
-            0.0,
-            Lane.LONG,
-        )
+        def compute(job: Job[Any]) -> Any:
+            return session_api.hold(rules=rules, cache=self.store, **options)
+
+        label = "solving the game exactly, then the session's distribution"
+        return self._job(key, compute, label, wait, Kind.HOLD, start, client)
+
+    def report(
+        self, rules: Rules, options: dict[str, Any], fmt: str, start: bool, client: str = ""
+    ) -> Outcome[Any]:
+        """The PAR report (HTML text or PDF bytes) with ``cbj report``'s ``options``: started
+        if ``start``, else only looked up.  Its progress names the step under way."""
+        player = options.get("strategy") or PlayerStrategy()
+        shown = {
+            **options,
+            "strategy": (player.name, player.digest),
+            "paytables": tuple(str(p) for p in options.get("paytables", ())),
+        }
+        key = ("report", rules, tuple(sorted(shown.items())), fmt)
+
+        def compute(job: Job[Any]) -> Any:
+            job.progress(0, len(REPORT_STEPS))
+            return files_api.report(
+                format=fmt, rules=rules, cache=self.store, progress=job.progress, **options
+            )
+
+        return self._job(key, compute, report_stage, 0.0, Kind.REPORT, start, client)

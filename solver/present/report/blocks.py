@@ -54,6 +54,9 @@ class Grid:
     """Narrow cells (the strategy chart)."""
     breaks: tuple[int, ...] = ()
     """Rows drawn with a heavy rule above them (the chart's soft block)."""
+    long_numbers: bool = False
+    """Every cell but the first is an exact number of up to a hundred digits or so (a
+    fraction, or a count grouped by thousands): set whole, never broken inside a group."""
     keys: tuple[tuple[str | None, ...], ...] = field(default=(), compare=False)
     """The catalogue key of the figure in each cell (the shape of ``rows``), ``None`` for a
     cell that shows none: the Definitions section and the tests read them."""
@@ -67,9 +70,9 @@ class Grid:
 class Plot:
     """A matplotlib figure, drawn by ``draw``, and its caption.
 
-    :meth:`svg` draws a new figure once and keeps its SVG for every rendering (HTML and
-    PDF): a fresh figure keeps renderings byte-identical, as matplotlib's layout can move
-    by a rounding step when the same figure is drawn twice.
+    Each rendering draws a new figure (the PDF onto its page, the HTML as SVG): a fresh
+    figure keeps renderings byte-identical, as matplotlib's layout can move by a rounding
+    step when the same figure is drawn twice. :meth:`svg` keeps the SVG it drew.
     """
 
     draw: Callable[[], Figure]

@@ -4,11 +4,13 @@ Plots are inline SVG with their text kept as text, drawn twice: for a desktop or
 and narrower for a phone (shown by a media query) so that their text is 12 px there too.
 On a phone every table of figures stacks, one row a card of "header: value" lines, so no
 column is hidden (a table of words, the manifest's, puts each value under its header, left
-aligned and wrapped anywhere: a hash or a command line never runs off the screen); the
+aligned and wrapped anywhere: a hash or a command line never runs off the screen; a table
+of two columns of words, as the title block, under its first cell alone); the
 strategy chart, a grid that must stay a grid, scrolls inside a labelled region with a
 visible cue, its caption outside the scrolling box. Text is at least 12 px and links at
-least 24 px tall on a phone. The print stylesheet sets A4 pages, keeps colours, never
-breaks a table or a figure, and keeps headings with what follows.
+least 24 px tall on a phone. The print stylesheet sets A4 pages with a running header
+and "page X of Y" (page-margin boxes), keeps colours, never breaks a table or a figure,
+and keeps headings with what follows.
 No file or network request is needed.
 """
 
@@ -63,7 +65,7 @@ figure svg { width: 100%; max-width: 40rem; height: auto; display: block; }
 .plot.phone { display: none; }
 figcaption { font-size: .8rem; color: #555; }
 nav ol { columns: 2 12rem; font-size: .9rem; margin: .4rem 0; }
-nav a { display: inline-block; min-height: 24px; padding: 2px 0; }
+nav a { display: block; min-height: 24px; padding: 2px 0; }
 footer { margin-top: 2rem; font-size: .8rem; color: #777; border-top: 1px solid #ccc; }
 @media (max-width: 30rem) {
   body { padding: .6rem; }
@@ -99,10 +101,10 @@ footer { margin-top: 2rem; font-size: .8rem; color: #777; border-top: 1px solid 
   table { font-size: 7.6pt; break-inside: avoid; page-break-inside: avoid; }
   table.wide { min-width: 0; }
   th, td { padding: .12em .45em; }
-  p.caption { font-size: 7pt; }
+  p.caption { font-size: 7.5pt; }
   figure { margin: .4em 0; break-inside: avoid; page-break-inside: avoid; }
   figure svg { max-width: 15cm; max-height: 6cm; }
-  figcaption { font-size: 7pt; }
+  figcaption { font-size: 7.5pt; }
   td.exact { font-size: 6.4pt; }
   footer { margin-top: 1em; }
 }
@@ -122,7 +124,7 @@ def render_html(report: Report) -> str:
         '<html lang="en"><head><meta charset="utf-8">',
         VIEWPORT,
         f"<title>{e(report.title)}: {e(report.subtitle)}</title>",
-        f"<style>{CSS}</style></head><body>",
+        f"<style>{CSS}{_running(report)}</style></head><body>",
         f"<header><h1>{e(report.title)}</h1><p class=subtitle>{e(report.subtitle)}</p>",
         '<dl class="titleblock">',
         f"<dt>Game</dt><dd>{e(block.game)}</dd>",
@@ -151,6 +153,39 @@ def render_html(report: Report) -> str:
     return "\n".join(parts) + "\n"
 
 
+def _running(report: Report) -> str:
+    """CSS for a printed page's margins: the report's title and figures hash at the top, the
+    generator and date and "page X of Y" at the foot, in page-margin boxes (Chromium 131
+    and later print them; a browser without them prints the page without)."""
+    block = report.title_block
+
+    def box(where: str, content: str) -> str:
+        return f"  @{where} {{ content: {content}; {MARGIN_TEXT} }}\n"
+
+    return (
+        "@page {\n"
+        + box("top-left", _css_string(f"{report.title}: {report.subtitle}"))
+        + box("top-right", _css_string(report.identity))
+        + box("bottom-left", _css_string(f"{report.generator}, {block.date}"))
+        + box("bottom-right", '"page " counter(page) " of " counter(pages)')
+        + "}\n"
+    )
+
+
+#: How a printed page's running header and footer are set.
+MARGIN_TEXT = 'font: 7.5pt "DejaVu Sans", Arial, sans-serif; color: #595959;'
+
+
+def _css_string(text: str) -> str:
+    """``text`` as a quoted CSS string that is safe inside a ``<style>`` element.
+
+    >>> print(_css_string('a "b" </style>'))
+    "a \\"b\\" \\3c /style>"
+    """
+    quoted = text.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ")
+    return '"' + quoted.replace("\n", "\\a ") + '"'
+
+
 def _html_block(block: Block, key: str, lead: bool = False) -> str:
     """One block as HTML; a ``lead`` paragraph (just before a table or plot) stays with it."""
     e = html.escape
@@ -176,6 +211,9 @@ def _html_table(block: Grid, key: str) -> str:
     e = html.escape
     exact = block.headers[-1] == "exact value"
     stack = not block.compact
+    # A two-column table of words (a title block, definitions) heads each card with its
+    # first cell; its one other column's header on every card would only repeat itself.
+    labelled = stack and (block.numeric or len(block.headers) > 2)
     rows = []
     for r, row in enumerate(block.rows):
         cells = []
@@ -183,7 +221,7 @@ def _html_table(block: Grid, key: str) -> str:
             kind = "exact" if exact and c else "num" if block.numeric and c else ""
             colour = block.colours[r][c] if block.colours else None
             style = f' style="background:{colour}"' if colour else ""
-            label = f' data-label="{e(block.headers[c])}"' if stack and c else ""
+            label = f' data-label="{e(block.headers[c])}"' if labelled and c else ""
             cells.append(f"<td{f' class={kind}' if kind else ''}{label}{style}>{e(text)}</td>")
         opening = "<tr class=break>" if r in block.breaks else "<tr>"
         rows.append(opening + "".join(cells) + "</tr>")

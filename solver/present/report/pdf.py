@@ -1,78 +1,56 @@
-"""The report as an A4 PDF laid out with reportlab."""
+"""The report as a PDF laid out with reportlab: A4 portrait, landscape for long numbers."""
 
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Callable
-from functools import cache, partial
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape as _escape
+from functools import partial
+from typing import Any
 
-from solver.model.errors import ReportError
 from solver.present.report.blocks import Block, Grid, Plot, Report, Section, Text
+from solver.present.report.pdf_type import escape, paragraph_styles, register_fonts
 from solver.present.report.plots import INK
 
-if TYPE_CHECKING:
-    from svglib.fonts import FontMap
-
-
-#: The gap between groups of thousands, in thousandths of an em: a narrow space's width.
-GROUP_GAP = 200
-#: The suffix of each font's grouped twin (see :func:`escape`).
-GROUPED = "-Grouped"
-#: What stands for a narrow no-break space that does not follow a digit (none of the
-#: report's numbers has one): a no-break space set three points smaller.
-NARROW_SPACE_MARKUP = '<font size="-3">\u00a0</font>'
-_GROUP = re.compile("([0-9])\u202f")
-
-
-def escape(text: str, font: str = "DejaVuSans") -> str:
-    """``text`` as reportlab paragraph markup in ``font``: escaped, numbers kept whole.
-
-    The gap between thousands is spacing, not a character: the digit before it is set in
-    the font's grouped twin (:func:`_register_fonts`), whose digits are :data:`GROUP_GAP`
-    wider. A number never breaks across lines, still reads grouped, and copies out of
-    the PDF (pdftotext, pypdf, a reader's selection) as one number, ``1234567``.
-
-    >>> escape("1\u202f000 < 2")
-    '<font name="DejaVuSans-Grouped">1</font>000 &lt; 2'
-    """
-    marked = _GROUP.sub(f'<font name="{font}{GROUPED}">\\1</font>', _escape(text))
-    return marked.replace("\u202f", NARROW_SPACE_MARKUP)
+#: A millimetre in points.
+MM = 72 / 25.4
+#: The page's margins (points): each side, the top (above the running header's rule's
+#: foot) and the foot (above the footer).
+SIDE, TOP, FOOT = 18 * MM, 20 * MM, 18 * MM
+#: The running header's and footer's baselines, from the page's top and foot (points).
+HEADER, FOOTER = 12 * MM, 10 * MM
 
 
 def render_pdf(report: Report) -> bytes:
     """The report as an A4 PDF: outline, linked contents, "page X of Y", vector plots.
 
-    Byte-identical for the same report: its creation date is the date the report prints
-    (midnight UTC), which ``SOURCE_DATE_EPOCH`` fixes for reproducible builds. Every font
-    is embedded (DejaVu Sans, the canvas's first font included) and the language is English.
+    A section whose long numbers (the appendix) do not fit a portrait page's width starts
+    a landscape page, and the pages after it stay landscape. Byte-identical for the same
+    report: its creation date is the date the report prints (midnight UTC), which
+    ``SOURCE_DATE_EPOCH`` fixes for reproducible builds. Every font is embedded (DejaVu
+    Sans, the canvas's first font included) and the language is English.
     """
-    from reportlab.lib.pagesizes import A4
-    from reportlab.lib.units import mm
-    from reportlab.platypus import Paragraph, SimpleDocTemplate
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.platypus import BaseDocTemplate, NextPageTemplate, PageBreak, Paragraph
 
-    fonts = _register_fonts()
+    fonts = register_fonts()
     out = io.BytesIO()
 
-    class Document(SimpleDocTemplate):  # type: ignore[misc]
-        """Adds an outline entry (bookmark) for every section heading."""
+    class Document(BaseDocTemplate):  # type: ignore[misc]
+        """Adds an outline entry (bookmark) for every section heading, opening at it."""
 
         def afterFlowable(self, flowable: Any) -> None:
             key = getattr(flowable, "outline_key", None)
             if key is not None and isinstance(flowable, Paragraph):
-                self.canv.bookmarkPage(key)
+                # The heading's anchor: a destination at its top (/XYZ), made as it drew.
                 self.canv.addOutlineEntry(flowable.outline_title, key, level=0, closed=False)
 
     document = Document(
         out,
         pagesize=A4,
-        leftMargin=18 * mm,
-        rightMargin=18 * mm,
-        topMargin=20 * mm,
-        bottomMargin=18 * mm,
+        leftMargin=SIDE,
+        rightMargin=SIDE,
+        topMargin=TOP,
+        bottomMargin=FOOT,
         title=f"{report.title}: {report.subtitle}",
         author=report.generator,
         subject=report.identity,
@@ -82,43 +60,68 @@ def render_pdf(report: Report) -> bytes:
         initialFontName=fonts[0],
         lang="en",
     )
-    styles = _styles(fonts)
-    story = _cover(report, styles)
-    for i, section in enumerate(report.sections, start=1):
-        story.extend(_pdf_section(i, section, styles, document.width, document.height))
-
-    def decorate(canvas: Any, doc: Any) -> None:
-        canvas.saveState()
-        canvas.setFont(fonts[0], 7.5)
-        canvas.setFillColorRGB(0.35, 0.35, 0.35)
-        top = A4[1] - 12 * mm
-        left, right = doc.leftMargin + 6, A4[0] - doc.rightMargin - 6  # the frame's padding
-        canvas.drawString(left, top, f"{report.title}: {report.subtitle}")
-        canvas.drawRightString(right, top, report.identity)
-        canvas.setStrokeColorRGB(0.12, 0.23, 0.37)
-        canvas.line(left, top - 2 * mm, right, top - 2 * mm)
-        canvas.drawString(left, 10 * mm, f"{report.generator}, {report.title_block.date}")
-        canvas.restoreState()
-
-    page_footer = partial(_page_of, fonts[0], A4[0] - document.rightMargin - 6, 10 * mm)
-    document.build(
-        story,
-        onFirstPage=decorate,
-        onLaterPages=decorate,
-        canvasmaker=_numbered_canvas(page_footer, report.title_block.date),
+    decorate = partial(_decorate, report, fonts[0])
+    document.addPageTemplates(
+        [_template("portrait", A4, decorate), _template("landscape", landscape(A4), decorate)]
     )
+    styles = paragraph_styles(fonts)
+    story = _cover(report, styles)
+    size = A4
+    for i, section in enumerate(report.sections, start=1):
+        if size == A4 and _wants_landscape(section, fonts, A4[0] - 2 * SIDE):
+            size = landscape(A4)
+            story += [NextPageTemplate("landscape"), PageBreak()]
+        width, height = size[0] - 2 * SIDE, size[1] - TOP - FOOT
+        story.extend(_pdf_section(i, section, styles, width, height))
+    page_footer = partial(_page_of, fonts[0])
+    document.build(story, canvasmaker=_numbered_canvas(page_footer, report.title_block.date))
     return out.getvalue()
 
 
-def _page_of(font: str, right: float, y: float, canvas: Any, page: int, pages: int) -> None:
+def _template(name: str, size: tuple[float, float], decorate: Callable[..., None]) -> Any:
+    """A page template of ``size`` with one frame inside the margins."""
+    from reportlab.platypus import Frame, PageTemplate
+
+    frame = Frame(SIDE, FOOT, size[0] - 2 * SIDE, size[1] - TOP - FOOT, id=name)
+    return PageTemplate(id=name, frames=[frame], onPage=decorate, pagesize=size)
+
+
+def _wants_landscape(section: Section, fonts: tuple[str, str], width: float) -> bool:
+    """Whether ``section`` has long numbers that would not fit on one line ``width`` wide."""
+    from solver.present.report.pdf_tables import long_width
+
+    return any(
+        isinstance(b, Grid) and b.long_numbers and long_width(b, *fonts, width) > width
+        for b in section.blocks
+    )
+
+
+def _decorate(report: Report, font: str, canvas: Any, doc: Any) -> None:
+    """The running header (title, figures hash, a rule) and the footer's date, on every page."""
+    width, height = canvas._pagesize
     canvas.saveState()
     canvas.setFont(font, 7.5)
     canvas.setFillColorRGB(0.35, 0.35, 0.35)
-    canvas.drawRightString(right, y, f"page {page} of {pages}")
+    top = height - HEADER
+    left, right = SIDE + 6, width - SIDE - 6  # the frame's padding
+    canvas.drawString(left, top, f"{report.title}: {report.subtitle}")
+    canvas.drawRightString(right, top, report.identity)
+    canvas.setStrokeColorRGB(0.12, 0.23, 0.37)
+    canvas.line(left, top - 2 * MM, right, top - 2 * MM)
+    canvas.drawString(left, FOOTER, f"{report.generator}, {report.title_block.date}")
     canvas.restoreState()
 
 
-def _numbered_canvas(footer: Callable[[Any, int, int], None], date: str) -> Any:
+def _page_of(font: str, canvas: Any, page: int, pages: int, width: float) -> None:
+    """The footer's "page X of Y", at the right of a page ``width`` wide."""
+    canvas.saveState()
+    canvas.setFont(font, 7.5)
+    canvas.setFillColorRGB(0.35, 0.35, 0.35)
+    canvas.drawRightString(width - SIDE - 6, FOOTER, f"page {page} of {pages}")
+    canvas.restoreState()
+
+
+def _numbered_canvas(footer: Callable[[Any, int, int, float], None], date: str) -> Any:
     """A canvas class that writes "page X of Y" once Y is known, dated ``date``.
 
     Each page draws a form (``page-N``) that is filled in when the document is saved:
@@ -132,18 +135,18 @@ def _numbered_canvas(footer: Callable[[Any, int, int], None], date: str) -> Any:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             _set_creation_date(self._doc, date)
-            self._page_count = 0
+            self._widths: list[float] = []
 
         def showPage(self) -> None:
-            self._page_count += 1
-            self.doForm(f"page-{self._page_count}")
+            self._widths.append(self._pagesize[0])
+            self.doForm(f"page-{len(self._widths)}")
             super().showPage()
 
         def save(self) -> None:
-            total = self._page_count
-            for n in range(1, total + 1):
+            total = len(self._widths)
+            for n, width in enumerate(self._widths, start=1):
                 self.beginForm(f"page-{n}")
-                footer(self, n, total)
+                footer(self, n, total, width)
                 self.endForm()
             super().save()
 
@@ -162,62 +165,6 @@ def _set_creation_date(document: Any, date: str) -> None:
     stamp.YMDhms = tuple(stamp.lt)[:6]
     stamp.dhh = stamp.dmm = 0
     stamp.tzname = "UTC"
-
-
-def _register_fonts() -> tuple[str, str, str]:
-    """DejaVu Sans (shipped with matplotlib) so that PDF text matches the plots."""
-    import matplotlib
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
-    folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
-    names = ("DejaVuSans", "DejaVuSans-Bold", "DejaVuSansMono")
-    for name in names:
-        if name not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(name, str(folder / f"{name}.ttf")))
-        if name + GROUPED not in pdfmetrics.getRegisteredFontNames():
-            # The same glyphs, each digit advancing a group gap further: the gap after
-            # it is in the font's widths (which PDF readers and text extraction both use),
-            # so no character marks it.
-            grouped = TTFont(name + GROUPED, str(folder / f"{name}.ttf"))
-            widths = dict(grouped.face.charWidths)
-            for digit in "0123456789":
-                widths[ord(digit)] = widths[ord(digit)] + GROUP_GAP
-            grouped.face.charWidths = widths
-            face_name = grouped.face.name  # reportlab shares one font per face name
-            grouped.face.name = face_name + (
-                b"-Grouped" if isinstance(face_name, bytes) else GROUPED
-            )
-            pdfmetrics.registerFont(grouped)
-    return names
-
-
-def _styles(fonts: tuple[str, str, str]) -> dict[str, Any]:
-    from reportlab.lib import colors
-    from reportlab.lib.styles import ParagraphStyle
-
-    regular, bold, mono = fonts
-    ink = colors.HexColor(INK)
-    return {
-        "title": ParagraphStyle("title", fontName=bold, fontSize=22, leading=27, textColor=ink),
-        "subtitle": ParagraphStyle("subtitle", fontName=regular, fontSize=13, leading=17,
-                                   textColor=colors.HexColor("#555555"), spaceAfter=8),
-        "h1": ParagraphStyle("h1", fontName=bold, fontSize=14, leading=18, textColor=ink,
-                             spaceBefore=14, spaceAfter=6, keepWithNext=1),
-        "body": ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=13,
-                               spaceAfter=6),
-        "caption": ParagraphStyle("caption", fontName=regular, fontSize=8, leading=10.5,
-                                  textColor=colors.HexColor("#555555"), spaceBefore=3,
-                                  spaceAfter=10),
-        "cell": ParagraphStyle("cell", fontName=regular, fontSize=8, leading=10),
-        "cell_right": ParagraphStyle("cell_right", fontName=regular, fontSize=8, leading=10,
-                                     alignment=2),
-        "head": ParagraphStyle("head", fontName=bold, fontSize=8, leading=10,
-                               textColor=colors.white),
-        "head_right": ParagraphStyle("head_right", fontName=bold, fontSize=8, leading=10,
-                                     textColor=colors.white, alignment=2),
-        "mono": ParagraphStyle("mono", fontName=mono, fontSize=6.5, leading=8.5),
-    }  # fmt: skip
 
 
 def _cover(report: Report, styles: dict[str, Any]) -> list[Any]:
@@ -274,14 +221,14 @@ def _pdf_section(
         f'<a name="s{number_}"/>{number_}. {escape(section.title, styles["h1"].fontName)}',
         styles["h1"],
     )
-    heading.outline_key = f"o{number_}"
+    heading.outline_key = f"s{number_}"
     heading.outline_title = f"{number_}. {section.title}"
     # A table or plot stays with its caption and the paragraph just before it; the
     # heading stays with what follows it. A group with a table that does not fit what is
-    # left of a page moves to the next only when less than half a page is left: otherwise
-    # it starts here and the table splits (its header row repeated), so no page but the
-    # last is more than half blank. A group without a table (a plot, at most a third of a
-    # page, or prose) is kept whole.
+    # left of a page moves to the next only when less than a quarter of a page is left:
+    # otherwise it starts here and the table splits (its header row repeated), so no page
+    # but the last is more than about a third blank. A group without a table (a plot, at
+    # most a third of a page, or prose) is kept whole.
     story: list[Any] = []
     held: list[Any] = [heading]
     blocks = section.blocks
@@ -293,25 +240,28 @@ def _pdf_section(
         if leads:
             continue
         splits = any(isinstance(f, Table) for f in held)
-        story.append(_table_group(held, height / 2) if splits else KeepTogether(held))
+        story.append(_table_group(held, height / 4) if splits else KeepTogether(held))
         held = []
     return story
 
 
 #: Body rows of a table that must fit under its heading and lead paragraph for the table
-#: to start on the page (else the group moves to the next page).
-FIRST_ROWS = 3
+#: to start on the page (else the group moves to the next page), and that the next page
+#: must have of it when it splits.
+FIRST_ROWS, LAST_ROWS = 3, 2
 
 
 def _table_group_class() -> Any:
     """A group (heading, lead paragraphs, a table, its caption) that splits only at the table.
 
     It starts on the current page when more than ``least`` of it is left and the table's
-    header and first :data:`FIRST_ROWS` rows fit there under what comes before it (the
-    table then splits, its header repeated); otherwise it moves to the next page. So a
-    heading never ends a page and no page is left more than half blank by a long table.
+    header and first :data:`FIRST_ROWS` rows fit there under what comes before it, with
+    at least :data:`LAST_ROWS` left for the next page: the table then splits, its header
+    repeated on the next page, where what follows the table goes with the rest of it.
+    Otherwise the whole group moves to the next page. So a heading never ends a page, a
+    caption never starts one, and a long table leaves no page much blank.
     """
-    from reportlab.platypus import KeepTogether, Table
+    from reportlab.platypus import FrameBreak, KeepTogether, Table
 
     class TableGroup(KeepTogether):  # type: ignore[misc]
         def __init__(self, flowables: list[Any], least: float) -> None:
@@ -319,25 +269,37 @@ def _table_group_class() -> Any:
             self._least = least
 
         def split(self, aW: float, aH: float) -> list[Any]:
+            here = self._split_here(aW, aH) if aH > self._least else None
+            if here is not None:
+                return here
             # reportlab's KeepTogether moves to the next frame when its content is taller
-            # than the space left and that space exceeds maxHeight (or there is none).
-            self._maxHeight = aH + 1 if self._starts_here(aW, aH) else None
-            result: list[Any] = super().split(aW, aH)
-            return result
+            # than the space left (and no maxHeight allows it to start here).
+            self._maxHeight = None
+            moved: list[Any] = super().split(aW, aH)
+            return moved
 
-        def _starts_here(self, aW: float, aH: float) -> bool:
-            if aH <= self._least:
-                return False
-            above = 0.0
-            for flowable in self._content:
-                if isinstance(flowable, Table):
-                    parts = flowable.split(aW, aH - above)
-                    return len(parts) == 2 and len(parts[0]._cellvalues) > FIRST_ROWS
-                _, h = flowable.wrap(aW, aH)
-                above += h + flowable.getSpaceBefore() + flowable.getSpaceAfter()
-            return True
+        def _split_here(self, aW: float, aH: float) -> list[Any] | None:
+            """The group split at its table to fill this page, or None if it cannot be."""
+            t = next(i for i, f in enumerate(self._content) if isinstance(f, Table))
+            above, table, below = self._content[:t], self._content[t], self._content[t + 1 :]
+            room = aH - _heights(above, aW, aH) - _heights(below, aW, aH)
+            parts = table.split(aW, room)
+            if len(parts) != 2 or len(parts[0]._cellvalues) <= FIRST_ROWS:
+                return None
+            if len(parts[1]._cellvalues) <= LAST_ROWS:  # its header repeated
+                return None
+            return [*above, parts[0], FrameBreak(), parts[1], *below]
 
     return TableGroup
+
+
+def _heights(flowables: list[Any], aW: float, aH: float) -> float:
+    """The height ``flowables`` take one after another, the space around each included."""
+    total = 0.0
+    for flowable in flowables:
+        _, h = flowable.wrap(aW, aH)
+        total += h + flowable.getSpaceBefore() + flowable.getSpaceAfter()
+    return total
 
 
 def _table_group(flowables: list[Any], least: float) -> Any:
@@ -353,131 +315,18 @@ def _pdf_block(block: Block, styles: dict[str, Any], width: float) -> list[Any]:
     caption = [Paragraph(escape(block.caption), styles["caption"])] if block.caption else []
     if isinstance(block, Plot):
         return [_vector_plot(block, width), *caption]
-    return [_pdf_table(block, styles, width), *caption]
+    from solver.present.report.pdf_tables import grid_table
+
+    return [grid_table(block, styles, width), *caption]
 
 
 def _vector_plot(block: Plot, width: float) -> Any:
-    """The plot as reportlab vector drawing (through SVG), scaled to at most ``width``.
+    """The plot drawn by matplotlib straight onto the page, scaled to at most ``width``.
 
     Its text stays text, set in the report's embedded DejaVu Sans: selectable, and far
-    cheaper than the glyph outlines matplotlib would otherwise write for svglib to convert.
+    cheaper than glyph outlines.
     """
-    from svglib.svglib import svg2rlg
+    # Imported here: matplotlib and reportlab load only when a PDF is drawn.
+    from solver.present.report.pdf_plots import PlotFlowable
 
-    drawing = svg2rlg(io.BytesIO(block.svg().encode()), font_map=_plot_fonts())
-    if drawing is None:
-        raise ReportError("matplotlib wrote an SVG that svglib cannot read")
-    scale = min(width * 0.92 / drawing.width, 1.0)
-    drawing.scale(scale, scale)
-    drawing.width, drawing.height = drawing.width * scale, drawing.height * scale
-    drawing.hAlign = "LEFT"
-    drawing.initialFontName = "DejaVuSans"  # not reportlab's unembedded Helvetica
-    return drawing
-
-
-@cache
-def _plot_fonts() -> FontMap:
-    """svglib's font map for the plots: DejaVu Sans is the reportlab font registered here.
-
-    Any other family is refused (``("", False)``), never looked up on the system, so the
-    PDF does not depend on the fonts a machine has installed.
-    """
-    from svglib.fonts import FontMap
-
-    class PlotFonts(FontMap):
-        def find_font(
-            self, font_name: str, weight: str = "normal", style: str = "normal"
-        ) -> tuple[str, bool]:
-            if font_name.lower() != "dejavu sans" or style != "normal":
-                return "", False
-            return ("DejaVuSans-Bold" if weight == "bold" else "DejaVuSans"), True
-
-    return PlotFonts()
-
-
-def _pdf_table(block: Grid, styles: dict[str, Any], width: float) -> Any:
-    from reportlab.lib import colors
-    from reportlab.platypus import Paragraph, Table, TableStyle
-
-    exact = block.headers[-1] == "exact value"
-
-    def cell(text: str, column: int) -> Any:
-        if exact and column:
-            return Paragraph(escape(text, styles["mono"].fontName), styles["mono"])
-        style = "cell_right" if block.numeric and column else "cell"
-        return Paragraph(escape(text), styles[style])
-
-    data = [
-        [
-            Paragraph(
-                escape(h, styles["head"].fontName),
-                styles["head_right" if block.numeric and c else "head"],
-            )
-            for c, h in enumerate(block.headers)
-        ]
-    ]
-    data += [[cell(t, c) for c, t in enumerate(row)] for row in block.rows]
-    fonts = (styles["cell"].fontName, styles["head"].fontName, styles["mono"].fontName)
-    widths = _column_widths(block, width, fonts)
-    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
-    commands: list[tuple[Any, ...]] = [
-        ("FONTNAME", (0, 0), (-1, -1), fonts[0]),  # the cells' own, not unembedded Helvetica
-        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor(INK)),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#c8d3e0")),
-        ("TOPPADDING", (0, 0), (-1, -1), 2.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
-        ("LEFTPADDING", (0, 0), (-1, -1), 4),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 4),
-    ]
-    for r in range(2, len(data), 2):
-        commands.append(("BACKGROUND", (0, r), (-1, r), colors.HexColor("#f4f6f9")))
-    for r in block.breaks:
-        commands.append(("LINEABOVE", (0, r + 1), (-1, r + 1), 1.5, colors.black))
-    if block.colours:
-        for r, row in enumerate(block.colours, start=1):
-            for c, colour in enumerate(row):
-                if colour:
-                    commands.append(("BACKGROUND", (c, r), (c, r), colors.HexColor(colour)))
-    table.setStyle(TableStyle(commands))
-    return table
-
-
-def _column_widths(block: Grid, width: float, fonts: tuple[str, str, str]) -> list[float]:
-    """Column widths from the text's measured widths: no number is ever wrapped in its cell.
-
-    A column is as wide as its widest cell when the table fits the page; otherwise the
-    columns of prose give way, never below their longest word, while numbers (every cell
-    of a numeric table but the first column's) keep their whole width.
-    """
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    regular, bold, _ = fonts
-    if block.headers[-1] == "exact value":
-        return [width * 0.3, width * 0.7]
-    pad = 8.5  # left and right padding, and a hair for rounding
-
-    def text_width(text: str, font: str) -> float:  # a group gap is spacing (see escape)
-        gaps = text.count("\u202f") * GROUP_GAP * 8 / 1000
-        return float(stringWidth(text.replace("\u202f", ""), font, 8)) + gaps
-
-    def word_width(text: str, font: str) -> float:
-        return max((text_width(w, font) for w in text.split(" ")), default=0.0)
-
-    full, floor = [], []
-    for c, header in enumerate(block.headers):
-        cells = [row[c] for row in block.rows]
-        whole = max([text_width(header, bold), *(text_width(t, regular) for t in cells)])
-        keep = block.numeric and c > 0
-        least = max([word_width(header, bold),
-                     *((text_width(t, regular) if keep else word_width(t, regular))
-                       for t in cells)])  # fmt: skip
-        full.append(whole + pad)
-        floor.append(least + pad)
-    if sum(full) <= width:
-        return full
-    spare = sum(full) - sum(floor)
-    excess = sum(full) - width
-    if spare <= excess:  # even at their floors too wide: share the page by the floors
-        return [f * width / sum(floor) for f in floor]
-    return [w - (w - f) * excess / spare for w, f in zip(full, floor, strict=True)]
+    return PlotFlowable(block.draw, width)

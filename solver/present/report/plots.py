@@ -96,10 +96,21 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 
-def _dark(colour: str) -> bool:
-    """Whether white text reads better than black on ``colour`` (its luminance is low)."""
-    r, g, b = (c / 255 for c in _rgb(colour))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.4
+def _luminance(colour: str) -> float:
+    """The relative luminance of ``colour`` (WCAG 2: sRGB made linear, then weighted)."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+              for c in (v / 255 for v in _rgb(colour))]  # fmt: skip
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever contrasts more with ``colour`` (at least 4.58:1 always).
+
+    >>> ink_on("#2676b8"), ink_on("#4a98c9"), ink_on(BUST)
+    ('white', 'black', 'white')
+    """
+    light = _luminance(colour)
+    return "white" if 1.05 / (light + 0.05) > (light + 0.05) / 0.05 else "black"
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -129,24 +140,21 @@ def ev_by_bonus_plot(game: GameResult[Fraction]) -> Figure:
 
 def dealer_plot(rows: list[tuple[int, dict[str, Fraction]]]) -> Figure:
     """The dealer's final results by Bonus card, stacked; each wide segment named on it."""
+    from solver.present.report.plot_labels import SegmentLabel  # as matplotlib: see _figure
+
     figure = _figure(6.4, 3.0)
     axes = figure.add_subplot()
     labels = list(rows[0][1])
     names = [value_label(c) for c, _ in rows]
     colours = dealer_colours(len(labels))
     left = [0.0] * len(rows)
-    # The axes are about four fifths of the figure: a segment is named when its name,
-    # 10 points at about 0.6 em a character, fits inside it.
-    inches = figure.get_figwidth() * 0.8
     for label, colour in zip(labels, colours, strict=True):
         widths = [float(d[label]) for _, d in rows]
-        axes.barh(names, widths, left=left, color=colour, label=label, height=0.7,
-                  edgecolor="white", linewidth=0.6)  # fmt: skip
-        short = _short_result(label)
-        for y, (x, w) in enumerate(zip(left, widths, strict=True)):
-            if w * inches * 72 >= 0.62 * 10 * len(short) + 3:
-                axes.text(x + w / 2, y, short, ha="center", va="center", fontsize=10,
-                          color="white" if _dark(colour) else "black")  # fmt: skip
+        bars = axes.barh(names, widths, left=left, color=colour, label=label, height=0.7,
+                         edgecolor="white", linewidth=0.6)  # fmt: skip
+        for y, bar in enumerate(bars):
+            centre = bar.get_x() + bar.get_width() / 2
+            axes.add_artist(SegmentLabel(bar, centre, y, _short_result(label), ink_on(colour)))
         left = [a + b for a, b in zip(left, widths, strict=True)]
     axes.set_xlim(0, 1)
     axes.invert_yaxis()
@@ -205,8 +213,8 @@ def ratio_plot(curve: tuple[Point, ...], in_force: Point, ratio: Fraction) -> Fi
 def standalone_svg(figure: Figure) -> str:
     """The figure as a standalone SVG document, its text kept as text in DejaVu Sans.
 
-    One drawing serves both renderings: the HTML inlines it (:func:`inline_svg`) and the
-    PDF converts it to reportlab shapes, its text placed in the embedded font.
+    The HTML inlines it (:func:`inline_svg`); the PDF draws the figure onto its page
+    instead (:mod:`.pdf_plots`).
     """
     import matplotlib
 

@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING, Any
 from solver.model.counts import LABELS, Tags
 from solver.present.report.blocks import Grid, Section, Text, column_keys
 from solver.present.style import minus, signed, thousands
+from solver.results.attack import AttackResult, Estimate
+from solver.results.betting import BetResult
 from solver.results.figures import heading
+from solver.results.indices import IndexPlay, IndicesResult
+
+#: Index plays shown in the report, the most valuable first.
+INDICES_SHOWN = 4
 
 if TYPE_CHECKING:
     from solver.results.protection import (
@@ -55,6 +61,10 @@ def protection_section(study: ProtectionStudy) -> Section:
             _counts_grid(study.systems, eor),
             _states_grid(study),
             _counter_grid(study),
+            _indices_grid(study.indices),
+            _betting_grid(study.betting),
+            _bound_grid(study.attack),
+            _bonus_grid(study.attack),
             Text(_verdict(study)),
         ),
     )
@@ -139,7 +149,8 @@ def _counts_grid(systems: Sequence[CountSystem], eor: EffectsOfRemoval[Any]) -> 
         "deck's 52 cards between each card's tag and its EOR; 1 is perfect) and the linear "
         "estimate of the EV gained per unit of true count (running count per deck left, "
         "read against an unbalanced count's drift), in main units. The best counts are the "
-        "round's EORs rounded to whole tags of at most 1, 2 or 3. Round EV of the full "
+        "true optimum of a complete search over every vector of whole tags of at most 1, 2 "
+        "or 3 (the tens sharing one tag; balanced and unbalanced). Round EV of the full "
         f"shoe: {signed(eor.base['round'])} per main unit.",
         keys=column_keys(
             rows,
@@ -309,14 +320,134 @@ def _verdict(study: ProtectionStudy) -> str:
         else "(a back-counter) played none of the rounds dealt: more counter rounds (a "
         "report option) would show how one fares."
     )
+    bound = study.attack.bound[-1]
+    low, high = bound.win.interval
+    best = study.best
+    efficiency = study.indices.efficiency
+    limits = (
+        f" The perfect-information bound, which no player can exceed: "
+        f"{signed(bound.win.mean, 2)} [{signed(low, 2)}, {signed(high, 2)}] per 100 rounds "
+        f"at penetration {bound.penetration:g}; the best level-2 count (BC "
+        f"{best.betting_correlation['round']:.3f}) betting Kelly and playing its indices: "
+        f"{signed(100 * study.betting.win, 2)}"
+        + (
+            f", its indices capturing {100 * efficiency:.0f}% of perfect deviation."
+            if efficiency is not None
+            else "."
+        )
+    )
     return (
         f"Verdict. A counter using the {_count_words(plan)} with a {spread} spread who "
         f"plays every round {_beats(every_round)} "
         f"({signed(100 * every_round.mean, 2)} units per 100 rounds). One who also sits "
         f"out every round below a true count of {minus(f'{plan.wong_out:g}')} "
-        f"{sitting} {bonus} "
-        f"Assumptions: penetration {study.penetration:g}, the counter sees every card dealt, "
-        "plays the hands by optimal play for the full shoe (no count-based changes of play) "
-        "and is not barred from sitting out; the figures are from samples of the stated "
-        "sizes, not exact."
+        f"{sitting} {bonus}{limits} "
+        f"Assumptions: penetration {study.penetration:g}; every card dealt is seen; the "
+        "simulated counters play optimally for the full shoe and may sit out; samples of "
+        "the stated sizes, not exact."
+    )
+
+
+def _tc(value: float | None) -> str:
+    if value is None or abs(value) > 20:
+        return "\u2013"
+    text = f"{value:+.1f}"
+    return minus("+0.0" if text == "-0.0" else text)
+
+
+def _index_text(play: IndexPlay) -> str:
+    """An index with its side (``≥ +2.5``), or the dash alone where none is reached."""
+    shown = _tc(play.index)
+    if shown == "\u2013":
+        return shown
+    return ("\u2265 " if play.at_least else "\u2264 ") + shown
+
+
+def _indices_grid(result: IndicesResult) -> Grid:
+    rows = tuple(
+        (
+            p.name,
+            p.deviation,
+            _index_text(p),
+            f"{_tc(p.low)} to {_tc(p.high)}",
+            _tc(p.linear),
+            signed(p.value, 4),
+            signed(p.perfect, 4),
+        )
+        for p in result.plays[:INDICES_SHOWN]
+    )
+    efficiency = result.efficiency
+    return Grid(
+        ("decision", "play", "true count", "95% interval", "EOR estimate", "gain", "perfect"),
+        rows,
+        caption=f"Index plays of the best level-2 count ({thousands(result.samples)} solved "
+        f"shoes up to {result.penetration:g}; gains per 100 rounds; \u2013: beyond \u00b120). "
+        "Playing efficiency: " + ("n/a" if efficiency is None else f"{efficiency:.2f}") + ".",
+    )
+
+
+def _estimate(e: Estimate) -> str:
+    low, high = e.interval
+    return f"{signed(e.mean, 2)} [{signed(low, 2)}, {signed(high, 2)}]"
+
+
+def _betting_grid(result: BetResult) -> Grid:
+    low, high = (100 * (result.win + k * 1.96 * result.win_se) for k in (-1, 1))
+    n0 = "no edge" if result.n0 is None else thousands(round(result.n0))
+    return Grid(
+        ("ramp", "win per 100 rounds [95%]", "SD per round", "DI", "SCORE", "N0"),
+        (
+            (
+                minus(result.ramp_text) if result.ramp else "flat at the minimum",
+                f"{signed(100 * result.win, 2)} [{signed(low, 2)}, {signed(high, 2)}]",
+                f"{result.sd:.2f}",
+                minus(f"{result.di:.2f}"),
+                f"{result.score:.2f}",
+                n0,
+            ),
+        ),
+        caption="Kelly betting with the best level-2 count and its indices (bankroll "
+        f"{thousands(round(result.kelly_bankroll))} units, spread {result.spread[0]}\u2013"
+        f"{result.spread[1]}); DI = 1,000 \u00d7 win / SD, SCORE = DI\u00b2.",
+    )
+
+
+def _bound_grid(result: AttackResult) -> Grid:
+    rows = tuple(
+        (
+            f"{r.penetration:g}",
+            thousands(r.states),
+            f"{100 * r.positive_share:.1f}%",
+            _estimate(r.win),
+        )
+        for r in result.bound
+    )
+    return Grid(
+        ("penetration", "shoes", "rounds positive", "win per 100 rounds [95%]"),
+        rows,
+        caption="The perfect-information bound, which no counter can exceed: every card left "
+        f"known, perfect play, the Bonus at {result.bonus_multiple} \u00d7 when positive, "
+        f"{result.spread[1]} units on a positive round and {result.spread[0]} otherwise.",
+    )
+
+
+def _bonus_grid(result: AttackResult) -> Grid:
+    rows = tuple(
+        (
+            p.name,
+            p.trigger,
+            f"{100 * p.share:.1f}%",
+            "\u2013" if p.edge is None else signed(p.edge, 4),
+            _estimate(p.win),
+        )
+        for p in result.players
+    )
+    pct = result.bonus_percentiles
+    return Grid(
+        ("player", "trigger", "rounds raised", "Bonus edge when raised", "gain per 100 rounds"),
+        rows,
+        caption=f"The Bonus attack (Jacobson's format): the Bonus raised to "
+        f"{result.bonus_multiple} \u00d7 the main wager when the trigger fires. Bonus EV: mean "
+        f"{signed(result.bonus_mean, 4)}, 5th/95th percentiles {signed(pct[5], 4)}/"
+        f"{signed(pct[95], 4)}, positive in {100 * result.bonus_positive_share:.1f}% of shoes.",
     )

@@ -318,6 +318,7 @@ def appendix_section(game: GameResult[Fraction]) -> Section:
                     *((None, key) for key, _ in values),
                     *((None, key) for _, _, key in chances),
                 ),
+                long_numbers=True,
             ),
             _cycle_grid(
                 "main-wager outcome",
@@ -350,5 +351,6 @@ def _cycle_grid(
         caption=f"{what} ({len(str(cycle))} digits; the player's and dealer's draws make it "
         "large), so that every count is a whole number.",
         numeric=False,
+        long_numbers=True,
         keys=(*((None, key) for _ in rows), (None, None)),
     )

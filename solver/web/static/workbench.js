@@ -1,9 +1,13 @@
-// The workbench's one script: the Game page answers as the designer types.
-// Without it every form still works (each page is rendered by the server); with it the
-// Game page asks /api/game for its figures after each change, keeps the inputs in the
-// address bar (so a link or a reload shows the same page), shows a solve's progress, and
-// forgets an answer that a newer input has overtaken. Other pages that are still
-// computing reload themselves once a second.
+// The workbench's script: the Game and Compare pages answer as the designer types.
+// Without it every form still works (each page is rendered by the server, and its form
+// posts); with it the Game page posts to /api/game after each change (only a POST starts
+// work), keeps the inputs in the address bar (so a link or a reload shows the same page),
+// shows a solve's progress and its headline figures in a summary that stays in view, and
+// forgets an answer that a newer input has overtaken; the Compare page does the same with
+// /api/compare, a bad field marking only itself.  A table wider than its box shows a cue
+// that it scrolls sideways.  A page whose work is not started yet and that may start it
+// (marked data-start) starts it once by posting its own address; pages still computing
+// reload themselves once a second.
 "use strict";
 (() => {
   const queryOf = (form) => {
@@ -15,14 +19,18 @@
     return params.toString();
   };
 
+  // Each error box is "error-NAME" (or "PREFIX.error-NAME" in a Compare column): its text
+  // is errors["PREFIX.NAME"], its field "PREFIX.f-NAME".
   const showErrors = (form, errors) => {
     for (const box of form.querySelectorAll("p.error")) {
-      const name = box.id.replace(/^(form-)?error-/, "");
-      const text = errors[name] || "";
+      const found = /^(.*?)(?:form-)?error-(.*)$/.exec(box.id);
+      if (!found) continue;
+      const [, prefix, name] = found;
+      const text = errors[prefix + name] || "";
       box.textContent = text;
       const field = box.closest(".field");
       if (field) field.classList.toggle("invalid", text !== "");
-      const control = document.getElementById("f-" + name);
+      const control = document.getElementById(prefix + "f-" + name);
       if (control) {
         if (text) control.setAttribute("aria-invalid", "true");
         else control.removeAttribute("aria-invalid");
@@ -30,8 +38,22 @@
     }
   };
 
+  // A cue above each table that is wider than its box (which scrolls sideways).
+  const cues = () => {
+    for (const box of document.querySelectorAll(".table-box")) {
+      const region = box.querySelector(".scroll");
+      const cue = box.querySelector(".cue");
+      if (!region || !cue) continue;
+      const wide = region.scrollWidth > region.clientWidth + 1;
+      cue.hidden = !wide;
+      region.classList.toggle("overflows", wide);
+    }
+  };
+  window.addEventListener("resize", cues);
+
   const live = (form) => {
     const figures = document.getElementById("figures");
+    const summary = document.getElementById("summary");
     let serial = 0;
     let controller = null;
     let timer = null;
@@ -51,6 +73,7 @@
       let answer;
       try {
         const response = await fetch("/api/game?" + query, {
+          method: "POST",
           signal: controller.signal,
           headers: { accept: "application/json" },
         });
@@ -71,9 +94,13 @@
       figures.removeAttribute("aria-busy");
       if (answer.status === "ready") {
         figures.innerHTML = answer.figures;
+        if (summary && answer.summary) summary.innerHTML = answer.summary;
         figures.classList.remove("stale");
+        if (summary) summary.classList.remove("stale");
+        cues();
       } else {
         figures.classList.add("stale");
+        if (summary) summary.classList.add("stale");
         if (answer.figures) figures.innerHTML = answer.figures;
       }
     };
@@ -103,15 +130,122 @@
       update(true);
     });
     window.addEventListener("popstate", () => location.reload());
-    if (figures.getAttribute("aria-busy") === "true") {
+    if (figures.getAttribute("aria-busy") === "true" || document.querySelector("#idle[data-start]")) {
       serial += 1;
       ask(queryOf(form), serial);
     }
   };
 
+  // Start a page's work once: post its own address, then show it again (with the progress).
+  const start = async (idle) => {
+    let response;
+    try {
+      response = await fetch(location.href, { method: "POST", redirect: "manual" });
+    } catch (error) {
+      idle.textContent = "Not started: the server did not answer. Press the button to try again.";
+      return;
+    }
+    if (response.ok || response.type === "opaqueredirect") {
+      location.reload();
+    } else {
+      idle.textContent = "Not started (the server answered " + response.status + "): " +
+        "press the button to try again.";
+    }
+  };
+
+  // The Compare page: its table follows the columns' fields as they are typed.
+  const compare = (form) => {
+    const results = document.getElementById("results");
+    let serial = 0;
+    let timer = null;
+
+    const ask = async (query, mine) => {
+      let answer;
+      try {
+        const response = await fetch("/api/compare?" + query, {
+          method: "POST",
+          headers: { accept: "application/json" },
+        });
+        answer = await response.json();
+      } catch (error) {
+        if (mine === serial) setTimeout(() => ask(query, mine), 500);
+        return;
+      }
+      if (mine !== serial) return;
+      showErrors(form, answer.errors || {});
+      results.innerHTML = answer.table;
+      cues();
+      if (answer.status === "working") {
+        setTimeout(() => { if (mine === serial) ask(query, mine); }, 200);
+      }
+    };
+
+    const update = () => {
+      const query = queryOf(form);
+      const url = query ? "/compare?" + query : "/compare";
+      if (url !== location.pathname + location.search) history.replaceState(null, "", url);
+      serial += 1;
+      ask(query, serial);
+    };
+
+    form.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(update, 150);
+    });
+    form.addEventListener("change", () => {
+      clearTimeout(timer);
+      update();
+    });
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      clearTimeout(timer);
+      update();
+    });
+  };
+
+  // A chart file chosen in a form (the Report page's): its text goes in hidden fields
+  // (data-text, data-name), read before the form is sent.
+  for (const input of document.querySelectorAll("input[type=file][data-text]")) {
+    let reading = Promise.resolve();
+    const text = document.getElementById(input.dataset.text);
+    const name = document.getElementById(input.dataset.name);
+    input.addEventListener("change", () => {
+      const chosen = input.files[0];
+      text.value = "";
+      name.value = "";
+      if (chosen) {
+        reading = chosen.text().then((read) => {
+          text.value = read;
+          name.value = chosen.name;
+        });
+      }
+    });
+    input.form.addEventListener("submit", (event) => {
+      if (input.form.dataset.read === "yes") return;
+      event.preventDefault();
+      const submitter = event.submitter;
+      reading.then(() => {
+        input.form.dataset.read = "yes";
+        // a task later: a form cannot be sent again while its submit event is being fired
+        setTimeout(() => input.form.requestSubmit(submitter), 0);
+      });
+    });
+  }
+
+  cues();
   const form = document.getElementById("rules");
+  const compared = document.getElementById("compare-form");
+  const idle = document.querySelector("#idle[data-start]");
   if (document.body.dataset.page === "/" && form) {
     live(form);
+  } else if (compared) {
+    compare(compared);
+    if (idle || document.querySelector('[aria-busy="true"]')) {
+      if (idle) idle.remove();
+      compared.dispatchEvent(new Event("change"));  // asks for the table (and starts its solves)
+    }
+  } else if (idle) {
+    start(idle);
   } else if (document.querySelector('[aria-busy="true"], #progress[role="status"]')) {
     setTimeout(() => location.reload(), 1000);
   }

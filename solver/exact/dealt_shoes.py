@@ -1,0 +1,285 @@
+"""Shoes dealt at random depths, each solved exactly in floats, with its chart decisions.
+
+Every state deals ``k`` cards from the full shoe, ``k`` uniform from 1 to
+``round(penetration * cards)`` (a round dealt before the cut card sits at a depth spread
+evenly over the shoe played), and solves the shoe left under composition-dependent play
+(:func:`solver.exact.game.solve_game`).  Besides the main wager's, the Bonus wager's and the
+round's EV and variance, and the main wager's EV played by the full shoe's chart (what a
+counter who keeps to the chart gets), each state records the gain of playing each chosen *decision*
+(a chart cell against one Bonus card) the other way from the full shoe's best chart: the
+change in main EV when every hand of that cell hits instead of standing (or stands
+instead of hitting), the rest of the chart kept, valued exactly for the cards left (the
+walk of :func:`solver.exact.protection.chart_expected_value`, in floats).
+
+The decisions followed are those worth most to a player who deviates exactly when it
+pays, as every decision's effects of removal predict (:func:`predicted_values`): a
+frequent close call beats a rare one.  A state's cards depend only on the seed and its
+number, so the sample is the same on any number of jobs or a Dask cluster.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+
+from solver.exact.game import solutions_of, solve_game
+from solver.exact.protection import Flags, Ints, _chart_hits, _walk_float
+from solver.exact.shoe_states import MIN_CARDS_LEFT, check_samples, check_seed
+from solver.model.cards import RANKS, SUITS, VALUES, Card, Shoe
+from solver.model.cells import Action
+from solver.model.counts import LABELS, rank_label
+from solver.model.errors import ShoeError
+from solver.model.hands import hand_of, is_player_blackjack
+from solver.model.parallel import Backend, parallel_map
+from solver.model.rules import Rules
+from solver.results.charts import Chart
+from solver.results.dealt_shoes import GAINS, DealtShoes, Decision
+from solver.results.game import GameResult
+
+#: Decisions followed by default: those their effects of removal say are worth most.
+DEFAULT_DECISIONS = 24
+#: States solved per task.
+CHUNK = 20
+
+Array = np.ndarray[tuple[int, ...], np.dtype[np.float64]]
+
+
+def _cells(hands: Ints, hard: Ints) -> tuple[Flags, Ints]:
+    """Each hand's chart cell (as :func:`~solver.model.cells.cell_of`): soft?, best total."""
+    soft: Flags = (hands[:, 0] > 0) & (hard + 10 <= 21)
+    best: Ints = np.where(soft, hard + 10, hard)
+    return soft, best
+
+
+def chart_walk(
+    chart: Chart, game: GameResult[float], decisions: Sequence[Decision]
+) -> tuple[float, list[float]]:
+    """The main EV of playing ``chart`` in ``game``'s shoe, and the main EV gained by playing
+    each decision the other way from it (the walk of
+    :func:`~solver.exact.protection.chart_expected_value`, in floats)."""
+    gains = [0.0] * len(decisions)
+    by_bonus: dict[int, list[int]] = {}
+    for k, (_, bonus) in enumerate(decisions):
+        by_bonus.setdefault(bonus, []).append(k)
+    starts = {(s.player, s.bonus): float(s.probability) for s in game.starts}
+    pays = float(game.rules.blackjack_pays)
+    expected = sum(p * pays for (v, b), p in starts.items() if is_player_blackjack(v, b))
+    for bonus, solution in solutions_of(game).items():
+        space = solution.space
+        hard = space.hands @ np.arange(1, 11)
+        can_hit = sum(space.shoe) > space.sizes
+        hits: Flags = _chart_hits(chart, bonus, space.hands, hard) & can_hit
+        players = [p for p in VALUES if (p, bonus) in starts and not is_player_blackjack(p, bonus)]
+        roots = [space.index(hand_of([p])) for p in players]
+        weights = np.array([starts[(p, bonus)] for p in players])
+        base = np.array(_walk_float(solution, hard, hits, roots))
+        expected += float(weights @ base)
+        soft, best = _cells(space.hands, hard)
+        for k in by_bonus.get(bonus, ()):
+            (cell_soft, total), _ = decisions[k]
+            members = (soft == cell_soft) & (best == total)
+            if not members.any():
+                continue
+            flipped = hits.copy()
+            flipped[members] = ~hits[members] & can_hit[members]
+            after = np.array(_walk_float(solution, hard, flipped, roots))
+            gains[k] = float(weights @ (after - base))
+    return expected, gains
+
+
+def decision_gains(
+    chart: Chart, game: GameResult[float], decisions: Sequence[Decision]
+) -> list[float]:
+    """The main EV gained by playing each decision the other way from ``chart`` in ``game``."""
+    return chart_walk(chart, game, decisions)[1]
+
+
+def state_row(
+    rules: Rules, chart: Chart, decisions: Sequence[Decision], removed: Sequence[Card]
+) -> tuple[float, ...]:
+    """One state's row (see :class:`~solver.results.dealt_shoes.DealtShoes`)."""
+    game = solve_game(rules, removed, exact=False)
+    if game.bonus is None:  # pragma: no cover - every dealt card has its suit
+        raise ShoeError("a dealt state needs the suits of its cards")
+    ranks = [0] * len(LABELS)
+    for card in removed:
+        ranks[LABELS.index(rank_label(card.rank))] += 1
+    left = 52 * rules.decks - len(removed)
+    chart_ev, gains = chart_walk(chart, game, decisions)
+    return (
+        float(left),
+        *map(float, ranks),
+        float(game.expected_value),
+        float(game.variance),
+        chart_ev,
+        float(game.bonus.expected_value),
+        float(game.bonus.variance),
+        float(game.round_variance),
+        *gains,
+    )
+
+
+def deal_cards(decks: int, seed: int, sample: int, penetration: float) -> list[Card]:
+    """The cards dealt before state ``sample``: a number uniform from 1 to the cut card.
+
+    >>> len(deal_cards(1, 7, 0, 0.5)) <= 26, deal_cards(1, 7, 3, 0.5) == deal_cards(1, 7, 3, 0.5)
+    (True, True)
+    """
+    total = 52 * decks
+    most = min(round(penetration * total), total - MIN_CARDS_LEFT)
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(sample,)))
+    dealt = int(rng.integers(1, most + 1))
+    positions = rng.permutation(total)[:dealt]
+    return [Card(RANKS[i // 4], SUITS[i % 4]) for i in sorted((positions % 52).tolist())]
+
+
+@dataclass(frozen=True, slots=True)
+class DealPlan:
+    """What every state needs besides its number."""
+
+    rules: Rules
+    chart: Chart
+    decisions: tuple[Decision, ...]
+    seed: int
+    penetration: float
+
+
+def solve_states(plan: DealPlan, chunk: tuple[int, int]) -> list[tuple[float, ...]]:
+    """The rows of states ``first`` to ``stop - 1`` (one unit of work)."""
+    first, stop = chunk
+    return [
+        state_row(
+            plan.rules,
+            plan.chart,
+            plan.decisions,
+            deal_cards(plan.rules.decks, plan.seed, s, plan.penetration),
+        )
+        for s in range(first, stop)
+    ]
+
+
+def every_decision(chart: Chart) -> tuple[Decision, ...]:
+    """Every hit-or-stand cell of ``chart`` against every Bonus card (no 21, no soft hand
+    below 12, which an ace and the Bonus card never make)."""
+    return tuple(
+        (cell, bonus)
+        for (cell, bonus) in chart.actions
+        if cell[1] < 21 and not (cell[0] and cell[1] < 12)
+    )
+
+
+def _normal_gain(mean: Array, sd: Array) -> Array:
+    """``E[max(X, 0)]`` for ``X`` normal with ``mean`` and ``sd`` (``max(mean, 0)`` at 0).
+
+    >>> [round(float(v), 6) for v in _normal_gain(np.array([0.0, 1.0]), np.array([1.0, 0.0]))]
+    [0.398942, 1.0]
+    """
+    safe = np.where(sd > 0, sd, 1.0)
+    z = mean / safe
+    cdf = 0.5 * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
+    pdf = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
+    result: Array = np.where(sd > 0, mean * cdf + sd * pdf, np.maximum(mean, 0.0))
+    return result
+
+
+def predicted_values(
+    decks: int, full: Sequence[float], after: Sequence[Sequence[float]], penetration: float
+) -> Array:
+    """Each decision's value of perfect deviation, per round, that its effects of removal
+    predict over depths up to ``penetration``.
+
+    ``full`` is each decision's gain in the full shoe and ``after[v - 1]`` in the shoe less
+    one card of value ``v``.  With ``k`` cards dealt at random, the gain is about the full
+    shoe's plus the sum of the dealt cards' effects: a normal variable of mean
+    ``full + k * mean(e)`` and variance ``k (N - k) / (N - 1) * var(e)`` (drawing without
+    replacement from the ``N`` cards), whose positive part is what deviating exactly when
+    it pays wins; averaged over ``k`` uniform up to the cut card.
+    """
+    base = np.asarray(full, dtype=np.float64)
+    effects = np.asarray(after, dtype=np.float64) - base[None, :]
+    cards = np.array([4 * decks] * 9 + [16 * decks], dtype=np.float64)
+    total = float(cards.sum())
+    mean = cards @ effects / total
+    variance = cards @ (effects - mean) ** 2 / total
+    most = min(round(penetration * total), int(total) - MIN_CARDS_LEFT)
+    depths = np.unique(np.linspace(1, most, 24).round())
+    values = [
+        _normal_gain(base + k * mean, np.sqrt(k * (total - k) / (total - 1) * variance))
+        for k in depths
+    ]
+    averaged: Array = np.mean(values, axis=0)
+    return averaged
+
+
+def chosen_decisions(
+    rules: Rules, chart: Chart, count: int, penetration: float
+) -> tuple[tuple[int, ...], tuple[float, ...], tuple[tuple[float, ...], ...]]:
+    """The ``count`` decisions of :func:`every_decision` worth most by
+    :func:`predicted_values` (their positions, best first), with the full shoe's row and
+    the rows less one card of each value for every decision."""
+    every = every_decision(chart)
+    full = state_row(rules, chart, every, ())
+    after = tuple(state_row(rules, chart, every, (card,)) for card in one_of_each(rules))
+    values = predicted_values(
+        rules.decks, full[GAINS:], [row[GAINS:] for row in after], penetration
+    )
+    ranked = sorted(range(len(every)), key=lambda k: (-values[k], k))
+    return tuple(ranked[:count]), full, after
+
+
+def one_of_each(rules: Rules) -> tuple[Card, ...]:
+    """A card of each value 1..10 from the full shoe (the effects of removal's shoes)."""
+    full_shoe = Shoe.full(rules.decks)
+    return tuple(
+        next(Card(r, s) for r in RANKS for s in SUITS if r.points == v and full_shoe.count(r, s))
+        for v in VALUES
+    )
+
+
+def check_penetration(penetration: float) -> float:
+    """A share of the shoe dealt before the cut card, strictly between 0 and 1."""
+    if not isinstance(penetration, (int, float)) or not 0 < penetration < 1:
+        raise ShoeError(f"penetration {penetration!r} must lie strictly between 0 and 1")
+    return float(penetration)
+
+
+def deal_shoes(
+    rules: Rules,
+    chart: Chart,
+    samples: int,
+    seed: int,
+    penetration: float,
+    decisions: int | Sequence[Decision] = DEFAULT_DECISIONS,
+    jobs: int = 1,
+    backend: Backend = "processes",
+    scheduler: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> DealtShoes:
+    """``samples`` states dealt and solved (see the module's docstring), following the
+    ``decisions`` worth most (a number) or the decisions given."""
+    check_samples(samples)
+    check_seed(seed)
+    check_penetration(penetration)
+    if isinstance(decisions, int):
+        every = every_decision(chart)
+        positions, full, after = chosen_decisions(rules, chart, decisions, penetration)
+        chosen = tuple(every[k] for k in positions)
+
+        def picked(row: tuple[float, ...]) -> tuple[float, ...]:
+            return (*row[:GAINS], *(row[GAINS + k] for k in positions))
+
+        full, after = picked(full), tuple(picked(row) for row in after)
+    else:
+        chosen = tuple(decisions)
+        full = state_row(rules, chart, chosen, ())
+        after = tuple(state_row(rules, chart, chosen, (card,)) for card in one_of_each(rules))
+    plan = DealPlan(rules, chart, chosen, seed, penetration)
+    tasks = [(a, min(a + CHUNK, samples)) for a in range(0, samples, CHUNK)]
+    done = parallel_map(partial(solve_states, plan), tasks, jobs, backend, progress, scheduler)
+    rows = tuple(row for part in done for row in part)
+    hits = tuple(chart.action(cell, bonus) is Action.HIT for cell, bonus in chosen)
+    return DealtShoes(rules, samples, seed, penetration, chosen, hits, full, after, rows)

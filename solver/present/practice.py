@@ -1,0 +1,455 @@
+"""The workbench's Practice page as HTML: the table, the grade of each decision, the score.
+
+Pure: a practice turn in (:class:`~solver.results.practice_state.PracticeTurn`), escaped
+HTML out, in parts the page's script puts in place one by one (the table, the grade, the
+buttons, the score); the whole page, for a browser without the script, is made of the same
+parts.  Each exact figure carries its fraction in ``data-exact``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from html import escape
+
+from solver.model.cards import Card, value_label
+from solver.model.cells import Action, cell_name, cell_of
+from solver.model.hands import best_total, hand_of
+from solver.model.numbers import int_text
+from solver.model.outcomes import MainOutcome
+from solver.model.rule_table import RULES_BY_NAME
+from solver.model.rules import Rules
+from solver.present.long_numbers import exact_html
+from solver.present.style import amount, signed
+from solver.present.wording import rules_sentence
+from solver.results.practice import Drill, Grade, PracticeState, Score, Settlement
+from solver.results.practice_state import PracticeTurn
+
+_SUITS = {"s": ("\u2660", "spades"), "h": ("\u2665", "hearts"), "d": ("\u2666", "diamonds"),
+          "c": ("\u2663", "clubs")}  # fmt: skip
+_RESULT_WORDS = {
+    MainOutcome.BLACKJACK: "blackjack",
+    MainOutcome.WIN: "you win",
+    MainOutcome.PUSH: "a push (a tie)",
+    MainOutcome.LOSE: "you lose",
+}
+_PLAY_WORDS = {Action.HIT: "hit", Action.STAND: "stand", Action.NONE: "no play"}
+
+
+def _exact(value: Fraction) -> str:
+    text = int_text(value.numerator)
+    return text if value.denominator == 1 else f"{text}/{int_text(value.denominator)}"
+
+
+def _number(value: Fraction, attribute: str) -> str:
+    """An exact figure to four decimals, its fraction in ``data-exact``."""
+    return f'<span {attribute} data-exact="{_exact(value)}">{float(value):.4f}</span>'
+
+
+def card_html(card: Card) -> str:
+    """A card as the table shows it: rank and suit sign, red or black, its name for a
+    screen reader."""
+    sign, name = _SUITS[str(card.suit)] if card.suit else ("", "")
+    colour = " red" if card.suit is not None and card.suit.value in "hd" else ""
+    rank = str(card.rank)
+    return (
+        f'<span class="card{colour}" data-card="{escape(str(card))}" role="img" '
+        f'aria-label="{escape(rank)} of {name}">{escape(rank)}{sign}</span>'
+    )
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    return "".join(card_html(c) for c in cards)
+
+
+def _total(cards: tuple[Card, ...], bonus: Card | None = None) -> str:
+    """The hand's chart cell (``hard 13``), and its best total with the Bonus card when
+    that is better."""
+    hand = hand_of(c.points for c in cards)
+    hard = sum(v * n for v, n in enumerate(hand, start=1))
+    if hard > 21:
+        return f"{hard}: over 21"
+    cell = cell_of(hand)
+    best = cell[1] if bonus is None else best_total(hand, bonus.points)
+    joined = f" ({best} with the Bonus card)" if best != cell[1] else ""
+    return cell_name(cell) + joined
+
+
+def rule_words(rules: Rules, name: str) -> str:
+    """A rule in force as the table names it: ``rule 7, dealer stands: at a best total ...``."""
+    rule = RULES_BY_NAME[name]
+    return f"rule {rule.clause}, {rule.label.lower()}: {rule.words(getattr(rules, name))}"
+
+
+def _shoe_line(state: PracticeState) -> str:
+    setup = state.setup
+    size = 52 * setup.rules.decks
+    drill = setup.drill.words.split(",")[0]
+    return (
+        f'<p class="shoe-line">Round <span data-round>{state.rounds}</span> · shoe '
+        f"{state.shoes}, {state.dealt} of {size} cards dealt (reshuffled after {setup.cut()}) · "
+        f"{escape(drill)} · {escape(setup.chart_name)} · seed <span data-seed>{setup.seed}</span>"
+        "</p>"
+    )
+
+
+def table_html(state: PracticeState, settled: Settlement | None) -> str:
+    """The table: the Bonus card, the player's hand as it grows (or the round played out),
+    and the rules in force."""
+    hand = state.hand
+    if hand is None and settled is None:
+        return _shoe_line(state) + '<p class="idle">Press Deal (N) for the next round.</p>'
+    bonus = hand.bonus if hand is not None else settled.bonus  # type: ignore[union-attr]
+    cards = hand.cards if hand is not None else settled.player  # type: ignore[union-attr]
+    dealt = (
+        f" <small>(dealt to {escape(_total(cards[: hand.dealt]))} by the drill)</small>"
+        if hand is not None and hand.dealt > 1
+        else ""
+    )
+    dealer = (
+        f'<div class="spot dealer"><p class="spot-name">Dealer</p>{_cards(settled.dealer)}</div>'
+        if settled is not None and settled.dealer
+        else ""
+    )
+    spots = (
+        '<div class="spots">'
+        f'<div class="spot"><p class="spot-name">Bonus card</p>{card_html(bonus)}</div>'
+        f'<div class="spot"><p class="spot-name">Your cards</p>'
+        f'<div class="hand" data-hand="{escape(" ".join(map(str, cards)))}">{_cards(cards)}</div>'
+        f"</div>{dealer}</div>"
+        f'<p class="total" data-total>{escape(_total(cards, bonus))}{dealt}</p>'
+    )
+    played = "" if settled is None else settlement_html(state.rules, settled)
+    return _shoe_line(state) + spots + played
+
+
+def _short(card: Card) -> str:
+    return f"{card.rank}{_SUITS[str(card.suit)][0]}" if card.suit else str(card.rank)
+
+
+def settlement_html(rules: Rules, settled: Settlement) -> str:
+    """The round played out: the dealer's draw, the main wager and the Bonus wager, each
+    with the rule that settles it, and the round's result."""
+    lines = []
+    if settled.main is MainOutcome.BLACKJACK:
+        lines.append(
+            ("Main wager", "your card and the Bonus card make 21: a blackjack, paid at once: "
+             f"{_net(settled.main_net)}", rule_words(rules, "blackjack_pays"))
+        )  # fmt: skip
+    elif settled.player_total is None:
+        lines.append(
+            ("Main wager", f"your own cards went over 21, so it loses: {_net(settled.main_net)}; "
+             "the dealer does not draw", "rule 6")
+        )  # fmt: skip
+    else:
+        lines += _showdown(rules, settled)
+    bonus_rules = f"{rule_words(rules, 'paytable')}; {rule_words(rules, 'bonus_ratio')}"
+    staked = settled.bonus_net * rules.bonus_ratio
+    pair = f"{_short(settled.player[0])} and {_short(settled.bonus)}"
+    if settled.bonus_outcome == "lose":
+        said = f"{pair} are no match: it loses"
+    else:
+        tier = settled.bonus_outcome.replace("_", " ")
+        tier = f"a {tier}" if tier.endswith("match") else f"{tier} ranks"
+        said = f"{pair} are {tier}, paid {_pay(settled.bonus_net)} to 1"
+    lines.append(("Bonus wager", f"{said}: {_net(staked)}", bonus_rules))
+    items = "".join(
+        f"<li><strong>{escape(what)}</strong>: {escape(said)}. "
+        f'<small class="rule">{escape(why[0].upper() + why[1:])}.</small></li>'
+        for what, said, why in lines
+    )
+    total = (
+        f'<li><strong>In all</strong>: <span data-net="{_exact(settled.round_net)}">'
+        f"{escape(_net(settled.round_net))}</span> main-wager units.</li>"
+    )
+    return (
+        f'<div class="settled" data-result="{settled.main.value}">'
+        f'<ul class="how">{items}{total}</ul></div>'
+    )
+
+
+def _pay(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else str(value)
+
+
+def _net(value: Fraction) -> str:
+    return signed(value, 2) if value else "0"
+
+
+def _showdown(rules: Rules, settled: Settlement) -> list[tuple[str, str, str]]:
+    """The dealer's draw and the main wager's showdown, each with its rule."""
+    drew = " ".join(_short(c) for c in settled.dealer)
+    stands = rule_words(rules, "dealer_stands_on")
+    result = _RESULT_WORDS[settled.main]
+    net = _net(settled.main_net)
+    if settled.dealer_total is None:
+        return [
+            ("Dealer", f"drew {drew} and went over 21", f"{stands}; rule 7"),
+            ("Main wager", f"{result}: {net}", "rule 7"),
+        ]
+    if settled.dealer_natural:
+        natural = f"{rule_words(rules, 'dealer_natural')}; {rule_words(rules, 'natural_beats')}"
+        return [
+            ("Dealer", f"drew {drew}: a natural 21", natural),
+            ("Main wager", f"your {settled.player_total} against it: {result}, {net}", natural),
+        ]
+    return [
+        ("Dealer", f"drew {drew} and stands on {settled.dealer_total}", stands),
+        (
+            "Main wager",
+            f"your {settled.player_total} against the dealer's {settled.dealer_total}: "
+            f"{result}, {net}",
+            "rule 8",
+        ),
+    ]
+
+
+def grade_html(grade: Grade | None) -> str:
+    """The last decision's grade: right or a mistake against the chart; what this hand gave
+    up against perfect play for it in this shoe; what the chart's cell costs played the
+    other way every time, per 100 rounds at its frequency."""
+    if grade is None:
+        return ""
+    cell = f"{cell_name(grade.cell)} against a Bonus {value_label(grade.bonus.points)}"
+    verdict = "wrong" if grade.mistake else "right"
+    said = "Mistake" if grade.mistake else "Right"
+    head = (
+        f'<p class="verdict {verdict}">{said}: {escape(grade.chart_name)} says '
+        f"<strong>{_PLAY_WORDS[grade.chart]}</strong> on {escape(cell)}.</p>"
+    )
+    hand_cost = grade.hand_cost
+    perfect = "hits" if grade.perfect.value == "hit" else "stands"
+    evs = (
+        f"stand {escape(signed(grade.stand, 4))}, hit {escape(signed(grade.hit, 4))}; "
+        f"{grade.seen} cards seen"
+    )
+    if hand_cost:
+        hand = (
+            f"Your {grade.play.value} gave up "
+            + _number(hand_cost, 'data-cost="hand"')
+            + f" of a main unit on this hand: perfect play for it in this shoe {perfect} ({evs})."
+        )
+    else:
+        hand = (
+            f'Your {grade.play.value} gave up <span data-cost="hand" data-exact="0">nothing'
+            f"</span> on this hand: perfect play for it in this shoe {perfect} too ({evs})."
+        )
+    per_100 = grade.per_100_rounds
+    often = ""
+    if grade.per_mistake is not None:
+        often = (
+            f": the cell comes up in {float(grade.frequency) * 100:.2f}% of rounds, "
+            f"{float(grade.per_mistake):.4f} each time"
+        )
+    made = "Made every time, this mistake costs" if grade.mistake else "The other way would cost"
+    cell_cost = f"{made} " + _number(per_100, 'data-cost="cell"') + f" per 100 rounds{often}."
+    return (
+        f'<div class="grade" data-mistake="{str(grade.mistake).lower()}" '
+        f'data-cell="{escape(cell_name(grade.cell))}" data-bonus="{grade.bonus.points}" '
+        f'data-play="{grade.play.value}" data-chart="{grade.chart.value}" '
+        f'data-perfect="{grade.perfect.value}" data-seen-count="{grade.seen}">'
+        f"{head}<p>{hand}</p><p>{cell_cost}</p>"
+        '<details class="exact"><summary>The exact fractions</summary>'
+        f"<p>EV given up on this hand: {exact_html(hand_cost)}</p>"
+        f"<p>Per 100 rounds, played the other way every time: {exact_html(per_100)}</p>"
+        f"<p>Stand: {exact_html(grade.stand)}; hit: {exact_html(grade.hit)}</p>"
+        "</details></div>"
+    )
+
+
+def score_html(score: Score) -> str:
+    """The running score and the cells to review, the largest cost first."""
+    cost = score.cost_per_100_rounds
+    figures = (
+        ("Decisions", f'<span data-score="decisions">{score.decisions}</span>'),
+        ("Mistakes against the chart", f'<span data-score="mistakes">{score.mistakes}</span>'),
+        (
+            "What those cells cost, each played that way every time",
+            _number(cost, 'data-score="cost"') + " per 100 rounds",
+        ),
+        (
+            "Decisions unlike perfect play for the hand and shoe",
+            f'<span data-score="unlike-perfect">{score.unlike_perfect}</span>',
+        ),
+        (
+            "EV given up against perfect play, all hands",
+            f'<span data-score="given-up">{score.given_up:.4f}</span> main-wager units',
+        ),
+        (
+            "Rounds played, and their result",
+            f'<span data-score="rounds">{score.rounds}</span>, '
+            f'<span data-score="net" data-exact="{_exact(score.net)}">'
+            f"{escape(amount(score.net, 2))}</span> units",
+        ),
+    )
+    rows = "".join(f"<div><dt>{name}</dt><dd>{value}</dd></div>" for name, value in figures)
+    review = score.review()
+    listed = "".join(
+        f'<li data-review="{escape(cell_name(m.flip.cell))} v {value_label(m.flip.bonus)}">'
+        f"{escape(cell_name(m.flip.cell))} against a Bonus {value_label(m.flip.bonus)}: "
+        + _number(m.flip.per_100_rounds, 'data-cost="review"')
+        + f" per 100 rounds (missed {m.times} time{'s' if m.times > 1 else ''})</li>"
+        for m in review
+    )
+    cells = (
+        f'<h3>Cells to review, the largest cost first</h3><ol class="review">{listed}</ol>'
+        if review
+        else "<p>No cells to review yet.</p>"
+    )
+    return f'<h2>Score</h2><dl class="score">{rows}</dl>{cells}'
+
+
+@dataclass(frozen=True, slots=True)
+class Buttons:
+    """Which of the table's buttons a state enables: the decisions, or the next deal."""
+
+    deciding: bool
+
+    def html(self) -> str:
+        """Hit and Stand (keys H and S), and Deal (key N)."""
+        off = ' disabled aria-disabled="true"'
+        decide = "" if self.deciding else off
+        deal = off if self.deciding else ""
+        return (
+            f'<button type="submit" name="play" value="hit" class="play hit"{decide}>'
+            "Hit <kbd>H</kbd></button>"
+            f'<button type="submit" name="play" value="stand" class="play stand"{decide}>'
+            "Stand <kbd>S</kbd></button>"
+            f'<button type="submit" name="play" value="deal" class="play deal"{deal}>'
+            "Deal <kbd>N</kbd></button>"
+        )
+
+
+def turn_parts(turn: PracticeTurn) -> dict[str, str]:
+    """The page's parts after a turn, by the id of the element each fills."""
+    state = turn.state
+    return {
+        "table": table_html(state, turn.settled),
+        "grade": grade_html(turn.grade),
+        "buttons": Buttons(state.hand is not None).html(),
+        "score": score_html(state.score)
+        + f'<p class="rules-line">{escape(rules_sentence(state.rules))}</p>',
+    }
+
+
+def empty_parts() -> dict[str, str]:
+    """The parts before a session starts."""
+    return {
+        "table": '<p class="idle">Choose a drill below, then press Start a session.</p>',
+        "grade": "",
+        "buttons": Buttons(False).html(),
+        "score": score_html(Score()),
+    }
+
+
+DRILL_CHOICES = tuple((d.value, d.words) for d in Drill)
+
+
+def practice_body(
+    parts: Mapping[str, str], setup: str, state: str, open_setup: bool = False
+) -> str:
+    """The Practice page: the grade, the table and the buttons, then the score and the
+    session's settings (beside them on a wide screen, open before a session or to show an
+    error); one form, whose buttons post a play (the script posts them itself)."""
+    shown = " open" if open_setup else ""
+    return (
+        '<form id="practice" class="practice" method="post" action="/practice">'
+        f'<input type="hidden" name="state" id="practice-state" value="{escape(state)}">'
+        '<div class="play-area">'
+        f'<div id="grade" aria-live="polite">{parts["grade"]}</div>'
+        f'<section id="table" class="felt" aria-live="polite">{parts["table"]}</section>'
+        '<p class="error" id="practice-error" role="alert"></p>'
+        f'<div id="buttons" class="actions">{parts["buttons"]}</div></div>'
+        '<div class="side">'
+        f'<section id="score" aria-live="polite">{parts["score"]}</section>'
+        f'<details id="setup" class="setup"{shown}><summary>Session: drill, chart, seed, rules'
+        f"</summary>{setup}</details></div></form>"
+    )
+
+
+def _select(name: str, label: str, given: str, choices: tuple[tuple[str, str], ...], hint: str,
+            errors: Mapping[str, str]) -> str:  # fmt: skip
+    options = "".join(
+        f'<option value="{escape(value)}"' + (" selected" if value == given else "")
+        + f">{escape(words)}</option>"
+        for value, words in choices
+    )  # fmt: skip
+    return _field(name, label, f"<select {_attributes(name, errors)}>{options}</select>", hint,
+                  errors)  # fmt: skip
+
+
+def _attributes(name: str, errors: Mapping[str, str]) -> str:
+    invalid = ' aria-invalid="true"' if name in errors else ""
+    return f'id="f-{name}" name="{name}" aria-describedby="help-{name} error-{name}"{invalid}'
+
+
+def _field(name: str, label: str, control: str, hint: str, errors: Mapping[str, str]) -> str:
+    invalid = " invalid" if name in errors else ""
+    return (
+        f'<div class="field{invalid}"><label for="f-{name}">{escape(label)}</label>{control}'
+        f'<small id="help-{name}">{escape(hint)}</small>'
+        f'<p class="error" id="error-{name}" role="alert">{escape(errors.get(name, ""))}</p></div>'
+    )
+
+
+def _text(name: str, label: str, given: str, placeholder: str, hint: str,
+          errors: Mapping[str, str]) -> str:  # fmt: skip
+    control = (
+        f'<input type="text" {_attributes(name, errors)} value="{escape(given)}" '
+        f'placeholder="{escape(placeholder)}" autocomplete="off" spellcheck="false">'
+    )
+    return _field(name, label, control, hint, errors)
+
+
+def setup_html(values: Mapping[str, str], errors: Mapping[str, str], rules_fields: str) -> str:
+    """The session's settings: the drill, the chart to learn, the seed, the penetration and
+    the rules, with the button that starts a session."""
+    invalid = ' aria-invalid="true"' if "chart" in errors else ""
+    chart = (
+        '<input type="file" id="f-chart" accept=".csv,.json,text/csv,application/json" '
+        f'aria-describedby="help-chart error-chart"{invalid}>'
+        f'<input type="hidden" name="chart_text" id="f-chart_text" '
+        f'value="{escape(values.get("chart_text", ""))}">'
+        f'<input type="hidden" name="chart_name" id="f-chart_name" '
+        f'value="{escape(values.get("chart_name", ""))}">'
+    )
+    return (
+        '<div class="setup-fields">'
+        + _select(
+            "drill",
+            "Drill",
+            values.get("drill", "") or Drill.DEALT.value,
+            DRILL_CHOICES,
+            "Which hands are dealt: all of them as the shoe deals them, one kind of total, "
+            "or the cells where a mistake costs most, as often as it costs.",
+            errors,
+        )
+        + _field(
+            "chart",
+            "Your own chart (optional)",
+            chart,
+            "A chart file as cbj chart writes it (CSV or JSON, edited as you like), to learn "
+            "instead of the printed chart. It is read in this page and sent with each play; "
+            "the server keeps nothing.",
+            errors,
+        )
+        + _text(
+            "seed",
+            "Seed",
+            values.get("seed", ""),
+            "a new one",
+            "The same seed and the same decisions deal the same cards again.",
+            errors,
+        )
+        + _text(
+            "penetration",
+            "Penetration",
+            values.get("penetration", ""),
+            "0.75",
+            "The share of the shoe dealt before it is reshuffled: 0.75, 3/4 or 75%.",
+            errors,
+        )
+        + f'</div><details class="rules-more"><summary>Rules</summary>{rules_fields}</details>'
+        '<button type="submit" name="play" value="start" class="start">Start a session</button>'
+    )

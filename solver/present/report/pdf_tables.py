@@ -1,0 +1,199 @@
+"""The report's tables in the PDF: grids of figures and words, and tables of long numbers.
+
+Imported only when a PDF is drawn: it loads reportlab.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.platypus import Paragraph, Table, TableStyle
+
+from solver.present.report.blocks import Grid
+from solver.present.report.pdf_type import escape, text_width
+from solver.present.report.plots import INK
+from solver.present.style import GROUP_SPACE, MINUS
+
+#: A cell's left and right padding together, and a hair for rounding (points).
+PAD = 8.5
+
+
+def grid_table(block: Grid, styles: dict[str, Any], width: float) -> Any:
+    """``block`` as a reportlab table at most ``width`` wide, its header row repeated."""
+    if block.long_numbers:
+        return long_table(block, styles, width)
+
+    def cell(text: str, column: int) -> Any:
+        style = "cell_right" if block.numeric and column else "cell"
+        return Paragraph(escape(text), styles[style])
+
+    data = [_header(block, styles, block.numeric)]
+    data += [[cell(t, c) for c, t in enumerate(row)] for row in block.rows]
+    fonts = (styles["cell"].fontName, styles["head"].fontName)
+    table = Table(data, colWidths=column_widths(block, width, fonts), repeatRows=1, hAlign="LEFT")
+    commands = _commands(styles, len(data))
+    for r in block.breaks:
+        commands.append(("LINEABOVE", (0, r + 1), (-1, r + 1), 1.5, colors.black))
+    if block.colours:
+        for r, row in enumerate(block.colours, start=1):
+            for c, colour in enumerate(row):
+                if colour:
+                    commands.append(("BACKGROUND", (c, r), (c, r), colors.HexColor(colour)))
+    table.setStyle(TableStyle(commands))
+    return table
+
+
+def _header(block: Grid, styles: dict[str, Any], right: bool) -> list[Any]:
+    """The header row's cells: every column but the first aligned right when ``right``."""
+    font = styles["head"].fontName
+    return [
+        Paragraph(escape(h, font), styles["head_right" if right and c else "head"])
+        for c, h in enumerate(block.headers)
+    ]
+
+
+def _commands(styles: dict[str, Any], rows: int) -> list[tuple[Any, ...]]:
+    """The style every table shares: its header's band, rules and alternate shading."""
+    commands: list[tuple[Any, ...]] = [
+        # the cells' own font, not reportlab's unembedded Helvetica
+        ("FONTNAME", (0, 0), (-1, -1), styles["cell"].fontName),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor(INK)),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#c8d3e0")),
+        ("TOPPADDING", (0, 0), (-1, -1), 2.5),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+        ("LEFTPADDING", (0, 0), (-1, -1), 4),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+    ]
+    for r in range(2, rows, 2):
+        commands.append(("BACKGROUND", (0, r), (-1, r), colors.HexColor("#f4f6f9")))
+    return commands
+
+
+def column_widths(block: Grid, width: float, fonts: tuple[str, str]) -> list[float]:
+    """Column widths from the text's measured widths: no number is ever wrapped in its cell.
+
+    A column is as wide as its widest cell when the table fits the page; otherwise the
+    columns of prose give way, never below their longest word, while numbers (every cell
+    of a numeric table but the first column's) keep their whole width.
+    """
+    regular, bold = fonts
+
+    def word_width(text: str, font: str) -> float:
+        return max((text_width(w, font) for w in text.split(" ")), default=0.0)
+
+    full, floor = [], []
+    for c, header in enumerate(block.headers):
+        cells = [row[c] for row in block.rows]
+        whole = max([text_width(header, bold), *(text_width(t, regular) for t in cells)])
+        keep = block.numeric and c > 0
+        least = max([word_width(header, bold),
+                     *((text_width(t, regular) if keep else word_width(t, regular))
+                       for t in cells)])  # fmt: skip
+        full.append(whole + PAD)
+        floor.append(least + PAD)
+    if sum(full) <= width:
+        return full
+    spare = sum(full) - sum(floor)
+    excess = sum(full) - width
+    if spare <= excess:  # even at their floors too wide: share the page by the floors
+        return [f * width / sum(floor) for f in floor]
+    return [w - (w - f) * excess / spare for w, f in zip(full, floor, strict=True)]
+
+
+# --- Long numbers -----------------------------------------------------------------------
+
+
+def long_table(block: Grid, styles: dict[str, Any], width: float) -> Any:
+    """A table of long exact numbers (the appendix's), each set on whole lines.
+
+    Its first column (the names) takes at most a quarter of ``width``; each number is
+    grouped by thousands and aligned right. A fraction that fits is set on one line;
+    otherwise its numerator is on one line and, under it, its denominator after "/". A
+    number wider than the column (none up to about 92 digits on a landscape page) wraps
+    between groups of thousands, never inside one.
+    """
+    regular = styles["cell"].fontName
+    names = _name_width(block, regular, styles["head"].fontName, width)
+    room = width - names - PAD
+    cells = [[number_lines(text, room, regular) for text in row[1:]] for row in block.rows]
+    widest = max(
+        [text_width(h, styles["head"].fontName) for h in block.headers[1:]]
+        + [text_width(line, regular) for row in cells for lines in row for line in lines]
+    )
+    data = [_header(block, styles, right=True)]
+    for row, numbers in zip(block.rows, cells, strict=True):
+        data.append(
+            [
+                Paragraph(escape(row[0]), styles["cell"]),
+                *([Paragraph(escape(line), styles["cell_right"]) for line in n] for n in numbers),
+            ]
+        )
+    columns = [names, *[min(widest + PAD, room + PAD)] * (len(block.headers) - 1)]
+    table = Table(data, colWidths=columns, repeatRows=1, hAlign="LEFT")
+    table.setStyle(TableStyle(_commands(styles, len(data))))
+    return table
+
+
+def long_width(block: Grid, font: str, bold: str, width: float) -> float:
+    """How wide ``block`` (of long numbers) must be to set every number on one line."""
+    longest = max(
+        text_width(_grouped(part), font)
+        for row in block.rows
+        for text in row[1:]
+        for part in _digits(text).split("/")
+    )
+    return _name_width(block, font, bold, width) + longest + text_width("/", font) + PAD
+
+
+def _name_width(block: Grid, font: str, bold: str, width: float) -> float:
+    """The first column's width: its longest entry, at most a quarter of ``width``."""
+    entries = [text_width(block.headers[0], bold), *(text_width(r[0], font) for r in block.rows)]
+    return min(max(entries) + PAD, width / 4)
+
+
+def number_lines(text: str, room: float, font: str) -> list[str]:
+    """An exact number (``p/q``, ``-p/q`` or a count) as lines at most ``room`` wide.
+
+    >>> from solver.present.report.pdf_type import register_fonts
+    >>> _ = register_fonts()
+    >>> number_lines("\u22121234/56", 200, "DejaVuSans") == ["\u22121\u202f234/56"]
+    True
+    >>> number_lines("1234/56", 30, "DejaVuSans") == ["1\u202f234", "/56"]
+    True
+    """
+    sign, digits = (MINUS, _digits(text)[1:]) if text.startswith(MINUS) else ("", _digits(text))
+    whole = sign + "/".join(_grouped(part) for part in digits.split("/"))
+    if text_width(whole, font) <= room:
+        return [whole]
+    numerator, _, denominator = digits.partition("/")
+    lines = _wrapped(sign, numerator, room, font)
+    return lines + (_wrapped("/", denominator, room, font) if denominator else [])
+
+
+def _digits(text: str) -> str:
+    """``text`` without its spaces: the digits, any sign and the fraction's slash."""
+    return "".join(ch for ch in text if not ch.isspace())
+
+
+def _grouped(digits: str) -> str:
+    """``digits`` (and any sign) grouped by thousands with narrow no-break spaces."""
+    head = len(digits) % 3 or 3
+    groups = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
+    return GROUP_SPACE.join(groups)
+
+
+def _wrapped(lead: str, digits: str, room: float, font: str) -> list[str]:
+    """``lead`` and ``digits`` grouped, broken into lines at most ``room`` wide between groups."""
+    groups = _grouped(digits).split(GROUP_SPACE)
+    lines: list[str] = []
+    line = lead + groups[0]
+    for group in groups[1:]:
+        longer = line + GROUP_SPACE + group
+        if text_width(longer, font) > room:
+            lines.append(line)
+            line = group
+        else:
+            line = longer
+    return [*lines, line]

@@ -1,0 +1,114 @@
+"""The PDF's type: its fonts and their grouped twins, paragraph styles, text and widths.
+
+Numbers are grouped by thousands with no character between the groups (see
+:func:`escape`); :func:`text_width` measures text as it is set, gaps included.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape as _escape
+
+from solver.present.report.plots import INK
+from solver.present.style import GROUP_SPACE
+
+#: The gap between groups of thousands, in thousandths of an em: a narrow space's width.
+GROUP_GAP = 200
+#: The size of table cells and captions (points); body text is 9.5, nothing is smaller
+#: but the running header and footer.
+CELL = 9.0
+#: The suffix of each font's grouped twin (see :func:`escape`).
+GROUPED = "-Grouped"
+#: What stands for a narrow no-break space that does not follow a digit (none of the
+#: report's numbers has one): a no-break space set three points smaller.
+NARROW_SPACE_MARKUP = '<font size="-3">\u00a0</font>'
+_GROUP = re.compile("([0-9])\u202f")
+
+
+def escape(text: str, font: str = "DejaVuSans") -> str:
+    """``text`` as reportlab paragraph markup in ``font``: escaped, numbers kept whole.
+
+    The gap between thousands is spacing, not a character: the digit before it is set in
+    the font's grouped twin (:func:`register_fonts`), whose digits are :data:`GROUP_GAP`
+    wider. A number never breaks across lines, still reads grouped, and copies out of
+    the PDF (pdftotext, pypdf, a reader's selection) as one number, ``1234567``.
+
+    >>> escape("1\u202f000 < 2")
+    '<font name="DejaVuSans-Grouped">1</font>000 &lt; 2'
+    """
+    marked = _GROUP.sub(f'<font name="{font}{GROUPED}">\\1</font>', _escape(text))
+    return marked.replace("\u202f", NARROW_SPACE_MARKUP)
+
+
+def register_fonts() -> tuple[str, str]:
+    """DejaVu Sans and its bold (shipped with matplotlib), so that PDF text matches the plots.
+
+    Returns the two fonts' names; each has its grouped twin, the name and :data:`GROUPED`.
+    """
+    import matplotlib
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    names = ("DejaVuSans", "DejaVuSans-Bold")
+    for name in names:
+        if name not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont(name, str(folder / f"{name}.ttf")))
+        if name + GROUPED not in pdfmetrics.getRegisteredFontNames():
+            # The same glyphs, each digit advancing a group gap further: the gap after
+            # it is in the font's widths (which PDF readers and text extraction both use),
+            # so no character marks it.
+            grouped = TTFont(name + GROUPED, str(folder / f"{name}.ttf"))
+            widths = dict(grouped.face.charWidths)
+            for digit in "0123456789":
+                widths[ord(digit)] = widths[ord(digit)] + GROUP_GAP
+            grouped.face.charWidths = widths
+            face_name = grouped.face.name  # reportlab shares one font per face name
+            grouped.face.name = face_name + (
+                b"-Grouped" if isinstance(face_name, bytes) else GROUPED
+            )
+            pdfmetrics.registerFont(grouped)
+    return names
+
+
+def paragraph_styles(fonts: tuple[str, str]) -> dict[str, Any]:
+    """The report's paragraph styles by name, in ``fonts`` (regular and bold)."""
+    from reportlab.lib import colors
+    from reportlab.lib.styles import ParagraphStyle
+
+    regular, bold = fonts
+    ink = colors.HexColor(INK)
+    return {
+        "title": ParagraphStyle("title", fontName=bold, fontSize=22, leading=27, textColor=ink),
+        "subtitle": ParagraphStyle("subtitle", fontName=regular, fontSize=13, leading=17,
+                                   textColor=colors.HexColor("#555555"), spaceAfter=8),
+        "h1": ParagraphStyle("h1", fontName=bold, fontSize=14, leading=18, textColor=ink,
+                             spaceBefore=14, spaceAfter=6, keepWithNext=1),
+        "body": ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=13,
+                               spaceAfter=6),
+        "caption": ParagraphStyle("caption", fontName=regular, fontSize=CELL, leading=12,
+                                  textColor=colors.HexColor("#555555"), spaceBefore=3,
+                                  spaceAfter=10),
+        "cell": ParagraphStyle("cell", fontName=regular, fontSize=CELL, leading=11.5),
+        "cell_right": ParagraphStyle("cell_right", fontName=regular, fontSize=CELL, leading=11.5,
+                                     alignment=2),
+        "head": ParagraphStyle("head", fontName=bold, fontSize=CELL, leading=11.5,
+                               textColor=colors.white),
+        "head_right": ParagraphStyle("head_right", fontName=bold, fontSize=CELL, leading=11.5,
+                                     textColor=colors.white, alignment=2),
+    }  # fmt: skip
+
+
+def text_width(text: str, font: str, size: float = CELL) -> float:
+    """The width of ``text`` as :func:`escape` sets it in ``font`` at ``size`` (points).
+
+    >>> _ = register_fonts()
+    >>> text_width("1\u202f000", "DejaVuSans", 10) - text_width("1000", "DejaVuSans", 10)
+    2.0
+    """
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    gaps = text.count(GROUP_SPACE) * GROUP_GAP * size / 1000
+    return float(stringWidth(text.replace(GROUP_SPACE, ""), font, size)) + gaps

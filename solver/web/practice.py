@@ -1,0 +1,157 @@
+"""The Practice page's requests: a session started from its settings, or one play of a
+session whose state the page sends, each through the API.
+
+The server keeps nothing of a session: the page sends the state (the JSON the last turn
+gave) with each play, and it is read as untrusted input
+(:func:`~solver.results.practice_state.read_state`).  A chart file of the player's own is
+read by the page and its text sent when the session starts; it is parsed here by the very
+parser ``cbj chart --check`` uses, and kept in the state as the CSV ``cbj chart`` writes.
+What each play needs solved once per rule set (the exact game, the printed chart and its
+cells' costs) is a job of the workbench's (:meth:`Workbench.chart_costs`); a play itself is
+a few milliseconds and is answered at once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from solver.api.practice import PLAYS, parse_drill, parse_penetration, practice_play, practice_start
+from solver.model.chart_file import ChartGrid, parse_chart
+from solver.model.checks import MAX_SEED, whole_number, whole_text
+from solver.model.errors import CbjError, PracticeError, StrategyError
+from solver.model.rules import Rules
+from solver.present.workbench import Progress
+from solver.results.practice_state import PracticeTurn, read_state
+from solver.web.form import MAX_FIELD_TEXT, excerpted, read_rules
+from solver.web.workbench import Workbench
+
+#: The session's settings besides the rules.
+SETUP_FIELDS = ("drill", "seed", "penetration", "chart_text", "chart_name")
+#: The longest chart file name shown back.
+MAX_CHART_NAME = 80
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a practice request gives the page: the turn, or the progress of the solve it
+    waits for, or the errors beside the fields."""
+
+    status: int
+    turn: PracticeTurn | None = None
+    progress: Progress | None = None
+    errors: dict[str, str] = field(default_factory=dict)
+    error: str = ""
+    """A refusal or an error about the session as a whole."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """A session's settings read from the form, each checked; the errors beside them."""
+
+    rules: Rules | None
+    seed: int | None
+    drill: str
+    penetration: Any
+    chart: ChartGrid | None
+    errors: dict[str, str]
+
+
+def _checked(errors: dict[str, str], name: str, read: Callable[[], Any], text: str) -> Any:
+    try:
+        return read()
+    except CbjError as error:
+        errors[name] = excerpted(str(error), text)
+        return None
+
+
+def _seed(text: str) -> int | None:
+    if not text:
+        return None
+    return whole_number(whole_text(text, "seed"), "seed", 0, MAX_SEED, PracticeError)
+
+
+def _chart(text: str, name: str) -> ChartGrid | None:
+    if not text.strip():
+        return None
+    shown = name.strip()[:MAX_CHART_NAME] or "chart"
+    return parse_chart(text, shown if shown.isprintable() else "chart")
+
+
+def read_settings(fields: Mapping[str, str]) -> Settings:
+    """The settings of a session to start, from the form's fields."""
+    form = read_rules(fields)
+    errors = dict(form.errors)
+    given = {name: str(fields.get(name, "")) for name in SETUP_FIELDS}
+    for name in ("drill", "seed", "penetration"):
+        if len(given[name]) > MAX_FIELD_TEXT:
+            errors[name] = f"{name} is too long: at most {MAX_FIELD_TEXT} characters"
+            given[name] = ""
+    seed = _checked(errors, "seed", lambda: _seed(given["seed"].strip()), given["seed"])
+    drill_text = given["drill"].strip() or "dealt"
+    _checked(errors, "drill", lambda: parse_drill(drill_text), drill_text)
+    penetration_text = given["penetration"].strip() or None
+    penetration = _checked(
+        errors, "penetration", lambda: parse_penetration(penetration_text), given["penetration"]
+    )
+    chart = _checked(errors, "chart", lambda: _chart(given["chart_text"], given["chart_name"]), "")
+    return Settings(form.rules, seed, drill_text, penetration, chart, errors)
+
+
+def _state(fields: Mapping[str, str]) -> Any:
+    """The state the page sent, as JSON values (a :class:`PracticeError` if it is not JSON)."""
+    text = str(fields.get("state", ""))
+    if not text.strip():
+        raise PracticeError("no session yet: start one")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise PracticeError("the practice state is not JSON: start a new session") from None
+
+
+def answer(
+    bench: Workbench, fields: Mapping[str, str], wait: float, start: bool, client: str
+) -> Answer:
+    """A practice request answered: a session started (``play=start``) or one play made."""
+    play = str(fields.get("play", "")).strip().lower()
+    if play == "start":
+        settings = read_settings(fields)
+        if settings.errors or settings.rules is None:
+            return Answer(400, errors=settings.errors or {"": "the rules are not valid"})
+        rules = settings.rules
+
+        def make() -> PracticeTurn:
+            return practice_start(
+                seed=settings.seed,
+                drill=settings.drill,
+                penetration=settings.penetration,
+                chart=settings.chart,
+                rules=rules,
+                cache=bench.store,
+            )
+
+    elif play in PLAYS:
+        try:
+            state = read_state(_state(fields))
+        except CbjError as error:
+            return Answer(400, error=str(error))
+        rules = state.rules
+
+        def make() -> PracticeTurn:
+            return practice_play(state, play, cache=bench.store)
+
+    else:
+        return Answer(400, error=f"play {play[:16]!r} is unknown: start, hit, stand or deal")
+    costs = bench.chart_costs(rules, wait, start, client)
+    if costs.error:
+        return Answer(costs.status if costs.status != 200 else 400, error=costs.error)
+    if not costs.ready:
+        return Answer(202, progress=costs.progress)
+    try:
+        return Answer(200, make())
+    except StrategyError as error:  # a chart of one's own that leaves a hand without a play
+        return Answer(400, errors={"chart": str(error)})
+    except CbjError as error:  # a play out of turn
+        return Answer(400, error=str(error))

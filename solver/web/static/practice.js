@@ -1,0 +1,153 @@
+// The Practice page's script: each play posted to /api/practice, its parts put in place.
+// The session lives in this page: the state the server sent with the last turn is sent back
+// with the next play, and kept in the browser's local storage (with the parts on show) so a
+// reload carries on; the server keeps nothing.  Keys: H hits, S stands, N deals the next
+// round.  A chart file of the player's own is read here and its text sent when a session
+// starts.  Without this script the form posts to /practice and the page comes back whole.
+"use strict";
+(() => {
+  const form = document.getElementById("practice");
+  if (!form) return;
+  const KEY = "cbj-practice";
+  const stateField = document.getElementById("practice-state");
+  const errorBox = document.getElementById("practice-error");
+  const file = document.getElementById("f-chart");
+  const chartText = document.getElementById("f-chart_text");
+  const chartName = document.getElementById("f-chart_name");
+  let busy = false;
+  let reading = Promise.resolve();
+  let shown = {};
+
+  const put = (parts) => {
+    for (const [id, markup] of Object.entries(parts)) {
+      const element = document.getElementById(id);
+      if (element) element.innerHTML = markup;
+    }
+  };
+
+  const save = () => {
+    try {
+      localStorage.setItem(KEY, JSON.stringify({ state: stateField.value, parts: shown }));
+    } catch (error) {
+      // private browsing or a full store: the session still runs in this page
+    }
+  };
+
+  const showErrors = (errors) => {
+    for (const box of form.querySelectorAll("p.error[id^='error-']")) {
+      const name = box.id.replace(/^error-/, "");
+      const text = errors[name] || "";
+      box.textContent = text;
+      const fieldBox = box.closest(".field");
+      if (fieldBox) fieldBox.classList.toggle("invalid", text !== "");
+      const control = document.getElementById("f-" + name);
+      if (control) {
+        if (text) control.setAttribute("aria-invalid", "true");
+        else control.removeAttribute("aria-invalid");
+      }
+    }
+    if (Object.keys(errors).some((name) => name !== "")) {
+      document.getElementById("setup").open = true;
+    }
+  };
+
+  const post = async (params) => {
+    let answer;
+    try {
+      const response = await fetch("/api/practice", {
+        method: "POST",
+        body: params,
+        headers: { accept: "application/json" },
+      });
+      const type = response.headers.get("content-type") || "";
+      answer = type.includes("json")
+        ? await response.json()
+        : { status: "refused", error: await response.text() };  // a form over the limit
+    } catch (error) {
+      busy = false;
+      errorBox.textContent = "The server did not answer: press the button again.";
+      return;
+    }
+    if (answer.status === "working") {
+      put({ table: answer.progress });
+      setTimeout(() => post(params), 300);
+      return;
+    }
+    busy = false;
+    form.removeAttribute("aria-busy");
+    showErrors(answer.errors || {});
+    errorBox.textContent = answer.error || (answer.errors && answer.errors[""]) || "";
+    if (answer.status !== "ready") return;
+    shown = answer.parts;
+    put(shown);
+    stateField.value = JSON.stringify(answer.state);
+    save();
+    if (params.get("play") === "start") {  // a new session: its table in view
+      document.getElementById("setup").open = false;
+      window.scrollTo(0, 0);
+    }
+    const next = form.querySelector("#buttons button:not([disabled])");
+    if (next && document.activeElement && document.activeElement.closest("#buttons")) {
+      next.focus();
+    }
+  };
+
+  const play = async (value) => {
+    if (busy) return;
+    const button = form.querySelector(`button[name="play"][value="${value}"]`);
+    if (!button || button.disabled) return;
+    busy = true;
+    form.setAttribute("aria-busy", "true");
+    const params = new URLSearchParams();
+    if (value === "start") {
+      await reading;
+      for (const [name, given] of new FormData(form)) {
+        if (name !== "state" && name !== "play") params.append(name, String(given));
+      }
+    } else {
+      params.append("state", stateField.value);
+    }
+    params.append("play", value);
+    post(params);
+  };
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    play(event.submitter ? event.submitter.value : "start");
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+    const target = event.target;
+    if (target instanceof Element && target.closest("input, select, textarea, summary")) return;
+    const value = { h: "hit", s: "stand", n: "deal" }[event.key.toLowerCase()];
+    if (value) {
+      event.preventDefault();
+      play(value);
+    }
+  });
+
+  file.addEventListener("change", () => {
+    const chosen = file.files[0];
+    chartText.value = "";
+    chartName.value = "";
+    if (!chosen) return;
+    reading = chosen.text().then((text) => {
+      chartText.value = text;
+      chartName.value = chosen.name;
+    });
+  });
+
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem(KEY) || "null");
+  } catch (error) {
+    saved = null;
+  }
+  if (saved && saved.state && !stateField.value) {  // carry on the session kept here
+    stateField.value = saved.state;
+    shown = saved.parts || {};
+    put(shown);
+    document.getElementById("setup").open = false;
+  }
+})();

@@ -1,0 +1,322 @@
+"""The Practice page and the workbench's fit on a phone, in headless Chromium at 390 and 1280 px.
+
+``cbj serve`` runs as a real process for the module, one browser serves every test (as in
+tests/test_web_browser.py); every expected figure comes from ``solver``'s API in this
+process: a grade's costs from ``solver.chart_costs`` and ``solver.advise``, an edge from
+``solver.solve``.  No page may scroll sideways in any state these tests reach.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+import solver
+from solver.model.cells import Action, cell_name, cell_of
+from solver.model.hands import hand_of
+from solver.results.charts import ChartCosts
+from solver.results.practice_state import read_state
+from solver.studies.practice import seen_cards
+from tests.browsers import DESKTOP, PHONE, launched_chromium
+from tests.own_chart import own_chart
+from tests.workbench_server import serving
+
+pytestmark = [pytest.mark.xdist_group("practice-browser"), pytest.mark.slow]
+MEMORY = solver.MemoryCache()
+#: A decision made against the chart every this many decisions.
+AGAINST = 3
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    yield from serving()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    yield from launched_chromium()
+
+
+@pytest.fixture(scope="module")
+def costs() -> ChartCosts:
+    return solver.chart_costs(cache=MEMORY)
+
+
+def _tab(chromium: Any, viewport: dict[str, int], touch: bool = False) -> Any:
+    context = chromium.new_context(viewport=viewport, has_touch=touch)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    return page
+
+
+@pytest.fixture(scope="module")
+def phone(chromium: Any) -> Iterator[Any]:
+    """A phone's tab (390 px, touch)."""
+    page = _tab(chromium, PHONE, touch=True)
+    yield page
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def desktop(chromium: Any) -> Iterator[Any]:
+    page = _tab(chromium, DESKTOP)
+    yield page
+    page.context.close()
+
+
+def no_sideways_scroll(page: Any) -> None:
+    """The page is no wider than its viewport (scrollWidth at most the viewport's width)."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], (page.url, width)
+
+
+def _when(page: Any, script: str, seconds: float = 120) -> Any:
+    """The value of ``script`` once it is truthy, evaluated again and again across the page's
+    own reloads (a page still computing reloads itself)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            found = page.evaluate(script)
+        except PlaywrightError:  # the page was reloading
+            found = None
+        if found:
+            return found
+        assert time.monotonic() < deadline, script
+        time.sleep(0.2)
+
+
+def _decisions(page: Any) -> int:
+    return int(page.inner_text('[data-score="decisions"]'))
+
+
+def _state(page: Any) -> Any:
+    return read_state(json.loads(page.input_value("#practice-state")))
+
+
+def _start(page: Any, server: str, drill: str, seed: int, chart: Path | None = None) -> None:
+    page.goto(server + "/practice", wait_until="load")
+    page.evaluate("localStorage.clear()")
+    page.reload(wait_until="load")
+    page.select_option("#f-drill", drill)
+    page.fill("#f-seed", str(seed))
+    if chart is not None:
+        page.set_input_files("#f-chart", str(chart))
+        page.wait_for_function("document.getElementById('f-chart_text').value !== ''")
+    page.click("button.start")
+    page.wait_for_selector("#table .shoe-line", timeout=120_000)
+    no_sideways_scroll(page)
+
+
+def _play_session(page: Any, costs: ChartCosts, decisions: int, by: str) -> list[dict[str, Any]]:
+    """``decisions`` decisions, the chart's play but every third against it, by key or by
+    tap; each grade shown checked against ``solver.advise`` and ``solver.chart_costs``."""
+    shown: list[dict[str, Any]] = []
+    while len(shown) < decisions:
+        state = _state(page)
+        if state.hand is None:
+            _deal(page, lambda: _press(page, "deal", by))
+            continue
+        key = (cell_of(hand_of(state.hand.values)), state.hand.bonus.points)
+        chart = costs.chart.action(*key)
+        play = "hit" if chart is Action.HIT else "stand"
+        if len(shown) % AGAINST == AGAINST - 1:
+            play = "stand" if play == "hit" else "hit"
+        before = _decisions(page)
+        _press(page, play, by)
+        page.wait_for_function(
+            "n => Number(document.querySelector('[data-score=decisions]').textContent) === n",
+            arg=before + 1,
+        )
+        grade = page.eval_on_selector("#grade .grade", "e => ({...e.dataset})")
+        cell_cost = page.get_attribute('#grade [data-cost="cell"]', "data-exact")
+        hand_cost = page.get_attribute('#grade [data-cost="hand"]', "data-exact")
+        advice = solver.advise(bonus=state.hand.bonus, hand=state.hand.cards,
+                               seen=seen_cards(state), exact=True)  # fmt: skip
+        chosen = advice.hit if play == "hit" else advice.stand
+        assert Fraction(hand_cost) == max(advice.stand, advice.hit) - chosen
+        assert Fraction(cell_cost) == costs.cells[key].per_100_rounds
+        assert grade["cell"] == cell_name(key[0]) and grade["chart"] == chart.value
+        assert grade["mistake"] == str(play != ("hit" if chart is Action.HIT else "stand")).lower()
+        shown.append({**grade, "key": key, "cost": Fraction(cell_cost)})
+        if len(shown) % 10 == 0:
+            no_sideways_scroll(page)
+    return shown
+
+
+def _deal(page: Any, press: Any) -> None:
+    """Deal the next round (by ``press``) and wait for it (a blackjack is settled at once)."""
+    number = int(page.inner_text("[data-round]"))
+    press()
+    page.wait_for_function(
+        "n => Number(document.querySelector('[data-round]').textContent) === n", arg=number + 1
+    )
+
+
+def _press(page: Any, play: str, by: str) -> None:
+    if by == "key":
+        page.keyboard.press({"hit": "h", "stand": "s", "deal": "n"}[play])
+    else:
+        button = page.locator(f"#buttons button[value={play}]")
+        box = button.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44  # a thumb's target
+        button.tap()
+
+
+def _score_adds_up(page: Any, shown: list[dict[str, Any]]) -> None:
+    mistakes = [s for s in shown if s["mistake"] == "true"]
+    assert _decisions(page) == len(shown)
+    assert int(page.inner_text('[data-score="mistakes"]')) == len(mistakes)
+    missed = {s["key"]: s["cost"] for s in mistakes}
+    total = page.get_attribute('[data-score="cost"]', "data-exact")
+    assert Fraction(total) == sum(missed.values(), Fraction(0))
+    review = page.eval_on_selector_all("[data-cost=review]", "es => es.map(e => e.dataset.exact)")
+    assert [Fraction(r) for r in review] == sorted(missed.values(), reverse=True)
+
+
+def test_a_practice_session_by_key_on_a_desktop(desktop: Any, server: str, costs: Any) -> None:
+    _start(desktop, server, "dealt", 21)
+    shown = _play_session(desktop, costs, 30, by="key")
+    _score_adds_up(desktop, shown)
+    assert any(s["mistake"] == "true" for s in shown) and desktop.errors == []
+
+
+def test_a_practice_session_by_tap_on_a_phone(phone: Any, server: str, costs: Any) -> None:
+    _start(phone, server, "costly", 22)
+    shown = _play_session(phone, costs, 30, by="tap")
+    _score_adds_up(phone, shown)
+    for button in ("hit", "stand", "deal"):  # under the thumb: in view at the foot
+        box = phone.locator(f"#buttons button[value={button}]").bounding_box()
+        assert box["y"] + box["height"] <= PHONE["height"] and box["y"] > PHONE["height"] / 2
+    phone.reload(wait_until="load")  # the session is kept in the page's storage
+    assert _decisions(phone) == len(shown) and phone.errors == []
+
+
+def test_a_chart_file_drill_grades_against_that_file(
+    desktop: Any, server: str, costs: Any, tmp_path: Path
+) -> None:
+    path, grid = own_chart(costs.chart, tmp_path)
+    _start(desktop, server, "hard", 23, chart=path)
+    assert "your chart mine.csv" in desktop.inner_text("#table")
+    unlike = 0
+    for _ in range(8):
+        state = _state(desktop)
+        if state.hand is None:
+            _deal(desktop, lambda: desktop.keyboard.press("n"))
+            continue
+        key = (cell_of(hand_of(state.hand.values)), state.hand.bonus.points)
+        before = _decisions(desktop)
+        desktop.keyboard.press("s")
+        desktop.wait_for_function(
+            "n => Number(document.querySelector('[data-score=decisions]').textContent) === n",
+            arg=before + 1,
+        )
+        assert desktop.get_attribute("#grade .grade", "data-chart") == grid.action(*key).value
+        unlike += grid.action(*key) is not costs.chart.action(*key)
+    assert unlike > 0  # graded by the file where it differs from the printed chart
+
+
+def test_after_a_rule_change_the_headline_figures_are_in_view(phone: Any, server: str) -> None:
+    phone.goto(server + "/", wait_until="load")
+    phone.wait_for_selector('[data-headline="round-house-edge"][data-value]', timeout=60_000)
+    field = phone.locator("#f-natural_beats")  # the form's last rule: far below the top
+    field.scroll_into_view_if_needed()
+    field.select_option("nothing")
+    game = solver.solve(natural_beats="nothing", cache=MEMORY)
+    phone.wait_for_function(
+        "v => Number(document.querySelector('[data-headline=\"round-house-edge\"]')"
+        ".dataset.value) === v",
+        arg=float(game.round_house_edge),
+        timeout=60_000,
+    )
+    assert phone.evaluate("window.scrollY") > PHONE["height"] / 2
+    for name, value in (("main-ev", game.expected_value), ("round-house-edge",
+                                                           game.round_house_edge)):  # fmt: skip
+        figure = phone.locator(f'[data-headline="{name}"]')
+        assert float(figure.get_attribute("data-value")) == float(value)
+        box = figure.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (name, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (name, box)
+    no_sideways_scroll(phone)
+
+
+def test_compare_updates_on_input_and_a_bad_field_marks_only_itself(
+    phone: Any, server: str
+) -> None:
+    phone.goto(server + "/compare?a.paytable=15:4:1&b.paytable=20:5:2", wait_until="load")
+    cell = '[data-figure="round-house-edge"][data-column="B"]'
+    phone.wait_for_selector(cell, timeout=60_000)
+    phone.fill("#b\\.f-paytable", "")
+    phone.type("#b\\.f-paytable", "25:5:1")
+    wanted = float(solver.solve(paytable="25:5:1", cache=MEMORY).round_house_edge)
+    phone.wait_for_function(
+        "([s, v]) => { const e = document.querySelector(s);"
+        " return e !== null && Number(e.dataset.value) === v; }",
+        arg=[cell, wanted],
+        timeout=60_000,
+    )
+    phone.type("#b\\.f-decks", "x")
+    phone.wait_for_function("() => document.getElementById('b.error-decks').textContent !== ''")
+    invalid = phone.eval_on_selector_all("[aria-invalid=true]", "es => es.map(e => e.id)")
+    assert invalid == ["b.f-decks"]
+    assert phone.locator("#compare .bad").count() == 1
+    assert "25:5:1" in phone.inner_text("#compare")  # B's valid pay still shown
+    no_sideways_scroll(phone)
+
+
+def test_the_reports_progress_names_its_stage_with_a_percentage_in_view(
+    desktop: Any, server: str
+) -> None:
+    desktop.goto(server + "/report?decks=3", wait_until="load")
+    for name in ("shoe_samples", "counter_rounds", "table_rounds", "simulation_rounds"):
+        desktop.fill(f"#f-{name}", "2000" if name != "shoe_samples" else "2")
+    desktop.fill("#f-prepared_by", "the practice tests")
+    desktop.click("#report-form button[type=submit]")
+    text = _when(
+        desktop,
+        "(() => { const e = document.querySelector('#progress[role=status]');"
+        " return e && e.innerText.includes('%') ? e.innerText : null; })()",
+    )
+    assert "building the report: " in text, text
+    status = desktop.locator('#progress[role="status"]')
+    box = status.bounding_box()
+    viewport = desktop.viewport_size
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
+    no_sideways_scroll(desktop)
+    desktop.click("#progress form.stop button")  # the build is not this test's to finish
+    desktop.wait_for_load_state("load")
+
+
+PAGES = (
+    "/",
+    "/paytable?kind=round&solve_for=suited_match&target=1%25&mode=solve",
+    "/compare?a.paytable=15:4:1&b.paytable=20:5:2&b.decks=x",
+    "/report",
+    "/chart",
+    "/hold?rounds=10000&hold=2.5%25",
+    "/practice",
+)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_no_page_scrolls_sideways(chromium: Any, server: str, viewport: dict[str, int]) -> None:
+    """Every page, once its figures are in (the 89-digit pay of the paytable solve among them),
+    at 390 and at 1280 px."""
+    page = _tab(chromium, viewport)
+    try:
+        for path in PAGES:
+            page.goto(server + path, wait_until="load")
+            _when(page, "!document.querySelector('#idle[data-start], #progress[role=status]')")
+            page.wait_for_load_state("load")
+            if "mode=solve" in path:
+                assert len(page.get_attribute("[data-figure=pay]", "data-exact")) > 80
+            no_sideways_scroll(page)
+    finally:
+        page.context.close()
