@@ -116,7 +116,7 @@ def _reach(
     space = solution.space
     left = sum(space.shoe)
     size = len(hits) + 1
-    reach: Array = np.bincount(roots, weights, size)
+    reach: Array = np.bincount(roots, weights, size).astype(np.float64)
     for level in reversed(levels):
         rows = level[hits[level]]
         if len(rows):
