@@ -24,11 +24,11 @@ from solver.model.hands import hand_of
 from solver.results.charts import ChartCosts
 from solver.results.practice_state import read_state
 from solver.studies.practice import seen_cards
-from tests.browsers import DESKTOP, PHONE, launched_chromium
+from tests.browsers import DESKTOP, PHONE
 from tests.own_chart import own_chart
 from tests.workbench_server import serving
 
-pytestmark = [pytest.mark.xdist_group("practice-browser"), pytest.mark.slow]
+pytestmark = pytest.mark.slow
 MEMORY = solver.MemoryCache()
 #: A decision made against the chart every this many decisions.
 AGAINST = 3
@@ -37,11 +37,6 @@ AGAINST = 3
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     yield from serving()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    yield from launched_chromium()
 
 
 @pytest.fixture(scope="module")

@@ -21,10 +21,9 @@ import solver
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.present.style import edge_percent
-from tests.browsers import DESKTOP, PHONE, launched_chromium
+from tests.browsers import DESKTOP, PHONE
 from tests.workbench_server import serving
 
-pytestmark = pytest.mark.xdist_group("web-browser")
 MEMORY = solver.MemoryCache()
 EDGE = '[data-figure="round-house-edge"]'
 
@@ -38,12 +37,6 @@ def expected_edge(**options: Any) -> float:
 def server() -> Iterator[str]:
     """``cbj serve`` on a free port of 127.0.0.1, for the whole module; its address."""
     yield from serving()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Headless Chromium for the module (tests/browsers.py)."""
-    yield from launched_chromium()
 
 
 @pytest.fixture(scope="module")
