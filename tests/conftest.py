@@ -68,6 +68,7 @@ from solver.store.disk import Cache  # noqa: E402
 from solver.store.memory import MemoryCache  # noqa: E402
 from solver.studies.report import report_figures  # noqa: E402
 from tests.browsers import launched_chromium  # noqa: E402
+from tests.workbench_server import serving  # noqa: E402
 
 T = TypeVar("T")
 
@@ -179,7 +180,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
     """
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
-        if {"par_report", "par_figures", "chromium"} & set(fixtures):
+        if {"par_report", "par_figures", "chromium", "workbench"} & set(fixtures):
             item.add_marker(pytest.mark.xdist_group("report"))
         elif item.path.name in GROUPED_FILES:
             item.add_marker(pytest.mark.xdist_group(GROUPED_FILES[item.path.name]))
@@ -210,6 +211,13 @@ def chromium() -> Iterator[Any]:
     share one worker (see :func:`pytest_collection_modifyitems`), and each opens its own
     context or tab."""
     yield from launched_chromium()
+
+
+@pytest.fixture(scope="session")
+def workbench() -> Iterator[str]:
+    """``cbj serve`` on a free port of 127.0.0.1 for the browser tests of the workbench (in
+    Chromium's xdist group, so one server serves them all): its address."""
+    yield from serving()
 
 
 @pytest.fixture(scope="session")
