@@ -32,6 +32,7 @@ from solver.exact.protection import Flags, Ints, _chart_hits, _levels, hit_value
 from solver.exact.shoe_states import MIN_CARDS_LEFT, check_samples, check_seed
 from solver.model.cards import RANKS, SUITS, VALUES, Card, Shoe
 from solver.model.cells import Action
+from solver.model.checks import shown
 from solver.model.counts import LABELS, rank_label
 from solver.model.errors import ShoeError
 from solver.model.hands import hand_of, is_player_blackjack
@@ -278,7 +279,7 @@ def one_of_each(rules: Rules) -> tuple[Card, ...]:
 def check_penetration(penetration: float) -> float:
     """A share of the shoe dealt before the cut card, strictly between 0 and 1."""
     if not isinstance(penetration, (int, float)) or not 0 < penetration < 1:
-        raise ShoeError(f"penetration {penetration!r} must lie strictly between 0 and 1")
+        raise ShoeError(f"penetration {shown(penetration)} must lie strictly between 0 and 1")
     return float(penetration)
 
 
