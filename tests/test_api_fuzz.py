@@ -431,3 +431,19 @@ def test_the_last_leaks_say_what_is_wrong(
 def test_numpy_scalars_are_numbers() -> None:
     """``blackjack_pays=numpy.float64(1.5)`` was a ValueError (numpy 2 prints its type)."""
     assert solver.rules(blackjack_pays=np.float64(1.5)).rules == solver.rules().rules
+
+
+#: The values past every limit that the random search found, one at a time, at last:
+#: each reaches every parameter of every function here, not by chance.
+EXTREMES = (10**5000, Fraction(10**5000, 3), Fraction(1, 10**5000), math.inf, math.nan)
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_extreme_values_at_every_parameter(
+    name: str, store: MemoryCache, chart_file: Path, sandbox: Path
+) -> None:
+    """A number with thousands of digits, infinity or NaN in any parameter is refused, named or
+    used: never an error from inside (str() of a 5,000-digit number, a float overflow)."""
+    for parameter in parameters(name, every_rule=False):
+        for value in EXTREMES:
+            call(name, store, chart_file, {parameter: value})

@@ -16,7 +16,7 @@ import pytest
 from pypdf import PdfReader
 
 from solver.present.collection import VARIANTS
-from tests.browsers import DESKTOP, PHONE, launched_chromium
+from tests.browsers import DESKTOP, PHONE
 from tests.colour_vision import (
     DEUTERANOPIA,
     PROTANOPIA,
@@ -31,9 +31,9 @@ CHART_PAGES = sorted((ROOT / "strategy_tables").glob("*/*.html"))
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Headless Chromium for the module (tests/browsers.py)."""
-    yield from launched_chromium()
+def browser(chromium: Any) -> Any:
+    """Headless Chromium: the session's (tests/conftest.py)."""
+    return chromium
 
 
 @pytest.fixture(scope="module")

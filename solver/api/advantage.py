@@ -23,7 +23,7 @@ from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.indices import index_plays
 from solver.exact.protection import best_count
 from solver.exact.shoe_states import check_samples, check_seed
-from solver.model.checks import checked
+from solver.model.checks import checked, shown
 from solver.model.counts import Tags, count_tags
 from solver.model.errors import BackendError, CountError
 from solver.model.parallel import check_jobs, scheduler_address
@@ -179,7 +179,7 @@ def bet(
     played = make_rules(rules, options)
     units = parse_spread(spread)
     if not 1 <= rounds_per_hour <= 10_000:
-        raise CountError(f"rounds per hour {rounds_per_hour!r} must be from 1 to 10,000")
+        raise CountError(f"rounds per hour {shown(rounds_per_hour)} must be from 1 to 10,000")
     name, tags, shoes = counted_shoes(
         played,
         count,
@@ -219,7 +219,9 @@ def attack(
             raise ValueError
         multiple = Fraction(text)
     except (ValueError, ZeroDivisionError):
-        raise CountError(f"Bonus multiple {bonus_multiple!r} is not a number, e.g. 2") from None
+        raise CountError(
+            f"Bonus multiple {shown(bonus_multiple)} is not a number, e.g. 2"
+        ) from None
     shoes = dealt_shoes(
         played, samples, seed, penetration, jobs, backend, scheduler, cache, progress
     )

@@ -9,6 +9,7 @@ from typing import Any, Unpack
 from solver.api.rules import RuleOptions, VariantOptions, make_rules
 from solver.exact.game import ProgressCallback
 from solver.exact.paytable import (
+    check_edge,
     edge_model,
     parse_band,
     parse_edge,
@@ -37,6 +38,11 @@ def _edge_target(
     if len(given) != 1:
         raise DesignError(f"give exactly one {what}: a bonus edge or a round edge")
     return given[0]
+
+
+def _digits(value: Fraction) -> int:
+    """The bits of a fraction's longer part (a long one is past str()'s limit)."""
+    return max(value.numerator.bit_length(), value.denominator.bit_length())
 
 
 @checked
@@ -76,10 +82,13 @@ def paytable_solve(
         named = table.tier(name)
         if named == tier:
             raise DesignError(f"{tier.name} is the pay being solved for: leave it out")
-        if isinstance(pay, int) and pay.bit_length() > 64:  # past any pay, and str()'s limit
+        if isinstance(pay, (int, Fraction)) and _digits(Fraction(pay)) > 64:  # past any pay
             raise RulesError(f"{named.name} pay {shown(pay)} is out of range: use 0 to {MAX_PAY}")
         table = with_pay(table, named.name, parse_pay(str(pay), named.name))
-    edge = target if isinstance(target, Fraction) else parse_edge(target, "target")
+    if isinstance(target, Fraction):
+        edge = check_edge(target, "target")
+    else:
+        edge = parse_edge(target, "target")
     model = edge_model(played, cache=cache)
     return solve_pay(model, tier, kind, edge, table, played.bonus_ratio)
 

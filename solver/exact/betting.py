@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from solver.exact.indices import index_gains
+from solver.model.checks import shown
 from solver.model.counts import Tags
 from solver.model.errors import CountError
 from solver.results.betting import BetResult, CountBin
@@ -71,11 +72,13 @@ def check_betting(
 ) -> None:
     """Refuse a Kelly bankroll, fraction or target risk of ruin that means nothing."""
     if not 0 < bankroll <= 1e12:
-        raise CountError(f"Kelly bankroll {bankroll!r} must be a positive number of units")
+        raise CountError(f"Kelly bankroll {shown(bankroll)} must be a positive number of units")
     if not 0 < fraction <= 1:
-        raise CountError(f"Kelly fraction {fraction!r} must lie above 0 and at most 1")
+        raise CountError(f"Kelly fraction {shown(fraction)} must lie above 0 and at most 1")
     if not 0 < target_ruin < 1:
-        raise CountError(f"target risk of ruin {target_ruin!r} must lie strictly between 0 and 1")
+        raise CountError(
+            f"target risk of ruin {shown(target_ruin)} must lie strictly between 0 and 1"
+        )
 
 
 def optimal_bets(

@@ -22,6 +22,7 @@ import numpy as np
 
 from solver.exact.paytable import parse_edge
 from solver.exact.session import check_rounds, distribution
+from solver.model.checks import shown
 from solver.model.errors import SessionError
 from solver.model.rules import Rules
 from solver.results.hold import BAND_LEVELS, HoldBand, HoldCheck
@@ -29,6 +30,8 @@ from solver.results.session import Distribution, RoundTable
 
 #: ``method="auto"`` is exact up to this many rounds, FFT above (as ``cbj session``).
 EXACT_ROUNDS = 20
+#: The largest casino result the check reads, in main units either way.
+MOST_UNITS = 10**12
 
 
 def observed_win(
@@ -44,17 +47,22 @@ def observed_win(
         raise SessionError("give either the casino's result (--result) or its hold (--hold)")
     if hold is not None:
         return parse_edge(str(hold), "hold") * rounds * (1 + rules.bonus_ratio)
-    if isinstance(result, (int, Fraction)) and not isinstance(result, bool):
-        return Fraction(result)
     try:
-        text = str(result).strip()
-        if len(text) > 40:
+        if isinstance(result, (int, Fraction)) and not isinstance(result, bool):
+            found = Fraction(result)
+        else:
+            text = str(result).strip()
+            if len(text) > 40:
+                raise ValueError
+            found = Fraction(text)
+        if abs(found) > MOST_UNITS:
             raise ValueError
-        return Fraction(text)
     except (ValueError, ZeroDivisionError):
         raise SessionError(
-            f"result {str(result)[:40]!r} is not a number of main units, e.g. 250 or -12.5"
+            f"result {shown(result)} is not a number of main units from "
+            f"-{MOST_UNITS:,} to {MOST_UNITS:,}, e.g. 250 or -12.5"
         ) from None
+    return found
 
 
 def _tail(found: Distribution, mean: Fraction, observed: Fraction) -> float:

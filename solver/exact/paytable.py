@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import ProgressCallback, round_lines_for, solve_game
-from solver.model.checks import shown
+from solver.model.checks import short_number, shown
 from solver.model.errors import DesignError, RulesError
 from solver.model.numbers import percent
 from solver.model.outcomes import as_outcome
@@ -101,9 +101,18 @@ def parse_edge(text: str, what: str = "edge") -> Fraction:
     if in_percent:
         value /= 100
     value = -value if sign == "-" else value
+    return check_edge(value, what, repr(text.strip()[:24]))
+
+
+def check_edge(value: Fraction, what: str = "edge", said: str | None = None) -> Fraction:
+    """``value`` if it can be a house edge; a :class:`DesignError` saying ``said`` if not.
+
+    >>> check_edge(Fraction(1, 50))
+    Fraction(1, 50)
+    """
     if not MIN_EDGE <= value <= MAX_EDGE:
         raise DesignError(
-            f"{what} {text.strip()[:24]!r} is out of range: a house edge lies between "
+            f"{what} {said or short_number(value)} is out of range: a house edge lies between "
             f"{int(MIN_EDGE * 100):,}% (a player edge) and {int(MAX_EDGE * 100)}%"
         )
     return value

@@ -42,6 +42,9 @@ R = TypeVar("R")
 #: A number is written in at most this many characters (so that no pay can overflow a
 #: float or stall a conversion).
 MAX_NUMBER_TEXT = 40
+#: A number given as a number (an exact pay solved for, say) has at most 1,000 digits in
+#: its numerator and denominator: well inside Python's 4,300-digit limit on writing one.
+MAX_NUMBER_BITS = 3_321
 #: The most rounds one simulation may deal.  Memory does not grow with ``rounds`` (chunk
 #: seeds are derived one at a time), but time does: at a few million rounds a second per
 #: core this is hours of work, and the counts stay far inside 64-bit integers.
@@ -155,6 +158,10 @@ def parse_ratio(text: str | int | float | Fraction, what: str = "ratio") -> Frac
             ) from None
     if value < 0:
         raise RulesError(f"{what} {shown(text)} is negative; it must be 0 or more")
+    if max(value.numerator.bit_length(), value.denominator.bit_length()) > MAX_NUMBER_BITS:
+        raise RulesError(
+            f"{what} {short_number(value)} is too long: write it in at most 1,000 digits"
+        )
     return value
 
 
@@ -171,9 +178,11 @@ def shown(value: object) -> str:
     """A value as an error message repeats it: its ``repr``, cut short if long (a huge int
     is said by its size: its text would be past Python's 4,300-digit limit).
 
-    >>> shown(12), shown(10**5000), shown("x" * 50)
-    ('12', '(a 5,001-digit number)', "'xxxxxxxxxxxxxxxxxxxx...")
+    >>> shown(12), shown(10**5000), shown(Fraction(10**5000, 3)), shown("x" * 50)
+    ('12', '(a 5,001-digit number)', '(a 5,001-digit number)', "'xxxxxxxxxxxxxxxxxxxx...")
     """
+    if isinstance(value, Fraction):
+        return short_number(value)
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 160:
         size = int(value.bit_length() * math.log10(2)) + 1  # its digits, give or take one
         return f"(a {size:,}-digit number)"
@@ -370,12 +379,30 @@ def check_type(value: object, name: str, hint: Any) -> None:
         raise TypeError(f"{name} must be {describe(hint)}, not {type(value).__name__}")
 
 
+def as_declared(value: object, name: str, hint: Any) -> object:
+    """A whole number or fraction given for a ``float`` parameter, as the float it declares
+    (so that no result carries a 5,000-digit fraction); a :class:`CbjError` past a float.
+
+    >>> as_declared(Fraction(3, 4), "penetration", float | None), as_declared(3, "n", int)
+    (0.75, 3)
+    """
+    if hint not in (float, float | None) or not isinstance(value, int | Fraction):
+        return value
+    if isinstance(value, bool):
+        return value
+    try:
+        return float(value)
+    except OverflowError:
+        raise CbjError(f"{name} {shown(value)} is out of range") from None
+
+
 def checked(function: Callable[P, R]) -> Callable[P, R]:
     """``function`` with every argument checked against its annotation at each call.
 
     A wrong type is a ``TypeError`` naming the parameter and the types it takes, before the
     function runs; keyword options typed by a ``TypedDict`` (``**options:
-    Unpack[RuleOptions]``) are checked by its keys.  Values are the function's to check.
+    Unpack[RuleOptions]``) are checked by its keys.  A number given for a ``float`` is passed
+    on as a float (:func:`as_declared`); values are the function's to check.
     """
     signature = inspect.signature(function)
     hints: dict[str, Any] = {}
@@ -393,7 +420,8 @@ def checked(function: Callable[P, R]) -> Callable[P, R]:
                         check_type(item, key, options[key])
             elif name in hints:
                 check_type(value, name, hints[name])
-        return function(*args, **kwargs)
+                bound.arguments[name] = as_declared(value, name, hints[name])
+        return function(*bound.args, **bound.kwargs)
 
     return door
 

@@ -391,10 +391,7 @@ class Paytable:
 
 def _checked_pay(name: str, value: Fraction | int | str) -> Fraction:
     """One tier's pay, parsed and checked: 0 to :data:`MAX_PAY` to 1."""
-    if not isinstance(value, Fraction):
-        value = parse_ratio(value, f"{name} pay")
-    elif value < 0:
-        raise RulesError(f"{name} pay {value} is negative; pays must be 0 or more")
+    value = parse_ratio(value, f"{name} pay")
     if value > MAX_PAY:
         raise RulesError(
             f"{name} pay {short_number(value)} is out of range: use 0 to {MAX_PAY} (to 1)"

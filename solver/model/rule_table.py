@@ -178,7 +178,7 @@ def _check_bonus_ratio(value: Any) -> Fraction:
         )
     if ratio < MIN_BONUS_RATIO:
         raise RulesError(
-            f"bonus ratio {ratio} is below 1/2: the rules require a Bonus wager "
+            f"bonus ratio {short_number(ratio)} is below 1/2: the rules require a Bonus wager "
             "of at least half the main wager"
         )
     return ratio

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import Card, Shoe
-from solver.model.checks import whole_in
+from solver.model.checks import shown, whole_in
 from solver.model.errors import SimulationError
 from solver.model.rules import Rules
 from solver.results.simulation import payoffs
@@ -46,7 +46,7 @@ def simulate_sessions(
     """
     for what, value in (("rounds", rounds), ("sessions", sessions)):
         if not whole_in(value, 1):
-            raise SimulationError(f"{what} {value!r} must be a whole number of at least 1")
+            raise SimulationError(f"{what} {shown(value)} must be a whole number of at least 1")
     cards = shoe_codes(Shoe.full(rules.decks).remove(tuple(removed)))
     table = Table.make(rules, strategy, cards, 1, None)
     shoes = Shoes(cards, sessions, np.random.default_rng(seed), None)

@@ -46,9 +46,10 @@ SHOE_SAMPLES = 50
 #: Rounds of each simulated counter in the report, unless asked otherwise.
 COUNTER_ROUNDS = 2_000_000
 #: Shoes dealt for the indices, the Kelly ramp and the bound, per shoe-state sample.
-DEALT_PER_SAMPLE = 8
-#: The Bonus wager's largest size in the attack and the bound, times the main wager.
-BONUS_MULTIPLE = Fraction(2)
+DEALT_PER_SAMPLE = 4
+#: The attack raises the Bonus to this many times the size the rules require (at most
+#: 100 main wagers, the attack's ceiling).
+BONUS_RAISE = Fraction(2)
 #: The Kelly ramp's bankroll in units.
 KELLY_BANKROLL = 1000.0
 
@@ -160,5 +161,10 @@ def protection_study(
         best,
         indices,
         optimal_bets(shoes, best.name, best.tags, SPREAD, KELLY_BANKROLL, indices=indices),
-        attack(shoes, SPREAD, BONUS_MULTIPLE, (*depths, PENETRATION)),
+        attack(
+            shoes,
+            SPREAD,
+            min(BONUS_RAISE * rules.bonus_ratio, Fraction(100)),
+            (*depths, PENETRATION),
+        ),
     )
