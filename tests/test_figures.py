@@ -230,7 +230,8 @@ def from_report(report: Report) -> list[Shown]:
 
 
 class _Tables(HTMLParser):
-    """The workbench's tables: caption, headers, and each row's cells with their figures."""
+    """The workbench's tables: caption (the ``p.caption`` standing above each table's box),
+    headers, and each row's cells with their figures."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -238,12 +239,14 @@ class _Tables(HTMLParser):
         self.cell: list[str] | None = None
         self.key: str | None = None
         self.in_caption = False
+        self.caption = ""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
         if tag == "table":
-            self.tables.append({"caption": "", "headers": [], "rows": []})
-        elif tag == "caption":
+            self.tables.append({"caption": self.caption, "headers": [], "rows": []})
+            self.caption = ""
+        elif tag == "p" and found.get("class") == "caption":
             self.in_caption = True
         elif tag == "tr" and self.tables:
             self.tables[-1]["rows"].append([])
@@ -253,7 +256,7 @@ class _Tables(HTMLParser):
             self.key = str(found["data-figure"]).replace("-", "_")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "caption":
+        if tag == "p" and self.in_caption:
             self.in_caption = False
         elif tag in ("td", "th") and self.cell is not None and self.tables:
             row = self.tables[-1]["rows"][-1]
@@ -261,8 +264,8 @@ class _Tables(HTMLParser):
             self.cell = None
 
     def handle_data(self, data: str) -> None:
-        if self.in_caption and self.tables:
-            self.tables[-1]["caption"] += data
+        if self.in_caption:
+            self.caption += data
         elif self.cell is not None:
             self.cell.append(data)
 

@@ -33,8 +33,7 @@ STRATEGY_KEYS = (None, "main_house_edge", "main_ev", "round_house_edge", "round_
                  "round_hit_frequency", "round_sd")  # fmt: skip
 #: The figures of each row of "Paytables compared".
 PAYTABLE_KEYS = (None, "bonus_house_edge", "bonus_rtp", "bonus_hit_frequency", "bonus_sd",
-                 "round_house_edge", "round_rtp", "round_ev", "round_ev_per_wagered",
-                 "round_sd")  # fmt: skip
+                 "round_house_edge", "round_rtp", "round_ev", "round_sd")  # fmt: skip
 
 STRATEGY_NAMES = {
     "optimal": "perfect play",
@@ -110,7 +109,6 @@ def strategies_section(
 def _paytable_row(g: LetteredGame) -> tuple[str, ...]:
     game = g.game
     bonus = bonus_of(game)
-    r = game.rules.bonus_ratio
     edge = exact(game.round_house_edge)
     return (
         f"{g.letter}: {game.rules.paytable}",
@@ -121,7 +119,6 @@ def _paytable_row(g: LetteredGame) -> tuple[str, ...]:
         edge_percent(edge),
         edge_percent(1 - edge),
         signed(exact(game.round_expected_value)),
-        signed(exact(game.round_expected_value) / (1 + r)),
         f"{game.round_variance**0.5:.4f}",
     )
 
@@ -138,8 +135,8 @@ def paytables_section(games: Sequence[LetteredGame], chosen: str = "") -> Sectio
                 rows,
                 caption="Each paytable lettered as in the title block; the main wager and "
                 "its play are the same under every paytable. Exact. Bonus figures per unit "
-                "staked on the Bonus; round figures per main unit unless per unit wagered, "
-                f"house edges and RTPs in %.{chosen}",
+                "staked on the Bonus; round figures per main unit, its house edge and RTP "
+                f"in % of the total wagered.{chosen}",
                 keys=column_keys(rows, PAYTABLE_KEYS),
             ),
         ),
