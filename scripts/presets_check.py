@@ -23,9 +23,9 @@ from fractions import Fraction
 
 from solver.exact.chart import strategy_source
 from solver.exact.game import solve_game
-from solver.exact.ratios import round_moments, volatility
 from solver.exact.seats import table_bonus
 from solver.exact.strategies import realistic_play
+from solver.exact.volatility import game_volatility
 from solver.model.outcomes import POLICY_NAMES
 from solver.model.rules import DealerNatural, NaturalBeats, Rules
 from solver.results.game import GameResult
@@ -117,16 +117,17 @@ def policies(rounds: int, seed: int, jobs: int) -> None:
 def sessions(seed: int, counts: dict[int, int]) -> None:
     rules = Rules()
     game = _game(rules)
-    ranges = volatility(round_moments(game), rules.bonus_ratio, counts)
+    ranges = game_volatility(game, counts)
+    assert ranges is not None
     strategy = parse_strategy("optimal", _decisions(rules))
-    print("## Sessions of optimal play: coverage of the normal-approximation ranges\n")
+    print("## Sessions of optimal play: coverage of the exact ranges\n")
     print(
         f"Round EV {float(ranges.mean):+.6f}, SD {ranges.standard_deviation:.6f}, volatility "
         f"index {ranges.index:.4f} (z = 1.6449 for 90%).\n"
     )
     print(
         "| rounds | sessions | in 90% range | in 95% range | ±3 std errors "
-        "| P(ahead) normal | P(ahead) simulated |"
+        "| P(ahead) exact | P(ahead) simulated |"
     )
     print("|---|---|---|---|---|---|---|")
     for session in ranges.sessions:

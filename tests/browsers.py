@@ -1,4 +1,4 @@
-"""Headless Chromium for the browser tests (tests/test_browser.py, tests/test_web_browser.py).
+"""Headless Chromium for the browser tests (tests/test_*browser.py), one per session.
 
 Debian's ``chromium``, driven by Playwright. The tests skip only when Chromium or Playwright
 is missing outside CI; in CI (``CI=true``) ``.ci/run`` installs Chromium and they must run.

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 import pytest
 
+import solver
 from solver.cli import COMMANDS, cli
 from solver.exact.game import solve_game
 from solver.model.rules import Rules
@@ -41,7 +42,7 @@ def test_bonus_json_carries_exact_numbers_and_the_rules(capsys: pytest.CaptureFi
 @pytest.mark.parametrize("fmt", ["table", "csv", "md"])
 def test_bonus_text_formats_name_the_paytable(fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(["bonus", "--format", fmt, "--paytable", "20:5:1"], capsys)
-    assert status == 0 and "20:5:1" in out and "suited_match" in out
+    assert status == 0 and "20:5:1" in out and "suited match" in out and "_" not in out
 
 
 def test_rules_command_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
@@ -124,9 +125,11 @@ def test_the_command_list_shows_each_command_s_own_help() -> None:
 
 
 def test_a_cache_hit_loads_neither_numpy_nor_the_solver(tmp_path: Path, games: MemoryCache) -> None:
-    # Not a timing test: a repeated `cbj solve` reads the figures it prints, nothing more.
+    # Not a timing test: a repeated `cbj solve` reads the figures it prints, nothing more
+    # (the game and its volatility, both kept by the first solve).
     rules = Rules(decks=1)
     Cache(tmp_path).fetch(GAME, Key(rules), lambda: solve_game(rules, cache=games))
+    solver.solve(rules=rules, cache=Cache(tmp_path))
     code = (
         "import sys, contextlib, io\n"
         "from solver.cli import main\n"

@@ -126,11 +126,11 @@ def test_cache_info_and_clear(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CBJ_CACHE_DIR", str(tmp_path / "c"))
-    run_cli(["solve", *ONE_DECK], capsys)
+    run_cli(["solve", *ONE_DECK], capsys)  # keeps the game and its volatility
     status, out, _ = run_cli(["cache", "info", "--format", "json"], capsys)
-    assert status == 0 and '"entries": 1' in out and str(tmp_path / "c") in out
+    assert status == 0 and '"entries": 2' in out and str(tmp_path / "c") in out
     status, _, err = run_cli(["cache", "clear"], capsys)
-    assert status == 0 and "removed 1" in err
+    assert status == 0 and "removed 2" in err
     status, out, _ = run_cli(["cache", "info", "--format", "json"], capsys)
     assert '"entries": 0' in out
     run_cli(["solve", *ONE_DECK, "--no-cache"], capsys)
@@ -195,7 +195,7 @@ def test_the_solve_screen_says_who_holds_the_edge(capsys: pytest.CaptureFixture[
 def test_exact_variants_show_fractions(capsys: pytest.CaptureFixture[str]) -> None:
     exact = solver.api.game.solve(decks=1, exact=True, cache=Cache()).expected_value
     out = run_cli(["variants", "--decks", "1", "--exact", "--format", "csv"], capsys)[1]
-    assert "exact main EV" in out and str(exact) in out
+    assert "exact main wager EV" in out and str(exact) in out
     assert str(exact) not in run_cli(["variants", "--decks", "1", "--format", "csv"], capsys)[1]
 
 

@@ -1,6 +1,6 @@
 """The Practice page and the workbench's fit on a phone, in headless Chromium at 390 and 1280 px.
 
-``cbj serve`` runs as a real process for the module, one browser serves every test (as in
+``cbj serve`` runs as a real process, one browser serves every test (both shared with
 tests/test_web_browser.py); every expected figure comes from ``solver``'s API in this
 process: a grade's costs from ``solver.chart_costs`` and ``solver.advise``, an edge from
 ``solver.solve``.  No page may scroll sideways in any state these tests reach.
@@ -24,24 +24,19 @@ from solver.model.hands import hand_of
 from solver.results.charts import ChartCosts
 from solver.results.practice_state import read_state
 from solver.studies.practice import seen_cards
-from tests.browsers import DESKTOP, PHONE, launched_chromium
+from tests.browsers import DESKTOP, PHONE
 from tests.own_chart import own_chart
-from tests.workbench_server import serving
 
-pytestmark = [pytest.mark.xdist_group("practice-browser"), pytest.mark.slow]
+pytestmark = pytest.mark.slow
 MEMORY = solver.MemoryCache()
 #: A decision made against the chart every this many decisions.
 AGAINST = 3
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    yield from serving()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    yield from launched_chromium()
+def server(workbench: str) -> str:
+    """The session's ``cbj serve`` (tests/conftest.py), shared with tests/test_web_browser.py."""
+    return workbench
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The report's appendix: the main wager's combinations out of its full cycle."""
+"""The report's appendix: the main wager's and the round's combinations out of their cycles."""
 
 from __future__ import annotations
 
@@ -16,15 +16,20 @@ def whole(text: str) -> int:
     return int("".join(ch for ch in text if ch.isdigit()))
 
 
-def test_the_main_wagers_combinations_are_its_exact_probabilities_over_one_cycle() -> None:
+def test_the_combinations_are_the_exact_probabilities_over_one_cycle() -> None:
     rules = Rules(decks=1)
     game = solve_game(rules, exact=True)
     grids = [b for b in appendix_section(game).blocks if isinstance(b, Grid)]
-    rows = grids[-1].rows
-    assert rows[-1][0] == "total (the cycle)"
-    cycle = whole(rows[-1][1])
-    counts = [whole(count) for _, count in rows[:-1]]
-    assert sum(counts) == cycle
-    for count, probability in zip(counts, game.outcomes.values(), strict=True):
-        assert Fraction(count, cycle) == probability
-    assert math.gcd(cycle, *counts) == 1  # the least cycle: no common factor to cancel
+    main, round_ = grids[-2], grids[-1]
+    for grid, probabilities in (
+        (main, list(game.outcomes.values())),
+        (round_, [line.probability for line in game.round_lines]),
+    ):
+        rows = grid.rows
+        assert rows[-1][0] == "total (the cycle)"
+        cycle = whole(rows[-1][1])
+        counts = [whole(count) for _, count in rows[:-1]]
+        assert sum(counts) == cycle
+        for count, probability in zip(counts, probabilities, strict=True):
+            assert Fraction(count, cycle) == probability
+        assert math.gcd(cycle, *counts) == 1  # the least cycle: no common factor to cancel

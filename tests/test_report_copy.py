@@ -36,7 +36,7 @@ def pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shown = list(NUMBERS)
     prose = Text("Numbers: " + "; ".join(shown) + ".")
     table = Grid(("what", f"bold {shown[0]}"), tuple((f"row {i}", n) for i, n in enumerate(shown)))
-    block = TitleBlock("A game", ("decks: 6",), "15:4:1", "0+abc", "2026-01-02")
+    block = TitleBlock("A game", ("decks: 6",), "15:4:1", "0.1.0", "0123456789ab", "2026-01-02")
     report = Report(Rules(), block, (Section(f"Only {shown[0]}", (prose, table)),))
     path = tmp_path_factory.mktemp("copy") / "numbers.pdf"
     path.write_bytes(render_pdf(report))

@@ -133,9 +133,9 @@ def test_the_sessions_are_the_players_strategys(
     """n rounds of the player's chart: n times its round EV, exactly; optimal play's sessions
     (the session report's) expect more."""
     own = next(p for p in figures.strategies if p.name == f"chart:{chart_file}")
-    for session in figures.sessions:
+    for session in figures.volatility.sessions:
         assert Fraction(session.mean) == session.rounds * own.round_ev
-    assert figures.sessions[0].mean < par_figures.sessions[0].mean
+    assert figures.volatility.sessions[0].mean < par_figures.volatility.sessions[0].mean
 
 
 def test_the_report_names_the_players_strategy(html: str, chart_file: Path) -> None:

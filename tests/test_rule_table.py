@@ -126,7 +126,7 @@ def places(capsys: pytest.CaptureFixture[str]) -> dict[str, Callable[[Rule], boo
         "CLI options": _cli_knows,
         "API options": lambda r: r.name in RuleOptions.__optional_keys__,
         "cbj rules": lambda r: (
-            r.name in {row[0] for row in rules_table(Rules()).rows}
+            r.flag in {row[1] for row in rules_table(Rules()).rows}
             and _shown_by_cbj_rules(r, capsys)
         ),
         "JSON": lambda r: r.name in Rules().to_json(),

@@ -30,7 +30,7 @@ from solver.model.cards import parse_cards
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.results.game import GameResult
-from solver.results.volatility import SessionRange
+from solver.results.volatility import normal_session
 from solver.store.memory import MemoryCache
 
 from .conftest import run_cli
@@ -160,7 +160,7 @@ def test_mean_and_sd_beside_the_normal_approximation_of_the_volatility_figures(
     figures = session_figures(tiny_lines, 400)
     table = figures.table
     assert figures.mean == 400 * table.mean
-    normal = SessionRange(400, figures.mean, figures.standard_deviation)
+    normal = normal_session(400, table.mean, table.variance)
     assert figures.normal.probability_ahead == pytest.approx(normal.probability_ahead, rel=1e-12)
     assert figures.normal.standard_deviation == pytest.approx(figures.standard_deviation)
     # The exact distribution's own moments agree with n EV and n Var.
@@ -337,7 +337,7 @@ def test_text_formats_show_exact_beside_normal(
     )
     assert status == 0
     assert "normal approximation" in out
-    assert "P(ruin) within 50 rounds" in out
+    assert "chance of ruin within the session" in out and "after 50 rounds" in out
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,11 @@ code, and every command block that shows output prints that output.
 
 ``mkdocs build`` (strict: a broken link, an anchor that is not there, a page left out of
 the navigation or a reference that does not resolve fails it) runs the notebook in a
-Jupyter kernel, so a notebook cell that fails fails here too.
+Jupyter kernel, so a notebook cell that fails fails here too. That build takes 8 s of CPU
+alone, so it is marked ``site`` and left out of the README's command: CI runs it as a step
+of its own (``pytest -m site``). The generated pages' contents are checked without it, in
+this file's other tests: the command reference against ``cbj --help`` and the Python
+reference against the public modules.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.mark.slow
+@pytest.mark.site
 def test_the_site_builds_strictly_with_the_generated_pages_and_the_run_notebook(
     site: Path,
 ) -> None:

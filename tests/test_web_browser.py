@@ -2,7 +2,8 @@
 by headless Chromium through Playwright, every expected figure from ``solver``'s API.
 
 One server and one browser serve the whole module (its tests run on one xdist worker, in
-order: the later ones reuse what the earlier ones solved).  The chart's and the report's
+order: the later ones reuse what the earlier ones solved), both the session's, shared with
+the other browser tests.  The chart's and the report's
 builds take seconds to minutes, so those tests are ``soak``.  The tests skip when Chromium
 or Playwright is missing, and fail instead in CI (tests/browsers.py).
 """
@@ -21,10 +22,8 @@ import solver
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.present.style import edge_percent
-from tests.browsers import DESKTOP, PHONE, launched_chromium
-from tests.workbench_server import serving
+from tests.browsers import DESKTOP, PHONE
 
-pytestmark = pytest.mark.xdist_group("web-browser")
 MEMORY = solver.MemoryCache()
 EDGE = '[data-figure="round-house-edge"]'
 
@@ -35,15 +34,9 @@ def expected_edge(**options: Any) -> float:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """``cbj serve`` on a free port of 127.0.0.1, for the whole module; its address."""
-    yield from serving()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Headless Chromium for the module (tests/browsers.py)."""
-    yield from launched_chromium()
+def server(workbench: str) -> str:
+    """The session's ``cbj serve`` on 127.0.0.1 (tests/conftest.py): its address."""
+    return workbench
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ import httpx2 as httpx
 import pytest
 from starlette.testclient import TestClient
 
-from solver.web import jobs
+from solver.web import jobs, views
 from solver.web.app import ENDPOINTS, MAX_FIELDS, make_app
 from solver.web.form import EXCERPT
 from solver.web.guard import MAX_URL
@@ -46,8 +46,13 @@ WORK = {
 
 
 @pytest.fixture
-def idle() -> Iterator[tuple[TestClient, Work]]:
-    """An app whose workers never start: every job asked for only queues, and is counted."""
+def idle(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, Work]]:
+    """An app whose workers never start: every job asked for only queues, and is counted.
+
+    A download's POST waits for its file (``views.DOWNLOAD_WAIT``, a minute) before it sends
+    the browser to the progress page; no job finishes here, so it is sent there at once.
+    """
+    monkeypatch.setattr(views, "DOWNLOAD_WAIT", 0.0)
     work = Work(start=False)
     bench = Workbench(work=work)
     with TestClient(make_app(bench), base_url=BASE) as client:

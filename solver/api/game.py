@@ -13,6 +13,7 @@ from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.game import advise as advise_hand
+from solver.exact.volatility import with_volatility
 from solver.model.cards import Card
 from solver.model.checks import checked
 from solver.model.errors import CardError
@@ -90,9 +91,12 @@ def solve(
 
     ``exact=True`` gives every figure as a ``Fraction``; ``jobs`` workers share the Bonus
     card values; ``cache`` (a :class:`~solver.results.kinds.Store`) reuses earlier solves.
+    The result carries the round's volatility over sessions, from the session's exact
+    distribution.
     """
     played = make_rules(rules, options)
-    return solve_game(played, given_cards(removed), exact, jobs, progress, cache)
+    game = solve_game(played, given_cards(removed), exact, jobs, progress, cache)
+    return with_volatility(game, cache)
 
 
 @checked

@@ -17,9 +17,9 @@ from solver.exact.chart import stored_chart
 from solver.exact.chart_costs import check_chart, stored_costs
 from solver.exact.dealer import dealer_distribution
 from solver.exact.game import ProgressCallback, solve_game
-from solver.exact.ratios import ratio_table, round_moments, volatility
+from solver.exact.ratios import ratio_table, round_moments
 from solver.exact.strategies import realistic_play, simple_policy
-from solver.exact.volatility import check_ratio, parse_ratios
+from solver.exact.volatility import check_ratio, parse_ratios, with_volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_value
 from solver.model.chart_file import ChartGrid
 from solver.model.checks import checked, is_whole, shown
@@ -136,5 +136,5 @@ def strategies(
     return replace(
         result,
         ratios=ratio_table(moments, ratios),
-        volatility=volatility(moments, played.bonus_ratio),
+        volatility=with_volatility(game, cache).volatility,
     )

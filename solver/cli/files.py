@@ -41,7 +41,10 @@ def tables(output_dir: str, no_cache: bool) -> None:
         output_dir, cache=chosen_cache(no_cache), progress=progress_reporter("charts")
     )
     for variant, chart_written in zip(VARIANTS, written.charts, strict=True):
-        emit(f"{variant.folder}: chart EV {float(chart_written.expected_value):+.6f}")
+        emit(
+            f"{variant.folder}: chart EV {float(chart_written.expected_value) * 100:+.4f}% of "
+            "the main wager"
+        )
     click.echo(f"cbj: {files.wrote(output_dir)}", err=True)
 
 

@@ -20,14 +20,8 @@ from solver.cli.options import (
 from solver.model.cards import parse_cards
 from solver.model.errors import CardError
 from solver.present.formats import Format
-from solver.present.tables import (
-    advice_table,
-    bonus_table,
-    dumps,
-    game_summary,
-    game_tables,
-    render_tables,
-)
+from solver.present.game import bonus_tables, game_summary, game_tables
+from solver.present.tables import advice_table, dumps, render_tables
 
 
 @click.command("bonus")
@@ -38,7 +32,7 @@ from solver.present.tables import (
 def bonus(removed: str, symbolic: bool, fmt: str, **options: Any) -> None:
     """Exact return table of the Bonus wager."""
     result = api.bonus(removed=removed, symbolic=symbolic, **options)
-    emit_result(fmt, result, bonus_table(result.analysis))
+    emit_result(fmt, result, bonus_tables(result.analysis))
     if result.symbolic_expected_value is not None and Format(fmt) is not Format.JSON:
         emit(
             f"\nexpected value as a function of the pays S, R, A: {result.symbolic_expected_value}"

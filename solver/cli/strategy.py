@@ -27,10 +27,8 @@ from solver.model.outcomes import POLICY_NAMES
 from solver.present import chart_costs, charts, files
 from solver.present import strategies as present_strategies
 from solver.present.formats import ChartFormat, Format
-from solver.present.tables import (
-    dealer_table,
-    volatility_table,
-)
+from solver.present.game import volatility_table
+from solver.present.tables import dealer_table
 
 
 @click.command("dealer")
@@ -185,6 +183,8 @@ def strategies_command(
         [
             present_strategies.strategies_table(result),
             present_strategies.ratios_table(result),
-            volatility_table(result.volatility, "Volatility of the round (optimal play)"),
+            volatility_table(
+                result.volatility, "The player's net result over sessions (optimal play)"
+            ),
         ],
     )

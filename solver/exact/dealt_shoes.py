@@ -27,7 +27,8 @@ from functools import partial
 import numpy as np
 
 from solver.exact.game import solutions_of, solve_game
-from solver.exact.protection import Flags, Ints, _chart_hits, _walk_float
+from solver.exact.player import PlayerSolution
+from solver.exact.protection import Flags, Ints, _chart_hits, _levels, hit_values, walk_values
 from solver.exact.shoe_states import MIN_CARDS_LEFT, check_samples, check_seed
 from solver.model.cards import RANKS, SUITS, VALUES, Card, Shoe
 from solver.model.cells import Action
@@ -61,7 +62,15 @@ def chart_walk(
 ) -> tuple[float, list[float]]:
     """The main EV of playing ``chart`` in ``game``'s shoe, and the main EV gained by playing
     each decision the other way from it (the walk of
-    :func:`~solver.exact.protection.chart_expected_value`, in floats)."""
+    :func:`~solver.exact.protection.chart_expected_value`, in floats).
+
+    One walk values every hand under the chart and one pass forward gives each hand's
+    chance of being reached; a decision's gain is then a sum over its cell's hands of that
+    chance times the change in the hand's value.  No hand of a cell is reached from another
+    of the same cell (each card raises the hard total, and a cell is a total and whether it
+    is soft), so flipping a cell changes neither the chance of reaching its hands nor the
+    values of their children: the sum is the difference of the two charts' walks.
+    """
     gains = [0.0] * len(decisions)
     by_bonus: dict[int, list[int]] = {}
     for k, (_, bonus) in enumerate(decisions):
@@ -77,19 +86,45 @@ def chart_walk(
         players = [p for p in VALUES if (p, bonus) in starts and not is_player_blackjack(p, bonus)]
         roots = [space.index(hand_of([p])) for p in players]
         weights = np.array([starts[(p, bonus)] for p in players])
-        base = np.array(_walk_float(solution, hard, hits, roots))
-        expected += float(weights @ base)
+        levels = _levels(hard)
+        values = walk_values(solution, hard, hits, levels)
+        expected += float(weights @ values[roots])
+        wanted = by_bonus.get(bonus, ())
+        if not wanted:
+            continue
+        reach = _reach(solution, hits, levels, roots, weights)
+        stand = np.asarray(solution.stand, dtype=np.float64)
         soft, best = _cells(space.hands, hard)
-        for k in by_bonus.get(bonus, ()):
+        for k in wanted:
             (cell_soft, total), _ = decisions[k]
-            members = (soft == cell_soft) & (best == total)
-            if not members.any():
-                continue
-            flipped = hits.copy()
-            flipped[members] = ~hits[members] & can_hit[members]
-            after = np.array(_walk_float(solution, hard, flipped, roots))
-            gains[k] = float(weights @ (after - base))
+            members = (soft == cell_soft) & (best == total) & can_hit
+            now_stand = np.flatnonzero(members & hits)
+            now_hit = np.flatnonzero(members & ~hits)
+            left = int(sum(space.shoe))
+            change = reach[now_stand] @ (stand[now_stand] - values[now_stand])
+            change += reach[now_hit] @ (
+                hit_values(solution, now_hit, values, left) - stand[now_hit]
+            )
+            gains[k] = float(change)
     return expected, gains
+
+
+def _reach(
+    solution: PlayerSolution, hits: Flags, levels: list[Ints], roots: list[int], weights: Array
+) -> Array:
+    """Each hand's chance of being reached under the play ``hits`` from the ``roots``
+    (reached with ``weights``), the lowest hard totals first (the last entry: busts)."""
+    space = solution.space
+    left = sum(space.shoe)
+    size = len(hits) + 1
+    reach: Array = np.bincount(roots, weights, size).astype(np.float64)
+    for level in reversed(levels):
+        rows = level[hits[level]]
+        if len(rows):
+            share = reach[rows] / (left - space.sizes[rows])
+            passed = space.draws[rows] * share[:, None]
+            reach += np.bincount(space.children[rows].ravel(), passed.ravel(), size)
+    return reach
 
 
 def decision_gains(

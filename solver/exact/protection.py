@@ -97,6 +97,7 @@ def chart_expected_value(chart: Chart, game: GameResult[N]) -> N:
 
 Ints = npt.NDArray[np.int64]
 Flags = npt.NDArray[np.bool_]
+Floats = npt.NDArray[np.float64]
 
 
 def _chart_hits(chart: Chart, bonus: int, hands: Ints, hard: Ints) -> Flags:
@@ -173,6 +174,13 @@ def _walk_float(
     The cards are added in the same order (values 1 to 10, a missing value adding 0.0),
     so the sums round exactly as a hand-by-hand walk would.
     """
+    walked: list[float] = walk_values(solution, hard, hits, _levels(hard))[wanted].tolist()
+    return walked
+
+
+def walk_values(solution: PlayerSolution, hard: Ints, hits: Flags, levels: list[Ints]) -> Floats:
+    """Every hand's float value under a fixed play (``hits``), and -1 for a bust at the end
+    (:func:`_walk_float`'s walk; ``levels`` are :func:`_levels` of ``hard``)."""
     space = solution.space
     left = sum(space.shoe)
     n = len(hits)
@@ -180,17 +188,23 @@ def _walk_float(
     values[n] = -1.0
     stand = np.asarray(solution.stand, dtype=np.float64)
     values[:n][~hits] = stand[~hits]
-    for level in _levels(hard):
+    for level in levels:
         rows = level[hits[level]]
         if len(rows):
-            draws = space.draws[rows].T
-            children = space.children[rows].T
-            sums = np.zeros(len(rows))
-            for v in range(10):
-                sums += draws[v] * values[children[v]]
-            values[rows] = sums / (left - space.sizes[rows])
-    walked: list[float] = values[wanted].tolist()
-    return walked
+            values[rows] = hit_values(solution, rows, values, left)
+    return values
+
+
+def hit_values(solution: PlayerSolution, rows: Ints, values: Floats, left: int) -> Floats:
+    """The value of hitting each hand of ``rows`` once, its children valued by ``values``."""
+    space = solution.space
+    draws = space.draws[rows].T
+    children = space.children[rows].T
+    sums = np.zeros(len(rows))
+    for v in range(10):
+        sums += draws[v] * values[children[v]]
+    hit: Floats = sums / (left - space.sizes[rows])
+    return hit
 
 
 def _suited_copies(shoe: Shoe, rank: Rank) -> dict[Card, int]:

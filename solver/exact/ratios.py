@@ -27,7 +27,7 @@ from solver.model.numbers import exact_json
 from solver.model.outcomes import bonus_pay, main_payoffs
 from solver.model.rules import TABULATED_RATIOS
 from solver.results.game import GameResult
-from solver.results.volatility import SESSION_LENGTHS, RatioRow, Volatility, round_volatility
+from solver.results.volatility import RatioRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,13 +97,3 @@ def ratio_table(
             RatioRow(r, moments.expected_value(r), moments.house_edge(r), moments.variance(r))
         )
     return tuple(rows)
-
-
-def volatility(
-    moments: RoundMoments,
-    ratio: Fraction | int | str,
-    lengths: Iterable[int] = SESSION_LENGTHS,
-) -> Volatility:
-    """Volatility of a round at Bonus ratio ``ratio``, and its sessions of each length."""
-    r = check_ratio(ratio)
-    return round_volatility(r, moments.expected_value(r), moments.variance(r), lengths)

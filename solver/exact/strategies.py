@@ -359,7 +359,9 @@ def evaluate_policies(
                 start_outcomes = {"blackjack": zero, "win": w, "push": push, "lose": lose}
                 hits = policies[name](c, hand_of([p]))
                 starts.append(Start(p, c, probability, hits, start_outcomes))
-        played_game = replace(game, starts=tuple(starts), solutions={}, round_lines=())
+        played_game = replace(
+            game, starts=tuple(starts), solutions={}, round_lines=(), volatility=None
+        )
         lines = round_lines_for(rules, played_game) if game.bonus is not None else ()
         results.append(PolicyResult(name, replace(played_game, round_lines=lines)))
     return tuple(results)

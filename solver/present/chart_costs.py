@@ -44,7 +44,7 @@ def check_table(check: ChartCheck) -> Table:
     )  # fmt: skip
     return Table(
         f"Chart {check.name} against the best chart",
-        ("hand", "bonus", "chart", "best", "cost / 100 rounds"),
+        ("hand", "Bonus card", "chart", "best", "cost per 100 rounds"),
         rows,
         notes,
     )
@@ -56,13 +56,19 @@ def costs_table(costs: ChartCosts) -> Table:
     def cell_text(cell: Cell, bonus: int) -> str:
         found = costs.cells.get((cell, bonus))
         action = costs.chart.action(cell, bonus).value
-        return action if found is None else f"{action} {number(found.per_100_rounds, 3)}"
+        if found is None:
+            return action
+        if found.cost == 0:  # no hand reaches the cell when the chart is played
+            return f"{action} -"
+        return f"{action} {number(found.per_100_rounds, 3)}"
 
     rows = tuple((cell_name(cell), *(cell_text(cell, b) for b in VALUES)) for cell in ROWS)
     notes = (
         f"rules: {costs.rules.summary()}",
         f"best chart EV {signed(costs.chart.expected_value * 100, 4)}% of the main wager",
         "each cell: the best chart's action, then what playing that cell the other way costs "
-        "per 100 rounds (main-wager units); - marks a cell no hand reaches",
+        "the main wager per 100 rounds (main-wager units); - marks a cell no hand reaches "
+        "when the chart is played (playing it the other way costs exactly nothing); "
+        "10 = 10, J, Q, K",
     )
     return Table(title(costs.chart) + ": the cost of each cell", ("hand", *COLUMNS), rows, notes)

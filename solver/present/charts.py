@@ -52,8 +52,8 @@ COLOURS = {Action.HIT: "#ffd08a", Action.STAND: "#6c9fd4", Action.NONE: "#e6e6e6
 COLOUR_NAMES = {Action.HIT: "orange", Action.STAND: "blue", Action.NONE: "grey"}
 HOW_TO_READ = (
     "How to read: find the total of your own cards (rows; soft = an ace counted as 11) and "
-    "the Bonus card (columns); H = hit, S = stand. A number marks a cell where some hands "
-    "are better played the other way (listed below)."
+    "the Bonus card (columns; 10 = 10, J, Q, K); H = hit, S = stand. A number marks a cell "
+    "where some hands are better played the other way (listed below)."
 )
 SORT_KEY = "gain per round (how often \u00d7 gain when it occurs), largest first"
 #: Hands named for each exception cell; the rest are counted.
@@ -72,7 +72,7 @@ def summary(chart: Chart) -> str:
     return (
         f"Chart EV {_pct(chart.expected_value)} of the main wager; composition-dependent "
         f"optimum {_pct(chart.optimal_expected_value)}; the chart gives up "
-        f"{significant_percent(chart.cost)} per round"
+        f"{significant_percent(chart.cost)} of the main wager per round"
     )
 
 
@@ -490,8 +490,7 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
         title_lines = fit_lines(head, 12.5, "bold", width - 2 * margin)
         ax.text(margin, y, title_lines, fontsize=12.5, weight="bold", va="top", linespacing=1.2)
         y += 0.3 + 0.21 * title_lines.count("\n")
-        wrapped = [wrap(rules_line, 125), wrap(how, 125)]
-        for text in (*wrapped, summary_line):
+        for text in (wrap(rules_line, 125), wrap(how, 125), wrap(summary_line, 125)):
             ax.text(margin, y, text, fontsize=7.5, va="top", linespacing=1.4)
             y += 0.17 * (text.count("\n") + 1) + 0.05
         x = margin

@@ -49,3 +49,24 @@ def rule_cell(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def figure_cells(
+    headers: tuple[str, ...],
+    rows: tuple[tuple[str, ...], ...],
+    keys: tuple[tuple[str | None, ...], ...],
+) -> list[tuple[str, str, str, str]]:
+    """Every cell a table marks with a figure's key: (key, its row's first cell, its column's
+    header, its text); none when the table marks no cell.
+
+    >>> figure_cells(("wager", "EV"), (("main", "+0.05"),), ((None, "main_ev"),))
+    [('main_ev', 'main', 'EV', '+0.05')]
+    """
+    if not keys:
+        return []
+    return [
+        (key, row[0], headers[i], row[i])
+        for row, marks in zip(rows, keys, strict=True)
+        for i, key in enumerate(marks)
+        if key is not None
+    ]

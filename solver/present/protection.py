@@ -21,6 +21,13 @@ WAGER_MEANINGS = {
 }
 #: The wagers an EOR is measured on, in the solver's order.
 WAGERS = tuple(WAGER_MEANINGS)
+#: Each wager's column heading (its key stays the JSON's).
+WAGER_WORDS = {
+    "main": "main wager (optimal play)",
+    "main_chart": "main wager (chart)",
+    "bonus": "Bonus wager",
+    "round": "round",
+}
 
 
 def _removed_note(removed: tuple[Any, ...]) -> tuple[str, ...]:
@@ -38,17 +45,17 @@ def eor_tables(result: EffectsOfRemoval[Any]) -> list[Table]:
         *_removed_note(result.removed),
         f"EV change x 10,000 when one card of the rank leaves a shoe of {result.cards} cards "
         f"(each the difference of two full solves; {kind})",
-        *(f"{w}: {meaning}" for w, meaning in WAGER_MEANINGS.items()),
-        "base EVs: " + ", ".join(f"{w} {signed(result.base[w])}" for w in WAGERS),
+        *(f"{WAGER_WORDS[w]}: {meaning}" for w, meaning in WAGER_MEANINGS.items()),
+        "base EVs: " + ", ".join(f"{WAGER_WORDS[w]} {signed(result.base[w])}" for w in WAGERS),
     )
-    eors = Table("Effects of removal", ("rank", *WAGERS), rows, notes)
+    eors = Table("Effects of removal", ("rank", *(WAGER_WORDS[w] for w in WAGERS)), rows, notes)
     deck_rows = []
     for w in WAGERS:
         linear = result.whole_deck.linear[w]
         true = None if result.whole_deck.exact is None else result.whole_deck.exact[w]
         deck_rows.append(
             (
-                w,
+                WAGER_WORDS[w],
                 signed(linear),
                 "-" if true is None else signed(true),
                 "-" if true is None else signed(true - linear),

@@ -1,4 +1,4 @@
-"""``cbj session`` for people: the figures beside the normal approximation, and a plot.
+"""``cbj session`` for people: the exact figures, the normal approximation beside, a plot.
 
 Pure: a :class:`~solver.results.session.SessionResult` in, tables, a picture or an HTML
 page out.
@@ -16,6 +16,7 @@ from solver.model.normal import QUANTILE_LEVELS
 from solver.model.numbers import number
 from solver.present.plots import plot_session
 from solver.present.tables import Table, rules_notes
+from solver.results.figures import heading
 
 if TYPE_CHECKING:
     from solver.results.session import SessionResult
@@ -46,29 +47,38 @@ def _net(value: Fraction | float) -> str:
 
 
 def summary_table(result: SessionResult) -> Table:
-    """The session's figures, exact (or FFT within its bound) beside the normal approximation."""
+    """The session's figures, exact (or FFT within its bound), the normal approximation beside
+    each for comparison; every label the figure catalogue's."""
     f = result.figures
     d = f.distribution
     n = f.normal
     rows: list[tuple[str, str, str]] = [
-        ("mean net", _net(f.mean), _net(n.mean)),
-        ("SD", _net(f.standard_deviation), _net(n.standard_deviation)),
-        ("P(ahead)", _p(d.probability_ahead), _p(n.probability_ahead)),
-        ("P(even)", _p(d.probability_even), _p(n.probability_even)),
-        ("P(behind)", _p(d.probability_behind), _p(1 - n.probability_ahead - n.probability_even)),
+        (heading("session_mean"), _net(f.mean), _net(n.mean)),
+        (heading("session_sd"), _net(f.standard_deviation), _net(n.standard_deviation)),
+        (heading("session_ahead"), _p(d.probability_ahead), _p(n.probability_ahead)),
+        (heading("session_even"), _p(d.probability_even), _p(n.probability_even)),
+        (
+            heading("session_behind"),
+            _p(d.probability_behind),
+            _p(1 - n.probability_ahead - n.probability_even),
+        ),
     ]
+    keys = ["session_mean", "session_sd", "session_ahead", "session_even", "session_behind"]
     for level, exact, normal in zip(QUANTILE_LEVELS, f.quantiles, n.quantiles, strict=True):
-        rows.append((f"{float(level) * 100:g}% quantile", _net(exact), _net(normal)))
-    rows.append(("largest likely loss", _net(f.largest_likely_loss), _net(n.largest_likely_loss)))
-    if f.ruin is not None:
         rows.append(
-            (
-                f"P(ruin) within {f.rounds:,} rounds",
-                _p(f.ruin.within),
-                _p(n.ruin_within or 0.0),
-            )
+            (f"{float(level) * 100:g}% {heading('session_quantile')}", _net(exact), _net(normal))
         )
-        rows.append(("P(ruin) unlimited", _p(f.ruin.unlimited.value), _p(n.ruin_unlimited or 0.0)))
+        keys.append("session_quantile")
+    rows.append(
+        (heading("largest_likely_loss"), _net(f.largest_likely_loss), _net(n.largest_likely_loss))
+    )
+    keys.append("largest_likely_loss")
+    if f.ruin is not None:
+        rows.append((heading("ruin_within"), _p(f.ruin.within), _p(n.ruin_within or 0.0)))
+        rows.append(
+            (heading("ruin_unlimited"), _p(f.ruin.unlimited.value), _p(n.ruin_unlimited or 0.0))
+        )
+        keys += ["ruin_within", "ruin_unlimited"]
     method = (
         "exact fractions"
         if d.exact
@@ -76,22 +86,27 @@ def summary_table(result: SessionResult) -> Table:
     )
     notes = [
         *rules_notes(result.rules),
-        f"strategy {result.strategy}; net results on a lattice of step {d.step}; {method}",
-        "largest likely loss: the loss exceeded with probability below 1% (-(1% quantile))",
+        f"strategy {result.strategy}; the player's net result after {f.rounds:,} rounds in "
+        f"main-wager units, on a lattice of step {d.step}; {method}",
+        "largest likely loss: the loss exceeded with a chance below 1% (minus the 1% point)",
     ]
     if f.ruin is not None:
         ruin = f.ruin
         notes.append(
             f"ruin: the running total reaching -{ruin.bankroll} or below after some round"
-            + (f" (within rounds: error below {ruin.within_error:.1e})" if not d.exact else "")
+            + (f" (within the session: error below {ruin.within_error:.1e})" if not d.exact else "")
         )
-        notes.append(f"unlimited session: {ruin.unlimited.method}")
-    notes.append("normal approximation: mean and SD as exact, ranges and ruin from the normal")
+        notes.append(f"ruin ever: {ruin.unlimited.method}")
+    notes.append(
+        "normal approximation, for comparison only: a normal distribution of the exact mean "
+        "and SD (ruin: a Brownian motion of the same drift and variance)"
+    )
     return Table(
         f"Session of {f.rounds:,} rounds",
-        ("figure", "exact" if d.exact else "exact (FFT)", "normal approximation"),
+        ("figure", "exact" if d.exact else "exact (FFT)", heading("session_normal")),
         tuple(rows),
         tuple(notes),
+        tuple((None, key, "session_normal") for key in keys),
     )
 
 
@@ -104,7 +119,7 @@ def distribution_table(result: SessionResult) -> Table:
         rows.append((str(net), _p(p), _p(running)))
     return Table(
         f"Net result after {result.figures.rounds:,} rounds",
-        ("net", "probability", "P(net <= this)"),
+        ("net", "probability", "chance of this net or less"),
         tuple(rows),
     )
 

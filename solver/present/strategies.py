@@ -1,14 +1,21 @@
-"""Realistic play and the Bonus ratio as tables (``cbj strategies``)."""
+"""Realistic play and the Bonus ratio as tables (``cbj strategies``), labelled from the
+figure catalogue."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solver.model.numbers import number, percent, signed
+from solver.present.game import SIGNS_NOTE, cli_value
 from solver.present.tables import Table, rules_notes
+from solver.results.figures import heading
 
 if TYPE_CHECKING:
     from solver.results.strategies import StrategiesResult
+
+#: The figures of each strategy's row, in its columns' order.
+STRATEGY_KEYS = ("main_ev", "round_ev", "round_house_edge", "strategy_cost")
+#: The figures of each Bonus ratio's row.
+RATIO_KEYS = ("round_ev", "round_house_edge", "round_sd")
 
 
 def strategies_table(result: StrategiesResult) -> Table:
@@ -16,22 +23,26 @@ def strategies_table(result: StrategiesResult) -> Table:
     rows = tuple(
         (
             p.name,
-            signed(p.main_ev),
-            signed(p.round_ev),
-            percent(p.round_house_edge),
-            number(result.cost(p)),
+            *map(
+                cli_value,
+                STRATEGY_KEYS,
+                (p.main_ev, p.round_ev, p.round_house_edge, result.cost(p)),
+            ),
         )
         for p in result.policies
     )
     return Table(
         "Strategies: exact figures",
-        ("strategy", "main EV", "round EV", "round house edge", "cost vs optimal"),
+        ("strategy", *(heading(k) for k in STRATEGY_KEYS)),
         rows,
         (
             *rules_notes(result.rules),
-            "EVs per unit of main wager; the round's house edge is per unit of the total "
-            "wagered (main + Bonus); cost is main EV given up against optimal play.",
+            f"round figures with {result.rules.bonus_ratio} on the Bonus per unit on the main "
+            "wager; EV given up: the optimal main wager EV less the strategy's (the round "
+            "gives up the same)",
+            SIGNS_NOTE,
         ),
+        tuple((None, *STRATEGY_KEYS) for _ in rows),
     )
 
 
@@ -40,15 +51,16 @@ def ratios_table(result: StrategiesResult) -> Table:
     rows = tuple(
         (
             str(row.ratio),
-            signed(row.expected_value),
-            percent(row.house_edge),
-            number(row.standard_deviation, 4),
+            cli_value("round_ev", row.expected_value),
+            cli_value("round_house_edge", row.house_edge),
+            cli_value("round_sd", row.standard_deviation),
         )
         for row in result.ratios
     )
     return Table(
         "The round by Bonus ratio (optimal play)",
-        ("bonus ratio", "round EV", "house edge per unit wagered", "round SD"),
+        ("Bonus ratio", *(heading(k) for k in RATIO_KEYS)),
         rows,
         ("Exact: EV(r) = E[M] + r E[B], Var(r) = Var(M) + 2r Cov(M, B) + r^2 Var(B).",),
+        tuple((None, *RATIO_KEYS) for _ in rows),
     )

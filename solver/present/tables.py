@@ -15,18 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 from solver.model.cards import Card, value_label
 from solver.model.checks import plain_number
-from solver.model.normal import Z90, Z95
+from solver.model.normal import Z95
 from solver.model.numbers import number, percent, signed
 from solver.model.paytable import BONUS_TIERS, tier_letters
+from solver.model.rule_table import RULES_BY_NAME
 from solver.model.rules import RULE_TABLE, Rules, format_ratio
-from solver.present.formats import Format, rule_cell
+from solver.present.formats import Format, figure_cells, rule_cell
+from solver.results.figures import heading, outcome_words
 
 if TYPE_CHECKING:  # the renderers need only the shapes of these results
-    from solver.results.bonus import BonusAnalysis
-    from solver.results.game import Advice, GameResult
+    from solver.results.game import Advice
     from solver.results.paytable import PaySolution, SearchResult, Variants
     from solver.results.simulation import CounterStatistics, Estimate, SimulationResult
-    from solver.results.volatility import Volatility
 
 
 #: The wagers a simulation estimates, in the simulator's order (its ``Wager`` values).
@@ -42,12 +42,22 @@ def dumps(document: dict[str, Any]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """A titled table of text cells, with notes that say which rules produced it."""
+    """A titled table of text cells, with notes that say which rules produced it.
+
+    ``keys`` (the shape of ``rows``, or empty) names the catalogue figure
+    (:mod:`solver.results.figures`) each cell shows, ``None`` for a cell that is no figure:
+    the tests hold every figure to its label, basis and value through it.
+    """
 
     title: str
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     notes: tuple[str, ...] = field(default=())
+    keys: tuple[tuple[str | None, ...], ...] = field(default=(), compare=False)
+
+    def figures(self) -> list[tuple[str, str, str, str]]:
+        """Every figure cell as (key, its row's first cell, its column's header, its text)."""
+        return figure_cells(self.headers, self.rows, self.keys)
 
     def render(self, fmt: Format) -> str:
         """The table as aligned text, CSV (notes as ``#`` lines) or Markdown."""
@@ -110,41 +120,20 @@ def rules_table(rules: Rules) -> Table:
     """The rules in force, each with its default and meaning (``cbj rules``)."""
     values, default = rules.to_json(), Rules().to_json()
     rows = tuple(
-        (rule.name, rule_cell(values[rule.name]), rule_cell(default[rule.name]), rule.meaning)
+        (
+            rule.label,
+            rule.flag,
+            rule_cell(values[rule.name]),
+            rule_cell(default[rule.name]),
+            rule.meaning,
+        )
         for rule in RULE_TABLE
     )
-    return Table("Rules in force", ("rule", "value", "default", "meaning"), rows)
-
-
-def bonus_table(analysis: BonusAnalysis) -> Table:
-    """The Bonus wager's return table with its summary figures as notes."""
-    rows = tuple(
-        (
-            str(line.outcome),
-            str(line.pays),
-            str(line.combinations),
-            number(line.probability),
-            number(line.return_),
-        )
-        for line in analysis.lines
-    )
-    rows += (
-        ("total", "", str(analysis.total_combinations), number(1), number(analysis.expected_value)),
-    )
-    removed = " ".join(str(c) for c in analysis.removed) or "none"
-    notes = (
-        *rules_notes(analysis.rules),
-        f"removed cards: {removed}",
-        f"expected value {number(analysis.expected_value)} ({analysis.expected_value}), "
-        f"house edge {number(analysis.house_edge * 100, 4)}%, "
-        f"hit frequency {number(analysis.hit_frequency)}, "
-        f"standard deviation {number(analysis.standard_deviation)}",
-    )
     return Table(
-        f"Bonus wager, paytable {analysis.rules.paytable}",
-        ("outcome", "pays", "combinations", "probability", "return"),
+        "Rules in force",
+        ("rule", "option", "value", "default", "meaning"),
         rows,
-        notes,
+        ("values as the options take them (cbj --help lists them)",),
     )
 
 
@@ -169,166 +158,6 @@ def _exact_cell(value: Any) -> str:
     if isinstance(value, dict):
         return str(value.get("exact", "-"))
     return str(value) if isinstance(value, Fraction | int) else "-"
-
-
-def _edge_sentence(game: GameResult[Any]) -> str:
-    """Who holds the edge on the main wager, in plain words."""
-    ev = game.expected_value
-    if ev > 0:
-        return (
-            f"The player holds the edge on the main wager: {percent(ev)} of each unit bet, "
-            "with perfect play."
-        )
-    if ev < 0:
-        return f"The house holds the edge on the main wager: {percent(-ev)} of each unit bet."
-    return "Neither side holds an edge on the main wager: it breaks even."
-
-
-def game_summary(game: GameResult[Any]) -> str:
-    """A human summary of a solve (``cbj solve``) that explains itself in plain words."""
-    o = game.outcomes
-    lines = [
-        "Community Blackjack (Casino Edition): the player's best possible play",
-        "(every decision made knowing the exact cards in the hand and the Bonus card)",
-        *rules_notes(game.rules),
-        f"cards already out of the shoe: {' '.join(map(str, game.removed)) or 'none'}; "
-        f"arithmetic: {'exact fractions' if game.exact else 'floating point'}",
-        "",
-        _edge_sentence(game),
-        "",
-        f"Main wager   average result {signed(game.expected_value)} per unit bet "
-        f"({percent(game.expected_value)}), standard deviation "
-        f"{number(game.standard_deviation, 4)}",
-        f"             chance of: blackjack {number(o['blackjack'])}, win {number(o['win'])}, "
-        f"tie {number(o['push'])}, loss {number(o['lose'])}",
-    ]
-    if game.exact:
-        lines.append(f"             exact average result {game.expected_value}")
-        lines.append(
-            "             exact chances: "
-            + ", ".join(f"{k} {o[k]}" for k in ("blackjack", "win", "push", "lose"))
-        )
-    if game.bonus is not None:
-        lines += [
-            f"Bonus wager  average result {signed(game.bonus.expected_value)} per unit bet, "
-            f"house edge {percent(game.bonus.house_edge)} (pays {game.rules.paytable})",
-            f"Whole round  average result {signed(game.round_expected_value)} per round with "
-            f"{game.rules.bonus_ratio} unit(s) on the Bonus per unit on the main wager; house "
-            f"edge {percent(game.round_house_edge)} of all money bet",
-            f"             chance of coming out ahead {number(game.round_hit_frequency)}, "
-            f"standard deviation {number(math.sqrt(game.round_variance), 4)}",
-        ]
-        if game.exact:
-            lines.append(f"             exact round house edge {game.round_house_edge}")
-        volatility = game.volatility
-        if volatility is not None:
-            lines += _volatility_lines(volatility)
-    else:
-        lines.append("Bonus wager and round: not computed (removed cards were given without suits)")
-    by_card = "  ".join(f"{value_label(c)} {signed(v, 4)}" for c, v in game.by_bonus_card().items())
-    lines += ["", f"Main wager's average result by Bonus card: {by_card}"]
-    lines += ["", "More: --format csv or md for every table, --format json for everything."]
-    return "\n".join(lines)
-
-
-def _volatility_lines(volatility: Volatility) -> list[str]:
-    """The summary's volatility block: the index, then each session's ranges."""
-    lines = [
-        f"Volatility   index {number(volatility.index, 4)} (round SD x z, z = {number(Z90, 4)} "
-        "for 90% confidence); the player's net result after"
-    ]
-    for s in volatility.sessions:
-        (low90, high90), (low95, high95) = s.range90, s.range95
-        lines.append(
-            f"             {s.rounds:>7,} rounds: average {float(s.mean):+,.1f}; 90% range "
-            f"{low90:+,.1f} to {high90:+,.1f}; 95% {low95:+,.1f} to {high95:+,.1f}; "
-            f"P(ahead) {number(s.probability_ahead, 4)}"
-        )
-    lines.append("             (main-wager units; ranges and P(ahead) by the normal approximation)")
-    return lines
-
-
-def volatility_table(volatility: Volatility | None, title: str) -> Table:
-    """Session ranges and the chance of being ahead (normal approximation)."""
-    if volatility is None:
-        return Table(title, ("rounds",), (), ("No round: removed cards were given without suits.",))
-    rows = tuple(
-        (
-            f"{s.rounds:,}",
-            number(s.mean, 2),
-            number(s.standard_deviation, 2),
-            f"{s.range90[0]:.1f} to {s.range90[1]:.1f}",
-            f"{s.range95[0]:.1f} to {s.range95[1]:.1f}",
-            number(s.probability_ahead, 4),
-        )
-        for s in volatility.sessions
-    )
-    return Table(
-        title,
-        ("rounds", "mean net", "SD", "90% range", "95% range", "P(ahead)"),
-        rows,
-        (
-            f"bonus ratio {volatility.ratio}; round SD {volatility.standard_deviation:.4f}; "
-            f"volatility index {volatility.index:.4f} (SD x z, z = {Z90:.4f} for 90%)",
-            "Mean and SD from the solve; ranges and P(ahead) by the normal approximation.",
-        ),
-    )
-
-
-def game_tables(game: GameResult[Any]) -> list[Table]:
-    """The solve as tables (for CSV and Markdown): summary, by Bonus card, by start.
-
-    An exact solve adds an ``exact`` column of fractions to each table.
-    """
-    doc = game.to_json()
-    summary: list[tuple[str, Any]] = [("main expected value", game.expected_value)]
-    summary += [(f"main {k}", p) for k, p in game.outcomes.items()]
-    summary.append(("main standard deviation", game.standard_deviation))
-    if game.bonus is not None:
-        summary += [
-            ("bonus expected value", game.bonus.expected_value),
-            ("round expected value", game.round_expected_value),
-            ("round house edge", game.round_house_edge),
-            ("round hit frequency", game.round_hit_frequency),
-            ("round standard deviation", math.sqrt(game.round_variance)),
-        ]
-    extra: tuple[str, ...] = ("exact",) if game.exact else ()
-
-    def cells(value: Any) -> tuple[str, ...]:
-        return (_exact_cell(value),) if game.exact else ()
-
-    notes = rules_notes(game.rules)
-    return [
-        Table(
-            "Summary",
-            ("figure", "value", *extra),
-            tuple((name, number(v, 12), *cells(v)) for name, v in summary),
-            notes,
-        ),
-        Table(
-            "Main EV by Bonus card",
-            ("bonus", "expected_value", *extra),
-            tuple((k, number(v["float"], 12), *cells(v)) for k, v in doc["by_bonus_card"].items()),
-            notes,
-        ),
-        Table(
-            "Starting pairs",
-            ("player", "bonus", "probability", "decision", "expected_value", *extra),
-            tuple(
-                (
-                    s["player"],
-                    s["bonus"],
-                    number(s["probability"]["float"], 12),
-                    s["decision"],
-                    number(s["expected_value"]["float"], 12),
-                    *cells(s["expected_value"]),
-                )
-                for s in doc["by_start"]
-            ),
-            notes,
-        ),
-        volatility_table(game.volatility, "Volatility of the round"),
-    ]
 
 
 def advice_table(advice: Advice[Any]) -> Table:
@@ -396,7 +225,9 @@ def simulation_tables(result: SimulationResult) -> tuple[Table, ...]:
         probabilities = None if exact_probabilities is None else exact_probabilities.probabilities
         for outcome, count in estimate.frequencies.items():
             p = None if probabilities is None else float(probabilities[outcome])
-            rows.append((wager, outcome, str(count), number(count / total), _optional(p)))
+            rows.append(
+                (wager, outcome_words(outcome), str(count), number(count / total), _optional(p))
+            )
         if estimate.chi_square is not None:
             test = estimate.chi_square
             frequency_notes.append(
@@ -505,14 +336,21 @@ def pay_solution_table(solution: PaySolution) -> Table:
     shown = ["x" if t == solution.tier else plain_number(p) for t, p in table.as_dict().items()]
     named = (f"{t}={p}" for t, p in zip(tier_letters(table.tiers), shown, strict=True))
     pays = ":".join(shown) if table.standard else ",".join(named)
+    tier = outcome_words(solution.tier)
     notes = (
         f"rules: {solution.rules.summary(omit=('paytable',))}; Bonus pays {pays}",
         f"target: {_EDGE_NAMES[solution.kind]} {percent(solution.target)} ({solution.target})",
-        f"exact {solution.tier} pay x: {solution.pay} = {number(solution.pay, 9)} to 1",
+        f"exact {tier} pay x: {solution.pay} = {number(solution.pay, 9)} to 1",
     )
     return Table(
-        f"{solution.tier} pay for a {solution.kind.value} house edge of {percent(solution.target)}",
-        ("pay", "paytable", "bonus edge", "round edge", "vs exact pay"),
+        f"{tier} pay for a {solution.kind.value} house edge of {percent(solution.target)}",
+        (
+            "pay",
+            "paytable",
+            heading("bonus_house_edge"),
+            heading("round_house_edge"),
+            "vs exact pay",
+        ),
         rows,
         notes,
     )
@@ -531,7 +369,7 @@ def search_table(result: SearchResult) -> Table:
         for h in result.hits
     )
     low, high = result.band
-    heading = "paytable S:R:A" if result.tiers == BONUS_TIERS else "paytable"
+    heading_words = "paytable S:R:A" if result.tiers == BONUS_TIERS else "paytable"
     notes = (
         f"rules: {result.rules.summary(omit=('paytable',))}",
         f"{_EDGE_NAMES[result.kind]} from {percent(low)} to {percent(high)}; "
@@ -541,7 +379,12 @@ def search_table(result: SearchResult) -> Table:
     )
     return Table(
         "Paytables in the edge band",
-        (heading, "bonus edge", "round edge", "round hit freq", "round SD"),
+        (
+            heading_words,
+            *(heading(k) for k in ("bonus_house_edge", "round_house_edge")),
+            heading("round_hit_frequency"),
+            heading("round_sd"),
+        ),
         rows,
         notes,
     )
@@ -558,7 +401,7 @@ def variants_table(result: Variants) -> Table:
             str(v.rules.decks),
             str(v.rules.dealer_stands_on),
             format_ratio(v.rules.blackjack_pays),
-            v.rules.dealer_natural.value,
+            RULES_BY_NAME["dealer_natural"].words(v.rules.dealer_natural),
             signed(v.main_expected_value),
             signed(v.bonus_expected_value),
             percent(v.round_house_edge),
@@ -571,10 +414,15 @@ def variants_table(result: Variants) -> Table:
         "each row changes only the rules in its first four columns; the paytable and "
         "bonus ratio are those in force",
     )
-    headers = ("decks", "stands on", "blackjack", "dealer natural", "main EV", "bonus EV")
+    headers = ("decks", "stands on", "blackjack", "dealer natural", heading("main_ev"))
     return Table(
         "Rule variants",
-        (*headers, "round edge", *(("exact main EV",) if exact else ())),
+        (
+            *headers,
+            heading("bonus_ev"),
+            heading("round_house_edge"),
+            *(("exact main wager EV",) if exact else ()),
+        ),
         rows,
         notes,
     )

@@ -13,19 +13,23 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from html import escape
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from solver.model.outcomes import MAIN_OUTCOMES
+from solver.model.rule_table import Rule
 from solver.model.rules import RULE_TABLE, PresetName, Rules
 from solver.present.formats import rule_cell
 from solver.present.long_numbers import exact_html
 from solver.present.style import amount, edge_percent, one_in, signed, signed_percent
 from solver.present.wording import rules_sentence
+from solver.results.figures import WAGER_FIGURES, heading, outcome_words, quantity_heading
+from solver.results.volatility import METHOD_WORDS
 
 if TYPE_CHECKING:
     from solver.results.game import GameResult
@@ -41,7 +45,6 @@ PAGES = (
     ("/hold", "Hold check"),
     ("/practice", "Practice"),
 )
-_OUTCOME_WORDS = {"blackjack": "blackjack", "win": "win", "push": "tie", "lose": "loss"}
 
 
 def link(path: str, query: Mapping[str, str]) -> str:
@@ -119,15 +122,41 @@ def _described(name: str, errors: Mapping[str, str], prefix: str) -> str:
     )
 
 
-def _select(name: str, choices: Sequence[str], given: str, blank: str, attributes: str) -> str:
+def _select(
+    name: str,
+    choices: Sequence[str],
+    given: str,
+    blank: str,
+    attributes: str,
+    words: Callable[[str], str] = str,
+) -> str:
+    """A drop-down: each choice's value as the form sends it, its ``words`` as it reads."""
     options = [f'<option value="">{escape(blank)}</option>']
     options += [
         f'<option value="{escape(c)}"'
         + (" selected" if c == given else "")
-        + f">{escape(c)}</option>"
+        + f">{escape(words(c))}</option>"
         for c in choices
     ]
     return f"<select {attributes}>{''.join(options)}</select>"
+
+
+def choice_words(rule: Rule, value: str) -> str:
+    """A choice of a rule in plain words (the rule table's), not its typed value.
+
+    >>> from solver.model.rule_table import RULES_BY_NAME
+    >>> choice_words(RULES_BY_NAME["dealer_natural"], "own_cards")
+    'two dealer cards only'
+    """
+    return rule.words(rule.check(value))
+
+
+def _hint(rule: Rule) -> str:
+    """A field's help: the rule's, its typed choices left to the drop-down's words."""
+    if rule.choices:
+        return rule.help.split(":")[0].rstrip(".") + "."
+    said = rule.limits.replace(" to ", "-") in rule.help  # "(1-8)" already in the help
+    return rule.help if said else f"{rule.help} Range: {rule.limits}."
 
 
 def rules_fields(
@@ -159,8 +188,14 @@ def rules_fields(
         current = rule_cell(shown[rule.name])
         attributes = _described(rule.name, errors, prefix)
         if rule.choices:
+            words = partial(choice_words, rule)
             control = _select(
-                rule.name, rule.choices, given, f"as the preset ({current})", attributes
+                rule.name,
+                rule.choices,
+                given,
+                f"as the preset ({words(current)})",
+                attributes,
+                words,
             )
         else:
             mode = ' inputmode="numeric"' if rule.kind is int else ""
@@ -168,9 +203,7 @@ def rules_fields(
                 f'<input type="text" {attributes}{mode} value="{escape(given)}" '
                 f'placeholder="{escape(current)}" autocomplete="off" spellcheck="false">'
             )
-        said = rule.limits.replace(" to ", "-") in rule.help  # "(1-8)" already in the help
-        hint = rule.help if said else f"{rule.help} Range: {rule.limits}."
-        parts.append(_field(rule.name, rule.label, control, hint, errors, prefix))
+        parts.append(_field(rule.name, rule.label, control, _hint(rule), errors, prefix))
     return "".join(parts)
 
 
@@ -237,59 +270,60 @@ def html_table(
     )
 
 
-def _wagers(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
+def _wager_values(game: GameResult[Any], outcomes: dict[str, Any]) -> dict[str, tuple[Any, str]]:
+    """Each figure of the wager table: its value and its text."""
     # Each of the game's properties sums over every starting pair (in fractions, when
     # exact, a few milliseconds each): each is read once.
-    exact = game.exact
+    ev = game.expected_value
     wins = outcomes["blackjack"] + outcomes["win"]
-    ev, sd_main = game.expected_value, game.standard_deviation
-    rows = [
-        [
-            "Main wager",
-            _figure("main-house-edge", -ev, edge_percent(-ev), exact),
-            _figure("main-ev", ev, signed(ev, 6), exact),
-            _figure("main-sd", sd_main, f"{sd_main:.4f}", False),
-            _figure("main-hit-frequency", wins, f"{float(wins):.4f}", exact),
-        ]
-    ]
-    if game.bonus is not None:
-        bonus = game.bonus
-        rows.append(
-            [
-                "Bonus wager",
-                _figure(
-                    "bonus-house-edge", bonus.house_edge, edge_percent(bonus.house_edge), exact
-                ),
-                _figure("bonus-ev", bonus.expected_value, signed(bonus.expected_value, 6), exact),
-                _figure(
-                    "bonus-sd", bonus.standard_deviation, f"{bonus.standard_deviation:.4f}", False
-                ),
-                _figure(
-                    "bonus-hit-frequency",
-                    bonus.hit_frequency,
-                    f"{float(bonus.hit_frequency):.4f}",
-                    exact,
-                ),
-            ]
-        )
+    found: dict[str, tuple[Any, str]] = {
+        "main_house_edge": (-ev, edge_percent(-ev)),
+        "main_rtp": (1 + ev, edge_percent(1 + ev)),
+        "main_ev": (ev, signed(ev, 6)),
+        "main_sd": (game.standard_deviation, f"{game.standard_deviation:.4f}"),
+        "main_hit_frequency": (wins, f"{float(wins):.4f}"),
+    }
+    bonus = game.bonus
+    if bonus is not None:
         sd = math.sqrt(game.round_variance)
-        edge, round_ev, hits = (
-            game.round_house_edge,
-            game.round_expected_value,
-            game.round_hit_frequency,
-        )
+        edge, round_ev = game.round_house_edge, game.round_expected_value
+        hits = game.round_hit_frequency
+        found |= {
+            "bonus_house_edge": (bonus.house_edge, edge_percent(bonus.house_edge)),
+            "bonus_rtp": (bonus.return_to_player, edge_percent(bonus.return_to_player)),
+            "bonus_ev": (bonus.expected_value, signed(bonus.expected_value, 6)),
+            "bonus_sd": (bonus.standard_deviation, f"{bonus.standard_deviation:.4f}"),
+            "bonus_hit_frequency": (bonus.hit_frequency, f"{float(bonus.hit_frequency):.4f}"),
+            "round_house_edge": (edge, edge_percent(edge)),
+            "round_rtp": (1 - edge, edge_percent(1 - edge)),
+            "round_ev": (round_ev, signed(round_ev, 6)),
+            "round_sd": (sd, f"{sd:.4f}"),
+            "round_hit_frequency": (hits, f"{float(hits):.4f}"),
+        }
+    return found
+
+
+def _wagers(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
+    values = _wager_values(game, outcomes)
+    rows = []
+    for column, name in enumerate(("Main wager", "Bonus wager", "Whole round")):
+        keys = [row[column] for row in WAGER_FIGURES]
+        if keys[0] not in values:
+            continue
         rows.append(
             [
-                "Whole round",
-                _figure("round-house-edge", edge, edge_percent(edge), exact),
-                _figure("round-ev", round_ev, signed(round_ev, 6), exact),
-                _figure("round-sd", sd, f"{sd:.4f}", False),
-                _figure("round-hit-frequency", hits, f"{float(hits):.4f}", exact),
+                name,
+                *(
+                    _figure(key.replace("_", "-"), values[key][0], values[key][1], game.exact)
+                    for key in keys
+                ),
             ]
         )
+    ratio = game.rules.bonus_ratio
     return html_table(
-        "House edge of each wager (per unit bet on it; the round's per unit of all money bet)",
-        ("wager", "house edge", "average result", "SD", "hit frequency"),
+        "Each wager per unit staked on it; the whole round per main unit (1 on the main wager, "
+        f"{ratio} on the Bonus), its house edge and RTP per unit of the {1 + ratio} wagered",
+        ("wager", *(quantity_heading(row[0]) for row in WAGER_FIGURES)),
         rows,
         "figures",
     )
@@ -298,8 +332,8 @@ def _wagers(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
 def _outcomes(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
     rows = [
         [
-            escape(_OUTCOME_WORDS[k]),
-            _figure(f"main-{k}", outcomes[k], f"{float(outcomes[k]):.6f}", game.exact),
+            escape(outcome_words(k)),
+            _figure("main-probability", outcomes[k], f"{float(outcomes[k]):.6f}", game.exact),
             escape(one_in(outcomes[k])),
         ]
         for k in MAIN_OUTCOMES
@@ -312,13 +346,10 @@ def _bonus_table(game: GameResult[Any]) -> str:
         return ""
     rows = [
         [
-            escape(line.outcome.replace("_", " ")),
+            escape(outcome_words(line.outcome)),
             escape(f"{line.pays} to 1" if line.pays >= 0 else "loses"),
             _figure(
-                f"bonus-{line.outcome}",
-                line.probability,
-                f"{float(line.probability):.6f}",
-                game.exact,
+                "bonus-probability", line.probability, f"{float(line.probability):.6f}", game.exact
             ),
             escape(one_in(line.probability)),
             escape(signed(line.return_, 6)),
@@ -326,8 +357,23 @@ def _bonus_table(game: GameResult[Any]) -> str:
         for line in game.bonus.lines
     ]
     return html_table(
-        "Bonus wager: return table", ("outcome", "pays", "probability", "1 in N", "return"), rows
+        "Bonus wager: return table, per unit staked on the Bonus",
+        ("outcome", "pays", "probability", "odds", "return"),
+        rows,
     )
+
+
+def _range_figure(name: str, bounds: tuple[float, float]) -> str:
+    """A session range as text, its ends in data attributes."""
+    low, high = bounds
+    return (
+        f'<span data-figure="{name}" data-value="{low!r}" data-high="{high!r}">'
+        f"{escape(amount(low))} to {escape(amount(high))}</span>"
+    )
+
+
+#: The volatility table's figures, in its columns' order.
+SESSION_KEYS = ("session_mean", "session_range90", "session_range95", "session_ahead")
 
 
 def _volatility(volatility: Volatility | None) -> str:
@@ -336,27 +382,45 @@ def _volatility(volatility: Volatility | None) -> str:
     rows = [
         [
             f"{s.rounds:,}",
-            escape(amount(s.mean)),
-            escape(f"{amount(s.range90[0])} to {amount(s.range90[1])}"),
-            escape(f"{amount(s.range95[0])} to {amount(s.range95[1])}"),
-            f"{s.probability_ahead:.4f}",
+            _figure("session-mean", s.mean, amount(s.mean), False),
+            _range_figure("session-range90", s.range90),
+            _range_figure("session-range95", s.range95),
+            _figure(
+                "session-ahead",
+                s.probability_ahead,
+                f"{s.probability_ahead * 100:.1f}%",
+                False,
+            ),
         ]
         for s in volatility.sessions
     ]
+    how = "; ".join(METHOD_WORDS[m] for m in volatility.methods)
     caption = (
-        f"Volatility index {volatility.index:.4f}: the player's net result after a session "
-        "(main-wager units, normal approximation)"
+        f"{heading('volatility_index').capitalize()} {volatility.index:.4f}: the player's net "
+        f"result after a session, in main-wager units; ranges and the chance of being ahead "
+        f"from the session's exact distribution ({how})"
     )
-    return html_table(caption, ("rounds", "average", "90% range", "95% range", "P(ahead)"), rows)
+    return html_table(caption, ("rounds", *(heading(k) for k in SESSION_KEYS)), rows)
 
 
 def _who_holds(game: GameResult[Any]) -> str:
-    edge = game.round_house_edge if game.bonus is not None else -game.expected_value
+    ev = game.expected_value
+    main = (
+        f"the player holds the main wager's edge, {edge_percent(ev)} of each unit bet on it "
+        "(the casino's house edge is negative)"
+        if ev > 0
+        else f"the house holds the main wager's edge, {edge_percent(-ev)} of each unit bet on it"
+        if ev < 0
+        else "neither side holds an edge on the main wager"
+    )
+    if game.bonus is None:
+        return f'<p class="lead">Under these rules {escape(main)}.</p>'
+    edge = game.round_house_edge
     side = "the house" if edge > 0 else "the player" if edge < 0 else "neither side"
     return (
-        f'<p class="lead">Under these rules {side} holds the edge on the whole round. '
-        "Element of risk: the same as the round's house edge, since no wager is added after "
-        "the deal (no doubling or splitting).</p>"
+        f'<p class="lead">Under these rules {escape(main)}; {side} holds the edge on the '
+        "whole round. Element of risk: the same as the round's house edge, since no wager is "
+        "added after the deal (no doubling or splitting).</p>"
     )
 
 
@@ -497,7 +561,7 @@ def choice_field(
     options = "".join(
         f'<option value="{escape(c)}"'
         + (" selected" if c == given else "")
-        + f">{escape(c)}</option>"
+        + f">{escape(c.replace('_', ' '))}</option>"
         for c in choices
     )
     control = f"<select {_described(name, errors, '')}>{options}</select>"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from solver.model.rule_table import Rule
 from solver.model.rules import RULE_TABLE, Rules
 from solver.present.formats import rule_cell
 from solver.present.hold import hold_table
@@ -24,6 +25,7 @@ from solver.present.workbench import (
     progress_html,
     site_header,
 )
+from solver.results.figures import heading
 
 if TYPE_CHECKING:
     from solver.results.game import GameResult
@@ -54,7 +56,9 @@ def pay_solution_html(solution: PaySolution, query: Mapping[str, str]) -> str:
         f"is {exact_html(solution.pay)} = {float(solution.pay):.6f} to 1.</p>"
     )
     return lead + html_table(
-        "Practical pays near it", ("paytable", "Bonus edge", "round edge", ""), rows
+        "Practical pays near it",
+        ("paytable", heading("bonus_house_edge"), heading("round_house_edge"), ""),
+        rows,
     )
 
 
@@ -77,7 +81,12 @@ def search_html(result: SearchResult, query: Mapping[str, str]) -> str:
         f"{escape(result.kind.value)} house edge from {escape(edge_percent(low))} to "
         f"{escape(edge_percent(high))}; the closest to the middle:</p>"
     )
-    headers = ("paytable", "Bonus edge", "round edge", "round hit frequency", "round SD", "")
+    headers = (
+        "paytable",
+        *(heading(k) for k in ("bonus_house_edge", "round_house_edge", "round_hit_frequency")),
+        heading("round_sd"),
+        "",
+    )
     return lead + html_table("Paytables in the band", headers, rows)
 
 
@@ -106,24 +115,38 @@ class Column:
 
 
 def _compare_figures(game: GameResult[Any]) -> dict[str, tuple[float, str]]:
+    """The Compare page's figures of one game by catalogue key: each value and its text."""
+    ev = game.expected_value
     figures: dict[str, tuple[float, str]] = {
-        "main house edge": (float(-game.expected_value), edge_percent(-game.expected_value))
+        "main_house_edge": (float(-ev), edge_percent(-ev)),
+        "main_rtp": (float(1 + ev), edge_percent(1 + ev)),
     }
     if game.bonus is not None:
         sd = math.sqrt(game.round_variance)
+        edge = game.round_house_edge
         figures |= {
-            "Bonus house edge": (float(game.bonus.house_edge), edge_percent(game.bonus.house_edge)),
-            "round house edge": (float(game.round_house_edge), edge_percent(game.round_house_edge)),
-            "round hit frequency": (
+            "bonus_house_edge": (float(game.bonus.house_edge), edge_percent(game.bonus.house_edge)),
+            "bonus_rtp": (
+                float(game.bonus.return_to_player),
+                edge_percent(game.bonus.return_to_player),
+            ),
+            "round_house_edge": (float(edge), edge_percent(edge)),
+            "round_rtp": (float(1 - edge), edge_percent(1 - edge)),
+            "round_hit_frequency": (
                 float(game.round_hit_frequency),
                 f"{float(game.round_hit_frequency):.4f}",
             ),
-            "round SD": (sd, f"{sd:.4f}"),
+            "round_sd": (sd, f"{sd:.4f}"),
         }
         volatility = game.volatility
         if volatility is not None:
-            figures["volatility index"] = (volatility.index, f"{volatility.index:.4f}")
+            figures["volatility_index"] = (volatility.index, f"{volatility.index:.4f}")
     return figures
+
+
+def _rule_text(rule: Rule, value: object) -> str:
+    """A rule's value in a Compare cell: a number as typed, a choice in its plain words."""
+    return rule.words(rule.check(value)) if rule.choices else rule_cell(rule.to_json(value))
 
 
 def _marked(text: str, differs: bool, attributes: str = "") -> str:
@@ -149,7 +172,7 @@ def compare_table(columns: Sequence[Column]) -> str:
                 cells.append('<td><span class="bad">not valid</span></td>')
                 continue
             differs = base_value is not None and value != base_value
-            cells.append(f"<td>{_marked(rule_cell(rule.to_json(value)), differs)}</td>")
+            cells.append(f"<td>{_marked(_rule_text(rule, value), differs)}</td>")
         rows.append(f'<tr><th scope="row">{escape(rule.label)}</th>{"".join(cells)}</tr>')
     found = [None if c.game is None else _compare_figures(c.game) for c in columns]
     names = next((list(f) for f in found if f is not None), [])
@@ -161,10 +184,10 @@ def compare_table(columns: Sequence[Column]) -> str:
                 continue
             value, text = figures[name]
             differs = found[0] is not None and name in found[0] and found[0][name][1] != text
-            slug = name.replace(" ", "-").lower()
+            slug = name.replace("_", "-")
             data = f' data-figure="{slug}" data-column="{c.letter}" data-value="{value!r}"'
             cells.append(f"<td>{_marked(text, differs, data)}</td>")
-        rows.append(f'<tr><th scope="row">{escape(name)}</th>{"".join(cells)}</tr>')
+        rows.append(f'<tr><th scope="row">{escape(heading(name))}</th>{"".join(cells)}</tr>')
     busy = ' aria-busy="true"' if any(c.progress is not None for c in columns) else ""
     caption = "Side by side (highlighted: unlike A)"
     return (

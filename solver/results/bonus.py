@@ -62,6 +62,11 @@ class BonusAnalysis(Tabular):
         return -self.expected_value
 
     @property
+    def return_to_player(self) -> Fraction:
+        """What the wager pays back per unit staked on average: 1 plus its EV."""
+        return 1 + self.expected_value
+
+    @property
     def hit_frequency(self) -> Fraction:
         """Probability that the wager wins (a pay above zero)."""
         return sum((ln.probability for ln in self.lines if ln.pays > 0), Fraction(0))
@@ -111,6 +116,7 @@ class BonusAnalysis(Tabular):
             ],
             "expected_value": exact_json(self.expected_value),
             "house_edge": exact_json(self.house_edge),
+            "rtp": exact_json(self.return_to_player),
             "hit_frequency": exact_json(self.hit_frequency),
             "variance": exact_json(self.variance),
             "standard_deviation": float_json(self.standard_deviation),

@@ -22,7 +22,7 @@ from solver.model.rules import Rules
 from solver.results.bonus import BonusAnalysis
 from solver.results.frames import Shown, Tabular
 from solver.results.kinds import Kind
-from solver.results.volatility import Volatility, game_volatility
+from solver.results.volatility import Volatility
 
 #: A probability or an expected value: exact, or a float from a fast solve.
 Number = Fraction | float
@@ -80,7 +80,9 @@ class GameResult(Tabular, Generic[N]):
 
     ``GameResult[Fraction]`` is an exact solve, ``GameResult[float]`` a float one; the
     per-Bonus-card ``solutions`` are derived data and take no part in comparisons (a
-    cached game reads them back only when first used).
+    cached game reads them back only when first used).  ``volatility`` is the round over
+    sessions, from the session's exact distribution: the API's ``solve`` adds it
+    (:func:`solver.exact.volatility.with_volatility`), a bare solve leaves it ``None``.
     """
 
     rules: Rules
@@ -90,6 +92,7 @@ class GameResult(Tabular, Generic[N]):
     solutions: Mapping[int, Solution] = field(compare=False, repr=False)
     bonus: BonusAnalysis | None
     round_lines: tuple[RoundLine[N], ...]
+    volatility: Volatility | None = field(default=None, compare=False, repr=False)
 
     def _sum(self, terms: Iterable[N]) -> N:
         return cast(N, sum(terms, Fraction(0) if self.exact else 0.0))
@@ -109,6 +112,11 @@ class GameResult(Tabular, Generic[N]):
         """Expected net result of one unit on the main wager."""
         pay = self._payoffs()
         return self._sum(p * pay[k] for k, p in self.outcomes.items())
+
+    @property
+    def return_to_player(self) -> N:
+        """The main wager's return to player per unit staked: 1 plus its EV."""
+        return 1 + self.expected_value
 
     @property
     def variance(self) -> N:
@@ -153,6 +161,11 @@ class GameResult(Tabular, Generic[N]):
         return -self.round_expected_value / (1 + self.rules.bonus_ratio)
 
     @property
+    def round_return_to_player(self) -> N:
+        """The round's return to player per unit of the total wagered: 1 less its house edge."""
+        return 1 - self.round_house_edge
+
+    @property
     def round_hit_frequency(self) -> N:
         """Probability that a round ends with a net gain."""
         return self._sum(line.probability for line in self.round_lines if line.net > 0)
@@ -163,11 +176,6 @@ class GameResult(Tabular, Generic[N]):
         second = self._sum(line.net**2 * line.probability for line in self.round_lines)
         return second - self.round_expected_value**2
 
-    @property
-    def volatility(self) -> Volatility | None:
-        """How far the round's net wanders over sessions, or ``None`` without the Bonus wager."""
-        return game_volatility(self)
-
     def to_json(self) -> dict[str, Any]:
         """The whole solve as the document ``cbj solve --format json`` prints."""
         volatility = self.volatility
@@ -177,6 +185,8 @@ class GameResult(Tabular, Generic[N]):
             "exact": self.exact,
             "main": {
                 "expected_value": number_json(self.expected_value),
+                "house_edge": number_json(-self.expected_value),
+                "rtp": number_json(self.return_to_player),
                 "outcomes": {k: number_json(p) for k, p in self.outcomes.items()},
                 "variance": number_json(self.variance),
                 "standard_deviation": float_json(self.standard_deviation),
@@ -203,6 +213,7 @@ class GameResult(Tabular, Generic[N]):
                 "bonus_ratio": exact_json(self.rules.bonus_ratio),
                 "expected_value": number_json(self.round_expected_value),
                 "house_edge": number_json(self.round_house_edge),
+                "rtp": number_json(self.round_return_to_player),
                 "hit_frequency": number_json(self.round_hit_frequency),
                 "variance": number_json(self.round_variance),
                 "standard_deviation": float_json(math.sqrt(self.round_variance)),

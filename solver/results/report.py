@@ -10,15 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from solver.model.cards import Card
-from solver.model.cells import Actions
+from solver.model.cards import Card, value_label
+from solver.model.cells import Action, Actions, cell_name, cell_of
+from solver.model.hands import hand_of, hard_total
+from solver.model.outcomes import MainOutcome
 from solver.model.rules import Rules
 from solver.results.charts import Chart
 from solver.results.game import GameResult, JointOutcomes
 from solver.results.paytable import Variant
 from solver.results.protection import ProtectionStudy
 from solver.results.seats import TableOfPlayers
-from solver.results.session import SessionFigures
 from solver.results.simulation import ChiSquare, SeatRound, SimulationResult
 from solver.results.strategies import PolicyResult
 from solver.results.volatility import RatioRow, Volatility
@@ -126,6 +127,9 @@ class ReportFigures:
     """The same, the shoe dealt to a cut card at :data:`~solver.studies.report.CUT_PENETRATION`."""
     paytables: tuple[LetteredGame, ...] = ()
     """The game under each paytable of the report, lettered A, B, ...; A is :attr:`game`."""
+    paytables_chosen: str = ""
+    """How the report chose the paytables beside the one in force, in words (empty when
+    they were given)."""
     strategies: tuple[PolicyResult, ...] = ()
     """The main wager and round under perfect play, the printed chart and realistic play."""
     examples: tuple[WorkedExample, ...] = ()
@@ -134,11 +138,9 @@ class ReportFigures:
     """Pearson's chi-square of the simulated round's outcomes against the exact return table."""
     sizes: tuple[tuple[str, int], ...] = ()
     """The size of every simulated study, by its option's name, for the manifest."""
-    sessions: tuple[SessionFigures, ...] = ()
-    """The exact session distribution after each session length of :attr:`volatility`."""
     strategy: PlayerStrategy = PlayerStrategy()
-    """The player's strategy: among :attr:`strategies`, and what :attr:`volatility` and
-    :attr:`sessions` play."""
+    """The player's strategy: among :attr:`strategies`, and what :attr:`volatility` plays
+    (its sessions from the session's exact distribution)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,3 +188,27 @@ class Invariant:
     name: str
     found: str
     holds: bool
+
+
+def chart_differences(example: WorkedExample, chart: Actions) -> tuple[str, ...]:
+    """Where the example's player plays otherwise than ``chart``, each in words (``the chart
+    stands on hard 16 v 4``); empty when every decision is the chart's.
+
+    The player hits with every own card but the last and stands on the last, unless it
+    busts; a blackjack is paid before any decision.
+    """
+    if example.result.main is MainOutcome.BLACKJACK:
+        return ()
+    bonus = example.bonus.points
+    found = []
+    for n in range(1, len(example.player) + 1):
+        hand = hand_of(c.points for c in example.player[:n])
+        if hard_total(hand) > 21:
+            break
+        played = Action.HIT if n < len(example.player) else Action.STAND
+        cell = cell_of(hand)
+        wanted = chart.action(cell, bonus)
+        if wanted is not played:
+            verb = "hits" if wanted is Action.HIT else "stands"
+            found.append(f"the chart {verb} on {cell_name(cell)} v {value_label(bonus)}")
+    return tuple(found)

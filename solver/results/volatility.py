@@ -1,80 +1,63 @@
 """How far a round's results wander over a session: the volatility index and session ranges.
 
 Over ``n`` independent rounds the net result has mean ``n EV`` and standard deviation
-``SD sqrt(n)``.  The ranges and the chance of being ahead below use the **normal
-approximation** to that sum (the central limit theorem); they are approximations, unlike
-the mean and SD, which are exact.  Rounds dealt from one shoe are very weakly dependent;
-the figures treat each round as dealt from a full shoe.
+``SD sqrt(n)``, exactly.  The ranges and the chance of being ahead are read off the
+session's own distribution, the n-fold convolution of the round's exact return table
+(:mod:`solver.exact.volatility` convolves it): exact fractions for short sessions, by FFT
+with a stated error bound beyond.  Only where the pays make that distribution too wide to
+hold (:class:`SessionRange`'s ``method`` is ``normal`` then) do they fall back on the normal
+approximation, and say so.  Rounds dealt from one shoe are very weakly dependent; the
+figures treat each round as dealt from a full shoe.
 
-Everything here is a pure function of a round's mean and variance, so that a game's
-result (:class:`~solver.results.game.GameResult`) can give its volatility itself; how the
-round depends on the Bonus ratio is :mod:`solver.exact.ratios`'s, and the rows it gives
-(:class:`RatioRow`) are here.
+The types here are pure data; how the round depends on the Bonus ratio is
+:mod:`solver.exact.ratios`'s, and the rows it gives (:class:`RatioRow`) are here.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Literal
 
 from solver.model.checks import whole_in
 from solver.model.errors import RulesError
+from solver.model.normal import Z90 as Z90
+from solver.model.normal import Z95 as Z95
 from solver.model.numbers import exact_json, float_json, number_json
-from solver.model.rules import Rules
-from solver.results.bonus import BonusAnalysis
+from solver.results.kinds import Kind
 
-# The z values are ``statistics.NormalDist().inv_cdf`` of 0.95 and 0.975 written out, so
-# that a cache hit need not import statistics and random (about 5 million instructions);
-# a test checks them against NormalDist, bit for bit.
-#: z of a two-sided 90% normal interval (the volatility index's z).
-Z90 = 1.6448536269514715
-#: z of a two-sided 95% normal interval.
-Z95 = 1.9599639845400536
 #: Session lengths, in rounds, the volatility figures are given for.
 SESSION_LENGTHS: tuple[int, ...] = (100, 1_000, 10_000, 100_000)
-APPROXIMATION = (
-    "normal approximation to the sum of independent rounds: exact mean n*EV and SD "
-    "SD*sqrt(n), ranges mean -/+ z*SD*sqrt(n), P(ahead) = Phi(n*EV / (SD*sqrt(n)))"
-)
+#: The levels of the 90% and 95% ranges: from the 5% to the 95% point, and from 2.5% to 97.5%.
+RANGE90 = (Fraction(5, 100), Fraction(95, 100))
+RANGE95 = (Fraction(25, 1000), Fraction(975, 1000))
+#: How a session's ranges and chance of being ahead were found.
+SessionMethod = Literal["exact", "fft", "normal"]
+METHOD_WORDS: dict[str, str] = {
+    "exact": "exact convolution of the round's return table, in fractions",
+    "fft": "convolution of the round's exact return table by FFT, within the error bound",
+    "normal": "normal approximation (the pays make the exact distribution too wide to hold)",
+}
 
 
 @dataclass(frozen=True, slots=True)
 class SessionRange:
-    """The net result after ``rounds`` rounds: mean and SD, normal ranges and P(ahead).
+    """The net result after ``rounds`` rounds: mean and SD (exact), the 90% and 95% ranges
+    and the chance of being ahead (from the session's distribution, by ``method``).
 
-    The mean is a ``Fraction`` when the round was solved exactly, a ``float`` otherwise.
+    The mean is a ``Fraction`` when the round was solved exactly, a ``float`` otherwise;
+    ``error_bound`` bounds the error of any probability read from an FFT's distribution.
     """
 
     rounds: int
     mean: Fraction | float
     standard_deviation: float
-
-    def interval(self, z: float) -> tuple[float, float]:
-        """Mean -/+ ``z`` SD: the normal approximation's central range."""
-        centre = float(self.mean)
-        return (centre - z * self.standard_deviation, centre + z * self.standard_deviation)
-
-    @property
-    def range90(self) -> tuple[float, float]:
-        """The central 90% range of the net result (normal approximation)."""
-        return self.interval(Z90)
-
-    @property
-    def range95(self) -> tuple[float, float]:
-        """The central 95% range of the net result (normal approximation)."""
-        return self.interval(Z95)
-
-    @property
-    def probability_ahead(self) -> float:
-        """Probability that the net result is above 0 (normal approximation)."""
-        if self.standard_deviation == 0:
-            return 1.0 if self.mean > 0 else 0.0
-        # erfc keeps the far tail that 1 - cdf would round to 0 (long sessions).
-        z = float(self.mean) / self.standard_deviation
-        return 0.5 * math.erfc(-z / math.sqrt(2))
+    range90: tuple[float, float]
+    range95: tuple[float, float]
+    probability_ahead: float
+    method: SessionMethod
+    error_bound: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         """The session's figures as JSON."""
@@ -85,12 +68,37 @@ class SessionRange:
             "range90": list(self.range90),
             "range95": list(self.range95),
             "probability_ahead": self.probability_ahead,
+            "method": self.method,
+            "error_bound": self.error_bound,
         }
+
+
+def normal_session(rounds: int, mean: Fraction | float, variance: Fraction | float) -> SessionRange:
+    """The session of ``rounds`` rounds by the normal approximation (mean and SD exact).
+
+    The fallback for a round whose exact session distribution is too wide to hold.
+
+    >>> s = normal_session(100, Fraction(0), Fraction(1))
+    >>> s.range90 == (-Z90 * 10, Z90 * 10), s.probability_ahead
+    (True, 0.5)
+    """
+    if not whole_in(rounds, 1):
+        raise RulesError(f"session length {rounds!r} must be a whole number of rounds, 1 or more")
+    centre, sd = rounds * mean, math.sqrt(rounds * variance)
+
+    def interval(z: float) -> tuple[float, float]:
+        return (float(centre) - z * sd, float(centre) + z * sd)
+
+    if sd == 0:
+        ahead = 1.0 if centre > 0 else 0.0
+    else:  # erfc keeps the far tail that 1 - cdf would round to 0 (long sessions)
+        ahead = 0.5 * math.erfc(-float(centre) / sd / math.sqrt(2))
+    return SessionRange(rounds, centre, sd, interval(Z90), interval(Z95), ahead, "normal")
 
 
 @dataclass(frozen=True, slots=True)
 class Volatility:
-    """A round's volatility: the index SD x z90 and session ranges (normal approximation).
+    """A round's volatility: the index SD x z90, and the player's net result over sessions.
 
     Mean and variance are ``Fraction`` from an exact solve, ``float`` from a float one.
     """
@@ -110,6 +118,16 @@ class Volatility:
         """The volatility index: SD x z for 90% confidence (z = :data:`Z90`)."""
         return self.standard_deviation * Z90
 
+    @property
+    def error_bound(self) -> float:
+        """The largest error bound of any session's probabilities (0 when all are exact)."""
+        return max((s.error_bound for s in self.sessions), default=0.0)
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """The methods of the sessions, each once, in order."""
+        return tuple(dict.fromkeys(s.method for s in self.sessions))
+
     def to_json(self) -> dict[str, Any]:
         """The ``volatility`` document of ``cbj solve`` and ``cbj strategies``."""
         return {
@@ -118,51 +136,14 @@ class Volatility:
             "round_variance": number_json(self.variance),
             "round_sd": float_json(self.standard_deviation),
             "index": float_json(self.index) | {"z": Z90, "confidence": 0.90},
-            "method": APPROXIMATION,
+            "method": "; ".join(METHOD_WORDS[m] for m in self.methods),
             "sessions": [s.to_json() for s in self.sessions],
         }
 
 
-def round_volatility(
-    ratio: Fraction,
-    mean: Fraction | float,
-    variance: Fraction | float,
-    lengths: Iterable[int] = SESSION_LENGTHS,
-) -> Volatility:
-    """Volatility of a round with net ``mean`` and ``variance``, over sessions of ``lengths``."""
-    sessions = []
-    for n in lengths:
-        if not whole_in(n, 1):
-            raise RulesError(f"session length {n!r} must be a whole number of rounds, 1 or more")
-        sessions.append(SessionRange(n, n * mean, math.sqrt(n * variance)))
-    return Volatility(ratio, mean, variance, tuple(sessions))
-
-
-class RoundFigures(Protocol):
-    """What the volatility of a solved game needs: its rules, Bonus and round moments."""
-
-    @property
-    def rules(self) -> Rules: ...
-    @property
-    def bonus(self) -> BonusAnalysis | None: ...
-    @property
-    def round_expected_value(self) -> Fraction | float: ...
-    @property
-    def round_variance(self) -> Fraction | float: ...
-
-
-def game_volatility(
-    game: RoundFigures, lengths: Iterable[int] = SESSION_LENGTHS
-) -> Volatility | None:
-    """Volatility of ``game``'s round at its own Bonus ratio, exact or float as ``game`` is.
-
-    None when the game has no round (cards were removed without their suits).
-    """
-    if game.bonus is None:
-        return None
-    return round_volatility(
-        game.rules.bonus_ratio, game.round_expected_value, game.round_variance, lengths
-    )
+#: A solved game's volatility, kept by its rules, removed cards and arithmetic: a repeated
+#: ``cbj solve`` reads it back without convolving (or loading numpy) again.
+VOLATILITY: Kind[Volatility] = Kind("volatility", Volatility)
 
 
 @dataclass(frozen=True, slots=True)

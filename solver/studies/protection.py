@@ -46,7 +46,7 @@ SHOE_SAMPLES = 50
 #: Rounds of each simulated counter in the report, unless asked otherwise.
 COUNTER_ROUNDS = 2_000_000
 #: Shoes dealt for the indices, the Kelly ramp and the bound, per shoe-state sample.
-DEALT_PER_SAMPLE = 8
+DEALT_PER_SAMPLE = 4
 #: The attack raises the Bonus to this many times the size the rules require (at most
 #: 100 main wagers, the attack's ceiling).
 BONUS_RAISE = Fraction(2)

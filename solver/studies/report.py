@@ -7,6 +7,7 @@ the table of players, the game-protection study and the simulation cross-check r
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -24,11 +25,11 @@ from solver.exact.paytable import (
 from solver.exact.protection import chart_expected_value
 from solver.exact.ratios import ratio_table, round_moments
 from solver.exact.seats import SEAT_COUNTS
-from solver.exact.session import session_figures
 from solver.exact.strategies import realistic_play, simple_policy
+from solver.exact.volatility import game_volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards
 from solver.model.counts import LABELS
-from solver.model.errors import ReportError, SessionError
+from solver.model.errors import ReportError
 from solver.model.outcomes import as_outcome
 from solver.model.paytable import MAX_PAY, Paytable
 from solver.model.rules import TABULATED_RATIOS, Rules
@@ -47,9 +48,7 @@ from solver.results.report import (
     ReportFigures,
 )
 from solver.results.seats import TABLE_OF_PLAYERS
-from solver.results.session import SessionFigures
 from solver.results.simulation import SIMULATION, ChiSquare, SimulationResult
-from solver.results.volatility import Volatility
 from solver.sim import Strategy
 from solver.sim.strategies import TABLE_STRATEGIES
 from solver.studies.protection import (
@@ -228,19 +227,6 @@ def return_table_test(result: SimulationResult, joint: JointOutcomes) -> ChiSqua
     return ChiSquare.test(result.overall["round"].frequencies, expected)
 
 
-def session_odds(game: GameResult[Fraction], volatility: Volatility) -> tuple[SessionFigures, ...]:
-    """The session distribution after each session length of ``volatility``, from the round's
-    exact return table (by FFT beyond a few rounds, each with its error bound)."""
-    lines = [(line.net, line.probability) for line in game.round_lines]
-    figures = []
-    for session in volatility.sessions:
-        try:
-            figures.append(session_figures(lines, session.rounds))
-        except SessionError:  # too wide a lattice (huge pays); longer sessions are wider still
-            break
-    return tuple(figures)
-
-
 def cross_check(
     game: GameResult[Fraction],
     played: Strategy,
@@ -259,6 +245,54 @@ def cross_check(
 
     key = Key(game.rules, settings=run.settings)
     return compute() if cache is None else cache.fetch(SIMULATION, key, compute)
+
+
+#: How many paytables a report sets beside the one in force when none is given.
+NEAREST_PAYTABLES = 2
+
+
+def nearest_paytables(
+    model: EdgeModel, rules: Rules, count: int = NEAREST_PAYTABLES
+) -> tuple[tuple[Paytable, ...], str]:
+    """The paytables a report compares with the one in force when it is given none, and how
+    they were chosen, in words for the report's caption.
+
+    The candidates are the nearest whole-number paytables: one tier's pay one unit up or
+    down (each pay still at most the one before it, and at least 1). Those whose round house
+    edge lies in the same whole-percent band as the paytable in force come first, closest
+    in edge first; the rest fill up to ``count``.
+    """
+    paytable, ratio = rules.paytable, rules.bonus_ratio
+    edge = model.edge(EdgeKind.ROUND, paytable, ratio)
+    band = math.floor(edge * 100)
+    pays = paytable.pays
+    found: dict[Paytable, Fraction] = {}
+    for i, tier in enumerate(paytable.tiers):
+        for step in (-1, 1):
+            pay = pays[i] + step
+            above = pays[i - 1] if i else MAX_PAY
+            below = pays[i + 1] if i + 1 < len(pays) else 1
+            if pay.denominator != 1 or not below <= pay <= above:
+                continue
+            other = paytable.with_pay(tier.name, pay)
+            found[other] = model.edge(EdgeKind.ROUND, other, ratio)
+    ranked = sorted(
+        found, key=lambda t: (math.floor(found[t] * 100) != band, abs(found[t] - edge), str(t))
+    )
+    chosen = tuple(ranked[:count])
+    same = sum(math.floor(found[t] * 100) == band for t in chosen)
+    words = (
+        f" The report chose {', '.join(str(t) for t in chosen)} itself: the nearest "
+        "whole-number paytables (one pay one unit up or down)"
+        + (
+            f" whose round house edge lies in the same band as the paytable in force, "
+            f"{band}% to {band + 1}%"
+            if same == len(chosen)
+            else f", those in the band of the paytable in force ({band}% to {band + 1}%) first"
+        )
+        + "; --paytable names others."
+    )
+    return chosen, words if chosen else ""
 
 
 def kept(cache: Store | None, kind: Kind[T], key: Key, compute: Callable[[], T]) -> T:
@@ -337,6 +371,9 @@ def report_figures(
     chart = stored_chart(model.rules, model.game, cache)
     step()
     played = optimal_play(game)  # one decision table for the three simulated studies
+    chosen = ""
+    if not paytables and rules.paytable.standard:
+        paytables, chosen = nearest_paytables(model, rules)
     lettered = (
         LetteredGame("A", game),
         *(
@@ -348,7 +385,7 @@ def report_figures(
     names = ("optimal", "chart", REALISTIC_STRATEGY, player.key)
     strategies = realistic_play(game.rules, names, game, cache, charts)
     played_game = next(p.game for p in strategies.policies if p.name == player.key)
-    volatility = (game if player.perfect else played_game).volatility
+    volatility = game_volatility(game if player.perfect else played_game)
     if volatility is None:
         raise ReportError("the report needs the suits of every card out of the shoe")
     step()
@@ -405,11 +442,11 @@ def report_figures(
         simulation=fresh,
         cut_card=cut,
         paytables=lettered,
+        paytables_chosen=chosen,
         strategies=strategies.policies,
         examples=examples,
         invariants=checks,
         return_table_test=return_table_test(fresh, joint),
         sizes=sizes,
-        sessions=session_odds(game if player.perfect else played_game, volatility),
         strategy=player,
     )

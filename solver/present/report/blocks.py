@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 
 from solver.model.errors import ReportError
 from solver.model.rules import Rules
+from solver.present.formats import figure_cells
 from solver.present.report.plots import standalone_svg
+from solver.results.figures import OUTCOME_WORDS
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -23,7 +25,8 @@ if TYPE_CHECKING:
 
 TITLE = "Community Blackjack (Casino Edition)"
 SUBTITLE = "Mathematical analysis of the game (PAR sheet)"
-MAIN_NAMES = {"blackjack": "blackjack", "win": "win", "push": "push", "lose": "lose"}
+#: The main wager's outcomes in words (the catalogue's: push and loss, as every output).
+MAIN_NAMES = OUTCOME_WORDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,13 @@ class Grid:
     long_numbers: bool = False
     """Every cell but the first is an exact number of up to a hundred digits or so (a
     fraction, or a count grouped by thousands): set whole, never broken inside a group."""
+    keys: tuple[tuple[str | None, ...], ...] = field(default=(), compare=False)
+    """The catalogue key of the figure in each cell (the shape of ``rows``), ``None`` for a
+    cell that shows none: the Definitions section and the tests read them."""
+
+    def figures(self) -> list[tuple[str, str, str, str]]:
+        """Every figure cell as (key, its row's first cell, its column's header, its text)."""
+        return figure_cells(self.headers, self.rows, self.keys)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -89,12 +99,18 @@ class Section:
 
 @dataclass(frozen=True, slots=True)
 class TitleBlock:
-    """What a test lab files a PAR sheet under: game, rules, paytable, revision and date."""
+    """What a test lab files a PAR sheet under: game, rules, paytable, identity and date.
+
+    ``software`` is the program's version and source commit; ``figures_hash`` the start of
+    the SHA-256 of every exact figure (the manifest gives it whole), the same for the same
+    game on any machine.
+    """
 
     game: str
     rules: tuple[str, ...]
     paytable: str
-    revision: str
+    software: str
+    figures_hash: str
     date: str
 
 
@@ -110,8 +126,13 @@ class Report:
 
     @property
     def generator(self) -> str:
-        """The program and revision that produced the report."""
-        return f"cbj, revision {self.title_block.revision}"
+        """The program, its version and source commit, that produced the report."""
+        return f"cbj {self.title_block.software}"
+
+    @property
+    def identity(self) -> str:
+        """What the report is: its figures' hash, the label of its running header."""
+        return f"figures hash {self.title_block.figures_hash}"
 
 
 def exact(value: Fraction | float) -> Fraction:
@@ -131,3 +152,10 @@ def bonus_of(game: GameResult[Fraction]) -> BonusAnalysis:
 def probability(value: Fraction | float) -> str:
     """A probability to six places."""
     return f"{float(value):.6f}"
+
+
+def column_keys(
+    rows: tuple[tuple[str, ...], ...], keys: tuple[str | None, ...]
+) -> tuple[tuple[str | None, ...], ...]:
+    """The cell keys of a grid whose every row shows the same figure in each column."""
+    return tuple(keys for _ in rows)

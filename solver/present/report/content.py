@@ -10,11 +10,13 @@ identifiers), every figure with its unit, one number style (:mod:`solver.present
 from __future__ import annotations
 
 import os
+import platform
 import time
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
-from solver.present.report.blocks import TITLE, Report, TitleBlock
+from solver.model.version import described
+from solver.present.report.blocks import TITLE, Grid, Report, Section, TitleBlock
 from solver.present.report.design import (
     chart_section,
     dealer_section,
@@ -64,21 +66,18 @@ def build_report(figures: ReportFigures, prepared: Prepared | None = None) -> Re
     """
     game = figures.game
     prepared = prepared or Prepared()
-    software = version("community-blackjack")
+    software = described()
     date = report_date()
     lettered = [(g.letter, g.game) for g in figures.paytables] or [("A", game)]
-    sections = (
-        title_section(figures, prepared, software, date),
-        rules_section(figures),
-        definitions_section(),
+    body = (
         summary_section(game),
         bonus_section(lettered),
         main_section(game),
         round_section(game, figures.joint),
         strategies_section(figures.strategies, game.rules.bonus_ratio, figures.strategy),
-        paytables_section(figures.paytables),
+        paytables_section(figures.paytables, figures.paytables_chosen),
         dealer_section(figures.dealer),
-        volatility_section(figures.volatility, figures.sessions, strategy_words(figures.strategy)),
+        volatility_section(figures.volatility, strategy_words(figures.strategy)),
         table_section(figures.table),
         ratio_section(game.rules, figures.ratios, figures.ratio_curve),
         sensitivity_section(figures.sensitivity),
@@ -87,9 +86,40 @@ def build_report(figures: ReportFigures, prepared: Prepared | None = None) -> Re
         protection_section(figures.protection),
         verification_section(figures),
         appendix_section(game),
-        manifest_section(figures, prepared, software),
+        manifest_section(figures, prepared, software, library_versions()),
+    )
+    sections = (
+        title_section(figures, prepared, software, date),
+        rules_section(figures),
+        definitions_section(shown_keys(body)),
+        *body,
     )
     return Report(figures.rules, _title_block(figures, software, date), sections)
+
+
+def shown_keys(sections: tuple[Section, ...]) -> tuple[str, ...]:
+    """The catalogue keys of every figure the sections' grids show, each once, in order."""
+    found = (
+        key
+        for section in sections
+        for block in section.blocks
+        if isinstance(block, Grid)
+        for row in block.keys
+        for key in row
+        if key is not None
+    )
+    return tuple(dict.fromkeys(found))
+
+
+def library_versions() -> tuple[tuple[str, str], ...]:
+    """Python's version and those of the libraries the figures and the files depend on."""
+    found = [("Python", platform.python_version())]
+    for name in ("numpy", "reportlab", "matplotlib"):
+        try:
+            found.append((name, version(name)))
+        except PackageNotFoundError:
+            found.append((name, "not installed"))
+    return tuple(found)
 
 
 # --- Title block ------------------------------------------------------------------------
@@ -115,6 +145,7 @@ def _title_block(figures: ReportFigures, software: str, date: str) -> TitleBlock
             if rules.paytable.standard
             else "(tiers best first, each to 1)"
         ),
-        revision=f"{software}+{figures_hash(figures)[:12]}",
+        software=software,
+        figures_hash=figures_hash(figures)[:12],
         date=date,
     )

@@ -16,11 +16,12 @@ from solver.present.charts import (
     exceptions_heading,
     summary,
 )
-from solver.present.report.blocks import Grid, Plot, Section, Text
-from solver.present.report.plots import BONUS_NAMES, dealer_plot, sensitivity_plot
-from solver.present.style import edge_percent, minus
+from solver.present.report.blocks import Grid, Plot, Section, Text, column_keys
+from solver.present.report.plots import dealer_plot, sensitivity_plot
+from solver.present.style import edge_percent, minus, signed_percent
 from solver.present.wording import differences_in_words
 from solver.present.wording import to_one as _to_one
+from solver.results.figures import heading, outcome_words
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -34,16 +35,19 @@ if TYPE_CHECKING:
 def dealer_section(rows: DealerRows) -> Section:
     """The dealer's final result by Bonus card, plotted and tabulated."""
     labels = tuple(rows[0][1])
+    cells = tuple((value_label(c), *(f"{float(d[x]):.4f}" for x in labels)) for c, d in rows)
     return Section(
         "Dealer",
         (
             Plot(partial(dealer_plot, rows), "The dealer's final result by Bonus card."),
             Grid(
                 ("Bonus card", *labels),
-                tuple((value_label(c), *(f"{float(d[x]):.4f}" for x in labels)) for c, d in rows),
-                caption="Probability of each final dealer result for each Bonus card, from "
-                "the full shoe less that card (before the player draws).",
+                cells,
+                caption=f"The {heading('dealer_result')}: the probability of each final "
+                "dealer result for each Bonus card, from the full shoe less that card (before "
+                "the player draws).",
                 compact=True,
+                keys=column_keys(cells, (None, *("dealer_result" for _ in labels))),
             ),
         ),
     )
@@ -66,8 +70,9 @@ def chart_section(chart: Chart) -> Section:
         (
             Text(
                 "The best chart that looks only at the total of the player's own cards (hard, "
-                "or soft when an ace counts 11) and the Bonus card: H hit (orange), S stand "
-                "(blue), \u2013 no decision (a blackjack); hard totals first, then soft. "
+                "or soft when an ace counts 11) and the Bonus card (10 = 10, J, Q, K): H hit "
+                "(orange), S stand (blue), \u2013 no decision (a blackjack); hard totals "
+                "first, then soft. "
                 f"{summary(chart)}. The main-wager figures above assume composition-dependent "
                 "optimal play; a player using this chart gets the chart EV instead. Identical "
                 "rows are merged (e.g. hard 2\u20137)."
@@ -75,8 +80,8 @@ def chart_section(chart: Chart) -> Section:
             Grid(
                 ("own \\ Bonus", *COLUMNS),
                 tuple(cells),
-                caption="Hit/stand chart by own total (rows) and Bonus card (columns); a "
-                "number marks a cell with exceptions, listed below.",
+                caption="Hit/stand chart by own total (rows) and Bonus card (columns; 10 = 10, "
+                "J, Q, K); a number marks a cell with exceptions, listed below.",
                 colours=tuple(colours),
                 numeric=False,
                 compact=True,
@@ -113,7 +118,7 @@ def sensitivity_section(lines: Sequence[PaySensitivity]) -> Section:
         even = line.break_even
         rows.append(
             (
-                BONUS_NAMES[line.tier],
+                outcome_words(line.tier),
                 _to_one(line.pays),
                 minus(f"{float(line.slope) * 100:+.4f}"),
                 _break_even_text(even),
@@ -135,10 +140,11 @@ def sensitivity_section(lines: Sequence[PaySensitivity]) -> Section:
                 (
                     "tier",
                     "pays",
-                    "edge change per unit of pay (percentage points)",
-                    "break-even pay",
+                    f"{heading('edge_per_pay')} per unit of pay (percentage points)",
+                    heading("break_even_pay"),
                 ),
                 tuple(rows),
+                keys=column_keys(tuple(rows), (None, None, "edge_per_pay", "break_even_pay")),
                 caption="Break-even pay: the pay of that tier, the others unchanged, at which "
                 "the round's house edge is exactly 0.",
             ),
@@ -148,24 +154,28 @@ def sensitivity_section(lines: Sequence[PaySensitivity]) -> Section:
 
 def variants_section(rules: Rules, variants: Sequence[Variant]) -> Section:
     """Each common variant's headline figures, one rule changed at a time."""
+    rows = tuple(
+        (
+            differences_in_words(v.rules, rules),
+            signed_percent(v.main_expected_value),
+            signed_percent(v.bonus_expected_value),
+            edge_percent(v.round_house_edge),
+        )
+        for v in variants
+    )
+    keys = (None, "main_ev", "bonus_ev", "round_house_edge")
     return Section(
         "Rule variants",
         (
             Grid(
-                ("rules changed", "main-wager EV", "Bonus EV", "round house edge"),
-                tuple(
-                    (
-                        differences_in_words(v.rules, rules),
-                        edge_percent(v.main_expected_value),
-                        edge_percent(v.bonus_expected_value),
-                        edge_percent(v.round_house_edge),
-                    )
-                    for v in variants
-                ),
+                ("rules changed", *(f"{heading(k)} (%)" for k in keys[1:3]), heading(keys[3])),
+                rows,
                 caption="Each row changes one rule from those in force and keeps the "
-                "paytable and the Bonus ratio. Main-wager EV in % of the main wager (float "
-                "solver, agreeing with the exact solver to 1e\u221212), Bonus EV in % of the "
-                "Bonus wager (exact), round house edge in % of the total wagered.",
+                "paytable and the Bonus ratio. Main wager EV in % of the main wager (float "
+                "solver, agreeing with the exact solver to 1e\u221212), Bonus wager EV in % "
+                "of the Bonus wager (exact), round house edge in % of the total wagered; EVs "
+                "the player's, signed.",
+                keys=column_keys(rows, keys),
             ),
         ),
     )

@@ -15,15 +15,25 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from solver.model.hands import best_total, hand_of, hard_total
-from solver.model.normal import Z90
 from solver.model.rule_table import RULE_TABLE, RULES_BY_NAME
 from solver.model.rules import PresetName, Rules
-from solver.present.report.blocks import MAIN_NAMES, Grid, Section, Text
-from solver.present.report.plots import BONUS_NAMES
+from solver.present.report.blocks import Grid, Section, Text
 from solver.present.style import signed
+from solver.results.figures import (
+    FIGURES,
+    QUANTITIES,
+    SIGN_CONVENTION,
+    Figure,
+    Method,
+    Wager,
+    heading,
+    outcome_words,
+)
+from solver.results.report import chart_differences
 
 if TYPE_CHECKING:
     from solver.model.cards import Card
+    from solver.model.cells import Actions
     from solver.results.report import ReportFigures, WorkedExample
 
 
@@ -58,16 +68,19 @@ def rules_version(rules: Rules) -> str:
 
 
 def title_section(figures: ReportFigures, prepared: Prepared, version: str, date: str) -> Section:
-    """What a lab files the report under: game, rules, paytables, versions, date, people."""
+    """What a lab files the report under: game, rules, paytables, versions, date, people.
+
+    ``version`` is the software's version and the source commit it was built from.
+    """
     rows = [
         ("Game", "Community Blackjack (Casino Edition)"),
-        ("Rules version", rules_version(figures.rules)),
+        ("Rules hash", rules_version(figures.rules)),
         *(
             (f"Paytable {g.letter}", f"{g.game.rules.paytable} (suited : rank : adjacent, to 1)")
             for g in figures.paytables
         ),
         ("Bonus wager", _reading(figures.rules, "bonus_ratio")),
-        ("Software version", f"community-blackjack {version}"),
+        ("Software", f"community-blackjack {version}"),
         ("Date", date),
         ("Prepared by", prepared.by or BLANK),
         ("Prepared for", prepared.for_ or BLANK),
@@ -175,21 +188,29 @@ def _dealer_hand(example: WorkedExample) -> str:
     return f"{_cards(example.dealer)}: total {example.dealer_total}{natural}"
 
 
-def example_rows(examples: Sequence[WorkedExample], rules: Rules) -> tuple[tuple[str, ...], ...]:
-    """One row per worked example: what it shows, the hands and the result as settled."""
+def example_rows(
+    examples: Sequence[WorkedExample], chart: Actions | None = None
+) -> tuple[tuple[str, ...], ...]:
+    """One row per worked example: what it shows, the hands and the result as settled.
+
+    A player who plays a hand otherwise than ``chart`` (the printed chart) is labelled as
+    playing a different strategy, the chart's play named beside it.
+    """
     rows = []
     for i, ex in enumerate(examples, start=1):
         result = ex.result
         clauses = ", ".join(str(c) for c in ex.deal.clauses)
         word = "clause" if len(ex.deal.clauses) == 1 else "clauses"
+        other = () if chart is None else chart_differences(ex, chart)
+        note = f" (not the chart's play, shown for the rule: {'; '.join(other)})" if other else ""
         rows.append(
             (
                 f"{i}. {ex.deal.shows} ({word} {clauses})",
                 str(ex.bonus),
-                _player_hand(ex),
+                _player_hand(ex) + note,
                 _dealer_hand(ex),
-                f"{MAIN_NAMES[result.main.value]}, {signed(result.main_net, 2)}",
-                f"{BONUS_NAMES[result.bonus]}, {signed(result.bonus_net, 2)}",
+                f"{outcome_words(result.main.value)}, {signed(result.main_net, 2)}",
+                f"{outcome_words(result.bonus)}, {signed(result.bonus_net, 2)}",
                 signed(result.round_net, 2),
             )
         )
@@ -227,12 +248,14 @@ def rules_section(figures: ReportFigures) -> Section:
                     "Bonus wager",
                     "round net",
                 ),
-                example_rows(figures.examples, rules),
+                example_rows(figures.examples, figures.chart),
                 caption="Worked examples, each dealt card by card through the independent "
                 "simulator's settling code under the rules in force (the descriptions are of "
                 "the default reading). Cards in the order dealt: the player's, the Bonus "
-                "card, the player's draws, the dealer's. Nets in units of each wager; the "
-                f"round's in main-wager units with {rules.bonus_ratio} on the Bonus.",
+                "card, the player's draws, the dealer's; each player plays as the strategy "
+                "chart says, unless the row names the chart's play. Nets in units of each "
+                f"wager; the round's in main-wager units with {rules.bonus_ratio} on the "
+                "Bonus.",
                 numeric=False,
             ),
         ),
@@ -241,61 +264,55 @@ def rules_section(figures: ReportFigures) -> Section:
 
 # --- Definitions --------------------------------------------------------------------------
 
-DEFINITIONS: tuple[tuple[str, str], ...] = (
-    (
-        "Sign convention",
-        "Expected values (EV) and net results are the player's: negative when the player "
-        "loses. House edges and holds are the casino's: positive when the casino wins. So a "
-        "house edge is minus the player's EV per unit wagered.",
-    ),
-    (
-        "House edge",
-        "The casino's expected win per unit staked on a wager (for the whole round, per unit "
-        "of the total wagered, main plus Bonus), in %.",
-    ),
-    (
-        "Hold",
-        "The casino's expected win per table-round, in main-wager units; positive when the "
-        "casino wins.",
-    ),
-    (
-        "Element of risk",
-        "The casino's expected win per unit of the total staked once every decision is "
-        "made (including any raise). The game has no doubles, splits, raises or surrender, "
-        "so it equals the house edge.",
-    ),
-    (
-        "Hit frequency",
-        "The probability that a wager (or the round) ends with a net win for the player, "
-        "a push not counted; stated as \u201c1 in N\u201d.",
-    ),
-    (
-        "Standard deviation (SD)",
-        "The square root of the variance of one round's net result, in units of that "
-        "wager (Bonus figures per unit staked on the Bonus, round figures per main unit).",
-    ),
-    (
-        "Volatility index",
-        f"The round's standard deviation times {Z90:.4f}, the z of a two-sided 90% normal "
-        "interval, in main-wager units.",
-    ),
-    (
-        "True odds against payout odds",
-        "True odds are (1 \u2212 p) to p against an outcome of probability p; a wager whose "
-        "payout odds are below the true odds of its outcome pays the casino its edge.",
-    ),
-)
+
+def definition_rows(keys: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
+    """The sign convention, then each figure of ``keys`` in the catalogue's order as it
+    defines it: its label, its basis and its definition (with its method when not exact).
+
+    A quantity shown for several wagers (EV, house edge, ...) is one row: the catalogue's
+    words for the quantity, each wager's basis beside.
+    """
+    shown = [f for f in FIGURES if f.key in set(keys)]
+    rows = [("sign convention", "", SIGN_CONVENTION)]
+    done: set[str] = set()
+    for found in shown:
+        family = [f for f in shown if f.quantity == found.quantity]
+        if found.quantity in QUANTITIES and len(family) > 1:
+            if found.quantity in done:
+                continue
+            done.add(found.quantity)
+            bases = (
+                family[0].basis.short
+                if len({f.basis for f in family}) == 1
+                else "; ".join(f"{_WAGER_WORDS[f.wager]}: {f.basis.short}" for f in family)
+            )
+            methods = {f.method for f in family} - {Method.EXACT}
+            method = "".join(f" Method: {m.short} ({_wagers_by(family, m)})." for m in methods)
+            rows.append((found.quantity, bases, QUANTITIES[found.quantity] + method))
+            continue
+        method = "" if found.method is Method.EXACT else f" Method: {found.method.short}."
+        rows.append((heading(found.key), found.basis.short, f"{found.definition}{method}"))
+    return tuple(rows)
 
 
-def definitions_section() -> Section:
-    """Every figure the report uses, defined once, with the one sign convention."""
+_WAGER_WORDS = {Wager.MAIN: "main", Wager.BONUS: "Bonus", Wager.ROUND: "round"}
+
+
+def _wagers_by(family: Sequence[Figure], method: Method) -> str:
+    return ", ".join(f.wager.value for f in family if f.method is method)
+
+
+def definitions_section(keys: Sequence[str]) -> Section:
+    """Every figure the report prints (``keys``), defined once, with the one sign convention."""
     return Section(
         "Definitions",
         (
             Grid(
-                ("term", "definition"),
-                DEFINITIONS,
-                caption="Used throughout the report.",
+                ("figure", "basis", "definition"),
+                definition_rows(keys),
+                caption="Every figure the tables of this report print, under the label the "
+                "tables use, as the project's figure catalogue defines it (docs/glossary.md "
+                "lists them all). Exact unless the definition says otherwise.",
                 numeric=False,
             ),
         ),

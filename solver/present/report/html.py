@@ -130,7 +130,8 @@ def render_html(report: Report) -> str:
         f"<dt>Game</dt><dd>{e(block.game)}</dd>",
         f"<dt>Rules</dt><dd><ul>{rules}</ul></dd>",
         f"<dt>Paytable</dt><dd>{e(block.paytable)}</dd>",
-        f"<dt>Revision</dt><dd>{e(block.revision)}</dd>",
+        f"<dt>Software</dt><dd>{e(block.software)}</dd>",
+        f"<dt>Figures hash</dt><dd>{e(block.figures_hash)}</dd>",
         f"<dt>Date</dt><dd>{e(block.date)}</dd>",
         "</dl></header>",
         '<nav aria-label="Contents"><strong>Contents</strong><ol>',
@@ -153,7 +154,7 @@ def render_html(report: Report) -> str:
 
 
 def _running(report: Report) -> str:
-    """CSS for a printed page's margins: the report's title and revision at the top, the
+    """CSS for a printed page's margins: the report's title and figures hash at the top, the
     generator and date and "page X of Y" at the foot, in page-margin boxes (Chromium 131
     and later print them; a browser without them prints the page without)."""
     block = report.title_block
@@ -164,7 +165,7 @@ def _running(report: Report) -> str:
     return (
         "@page {\n"
         + box("top-left", _css_string(f"{report.title}: {report.subtitle}"))
-        + box("top-right", _css_string(f"revision {block.revision}"))
+        + box("top-right", _css_string(report.identity))
         + box("bottom-left", _css_string(f"{report.generator}, {block.date}"))
         + box("bottom-right", '"page " counter(page) " of " counter(pages)')
         + "}\n"

@@ -53,7 +53,7 @@ def render_pdf(report: Report) -> bytes:
         bottomMargin=FOOT,
         title=f"{report.title}: {report.subtitle}",
         author=report.generator,
-        subject=f"Revision {report.title_block.revision}",
+        subject=report.identity,
         creator=report.generator,
         producer=report.generator,
         invariant=True,
@@ -97,7 +97,7 @@ def _wants_landscape(section: Section, fonts: tuple[str, str], width: float) -> 
 
 
 def _decorate(report: Report, font: str, canvas: Any, doc: Any) -> None:
-    """The running header (title, revision, a rule) and the footer's date, on every page."""
+    """The running header (title, figures hash, a rule) and the footer's date, on every page."""
     width, height = canvas._pagesize
     canvas.saveState()
     canvas.setFont(font, 7.5)
@@ -105,7 +105,7 @@ def _decorate(report: Report, font: str, canvas: Any, doc: Any) -> None:
     top = height - HEADER
     left, right = SIDE + 6, width - SIDE - 6  # the frame's padding
     canvas.drawString(left, top, f"{report.title}: {report.subtitle}")
-    canvas.drawRightString(right, top, f"revision {report.title_block.revision}")
+    canvas.drawRightString(right, top, report.identity)
     canvas.setStrokeColorRGB(0.12, 0.23, 0.37)
     canvas.line(left, top - 2 * MM, right, top - 2 * MM)
     canvas.drawString(left, FOOTER, f"{report.generator}, {report.title_block.date}")
@@ -177,7 +177,8 @@ def _cover(report: Report, styles: dict[str, Any]) -> list[Any]:
         ("Game", escape(block.game)),
         ("Rules", rules),
         ("Paytable", escape(block.paytable)),
-        ("Revision", escape(block.revision)),
+        ("Software", escape(block.software)),
+        ("Figures hash", escape(block.figures_hash)),
         ("Date", escape(block.date)),
     ]
     table = Table(

@@ -108,7 +108,7 @@ def column_widths(block: Grid, width: float, fonts: tuple[str, str]) -> list[flo
 def long_table(block: Grid, styles: dict[str, Any], width: float) -> Any:
     """A table of long exact numbers (the appendix's), each set on whole lines.
 
-    Its first column (the names) takes at most a quarter of ``width``; each number is
+    Its first column (the names) takes at most a sixth of ``width``; each number is
     grouped by thousands and aligned right. A fraction that fits is set on one line;
     otherwise its numerator is on one line and, under it, its denominator after "/". A
     number wider than the column (none up to about 92 digits on a landscape page) wraps
@@ -148,9 +148,10 @@ def long_width(block: Grid, font: str, bold: str, width: float) -> float:
 
 
 def _name_width(block: Grid, font: str, bold: str, width: float) -> float:
-    """The first column's width: its longest entry, at most a quarter of ``width``."""
+    """The first column's width: its longest entry, at most a sixth of ``width`` (a longer
+    name wraps, so that the numbers keep their lines)."""
     entries = [text_width(block.headers[0], bold), *(text_width(r[0], font) for r in block.rows)]
-    return min(max(entries) + PAD, width / 4)
+    return min(max(entries) + PAD, width / 6)
 
 
 def number_lines(text: str, room: float, font: str) -> list[str]:

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from solver.model.counts import LABELS, Tags
-from solver.present.report.blocks import Grid, Section, Text
+from solver.present.report.blocks import Grid, Section, Text, column_keys
 from solver.present.style import minus, signed, thousands
 from solver.results.attack import AttackResult, Estimate
 from solver.results.betting import BetResult
+from solver.results.figures import heading
 from solver.results.indices import IndexPlay, IndicesResult
 
 #: Index plays shown in the report, the most valuable first.
@@ -33,9 +34,9 @@ if TYPE_CHECKING:
 #: EORs are printed times this.
 EOR_SCALE = 10_000
 WAGER_NAMES = {
-    "main": "main, optimal",
-    "main_chart": "main, chart",
-    "bonus": "Bonus",
+    "main": "main wager, optimal play",
+    "main_chart": "main wager, the chart",
+    "bonus": "Bonus wager",
     "round": "whole round",
 }
 
@@ -83,7 +84,7 @@ def _eor_grid(eor: EffectsOfRemoval[Any]) -> Grid:
     cells = {w: {r: _scaled_eor(float(eor.effects[w][r])) for r in LABELS} for w in WAGER_NAMES}
     merged = all(len({cells[w][r] for r in TEN_RANKS}) == 1 for w in WAGER_NAMES)
     columns = [r for r in LABELS if not merged or r not in TEN_RANKS[1:]]
-    headers = [" ".join(TEN_RANKS) if merged and r == "T" else r for r in columns]
+    headers = ["10" if merged and r == "T" else r for r in columns]
     rows = tuple((WAGER_NAMES[w], *(cells[w][r] for r in columns)) for w in WAGER_NAMES)
     deck = eor.whole_deck
     exact_change = deck.exact
@@ -98,13 +99,16 @@ def _eor_grid(eor: EffectsOfRemoval[Any]) -> Grid:
         + "; the difference is the effect of a smaller shoe, which no count of single "
         "cards sees."
     )
+    ten = " (10 = 10, J, Q, K, whose effects are the same)" if merged else ""
     return Grid(
         ("wager", *headers),
         rows,
-        caption=f"EOR \u00d7 {thousands(EOR_SCALE)} per card of each rank removed from the full "
-        f"shoe of {thousands(eor.cards)} cards, in units of the wager (the Bonus wager's "
-        f"per Bonus unit; positive: the player gains when that card is gone).{whole}",
+        caption=f"Effect of removal (EOR) \u00d7 {thousands(EOR_SCALE)} per card of each rank "
+        f"removed from the full shoe of {thousands(eor.cards)} cards{ten}, in units of the "
+        "wager (the Bonus wager's per Bonus unit, the round's per main unit; positive: the "
+        f"player gains when that card is gone).{whole}",
         compact=True,
+        keys=column_keys(rows, (None, *("eor" for _ in headers))),
     )
 
 
@@ -113,7 +117,7 @@ def _tags_text(tags: Tags) -> str:
     groups: dict[int, list[str]] = {}
     for rank in LABELS:
         if tags[rank]:
-            groups.setdefault(tags[rank], []).append(rank)
+            groups.setdefault(tags[rank], []).append("10" if rank == "T" else rank)
     return "; ".join(
         f"{' '.join(ranks)} {minus(f'{tag:+d}')}" for tag, ranks in sorted(groups.items())
     )
@@ -132,15 +136,33 @@ def _counts_grid(systems: Sequence[CountSystem], eor: EffectsOfRemoval[Any]) -> 
         for s in systems
     )
     return Grid(
-        ("count", "tags (others 0)", "BC main", "BC round", "EV/TC main", "EV/TC round"),
+        (
+            "count",
+            "tags (others 0)",
+            f"{heading('betting_correlation')}, main wager",
+            f"{heading('betting_correlation')}, round",
+            f"{heading('ev_per_true_count')} per true count, main wager",
+            f"{heading('ev_per_true_count')} per true count, round",
+        ),
         rows,
-        caption="Card counts: betting correlation (BC, Griffin's: the correlation over a "
+        caption="Card counts: betting correlation (Griffin's: the correlation over a "
         "deck's 52 cards between each card's tag and its EOR; 1 is perfect) and the linear "
         "estimate of the EV gained per unit of true count (running count per deck left, "
         "read against an unbalanced count's drift), in main units. The best counts are the "
         "true optimum of a complete search over every vector of whole tags of at most 1, 2 "
         "or 3 (the tens sharing one tag; balanced and unbalanced). Round EV of the full "
         f"shoe: {signed(eor.base['round'])} per main unit.",
+        keys=column_keys(
+            rows,
+            (
+                None,
+                None,
+                "betting_correlation",
+                "betting_correlation",
+                "ev_per_true_count",
+                "ev_per_true_count",
+            ),
+        ),
     )
 
 
@@ -164,15 +186,29 @@ def _states_grid(study: ProtectionStudy) -> Grid:
         (
             "share dealt",
             "cards left",
-            "mean",
+            f"{heading('shoe_round_ev')}: mean",
             "SD",
-            "5th pct",
-            "95th pct",
-            "positive",
-            "slope/TC",
-            "R\u00b2",
+            "5th percentile",
+            "95th percentile",
+            heading("positive_share"),
+            f"{heading('slope_per_true_count')} per true count",
+            heading("r_squared"),
         ),
         rows,
+        keys=column_keys(
+            rows,
+            (
+                None,
+                None,
+                "shoe_round_ev",
+                None,
+                None,
+                None,
+                "positive_share",
+                "slope_per_true_count",
+                "r_squared",
+            ),
+        ),
         caption=f"Real shoes: at each share of the shoe dealt, {thousands(samples)} shoes "
         f"dealt at random (seed {study.seed}) and each solved under optimal play for "
         "the cards left. Round EV per main unit: mean, standard deviation, percentiles and "
@@ -223,12 +259,16 @@ def _counter_grid(study: ProtectionStudy) -> Grid:
         (
             "counter",
             "rounds played",
-            "win per 100 rounds [95%]",
-            "average bet",
-            "house edge per total wagered [95%]",
-            "SD per round",
+            f"{heading('counter_win')} per 100 rounds [95%]",
+            heading("average_bet"),
+            f"{heading('counter_house_edge')} per unit wagered [95%]",
+            heading("counter_sd"),
         ),
         rows,
+        keys=column_keys(
+            rows,
+            (None, None, "counter_win", "average_bet", "counter_house_edge", "counter_sd"),
+        ),
         caption="A simulated counter (the independent simulator, "
         f"{thousands(study.counter_rounds)} rounds dealt each, seed {study.seed}) at one seat, "
         f"counting every card seen with the {_count_words(plan)}, the shoe reshuffled "

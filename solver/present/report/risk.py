@@ -4,43 +4,46 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING
 
 from solver.model.normal import Z90
 from solver.model.rules import Rules
-from solver.present.report.blocks import Grid, Plot, Section, Text
+from solver.present.report.blocks import Grid, Plot, Section, Text, column_keys
 from solver.present.report.plots import ratio_plot
 from solver.present.style import amount, edge_percent, signed, thousands
+from solver.results.figures import heading
 
 if TYPE_CHECKING:
     from solver.results.report import RatioCurve
     from solver.results.seats import TableOfPlayers
-    from solver.results.session import SessionFigures
-    from solver.results.volatility import RatioRow, Volatility
+    from solver.results.volatility import RatioRow, SessionRange, Volatility
 
 
-def volatility_section(
-    volatility: Volatility, sessions: Sequence[SessionFigures], played: str = "optimal play"
-) -> Section:
+def volatility_section(volatility: Volatility, played: str = "optimal play") -> Section:
     """How far a player's net result wanders over sessions of ``played`` (words: "optimal
     play"): the exact session distribution."""
+    sessions = volatility.sessions
     rows = tuple(
         (
             thousands(s.rounds),
             amount(s.mean),
             f"{s.standard_deviation:.1f}",
-            _range(_between(s, Fraction(5, 100), Fraction(95, 100))),
-            _range(_between(s, Fraction(25, 1000), Fraction(975, 1000))),
-            _chance(float(s.distribution.probability_ahead)),
+            _range(s.range90),
+            _range(s.range95),
+            _chance(s.probability_ahead),
         )
         for s in sessions
     )
-    worst = max((s.distribution.error_bound for s in sessions), default=0.0)
-    left_out = [thousands(v.rounds) for v in volatility.sessions[len(sessions) :]]
-    if left_out and sessions:
-        rows += ((f"{', '.join(left_out)}: too many possible results to convolve",) + ("",) * 5,)
+    keys = (None, "session_mean", "session_sd", "session_range90", "session_range95",
+            "session_ahead")  # fmt: skip
+    normal = [thousands(s.rounds) for s in sessions if s.method == "normal"]
+    fallback = (
+        f" For {', '.join(normal)} rounds the pays make the exact distribution too wide to "
+        "hold: those rows are the normal approximation."
+        if normal
+        else ""
+    )
     return Section(
         "Volatility",
         (
@@ -52,14 +55,7 @@ def volatility_section(
                 f"{volatility.index:.4f} main-wager units. {_session_sentence(sessions)}"
             ),
             Grid(
-                (
-                    "rounds",
-                    "expected net result",
-                    "standard deviation",
-                    "90% range",
-                    "95% range",
-                    "chance of being ahead",
-                ),
+                ("rounds", *(heading(k) for k in keys[1:])),
                 rows,
                 caption=f"The player's net result after a session of {played} with "
                 f"{volatility.ratio} on the Bonus per unit on the main wager, in "
@@ -69,36 +65,26 @@ def volatility_section(
                 "chance of finishing above zero are read off the session's own distribution, "
                 "the n-fold convolution of the round's exact return table (independent "
                 "rounds, each from a freshly shuffled shoe; every probability within "
-                f"{worst:.0e} of exact), not a normal approximation.",
+                f"{volatility.error_bound:.0e} of exact), not a normal approximation; "
+                f"cbj solve, cbj strategies and the workbench give the same.{fallback}",
+                keys=column_keys(rows, keys),
             ),
         ),
     )
 
 
-def _between(session: SessionFigures, low: Fraction, high: Fraction) -> tuple[float, float]:
-    """The session's nets at two probability levels of its distribution."""
-    d = session.distribution
-    return float(d.quantile(low)), float(d.quantile(high))
-
-
-def _session_sentence(sessions: Sequence[SessionFigures]) -> str:
+def _session_sentence(sessions: Sequence[SessionRange]) -> str:
     """The 1,000-round session in words, or the longest shorter one."""
-    if not sessions:
-        return (
-            "The pays are too large for an exact session distribution (more results than "
-            "the convolution holds), so no session ranges are given."
-        )
     session = max(
         (s for s in sessions if s.rounds <= 1_000),
         key=lambda s: s.rounds,
         default=sessions[0],
     )
-    low, high = _between(session, Fraction(5, 100), Fraction(95, 100))
-    ahead = float(session.distribution.probability_ahead)
+    low, high = session.range90
     return (
         f"After {thousands(session.rounds)} rounds the player expects {amount(session.mean)} "
         f"units, finishes between {amount(low, 0)} and {amount(high, 0)} nine times in ten, and "
-        f"is ahead with probability {_chance(ahead)}."
+        f"is ahead with probability {_chance(session.probability_ahead)}."
     )
 
 
@@ -114,6 +100,13 @@ def _chance(probability: float) -> str:
     if probability > 0.9995:
         return "above 99.9%"
     return f"{probability * 100:.1f}%"
+
+
+#: The figures of each row of "House edge against the Bonus ratio".
+RATIO_KEYS = (None, "round_wagered", "round_ev", "round_house_edge", "round_sd")
+#: The figures of each row of "A table of players".
+TABLE_KEYS = (None, "bonus_hold", "bonus_table_sd", "main_hold", "main_table_sd", "round_hold",
+              "round_table_sd")  # fmt: skip
 
 
 def ratio_section(rules: Rules, ratios: Sequence[RatioRow], curve: RatioCurve) -> Section:
@@ -144,14 +137,9 @@ def ratio_section(rules: Rules, ratios: Sequence[RatioRow], curve: RatioCurve) -
                 "Round house edge (% of the total wagered) against the Bonus ratio.",
             ),
             Grid(
-                (
-                    "Bonus ratio",
-                    "total wagered",
-                    "round EV",
-                    "round house edge",
-                    "round standard deviation",
-                ),
+                ("Bonus ratio", *(heading(k) for k in RATIO_KEYS[1:])),
                 rows,
+                keys=column_keys(rows, RATIO_KEYS),
                 caption="Per round, in main-wager units; the house edge in % of the total "
                 f"wagered. Exact, under optimal play; paytable {rules.paytable} throughout.",
             ),
@@ -200,16 +188,9 @@ def table_section(table: TableOfPlayers) -> Section:
                 f"the exact one at every table ({worst})."
             ),
             Grid(
-                (
-                    "seats",
-                    "Bonus hold",
-                    "Bonus SD",
-                    "main hold",
-                    "main SD",
-                    "round hold",
-                    "round SD",
-                ),
+                ("seats", *(heading(k) for k in TABLE_KEYS[1:])),
                 rows,
+                keys=column_keys(rows, TABLE_KEYS),
                 caption="Casino's expected win (hold) and its standard deviation (SD) per "
                 "table-round, in main-wager units; every seat stakes 1 on the main wager and "
                 f"{table.rules.bonus_ratio} on the Bonus. Bonus figures exact; main-wager and "

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from solver.model.rule_table import RULE_TABLE
 from solver.present.formats import rule_cell
-from solver.present.report.blocks import Grid, Section, Text, bonus_of, exact
+from solver.present.report.blocks import Grid, Section, Text, bonus_of, column_keys, exact
 from solver.present.style import edge_percent, minus, one_in, signed, thousands
+from solver.results.figures import heading
 
 if TYPE_CHECKING:
     from solver.present.report.front import Prepared
@@ -26,6 +27,13 @@ if TYPE_CHECKING:
     from solver.results.strategies import PolicyResult
 
 # --- Strategies and paytables -------------------------------------------------------------
+
+#: The figures of each row of "Perfect play, the printed chart and realistic play".
+STRATEGY_KEYS = (None, "main_house_edge", "main_ev", "round_house_edge", "round_ev",
+                 "round_hit_frequency", "round_sd")  # fmt: skip
+#: The figures of each row of "Paytables compared".
+PAYTABLE_KEYS = (None, "bonus_house_edge", "bonus_rtp", "bonus_hit_frequency", "bonus_sd",
+                 "round_house_edge", "round_rtp", "round_ev", "round_sd")  # fmt: skip
 
 STRATEGY_NAMES = {
     "optimal": "perfect play",
@@ -77,6 +85,7 @@ def strategies_section(
         )
         for p in policies
     )
+    keys = STRATEGY_KEYS
     title = "Perfect play, the printed chart and realistic play"
     if own:
         title = "Perfect play, the printed chart, realistic play and the player's strategy"
@@ -84,21 +93,14 @@ def strategies_section(
         title,
         (
             Grid(
-                (
-                    "player's play",
-                    "main house edge",
-                    "main EV",
-                    "round house edge",
-                    "round EV",
-                    "round hit frequency",
-                    "round SD",
-                ),
+                ("player's play", *(heading(k) for k in keys[1:])),
                 rows,
                 caption="Exact. Perfect play: composition-dependent optimal hit/stand. "
                 "Printed chart: the strategy chart of this report. Mimic the dealer: hit "
-                "until the dealer's stopping rule would stop. House edges in % (main of the "
-                "main wager, round of the total wagered); EVs in main-wager units, the "
-                f"round's with {ratio} on the Bonus.{own}",
+                "until the dealer's stopping rule would stop. House edges in % (the main "
+                "wager's of the main wager, the round's of the total wagered); EVs and SD per "
+                f"main unit, the round's with {ratio} on the Bonus.{own}",
+                keys=column_keys(rows, keys),
             ),
         ),
     )
@@ -107,39 +109,35 @@ def strategies_section(
 def _paytable_row(g: LetteredGame) -> tuple[str, ...]:
     game = g.game
     bonus = bonus_of(game)
-    r = game.rules.bonus_ratio
+    edge = exact(game.round_house_edge)
     return (
         f"{g.letter}: {game.rules.paytable}",
         edge_percent(bonus.house_edge),
+        edge_percent(bonus.return_to_player),
         one_in(bonus.hit_frequency),
         f"{bonus.standard_deviation:.4f}",
-        edge_percent(exact(game.round_house_edge)),
+        edge_percent(edge),
+        edge_percent(1 - edge),
         signed(exact(game.round_expected_value)),
-        signed(exact(game.round_expected_value) / (1 + r)),
         f"{game.round_variance**0.5:.4f}",
     )
 
 
-def paytables_section(games: Sequence[LetteredGame]) -> Section:
-    """The paytables of the report side by side, lettered."""
+def paytables_section(games: Sequence[LetteredGame], chosen: str = "") -> Section:
+    """The paytables of the report side by side, lettered; ``chosen`` says how the ones
+    beside the paytable in force were chosen when the report chose them itself."""
+    rows = tuple(_paytable_row(g) for g in games)
     return Section(
         "Paytables compared",
         (
             Grid(
-                (
-                    "paytable",
-                    "Bonus house edge",
-                    "Bonus hit frequency",
-                    "Bonus SD",
-                    "round house edge",
-                    "round EV per main unit",
-                    "round EV per unit wagered",
-                    "round SD",
-                ),
-                tuple(_paytable_row(g) for g in games),
+                ("paytable", *(heading(k) for k in PAYTABLE_KEYS[1:])),
+                rows,
                 caption="Each paytable lettered as in the title block; the main wager and "
-                "its play are the same under every paytable. Bonus figures per unit staked "
-                "on the Bonus; round figures exact, SD per main unit.",
+                "its play are the same under every paytable. Exact. Bonus figures per unit "
+                "staked on the Bonus; round figures per main unit, its house edge and RTP "
+                f"in % of the total wagered.{chosen}",
+                keys=column_keys(rows, PAYTABLE_KEYS),
             ),
         ),
     )
@@ -161,6 +159,18 @@ def _interval(values: tuple[float, float, float]) -> str:
     return minus(f"{mean:.4f}% [{low:.4f}, {high:.4f}]")
 
 
+#: A z-score is accepted when its size is below this.
+Z_LIMIT = 3
+#: A chi-square test is accepted when its p-value is at least this.
+P_LIMIT = 0.001
+
+
+def _accepted(z: float | None, p: float | None) -> str:
+    """Whether a row of the cross-check passes the report's acceptance rules."""
+    failed = (z is not None and abs(z) >= Z_LIMIT) or (p is not None and p < P_LIMIT)
+    return "fails" if failed else "passes"
+
+
 def verification_section(figures: ReportFigures) -> Section:
     """Method, the simulation cross-check, the cut-card effect and the invariants checked."""
     fresh, cut = figures.simulation, figures.cut_card
@@ -168,30 +178,36 @@ def verification_section(figures: ReportFigures) -> Section:
     ratio = game.rules.bonus_ratio
     stats = fresh.overall
     names = {"main": "main wager", "bonus": "Bonus wager", "round": "whole round"}
-    units = {"main": "main units", "bonus": "Bonus units", "round": "main units"}
+    exact_keys = {"main": "main_ev", "bonus": "bonus_ev", "round": "round_ev"}
+    units = {"main": "per main unit", "bonus": "per Bonus unit", "round": "per main unit"}
+    table = figures.return_table_test
     rows = []
+    keys = []
     for key in ("main", "bonus", "round"):
         est = stats[key]
         z = est.z
-        chi = est.chi_square
+        chi = table if key == "round" else est.chi_square
+        p = None if chi is None else chi.p_value
         rows.append(
             (
                 names[key],
+                units[key],
                 signed(est.mean),
                 signed(est.exact) if est.exact is not None else "",
                 f"{est.standard_error:.5f}",
                 minus(f"{z:+.2f}") if z is not None else "",
-                f"{chi.p_value:.3f}" if chi is not None else "",
-                units[key],
+                f"{p:.3f}" if p is not None else "",
+                _accepted(z, p),
             )
         )
+        keys.append((None, None, "simulated_mean", exact_keys[key], "standard_error", "z_score",
+                     "chi_square_p" if p is not None else None, None))  # fmt: skip
     edge_fresh = _edge_interval(fresh, ratio)
     half = (edge_fresh[2] - edge_fresh[1]) / 2
-    table = figures.return_table_test
     chi_text = (
-        f"Pearson's chi-square of the round's outcome counts against the exact return table "
-        f"(main outcome and Bonus outcome together): {table.statistic:.2f} on {table.dof} "
-        f"degrees of freedom, p = {table.p_value:.3f}."
+        "Pearson's chi-square of the round's outcome counts against the exact return table "
+        f"(main outcome and Bonus outcome together, its p-value in the round's row): "
+        f"{table.statistic:.2f} on {table.dof} degrees of freedom."
         if table is not None
         else ""
     )
@@ -208,8 +224,10 @@ def verification_section(figures: ReportFigures) -> Section:
                 "combinatorial analysis of a freshly shuffled shoe, every ordered pair of "
                 "player card and Bonus card, every player hand and every dealer drawing "
                 "sequence weighted by its exact probability, in rational numbers, rounded "
-                "only for display. The table of players, the counters and shoe samples of "
-                "game protection and the cross-checks below are simulated, and say so."
+                "only for display. The session figures of Volatility come from the exact "
+                "distribution of a session (the round's exact return table convolved). The "
+                "table of players, the counters and shoe samples of game protection and the "
+                "cross-checks below are simulated, and say so."
             ),
             Text(
                 "Simulation cross-check. An independent Monte Carlo simulator (it shares only "
@@ -217,26 +235,39 @@ def verification_section(figures: ReportFigures) -> Section:
                 f"rounds from a freshly shuffled shoe each round, seed {fresh.seed}, in seeded "
                 "chunks shared among the workers (the figures do not depend on how many), the "
                 "player using the exact solver's optimal decisions. The round's house edge is "
-                f"then known to \u00b1{half:.4f} percentage points at 95%. A z-score is the "
-                "distance between the simulated mean and the exact value in standard errors; "
-                f"|z| below 3 is expected. {chi_text}"
+                f"then known to \u00b1{half:.4f} percentage points at 95%. Acceptance rules, "
+                "fixed before the run: a z-score (the distance between the simulated mean and "
+                f"the exact value in standard errors) passes when |z| is below {Z_LIMIT}; a "
+                "chi-square test of the outcome counts against the exact probabilities passes "
+                f"when its p-value is at least {P_LIMIT:g}. With three tests, a p-value "
+                "below 0.05 in one of them happens by chance about one report in seven; one "
+                f"below {P_LIMIT:g} would mean a wrong figure. {chi_text}"
             ),
             Grid(
                 (
                     "wager",
-                    "simulated mean",
-                    "exact",
-                    "standard error",
-                    "z",
-                    "chi-square p",
-                    "unit",
+                    "basis",
+                    heading("simulated_mean"),
+                    "exact EV",
+                    heading("standard_error"),
+                    heading("z_score"),
+                    heading("chi_square_p"),
+                    "result",
                 ),
                 tuple(rows),
-                caption="Mean net result per round of each wager, simulated and exact; the "
-                "chi-square p-value tests the outcome counts against the exact probabilities.",
+                caption="Mean net result per round of each wager, simulated and exact, each "
+                "per unit of its own wager (the round's per main unit); the chi-square "
+                "p-value tests the outcome counts against the exact probabilities (the "
+                "round's, the outcome pairs of Whole round).",
+                keys=tuple(keys),
             ),
             Grid(
-                ("shoe", "rounds", "round house edge [95%]", "exact, fresh shoe"),
+                (
+                    "shoe",
+                    "rounds",
+                    "round house edge, simulated [95%]",
+                    "round house edge, exact (fresh shoe)",
+                ),
                 (
                     (
                         "fresh shoe every round",
@@ -254,7 +285,15 @@ def verification_section(figures: ReportFigures) -> Section:
                 caption="The cut-card effect: the simulated house edge of the round (% of the "
                 "total wagered) when the shoe is dealt down to a cut card and then reshuffled, "
                 "beside a fresh shoe every round, same seed, same play (optimal for a full "
-                "shoe). Intervals take rounds as independent.",
+                f"shoe). A cut card at {cut.penetration:g} of the shoe is where casinos "
+                "commonly place it; the counters of Game protection are dealt deeper, to "
+                f"{figures.protection.penetration:g} of the shoe, a generous cut that favours "
+                "a counter, so that their verdict is the casino's worst case. Intervals take "
+                "rounds as independent.",
+                keys=(
+                    (None, None, None, "round_house_edge"),
+                    (None, None, None, "round_house_edge"),
+                ),
             ),
             Grid(
                 ("invariant", "found", "result"),
@@ -324,8 +363,9 @@ def rebuild_command(figures: ReportFigures, prepared: Prepared, output: str) -> 
     words = ["cbj", "report"]
     for rule in RULE_TABLE:
         words += [rule.flag, rule_cell(rules[rule.name])]
-    for g in figures.paytables[1:]:
-        words += ["--paytable", str(g.game.rules.paytable)]
+    if not figures.paytables_chosen:  # the report chooses the same ones again
+        for g in figures.paytables[1:]:
+            words += ["--paytable", str(g.game.rules.paytable)]
     if not figures.strategy.perfect:
         words += ["--strategy", figures.strategy.name.strip()]
     for name, size in figures.sizes:
@@ -345,8 +385,14 @@ def _chart_file_row(player: PlayerStrategy) -> tuple[tuple[str, str], ...]:
     return ((f"Player's chart {player.shown} (SHA-256)", player.digest),)
 
 
-def manifest_section(figures: ReportFigures, prepared: Prepared, version: str) -> Section:
-    """What rebuilds the report: its command, its rules as JSON, versions, the figures' hash."""
+def manifest_section(
+    figures: ReportFigures,
+    prepared: Prepared,
+    version: str,
+    libraries: Sequence[tuple[str, str]] = (),
+) -> Section:
+    """What rebuilds the report: its command, its rules as JSON, the software's version and
+    source commit, the libraries' versions, and the hash of the exact figures."""
     rules = json.dumps(figures.rules.to_json(), sort_keys=True)
     return Section(
         "Reproducibility manifest",
@@ -356,14 +402,17 @@ def manifest_section(figures: ReportFigures, prepared: Prepared, version: str) -
                 (
                     ("Command", rebuild_command(figures, prepared, "report.pdf")),
                     ("Rules (JSON)", rules),
-                    ("Software version", f"community-blackjack {version}"),
-                    ("Exact figures (SHA-256)", figures_hash(figures)),
+                    ("Software", f"community-blackjack {version}"),
+                    *((f"{name} version", found) for name, found in libraries),
+                    ("Figures hash (SHA-256)", figures_hash(figures)),
                     *_chart_file_row(figures.strategy),
                 ),
-                caption="The command rebuilds this report (HTML if the output ends in .html); "
-                "the hash covers every exact figure (rules, paytables, outcome probabilities, "
-                "EVs, variances, the strategies and the dealer) and is the same for the same "
-                "game on any machine. Simulated figures repeat from their seeds."
+                caption="The command rebuilds this report (HTML if the output ends in .html) "
+                "with the software at the commit named; the figures hash covers every exact "
+                "figure (rules, paytables, outcome probabilities, EVs, variances, the "
+                "strategies and the dealer) and is the same for the same game on any machine, "
+                "whatever the versions. Simulated figures repeat from their seeds. The title "
+                "block's figures hash is this hash's first 12 digits."
                 + (
                     " The player's chart file is named by its SHA-256: rebuild with the file "
                     "that has it."
