@@ -173,7 +173,15 @@ def test_every_console_block_prints_what_it_shows(
 
 def test_console_blocks_are_found() -> None:
     pages = {page for page, _, _ in console_blocks()}
-    assert {"start-player.md", "start-designer.md"} <= pages
+    assert {"README.md", "start-player.md", "start-designer.md"} <= pages
+
+
+def test_the_readme_s_python_example_runs() -> None:
+    """The README's doctest (pytest collects the ``.md`` files of docs/, not the README)."""
+    ran = doctest.testfile(
+        str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
+    assert ran.failed == 0 and ran.attempted >= 4
 
 
 def test_the_docstring_markup_becomes_markdown() -> None:
