@@ -435,7 +435,7 @@ def test_numpy_scalars_are_numbers() -> None:
 
 #: The values past every limit that the random search found, one at a time, at last:
 #: each reaches every parameter of every function here, not by chance.
-EXTREMES = (10**5000, Fraction(10**5000, 3), Fraction(1, 10**5000), math.inf, math.nan)
+EXTREMES = (10**5000, Fraction(10**5000, 3), Fraction(1, 10**5000), math.inf, math.nan, 1e-300)
 
 
 @pytest.mark.parametrize("name", FUNCTIONS)

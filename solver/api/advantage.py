@@ -57,7 +57,7 @@ def dealt_shoes(
     """The dealt-shoe study, from ``cache`` when it holds it."""
     check_samples(samples)
     check_seed(seed)
-    check_penetration(penetration)
+    check_penetration(penetration, rules.decks)
     check_jobs(jobs)
     if backend not in ("local", "dask"):
         raise BackendError(f"backend {backend!r} is unknown: use local or dask")

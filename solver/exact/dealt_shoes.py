@@ -276,10 +276,16 @@ def one_of_each(rules: Rules) -> tuple[Card, ...]:
     )
 
 
-def check_penetration(penetration: float) -> float:
-    """A share of the shoe dealt before the cut card, strictly between 0 and 1."""
+def check_penetration(penetration: float, decks: int) -> float:
+    """A share of the shoe dealt before the cut card, strictly between 0 and 1, that deals
+    at least one card of a ``decks``-deck shoe."""
     if not isinstance(penetration, (int, float)) or not 0 < penetration < 1:
         raise ShoeError(f"penetration {shown(penetration)} must lie strictly between 0 and 1")
+    if round(penetration * 52 * decks) < 1:
+        raise ShoeError(
+            f"penetration {penetration:g} deals no card of a {decks}-deck shoe: give at "
+            f"least {1 / (52 * decks):.4g}"
+        )
     return float(penetration)
 
 
@@ -299,7 +305,7 @@ def deal_shoes(
     ``decisions`` worth most (a number) or the decisions given."""
     check_samples(samples)
     check_seed(seed)
-    check_penetration(penetration)
+    check_penetration(penetration, rules.decks)
     if isinstance(decisions, int):
         every = every_decision(chart)
         positions, full, after = chosen_decisions(rules, chart, decisions, penetration)
