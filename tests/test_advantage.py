@@ -95,6 +95,18 @@ def test_the_bound_on_a_tiny_shoe_is_the_exhaustive_average_over_every_first_car
     assert math.isclose(found.bound[0].win.mean, 100 * float(twin), abs_tol=1e-9)
 
 
+def test_a_depth_no_sampled_shoe_reached_has_no_row_of_the_bound(
+    tiny_chart: tuple[GameResult[Fraction], Chart],
+) -> None:
+    """Shoes dealt 1 card deep only: the bound at a quarter of the shoe has them all, at a
+    two-hundredth none (no row, where a mean of nothing was NaN in the JSON)."""
+    row = state_row(RULES, tiny_chart[1], (), (REMOVED[0],))
+    shoes = DealtShoes(RULES, 2, 1, 0.99, (), (), row, (), (row, row))
+    found = attack(shoes, (1, 8), Fraction(2), (0.005, 0.25))
+    assert [b.penetration for b in found.bound] == [0.25]
+    assert found.bound[0].states == 2
+
+
 # --- the simulated counter against the dealt shoes' predictions ---------------------------
 
 #: A one-deck game near even (the suited match cannot happen in one deck: 25:6:2 brings the

@@ -27,13 +27,10 @@ pytestmark = [
 ]
 
 #: Long ``--jobs 2`` runs of every command with process workers (killed long before done).
-#: Commands whose workers run for minutes, so that the signal always finds them working (a
-#: command done before it, as an exact EOR of two decks and 10^8 simulated rounds now are
-#: in a few seconds, would exit 0 on a loaded machine).
 COMMANDS = {
-    "indices": ["indices", "--jobs", "2", "--samples", "20000", "--no-cache"],
+    "eor": ["eor", "--exact", "--jobs", "2", "--decks", "2", "--no-cache"],
     "shoe-states": ["shoe-states", "--jobs", "2", "--samples", "100000", "--no-cache"],
-    "simulate": ["simulate", "--jobs", "2", "--rounds", "10000000000", "--no-cache"],
+    "simulate": ["simulate", "--jobs", "2", "--rounds", "100000000", "--no-cache"],
 }
 
 
@@ -69,6 +66,14 @@ def alive(pids: set[int]) -> set[int]:
     return pids & set(parents())
 
 
+def _default_stop_signals() -> None:
+    """In the child: SIGINT and SIGHUP as a terminal's command has them, whatever the suite
+    inherited (``nohup`` ignores SIGHUP, and a shell's ``&`` ignores SIGINT, for every
+    process below: a command rightly runs on through a signal it was started ignoring)."""
+    for signum in (signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def start(arguments: list[str], tmp_path: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "solver", *arguments],
@@ -76,6 +81,7 @@ def start(arguments: list[str], tmp_path: Path) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=_default_stop_signals,
     )
 
 
@@ -120,7 +126,7 @@ def test_a_stop_signal_to_the_main_process_stops_every_worker(
     (Started from a script as ``cbj ... &``, a command inherits SIGINT ignored, as POSIX
     shells do for background jobs, and rightly runs on: that is not this case.)
     """
-    if signum == signal.SIGHUP and name != "indices":
+    if signum == signal.SIGHUP and name != "eor":
         pytest.skip("SIGHUP takes the same path as SIGTERM: one command shows it")
     command = start(COMMANDS[name], tmp_path)
     workers = wait_for_workers(command, 2)
@@ -164,7 +170,7 @@ def test_no_worker_is_alive_when_the_main_process_exits(name: str, tmp_path: Pat
 
 
 def test_workers_end_soon_after_their_command_is_killed_outright(tmp_path: Path) -> None:
-    command = start(COMMANDS["indices"], tmp_path)
+    command = start(COMMANDS["eor"], tmp_path)
     workers = wait_for_workers(command, 2)
     try:
         os.kill(command.pid, signal.SIGKILL)

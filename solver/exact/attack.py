@@ -69,7 +69,8 @@ def attack(
     multiple: Fraction,
     penetrations: tuple[float, ...],
 ) -> AttackResult:
-    """The bound at each penetration (at most the study's) and the Bonus attack."""
+    """The bound at each penetration (at most the study's) some sampled shoe was dealt to,
+    and the Bonus attack."""
     ratio = float(shoes.rules.bonus_ratio)
     if not shoes.rules.bonus_ratio <= multiple <= 100:
         raise CountError(
@@ -86,8 +87,10 @@ def attack(
                 f"penetration {pen:g} must lie above 0 and at most {shoes.penetration:g}"
             )
         inside = dealt <= round(pen * 52 * shoes.rules.decks)
+        if not inside.any():  # a depth no sampled shoe was dealt to has no row
+            continue
         best = perfect_round(main[inside], bonus[inside], ratio, float(multiple), spread)
-        positive = float((best > 0).mean()) if inside.any() else 0.0
+        positive = float((best > 0).mean())
         bound.append(BoundRow(pen, int(inside.sum()), positive, estimate(best)))
     raise_by = float(multiple) - ratio
     players = [
