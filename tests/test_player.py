@@ -86,11 +86,14 @@ def test_float_values_read_one_by_one_equal_those_made_all_at_once() -> None:
     rules = Rules(decks=1)
     space = space_for(rules, 4)
     fresh, whole = solve_float(rules, space), solve_float(rules, space)
-    everything = list(zip(whole.stand, whole.hit, whole.outcomes, strict=True))
+    everything = list(zip(whole.stand, whole.hit, whole.outcomes, whole.hitting, strict=True))
     order = [*range(len(space.hands) - 1, -1, -7), *range(len(space.hands))]
     for i in order:
-        assert (fresh.stand[i], fresh.hit[i], fresh.outcomes[i]) == everything[i]
+        assert (fresh.stand[i], fresh.hit[i], fresh.outcomes[i], fresh.hitting[i]) == everything[i]
     assert type(fresh.stand[-1]) is float and type(fresh.outcomes[0][0]) is float
+    assert type(fresh.hitting[0]) is bool and fresh.hitting == tuple(whole.hitting)
+    # Each decision is the better value's, ties standing (the flags' own twin).
+    assert tuple(whole.hitting) == tuple(h > s for s, h in zip(whole.stand, whole.hit, strict=True))
     assert fresh.stand[-2:] == tuple(whole.stand)[-2:] and fresh.outcomes == everything_rows(whole)
     assert fresh.hit == tuple(whole.hit) and fresh.hit != tuple(whole.hit)[1:]
     assert np.asarray(fresh.hit).tolist() == list(whole.hit)

@@ -51,6 +51,7 @@ from solver.exact.player_hands import (
 from solver.exact.values import (
     ExactOutcomes,
     ExactValues,
+    Flags,
     FloatOutcomes,
     FloatValues,
     Numerators,
@@ -79,7 +80,7 @@ class PlayerSolution:
     space: HandSpace
     stand: Sequence[Number]
     hit: Sequence[Number]
-    hitting: tuple[bool, ...]
+    hitting: Sequence[bool]
     outcomes: Sequence[tuple[Number, Number, Number]]
 
     def hits(self, hand: ValueCounts) -> bool:
@@ -141,7 +142,7 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
         space,
         FloatValues(stand),
         FloatValues(hit),
-        tuple(hitting.astype(bool).tolist()),
+        Flags(hitting.astype(bool)),
         FloatOutcomes(played[:n]),
     )
 
@@ -410,6 +411,6 @@ def solve_float_shoe(
         space,
         FloatValues(stand[:n]),
         FloatValues(hit[:n]),
-        tuple(hitting[:n].astype(bool).tolist()),
+        Flags(hitting[:n].astype(bool)),
         FloatOutcomes(played[:n]),
     )
