@@ -97,6 +97,10 @@ def test_float_values_read_one_by_one_equal_those_made_all_at_once() -> None:
     assert fresh.stand[-2:] == tuple(whole.stand)[-2:] and fresh.outcomes == everything_rows(whole)
     assert fresh.hit == tuple(whole.hit) and fresh.hit != tuple(whole.hit)[1:]
     assert np.asarray(fresh.hit).tolist() == list(whole.hit)
+    # np.asarray reads a solve's array itself (read-only); np.array copies it.
+    held = solve_float(rules, space)
+    assert not np.asarray(held.stand).flags.writeable and np.array(held.stand).flags.writeable
+    assert np.asarray(held.hitting).tolist() == list(whole.hitting)
     with pytest.raises(IndexError):
         solve_float(rules, space).stand[len(space.hands)]
 

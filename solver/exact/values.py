@@ -269,6 +269,8 @@ class _Held:
     __hash__ = None  # type: ignore[assignment]
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
+        if self._array is not None and not copy and np.dtype(dtype or self._dtype) == self._dtype:
+            return self._array  # np.asarray's: the read-only array itself
         held = self._whole if self._array is None else self._array
         return np.array(held, dtype=dtype or self._dtype)
 
