@@ -216,7 +216,8 @@ def test_a_bonus_cards_solve_in_one_call_is_the_hand_space_then_the_float_solve(
         space = hand_space(bonus, shoe, [tuple(r) for r in roots])
         parts = solve_float(rules, space)
         for field in ("hands", "keys", "children", "draws", "sizes"):
-            assert getattr(whole.space, field).tolist() == getattr(space, field).tolist()
+            for solved in (whole, again):  # the first's arrays, then the kept ones read back
+                assert getattr(solved.space, field).tolist() == getattr(space, field).tolist()
         assert np.asarray(whole.stand).tobytes() == np.asarray(parts.stand).tobytes()
         assert np.asarray(whole.hit).tobytes() == np.asarray(parts.hit).tobytes()
         assert np.asarray(whole.outcomes).tobytes() == np.asarray(parts.outcomes).tobytes()

@@ -15,6 +15,7 @@ from solver.exact.player import (
 )
 from solver.exact.player_hands import HandSpace, hand_space
 from solver.model.cards import Shoe
+from solver.model.errors import HandError
 from solver.model.hands import hand_of
 from solver.model.rules import DealerNatural, Rules
 
@@ -85,14 +86,21 @@ def test_float_values_read_one_by_one_equal_those_made_all_at_once() -> None:
     rules = Rules(decks=1)
     space = space_for(rules, 4)
     fresh, whole = solve_float(rules, space), solve_float(rules, space)
-    everything = list(zip(whole.stand, whole.hit, whole.outcomes, strict=True))
+    everything = list(zip(whole.stand, whole.hit, whole.outcomes, whole.hitting, strict=True))
     order = [*range(len(space.hands) - 1, -1, -7), *range(len(space.hands))]
     for i in order:
-        assert (fresh.stand[i], fresh.hit[i], fresh.outcomes[i]) == everything[i]
+        assert (fresh.stand[i], fresh.hit[i], fresh.outcomes[i], fresh.hitting[i]) == everything[i]
     assert type(fresh.stand[-1]) is float and type(fresh.outcomes[0][0]) is float
+    assert type(fresh.hitting[0]) is bool and fresh.hitting == tuple(whole.hitting)
+    # Each decision is the better value's, ties standing (the flags' own twin).
+    assert tuple(whole.hitting) == tuple(h > s for s, h in zip(whole.stand, whole.hit, strict=True))
     assert fresh.stand[-2:] == tuple(whole.stand)[-2:] and fresh.outcomes == everything_rows(whole)
     assert fresh.hit == tuple(whole.hit) and fresh.hit != tuple(whole.hit)[1:]
     assert np.asarray(fresh.hit).tolist() == list(whole.hit)
+    # np.asarray reads a solve's array itself (read-only); np.array copies it.
+    held = solve_float(rules, space)
+    assert not np.asarray(held.stand).flags.writeable and np.array(held.stand).flags.writeable
+    assert np.asarray(held.hitting).tolist() == list(whole.hitting)
     with pytest.raises(IndexError):
         solve_float(rules, space).stand[len(space.hands)]
 
@@ -123,3 +131,34 @@ def test_hitting_twenty_one_aces_busts() -> None:
     space = space_for(rules, 10)
     aces = space.index((21, 0, 0, 0, 0, 0, 0, 0, 0, 0))
     assert solve_float(rules, space).hit[aces] == pytest.approx(-1.0, abs=1e-12)
+
+
+def test_hands_are_found_together_where_one_by_one_finds_them() -> None:
+    space = space_for(Rules(decks=1), 4)
+    some = [tuple(hand) for hand in space.hands[::97].tolist()]
+    assert space.indices(some) == [space.index(hand) for hand in some]
+    assert [tuple(space.hands[i].tolist()) for i in space.indices(some)] == some
+    assert space.indices([]) == []
+    # Four more fours than a deck holds once the Bonus card is out; and a hand past every key.
+    for missing in ((0, 0, 0, 4, 0, 0, 0, 0, 0, 0), (0,) * 9 + (3,)):
+        with pytest.raises(HandError, match="cannot be reached"):
+            space.indices([*some, missing])
+
+
+def test_a_games_bonus_cards_share_their_hands_and_keep_their_own_draws() -> None:
+    # A later solve of the same hands reads the kept hands, keys, children and sizes in
+    # place of its own: each card's space must still be the one hand_space lists for it.
+    rules = Rules()
+    player._GROUPS.clear()
+    counts = Shoe.full(rules.decks).value_counts()
+    solved = []
+    for bonus in range(1, 11):
+        base = tuple(n - (v == bonus) for v, n in enumerate(counts, start=1))
+        roots = [hand_of([p]) for p in range(1, 11) if base[p - 1]]
+        solved.append(player.solve_player(rules, bonus, base, roots))
+        listed = hand_space(bonus, base, roots)
+        for field in ("hands", "keys", "children", "draws", "sizes"):
+            assert getattr(solved[-1].space, field).tolist() == getattr(listed, field).tolist()
+    assert all(s.space.hands is solved[0].space.hands for s in solved)
+    assert len({id(s.space.draws) for s in solved}) == 10
+    assert not solved[0].space.children.flags.writeable

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from solver.model.cards import RANKS, SUITS, Card, Shoe
+from solver.model.cards import RANKS, Card, Shoe
 from solver.model.errors import ShoeError
 from solver.model.outcomes import as_outcome, bonus_pay
 from solver.model.paytable import Paytable, tier_classes
@@ -38,27 +39,46 @@ def combinations_by_values(shoe: Shoe, paytable: Paytable | None = None) -> Valu
         raise ShoeError(
             "the Bonus wager depends on suits: give every removed card with its suit, e.g. Ks"
         )
-    paytable = paytable or Paytable()
-    outcomes = [as_outcome(o) for o in paytable.outcomes]
-    classes = tier_classes(paytable.tiers)
+    outcomes, plan = _pair_plan(paytable or Paytable())
     ranks = shoe.rank_counts()
-    suits: list[list[int]] | None = None
+    counts = shoe.counts  # rank-major: a rank's four suits side by side
     table: ValuePairCounts = {}
-    for i, first in enumerate(RANKS):
-        for j, second in enumerate(RANKS):
-            cell = table.setdefault((first.points, second.points), dict.fromkeys(outcomes, 0))
-            same = int(i == j)  # a card cannot pair with itself
-            pairs = ranks[i] * (ranks[j] - same)
-            suited_kind, unsuited_kind = classes[i, j, True], classes[i, j, False]
-            if suited_kind == unsuited_kind:  # the suits settle nothing here
-                cell[as_outcome(suited_kind)] += pairs
-                continue
-            if suits is None:
-                suits = [[shoe.count(rank, suit) for suit in SUITS] for rank in RANKS]
-            suited = sum(a * (b - same) for a, b in zip(suits[i], suits[j], strict=True))
-            cell[as_outcome(suited_kind)] += suited
-            cell[as_outcome(unsuited_kind)] += pairs - suited
+    for values, i, j, suited_kind, unsuited_kind in plan:
+        cell = table.get(values)
+        if cell is None:
+            cell = table[values] = dict.fromkeys(outcomes, 0)
+        same = int(i == j)  # a card cannot pair with itself
+        pairs = ranks[i] * (ranks[j] - same)
+        if suited_kind == unsuited_kind:  # the suits settle nothing here
+            cell[suited_kind] += pairs
+            continue
+        suits_i, suits_j = counts[4 * i : 4 * i + 4], counts[4 * j : 4 * j + 4]
+        suited = sum(a * (b - same) for a, b in zip(suits_i, suits_j, strict=True))
+        cell[suited_kind] += suited
+        cell[unsuited_kind] += pairs - suited
     return table
+
+
+@lru_cache(maxsize=64)
+def _pair_plan(
+    paytable: Paytable,
+) -> tuple[tuple[str, ...], tuple[tuple[tuple[int, int], int, int, str, str], ...]]:
+    """``paytable``'s outcomes, and for each ordered pair of ranks (by index) their values
+    and the outcomes of the pair suited and unsuited: what :func:`combinations_by_values`
+    reads of the paytable, kept per paytable."""
+    classes = tier_classes(paytable.tiers)
+    plan = tuple(
+        (
+            (first.points, second.points),
+            i,
+            j,
+            as_outcome(classes[i, j, True]),
+            as_outcome(classes[i, j, False]),
+        )
+        for i, first in enumerate(RANKS)
+        for j, second in enumerate(RANKS)
+    )
+    return tuple(as_outcome(o) for o in paytable.outcomes), plan
 
 
 def bonus_combinations(

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 from solver.exact.bonus import ValuePairCounts, analyse_bonus, combinations_by_values
@@ -59,6 +60,21 @@ def _round_terms(
                     yield k, outcome, weight * probability
 
 
+@lru_cache(maxsize=64)
+def _net_places(rules: Rules) -> tuple[tuple[Fraction, ...], Mapping[tuple[str, str], int]]:
+    """The round's nets in order, and each (main outcome, Bonus outcome) pair's place among
+    them (a term's line by its place: a Fraction's hash, taken for every term, cost more
+    than the sums)."""
+    pay_main = main_payoffs(rules)
+    nets: dict[tuple[str, str], Fraction] = {
+        (k, outcome): pay_main[k] + bonus_pay(rules.paytable, outcome) * rules.bonus_ratio
+        for k in MAIN_OUTCOMES
+        for outcome in rules.paytable.outcomes
+    }
+    distinct = tuple(sorted(set(nets.values())))
+    return distinct, MappingProxyType({pair: distinct.index(net) for pair, net in nets.items()})
+
+
 def _round_lines(
     rules: Rules,
     shoe: Shoe,
@@ -67,16 +83,8 @@ def _round_lines(
     pairs: ValuePairCounts | None = None,
 ) -> tuple[RoundLine[Any], ...]:
     """Joint distribution of (main net, Bonus net) over ordered starting card pairs."""
-    pay_main = main_payoffs(rules)
-    nets: dict[tuple[str, str], Fraction] = {
-        (k, outcome): pay_main[k] + bonus_pay(rules.paytable, outcome) * rules.bonus_ratio
-        for k in MAIN_OUTCOMES
-        for outcome in rules.paytable.outcomes
-    }
-    # Each pair's line by its place among the nets in order: a Fraction's hash, taken for
-    # every term, cost more than the sums.  Each line adds its terms as they come, from 0.
-    distinct = sorted(set(nets.values()))
-    place = {pair: distinct.index(net) for pair, net in nets.items()}
+    distinct, place = _net_places(rules)
+    # Each line adds its terms as they come, from 0.
     sums: list[Number] = [0] * len(distinct)
     seen = [False] * len(distinct)
     for k, outcome, probability in _round_terms(rules, shoe, starts, exact, pairs):
@@ -185,19 +193,18 @@ def solve_game(
     zero: Number = Fraction(0) if exact else 0.0
     starts: dict[tuple[int, int], Start[Any]] = {}
     for c, solution in solutions.items():
-        for p in VALUES:
-            ways = counts[c - 1] * (counts[p - 1] - (p == c))
-            if ways == 0:
-                continue
+        ways = {p: counts[c - 1] * (counts[p - 1] - (p == c)) for p in VALUES}
+        players = [p for p in VALUES if ways[p]]  # each one-card hand a root of the solve
+        places = solution.space.indices([hand_of([p]) for p in players])
+        for p, i in zip(players, places, strict=True):
             # int / int rounds the exact quotient once, as float(Fraction(...)) does.
             probability: Number = (
-                Fraction(ways, total * (total - 1)) if exact else ways / (total * (total - 1))
+                Fraction(ways[p], total * (total - 1)) if exact else ways[p] / (total * (total - 1))
             )
             if is_player_blackjack(p, c):
                 outcomes = dict.fromkeys(MAIN_OUTCOMES, zero) | {"blackjack": zero + 1}
                 starts[(p, c)] = Start(p, c, probability, False, outcomes)
                 continue
-            i = solution.space.index(hand_of([p]))
             win, push, lose = solution.outcomes[i]
             outcomes = {"blackjack": zero, "win": win, "push": push, "lose": lose}
             starts[(p, c)] = Start(p, c, probability, solution.hitting[i], outcomes)

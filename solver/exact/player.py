@@ -39,6 +39,7 @@ from solver.exact.modular import extend, padded_falling, primes_above
 from solver.exact.player_hands import (
     MOST_CARDS,
     HandSpace,
+    Ints,
     checked_roots,
     hand_space,
     showdown_classes,
@@ -50,6 +51,7 @@ from solver.exact.player_hands import (
 from solver.exact.values import (
     ExactOutcomes,
     ExactValues,
+    Flags,
     FloatOutcomes,
     FloatValues,
     Numerators,
@@ -78,7 +80,7 @@ class PlayerSolution:
     space: HandSpace
     stand: Sequence[Number]
     hit: Sequence[Number]
-    hitting: tuple[bool, ...]
+    hitting: Sequence[bool]
     outcomes: Sequence[tuple[Number, Number, Number]]
 
     def hits(self, hand: ValueCounts) -> bool:
@@ -140,7 +142,7 @@ def solve_float(rules: Rules, space: HandSpace) -> PlayerSolution:
         space,
         FloatValues(stand),
         FloatValues(hit),
-        tuple(hitting.astype(bool).tolist()),
+        Flags(hitting.astype(bool)),
         FloatOutcomes(played[:n]),
     )
 
@@ -301,11 +303,32 @@ class ShoeGroupArrays(NamedTuple):
         return cls(parents, held, bounds, group, np.empty((10, 2), dtype=np.int64))
 
 
-#: The shoe groups of the last few hand spaces solved, by their hands (a game's ten Bonus
-#: cards share one; the kernels read them rather than group the same shoes again).
-_GROUPS: dict[bytes, ShoeGroupArrays] = {}
+class KeptSpace(NamedTuple):
+    """What a hand space's solve leaves for the next solve of the same hands: its shoe
+    groups, and its hands, keys, children and sizes (read-only), which depend on the hands
+    alone (a game's ten Bonus cards' solutions share them; only the draws differ)."""
+
+    groups: ShoeGroupArrays
+    hands: npt.NDArray[np.int64]
+    keys: npt.NDArray[np.int64]
+    children: npt.NDArray[np.int64]
+    sizes: npt.NDArray[np.int64]
+
+
+#: The last few hand spaces solved, by their hands (a game's ten Bonus cards share one;
+#: the kernels read its shoe groups rather than group the same shoes again).
+_GROUPS: dict[bytes, KeptSpace] = {}
 _GROUPS_LOCK = threading.Lock()
 GROUPS_KEPT = 16
+_SCRATCH = threading.local()
+
+
+def _scratch() -> tuple[Ints, Ints, Ints, Ints, Ints, Ints]:
+    """This thread's :func:`space_outputs`, made once and written by every solve."""
+    found: tuple[Ints, Ints, Ints, Ints, Ints, Ints] | None = getattr(_SCRATCH, "space", None)
+    if found is None:
+        found = _SCRATCH.space = space_outputs()
+    return found
 
 
 def solve_player(
@@ -333,17 +356,18 @@ def solve_float_shoe(
     limit, root_array = checked_roots(shoe, roots)
     inputs = float_inputs(rules, bonus)
     table = falling_floats(inputs.depth, int(limit.max()))
-    hands, keys, children, draws, sizes, _ = space_outputs()
-    u = len(keys)
-    stand, hit, hitting = np.empty(u), np.empty(u), np.empty(u, dtype=np.int64)
-    played = np.empty((u + 1, 3))
     # The shoe groups depend on the hands only: the hands that fit in the shoe (no universe
     # hand holds more of a value than universe_most) and hold a root.
     key = np.minimum(limit, universe_most()).tobytes() + root_array.tobytes()
-    groups = _GROUPS.get(key)
-    grouped = groups is not None
-    if groups is None:
-        groups = ShoeGroupArrays.empty(u)
+    kept = _GROUPS.get(key)
+    # Where the hands' arrays are kept already, the kernel writes them to this thread's
+    # scratch (fresh arrays each solve cost the system's page faults, a tenth of a solve).
+    hands, keys, children, draws, sizes, _ = space_outputs() if kept is None else _scratch()
+    draws = np.empty_like(draws)
+    u = len(keys)
+    stand, hit, hitting = np.empty(u), np.empty(u), np.empty(u, dtype=np.int64)
+    played = np.empty((u + 1, 3))
+    groups = ShoeGroupArrays.empty(u) if kept is None else kept.groups
     n = kernel.solve_float(
         *universe(),
         limit,
@@ -360,7 +384,7 @@ def solve_float_shoe(
         *showdown_tables(rules, bonus),
         inputs.depth,
         *groups,
-        int(grouped),
+        int(kept is not None),
         hands,
         keys,
         children,
@@ -371,17 +395,22 @@ def solve_float_shoe(
         hitting,
         played,
     )
-    if not grouped:  # kept for later solves (the kernel writes them only when not grouped)
+    if kept is None:  # kept for later solves (the kernel writes the groups only then)
+        shared = (hands[:n], keys[:n], children[:n], sizes[:n])
+        for array in shared:
+            array.flags.writeable = False
+        kept = KeptSpace(groups, *shared)
         with _GROUPS_LOCK:  # a game's threads solve its Bonus cards side by side
-            _GROUPS[key] = groups
+            _GROUPS[key] = kept
             while len(_GROUPS) > GROUPS_KEPT:
                 del _GROUPS[next(iter(_GROUPS))]
-    space = HandSpace(bonus, shoe, hands[:n], keys[:n], children[:n], draws[:n], sizes[:n])
+    # The kept arrays in place of this call's equal ones.
+    space = HandSpace(bonus, shoe, kept.hands, kept.keys, kept.children, draws[:n], kept.sizes)
     return PlayerSolution(
         rules,
         space,
         FloatValues(stand[:n]),
         FloatValues(hit[:n]),
-        tuple(hitting[:n].astype(bool).tolist()),
+        Flags(hitting[:n].astype(bool)),
         FloatOutcomes(played[:n]),
     )

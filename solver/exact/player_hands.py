@@ -8,7 +8,7 @@ against each dealer result, whether standing wins, pushes or loses
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -64,11 +64,20 @@ class HandSpace:
 
     def index(self, hand: ValueCounts) -> int:
         """Position of ``hand`` in the space; :class:`HandError` if it is not there."""
-        key = int(np.array(hand, dtype=np.int64) @ RADIX)
-        i = int(np.searchsorted(self.keys, key))
-        if i == len(self.keys) or self.keys[i] != key:
+        return self.indices([hand])[0]
+
+    def indices(self, hands: Sequence[ValueCounts]) -> list[int]:
+        """Positions of ``hands`` in the space, found together; :class:`HandError` for the
+        first that is not there."""
+        keys = np.array(hands, dtype=np.int64).reshape(-1, 10) @ RADIX
+        found = np.searchsorted(self.keys, keys)
+        there = found < len(self.keys)
+        there[there] = self.keys[found[there]] == keys[there]
+        if not there.all():
+            hand = tuple(hands[int(there.argmin())])
             raise HandError(f"hand {describe_hand(hand)} cannot be reached from this shoe")
-        return i
+        places: list[int] = found.tolist()
+        return places
 
 
 def hand_space(bonus: int, shoe: ValueCounts, roots: Iterable[ValueCounts]) -> HandSpace:

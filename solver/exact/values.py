@@ -2,15 +2,16 @@
 
 An exact solve holds its values as integer residues or numerators (:class:`Numerators`,
 :class:`ExactValues`, :class:`ExactOutcomes`), a float solve as float64 arrays
-(:class:`FloatValues`, :class:`FloatOutcomes`): a solution holds thousands of values, and
-most callers read a few of them (a game its one-card hands, a study of shoes none).
+(:class:`FloatValues`, :class:`FloatOutcomes`) and its decisions as a bool array
+(:class:`Flags`): a solution holds thousands of values, and most callers read a few of
+them (a game its one-card hands, a study of shoes none).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
-from typing import Any, overload
+from typing import Any, ClassVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -216,18 +217,19 @@ class ExactOutcomes(_Exact, Sequence[Outcome]):
         return f"ExactOutcomes({rows!r}, {list(self._denominators)!r})"
 
 
-class _Floats:
-    """Shared parts of :class:`FloatValues` and :class:`FloatOutcomes`: a float64 array,
-    read entry by entry, then whole after :data:`ROW_READS` reads or an iteration (the
-    Python numbers kept in its place: a solution written to a store is read whole, and
-    holding both took more memory than the tuples alone used to)."""
+class _Held:
+    """Shared parts of :class:`FloatValues`, :class:`FloatOutcomes` and :class:`Flags`: an
+    array (of ``_dtype``), read entry by entry, then whole after :data:`ROW_READS` reads or
+    an iteration (the Python values kept in its place: a solution written to a store is
+    read whole, and holding both took more memory than the tuples alone used to)."""
 
     __slots__ = ("_array", "_reads", "_whole")
+    _dtype: ClassVar[type[np.generic]] = np.float64
 
     def __init__(self, array: npt.ArrayLike) -> None:
         # An array given is kept, not copied (made read-only: the solver hands over fresh
         # arrays); anything else is made one.
-        self._array: npt.NDArray[np.float64] | None = np.asarray(array, dtype=np.float64)
+        self._array: npt.NDArray[Any] | None = np.asarray(array, dtype=self._dtype)
         self._array.flags.writeable = False
         self._reads = 0
         self._whole: tuple[Any, ...] | None = None
@@ -235,7 +237,7 @@ class _Floats:
     def __len__(self) -> int:
         return len(self._array) if self._array is not None else len(self._whole or ())
 
-    def _held(self) -> npt.NDArray[np.float64]:
+    def _held(self) -> npt.NDArray[Any]:
         """The array, before the values are made whole."""
         assert self._array is not None
         return self._array
@@ -267,14 +269,16 @@ class _Floats:
     __hash__ = None  # type: ignore[assignment]
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
+        if self._array is not None and not copy and np.dtype(dtype or self._dtype) == self._dtype:
+            return self._array  # np.asarray's: the read-only array itself
         held = self._whole if self._array is None else self._array
-        return np.array(held, dtype=dtype or np.float64)
+        return np.array(held, dtype=dtype or self._dtype)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({np.asarray(self).tolist()!r})"
 
 
-class FloatValues(_Floats, Sequence[float]):
+class FloatValues(_Held, Sequence[float]):
     """Float values held as one array, made Python floats when read.
 
     A game reads a few hands of each solution, a study of shoes none: making every
@@ -301,7 +305,7 @@ class FloatValues(_Floats, Sequence[float]):
 FloatOutcome = tuple[float, float, float]
 
 
-class FloatOutcomes(_Floats, Sequence[FloatOutcome]):
+class FloatOutcomes(_Held, Sequence[FloatOutcome]):
     """Float (win, push, lose) rows held as one ``(hands, 3)`` array, made when read."""
 
     __slots__ = ()
@@ -319,4 +323,27 @@ class FloatOutcomes(_Floats, Sequence[FloatOutcome]):
     def __getitem__(self, index: slice) -> tuple[FloatOutcome, ...]: ...
     def __getitem__(self, index: int | slice) -> FloatOutcome | tuple[FloatOutcome, ...]:
         found: FloatOutcome | tuple[FloatOutcome, ...] = self._get(index)
+        return found
+
+
+class Flags(_Held, Sequence[bool]):
+    """A yes or no per hand (whether it hits) held as one bool array, made Python bools
+    when read: a tuple of every hand's made up front took a thirtieth of a later float
+    solve, and a game reads ten of them."""
+
+    __slots__ = ()
+    _dtype = np.bool_
+
+    def _made(self) -> tuple[bool, ...]:
+        return tuple(self._held().tolist())
+
+    def _item(self, index: int) -> bool:
+        return bool(self._held()[index])
+
+    @overload
+    def __getitem__(self, index: int) -> bool: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[bool, ...]: ...
+    def __getitem__(self, index: int | slice) -> bool | tuple[bool, ...]:
+        found: bool | tuple[bool, ...] = self._get(index)
         return found
