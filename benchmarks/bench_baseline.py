@@ -12,7 +12,8 @@ is a fresh process started alternately from the baseline's folder and from this 
 times, by its own CPU time (``time.process_time``), after its imports:
 
 * the first float solve of the default game (six decks) in the process: the dealer's and
-  the player's set-up included;
+  the player's set-up included (``solve_game``: the game alone, without the session
+  figures ``solver.solve`` adds from it);
 * a later float solve (the median of five);
 * a later exact solve (the median of three, after one);
 * float solves of depleted six-deck shoes as a shoe-state study deals them (eight states
@@ -44,7 +45,6 @@ ROOT = Path(__file__).resolve().parent.parent
 #: What one probe process times (run with the side's folder first on sys.path).
 PROBE = """
 import itertools, json, statistics, sys, time
-from solver.api import game as api
 import solver.exact.player  # the solve's own imports, done before the clock starts
 from solver.exact import shoe_states
 from solver.exact.game import solve_game
@@ -55,13 +55,16 @@ def cpu(work):
     work()
     return time.process_time() - start
 
-found = {"first float solve": cpu(api.solve) if sys.argv[1] != "imports" else 0.0}
+def game(exact=False):
+    return solve_game(Rules(), (), exact=exact)
+
+found = {"first float solve": cpu(game) if sys.argv[1] != "imports" else 0.0}
 if sys.argv[1] in ("float", "all"):
-    found["later float solve"] = statistics.median(cpu(api.solve) for _ in range(5))
+    found["later float solve"] = statistics.median(cpu(game) for _ in range(5))
 if sys.argv[1] == "all":
-    api.solve(exact=True)
+    game(exact=True)
     found["later exact solve"] = statistics.median(
-        cpu(lambda: api.solve(exact=True)) for _ in range(3))
+        cpu(lambda: game(exact=True)) for _ in range(3))
     rules = Rules()
     dealt = [shoe_states.cards_dealt(rules, d) for d in (0.25, 0.5, 0.75, 0.83)]
     counter = itertools.count()
