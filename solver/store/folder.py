@@ -41,11 +41,13 @@ def too_long(path: str, file: str) -> str | None:
 
 
 def shortened(text: str, most: int = 80) -> str:
-    """``text``, cut in the middle past ``most`` characters (a path in a warning).
+    """``text``, cut in the middle past ``most`` characters (a path in a warning), each
+    character that does not print (a NUL, a newline) written as its escape.
 
-    >>> shortened("/" + "x" * 100, 20)
-    '/xxxxxxx...xxxxxxxxx (101 characters)'
+    >>> shortened("/" + "x" * 100, 20), shortened("a" + chr(0) + "b") == "a" + chr(92) + "x00b"
+    ('/xxxxxxx...xxxxxxxxx (101 characters)', True)
     """
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
     if len(text) <= most:
         return text
     half = most // 2
