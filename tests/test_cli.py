@@ -195,12 +195,30 @@ def test_a_hand_is_taken_as_people_type_it(
     assert json.loads(out)["hand"] == ["9", "7"]
 
 
+@pytest.mark.parametrize("command", ["advise", "graph"])
 def test_a_stray_word_after_the_hand_says_how_to_write_one(
-    capsys: pytest.CaptureFixture[str],
+    command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run_cli(["advise", "--bonus", "10", "--hand", "9", "seven"], capsys)
+    argv = [command, "--bonus", "10", "--hand", "9", "seven", "-o", "-"][
+        : 6 + 2 * (command == "graph")
+    ]
+    status, out, err = run_cli(argv, capsys)
     assert status == 2 and out == "" and err.count("\n") == 1
     assert "'seven'" in err and "--hand '9 7'" in err and "--hand 97" in err
+
+
+@pytest.mark.parametrize("hand", [["9", "3"], ["93"], ["9,3"]])
+def test_the_graph_takes_a_hand_as_advise_does(
+    hand: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same graph as the quoted hand's, and a smaller one than every hand's."""
+    drawn = {}
+    for name, given in (("typed", hand), ("quoted", ["9 3"]), ("every", [])):
+        argv = ["graph", "--decks", "1", "--bonus", "K", "-o", "-"]
+        status, out, err = run_cli(argv + (["--hand", *given] if given else []), capsys)
+        assert status == 0, err
+        drawn[name] = out
+    assert drawn["typed"] == drawn["quoted"] and len(drawn["quoted"]) < len(drawn["every"])
 
 
 def test_the_readme_s_advise_example_is_what_cbj_prints(

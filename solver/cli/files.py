@@ -11,6 +11,7 @@ import click
 from solver.api import files as api
 from solver.cli.cache import chosen_cache
 from solver.cli.options import (
+    HAND_FORMS,
     FilePath,
     cache_option,
     emit,
@@ -19,6 +20,7 @@ from solver.cli.options import (
     rules_options,
     rules_options_except,
     strategy_option,
+    whole_hand,
 )
 from solver.model.rule_table import RULES_BY_NAME
 from solver.present import files
@@ -48,10 +50,13 @@ def tables(output_dir: str, no_cache: bool) -> None:
     click.echo(f"cbj: {files.wrote(output_dir)}", err=True)
 
 
-@click.command("graph")
+# Extra arguments are the rest of a hand typed with spaces and no quotes (``--hand 9 3``).
+@click.command("graph", context_settings={"allow_extra_args": True})
 @rules_options
 @click.option("--bonus", "bonus_text", required=True, help="The Bonus card, e.g. 7 or 7h.")
-@click.option("--hand", default=None, help="Start from these own cards, e.g. '9 3' (default: all).")
+@click.option(
+    "--hand", default=None, help=f"Start from these own cards: {HAND_FORMS} (default: all)."
+)
 @click.option("--exact", is_flag=True, help="Exact fractions as extra attributes (slower).")
 @click.option(
     "-o",
@@ -61,9 +66,20 @@ def tables(output_dir: str, no_cache: bool) -> None:
     help="File to write: .graphml, .gexf or .dot (or a picture: .svg, .png, .pdf); "
     "- writes GraphML to stdout.",
 )
-def graph(bonus_text: str, hand: str | None, exact: bool, output: Path, **options: Any) -> None:
+@click.pass_context
+def graph(
+    context: click.Context,
+    /,
+    bonus_text: str,
+    hand: str | None,
+    exact: bool,
+    output: Path,
+    **options: Any,
+) -> None:
     """The player's decision graph (hands, EVs, draws) for Gephi, yEd or Graphviz."""
-    cards = () if hand is None else hand
+    if hand is None and context.args:
+        raise click.UsageError(f"unexpected argument {context.args[0]!r}")
+    cards = () if hand is None else whole_hand(context, hand)
     if files.to_stdout(output) is None:  # -o -: GraphML, text, on stdout
         drawn = api.graph(None, bonus=bonus_text, hand=cards, exact=exact, **options)
         assert isinstance(drawn, DecisionGraph)

@@ -10,15 +10,15 @@ from solver.api import game as api
 from solver.cli.cache import chosen_cache
 from solver.cli.options import (
     ALL_FORMATS,
+    HAND_FORMS,
     emit,
     emit_result,
     format_option,
     progress_reporter,
     rules_options,
     solving_options,
+    whole_hand,
 )
-from solver.model.cards import parse_cards
-from solver.model.errors import CardError
 from solver.present.formats import Format
 from solver.present.game import bonus_tables, game_summary, game_tables
 from solver.present.tables import advice_table, dumps, render_tables
@@ -60,10 +60,6 @@ def solve(removed: str, exact: bool, jobs: int, no_cache: bool, fmt: str, **opti
         emit(render_tables(game_tables(game), output))
 
 
-#: How a hand may be written, for the help and for the error of a word that is no card.
-HAND_FORMS = "--hand '9 7', --hand 9,7, --hand 9 7 or --hand 97 (suits optional: 9h 7s)"
-
-
 # Extra arguments are the rest of a hand typed with spaces and no quotes (``--hand 9 7``).
 @click.command("advise", context_settings={"allow_extra_args": True})
 @rules_options
@@ -84,12 +80,6 @@ def advise(
     **options: Any,
 ) -> None:
     """Stand and hit values for one hand, and the optimal decision."""
-    for word in context.args:
-        try:
-            parse_cards(word)
-        except CardError:
-            message = f"unexpected argument {word!r}: write the hand as {HAND_FORMS}"
-            raise click.UsageError(message) from None
-    hand = " ".join([hand, *context.args])
+    hand = whole_hand(context, hand)
     advice = api.advise(bonus=bonus_text, hand=hand, seen=seen, exact=exact, **options)
     emit_result(fmt, advice, advice_table(advice))

@@ -13,6 +13,8 @@ from typing import Any, TypeVar
 
 import click
 
+from solver.model.cards import parse_cards
+from solver.model.errors import CardError
 from solver.model.rules import RULE_TABLE, PresetName, Rules
 from solver.present.formats import Format, rule_cell
 from solver.present.tables import Table, dumps, render_tables
@@ -122,6 +124,22 @@ def format_option(*choices: Format) -> Callable[[F], F]:
 
 
 ALL_FORMATS = (Format.TABLE, Format.JSON, Format.CSV, Format.MD)
+
+#: How a hand may be written, for the help and for the error of a word that is no card.
+HAND_FORMS = "--hand '9 7', --hand 9,7, --hand 9 7 or --hand 97 (suits optional: 9h 7s)"
+
+
+def whole_hand(context: click.Context, hand: str) -> str:
+    """``--hand``'s value with the rest of a hand typed with spaces and no quotes (``--hand
+    9 7``: click hands ``7`` over as an extra argument; the command allows extra arguments);
+    a word that is no card is a usage error showing the forms a hand takes."""
+    for word in context.args:
+        try:
+            parse_cards(word)
+        except CardError:
+            message = f"unexpected argument {word!r}: write the hand as {HAND_FORMS}"
+            raise click.UsageError(message) from None
+    return " ".join([hand, *context.args])
 
 
 def cache_option(command: F) -> F:
