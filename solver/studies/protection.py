@@ -47,9 +47,10 @@ SHOE_SAMPLES = 50
 COUNTER_ROUNDS = 2_000_000
 #: Shoes dealt for the indices, the Kelly ramp and the bound, per shoe-state sample.
 DEALT_PER_SAMPLE = 4
-#: The attack raises the Bonus to this many times the size the rules require (at most
-#: 100 main wagers, the attack's ceiling).
-BONUS_RAISE = Fraction(2)
+#: The Bonus wager's largest size in the attack and the bound, in main wagers (as `cbj
+#: attack`'s default); where the rules require more, twice their size (at most 100 main
+#: wagers, the attack's ceiling).
+BONUS_MULTIPLE = Fraction(2)
 #: The Kelly ramp's bankroll in units.
 KELLY_BANKROLL = 1000.0
 
@@ -164,7 +165,7 @@ def protection_study(
         attack(
             shoes,
             SPREAD,
-            min(BONUS_RAISE * rules.bonus_ratio, Fraction(100)),
+            max(BONUS_MULTIPLE, min(2 * rules.bonus_ratio, Fraction(100))),
             (*depths, PENETRATION),
         ),
     )
