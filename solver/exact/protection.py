@@ -199,9 +199,9 @@ def hit_values(solution: PlayerSolution, rows: Ints, values: Floats, left: int) 
     """The value of hitting each hand of ``rows`` once, its children valued by ``values``."""
     space = solution.space
     terms = space.draws[rows] * values[space.children[rows]]
-    sums = np.zeros(len(rows))
-    for v in range(10):  # the cards in order, as a hand-by-hand walk adds them
-        sums += terms[:, v]
+    terms[:, 0] += 0.0  # the running sum starts at 0.0 (-0.0 + 0.0 is 0.0)
+    # The cards in order, one after another, as a hand-by-hand walk adds them.
+    sums = np.add.accumulate(terms, axis=1)[:, -1]
     hit: Floats = sums / (left - space.sizes[rows])
     return hit
 
