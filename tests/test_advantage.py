@@ -21,8 +21,10 @@ from solver.exact.count_search import (
     search_playing,
 )
 from solver.exact.dealt_shoes import (
+    ChartWalks,
     chart_walk,
     chosen_decisions,
+    deal_cards,
     deal_shoes,
     decision_gains,
     every_decision,
@@ -114,6 +116,22 @@ def test_a_depth_no_sampled_shoe_reached_has_no_row_of_the_bound(
 NEAR_EVEN = Rules(decks=1, paytable=Paytable.parse("25:6:2"))
 #: The share of the shoe dealt before the cut card, in the study and the simulation.
 CUT = 0.75
+
+
+def test_walks_sharing_their_plans_give_the_rows_of_walks_made_afresh(games: MemoryCache) -> None:
+    """One :class:`ChartWalks` over many states (as a task of the study shares it) gives
+    every state's row bit for bit as a fresh walk does, hand spaces met again included."""
+    from solver.api.strategy import chart
+
+    played = chart(rules=NEAR_EVEN, cache=games)
+    every = every_decision(played)
+    walks = ChartWalks(played)
+    for sample in (*range(8), 0):
+        removed = deal_cards(1, 5, sample, CUT)
+        assert state_row(NEAR_EVEN, played, every, removed, walks) == state_row(
+            NEAR_EVEN, played, every, removed
+        )
+    assert len(walks._plans) < 10 * 9  # some hand spaces met again
 
 
 @pytest.fixture(scope="module")

@@ -25,13 +25,15 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
+import numpy.typing as npt
 
 from solver.exact.game import solutions_of, solve_game
 from solver.exact.player import PlayerSolution
-from solver.exact.protection import Flags, Ints, _chart_hits, _levels, hit_values, walk_values
+from solver.exact.player_hands import HandSpace
+from solver.exact.protection import Flags, Ints, _levels, hit_values, walk_values
 from solver.exact.shoe_states import MIN_CARDS_LEFT, check_samples, check_seed
 from solver.model.cards import RANKS, SUITS, VALUES, Card, Shoe
-from solver.model.cells import Action
+from solver.model.cells import Action, cell_of
 from solver.model.checks import shown
 from solver.model.counts import LABELS, rank_label
 from solver.model.errors import ShoeError
@@ -57,8 +59,70 @@ def _cells(hands: Ints, hard: Ints) -> tuple[Flags, Ints]:
     return soft, best
 
 
+@dataclass(frozen=True, slots=True)
+class HandsPlan:
+    """What a walk of a chart needs of a hand space's hands against one Bonus card: it
+    depends on the hands alone, which the states of a study often share."""
+
+    hands: Ints
+    hard: Ints
+    chart_hits: Flags
+    """Whether the chart hits each hand, whatever the cards left."""
+    levels: list[Ints]
+    members: dict[tuple[bool, int], Ints]
+    """Each decision's cell: the positions of its hands, as first asked for."""
+
+    def cell(self, soft: bool, total: int) -> Ints:
+        """The positions of the hands in the chart cell (``soft``, ``total``), ascending."""
+        found = self.members.get((soft, total))
+        if found is None:
+            is_soft, best = _cells(self.hands, self.hard)
+            found = self.members[(soft, total)] = np.flatnonzero(
+                (is_soft == soft) & (best == total)
+            )
+        return found
+
+
+class ChartWalks:
+    """What the walks of one chart share: a :class:`HandsPlan` for each hand space met, by
+    its Bonus card and hands (a memo for a run of states, dropped with it)."""
+
+    def __init__(self, chart: Chart) -> None:
+        self.chart = chart
+        self._plans: dict[tuple[int, bytes], HandsPlan] = {}
+        self._answers: dict[int, npt.NDArray[np.int8]] = {}
+
+    def plan(self, bonus: int, space: HandSpace) -> HandsPlan:
+        """The plan of ``space``'s hands against ``bonus``, made the first time."""
+        key = (bonus, space.keys.tobytes())  # the keys name the hands, one each
+        found = self._plans.get(key)
+        if found is None:
+            hands = space.hands
+            hard: Ints = hands @ np.arange(1, 11)
+            hits = self._hits(bonus, hands, hard)
+            found = self._plans[key] = HandsPlan(hands, hard, hits, _levels(hard), {})
+        return found
+
+    def _hits(self, bonus: int, hands: Ints, hard: Ints) -> Flags:
+        """Whether the chart hits each of ``hands`` (as :func:`_chart_hits`): the chart is
+        asked once per Bonus card for each hard total with or without an ace, the
+        pair that makes a hand's cell."""
+        pair = 2 * hard + (hands[:, 0] > 0)
+        answers = self._answers.setdefault(bonus, np.full(2 * 32, -1, dtype=np.int8))
+        missing = np.flatnonzero(answers[pair] < 0)
+        _, first = np.unique(pair[missing], return_index=True)
+        for i in missing[first].tolist():
+            cell = cell_of(tuple(hands[i].tolist()))
+            answers[pair[i]] = self.chart.action(cell, bonus) is Action.HIT
+        hits: Flags = answers[pair] == 1
+        return hits
+
+
 def chart_walk(
-    chart: Chart, game: GameResult[float], decisions: Sequence[Decision]
+    chart: Chart,
+    game: GameResult[float],
+    decisions: Sequence[Decision],
+    walks: ChartWalks | None = None,
 ) -> tuple[float, list[float]]:
     """The main EV of playing ``chart`` in ``game``'s shoe, and the main EV gained by playing
     each decision the other way from it (the walk of
@@ -70,7 +134,9 @@ def chart_walk(
     of the same cell (each card raises the hard total, and a cell is a total and whether it
     is soft), so flipping a cell changes neither the chance of reaching its hands nor the
     values of their children: the sum is the difference of the two charts' walks.
+    ``walks`` (of the same chart) keeps what depends on the hands alone for later walks.
     """
+    walks = ChartWalks(chart) if walks is None else walks
     gains = [0.0] * len(decisions)
     by_bonus: dict[int, list[int]] = {}
     for k, (_, bonus) in enumerate(decisions):
@@ -80,27 +146,26 @@ def chart_walk(
     expected = sum(p * pays for (v, b), p in starts.items() if is_player_blackjack(v, b))
     for bonus, solution in solutions_of(game).items():
         space = solution.space
-        hard = space.hands @ np.arange(1, 11)
+        plan = walks.plan(bonus, space)
         can_hit = sum(space.shoe) > space.sizes
-        hits: Flags = _chart_hits(chart, bonus, space.hands, hard) & can_hit
+        hits: Flags = plan.chart_hits & can_hit
         players = [p for p in VALUES if (p, bonus) in starts and not is_player_blackjack(p, bonus)]
-        roots = [space.index(hand_of([p])) for p in players]
+        roots = space.indices([hand_of([p]) for p in players])
         weights = np.array([starts[(p, bonus)] for p in players])
-        levels = _levels(hard)
-        values = walk_values(solution, hard, hits, levels)
+        values = walk_values(solution, plan.hard, hits, plan.levels)
         expected += float(weights @ values[roots])
         wanted = by_bonus.get(bonus, ())
         if not wanted:
             continue
-        reach = _reach(solution, hits, levels, roots, weights)
+        reach = _reach(solution, hits, plan.levels, roots, weights)
         stand = np.asarray(solution.stand, dtype=np.float64)
-        soft, best = _cells(space.hands, hard)
+        left = int(sum(space.shoe))
         for k in wanted:
             (cell_soft, total), _ = decisions[k]
-            members = (soft == cell_soft) & (best == total) & can_hit
-            now_stand = np.flatnonzero(members & hits)
-            now_hit = np.flatnonzero(members & ~hits)
-            left = int(sum(space.shoe))
+            members = plan.cell(cell_soft, total)
+            members = members[can_hit[members]]
+            now_stand = members[hits[members]]
+            now_hit = members[~hits[members]]
             change = reach[now_stand] @ (stand[now_stand] - values[now_stand])
             change += reach[now_hit] @ (
                 hit_values(solution, now_hit, values, left) - stand[now_hit]
@@ -135,9 +200,14 @@ def decision_gains(
 
 
 def state_row(
-    rules: Rules, chart: Chart, decisions: Sequence[Decision], removed: Sequence[Card]
+    rules: Rules,
+    chart: Chart,
+    decisions: Sequence[Decision],
+    removed: Sequence[Card],
+    walks: ChartWalks | None = None,
 ) -> tuple[float, ...]:
-    """One state's row (see :class:`~solver.results.dealt_shoes.DealtShoes`)."""
+    """One state's row (see :class:`~solver.results.dealt_shoes.DealtShoes`); ``walks`` as
+    for :func:`chart_walk`."""
     game = solve_game(rules, removed, exact=False)
     if game.bonus is None:  # pragma: no cover - every dealt card has its suit
         raise ShoeError("a dealt state needs the suits of its cards")
@@ -145,7 +215,7 @@ def state_row(
     for card in removed:
         ranks[LABELS.index(rank_label(card.rank))] += 1
     left = 52 * rules.decks - len(removed)
-    chart_ev, gains = chart_walk(chart, game, decisions)
+    chart_ev, gains = chart_walk(chart, game, decisions, walks)
     return (
         float(left),
         *map(float, ranks),
@@ -187,12 +257,14 @@ class DealPlan:
 def solve_states(plan: DealPlan, chunk: tuple[int, int]) -> list[tuple[float, ...]]:
     """The rows of states ``first`` to ``stop - 1`` (one unit of work)."""
     first, stop = chunk
+    walks = ChartWalks(plan.chart)
     return [
         state_row(
             plan.rules,
             plan.chart,
             plan.decisions,
             deal_cards(plan.rules.decks, plan.seed, s, plan.penetration),
+            walks,
         )
         for s in range(first, stop)
     ]
@@ -258,8 +330,9 @@ def chosen_decisions(
     :func:`predicted_values` (their positions, best first), with the full shoe's row and
     the rows less one card of each value for every decision."""
     every = every_decision(chart)
-    full = state_row(rules, chart, every, ())
-    after = tuple(state_row(rules, chart, every, (card,)) for card in one_of_each(rules))
+    walks = ChartWalks(chart)
+    full = state_row(rules, chart, every, (), walks)
+    after = tuple(state_row(rules, chart, every, (card,), walks) for card in one_of_each(rules))
     values = predicted_values(
         rules.decks, full[GAINS:], [row[GAINS:] for row in after], penetration
     )

@@ -198,11 +198,10 @@ def walk_values(solution: PlayerSolution, hard: Ints, hits: Flags, levels: list[
 def hit_values(solution: PlayerSolution, rows: Ints, values: Floats, left: int) -> Floats:
     """The value of hitting each hand of ``rows`` once, its children valued by ``values``."""
     space = solution.space
-    draws = space.draws[rows].T
-    children = space.children[rows].T
-    sums = np.zeros(len(rows))
-    for v in range(10):
-        sums += draws[v] * values[children[v]]
+    terms = space.draws[rows] * values[space.children[rows]]
+    terms[:, 0] += 0.0  # the running sum starts at 0.0 (-0.0 + 0.0 is 0.0)
+    # The cards in order, one after another, as a hand-by-hand walk adds them.
+    sums = np.add.accumulate(terms, axis=1)[:, -1]
     hit: Floats = sums / (left - space.sizes[rows])
     return hit
 

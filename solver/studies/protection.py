@@ -27,7 +27,6 @@ from solver.model.counts import system_tags
 from solver.model.errors import ReportError, ShoeError
 from solver.model.rules import Rules
 from solver.results.charts import Chart
-from solver.results.kinds import Store
 from solver.results.protection import (
     PENETRATION,
     PROTECTION_SEED,
@@ -117,12 +116,15 @@ def protection_study(
     played: Strategy,
     *,
     jobs: int = 1,
-    cache: Store | None = None,
     shoe_samples: int = SHOE_SAMPLES,
     counter_rounds: int = COUNTER_ROUNDS,
 ) -> ProtectionStudy:
-    """The game-protection figures under ``rules``; ``chart`` is the report's chart."""
-    eor = effects_of_removal(rules, jobs=jobs, cache=cache, chart=chart)
+    """The game-protection figures under ``rules``; ``chart`` is the report's chart.
+
+    Nothing is stored on the way: a store keeps the study whole (its float games would
+    cost about three times their solves to store, and a report never reads them back).
+    """
+    eor = effects_of_removal(rules, jobs=jobs, chart=chart)
     plan = counter_plan(eor)
     chosen = {"hi-lo": system_tags("hi-lo")}
     chosen.update({f"best-level-{n}": best_count(eor.effects["round"], n) for n in BEST_LEVELS})
