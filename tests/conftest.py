@@ -103,10 +103,16 @@ class SharedGames(MemoryCache):
         return super().fetch(kind, key, compute)
 
 
+#: The session's store: the ``games`` fixture, and the store of the modules that keep one for
+#: helpers outside any fixture (a module's own store solved the default game, its chart and
+#: the chart's costs again, about a second of CPU each).
+GAMES = SharedGames(Cache())
+
+
 @pytest.fixture(scope="session")
 def games() -> MemoryCache:
     """One store of solved games shared by the whole test session, every worker included."""
-    return SharedGames(Cache())
+    return GAMES
 
 
 def physical_cards(shoe: Shoe) -> list[Card]:
@@ -148,7 +154,8 @@ EPOCH = "1767312000"
 #: module fixtures (protection, shoe states, paytable: an exact solve and the edge model),
 #: the dealer's trees and final hands (dealer), the tiny shoes' games and the brute-force
 #: twin's walks that test_game and test_strategies both play (tiny-shoes), the results of
-#: every command (frames: its module fixture is parametrized, and each worker made each).
+#: every command (frames: its module fixture is parametrized, and each worker made each), the
+#: practice sessions played (practice) and the package's import graph (layers).
 GROUPED_FILES = {
     "test_protection.py": "protection",
     "test_advantage.py": "advantage",
@@ -158,6 +165,8 @@ GROUPED_FILES = {
     "test_game.py": "tiny-shoes",
     "test_strategies.py": "tiny-shoes",
     "test_frames.py": "frames",
+    "test_practice.py": "practice",
+    "test_layers.py": "layers",
 }
 #: The same for the tests of other files that use one of these fixtures (by its name):
 #: ``drawn`` renders the default chart's PDF and SVG (2 s of CPU) once per worker.

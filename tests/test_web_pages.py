@@ -25,10 +25,11 @@ from solver.studies.report import SIMULATION_ROUNDS, STEPS, TABLE_ROUNDS
 from solver.web import command
 from solver.web.app import make_app
 from solver.web.workbench import Workbench, report_stage
+from tests.conftest import GAMES
 
 BASE = "http://127.0.0.1:8021"
 OURS = {"origin": BASE, "sec-fetch-site": "same-origin"}
-MEMORY = solver.MemoryCache()
+MEMORY = GAMES  # the session's store (tests/conftest.py): its games, charts and costs
 #: Study sizes that keep a report's build short.
 SMALL = {"shoe_samples": "2", "counter_rounds": "2000", "table_rounds": "2000",
          "simulation_rounds": "2000"}  # fmt: skip
