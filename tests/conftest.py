@@ -59,7 +59,7 @@ from solver.cli import main  # noqa: E402
 from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
 from solver.model.paytable import Paytable  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
-from solver.present.report import Report, build_report, render_html  # noqa: E402
+from solver.present.report import Report, build_report, render_html, render_pdf  # noqa: E402
 from solver.results.charts import CHART  # noqa: E402
 from solver.results.game import GAME  # noqa: E402
 from solver.results.kinds import Key, Kind  # noqa: E402
@@ -260,3 +260,13 @@ def par_report(par_figures: ReportFigures) -> Report:
 def report_html(par_report: Report) -> str:
     """The session's report as HTML, rendered once for every test that reads the page."""
     return render_html(par_report)
+
+
+@pytest.fixture(scope="session")
+def report_pdf(par_report: Report) -> bytes:
+    """The session's report as PDF, dated :data:`EPOCH`, rendered once for every test that
+    reads it (tests/test_report.py, test_deliverables.py and test_plain_words.py each
+    rendered it, about a second of CPU each time)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+        return render_pdf(par_report)
