@@ -34,8 +34,8 @@ MEMORY = GAMES  # the session's store (tests/conftest.py): its games, charts and
 AGAINST = 3
 #: Decisions played in each browser session (five against the chart): enough for the page's
 #: wiring (keys and taps, each grade shown, the score and its review sorted by cost); the
-#: grades of many more hands are checked in process (tests/test_practice.py, 2 s of
-#: Chromium's CPU less than 30 decisions a session).
+#: grades of forty decisions are checked in process by tests/test_practice.py, and the
+#: server's by tests/test_web_pages.py (2 s of Chromium's CPU less than 30 a session).
 DECISIONS = 15
 
 
