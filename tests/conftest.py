@@ -59,7 +59,7 @@ from solver.cli import main  # noqa: E402
 from solver.model.cards import RANKS, SUITS, Card, Shoe  # noqa: E402
 from solver.model.paytable import Paytable  # noqa: E402
 from solver.model.rules import Rules  # noqa: E402
-from solver.present.report import Report, build_report, render_html  # noqa: E402
+from solver.present.report import Report, build_report, render_html, render_pdf  # noqa: E402
 from solver.results.charts import CHART  # noqa: E402
 from solver.results.game import GAME  # noqa: E402
 from solver.results.kinds import Key, Kind  # noqa: E402
@@ -103,10 +103,16 @@ class SharedGames(MemoryCache):
         return super().fetch(kind, key, compute)
 
 
+#: The session's store: the ``games`` fixture, and the store of the modules that keep one for
+#: helpers outside any fixture (a module's own store solved the default game, its chart and
+#: the chart's costs again, about a second of CPU each).
+GAMES = SharedGames(Cache())
+
+
 @pytest.fixture(scope="session")
 def games() -> MemoryCache:
     """One store of solved games shared by the whole test session, every worker included."""
-    return SharedGames(Cache())
+    return GAMES
 
 
 def physical_cards(shoe: Shoe) -> list[Card]:
@@ -148,7 +154,8 @@ EPOCH = "1767312000"
 #: module fixtures (protection, shoe states, paytable: an exact solve and the edge model),
 #: the dealer's trees and final hands (dealer), the tiny shoes' games and the brute-force
 #: twin's walks that test_game and test_strategies both play (tiny-shoes), the results of
-#: every command (frames: its module fixture is parametrized, and each worker made each).
+#: every command (frames: its module fixture is parametrized, and each worker made each), the
+#: practice sessions played (practice) and the package's import graph (layers).
 GROUPED_FILES = {
     "test_protection.py": "protection",
     "test_advantage.py": "advantage",
@@ -158,6 +165,8 @@ GROUPED_FILES = {
     "test_game.py": "tiny-shoes",
     "test_strategies.py": "tiny-shoes",
     "test_frames.py": "frames",
+    "test_practice.py": "practice",
+    "test_layers.py": "layers",
 }
 #: The same for the tests of other files that use one of these fixtures (by its name):
 #: ``drawn`` renders the default chart's PDF and SVG (2 s of CPU) once per worker.
@@ -251,3 +260,13 @@ def par_report(par_figures: ReportFigures) -> Report:
 def report_html(par_report: Report) -> str:
     """The session's report as HTML, rendered once for every test that reads the page."""
     return render_html(par_report)
+
+
+@pytest.fixture(scope="session")
+def report_pdf(par_report: Report) -> bytes:
+    """The session's report as PDF, dated :data:`EPOCH`, rendered once for every test that
+    reads it (tests/test_report.py, test_deliverables.py and test_plain_words.py each
+    rendered it, about a second of CPU each time)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+        return render_pdf(par_report)

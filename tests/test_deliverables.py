@@ -50,14 +50,21 @@ FRAME_BOTTOM, FRAME_TOP = 18 * 72 / 25.4, A4_HEIGHT - 20 * 72 / 25.4
 
 
 @pytest.fixture(scope="module")
-def pdf_bytes(par_report: Report) -> bytes:
-    """The session's report as PDF, rendered once for this module (about 4 s of CPU)."""
-    return render_pdf(par_report)
+def pdf_bytes(report_pdf: bytes) -> bytes:
+    """The session's report as PDF (tests/conftest.py)."""
+    return report_pdf
 
 
 @pytest.fixture(scope="module")
 def pdf(pdf_bytes: bytes) -> PdfReader:
     return PdfReader(io.BytesIO(pdf_bytes))
+
+
+@pytest.fixture(scope="module")
+def page_lines(pdf: PdfReader) -> list[list[str]]:
+    """Each page's lines of text, extracted once for the tests that read them (extracting
+    one page takes about 30 ms; the bookmark test read a page twice for each heading)."""
+    return [_lines(page) for page in pdf.pages]
 
 
 def _headings(report: Report) -> list[str]:
@@ -74,14 +81,14 @@ def _lines(page: Any) -> list[str]:
 
 
 def test_every_bookmark_and_contents_link_lands_on_its_heading(
-    pdf: PdfReader, par_report: Report
+    pdf: PdfReader, page_lines: list[list[str]], par_report: Report
 ) -> None:
     headings = _headings(par_report)
     outline = [item for item in pdf.outline if not isinstance(item, list)]
     assert [item.title for item in outline] == headings
     for item in outline:
         page = pdf.get_destination_page_number(item)
-        assert page is not None and item.title in _lines(pdf.pages[page]), (item.title, page)
+        assert page is not None and item.title in page_lines[page], (item.title, page)
     pages = _page_numbers(pdf)
     links = [a.get_object() for a in pdf.pages[0].get("/Annots", [])]
     links = [a for a in links if a.get("/Subtype") == "/Link"]
@@ -91,7 +98,7 @@ def test_every_bookmark_and_contents_link_lands_on_its_heading(
     landed = [pages[page] for page, _ in places]
     assert landed != [0] * len(landed)
     for heading, page in zip(headings, landed, strict=True):
-        assert heading in _lines(pdf.pages[page]), (heading, page)
+        assert heading in page_lines[page], (heading, page)
 
 
 def test_every_font_is_embedded(pdf: PdfReader) -> None:
@@ -148,8 +155,10 @@ def test_numbers_are_never_broken_between_thousands() -> None:
     assert "Grouped" in escape(big) and big in render_html(report)
 
 
-def test_no_number_is_wrapped_in_a_report_cell(pdf: PdfReader, par_report: Report) -> None:
-    lines = [line for page in pdf.pages for line in _lines(page)]
+def test_no_number_is_wrapped_in_a_report_cell(
+    page_lines: list[list[str]], par_report: Report
+) -> None:
+    lines = [line for page in page_lines for line in page]
     text = "\n".join(lines)
     checked = 0
     for section in par_report.sections:
@@ -291,11 +300,10 @@ def test_a_number_too_long_for_a_landscape_line_wraps_between_groups() -> None:
         assert all(len(part) % 3 == 0 for part in parts[1:]), parts  # whole groups
 
 
-def test_no_heading_ends_a_pdf_page(pdf: PdfReader, par_report: Report) -> None:
+def test_no_heading_ends_a_pdf_page(page_lines: list[list[str]], par_report: Report) -> None:
     headings = set(_headings(par_report))
-    for n, page in enumerate(pdf.pages, start=1):
+    for n, lines in enumerate(page_lines, start=1):
         # The page's last text is its "page X of Y"; what the page ends on comes before.
-        lines = _lines(page)
         assert lines[-1].startswith("page ") and lines[-2] not in headings, (n, lines[-2])
 
 

@@ -21,10 +21,9 @@ from solver.cli import main
 from solver.model.rule_table import RULE_TABLE
 from solver.model.rules import Rules
 from solver.present import workbench, workbench_pages
-from solver.present.report import Report, render_pdf
+from solver.present.report import Report
 from solver.present.report.blocks import Grid
 from solver.store.memory import MemoryCache
-from tests.conftest import EPOCH
 
 ROOT = Path(__file__).resolve().parent.parent
 #: An identifier: lower-case words joined by underscores.
@@ -170,7 +169,7 @@ def _manifest_rows(report: Report) -> set[str]:
 
 
 def test_the_report_speaks_plain_words_but_in_its_manifest(
-    par_report: Report, report_html: str
+    par_report: Report, report_html: str, report_pdf: bytes
 ) -> None:
     kept = _manifest_rows(par_report)
     assert kept and "report manifest" in EXCEPTIONS
@@ -178,10 +177,7 @@ def test_the_report_speaks_plain_words_but_in_its_manifest(
     for row in kept:
         text = text.replace(row, "")
     assert identifiers(text) == []
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-        pdf = render_pdf(par_report)
-    words = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    words = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(report_pdf)).pages)
     found = identifiers(words)
     manifest = " ".join(kept)
     assert [w for w in found if w not in manifest] == []

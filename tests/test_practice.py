@@ -41,9 +41,10 @@ from solver.results.charts import ChartCosts
 from solver.results.practice import Drill, Grade, PracticeSetup, PracticeState, Settlement
 from solver.results.practice_state import PracticeTurn, read_state, state_json
 from solver.studies.practice import deal, hit, seen_cards, start_state
+from tests.conftest import GAMES
 from tests.own_chart import own_chart
 
-MEMORY = solver.MemoryCache()
+MEMORY = GAMES  # the session's store (tests/conftest.py): its games, charts and costs
 SEED = 2024
 
 

@@ -25,12 +25,18 @@ from solver.results.charts import ChartCosts
 from solver.results.practice_state import read_state
 from solver.studies.practice import seen_cards
 from tests.browsers import DESKTOP, PHONE
+from tests.conftest import GAMES
 from tests.own_chart import own_chart
 
 pytestmark = pytest.mark.slow
-MEMORY = solver.MemoryCache()
+MEMORY = GAMES  # the session's store (tests/conftest.py): its games, charts and costs
 #: A decision made against the chart every this many decisions.
 AGAINST = 3
+#: Decisions played in each browser session (five against the chart): enough for the page's
+#: wiring (keys and taps, each grade shown, the score and its review sorted by cost); the
+#: grades of forty decisions are checked in process by tests/test_practice.py, and the
+#: server's by tests/test_web_pages.py (2 s of Chromium's CPU less than 30 a session).
+DECISIONS = 15
 
 
 @pytest.fixture(scope="module")
@@ -178,14 +184,14 @@ def _score_adds_up(page: Any, shown: list[dict[str, Any]]) -> None:
 
 def test_a_practice_session_by_key_on_a_desktop(desktop: Any, server: str, costs: Any) -> None:
     _start(desktop, server, "dealt", 21)
-    shown = _play_session(desktop, costs, 30, by="key")
+    shown = _play_session(desktop, costs, DECISIONS, by="key")
     _score_adds_up(desktop, shown)
     assert any(s["mistake"] == "true" for s in shown) and desktop.errors == []
 
 
 def test_a_practice_session_by_tap_on_a_phone(phone: Any, server: str, costs: Any) -> None:
     _start(phone, server, "costly", 22)
-    shown = _play_session(phone, costs, 30, by="tap")
+    shown = _play_session(phone, costs, DECISIONS, by="tap")
     _score_adds_up(phone, shown)
     for button in ("hit", "stand", "deal"):  # under the thumb: in view at the foot
         box = phone.locator(f"#buttons button[value={button}]").bounding_box()

@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from solver.cli import main
 from solver.model.cells import Action
 from solver.present.charts import COLOURS
-from solver.present.report import Report, render_html, render_pdf, write_report
+from solver.present.report import Report, render_html, write_report
 from solver.present.report.blocks import Grid, Section, Text
 from solver.present.report.content import report_date
 from solver.results.kinds import Key
@@ -91,10 +91,9 @@ def page(report_html: str) -> Page:
 
 
 @pytest.fixture(scope="module")
-def pdf(par_report: Report) -> bytes:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
-        return render_pdf(par_report)
+def pdf(report_pdf: bytes) -> bytes:
+    """The session's report as PDF (tests/conftest.py)."""
+    return report_pdf
 
 
 def test_html_has_every_section_in_order(report_html: str, page: Page) -> None:

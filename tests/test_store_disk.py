@@ -15,6 +15,7 @@ import zlib
 from contextlib import closing
 from dataclasses import fields
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -669,13 +670,25 @@ def spaces_bomb(size: int = 1 << 30) -> bytes:
     stream), made without holding them: one 16 MiB block repeated after a full flush, and
     the Adler-32 of the whole written out (for ``n`` bytes of value 32: ``A = 1 + 32 n`` and
     ``B = n + 32 n (n + 1) / 2``, both modulo 65521)."""
-    chunk = b" " * (16 << 20)
+    first, again, last = _space_blocks()
+    adler = ((size + 32 * size * (size + 1) // 2) % 65521) << 16 | (1 + 32 * size) % 65521
+    return first + again * (size // CHUNK - 1) + last + adler.to_bytes(4, "big")
+
+
+#: The bytes of spaces each block of :func:`spaces_bomb` inflates to.
+CHUNK = 16 << 20
+
+
+@cache
+def _space_blocks() -> tuple[bytes, bytes, bytes]:
+    """The bomb's first, repeated and last blocks, the same for every size: compressed once
+    per process (each compression of 32 MiB took 0.1 s, and the tests make five bombs)."""
+    chunk = b" " * CHUNK
     packer = zlib.compressobj(9)
     first = packer.compress(chunk) + packer.flush(zlib.Z_FULL_FLUSH)
     again = packer.compress(chunk) + packer.flush(zlib.Z_FULL_FLUSH)
     last = packer.flush()[:-4]  # the final block, less the Adler-32 of two chunks
-    adler = ((size + 32 * size * (size + 1) // 2) % 65521) << 16 | (1 + 32 * size) % 65521
-    return first + again * (size // len(chunk) - 1) + last + adler.to_bytes(4, "big")
+    return first, again, last
 
 
 def test_the_bomb_is_that_many_spaces() -> None:

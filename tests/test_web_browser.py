@@ -23,8 +23,9 @@ from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.present.style import edge_percent
 from tests.browsers import DESKTOP, PHONE
+from tests.conftest import GAMES
 
-MEMORY = solver.MemoryCache()
+MEMORY = GAMES  # the session's store (tests/conftest.py): its games, charts and costs
 EDGE = '[data-figure="round-house-edge"]'
 
 

@@ -24,11 +24,13 @@ from solver.studies.protection import COUNTER_ROUNDS, SHOE_SAMPLES
 from solver.studies.report import SIMULATION_ROUNDS, STEPS, TABLE_ROUNDS
 from solver.web import command
 from solver.web.app import make_app
+from solver.web.work import WorkbenchStore
 from solver.web.workbench import Workbench, report_stage
+from tests.conftest import GAMES
 
 BASE = "http://127.0.0.1:8021"
 OURS = {"origin": BASE, "sec-fetch-site": "same-origin"}
-MEMORY = solver.MemoryCache()
+MEMORY = GAMES  # the session's store (tests/conftest.py): its games, charts and costs
 #: Study sizes that keep a report's build short.
 SMALL = {"shoe_samples": "2", "counter_rounds": "2000", "table_rounds": "2000",
          "simulation_rounds": "2000"}  # fmt: skip
@@ -36,7 +38,9 @@ SMALL = {"shoe_samples": "2", "counter_rounds": "2000", "table_rounds": "2000",
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    bench = Workbench()
+    """The app over the session's store, as ``cbj serve`` is over the disk cache: it finds
+    the default game, chart and costs solved (about a second of CPU to solve them again)."""
+    bench = Workbench(WorkbenchStore(GAMES))
     with TestClient(make_app(bench), base_url=BASE) as test_client:
         yield test_client
     bench.close()
