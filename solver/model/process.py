@@ -52,14 +52,34 @@ class StdoutError(OutputError):
     """Standard output cannot be written (closed, full, failing)."""
 
 
+#: Set once a stop signal or Ctrl-C has come: the command is being torn down.
+STOPPING = threading.Event()
+
+
 def _stop(signum: int, frame: FrameType | None) -> None:
+    STOPPING.set()
     for each in STOP_SIGNALS:  # a second signal must not cut the clean-up short
         signal.signal(each, signal.SIG_IGN)
     raise Terminated(signum)
 
 
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C: Python's own ``KeyboardInterrupt``, the command marked as stopping."""
+    STOPPING.set()
+    signal.default_int_handler(signum, frame)
+
+
+def _quiet_when_stopping(args: threading.ExceptHookArgs) -> None:
+    """A thread's exception, printed as Python prints it unless the command is stopping:
+    a worker pool's own threads may fail as the interruption tears the pool down (loky's
+    manager looking up a task already gone), and the command says "interrupted" itself."""
+    if not STOPPING.is_set():
+        threading.__excepthook__(args)
+
+
 def stop_on_signals() -> None:
-    """SIGTERM and SIGHUP raise :class:`Terminated` in the main thread from now on.
+    """SIGTERM and SIGHUP raise :class:`Terminated` in the main thread from now on, and
+    Ctrl-C its ``KeyboardInterrupt``; a thread failing after either says nothing.
 
     A signal its caller chose to ignore (``nohup`` ignores SIGHUP) stays ignored;
     outside the main thread (where no handler can be set) nothing changes.
@@ -69,6 +89,9 @@ def stop_on_signals() -> None:
     for each in STOP_SIGNALS:
         if signal.getsignal(each) is not signal.SIG_IGN:
             signal.signal(each, _stop)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupt)
+    threading.excepthook = _quiet_when_stopping
 
 
 def ignore_stop_signals() -> None:
