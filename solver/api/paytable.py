@@ -20,7 +20,7 @@ from solver.exact.paytable import (
     variant_rules,
     with_pay,
 )
-from solver.model.checks import checked, shown
+from solver.model.checks import checked, fraction_bits, shown
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import DEFAULT_ROUND_BAND
 from solver.model.paytable import BONUS_TIERS, MAX_PAY, MAX_TIERS, Tier, tier_named
@@ -38,11 +38,6 @@ def _edge_target(
     if len(given) != 1:
         raise DesignError(f"give exactly one {what}: a bonus edge or a round edge")
     return given[0]
-
-
-def _digits(value: Fraction) -> int:
-    """The bits of a fraction's longer part (a long one is past str()'s limit)."""
-    return max(value.numerator.bit_length(), value.denominator.bit_length())
 
 
 @checked
@@ -82,7 +77,7 @@ def paytable_solve(
         named = table.tier(name)
         if named == tier:
             raise DesignError(f"{tier.name} is the pay being solved for: leave it out")
-        if isinstance(pay, (int, Fraction)) and _digits(Fraction(pay)) > 64:  # past any pay
+        if isinstance(pay, (int, Fraction)) and fraction_bits(Fraction(pay)) > 64:  # past any pay
             raise RulesError(f"{named.name} pay {shown(pay)} is out of range: use 0 to {MAX_PAY}")
         table = with_pay(table, named.name, parse_pay(str(pay), named.name))
     if isinstance(target, Fraction):

@@ -158,11 +158,20 @@ def parse_ratio(text: str | int | float | Fraction, what: str = "ratio") -> Frac
             ) from None
     if value < 0:
         raise RulesError(f"{what} {shown(text)} is negative; it must be 0 or more")
-    if max(value.numerator.bit_length(), value.denominator.bit_length()) > MAX_NUMBER_BITS:
+    if fraction_bits(value) > MAX_NUMBER_BITS:
         raise RulesError(
             f"{what} {short_number(value)} is too long: write it in at most 1,000 digits"
         )
     return value
+
+
+def fraction_bits(value: Fraction) -> int:
+    """The bits of a fraction's longer part (past about 14,000, ``str()`` refuses it).
+
+    >>> fraction_bits(Fraction(1, 3)), fraction_bits(Fraction(255, 2))
+    (2, 8)
+    """
+    return max(value.numerator.bit_length(), value.denominator.bit_length())
 
 
 def format_ratio(value: Fraction) -> str:
@@ -196,7 +205,7 @@ def short_number(value: Fraction) -> str:
     >>> short_number(Fraction(1, 3)), short_number(Fraction(10**5000, 3))
     ('1/3', '(a 5,001-digit number)')
     """
-    if max(value.numerator.bit_length(), value.denominator.bit_length()) > 160:
+    if fraction_bits(value) > 160:
         return shown(value.numerator if abs(value) >= 1 else value.denominator)
     text = str(value)
     return text if len(text) <= 24 else f"{text[:20]}..."
