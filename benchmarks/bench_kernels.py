@@ -35,8 +35,7 @@ from typing import NamedTuple
 
 from command_timing import run_command
 
-from solver.api import game as api
-from solver.api import protection
+from solver.api import functions as api
 from solver.exact import dealer, dealer_hands, kernel, shoe_states
 from solver.exact.game import solve_game
 from solver.exact.player_hands import hand_space
@@ -86,7 +85,7 @@ def shoe_state_solves(per_call: int = 8) -> Callable[[], object]:
     default depths: each call solves ``per_call`` states no call has dealt before, so that
     nothing kept for one shoe (its shoe groups, its hand spaces) is warm."""
     rules = Rules()
-    depths = inspect.signature(protection.shoe_states).parameters["depths"].default
+    depths = inspect.signature(api.shoe_states).parameters["depths"].default
     dealt = [shoe_states.cards_dealt(rules, d) for d in shoe_states.parse_depths(depths)]
     counter = itertools.count()
 

@@ -30,12 +30,17 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import solver
-from solver.api.advantage import SEED, chosen_count, dealt_shoes
 from solver.exact.count_search import best_playing_count
 from solver.exact.indices import index_plays
+from solver.model.catalogue import STUDY_SEED
 from solver.model.counts import LABELS, system_tags
 from solver.model.rules import Rules
+from solver.results.run import Run
 from solver.store.disk import Cache
+from solver.studies.counting import chosen_tags, dealt_shoes
+
+#: The dealt-shoe study's seed (``cbj indices``' default).
+SEED: int = STUDY_SEED.default
 
 T = TypeVar("T")
 TIMES: list[tuple[str, float, float, float]] = []
@@ -84,14 +89,14 @@ def main() -> None:
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     shoes = timed(
         f"{args.samples:,} dealt shoes, --jobs {jobs}",
-        lambda: dealt_shoes(rules, args.samples, SEED, pen, jobs, "local", None, cache, None),
+        lambda: dealt_shoes(rules, args.samples, SEED, pen, Run(jobs=jobs, cache=cache)),
     )
     study = {"samples": args.samples, "seed": SEED, "penetration": pen, "jobs": jobs}
-    best_name, best_tags = chosen_count(rules, "best-level-2", cache)
+    best_name, best_tags = chosen_tags(rules, "best-level-2", cache)
 
     counts: list[tuple[str, dict[str, int], str]] = [
         ("hi-lo", system_tags("hi-lo"), "published"),
-        ("best-level-1", chosen_count(rules, "best-level-1", cache)[1], "betting, EORs"),
+        ("best-level-1", chosen_tags(rules, "best-level-1", cache)[1], "betting, EORs"),
         (best_name, best_tags, "betting, EORs"),
     ]
     for level in (1, 2):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
-from solver.api.simulation import simulate
+from solver.api.functions import simulate
 from solver.model.rules import DealerNatural, Paytable, Rules
 
 VARIANTS = [

@@ -20,17 +20,14 @@ from typing import Any
 
 #: Every public name, listed once under the module it lives in.
 _HOMES = {
-    "solver.api.advantage": "attack bet indices",
-    "solver.api.cache": "cache_clear cache_info",
-    "solver.api.files": "graph report tables",
-    "solver.api.game": "advise bonus solve",
-    "solver.api.paytable": "paytable_search paytable_solve variants",
-    "solver.api.practice": "practice_play practice_start",
-    "solver.api.protection": "count eor shoe_states",
-    "solver.api.rules": "RulesResult rules",
-    "solver.api.session": "hold session",
-    "solver.api.simulation": "seats simulate",
-    "solver.api.strategy": "chart chart_check chart_costs dealer strategies",
+    # each command's function, written by `python scripts/commands_code.py`; do not edit
+    "solver.api.functions": (
+        "advise attack bet bonus cache_clear cache_info chart chart_check chart_costs "
+        "count dealer eor graph hold indices paytable_search paytable_solve practice_play "
+        "practice_start report rules seats session shoe_states simulate solve strategies "
+        "tables variants"
+    ),
+    # end of what scripts/commands_code.py writes
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
     "solver.model.errors": (
         "BackendError CardError CbjError CountError DesignError HandError OutputError "
@@ -56,6 +53,7 @@ _HOMES = {
     "solver.results.practice": "Drill Grade PracticeState Score Settlement",
     "solver.results.practice_state": "PracticeTurn",
     "solver.results.protection": "Counts EffectsOfRemoval ShoeStates",
+    "solver.results.rules": "RulesResult",
     "solver.results.seats": "TableOfPlayers",
     "solver.results.session": "SessionResult",
     "solver.results.simulation": "SimulationResult",

@@ -3,96 +3,96 @@
 Each name as its home module types it (a test holds this file to ``_HOMES``).
 """
 
-from solver.api.advantage import (
-    attack as attack,
-)
-from solver.api.advantage import (
-    bet as bet,
-)
-from solver.api.advantage import (
-    indices as indices,
-)
-from solver.api.cache import (
-    cache_clear as cache_clear,
-)
-from solver.api.cache import (
-    cache_info as cache_info,
-)
-from solver.api.files import (
-    graph as graph,
-)
-from solver.api.files import (
-    report as report,
-)
-from solver.api.files import (
-    tables as tables,
-)
-from solver.api.game import (
+# each command's function, written by `python scripts/commands_code.py`; do not edit
+from solver.api.functions import (
     advise as advise,
 )
-from solver.api.game import (
+from solver.api.functions import (
+    attack as attack,
+)
+from solver.api.functions import (
+    bet as bet,
+)
+from solver.api.functions import (
     bonus as bonus,
 )
-from solver.api.game import (
-    solve as solve,
+from solver.api.functions import (
+    cache_clear as cache_clear,
 )
-from solver.api.paytable import (
-    paytable_search as paytable_search,
+from solver.api.functions import (
+    cache_info as cache_info,
 )
-from solver.api.paytable import (
-    paytable_solve as paytable_solve,
-)
-from solver.api.paytable import (
-    variants as variants,
-)
-from solver.api.practice import (
-    practice_play as practice_play,
-)
-from solver.api.practice import (
-    practice_start as practice_start,
-)
-from solver.api.protection import (
-    count as count,
-)
-from solver.api.protection import (
-    eor as eor,
-)
-from solver.api.protection import (
-    shoe_states as shoe_states,
-)
-from solver.api.rules import (
-    RulesResult as RulesResult,
-)
-from solver.api.rules import (
-    rules as rules,
-)
-from solver.api.session import (
-    hold as hold,
-)
-from solver.api.session import (
-    session as session,
-)
-from solver.api.simulation import (
-    seats as seats,
-)
-from solver.api.simulation import (
-    simulate as simulate,
-)
-from solver.api.strategy import (
+from solver.api.functions import (
     chart as chart,
 )
-from solver.api.strategy import (
+from solver.api.functions import (
     chart_check as chart_check,
 )
-from solver.api.strategy import (
+from solver.api.functions import (
     chart_costs as chart_costs,
 )
-from solver.api.strategy import (
+from solver.api.functions import (
+    count as count,
+)
+from solver.api.functions import (
     dealer as dealer,
 )
-from solver.api.strategy import (
+from solver.api.functions import (
+    eor as eor,
+)
+from solver.api.functions import (
+    graph as graph,
+)
+from solver.api.functions import (
+    hold as hold,
+)
+from solver.api.functions import (
+    indices as indices,
+)
+from solver.api.functions import (
+    paytable_search as paytable_search,
+)
+from solver.api.functions import (
+    paytable_solve as paytable_solve,
+)
+from solver.api.functions import (
+    practice_play as practice_play,
+)
+from solver.api.functions import (
+    practice_start as practice_start,
+)
+from solver.api.functions import (
+    report as report,
+)
+from solver.api.functions import (
+    rules as rules,
+)
+from solver.api.functions import (
+    seats as seats,
+)
+from solver.api.functions import (
+    session as session,
+)
+from solver.api.functions import (
+    shoe_states as shoe_states,
+)
+from solver.api.functions import (
+    simulate as simulate,
+)
+from solver.api.functions import (
+    solve as solve,
+)
+from solver.api.functions import (
     strategies as strategies,
 )
+from solver.api.functions import (
+    tables as tables,
+)
+from solver.api.functions import (
+    variants as variants,
+)
+
+# end of what scripts/commands_code.py writes
 from solver.model.cards import (
     Card as Card,
 )
@@ -210,6 +210,7 @@ from solver.results.practice_state import PracticeTurn as PracticeTurn
 from solver.results.protection import Counts as Counts
 from solver.results.protection import EffectsOfRemoval as EffectsOfRemoval
 from solver.results.protection import ShoeStates as ShoeStates
+from solver.results.rules import RulesResult as RulesResult
 from solver.results.seats import TableOfPlayers as TableOfPlayers
 from solver.results.session import SessionResult as SessionResult
 from solver.results.simulation import SimulationResult as SimulationResult

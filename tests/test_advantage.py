@@ -121,7 +121,7 @@ CUT = 0.75
 def test_walks_sharing_their_plans_give_the_rows_of_walks_made_afresh(games: MemoryCache) -> None:
     """One :class:`ChartWalks` over many states (as a task of the study shares it) gives
     every state's row bit for bit as a fresh walk does, hand spaces met again included."""
-    from solver.api.strategy import chart
+    from solver.api.functions import chart
 
     played = chart(rules=NEAR_EVEN, cache=games)
     every = every_decision(played)
@@ -138,7 +138,7 @@ def test_walks_sharing_their_plans_give_the_rows_of_walks_made_afresh(games: Mem
 def near_even(games: MemoryCache) -> tuple[DealtShoes, Decision]:
     """Dealt shoes of :data:`NEAR_EVEN` following the five decisions worth most and the
     costliest flip of the chart in the full shoe (which the index test plays at will)."""
-    from solver.api.strategy import chart
+    from solver.api.functions import chart
 
     played = chart(rules=NEAR_EVEN, cache=games)
     every = every_decision(played)

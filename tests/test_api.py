@@ -310,7 +310,7 @@ def test_a_memory_cache_keeps_the_effects_of_removal(monkeypatch: pytest.MonkeyP
     """``eor`` then ``count`` with one MemoryCache find the effects once, whatever the order
     of the removed cards (a set to the key); other cards, rules or arithmetic and no cache
     find them again."""
-    import solver.api.protection as protection
+    import solver.studies.counting as protection
 
     calls: list[tuple[solver.Rules, tuple[solver.Card, ...], bool]] = []
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.api.files import tables
+from solver.api.functions import tables
 from solver.exact.chart import _Column, _roots, best_column, stored_chart
 from solver.exact.game import solutions_of, solve_game
 from solver.exact.player import PlayerSolution, solve_player

@@ -16,8 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.api.chart_file import MAX_CHART_BYTES, load_chart
-from solver.api.session import session
-from solver.api.strategy import chart_check
+from solver.api.functions import chart_check, session
 from solver.exact.chart import stored_chart, verify_chart
 from solver.exact.chart_costs import chart_costs, chart_value, check_chart
 from solver.exact.game import solutions_of, solve_game
@@ -279,7 +278,7 @@ def test_chart_names_read_as_files() -> None:
 def test_cli_costs_json_is_the_api_document(
     capsys: pytest.CaptureFixture[str], games: MemoryCache
 ) -> None:
-    from solver.api.strategy import chart_costs as api_costs
+    from solver.api.functions import chart_costs as api_costs
 
     status, out, _ = run_cli(["chart", "--costs", "--format", "json"], capsys)
     assert status == 0

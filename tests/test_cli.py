@@ -86,7 +86,8 @@ def test_start_up_and_commands_that_solve_nothing_load_no_heavy_library() -> Non
 
     Importing the CLI loads none of matplotlib, reportlab and sympy; ``cbj rules`` (with and
     without a preset) and ``cbj --help`` load neither numpy nor the solver; ``cbj rules``
-    imports its own command module and no other, and ``cbj --help`` none. Modules are never
+    builds its command and imports its own compute module and no other, and ``cbj --help``
+    neither. Modules are never
     unloaded, so one missing after a step was loaded by none of the steps before it; each
     step prints what it found, so a failure names the step.
     """
@@ -96,7 +97,9 @@ def test_start_up_and_commands_that_solve_nothing_load_no_heavy_library() -> Non
         "    return sorted(m for m in names if m in sys.modules)\n"
         "import solver.cli as c\n"
         "print('start-up', loaded(('matplotlib', 'reportlab', 'sympy')))\n"
-        "modules = sorted({module for module, _, _ in c.COMMANDS.values()})\n"
+        "from solver.api.table import COMMANDS as table\n"
+        "computes = {r.compute.split(':')[0] for r in table if r.compute}\n"
+        "modules = sorted({'solver.cli.commands', *computes})\n"
         "heavy = ('numpy', 'solver.exact.game', 'solver.sim', 'statistics', 'csv', 'json')\n"
         "for argv in (['--help'], ['rules'], ['rules', '--preset', 'vegas-21']):\n"
         "    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
@@ -107,17 +110,17 @@ def test_start_up_and_commands_that_solve_nothing_load_no_heavy_library() -> Non
     assert done.stdout.splitlines() == [
         "start-up []",
         "--help [] []",
-        "rules [] ['solver.cli.rules']",
-        "rules --preset vegas-21 [] ['solver.cli.rules']",
+        "rules [] ['solver.cli.commands', 'solver.studies.rules']",
+        "rules --preset vegas-21 [] ['solver.cli.commands', 'solver.studies.rules']",
     ]
 
 
 def test_the_command_list_shows_each_command_s_own_help() -> None:
-    """``cbj --help`` lists the commands from :data:`solver.cli.COMMANDS` without loading them:
-    each line there is the command's docstring, and names the command it loads."""
+    """``cbj --help`` lists the commands from :data:`solver.cli.COMMANDS` without building
+    them: each line there is the help of the command built from its row."""
     context = click.Context(cli)
     assert sorted(COMMANDS) == cli.list_commands(context)
-    for name, (_, _, help_line) in COMMANDS.items():
+    for name, help_line in COMMANDS.items():
         command = cli.get_command(context, name)
         assert command is not None and command.name == name
         assert command.help == help_line, name
@@ -155,7 +158,7 @@ def test_the_command_list_gives_each_description_whole(
     status, out, _ = run_cli(["--help"], capsys)
     listed = " ".join(out.split("Commands:", 1)[1].split())
     assert status == 0 and "..." not in listed and "\u2026" not in listed
-    for name, (_, _, help_line) in COMMANDS.items():
+    for name, help_line in COMMANDS.items():
         assert f"{name} {help_line}" in listed, name
 
 
@@ -165,7 +168,7 @@ def test_defaults_are_shown_as_values(capsys: pytest.CaptureFixture[str]) -> Non
         assert "[default: (" not in " ".join(out.split()), name
     shown = " ".join(run_cli(["solve", "--help"], capsys)[1].split())
     assert "[default: 6]" in shown and "[default: casino-edition]" in shown
-    assert "[default: with_bonus]" in shown and "[default: 3:2]" in shown
+    assert "[default: with-bonus]" in shown and "[default: 3:2]" in shown
 
 
 @pytest.mark.parametrize(

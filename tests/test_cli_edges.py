@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 import pytest
 
-import solver.api.game
+import solver.api.functions
 from solver.cli import cli, quiet_resource_tracker
 from solver.store.disk import Cache
 
@@ -39,7 +39,7 @@ def test_ctrl_c_exits_130_with_one_line(
     def interrupt(**_: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(solver.api.game, "bonus", interrupt)
+    monkeypatch.setattr(solver.api.functions, "bonus", interrupt)
     status, out, err = run_cli(["bonus"], capsys)
     assert status == 130 and out == ""
     # click ends the terminal's ^C line with a newline of its own before our one line.
@@ -80,8 +80,8 @@ def test_chart_into_a_missing_folder_fails_at_once(capsys: pytest.CaptureFixture
         (["chart", "-o", "x.txt"], "give --format"),
         (["report", "-o", "r.docx"], "give --format"),
         (["report", "-o", "r.pdf", "--format", "html"], "contradicts"),
-        (["report", "-o", "r.pdf", "--shoe-samples", "1"], "samples 1 is invalid"),
-        (["report", "-o", "r.pdf", "--counter-rounds", "0"], "counter rounds 0 is invalid"),
+        (["report", "-o", "r.pdf", "--shoe-samples", "1"], "samples 1 is out of range"),
+        (["report", "-o", "r.pdf", "--counter-rounds", "0"], "counter rounds 0 is out of range"),
         (["tables", "--output-dir", ""], "empty"),
     ],
 )
@@ -170,7 +170,7 @@ def test_exact_solves_show_fractions_in_csv_and_markdown(
 ) -> None:
     status, out, _ = run_cli(["solve", *ONE_DECK, "--exact", "--format", fmt], capsys)
     # The library reads the game the command left in the session's disk cache.
-    exact = solver.api.game.solve(decks=1, exact=True, cache=Cache())
+    exact = solver.api.functions.solve(decks=1, exact=True, cache=Cache())
     assert status == 0 and "exact" in out
     assert str(exact.expected_value) in out and str(exact.outcomes["blackjack"]) in out
     status, out, _ = run_cli(["solve", *ONE_DECK, "--format", fmt], capsys)
@@ -179,13 +179,13 @@ def test_exact_solves_show_fractions_in_csv_and_markdown(
 
 def test_exact_advice_shows_fractions(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["advise", "--bonus", "7", "--hand", "9 4", *ONE_DECK]
-    advice = solver.api.game.advise(bonus="7", hand="9 4", decks=1, exact=True)
+    advice = solver.api.functions.advise(bonus="7", hand="9 4", decks=1, exact=True)
     assert str(advice.stand) in run_cli([*argv, "--exact"], capsys)[1]
     assert str(advice.stand) not in run_cli(argv, capsys)[1]
 
 
 def test_the_solve_screen_says_who_holds_the_edge(capsys: pytest.CaptureFixture[str]) -> None:
-    game = solver.api.game.solve(decks=1, cache=Cache())
+    game = solver.api.functions.solve(decks=1, cache=Cache())
     out = run_cli(["solve", *ONE_DECK], capsys)[1]
     side = "player" if game.expected_value > 0 else "house"
     assert f"The {side} holds the edge on the main wager" in out
@@ -193,7 +193,7 @@ def test_the_solve_screen_says_who_holds_the_edge(capsys: pytest.CaptureFixture[
 
 
 def test_exact_variants_show_fractions(capsys: pytest.CaptureFixture[str]) -> None:
-    exact = solver.api.game.solve(decks=1, exact=True, cache=Cache()).expected_value
+    exact = solver.api.functions.solve(decks=1, exact=True, cache=Cache()).expected_value
     out = run_cli(["variants", "--decks", "1", "--exact", "--format", "csv"], capsys)[1]
     assert "exact main wager EV" in out and str(exact) in out
     assert str(exact) not in run_cli(["variants", "--decks", "1", "--format", "csv"], capsys)[1]

@@ -75,7 +75,7 @@ TINY = (
 
 
 def test_strategies_json_is_the_api_result(capsys: pytest.CaptureFixture[str]) -> None:
-    from solver.api.strategy import strategies
+    from solver.api.functions import strategies
 
     argv = ["strategies", "--preset", "vegas-21", "--decks", "1", "--no-cache"]
     argv += ["--strategies", "optimal,stand-on:17,never-bust", "--bonus-ratios", "1/2,2"]

@@ -198,8 +198,8 @@ def test_a_best_count_is_found_from_the_round_eors_of_the_shoe_played(
     """The EORs are stubbed (their solves take seconds); best_count is tested on its own."""
     from types import SimpleNamespace
 
-    from solver.api import protection as api_protection
     from solver.exact import protection
+    from solver.studies import counting as api_protection
 
     asked: list[tuple[Rules, tuple[Card, ...]]] = []
     round_eors = {r: Fraction(i * i - 30, 10_000) for i, r in enumerate(LABELS)}

@@ -329,6 +329,12 @@ DIGIT_OPTIONS: dict[str, str | None] = {
     "--output": None,
     "--output-dir": None,
     "--scheduler": None,
+    "--preset": None,  # names, no digits
+    "--dealer-bonus": None,
+    "--natural-beats": None,
+    "--method": None,
+    "--backend": None,
+    "--format": None,
 }
 #: Each ASCII digit's twin in Arabic-Indic digits, which Python's ``int()`` reads too.
 ARABIC_INDIC = str.maketrans(

@@ -9,7 +9,7 @@ from itertools import product
 
 import pytest
 
-from solver.api.session import hold
+from solver.api.functions import hold
 from solver.exact.game import solve_game
 from solver.exact.hold import hold_check
 from solver.exact.lattice import round_table
@@ -91,7 +91,7 @@ def test_hold_is_read_as_a_share_of_the_total_wagered(games: MemoryCache) -> Non
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--rounds", "-5", "--hold", "1%"], "rounds -5 must be a whole number"),
+        (["--rounds", "-5", "--hold", "1%"], "rounds -5 is out of range: use 1 to 100,000"),
         (["--rounds", "10", "--result", "100"], "cannot come of 10 rounds"),
         (["--rounds", "10", "--hold", "-700%"], "cannot come of 10 rounds"),
         (["--rounds", "10", "--hold", "x"], "hold 'x' is not a house edge"),

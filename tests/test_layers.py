@@ -333,8 +333,13 @@ def too_long(sources: Mapping[str, str], limit: int = MAX_LINES) -> list[str]:
     return [f"{name}: {n} lines" for name, n in sorted(lengths.items()) if n > limit]
 
 
+#: Modules written by a script from a table (one function per row): as long as the table.
+WRITTEN = {"solver.api.functions"}
+
+
 def test_no_module_is_too_long() -> None:
-    assert too_long({name: path.read_text() for name, path in modules().items()}) == []
+    found = {name: path.read_text() for name, path in modules().items() if name not in WRITTEN}
+    assert too_long(found) == []
 
 
 def test_the_length_check_counts_lines() -> None:

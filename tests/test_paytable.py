@@ -18,8 +18,6 @@ from solver.exact.game import round_lines_for, solve_game
 from solver.exact.paytable import (
     EdgeModel,
     edge_model,
-    parse_band,
-    parse_edge,
     practical_pays,
     search_paytables,
     solve_pay,
@@ -28,6 +26,7 @@ from solver.exact.paytable import (
 from solver.model.cards import Shoe
 from solver.model.errors import DesignError, RulesError
 from solver.model.outcomes import PAY_TIERS, bonus_outcome, bonus_pay
+from solver.model.paytable import parse_band, parse_edge
 from solver.model.rules import Paytable, Rules
 from solver.results.bonus import BonusAnalysis
 from solver.results.game import GameResult

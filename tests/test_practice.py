@@ -351,10 +351,10 @@ def test_plays_out_of_turn_are_refused(played: list[Step]) -> None:
         solver.practice_play(playing, "double", cache=MEMORY)
     for bad, message in (
         ({"drill": "all"}, "drill 'all' is unknown"),
-        ({"penetration": "0.01"}, "penetration 1/100 is out of range"),
+        ({"penetration": "0.01"}, "penetration 0.01 is out of range"),
         ({"penetration": 10**5000}, "penetration \\(a 5,001-digit number\\) is out of range"),
-        ({"penetration": "most"}, "not a share of the shoe"),
-        ({"seed": -4}, "seed -4 must be a whole number"),
+        ({"penetration": "most"}, "penetration 'most' is not a number, e.g. 75%"),
+        ({"seed": -4}, "seed -4 is out of range: use 0 to 2\\*\\*128 - 1"),
     ):
         with pytest.raises(PracticeError, match=message):
             solver.practice_start(cache=MEMORY, **bad)

@@ -12,8 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.api.game import solve
-from solver.api.protection import count, eor
+from solver.api.functions import count, eor, solve
 from solver.exact.bonus import analyse_bonus
 from solver.exact.chart import best_chart
 from solver.exact.game import solve_game
@@ -393,7 +392,10 @@ def test_count_command_prints_the_api_result(
         (["count", "--system", "wong-halves"], "wong-halves"),
         (["count", "--tags", "A=-1,2=1"], "3, 4"),
         (["count", "--tags", "A=x"], "A=x"),
-        (["count", "--tags", "A=-1", "--system", "ko"], "not both"),
+        (
+            ["count", "--tags", "A=-1,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,T=-1", "--system", "ko"],
+            "not both",
+        ),
         (["eor", "--removed", "As Kd Q"], "suit"),
     ],
 )

@@ -10,14 +10,12 @@ import pytest
 
 from solver.exact.paytable import (
     MAX_SEARCH_CANDIDATES,
-    MAX_TOP,
     EdgeModel,
     edge_model,
-    parse_band,
-    parse_edge,
     search_paytables,
 )
 from solver.model.errors import CbjError, DesignError, RulesError, StrategyError
+from solver.model.paytable import MAX_TOP, parse_band, parse_edge
 from solver.model.rules import (
     MAX_BLACKJACK_PAY,
     MAX_BONUS_RATIO,

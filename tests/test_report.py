@@ -374,9 +374,9 @@ def test_report_help_states_the_size_defaults(capsys: pytest.CaptureFixture[str]
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [
-        ("--table-rounds", "0", "table rounds 0 is invalid: give 1 to"),
-        ("--simulation-rounds", "-5", "simulation rounds -5 is invalid: give 1 to"),
-        ("--simulation-rounds", str(10**11 + 1), "give 1 to 100,000,000,000"),
+        ("--table-rounds", "0", "table rounds 0 is out of range: use 1 to"),
+        ("--simulation-rounds", "-5", "simulation rounds -5 is out of range: use 1 to"),
+        ("--simulation-rounds", str(10**11 + 1), "use 1 to 100,000,000,000"),
     ],
 )
 def test_report_sizes_out_of_range_are_one_line_errors_before_any_work(

@@ -21,7 +21,7 @@ from typing import TypeVar
 import pytest
 
 import solver
-from solver.api.files import player_strategy
+from solver.api.chart_file import player as player_strategy
 from solver.model.errors import StrategyError
 from solver.model.paytable import Paytable
 from solver.model.rules import Rules

@@ -12,10 +12,6 @@ other edit.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
 from enum import Enum, StrEnum
 from pathlib import Path
 
@@ -25,6 +21,7 @@ import solver
 from solver.model.rule_code import PACKAGE, WRITTEN, stale, with_block, written
 from solver.model.rule_table import RULE_TABLE
 from solver.model.rules import Rules
+from tests.planting import planted_copy
 
 ROOT = PACKAGE.parent
 
@@ -103,20 +100,18 @@ from click.testing import CliRunner
 import solver
 from solver.cli import cli
 from solver.api.rules import RuleOptions, VariantOptions
-import solver.api.paytable as paytable
+import solver.studies.paytable as paytable
+from solver.api.table import COMMANDS
 from solver.exact.paytable import one_rule_at_a_time, variant_rules
 from solver.model.rule_table import Surrender
 from solver.model.rules import Rules, preset_named
 from solver.present.workbench import rules_fields
 from solver.web.form import RULE_FIELDS, read_rules
 
-def takes(function):
-    hints = typing.get_type_hints(inspect.unwrap(function), include_extras=True)
-    kinds = [p for p in inspect.signature(function).parameters.values() if p.kind is p.VAR_KEYWORD]
-    if not kinds:
-        return None
-    (typed,) = typing.get_args(hints[kinds[0].name])
-    return "surrender" in typed.__optional_keys__
+def takes(command):
+    typed = VariantOptions if command.rules == "variants" else RuleOptions
+    options = inspect.signature(getattr(solver, command.function)).parameters.get("options")
+    return None if options is None else "surrender" in typed.__optional_keys__
 
 run = CliRunner().invoke
 found = {"solver imported from": solver.__file__}
@@ -128,11 +123,7 @@ found["Rules"] = (
 )
 keys = RuleOptions.__optional_keys__ & VariantOptions.__optional_keys__
 found["RuleOptions"] = "surrender" in keys
-api = {
-    n: takes(getattr(solver, n))
-    for m, ns in solver._HOMES.items() if m.startswith("solver.api.")
-    for n in ns.split() if inspect.isfunction(getattr(solver, n))
-}
+api = {c.function: takes(c) for c in COMMANDS}
 # Every function that takes rule options takes the new one (and most functions take them).
 found["API keywords"] = False not in api.values() and list(api.values()).count(True) > 15
 found["API call"] = solver.rules(surrender="late").rules.surrender is Surrender.LATE
@@ -176,10 +167,7 @@ print(json.dumps(found))
 def test_a_rule_planted_in_a_copy_reaches_every_place_once_the_script_runs(
     tmp_path: Path,
 ) -> None:
-    copy = tmp_path / "solver"
-    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.tmp"))
-    (tmp_path / "scripts").mkdir()
-    shutil.copy(ROOT / "scripts" / "rules_code.py", tmp_path / "scripts")
+    copy, run = planted_copy(tmp_path, "rules_code.py")
     table = copy / "model" / "rule_table.py"
     text = table.read_text(encoding="utf-8")
     kind_at, row_at = "\n\ndef _same(", "\n)\n\n#: Every rule by name."
@@ -188,19 +176,6 @@ def test_a_rule_planted_in_a_copy_reaches_every_place_once_the_script_runs(
         row_at, "\n" + PLANTED_ROW + ")\n\n#: Every rule by name."
     )
     table.write_text(text, encoding="utf-8")
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("CBJ_")}
-    environment |= {"PYTHONPATH": str(tmp_path), "CBJ_CACHE_DIR": str(tmp_path / "cache")}
-
-    def run(*argv: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, *argv],
-            cwd=tmp_path,
-            env=environment,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-
     checked = run("scripts/rules_code.py", "--check")
     assert checked.returncode == 1
     assert checked.stderr.split() == [w for n in WRITTEN for w in ("stale:", f"solver/{n}")]

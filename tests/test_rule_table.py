@@ -18,13 +18,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, get_type_hints
 
-import click
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.api.rules import RuleOptions
-from solver.cli.options import _rule_options, rules_options, with_default
+from solver.cli.commands import RULE_OPTIONS, hyphens, rule_options, with_default
 from solver.exact.dealer_hands import _final, dealer_rules, outcome_labels
 from solver.model.errors import RulesError
 from solver.model.paytable import Paytable
@@ -75,21 +74,16 @@ def option_text(rule: Rule, value: Any) -> str:
 def _cli_options() -> dict[str, dict[str, Any]]:
     """Every rules option a command gets, by flag, with its settings (choices, help)."""
 
-    @rules_options
-    def command(**options: Any) -> None:
-        """A stand-in command with every rules option."""
-
-    params: list[click.Option] = vars(command)["__click_params__"]
-    return {p.opts[0]: {"type": p.type, "help": p.help} for p in params}
+    return {p.opts[0]: {"metavar": p.metavar, "help": p.help} for p in rule_options("rules")}
 
 
 def _cli_knows(rule: Rule) -> bool:
     settings = _cli_options().get(rule.flag)
-    if settings is None or rule.name not in _rule_options():
+    if settings is None or rule.name not in RULE_OPTIONS:
         return False
-    choices = tuple(getattr(settings.get("type"), "choices", ()))
-    shown = with_default(rule.help, rule_cell(rule.to_json(rule.default)))
-    return choices == rule.choices and settings["help"] == shown
+    listed = f"[{'|'.join(hyphens(c) for c in rule.choices)}]" if rule.choices else "TEXT"
+    shown = with_default(rule.help, hyphens(rule_cell(rule.to_json(rule.default))))
+    return bool(settings["metavar"] == listed and settings["help"] == shown)
 
 
 def _shown_by_cbj_rules(rule: Rule, capsys: pytest.CaptureFixture[str]) -> bool:
@@ -176,7 +170,7 @@ def test_rules_has_one_field_per_row_in_the_tables_order() -> None:
 def test_api_options_are_the_rules_the_preset_and_the_aliases() -> None:
     expected = {rule.name for rule in RULE_TABLE} | {"preset"} | set(RULE_ALIASES)
     assert RuleOptions.__optional_keys__ == expected
-    assert set(_rule_options()) == expected
+    assert set(RULE_OPTIONS) == expected
 
 
 @pytest.mark.parametrize("rule", RULE_TABLE, ids=lambda r: r.name)

@@ -353,7 +353,7 @@ def test_plots(fmt: str, start: bytes, tmp_path: Path, capsys: pytest.CaptureFix
 
 
 BAD_ROUNDS = [0, -1, MAX_ROUNDS + 1]
-BAD_BANKROLLS = ["-5", "0", "", "   ", "\u0661\u0660\u0660", "1e3", "10" * 20, "abc", "5/0", "nan"]
+BAD_BANKROLLS = ["-5", "0", "", "   ", "\u0661\u0660\u0660", "1e13", "10" * 20, "abc", "5/0", "nan"]
 
 
 @pytest.mark.parametrize("rounds", BAD_ROUNDS)

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.api.game import solve
+from solver.api.functions import solve
 from solver.exact import shoe_states
 from solver.exact.game import solve_game
 from solver.exact.protection import RoundEffects, round_effects

@@ -653,7 +653,7 @@ def test_simulate_table_is_reproducible_by_seed(capsys: pytest.CaptureFixture[st
     [
         (["--rounds", "0"], "rounds 0"),
         (["--rounds", "10", "--penetration", "1.5"], "penetration 1.5"),
-        (["--rounds", "10", "--penetration", "0"], "penetration 0.0"),
+        (["--rounds", "10", "--penetration", "0"], "penetration 0 is out of range"),
         (["--rounds", "10", "--seats", "0"], "seats 0"),
         (["--rounds", "10", "--seed", "-1"], "seed -1"),
         (["--rounds", "10", "--decks", "1", "--seats", "40"], "used all 52 cards"),

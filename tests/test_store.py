@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 import solver
-import solver.api.protection as api_protection
 import solver.exact.protection as protection
+import solver.studies.counting as api_protection
 from solver.model.cards import Card, parse_cards
 from solver.model.rules import Rules
 from solver.results.kinds import Key, Kind, Store

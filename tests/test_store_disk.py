@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 import solver.store.disk as disk
-from solver.cli.cache import chosen_cache
+from solver.cli.commands import chosen_cache
 from solver.exact.chart import stored_chart
 from solver.exact.game import solve_game
 from solver.model.cards import parse_cards

@@ -39,7 +39,7 @@ def small_game(rules: Rules, games: MemoryCache) -> GameResult[Fraction]:
 
 def test_the_report_cross_check_is_the_simulation_cbj_simulate_runs(games: MemoryCache) -> None:
     # The report calls the study directly; `cbj simulate` goes through the API's options.
-    from solver.api.simulation import simulate  # here: tests/test_store.py patches below it
+    from solver.api.functions import simulate  # here: tests/test_store.py patches below it
 
     rules = Rules(decks=1)
     game = solve_game(rules, exact=True, cache=games)

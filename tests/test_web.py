@@ -366,8 +366,8 @@ def test_sigterm_stops_the_server_and_its_workers() -> None:
     ("argv", "message"),
     [
         (["--host", "example.com"], "host 'example.com' is not an IP address"),
-        (["--port", "0"], "port 0 is out of range: use 1 to 65535"),
-        (["--port", "70000"], "port 70000 is out of range: use 1 to 65535"),
+        (["--port", "0"], "port 0 is out of range: use 1 to 65,535"),
+        (["--port", "70000"], "port 70000 is out of range: use 1 to 65,535"),
     ],
 )
 def test_serve_refuses_a_bad_address_in_one_line(

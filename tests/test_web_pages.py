@@ -19,7 +19,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import solver
-from solver.cli.files import report as report_command
+from solver.cli.commands import make
 from solver.studies.protection import COUNTER_ROUNDS, SHOE_SAMPLES
 from solver.studies.report import SIMULATION_ROUNDS, STEPS, TABLE_ROUNDS
 from solver.web import command
@@ -159,6 +159,7 @@ def test_the_report_page_has_every_option_of_cbj_report() -> None:
             page = test_client.get("/report").text
     finally:
         bench.close()
+    report_command = make("report")
     flags = {param.opts[-1].removeprefix("--").replace("-", "_") for param in report_command.params
              if isinstance(param, click.Option)}  # fmt: skip
     server_side = {"output", "jobs", "no_cache", "natural_beats_multi_card_21"}

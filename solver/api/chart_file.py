@@ -1,4 +1,5 @@
-"""Reading a chart file for ``--strategy chart:FILE`` and ``cbj chart --check FILE``.
+"""Reading a chart file for ``--strategy chart:FILE`` and ``cbj chart --check FILE``: the
+API's readers of the parameters that name files (:data:`solver.api.call.FILES`).
 
 The text is parsed by :mod:`solver.model.chart_file`; only the reading of the file is here.
 """
@@ -7,10 +8,13 @@ from __future__ import annotations
 
 import os
 import stat
+from os import PathLike
 from pathlib import Path
+from typing import Any
 
 from solver.model.chart_file import ChartGrid, chart_path, parse_chart
 from solver.model.errors import StrategyError
+from solver.results.report import PlayerStrategy
 from solver.store.digest import sha256
 
 #: The largest chart file read: ``cbj chart --format json`` writes about 26 kB, a CSV 2 kB.
@@ -26,6 +30,30 @@ def chart_for(strategy: str) -> ChartGrid | None:
     """The chart a strategy ``chart:FILE`` names, read; None for any other strategy name."""
     path = chart_path(strategy)
     return None if path is None else load_chart(path)
+
+
+def player(strategy: Any) -> PlayerStrategy:
+    """A strategy as given (a name, ``chart:FILE``, or read already), its chart file read.
+
+    >>> player(" Never-Bust ").key
+    'never-bust'
+    """
+    if isinstance(strategy, PlayerStrategy):
+        return strategy
+    read = chart_and_digest(strategy)
+    return PlayerStrategy(strategy) if read is None else PlayerStrategy(strategy, *read)
+
+
+def players(names: Any) -> tuple[PlayerStrategy, ...]:
+    """Strategies as a comma list or a sequence of names, each read as :func:`player` reads
+    it (an empty name is kept, for the strategies' own message)."""
+    listed = names.split(",") if isinstance(names, str) else list(names)
+    return tuple(PlayerStrategy(n) if not n.strip() else player(n) for n in listed)
+
+
+def chart_read(chart: Any) -> Any:
+    """A practice session's chart: a file's name read, or a chart read already."""
+    return load_chart(os.fspath(chart)) if isinstance(chart, str | PathLike) else chart
 
 
 def chart_and_digest(strategy: str) -> tuple[ChartGrid, str] | None:

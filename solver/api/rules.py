@@ -1,19 +1,20 @@
-"""The rules as keyword options, the cards as text, and ``cbj rules``: what every command takes.
+"""The rules as the API's keyword options: the one group of options every command takes.
 
-This module imports nothing heavy, so ``cbj rules`` starts quickly.
+One key per row of the rule table (:class:`~solver.model.rule_fields.RuleValues`, written
+from it), the preset they start from and the old alias.  This module imports nothing
+heavy, so ``cbj rules`` starts quickly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
-from typing import Any, TypedDict, Unpack
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, TypedDict
 
-from solver.model.cards import Card, parse_cards
-from solver.model.checks import checked
+from solver.model.cards import Card
 from solver.model.errors import RulesError
 from solver.model.rule_fields import RuleLists, RuleValues
-from solver.model.rules import RULE_ALIASES, RulePreset, Rules, preset_named
+from solver.model.rules import RULE_ALIASES, RULE_TABLE, Rules
 
 #: Cards as text (``"As 10h K"``) or as values.
 Cards = str | Iterable[Card | str]
@@ -60,36 +61,33 @@ def make_rules(rules: Rules | None, options: Mapping[str, Any]) -> Rules:
     return replace(rules, **changed)
 
 
-def given_cards(cards: Cards) -> tuple[Card, ...]:
-    """Cards given as text or as values, parsed."""
-    if isinstance(cards, str):
-        return parse_cards(cards)
-    return tuple(c if isinstance(c, Card) else Card.parse(c) for c in cards)
+def _listed(values: Sequence[Any] | str, parse: Callable[[str], Any], what: str) -> tuple[Any, ...]:
+    """A comma-separated text or a sequence of values, each parsed."""
+    if not isinstance(values, str):
+        if isinstance(values, bytes | bytearray | Mapping) or not isinstance(values, Sequence):
+            raise TypeError(f"{what} must be str or a sequence, not {type(values).__name__}")
+        return tuple(parse(str(v)) if isinstance(v, str) else v for v in values)
+    if not values.strip():
+        return ()
+    items = [item.strip() for item in values.split(",")]
+    if not all(items):
+        raise RulesError(f"{what} {values!r} has an empty item: separate values with commas")
+    return tuple(parse(item) for item in items)
 
 
-@dataclass(frozen=True, slots=True)
-class RulesResult:
-    """The rules in force (``cbj rules``), and the preset they started from if one was named."""
+def variant_rules(
+    rules: Rules | None, options: Mapping[str, Any]
+) -> tuple[Rules, dict[str, tuple[Any, ...]]]:
+    """``variants``' options read: the base rules, and the values listed of each rule with
+    common values in the rule table (a sequence, or text separated by commas).
 
-    rules: Rules
-    preset: RulePreset | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The rules as ``cbj rules --format json`` prints them (with the preset's sources)."""
-        document: dict[str, Any] = {"rules": self.rules.to_json()}
-        if self.preset is not None:
-            document["preset"] = self.preset.to_json()
-        return document
-
-
-@checked
-def rules(*, rules: Rules | None = None, **options: Unpack[RuleOptions]) -> RulesResult:
-    """The rules in force, each validated; with ``preset=``, which rules it sets and why.
-
-    >>> rules(decks=1).rules.decks
-    1
-    >>> rules(preset="vegas-21").preset.rules[-1].name
-    'natural_beats'
+    >>> variant_rules(None, {"decks": "1,2"})[1]
+    {'decks': (1, 2)}
     """
-    named = options.get("preset")
-    return RulesResult(make_rules(rules, options), None if named is None else preset_named(named))
+    given: dict[str, Any] = dict(options)
+    listed = {
+        rule.name: _listed(given.pop(rule.name) or (), rule.parse, rule.what)
+        for rule in RULE_TABLE
+        if rule.common and rule.name in given
+    }
+    return make_rules(rules, given), listed

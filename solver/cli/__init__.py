@@ -4,11 +4,9 @@ Results go to stdout in the format asked for; errors are one line on stderr with
 status 2.  Every computation lives in the library; this package only reads options,
 reports progress on a terminal and hands results to :mod:`solver.present`.
 
-Each group of commands is a module of its own, split by what it imports:
-:mod:`solver.cli.rules` needs only the rule table, while :mod:`solver.cli.strategy` brings the
-solver (and numpy).  :data:`COMMANDS` names each command's module, which is imported when
-that command runs (click's loading of a subcommand by name); ``cbj --help`` lists the
-commands from the same table and imports none of them.
+Every command is a row of the command table (:data:`solver.api.table.COMMANDS`), made
+into a click command by :mod:`solver.cli.commands` when it runs; ``cbj --help`` lists the
+commands from the same table and builds none of them.
 """
 
 from __future__ import annotations
@@ -19,172 +17,27 @@ import os
 import sys
 from collections.abc import MutableMapping
 from importlib import import_module
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
 
+from solver.api.table import COMMANDS as TABLE
+from solver.api.table import ELSEWHERE, GROUPS
 from solver.model import process
 from solver.model.errors import CbjError
 from solver.model.parallel import end_workers, stop_trackers
 
-#: Each command: the module and name of its click command, and its one-line help (the
-#: command's docstring, which a test checks), for ``cbj --help`` to list without loading it.
-COMMANDS: dict[str, tuple[str, str, str]] = {
-    "advise": (
-        "solver.cli.game",
-        "advise",
-        "Stand and hit values for one hand, and the optimal decision.",
-    ),
-    "attack": (
-        "solver.cli.advantage",
-        "attack",
-        "The perfect-information bound and the Bonus wager's attack.",
-    ),
-    "bet": (
-        "solver.cli.advantage",
-        "bet",
-        "Optimal betting: the Kelly ramp by true count, SCORE, DI, N0 and the bankroll.",
-    ),
-    "bonus": ("solver.cli.game", "bonus", "Exact return table of the Bonus wager."),
-    "cache": (
-        "solver.cli.cache",
-        "cache_group",
-        "The disk cache of solved games: where it is, how big, and clearing it.",
-    ),
-    "chart": (
-        "solver.cli.strategy",
-        "chart",
-        "The best printable hit/stand chart and its cost against perfect play.",
-    ),
-    "count": (
-        "solver.cli.protection",
-        "count",
-        "Betting correlation and EV per true count of card counts for this game.",
-    ),
-    "dealer": (
-        "solver.cli.strategy",
-        "dealer",
-        "Exact distribution of the dealer's final result for each Bonus card.",
-    ),
-    "eor": (
-        "solver.cli.protection",
-        "eor",
-        "Effects of removal: each wager's EV change when one card of each rank leaves.",
-    ),
-    "graph": (
-        "solver.cli.files",
-        "graph",
-        "The player's decision graph (hands, EVs, draws) for Gephi, yEd or Graphviz.",
-    ),
-    "hold": (
-        "solver.cli.session",
-        "hold_command",
-        "Whether a table's observed hold is within what the game allows (exact, two-sided).",
-    ),
-    "indices": (
-        "solver.cli.advantage",
-        "indices",
-        "Index plays: the true count at which each close call flips, and what it is worth.",
-    ),
-    "paytable": (
-        "solver.cli.paytable",
-        "paytable",
-        "Design the Bonus paytable: solve a pay for a target edge, or search paytables.",
-    ),
-    "report": ("solver.cli.files", "report", "A PAR-style math report of the game: HTML or PDF."),
-    "rules": (
-        "solver.cli.rules",
-        "rules_command",
-        "Print the rules in force, each with its default and meaning.",
-    ),
-    "seats": (
-        "solver.cli.simulation",
-        "seats_command",
-        "The casino's hold per table-round and its SD for 1 to 7 seats at one table.",
-    ),
-    "session": (
-        "solver.cli.session",
-        "session_command",
-        "Exact distribution of the net result over a session, and the risk of ruin.",
-    ),
-    "serve": (
-        "solver.web.command",
-        "serve",
-        "The designer's workbench: a local web app of every figure, live as you type.",
-    ),
-    "shoe-states": (
-        "solver.cli.protection",
-        "shoe_states",
-        "Random shoes dealt to each depth, each solved: EV spread, count fit, EOR estimate.",
-    ),
-    "simulate": (
-        "solver.cli.simulation",
-        "simulate_command",
-        "Monte Carlo simulation of whole rounds, independent of the exact solver.",
-    ),
-    "solve": (
-        "solver.cli.game",
-        "solve",
-        "Optimal play, the main wager's EV and the whole round's figures.",
-    ),
-    "strategies": (
-        "solver.cli.strategy",
-        "strategies_command",
-        "Exact EV, house edge and cost of realistic strategies; the Bonus ratio; volatility.",
-    ),
-    "tables": (
-        "solver.cli.files",
-        "tables",
-        "Regenerate the strategy_tables/ collection: every variant in every format.",
-    ),
-    "variants": (
-        "solver.cli.paytable",
-        "variants",
-        "Main EV, Bonus EV and round edge for every combination of the rules listed.",
-    ),
+#: Each command of ``cbj`` (a group's name for its subcommands) and its one-line help, for
+#: ``cbj --help`` to list without building it.
+COMMANDS: dict[str, str] = {
+    **{c.name: c.summary for c in TABLE if c.cli and " " not in c.name},
+    **GROUPS,
+    **{name: summary for name, (_, _, summary) in ELSEWHERE.items()},
 }
 
 
-class AsciiInt(click.types.IntParamType):
-    """Click's whole numbers, in the ASCII digits the help documents (not Arabic-Indic ones)."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and not value.isascii():
-            self.fail(f"{value!r} is not a whole number in the digits 0-9", param, ctx)
-        return super().convert(value, param, ctx)
-
-
-class AsciiIntRange(AsciiInt, click.IntRange):
-    """Click's ``IntRange``, in ASCII digits."""
-
-
-class AsciiFloat(click.types.FloatParamType):
-    """Click's numbers with a fraction, in ASCII digits too."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and not value.isascii():
-            self.fail(f"{value!r} is not a number in the digits 0-9", param, ctx)
-        return super().convert(value, param, ctx)
-
-
-def ascii_digits(command: click.Command) -> click.Command:
-    """``command`` (and its subcommands) with every number option in ASCII digits."""
-    for param in command.params:
-        kind = param.type
-        if type(kind) is click.types.IntParamType:
-            param.type = AsciiInt()
-        elif isinstance(kind, click.IntRange) and not isinstance(kind, AsciiInt):
-            param.type = AsciiIntRange(kind.min, kind.max, kind.min_open, kind.max_open, kind.clamp)
-        elif type(kind) is click.types.FloatParamType:
-            param.type = AsciiFloat()
-    if isinstance(command, click.Group):
-        for subcommand in command.commands.values():
-            ascii_digits(subcommand)
-    return command
-
-
 class CommandTable(click.Group):
-    """The ``cbj`` group: each subcommand is imported from its module when it is run."""
+    """The ``cbj`` group: each subcommand is made from its row of the table when it is run."""
 
     def list_commands(self, context: click.Context) -> list[str]:
         return sorted(COMMANDS)
@@ -192,10 +45,14 @@ class CommandTable(click.Group):
     def get_command(self, context: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
-        module, attribute, _ = COMMANDS[name]
-        command = getattr(import_module(module), attribute)
-        assert isinstance(command, click.Command), f"{module}.{attribute} is no command"
-        return ascii_digits(command)
+        if name in ELSEWHERE:
+            module, attribute, _ = ELSEWHERE[name]
+            found = getattr(import_module(module), attribute)
+            assert isinstance(found, click.Command), f"{module}.{attribute} is no command"
+            return found
+        from solver.cli.commands import group, make  # builds with the present layer's names
+
+        return group(name) if name in GROUPS else make(name)
 
     def resolve_command(
         self, context: click.Context, args: list[str]
@@ -212,7 +69,7 @@ class CommandTable(click.Group):
         """List the subcommands with their whole one-line help from :data:`COMMANDS`, loading
         none (wrapped, never cut short)."""
         with formatter.section("Commands"):
-            formatter.write_dl([(name, COMMANDS[name][2]) for name in sorted(COMMANDS)])
+            formatter.write_dl([(name, COMMANDS[name]) for name in sorted(COMMANDS)])
 
 
 @click.group(

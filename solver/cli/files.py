@@ -1,178 +1,131 @@
-"""The commands that write files: ``cbj tables``, ``cbj graph`` and ``cbj report``."""
+"""The commands that write files or print in their own way: the generic CLI's hooks.
+
+``-o FILE`` (the format from its extension, the path checked before any work, the file
+written atomically), a chart's ``--check`` and ``--costs``, a decision graph, a report,
+the ``strategy_tables/`` collection and clearing the cache.  Loaded only for these
+commands (:data:`solver.cli.commands.HOOKS`).
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from solver.api import files as api
-from solver.cli.cache import chosen_cache
-from solver.cli.options import (
-    HAND_FORMS,
-    FilePath,
-    cache_option,
-    emit,
-    jobs_option,
-    progress_reporter,
-    rules_options,
-    rules_options_except,
-    strategy_option,
-    whole_hand,
-)
-from solver.model.rule_table import RULES_BY_NAME
+from solver.api import functions as api
+from solver.api.table import COMMANDS_BY_NAME, Command
+from solver.cli.commands import function, output_of, printed
 from solver.present import files
 from solver.present.collection import VARIANTS
+from solver.present.formats import Format
 from solver.present.graph import GraphFormat, render_graph
 from solver.results.game import DecisionGraph
 
 
-@click.command("tables")
-@click.option(
-    "--output-dir",
-    default="strategy_tables",
-    show_default=True,
-    help="Folder to (re)write: new, empty, or a collection already; it is replaced whole.",
-)
-@cache_option
-def tables(output_dir: str, no_cache: bool) -> None:
-    """Regenerate the strategy_tables/ collection: every variant in every format."""
-    written = api.tables(
-        output_dir, cache=chosen_cache(no_cache), progress=progress_reporter("charts")
-    )
-    for variant, chart_written in zip(VARIANTS, written.charts, strict=True):
-        emit(
-            f"{variant.folder}: chart EV {float(chart_written.expected_value) * 100:+.4f}% of "
-            "the main wager"
-        )
-    click.echo(f"cbj: {files.wrote(output_dir)}", err=True)
-
-
-# Extra arguments are the rest of a hand typed with spaces and no quotes (``--hand 9 3``).
-@click.command("graph", context_settings={"allow_extra_args": True})
-@rules_options
-@click.option("--bonus", "bonus_text", required=True, help="The Bonus card, e.g. 7 or 7h.")
-@click.option(
-    "--hand", default=None, help=f"Start from these own cards: {HAND_FORMS} (default: all)."
-)
-@click.option("--exact", is_flag=True, help="Exact fractions as extra attributes (slower).")
-@click.option(
-    "-o",
-    "--output",
-    type=FilePath(dir_okay=False, writable=True),
-    required=True,
-    help="File to write: .graphml, .gexf or .dot (or a picture: .svg, .png, .pdf); "
-    "- writes GraphML to stdout.",
-)
-@click.pass_context
-def graph(
-    context: click.Context,
-    /,
-    bonus_text: str,
-    hand: str | None,
-    exact: bool,
-    output: Path,
-    **options: Any,
-) -> None:
-    """The player's decision graph (hands, EVs, draws) for Gephi, yEd or Graphviz."""
-    if hand is None and context.args:
-        raise click.UsageError(f"unexpected argument {context.args[0]!r}")
-    cards = () if hand is None else whole_hand(context, hand)
-    if files.to_stdout(output) is None:  # -o -: GraphML, text, on stdout
-        drawn = api.graph(None, bonus=bonus_text, hand=cards, exact=exact, **options)
-        assert isinstance(drawn, DecisionGraph)
-        sys.stdout.buffer.write(render_graph(drawn, GraphFormat.GRAPHML))
-        sys.stdout.flush()
+def deliver(data: str | bytes, output: Path | None) -> None:
+    """Print ``data`` to stdout (text with a newline), or write it to ``output`` atomically."""
+    if output is None:
+        printed(data)
         return
-    api.graph(output, bonus=bonus_text, hand=cards, exact=exact, **options)
+    payload = (data + "\n").encode() if isinstance(data, str) else data
+    click.echo(f"cbj: {files.wrote(files.write_atomic(output, payload))}", err=True)
+
+
+def chosen_output(
+    command: Command, fmt: str | None, output: str | None, leave: str = ""
+) -> tuple[str, Path | None]:
+    """The format to print and the file to write (None: stdout), checked before any work;
+    the command's formats but ``leave``."""
+    param = next(p for p in command.params if p.name == "format")
+    path = files.to_stdout(Path(os.fsdecode(output))) if output is not None else None
+    choices = [f for f in param.choices if f != leave]
+    chosen = files.choose_format(path, fmt, choices, param.example)
+    if path is None:
+        files.check_terminal(chosen, sys.stdout)
+    else:
+        files.check_writable(path)
+    return chosen, path
+
+
+def written(command: Command, found: dict[str, Any]) -> None:
+    """A command whose result may go to ``-o FILE``: the format from ``--format`` or the
+    file's extension, the path checked before the work, the file written atomically."""
+    fmt, output = chosen_output(command, found.pop("format", None), found.pop("output", None))
+    deliver(output_of(command, function(command)(**found), fmt), output)
+
+
+def chart(command: Command, found: dict[str, Any]) -> None:
+    """``cbj chart``: the chart in any format, or with ``--check FILE`` or ``--costs`` a
+    table of cells and their costs."""
+    check, costs = found.pop("file", None), found.pop("costs", False)
+    if check is None and not costs:
+        if found.get("format") == Format.TABLE:
+            raise click.UsageError("--format table is for --check and --costs; a chart is md, "
+                                   "csv, json, html, pdf, svg or png")  # fmt: skip
+        given = found.pop("format", None), found.pop("output", None)
+        fmt, output = chosen_output(command, *given, leave=Format.TABLE)
+        deliver(output_of(command, api.chart(**found), fmt), output)
+        return
+    if check is not None and costs:
+        raise click.UsageError("give --check FILE or --costs, not both")
+    if found.pop("output", None) is not None:
+        raise click.UsageError("--check and --costs print to stdout: leave out -o")
+    fmt = found.pop("format", None) or Format.TABLE.value
+    allowed = [f.value for f in Format]
+    if fmt not in allowed:
+        raise click.UsageError(f"--check and --costs print {', '.join(allowed)}, not {fmt}")
+    row = COMMANDS_BY_NAME["chart check" if check is not None else "chart costs"]
+    if check is not None:
+        found["file"] = check
+    deliver(output_of(row, function(row)(**found), fmt), None)
+
+
+def graph(command: Command, found: dict[str, Any]) -> None:
+    """``cbj graph``: the decision graph written to ``-o`` (``-``: GraphML on stdout)."""
+    output = Path(os.fsdecode(found.pop("output")))
+    if files.to_stdout(output) is None:
+        drawn = api.graph(None, **found)
+        assert isinstance(drawn, DecisionGraph)
+        deliver(render_graph(drawn, GraphFormat.GRAPHML), None)
+        return
+    api.graph(output, **found)
     click.echo(f"cbj: wrote {output}", err=True)
 
 
-@click.command("report")
-@rules_options_except("paytable")
-@click.option(
-    "--paytable",
-    "paytables",
-    multiple=True,
-    help=f"{RULES_BY_NAME['paytable'].help} Repeat to compare paytables, lettered A, B, ... "
-    "in order  [default: 15:4:1]",
-)
-@click.option(
-    "-o",
-    "--output",
-    type=FilePath(dir_okay=False),
-    default=None,
-    help="Write to this file, .html or .pdf (default, or -: HTML on stdout).",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["html", "pdf"]),
-    default=None,
-    help="Output format  [default: from -o's extension, else html]",
-)
-@click.option(
-    "--shoe-samples",
-    type=int,
-    default=None,
-    help="Game protection: random shoes solved at each depth  [default: 50]",
-)
-@click.option(
-    "--counter-rounds",
-    type=int,
-    default=None,
-    help="Game protection: rounds dealt to each simulated counter  [default: 2000000]",
-)
-@jobs_option()
-@cache_option
-@click.option(
-    "--table-rounds",
-    type=int,
-    default=None,
-    help="A table of players: table-rounds dealt for each number of seats  [default: 50000]",
-)
-@click.option(
-    "--simulation-rounds",
-    type=int,
-    default=None,
-    help="Simulation cross-check: rounds dealt, with a fresh shoe and with a cut card  "
-    "[default: 10000000]",
-)
-@strategy_option(
-    "The player's strategy, set beside perfect play, the printed chart and mimicking the "
-    "dealer, and played in the volatility section:"
-)
-@click.option("--prepared-by", default="", help="Title block: who prepared the report.")
-@click.option("--prepared-for", default="", help="Title block: whom the report is for.")
-@click.option("--revision-note", default="", help="Title block: what this revision changed.")
-def report(
-    output: Path | None,
-    fmt: str | None,
-    jobs: int,
-    no_cache: bool,
-    paytables: tuple[str, ...],
-    **options: Any,
-) -> None:
-    """A PAR-style math report of the game: HTML or PDF."""
-    output = files.to_stdout(output)
-    if output is None and fmt is not None:
-        files.check_terminal(fmt, sys.stdout)
+def report(command: Command, found: dict[str, Any]) -> None:
+    """``cbj report``: HTML on stdout, or the report written as ``-o`` or ``--format`` says;
+    the first ``--paytable`` is the rules', the others are set beside it."""
+    given = found.pop("output", None)
+    output = files.to_stdout(Path(os.fsdecode(given))) if given is not None else None
+    if output is None and found.get("format") is not None:
+        files.check_terminal(found["format"], sys.stdout)
+    paytables = found.pop("paytables")
     result = api.report(
-        output,
-        format=fmt,
-        jobs=jobs,
-        cache=chosen_cache(no_cache),
-        progress=progress_reporter("report"),
-        paytable=paytables[0] if paytables else None,
-        paytables=paytables[1:],
-        **options,
+        output, paytable=paytables[0] if paytables else None, paytables=paytables[1:], **found
     )
     if isinstance(result, str):
         click.echo(result, nl=False)
     elif isinstance(result, bytes):
-        sys.stdout.buffer.write(result)
-        sys.stdout.flush()
+        deliver(result, None)
     else:
         click.echo(f"cbj: {files.wrote(output or '')}", err=True)
+
+
+def tables(command: Command, found: dict[str, Any]) -> None:
+    """``cbj tables``: each variant's chart EV on stdout, the folder written."""
+    written = api.tables(**found)
+    for variant, chart in zip(VARIANTS, written.charts, strict=True):
+        click.echo(
+            f"{variant.folder}: chart EV {float(chart.expected_value) * 100:+.4f}% of the main "
+            "wager"
+        )
+    click.echo(f"cbj: {files.wrote(found['output_dir'])}", err=True)
+
+
+def cache_clear(command: Command, found: dict[str, Any]) -> None:
+    """``cbj cache clear``: how many entries went, on stderr."""
+    cleared = api.cache_clear(**found)
+    click.echo(f"cbj: removed {cleared.entries} cached result(s) from {cleared.path}", err=True)

@@ -53,7 +53,7 @@ def entries(
     group: click.Group = cli, parent: click.Context | None = None, prefix: str = ""
 ) -> list[Entry]:
     """Every command and subcommand of ``group``, in the order ``--help`` lists them."""
-    context = parent or click.Context(group, info_name="cbj")
+    context = parent or click.Context(group, info_name="cbj", **group.context_settings)
     found = []
     for name in group.list_commands(context):
         command = group.get_command(context, name)
@@ -112,7 +112,7 @@ def _section(entry: Entry, shared: set[tuple[str, str]]) -> list[str]:
 def reference(group: click.Group = cli) -> str:
     """The whole command reference: ``cbj`` itself, each command, then the shared options."""
     found = entries(group)
-    top = Entry("", group, click.Context(group, info_name="cbj"))
+    top = Entry("", group, click.Context(group, info_name="cbj", **group.context_settings))
     tally = Counter(r for e in found for r in set(e.options()))
     shared = {r for r, n in tally.items() if n >= SHARED}
     lines = [

@@ -9,7 +9,7 @@ distribution pairs each starting pair's main outcomes with its Bonus outcomes ex
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache, partial
@@ -22,6 +22,7 @@ from solver.model.errors import HandError, RulesError, ShoeError
 from solver.model.hands import hand_of, hard_total, is_player_blackjack
 from solver.model.outcomes import MAIN_OUTCOMES, bonus_pay, main_payoffs
 from solver.model.parallel import parallel_map
+from solver.model.params import ProgressCallback
 from solver.model.rules import Rules
 from solver.results.bonus import BonusAnalysis
 from solver.results.game import GAME, Advice, GameResult, JointOutcomes, RoundLine, Start
@@ -148,9 +149,6 @@ def solutions_of(game: GameResult[Any]) -> Mapping[int, PlayerSolution]:
     game holds the player solver's solutions (or a store's, decoded into them).
     """
     return cast("Mapping[int, PlayerSolution]", game.solutions)
-
-
-ProgressCallback = Callable[[int, int], None]
 
 
 def solve_game(

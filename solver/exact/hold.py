@@ -20,10 +20,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.exact.paytable import parse_edge
 from solver.exact.session import check_rounds, distribution
 from solver.model.checks import shown
 from solver.model.errors import SessionError
+from solver.model.paytable import parse_edge
 from solver.model.rules import Rules
 from solver.results.hold import BAND_LEVELS, HoldBand, HoldCheck
 from solver.results.session import Distribution, RoundTable

@@ -19,7 +19,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -27,15 +26,21 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from solver.exact.bonus import analyse_bonus
-from solver.exact.game import ProgressCallback, round_lines_for, solve_game
-from solver.model.checks import short_number, shown
+from solver.exact.game import round_lines_for, solve_game
+from solver.model.checks import shown
 from solver.model.errors import DesignError, RulesError
 from solver.model.numbers import percent
 from solver.model.outcomes import as_outcome
 from solver.model.parallel import parallel_map
-from solver.model.paytable import BONUS_TIERS, LOSE, Tier
+from solver.model.params import ProgressCallback
+from solver.model.paytable import (
+    BONUS_TIERS,
+    LOSE,
+    MAX_SEARCH_PAY,
+    MAX_TOP,
+    Tier,
+)
 from solver.model.rules import (
-    MAX_NUMBER_TEXT,
     MIN_BONUS_RATIO,
     RULE_TABLE,
     Paytable,
@@ -57,80 +62,11 @@ from solver.results.paytable import (
 if TYPE_CHECKING:
     import sympy
 
-#: The largest pay a search may enumerate up to.
-MAX_SEARCH_PAY = 1000
-#: The most paytables a search may list.
-MAX_TOP = 1000
 #: The most candidate paytables a search may rank: about a minute's work at worst.
 MAX_SEARCH_CANDIDATES = 20_000_000
 #: The most pays of the tiers but the last a search may step through (three tiers up to
 #: ``MAX_SEARCH_PAY`` make 500,500).
 MAX_SEARCH_RUNS = 500_500
-#: House edges (targets and bands) lie in this range: a player edge of up to 100,000%
-#: (pays up to 10,000 to 1 allow it), and at most 100% (the whole stake).
-MIN_EDGE = Fraction(-1000)
-MAX_EDGE = Fraction(1)
-
-
-def parse_edge(text: str, what: str = "edge") -> Fraction:
-    """Parse a house edge given as a decimal, a fraction or a percentage.
-
-    >>> parse_edge("0.02"), parse_edge("1/50"), parse_edge("2%"), parse_edge("-0.5%")
-    (Fraction(1, 50), Fraction(1, 50), Fraction(1, 50), Fraction(-1, 200))
-    """
-    cleaned = text.strip().replace(" ", "")
-    if len(cleaned) > MAX_NUMBER_TEXT:
-        raise DesignError(
-            f"{what} {cleaned[:12]}... is {len(cleaned)} characters long: "
-            f"write it in at most {MAX_NUMBER_TEXT}"
-        )
-    match = re.fullmatch(
-        r"([+-]?)(\d+(?:\.\d*)?|\.\d+)(?:/(\d+(?:\.\d*)?))?(%?)", cleaned, flags=re.ASCII
-    )
-    if match is None or (match.group(3) is not None and match.group(4)):
-        raise DesignError(
-            f"{what} {text!r} is not a house edge: write a decimal (0.02), "
-            "a fraction (1/50) or a percentage (2%)"
-        )
-    sign, numerator, denominator, in_percent = match.groups()
-    value = Fraction(numerator)
-    if denominator is not None:
-        if Fraction(denominator) == 0:
-            raise DesignError(f"{what} {text!r} divides by zero")
-        value /= Fraction(denominator)
-    if in_percent:
-        value /= 100
-    value = -value if sign == "-" else value
-    return check_edge(value, what, repr(text.strip()[:24]))
-
-
-def check_edge(value: Fraction, what: str = "edge", said: str | None = None) -> Fraction:
-    """``value`` if it can be a house edge; a :class:`DesignError` saying ``said`` if not.
-
-    >>> check_edge(Fraction(1, 50))
-    Fraction(1, 50)
-    """
-    if not MIN_EDGE <= value <= MAX_EDGE:
-        raise DesignError(
-            f"{what} {said or short_number(value)} is out of range: a house edge lies between "
-            f"{int(MIN_EDGE * 100):,}% (a player edge) and {int(MAX_EDGE * 100)}%"
-        )
-    return value
-
-
-def parse_band(text: str, what: str = "edge range") -> tuple[Fraction, Fraction]:
-    """Parse ``LO:HI``, two house edges with ``LO <= HI``.
-
-    >>> parse_band("1%:2%")
-    (Fraction(1, 100), Fraction(1, 50))
-    """
-    parts = text.split(":")
-    if len(parts) != 2 or not all(p.strip() for p in parts):
-        raise DesignError(f"{what} {text!r} is malformed: expected LO:HI, e.g. 1%:2% or 0.01:0.02")
-    low, high = (parse_edge(p, what) for p in parts)
-    if low > high:
-        raise DesignError(f"{what} {text!r} is empty: its low end {low} is above its high end")
-    return low, high
 
 
 def with_pay(paytable: Paytable, tier: str, pay: Fraction) -> Paytable:

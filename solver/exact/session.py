@@ -28,7 +28,6 @@ round's lattice and the convolutions are in :mod:`solver.exact.lattice`, the rui
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable
 from fractions import Fraction
 from statistics import NormalDist
@@ -42,7 +41,7 @@ from solver.exact.lattice import (
     round_table,
 )
 from solver.exact.ruin import ruin_unlimited, ruin_within
-from solver.model.checks import is_whole, shown, whole_in
+from solver.model.catalogue import BANKROLL, MAX_SESSION_ROUNDS, SESSION_ROUNDS
 from solver.model.errors import SessionError
 from solver.model.normal import QUANTILE_LEVELS
 from solver.results.session import (
@@ -58,53 +57,36 @@ from solver.results.session import (
 #: The methods a session can be computed by (``auto`` picks one).
 METHODS = ("auto", "exact", "fft")
 
-#: The longest session, in rounds.
-MAX_ROUNDS = 100_000
+#: The longest session, in rounds (the catalogue's range of ``rounds``).
+MAX_ROUNDS = MAX_SESSION_ROUNDS
 #: ``method="auto"`` uses exact fractions up to this many rounds, floats above.
 EXACT_AUTO_ROUNDS = 20
 #: ``method="exact"`` is refused above this many rounds (its weights grow as ``D**N``).
 EXACT_MAX_ROUNDS = 100
-#: Largest bankroll accepted, in units of the main wager.
-MAX_BANKROLL = 10**12
 
 
 def check_rounds(rounds: object) -> int:
-    """A session length: a whole number of rounds from 1 to :data:`MAX_ROUNDS`.
+    """A session length: a whole number of rounds from 1 to :data:`MAX_ROUNDS` (as the
+    catalogue's ``rounds`` reads it).
 
     >>> check_rounds(100)
     100
     """
-    if not whole_in(rounds, 1, MAX_ROUNDS):
-        raise SessionError(
-            f"rounds {shown(rounds)} must be a whole number from 1 to {MAX_ROUNDS:,}"
-        )
-    return rounds
-
-
-_NUMBER = re.compile(r"\s*\+?([0-9]{1,15})(?:(\.[0-9]{1,12})|/([0-9]{1,15}))?\s*")
+    found: int = SESSION_ROUNDS.read(rounds)
+    return found
 
 
 def parse_bankroll(bankroll: object) -> Fraction:
-    """A bankroll in units of the main wager: a positive number, e.g. ``100``, ``12.5``, ``25/2``.
+    """A bankroll in units of the main wager: a positive number, e.g. ``100``, ``12.5``, ``25/2``
+    (as the catalogue's ``bankroll`` reads it).
 
     >>> parse_bankroll("12.5"), parse_bankroll(40)
     (Fraction(25, 2), Fraction(40, 1))
     """
-    value: Fraction | None = None
-    if is_whole(bankroll) or isinstance(bankroll, Fraction):
-        value = Fraction(bankroll)
-    elif isinstance(bankroll, str) and (found := _NUMBER.fullmatch(bankroll)):
-        whole, decimals, denominator = found.groups()
-        if denominator is not None:
-            value = Fraction(int(whole), int(denominator)) if int(denominator) else None
-        else:
-            value = Fraction(whole + (decimals or ""))
-    if value is None or not 0 < value <= MAX_BANKROLL:
-        raise SessionError(
-            f"bankroll {shown(bankroll)} must be a positive number of units up to "
-            f"{MAX_BANKROLL:,}, e.g. 100, 12.5 or 25/2"
-        )
-    return value
+    if bankroll is None:
+        raise SessionError("bankroll None is no number: give a positive number of units, e.g. 100")
+    found: Fraction = BANKROLL.read(bankroll)
+    return found
 
 
 # --- The distribution after N rounds ---------------------------------------------------------

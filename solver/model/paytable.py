@@ -24,8 +24,8 @@ from functools import cache
 from typing import NamedTuple
 
 from solver.model.cards import Card
-from solver.model.checks import parse_ratio, plain_number, short_number
-from solver.model.errors import RulesError, ShoeError
+from solver.model.checks import MAX_NUMBER_TEXT, parse_ratio, plain_number, short_number
+from solver.model.errors import DesignError, RulesError, ShoeError
 
 #: A Bonus pay is 0 to ``MAX_PAY`` to 1.
 MAX_PAY = Fraction(10_000)
@@ -397,3 +397,74 @@ def _checked_pay(name: str, value: Fraction | int | str) -> Fraction:
             f"{name} pay {short_number(value)} is out of range: use 0 to {MAX_PAY} (to 1)"
         )
     return value
+
+
+#: The largest pay a search may enumerate up to.
+MAX_SEARCH_PAY = 1000
+#: The most paytables a search may list.
+MAX_TOP = 1000
+#: House edges (targets and bands) lie in this range: a player edge of up to 100,000%
+#: (pays up to 10,000 to 1 allow it), and at most 100% (the whole stake).
+MIN_EDGE = Fraction(-1000)
+MAX_EDGE = Fraction(1)
+
+
+def parse_edge(text: str, what: str = "edge") -> Fraction:
+    """Parse a house edge given as a decimal, a fraction or a percentage.
+
+    >>> parse_edge("0.02"), parse_edge("1/50"), parse_edge("2%"), parse_edge("-0.5%")
+    (Fraction(1, 50), Fraction(1, 50), Fraction(1, 50), Fraction(-1, 200))
+    """
+    cleaned = text.strip().replace(" ", "")
+    if len(cleaned) > MAX_NUMBER_TEXT:
+        raise DesignError(
+            f"{what} {cleaned[:12]}... is {len(cleaned)} characters long: "
+            f"write it in at most {MAX_NUMBER_TEXT}"
+        )
+    match = re.fullmatch(
+        r"([+-]?)(\d+(?:\.\d*)?|\.\d+)(?:/(\d+(?:\.\d*)?))?(%?)", cleaned, flags=re.ASCII
+    )
+    if match is None or (match.group(3) is not None and match.group(4)):
+        raise DesignError(
+            f"{what} {text!r} is not a house edge: write a decimal (0.02), "
+            "a fraction (1/50) or a percentage (2%)"
+        )
+    sign, numerator, denominator, in_percent = match.groups()
+    value = Fraction(numerator)
+    if denominator is not None:
+        if Fraction(denominator) == 0:
+            raise DesignError(f"{what} {text!r} divides by zero")
+        value /= Fraction(denominator)
+    if in_percent:
+        value /= 100
+    value = -value if sign == "-" else value
+    return check_edge(value, what, repr(text.strip()[:24]))
+
+
+def check_edge(value: Fraction, what: str = "edge", said: str | None = None) -> Fraction:
+    """``value`` if it can be a house edge; a :class:`DesignError` saying ``said`` if not.
+
+    >>> check_edge(Fraction(1, 50))
+    Fraction(1, 50)
+    """
+    if not MIN_EDGE <= value <= MAX_EDGE:
+        raise DesignError(
+            f"{what} {said or short_number(value)} is out of range: a house edge lies between "
+            f"{int(MIN_EDGE * 100):,}% (a player edge) and {int(MAX_EDGE * 100)}%"
+        )
+    return value
+
+
+def parse_band(text: str, what: str = "edge range") -> tuple[Fraction, Fraction]:
+    """Parse ``LO:HI``, two house edges with ``LO <= HI``.
+
+    >>> parse_band("1%:2%")
+    (Fraction(1, 100), Fraction(1, 50))
+    """
+    parts = text.split(":")
+    if len(parts) != 2 or not all(p.strip() for p in parts):
+        raise DesignError(f"{what} {text!r} is malformed: expected LO:HI, e.g. 1%:2% or 0.01:0.02")
+    low, high = (parse_edge(p, what) for p in parts)
+    if low > high:
+        raise DesignError(f"{what} {text!r} is empty: its low end {low} is above its high end")
+    return low, high

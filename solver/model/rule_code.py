@@ -13,7 +13,9 @@ fails, naming the file and the script, when a committed file differs from what t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import sys
+from collections.abc import Callable, Sequence
 from enum import Enum
 from fractions import Fraction
 from pathlib import Path
@@ -68,7 +70,7 @@ def _sorted_names(names: set[str]) -> list[str]:
     return sorted(names, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n))
 
 
-def _import(module: str, names: set[str]) -> list[str]:
+def import_lines(module: str, names: set[str]) -> list[str]:
     """``from module import names``, on one line if it fits, else one name a line."""
     listed = _sorted_names(names)
     line = f"from {module} import {', '.join(listed)}"
@@ -96,7 +98,7 @@ def _imports(table: Sequence[Rule]) -> list[str]:
     lines = ["from __future__ import annotations", ""]
     for group in (standard, ours):
         for module in group:
-            lines += _import(module, needed[module])
+            lines += import_lines(module, needed[module])
         lines.append("")
     return lines
 
@@ -158,13 +160,13 @@ def stub_block(table: Sequence[Rule]) -> list[str]:
     ] + [""]
 
 
-def with_block(text: str, block: list[str], where: str) -> str:
+def with_block(text: str, block: list[str], where: str, begin: str = BEGIN, end: str = END) -> str:
     """``text`` with the lines between its marks replaced by ``block`` (the marks kept)."""
     lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines) if line.strip() == BEGIN]
-    ends = [i for i, line in enumerate(lines) if line.strip() == END]
+    starts = [i for i, line in enumerate(lines) if line.strip() == begin]
+    ends = [i for i, line in enumerate(lines) if line.strip() == end]
     if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
-        raise ValueError(f"{where} must hold the marks {BEGIN!r} and {END!r} once, in order")
+        raise ValueError(f"{where} must hold the marks {begin!r} and {end!r} once, in order")
     return "\n".join([*lines[: starts[0] + 1], *block, *lines[ends[0] :]])
 
 
@@ -189,3 +191,24 @@ def stale(package: Path = PACKAGE, table: Sequence[Rule] = RULE_TABLE) -> list[s
         if written(name, text, table) != text:
             found.append(f"solver/{name}")
     return found
+
+
+def rewrite(names: Sequence[str], write: Callable[[str, str], str], argv: Sequence[str]) -> int:
+    """The scripts' one step: rewrite each file of ``names`` (under :data:`PACKAGE`) that
+    ``write(name, text)`` makes differ, or with ``--check`` in ``argv`` only name it; 1 if
+    any was stale when checking.  A file is written to a temporary name and renamed."""
+    check = "--check" in argv
+    stale = 0
+    for name in names:
+        path = PACKAGE / name
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+        fresh = write(name, text)
+        if fresh == text:
+            continue
+        stale += 1
+        print(f"{'stale' if check else 'wrote'}: solver/{name}", file=sys.stderr)
+        if not check:
+            temporary = path.with_name(path.name + ".tmp")
+            temporary.write_text(fresh, encoding="utf-8")
+            os.replace(temporary, path)
+    return 1 if check and stale else 0

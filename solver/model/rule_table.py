@@ -203,7 +203,9 @@ def _check_paytable(value: Any) -> Paytable:
 
 
 def _read_paytable(value: Any) -> Paytable:
-    return value if isinstance(value, Paytable) else Paytable.parse(str(value))
+    if not isinstance(value, Paytable | str):
+        raise TypeError(f"paytable must be a Paytable or str, not {type(value).__name__}")
+    return value if isinstance(value, Paytable) else Paytable.parse(value)
 
 
 def _pays_words(paytable: Paytable) -> str:
@@ -261,12 +263,14 @@ def _choice_rule(
     values = tuple(choice.value for choice in choices)
 
     def check(value: Any) -> StrEnum:
+        """A choice by its value, written with hyphens or (its old spelling) underscores."""
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be {choices.__name__} or str, not {type(value).__name__}")
         try:
-            return choices(value)
+            return choices(value.replace("-", "_") if isinstance(value, str) else value)
         except ValueError:
-            raise RulesError(
-                f"{what} {value!r} is unknown: use one of {', '.join(values)}"
-            ) from None
+            written = ", ".join(v.replace("_", "-") for v in values)
+            raise RulesError(f"{what} {value!r} is unknown: use one of {written}") from None
 
     return Rule(
         name,
@@ -437,9 +441,9 @@ RULE_TABLE: tuple[Rule, ...] = (
             source=f'clause 7: "either with or without use of the Bonus card" ({RULE_TEXT}); '
             "the dealer, like the player (clause 8), takes whichever total is better",
             meaning="how the dealer counts the Bonus card: chooses (with or without it, the "
-            "better total), must_use (in every total, as an up card; over 21 busts) (cl. 7)",
+            "better total), must-use (in every total, as an up card; over 21 busts) (cl. 7)",
             help="How the dealer counts the Bonus card: chooses (with or without it) or "
-            "must_use (always, as a standard dealer's up card).",
+            "must-use (always, as a standard dealer's up card).",
             label="Dealer's Bonus card",
             dealer=True,
         )
@@ -455,7 +459,7 @@ RULE_TABLE: tuple[Rule, ...] = (
         f'blackjack" ({RULE_TEXT}); read as either two own cards or one own card and the '
         "Bonus card",
         common=tuple(DealerNatural),
-        meaning="two-card dealer 21s that are naturals: with_bonus, own_cards, bonus_card, "
+        meaning="two-card dealer 21s that are naturals: with-bonus, own-cards, bonus-card, "
         "none (cl. 9)",
         help="Which two-card dealer 21s are naturals.",
         label="Dealer naturals",
@@ -469,8 +473,8 @@ RULE_TABLE: tuple[Rule, ...] = (
         default=NaturalBeats.MULTI_CARD_21,
         clause=9,
         source=f'clause 9: "beats any player total of 21 with three or more cards" ({RULE_TEXT})',
-        meaning="what a dealer natural beats besides totals below 21: multi_card_21 (player "
-        "21s of 3+ cards), non_blackjack (every player 21), nothing (ties every 21) (cl. 9)",
+        meaning="what a dealer natural beats besides totals below 21: multi-card-21 (player "
+        "21s of 3+ cards), non-blackjack (every player 21), nothing (ties every 21) (cl. 9)",
         help="Which player hands a dealer natural beats: 21s of 3+ cards, every "
         "non-blackjack hand, or none (ties every 21).",
         label="A dealer natural beats",

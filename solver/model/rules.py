@@ -195,7 +195,7 @@ class Rules(RuleFields):
 def _yes_no(value: Any) -> bool:
     if isinstance(value, bool):
         return value
-    raise RulesError(f"{value!r} is not true or false")
+    raise TypeError(f"natural_beats_multi_card_21 must be bool or None, not {type(value).__name__}")
 
 
 #: Old option names kept as aliases, each with the rule it sets.
@@ -341,8 +341,10 @@ def preset_named(name: str) -> RulePreset:
     >>> preset_named("vegas-21").name.value
     'vegas-21'
     """
+    if not isinstance(name, str):
+        raise TypeError(f"preset must be str or None, not {type(name).__name__}")
     try:
-        return PRESETS[PresetName(name.strip().lower() if isinstance(name, str) else name)]
+        return PRESETS[PresetName(name.strip().lower())]
     except ValueError:
         choices = ", ".join(p.value for p in PresetName)
-        raise RulesError(f"preset {name!r} is unknown: use one of {choices}") from None
+        raise RulesError(f"preset {name[:40]!r} is unknown: use one of {choices}") from None

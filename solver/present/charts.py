@@ -554,8 +554,9 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
     return out.getvalue()
 
 
-def render(chart: Chart, fmt: ChartFormat) -> bytes:
+def render(chart: Chart, fmt: ChartFormat | str) -> bytes:
     """The chart in any :class:`ChartFormat`, as bytes ready to write."""
+    fmt = ChartFormat(fmt)
     if fmt is ChartFormat.JSON:
         return (json.dumps(chart.to_json(), indent=2) + "\n").encode()
     if fmt is ChartFormat.CSV:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from solver.model.cards import value_label
 from solver.model.numbers import number, percent, signed
 from solver.present.formats import Format
-from solver.present.tables import Table, render_tables, rules_notes
+from solver.present.tables import Table, dealer_table, dumps, render_tables, rules_notes
 from solver.present.wording import to_one
 from solver.results.figures import (
     SIGN_CONVENTION,
@@ -26,8 +26,8 @@ from solver.results.figures import (
 from solver.results.volatility import METHOD_WORDS
 
 if TYPE_CHECKING:
-    from solver.results.bonus import BonusAnalysis
-    from solver.results.game import GameResult
+    from solver.results.bonus import BonusAnalysis, BonusResult
+    from solver.results.game import DealerResult, GameResult
     from solver.results.volatility import Volatility
 
 #: The terminal's words for the sign convention (the catalogue's, said once per output).
@@ -311,3 +311,28 @@ def bonus_tables(analysis: BonusAnalysis) -> tuple[Table, Table]:
         exact=True,
     )
     return table, figures
+
+
+def game_text(game: GameResult[Any], fmt: str) -> str:
+    """``cbj solve``'s output: a summary in plain words as a table, else its tables (or JSON)."""
+    if fmt == Format.JSON:
+        return dumps(game.to_json())
+    if fmt == Format.TABLE:
+        return game_summary(game)
+    return render_tables(game_tables(game), Format(fmt))
+
+
+def bonus_text(result: BonusResult, fmt: str) -> str:
+    """``cbj bonus``' output: its tables (or JSON), then the EV as a function of the pays."""
+    if fmt == Format.JSON:
+        return dumps(result.to_json())
+    text = render_tables(bonus_tables(result.analysis), Format(fmt))
+    expression = result.symbolic_expected_value
+    if expression is None:
+        return text
+    return f"{text}\n\nexpected value as a function of the pays S, R, A: {expression}"
+
+
+def dealer_tables(result: DealerResult) -> Table:
+    """``cbj dealer``'s table: the dealer's final result for each Bonus card."""
+    return dealer_table(result.rules, result.removed, result.rows)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from solver.model.rules import RulePreset
 from solver.present.formats import rule_cell
-from solver.present.tables import Table
+from solver.present.tables import Table, rules_table
+from solver.results.rules import RulesResult
 
 
 def preset_table(preset: RulePreset) -> Table:
@@ -22,3 +23,9 @@ def preset_table(preset: RulePreset) -> Table:
         rows,
         preset.notes,
     )
+
+
+def rules_tables(result: RulesResult) -> list[Table]:
+    """``cbj rules``' tables: the rules in force, and the preset's sources if one was named."""
+    preset = [] if result.preset is None else [preset_table(result.preset)]
+    return [rules_table(result.rules), *preset]

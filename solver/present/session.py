@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from solver.model.normal import QUANTILE_LEVELS
 from solver.model.numbers import number
+from solver.present.formats import Format
 from solver.present.plots import plot_session
-from solver.present.tables import Table, rules_notes
+from solver.present.tables import Table, dumps, render_tables, rules_notes
 from solver.results.figures import heading
 
 if TYPE_CHECKING:
@@ -174,3 +175,14 @@ def render_plot(result: SessionResult, fmt: SessionFormat) -> bytes:
     if fmt is SessionFormat.HTML:
         return render_page(result).encode()
     return draw(result, fmt.value)
+
+
+def render(result: SessionResult, fmt: str) -> str | bytes:
+    """``cbj session``'s output in ``fmt``: JSON, tables (CSV with the whole distribution),
+    or a plot (png, svg or an html page)."""
+    chosen = SessionFormat(fmt)
+    if chosen in PLOT_FORMATS:
+        return render_plot(result, chosen)
+    if chosen is SessionFormat.JSON:
+        return dumps(result.to_json())
+    return render_tables(session_tables(result, chosen is SessionFormat.CSV), Format(fmt))

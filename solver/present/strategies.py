@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solver.present.game import SIGNS_NOTE, cli_value
+from solver.present.game import SIGNS_NOTE, cli_value, volatility_table
 from solver.present.tables import Table, rules_notes
 from solver.results.figures import heading
 
@@ -64,3 +64,11 @@ def ratios_table(result: StrategiesResult) -> Table:
         ("Exact: EV(r) = E[M] + r E[B], Var(r) = Var(M) + 2r Cov(M, B) + r^2 Var(B).",),
         tuple((None, *RATIO_KEYS) for _ in rows),
     )
+
+
+def strategies_tables(result: StrategiesResult) -> list[Table]:
+    """``cbj strategies``' tables: the policies, the Bonus ratios and optimal play's volatility."""
+    volatility = volatility_table(
+        result.volatility, "The player's net result over sessions (optimal play)"
+    )
+    return [strategies_table(result), ratios_table(result), volatility]

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from solver.model.cards import Card
-from solver.model.counts import LABELS, Tags
+from solver.model.counts import LABELS, MAX_UNITS, Tags
 from solver.model.errors import CountError
 from solver.model.numbers import number_json
 from solver.model.outcomes import MAIN_OUTCOMES, MainOutcome, bonus_pay, main_payoffs
@@ -63,7 +63,6 @@ class SeatRound:
 # --- A card counter ------------------------------------------------------------------------------
 
 #: Largest bet of a spread or a ramp, in units.
-MAX_UNITS = 1000
 #: True-count buckets for seat 1's round by true count: ``k`` holds true counts from ``k``
 #: to ``k + 1``; the first and last also hold every count below and above them.
 TRUE_COUNT_BUCKETS = tuple(range(-10, 11))

@@ -10,8 +10,6 @@ below the wong-out true count it sits the round out and watches.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,11 +17,9 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.model.cards import RANKS, SUITS, Card
-from solver.model.checks import is_whole
-from solver.model.counts import rank_label
-from solver.model.errors import CountError
+from solver.model.counts import parse_ramp, parse_spread, parse_true_count, rank_label
 from solver.model.rules import Rules
-from solver.results.simulation import MAX_UNITS, TRUE_COUNT_BUCKETS, Counter, SeatRound
+from solver.results.simulation import TRUE_COUNT_BUCKETS, Counter, SeatRound
 from solver.sim.deal import (
     RANK_OF,
     IndexPlays,
@@ -37,9 +33,6 @@ from solver.sim.deal import (
 from solver.sim.hands import Codes, hand_space
 from solver.sim.strategies import Strategy
 
-#: Largest true count, in size, a ramp step or a wong-out point may name.
-MAX_TRUE_COUNT = 100
-
 
 def true_count_bucket(true_count: npt.NDArray[np.float64]) -> Codes:
     """Index into :data:`TRUE_COUNT_BUCKETS` of each true count (rounded down).
@@ -50,68 +43,6 @@ def true_count_bucket(true_count: npt.NDArray[np.float64]) -> Codes:
     low, high = TRUE_COUNT_BUCKETS[0], TRUE_COUNT_BUCKETS[-1]
     bucket: Codes = np.clip(np.floor(true_count), low, high).astype(np.intp) - low
     return bucket
-
-
-_SPREAD = re.compile(r"^\s*(\d{1,6})\s*-\s*(\d{1,6})\s*$", re.ASCII)
-_NUMBER = r"[+-]?(?:\d{1,6}(?:\.\d{0,6})?|\.\d{1,6})"
-_STEP = re.compile(rf"^\s*({_NUMBER})\s*:\s*(\d{{1,6}})\s*$", re.ASCII)
-
-
-def parse_spread(text: str) -> tuple[int, int]:
-    """A bet spread ``MIN-MAX`` in whole units, ``1 <= MIN <= MAX <= 1000``.
-
-    >>> parse_spread("1-8")
-    (1, 8)
-    """
-    match = _SPREAD.match(text)
-    if match is None:
-        raise CountError(f"spread {text[:40]!r} is not MIN-MAX in whole units, e.g. 1-8")
-    low, high = int(match.group(1)), int(match.group(2))
-    if low < 1:
-        raise CountError(f"spread {text.strip()}: the smallest bet must be at least 1 unit")
-    if high < low:
-        raise CountError(f"spread {text.strip()}: give the smallest bet first, e.g. {high}-{low}")
-    if high > MAX_UNITS:
-        raise CountError(f"spread {text.strip()}: the largest bet may be at most {MAX_UNITS}")
-    return low, high
-
-
-def parse_true_count(text: str | float, what: str) -> float:
-    """A true count given as text or a number, at most 100 in size."""
-    if isinstance(text, str):
-        if re.fullmatch(rf"\s*{_NUMBER}\s*", text, re.ASCII) is None:
-            raise CountError(f"{what} {text[:40]!r} is not a true count, e.g. -1 or 2.5")
-        value = float(text)
-    elif not (is_whole(text) or isinstance(text, float)):
-        raise CountError(f"{what} {text!r} is not a true count, e.g. -1 or 2.5")
-    else:
-        value = float(text)
-    if not (math.isfinite(value) and abs(value) <= MAX_TRUE_COUNT):
-        raise CountError(f"{what} {text!r} is out of range: use a true count from -100 to 100")
-    return value
-
-
-def parse_ramp(text: str) -> tuple[tuple[float, int], ...]:
-    """A bet ramp ``TC:UNITS,...``: bet UNITS from true count TC up, until the next step.
-
-    >>> parse_ramp("3:4, 2:2")
-    ((2.0, 2), (3.0, 4))
-    """
-    steps: dict[float, int] = {}
-    for item in text.split(","):
-        match = _STEP.match(item)
-        if match is None:
-            raise CountError(
-                f"ramp step {item.strip()[:40]!r} is not TRUE COUNT:UNITS, e.g. '2:2,3:4,4:8'"
-            )
-        threshold = parse_true_count(match.group(1), "ramp true count")
-        units = int(match.group(2))
-        if not 1 <= units <= MAX_UNITS:
-            raise CountError(f"ramp step {item.strip()!r}: bet from 1 to {MAX_UNITS} units")
-        if threshold in steps:
-            raise CountError(f"ramp {text.strip()[:40]!r} gives true count {threshold:g} twice")
-        steps[threshold] = units
-    return tuple(sorted(steps.items()))
 
 
 # --- The counter's count and bets, on the simulator's arrays ------------------------------------

@@ -19,16 +19,36 @@ on the round's cards in the order dealt), as the report's worked examples are.
 from __future__ import annotations
 
 import random
+import secrets
+from collections.abc import Mapping
 from dataclasses import replace
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
+from solver.exact.chart import verify_chart
+from solver.exact.chart_costs import stored_costs
+from solver.exact.game import solve_game
+from solver.exact.practice import grade_play
 from solver.model.cards import RANKS, SUITS, Card, Shoe
 from solver.model.cells import Action, Actions, Cell, cell_of
+from solver.model.chart_file import ChartGrid
 from solver.model.errors import PracticeError
 from solver.model.hands import best_total, hand_of, hard_total, is_player_blackjack
+from solver.model.rules import Rules
 from solver.results.charts import ChartCosts
-from solver.results.practice import Drill, Hand, PracticeSetup, PracticeState, Settlement
+from solver.results.practice import (
+    DEFAULT_PENETRATION,
+    Drill,
+    Hand,
+    Play,
+    PracticeSetup,
+    PracticeState,
+    Settlement,
+)
+from solver.results.practice_state import PracticeTurn, read_state
+from solver.results.run import Run
 from solver.sim.deal import Shoes, Table, card_code, play_round, settle
 from solver.studies.verification import Draws, dealer_natural, dealer_total
 
@@ -252,3 +272,51 @@ def seen_cards(state: PracticeState) -> tuple[Card, ...]:
         for card in (hand.bonus, *hand.cards):
             out.remove(card)
     return tuple(out)
+
+
+def practice_start(
+    *,
+    rules: Rules,
+    seed: int | None,
+    drill: str,
+    penetration: Fraction | None,
+    chart: ChartGrid | None,
+    run: Run,
+) -> PracticeTurn:
+    """A practice session under the rules, its first round dealt.
+
+    ``seed`` makes the session replayable (a fresh one when None, shown in the state);
+    ``drill`` is ``dealt``, ``hard``, ``soft`` or ``costly``; ``penetration`` is the share
+    of the shoe dealt before a reshuffle (3/4 when None); ``chart`` is the chart learned
+    (the printed best chart when None).
+    """
+    chosen = secrets.randbelow(10**9) if seed is None else seed
+    setup = PracticeSetup(rules, chosen, penetration or DEFAULT_PENETRATION, Drill(drill), chart)
+    game = solve_game(rules, exact=True, cache=run.cache)
+    costs = stored_costs(game, run.cache)
+    if setup.chart is not None:
+        verify_chart(game, setup.chart, setup.chart.name)
+    state, settled = deal(start_state(setup), costs)
+    return PracticeTurn(state, None, settled)
+
+
+def practice_play(*, state: PracticeState | Mapping[str, Any], play: str, run: Run) -> PracticeTurn:
+    """One play of a session: ``hit`` or ``stand`` (graded), or ``deal`` the next round;
+    ``state`` is the last turn's (or its JSON, read as untrusted input and checked)."""
+    current = state if isinstance(state, PracticeState) else read_state(state)
+    game = solve_game(current.rules, exact=True, cache=run.cache)
+    costs = stored_costs(game, run.cache)
+    if play == "deal":
+        after, settled = deal(current, costs)
+        return PracticeTurn(after, None, settled)
+    hand = current.hand
+    if hand is None:
+        raise PracticeError("no round is in play: deal the next one")
+    decided = Play(play)
+    grade = grade_play(
+        current.rules, costs, game, hand.bonus, hand.cards, seen_cards(current), decided,
+        current.setup.chart,
+    )  # fmt: skip
+    graded = replace(current, score=current.score.graded(grade))
+    after, settled = hit(graded) if decided is Play.HIT else stand(graded)
+    return PracticeTurn(after, grade, settled)

@@ -19,6 +19,7 @@ import webbrowser
 import click
 import uvicorn
 
+from solver.model.catalogue import HOST, MEMORY_MB, OPEN, PORT
 from solver.model.checks import whole_number
 from solver.store.disk import default_cache, forget_recent
 from solver.web.app import make_app
@@ -28,11 +29,11 @@ from solver.web.server import MAX_HEAD, Protocol, ServeError, listening
 from solver.web.work import WorkbenchStore
 from solver.web.workbench import Workbench
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8021
+DEFAULT_HOST: str = HOST.default
+DEFAULT_PORT: int = PORT.default
 #: The server's memory cap by default (MiB), and the least and most it may be given.
-DEFAULT_MEMORY_MB = 1024
-MEMORY_MB_RANGE = (256, 1_048_576)
+DEFAULT_MEMORY_MB: int = MEMORY_MB.default
+MEMORY_MB_RANGE: tuple[int, int] = (MEMORY_MB.low, MEMORY_MB.high)
 
 
 def check_host(host: str) -> str:
@@ -127,19 +128,12 @@ def serve_workbench(
 
 
 @click.command("serve")
-@click.option("--host", default=DEFAULT_HOST, show_default=True, help="Address to listen on.")
-@click.option(
-    "--port", type=int, default=DEFAULT_PORT, show_default=True, help="Port to listen on."
-)
-@click.option("--open", "open_browser", is_flag=True, help="Open the workbench in a browser.")
-@click.option(
-    "--memory-mb",
-    type=int,
-    default=DEFAULT_MEMORY_MB,
-    show_default=True,
-    help="The server's memory cap: solved games and built files are kept within it, the "
-    "least recently used dropped first.",
-)
-def serve(host: str, port: int, open_browser: bool, memory_mb: int) -> None:
+@click.option("--host", default=HOST.default, show_default=True, help=HOST.help)
+@click.option("--port", metavar="INTEGER", default=PORT.shown_default, show_default=True,
+              help=PORT.help)  # fmt: skip
+@click.option("--open", "open_browser", is_flag=True, help=OPEN.help)
+@click.option("--memory-mb", metavar="INTEGER", default=MEMORY_MB.shown_default,
+              show_default=True, help=MEMORY_MB.help)  # fmt: skip
+def serve(host: str, port: str, open_browser: bool, memory_mb: str) -> None:
     """The designer's workbench: a local web app of every figure, live as you type."""
-    serve_workbench(host, port, open_browser, memory_mb)
+    serve_workbench(host, PORT.read(port), open_browser, MEMORY_MB.read(memory_mb))

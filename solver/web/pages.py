@@ -18,7 +18,6 @@ from typing import Any
 from starlette.responses import HTMLResponse, Response
 
 from solver.exact.hold import observed_win
-from solver.exact.paytable import MAX_SEARCH_PAY, MAX_TOP, parse_band, parse_edge
 from solver.exact.session import MAX_ROUNDS as SESSION_ROUNDS
 from solver.exact.session import check_rounds
 from solver.exact.shoe_states import MAX_SAMPLES
@@ -26,6 +25,7 @@ from solver.model.chart_file import chart_csv, parse_chart
 from solver.model.checks import MAX_ROUNDS, whole_number, whole_text
 from solver.model.errors import CbjError, ReportError, SessionError
 from solver.model.outcomes import PAY_TIERS
+from solver.model.paytable import MAX_SEARCH_PAY, MAX_TOP, parse_band, parse_edge
 from solver.model.rules import Paytable
 from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html

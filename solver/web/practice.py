@@ -18,7 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.api.practice import PLAYS, parse_drill, parse_penetration, practice_play, practice_start
+from solver.api.functions import practice_play, practice_start
+from solver.model.catalogue import DRILL, PLAY, PRACTICE_PENETRATION
 from solver.model.chart_file import ChartGrid, parse_chart
 from solver.model.checks import MAX_SEED, whole_number, whole_text
 from solver.model.errors import CbjError, PracticeError, StrategyError
@@ -91,10 +92,11 @@ def read_settings(fields: Mapping[str, str]) -> Settings:
             given[name] = ""
     seed = _checked(errors, "seed", lambda: _seed(given["seed"].strip()), given["seed"])
     drill_text = given["drill"].strip() or "dealt"
-    _checked(errors, "drill", lambda: parse_drill(drill_text), drill_text)
+    _checked(errors, "drill", lambda: DRILL.read(drill_text), drill_text)
     penetration_text = given["penetration"].strip() or None
+    read = PRACTICE_PENETRATION.read
     penetration = _checked(
-        errors, "penetration", lambda: parse_penetration(penetration_text), given["penetration"]
+        errors, "penetration", lambda: read(penetration_text), given["penetration"]
     )
     chart = _checked(errors, "chart", lambda: _chart(given["chart_text"], given["chart_name"]), "")
     return Settings(form.rules, seed, drill_text, penetration, chart, errors)
@@ -132,7 +134,7 @@ def answer(
                 cache=bench.store,
             )
 
-    elif play in PLAYS:
+    elif play in PLAY.choices:
         try:
             state = read_state(_state(fields))
         except CbjError as error:

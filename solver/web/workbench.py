@@ -14,11 +14,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from solver.api import files as files_api
-from solver.api import game as game_api
-from solver.api import paytable as paytable_api
-from solver.api import session as session_api
-from solver.api import strategy as strategy_api
+from solver.api import functions as api
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.present import charts
@@ -133,10 +129,10 @@ class Workbench:
         """The solved game: re-priced at once if its rules were solved under any paytable or
         ratio, else from the (shared) solve, waiting up to ``wait`` seconds for it."""
         if self.store.has_game(rules, exact):
-            return Outcome(game_api.solve(rules=rules, exact=exact, cache=self.store))
+            return Outcome(api.solve(rules=rules, exact=exact, cache=self.store))
 
         def compute(job: Job[bool]) -> bool:  # the game itself is kept by the store
-            game_api.solve(rules=rules, exact=exact, cache=self.store, progress=job.progress)
+            api.solve(rules=rules, exact=exact, cache=self.store, progress=job.progress)
             return True
 
         key = ("game", neutral(rules), exact)
@@ -150,7 +146,7 @@ class Workbench:
         if not self.store.has_game(rules, exact):  # solved, then dropped for memory since
             self.work.forget(key)
             return self.game(rules, exact, wait, start, client) if start else Outcome(idle=True)
-        return Outcome(game_api.solve(rules=rules, exact=exact, cache=self.store))
+        return Outcome(api.solve(rules=rules, exact=exact, cache=self.store))
 
     def chart(
         self, rules: Rules, wait: float, start: bool = True, client: str = ""
@@ -158,7 +154,7 @@ class Workbench:
         """The best printable chart under ``rules`` (an exact solve, then the chart search)."""
         return self._job(
             ("chart", rules),
-            lambda job: strategy_api.chart(rules=rules, cache=self.store),
+            lambda job: api.chart(rules=rules, cache=self.store),
             "solving exactly, then searching the best chart",
             wait,
             Kind.CHART,
@@ -172,11 +168,11 @@ class Workbench:
         """The best chart under ``rules`` with each cell's cost (``cbj chart --costs``): what
         a practice session grades by, kept by the store for the session's every play."""
         if self.store.has(CHART_COSTS, rules) and self.store.has_game(rules, True):
-            return Outcome(strategy_api.chart_costs(rules=rules, cache=self.store))
+            return Outcome(api.chart_costs(rules=rules, cache=self.store))
 
         def compute(job: Job[ChartCosts]) -> ChartCosts:
-            game_api.solve(rules=rules, exact=True, cache=self.store, progress=job.progress)
-            return strategy_api.chart_costs(rules=rules, cache=self.store)
+            api.solve(rules=rules, exact=True, cache=self.store, progress=job.progress)
+            return api.chart_costs(rules=rules, cache=self.store)
 
         label = "solving exactly, then the best chart and what each of its cells costs"
         return self._job(("chart-costs", rules), compute, label, wait, Kind.CHART, start, client)
@@ -187,7 +183,7 @@ class Workbench:
         """The chart drawn or written in ``fmt``, in memory."""
 
         def compute(job: Job[bytes]) -> bytes:
-            chart = strategy_api.chart(rules=rules, cache=self.store)
+            chart = api.chart(rules=rules, cache=self.store)
             return charts.render(chart, fmt)
 
         label = f"drawing the chart as {fmt.value.upper()}"
@@ -205,7 +201,7 @@ class Workbench:
         """``cbj paytable solve`` (``options`` has ``solve_for``) or ``search``'s result."""
         key = ("paytable", rules, tuple(sorted(options.items())))
         solve = "solve_for" in options
-        how = paytable_api.paytable_solve if solve else paytable_api.paytable_search
+        how = api.paytable_solve if solve else api.paytable_search
 
         def compute(job: Job[Any]) -> Any:
             return how(rules=rules, cache=self.store, **options)
@@ -225,7 +221,7 @@ class Workbench:
         key = ("hold", rules, tuple(sorted(options.items())))
 
         def compute(job: Job[Any]) -> Any:
-            return session_api.hold(rules=rules, cache=self.store, **options)
+            return api.hold(rules=rules, cache=self.store, **options)
 
         label = "solving the game exactly, then the session's distribution"
         return self._job(key, compute, label, wait, Kind.HOLD, start, client)
@@ -245,7 +241,7 @@ class Workbench:
 
         def compute(job: Job[Any]) -> Any:
             job.progress(0, len(REPORT_STEPS))
-            return files_api.report(
+            return api.report(
                 format=fmt, rules=rules, cache=self.store, progress=job.progress, **options
             )
 

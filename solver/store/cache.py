@@ -1,27 +1,23 @@
-"""The disk cache's commands: ``cbj cache info`` and ``cbj cache clear``."""
+"""``cbj cache info`` and ``cbj cache clear`` as computations: the disk cache's state, and
+clearing it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
-from solver.model.checks import checked
 from solver.model.errors import OutputError
 from solver.store.disk import CacheCleared, CacheInfo, DiskCache
 
 
-@checked
-def cache_info(
-    directory: str | Path | None = None, *, warn: Callable[[str], None] | None = None
-) -> CacheInfo:
+def cache_info(*, directory: str | Path | None, warn: Callable[[str], None] | None) -> CacheInfo:
     """Where the disk cache is, its size on disk, its entries and its size cap."""
     _named(directory)
     return DiskCache(directory, warn=warn).info()
 
 
-@checked
 def cache_clear(
-    directory: str | Path | None = None, *, warn: Callable[[str], None] | None = None
+    *, directory: str | Path | None, warn: Callable[[str], None] | None
 ) -> CacheCleared:
     """Delete every entry of the disk cache."""
     _named(directory)

@@ -1,0 +1,261 @@
+"""The command table: every command of ``cbj`` and of :mod:`solver` as one row of data.
+
+A :class:`Command` names its parameters from the catalogue
+(:mod:`solver.model.catalogue`), the rules it takes as one group, its compute function
+(in :mod:`solver.exact`, :mod:`solver.sim` or :mod:`solver.studies`), its result type,
+how its result is shown and any files it writes.  From this table come the typed API
+functions (:mod:`solver.api.functions`, written by ``python scripts/commands_code.py``),
+every click command (:mod:`solver.cli.commands`), the workbench's forms, the command
+guide's tables and the API's fuzz tests.  Adding a command is a row here, its parameters'
+entries in the catalogue, its compute function, and ``python scripts/commands_code.py``.
+
+Every reference to another layer is a name (``"solver.studies.game:bonus"``), so that
+this table is cheap to import: ``cbj --help`` reads it and loads no command.
+
+>>> [c.name for c in COMMANDS][:4]
+['rules', 'bonus', 'solve', 'advise']
+>>> COMMANDS_BY_NAME["paytable solve"].function
+'paytable_solve'
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from solver.model import catalogue as P
+from solver.model.params import Param
+
+
+class Command(NamedTuple):
+    """One command: its parameters, its computation, its result and how it is shown."""
+
+    name: str
+    """The command's words (``paytable solve``); the API function is :attr:`function`."""
+    summary: str
+    """The one-line help ``cbj --help`` and ``cbj NAME --help`` print."""
+    params: tuple[Param, ...]
+    """Every parameter, in the order ``--help`` lists them (the rules' options first)."""
+    compute: str
+    """``module:function`` computing the result from the read parameters (and ``rules=``,
+    ``run=`` when it takes them); its docstring is the API function's."""
+    returns: str
+    """The API function's result type, as written (names from :data:`TYPES`)."""
+    rules: str = "rules"
+    """The rules' options it takes: ``rules`` (every one), ``but-paytable`` (the CLI leaves
+    ``--paytable`` to the command's own option), ``variants`` (several values of a rule
+    with common values) or ``""`` (none)."""
+    tables: str = ""
+    """``module:function`` giving the tables a text format prints, from the result."""
+    render: str = ""
+    """``module:function(result, format)`` giving the output itself, text or bytes, where a
+    command prints more than tables (a summary, a chart, a plot)."""
+    cli_only: tuple[str, ...] = ()
+    """Parameters the CLI has and the API function does not (``format``, ``output``)."""
+    positional: tuple[str, ...] = ()
+    """Parameters the API function takes by position too (a file written)."""
+    write: str = ""
+    """``module:function`` writing the files the command writes, where it writes any."""
+    progress: str = ""
+    """What the CLI's progress bar says (none when empty)."""
+    cli: bool = True
+    """Whether ``cbj`` has the command (a practice session's turns are the library's)."""
+    extra_args: bool = False
+    """The CLI takes the rest of a hand typed without quotes (``--hand 9 7``)."""
+    required: tuple[str, ...] = ()
+    """Parameters the CLI requires where the API function does not (a file to write)."""
+
+    @property
+    def function(self) -> str:
+        """The API function's name: the command's words joined by underscores."""
+        return self.name.replace(" ", "_").replace("-", "_")
+
+    @property
+    def api_params(self) -> tuple[Param, ...]:
+        """The parameters the API function takes, in its order."""
+        return tuple(p for p in self.params if p.name not in self.cli_only)
+
+    @property
+    def run(self) -> tuple[str, ...]:
+        """The run settings it takes (:data:`~solver.model.catalogue.RUN_SETTINGS`)."""
+        return tuple(p.name for p in self.api_params if p.name in P.RUN_PARAMS)
+
+
+#: The modules the table's result types and annotations name.
+TYPES = {
+    "Advice": "solver.results.game",
+    "AttackResult": "solver.results.attack",
+    "BetResult": "solver.results.betting",
+    "BonusResult": "solver.results.bonus",
+    "CacheCleared": "solver.store.disk",
+    "CacheInfo": "solver.store.disk",
+    "Chart": "solver.results.charts",
+    "ChartCheck": "solver.results.charts",
+    "ChartCosts": "solver.results.charts",
+    "Counts": "solver.results.protection",
+    "DealerResult": "solver.results.game",
+    "DecisionGraph": "solver.results.game",
+    "EffectsOfRemoval": "solver.results.protection",
+    "GameResult": "solver.results.game",
+    "HoldCheck": "solver.results.hold",
+    "IndicesResult": "solver.results.indices",
+    "PaySolution": "solver.results.paytable",
+    "PracticeTurn": "solver.results.practice_state",
+    "RulesResult": "solver.results.rules",
+    "SearchResult": "solver.results.paytable",
+    "SessionResult": "solver.results.session",
+    "ShoeStates": "solver.results.protection",
+    "SimulationResult": "solver.results.simulation",
+    "StrategiesResult": "solver.results.strategies",
+    "TableOfPlayers": "solver.results.seats",
+    "Variants": "solver.results.paytable",
+    "Written": "solver.present.files",
+}
+
+#: Options every command that solves the game shares: removed cards, exact, workers, cache.
+SOLVING = (P.REMOVED, P.EXACT, P.SOLVE_JOBS, P.CACHE, P.FORMAT)
+#: The dealt-shoe study's options (``cbj indices``, ``bet``, ``attack``).
+STUDY = (P.SAMPLES, P.STUDY_SEED, P.STUDY_PENETRATION, P.STUDY_JOBS, P.BACKEND, P.SCHEDULER,
+         P.CACHE, P.FORMAT, P.PROGRESS)  # fmt: skip
+#: The commands that ``cbj`` groups under one word: the group's help.
+GROUPS = {
+    "paytable": "Design the Bonus paytable: solve a pay for a target edge, or search paytables.",
+    "cache": "The disk cache of solved games: where it is, how big, and clearing it.",
+}
+#: Commands that live in another client (``cbj serve``, the web app's): module, name, help.
+ELSEWHERE = {
+    "serve": (
+        "solver.web.command",
+        "serve",
+        "The designer's workbench: a local web app of every figure, live as you type.",
+    ),
+}
+
+G, S = "solver.studies.game", "solver.studies.strategy"
+COUNTING, DESIGN = "solver.studies.counting", "solver.studies.paytable"
+# fmt: off
+COMMANDS: tuple[Command, ...] = (
+    Command("rules", "Print the rules in force, each with its default and meaning.",
+            (P.FORMAT,), "solver.studies.rules:rules", "RulesResult",
+            tables="solver.present.presets:rules_tables", cli_only=("format",)),
+    Command("bonus", "Exact return table of the Bonus wager.",
+            (P.BONUS_REMOVED, P.SYMBOLIC, P.FORMAT), f"{G}:bonus", "BonusResult",
+            render="solver.present.game:bonus_text", cli_only=("format",)),
+    Command("solve", "Optimal play, the main wager's EV and the whole round's figures.",
+            (*SOLVING, P.PROGRESS), f"{G}:solve", "GameResult[Any]",
+            render="solver.present.game:game_text", cli_only=("format",),
+            progress="solving Bonus cards"),
+    Command("advise", "Stand and hit values for one hand, and the optimal decision.",
+            (P.BONUS_CARD, P.HAND, P.SEEN, P.ADVISE_EXACT, P.FORMAT), f"{G}:advise",
+            "Advice[Any]", tables="solver.present.tables:advice_table", cli_only=("format",),
+            extra_args=True),
+    Command("dealer", "Exact distribution of the dealer's final result for each Bonus card.",
+            (P.BONUS_VALUE, P.DEALER_REMOVED, P.FORMAT), f"{S}:dealer", "DealerResult",
+            tables="solver.present.game:dealer_tables", cli_only=("format",)),
+    Command("chart", "The best printable hit/stand chart and its cost against perfect play.",
+            (P.CHART_FORMAT, P.CHART_OUTPUT, P.CHART_CHECK, P.COSTS, P.CACHE), f"{S}:chart",
+            "Chart", render="solver.present.charts:render",
+            cli_only=("format", "output", "file", "costs")),
+    Command("chart check", "Price a chart file against the best chart and perfect play.",
+            (P.CHECK, P.CACHE), f"{S}:chart_check", "ChartCheck",
+            tables="solver.present.chart_costs:check_table", cli=False),
+    Command("chart costs", "The best chart with each cell's cost of playing it the other way.",
+            (P.CACHE,), f"{S}:chart_costs", "ChartCosts",
+            tables="solver.present.chart_costs:costs_table", cli=False),
+    Command("tables", "Regenerate the strategy_tables/ collection: every variant in every format.",
+            (P.OUTPUT_DIR, P.CACHE, P.PROGRESS), "", "Written", rules="",
+            positional=("output_dir",), write="solver.api.files:write_tables", progress="charts"),
+    Command("strategies", "Exact EV, house edge and cost of realistic strategies; the Bonus "
+            "ratio; volatility.", (P.NAMES, P.BONUS_RATIOS, P.SUITED_REMOVED, P.JOBS, P.CACHE,
+            P.FORMAT, P.PROGRESS), f"{S}:strategies", "StrategiesResult",
+            tables="solver.present.strategies:strategies_tables", cli_only=("format",),
+            progress="solving Bonus cards"),
+    Command("session", "Exact distribution of the net result over a session, and the risk of "
+            "ruin.", (P.SESSION_ROUNDS, P.BANKROLL, P.STRATEGY, P.METHOD, P.SUITED_REMOVED,
+            P.JOBS, P.CACHE, P.SESSION_FORMAT, P.OUTPUT, P.PROGRESS), f"{S}:session",
+            "SessionResult", render="solver.present.session:render",
+            cli_only=("format", "output"), progress="solving Bonus cards"),
+    Command("hold", "Whether a table's observed hold is within what the game allows (exact, "
+            "two-sided).", (P.HOLD_ROUNDS, P.RESULT, P.HOLD, P.HOLD_STRATEGY, P.METHOD, P.JOBS,
+            P.CACHE, P.FORMAT, P.PROGRESS), f"{S}:hold", "HoldCheck",
+            tables="solver.present.hold:hold_table", cli_only=("format",),
+            progress="solving Bonus cards"),
+    Command("seats", "The casino's hold per table-round and its SD for 1 to 7 seats at one "
+            "table.", (P.SEAT_COUNTS, P.SEATS_ROUNDS, P.SEED, P.SEATS_STRATEGY, P.SIM_JOBS,
+            P.CACHE, P.FORMAT), "solver.studies.simulation:seats_command", "TableOfPlayers",
+            tables="solver.present.seats:seats_table", cli_only=("format",)),
+    Command("simulate", "Monte Carlo simulation of whole rounds, independent of the exact "
+            "solver.", (P.SIM_ROUNDS, P.SEED, P.SEATS, P.STRATEGY, P.SIM_PENETRATION,
+            P.FRESH_SHOE, P.SIM_JOBS, P.SUITED_REMOVED, P.COUNTER, P.SIM_SPREAD, P.RAMP,
+            P.WONG_OUT, P.SIM_INDICES, P.INDEX_SAMPLES, P.CACHE, P.FORMAT, P.PROGRESS),
+            "solver.studies.simulation:simulate_command", "SimulationResult",
+            tables="solver.present.tables:simulation_tables", cli_only=("format",),
+            progress="dealing"),
+    Command("eor", "Effects of removal: each wager's EV change when one card of each rank "
+            "leaves.", SOLVING, f"{COUNTING}:eor", "EffectsOfRemoval[Any]",
+            tables="solver.present.protection:eor_tables", cli_only=("format",)),
+    Command("count", "Betting correlation and EV per true count of card counts for this game.",
+            (P.TAGS, P.SYSTEM, P.REMOVED, P.COUNT_EXACT, *SOLVING[2:]), f"{COUNTING}:count",
+            "Counts", tables="solver.present.protection:count_table", cli_only=("format",)),
+    Command("shoe-states", "Random shoes dealt to each depth, each solved: EV spread, count "
+            "fit, EOR estimate.", (P.DEPTHS, P.STATE_SAMPLES, P.STATES_SEED, P.STATES_SYSTEM,
+            P.STATES_TAGS, P.STUDY_JOBS, P.STATES_BACKEND, P.STATES_SCHEDULER, P.CACHE,
+            P.FORMAT, P.PROGRESS), f"{COUNTING}:shoe_states", "ShoeStates",
+            tables="solver.present.protection:shoe_states_tables", cli_only=("format",),
+            progress="shoe states"),
+    Command("indices", "Index plays: the true count at which each close call flips, and what "
+            "it is worth.", (P.COUNT, *STUDY), f"{COUNTING}:indices", "IndicesResult",
+            tables="solver.present.advantage:indices_tables", cli_only=("format",),
+            progress="dealt shoes"),
+    Command("bet", "Optimal betting: the Kelly ramp by true count, SCORE, DI, N0 and the "
+            "bankroll.", (P.COUNT, P.SPREAD, P.BET_BANKROLL, P.KELLY_FRACTION,
+            P.ROUNDS_PER_HOUR, P.TARGET_RUIN, P.BET_INDICES, *STUDY), f"{COUNTING}:bet",
+            "BetResult", tables="solver.present.advantage:bet_tables", cli_only=("format",),
+            progress="dealt shoes"),
+    Command("attack", "The perfect-information bound and the Bonus wager's attack.",
+            (P.SPREAD, P.BONUS_MULTIPLE, *STUDY), f"{COUNTING}:attack", "AttackResult",
+            tables="solver.present.advantage:attack_tables", cli_only=("format",),
+            progress="dealt shoes"),
+    Command("paytable solve", "Solve exactly for one pay so that the house edge hits a target.",
+            (P.SOLVE_FOR, P.SUITED_MATCH, P.RANK_MATCH, P.ADJACENT, P.PAYS,
+             P.TARGET_BONUS_EDGE, P.TARGET_ROUND_EDGE, P.CACHE, P.FORMAT),
+            f"{DESIGN}:paytable_solve", "PaySolution",
+            tables="solver.present.tables:pay_solution_table", cli_only=("format",)),
+    Command("paytable search", "List whole-unit paytables whose house edge lies in a band.",
+            (P.MAX_PAY, P.ROUND_EDGE_RANGE, P.BONUS_EDGE_RANGE, P.TOP, P.TIERS, P.CACHE,
+             P.FORMAT), f"{DESIGN}:paytable_search", "SearchResult", rules="but-paytable",
+            tables="solver.present.tables:search_table", cli_only=("format",)),
+    Command("variants", "Main EV, Bonus EV and round edge for every combination of the rules "
+            "listed.", (P.VARIANTS_EXACT, P.PARALLEL_JOBS, P.CACHE, P.VARIANTS_FORMAT,
+            P.PROGRESS), f"{DESIGN}:variants", "Variants", rules="variants",
+            tables="solver.present.tables:variants_table", cli_only=("format",),
+            progress="variants"),
+    Command("report", "A PAR-style math report of the game: HTML or PDF.",
+            (P.PAYTABLES, P.REPORT_OUTPUT, P.REPORT_FORMAT, P.SHOE_SAMPLES, P.COUNTER_ROUNDS,
+             P.PARALLEL_JOBS, P.CACHE, P.TABLE_ROUNDS, P.SIMULATION_ROUNDS, P.REPORT_STRATEGY,
+             P.PREPARED_BY, P.PREPARED_FOR, P.REVISION_NOTE, P.PROGRESS),
+            "solver.studies.report:report_figures", "Written | str | bytes", rules="but-paytable",
+            positional=("output",), write="solver.api.files:write_report", progress="report"),
+    Command("graph", "The player's decision graph (hands, EVs, draws) for Gephi, yEd or "
+            "Graphviz.", (P.BONUS_CARD, P.START_HAND, P.GRAPH_EXACT, P.GRAPH_OUTPUT),
+            f"{S}:graph", "Written | DecisionGraph", positional=("output",),
+            write="solver.api.files:write_graph", extra_args=True, required=("output",)),
+    Command("cache info", "Where the cache is, its size on disk and its number of entries.",
+            (P.DIRECTORY, P.WARN, P.FORMAT), "solver.store.cache:cache_info", "CacheInfo",
+            rules="", tables="solver.present.tables:cache_table", cli_only=("format",),
+            positional=("directory",)),
+    Command("cache clear", "Delete every cached result.", (P.DIRECTORY, P.WARN),
+            "solver.store.cache:cache_clear", "CacheCleared", rules="",
+            positional=("directory",)),
+    Command("practice start", "Start a practice session: its first round dealt.",
+            (P.PRACTICE_SEED, P.DRILL, P.PRACTICE_PENETRATION, P.PRACTICE_CHART, P.CACHE),
+            "solver.studies.practice:practice_start", "PracticeTurn", cli=False),
+    Command("practice play", "Play one decision of a practice session, or deal its next round.",
+            (P.STATE, P.PLAY, P.CACHE), "solver.studies.practice:practice_play", "PracticeTurn",
+            rules="", positional=("state", "play"), cli=False),
+)
+# fmt: on
+
+#: Every command by its words.
+COMMANDS_BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
+#: Every command by its API function's name.
+COMMANDS_BY_FUNCTION: dict[str, Command] = {c.function: c for c in COMMANDS}

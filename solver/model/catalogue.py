@@ -1,0 +1,566 @@
+"""The parameter catalogue: every parameter a command takes, once (STYLE.md point 1).
+
+Each entry is a :class:`~solver.model.params.Param`: its kind, range, default, the one
+reader of its value or its text, its help, its label and its messages.  The command table
+(:mod:`solver.api.table`) names each command's parameters from here; the API reads its
+keywords, the CLI makes its options and the workbench its fields from the same entries,
+so one text is read one way everywhere.  The rules are not here: they are the rule
+table's (:data:`~solver.model.rule_table.RULE_TABLE`), and a command takes them as one
+group.  Where a command words a parameter its own way, :meth:`Param.but` says so.
+
+>>> SESSION_ROUNDS.read("12,000"), HOLD.read("2.5%")
+(12000, Fraction(1, 40))
+>>> SEED.read("3/4")
+Traceback (most recent call last):
+...
+solver.model.errors.SimulationError: seed '3/4' is not a whole number, e.g. 7
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
+from os import PathLike
+from typing import Any
+
+from solver.model.cards import Card, parse_cards
+from solver.model.checks import MAX_ROUNDS, MAX_SEED, fraction_bits, is_whole, shown
+from solver.model.counts import parse_ramp, parse_spread, parse_tags, system_tags
+from solver.model.errors import (
+    CardError,
+    CountError,
+    DesignError,
+    OutputError,
+    PracticeError,
+    ReportError,
+    SessionError,
+    ShoeError,
+    SimulationError,
+)
+from solver.model.outcomes import POLICY_NAMES
+from solver.model.parallel import check_jobs
+from solver.model.params import Kind, Param
+from solver.model.paytable import (
+    MAX_SEARCH_PAY,
+    MAX_TOP,
+    Paytable,
+    check_edge,
+    parse_band,
+    parse_edge,
+)
+from solver.model.rule_table import RULES_BY_NAME
+
+# --- Checks of values given as values, not text --------------------------------------------
+
+
+def _kinds(name: str, words: str, *kinds: type) -> Callable[[Any], Any]:
+    """A check that a value is one of ``kinds`` (a ``TypeError`` naming ``name`` if not)."""
+
+    def check(value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            raise TypeError(f"{name} must be {words}, not {type(value).__name__}")
+        return value
+
+    return check
+
+
+def _sequence(name: str, words: str, *items: type) -> Callable[[Any], tuple[Any, ...]]:
+    """A sequence of values of ``items`` (a ``TypeError`` naming ``name`` otherwise)."""
+
+    def check(value: Any) -> tuple[Any, ...]:
+        if isinstance(value, bytes | bytearray | Mapping) or not isinstance(value, Iterable):
+            kind = type(value).__name__
+            raise TypeError(f"{name} must be str or a sequence of {words}, not {kind}")
+        found = tuple(value)
+        for one in found:
+            if isinstance(one, bool) or not isinstance(one, items):
+                kind = type(one).__name__
+                raise TypeError(f"{name} must be str or a sequence of {words}, not one of {kind}")
+        return found
+
+    return check
+
+
+def _cards(name: str) -> Callable[[Any], tuple[Card, ...]]:
+    """Cards given as values: a sequence of cards or their texts."""
+    listed = _sequence(name, "Card or str", Card, str)
+    return lambda value: tuple(c if isinstance(c, Card) else Card.parse(c) for c in listed(value))
+
+
+def read_card(text: str) -> Card:
+    """Exactly one card (the Bonus card): a :class:`CardError` for none or several.
+
+    >>> read_card(" 7h ")
+    Card.parse('7h')
+    """
+    found = parse_cards(text)
+    if len(found) != 1:
+        raise CardError(f"the Bonus card is exactly one card, got {text!r}")
+    return found[0]
+
+
+def read_hand(text: str) -> tuple[Card, ...]:
+    """A hand to start a decision graph from: cards, at least one (leave it out for all).
+
+    >>> read_hand("9 3")
+    (Card.parse('9'), Card.parse('3'))
+    """
+    found = parse_cards(text)
+    if not found:
+        raise CardError("the hand is empty: give cards, e.g. '9 3', or leave it out for all")
+    return found
+
+
+def _mapping(name: str, words: str, read: Callable[[str], Any]) -> Callable[[Any], Any]:
+    """Tags or pays given as a mapping of names to whole numbers (tags) or pays."""
+
+    def check(value: Any) -> Any:
+        if not isinstance(value, Mapping):
+            kind = type(value).__name__
+            raise TypeError(f"{name} must be str or a mapping of {words}, not {kind}")
+        for key, item in value.items():
+            if not isinstance(key, str) or not (is_whole(item) or isinstance(item, Fraction | str)):
+                kind = type(item).__name__
+                raise TypeError(f"{name} must be str or a mapping of {words}, not one of {kind}")
+        return read(",".join(f"{k}={v}" for k, v in value.items()))
+
+    return check
+
+
+def _paytables(value: Any) -> tuple[Paytable, ...]:
+    """Further paytables: a sequence of paytables or their texts."""
+    listed = _sequence("paytables", "Paytable or str", Paytable, str)(value)
+    return tuple(p if isinstance(p, Paytable) else Paytable.parse(p) for p in listed)
+
+
+def _has(name: str, words: str, *methods: str) -> Callable[[Any], Any]:
+    """A check that a value has ``methods`` (a store's ``fetch``) or is called (no methods)."""
+
+    def check(value: Any) -> Any:
+        if not all(callable(getattr(value, m, None)) for m in methods) or not (
+            methods or callable(value)
+        ):
+            raise TypeError(f"{name} must be {words}, not {type(value).__name__}")
+        return value
+
+    return check
+
+
+def _player(value: Any) -> Any:
+    """A strategy already read (a :class:`~solver.results.report.PlayerStrategy`)."""
+    if not (isinstance(getattr(value, "name", None), str) and hasattr(value, "chart")):
+        raise TypeError(f"strategy must be str or a PlayerStrategy, not {type(value).__name__}")
+    return value
+
+
+def _any(value: Any) -> Any:
+    return value
+
+
+def _practice_chart(value: Any) -> Any:
+    """The chart a practice session learns: a file's name, or a chart read already."""
+    if not isinstance(value, str | PathLike) and not callable(getattr(value, "action", None)):
+        raise TypeError(f"chart must be str, Path or a ChartGrid, not {type(value).__name__}")
+    return value
+
+
+def _state(value: Any) -> Any:
+    """A practice session's state: its JSON (read by the session), or the state itself."""
+    if not (isinstance(value, Mapping) or hasattr(value, "setup")):
+        raise TypeError(
+            f"state must be a PracticeState or its JSON (a mapping), not {type(value).__name__}"
+        )
+    return value
+
+
+def _edge(text: str) -> Fraction:
+    return parse_edge(text, "target")
+
+
+def _edge_value(name: str, what: str) -> Callable[[Any], Fraction]:
+    """A house edge given as a number (a fraction of the amount wagered), checked."""
+    numbers = _kinds(name, "a number or its text", int, Fraction, float)
+
+    def check(value: Any) -> Fraction:
+        number = numbers(value)
+        if isinstance(number, float) and not math.isfinite(number):
+            raise DesignError(f"{what} {number!r} is not a finite number")
+        edge = check_edge(Fraction(number), what)
+        if fraction_bits(edge) > 200:  # a house edge has no 60-digit denominator
+            raise DesignError(f"{what} {shown(edge)} is too long: write it more shortly")
+        return edge
+
+    return check
+
+
+def _tier(value: Any) -> str:
+    """A tier given as itself (a :class:`~solver.model.paytable.Tier`): its name."""
+    name = getattr(value, "name", None)
+    if not isinstance(name, str):
+        raise TypeError(f"solve_for must be a Tier or str, not {type(value).__name__}")
+    return name
+
+
+def _band(text: str) -> str:
+    parse_band(text)
+    return text
+
+
+def _system(text: str) -> str:
+    system_tags(text)
+    return text
+
+
+# --- Limits and defaults that several layers share ------------------------------------------
+
+#: The longest session, in rounds; the largest bankroll, in main units.
+MAX_SESSION_ROUNDS = 100_000
+MAX_BANKROLL = 10**12
+#: The largest casino result the hold check reads, in main units either way.
+MOST_UNITS = 10**12
+#: Most samples per depth (about 10^9 states: far beyond a day on a large cluster).
+MAX_SAMPLES = 10**9
+#: Shoes dealt and solved when no size is given (about 70 ms each for 6 decks).
+SAMPLES_DEFAULT = 2000
+#: Table-rounds simulated for each number of seats when the caller does not say.
+SEATS_ROUNDS_DEFAULT = 200_000
+#: The report's study sizes unless asked otherwise: shoes solved per depth, rounds per
+#: simulated counter, table-rounds per number of seats, rounds of the cross-check.
+SHOE_SAMPLES_DEFAULT = 50
+COUNTER_ROUNDS_DEFAULT = 2_000_000
+TABLE_ROUNDS_DEFAULT = 50_000
+SIMULATION_ROUNDS_DEFAULT = 10_000_000
+#: The round's house edge band a paytable search looks in when none is given.
+DEFAULT_BAND = "1%:2%"
+#: How a hand may be written, for the help and for the error of a word that is no card.
+HAND_FORMS = "--hand '9 7', --hand 9,7, --hand 9 7 or --hand 97 (suits optional: 9h 7s)"
+#: What ``--strategy`` takes, for its help: every command that plays a strategy says the same.
+STRATEGY_HELP = (
+    "optimal, chart, chart:FILE (a chart file, as cbj chart --format csv or json writes it), "
+    "stand-on:K (stand once the best total reaches K), never-bust, mimic-dealer or "
+    "always-stand."
+)
+
+# --- The entries ------------------------------------------------------------------------------
+# A table of data, laid out by hand: one entry per parameter, its wording for a command
+# beside it (``.but``).
+# fmt: off
+W, N, T, C = Kind.WHOLE, Kind.NUMBER, Kind.TEXT, Kind.CHOICE
+F, P, V = Kind.FLAG, Kind.PATH, Kind.VALUE
+
+# Cards and hands.
+REMOVED = Param("removed", T, "Cards already out of the shoe (with suits).", default=(),
+                parse=parse_cards, value=_cards("removed"), takes="Cards", example="As 10h")
+SEEN = REMOVED.but(name="seen", help="Other cards known to be out of the shoe.",
+                   value=_cards("seen"))
+BONUS_CARD = Param("bonus", T, "The Bonus card, e.g. 7 or 7h.", required=True, parse=read_card,
+                   value=_kinds("bonus", "a Card or str", Card), takes="Card | str", example="7")
+HAND = Param("hand", T, f"The player's own cards: {HAND_FORMS}.", required=True,
+             parse=parse_cards, value=_cards("hand"), takes="Cards", example="9 7")
+#: The hand a decision graph starts from (every first card when not given).
+START_HAND = HAND.but(help=f"Start from these own cards: {HAND_FORMS} (default: all).",
+                      required=False, default=(), parse=read_hand)
+#: ``cbj dealer``'s Bonus card: a value, or ``all`` (read by the dealer's table).
+BONUS_VALUE = Param("bonus", T, "Bonus card value A, 2..10, or 'all' for one row per value.",
+                    default="all", value=_kinds("bonus", "str or int", int), takes="str | int",
+                    shown_default="all")
+
+# How the game is computed, and the run settings (:data:`RUN_PARAMS`).
+EXACT = Param("exact", F, "Exact fractions (slower) instead of floats.", default=False,
+              label="Exact fractions (an exact solve: a few seconds for new rules)")
+SYMBOLIC = Param("symbolic", F, "Also print the EV as an expression of the pays.", default=False)
+JOBS = Param("jobs", W, "Worker processes for the exact solve.", default=1, example="2",
+             check=check_jobs, shown_default="1")
+BACKEND = Param("backend", C, "Solve the shoes here or on a Dask cluster.", default="local",
+                choices=("local", "dask"), shown_default="local")
+SCHEDULER = Param("scheduler", T, "The Dask scheduler (default: $DASK_SCHEDULER_ADDRESS).")
+CACHE = Param("cache", V, "Solve afresh instead of using the disk cache.", flag="--no-cache",
+              value=_has("cache", "a Store (with fetch) or None", "fetch"), takes="Store | None")
+PROGRESS = Param("progress", V, "", value=_has("progress", "a function or None"), flag="-",
+                 takes="ProgressCallback | None")
+
+# Strategies.
+STRATEGY = Param("strategy", T, STRATEGY_HELP, default="optimal", label="The players' strategy",
+                 example="stand-on:17", shown_default="optimal")
+NAMES = Param("names", T, "Policies to evaluate, separated by commas; chart:FILE plays a chart "
+              "file (docs/charts.md).", default=POLICY_NAMES, value=_sequence("names", "str", str),
+              takes="Sequence[str] | str", flag="--strategies",
+              shown_default=",".join(POLICY_NAMES))
+BONUS_RATIOS = Param("bonus_ratios", T, "Bonus ratios (each at least 1/2) at which to show "
+                     "optimal play's round.", default="1/2,3/4,1,3/2,2",
+                     value=_sequence("bonus_ratios", "Fraction, int or str", Fraction, int, str),
+                     takes="Sequence[Fraction | int | str] | str",
+                     shown_default="1/2,3/4,1,3/2,2")
+METHOD = Param("method", C, "exact fractions (up to 100 rounds), floats by FFT with an error "
+               "bound, or auto (exact up to 20 rounds).", default="auto", label="Method",
+               choices=("auto", "exact", "fft"), error=SessionError, shown_default="auto")
+
+# Sessions and the hold check.
+SESSION_ROUNDS = Param("rounds", W, "Rounds in the session (1 to 100,000).", required=True,
+                       low=1, high=MAX_SESSION_ROUNDS, error=SessionError, example="10,000",
+                       label="Rounds")
+HOLD_ROUNDS = SESSION_ROUNDS.but(help="Rounds dealt (1 to 100,000).", label="Rounds dealt",
+                                 hint="Seat-rounds the result is over, 1 to 100,000.")
+BANKROLL = Param("bankroll", N, "Units of the main wager you can lose: adds the probability of "
+                 "ruin, e.g. 100.", low=0, high=MAX_BANKROLL, open=(True, False),
+                 limits="use a positive number of units up to 1,000,000,000,000, e.g. 100, 12.5 "
+                 "or 25/2", error=SessionError, example="100", metavar="TEXT")
+HOLD = Param("hold", T, "The casino's hold instead: 2.5%, 0.025 or 1/40.",
+             parse=lambda text: parse_edge(text, "hold"), takes="Fraction | float | str",
+             value=_edge_value("hold", "hold"),
+             label="Observed hold", example="2.5%", hint="The casino's win over the total wagered.")
+RESULT = Param("result", N, "The casino's net win in main units, e.g. 250.", low=-MOST_UNITS,
+               high=MOST_UNITS, error=SessionError, label="or net win", metavar="TEXT",
+               limits=f"use main units from -{MOST_UNITS:,} to {MOST_UNITS:,}, e.g. 250 or -12.5",
+               hint="The casino's net win in main units, e.g. 250 or -12.5.", example="250")
+
+# The simulator.
+SIM_ROUNDS = Param("rounds", W, "Rounds to deal.", required=True, low=1, high=MAX_ROUNDS,
+                   error=SimulationError, example="1,000,000")
+SEED = Param("seed", W, "Seed; the same seed gives the same result.", low=0, high=MAX_SEED,
+             limits="use 0 to 2**128 - 1", error=SimulationError, example="7")
+SEATS = Param("seats", W, "Players sharing Bonus card and dealer.", default=1, low=1,
+              error=SimulationError, example="3", shown_default="1")
+SIM_PENETRATION = Param("penetration", N, "Share of the shoe dealt before a reshuffle, in "
+                        "(0, 1].  [default: 0.75]", low=0, high=1, open=(True, False),
+                        limits="give a share of the shoe in (0, 1]", as_float=True,
+                        error=SimulationError, example="0.75")
+FRESH_SHOE = Param("fresh_shoe", F, "Shuffle a fresh shoe for every round.", default=False)
+COUNTER = Param("counter", T, "Seat a card counter at seat 1 using this count: hi-lo, ko, "
+                "hi-opt-i, omega-ii, best-level-1..3, or tags 'A=-1,2=1,...,T=-1'.",
+                value=_kinds("counter", "str or a mapping of str to int", Mapping),
+                takes="str | Mapping[str, int]")
+SPREAD = Param("spread", T, "Smallest-largest bet in units.", default="1-8", parse=parse_spread,
+               value=_sequence("spread", "int", int), takes="str | tuple[int, int]",
+               example="1-8", shown_default="1-8")
+SIM_SPREAD = SPREAD.but(help="The counter's smallest and largest bet.  [default: 1-8]",
+                        default=None, shown_default="")
+RAMP = Param("ramp", T, "The counter's bets by true count, 'TC:UNITS,...' (bet UNITS from TC "
+             "up).  [default: the smallest bet, then one unit more per true count from 2]",
+             parse=parse_ramp, value=_sequence("ramp", "(true count, units) pairs", tuple),
+             takes="str | Sequence[tuple[float, int]]")
+WONG_OUT = Param("wong_out", N, "The counter sits out below this true count.", low=-100,
+                 high=100, limits="use a true count from -100 to 100", as_float=True,
+                 error=CountError, words="wong-out true count", metavar="TEXT", example="-1")
+SIM_INDICES = Param("indices", F, "The counter also plays its count's index plays (with "
+                    "--strategy chart).", default=False)
+SEAT_COUNTS = Param("seats", T, "Numbers of players at the table, 1 to 7: a range, a list or "
+                    "both, e.g. 1-7 or 1,3,5.", default="1-7", value=_sequence("seats", "int", int),
+                    takes="Sequence[int] | str", shown_default="1-7")
+SEATS_ROUNDS = SIM_ROUNDS.but(help="Table-rounds simulated for each number of seats.",
+                              required=False, shown_default=f"{SEATS_ROUNDS_DEFAULT}")
+
+# Studies of dealt shoes, counts and bets.
+SAMPLES = Param("samples", W, "Shoes dealt at random depths and solved.", low=2, high=MAX_SAMPLES,
+                default=SAMPLES_DEFAULT, error=ShoeError, example="2,000",
+                shown_default=f"{SAMPLES_DEFAULT}")
+INDEX_SAMPLES = SAMPLES.but(name="index_samples", help="Shoes dealt and solved to find the index "
+                            "plays (as cbj indices).")
+STATE_SAMPLES = SAMPLES.but(help="Random shoes dealt to each depth.", default=None,
+                            required=True, shown_default="")
+STUDY_SEED = SEED.but(help="Seed of the deal.", default=39, error=ShoeError, shown_default="39")
+STATES_SEED = SEED.but(help="Seed; a fresh one is reported if not given.", error=ShoeError)
+STUDY_PENETRATION = Param("penetration", N, "Share of the shoe dealt before the cut card.",
+                          default=0.83, low=0, high=1, open=(True, True), as_float=True,
+                          limits="give a share strictly between 0 and 1", error=ShoeError,
+                          example="0.83", shown_default="0.83")
+COUNT = Param("count", T, "The count: best-level-1..5 (betting), best-playing-1..2 (index "
+              "plays), hi-lo, ko, hi-opt-i, omega-ii or tags 'A=-1,...'.", default="best-level-2",
+              shown_default="best-level-2")
+BET_BANKROLL = Param("bankroll", N, "Bankroll in units the Kelly bets are sized to.",
+                     default=1000.0, low=0, high=10**12, open=(True, False), as_float=True,
+                     limits="give a positive number of units", error=CountError,
+                     words="Kelly bankroll", shown_default="1000.0", example="1000")
+KELLY_FRACTION = Param("kelly_fraction", N, "Share of the full Kelly bet, e.g. 0.5.", default=1.0,
+                       low=0, high=1, open=(True, False),
+                       limits="give a share above 0 and at most 1",
+                       as_float=True, error=CountError, words="Kelly fraction",
+                       shown_default="1.0", example="0.5")
+ROUNDS_PER_HOUR = Param("rounds_per_hour", W, "", default=100, low=1, high=10_000,
+                        error=CountError, example="100", shown_default="100")
+TARGET_RUIN = Param("target_ruin", N, "Risk of ruin the bankroll figure is for.", default=0.05,
+                    low=0, high=1, open=(True, True),
+                    limits="give a share strictly between 0 and 1",
+                    as_float=True, error=CountError, words="target risk of ruin",
+                    shown_default="0.05", example="0.05")
+BET_INDICES = SIM_INDICES.but(help="The counter also plays its count's index plays.")
+BONUS_MULTIPLE = Param("bonus_multiple", N, "The most the Bonus wager is raised to, times the "
+                       "main wager.", default=Fraction(2), low=0, high=10**6, error=CountError,
+                       words="Bonus multiple", metavar="TEXT", shown_default="2", example="2")
+DEPTHS = Param("depths", T, "Shares of the shoe dealt, each between 0 and 1, separated by "
+               "commas.", default="0.25,0.5,0.75,0.83", takes="str | Sequence[float | str]",
+               value=_sequence("depths", "float or str", float, str),
+               shown_default="0.25,0.5,0.75,0.83")
+SYSTEM = Param("system", T, "A published count: hi-lo, ko, hi-opt-i, omega-ii.", parse=_system)
+TAGS = Param("tags", T, "A tag per rank, e.g. 'A=-1,2=1,...,9=0,T=-1'.", parse=parse_tags,
+             value=_mapping("tags", "ranks to tags", parse_tags), takes="str | Mapping[str, int]")
+
+# Designing the paytable.
+SOLVE_FOR = Param("solve_for", T, "The tier whose pay is solved for: any tier of --paytable, "
+                  "e.g. rank_match or suited-adjacent (docs/designer.md).", required=True,
+                  value=_tier, takes="Tier | str",
+                  label="Solve for the pay of", hint="The other pays are the paytable's above.")
+SUITED_MATCH, RANK_MATCH, ADJACENT = (
+    Param(name, T, f"Pay of the {name.replace('_', ' ')} tier to 1 (default: from --paytable).",
+          value=_kinds(name, "a number or its text", int, Fraction), takes="Fraction | int | str")
+    for name in ("suited_match", "rank_match", "adjacent")
+)
+PAYS = Param("pays", V, "", value=_mapping("pays", "tier names to pays", _any), flag="-",
+             takes="Mapping[str, Fraction | int | str] | None")
+TARGET_BONUS_EDGE = Param("target_bonus_edge", T, "Bonus wager house edge, e.g. 0.05, 1/20, 5%.",
+                          parse=_edge, value=_edge_value("target_bonus_edge", "target"),
+                          takes="Fraction | str", error=DesignError,
+                          label="Target house edge", example="2%",
+                          hint="A decimal (0.02), a fraction (1/50) or a percentage (2%).")
+TARGET_ROUND_EDGE = TARGET_BONUS_EDGE.but(name="target_round_edge", help="Round house edge per "
+                                          "total wagered, e.g. 2%.",
+                                          value=_edge_value("target_round_edge", "target"))
+ROUND_EDGE_RANGE = Param("round_edge_range", T, "Band LO:HI of the round house edge (default "
+                         f"{DEFAULT_BAND} if no band).", parse=_band, error=DesignError,
+                         label="House edge band", example=DEFAULT_BAND, hint="LO:HI, e.g. 1%:2%.")
+BONUS_EDGE_RANGE = ROUND_EDGE_RANGE.but(name="bonus_edge_range",
+                                        help="Band LO:HI of the Bonus house edge.")
+MAX_PAY = Param("max_pay", W, "Highest pay to try, to 1.", default=50, low=1, high=MAX_SEARCH_PAY,
+                error=DesignError, label="Largest pay", example="50", shown_default="50")
+TOP = Param("top", W, "Paytables to list.", default=10, low=1, high=MAX_TOP, error=DesignError,
+            label="Paytables to list", example="10", shown_default="10")
+TIERS = Param("tiers", T, "Tiers to pay, best first, e.g. suited-match,rank-match,"
+              "suited-adjacent,adjacent (default: suited-match,rank-match,adjacent; "
+              "docs/designer.md).", value=_sequence("tiers", "Tier or str", object),
+              takes="str | Sequence[Tier | str]")
+
+# Files.
+OUTPUT = Param("output", P, "Write to this file instead of stdout (- is stdout).",
+               flag="-o/--output", metavar="FILE")
+OUTPUT_DIR = Param("output_dir", P, "Folder to (re)write: new, empty, or a collection already; "
+                   "it is replaced whole.", default="strategy_tables", metavar="TEXT",
+                   shown_default="strategy_tables")
+DIRECTORY = Param("directory", P, "", flag="-")
+WARN = Param("warn", V, "", value=_has("warn", "a function or None"), flag="-",
+             takes="Callable[[str], None] | None")
+CHECK = Param("file", P, "Price the chart in FILE (CSV or JSON as cbj chart writes): its EV, its "
+              "cost, and each cell that differs from the best chart.", required=True,
+              flag="--check", metavar="FILE")
+COSTS = Param("costs", F, "The best chart with each cell's cost per 100 rounds of playing it the "
+              "other way.", default=False)
+
+# The report.
+SHOE_SAMPLES, COUNTER_ROUNDS, TABLE_ROUNDS, SIMULATION_ROUNDS = (
+    Param(name, W, f"{words}  [default: {default}]", low=low, high=high, error=ReportError,
+          example=f"{default:,}", label=label, hint=hint)
+    for name, words, low, high, default, label, hint in (
+        ("shoe_samples", "Game protection: random shoes solved at each depth", 2, MAX_SAMPLES,
+         SHOE_SAMPLES_DEFAULT, "Shoes per depth",
+         "Random shoes solved at each depth (game protection)."),
+        ("counter_rounds", "Game protection: rounds dealt to each simulated counter", 1,
+         MAX_ROUNDS, COUNTER_ROUNDS_DEFAULT, "Counter rounds",
+         "Rounds per simulated card counter."),
+        ("table_rounds", "A table of players: table-rounds dealt for each number of seats", 1,
+         MAX_ROUNDS, TABLE_ROUNDS_DEFAULT, "Table rounds",
+         "Simulated table-rounds per number of seats."),
+        ("simulation_rounds", "Simulation cross-check: rounds dealt, with a fresh shoe and with "
+         "a cut card", 1, MAX_ROUNDS, SIMULATION_ROUNDS_DEFAULT, "Simulation rounds",
+         "Rounds of the simulator's cross-check."),
+    )
+)
+PREPARED_BY, PREPARED_FOR, REVISION_NOTE = (
+    Param(name, T, f"Title block: {words}", default="", label=label)
+    for name, label, words in (
+        ("prepared_by", "Prepared by", "who prepared the report."),
+        ("prepared_for", "Prepared for", "whom the report is for."),
+        ("revision_note", "Revision note", "what this revision changed."),
+    )
+)
+PAYTABLES = Param("paytables", V, f"{RULES_BY_NAME['paytable'].help} Repeat to compare "
+                  "paytables, lettered A, B, ... in order  [default: 15:4:1]", default=(),
+                  value=_paytables, label="More paytables", takes="Sequence[Paytable | str]",
+                  flag="--paytable", multiple=True, hint="Set beside the rules' own paytable (A) "
+                  "as B, C, ...; separate them with spaces.")
+REPORT_FORMAT = Param("format", C, "Output format  [default: from -o's extension, else html]",
+                      choices=("html", "pdf"), error=OutputError, label="Format", example="html",
+                      hint="HTML (phone and print) or PDF.")
+REPORT_STRATEGY = STRATEGY.but(help="The player's strategy, set beside perfect play, the printed "
+                               "chart and mimicking the dealer, and played in the volatility "
+                               f"section: {STRATEGY_HELP}", value=_player,
+                               takes="str | PlayerStrategy", label="The player's strategy")
+
+# Practice.
+DRILL = Param("drill", C, "Which hands a session deals: every hand as dealt, hard or soft "
+              "totals only, or the costliest cells.", default="dealt", label="Drill",
+              choices=("dealt", "hard", "soft", "costly"), error=PracticeError)
+PRACTICE_SEED = SEED.but(help="Seed of the session's shoe: the same seed deals the same "
+                         "session.", error=PracticeError, label="Seed")
+PRACTICE_PENETRATION = Param("penetration", N, "Share of the shoe dealt before a reshuffle: "
+                             "0.75, 3/4 or 75%.", low=Fraction(1, 10), high=1, label="Penetration",
+                             limits="deal from 0.1 to 1 of the shoe before a reshuffle",
+                             error=PracticeError, example="75%")
+PRACTICE_CHART = Param("chart", V, "The chart learned: a file as cbj chart writes it (default: "
+                       "the printed best chart).", value=_practice_chart,
+                       takes="str | Path | ChartGrid | None")
+STATE = Param("state", V, "", required=True, value=_state,
+              takes="PracticeState | Mapping[str, Any]")
+PLAY = Param("play", C, "", required=True, choices=("hit", "stand", "deal"), error=PracticeError)
+# fmt: on
+
+# How one command words a parameter of another's (the same entry, its own help).
+# fmt: off
+SOLVE_JOBS = JOBS.but(help="Workers sharing the Bonus card values: threads for floats, processes "
+                      "for --exact.")
+STUDY_JOBS = JOBS.but(help="Local worker processes, -1 for all cores; same results.")
+SIM_JOBS = JOBS.but(help="Worker processes, -1 for all cores; results do not depend on it.")
+PARALLEL_JOBS = JOBS.but(help="Parallel workers.")
+BONUS_REMOVED = REMOVED.but(help="Cards already out of the shoe, e.g. 'As 10h Kd'.")
+DEALER_REMOVED = REMOVED.but(help="Cards already out of the shoe (suits optional).")
+SUITED_REMOVED = REMOVED.but(help="Cards out of the shoe, with suits, e.g. 'As 10h'.")
+ADVISE_EXACT = EXACT.but(help="Exact fractions instead of floats.")
+COUNT_EXACT = EXACT.but(help="Exact EORs and slopes (slower) instead of floats.")
+VARIANTS_EXACT = EXACT.but(help="Exact main-wager EVs (slower) instead of floats.")
+GRAPH_EXACT = EXACT.but(help="Exact fractions as extra attributes (slower).")
+HOLD_STRATEGY = STRATEGY.but(help=f"What the players played: {STRATEGY_HELP}")
+SEATS_STRATEGY = STRATEGY.but(help=f"What every seat plays: {STRATEGY_HELP}")
+STATES_SYSTEM = SYSTEM.but(help="Count for the true count: hi-lo (default), ko, ...")
+STATES_TAGS = TAGS.but(help="A tag per rank instead, e.g. 'A=-1,2=1,...,T=-1'.")
+STATES_BACKEND = BACKEND.but(help="Solve the shoes here, or on a Dask cluster (pip install "
+                             "'community-blackjack[dask]').")
+STATES_SCHEDULER = SCHEDULER.but(help="The Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: "
+                                 "$DASK_SCHEDULER_ADDRESS).")
+CHART_OUTPUT = OUTPUT.but(help="Write to this file instead of stdout (format from its extension; "
+                          "- is stdout).")
+CHART_CHECK = CHECK.but(required=False)
+REPORT_OUTPUT = OUTPUT.but(help="Write to this file, .html or .pdf (default, or -: HTML on "
+                           "stdout).")
+GRAPH_OUTPUT = OUTPUT.but(help="File to write: .graphml, .gexf or .dot (or a picture: .svg, .png, "
+                          ".pdf); - writes GraphML to stdout.")
+# fmt: on
+
+# The workbench's server (``cbj serve``, the web app's own command).
+# fmt: off
+HOST = Param("host", T, "Address to listen on.", default="127.0.0.1", shown_default="127.0.0.1")
+PORT = Param("port", W, "Port to listen on.", default=8021, low=1, high=65_535, example="8021",
+             shown_default="8021")
+OPEN = Param("open", F, "Open the workbench in a browser.", default=False)
+MEMORY_MB = Param("memory_mb", W, "The server's memory cap: solved games and built files are kept "
+                  "within it, the least recently used dropped first.", default=1024, low=256,
+                  high=1_048_576, words="memory MB", example="1024", shown_default="1024")
+# fmt: on
+
+# Output formats (the CLI's ``--format``; the report's is an API keyword too).  A format's
+# example is the one printed when neither ``--format`` nor ``-o``'s extension names one.
+# fmt: off
+FORMAT = Param("format", C, "Output format.", default="table", choices=("table", "json", "csv",
+               "md"), error=OutputError, shown_default="table", example="table")
+SESSION_FORMAT = FORMAT.but(help="Output format: text, or a plot of the distribution (png, svg, "
+                            "html)  [default: from -o's extension, else table]", default=None,
+                            choices=("table", "csv", "json", "md", "png", "svg", "html"),
+                            shown_default="")
+VARIANTS_FORMAT = FORMAT.but(choices=("table", "csv", "json", "md"))
+CHART_FORMAT = FORMAT.but(help="Output format  [default: from -o's extension, else md; table "
+                          "for --check, --costs]", default=None, shown_default="", example="md",
+                          choices=("csv", "json", "md", "html", "pdf", "svg", "png", "table"))
+# fmt: on
+
+#: Every entry, in the order above.
+CATALOGUE: tuple[Param, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, Param))
+#: The run settings: the :class:`~solver.results.kinds.Run` a computation is handed.
+RUN_PARAMS: dict[str, Param] = {p.name: p for p in (JOBS, BACKEND, SCHEDULER, CACHE, PROGRESS)}
