@@ -54,6 +54,7 @@ _HOMES = {
     "solver.results.practice_state": "PracticeTurn",
     "solver.results.protection": "Counts EffectsOfRemoval ShoeStates",
     "solver.results.rules": "RulesResult",
+    "solver.results.run": "Run",
     "solver.results.seats": "TableOfPlayers",
     "solver.results.session": "SessionResult",
     "solver.results.simulation": "SimulationResult",

@@ -211,6 +211,7 @@ from solver.results.protection import Counts as Counts
 from solver.results.protection import EffectsOfRemoval as EffectsOfRemoval
 from solver.results.protection import ShoeStates as ShoeStates
 from solver.results.rules import RulesResult as RulesResult
+from solver.results.run import Run as Run
 from solver.results.seats import TableOfPlayers as TableOfPlayers
 from solver.results.session import SessionResult as SessionResult
 from solver.results.simulation import SimulationResult as SimulationResult

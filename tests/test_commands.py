@@ -19,12 +19,16 @@ from typing import Any
 import pytest
 
 import solver
+from solver.api.call import FILES, load
 from solver.api.command_code import WRITTEN, stale, written
-from solver.api.table import COMMANDS, Command
+from solver.api.command_doc import PAGES as DOC_PAGES
+from solver.api.command_doc import written as doc_written
+from solver.api.table import COMMANDS, COMMANDS_BY_NAME, Command
 from solver.model import catalogue
 from solver.model.catalogue import CATALOGUE
 from solver.model.params import Kind, Param
 from solver.model.rule_code import PACKAGE
+from solver.web.forms import PAGE_FORMS, read_fields
 from tests.planting import planted_copy
 
 ROOT = PACKAGE.parent
@@ -32,6 +36,14 @@ ROOT = PACKAGE.parent
 
 def test_the_committed_code_is_what_the_command_table_writes() -> None:
     assert stale() == [], "stale: run python scripts/commands_code.py"
+
+
+@pytest.mark.parametrize("page", DOC_PAGES)
+def test_the_docs_blocks_are_what_the_command_table_writes(page: str) -> None:
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    assert doc_written(page, text) == text, "stale: run python scripts/commands_doc.py"
+    planted = COMMANDS[1]._replace(name="planted")
+    assert "planted" in doc_written(page, text, (*COMMANDS, planted))
 
 
 def test_a_new_row_makes_every_written_file_stale_by_name() -> None:
@@ -234,6 +246,12 @@ found["CLI"] = (
 )
 refused = run(cli, ["planted", "--planted-decks", "9"])
 found["CLI refuses"] = "planted decks 9 is out of range: use 1 to 8" in str(refused.exception)
+from solver.api.command_doc import api_signatures, guide_table
+found["command guide"] = "`cbj planted`" in guide_table() and "### planted" in api_signatures()
+from solver.web.forms import PageForm, fields_html
+form = PageForm("/planted", ("planted",), ("planted_decks", "planted_note"), {})
+built = fields_html(form, {}, {}, form.fields)
+found["form builder"] = 'name="planted_decks"' in built and "Planted decks" in built
 sys.path.insert(0, ".")
 import tests.test_api_fuzz as fuzz
 found["fuzz tests"] = "planted" in fuzz.FUNCTIONS
@@ -271,7 +289,7 @@ def test_a_command_planted_in_a_copy_reaches_every_place_once_the_script_runs(
     assert probe.returncode == 0, probe.stderr
     found = json.loads(probe.stdout)
     assert found.pop("solver imported from") == str(copy / "__init__.py")
-    assert found == dict.fromkeys(found, True) and len(found) == 4
+    assert found == dict.fromkeys(found, True) and len(found) == 6
     edited = {
         str(path.relative_to(copy))
         for path in copy.rglob("*.py")
@@ -284,3 +302,39 @@ def test_a_command_planted_in_a_copy_reaches_every_place_once_the_script_runs(
     assert edited == {"model/catalogue.py", "api/table.py", "studies/planted.py", *WRITTEN} - {
         "__init__.pyi"
     }
+
+
+# --- ... and the workbench ---------------------------------------------------------------------
+
+WEB = [
+    (path, name)
+    for path, form in sorted(PAGE_FORMS.items())
+    for name in form.fields
+    if name != "chart"  # a chart file is sent as its text: read as cbj chart --check reads one
+]
+
+
+@pytest.mark.parametrize(("path", "name"), WEB, ids=[f"{p}:{n}" for p, n in WEB])
+def test_the_workbench_reads_a_text_as_the_api_does(
+    path: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A field of a page (12,000 rounds on the Hold page) is read as the API reads the same
+    text (``solver.hold(rounds="12,000")``, itself as ``cbj hold --rounds 12,000``): the
+    same value, or the same message beside the field."""
+    _stubbed(monkeypatch)
+    form = PAGE_FORMS[path]
+    param = form.param(name)
+    command = next(
+        COMMANDS_BY_NAME[c] for c in form.commands if param in COMMANDS_BY_NAME[c].params
+    )
+    needed = {p.name: REQUIRED[p.name] for p in command.params if p.required and p != param}
+    function = getattr(solver, command.function)
+    for text in (*TEXTS, "stand-on:17", "fft", "pdf", "1%:2%", "rank-match"):
+        api = _outcome(lambda: function(**needed, **{param.name: text}))  # noqa: B023
+        values, errors = read_fields(form, {name: text}, names=(name,))
+        if api[0] == "refused":
+            assert errors == {name: api[1]}, (path, name, text)
+            continue
+        read = values[param.name]  # and a file it names read as the API reads it
+        shown = load(FILES[param.name])(read) if param.name in FILES else read
+        assert errors == {} and shown == api[1][param.name], (path, name, text)

@@ -20,7 +20,7 @@ import solver.store.disk as disk
 from solver.cli import main
 from solver.model.rule_table import RULE_TABLE
 from solver.model.rules import Rules
-from solver.present import workbench, workbench_pages
+from solver.present import fields, workbench, workbench_pages
 from solver.present.report import Report
 from solver.present.report.blocks import Grid
 from solver.store.memory import MemoryCache
@@ -143,10 +143,8 @@ def test_the_workbench_pages_speak_plain_words(games: MemoryCache) -> None:
     game = solver.solve(rules=rules, cache=games)
     pages = [
         workbench.game_figures(game),
-        workbench.rules_fields({}, {}, rules),
-        workbench.choice_field(
-            "solve_for", "Solve for", "", ["suited_match", "rank_match"], "", {}
-        ),
+        fields.rules_fields({}, {}, rules),
+        fields.choice_field("solve_for", "Solve for", "", ["suited_match", "rank_match"], "", {}),
         workbench_pages.compare_body(
             [
                 workbench_pages.Column("A", "", Rules(), solver.solve(cache=games)),

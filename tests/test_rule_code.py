@@ -105,7 +105,7 @@ from solver.api.table import COMMANDS
 from solver.exact.paytable import one_rule_at_a_time, variant_rules
 from solver.model.rule_table import Surrender
 from solver.model.rules import Rules, preset_named
-from solver.present.workbench import rules_fields
+from solver.present.fields import rules_fields
 from solver.web.form import RULE_FIELDS, read_rules
 
 def takes(command):

@@ -31,9 +31,9 @@ from solver.store.memory import MemoryCache
 from solver.web import views
 from solver.web.app import make_app
 from solver.web.form import RULE_FIELDS, read_rules
+from solver.web.forms import PAGE_FORMS
 from solver.web.jobs import Kind as JobKind
 from solver.web.jobs import Work
-from solver.web.pages import REPORT_SIZES, REPORT_TEXTS
 from solver.web.work import WorkbenchStore
 from solver.web.workbench import Workbench
 from tests.conftest import run_cli
@@ -189,7 +189,7 @@ def test_a_bad_value_is_a_400_with_its_message_beside_its_field(
 def test_a_search_over_the_limit_is_refused_with_the_cli_hint(idle: TestClient) -> None:
     response = idle.get("/paytable", params={"mode": "search", "max_pay": "5000"})
     assert response.status_code == 400
-    assert "max pay 5000 is out of range: use 1 to 1000" in response.text
+    assert "max pay 5000 is out of range: use 1 to 1,000" in response.text
 
 
 def test_the_hold_check_page_says_cbj_holds_verdict_and_refuses_bad_rounds(
@@ -226,10 +226,7 @@ def test_the_hold_check_page_says_cbj_holds_verdict_and_refuses_bad_rounds(
 
 FIELDS = [
     *RULE_FIELDS,
-    *(name for name, *_ in REPORT_SIZES),
-    *(name for name, *_ in REPORT_TEXTS),
-    "paytables",
-    "strategy",
+    *PAGE_FORMS["/report"].fields,
     "strategy_chart_text",
     "solve_for",
     "target",

@@ -14,14 +14,17 @@ import io
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from pypdf import PdfReader
 
 import solver
 from solver.model.errors import CbjError
-from solver.model.rules import Rules
+from solver.model.rules import RULE_TABLE, Rules
+from solver.present.fields import preset_words
 from solver.present.style import edge_percent
+from solver.present.workbench import PAGES
 from tests.browsers import DESKTOP, PHONE
 from tests.conftest import GAMES
 
@@ -153,6 +156,62 @@ def test_the_compare_page_shows_two_paytables_edges(tab: Any, server: str) -> No
     assert cells["B"].get_attribute("class") == "differs"
     assert cells["A"].get_attribute("class") is None
     assert tab.errors == []
+
+
+def _game_on(tab: Any, fields: dict[str, str]) -> None:
+    """The page open in ``tab`` shows the game ``fields``: its rules' fields hold them (column
+    A's on the Compare page), and each link of its navigation carries them on."""
+    prefix = "a." if tab.url.split("?")[0].endswith("/compare") else ""
+    for name, value in fields.items():
+        assert tab.input_value(f'[name="{prefix}{name}"]') == value, (tab.url, name)
+    for href in tab.eval_on_selector_all("header.site nav a", "links => links.map(a => a.href)"):
+        query = dict(parse_qsl(urlsplit(href).query))
+        assert all(query.get(k) == v for k, v in fields.items()), (tab.url, href)
+
+
+def test_the_game_changed_on_the_game_page_is_every_pages_game(tab: Any, server: str) -> None:
+    """A paytable and a rule changed on the Game page (never submitted): every link of the
+    navigation opens its page with that game, whose fields show it (the Chart page, which
+    has none when the rules are valid, carries it on in its own links)."""
+    game = {"paytable": "20:5:1", "decks": "1"}
+    for path, name in PAGES:
+        tab.goto(server + "/", wait_until="load")
+        for field, value in game.items():
+            tab.fill(f"#f-{field}", value)
+        tab.wait_for_function("() => location.search.includes('decks=1')")
+        tab.click(f'header.site nav a:text-is("{name}")')
+        tab.wait_for_url(f"**{path}?*")
+        if path != "/chart":
+            _game_on(tab, game)
+        else:
+            hrefs = tab.eval_on_selector_all("header.site nav a", "ls => ls.map(a => a.href)")
+            assert all("decks=1" in h and "paytable=20%3A5%3A1" in h for h in hrefs)
+    assert {e for e in tab.errors} <= {
+        "Failed to load resource: the server responded with a status of 400 (Bad Request)"
+    }
+    tab.errors.clear()
+
+
+def test_a_preset_sets_what_every_field_says(tab: Any, server: str) -> None:
+    """Choosing vegas-21: every blank field (on every page with the rules) states the
+    preset's reading, a drop-down as its first choice, a text field as its placeholder."""
+    for path in ("/", "/hold", "/paytable", "/report", "/practice"):
+        tab.goto(server + path, wait_until="load")
+        if not tab.is_visible("#f-preset"):  # the Practice page folds the rules away
+            tab.click("details.rules-more summary")
+        tab.select_option("#f-preset", "vegas-21")
+        words = preset_words()["vegas-21"]
+        for rule in RULE_TABLE:
+            control = f'[name="{rule.name}"]'
+            if rule.choices:
+                shown = tab.eval_on_selector(control, "s => s.options[0].textContent")
+            else:
+                shown = tab.get_attribute(control, "placeholder")
+            assert shown == words[rule.name], (path, rule.name)
+        assert "dealer card with the Bonus card only" in words["dealer_natural"]
+    tab.goto(server + "/?preset=vegas-21", wait_until="load")  # and as the server draws it
+    first = tab.eval_on_selector('[name="dealer_natural"]', "s => s.options[0].textContent")
+    assert first == preset_words()["vegas-21"]["dealer_natural"]
 
 
 @pytest.mark.soak

@@ -6,12 +6,14 @@ Starlette's TestClient drives the app in this process; every expected figure com
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import time
 import webbrowser
 from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import click
@@ -24,6 +26,7 @@ from solver.studies.protection import COUNTER_ROUNDS, SHOE_SAMPLES
 from solver.studies.report import SIMULATION_ROUNDS, STEPS, TABLE_ROUNDS
 from solver.web import command
 from solver.web.app import make_app
+from solver.web.forms import PAGE_FORMS
 from solver.web.work import WorkbenchStore
 from solver.web.workbench import Workbench, report_stage
 from tests.conftest import GAMES
@@ -246,3 +249,43 @@ def test_a_long_exact_number_breaks_only_between_groups_of_digits() -> None:
         head, *rest = part.split("<wbr>")
         assert 1 <= len(head) <= 3 and all(len(g) == 3 for g in rest)
     assert len(digits) > 80
+
+
+@pytest.mark.parametrize("path", sorted(PAGE_FORMS))
+def test_every_option_of_a_pages_commands_is_a_field_or_says_why_not(
+    path: str, client: TestClient
+) -> None:
+    """Each parameter of the commands behind a page (beside the rules, which are the rules'
+    fields) is a field of the page or is named, with why, in the page's note of what it
+    leaves out."""
+    form = PAGE_FORMS[path]
+    chosen = {name for names in form.chosen.values() for name in names}
+    fields = (set(form.fields) - set(form.chosen)) | chosen
+    assert set(form.params()) == fields | set(form.left_out), path
+    assert not fields & set(form.left_out)
+    if path == "/chart":  # the chart's page is the printable chart itself
+        return
+    page = client.get(path).text
+    named = {"chart": "chart_text"}  # a chart file is sent as its text
+    for name in form.fields:
+        assert f'name="{named.get(name, name)}"' in page, (path, name)
+    note = page.split('<details class="left-out">', 1)[1].split("</details>", 1)[0]
+    for name, param in form.params().items():
+        if name in form.left_out:
+            flag = param.flag.split("/")[-1] or "--" + name.replace("_", "-")
+            assert (f"{name}=" if flag == "-" else flag) in note, (path, name)
+
+
+def test_the_workbench_takes_no_limit_from_the_solver() -> None:
+    """The pages' limits and defaults are the catalogue's: ``web/`` imports no constant from
+    ``exact/`` or ``studies/`` (the report's steps, the words of its progress, aside)."""
+    imported = [
+        (path.name, alias.name)
+        for path in (Path(solver.__file__).parent / "web").glob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        and (node.module or "").startswith(("solver.exact", "solver.studies"))
+        for alias in node.names
+        if alias.name.isupper() and alias.name != "STEPS"
+    ]
+    assert imported == []

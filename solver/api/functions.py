@@ -283,7 +283,10 @@ def hold(
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> HoldCheck:
-    """Whether a table's result over ``rounds`` rounds is within what the game allows."""
+    """Whether a table's result over ``rounds`` rounds is within what the game allows: the
+    casino's net ``result`` in main units or its ``hold`` (a share of the total wagered),
+    judged by the exact two-sided tail of the session's distribution.
+    """
     return cast("HoldCheck", call("hold", locals()))
 
 

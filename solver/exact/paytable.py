@@ -162,6 +162,16 @@ class EdgeModel:
         )
 
 
+def neutral(rules: Rules) -> Rules:
+    """The rules with the default paytable and the least Bonus ratio: what a solve of the
+    main wager's play depends on (every paytable and ratio is a re-pricing of it).
+
+    >>> neutral(Rules(paytable=Paytable.parse("20:5:1"))) == Rules()
+    True
+    """
+    return replace(rules, paytable=Paytable(), bonus_ratio=MIN_BONUS_RATIO)
+
+
 def edge_model(
     rules: Rules,
     jobs: int = 1,
@@ -172,8 +182,7 @@ def edge_model(
 
     ``tiers`` defaults to those of the rules' paytable.
     """
-    neutral = replace(rules, paytable=Paytable(), bonus_ratio=MIN_BONUS_RATIO)
-    game = solve_game(neutral, exact=True, jobs=jobs, cache=cache)
+    game = solve_game(neutral(rules), exact=True, jobs=jobs, cache=cache)
     return EdgeModel(game, rules.paytable.tiers if tiers is None else tiers)
 
 
@@ -257,6 +266,22 @@ def _others(paytable: Paytable, tier: Tier) -> str:
     )
 
 
+def _check_search(model: EdgeModel, max_pay: int, top: int) -> int:
+    """Refuse a search too wide to run before any work; the number of leading tiers."""
+    if not 1 <= max_pay <= MAX_SEARCH_PAY:
+        raise DesignError(f"max pay {shown(max_pay)} is out of range: use 1 to {MAX_SEARCH_PAY}")
+    if not 1 <= top <= MAX_TOP:
+        raise DesignError(f"top {shown(top)} is out of range: use 1 to {MAX_TOP}")
+    leading = len(model.tiers) - 1
+    steps = math.comb(max_pay + leading - 1, leading)
+    if steps > MAX_SEARCH_RUNS:
+        raise DesignError(
+            f"{len(model.tiers)} tiers with pays up to {max_pay} make {steps:,} steps, more than "
+            f"the {MAX_SEARCH_RUNS:,} a search takes: lower --max-pay or name fewer tiers"
+        )
+    return leading
+
+
 def search_paytables(
     model: EdgeModel,
     kind: EdgeKind,
@@ -271,17 +296,7 @@ def search_paytables(
     The edge falls as the last tier's pay rises, so for the pays of the tiers before it
     the band's last pays form one interval, found directly rather than by trying each.
     """
-    if not 1 <= max_pay <= MAX_SEARCH_PAY:
-        raise DesignError(f"max pay {shown(max_pay)} is out of range: use 1 to {MAX_SEARCH_PAY}")
-    if not 1 <= top <= MAX_TOP:
-        raise DesignError(f"top {shown(top)} is out of range: use 1 to {MAX_TOP}")
-    leading = len(model.tiers) - 1
-    steps = math.comb(max_pay + leading - 1, leading)
-    if steps > MAX_SEARCH_RUNS:
-        raise DesignError(
-            f"{len(model.tiers)} tiers with pays up to {max_pay} make {steps:,} steps, more than "
-            f"the {MAX_SEARCH_RUNS:,} a search takes: lower --max-pay or name fewer tiers"
-        )
+    leading = _check_search(model, max_pay, top)
     low, high = band
     edge = model.linear(kind, ratio)
     # Scale everything to integers: the edge times ``scale`` is k0 + sum(k_t pay_t).
@@ -369,8 +384,7 @@ def one_rule_at_a_time(base: Rules) -> tuple[Rules, ...]:
 
 
 def _variant(rules: Rules, exact: bool, cache: Store | None) -> Variant:
-    neutral = replace(rules, paytable=Paytable(), bonus_ratio=MIN_BONUS_RATIO)
-    main = solve_game(neutral, exact=exact, cache=cache).expected_value
+    main = solve_game(neutral(rules), exact=exact, cache=cache).expected_value
     bonus = analyse_bonus(rules).expected_value
     ratio = rules.bonus_ratio
     return Variant(rules, main, bonus, -(main + ratio * bonus) / (1 + ratio))

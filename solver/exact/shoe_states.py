@@ -41,6 +41,7 @@ import numpy as np
 from solver.exact.game import solve_game
 from solver.exact.protection import RoundEffects
 from solver.model.cards import RANKS, SUITS, Card
+from solver.model.catalogue import SAMPLES
 from solver.model.checks import shown, whole_in
 from solver.model.counts import Tags, rank_label
 from solver.model.errors import ShoeError
@@ -64,8 +65,6 @@ PERCENTILES = (5, 25, 50, 75, 95)
 #: shoe dry, which the solver refuses; from it up no dealt shoe has come near.
 MIN_CARDS_LEFT = 26
 
-#: Most samples per depth (about 10^9 states: far beyond a day on a large cluster).
-MAX_SAMPLES = 10**9
 
 #: States solved by one task: at most this many, and fewer for small studies (more only
 #: when a depth would otherwise have more than :data:`MAX_TASKS` tasks).
@@ -121,10 +120,10 @@ def cards_dealt(rules: Rules, depth: float) -> int:
 
 
 def check_samples(samples: int) -> int:
-    """A number of states per depth: a whole number from 2 (a spread needs two) up."""
-    if not whole_in(samples, 2, MAX_SAMPLES):
-        raise ShoeError(f"samples {shown(samples)} is invalid: give 2 to {MAX_SAMPLES:,} per depth")
-    return samples
+    """A number of states per depth: a whole number from 2 (a spread needs two) up, as the
+    catalogue's ``samples`` reads it."""
+    found: int = SAMPLES.read(samples)
+    return found
 
 
 def check_seed(seed: int) -> int:

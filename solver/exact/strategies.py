@@ -39,7 +39,6 @@ from solver.exact.modular import extend, padded_falling, primes_above, rebuild
 from solver.exact.player_hands import HandSpace, hand_space, showdown_classes
 from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.cells import Action, Actions, cell_of
-from solver.model.checks import ascii_digits
 from solver.model.errors import StrategyError
 from solver.model.hands import (
     best_total,
@@ -48,7 +47,7 @@ from solver.model.hands import (
     is_player_blackjack,
     with_bonus_best,
 )
-from solver.model.outcomes import MAIN_OUTCOMES, POLICY_NAMES
+from solver.model.outcomes import MAIN_OUTCOMES, POLICY_NAMES, strategy_name
 from solver.model.rules import DealerBonus, Rules
 from solver.results.game import GameResult, Start
 from solver.results.kinds import Store
@@ -108,12 +107,9 @@ def simple_policy(name: str, rules: Rules) -> Policy:
     >>> simple_policy("mimic-dealer", Rules())(10, hand_of([7]))
     True
     """
-    cleaned = name.strip().lower()
+    cleaned = strategy_name(name).strip().lower()  # a name of no strategy is refused here
     if cleaned.startswith("stand-on:"):
-        text = cleaned.removeprefix("stand-on:")
-        if not ascii_digits(text) or not 2 <= int(text) <= 22:
-            raise StrategyError(f"strategy {name!r}: K in stand-on:K must be a total from 2 to 22")
-        return stand_on(int(text))
+        return stand_on(int(cleaned.removeprefix("stand-on:")))
     if cleaned == "never-bust":
         return never_bust
     if cleaned == "mimic-dealer":
@@ -122,10 +118,7 @@ def simple_policy(name: str, rules: Rules) -> Policy:
         return stand_on(rules.dealer_stands_on)
     if cleaned == "always-stand":
         return always_stand
-    raise StrategyError(
-        f"unknown strategy {name!r}: use optimal, chart, chart:FILE, stand-on:K, never-bust, "
-        "mimic-dealer or always-stand"
-    )
+    raise StrategyError(f"strategy {name[:40]!r} is played from a decision table, not a policy")
 
 
 Outcome = tuple[Fraction, Fraction, Fraction]  # win, push, lose

@@ -19,6 +19,7 @@ solver.model.errors.SimulationError: seed '3/4' is not a whole number, e.g. 7
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from os import PathLike
@@ -38,7 +39,7 @@ from solver.model.errors import (
     ShoeError,
     SimulationError,
 )
-from solver.model.outcomes import POLICY_NAMES
+from solver.model.outcomes import DEFAULT_ROUND_BAND, POLICY_NAMES, strategy_name
 from solver.model.parallel import check_jobs
 from solver.model.params import Kind, Param
 from solver.model.paytable import (
@@ -48,6 +49,7 @@ from solver.model.paytable import (
     check_edge,
     parse_band,
     parse_edge,
+    parse_tiers,
 )
 from solver.model.rule_table import RULES_BY_NAME
 
@@ -129,9 +131,12 @@ def _mapping(name: str, words: str, read: Callable[[str], Any]) -> Callable[[Any
 
 
 def _paytables(value: Any) -> tuple[Paytable, ...]:
-    """Further paytables: a sequence of paytables or their texts."""
+    """Further paytables (B, C, ...): a sequence of paytables or their texts (a text of
+    several: separated by spaces or semicolons)."""
     listed = _sequence("paytables", "Paytable or str", Paytable, str)(value)
-    return tuple(p if isinstance(p, Paytable) else Paytable.parse(p) for p in listed)
+    if len(listed) + 1 > len(PAYTABLE_LETTERS):
+        raise ReportError(f"a report compares at most {len(PAYTABLE_LETTERS)} paytables")
+    return tuple(p if isinstance(p, Paytable) else Paytable.parse(p) for p in listed if p)
 
 
 def _has(name: str, words: str, *methods: str) -> Callable[[Any], Any]:
@@ -231,8 +236,8 @@ SHOE_SAMPLES_DEFAULT = 50
 COUNTER_ROUNDS_DEFAULT = 2_000_000
 TABLE_ROUNDS_DEFAULT = 50_000
 SIMULATION_ROUNDS_DEFAULT = 10_000_000
-#: The round's house edge band a paytable search looks in when none is given.
-DEFAULT_BAND = "1%:2%"
+#: The letters of the paytables one report compares, in order (the rules' own is A).
+PAYTABLE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: How a hand may be written, for the help and for the error of a word that is no card.
 HAND_FORMS = "--hand '9 7', --hand 9,7, --hand 9 7 or --hand 97 (suits optional: 9h 7s)"
 #: What ``--strategy`` takes, for its help: every command that plays a strategy says the same.
@@ -282,7 +287,7 @@ PROGRESS = Param("progress", V, "", value=_has("progress", "a function or None")
 
 # Strategies.
 STRATEGY = Param("strategy", T, STRATEGY_HELP, default="optimal", label="The players' strategy",
-                 example="stand-on:17", shown_default="optimal")
+                 parse=strategy_name, example="stand-on:17", shown_default="optimal")
 NAMES = Param("names", T, "Policies to evaluate, separated by commas; chart:FILE plays a chart "
               "file (docs/charts.md).", default=POLICY_NAMES, value=_sequence("names", "str", str),
               takes="Sequence[str] | str", flag="--strategies",
@@ -306,6 +311,8 @@ BANKROLL = Param("bankroll", N, "Units of the main wager you can lose: adds the 
                  "ruin, e.g. 100.", low=0, high=MAX_BANKROLL, open=(True, False),
                  limits="use a positive number of units up to 1,000,000,000,000, e.g. 100, 12.5 "
                  "or 25/2", error=SessionError, example="100", metavar="TEXT")
+#: What the hold check says when given both the casino's result and its hold, or neither.
+HOLD_OR_RESULT = "give either the casino's result (--result) or its hold (--hold)"
 HOLD = Param("hold", T, "The casino's hold instead: 2.5%, 0.025 or 1/40.",
              parse=lambda text: parse_edge(text, "hold"), takes="Fraction | float | str",
              value=_edge_value("hold", "hold"),
@@ -417,8 +424,9 @@ TARGET_ROUND_EDGE = TARGET_BONUS_EDGE.but(name="target_round_edge", help="Round 
                                           "total wagered, e.g. 2%.",
                                           value=_edge_value("target_round_edge", "target"))
 ROUND_EDGE_RANGE = Param("round_edge_range", T, "Band LO:HI of the round house edge (default "
-                         f"{DEFAULT_BAND} if no band).", parse=_band, error=DesignError,
-                         label="House edge band", example=DEFAULT_BAND, hint="LO:HI, e.g. 1%:2%.")
+                         f"{DEFAULT_ROUND_BAND} if no band).", parse=_band, error=DesignError,
+                         label="House edge band", example=DEFAULT_ROUND_BAND,
+                         hint="LO:HI, e.g. 1%:2%.")
 BONUS_EDGE_RANGE = ROUND_EDGE_RANGE.but(name="bonus_edge_range",
                                         help="Band LO:HI of the Bonus house edge.")
 MAX_PAY = Param("max_pay", W, "Highest pay to try, to 1.", default=50, low=1, high=MAX_SEARCH_PAY,
@@ -427,8 +435,9 @@ TOP = Param("top", W, "Paytables to list.", default=10, low=1, high=MAX_TOP, err
             label="Paytables to list", example="10", shown_default="10")
 TIERS = Param("tiers", T, "Tiers to pay, best first, e.g. suited-match,rank-match,"
               "suited-adjacent,adjacent (default: suited-match,rank-match,adjacent; "
-              "docs/designer.md).", value=_sequence("tiers", "Tier or str", object),
-              takes="str | Sequence[Tier | str]")
+              "docs/designer.md).", parse=parse_tiers, value=parse_tiers,
+              takes="str | Sequence[Tier | str]", label="Tiers to pay",
+              example="suited-match,rank-match,adjacent")
 
 # Files.
 OUTPUT = Param("output", P, "Write to this file instead of stdout (- is stdout).",
@@ -472,9 +481,11 @@ PREPARED_BY, PREPARED_FOR, REVISION_NOTE = (
         ("revision_note", "Revision note", "what this revision changed."),
     )
 )
-PAYTABLES = Param("paytables", V, f"{RULES_BY_NAME['paytable'].help} Repeat to compare "
+PAYTABLES = Param("paytables", T, f"{RULES_BY_NAME['paytable'].help} Repeat to compare "
                   "paytables, lettered A, B, ... in order  [default: 15:4:1]", default=(),
-                  value=_paytables, label="More paytables", takes="Sequence[Paytable | str]",
+                  parse=lambda text: _paytables(re.split(r"[\s;]+", text.strip())),
+                  value=_paytables, example="e.g. 20:5:1 12:4:1", label="More paytables",
+                  takes="Sequence[Paytable | str]",
                   flag="--paytable", multiple=True, hint="Set beside the rules' own paytable (A) "
                   "as B, C, ...; separate them with spaces.")
 REPORT_FORMAT = Param("format", C, "Output format  [default: from -o's extension, else html]",
@@ -488,15 +499,22 @@ REPORT_STRATEGY = STRATEGY.but(help="The player's strategy, set beside perfect p
 # Practice.
 DRILL = Param("drill", C, "Which hands a session deals: every hand as dealt, hard or soft "
               "totals only, or the costliest cells.", default="dealt", label="Drill",
-              choices=("dealt", "hard", "soft", "costly"), error=PracticeError)
+              choices=("dealt", "hard", "soft", "costly"), error=PracticeError,
+              hint="Which hands are dealt: all of them as the shoe deals them, one kind of "
+              "total, or the cells where a mistake costs most, as often as it costs.")
 PRACTICE_SEED = SEED.but(help="Seed of the session's shoe: the same seed deals the same "
-                         "session.", error=PracticeError, label="Seed")
+                         "session.", error=PracticeError, label="Seed", hint="The same seed and "
+                         "the same decisions deal the same cards again.")
 PRACTICE_PENETRATION = Param("penetration", N, "Share of the shoe dealt before a reshuffle: "
                              "0.75, 3/4 or 75%.", low=Fraction(1, 10), high=1, label="Penetration",
                              limits="deal from 0.1 to 1 of the shoe before a reshuffle",
-                             error=PracticeError, example="75%")
+                             error=PracticeError, example="75%", hint="The share of the shoe "
+                             "dealt before it is reshuffled: 0.75, 3/4 or 75%.")
 PRACTICE_CHART = Param("chart", V, "The chart learned: a file as cbj chart writes it (default: "
                        "the printed best chart).", value=_practice_chart,
+                       hint="A chart file as cbj chart writes it (CSV or JSON, edited as you "
+                       "like), to learn instead of the printed chart. It is read in this page "
+                       "and sent with each play; the server keeps nothing.",
                        takes="str | Path | ChartGrid | None")
 STATE = Param("state", V, "", required=True, value=_state,
               takes="PracticeState | Mapping[str, Any]")

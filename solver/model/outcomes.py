@@ -6,6 +6,8 @@ from enum import StrEnum
 from fractions import Fraction
 
 from solver.model.cards import Card
+from solver.model.checks import ascii_digits
+from solver.model.errors import StrategyError
 from solver.model.paytable import BONUS_TIERS, LOSE, Paytable, rank_distance
 from solver.model.rules import Rules
 
@@ -104,6 +106,36 @@ POLICY_NAMES: tuple[str, ...] = (
     "mimic-dealer",
     "always-stand",
 )
+
+#: The named policies besides ``stand-on:K`` and a chart file's ``chart:FILE``.
+NAMED_POLICIES = ("optimal", "chart", "never-bust", "mimic-dealer", "always-stand")
+
+
+def strategy_name(text: str) -> str:
+    """``text`` itself once it names a strategy: ``optimal``, ``chart``, ``chart:FILE``,
+    ``stand-on:K`` (K a total from 2 to 22), ``never-bust``, ``mimic-dealer`` or
+    ``always-stand``; a :class:`StrategyError` naming the valid ones if it does not.
+
+    >>> strategy_name("Stand-On:17")
+    'Stand-On:17'
+    >>> strategy_name("stand-on:30")
+    Traceback (most recent call last):
+    ...
+    solver.model.errors.StrategyError: strategy 'stand-on:30': K in stand-on:K must be a total from 2 to 22
+    """  # noqa: E501
+    cleaned = text.strip().lower()
+    if cleaned in NAMED_POLICIES or cleaned.startswith("chart:"):
+        return text
+    total = cleaned.removeprefix("stand-on:")
+    if cleaned.startswith("stand-on:") and ascii_digits(total) and 2 <= int(total) <= 22:
+        return text
+    if cleaned.startswith("stand-on:"):
+        raise StrategyError(f"strategy {text[:40]!r}: K in stand-on:K must be a total from 2 to 22")
+    raise StrategyError(
+        f"unknown strategy {text[:40]!r}: use optimal, chart, chart:FILE, stand-on:K, never-bust, "
+        "mimic-dealer or always-stand"
+    )
+
 
 #: The round house-edge band ``cbj paytable search`` looks in when given none.
 DEFAULT_ROUND_BAND = "1%:2%"

@@ -17,7 +17,7 @@ the vocabulary of :func:`tier_named`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -468,3 +468,29 @@ def parse_band(text: str, what: str = "edge range") -> tuple[Fraction, Fraction]
     if low > high:
         raise DesignError(f"{what} {text!r} is empty: its low end {low} is above its high end")
     return low, high
+
+
+def parse_tiers(text: str | Sequence[Tier | str]) -> tuple[Tier, ...]:
+    """Tiers named in a comma list (``suited-match,rank-match,suited-adjacent,adjacent``),
+    or given as a sequence of tiers or their names.
+
+    >>> [t.name for t in parse_tiers("suited-match, adjacent")]
+    ['suited_match', 'adjacent']
+    """
+    if not isinstance(text, str) and (
+        not isinstance(text, Sequence) or not all(isinstance(i, str | Tier) for i in text)
+    ):
+        raise TypeError("tiers must be str or a sequence of Tier or str")
+    items = text.split(",") if isinstance(text, str) else list(text)
+    if (
+        not items
+        or len(items) > MAX_TIERS
+        or any(isinstance(i, str) and not i.strip() for i in items)
+    ):
+        raise DesignError(
+            f"tiers {str(text)[:60]!r}: name 1 to {MAX_TIERS} tiers separated by commas, best "
+            "first, e.g. suited-match,rank-match,suited-adjacent,adjacent"
+        )
+    tiers = tuple(tier_named(i) if isinstance(i, str) else i for i in items)
+    Paytable([0] * len(tiers), tiers)  # each tier listed once and reachable
+    return tiers

@@ -14,12 +14,14 @@ from fractions import Fraction
 from html import escape
 
 from solver.model.cards import Card, value_label
+from solver.model.catalogue import DRILL, PRACTICE_CHART, PRACTICE_PENETRATION, PRACTICE_SEED
 from solver.model.cells import Action, cell_name, cell_of
 from solver.model.hands import best_total, hand_of
 from solver.model.numbers import int_text
 from solver.model.outcomes import MainOutcome
 from solver.model.rule_table import RULES_BY_NAME
 from solver.model.rules import Rules
+from solver.present.fields import param_field
 from solver.present.long_numbers import exact_html
 from solver.present.style import amount, signed
 from solver.present.wording import rules_sentence
@@ -368,22 +370,6 @@ def practice_body(
     )
 
 
-def _select(name: str, label: str, given: str, choices: tuple[tuple[str, str], ...], hint: str,
-            errors: Mapping[str, str]) -> str:  # fmt: skip
-    options = "".join(
-        f'<option value="{escape(value)}"' + (" selected" if value == given else "")
-        + f">{escape(words)}</option>"
-        for value, words in choices
-    )  # fmt: skip
-    return _field(name, label, f"<select {_attributes(name, errors)}>{options}</select>", hint,
-                  errors)  # fmt: skip
-
-
-def _attributes(name: str, errors: Mapping[str, str]) -> str:
-    invalid = ' aria-invalid="true"' if name in errors else ""
-    return f'id="f-{name}" name="{name}" aria-describedby="help-{name} error-{name}"{invalid}'
-
-
 def _field(name: str, label: str, control: str, hint: str, errors: Mapping[str, str]) -> str:
     invalid = " invalid" if name in errors else ""
     return (
@@ -391,15 +377,6 @@ def _field(name: str, label: str, control: str, hint: str, errors: Mapping[str, 
         f'<small id="help-{name}">{escape(hint)}</small>'
         f'<p class="error" id="error-{name}" role="alert">{escape(errors.get(name, ""))}</p></div>'
     )
-
-
-def _text(name: str, label: str, given: str, placeholder: str, hint: str,
-          errors: Mapping[str, str]) -> str:  # fmt: skip
-    control = (
-        f'<input type="text" {_attributes(name, errors)} value="{escape(given)}" '
-        f'placeholder="{escape(placeholder)}" autocomplete="off" spellcheck="false">'
-    )
-    return _field(name, label, control, hint, errors)
 
 
 def setup_html(values: Mapping[str, str], errors: Mapping[str, str], rules_fields: str) -> str:
@@ -414,42 +391,13 @@ def setup_html(values: Mapping[str, str], errors: Mapping[str, str], rules_field
         f'<input type="hidden" name="chart_name" id="f-chart_name" '
         f'value="{escape(values.get("chart_name", ""))}">'
     )
+    words = dict(DRILL_CHOICES)
     return (
         '<div class="setup-fields">'
-        + _select(
-            "drill",
-            "Drill",
-            values.get("drill", "") or Drill.DEALT.value,
-            DRILL_CHOICES,
-            "Which hands are dealt: all of them as the shoe deals them, one kind of total, "
-            "or the cells where a mistake costs most, as often as it costs.",
-            errors,
-        )
-        + _field(
-            "chart",
-            "Your own chart (optional)",
-            chart,
-            "A chart file as cbj chart writes it (CSV or JSON, edited as you like), to learn "
-            "instead of the printed chart. It is read in this page and sent with each play; "
-            "the server keeps nothing.",
-            errors,
-        )
-        + _text(
-            "seed",
-            "Seed",
-            values.get("seed", ""),
-            "a new one",
-            "The same seed and the same decisions deal the same cards again.",
-            errors,
-        )
-        + _text(
-            "penetration",
-            "Penetration",
-            values.get("penetration", ""),
-            "0.75",
-            "The share of the shoe dealt before it is reshuffled: 0.75, 3/4 or 75%.",
-            errors,
-        )
+        + param_field(DRILL, values.get("drill", ""), errors, words=words.__getitem__)
+        + _field("chart", "Your own chart (optional)", chart, PRACTICE_CHART.hint, errors)
+        + param_field(PRACTICE_SEED, values.get("seed", ""), errors, "a new one")
+        + param_field(PRACTICE_PENETRATION, values.get("penetration", ""), errors, "0.75")
         + f'</div><details class="rules-more"><summary>Rules</summary>{rules_fields}</details>'
         '<button type="submit" name="play" value="start" class="start">Start a session</button>'
     )

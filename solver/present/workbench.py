@@ -6,25 +6,22 @@ every text is escaped.  The pages load one style sheet and one script, both serv
 the app (no inline script: the app's Content-Security-Policy forbids it); without the
 script the forms still work, and a page still being computed refreshes itself.
 
->>> "Decks" in rules_fields({}, {}, Rules())
+>>> "Game" in page("Game", "/", "", {})
 True
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
 from html import escape
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from solver.model.outcomes import MAIN_OUTCOMES
-from solver.model.rule_table import Rule
-from solver.model.rules import RULE_TABLE, PresetName, Rules
-from solver.present.formats import rule_cell
+from solver.model.rule_table import RULE_TABLE
 from solver.present.long_numbers import exact_html
 from solver.present.style import amount, edge_percent, one_in, signed, signed_percent
 from solver.present.wording import rules_sentence
@@ -35,6 +32,8 @@ if TYPE_CHECKING:
     from solver.results.game import GameResult
     from solver.results.volatility import Volatility
 
+#: The fields of the game the pages carry to each other: the preset, each rule, exact.
+GAME = " ".join(("preset", *(rule.name for rule in RULE_TABLE), "exact"))
 #: The pages, in the navigation's order: path and name.
 PAGES = (
     ("/", "Game"),
@@ -88,7 +87,7 @@ def page(title: str, here: str, body: str, query: Mapping[str, str], busy: bool 
         '<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/site.css">'
         '<link rel="stylesheet" href="/static/workbench.css">'
         f'<script src="/static/workbench.js" defer></script>{_own_script(here)}{refresh}</head>'
-        f'<body data-page="{escape(here)}">{site_header(here, query)}'
+        f'<body data-page="{escape(here)}" data-game="{GAME}">{site_header(here, query)}'
         f"<main><h1>{escape(title)}</h1>{body}</main></body></html>\n"
     )
 
@@ -96,134 +95,6 @@ def page(title: str, here: str, body: str, query: Mapping[str, str], busy: bool 
 def _own_script(here: str) -> str:
     """A page's own script beside the workbench's (the Practice page's)."""
     return '<script src="/static/practice.js" defer></script>' if here == "/practice" else ""
-
-
-def _error(name: str, errors: Mapping[str, str], prefix: str) -> str:
-    message = errors.get(name, "")
-    return f'<p class="error" id="{prefix}error-{name}" role="alert">{escape(message)}</p>'
-
-
-def _field(
-    name: str, label: str, control: str, hint: str, errors: Mapping[str, str], prefix: str
-) -> str:
-    invalid = ' class="field invalid"' if name in errors else ' class="field"'
-    return (
-        f'<div{invalid}><label for="{prefix}f-{name}">{escape(label)}</label>{control}'
-        f'<small id="{prefix}help-{name}">{escape(hint)}</small>'
-        f"{_error(name, errors, prefix)}</div>"
-    )
-
-
-def _described(name: str, errors: Mapping[str, str], prefix: str) -> str:
-    invalid = ' aria-invalid="true"' if name in errors else ""
-    return (
-        f'id="{prefix}f-{name}" name="{prefix}{name}" '
-        f'aria-describedby="{prefix}help-{name} {prefix}error-{name}"{invalid}'
-    )
-
-
-def _select(
-    name: str,
-    choices: Sequence[str],
-    given: str,
-    blank: str,
-    attributes: str,
-    words: Callable[[str], str] = str,
-) -> str:
-    """A drop-down: each choice's value as the form sends it, its ``words`` as it reads."""
-    options = [f'<option value="">{escape(blank)}</option>']
-    options += [
-        f'<option value="{escape(c)}"'
-        + (" selected" if c == given else "")
-        + f">{escape(words(c))}</option>"
-        for c in choices
-    ]
-    return f"<select {attributes}>{''.join(options)}</select>"
-
-
-def choice_words(rule: Rule, value: str) -> str:
-    """A choice of a rule in plain words (the rule table's), not its typed value.
-
-    >>> from solver.model.rule_table import RULES_BY_NAME
-    >>> choice_words(RULES_BY_NAME["dealer_natural"], "own_cards")
-    'two dealer cards only'
-    """
-    return rule.words(rule.check(value))
-
-
-def _hint(rule: Rule) -> str:
-    """A field's help: the rule's, its typed choices left to the drop-down's words."""
-    if rule.choices:
-        return rule.help.split(":")[0].rstrip(".") + "."
-    said = rule.limits.replace(" to ", "-") in rule.help  # "(1-8)" already in the help
-    return rule.help if said else f"{rule.help} Range: {rule.limits}."
-
-
-def rules_fields(
-    values: Mapping[str, str], errors: Mapping[str, str], rules: Rules | None, prefix: str = ""
-) -> str:
-    """One field per row of the rule table, and the preset, each with its help and its error.
-
-    A blank field keeps the preset's value, shown as the field's placeholder.
-    """
-    shown = (rules or Rules()).to_json()
-    parts = [
-        _field(
-            "preset",
-            "Preset",
-            _select(
-                "preset",
-                [p.value for p in PresetName],
-                values.get("preset", ""),
-                "casino-edition (the defaults)",
-                _described("preset", errors, prefix),
-            ),
-            "Start from a named set of rules; the fields below override it.",
-            errors,
-            prefix,
-        )
-    ]
-    for rule in RULE_TABLE:
-        given = values.get(rule.name, "")
-        current = rule_cell(shown[rule.name])
-        attributes = _described(rule.name, errors, prefix)
-        if rule.choices:
-            words = partial(choice_words, rule)
-            control = _select(
-                rule.name,
-                rule.choices,
-                given,
-                f"as the preset ({words(current)})",
-                attributes,
-                words,
-            )
-        else:
-            mode = ' inputmode="numeric"' if rule.kind is int else ""
-            control = (
-                f'<input type="text" {attributes}{mode} value="{escape(given)}" '
-                f'placeholder="{escape(current)}" autocomplete="off" spellcheck="false">'
-            )
-        parts.append(_field(rule.name, rule.label, control, _hint(rule), errors, prefix))
-    return "".join(parts)
-
-
-def exact_box(checked: bool, prefix: str = "") -> str:
-    """The box that asks for exact fractions (an exact solve: slower)."""
-    mark = " checked" if checked else ""
-    return (
-        f'<div class="field check"><input type="checkbox" id="{prefix}f-exact" '
-        f'name="{prefix}exact" value="1"{mark}><label for="{prefix}f-exact">Exact fractions '
-        "(an exact solve: a few seconds for new rules)</label></div>"
-    )
-
-
-def form_error(errors: Mapping[str, str]) -> str:
-    """An error about the rules as a whole (two fields that contradict each other)."""
-    return (
-        _error("", errors, "form-")
-        if "" in errors
-        else '<p class="error" id="form-error-" role="alert"></p>'
-    )
 
 
 # Figures.
@@ -540,32 +411,6 @@ def game_body(
         f'<section id="results" aria-live="polite">{progress_html(progress, back)}'
         f'<div id="figures"{busy}>{figures}</div></section></div>'
     )
-
-
-def text_field(
-    name: str, label: str, given: str, placeholder: str, hint: str, errors: Mapping[str, str]
-) -> str:
-    """A plain text field with its help and its error (the Paytable and Report pages' own)."""
-    attributes = _described(name, errors, "")
-    control = (
-        f'<input type="text" {attributes} value="{escape(given)}" '
-        f'placeholder="{escape(placeholder)}" autocomplete="off" spellcheck="false">'
-    )
-    return _field(name, label, control, hint, errors, "")
-
-
-def choice_field(
-    name: str, label: str, given: str, choices: Sequence[str], hint: str, errors: Mapping[str, str]
-) -> str:
-    """A drop-down field of fixed choices (the first is the default)."""
-    options = "".join(
-        f'<option value="{escape(c)}"'
-        + (" selected" if c == given else "")
-        + f">{escape(c.replace('_', ' '))}</option>"
-        for c in choices
-    )
-    control = f"<select {_described(name, errors, '')}>{options}</select>"
-    return _field(name, label, control, hint, errors, "")
 
 
 def message(text: str) -> str:

@@ -16,20 +16,19 @@ from solver.exact.paytable import (
     variant_rules,
     with_pay,
 )
-from solver.model.catalogue import DEFAULT_BAND
 from solver.model.checks import fraction_bits, shown
 from solver.model.errors import DesignError, RulesError
+from solver.model.outcomes import DEFAULT_ROUND_BAND
 from solver.model.paytable import (
     BONUS_TIERS,
     MAX_PAY,
-    MAX_TIERS,
     Tier,
     check_edge,
     parse_band,
     parse_edge,
-    tier_named,
+    parse_tiers,
 )
-from solver.model.rules import Paytable, Rules
+from solver.model.rules import Rules
 from solver.results.paytable import EdgeKind, PaySolution, SearchResult, Variants
 from solver.results.run import Run
 
@@ -85,30 +84,6 @@ def paytable_solve(
     return solve_pay(model, tier, kind, edge, table, rules.bonus_ratio)
 
 
-def parse_tiers(text: str | Sequence[Tier | str]) -> tuple[Tier, ...]:
-    """Tiers named in a comma list (``suited-match,rank-match,suited-adjacent,adjacent``).
-
-    >>> [t.name for t in parse_tiers("suited-match, adjacent")]
-    ['suited_match', 'adjacent']
-    """
-    items = text.split(",") if isinstance(text, str) else list(text)
-    if (
-        not items
-        or len(items) > MAX_TIERS
-        or any(isinstance(i, str) and not i.strip() for i in items)
-    ):
-        raise DesignError(
-            f"tiers {text!r}: name 1 to {MAX_TIERS} tiers separated by commas, best first, "
-            "e.g. suited-match,rank-match,suited-adjacent,adjacent"
-        )
-    for item in items:
-        if not isinstance(item, str | Tier):
-            raise TypeError(f"tiers must hold Tier or str, not {type(item).__name__}")
-    tiers = tuple(tier_named(i) if isinstance(i, str) else i for i in items)
-    Paytable([0] * len(tiers), tiers)  # each tier listed once and reachable
-    return tiers
-
-
 def paytable_search(
     *,
     rules: Rules,
@@ -122,7 +97,7 @@ def paytable_search(
     """Whole-unit paytables whose house edge lies in a band, closest to its middle first;
     ``tiers`` names the tiers searched, best first (clause 4's three when not given)."""
     if round_edge_range is None and bonus_edge_range is None:
-        round_edge_range = DEFAULT_BAND
+        round_edge_range = DEFAULT_ROUND_BAND
     kind, band = _edge_target(bonus_edge_range, round_edge_range, "edge range")
     searched = BONUS_TIERS if tiers is None else parse_tiers(tiers)
     model = edge_model(rules, cache=run.cache, tiers=searched)

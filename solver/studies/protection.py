@@ -23,6 +23,7 @@ from solver.exact.protection import (
     judge_counts,
 )
 from solver.exact.shoe_states import DEFAULT_DEPTHS, cards_dealt, check_samples, study_shoe_states
+from solver.model.catalogue import COUNTER_ROUNDS_DEFAULT, SHOE_SAMPLES_DEFAULT
 from solver.model.counts import system_tags
 from solver.model.errors import ReportError, ShoeError
 from solver.model.rules import Rules
@@ -40,10 +41,10 @@ from solver.sim import Strategy
 from solver.studies.seeded import SeededDeal
 from solver.studies.sizes import check_rounds
 
-#: Shoes dealt and solved at each depth of the report's study, unless asked otherwise.
-SHOE_SAMPLES = 50
-#: Rounds of each simulated counter in the report, unless asked otherwise.
-COUNTER_ROUNDS = 2_000_000
+#: Shoes dealt and solved at each depth of the report's study, and rounds of each simulated
+#: counter, unless asked otherwise (the parameter catalogue's defaults).
+SHOE_SAMPLES = SHOE_SAMPLES_DEFAULT
+COUNTER_ROUNDS = COUNTER_ROUNDS_DEFAULT
 #: Shoes dealt for the indices, the Kelly ramp and the bound, per shoe-state sample.
 DEALT_PER_SAMPLE = 4
 #: The Bonus wager's largest size in the attack and the bound, in main wagers (as `cbj

@@ -28,6 +28,7 @@ from solver.exact.seats import SEAT_COUNTS
 from solver.exact.strategies import realistic_play, simple_policy
 from solver.exact.volatility import game_volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards
+from solver.model.catalogue import PAYTABLE_LETTERS, SIMULATION_ROUNDS_DEFAULT, TABLE_ROUNDS_DEFAULT
 from solver.model.counts import LABELS
 from solver.model.errors import ReportError
 from solver.model.outcomes import as_outcome
@@ -76,18 +77,18 @@ from solver.studies.verification import (
 #: wrong figure of the exact solver or a cut-card effect of that size. Measured: about 20 s
 #: (fresh shoe) and 35 s (cut card) of wall time with one worker on the project's shared
 #: two-core machine (docs/designer.md); the disk store keeps both for the next report.
-SIMULATION_ROUNDS = 10_000_000
+SIMULATION_ROUNDS = SIMULATION_ROUNDS_DEFAULT
 SIMULATION_SEED = 20_261_129
 #: The share of the shoe dealt before the cut card comes out, in the cut-card run.
 CUT_PENETRATION = 0.75
 #: The realistic strategy the report sets beside perfect play and the printed chart.
 REALISTIC_STRATEGY = "mimic-dealer"
 #: The letters of the paytables of one report, in order.
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+LETTERS = PAYTABLE_LETTERS
 #: Table-rounds the simulator deals for each number of seats in the table of players,
 #: unless asked otherwise: the per-run cost dominates at this size, and the intervals stay
 #: a few hundredths wide.
-TABLE_ROUNDS = 50_000
+TABLE_ROUNDS = TABLE_ROUNDS_DEFAULT
 
 T = TypeVar("T")
 

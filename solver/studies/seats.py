@@ -18,6 +18,7 @@ import secrets
 from collections.abc import Iterable
 
 from solver.exact.seats import SEAT_COUNTS, check_seats, table_bonus
+from solver.model.catalogue import SEATS_ROUNDS_DEFAULT
 from solver.model.checks import check_rounds, check_seed
 from solver.model.errors import SimulationError
 from solver.model.rules import Rules
@@ -26,7 +27,7 @@ from solver.sim import Strategy, simulate
 from solver.sim.seats import table_estimate
 
 #: Table-rounds simulated for each number of seats when the caller does not say.
-DEFAULT_ROUNDS = 200_000
+DEFAULT_ROUNDS = SEATS_ROUNDS_DEFAULT
 
 
 def check_run(rounds: int, seed: int | None) -> None:

@@ -23,6 +23,7 @@ from solver.exact.session import session_figures
 from solver.exact.strategies import realistic_play, simple_policy
 from solver.exact.volatility import parse_ratios, with_volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_value
+from solver.model.catalogue import HOLD_OR_RESULT
 from solver.model.chart_file import ChartGrid
 from solver.model.checks import is_whole, shown
 from solver.model.errors import CardError, SessionError, StrategyError
@@ -134,7 +135,11 @@ def hold(
     method: str,
     run: Run,
 ) -> HoldCheck:
-    """Whether a table's result over ``rounds`` rounds is within what the game allows."""
+    """Whether a table's result over ``rounds`` rounds is within what the game allows: the
+    casino's net ``result`` in main units or its ``hold`` (a share of the total wagered),
+    judged by the exact two-sided tail of the session's distribution."""
+    if (result is None) == (hold is None):
+        raise SessionError(HOLD_OR_RESULT)
     win = observed_win(rules, rounds, result, None if hold is None else str(hold))
     name, lines = round_lines(rules, strategy, (), run)
     return hold_check(rules, round_table(lines), rounds, win, name, method)

@@ -1,182 +1,92 @@
-"""The Paytable and Hold check pages and the Report page's sizes: their own fields, checked
-as the CLI checks.
+"""The Paytable, Hold check and Report pages: their forms (:data:`~solver.web.forms.PAGE_FORMS`,
+made from the command table), their checks and their answers.
 
-The Paytable page's numbers go through the parsers ``cbj paytable`` uses (house edges as
-``0.02``, ``1/50`` or ``2%``; bands ``LO:HI``) and its limits (a pay of at most
-:data:`~solver.exact.paytable.MAX_SEARCH_PAY`, at most :data:`~solver.exact.paytable.MAX_TOP`
-paytables listed, and the search's own cap on candidates, refused with the CLI's hint).
+Each field is read by its entry of the parameter catalogue, as ``cbj paytable``,
+``cbj hold`` and ``cbj report`` read the same text; a bad one is said beside its field
+(400) before any work starts.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping
 from html import escape
 from typing import Any
 
 from starlette.responses import HTMLResponse, Response
 
-from solver.exact.hold import observed_win
-from solver.exact.session import MAX_ROUNDS as SESSION_ROUNDS
-from solver.exact.session import check_rounds
-from solver.exact.shoe_states import MAX_SAMPLES
+from solver.model.catalogue import (
+    COUNTER_ROUNDS_DEFAULT,
+    HOLD_OR_RESULT,
+    SHOE_SAMPLES_DEFAULT,
+    SIMULATION_ROUNDS_DEFAULT,
+    TABLE_ROUNDS_DEFAULT,
+)
 from solver.model.chart_file import chart_csv, parse_chart
-from solver.model.checks import MAX_ROUNDS, whole_number, whole_text
-from solver.model.errors import CbjError, ReportError, SessionError
-from solver.model.outcomes import PAY_TIERS
-from solver.model.paytable import MAX_SEARCH_PAY, MAX_TOP, parse_band, parse_edge
-from solver.model.rules import Paytable
+from solver.model.errors import CbjError, ReportError
+from solver.model.outcomes import DEFAULT_ROUND_BAND, NAMED_POLICIES, PAY_TIERS
+from solver.present import fields as field_html
 from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
 from solver.results.report import PlayerStrategy
-from solver.studies.protection import COUNTER_ROUNDS, SHOE_SAMPLES
-from solver.studies.report import LETTERS, SIMULATION_ROUNDS, TABLE_ROUNDS, verify_strategy
 from solver.web.form import MAX_FIELD_TEXT, excerpted, read_rules
+from solver.web.forms import PAGE_FORMS, fields_html, left_out_html, read_fields
 from solver.web.workbench import Workbench
 
 KINDS = ("round", "bonus")
-#: The report's sizes: field, label, help and the report's own default (shown in the field).
-REPORT_SIZES = (
-    ("shoe_samples", "Shoes per depth", "Random shoes solved at each depth (game protection).",
-     SHOE_SAMPLES),
-    ("counter_rounds", "Counter rounds", "Rounds per simulated card counter.", COUNTER_ROUNDS),
-    ("table_rounds", "Table rounds", "Simulated table-rounds per number of seats.",
-     TABLE_ROUNDS),
-    ("simulation_rounds", "Simulation rounds", "Rounds of the simulator's cross-check.",
-     SIMULATION_ROUNDS),
-)  # fmt: skip
-#: Each size's range: the API's (a report's studies are ``cbj report``'s).
-SIZE_RANGES = {
-    "shoe_samples": (2, MAX_SAMPLES),
-    "counter_rounds": (1, MAX_ROUNDS),
-    "table_rounds": (1, MAX_ROUNDS),
-    "simulation_rounds": (1, MAX_ROUNDS),
+#: Each report study's size as the report takes it when the field is blank (shown in it).
+REPORT_DEFAULTS = {
+    "shoe_samples": f"{SHOE_SAMPLES_DEFAULT:,}",
+    "counter_rounds": f"{COUNTER_ROUNDS_DEFAULT:,}",
+    "table_rounds": f"{TABLE_ROUNDS_DEFAULT:,}",
+    "simulation_rounds": f"{SIMULATION_ROUNDS_DEFAULT:,}",
 }
-#: The report's title block: field, label and help (``cbj report``'s options of those names).
-REPORT_TEXTS = (
-    ("prepared_by", "Prepared by", "Title block: who prepared the report."),
-    ("prepared_for", "Prepared for", "Title block: whom the report is for."),
-    ("revision_note", "Revision note", "Title block: what this revision changed."),
-)
-#: The strategies a report may set beside perfect play, besides a chart file of one's own.
-STRATEGY_NAMES = ("optimal", "chart", "never-bust", "mimic-dealer", "always-stand", "stand-on:17")
+#: The strategies a page offers by name, besides a chart file of one's own.
+STRATEGY_NAMES = (*NAMED_POLICIES, "stand-on:17")
 
 
-def _checked(errors: dict[str, str], name: str, read: Any, *args: Any) -> Any:
-    """``read(*args)``, or None with its error recorded beside ``name``."""
-    try:
-        return read(*args)
-    except CbjError as error:
-        errors[name] = excerpted(str(error), str(args[0]) if args else "")
-        return None
-
-
-def _text(query: Mapping[str, str], name: str, errors: dict[str, str]) -> str:
-    text = str(query.get(name, "")).strip()
-    if len(text) > MAX_FIELD_TEXT:
-        errors[name] = f"{name.replace('_', ' ')} is too long: at most {MAX_FIELD_TEXT} characters"
-        return ""
-    return text
+def _kind(query: Mapping[str, str]) -> str:
+    return query.get("kind", "round") if query.get("kind") in KINDS else "round"
 
 
 def paytable_options(query: Mapping[str, str]) -> tuple[dict[str, Any] | None, dict[str, str]]:
     """The API's options for the paytable asked for (None if none is), and the errors."""
-    errors: dict[str, str] = {}
-    mode = query.get("mode", "")
+    form, kind, mode = PAGE_FORMS["/paytable"], _kind(query), query.get("mode", "")
     if mode == "solve":
-        tier = _text(query, "solve_for", errors) or PAY_TIERS[0].value
-        if tier not in {t.value for t in PAY_TIERS}:
-            errors["solve_for"] = f"solve for {tier!r} is unknown: use one of " + ", ".join(
-                t.value for t in PAY_TIERS
-            )
-        kind = query.get("kind", "round") if query.get("kind") in KINDS else "round"
-        text = _text(query, "target", errors)
-        if not text and "target" not in errors:
+        values, errors = read_fields(form, query, kind, ("solve_for", "target"))
+        target = f"target_{kind}_edge"
+        if target not in values and "target" not in errors:
             errors["target"] = "give the target house edge, e.g. 2%, 0.02 or 1/50"
-        edge = _checked(errors, "target", parse_edge, text, "target") if text else None
-        options: dict[str, Any] = {"solve_for": tier, f"target_{kind}_edge": edge}
+        options = {"solve_for": values.get("solve_for", PAY_TIERS[0].value), **values}
         return (None if errors else options), errors
     if mode == "search":
-        kind = query.get("kind", "round") if query.get("kind") in KINDS else "round"
-        band_text = _text(query, "band", errors) or "1%:2%"
-        band = _checked(errors, "band", parse_band, band_text)
-        max_pay = _checked(
-            errors,
-            "max_pay",
-            _whole,
-            _text(query, "max_pay", errors) or "50",
-            "max pay",
-            MAX_SEARCH_PAY,
-        )
-        top = _checked(errors, "top", _whole, _text(query, "top", errors) or "10", "top", MAX_TOP)
-        if errors or band is None:
-            return None, errors
-        low, high = band
-        return {f"{kind}_edge_range": f"{low}:{high}", "max_pay": max_pay, "top": top}, errors
-    return None, errors
+        given = {**query, "band": str(query.get("band", "")).strip() or DEFAULT_ROUND_BAND}
+        values, errors = read_fields(form, given, kind, ("band", "max_pay", "top", "tiers"))
+        return (None if errors else values), errors
+    return None, {}
 
 
-def _size(text: str, name: str) -> int:
-    """A report's study size: digits (``_`` or ``,`` between them allowed), in its range.
+def _paytable_fields(
+    query: Mapping[str, str], errors: Mapping[str, str], tiers: tuple[str, ...]
+) -> str:
+    def fields(*names: str) -> str:
+        return fields_html(form, query, errors, names)
 
-    >>> _size("10_000_000", "simulation_rounds")
-    10000000
-    """
-    what = name.replace("_", " ")
-    digits = re.sub(r"(?<=\d)[_,](?=\d)", "", text)
-    if not re.fullmatch(r"\d{1,15}", digits, flags=re.ASCII):
-        raise ReportError(f"{what} {text!r} is not a whole number, e.g. 10000000")
-    low, high = SIZE_RANGES[name]
-    return whole_number(int(digits), what, low, high, ReportError)
-
-
-def _whole(text: str, what: str, high: int) -> int:
-    return whole_number(whole_text(text, what), what, 1, high)
-
-
-def _paytable_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str:
-    def get(name: str) -> str:
-        return str(query.get(name, ""))[:MAX_FIELD_TEXT]
-
-    tiers = [t.value for t in PAY_TIERS]
+    form = PAGE_FORMS["/paytable"]
+    chosen = query.get("solve_for") or tiers[0]
     return (
-        html.choice_field(
-            "kind",
-            "Which house edge",
-            get("kind") or "round",
-            KINDS,
-            "The round's (per total bet) or the Bonus wager's own.",
-            errors,
-        )
+        field_html.choice_field("kind", "Which house edge", _kind(query), KINDS,
+                                "The round's (per total bet) or the Bonus wager's own.", errors)
         + "<fieldset><legend>Solve one pay for a target edge</legend>"
-        + html.choice_field(
-            "solve_for",
-            "Solve for the pay of",
-            get("solve_for") or tiers[0],
-            tiers,
-            "The other pays are the paytable's above.",
-            errors,
-        )
-        + html.text_field(
-            "target",
-            "Target house edge",
-            get("target"),
-            "2%",
-            "A decimal (0.02), a fraction (1/50) or a percentage (2%).",
-            errors,
-        )
+        + field_html.choice_field("solve_for", "Solve for the pay of", chosen, tiers,
+                                  form.param("solve_for").hint, errors)
+        + fields("target")
         + '<button type="submit" name="mode" value="solve">Solve the pay</button></fieldset>'
         + "<fieldset><legend>Search whole-unit paytables in a band</legend>"
-        + html.text_field(
-            "band", "House edge band", get("band"), "1%:2%", "LO:HI, e.g. 1%:2%.", errors
-        )
-        + html.text_field(
-            "max_pay", "Largest pay", get("max_pay"), "50", f"1 to {MAX_SEARCH_PAY}.", errors
-        )
-        + html.text_field("top", "Paytables to list", get("top"), "10", f"1 to {MAX_TOP}.", errors)
+        + fields("band", "max_pay", "top", "tiers")
         + '<button type="submit" name="mode" value="search">Search</button></fieldset>'
-    )
+        + left_out_html(form)
+    )  # fmt: skip
 
 
 def paytable_page(
@@ -211,59 +121,28 @@ def paytable_page(
         else:
             back = html.link("/paytable", query)
             busy, result = True, html.progress_html(outcome.progress, back)
-    fields = html.rules_fields(form.values, form.errors, form.rules) + html.form_error(form.errors)
+    tiers = tuple(t.name for t in (form.rules.paytable.tiers if form.rules else ())) or tuple(
+        t.value for t in PAY_TIERS
+    )
+    fields = field_html.rules_fields(form.values, form.errors, form.rules)
     body = (
         '<div class="columns results-first">'
         '<form id="paytable-form" class="rules" method="post" action="/paytable">'
-        f"{fields}{_paytable_fields(query, errors)}</form>"
-        f'<section id="results" aria-live="polite">{result}</section></div>'
+        f"{fields}{field_html.form_error(form.errors)}{_paytable_fields(query, errors, tiers)}"
+        f'</form><section id="results" aria-live="polite">{result}</section></div>'
     )
     return HTMLResponse(html.page("Paytable", "/paytable", body, form.query(), busy), status)
 
 
-#: The Hold check page's fields: name, label, placeholder and help.
-HOLD_FIELDS = (
-    (
-        "rounds",
-        "Rounds dealt",
-        "10000",
-        f"Seat-rounds the result is over, 1 to {SESSION_ROUNDS:,}.",
-    ),
-    ("hold", "Observed hold", "2.5%", "The casino's win over the total wagered."),
-    ("result", "or net win", "", "The casino's net win in main units, e.g. 250 or -12.5."),
-)
-
-
-def _rounds(text: str) -> int:
-    """Rounds as typed: ASCII digits, then ``cbj hold``'s own range check."""
-    if not re.fullmatch(r"[+-]?\d{1,12}", text, flags=re.ASCII):
-        raise SessionError(f"rounds {text[:40]!r} is not a whole number of rounds, e.g. 10000")
-    return check_rounds(int(text))
-
-
-def _observed(text: str, rules: Any, rounds: int, result: str | None, hold: str | None) -> Any:
-    """:func:`~solver.exact.hold.observed_win`, ``text`` (what was typed) first, for the
-    excerpt of it an error message shows."""
-    del text
-    return observed_win(rules, rounds, result, hold)
-
-
-def hold_options(
-    query: Mapping[str, str], form_rules: Any
-) -> tuple[dict[str, Any] | None, dict[str, str]]:
+def hold_options(query: Mapping[str, str]) -> tuple[dict[str, Any] | None, dict[str, str]]:
     """``cbj hold``'s options from the page's fields (None until rounds are given), and
     the errors, each beside its field."""
-    errors: dict[str, str] = {}
-    given = {name: _text(query, name, errors) for name, _, _, _ in HOLD_FIELDS}
-    if not given["rounds"] and not errors:
+    values, errors = read_fields(PAGE_FORMS["/hold"], query)
+    if "rounds" not in values and "rounds" not in errors:
         return None, errors
-    rounds = _checked(errors, "rounds", _rounds, given["rounds"])
-    hold, result = given["hold"] or None, given["result"] or None
-    if rounds is not None and form_rules is not None and "hold" not in errors:
-        _checked(errors, "hold", _observed, hold or result or "", form_rules, rounds, result, hold)
-    if errors:
-        return None, errors
-    return {"rounds": rounds, "hold": hold, "result": result}, errors
+    if ("hold" in values) == ("result" in values) and not {"hold", "result"} & set(errors):
+        errors["hold"] = HOLD_OR_RESULT
+    return (None if errors else values), errors
 
 
 def hold_page(
@@ -274,10 +153,10 @@ def hold_page(
     client: str = "",
     autostart: bool = False,
 ) -> Response:
-    """The Hold check page: the rules, the rounds and the observed hold in, ``cbj hold``'s
-    verdict out (a POST starts the check; a GET shows it once started)."""
+    """The Hold check page: the rules, the table's result and how it was played in,
+    ``cbj hold``'s verdict out (a POST starts the check; a GET shows it once started)."""
     form = read_rules(query)
-    options, errors = hold_options(query, form.rules)
+    options, errors = hold_options(query)
     status, busy, result = 200, False, ""
     if form.rules is None or errors:
         status = 400
@@ -292,38 +171,30 @@ def hold_page(
             result = pages_html.hold_html(outcome.result())
         else:
             busy, result = True, html.progress_html(outcome.progress, html.link("/hold", query))
-    fields = "".join(
-        html.text_field(
-            name, label, str(query.get(name, ""))[:MAX_FIELD_TEXT], placeholder, hint, errors
-        )
-        for name, label, placeholder, hint in HOLD_FIELDS
-    )
-    rules = html.rules_fields(form.values, form.errors, form.rules) + html.form_error(form.errors)
+    page_form = PAGE_FORMS["/hold"]
+    fields = fields_html(page_form, query, errors, page_form.fields)
+    rules = field_html.rules_fields(form.values, form.errors, form.rules)
     body = (
         '<div class="columns results-first">'
         '<form id="hold-form" class="rules" method="post" action="/hold">'
-        f"<fieldset><legend>The table's result</legend>{fields}"
+        f"<fieldset><legend>The table's result</legend>{_with_names(fields)}"
         '<button type="submit">Check</button></fieldset>'
-        f"{rules}</form>"
+        f"{rules}{field_html.form_error(form.errors)}{left_out_html(page_form)}</form>"
         f'<section id="results" aria-live="polite">{result}</section></div>'
     )
     return HTMLResponse(html.page("Hold check", "/hold", body, form.query(), busy), status)
 
 
-def _paytables(text: str) -> tuple[Paytable, ...]:
-    """Further paytables (B, C, ...), separated by spaces or semicolons.
-
-    >>> [str(p) for p in _paytables("20:5:1; 12:4:1")]
-    ['20:5:1', '12:4:1']
-    """
-    found = tuple(Paytable.parse(t) for t in re.split(r"[\s;]+", text) if t)
-    if len(found) + 1 > len(LETTERS):
-        raise ReportError(f"a report compares at most {len(LETTERS)} paytables")
-    return found
+def _with_names(fields: str) -> str:
+    """The strategy field offering the strategies by name (a chart file is a file's name)."""
+    names = "".join(f'<option value="{n}"></option>' for n in STRATEGY_NAMES)
+    listed = fields.replace('<input type="text" id="f-strategy"', '<input list="strategy-names" '
+                            'type="text" id="f-strategy"', 1)  # fmt: skip
+    return listed + f'<datalist id="strategy-names">{names}</datalist>'
 
 
-def _strategy(text: str, chart_text: str, chart_name: str) -> PlayerStrategy:
-    """The player's strategy: a name, or the chart file sent (read by the page); the
+def _strategy(text: str, chart_text: str, chart_name: str) -> PlayerStrategy | None:
+    """The player's chart file sent (read by the page), or None (the strategy by name); the
     manifest's SHA-256 is of the chart as the CSV ``cbj chart`` writes (:func:`chart_csv`),
     whatever form it was sent in, so that the page's address can carry that short form."""
     if chart_text.strip():
@@ -332,40 +203,25 @@ def _strategy(text: str, chart_text: str, chart_name: str) -> PlayerStrategy:
         grid = parse_chart(chart_text, shown)
         digest = hashlib.sha256(chart_csv(grid).encode()).hexdigest()
         return PlayerStrategy(f"chart:{shown}", grid, digest)
-    if text.lower().startswith("chart:"):
+    if text.strip().lower().startswith("chart:"):
         raise ReportError("a chart file for the report is sent with the file field below it")
-    return PlayerStrategy(text or "optimal")
+    return None
 
 
-def report_options(
-    query: Mapping[str, str], rules: Any = None
-) -> tuple[dict[str, Any], dict[str, str], str]:
+def report_options(query: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str], str]:
     """The report's options given (a blank size is the report's default), their errors and
     their fields: every option of ``cbj report`` but the file written, the workers and the
     cache, which are the server's."""
-    options: dict[str, Any] = {}
-    errors: dict[str, str] = {}
-    for name, _, _, default in REPORT_SIZES:
-        text = _text(query, name, errors)
-        value = _checked(errors, name, _size, text, name) if text else default
-        if value is not None:
-            options[name] = value
-    for name, _, _ in REPORT_TEXTS:
-        options[name] = _text(query, name, errors)
-    extra = _text(query, "paytables", errors)
-    options["paytables"] = _checked(errors, "paytables", _paytables, extra) or ()
-    chart_text = str(query.get("strategy_chart_text", ""))
-    player = _checked(
-        errors,
-        "strategy",
-        _strategy,
-        _text(query, "strategy", errors),
-        chart_text,
-        str(query.get("strategy_chart_name", "")),
-    )
-    if player is not None and rules is not None:
-        _checked(errors, "strategy", verify_strategy, player, rules)
-    options["strategy"] = player
+    form = PAGE_FORMS["/report"]
+    options, errors = read_fields(form, query)
+    options.pop("format", None)  # the page's download: the views' own
+    names = ("strategy", "strategy_chart_text", "strategy_chart_name")
+    sent = (str(query.get(name, "")) for name in names)
+    try:
+        player = _strategy(*sent)
+    except CbjError as error:
+        errors["strategy"], player = excerpted(str(error), ""), None
+    options["strategy"] = player or PlayerStrategy(options.get("strategy", "optimal"))
     return options, errors, _report_fields(query, errors)
 
 
@@ -379,62 +235,33 @@ def short_query(query: Mapping[str, str], options: Mapping[str, Any]) -> dict[st
 
 
 def _report_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str:
-    def get(name: str) -> str:
-        return str(query.get(name, ""))[:MAX_FIELD_TEXT]
+    form = PAGE_FORMS["/report"]
+    given = {**REPORT_DEFAULTS, **{k: v for k, v in query.items() if str(v).strip()}}
 
-    sizes = "".join(
-        html.text_field(name, label, get(name) or f"{default:,}", f"{default:,}", hint, errors)
-        for name, label, hint, default in REPORT_SIZES
-    )
-    texts = "".join(
-        html.text_field(name, label, get(name), "", hint, errors)
-        for name, label, hint in REPORT_TEXTS
-    )
-    fmt = get("format")
+    def fields(*names: str) -> str:
+        return fields_html(form, given, errors, names)
+
     chart = (
         '<input type="file" id="f-strategy_file" accept=".csv,.json,text/csv,application/json" '
         'data-text="f-strategy_chart_text" data-name="f-strategy_chart_name">'
         '<input type="hidden" name="strategy_chart_text" id="f-strategy_chart_text" '
         f'value="{escape(str(query.get("strategy_chart_text", "")))}">'
         '<input type="hidden" name="strategy_chart_name" id="f-strategy_chart_name" '
-        f'value="{escape(get("strategy_chart_name"))}">'
+        f'value="{escape(str(query.get("strategy_chart_name", ""))[:MAX_FIELD_TEXT])}">'
     )
-    names = "".join(f'<option value="{n}"></option>' for n in STRATEGY_NAMES)
     return (
-        "<fieldset><legend>Title block</legend>" + texts + "</fieldset>"
-        "<fieldset><legend>What the report sets beside the game</legend>"
-        + html.text_field(
-            "paytables",
-            "More paytables",
-            get("paytables"),
-            "e.g. 20:5:1 12:4:1",
-            "Set beside the rules' own paytable (A) as B, C, ...; separate them with spaces.",
-            errors,
-        )
-        + html.text_field(
-            "strategy",
-            "The player's strategy",
-            get("strategy"),
-            "optimal",
-            "Set beside perfect play and played in the volatility section: "
-            + ", ".join(STRATEGY_NAMES[:-1])
-            + " or stand-on:K; or send a chart file of your own below.",
-            errors,
-        ).replace("<input ", '<input list="strategy-names" ', 1)
-        + f'<datalist id="strategy-names">{names}</datalist>'
+        "<fieldset><legend>Title block</legend>"
+        + fields("prepared_by", "prepared_for", "revision_note")
+        + "</fieldset><fieldset><legend>What the report sets beside the game</legend>"
+        + fields("paytables")
+        + _with_names(fields("strategy"))
         + '<div class="field"><label for="f-strategy_file">The player\'s chart file</label>'
         + chart
         + "<small>A chart as cbj chart writes it (CSV or JSON), played as the player's "
         "strategy; its SHA-256 goes in the report's manifest.</small></div>"
         "</fieldset><fieldset><legend>Study sizes</legend>"
-        + sizes
+        + fields("shoe_samples", "counter_rounds", "table_rounds", "simulation_rounds")
         + "</fieldset>"
-        + html.choice_field(
-            "format",
-            "Format",
-            fmt if fmt in ("html", "pdf") else "html",
-            ("html", "pdf"),
-            "HTML (phone and print) or PDF.",
-            errors,
-        )
+        + fields("format")
+        + left_out_html(form)
     )

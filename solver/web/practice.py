@@ -14,23 +14,23 @@ a few milliseconds and is answered at once.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from solver.api.functions import practice_play, practice_start
-from solver.model.catalogue import DRILL, PLAY, PRACTICE_PENETRATION
+from solver.model.catalogue import DRILL, PLAY
 from solver.model.chart_file import ChartGrid, parse_chart
-from solver.model.checks import MAX_SEED, whole_number, whole_text
 from solver.model.errors import CbjError, PracticeError, StrategyError
 from solver.model.rules import Rules
 from solver.present.workbench import Progress
 from solver.results.practice_state import PracticeTurn, read_state
-from solver.web.form import MAX_FIELD_TEXT, excerpted, read_rules
+from solver.web.form import excerpted, read_rules
+from solver.web.forms import PAGE_FORMS, read_fields
 from solver.web.workbench import Workbench
 
-#: The session's settings besides the rules.
-SETUP_FIELDS = ("drill", "seed", "penetration", "chart_text", "chart_name")
+#: The session's settings read from text fields (the chart comes as a file's text).
+FIELDS = ("drill", "seed", "penetration")
 #: The longest chart file name shown back.
 MAX_CHART_NAME = 80
 
@@ -60,20 +60,6 @@ class Settings:
     errors: dict[str, str]
 
 
-def _checked(errors: dict[str, str], name: str, read: Callable[[], Any], text: str) -> Any:
-    try:
-        return read()
-    except CbjError as error:
-        errors[name] = excerpted(str(error), text)
-        return None
-
-
-def _seed(text: str) -> int | None:
-    if not text:
-        return None
-    return whole_number(whole_text(text, "seed"), "seed", 0, MAX_SEED, PracticeError)
-
-
 def _chart(text: str, name: str) -> ChartGrid | None:
     if not text.strip():
         return None
@@ -82,24 +68,18 @@ def _chart(text: str, name: str) -> ChartGrid | None:
 
 
 def read_settings(fields: Mapping[str, str]) -> Settings:
-    """The settings of a session to start, from the form's fields."""
+    """The settings of a session to start, from the form's fields (each read by its entry of
+    the parameter catalogue, as ``solver.practice_start`` reads it)."""
     form = read_rules(fields)
-    errors = dict(form.errors)
-    given = {name: str(fields.get(name, "")) for name in SETUP_FIELDS}
-    for name in ("drill", "seed", "penetration"):
-        if len(given[name]) > MAX_FIELD_TEXT:
-            errors[name] = f"{name} is too long: at most {MAX_FIELD_TEXT} characters"
-            given[name] = ""
-    seed = _checked(errors, "seed", lambda: _seed(given["seed"].strip()), given["seed"])
-    drill_text = given["drill"].strip() or "dealt"
-    _checked(errors, "drill", lambda: DRILL.read(drill_text), drill_text)
-    penetration_text = given["penetration"].strip() or None
-    read = PRACTICE_PENETRATION.read
-    penetration = _checked(
-        errors, "penetration", lambda: read(penetration_text), given["penetration"]
-    )
-    chart = _checked(errors, "chart", lambda: _chart(given["chart_text"], given["chart_name"]), "")
-    return Settings(form.rules, seed, drill_text, penetration, chart, errors)
+    values, errors = read_fields(PAGE_FORMS["/practice"], fields, names=FIELDS)
+    errors = {**form.errors, **errors}
+    chart = None
+    try:
+        chart = _chart(str(fields.get("chart_text", "")), str(fields.get("chart_name", "")))
+    except CbjError as error:
+        errors["chart"] = excerpted(str(error), "")
+    drill = values.get("drill", DRILL.default)
+    return Settings(form.rules, values.get("seed"), drill, values.get("penetration"), chart, errors)
 
 
 def _state(fields: Mapping[str, str]) -> Any:

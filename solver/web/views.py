@@ -13,18 +13,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from solver.present import charts
+from solver.present import fields as field_html
 from solver.present import practice as practice_html
 from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
 from solver.present.formats import ChartFormat
 from solver.web import practice
-from solver.web.form import MAX_FIELD_TEXT, RulesForm, prefixed, read_rules, shown_rules
+from solver.web.form import (
+    MAX_FIELD_TEXT,
+    RULE_FIELDS,
+    RulesForm,
+    prefixed,
+    read_rules,
+    shown_rules,
+)
+from solver.web.forms import PAGE_FORMS, left_out_html
 from solver.web.pages import hold_page, paytable_page, report_options, short_query
 from solver.web.workbench import Outcome, Workbench
 
@@ -74,12 +84,9 @@ class Ask:
 
 
 def _fields(form: RulesForm, prefix: str = "", exact: bool = True) -> str:
-    fields = html.rules_fields(form.values, form.errors, form.rules, prefix)
-    return (
-        fields
-        + (html.exact_box(form.exact, prefix) if exact else "")
-        + html.form_error(form.errors)
-    )
+    rules = field_html.rules_fields(form.values, form.errors, form.rules, prefix)
+    box = field_html.exact_box(form.exact, prefix) if exact else ""
+    return rules + box + field_html.form_error(form.errors)
 
 
 def _idle(ask: Ask, what: str) -> str:
@@ -112,7 +119,8 @@ def game_page(ask: Ask) -> Response:
     """The Game page: the rules form and every figure of the game."""
     form = read_rules(ask.fields)
     figures, summary, outcome, status = _game_parts(ask, form, PAGE_WAIT)
-    body = html.game_body(_fields(form), figures, outcome.progress, ask.here, summary)
+    fields = _fields(form) + left_out_html(PAGE_FORMS["/"])
+    body = html.game_body(fields, figures, outcome.progress, ask.here, summary)
     busy = outcome.progress is not None
     return HTMLResponse(
         html.page("Game", "/", body, form.query(), busy), 200 if status == 202 else status
@@ -157,6 +165,15 @@ class Compared:
     """Each bad field's message, by its name on the page (``b.decks``)."""
 
 
+def _column(fields: Mapping[str, str], prefix: str) -> dict[str, str]:
+    """A Compare column's fields; column A's, when none is given, the game the other pages
+    carry (the rules' fields unprefixed)."""
+    given = prefixed(fields, prefix)
+    if prefix == "a." and not any(given.values()):
+        return {name: fields.get(name, "") for name in RULE_FIELDS}
+    return given
+
+
 def _compared(ask: Ask, wait: float) -> Compared:
     """Each column's form read and its game solved (or asked for); a bad field is only its
     own column's, and only its own row."""
@@ -164,9 +181,9 @@ def _compared(ask: Ask, wait: float) -> Compared:
     errors: dict[str, str] = {}
     for letter in COLUMNS:
         prefix = f"{letter.lower()}."
-        given = prefixed(ask.fields, prefix)
+        given = _column(ask.fields, prefix)
         if letter in ("C", "D") and not any(given.values()):
-            fields = html.rules_fields({}, {}, None, prefix)
+            fields = field_html.rules_fields({}, {}, None, prefix)
             columns.append(pages_html.Column(letter, fields, None))
             continue
         form = read_rules(given)
@@ -191,10 +208,11 @@ def _compared(ask: Ask, wait: float) -> Compared:
 def compare_page(ask: Ask) -> Response:
     """Two to four rule sets or paytables side by side (columns C and D when given)."""
     found = _compared(ask, PAGE_WAIT / 2)
-    body = pages_html.compare_body(found.columns)
+    body = pages_html.compare_body(found.columns) + left_out_html(PAGE_FORMS["/compare"])
     if found.idle:
         body = _idle(ask, "Not solved yet: press Compare.") + body
-    return HTMLResponse(html.page("Compare", "/compare", body, {}, found.busy), found.status)
+    game = read_rules(_column(ask.fields, "a.")).query()  # column A is the game carried on
+    return HTMLResponse(html.page("Compare", "/compare", body, game, found.busy), found.status)
 
 
 def compare_live(ask: Ask) -> Response:
@@ -300,7 +318,7 @@ def report_page(ask: Ask) -> Response:
     """The Report page: the build's progress and the downloads once built, then its form
     (every option of ``cbj report`` but the file, the workers and the cache)."""
     form = read_rules(ask.fields)
-    options, option_errors, options_html = report_options(ask.fields, form.rules)
+    options, option_errors, options_html = report_options(ask.fields)
     fmt = "pdf" if ask.fields.get("format") == "pdf" else "html"
     fields = _fields(form, exact=False)
     if form.rules is None or option_errors:
@@ -323,7 +341,7 @@ def report_page(ask: Ask) -> Response:
 def report_download(ask: Ask) -> Response:
     """The built report, as the file ``cbj report`` writes (built in memory)."""
     form = read_rules(ask.fields)
-    options, option_errors, _ = report_options(ask.fields, form.rules)
+    options, option_errors, _ = report_options(ask.fields)
     fmt = "pdf" if ask.fields.get("format") == "pdf" else "html"
     if form.rules is None or option_errors:
         return Response("invalid report options", 400, media_type="text/plain")
@@ -362,8 +380,8 @@ def practice_page(ask: Ask) -> Response:
         elif said:
             parts["table"] = html.message(said)
     form = read_rules(ask.fields)
-    rules = html.rules_fields(form.values, form.errors, form.rules)
-    setup = practice_html.setup_html(values, errors, rules)
+    rules = field_html.rules_fields(form.values, form.errors, form.rules)
+    setup = practice_html.setup_html(values, errors, rules) + left_out_html(PAGE_FORMS["/practice"])
     body = practice_html.practice_body(parts, setup, state, not state or bool(errors))
     status = 200 if found is None or found.status == 202 else found.status
     return HTMLResponse(html.page("Practice", "/practice", body, form.query()), status)

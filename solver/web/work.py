@@ -2,8 +2,8 @@
 
 :class:`WorkbenchStore` is the store handed to the API: it keeps each solved game by its rules
 *less the paytable and the Bonus ratio*, and answers any other paytable or ratio by
-re-pricing that game (:meth:`~solver.exact.paytable.EdgeModel.priced`: the main wager's play
-does not depend on them), in milliseconds.  What it keeps is held by the server's one
+re-pricing that game (:func:`~solver.studies.pricing.repriced`: the main wager's play does
+not depend on them), in milliseconds.  What it keeps is held by the server's one
 :class:`~solver.web.memory.Memory` when it is given one (its cap: ``cbj serve --memory-mb``).
 The jobs that fill it are :mod:`solver.web.jobs`'.
 """
@@ -13,14 +13,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from solver.exact.paytable import EdgeModel
-from solver.model.rules import MIN_BONUS_RATIO, Paytable, Rules
+from solver.model.rules import Rules
 from solver.results.charts import CHART, CHART_COSTS
 from solver.results.game import GAME, GameResult
 from solver.results.kinds import Key, Kind, Store
+from solver.studies.pricing import neutral, repriced
 from solver.web.memory import Memory
 
 if TYPE_CHECKING:
@@ -28,15 +27,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 V = TypeVar("V")
-
-
-def neutral(rules: Rules) -> Rules:
-    """The rules with the default paytable and the least Bonus ratio: what a solve depends on.
-
-    >>> neutral(Rules(paytable=Paytable.parse("20:5:1"))) == Rules()
-    True
-    """
-    return replace(rules, paytable=Paytable(), bonus_ratio=MIN_BONUS_RATIO)
 
 
 class _Kept(Generic[V]):
@@ -128,7 +118,4 @@ class WorkbenchStore:
         if base is None:
             base = self._inner(GAME, key, compute)
             self._games.put(kept, base)
-        if base.rules == rules and base.removed == removed:
-            return base
-        priced = EdgeModel(base).priced(rules.paytable, rules.bonus_ratio)
-        return replace(priced, removed=removed)
+        return repriced(base, rules, removed)

@@ -23,10 +23,11 @@ from solver.present.workbench import Progress
 from solver.results.charts import CHART_COSTS, Chart, ChartCosts
 from solver.results.game import GameResult
 from solver.results.report import PlayerStrategy
+from solver.studies.pricing import neutral
 from solver.studies.report import STEPS as REPORT_STEPS
 from solver.web.jobs import Job, Kind, Refused, Stopped, Work
 from solver.web.memory import Memory
-from solver.web.work import WorkbenchStore, neutral
+from solver.web.work import WorkbenchStore
 
 T = TypeVar("T")
 #: What a job's progress says: words, or words made from its steps done and in all.

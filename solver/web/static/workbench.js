@@ -7,7 +7,9 @@
 // /api/compare, a bad field marking only itself.  A table wider than its box shows a cue
 // that it scrolls sideways.  A page whose work is not started yet and that may start it
 // (marked data-start) starts it once by posting its own address; pages still computing
-// reload themselves once a second.
+// reload themselves once a second.  On every page the game (the rules' fields) travels in
+// each link of the navigation and in the address as the designer types, and every blank
+// field says what the preset chosen sets.
 "use strict";
 (() => {
   const queryOf = (form) => {
@@ -37,6 +39,72 @@
       }
     }
   };
+
+  // The game's fields (the preset, each rule, exact fractions), named in the page's body.
+  const GAME = (document.body.dataset.game || "").split(" ").filter((name) => name);
+
+  // The game as a query, from the fields of a form (those named PREFIX + a game field).
+  const gameQuery = (form, prefix) => {
+    const params = new URLSearchParams();
+    for (const name of GAME) {
+      const control = form.elements.namedItem(prefix + name);
+      if (!control || !control.name) continue;
+      const value = control.type === "checkbox"
+        ? (control.checked ? control.value : "") : String(control.value).trim();
+      if (value !== "") params.append(name, value);
+    }
+    return params.toString();
+  };
+
+  // Each link of the navigation carries the game as it stands in the form, and the address
+  // (when the form is the page's own) its visible fields, so a link or a reload shows it.
+  const carry = (form, prefix, keepAddress) => {
+    const update = () => {
+      const game = gameQuery(form, prefix);
+      for (const link of document.querySelectorAll("header.site nav a")) {
+        link.href = link.pathname + (game ? "?" + game : "");
+      }
+      if (!keepAddress) return;
+      const params = new URLSearchParams();
+      for (const control of form.elements) {
+        if (!control.name || control.type === "hidden" || control.type === "file") continue;
+        if (control.type === "checkbox" && !control.checked) continue;
+        const value = String(control.value).trim();
+        if (value !== "") params.append(control.name, value);
+      }
+      const query = params.toString();
+      const url = location.pathname + (query ? "?" + query : "");
+      if (url !== location.pathname + location.search) history.replaceState(null, "", url);
+    };
+    form.addEventListener("input", update);
+    form.addEventListener("change", update);
+  };
+
+  // Every blank field says what the preset chosen sets: a text field as its placeholder, a
+  // drop-down as its first choice (the words of each preset come with the page).
+  const presetWords = (form) => {
+    for (const select of form.querySelectorAll("select[data-presets]")) {
+      const prefix = select.name.slice(0, select.name.length - "preset".length);
+      const table = JSON.parse(select.dataset.presets);
+      select.addEventListener("change", () => {
+        const words = table[select.value || "casino-edition"] || {};
+        for (const [name, text] of Object.entries(words)) {
+          const control = form.elements.namedItem(prefix + name);
+          if (!control) continue;
+          if (control.tagName === "SELECT") control.options[0].textContent = text;
+          else control.placeholder = text;
+        }
+      });
+    }
+  };
+
+  for (const form of document.querySelectorAll("form")) {
+    if (!form.querySelector("select[data-presets]")) continue;
+    presetWords(form);
+    const compared = form.id === "compare-form";
+    // the Game and Compare pages keep their address themselves; column A is the game
+    carry(form, compared ? "a." : "", !compared && form.id !== "rules" && form.id !== "practice");
+  }
 
   // A cue above each table that is wider than its box (which scrolls sideways).
   const cues = () => {
