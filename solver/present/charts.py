@@ -459,6 +459,30 @@ def _creation_date(fmt: ChartFormat) -> dict[str, Any]:
     return {}
 
 
+def _draw_head(ax: Any, chart: Chart, width: float, margin: float) -> float:
+    """The chart's title, rules, how to read it and its legend, from the page's top margin
+    down; where the grid starts (inches)."""
+    from matplotlib.patches import Rectangle
+
+    head, rules_line, how, summary_line, _ = header_lines(chart)
+    y = margin
+    # The title is wrapped by its measured width, so a long one stays on the page.
+    title_lines = fit_lines(head, 12.5, "bold", width - 2 * margin)
+    ax.text(margin, y, title_lines, fontsize=12.5, weight="bold", va="top", linespacing=1.2)
+    y += 0.3 + 0.21 * title_lines.count("\n")
+    for text in (wrap(rules_line, 125), wrap(how, 125), wrap(summary_line, 125)):
+        ax.text(margin, y, text, fontsize=7.5, va="top", linespacing=1.4)
+        y += 0.17 * (text.count("\n") + 1) + 0.05
+    x = margin
+    for a in Action:
+        ax.add_artist(Rectangle((x, y), 0.3, 0.2, facecolor=COLOURS[a], edgecolor="#555555"))
+        ax.text(x + 0.15, y + 0.1, a.value, ha="center", va="center", fontsize=8)
+        label = f"{LEGEND[a].split(' (')[0]} ({COLOUR_NAMES[a]})"
+        ax.text(x + 0.38, y + 0.1, label, va="center", fontsize=7.5)
+        x += 0.5 + 0.062 * len(label)
+    return y + 0.4
+
+
 def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
     """The chart drawn on one A4 page with matplotlib, as PDF, SVG or PNG bytes.
 
@@ -469,7 +493,6 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
-    from matplotlib.patches import Rectangle
 
     width, height, margin = 8.27, 11.69, 0.55
     rc: dict[str, Any] = {
@@ -484,23 +507,8 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
         ax.set_axis_off()
         ax.set_xlim(0, width)
         ax.set_ylim(height, 0)
-        head, rules_line, how, summary_line, _ = header_lines(chart)
-        y = margin
-        # The title is wrapped by its measured width, so a long one stays on the page.
-        title_lines = fit_lines(head, 12.5, "bold", width - 2 * margin)
-        ax.text(margin, y, title_lines, fontsize=12.5, weight="bold", va="top", linespacing=1.2)
-        y += 0.3 + 0.21 * title_lines.count("\n")
-        for text in (wrap(rules_line, 125), wrap(how, 125), wrap(summary_line, 125)):
-            ax.text(margin, y, text, fontsize=7.5, va="top", linespacing=1.4)
-            y += 0.17 * (text.count("\n") + 1) + 0.05
-        x = margin
-        for a in Action:
-            ax.add_artist(Rectangle((x, y), 0.3, 0.2, facecolor=COLOURS[a], edgecolor="#555555"))
-            ax.text(x + 0.15, y + 0.1, a.value, ha="center", va="center", fontsize=8)
-            label = f"{LEGEND[a].split(' (')[0]} ({COLOUR_NAMES[a]})"
-            ax.text(x + 0.38, y + 0.1, label, va="center", fontsize=7.5)
-            x += 0.5 + 0.062 * len(label)
-        y += 0.4
+        head = header_lines(chart)[0]
+        y = _draw_head(ax, chart, width, margin)
 
         rows = display_rows(chart)
         notes = exception_lines(chart)

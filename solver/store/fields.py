@@ -109,6 +109,11 @@ def _decoded(classes: dict[str, type], doc: Json) -> Any:
         return [_decoded(classes, v) for v in doc]
     if not isinstance(doc, dict) or len(doc) not in (1, 2):
         raise ValueError(f"not a stored value: {str(doc)[:40]}")
+    return _tagged(classes, doc)
+
+
+def _tagged(classes: dict[str, type], doc: dict[str, Json]) -> Any:
+    """A stored value written as its tag and body (``{"q": [1, 3]}``)."""
     tag = next(iter(sorted(doc)))
     body = doc[tag]
     if tag == "bool" and isinstance(body, bool):
