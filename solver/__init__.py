@@ -38,12 +38,16 @@ _HOMES = {
     "solver.model.rule_table": "DealerBonus DealerNatural NaturalBeats",
     # end of what scripts/rules_code.py writes
     "solver.model.rules": "Paytable Rules",
-    "solver.present.files": "Written",
     "solver.present.plots": "plot_chart plot_ev_by_true_count plot_session",
     "solver.results.attack": "AttackResult",
     "solver.results.betting": "BetResult",
     "solver.results.bonus": "BonusAnalysis BonusResult",
     "solver.results.charts": "Chart ChartCheck ChartCosts",
+    "solver.results.commands": (
+        "AdviseResult CountResult EorResult GraphResult HoldResult PaytableSearchResult "
+        "PaytableSolveResult PracticePlayResult PracticeStartResult ReportResult SeatsResult "
+        "SimulateResult SolveResult TablesResult"
+    ),
     "solver.results.count_search": "CountSearch",
     "solver.results.game": "Advice DealerResult DecisionGraph GameResult",
     "solver.results.hold": "HoldCheck",
@@ -59,6 +63,8 @@ _HOMES = {
     "solver.results.session": "SessionResult",
     "solver.results.simulation": "SimulationResult",
     "solver.results.strategies": "StrategiesResult",
+    "solver.results.written": "Written",
+    "solver.store.cache": "CacheClearResult",
     "solver.store.disk": "Cache CacheCleared CacheInfo DiskCache",
     "solver.store.memory": "MemoryCache",
 }

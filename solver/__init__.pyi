@@ -175,9 +175,6 @@ from solver.model.rules import (
 from solver.model.rules import (
     Rules as Rules,
 )
-from solver.present.files import (
-    Written as Written,
-)
 from solver.present.plots import plot_chart as plot_chart
 from solver.present.plots import plot_ev_by_true_count as plot_ev_by_true_count
 from solver.present.plots import plot_session as plot_session
@@ -188,6 +185,20 @@ from solver.results.bonus import BonusResult as BonusResult
 from solver.results.charts import Chart as Chart
 from solver.results.charts import ChartCheck as ChartCheck
 from solver.results.charts import ChartCosts as ChartCosts
+from solver.results.commands import AdviseResult as AdviseResult
+from solver.results.commands import CountResult as CountResult
+from solver.results.commands import EorResult as EorResult
+from solver.results.commands import GraphResult as GraphResult
+from solver.results.commands import HoldResult as HoldResult
+from solver.results.commands import PaytableSearchResult as PaytableSearchResult
+from solver.results.commands import PaytableSolveResult as PaytableSolveResult
+from solver.results.commands import PracticePlayResult as PracticePlayResult
+from solver.results.commands import PracticeStartResult as PracticeStartResult
+from solver.results.commands import ReportResult as ReportResult
+from solver.results.commands import SeatsResult as SeatsResult
+from solver.results.commands import SimulateResult as SimulateResult
+from solver.results.commands import SolveResult as SolveResult
+from solver.results.commands import TablesResult as TablesResult
 from solver.results.count_search import CountSearch as CountSearch
 from solver.results.game import Advice as Advice
 from solver.results.game import DealerResult as DealerResult
@@ -216,6 +227,8 @@ from solver.results.seats import TableOfPlayers as TableOfPlayers
 from solver.results.session import SessionResult as SessionResult
 from solver.results.simulation import SimulationResult as SimulationResult
 from solver.results.strategies import StrategiesResult as StrategiesResult
+from solver.results.written import Written as Written
+from solver.store.cache import CacheClearResult as CacheClearResult
 from solver.store.disk import (
     Cache as Cache,
 )

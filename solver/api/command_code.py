@@ -113,15 +113,15 @@ def docstring(command: Command) -> list[str]:
 
 #: ``solve``'s overloads: ``exact=True`` gives fractions, ``False`` floats.
 EXACT_TYPES = (
-    ("Literal[True]", "GameResult[Fraction]"),
-    ("Literal[False] = ...", "GameResult[float]"),
-    ("bool = ...", "GameResult[Any]"),
+    ("Literal[True]", "SolveResult[Fraction]"),
+    ("Literal[False] = ...", "SolveResult[float]"),
+    ("bool = ...", "SolveResult[Any]"),
 )
 
 
 def _overloads(command: Command) -> list[str]:
     """The overloads of a function whose result's numbers follow ``exact``."""
-    if command.returns != "GameResult[Any]":
+    if command.returns != "SolveResult[Any]":
         return []
     return [
         line

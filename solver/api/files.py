@@ -17,7 +17,6 @@ from solver.exact.game import solve_game
 from solver.model.rules import Rules
 from solver.present.collection import VARIANTS, is_collection, write_collection
 from solver.present.files import (
-    Written,
     check_output_dir,
     check_writable,
     choose_format,
@@ -38,6 +37,7 @@ from solver.present.report import (
 from solver.present.report.front import Prepared
 from solver.results.game import DecisionGraph
 from solver.results.run import Run
+from solver.results.written import Written
 from solver.studies.report import report_figures, verify_strategy
 from solver.studies.strategy import graph
 

@@ -25,27 +25,39 @@ if TYPE_CHECKING:
     from solver.model.params import ProgressCallback
     from solver.model.paytable import Paytable, Tier
     from solver.model.rules import Rules
-    from solver.present.files import Written
     from solver.results.attack import AttackResult
     from solver.results.betting import BetResult
     from solver.results.bonus import BonusResult
     from solver.results.charts import Chart, ChartCheck, ChartCosts
-    from solver.results.game import Advice, DealerResult, DecisionGraph, GameResult
-    from solver.results.hold import HoldCheck
+    from solver.results.commands import (
+        AdviseResult,
+        CountResult,
+        EorResult,
+        GraphResult,
+        HoldResult,
+        PaytableSearchResult,
+        PaytableSolveResult,
+        PracticePlayResult,
+        PracticeStartResult,
+        ReportResult,
+        SeatsResult,
+        SimulateResult,
+        SolveResult,
+        TablesResult,
+    )
+    from solver.results.game import DealerResult
     from solver.results.indices import IndicesResult
     from solver.results.kinds import Store
-    from solver.results.paytable import PaySolution, SearchResult, Variants
+    from solver.results.paytable import Variants
     from solver.results.practice import PracticeState
-    from solver.results.practice_state import PracticeTurn
-    from solver.results.protection import Counts, EffectsOfRemoval, ShoeStates
+    from solver.results.protection import ShoeStates
     from solver.results.report import PlayerStrategy
     from solver.results.rules import RulesResult
     from solver.results.run import Run
-    from solver.results.seats import TableOfPlayers
     from solver.results.session import SessionResult
-    from solver.results.simulation import SimulationResult
     from solver.results.strategies import StrategiesResult
-    from solver.store.disk import CacheCleared, CacheInfo
+    from solver.store.cache import CacheClearResult
+    from solver.store.disk import CacheInfo
 
 
 __all__ = [
@@ -112,7 +124,7 @@ def solve(
     run: Run | None = ...,
     rules: Rules | None = ...,
     **options: Unpack[RuleOptions],
-) -> GameResult[Fraction]: ...
+) -> SolveResult[Fraction]: ...
 
 
 @overload
@@ -126,7 +138,7 @@ def solve(
     run: Run | None = ...,
     rules: Rules | None = ...,
     **options: Unpack[RuleOptions],
-) -> GameResult[float]: ...
+) -> SolveResult[float]: ...
 
 
 @overload
@@ -140,7 +152,7 @@ def solve(
     run: Run | None = ...,
     rules: Rules | None = ...,
     **options: Unpack[RuleOptions],
-) -> GameResult[Any]: ...
+) -> SolveResult[Any]: ...
 
 
 def solve(
@@ -153,9 +165,9 @@ def solve(
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
-) -> GameResult[Any]:
+) -> SolveResult[Any]:
     """Optimal play, the main wager, the Bonus wager and the whole round, with its volatility."""
-    return cast("GameResult[Any]", call("solve", locals()))
+    return cast("SolveResult[Any]", call("solve", locals()))
 
 
 def advise(
@@ -166,9 +178,9 @@ def advise(
     exact: bool = False,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
-) -> Advice[Any]:
+) -> AdviseResult[Any]:
     """Stand and hit values for one hand against the Bonus card, and the better choice."""
-    return cast("Advice[Any]", call("advise", locals()))
+    return cast("AdviseResult[Any]", call("advise", locals()))
 
 
 def dealer(
@@ -224,13 +236,13 @@ def tables(
     cache: Store | None = None,
     progress: ProgressCallback | None = None,
     run: Run | None = None,
-) -> Written:
+) -> TablesResult:
     """Write the ``strategy_tables/`` collection: every variant's chart in every format.
 
     The folder is checked first (it must be new, empty or a collection already), built
     aside and swapped in whole, so an interrupted run leaves the old collection intact.
     """
-    return cast("Written", call("tables", locals()))
+    return cast("TablesResult", call("tables", locals()))
 
 
 def strategies(
@@ -282,12 +294,12 @@ def hold(
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
-) -> HoldCheck:
+) -> HoldResult:
     """Whether a table's result over ``rounds`` rounds is within what the game allows: the
     casino's net ``result`` in main units or its ``hold`` (a share of the total wagered),
     judged by the exact two-sided tail of the session's distribution.
     """
-    return cast("HoldCheck", call("hold", locals()))
+    return cast("HoldResult", call("hold", locals()))
 
 
 def seats(
@@ -301,12 +313,12 @@ def seats(
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
-) -> TableOfPlayers:
+) -> SeatsResult:
     """The casino's hold per table-round and its SD with each number of seats (1 to 7):
     the Bonus wager's exact, the main wager's and the round's simulated, ``rounds``
     table-rounds per number of seats, every seat playing ``strategy`` from a fresh shoe.
     """
-    return cast("TableOfPlayers", call("seats", locals()))
+    return cast("SeatsResult", call("seats", locals()))
 
 
 def simulate(
@@ -330,7 +342,7 @@ def simulate(
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
-) -> SimulationResult:
+) -> SimulateResult:
     """Deal ``rounds`` rounds with the independent simulator, beside the exact figures.
 
     The shoe is reshuffled after ``penetration`` of it is dealt (0.75 when not given), or
@@ -339,7 +351,7 @@ def simulate(
     and with ``indices`` plays the count's index plays (found from ``index_samples``
     dealt shoes at the simulation's penetration).
     """
-    return cast("SimulationResult", call("simulate", locals()))
+    return cast("SimulateResult", call("simulate", locals()))
 
 
 def eor(
@@ -351,9 +363,9 @@ def eor(
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
-) -> EffectsOfRemoval[Any]:
+) -> EorResult[Any]:
     """The exact change in each wager's EV when one card of each rank leaves the shoe."""
-    return cast("EffectsOfRemoval[Any]", call("eor", locals()))
+    return cast("EorResult[Any]", call("eor", locals()))
 
 
 def count(
@@ -367,9 +379,9 @@ def count(
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
-) -> Counts:
+) -> CountResult:
     """Betting correlation and EV per true count of a count (or of the usual ones and the best)."""
-    return cast("Counts", call("count", locals()))
+    return cast("CountResult", call("count", locals()))
 
 
 def shoe_states(
@@ -471,12 +483,12 @@ def paytable_solve(
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
-) -> PaySolution:
+) -> PaytableSolveResult:
     """The exact pay of tier ``solve_for`` (any tier of the paytable) that gives the target
     edge; ``suited_match``, ``rank_match``, ``adjacent`` and ``pays`` (by tier name)
     override pays of the paytable in force.
     """
-    return cast("PaySolution", call("paytable_solve", locals()))
+    return cast("PaytableSolveResult", call("paytable_solve", locals()))
 
 
 def paytable_search(
@@ -490,11 +502,11 @@ def paytable_search(
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
-) -> SearchResult:
+) -> PaytableSearchResult:
     """Whole-unit paytables whose house edge lies in a band, closest to its middle first;
     ``tiers`` names the tiers searched, best first (clause 4's three when not given).
     """
-    return cast("SearchResult", call("paytable_search", locals()))
+    return cast("PaytableSearchResult", call("paytable_search", locals()))
 
 
 def variants(
@@ -530,7 +542,7 @@ def report(
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
-) -> Written | str | bytes:
+) -> ReportResult:
     """A PAR-style report of the game.
 
     Written to ``output`` (HTML or PDF, as ``format`` or the extension says; the path is
@@ -547,7 +559,7 @@ def report(
     in the manifest. ``progress(done, total)`` is called as each step of the
     report's figures finishes.
     """
-    return cast("Written | str | bytes", call("report", locals()))
+    return cast("ReportResult", call("report", locals()))
 
 
 def graph(
@@ -558,13 +570,13 @@ def graph(
     exact: bool = False,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
-) -> Written | DecisionGraph:
+) -> GraphResult:
     """The player's decision graph against ``bonus``, from ``hand`` or every first card.
 
     Written to ``output`` (``.graphml``, ``.gexf``, ``.dot``, or a picture: ``.svg``,
     ``.png``, ``.pdf``) when given; else the graph itself, whose ``to_json()`` lists it.
     """
-    return cast("Written | DecisionGraph", call("graph", locals()))
+    return cast("GraphResult", call("graph", locals()))
 
 
 def cache_info(
@@ -580,9 +592,9 @@ def cache_clear(
     directory: str | Path | None = None,
     *,
     warn: Callable[[str], None] | None = None,
-) -> CacheCleared:
+) -> CacheClearResult:
     """Delete every entry of the disk cache."""
-    return cast("CacheCleared", call("cache_clear", locals()))
+    return cast("CacheClearResult", call("cache_clear", locals()))
 
 
 def practice_start(
@@ -595,7 +607,7 @@ def practice_start(
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
-) -> PracticeTurn:
+) -> PracticeStartResult:
     """A practice session under the rules, its first round dealt.
 
     ``seed`` makes the session replayable (a fresh one when None, shown in the state);
@@ -603,7 +615,7 @@ def practice_start(
     of the shoe dealt before a reshuffle (3/4 when None); ``chart`` is the chart learned
     (the printed best chart when None).
     """
-    return cast("PracticeTurn", call("practice_start", locals()))
+    return cast("PracticeStartResult", call("practice_start", locals()))
 
 
 def practice_play(
@@ -612,8 +624,8 @@ def practice_play(
     *,
     cache: Store | None = None,
     run: Run | None = None,
-) -> PracticeTurn:
+) -> PracticePlayResult:
     """One play of a session: ``hit`` or ``stand`` (graded), or ``deal`` the next round;
     ``state`` is the last turn's (or its JSON, read as untrusted input and checked).
     """
-    return cast("PracticeTurn", call("practice_play", locals()))
+    return cast("PracticePlayResult", call("practice_play", locals()))

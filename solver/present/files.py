@@ -20,15 +20,10 @@ import sys
 import tempfile
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from solver.model.errors import OutputError
-from solver.model.rules import Rules
-
-if TYPE_CHECKING:
-    from solver.results.charts import Chart
 
 #: The format each file extension stands for.
 EXTENSION_FORMATS: dict[str, str] = {
@@ -503,12 +498,3 @@ def folder_swap(path: Path) -> Iterator[Path]:
 def wrote(path: Path | str) -> str:
     """The line a command prints on stderr after writing a file."""
     return f"wrote {path}"
-
-
-@dataclass(frozen=True, slots=True)
-class Written:
-    """Files a command wrote, and the charts or report behind them."""
-
-    rules: Rules
-    paths: tuple[Path, ...]
-    charts: tuple[Chart, ...] = ()

@@ -29,3 +29,7 @@ def _named(directory: str | Path | None) -> None:
     """Refuse a folder given as empty text (it would be the working folder)."""
     if isinstance(directory, str) and not directory.strip():
         raise OutputError("the cache folder is empty text: name a folder, or give None")
+
+
+#: ``cbj cache clear``'s result, by the command's name.
+CacheClearResult = CacheCleared
