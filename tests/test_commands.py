@@ -59,6 +59,30 @@ def test_every_row_is_a_public_function_named_by_its_words() -> None:
         assert getattr(solver, command.function).__module__ == "solver.api.functions"
 
 
+def _disagreeing_names(command: Command, api_page: str) -> list[str]:
+    """Where a row's name is not the word its result type and doc anchor use (its API
+    function is named from it by :attr:`Command.function`)."""
+    words = command.name.replace("-", " ").split()
+    stem = "".join(word.capitalize() for word in words)
+    result = command.returns.split("[")[0]
+    anchor = "{#" + "-".join(words) + "}"
+    wrong = []
+    if result not in (stem, stem + "Result") or not hasattr(solver, result):
+        wrong.append(f"result {result}")
+    if anchor not in api_page:
+        wrong.append(f"anchor {anchor}")
+    return wrong
+
+
+def test_every_command_s_name_agrees_across_function_result_and_doc_anchor() -> None:
+    """``cbj hold`` is ``solver.hold``, gives a ``HoldResult`` and is ``api.md#hold``."""
+    api_page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    disagree = {c.name: w for c in COMMANDS if (w := _disagreeing_names(c, api_page))}
+    assert disagree == {}
+    planted = COMMANDS[1]._replace(name="planted", returns="Elsewhere")
+    assert _disagreeing_names(planted, api_page) == ["result Elsewhere", "anchor {#planted}"]
+
+
 def test_each_parameter_a_row_names_is_an_entry_of_the_catalogue() -> None:
     """Rows name their parameters from the catalogue (a command's own wording of one is
     the same entry with another help: the same name, kind and reader)."""
