@@ -198,3 +198,20 @@ def test_the_python_reference_names_every_public_module() -> None:
         assert f"::: {module}\n" in text or not module.startswith(tuple(prefixes)), module
     # Every home module is under a section, so none is left out.
     assert all(m.startswith(tuple(prefixes)) for m in homes)
+
+
+@pytest.mark.site
+def test_progress_true_draws_the_notebooks_own_bar_in_a_jupyter_kernel() -> None:
+    """Under Jupyter, ``progress=True`` is tqdm's notebook widget (ipywidgets, in the
+    ``notebook`` extra), not text on stderr: run in a kernel, as the site's notebook is."""
+    import jupytext
+    from nbclient import NotebookClient
+
+    code = "import solver\ngame = solver.solve(decks=1, progress=True, cache=solver.MemoryCache())"
+    notebook = jupytext.reads(f"```python\n{code}\n```\n", fmt="md")
+    NotebookClient(notebook, timeout=300, kernel_name="python3").execute()
+    outputs = notebook.cells[0].outputs
+    widget = "application/vnd.jupyter.widget-view+json"
+    widgets = [o for o in outputs if widget in o.get("data", {})]
+    assert len(widgets) == 1, outputs
+    assert not [o for o in outputs if o.get("name") == "stderr"], outputs

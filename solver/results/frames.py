@@ -17,7 +17,8 @@ them back into columns.  A column of cards (``player``, ``bonus``, a count's ``r
 an ordered categorical in card order (the ace first, the ten after the nine), so sorting
 and plotting follow the cards, not their text.
 
-pandas is an optional extra (``pip install 'community-blackjack[frames]'``): only
+pandas is optional (``pip install pandas``; from the project folder ``pip install
+'.[frames]'``): only
 :func:`frame` imports it, when a frame is asked for, so that the results layer still loads
 the standard library and the model alone.  The HTML needs nothing outside the standard
 library.
@@ -348,7 +349,8 @@ def frame(document: Mapping[str, Any], table: Table) -> DataFrame:
         import pandas
     except ImportError as error:  # the extra is not installed
         raise ImportError(
-            "to_frame() needs pandas: pip install 'community-blackjack[frames]'"
+            "to_frame() needs pandas: pip install pandas (from the project folder: "
+            "pip install '.[frames]')"
         ) from error
     found = rows(document, table)
     fields = index_fields(document, table, found)
@@ -399,7 +401,7 @@ class Tabular(Shown):
         """One of the result's tables (:data:`solver.results.frames.TABLES`; the first by
         default) as a DataFrame: floats, and ``NAME.exact`` columns of Fractions beside them.
 
-        Needs pandas: ``pip install 'community-blackjack[frames]'``.
+        Needs pandas: ``pip install pandas``.
         """
         tables = _tables(self)
         name = next(iter(tables)) if table is None else table
