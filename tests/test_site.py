@@ -205,11 +205,10 @@ def test_progress_true_draws_the_notebooks_own_bar_in_a_jupyter_kernel() -> None
     """Under Jupyter, ``progress=True`` is tqdm's notebook widget (ipywidgets, in the
     ``notebook`` extra), not text on stderr: run in a kernel, as the site's notebook is."""
     import jupytext
-    from nbclient import NotebookClient
 
     code = "import solver\ngame = solver.solve(decks=1, progress=True, cache=solver.MemoryCache())"
     notebook = jupytext.reads(f"```python\n{code}\n```\n", fmt="md")
-    NotebookClient(notebook, timeout=300, kernel_name="python3").execute()
+    site_hooks.execute(notebook, ROOT)
     outputs = notebook.cells[0].outputs
     widget = "application/vnd.jupyter.widget-view+json"
     widgets = [o for o in outputs if widget in o.get("data", {})]

@@ -20,7 +20,6 @@ import re
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from pathlib import PurePath
 from typing import (
     Any,
     Literal,
@@ -307,8 +306,9 @@ def finite_fraction(value: float, what: str, error: type[CbjError] = CbjError) -
 
 # The door of the API: every argument checked against its annotation.
 
-#: Plain names of the types that error messages list.
-_TYPE_WORDS: dict[object, str] = {type(None): "None", PurePath: "Path"}
+#: Plain names of the types that error messages list, by their own names (pathlib is not
+#: loaded for this: a cache hit never needs it).
+_TYPE_WORDS: dict[str, str] = {"NoneType": "None", "PurePath": "Path"}
 
 
 def accepts(value: object, hint: Any) -> bool:
@@ -397,7 +397,8 @@ def describe(hint: Any) -> str:
         return "None"
     if hint is float:
         return "a number (int, float or Fraction)"
-    return _TYPE_WORDS.get(hint, getattr(hint, "__name__", str(hint)))
+    name = getattr(hint, "__name__", str(hint))
+    return _TYPE_WORDS.get(name, name)
 
 
 def check_type(value: object, name: str, hint: Any) -> None:
