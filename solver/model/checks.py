@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import os
 import re
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -389,6 +390,8 @@ def describe(hint: Any) -> str:
         return " or ".join(repr(arm) for arm in get_args(hint))
     if origin is Callable:
         return "a function"
+    if origin is os.PathLike:
+        return "Path"
     if origin is not None:
         args = [a for a in get_args(hint) if a is not Ellipsis]
         kind = {tuple: "a tuple", dict: "a dict"}.get(origin, f"a {origin.__name__.lower()}")
