@@ -112,7 +112,11 @@ def execute(notebook: Any, folder: Path) -> None:
         client = NotebookClient(
             notebook, timeout=300, km=manager, resources={"metadata": {"path": folder}}
         )
-        client.execute()
+        try:
+            client.execute()
+        finally:  # a manager given to nbclient is the caller's to shut down
+            if manager.has_kernel:
+                manager.shutdown_kernel()
 
 
 def output_markdown(output: dict[str, Any]) -> str:
