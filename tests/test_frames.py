@@ -234,7 +234,8 @@ def test_a_long_rules_line_is_cut_in_a_repr_and_whole_in_the_result() -> None:
 
 def test_every_public_result_has_a_short_repr(games: MemoryCache, tmp_path: Path) -> None:
     """The results with no table too: a few lines, or a dataclass that pastes back."""
-    turn = solver.practice_play(solver.practice_start(seed=1).state, "hit")
+    start = solver.practice_start(seed=1, cache=games)
+    turn = solver.practice_play(start.state, "hit", cache=games)
     assert turn.grade is not None
     made = {
         "Advice": solver.advise(bonus="10", hand="9 7"),
