@@ -178,14 +178,22 @@ def parse_ratio(text: RatioLike, what: str = "ratio") -> Fraction:
 
 
 def _parse_pair(pair: tuple[Any, ...] | list[Any], what: str) -> Fraction:
-    """A ratio given as its pair ``(p, q)`` of whole numbers, ``q`` above 0."""
+    """A ratio given as its pair ``(p, q)`` of whole numbers, ``q`` above 0.
+
+    >>> _parse_pair([10**5000], "bonus ratio")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solver.model.errors.RulesError: bonus ratio ((a 5,001-digit number)) is not a pair of ...
+    """
+    items = ", ".join(shown(n) for n in pair[:3]) + (", ..." if len(pair) > 3 else "")
+    said = f"({items})"  # each item said as a message may say it: no 5,000-digit repr
     if len(pair) != 2 or not all(is_whole(n) for n in pair):
         raise RulesError(
-            f"{what} {shown(pair)} is not a pair of whole numbers (p, q), e.g. (3, 2) for 3:2"
+            f"{what} {said} is not a pair of whole numbers (p, q), e.g. (3, 2) for 3:2"
         )
     top, bottom = pair
     if bottom <= 0:
-        raise RulesError(f"{what} {shown(pair)} divides by {bottom}: q must be 1 or more")
+        raise RulesError(f"{what} {said} divides by {shown(bottom)}: q must be 1 or more")
     return parse_ratio(Fraction(top, bottom), what)
 
 
