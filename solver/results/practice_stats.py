@@ -102,11 +102,12 @@ class Tally:
         return self + Tally(1, int(decided.mistake), decided.given_up, decided.cost)
 
 
-T = TypeVar("T")
+T = TypeVar("T", str, int, Cell)
 
 
 def grouped(cells: Mapping[Key, Tally], part: Callable[[Key], T]) -> dict[T, Tally]:
-    """The tallies summed by ``part`` of their cell, in chart order.
+    """The tallies summed by ``part`` of their cell, in order of the part (hard before
+    soft, the Bonus card from ace to ten, the totals as the chart's rows).
 
     >>> grouped({((False, 9), 4): Tally(2, 1), ((False, 9), 5): Tally(1)}, row)
     {(False, 9): Tally(decisions=3, mistakes=1, given_up=0.0, mistake_cost=0.0)}
@@ -116,7 +117,7 @@ def grouped(cells: Mapping[Key, Tally], part: Callable[[Key], T]) -> dict[T, Tal
         if key in cells:
             group = part(key)
             found[group] = found.get(group, Tally()) + cells[key]
-    return found
+    return dict(sorted(found.items()))
 
 
 def kind(key: Key) -> str:
