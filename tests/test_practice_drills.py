@@ -9,7 +9,6 @@ import json
 import math
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -18,22 +17,20 @@ import pytest
 import solver
 from solver.model.cells import Action, Cell, cell_of
 from solver.model.hands import best_total, hand_of
-from solver.model.rules import Rules
 from solver.results.charts import ChartCosts
-from solver.results.practice import Drill, PracticeSetup, PracticeState
+from solver.results.practice import Drill, PracticeState
 from solver.results.practice_history import PracticeHistory
 from solver.results.practice_state import PracticeTurn
 from solver.results.practice_stats import GAPS
 from solver.studies.practice import (
     CLOSE_CALL,
     close_call_weights,
-    deal,
     drill_weights,
     plausible_weights,
     player_view,
-    start_state,
 )
 from tests.conftest import GAMES
+from tests.test_practice import _dealt_positions
 
 MEMORY = GAMES
 SEED = 47
@@ -70,16 +67,9 @@ def _plays_by_view(costs: ChartCosts) -> dict[tuple[bool, int], set[Action]]:
     return plays
 
 
-def _dealt(costs: ChartCosts, drill: Drill, rounds: int, seed: int = SEED) -> list[Target]:
+def _dealt(costs: ChartCosts, drill: Drill, rounds: int, seed: int = SEED) -> list[Any]:
     """The cell and Bonus card of each round's first decision, dealt by ``drill``."""
-    state = start_state(PracticeSetup(Rules(), seed, drill=drill))
-    found = []
-    for _ in range(rounds):
-        state, _ = deal(state, costs)
-        if state.hand is not None:
-            found.append((cell_of(hand_of(state.hand.values)), state.hand.bonus.points))
-            state = replace(state, hand=None)
-    return found
+    return _dealt_positions(costs, drill, rounds, seed)
 
 
 def test_what_the_player_sees_is_the_model_s_best_total_of_a_hand_of_the_cell(
