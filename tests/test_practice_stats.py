@@ -95,8 +95,9 @@ def test_a_session_s_figures_are_a_plain_recount_of_its_decisions(
     assert total.decisions == len(made) and total.mistakes == sum(d.mistake for d in made)
     assert total.given_up == pytest.approx(sum(d.given_up for d in made))
     assert total.mistake_cost == pytest.approx(sum(d.cost for d in made))
-    for part in (kind, row, column):
-        assert sum(grouped(stats.cells, part).values(), Tally()).decisions == len(made)
+    for groups in (grouped(stats.cells, kind), grouped(stats.cells, row),
+                   grouped(stats.cells, column)):  # fmt: skip
+        assert sum(groups.values(), Tally()).decisions == len(made)
     assert grouped(stats.cells, kind).keys() <= {"hard", "soft"}
     assert read_session_stats(json.loads(json.dumps(session_stats_json(stats)))) == stats
 

@@ -138,10 +138,10 @@ def close_call_weights(
     obvious = obvious_cells(costs)
     found = {}
     for k, frequency in costs.frequencies.items():
-        each = costs.per_mistake(*k)
-        if frequency and each is not None and abs(each) <= threshold and k not in obvious:
+        flip = costs.cells.get(k)  # within the threshold each time: cost <= threshold * often
+        if frequency and flip is not None and abs(flip.cost) <= threshold * frequency:
             found[k] = frequency
-    return found
+    return {k: f for k, f in found.items() if k not in obvious}
 
 
 def drill_weights(drill: Drill, costs: ChartCosts) -> dict[Target, float]:
