@@ -4,6 +4,7 @@ session to session, and read back from JSON with every field checked (issue 47).
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -253,3 +254,42 @@ def test_a_history_that_does_not_hold_together_is_refused(change: Change, messag
 def test_what_is_not_a_history_is_refused(document: Any) -> None:
     with pytest.raises(PracticeError):
         read_history(document)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                 max_size=4),
+    max_leaves=12,
+)  # fmt: skip
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every value in a JSON document, containers included."""
+    found = [path]
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            found += _leaves(inner, (*path, key))
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            found += _leaves(inner, (*path, i))
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), JSON)
+def test_any_change_to_a_history_is_read_or_refused_with_a_practice_error(
+    data: st.DataObject, value: Any
+) -> None:
+    document = _history()
+    paths = [p for p in _leaves(document) if p]
+    path = data.draw(st.sampled_from(paths))
+    place = document
+    for key in path[:-1]:
+        place = place[key]
+    place[path[-1]] = value
+    with contextlib.suppress(PracticeError):
+        read_history(document)
+    for reader in (read_history, read_session_stats, read_schedule):
+        with contextlib.suppress(PracticeError):
+            reader(value)
