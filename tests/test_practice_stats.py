@@ -179,8 +179,8 @@ def test_the_history_carries_the_streak_and_counts_each_session_once() -> None:
 def test_a_session_with_no_decision_is_not_kept() -> None:
     history = PracticeHistory().started(PracticeSetup(Rules(), 1))
     history = history.started(PracticeSetup(Rules(), 2))
-    assert history.sessions == () and history.current is not None
-    assert history.current.seed == 2
+    assert history.sessions == () and history.ongoing is not None
+    assert history.ongoing.seed == 2
 
 
 def test_the_history_keeps_the_last_sessions_and_every_decision() -> None:
@@ -231,9 +231,9 @@ def _history() -> dict[str, Any]:
         (lambda d: d.update(best_streak=-1), "history's best streak"),
         (lambda d: d.update(recent="12"), "history's last decisions"),
         (lambda d: d.update(recent="1"), "history's last decisions"),
-        (lambda d: d["current"]["stats"].update(streak=10**6), "session in progress' streak"),
-        (lambda d: d["current"]["stats"].update(cells=None), "session in progress' cells"),
-        (lambda d: d.update(current=[]), "session in progress"),
+        (lambda d: d["ongoing"]["stats"].update(streak=10**6), "session in progress' streak"),
+        (lambda d: d["ongoing"]["stats"].update(cells=None), "session in progress' cells"),
+        (lambda d: d.update(ongoing=[]), "session in progress"),
         (lambda d: d["schedule"].update(clock="now"), "review schedule"),
         (lambda d: d["schedule"]["reviews"][0].__setitem__(2, len(GAPS)), "review schedule"),
         (lambda d: d["schedule"]["reviews"].append(d["schedule"]["reviews"][0]), "schedule"),

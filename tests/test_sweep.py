@@ -76,12 +76,12 @@ def test_the_values_run_from_start_to_stop_with_the_game_in_force_marked(
     assert list(by_default) == sorted({*range(10, 31, 2), 15})  # a tenth of the range
     assert [p.value for p in stands.points] == [16, 17, 18, 19, 20]
     for result, in_force in ((pays, 15), (stands, 18)):
-        marked = [p for p in result.points if p.current]
-        assert len(marked) == 1 and marked[0].value == in_force == result.current.value  # type: ignore[union-attr]
+        marked = [p for p in result.points if p.in_force]
+        assert len(marked) == 1 and marked[0].value == in_force == result.marked.value  # type: ignore[union-attr]
     document = pays.to_json()
     assert document["vary"] == "suited-match" and document["in_force"]["exact"] == "15"
     outside = solve_sweep(Rules(), "decks", 1, 2, cache=MEMORY)
-    assert outside.current is None
+    assert outside.marked is None
     assert "the game in force (decks 6) is outside this range" in " ".join(
         sweep_table(outside).notes
     )
@@ -137,7 +137,7 @@ def test_every_tier_of_the_paytable_in_force_can_be_varied() -> None:
     assert names[-4:] == ["suited-match", "rank-match", "suited-adjacent", "adjacent"]
     result = solve_sweep(rules, "suited-adjacent", 0, 4, 2, exact=True, cache=MEMORY)
     assert [p.value for p in result.points] == [0, 2, 4]
-    assert [p.current for p in result.points] == [False, True, False]
+    assert [p.in_force for p in result.points] == [False, True, False]
 
 
 def test_the_table_holds_each_figure_under_its_label(pays: SweepResult) -> None:

@@ -44,7 +44,7 @@ def value_text(value: Fraction) -> str:
 def _in_force(result: SweepResult) -> str:
     """Where the game in force is, in words."""
     shown = f"{result.varied.label} {value_text(value_in(result.rules, result.varied))}"
-    if result.current is None:
+    if result.marked is None:
         return f"the game in force ({shown}) is outside this range"
     return f"the game in force: {shown}"
 
@@ -54,7 +54,7 @@ def sweep_table(result: SweepResult) -> Table:
     force marked."""
     rows = tuple(
         (
-            value_text(p.value) + (f" ({IN_FORCE})" if p.current else ""),
+            value_text(p.value) + (f" ({IN_FORCE})" if p.in_force else ""),
             percent(p.main_house_edge),
             percent(p.bonus_house_edge),
             percent(p.round_house_edge),
@@ -93,11 +93,11 @@ def plot_sweep(result: SweepResult, edges: Axes, spread: Axes) -> None:
                 markersize=4, label=heading("round_sd"))  # fmt: skip
     spread.set_ylabel(f"{heading('round_sd')} (main units)")
     spread.set_xlabel(result.varied.label)
-    current = result.current
-    if current is not None:
+    marked = result.marked
+    if marked is not None:
         for axes in (edges, spread):
-            mark = f"{IN_FORCE} ({value_text(current.value)})"
-            axes.axvline(float(current.value), color=IN_FORCE_COLOUR, linestyle=":",
+            mark = f"{IN_FORCE} ({value_text(marked.value)})"
+            axes.axvline(float(marked.value), color=IN_FORCE_COLOUR, linestyle=":",
                          linewidth=1.2, label=mark)  # fmt: skip
     for axes in (edges, spread):
         axes.legend(frameon=False, fontsize=8)

@@ -83,7 +83,7 @@ class SessionSummary:
 
 
 @dataclass(frozen=True, slots=True)
-class Current:
+class Ongoing:
     """The session in progress: its settings and its statistics so far."""
 
     seed: int
@@ -103,7 +103,7 @@ class PracticeHistory:
     """Every session a player has practised, and what to review next.
 
     ``sessions``, ``cells``, ``carried``, ``best_streak`` and ``recent`` hold the finished
-    sessions (``carried`` is the streak the last of them ended on); ``current`` is the
+    sessions (``carried`` is the streak the last of them ended on); ``ongoing`` is the
     session in progress; the figures (:attr:`total`, :attr:`streak`, :meth:`trend`, ...)
     take both together.
     """
@@ -113,14 +113,14 @@ class PracticeHistory:
     carried: int = 0
     best_streak: int = 0
     recent: str = ""
-    current: Current | None = None
+    ongoing: Ongoing | None = None
     schedule: Schedule = field(default_factory=Schedule)
 
     # --- The figures ----------------------------------------------------------------------
 
     def all_cells(self) -> dict[Key, Tally]:
         """Every decision of every session, the one in progress included, by cell."""
-        now = self.current.stats.cells if self.current else {}
+        now = self.ongoing.stats.cells if self.ongoing else {}
         return joined((self.cells, now))
 
     @property
@@ -131,20 +131,20 @@ class PracticeHistory:
     @property
     def streak(self) -> int:
         """Decisions in a row played as the chart plays them, across sessions, up to now."""
-        if self.current is None:
+        if self.ongoing is None:
             return self.carried
-        stats = self.current.stats
+        stats = self.ongoing.stats
         return stats.streak if stats.total.mistakes else self.carried + stats.streak
 
     @property
     def best(self) -> int:
         """The longest streak of all (across sessions)."""
-        inside = self.current.stats.best_streak if self.current else 0
+        inside = self.ongoing.stats.best_streak if self.ongoing else 0
         return max(self.best_streak, inside, self.streak)
 
     def last_decisions(self) -> str:
         """The last decisions of all sessions (``1`` right, ``0`` a mistake), oldest first."""
-        now = self.current.stats.recent if self.current else ""
+        now = self.ongoing.stats.recent if self.ongoing else ""
         return (self.recent + now)[-RECENT:]
 
     def trend(self) -> Trend | None:
@@ -153,8 +153,8 @@ class PracticeHistory:
 
     def summaries(self) -> tuple[SessionSummary, ...]:
         """Each session, oldest first, the one in progress last."""
-        current = () if self.current is None else (self.current.summary(),)
-        return (*self.sessions, *current)
+        ongoing = () if self.ongoing is None else (self.ongoing.summary(),)
+        return (*self.sessions, *ongoing)
 
     # --- The two steps --------------------------------------------------------------------
 
@@ -162,25 +162,25 @@ class PracticeHistory:
         """The history as a new session starts: the one in progress (if it made any
         decision) joins the finished ones."""
         finished = self._finished()
-        return replace(finished, current=Current(setup.seed, setup.drill, _name(setup)))
+        return replace(finished, ongoing=Ongoing(setup.seed, setup.drill, _name(setup)))
 
     def updated(self, state: PracticeState) -> PracticeHistory:
         """The history with the session in progress as ``state`` has it (a state of another
         session starts it first)."""
         setup = state.setup
-        current = self.current
-        if current is None or (current.seed, current.drill, current.chart) != (
+        ongoing = self.ongoing
+        if ongoing is None or (ongoing.seed, ongoing.drill, ongoing.chart) != (
             setup.seed, setup.drill, _name(setup)
         ):  # fmt: skip
             return self.started(setup).updated(state)
-        return replace(self, current=replace(current, stats=state.stats), schedule=state.schedule)
+        return replace(self, ongoing=replace(ongoing, stats=state.stats), schedule=state.schedule)
 
     def _finished(self) -> PracticeHistory:
-        current = self.current
-        if current is None or not current.stats.total.decisions:
-            return replace(self, current=None)
+        ongoing = self.ongoing
+        if ongoing is None or not ongoing.stats.total.decisions:
+            return replace(self, ongoing=None)
         return PracticeHistory(
-            (*self.sessions, current.summary())[-MAX_SESSIONS:],
+            (*self.sessions, ongoing.summary())[-MAX_SESSIONS:],
             self.all_cells(),
             self.streak,
             self.best,
@@ -193,7 +193,7 @@ class PracticeHistory:
 
     def to_json(self) -> dict[str, Any]:
         """The history as the JSON a browser stores and a file holds."""
-        current = self.current
+        ongoing = self.ongoing
         return {
             "kind": HISTORY_KIND,
             "version": HISTORY_VERSION,
@@ -202,13 +202,13 @@ class PracticeHistory:
             "carried": self.carried,
             "best_streak": self.best_streak,
             "recent": self.recent,
-            "current": None
-            if current is None
+            "ongoing": None
+            if ongoing is None
             else {
-                "seed": current.seed,
-                "drill": current.drill.value,
-                "chart": current.chart,
-                "stats": session_stats_json(current.stats),
+                "seed": ongoing.seed,
+                "drill": ongoing.drill.value,
+                "chart": ongoing.chart,
+                "stats": session_stats_json(ongoing.stats),
             },
             "schedule": schedule_json(self.schedule),
         }
@@ -253,13 +253,13 @@ def _summary(doc: object) -> SessionSummary:
     )
 
 
-def _current(doc: object) -> Current | None:
+def _ongoing(doc: object) -> Ongoing | None:
     if doc is None:
         return None
     what = "history's session in progress"
     if not isinstance(doc, dict):
         raise PracticeError(f"the practice {what} is missing or malformed")
-    return Current(
+    return Ongoing(
         _seed(doc.get("seed"), what),
         _drill(doc.get("drill"), what),
         _chart(doc.get("chart"), what),
@@ -293,6 +293,6 @@ def read_history(doc: object) -> PracticeHistory:
         carried,
         best,
         recent,
-        _current(doc.get("current")),
+        _ongoing(doc.get("ongoing")),
         read_schedule(doc.get("schedule")),
     )

@@ -137,9 +137,9 @@ def sweep_values(
         )
     count = int((high - low) / by)
     values = {low + k * by for k in range(count + 1)} | {high}
-    current = value_in(rules, what)
-    if low <= current <= high:
-        values.add(current)
+    in_force = value_in(rules, what)
+    if low <= in_force <= high:
+        values.add(in_force)
     found = tuple(sorted(values))
     for value in (found[0], found[-1]):
         try:
@@ -156,7 +156,7 @@ class SweepPoint:
     """The game at one value of the parameter: each wager's house edge, the round's SD."""
 
     value: Fraction
-    current: bool
+    in_force: bool
     """This is the value in force."""
     main_house_edge: Fraction | float
     bonus_house_edge: Fraction
@@ -167,7 +167,7 @@ class SweepPoint:
         """The point as JSON (keys the figure catalogue's)."""
         return {
             "value": exact_json(self.value),
-            "current": self.current,
+            "in_force": self.in_force,
             "main_house_edge": number_json(self.main_house_edge),
             "bonus_house_edge": exact_json(self.bonus_house_edge),
             "round_house_edge": number_json(self.round_house_edge),
@@ -187,9 +187,9 @@ class SweepResult(Tabular):
     points: tuple[SweepPoint, ...]
 
     @property
-    def current(self) -> SweepPoint | None:
+    def marked(self) -> SweepPoint | None:
         """The point of the game in force (None when its value is outside the range)."""
-        return next((p for p in self.points if p.current), None)
+        return next((p for p in self.points if p.in_force), None)
 
     def to_json(self) -> dict[str, Any]:
         """The document ``cbj sweep --format json`` prints."""

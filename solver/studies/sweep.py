@@ -28,7 +28,7 @@ from solver.results.sweep import (
 
 
 def _point(
-    item: tuple[Fraction, Rules], current: Fraction, exact: bool, cache: Store | None
+    item: tuple[Fraction, Rules], in_force: Fraction, exact: bool, cache: Store | None
 ) -> SweepPoint:
     """The game at one value of the parameter (``item``: the value and the rules with it):
     each wager's house edge and the round's SD, marked if it is the value in force."""
@@ -37,7 +37,7 @@ def _point(
     assert game.bonus is not None  # a full shoe: every card's suit is known
     return SweepPoint(
         value,
-        value == current,
+        value == in_force,
         -game.expected_value,
         game.bonus.house_edge,
         game.round_house_edge,
@@ -61,12 +61,12 @@ def solve_sweep(
     value from ``start`` to ``stop`` by ``step``, and the value in force among them.
 
     >>> result = solve_sweep(Rules(), "suited-match", 10, 20, 5)
-    >>> [(str(p.value), p.current) for p in result.points]
+    >>> [(str(p.value), p.in_force) for p in result.points]
     [('10', False), ('15', True), ('20', False)]
     """
     what = varied(vary, rules)
     values = sweep_values(what, rules, start, stop, step)
     items = [(value, with_value(rules, what, value)) for value in values]
-    point = partial(_point, current=value_in(rules, what), exact=exact, cache=cache)
+    point = partial(_point, in_force=value_in(rules, what), exact=exact, cache=cache)
     points = tuple(parallel_map(point, items, jobs, "processes", progress))
     return SweepResult(rules, what, exact, points)
