@@ -176,6 +176,14 @@ def test_the_history_carries_the_streak_and_counts_each_session_once() -> None:
     assert read_history(json.loads(json.dumps(history.to_json()))) == history
 
 
+def test_the_same_seed_played_again_is_another_session() -> None:
+    first = _state(1, _right(5))
+    again = _state(1, _right(2))
+    history = PracticeHistory().updated(first).updated(again)
+    assert [s.total.decisions for s in history.summaries()] == [5, 2]
+    assert history.streak == 7
+
+
 def test_a_session_with_no_decision_is_not_kept() -> None:
     history = PracticeHistory().started(PracticeSetup(Rules(), 1))
     history = history.started(PracticeSetup(Rules(), 2))

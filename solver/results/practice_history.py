@@ -165,13 +165,20 @@ class PracticeHistory:
         return replace(finished, ongoing=Ongoing(setup.seed, setup.drill, _name(setup)))
 
     def updated(self, state: PracticeState) -> PracticeHistory:
-        """The history with the session in progress as ``state`` has it (a state of another
-        session starts it first)."""
+        """The history with the session in progress as ``state`` has it.
+
+        A state of another session (another seed, drill or chart, or fewer decisions than
+        the session in progress has made: the same seed started again) starts it first;
+        a client that knows a session is new says so with :meth:`started`.
+        """
         setup = state.setup
         ongoing = self.ongoing
-        if ongoing is None or (ongoing.seed, ongoing.drill, ongoing.chart) != (
-            setup.seed, setup.drill, _name(setup)
-        ):  # fmt: skip
+        named = (setup.seed, setup.drill, _name(setup))
+        if (
+            ongoing is None
+            or (ongoing.seed, ongoing.drill, ongoing.chart) != named
+            or state.stats.total.decisions < ongoing.stats.total.decisions
+        ):
             return self.started(setup).updated(state)
         return replace(self, ongoing=replace(ongoing, stats=state.stats), schedule=state.schedule)
 
