@@ -108,6 +108,7 @@ TABLES: dict[str, dict[str, Table]] = {
         "bonus_ratios": Records("bonus_ratios"),
         "sessions": Records("volatility.sessions", index="rounds"),
     },
+    "SweepResult": {"points": Records("points")},
     "TableOfPlayers": {"rows": Records("rows", index="seats")},
     "Variants": {"variants": Records("variants")},
 }
