@@ -64,6 +64,7 @@ _HOMES = {
     "solver.results.session": "SessionResult",
     "solver.results.simulation": "SimulationResult",
     "solver.results.strategies": "StrategiesResult",
+    "solver.results.sweep": "SweepResult",
     "solver.store.disk": "Cache CacheCleared CacheInfo DiskCache",
     "solver.store.memory": "MemoryCache",
 }

@@ -214,6 +214,7 @@ from solver.results.seats import TableOfPlayers as TableOfPlayers
 from solver.results.session import SessionResult as SessionResult
 from solver.results.simulation import SimulationResult as SimulationResult
 from solver.results.strategies import StrategiesResult as StrategiesResult
+from solver.results.sweep import SweepResult as SweepResult
 from solver.store.disk import (
     Cache as Cache,
 )

@@ -24,10 +24,12 @@ import pytest
 import solver
 from solver.model.counts import LABELS
 from solver.model.paytable import RANK_WORDS
+from solver.model.rules import Rules
 from solver.results import frames
 from solver.results.figures import FIGURES_BY_KEY, heading
 from solver.results.frames import TABLES, Labelled, Named, Records, Shown, Tabular
 from solver.store.memory import MemoryCache
+from solver.studies.sweep import solve_sweep
 from tests.test_chart_file import csv_of, flipped
 
 Make = Callable[[MemoryCache, Path], Any]
@@ -71,6 +73,7 @@ CASES: dict[str, Make] = {
     "bet": lambda store, _: solver.bet(samples=4, decks=1, cache=store),
     "attack": lambda store, _: solver.attack(samples=4, decks=1, cache=store),
     "hold": lambda store, _: solver.hold(rounds=50, hold="2%", cache=store),
+    "sweep": lambda store, _: solve_sweep(Rules(), "decks", 1, 3, exact=True, cache=store),
 }
 #: The cases that take seconds: dealt out first.
 SLOW = {

@@ -30,8 +30,9 @@ from solver.model.errors import PracticeError
 from solver.model.rules import Rules
 from solver.results.kinds import Store
 from solver.results.practice import DEFAULT_PENETRATION, Drill, Play, PracticeSetup, PracticeState
+from solver.results.practice_history import PracticeHistory, read_history
 from solver.results.practice_state import PracticeTurn, read_state
-from solver.studies.practice import deal, hit, seen_cards, stand, start_state
+from solver.studies.practice import deal, hit, recorded, seen_cards, stand, start_state
 
 #: The plays :func:`practice_play` takes: a decision, or the next round's deal.
 PLAYS = ("hit", "stand", "deal")
@@ -108,6 +109,7 @@ def practice_start(
     drill: str = "dealt",
     penetration: str | float | None = None,
     chart: str | Path | ChartGrid | None = None,
+    history: PracticeHistory | Mapping[str, Any] | None = None,
     cache: Store | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -116,10 +118,13 @@ def practice_start(
 
     ``seed`` makes the session replayable (a fresh one when None, shown in the state);
     ``drill`` is ``dealt`` (every hand as dealt), ``hard`` or ``soft`` (hard or soft
-    totals only) or ``costly`` (the costliest cells, in proportion to their cost);
+    totals only), ``costly`` (the costliest plausible mistakes, in proportion to their
+    cost), ``close`` (close calls) or ``mistakes`` (the player's own, spaced);
     ``penetration`` is the share of the shoe dealt before a reshuffle (``0.75``, ``3/4``,
     ``75%``; 3/4 when None); ``chart`` is the chart learned, a file as ``cbj chart``
-    writes it (or one read already), the printed best chart when None.
+    writes it (or one read already), the printed best chart when None; ``history`` is the
+    player's practice history (or its JSON, checked), whose review schedule the session
+    carries on (``drill="mistakes"`` deals the cells it holds as they fall due).
     """
     played = make_rules(rules, options)
     setup = _setup(played, seed, drill, penetration, chart)
@@ -127,7 +132,9 @@ def practice_start(
     costs = stored_costs(game, cache)
     if setup.chart is not None:
         verify_chart(game, setup.chart, setup.chart.name)
-    state, settled = deal(start_state(setup), costs)
+    past = history if isinstance(history, PracticeHistory | None) else read_history(history)
+    schedule = None if past is None else past.schedule
+    state, settled = deal(start_state(setup, schedule), costs)
     return PracticeTurn(state, None, settled)
 
 
@@ -162,13 +169,6 @@ def practice_play(
         decided,
         current.setup.chart,
     )
-    graded = PracticeState(
-        current.setup,
-        current.shoe,
-        current.shoes,
-        current.rounds,
-        hand,
-        current.score.graded(grade),
-    )
+    graded = recorded(current, grade)
     after, settled = hit(graded) if decided is Play.HIT else stand(graded)
     return PracticeTurn(after, grade, settled)

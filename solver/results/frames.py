@@ -138,6 +138,7 @@ TABLES: dict[str, dict[str, Table]] = {
         "bonus_ratios": Records("bonus_ratios", index="ratio"),
         "sessions": Records("volatility.sessions", index="rounds"),
     },
+    "SweepResult": {"points": Records("points", index="value")},
     "TableOfPlayers": {"rows": Records("rows", index="seats")},
     "Variants": {"variants": Records("variants", index="rules.*")},
 }
@@ -228,6 +229,7 @@ HEADLINES: dict[str, tuple[tuple[str, str], ...]] = {
         ("round mean", "round.mean"),
     ),
     "StrategiesResult": (),
+    "SweepResult": (("vary", "vary"), ("value in force", "in_force")),
     "TableOfPlayers": (("rounds", "rounds"), ("seed", "seed")),
     "Variants": (),
 }
