@@ -444,9 +444,14 @@ def headline(name: str, value: Any) -> str:
     'round house edge: 1.2300%'
     >>> headline("hand", ["9", "7"]), headline("main_ev", {"float": None})
     ('hand: 9 7', 'main wager EV: not finite')
+    >>> headline("value in force", {"exact": "6", "float": 6.0})
+    'value in force: 6'
     """
     figure = FIGURES_BY_KEY.get(name)
-    if isinstance(value, Mapping) and "float" in value:  # a number, exact or with its interval
+    whole = isinstance(value, Mapping) and str(value.get("exact", "/")).lstrip("-").isdigit()
+    if whole and figure is None and len(value["exact"]) <= 15:  # a count or a setting: 6
+        value = int(value["exact"])
+    elif isinstance(value, Mapping) and "float" in value:  # a number, exact or an interval
         value = value["float"]
         if value is None:
             value = "not finite"
