@@ -232,3 +232,4 @@ from solver.store.memory import (
 )
 
 __all__: list[str]
+__version__: str

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Unpack
 
+from solver.api.progress import step_progress
 from solver.api.protection import cached_effects
 from solver.api.rules import RuleOptions, make_rules
 from solver.exact.attack import attack as attack_of
@@ -137,17 +138,16 @@ def indices(
     backend: str = "local",
     scheduler: str | None = None,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> IndicesResult:
     """The true count at which each chart decision worth most flips, ranked by value."""
     played = make_rules(rules, options)
+    bar = step_progress(progress, "dealt shoes")
 
     def shoes() -> DealtShoes:
-        return dealt_shoes(
-            played, samples, seed, penetration, jobs, backend, scheduler, cache, progress
-        )
+        return dealt_shoes(played, samples, seed, penetration, jobs, backend, scheduler, cache, bar)
 
     name, tags, dealt = counted_shoes(played, count, cache, shoes)
     return index_plays(dealt, name, tags)
@@ -170,13 +170,14 @@ def bet(
     backend: str = "local",
     scheduler: str | None = None,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> BetResult:
     """The growth-optimal (Kelly) ramp within a spread, with SCORE, DI, N0 and win rates,
     for a counter who plays the chart (and with ``indices`` the count's index plays)."""
     played = make_rules(rules, options)
+    bar = step_progress(progress, "dealt shoes")
     units = parse_spread(spread)
     if not 1 <= rounds_per_hour <= 10_000:
         raise CountError(f"rounds per hour {shown(rounds_per_hour)} must be from 1 to 10,000")
@@ -185,7 +186,7 @@ def bet(
         count,
         cache,
         lambda: dealt_shoes(
-            played, samples, seed, penetration, jobs, backend, scheduler, cache, progress
+            played, samples, seed, penetration, jobs, backend, scheduler, cache, bar
         ),
     )
     plays = index_plays(shoes, name, tags) if indices else None
@@ -206,12 +207,13 @@ def attack(
     backend: str = "local",
     scheduler: str | None = None,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> AttackResult:
     """The perfect-information bound by penetration, and the Bonus wager's attack."""
     played = make_rules(rules, options)
+    bar = step_progress(progress, "dealt shoes")
     units = parse_spread(spread)
     try:
         text = str(bonus_multiple).strip()
@@ -222,8 +224,6 @@ def attack(
         raise CountError(
             f"Bonus multiple {shown(bonus_multiple)} is not a number, e.g. 2"
         ) from None
-    shoes = dealt_shoes(
-        played, samples, seed, penetration, jobs, backend, scheduler, cache, progress
-    )
+    shoes = dealt_shoes(played, samples, seed, penetration, jobs, backend, scheduler, cache, bar)
     steps = (*(p for p in (0.5, 0.67, 0.75) if p < penetration), penetration)
     return attack_of(shoes, units, multiple, steps)

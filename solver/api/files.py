@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Unpack
 
 from solver.api.chart_file import chart_and_digest
+from solver.api.progress import step_progress
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.chart import stored_chart
 from solver.exact.game import ProgressCallback, solve_game
@@ -46,7 +47,7 @@ def tables(
     output_dir: str | Path = "strategy_tables",
     *,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
 ) -> Written:
     """Write the ``strategy_tables/`` collection: every variant's chart in every format.
 
@@ -58,7 +59,7 @@ def tables(
         stored_chart(v.rules, solve_game(v.rules, exact=True, cache=cache), cache) for v in VARIANTS
     ]
     with folder_swap(target) as building:
-        built = write_collection(building, charts, progress=progress)
+        built = write_collection(building, charts, progress=step_progress(progress, "charts"))
     paths = tuple(target / path.relative_to(building) for path in built)
     return Written(Rules(), paths, tuple(charts))
 
@@ -119,7 +120,7 @@ def report(
     revision_note: str = "",
     strategy: str | PlayerStrategy = "optimal",
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> Written | str | bytes:
@@ -157,7 +158,7 @@ def report(
         table_rounds=table_rounds,
         simulation_rounds=simulation_rounds,
         paytables=others,
-        progress=progress,
+        progress=step_progress(progress, "report"),
         strategy=player,
     )
     document = build_report(figures, Prepared(prepared_by, prepared_for, revision_note))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Literal, Unpack, overload
 
+from solver.api.progress import step_progress
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import ProgressCallback, solve_game
@@ -44,7 +45,7 @@ def solve(
     exact: Literal[True],
     jobs: int = ...,
     cache: Store | None = ...,
-    progress: ProgressCallback | None = ...,
+    progress: ProgressCallback | bool | None = ...,
     rules: Rules | None = ...,
     **options: Unpack[RuleOptions],
 ) -> GameResult[Fraction]: ...
@@ -57,7 +58,7 @@ def solve(
     exact: Literal[False] = ...,
     jobs: int = ...,
     cache: Store | None = ...,
-    progress: ProgressCallback | None = ...,
+    progress: ProgressCallback | bool | None = ...,
     rules: Rules | None = ...,
     **options: Unpack[RuleOptions],
 ) -> GameResult[float]: ...
@@ -70,7 +71,7 @@ def solve(
     exact: bool = ...,
     jobs: int = ...,
     cache: Store | None = ...,
-    progress: ProgressCallback | None = ...,
+    progress: ProgressCallback | bool | None = ...,
     rules: Rules | None = ...,
     **options: Unpack[RuleOptions],
 ) -> GameResult[Any]: ...
@@ -83,7 +84,7 @@ def solve(
     exact: bool = False,
     jobs: int = 1,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> GameResult[Any]:
@@ -95,7 +96,8 @@ def solve(
     distribution.
     """
     played = make_rules(rules, options)
-    game = solve_game(played, given_cards(removed), exact, jobs, progress, cache)
+    bar = step_progress(progress, "solving Bonus cards")
+    game = solve_game(played, given_cards(removed), exact, jobs, bar, cache)
     return with_volatility(game, cache)
 
 

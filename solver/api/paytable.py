@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Unpack
 
+from solver.api.progress import step_progress
 from solver.api.rules import RuleOptions, VariantOptions, make_rules
 from solver.exact.game import ProgressCallback
 from solver.exact.paytable import (
@@ -153,7 +154,7 @@ def variants(
     exact: bool = False,
     jobs: int = 1,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     rules: Rules | None = None,
     **options: Unpack[VariantOptions],
 ) -> Variants:
@@ -170,5 +171,6 @@ def variants(
     }
     base = make_rules(rules, given)
     combinations = variant_rules(base, listed)
-    found = solve_variants(combinations, exact=exact, jobs=jobs, progress=progress, cache=cache)
+    bar = step_progress(progress, "variants")
+    found = solve_variants(combinations, exact=exact, jobs=jobs, progress=bar, cache=cache)
     return Variants(base, found)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
+from solver.api.progress import step_progress
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.game import ProgressCallback
 from solver.exact.protection import effects_of_removal, judge_counts, round_effects
@@ -103,7 +104,7 @@ def shoe_states(
     backend: str = "local",
     scheduler: str | None = None,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> ShoeStates:
@@ -140,5 +141,5 @@ def shoe_states(
         jobs=jobs,
         backend="dask" if backend == "dask" else "processes",
         scheduler=scheduler,
-        progress=progress,
+        progress=step_progress(progress, "shoe states"),
     )

@@ -14,6 +14,7 @@ from solver.model.checks import checked
 from solver.model.errors import RulesError
 from solver.model.rule_fields import RuleLists, RuleValues
 from solver.model.rules import RULE_ALIASES, RulePreset, Rules, preset_named
+from solver.results.frames import Shown
 
 #: Cards as text (``"As 10h K"``) or as values.
 Cards = str | Iterable[Card | str]
@@ -67,9 +68,12 @@ def given_cards(cards: Cards) -> tuple[Card, ...]:
     return tuple(c if isinstance(c, Card) else Card.parse(c) for c in cards)
 
 
-@dataclass(frozen=True, slots=True)
-class RulesResult:
-    """The rules in force (``cbj rules``), and the preset they started from if one was named."""
+@dataclass(frozen=True, slots=True, repr=False)
+class RulesResult(Shown):
+    """The rules in force (``cbj rules``), and the preset they started from if one was named.
+
+    Its ``repr`` is a summary, as every result's (:class:`~solver.results.frames.Shown`).
+    """
 
     rules: Rules
     preset: RulePreset | None = None

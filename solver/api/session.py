@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Unpack
 
 from solver.api.chart_file import chart_for
+from solver.api.progress import step_progress
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.hold import hold_check, observed_win
@@ -32,7 +33,7 @@ def session(
     removed: Cards = (),
     jobs: int = 1,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> SessionResult:
@@ -49,7 +50,8 @@ def session(
     if method not in METHODS:
         raise SessionError(f"method {method!r} is unknown: use auto, exact or fft")
     played = make_rules(rules, options)
-    name, lines = _round_lines(played, strategy, removed, jobs, cache, progress)
+    bar = step_progress(progress, "solving Bonus cards")
+    name, lines = _round_lines(played, strategy, removed, jobs, cache, bar)
     figures = session_figures(lines, rounds, chosen, method)  # type: ignore[arg-type]
     return SessionResult(played, name, figures)
 
@@ -88,7 +90,7 @@ def hold(
     method: str = "auto",
     jobs: int = 1,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> HoldCheck:
@@ -104,5 +106,6 @@ def hold(
         raise SessionError(f"method {method!r} is unknown: use auto, exact or fft")
     played = make_rules(rules, options)
     win = observed_win(played, rounds, result, hold)
-    name, lines = _round_lines(played, strategy, (), jobs, cache, progress)
+    bar = step_progress(progress, "solving Bonus cards")
+    name, lines = _round_lines(played, strategy, (), jobs, cache, bar)
     return hold_check(played, round_table(lines), rounds, win, name, method)

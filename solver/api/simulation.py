@@ -9,6 +9,7 @@ from typing import Unpack
 
 from solver.api.advantage import SAMPLES, SEED, dealt_shoes
 from solver.api.chart_file import chart_for
+from solver.api.progress import round_progress
 from solver.api.protection import cached_effects
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.game import solve_game
@@ -47,7 +48,7 @@ def simulate(
     indices: bool = False,
     index_samples: int = SAMPLES,
     cache: Store | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: Callable[[int], None] | bool | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> SimulationResult:
@@ -92,7 +93,7 @@ def simulate(
         jobs=jobs,
         removed=cards,
         cache=cache,
-        progress=progress,
+        progress=round_progress(progress, "dealing", rounds),
         counter=counting,
         chart=chart,
     )

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Unpack
 
 from solver.api.chart_file import chart_for, load_chart
+from solver.api.progress import step_progress
 from solver.api.rules import Cards, RuleOptions, given_cards, make_rules
 from solver.exact.chart import stored_chart
 from solver.exact.chart_costs import check_chart, stored_costs
@@ -102,7 +103,7 @@ def strategies(
     removed: Cards = (),
     jobs: int = 1,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> StrategiesResult:
@@ -130,7 +131,8 @@ def strategies(
             charts[name.strip()] = grid
         elif name.strip().lower() not in TABLE_STRATEGIES:
             simple_policy(name, played)
-    game = solve_game(played, given_cards(removed), True, jobs, progress, cache)
+    bar = step_progress(progress, "solving Bonus cards")
+    game = solve_game(played, given_cards(removed), True, jobs, bar, cache)
     result = realistic_play(played, listed, game, cache, charts)
     moments = round_moments(game)
     return replace(

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -28,6 +27,10 @@ class FilePath(click.Path):
     def convert(
         self, value: Any, param: click.Parameter | None, context: click.Context | None
     ) -> Any:
+        # Here, not at the top: every command loads this module, and only one given a file
+        # needs pathlib (a cache hit loads none: tests/test_store_fingerprint.py).
+        from pathlib import Path
+
         return Path(os.fsdecode(super().convert(value, param, context)))
 
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import os
 import re
 import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from pathlib import PurePath
 from typing import (
     Any,
     Literal,
@@ -120,18 +120,30 @@ def whole_text(value: object, what: str) -> int:
     return int(text)
 
 
-def parse_ratio(text: str | int | float | Fraction, what: str = "ratio") -> Fraction:
-    """Parse ``3:2``, ``3/2``, ``1.5`` or ``2`` into an exact non-negative fraction.
+#: A ratio as the API takes it: a number, its text (``3:2``, ``3/2``, ``1.5``) or the pair
+#: ``(p, q)`` the text ``p:q`` writes, as a tuple or a list.
+RatioLike = Fraction | int | float | str | tuple[int, int] | list[int]
+
+
+def parse_ratio(text: RatioLike, what: str = "ratio") -> Fraction:
+    """Parse ``3:2``, ``3/2``, ``1.5``, ``2`` or the pair ``(3, 2)`` into an exact
+    non-negative fraction.
 
     A number is taken as it is (a float as the decimal it prints as, so ``1.1`` is 11/10);
-    NaN and infinities are refused, and so are ``True``, ``False`` and other types.
+    NaN and infinities are refused, and so are ``True``, ``False`` and other types.  A pair
+    (a tuple or a list) is two whole numbers ``p, q``, read as ``p:q``.
 
     >>> parse_ratio("6:5"), parse_ratio("0.5"), parse_ratio("1/2"), parse_ratio(1.1)
     (Fraction(6, 5), Fraction(1, 2), Fraction(1, 2), Fraction(11, 10))
+    >>> parse_ratio((6, 5)) == parse_ratio([6, 5]) == parse_ratio("6:5")
+    True
     """
+    if isinstance(text, tuple | list):
+        return _parse_pair(text, what)
     if isinstance(text, bool) or not isinstance(text, int | float | Fraction | str):
         raise TypeError(
-            f"{what} must be a number (int, float, Fraction) or its text, not {type(text).__name__}"
+            f"{what} must be a number (int, float, Fraction), its text or a pair (p, q), "
+            f"not {type(text).__name__}"
         )
     if isinstance(text, float):
         value = finite_fraction(text, what, RulesError)
@@ -163,6 +175,26 @@ def parse_ratio(text: str | int | float | Fraction, what: str = "ratio") -> Frac
             f"{what} {short_number(value)} is too long: write it in at most 1,000 digits"
         )
     return value
+
+
+def _parse_pair(pair: tuple[Any, ...] | list[Any], what: str) -> Fraction:
+    """A ratio given as its pair ``(p, q)`` of whole numbers, ``q`` above 0.
+
+    >>> _parse_pair([10**5000], "bonus ratio")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solver.model.errors.RulesError: bonus ratio ((a 5,001-digit number)) is not a pair of ...
+    """
+    items = ", ".join(shown(n) for n in pair[:3]) + (", ..." if len(pair) > 3 else "")
+    said = f"({items})"  # each item said as a message may say it: no 5,000-digit repr
+    if len(pair) != 2 or not all(is_whole(n) for n in pair):
+        raise RulesError(
+            f"{what} {said} is not a pair of whole numbers (p, q), e.g. (3, 2) for 3:2"
+        )
+    top, bottom = pair
+    if bottom <= 0:
+        raise RulesError(f"{what} {said} divides by {shown(bottom)}: q must be 1 or more")
+    return parse_ratio(Fraction(top, bottom), what)
 
 
 def fraction_bits(value: Fraction) -> int:
@@ -283,8 +315,9 @@ def finite_fraction(value: float, what: str, error: type[CbjError] = CbjError) -
 
 # The door of the API: every argument checked against its annotation.
 
-#: Plain names of the types that error messages list.
-_TYPE_WORDS: dict[object, str] = {type(None): "None", PurePath: "Path"}
+#: Plain names of the types that error messages list, by their own names (pathlib is not
+#: loaded for this: a cache hit never needs it).
+_TYPE_WORDS: dict[str, str] = {"NoneType": "None", "PurePath": "Path"}
 
 
 def accepts(value: object, hint: Any) -> bool:
@@ -365,6 +398,8 @@ def describe(hint: Any) -> str:
         return " or ".join(repr(arm) for arm in get_args(hint))
     if origin is Callable:
         return "a function"
+    if origin is os.PathLike:
+        return "Path"
     if origin is not None:
         args = [a for a in get_args(hint) if a is not Ellipsis]
         kind = {tuple: "a tuple", dict: "a dict"}.get(origin, f"a {origin.__name__.lower()}")
@@ -373,7 +408,8 @@ def describe(hint: Any) -> str:
         return "None"
     if hint is float:
         return "a number (int, float or Fraction)"
-    return _TYPE_WORDS.get(hint, getattr(hint, "__name__", str(hint)))
+    name = getattr(hint, "__name__", str(hint))
+    return _TYPE_WORDS.get(name, name)
 
 
 def check_type(value: object, name: str, hint: Any) -> None:

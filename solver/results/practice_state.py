@@ -308,7 +308,7 @@ def _learning(doc: dict[str, Any]) -> tuple[SessionStats, Schedule]:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PracticeTurn(Shown):
     """What one play gives: the decision's grade (none for a deal), the round played out
     if it ended, and the state to send with the next play."""

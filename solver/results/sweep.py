@@ -175,7 +175,7 @@ class SweepPoint:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SweepResult(Tabular):
     """The edge against one parameter: a point per value, the game in force marked."""
 
