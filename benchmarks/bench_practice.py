@@ -3,7 +3,7 @@ the workbench's (``POST /api/practice`` through ``cbj serve``'s app in this proc
 
 Run from the project folder with the package installed:
 
-    python benchmarks/bench_practice.py [--decisions 200] [--decks 6]
+    python benchmarks/bench_practice.py [--decisions 200] [--decks 6] [--drill dealt] [--api-only]
 
 A session of the given rules is played by the printed chart (every third decision the other
 way), from a memory store that holds the exact solve and the chart's costs (solved once,
@@ -45,10 +45,10 @@ def _play(state: Any, costs: Any, made: int) -> str:
     return ("stand" if hit else "hit") if made % 3 == 2 else ("hit" if hit else "stand")
 
 
-def api_times(decisions: int, decks: int, store: Any) -> dict[str, list[float]]:
+def api_times(decisions: int, decks: int, store: Any, drill: str) -> dict[str, list[float]]:
     """Seconds of each API call by kind (a graded decision, a deal)."""
     costs = solver.chart_costs(decks=decks, cache=store)
-    turn = solver.practice_start(seed=1, decks=decks, cache=store)
+    turn = solver.practice_start(seed=1, decks=decks, drill=drill, cache=store)
     found: dict[str, list[float]] = {"decision": [], "deal": []}
     made = 0
     while made < decisions:
@@ -108,22 +108,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=200)
     parser.add_argument("--decks", type=int, default=6)
+    parser.add_argument("--drill", default="dealt", help="the session's drill (the API's)")
+    parser.add_argument("--api-only", action="store_true", help="leave the workbench out")
     options = parser.parse_args()
     load = os.getloadavg()[0]
     store = solver.MemoryCache()
     start = time.perf_counter()
     solver.chart_costs(decks=options.decks, cache=store)
     solved = time.perf_counter() - start
-    api = api_times(options.decisions, options.decks, store)
-    first, page = page_times(options.decisions, options.decks)
-    print(f"{options.decks} decks; load average {load:.1f} before, {os.getloadavg()[0]:.1f} after")
+    api = api_times(options.decisions, options.decks, store, options.drill)
+    first, page = (0.0, []) if options.api_only else page_times(options.decisions, options.decks)
+    print(f"{options.decks} decks, drill {options.drill}; load average {load:.1f} before, "
+          f"{os.getloadavg()[0]:.1f} after")  # fmt: skip
     print(f"exact solve, best chart and its cells' costs (once per rule set): {solved:.2f} s")
-    print(f"the workbench's first answer (that solve, as a job): {first:.2f} s\n")
-    print("| answer | median (ms) | 95th percentile (ms) | slowest (ms) | plays |")
+    if page:
+        print(f"the workbench's first answer (that solve, as a job): {first:.2f} s")
+    print("\n| answer | median (ms) | 95th percentile (ms) | slowest (ms) | plays |")
     print("|---|---:|---:|---:|---:|")
     print(_row("API: a decision graded (`solver.practice_play`)", api["decision"]))
     print(_row("API: the next round dealt", api["deal"]))
-    print(_row("workbench: a play answered (`POST /api/practice`)", page))
+    if page:
+        print(_row("workbench: a play answered (`POST /api/practice`)", page))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ edit, and the notebook's figures are always today's.
 from __future__ import annotations
 
 import html
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -82,13 +83,9 @@ def on_page_markdown(markdown: str, page: Page, **_: Any) -> str:
 def run_notebook(path: Path) -> str:
     """Run a Jupytext Markdown notebook in a fresh kernel; its Markdown with the outputs."""
     import jupytext
-    from nbclient import NotebookClient
 
     notebook = jupytext.read(path)
-    client = NotebookClient(
-        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": path.parent}}
-    )
-    client.execute()
+    execute(notebook, path.parent)
     parts = []
     for cell in notebook.cells:
         if cell.cell_type == "code":
@@ -97,6 +94,29 @@ def run_notebook(path: Path) -> str:
         else:
             parts.append(cell.source)
     return "\n\n".join(part for part in parts if part) + "\n"
+
+
+def execute(notebook: Any, folder: Path) -> None:
+    """Run every cell of ``notebook`` in a fresh Python kernel started in ``folder``.
+
+    The kernel talks over local sockets in a private folder (IPC), not TCP: over TCP it
+    warns on every build that the traffic is not encrypted.
+    """
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+
+    with tempfile.TemporaryDirectory(prefix="cbj-kernel-") as sockets:
+        manager = KernelManager(
+            kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel")
+        )
+        client = NotebookClient(
+            notebook, timeout=300, km=manager, resources={"metadata": {"path": folder}}
+        )
+        try:
+            client.execute()
+        finally:  # a manager given to nbclient is the caller's to shut down
+            if manager.has_kernel:
+                manager.shutdown_kernel()
 
 
 def output_markdown(output: dict[str, Any]) -> str:

@@ -6,11 +6,15 @@ Everything ``cbj`` does is one function here, named like the command::
     >>> game = solver.solve(decks=6, exact=True)
     >>> game.expected_value > 0
     True
+    >>> from importlib.metadata import version
+    >>> solver.__version__ == version("community-blackjack")
+    True
 
 Each public name is loaded from its module when first used (:data:`_HOMES` lists them
 once, and ``__all__`` is made from it), so ``import solver`` stays quick and a command
 loads only what it needs.  ``__init__.pyi`` gives type checkers each name's real type
-(a test holds it to :data:`_HOMES`).
+(a test holds it to :data:`_HOMES`).  ``__version__`` is the installed distribution's
+version, read from its metadata (written once, in ``pyproject.toml``) when first asked for.
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ _HOMES = {
     "solver.results.session": "SessionResult",
     "solver.results.simulation": "SimulationResult",
     "solver.results.strategies": "StrategiesResult",
+    "solver.results.sweep": "SweepResult",
     "solver.results.written": "Written",
     "solver.store.cache": "CacheClearResult",
     "solver.store.disk": "Cache CacheCleared CacheInfo DiskCache",
@@ -75,6 +80,11 @@ __all__ = sorted(_WHERE)
 
 def __getattr__(name: str) -> Any:
     """Load a public name from its module on first use."""
+    if name == "__version__":
+        from solver.model.version import package_version  # as the names below: when asked
+
+        globals()[name] = package_version()
+        return globals()[name]
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'solver' has no attribute {name!r}")

@@ -227,6 +227,7 @@ from solver.results.seats import TableOfPlayers as TableOfPlayers
 from solver.results.session import SessionResult as SessionResult
 from solver.results.simulation import SimulationResult as SimulationResult
 from solver.results.strategies import StrategiesResult as StrategiesResult
+from solver.results.sweep import SweepResult as SweepResult
 from solver.results.written import Written as Written
 from solver.store.cache import CacheClearResult as CacheClearResult
 from solver.store.disk import (
@@ -246,3 +247,4 @@ from solver.store.memory import (
 )
 
 __all__: list[str]
+__version__: str

@@ -22,9 +22,14 @@ import pandas
 import pytest
 
 import solver
+from solver.model.counts import LABELS
+from solver.model.paytable import RANK_WORDS
+from solver.model.rules import Rules
 from solver.results import frames
+from solver.results.figures import FIGURES_BY_KEY, heading
 from solver.results.frames import TABLES, Labelled, Named, Records, Shown, Tabular
 from solver.store.memory import MemoryCache
+from solver.studies.sweep import solve_sweep
 from tests.test_chart_file import csv_of, flipped
 
 Make = Callable[[MemoryCache, Path], Any]
@@ -68,6 +73,7 @@ CASES: dict[str, Make] = {
     "bet": lambda store, _: solver.bet(samples=4, decks=1, cache=store),
     "attack": lambda store, _: solver.attack(samples=4, decks=1, cache=store),
     "hold": lambda store, _: solver.hold(rounds=50, hold="2%", cache=store),
+    "sweep": lambda store, _: solve_sweep(Rules(), "decks", 1, 3, exact=True, cache=store),
 }
 #: The cases that take seconds: dealt out first.
 SLOW = {
@@ -150,7 +156,7 @@ def test_every_table_is_its_json_cell_for_cell(result: Any) -> None:
         frame = result.to_frame(name).reset_index()
         expected = json_rows(document, table)
         assert len(frame) == len(expected), name
-        seen: set[str] = {"index"} if table.index is None else set()
+        seen: set[str] = set()
         for i, record in enumerate(expected):
             for path, value in leaves(record):
                 if isinstance(value, dict):  # a number: its float, and its exact value if given
@@ -165,6 +171,89 @@ def test_every_table_is_its_json_cell_for_cell(result: Any) -> None:
                     assert same(frame.at[i, path], value), (name, i, path, value)
                 seen.add(path)
         assert set(frame.columns) == seen or not expected, name
+
+
+def test_every_frame_is_indexed_by_the_fields_that_tell_its_rows_apart(result: Any) -> None:
+    document = result.to_json()
+    for name, table in TABLES[type(result).__name__].items():
+        frame = result.to_frame(name)
+        keys = table.keys() if isinstance(table, Records) else (table.index,)
+        names = list(frame.index.names)
+        if not any(key.endswith(".*") for key in keys):
+            assert names == list(keys), (name, names)
+        else:  # the rules a variant changes
+            assert names and all(n.startswith("rules.") for n in names), names
+        if len(frame) > 0:
+            assert frame.index.is_unique, (name, frame.index[frame.index.duplicated()][:3])
+            assert len(frame) == len(json_rows(document, table))
+
+
+def test_card_columns_are_ordered_categoricals_in_card_order(games: MemoryCache) -> None:
+    starts = solver.solve(decks=1, cache=games).to_frame().reset_index()
+    assert starts["player"].dtype == "category" and starts["player"].cat.ordered
+    assert list(starts["bonus"].cat.categories) == ["A", *map(str, range(2, 11))]
+    assert starts.sort_values("bonus")["bonus"].iloc[-1] == "10"  # not between "1" and "2"
+    ranks = solver.eor(decks=1, cache=games).to_frame().sort_index().index
+    assert list(ranks) == ["A", *map(str, range(2, 10)), "T", "J", "Q", "K"]
+
+
+def test_a_repr_is_a_short_summary_with_the_kind_the_rules_and_the_headlines(
+    result: Any,
+) -> None:
+    shown = repr(result)
+    kind = type(result).__name__
+    assert len(shown) < 600, (kind, len(shown))
+    lines = shown.splitlines()
+    assert lines[0].split()[0] == kind
+    named = set(result.to_json()["rules"])
+    assert lines[1] == "  rules: " + result.rules.summary(omit=set(result.rules.to_json()) - named)
+    document = result.to_json()
+    for name, path in frames.HEADLINES[kind]:  # each figure the document has, by its label
+        label = heading(name) if name in FIGURES_BY_KEY else name
+        wanted = frames.at(document, path) is not None
+        assert any(line.startswith(f"  {label}: ") for line in lines) == wanted, (kind, label)
+    sizes = [f"{n} ({len(json_rows(document, table))})" for n, table in TABLES[kind].items()]
+    assert lines[-1] == f"  tables: {', '.join(sizes)}; to_frame(name) gives each"
+
+
+def test_the_game_repr_names_its_headline_figures_to_their_printed_places(
+    games: MemoryCache,
+) -> None:
+    game = solver.solve(exact=True, cache=games)
+    lines = repr(game).splitlines()
+    assert lines[0] == "GameResult (exact)"
+    assert f"  main wager EV: {float(game.expected_value):.6f}" in lines
+    assert f"  round house edge: {float(game.round_house_edge):.4%}" in lines
+    assert len(repr(solver.solve())) < 600
+
+
+def test_a_long_rules_line_is_cut_in_a_repr_and_whole_in_the_result() -> None:
+    tiers = ",".join(f"suited-{rank}-match={n + 2}" for n, rank in enumerate(RANK_WORDS))
+    bonus = solver.bonus(paytable=tiers + ",rank-match=1")
+    rules_line = repr(bonus).splitlines()[1]
+    assert len(rules_line) == len("  rules: ") + frames.RULES_LINE and rules_line.endswith("\u2026")
+    assert len(repr(bonus)) < 600 and len(bonus.rules.summary()) > frames.RULES_LINE
+
+
+def test_every_public_result_has_a_short_repr(games: MemoryCache, tmp_path: Path) -> None:
+    """The results with no table too: a few lines, or a dataclass that pastes back."""
+    start = solver.practice_start(seed=1, cache=games)
+    turn = solver.practice_play(start.state, "hit", cache=games)
+    assert turn.grade is not None
+    made = {
+        "Advice": solver.advise(bonus="10", hand="9 7"),
+        "CacheCleared": solver.cache_clear(tmp_path / "cache"),
+        "CacheInfo": solver.cache_info(tmp_path / "cache"),
+        "Grade": turn.grade,
+        "PracticeTurn": turn,
+        "RulesResult": solver.rules(preset="vegas-21"),
+        "Score": turn.state.score,
+        "CountSearch": solver.CountSearch(1, "round", dict.fromkeys(LABELS, 0), 0.5, 6561, 90),
+    }
+    for name, value in made.items():
+        assert type(value).__name__ == name
+        assert len(repr(value)) < 600, (name, len(repr(value)))
+    assert set(NOT_TABLES) - {"Rules", "Settlement"} <= set(made)
 
 
 def test_the_first_table_is_the_default_and_to_frames_has_them_all(result: Any) -> None:
@@ -237,12 +326,13 @@ def test_advice_is_shown_without_a_table() -> None:
 
 
 def public_results() -> dict[str, type]:
-    """The public types of :mod:`solver` that are a command's result (they have ``to_json``)."""
+    """The public types of :mod:`solver` that are a command's result (they have ``to_json``),
+    by their own names (``HoldResult`` is ``HoldCheck`` by the command's name)."""
     found = {}
     for name in solver.__all__:
         value = getattr(solver, name)
         if isinstance(value, type) and callable(getattr(value, "to_json", None)):
-            found[name] = value
+            found[value.__name__] = value
     return found
 
 
@@ -267,7 +357,7 @@ def test_an_unknown_table_is_named_with_those_there_are() -> None:
 
 def test_without_pandas_the_error_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pandas", None)
-    with pytest.raises(ImportError, match=r"pip install 'community-blackjack\[frames\]'"):
+    with pytest.raises(ImportError, match=r"pip install pandas \(.*pip install '\.\[frames\]'"):
         solver.bonus().to_frame()
 
 

@@ -8,7 +8,6 @@ One exact solve of the default game (and its chart's costs) serves the module.
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
@@ -222,31 +221,6 @@ def _decisions_by_the_chart(costs: ChartCosts, rounds: int, seed: int) -> list[A
                 break
             state, _ = hit(state)
     return found
-
-
-def test_the_costly_drill_deals_the_costly_cells_more_often_than_the_plain_deal(
-    costs: ChartCosts,
-) -> None:
-    """The cells where one mistake costs a whole main unit or more (hitting a hard 20, ...):
-    the costliest cells' drill deals them, in proportion to cost per round, far more often
-    than play from a plain deal meets them (in proportion to how often each comes up).
-
-    Threshold: a one-sided two-proportion z of at least 4 (p below 3.2e-5), on a seed; and
-    each share within 4 standard errors of its exact expectation.
-    """
-    costly = {k for k in costs.cells if (costs.per_mistake(*k) or 0) >= 1}
-    drilled = _dealt_positions(costs, Drill.COSTLY, 400, SEED)
-    plain = _decisions_by_the_chart(costs, 400, SEED)
-    p1 = sum(k in costly for k in drilled) / len(drilled)
-    p0 = sum(k in costly for k in plain) / len(plain)
-    pooled = (p1 * len(drilled) + p0 * len(plain)) / (len(drilled) + len(plain))
-    z = (p1 - p0) / math.sqrt(pooled * (1 - pooled) * (1 / len(drilled) + 1 / len(plain)))
-    assert z >= 4, (p1, p0, z)
-    total_cost = sum(c.cost for c in costs.cells.values())
-    expected1 = float(sum(costs.cells[k].cost for k in costly) / total_cost)
-    expected0 = float(sum(costs.frequencies[k] for k in costly) / sum(costs.frequencies.values()))
-    for p, expected, n in ((p1, expected1, len(drilled)), (p0, expected0, len(plain))):
-        assert abs(p - expected) <= 4 * math.sqrt(expected * (1 - expected) / n), (p, expected)
 
 
 @pytest.mark.parametrize("drill", [Drill.HARD, Drill.SOFT])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -218,3 +219,48 @@ def test_whole_number_raises_the_callers_error() -> None:
     with pytest.raises(SimulationError, match="rounds 0"):
         whole_number(0, "rounds", 1, error=SimulationError)
     assert is_whole(3) and not is_whole(True) and not is_whole("3")
+
+
+@pytest.mark.parametrize(
+    ("given", "text"),
+    [
+        ({"paytable": (20, 5, 2)}, {"paytable": "20:5:2"}),
+        ({"paytable": [20, 5, "2.5"]}, {"paytable": "20:5:2.5"}),
+        ({"paytable": ((41, 2), 5, 2)}, {"paytable": "20.5:5:2"}),
+        (
+            {
+                "paytable": {
+                    "suited-match": 15,
+                    "rank_match": 4,
+                    "suited-adjacent": 2,
+                    "adjacent": 1,
+                }
+            },
+            {"paytable": "suited-match=15,rank-match=4,suited-adjacent=2,adjacent=1"},
+        ),
+        ({"blackjack_pays": (6, 5)}, {"blackjack_pays": "6:5"}),
+        ({"blackjack_pays": [6, 5]}, {"blackjack_pays": "6:5"}),
+        ({"bonus_ratio": (3, 4)}, {"bonus_ratio": "3/4"}),
+    ],
+)
+def test_a_list_or_tuple_form_reads_as_its_text(
+    given: dict[str, Any], text: dict[str, Any]
+) -> None:
+    assert Rules.from_options(**given) == Rules.from_options(**text)
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"paytable": (15, 4)}, "a paytable of 3 tiers has 3 pays, not 2"),
+        ({"paytable": {"match": 2, "suited-match": 9}}, "suited-match is never paid"),
+        ({"blackjack_pays": (3, 0)}, r"blackjack pays \(3, 0\) divides by 0"),
+        ({"blackjack_pays": (3, 2, 1)}, r"\(3, 2, 1\) is not a pair of whole numbers"),
+        ({"blackjack_pays": (1.5, 1)}, r"\(1.5, 1\) is not a pair of whole numbers"),
+        ({"bonus_ratio": (-1, 2)}, "bonus ratio -1/2 is negative"),
+        ({"paytable": (15, "x", 1)}, "rank_match pay 'x' is not a number"),
+    ],
+)
+def test_a_bad_list_or_tuple_form_is_named(given: dict[str, Any], message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        Rules.from_options(**given)

@@ -238,7 +238,7 @@ def test_parallel_map_on_dask_keeps_order_and_reports_progress(
 
 def test_missing_dask_names_the_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now fails
-    with pytest.raises(BackendError, match=r"pip install 'community-blackjack\[dask\]'"):
+    with pytest.raises(BackendError, match=r"pip install 'dask\[distributed\]'"):
         list(parallel_map(abs, [1], backend="dask", scheduler="tcp://127.0.0.1:8786"))
 
 

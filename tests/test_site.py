@@ -19,6 +19,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -28,6 +29,7 @@ import solver.cli
 from solver.api.table import ELSEWHERE
 from solver.cli import cli
 from solver.cli.reference import SHARED, entries, reference
+from tests.browsers import DESKTOP, PHONE
 from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,17 +43,24 @@ import site_hooks  # noqa: E402
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site, built once for this file's tests."""
     folder = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     built = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(folder)],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env=env,
+        env={k: v for k, v in os.environ.items() if k != "NO_MKDOCS_2_WARNING"},
         check=False,
     )
     assert built.returncode == 0, built.stderr[-4000:]
+    (folder.parent / "build.log").write_text(built.stdout + built.stderr)
     return folder
+
+
+@pytest.mark.site
+def test_the_build_says_nothing_but_what_it_built(site: Path) -> None:
+    """A quiet build: no warning, no notice from a dependency, no kernel's complaint."""
+    said = (site.parent / "build.log").read_text().splitlines()
+    assert said and all(line.startswith("INFO    -  ") for line in said), said
 
 
 @pytest.mark.site
@@ -199,3 +208,52 @@ def test_the_python_reference_names_every_public_module() -> None:
         assert f"::: {module}\n" in text or not module.startswith(tuple(prefixes)), module
     # Every home module is under a section, so none is left out.
     assert all(m.startswith(tuple(prefixes)) for m in homes)
+
+
+@pytest.mark.site
+def test_progress_true_draws_the_notebooks_own_bar_in_a_jupyter_kernel() -> None:
+    """Under Jupyter, ``progress=True`` is tqdm's notebook widget (ipywidgets, in the
+    ``notebook`` extra), not text on stderr: run in a kernel, as the site's notebook is."""
+    import jupytext
+
+    code = "import solver\ngame = solver.solve(decks=1, progress=True, cache=solver.MemoryCache())"
+    notebook = jupytext.reads(f"```python\n{code}\n```\n", fmt="md")
+    site_hooks.execute(notebook, ROOT)
+    outputs = notebook.cells[0].outputs
+    widget = "application/vnd.jupyter.widget-view+json"
+    widgets = [o for o in outputs if widget in o.get("data", {})]
+    assert len(widgets) == 1, outputs
+    assert not [o for o in outputs if o.get("name") == "stderr"], outputs
+
+
+@pytest.mark.site
+@pytest.mark.parametrize("width", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_site_opened_from_disk_finds_risk_of_ruin_with_its_search_box(
+    site: Path, chromium: Any, width: dict[str, int]
+) -> None:
+    """The site reads offline: its search works on file:// pages, and nothing is fetched."""
+    context = chromium.new_context(viewport=width)
+    fetched: list[str] = []
+
+    def only_files(route: Any) -> None:
+        if route.request.url.startswith("file:"):
+            route.continue_()
+        else:
+            fetched.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_files)
+    page = context.new_page()
+    page.goto((site / "rules.html").as_uri())
+    box = page.locator("input.md-search__input")
+    if not box.is_visible():  # a phone: the search opens from the header's button
+        page.locator("label.md-header__button[for='__search']").click()
+    box.press_sequentially("risk of ruin")
+    first = page.locator(".md-search-result__item").first
+    first.wait_for(timeout=30_000)
+    assert "risk of ruin" in first.inner_text().lower()
+    assert (
+        first.locator("a").first.get_attribute("href").startswith((site / "session.html").as_uri())
+    )
+    assert fetched == []
+    context.close()

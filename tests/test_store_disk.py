@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 import pytest
 
 import solver.store.disk as disk
@@ -32,7 +33,7 @@ from solver.results.game import GAME
 from solver.results.kinds import Key
 from solver.results.protection import EFFECTS
 from solver.store.codecs import StoredSolutions
-from solver.store.disk import DATABASE_NAME, CacheWarning, DiskCache
+from solver.store.disk import DATABASE_NAME, CacheWarning, DiskCache, default_directory
 from solver.store.memory import MemoryCache
 from solver.store.payload import MAX_SECTION_BYTES, Section
 
@@ -719,3 +720,25 @@ def test_a_hit_refuses_a_zlib_bomb_within_bounded_memory(
     assert counter.calls == 2
     assert len(lines) == 1 and f"inflates to more than {MAX_SECTION_BYTES} bytes" in lines[0]
     assert peak < 3 * MAX_SECTION_BYTES  # the bound (and zlib's buffers), not the gibibyte
+
+
+def test_the_default_folder_is_the_users_cache_folder_as_platformdirs_finds_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("CBJ_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_directory() == tmp_path / "xdg" / "community-blackjack"
+    monkeypatch.setenv("XDG_CACHE_HOME", "")  # empty: the home folder's .cache
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_directory() == tmp_path / "home" / ".cache" / "community-blackjack"
+    asked: list[object] = []
+
+    def elsewhere(name: str, appauthor: object) -> str:  # another system's convention
+        asked.append((name, appauthor))
+        return str(tmp_path / "Library" / "Caches" / name)
+
+    monkeypatch.setattr(platformdirs, "user_cache_dir", elsewhere)
+    assert default_directory() == tmp_path / "Library" / "Caches" / "community-blackjack"
+    assert asked == [("community-blackjack", False)]
+    monkeypatch.setenv("CBJ_CACHE_DIR", str(tmp_path / "mine"))  # the override still wins
+    assert default_directory() == tmp_path / "mine" and len(asked) == 1

@@ -21,6 +21,7 @@ from dataclasses import replace
 from importlib import import_module
 from typing import Any
 
+from solver.api.progress import step_progress
 from solver.api.rules import make_rules, variant_rules
 from solver.api.table import COMMANDS_BY_FUNCTION, Command
 from solver.model.catalogue import RUN_PARAMS
@@ -49,13 +50,17 @@ def read(command: Command, given: Mapping[str, Any]) -> dict[str, Any]:
     return {p.name: p.read(given.get(p.name, p.default)) for p in command.api_params}
 
 
-def run_of(values: dict[str, Any], given: Run | None) -> Run:
-    """The run settings among ``values`` (taken out of them) over the ``run=`` given."""
+def run_of(command: Command, values: dict[str, Any], given: Run | None) -> Run:
+    """The run settings among ``values`` (taken out of them) over the ``run=`` given;
+    ``progress=True`` is a tqdm bar labelled as the CLI's (``False``: none)."""
     if given is not None and not isinstance(given, Run):
         raise TypeError(f"run must be a Run or None, not {type(given).__name__}")
     base = given or Run()
     settings = {name: values.pop(name) for name in RUN_PARAMS if name in values}
     changed = {k: v for k, v in settings.items() if v != RUN_PARAMS[k].default}
+    progress = changed.get("progress", base.progress)
+    if isinstance(progress, bool):
+        changed["progress"] = step_progress(progress, command.progress or command.name)
     return replace(base, **changed)
 
 
@@ -89,7 +94,7 @@ def call(name: str, given: Mapping[str, Any]) -> Any:
     function's ``locals()``: each parameter, ``rules``, ``run`` and the rule ``options``)."""
     command = COMMANDS_BY_FUNCTION[name]
     values = read(command, given)
-    run = run_of(values, given.get("run"))
+    run = run_of(command, values, given.get("run"))
     for key, reader in FILES.items():  # a bad name or an unreadable file fails before work
         if values.get(key) is not None:
             values[key] = load(reader)(values[key])

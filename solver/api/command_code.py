@@ -59,6 +59,7 @@ NAMES = {
     "Rules": "solver.model.rules",
     "Run": "solver.results.run",
     "Store": "solver.results.kinds",
+    "PracticeHistory": "solver.results.practice_history",
     "PracticeState": "solver.results.practice",
     "PlayerStrategy": "solver.results.report",
 }

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from solver.results.kinds import Store
     from solver.results.paytable import Variants
     from solver.results.practice import PracticeState
+    from solver.results.practice_history import PracticeHistory
     from solver.results.protection import ShoeStates
     from solver.results.report import PlayerStrategy
     from solver.results.rules import RulesResult
@@ -120,7 +121,7 @@ def solve(
     exact: Literal[True],
     jobs: int | str = ...,
     cache: Store | None = ...,
-    progress: ProgressCallback | None = ...,
+    progress: ProgressCallback | bool | None = ...,
     run: Run | None = ...,
     rules: Rules | None = ...,
     **options: Unpack[RuleOptions],
@@ -134,7 +135,7 @@ def solve(
     exact: Literal[False] = ...,
     jobs: int | str = ...,
     cache: Store | None = ...,
-    progress: ProgressCallback | None = ...,
+    progress: ProgressCallback | bool | None = ...,
     run: Run | None = ...,
     rules: Rules | None = ...,
     **options: Unpack[RuleOptions],
@@ -148,7 +149,7 @@ def solve(
     exact: bool = ...,
     jobs: int | str = ...,
     cache: Store | None = ...,
-    progress: ProgressCallback | None = ...,
+    progress: ProgressCallback | bool | None = ...,
     run: Run | None = ...,
     rules: Rules | None = ...,
     **options: Unpack[RuleOptions],
@@ -161,7 +162,7 @@ def solve(
     exact: bool = False,
     jobs: int | str = 1,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -234,7 +235,7 @@ def tables(
     output_dir: str | Path = "strategy_tables",
     *,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     run: Run | None = None,
 ) -> TablesResult:
     """Write the ``strategy_tables/`` collection: every variant's chart in every format.
@@ -252,7 +253,7 @@ def strategies(
     removed: Cards = (),
     jobs: int | str = 1,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -272,7 +273,7 @@ def session(
     removed: Cards = (),
     jobs: int | str = 1,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -290,7 +291,7 @@ def hold(
     method: str = "auto",
     jobs: int | str = 1,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -338,7 +339,7 @@ def simulate(
     indices: bool = False,
     index_samples: int | str = 2000,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -395,7 +396,7 @@ def shoe_states(
     backend: str = "local",
     scheduler: str | None = None,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -414,7 +415,7 @@ def indices(
     backend: str = "local",
     scheduler: str | None = None,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -439,7 +440,7 @@ def bet(
     backend: str = "local",
     scheduler: str | None = None,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -461,7 +462,7 @@ def attack(
     backend: str = "local",
     scheduler: str | None = None,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -514,7 +515,7 @@ def variants(
     exact: bool = False,
     jobs: int | str = 1,
     cache: Store | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[VariantOptions],
@@ -538,7 +539,7 @@ def report(
     prepared_by: str = "",
     prepared_for: str = "",
     revision_note: str = "",
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | bool | None = None,
     run: Run | None = None,
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
@@ -603,6 +604,7 @@ def practice_start(
     drill: str = "dealt",
     penetration: Fraction | float | str | None = None,
     chart: str | Path | ChartGrid | None = None,
+    history: PracticeHistory | Mapping[str, Any] | None = None,
     cache: Store | None = None,
     run: Run | None = None,
     rules: Rules | None = None,
@@ -611,9 +613,11 @@ def practice_start(
     """A practice session under the rules, its first round dealt.
 
     ``seed`` makes the session replayable (a fresh one when None, shown in the state);
-    ``drill`` is ``dealt``, ``hard``, ``soft`` or ``costly``; ``penetration`` is the share
-    of the shoe dealt before a reshuffle (3/4 when None); ``chart`` is the chart learned
-    (the printed best chart when None).
+    ``drill`` is ``dealt``, ``hard``, ``soft``, ``costly``, ``close`` or ``mistakes``;
+    ``penetration`` is the share of the shoe dealt before a reshuffle (3/4 when None);
+    ``chart`` is the chart learned (the printed best chart when None); ``history`` is the
+    player's practice history (or its JSON, checked), whose review schedule the session
+    carries on.
     """
     return cast("PracticeStartResult", call("practice_start", locals()))
 

@@ -139,10 +139,13 @@ def _paytables(value: Any) -> tuple[Paytable, ...]:
     return tuple(p if isinstance(p, Paytable) else Paytable.parse(p) for p in listed if p)
 
 
-def _has(name: str, words: str, *methods: str) -> Callable[[Any], Any]:
-    """A check that a value has ``methods`` (a store's ``fetch``) or is called (no methods)."""
+def _has(name: str, words: str, *methods: str, either: bool = False) -> Callable[[Any], Any]:
+    """A check that a value has ``methods`` (a store's ``fetch``) or is called (no methods);
+    with ``either``, True or False too (``progress=True``: a bar)."""
 
     def check(value: Any) -> Any:
+        if either and isinstance(value, bool):
+            return value
         if not all(callable(getattr(value, m, None)) for m in methods) or not (
             methods or callable(value)
         ):
@@ -170,13 +173,18 @@ def _practice_chart(value: Any) -> Any:
     return value
 
 
-def _state(value: Any) -> Any:
-    """A practice session's state: its JSON (read by the session), or the state itself."""
-    if not (isinstance(value, Mapping) or hasattr(value, "setup")):
-        raise TypeError(
-            f"state must be a PracticeState or its JSON (a mapping), not {type(value).__name__}"
-        )
-    return value
+def _carried(name: str, kind: str, attribute: str) -> Callable[[Any], Any]:
+    """A check of a value carried between calls: its JSON (read by the session), or the
+    value itself (a practice session's ``state``, a player's ``history``)."""
+
+    def check(value: Any) -> Any:
+        if not (isinstance(value, Mapping) or hasattr(value, attribute)):
+            raise TypeError(
+                f"{name} must be a {kind} or its JSON (a mapping), not {type(value).__name__}"
+            )
+        return value
+
+    return check
 
 
 def _edge(text: str) -> Fraction:
@@ -282,8 +290,8 @@ BACKEND = Param("backend", C, "Solve the shoes here or on a Dask cluster.", defa
 SCHEDULER = Param("scheduler", T, "The Dask scheduler (default: $DASK_SCHEDULER_ADDRESS).")
 CACHE = Param("cache", V, "Solve afresh instead of using the disk cache.", flag="--no-cache",
               value=_has("cache", "a Store (with fetch) or None", "fetch"), takes="Store | None")
-PROGRESS = Param("progress", V, "", value=_has("progress", "a function or None"), flag="-",
-                 takes="ProgressCallback | None")
+PROGRESS = Param("progress", V, "", flag="-", takes="ProgressCallback | bool | None",
+                 value=_has("progress", "a function, True, False or None", either=True))
 
 # Strategies.
 STRATEGY = Param("strategy", T, STRATEGY_HELP, default="optimal", label="The players' strategy",
@@ -498,10 +506,12 @@ REPORT_STRATEGY = STRATEGY.but(help="The player's strategy, set beside perfect p
 
 # Practice.
 DRILL = Param("drill", C, "Which hands a session deals: every hand as dealt, hard or soft "
-              "totals only, or the costliest cells.", default="dealt", label="Drill",
-              choices=("dealt", "hard", "soft", "costly"), error=PracticeError,
-              hint="Which hands are dealt: all of them as the shoe deals them, one kind of "
-              "total, or the cells where a mistake costs most, as often as it costs.")
+              "totals only, the costliest plausible mistakes, close calls, or the player's own "
+              "mistakes as their reviews fall due.", default="dealt", label="Drill",
+              choices=("dealt", "hard", "soft", "costly", "close", "mistakes"),
+              error=PracticeError, hint="Which hands are dealt: all of them as the shoe deals "
+              "them, one kind of total, the cells where a plausible mistake costs most (as "
+              "often as it costs), the closest calls, or your own mistakes again when due.")
 PRACTICE_SEED = SEED.but(help="Seed of the session's shoe: the same seed deals the same "
                          "session.", error=PracticeError, label="Seed", hint="The same seed and "
                          "the same decisions deal the same cards again.")
@@ -516,7 +526,9 @@ PRACTICE_CHART = Param("chart", V, "The chart learned: a file as cbj chart write
                        "like), to learn instead of the printed chart. It is read in this page "
                        "and sent with each play; the server keeps nothing.",
                        takes="str | Path | ChartGrid | None")
-STATE = Param("state", V, "", required=True, value=_state,
+HISTORY = Param("history", V, "", value=_carried("history", "PracticeHistory", "schedule"),
+                takes="PracticeHistory | Mapping[str, Any]")
+STATE = Param("state", V, "", required=True, value=_carried("state", "PracticeState", "setup"),
               takes="PracticeState | Mapping[str, Any]")
 PLAY = Param("play", C, "", required=True, choices=("hit", "stand", "deal"), error=PracticeError)
 # fmt: on

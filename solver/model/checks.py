@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 from solver.model.errors import CbjError, RulesError, SimulationError
 
@@ -101,18 +101,30 @@ def whole_text(value: object, what: str) -> int:
     return int(text)
 
 
-def parse_ratio(text: str | int | float | Fraction, what: str = "ratio") -> Fraction:
-    """Parse ``3:2``, ``3/2``, ``1.5`` or ``2`` into an exact non-negative fraction.
+#: A ratio as the API takes it: a number, its text (``3:2``, ``3/2``, ``1.5``) or the pair
+#: ``(p, q)`` the text ``p:q`` writes, as a tuple or a list.
+RatioLike = Fraction | int | float | str | tuple[int, int] | list[int]
+
+
+def parse_ratio(text: RatioLike, what: str = "ratio") -> Fraction:
+    """Parse ``3:2``, ``3/2``, ``1.5``, ``2`` or the pair ``(3, 2)`` into an exact
+    non-negative fraction.
 
     A number is taken as it is (a float as the decimal it prints as, so ``1.1`` is 11/10);
-    NaN and infinities are refused, and so are ``True``, ``False`` and other types.
+    NaN and infinities are refused, and so are ``True``, ``False`` and other types.  A pair
+    (a tuple or a list) is two whole numbers ``p, q``, read as ``p:q``.
 
     >>> parse_ratio("6:5"), parse_ratio("0.5"), parse_ratio("1/2"), parse_ratio(1.1)
     (Fraction(6, 5), Fraction(1, 2), Fraction(1, 2), Fraction(11, 10))
+    >>> parse_ratio((6, 5)) == parse_ratio([6, 5]) == parse_ratio("6:5")
+    True
     """
+    if isinstance(text, tuple | list):
+        return _parse_pair(text, what)
     if isinstance(text, bool) or not isinstance(text, int | float | Fraction | str):
         raise TypeError(
-            f"{what} must be a number (int, float, Fraction) or its text, not {type(text).__name__}"
+            f"{what} must be a number (int, float, Fraction), its text or a pair (p, q), "
+            f"not {type(text).__name__}"
         )
     if isinstance(text, float):
         value = finite_fraction(text, what, RulesError)
@@ -144,6 +156,26 @@ def parse_ratio(text: str | int | float | Fraction, what: str = "ratio") -> Frac
             f"{what} {short_number(value)} is too long: write it in at most 1,000 digits"
         )
     return value
+
+
+def _parse_pair(pair: tuple[Any, ...] | list[Any], what: str) -> Fraction:
+    """A ratio given as its pair ``(p, q)`` of whole numbers, ``q`` above 0.
+
+    >>> _parse_pair([10**5000], "bonus ratio")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solver.model.errors.RulesError: bonus ratio ((a 5,001-digit number)) is not a pair of ...
+    """
+    items = ", ".join(shown(n) for n in pair[:3]) + (", ..." if len(pair) > 3 else "")
+    said = f"({items})"  # each item said as a message may say it: no 5,000-digit repr
+    if len(pair) != 2 or not all(is_whole(n) for n in pair):
+        raise RulesError(
+            f"{what} {said} is not a pair of whole numbers (p, q), e.g. (3, 2) for 3:2"
+        )
+    top, bottom = pair
+    if bottom <= 0:
+        raise RulesError(f"{what} {said} divides by {shown(bottom)}: q must be 1 or more")
+    return parse_ratio(Fraction(top, bottom), what)
 
 
 def fraction_bits(value: Fraction) -> int:

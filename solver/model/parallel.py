@@ -169,7 +169,8 @@ def _connect(address: str) -> Any:
         from distributed import Client
     except ImportError:
         raise BackendError(
-            "the dask backend needs Dask: pip install 'community-blackjack[dask]'"
+            "the dask backend needs Dask: pip install 'dask[distributed]' "
+            "(from the project folder: pip install '.[dask]')"
         ) from None
     _quiet_dask_logs()
     security = _check_dask_address(address)

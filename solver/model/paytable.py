@@ -17,14 +17,14 @@ the vocabulary of :func:`tier_named`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import NamedTuple
 
 from solver.model.cards import Card
-from solver.model.checks import MAX_NUMBER_TEXT, parse_ratio, plain_number, short_number
+from solver.model.checks import MAX_NUMBER_TEXT, RatioLike, parse_ratio, plain_number, short_number
 from solver.model.errors import DesignError, RulesError, ShoeError
 
 #: A Bonus pay is 0 to ``MAX_PAY`` to 1.
@@ -239,9 +239,9 @@ class Paytable:
 
     def __init__(
         self,
-        pays: Iterable[Fraction | int | str] | None = None,
+        pays: Iterable[RatioLike] | None = None,
         tiers: Iterable[Tier] | None = None,
-        **by_tier: Fraction | int | str,
+        **by_tier: RatioLike,
     ) -> None:
         if isinstance(tiers, str | bytes) or isinstance(pays, str | bytes):
             raise TypeError(
@@ -251,7 +251,7 @@ class Paytable:
         if given_tiers is not None and not all(isinstance(t, Tier) for t in given_tiers):
             raise TypeError("Paytable's tiers must be Tier values, e.g. tier_named('match')")
         listed = BONUS_TIERS if given_tiers is None else check_tiers(given_tiers)
-        given: list[Fraction | int | str]
+        given: list[RatioLike]
         if pays is not None:
             given = list(pays)
         elif listed == BONUS_TIERS:
@@ -389,7 +389,36 @@ class Paytable:
         return Paytable(self.pays, self.tiers, **{name: pay})
 
 
-def _checked_pay(name: str, value: Fraction | int | str) -> Fraction:
+#: A paytable as the API takes it: itself, its text (``15:4:1``, or a tier list), its three
+#: pays ``(S, R, A)`` as a tuple or a list, or its pays by tier name in a mapping, best
+#: tier first (``{"suited-match": 15, "suited-adjacent": 2, "adjacent": 1}``).
+PaytableLike = Paytable | str | Sequence[RatioLike] | Mapping[str, RatioLike]
+
+
+def read_paytable(value: PaytableLike) -> Paytable:
+    """A paytable given in any of its forms (:data:`PaytableLike`), parsed and checked.
+
+    >>> read_paytable((15, 4, 1)) == read_paytable([15, 4, 1]) == read_paytable("15:4:1")
+    True
+    >>> str(read_paytable({"suited-match": 15, "suited-adjacent": 2, "adjacent": 1}))
+    'suited-match=15,suited-adjacent=2,adjacent=1'
+    """
+    if isinstance(value, Paytable):
+        return value
+    if isinstance(value, str):
+        return Paytable.parse(value)
+    if isinstance(value, Mapping):
+        tiers = tuple(tier_named(str(name)) for name in value)
+        return Paytable(tuple(value.values()), tiers=tiers)
+    if isinstance(value, tuple | list):
+        return Paytable(value)
+    raise TypeError(
+        "a paytable is a Paytable, its text, its pays (S, R, A) as a tuple or a list, or its "
+        f"pays by tier name in a mapping, not {type(value).__name__}"
+    )
+
+
+def _checked_pay(name: str, value: RatioLike) -> Fraction:
     """One tier's pay, parsed and checked: 0 to :data:`MAX_PAY` to 1."""
     value = parse_ratio(value, f"{name} pay")
     if value > MAX_PAY:

@@ -20,6 +20,7 @@ from enum import Enum
 from fractions import Fraction
 from pathlib import Path
 
+from solver.model.paytable import Paytable
 from solver.model.rule_table import RULE_TABLE, Rule
 
 #: The package folder, whose files this writes.
@@ -37,8 +38,12 @@ WRITTEN = (FIELDS_MODULE, *MARKED)
 
 LINE = 100
 
-#: What an option of each kind takes besides a value of the kind itself.
-_ALSO_TAKES: dict[type, str] = {int: "str", Fraction: "int | float | str"}
+#: The kinds an option takes in more forms than a value or its text (a ratio's pair, a
+#: paytable's list of pays): the type alias that names them all, and its module.
+_LIKE: dict[type, tuple[str, str]] = {
+    Fraction: ("RatioLike", "solver.model.checks"),
+    Paytable: ("PaytableLike", "solver.model.paytable"),
+}
 
 
 def _kind(rule: Rule) -> str:
@@ -46,8 +51,10 @@ def _kind(rule: Rule) -> str:
 
 
 def _takes(rule: Rule) -> str:
-    """The types a keyword option of ``rule`` takes (a value or its text)."""
-    return f"{_kind(rule)} | {_ALSO_TAKES.get(rule.kind, 'str')}"
+    """The types a keyword option of ``rule`` takes (a value or its text, or the alias of
+    every form it takes)."""
+    like = _LIKE.get(rule.kind)
+    return like[0] if like is not None else f"{_kind(rule)} | str"
 
 
 def exported(table: Sequence[Rule]) -> dict[str, tuple[str, ...]]:
@@ -89,6 +96,9 @@ def _imports(table: Sequence[Rule]) -> list[str]:
     if any(rule.common for rule in table):
         needed["collections.abc"] = {"Sequence"}
     for rule in table:
+        if rule.kind in _LIKE:
+            alias, module = _LIKE[rule.kind]
+            needed.setdefault(module, set()).add(alias)
         if rule.kind.__module__ != "builtins":
             needed.setdefault(rule.kind.__module__, set()).add(rule.kind.__name__)
         if rule.kind is Fraction:
@@ -125,14 +135,18 @@ def fields_module(table: Sequence[Rule]) -> str:
         "",
         "",
         "class RuleValues(TypedDict, total=False):",
-        '    """Every rule as a keyword option: a value or its text (None: not given)."""',
+        '    """Every rule as a keyword option: a value or its text (None: not given); a ratio',
+        "    also as its pair ``(p, q)`` and a paytable as its pays ``(S, R, A)`` or by tier",
+        "    name (:data:`~solver.model.checks.RatioLike`,",
+        '    :data:`~solver.model.paytable.PaytableLike`)."""',
         "",
         *(f"    {r.name}: {_takes(r)} | None" for r in table),
         "",
         "",
         "class RuleLists(TypedDict, total=False):",
         '    """Every rule as a keyword option of ``variants``: several values (a sequence, or',
-        '    text separated by commas) of each rule with common values, one of any other."""',
+        "    text separated by commas) of each rule with common values, one of any other (a",
+        '    ratio\'s pair is one value among several: ``blackjack_pays=[(3, 2), (6, 5)]``)."""',
         "",
         *(
             f"    {r.name}: Sequence[{_takes(r)}] | str | None"

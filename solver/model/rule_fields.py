@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypedDict
 
-from solver.model.paytable import Paytable
+from solver.model.checks import RatioLike
+from solver.model.paytable import Paytable, PaytableLike
 from solver.model.rule_table import RULES_BY_NAME, DealerBonus, DealerNatural, NaturalBeats
 
 __all__ = ["RuleFields", "RuleLists", "RuleValues"]
@@ -33,12 +34,15 @@ class RuleFields:
 
 
 class RuleValues(TypedDict, total=False):
-    """Every rule as a keyword option: a value or its text (None: not given)."""
+    """Every rule as a keyword option: a value or its text (None: not given); a ratio
+    also as its pair ``(p, q)`` and a paytable as its pays ``(S, R, A)`` or by tier
+    name (:data:`~solver.model.checks.RatioLike`,
+    :data:`~solver.model.paytable.PaytableLike`)."""
 
     decks: int | str | None
-    bonus_ratio: Fraction | int | float | str | None
-    paytable: Paytable | str | None
-    blackjack_pays: Fraction | int | float | str | None
+    bonus_ratio: RatioLike | None
+    paytable: PaytableLike | None
+    blackjack_pays: RatioLike | None
     dealer_stands_on: int | str | None
     dealer_bonus: DealerBonus | str | None
     dealer_natural: DealerNatural | str | None
@@ -47,12 +51,13 @@ class RuleValues(TypedDict, total=False):
 
 class RuleLists(TypedDict, total=False):
     """Every rule as a keyword option of ``variants``: several values (a sequence, or
-    text separated by commas) of each rule with common values, one of any other."""
+    text separated by commas) of each rule with common values, one of any other (a
+    ratio's pair is one value among several: ``blackjack_pays=[(3, 2), (6, 5)]``)."""
 
     decks: Sequence[int | str] | str | None
-    bonus_ratio: Fraction | int | float | str | None
-    paytable: Paytable | str | None
-    blackjack_pays: Sequence[Fraction | int | float | str] | str | None
+    bonus_ratio: RatioLike | None
+    paytable: PaytableLike | None
+    blackjack_pays: Sequence[RatioLike] | str | None
     dealer_stands_on: Sequence[int | str] | str | None
     dealer_bonus: DealerBonus | str | None
     dealer_natural: Sequence[DealerNatural | str] | str | None

@@ -29,7 +29,7 @@ from solver.model.checks import (
     whole_text,
 )
 from solver.model.errors import RulesError
-from solver.model.paytable import MAX_PAY, Paytable, tier_named
+from solver.model.paytable import MAX_PAY, Paytable, read_paytable, tier_named
 
 MIN_BONUS_RATIO = Fraction(1, 2)
 #: Documented ranges, checked before any arithmetic: blackjack pays more than 0 and at most
@@ -200,12 +200,6 @@ def _check_paytable(value: Any) -> Paytable:
     if not isinstance(value, Paytable):
         raise RulesError(f"paytable {value!r} must be a Paytable")
     return value
-
-
-def _read_paytable(value: Any) -> Paytable:
-    if not isinstance(value, Paytable | str):
-        raise TypeError(f"paytable must be a Paytable or str, not {type(value).__name__}")
-    return value if isinstance(value, Paytable) else Paytable.parse(value)
 
 
 def _pays_words(paytable: Paytable) -> str:
@@ -381,7 +375,7 @@ RULE_TABLE: tuple[Rule, ...] = (
         "best first, e.g. suited-match=15,rank-match=4,suited-adjacent=2,adjacent=1.",
         label="Bonus pays",
         check=_check_paytable,
-        parse=_read_paytable,
+        parse=read_paytable,
         words=_pays_words,
         sentence=_pays_sentence,
         phrase=lambda p: f"Bonus pays {p}",

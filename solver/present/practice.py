@@ -23,10 +23,13 @@ from solver.model.rule_table import RULES_BY_NAME
 from solver.model.rules import Rules
 from solver.present.fields import param_field
 from solver.present.long_numbers import exact_html
-from solver.present.style import amount, signed
+from solver.present.practice_stats import accuracy
+from solver.present.style import amount, decimals, signed
 from solver.present.wording import rules_sentence
+from solver.results.figures import heading
 from solver.results.practice import Drill, Grade, PracticeState, Score, Settlement
 from solver.results.practice_state import PracticeTurn
+from solver.results.practice_stats import SessionStats
 
 _SUITS = {"s": ("\u2660", "spades"), "h": ("\u2665", "hearts"), "d": ("\u2666", "diamonds"),
           "c": ("\u2663", "clubs")}  # fmt: skip
@@ -207,10 +210,69 @@ def _showdown(rules: Rules, settled: Settlement) -> list[tuple[str, str, str]]:
     ]
 
 
+#: A piece of a sentence: words, or a figure (its name in ``data-cost`` and its value).
+Piece = str | tuple[str, Fraction]
+
+
+def cost_pieces(grade: Grade) -> tuple[Piece, ...]:
+    """What the decision's cell costs played the other way, said once: each time it comes
+    up and made every time (per 100 rounds), in main bets.
+
+    A cell the chart never reaches has no cost per round; a mistake there is priced on
+    this hand against perfect play for it.  A chart of the player's own may play a cell
+    worse than the other way: then it is that play which costs.
+    """
+    each, per_100 = grade.per_mistake, grade.per_100_rounds
+    if each is None:
+        if not grade.mistake:
+            return ("Playing by the chart never reaches this hand, so the other way costs "
+                    "nothing per round.",)  # fmt: skip
+        return ("This mistake cost ", ("hand", grade.hand_cost), " of your main bet on this "
+                "hand; playing by the chart never reaches it.")  # fmt: skip
+    if each == 0:
+        return ("Both plays are worth the same here.",)
+    if each < 0:
+        return (f"Here {grade.chart_name} plays the worse way: it costs ", ("each", -each),
+                " of your main bet each time; every time, ", ("per-100", -per_100),
+                " per 100 rounds.")  # fmt: skip
+    opening = "This mistake costs " if grade.mistake else "Playing it the other way would cost "
+    every = "; made every time, " if grade.mistake else "; every time, "
+    return (opening, ("each", each), " of your main bet each time", every,
+            ("per-100", per_100), " per 100 rounds.")  # fmt: skip
+
+
+def cost_words(grade: Grade) -> str:
+    """:func:`cost_pieces` as plain text, two decimals unless more are needed.
+
+    ``This mistake costs 0.25 of your main bet each time; made every time, 0.23 per 100
+    rounds.``
+    """
+    return "".join(p if isinstance(p, str) else decimals(p[1]) for p in cost_pieces(grade))
+
+
+def perfect_words(grade: Grade) -> str:
+    """Perfect play for this very hand in this shoe, beside the chart's play."""
+    play = "hits" if grade.perfect.value == "hit" else "stands"
+    if grade.perfect.action is grade.chart:
+        return f"Perfect play for this very hand in this shoe {play} too."
+    return (
+        f"Perfect play for this very hand in this shoe {play}: the cards seen make it an "
+        "exception to the chart."
+    )
+
+
+def _piece_html(piece: Piece) -> str:
+    if isinstance(piece, str):
+        return escape(piece)
+    name, value = piece
+    return f'<span data-figure="{name}" data-exact="{_exact(value)}">{decimals(value)}</span>'
+
+
 def grade_html(grade: Grade | None) -> str:
-    """The last decision's grade: right or a mistake against the chart; what this hand gave
-    up against perfect play for it in this shoe; what the chart's cell costs played the
-    other way every time, per 100 rounds at its frequency."""
+    """The last decision's grade: right or a mistake against the chart (its cell named, to
+    be highlighted), what playing the cell the other way costs, said once
+    (:func:`cost_words`), and perfect play for this very hand; the exact fractions folded
+    away."""
     if grade is None:
         return ""
     cell = f"{cell_name(grade.cell)} against a Bonus {value_label(grade.bonus.points)}"
@@ -220,51 +282,45 @@ def grade_html(grade: Grade | None) -> str:
         f'<p class="verdict {verdict}">{said}: {escape(grade.chart_name)} says '
         f"<strong>{_PLAY_WORDS[grade.chart]}</strong> on {escape(cell)}.</p>"
     )
-    hand_cost = grade.hand_cost
-    perfect = "hits" if grade.perfect.value == "hit" else "stands"
+    cost = "".join(_piece_html(p) for p in cost_pieces(grade))
     evs = (
         f"stand {escape(signed(grade.stand, 4))}, hit {escape(signed(grade.hit, 4))}; "
         f"{grade.seen} cards seen"
     )
-    if hand_cost:
-        hand = (
-            f"Your {grade.play.value} gave up "
-            + _number(hand_cost, 'data-cost="hand"')
-            + f" of a main unit on this hand: perfect play for it in this shoe {perfect} ({evs})."
-        )
-    else:
-        hand = (
-            f'Your {grade.play.value} gave up <span data-cost="hand" data-exact="0">nothing'
-            f"</span> on this hand: perfect play for it in this shoe {perfect} too ({evs})."
-        )
-    per_100 = grade.per_100_rounds
-    often = ""
-    if grade.per_mistake is not None:
-        often = (
-            f": the cell comes up in {float(grade.frequency) * 100:.2f}% of rounds, "
-            f"{float(grade.per_mistake):.4f} each time"
-        )
-    made = "Made every time, this mistake costs" if grade.mistake else "The other way would cost"
-    cell_cost = f"{made} " + _number(per_100, 'data-cost="cell"') + f" per 100 rounds{often}."
+    highlight = grade.highlight
     return (
         f'<div class="grade" data-mistake="{str(grade.mistake).lower()}" '
         f'data-cell="{escape(cell_name(grade.cell))}" data-bonus="{grade.bonus.points}" '
+        f'data-column="{escape(highlight["bonus"])}" '
         f'data-play="{grade.play.value}" data-chart="{grade.chart.value}" '
         f'data-perfect="{grade.perfect.value}" data-seen-count="{grade.seen}">'
-        f"{head}<p>{hand}</p><p>{cell_cost}</p>"
-        '<details class="exact"><summary>The exact fractions</summary>'
-        f"<p>EV given up on this hand: {exact_html(hand_cost)}</p>"
-        f"<p>Per 100 rounds, played the other way every time: {exact_html(per_100)}</p>"
+        f'{head}<p class="cost">{cost}</p><p>{escape(perfect_words(grade))}</p>'
+        '<details class="exact"><summary>The exact figures</summary>'
+        "<p>EV given up on this hand against perfect play: "
+        + _number(grade.hand_cost, 'data-cost="hand"')
+        + f" ({evs})</p><p>The other way every time, per 100 rounds: "
+        + _number(grade.per_100_rounds, 'data-cost="cell"')
+        + f"</p><p>EV given up on this hand: {exact_html(grade.hand_cost)}</p>"
+        f"<p>Per 100 rounds: {exact_html(grade.per_100_rounds)}</p>"
         f"<p>Stand: {exact_html(grade.stand)}; hit: {exact_html(grade.hit)}</p>"
         "</details></div>"
     )
 
 
-def score_html(score: Score) -> str:
-    """The running score and the cells to review, the largest cost first."""
+def score_html(score: Score, stats: SessionStats | None = None) -> str:
+    """The running score (with the session's statistics, its accuracy and streaks) and the
+    hands to review, the costliest first."""
     cost = score.cost_per_100_rounds
+    learning = () if stats is None else (
+        (heading("practice_accuracy").capitalize(),
+         f'<span data-score="accuracy">{accuracy(stats.total)}</span>'),
+        (heading("practice_streak").capitalize(),
+         f'<span data-score="streak">{stats.streak}</span> (best '
+         f'<span data-score="best-streak">{stats.best_streak}</span>)'),
+    )  # fmt: skip
     figures = (
         ("Decisions", f'<span data-score="decisions">{score.decisions}</span>'),
+        *learning,
         ("Mistakes against the chart", f'<span data-score="mistakes">{score.mistakes}</span>'),
         (
             "What those cells cost, each played that way every time",
@@ -295,9 +351,9 @@ def score_html(score: Score) -> str:
         for m in review
     )
     cells = (
-        f'<h3>Cells to review, the largest cost first</h3><ol class="review">{listed}</ol>'
+        f'<h3>Hands to review, the costliest first</h3><ol class="review">{listed}</ol>'
         if review
-        else "<p>No cells to review yet.</p>"
+        else "<p>No hands to review yet.</p>"
     )
     return f'<h2>Score</h2><dl class="score">{rows}</dl>{cells}'
 
@@ -330,7 +386,7 @@ def turn_parts(turn: PracticeTurn) -> dict[str, str]:
         "table": table_html(state, turn.settled),
         "grade": grade_html(turn.grade),
         "buttons": Buttons(state.hand is not None).html(),
-        "score": score_html(state.score)
+        "score": score_html(state.score, state.stats)
         + f'<p class="rules-line">{escape(rules_sentence(state.rules))}</p>',
     }
 

@@ -6,15 +6,14 @@ page out.
 
 from __future__ import annotations
 
-import html
-import io
 from enum import StrEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from solver.model.normal import QUANTILE_LEVELS
 from solver.model.numbers import number
 from solver.present.formats import Format
+from solver.present.plot_files import figure_bytes, table_page
 from solver.present.plots import plot_session
 from solver.present.tables import Table, dumps, render_tables, rules_notes
 from solver.results.figures import heading
@@ -137,37 +136,20 @@ def draw(result: SessionResult, fmt: str) -> bytes:
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    rc = {"svg.hashsalt": "cbj", "svg.fonttype": "none"}
-    with matplotlib.rc_context(rc):  # type: ignore[arg-type]
-        figure, axes = plt.subplots(figsize=(9, 4.5))
+    figure, axes = plt.subplots(figsize=(9, 4.5))
+    try:
         plot_session(result, axes)
         f = result.figures
         axes.set_title(f"Net result after {f.rounds:,} rounds ({result.strategy} play)")
         figure.tight_layout()
-        out = io.BytesIO()
-        metadata: dict[str, Any] = {"svg": {"Date": None}, "png": {"Software": None}}[fmt]
-        figure.savefig(out, format=fmt, metadata=metadata, dpi=120)
+        return figure_bytes(figure, fmt)
+    finally:
         plt.close(figure)
-    return out.getvalue()
 
 
 def render_page(result: SessionResult) -> str:
     """An HTML page: the figures as a table and the plot as inline SVG."""
-    table = summary_table(result)
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in table.headers)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in table.rows
-    )
-    notes = "".join(f"<p>{html.escape(n)}</p>" for n in table.notes)
-    svg = draw(result, "svg").decode()
-    svg = svg[svg.index("<svg") :]
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(table.title)}</title></head><body>"
-        f"<h1>{html.escape(table.title)}</h1>{notes}"
-        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-        f"<figure>{svg}</figure></body></html>\n"
-    )
+    return table_page(summary_table(result), draw(result, "svg"))
 
 
 def render_plot(result: SessionResult, fmt: SessionFormat) -> bytes:

@@ -120,3 +120,19 @@ def stacked_table_css(table: str) -> str:
   {t} td:first-child::before {{ content: none; }}
   {t} td:empty {{ display: none; }}
 """
+
+
+def decimals(value: Fraction | float, places: int = 2) -> str:
+    """An amount to two decimals, or below 0.1 to two significant figures (where two
+    decimals would keep one digit of it, or none); 0 is ``0``.
+
+    >>> decimals(0.2456), decimals(Fraction(1, 800)), decimals(0), decimals(1.5)
+    ('0.25', '0.0013', '0', '1.50')
+    >>> decimals(-0.031) == MINUS + "0.031"
+    True
+    """
+    x = float(value)
+    if x == 0:
+        return "0"
+    shown = max(places, 1 - math.floor(math.log10(abs(x))))
+    return minus(f"{x:.{shown}f}")

@@ -77,7 +77,7 @@ class BonusPlayer:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class AttackResult(Tabular):
     """``cbj attack``: the perfect-information bound and the Bonus wager's attack."""
 

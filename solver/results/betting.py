@@ -41,7 +41,7 @@ class CountBin:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class BetResult(Tabular):
     """``cbj bet``: the growth-optimal ramp within a spread, and what it wins.
 

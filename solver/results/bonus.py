@@ -38,7 +38,7 @@ class BonusLine:
         return self.pays * self.probability
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class BonusAnalysis(Tabular):
     """Exact analysis of one unit on the Bonus wager under ``rules`` from a given shoe."""
 
@@ -132,7 +132,7 @@ def pay_symbols(paytable: Paytable) -> dict[str, sympy.Symbol]:
     return {t.name: sympy.Symbol(t.name) for t in paytable.tiers}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class BonusResult(Tabular):
     """The Bonus wager's exact analysis, with its EV as an expression of the pays if asked."""
 

@@ -35,7 +35,7 @@ class ExceptionHand:
         return Action.STAND if self.chart_action is Action.HIT else Action.HIT
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Chart(Tabular):
     """The best printable chart under ``rules`` with its exact cost against perfect play."""
 
@@ -119,7 +119,7 @@ class CellCost:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ChartCheck(Tabular):
     """A chart's exact EV, its cost against the best chart and perfect play, cell by cell.
 
@@ -159,7 +159,7 @@ class ChartCheck(Tabular):
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ChartCosts(Tabular):
     """The best chart with, in each cell, what playing that cell the other way costs."""
 

@@ -91,6 +91,7 @@ class Method(_Worded):
     NORMAL = ("normal approximation", "a normal distribution of the exact mean and SD")
     LINEAR = ("linear estimate", "a linear estimate from the effects of removal")
     SIMULATION = ("simulated", "the independent simulator, its rounds and seed stated")
+    PLAYED = ("counted in practice", "counted over the player's own practice decisions")
 
 
 class Wager(Enum):
@@ -155,6 +156,8 @@ PERCENT_KEYS = frozenset(
         "counter_house_edge",
         "positive_share",
         "exception_gain",
+        "practice_accuracy",
+        "practice_trend",
     }
 )
 
@@ -307,6 +310,30 @@ FIGURES: tuple[Figure, ...] = (
     _f("exception_gain", M, "gain per round", Basis.MAIN_UNIT, P, EXACT,
        "What playing an exception's hands the other way adds to the main wager EV per round: "
        "how often they occur times the gain when they do."),
+    # --- Practice -------------------------------------------------------------------------
+    _f("mistake_cost", N, "cost of a mistake each time", Basis.MAIN_UNIT, H, EXACT,
+       "What playing one cell of the chart the other way costs on average each time the cell "
+       "comes up: its cost per round over how often play by the chart reaches it."),
+    _f("practice_decisions", N, "decisions", Basis.NONE, Z, Method.PLAYED,
+       "The hit-or-stand decisions the player has made in practice."),
+    _f("practice_mistakes", N, "mistakes", Basis.NONE, Z, Method.PLAYED,
+       "The decisions played unlike the chart the player learns."),
+    _f("practice_accuracy", N, "accuracy", Basis.NONE, Z, Method.PLAYED,
+       "The share of the player's decisions played as the chart learned plays them, in %."),
+    _f("practice_streak", N, "streak", Basis.NONE, Z, Method.PLAYED,
+       "Decisions in a row played as the chart plays them, up to the last one."),
+    _f("practice_best_streak", N, "best streak", Basis.NONE, Z, Method.PLAYED,
+       "The longest run of decisions in a row played as the chart plays them."),
+    _f("practice_given_up", N, "EV given up in practice", Basis.MAIN_UNIT, H, Method.PLAYED,
+       "The EV each of the player's decisions gave up against perfect play for its very hand "
+       "and shoe, added up, in main-wager units."),
+    _f("practice_mistake_cost", N, "cost of the mistakes made", Basis.MAIN_UNIT, H,
+       Method.PLAYED,
+       "Each mistake's cost each time its cell comes up (the chart's figure), added up over "
+       "the player's mistakes, in main-wager units."),
+    _f("practice_trend", N, "accuracy trend", Basis.NONE, P, Method.PLAYED,
+       "Accuracy over the later half of the last 100 decisions less that over the earlier "
+       "half, in percentage points: positive when the player is improving."),
     # --- The dealer and the paytable ------------------------------------------------------
     _f("dealer_result", N, "chance of the dealer's result", Basis.ROUND, Z, EXACT,
        "The chance of each final dealer result (bust, 18 to 21, a natural) given the Bonus "

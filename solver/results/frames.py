@@ -1,4 +1,5 @@
-"""Results as tables: pandas DataFrames (``to_frame``) and HTML for Jupyter (``_repr_html_``).
+"""Results as tables: pandas DataFrames (``to_frame``), HTML for Jupyter (``_repr_html_``)
+and a short summary for a REPL (``repr``).
 
 A result's tables are the tables of its JSON document (``to_json()``, which is what the CLI
 prints with ``--format json``), so a frame never says anything the JSON does not: one row
@@ -8,10 +9,24 @@ gives it exactly, an object column ``NAME.exact`` of :class:`~fractions.Fraction
 it; a float the JSON writes as ``null`` (not finite) is NaN.  :data:`TABLES` names each
 result type's tables: the first is the one ``to_frame()`` returns.
 
-pandas is an optional extra (``pip install 'community-blackjack[frames]'``): only
+One index convention for every frame: **the index is the field, or the fields, that tell
+its rows apart** (``frame.index.names`` says which): a card, a hand, an outcome, a count's
+name, a number of rounds, a net result; a starting pair is ``(player, bonus)``, a chart's
+exception ``(bonus, hand)``, a rule variant the rules it changes.  ``reset_index()`` turns
+them back into columns.  A column of cards (``player``, ``bonus``, a count's ``rank``) is
+an ordered categorical in card order (the ace first, the ten after the nine), so sorting
+and plotting follow the cards, not their text.
+
+pandas is optional (``pip install pandas``; from the project folder ``pip install
+'.[frames]'``): only
 :func:`frame` imports it, when a frame is asked for, so that the results layer still loads
 the standard library and the model alone.  The HTML needs nothing outside the standard
 library.
+
+A result's ``repr`` is a summary of a few lines, as scipy's ``OptimizeResult`` prints: its
+kind, its rules in one line, its headline figures (:data:`HEADLINES`, labelled from the
+figure catalogue) and its tables with their sizes; ``to_json()`` and ``to_frame()`` hold
+the rest.
 """
 
 from __future__ import annotations
@@ -23,7 +38,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
+from solver.model.cards import VALUES, value_label
+from solver.model.counts import LABELS
 from solver.model.errors import CbjError
+from solver.results.figures import FIGURES_BY_KEY, heading
 
 if TYPE_CHECKING:
     from pandas import DataFrame
@@ -34,8 +52,14 @@ class Records:
     """A list of records at ``path`` in the document: one row each."""
 
     path: str
-    index: str | None = None
-    """The field that labels the rows (the frame's index), if one does."""
+    index: str | tuple[str, ...]
+    """The field, or fields, that tell the rows apart (the frame's index).  ``PREFIX.*``
+    stands for the fields under ``PREFIX`` whose values differ between rows or from the
+    document's own value at ``PREFIX`` (the rules a variant changes)."""
+
+    def keys(self) -> tuple[str, ...]:
+        """The index's fields as written (``PREFIX.*`` not yet expanded)."""
+        return (self.index,) if isinstance(self.index, str) else self.index
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,28 +98,34 @@ TABLES: dict[str, dict[str, Table]] = {
     "BetResult": {"ramp": Records("ramp", index="true_count")},
     "BonusAnalysis": {"outcomes": Records("outcomes", index="outcome")},
     "BonusResult": {"outcomes": Records("outcomes", index="outcome")},
-    "Chart": {"rows": Records("rows", index="hand"), "exceptions": Records("exceptions")},
-    "ChartCheck": {"differences": Records("differences")},
+    "Chart": {
+        "rows": Records("rows", index="hand"),
+        "exceptions": Records("exceptions", index=("bonus", "hand")),
+    },
+    "ChartCheck": {"differences": Records("differences", index=("hand", "bonus"))},
     "ChartCosts": {"rows": Records("rows", index="hand")},
     "Counts": {"systems": Records("systems", index="name")},
     "DealerResult": {"tables": Records("tables", index="bonus")},
-    "DecisionGraph": {"nodes": Records("nodes"), "edges": Records("edges")},
+    "DecisionGraph": {
+        "nodes": Records("nodes", index="hand"),
+        "edges": Records("edges", index=("from", "card")),
+    },
     "EffectsOfRemoval": {
         "effects": Labelled(("main", "main_chart", "bonus", "round"), index="rank")
     },
-    "HoldCheck": {"bands": Records("bands")},
+    "HoldCheck": {"bands": Records("bands", index="level")},
     "IndicesResult": {"indices": Records("indices", index="decision")},
     "GameResult": {
-        "by_start": Records("by_start"),
+        "by_start": Records("by_start", index=("player", "bonus")),
         "by_bonus_card": Labelled(("by_bonus_card",), "bonus", names=("expected_value",)),
-        "return_table": Records("round.return_table"),
+        "return_table": Records("round.return_table", index="net"),
         "sessions": Records("volatility.sessions", index="rounds"),
     },
-    "PaySolution": {"candidates": Records("candidates")},
-    "SearchResult": {"paytables": Records("paytables")},
+    "PaySolution": {"candidates": Records("candidates", index="paytable")},
+    "SearchResult": {"paytables": Records("paytables", index="paytable")},
     "SessionResult": {
-        "distribution": Records("distribution"),
-        "round": Records("round"),
+        "distribution": Records("distribution", index="net"),
+        "round": Records("round", index="net"),
         "quantiles": Records("quantiles", index="level"),
     },
     "ShoeStates": {"depths": Records("depths", index="depth")},
@@ -105,15 +135,104 @@ TABLES: dict[str, dict[str, Table]] = {
     },
     "StrategiesResult": {
         "strategies": Records("strategies", index="name"),
-        "bonus_ratios": Records("bonus_ratios"),
+        "bonus_ratios": Records("bonus_ratios", index="ratio"),
         "sessions": Records("volatility.sessions", index="rounds"),
     },
+    "SweepResult": {"points": Records("points", index="value")},
     "TableOfPlayers": {"rows": Records("rows", index="seats")},
-    "Variants": {"variants": Records("variants")},
+    "Variants": {"variants": Records("variants", index="rules.*")},
 }
 
 #: Rows of a table shown by ``_repr_html_``; ``to_frame`` has them all.
 HTML_ROWS = 12
+
+#: Each result type's headline figures, as its ``repr`` shows them: ``(name, JSON path)``,
+#: the name a key of the figure catalogue (its label and its format are the catalogue's) or
+#: else the words to show.  A path the document lacks (a game without a Bonus wager) is
+#: left out.
+HEADLINES: dict[str, tuple[tuple[str, str], ...]] = {
+    "Advice": (
+        ("hand", "hand"),
+        ("Bonus card", "bonus"),
+        ("stand", "stand"),
+        ("hit", "hit"),
+        ("decision", "decision"),
+    ),
+    "AttackResult": (
+        ("samples", "samples"),
+        ("tracker correlation", "bonus_attack.tracker_correlation"),
+    ),
+    "BetResult": (
+        ("count", "count.name"),
+        ("ramp", "ramp_text"),
+        ("win per 100 rounds", "win_per_100_rounds"),
+        ("n0", "n0"),
+    ),
+    "BonusAnalysis": (
+        ("bonus_ev", "expected_value"),
+        ("bonus_house_edge", "house_edge"),
+        ("bonus_hit_frequency", "hit_frequency"),
+    ),
+    "BonusResult": (
+        ("bonus_ev", "expected_value"),
+        ("bonus_house_edge", "house_edge"),
+        ("bonus_hit_frequency", "hit_frequency"),
+    ),
+    "Chart": (("chart_ev", "expected_value"), ("chart_cost", "cost")),
+    "ChartCheck": (
+        ("chart", "chart"),
+        ("chart_ev", "expected_value"),
+        ("chart_cost", "cost_against_optimal"),
+    ),
+    "ChartCosts": (("chart_ev", "expected_value"),),
+    "Counts": (("cards", "cards"),),
+    "DealerResult": (),
+    "DecisionGraph": (("Bonus card", "bonus"),),
+    "EffectsOfRemoval": (("cards", "cards"), ("main_ev", "base.main"), ("round_ev", "base.round")),
+    "GameResult": (
+        ("main_ev", "main.expected_value"),
+        ("main_house_edge", "main.house_edge"),
+        ("bonus_house_edge", "bonus.house_edge"),
+        ("round_house_edge", "round.house_edge"),
+        ("round_sd", "round.standard_deviation"),
+    ),
+    "HoldCheck": (
+        ("rounds", "rounds"),
+        ("hold observed", "observed.hold"),
+        ("hold expected", "expected.hold"),
+        ("p", "p_value"),
+        ("verdict", "verdict"),
+    ),
+    "IndicesResult": (("count", "count.name"), ("playing efficiency", "playing_efficiency")),
+    "PaySolution": (("solve for", "solve_for"), ("pay_solution", "pay")),
+    "PracticeTurn": (
+        ("drill", "drill"),
+        ("seed", "seed"),
+        ("hand", "hand.cards"),
+        ("Bonus card", "hand.bonus"),
+        ("decisions", "score.decisions"),
+        ("mistakes", "score.mistakes"),
+    ),
+    "RulesResult": (("preset", "preset.preset"),),
+    "SearchResult": (("paytables in the band", "matches"),),
+    "SessionResult": (
+        ("rounds", "rounds"),
+        ("session_mean", "mean"),
+        ("session_sd", "sd"),
+        ("ruin_within", "ruin.within_rounds"),
+    ),
+    "ShoeStates": (("samples", "samples"), ("seed", "seed"), ("count", "count.name")),
+    "SimulationResult": (
+        ("rounds", "rounds"),
+        ("seed", "seed"),
+        ("main wager mean", "main.mean"),
+        ("round mean", "round.mean"),
+    ),
+    "StrategiesResult": (),
+    "SweepResult": (("vary", "vary"), ("value in force", "in_force")),
+    "TableOfPlayers": (("rounds", "rounds"), ("seed", "seed")),
+    "Variants": (),
+}
 
 
 def at(document: Mapping[str, Any], path: str) -> Any:
@@ -190,6 +309,40 @@ def columns(records: list[dict[str, Any]]) -> list[str]:
     return list(dict.fromkeys(name for record in records for name in record))
 
 
+#: The columns that hold cards, each with its cards in order: blackjack values (a ten for
+#: every ten-value card) and the count's ranks (``T`` for the ten).
+CARD_COLUMNS: dict[str, tuple[str, ...]] = {
+    "player": tuple(value_label(v) for v in VALUES),
+    "bonus": tuple(value_label(v) for v in VALUES),
+    "rank": LABELS,
+}
+
+
+def index_fields(
+    document: Mapping[str, Any], table: Table, found: list[dict[str, Any]]
+) -> list[str]:
+    """The fields that make a table's index (``PREFIX.*`` expanded over the rows ``found``).
+
+    >>> found = [{"rules.decks": 1, "rules.dealer": 17}, {"rules.decks": 2, "rules.dealer": 17}]
+    >>> index_fields({"rules": {"decks": 6, "dealer": 17}}, Records("v", "rules.*"), found)
+    ['rules.decks']
+    """
+    keys = table.keys() if isinstance(table, Records) else (table.index,)
+    fields: list[str] = []
+    for key in keys:
+        if not key.endswith(".*"):
+            fields.append(key)
+            continue
+        prefix = key.removesuffix("*")
+        own = flatten(at(document, prefix.removesuffix(".")) or {}, prefix)
+        under = [c for c in columns(found) if c.startswith(prefix) and not c.endswith(".exact")]
+        changed = [
+            c for c in under if len({repr(r.get(c)) for r in found} | {repr(own.get(c))}) > 1
+        ]
+        fields.extend(changed or under)
+    return fields
+
+
 def frame(document: Mapping[str, Any], table: Table) -> DataFrame:
     """One table of a result's JSON document as a pandas DataFrame (see the module's words)."""
     # pandas is an optional extra, imported only here: the results layer loads the standard
@@ -198,12 +351,19 @@ def frame(document: Mapping[str, Any], table: Table) -> DataFrame:
         import pandas
     except ImportError as error:  # the extra is not installed
         raise ImportError(
-            "to_frame() needs pandas: pip install 'community-blackjack[frames]'"
+            "to_frame() needs pandas: pip install pandas (from the project folder: "
+            "pip install '.[frames]')"
         ) from error
     found = rows(document, table)
+    fields = index_fields(document, table, found)
+    if not found:  # no rows: an empty frame, its index named all the same
+        empty = pandas.MultiIndex.from_arrays([[] for _ in fields], names=fields)
+        return pandas.DataFrame(index=empty if len(fields) > 1 else empty.get_level_values(0))
     result = pandas.DataFrame.from_records(found, columns=columns(found))
-    index = table.index
-    return result.set_index(index) if index is not None and index in result.columns else result
+    for name, cards in CARD_COLUMNS.items():
+        if name in result.columns and set(result[name]) <= set(cards):
+            result[name] = pandas.Categorical(result[name], categories=cards, ordered=True)
+    return result.set_index(fields)
 
 
 class Documented(Protocol):
@@ -217,9 +377,17 @@ def _tables(result: object) -> dict[str, Table]:
 
 
 class Shown:
-    """Jupyter shows the result as HTML: its rules, its figures and the start of its tables."""
+    """Jupyter shows the result as HTML: its rules, its figures and the start of its tables;
+    a REPL shows a summary of a few lines.
+
+    (Each subclass is a ``dataclass(repr=False)``, so that the summary is its ``repr``.)
+    """
 
     __slots__ = ()
+
+    def __repr__(self: Documented) -> str:
+        """The result in a few lines: its kind, its rules, its headline figures, its tables."""
+        return summary(self, _tables(self))
 
     def _repr_html_(self: Documented) -> str:
         """The result as an HTML fragment (what a notebook shows for it)."""
@@ -235,7 +403,7 @@ class Tabular(Shown):
         """One of the result's tables (:data:`solver.results.frames.TABLES`; the first by
         default) as a DataFrame: floats, and ``NAME.exact`` columns of Fractions beside them.
 
-        Needs pandas: ``pip install 'community-blackjack[frames]'``.
+        Needs pandas: ``pip install pandas``.
         """
         tables = _tables(self)
         name = next(iter(tables)) if table is None else table
@@ -249,6 +417,72 @@ class Tabular(Shown):
         """Every table of the result as a DataFrame, by name."""
         document = self.to_json()
         return {name: frame(document, table) for name, table in _tables(self).items()}
+
+
+# --- The summary ------------------------------------------------------------------------------
+
+#: The rules' line is cut to this many characters in a summary (``result.rules`` has them).
+RULES_LINE = 320
+
+
+def number_text(number: float, percent: bool = False) -> str:
+    """A figure's float as a summary prints it: a percentage to four places, a plain number
+    to six decimal places (six significant figures where that would hide it).
+
+    >>> number_text(0.0123, percent=True), number_text(0.05384), number_text(2.5e-11)
+    ('1.2300%', '0.053840', '2.5e-11')
+    """
+    if percent:
+        return f"{number:.4%}"
+    return f"{number:.6f}" if number == 0 or 1e-3 <= abs(number) < 1e9 else f"{number:.6g}"
+
+
+def headline(name: str, value: Any) -> str:
+    """One figure of a summary: its label (the catalogue's, for a figure's key) and its value.
+
+    >>> headline("round_house_edge", {"exact": "45/3647", "float": 0.0123})
+    'round house edge: 1.2300%'
+    >>> headline("hand", ["9", "7"]), headline("main_ev", {"float": None})
+    ('hand: 9 7', 'main wager EV: not finite')
+    >>> headline("value in force", {"exact": "6", "float": 6.0})
+    'value in force: 6'
+    """
+    figure = FIGURES_BY_KEY.get(name)
+    whole = isinstance(value, Mapping) and str(value.get("exact", "/")).lstrip("-").isdigit()
+    if whole and figure is None and len(value["exact"]) <= 15:  # a count or a setting: 6
+        value = int(value["exact"])
+    elif isinstance(value, Mapping) and "float" in value:  # a number, exact or an interval
+        value = value["float"]
+        if value is None:
+            value = "not finite"
+    if isinstance(value, float):
+        text = number_text(value, figure is not None and figure.percent)
+    else:
+        text = shown(tuple(value) if isinstance(value, list) else value)
+    return f"{heading(name) if figure is not None else name}: {text}"
+
+
+def summary(result: Documented, tables: Mapping[str, Table]) -> str:
+    """A result in a few lines: its kind (exact or float where it says), its rules, its
+    headline figures (:data:`HEADLINES`) and each table's size."""
+    document = result.to_json()
+    kind = type(result).__name__
+    exact = document.get("exact")
+    lines = [kind if not isinstance(exact, bool) else f"{kind} ({'exact' if exact else 'float'})"]
+    rules = getattr(result, "rules", None)
+    if rules is not None:
+        omit = set(rules.to_json()) - set(document.get("rules") or {})
+        said = rules.summary(omit=omit)
+        cut = said if len(said) <= RULES_LINE else said[: RULES_LINE - 1] + "\u2026"
+        lines.append(f"  rules: {cut}")
+    for name, path in HEADLINES.get(kind, ()):
+        value = at(document, path)
+        if value is not None:
+            lines.append(f"  {headline(name, value)}")
+    sizes = [f"{name} ({len(rows(document, table))})" for name, table in tables.items()]
+    if sizes:
+        lines.append(f"  tables: {', '.join(sizes)}; to_frame(name) gives each")
+    return "\n".join(lines)
 
 
 # --- HTML ---------------------------------------------------------------------------------------

@@ -74,7 +74,7 @@ class RoundLine(Generic[N]):
     probability: N
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class GameResult(Tabular, Generic[N]):
     """The main wager under composition-dependent optimal play, and the whole round.
 
@@ -233,7 +233,7 @@ class GameResult(Tabular, Generic[N]):
 JointOutcomes = dict[tuple[str, str], Number]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Advice(Shown, Generic[N]):
     """Optimal decision for one hand: the values of standing and of hitting."""
 
@@ -265,7 +265,7 @@ class Advice(Shown, Generic[N]):
 # --- The dealer --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class DealerResult(Tabular):
     """The exact distribution of the dealer's final result for each Bonus card value."""
 
@@ -318,7 +318,7 @@ class HitEdge:
     probability: Fraction
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class DecisionGraph(Tabular):
     """Every hand reachable from the roots against one Bonus card, and every draw."""
 

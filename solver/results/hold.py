@@ -34,7 +34,7 @@ class HoldBand:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class HoldCheck(Tabular):
     """``cbj hold``: how unusual an observed result is over ``rounds`` rounds.
 

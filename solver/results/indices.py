@@ -124,7 +124,7 @@ class IndexPlay:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class IndicesResult(Tabular):
     """``cbj indices``: the index of each followed decision, ranked by value."""
 

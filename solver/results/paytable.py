@@ -38,7 +38,7 @@ class Candidate:
     round_edge: Fraction
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PaySolution(Tabular):
     """The exact pay of one tier that meets a target edge, and practical pays around it."""
 
@@ -85,7 +85,7 @@ class SearchHit:
     round_standard_deviation: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SearchResult(Tabular):
     """Paytables in an edge band, closest to the band's middle first."""
 
@@ -137,7 +137,7 @@ class Variant:
     round_house_edge: Number
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Variants(Tabular):
     """Headline numbers of several rule sets, each a change from ``rules``."""
 

@@ -8,7 +8,7 @@ a page keeps and sends back with each play (:mod:`solver.results.practice_state`
 and reads it): the server keeps nothing.
 
 >>> Drill("costly").words
-'the costliest cells, dealt in proportion to what a mistake there costs'
+'the costliest mistakes players make, dealt in proportion to what they cost'
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from solver.model.cards import Card, Shoe
+from solver.model.cards import Card, Shoe, value_label
 from solver.model.cells import Action, Cell, cell_name
 from solver.model.chart_file import ChartGrid
 from solver.model.numbers import exact_json
 from solver.model.outcomes import MainOutcome
 from solver.model.rules import Rules
 from solver.results.charts import CellCost
+from solver.results.practice_stats import Decided, Schedule, SessionStats
 
 
 class Drill(StrEnum):
@@ -37,8 +38,16 @@ class Drill(StrEnum):
     SOFT = "soft"
     """Soft totals only: each soft total from 12 to 20 against each Bonus card equally often."""
     COSTLY = "costly"
-    """The costliest cells: each cell dealt in proportion to its cost per round of playing
-    it the other way (the cost of one mistake there times how often the cell comes up)."""
+    """The costliest plausible mistakes: each cell whose play is not obvious dealt in
+    proportion to its cost per round of playing it the other way (the cost of one mistake
+    there times how often the cell comes up); a cell whose play is obvious (hitting a 21,
+    standing on a 5) is a mistake no player makes, and is not dealt."""
+    CLOSE = "close"
+    """Close calls: the cells whose two plays are closest in EV and whose play is not
+    obvious, each dealt as often as it comes up in play."""
+    MISTAKES = "mistakes"
+    """The player's own mistakes, each cell again when its review is due (spaced
+    repetition); hands as dealt in between."""
 
     @property
     def words(self) -> str:
@@ -50,7 +59,9 @@ DRILL_WORDS = {
     Drill.DEALT: "every hand as dealt",
     Drill.HARD: "hard totals only",
     Drill.SOFT: "soft totals only",
-    Drill.COSTLY: "the costliest cells, dealt in proportion to what a mistake there costs",
+    Drill.COSTLY: "the costliest mistakes players make, dealt in proportion to what they cost",
+    Drill.CLOSE: "close calls, the cells where the two plays are nearly worth the same",
+    Drill.MISTAKES: "drill my mistakes, each cell missed coming back until it is learned",
 }
 
 
@@ -195,6 +206,25 @@ class Grade:
         over its hands (None for a cell the chart never reaches)."""
         return self.cell_cost / self.frequency if self.frequency else None
 
+    @property
+    def highlight(self) -> dict[str, str]:
+        """The chart's cell to show highlighted: its row and column as the chart's JSON
+        names them (``{"hand": "hard 16", "bonus": "10"}``)."""
+        return {"hand": cell_name(self.cell), "bonus": value_label(self.bonus.points)}
+
+    @property
+    def decided(self) -> Decided:
+        """The decision as the statistics count it: what a mistake costs is the cell's cost
+        each time it comes up (this hand's against perfect play for a cell the chart never
+        reaches)."""
+        cost = self.per_mistake if self.per_mistake is not None else self.hand_cost
+        return Decided(
+            (self.cell, self.bonus.points),
+            self.mistake,
+            float(self.hand_cost),
+            float(cost) if self.mistake else 0.0,
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The grade as JSON."""
         return {
@@ -211,6 +241,8 @@ class Grade:
             "hand_cost": exact_json(self.hand_cost),
             "cell_cost_per_100_rounds": exact_json(self.per_100_rounds),
             "cell_frequency": exact_json(self.frequency),
+            "cost_each_time": None if self.per_mistake is None else exact_json(self.per_mistake),
+            "highlight": self.highlight,
             "seen": self.seen,
         }
 
@@ -337,7 +369,8 @@ class PracticeState:
 
     ``shoe`` holds the cards not yet dealt (every card with its suit); ``shoes`` counts the
     shoes shuffled since the session began and ``rounds`` the rounds dealt; ``hand`` is
-    the round in play (None between rounds).
+    the round in play (None between rounds).  ``stats`` are the session's statistics and
+    ``schedule`` the cells due for review (:mod:`solver.results.practice_stats`).
     """
 
     setup: PracticeSetup
@@ -346,6 +379,8 @@ class PracticeState:
     rounds: int = 0
     hand: Hand | None = None
     score: Score = field(default_factory=Score)
+    stats: SessionStats = field(default_factory=SessionStats)
+    schedule: Schedule = field(default_factory=Schedule)
 
     @property
     def rules(self) -> Rules:

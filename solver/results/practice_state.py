@@ -43,6 +43,14 @@ from solver.results.practice import (
     Settlement,
     file_name,
 )
+from solver.results.practice_stats import (
+    Schedule,
+    SessionStats,
+    read_schedule,
+    read_session_stats,
+    schedule_json,
+    session_stats_json,
+)
 
 #: The state's format; a page holding an older one starts a new session.
 VERSION = 1
@@ -104,6 +112,9 @@ def state_json(state: PracticeState) -> dict[str, Any]:
             "net": _text(score.net),
             "missed": [_missed_json(m) for m in score.missed],
         },
+        # The session's statistics and review schedule (issue 47), read by practice_stats.
+        "stats": session_stats_json(state.stats),
+        "schedule": schedule_json(state.schedule),
     }
 
 
@@ -283,10 +294,21 @@ def read_state(doc: Any) -> PracticeState:
         _count(doc, "rounds"),
         _hand(doc, shoe),
         _score(doc),
+        *_learning(doc),
     )
 
 
-@dataclass(frozen=True, slots=True)
+def _learning(doc: dict[str, Any]) -> tuple[SessionStats, Schedule]:
+    """The session's statistics and review schedule (a state written before they were kept
+    has none yet), each checked by :mod:`solver.results.practice_stats`."""
+    stats, schedule = doc.get("stats"), doc.get("schedule")
+    return (
+        SessionStats() if stats is None else read_session_stats(stats, "state's statistics"),
+        Schedule() if schedule is None else read_schedule(schedule),
+    )
+
+
+@dataclass(frozen=True, slots=True, repr=False)
 class PracticeTurn(Shown):
     """What one play gives: the decision's grade (none for a deal), the round played out
     if it ended, and the state to send with the next play."""

@@ -50,7 +50,7 @@ class WholeDeck:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class EffectsOfRemoval(Tabular, Generic[N]):
     """EORs of the 13 ranks on each wager, with the base EVs and the whole-deck check."""
 
@@ -106,7 +106,7 @@ class CountSystem:
 COUNT_WAGERS = ("main", "round")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Counts(Tabular):
     """Counts judged against the exact EORs of one shoe."""
 
@@ -220,7 +220,7 @@ class DepthStates:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ShoeStates(Tabular):
     """Random shoes dealt to each depth and solved: EV spread, count fit, EOR estimate."""
 

@@ -6,11 +6,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.model.rules import RulePreset, Rules
+from solver.results.frames import Shown
 
 
-@dataclass(frozen=True, slots=True)
-class RulesResult:
-    """The rules in force (``cbj rules``), and the preset they started from if one was named."""
+@dataclass(frozen=True, slots=True, repr=False)
+class RulesResult(Shown):
+    """The rules in force (``cbj rules``), and the preset they started from if one was named.
+
+    Its ``repr`` is a summary, as every result's (:class:`~solver.results.frames.Shown`).
+    """
 
     rules: Rules
     preset: RulePreset | None = None

@@ -88,7 +88,7 @@ class SeatsRow:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class TableOfPlayers(Tabular):
     """The casino's hold per table-round and its SD for each number of seats."""
 

@@ -275,7 +275,7 @@ class SessionFigures:
         return document
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SessionResult(Tabular):
     """``cbj session``: the session figures of a strategy under some rules."""
 

@@ -428,7 +428,7 @@ class CounterStatistics:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SimulationResult(Tabular):
     """Counts of a simulation run and the settings that produced them."""
 

@@ -43,7 +43,7 @@ class PolicyResult:
         return Fraction(self.game.round_house_edge)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class StrategiesResult(Tabular):
     """Exact figures of every policy asked for, and the optimum they are compared with."""
 

@@ -75,6 +75,8 @@ DEFAULT_MAX_BYTES = 500 * 1024 * 1024
 DIR_VARIABLE = "CBJ_CACHE_DIR"
 MAX_MB_VARIABLE = "CBJ_CACHE_MAX_MB"
 DATABASE_NAME = "cache.sqlite3"
+#: The cache's folder under the user's cache folder.
+APP_FOLDER = "community-blackjack"
 
 T = TypeVar("T")
 
@@ -84,7 +86,10 @@ class CacheWarning(UserWarning):
 
 
 def default_directory() -> Path:
-    """Where the cache lives: ``$CBJ_CACHE_DIR``, else ``~/.cache/community-blackjack``."""
+    """Where the cache lives: ``$CBJ_CACHE_DIR``, else the user's cache folder as platformdirs
+    finds it (``$XDG_CACHE_HOME/community-blackjack``, by default
+    ``~/.cache/community-blackjack``, on Linux; ``~/Library/Caches/community-blackjack`` on
+    macOS; ``%LOCALAPPDATA%\\community-blackjack\\Cache`` on Windows)."""
     from pathlib import Path  # only where the folder is shown: a cache hit does not
 
     return Path(_default_folder())
@@ -95,13 +100,13 @@ def _default_folder() -> str:
     configured = os.environ.get(DIR_VARIABLE)
     if configured:
         return configured
-    base = os.environ.get("XDG_CACHE_HOME")
-    if not base:
-        home = os.path.expanduser("~")
-        if home.startswith("~"):
-            raise RuntimeError("Could not determine home directory.")
-        base = os.path.join(home, ".cache")
-    return os.path.join(base, "community-blackjack")
+    # Only where no folder is given (--cache-dir, CBJ_CACHE_DIR): those never load it.
+    import platformdirs
+
+    folder = platformdirs.user_cache_dir(APP_FOLDER, appauthor=False)
+    if folder.startswith("~"):  # no home folder to expand: never a folder named "~" here
+        raise RuntimeError("Could not determine home directory.")
+    return folder
 
 
 def default_max_bytes() -> int:

@@ -7,10 +7,19 @@ the n-th hit, the dealer's cards), so a session replays card for card from its s
 same decisions.  The shoe is reshuffled before a round once its penetration is dealt.
 
 A drill (:class:`~solver.results.practice.Drill`) other than the plain deal picks a cell and
-a Bonus card by its weights, then deals a hand that reaches that cell: a Bonus card of that
-value and the player's cards drawn from the shoe, played on by the printed chart until the
-hand is in the cell (the chart's own way of getting there, so each hand of the cell comes
-up as often as it does in play), tried again from the same shoe when it does not get there.
+a Bonus card by its weights (or, drilling the player's mistakes, the review that is due),
+then deals a hand that reaches that cell: a Bonus card of that value and the player's
+cards drawn from the shoe, played on by the printed chart until the hand is in the cell
+(the chart's own way of getting there, so each hand of the cell comes up as often as it
+does in play), tried again from the same shoe when it does not get there.
+
+Which cells are worth drilling rests on what the player sees: the kind of hand (hard or
+soft) and its best total, the Bonus card counted where it helps (:func:`player_view`).  A
+cell's play is *obvious* when the chart plays every cell the player sees alike the same
+way (it stands on every hard 20 or 21, with or without the Bonus card; it hits every hard
+total of 16 or less): a player who knows what to do at that total cannot get it wrong, so
+playing it the other way is not a mistake players make.  Where the chart plays the same
+view both ways, depending on the cards, the other play is a plausible mistake.
 
 Each round is settled by the independent simulator's own code (:func:`solver.sim.deal.play_round`
 on the round's cards in the order dealt), as the report's worked examples are.
@@ -35,19 +44,28 @@ from solver.model.cards import RANKS, SUITS, Card, Shoe
 from solver.model.cells import Action, Actions, Cell, cell_of
 from solver.model.chart_file import ChartGrid
 from solver.model.errors import PracticeError
-from solver.model.hands import best_total, hand_of, hard_total, is_player_blackjack
+from solver.model.hands import (
+    best_total,
+    best_total_of,
+    hand_of,
+    hard_total,
+    is_player_blackjack,
+)
 from solver.model.rules import Rules
 from solver.results.charts import ChartCosts
 from solver.results.practice import (
     DEFAULT_PENETRATION,
     Drill,
+    Grade,
     Hand,
     Play,
     PracticeSetup,
     PracticeState,
     Settlement,
 )
+from solver.results.practice_history import PracticeHistory, read_history
 from solver.results.practice_state import PracticeTurn, read_state
+from solver.results.practice_stats import Schedule
 from solver.results.run import Run
 from solver.sim.deal import Shoes, Table, card_code, play_round, settle
 from solver.studies.verification import Draws, dealer_natural, dealer_total
@@ -62,6 +80,10 @@ ATTEMPTS = 600
 FRESH_ATTEMPTS = 4000
 #: Cards set aside for the dealer's draw (no dealer hand needs more).
 DEALER_CARDS = 23
+#: A close call: the two plays differ by at most this much each time the cell comes up
+#: (main-wager units); with the obvious cells left out, the drill deals no hard total of
+#: 8 or less, or of 19 or more, under the default rules.
+CLOSE_CALL = Fraction(1, 10)
 
 Target = tuple[Cell, int]
 
@@ -97,12 +119,63 @@ def _draw(left: list[int], rng: random.Random, value: int | None = None) -> int 
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def player_view(target: Target) -> tuple[bool, int]:
+    """What the player sees of a cell: a soft hand or not, and its best total with the
+    Bonus card counted where it helps.
+
+    >>> player_view(((False, 8), 1)), player_view(((False, 16), 10)), player_view(((True, 18), 3))
+    ((False, 19), (False, 16), (True, 21))
+    """
+    (soft, total), bonus = target
+    return soft, best_total_of(total - 10 if soft else total, soft, bonus)
+
+
+def obvious_cells(costs: ChartCosts) -> frozenset[Target]:
+    """The cells play reaches whose play is obvious: the chart plays every cell of the same
+    :func:`player_view` the same way."""
+    plays: dict[tuple[bool, int], set[Action]] = {}
+    for target in costs.frequencies:
+        plays.setdefault(player_view(target), set()).add(costs.chart.action(*target))
+    return frozenset(t for t in costs.frequencies if len(plays[player_view(t)]) == 1)
+
+
+def plausible_weights(costs: ChartCosts) -> dict[Target, Fraction]:
+    """The costliest-mistakes drill's weights: each cell's cost per round of the mistake
+    players make there, the other play, where that mistake is plausible (the cell's play
+    is not obvious); a cell where it is not is left out."""
+    obvious = obvious_cells(costs)
+    return {
+        k: c.cost
+        for k, c in costs.cells.items()
+        if c.cost > 0 and k in costs.frequencies and k not in obvious
+    }
+
+
+def close_call_weights(
+    costs: ChartCosts, threshold: Fraction = CLOSE_CALL
+) -> dict[Target, Fraction]:
+    """The close calls' weights: each cell whose two plays differ by at most ``threshold``
+    each time it comes up and whose play is not obvious, weighted by how often it comes up."""
+    obvious = obvious_cells(costs)
+    found = {}
+    for k, frequency in costs.frequencies.items():
+        flip = costs.cells.get(k)  # within the threshold each time: cost <= threshold * often
+        if frequency and flip is not None and abs(flip.cost) <= threshold * frequency:
+            found[k] = frequency
+    return {k: f for k, f in found.items() if k not in obvious}
+
+
 def drill_weights(drill: Drill, costs: ChartCosts) -> dict[Target, float]:
-    """Each cell's weight in a drill: its cost (the costliest cells' drill), or 1 for each
-    cell of the drill's rows that play reaches (a cell whose flip costs nothing is never
-    reached by the chart)."""
+    """Each cell's weight in a drill: the plausible mistake's cost per round (the costliest
+    mistakes), how often it comes up (close calls), or 1 for each cell of the drill's rows
+    that play reaches (a cell whose flip costs nothing is never reached by the chart).  The
+    plain deal and the mistakes drill have none."""
     if drill is Drill.COSTLY:
-        return {k: float(c.cost) for k, c in costs.cells.items() if c.cost > 0}
+        return {k: float(w) for k, w in plausible_weights(costs).items()}
+    if drill is Drill.CLOSE:
+        return {k: float(w) for k, w in close_call_weights(costs).items()}
+    if drill not in DRILL_ROWS:
+        return {}
     soft, totals = DRILL_ROWS[drill]
     return {
         (cell, b): 1.0
@@ -158,9 +231,32 @@ def _plain(left: list[int], rng: random.Random) -> tuple[int, list[int]]:
     return bonus, [first]
 
 
-def start_state(setup: PracticeSetup) -> PracticeState:
-    """A new session: a full shoe, no round dealt yet."""
-    return PracticeState(setup, Shoe.full(setup.rules.decks))
+def start_state(setup: PracticeSetup, schedule: Schedule | None = None) -> PracticeState:
+    """A new session: a full shoe, no round dealt yet; the review schedule carried from
+    the player's history, if any."""
+    return PracticeState(setup, Shoe.full(setup.rules.decks), schedule=schedule or Schedule())
+
+
+def target_of(state: PracticeState, rng: random.Random, costs: ChartCosts) -> Target | None:
+    """The cell the next round drills: the review due (drilling mistakes), a cell picked by
+    the drill's weights, or None (a hand as dealt)."""
+    drill = state.setup.drill
+    if drill is Drill.MISTAKES:
+        review = state.schedule.due()
+        return None if review is None else review.key
+    return None if drill is Drill.DEALT else pick_cell(rng, drill, costs)
+
+
+def recorded(state: PracticeState, grade: Grade) -> PracticeState:
+    """The state with one more decision graded: the score, the statistics and the review
+    schedule."""
+    decided = grade.decided
+    return replace(
+        state,
+        score=state.score.graded(grade),
+        stats=state.stats.graded(decided),
+        schedule=state.schedule.graded(decided.key, decided.mistake),
+    )
 
 
 def deal(state: PracticeState, costs: ChartCosts) -> tuple[PracticeState, Settlement | None]:
@@ -175,7 +271,7 @@ def deal(state: PracticeState, costs: ChartCosts) -> tuple[PracticeState, Settle
     number = state.rounds + 1
     rng = _rng(setup, number, "deal")
     left = list(shoe.counts)
-    target = None if setup.drill is Drill.DEALT else pick_cell(rng, setup.drill, costs)
+    target = target_of(state, rng, costs)
     found = None if target is None else _grown(left, rng, target, costs.chart, ATTEMPTS)
     if target is not None and found is None:  # the drill has used up what this cell needs
         shoe, shoes = Shoe.full(setup.rules.decks), shoes + 1
@@ -281,14 +377,17 @@ def practice_start(
     drill: str,
     penetration: Fraction | None,
     chart: ChartGrid | None,
+    history: PracticeHistory | Mapping[str, Any] | None,
     run: Run,
 ) -> PracticeTurn:
     """A practice session under the rules, its first round dealt.
 
     ``seed`` makes the session replayable (a fresh one when None, shown in the state);
-    ``drill`` is ``dealt``, ``hard``, ``soft`` or ``costly``; ``penetration`` is the share
-    of the shoe dealt before a reshuffle (3/4 when None); ``chart`` is the chart learned
-    (the printed best chart when None).
+    ``drill`` is ``dealt``, ``hard``, ``soft``, ``costly``, ``close`` or ``mistakes``;
+    ``penetration`` is the share of the shoe dealt before a reshuffle (3/4 when None);
+    ``chart`` is the chart learned (the printed best chart when None); ``history`` is the
+    player's practice history (or its JSON, checked), whose review schedule the session
+    carries on.
     """
     chosen = secrets.randbelow(10**9) if seed is None else seed
     setup = PracticeSetup(rules, chosen, penetration or DEFAULT_PENETRATION, Drill(drill), chart)
@@ -296,7 +395,9 @@ def practice_start(
     costs = stored_costs(game, run.cache)
     if setup.chart is not None:
         verify_chart(game, setup.chart, setup.chart.name)
-    state, settled = deal(start_state(setup), costs)
+    past = history if isinstance(history, PracticeHistory | None) else read_history(history)
+    schedule = None if past is None else past.schedule
+    state, settled = deal(start_state(setup, schedule), costs)
     return PracticeTurn(state, None, settled)
 
 
@@ -317,6 +418,6 @@ def practice_play(*, state: PracticeState | Mapping[str, Any], play: str, run: R
         current.rules, costs, game, hand.bonus, hand.cards, seen_cards(current), decided,
         current.setup.chart,
     )  # fmt: skip
-    graded = replace(current, score=current.score.graded(grade))
+    graded = recorded(current, grade)
     after, settled = hit(graded) if decided is Play.HIT else stand(graded)
     return PracticeTurn(after, grade, settled)
