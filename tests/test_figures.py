@@ -29,6 +29,7 @@ from solver.present.report.blocks import Grid, Report
 from solver.present.session import summary_table
 from solver.present.strategies import ratios_table, strategies_table
 from solver.present.tables import Table
+from solver.results.dimensions import DIMENSIONS_BY_LABEL
 from solver.results.figures import (
     FIGURES,
     FIGURES_BY_KEY,
@@ -41,6 +42,8 @@ from solver.store.memory import MemoryCache
 from tests.conftest import run_cli
 
 GLOSSARY = Path(__file__).resolve().parent.parent / "docs" / "glossary.md"
+#: The headers of a column of percentiles.
+PERCENTILES = DIMENSIONS_BY_LABEL["percentile"].values
 
 # --- The catalogue itself ---------------------------------------------------------------------
 
@@ -135,6 +138,8 @@ def labelled(shown: Shown) -> bool:
     """The cell carries the catalogue's label: in its header or its row's label, or its
     quantity there with its wager in the other place or in the table's own words."""
     figure = FIGURES_BY_KEY[shown.key]
+    if shown.header in PERCENTILES and "percentile" in figure.quantity:
+        return True  # a column of percentiles of one figure: P5, P95
     places: tuple[str, ...] = (shown.header.lower(), shown.row.lower())
     if FAMILIES.get(shown.key) == "both":  # a grid of one figure: its caption names it
         places += (shown.context.lower(),)
@@ -332,7 +337,7 @@ def cli_figures(rules: Rules, games: MemoryCache, rounds: int) -> list[Shown]:
         [
             strategies_table(strategies),
             ratios_table(strategies),
-            volatility_table(strategies.volatility, "sessions"),
+            volatility_table(strategies.volatility, "sessions", rules),
         ],
         own=("optimal", str(rules.bonus_ratio)),
     )
