@@ -9,7 +9,7 @@ writes it; ``tests/test_figures.py`` fails when the committed page differs).
 
 from __future__ import annotations
 
-from solver.results.dimensions import DIMENSIONS
+from solver.results.dimensions import DIMENSIONS, JSON_FIELDS
 from solver.results.figures import (
     FIGURES,
     QUANTITIES,
@@ -95,5 +95,15 @@ def glossary() -> str:
             f"{_cell(d.meaning)} |"
             for d in DIMENSIONS
         ),
+        "",
+        "## JSON keys that name no figure",
+        "",
+        "Besides each figure's key above, the rules' names, and data used as keys (cards, "
+        "outcomes, tiers, true counts, percentiles), every key a JSON document holds is one "
+        "of these (`tests/test_labels.py` reads every command's JSON).",
+        "",
+        "| key | what it holds |",
+        "|---|---|",
+        *(f"| `{key}` | {_cell(words)} |" for key, words in sorted(JSON_FIELDS.items())),
     ]
     return "\n".join(lines) + "\n"

@@ -7,6 +7,7 @@ output and fails on a label neither names (:func:`known_label`).
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from solver.results.figures import FIGURES, heading, quantity_heading, short_heading
@@ -113,6 +114,9 @@ DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("entry", "", "A field's entry."),
     Dimension("detail", "", "More about a figure."),
     Dimension("verdict", "verdict", "What a check concludes, in words."),
+    Dimension("whole round", "round", "The whole round: the main wager and the Bonus wager."),
+    Dimension("counter", "counter", "A simulated card counter, by how it plays."),
+    Dimension("definition", "", "What a figure means, on what basis, found how."),
     Dimension("95% interval", "ci95", "A figure's 95% confidence interval: low to high."),
 )
 
@@ -126,8 +130,14 @@ def known_label(text: str) -> bool:
 
     >>> known_label("round house edge (%)"), known_label("Bonus card"), known_label("edge")
     (True, True, False)
+    >>> known_label("B: 10:5:2")
+    True
     """
-    return text in _KNOWN_LABELS or text in _UNIT_LABELS
+    return text in _KNOWN_LABELS or text in _UNIT_LABELS or bool(_LETTERED.match(text))
+
+
+#: A paytable lettered as the report's title block letters it, heading its column: ``A: 15:4:1``.
+_LETTERED = re.compile(r"^[A-Z]: \S+$")
 
 
 _KNOWN_LABELS: frozenset[str] = frozenset(
