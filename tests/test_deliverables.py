@@ -479,12 +479,12 @@ def test_no_header_wraps_past_two_lines_and_no_number_breaks(par_report: Report)
     row label) on at most two lines, every number whole; a grid too wide for that fails."""
     from reportlab.lib.pagesizes import A4
 
-    from solver.present.report.pdf import SIDE
+    from solver.present.report.pdf import text_width
     from solver.present.report.pdf_tables import fits, lines_needed
     from solver.present.report.pdf_type import register_fonts
 
     fonts = register_fonts()
-    width = A4[0] - 2 * SIDE
+    width = text_width(A4)
     grids = [b for s in par_report.sections for b in s.blocks if isinstance(b, Grid)]
     assert len(grids) > 20 and all(fits(g, width, fonts) for g in grids)
     wide = Grid(tuple(f"a header of {n} words too many to set" for n in range(9)),

@@ -274,9 +274,11 @@ def hold_html(check: HoldCheck) -> str:
     table = hold_table(check)
     lead = (
         f'<p class="lead" data-figure="hold-p-value" data-value="{check.p_value!r}">'
-        f"Over {check.rounds:,} rounds the casino held {float(check.observed_hold):.3%} "
-        f"against {float(check.expected_hold):.3%} expected; a result at least this far "
-        f"from it, either side, has probability {check.p_value:.3g}. Verdict: "
+        f"Over {escape(thousands(check.rounds))} rounds the casino held "
+        f"{escape(show('hold_observed', check.observed_hold))} against "
+        f"{escape(show('hold_expected', check.expected_hold))} expected; a result at least "
+        f"this far from it, either side, has probability "
+        f"{escape(show('hold_p_value', check.p_value))}. Verdict: "
         f"{escape(check.verdict)}.</p>"
     )
     rows = [[escape(cell) for cell in row] for row in table.rows]

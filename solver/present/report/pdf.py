@@ -91,12 +91,12 @@ def render_pdf(report: Report, layout: list[PageLayout] | None = None) -> bytes:
     )
     styles = paragraph_styles(fonts)
     story = _cover(report, styles)
-    width, height = A4[0] - 2 * SIDE, A4[1] - TOP - FOOT
+    width, height = text_width(A4), A4[1] - TOP - FOOT
     numbers = dict((id(s), n) for n, s in report.numbered())
     for section in report.core:
         story.extend(_pdf_section(numbers[id(section)], section, styles, width, height))
     for annex in report.annexes:
-        wide = _wants_landscape(annex, fonts, width)
+        wide = _wants_landscape(annex, fonts, text_width(A4))
         size = landscape(A4) if wide else A4
         heading = Paragraph(
             f'<a name="annex{annex.letter}"/>{escape(annex.heading, styles["h1"].fontName)}',
@@ -114,7 +114,7 @@ def render_pdf(report: Report, layout: list[PageLayout] | None = None) -> bytes:
                     numbers[id(section)],
                     section,
                     styles,
-                    size[0] - 2 * SIDE,
+                    text_width(size),
                     size[1] - TOP - FOOT,
                     level=1,
                     titled=not one,
@@ -125,6 +125,16 @@ def render_pdf(report: Report, layout: list[PageLayout] | None = None) -> bytes:
     if layout is not None:
         layout += [PageLayout(n, blank, n + 1 in annex_pages) for n, blank in pages]
     return out.getvalue()
+
+
+#: The frame's padding on each side (reportlab's default), inside the margins.
+FRAME_PAD = 6
+
+
+def text_width(size: tuple[float, float]) -> float:
+    """The width a table or paragraph may take on a page of ``size``: inside the margins
+    and the frame's padding."""
+    return size[0] - 2 * SIDE - 2 * FRAME_PAD
 
 
 def _template(name: str, size: tuple[float, float], decorate: Callable[..., None]) -> Any:

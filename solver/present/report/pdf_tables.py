@@ -5,6 +5,7 @@ Imported only when a PDF is drawn: it loads reportlab.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from reportlab.lib import colors
@@ -52,8 +53,9 @@ def grid_table(block: Grid, styles: dict[str, Any], width: float) -> Any:
         return long_table(block, styles, width)
 
     def cell(text: str, column: int) -> Any:
-        style = "cell_right" if block.numeric and column else "cell"
-        return Paragraph(escape(text), styles[style])
+        if block.numeric and column:
+            return Paragraph(escape(unbroken(text)), styles["cell_right"])
+        return Paragraph(escape(text), styles["cell"])
 
     data = [_header(block, styles, block.numeric)]
     data += [[cell(t, c) for c, t in enumerate(row)] for row in block.rows]
@@ -113,21 +115,27 @@ def _floors(block: Grid, fonts: tuple[str, str]) -> list[float]:
 def column_widths(block: Grid, width: float, fonts: tuple[str, str]) -> list[float]:
     """Column widths from the text's measured widths: no number is ever wrapped in its cell.
 
-    A column is as wide as its widest cell when the table fits the page; otherwise the
-    columns of prose give way, never below their longest word, while numbers (every cell
-    of a numeric table but the first column's) keep their whole width.
+    A column is as wide as its widest cell when the table fits the page; otherwise its
+    header gives way first (to two lines at most), then the columns of prose, never below
+    their longest word, and a figure's interval, which goes under the figure; numbers
+    (every cell of a numeric table but the first column's) are never broken.
     """
     full, floor = _widths(block, fonts)
     if sum(full) <= width:
         return full
-    spare = sum(full) - sum(floor)
-    excess = sum(full) - width
+    cells = _widths(block, fonts, headers=False)[0]
+    middle = [max(c, f) for c, f in zip(cells, floor, strict=True)]
+    upper, lower = (full, middle) if sum(middle) <= width else (middle, floor)
+    spare = sum(upper) - sum(lower)
+    excess = sum(upper) - width
     if spare <= excess:  # even at their floors too wide: share the page by the floors
         return [f * width / sum(floor) for f in floor]
-    return [w - (w - f) * excess / spare for w, f in zip(full, floor, strict=True)]
+    return [w - (w - f) * excess / spare for w, f in zip(upper, lower, strict=True)]
 
 
-def _widths(block: Grid, fonts: tuple[str, str]) -> tuple[list[float], list[float]]:
+def _widths(
+    block: Grid, fonts: tuple[str, str], headers: bool = True
+) -> tuple[list[float], list[float]]:
     """Each column's whole width (its widest cell unbroken) and its floor (the least it
     takes with no header past two lines and no number broken)."""
     regular, bold = fonts
@@ -138,19 +146,44 @@ def _widths(block: Grid, fonts: tuple[str, str]) -> tuple[list[float], list[floa
     full, floor = [], []
     for c, header in enumerate(block.headers):
         cells = [row[c] for row in block.rows]
-        whole = max([text_width(header, bold), *(text_width(t, regular) for t in cells)])
+        head = text_width(header, bold) if headers else 0.0
+        whole = max([head, *(text_width(t, regular) for t in cells)])
         keep = block.numeric and c > 0
-        # a header never wraps past two lines, nor a numeric grid's row header
+        # a header never wraps past two lines, nor a numeric grid's row header; a figure
+        # is never broken, though its interval may go under it: "+4.20%" / "(+2.80% to ...)"
         heads = two_line_width(header, bold)
         rows_head = c == 0 and block.numeric
         least = max([heads,
-                     *((text_width(t, regular) if keep else
+                     *((whole_width(t, regular) if keep else
                         two_line_width(t, regular) if rows_head else word_width(t, regular))
                        for t in cells)])  # fmt: skip
         pad = 2 * COMPACT_PAD + 0.5 if block.compact else PAD
         full.append(whole + pad)
         floor.append(least + pad)
     return full, floor
+
+
+def unbroken(text: str) -> str:
+    """A figure's cell with no break but before its interval's bracket: no-break spaces
+    elsewhere (``-0.05 (-0.06 to -0.04)`` breaks only before the bracket).
+
+    >>> unbroken("1.5 (1 to 2)") == "1.5 (1\u00a0to\u00a02)"
+    True
+    """
+    parts = re.split(r" (?=\()", text)
+    return " ".join(part.replace(" ", "\u00a0") for part in parts)
+
+
+def whole_width(text: str, font: str) -> float:
+    """The least width a figure's cell takes: the figure whole, and its interval whole
+    under it (a break only before the interval's bracket).
+
+    >>> from solver.present.report.pdf_type import register_fonts
+    >>> _ = register_fonts()
+    >>> whole_width("1.5 (1 to 2)", "DejaVuSans") == text_width("(1 to 2)", "DejaVuSans")
+    True
+    """
+    return max(text_width(part, font) for part in re.split(r" (?=\()", text))
 
 
 def two_line_width(text: str, font: str) -> float:

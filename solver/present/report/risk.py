@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 from solver.model.normal import Z90
 from solver.model.rules import Rules
-from solver.present.game import bound_text, net_step, session_places
+from solver.present.game import bound_text, net_step, session_places, volatility_table
 from solver.present.report.blocks import Grid, Plot, Section, Text, column_keys
 from solver.present.report.plots import ratio_plot
 from solver.present.style import show, show_range, thousands
-from solver.results.figures import heading
+from solver.results.figures import heading, quantity_heading
 
 if TYPE_CHECKING:
     from solver.results.report import RatioCurve
@@ -29,19 +29,7 @@ def volatility_section(
     ``rules``' nets."""
     sessions = volatility.sessions
     places = session_places(rules)
-    rows = tuple(
-        (
-            thousands(s.rounds),
-            show("session_mean", s.mean),
-            show("session_sd", s.standard_deviation),
-            show_range("session_range90", *s.range90, places),
-            show_range("session_range95", *s.range95, places),
-            show("session_ahead", s.probability_ahead),
-        )
-        for s in sessions
-    )
-    keys = (None, "session_mean", "session_sd", "session_range90", "session_range95",
-            "session_ahead")  # fmt: skip
+    table = volatility_table(volatility, "", rules)  # the terminal's rows, cell for cell
     normal = [thousands(s.rounds) for s in sessions if s.method == "normal"]
     fallback = (
         f" For {', '.join(normal)} rounds the pays make the exact distribution too wide to "
@@ -63,8 +51,8 @@ def volatility_section(
                 f"main-wager units. {_session_sentence(sessions, places)}"
             ),
             Grid(
-                ("rounds", *(heading(k) for k in keys[1:])),
-                rows,
+                table.headers,
+                table.rows,
                 caption=f"The player's net result after a session of {played} with "
                 f"{volatility.ratio} on the Bonus per unit on the main wager, in main-wager "
                 "units. Mean and SD exact; the ranges (5% to 95% and 2.5% to 97.5% points, on "
@@ -72,7 +60,7 @@ def volatility_section(
                 "above zero read off the n-fold convolution of the round's exact return table "
                 f"(independent rounds, each from a freshly shuffled shoe{within}), not a "
                 f"normal approximation.{fallback}",
-                keys=column_keys(rows, keys),
+                keys=table.keys,
             ),
         ),
     )
@@ -173,14 +161,12 @@ def table_section(table: TableOfPlayers) -> Section:
         "A table of players",
         (
             Text(
-                "The casino's result per table-round when several players sit at one table. "
-                "They share the Bonus card, the dealer's hand and the shoe, so a table's "
-                "spread is not one seat's times the seats. The Bonus wager's figures are "
-                "exact; the main wager's and the round's come from the independent simulator: "
-                f"{thousands(table.rounds)} table-rounds for each number of seats, every seat "
-                "playing optimally, a freshly shuffled shoe each round, seed "
-                f"{table.seed} plus the number of seats. The simulated Bonus hold agrees with "
-                f"the exact one at every table ({worst})."
+                "Several players at one table share the Bonus card, the dealer's hand and "
+                "the shoe, so a table's spread is not one seat's times the seats. The Bonus "
+                "wager's figures are exact; the rest come from the independent simulator: "
+                f"{thousands(table.rounds)} table-rounds a row, every seat playing optimally, "
+                f"a fresh shoe each round, seed {table.seed} plus the seats. The simulated "
+                f"Bonus hold agrees with the exact one at every table ({worst})."
             ),
             Grid(
                 ("seats", *(heading(k) for k in TABLE_KEYS[1:3])),
@@ -191,12 +177,18 @@ def table_section(table: TableOfPlayers) -> Section:
                 f"seat stakes 1 on the main wager and {table.rules.bonus_ratio} on the Bonus.",
             ),
             Grid(
-                ("seats", *(heading(k) for k in TABLE_KEYS[3:])),
+                (
+                    "seats",
+                    heading("main_hold"),
+                    quantity_heading("main_table_sd"),
+                    heading("round_hold"),
+                    quantity_heading("round_table_sd"),
+                ),
                 rows,
                 keys=column_keys(rows, (None, *TABLE_KEYS[3:])),
-                caption="The casino's hold on the main wagers and on whole rounds, and their "
-                "SD, per table-round, simulated: each hold with its 95% confidence interval. "
-                "Holds are the casino's: positive when the casino wins.",
+                caption="The casino's hold on the main wagers and on whole rounds, each "
+                "followed by its SD per table-round, simulated: each hold with its 95% "
+                "confidence interval. Holds are the casino's: positive when the casino wins.",
             ),
         ),
     )
