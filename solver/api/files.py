@@ -118,6 +118,9 @@ def report(
     prepared_by: str = "",
     prepared_for: str = "",
     revision_note: str = "",
+    table_limits: str = "",
+    procedures: str = "",
+    core_only: bool = False,
     strategy: str | PlayerStrategy = "optimal",
     cache: Store | None = None,
     progress: ProgressCallback | bool | None = None,
@@ -133,7 +136,9 @@ def report(
     per number of seats) the table of players and ``simulation_rounds`` the simulation
     cross-check (``None``: each one's default). ``paytables`` are set beside the rules'
     own paytable (A) as B, C, ...; ``prepared_by``, ``prepared_for`` and
-    ``revision_note`` fill the title block (blank lines when empty). ``strategy`` is the
+    ``revision_note`` fill the title block (blank lines when empty); ``table_limits`` and
+    ``procedures``, when given, are stated in the title block and with the game.
+    ``core_only`` writes the core alone, without its annexes. ``strategy`` is the
     player's (a name as for :func:`~solver.api.strategy.strategies`, or ``chart:FILE``, or
     a :class:`~solver.results.report.PlayerStrategy` whose chart is read already), set
     beside perfect play and played in the volatility section; a chart file's SHA-256 goes
@@ -161,7 +166,8 @@ def report(
         progress=step_progress(progress, "report"),
         strategy=player,
     )
-    document = build_report(figures, Prepared(prepared_by, prepared_for, revision_note))
+    prepared = Prepared(prepared_by, prepared_for, revision_note, table_limits, procedures)
+    document = build_report(figures, prepared, core_only)
     if output is None:
         return render_pdf(document) if chosen == "pdf" else render_html(document)
     return Written(played, (write_report(document, Path(output), chosen),))

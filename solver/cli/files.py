@@ -147,6 +147,9 @@ def graph(
 @click.option("--prepared-by", default="", help="Title block: who prepared the report.")
 @click.option("--prepared-for", default="", help="Title block: whom the report is for.")
 @click.option("--revision-note", default="", help="Title block: what this revision changed.")
+@click.option("--table-limits", default="", help="The game's table limits, stated when given.")
+@click.option("--procedures", default="", help="The game's procedures, stated when given.")
+@click.option("--core-only", is_flag=True, help="Write the core alone, without the annexes.")
 def report(
     output: Path | None,
     fmt: str | None,

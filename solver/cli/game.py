@@ -11,6 +11,7 @@ from solver.cli.cache import chosen_cache
 from solver.cli.options import (
     ALL_FORMATS,
     HAND_FORMS,
+    comments_asked,
     emit,
     emit_result,
     format_option,
@@ -57,7 +58,7 @@ def solve(removed: str, exact: bool, jobs: int, no_cache: bool, fmt: str, **opti
     elif output is Format.TABLE:
         emit(game_summary(game))
     else:
-        emit(render_tables(game_tables(game), output))
+        emit(render_tables(game_tables(game), output, comments_asked()))
 
 
 # Extra arguments are the rest of a hand typed with spaces and no quotes (``--hand 9 7``).

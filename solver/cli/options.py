@@ -115,8 +115,9 @@ def variant_options(command: F) -> F:
 
 
 def format_option(*choices: Format) -> Callable[[F], F]:
-    """Add ``--format`` with the given choices (the first is the default)."""
-    return click.option(
+    """Add ``--format`` with the given choices (the first is the default), and
+    ``--comments`` (:func:`comments_asked`)."""
+    chosen = click.option(
         "--format",
         "fmt",
         type=click.Choice([c.value for c in choices]),
@@ -124,6 +125,23 @@ def format_option(*choices: Format) -> Callable[[F], F]:
         show_default=True,
         help="Output format.",
     )
+    return lambda command: chosen(COMMENTS_OPTION(command))
+
+
+#: ``--comments``: kept in the context (not passed to the command), read by the output.
+COMMENTS_OPTION = click.option(
+    "--comments",
+    is_flag=True,
+    expose_value=False,
+    callback=lambda context, _, value: context.meta.__setitem__("cbj.comments", value),
+    help="CSV: each table's title and notes as # lines before the data.",
+)
+
+
+def comments_asked() -> bool:
+    """Whether ``--comments`` was given (a CSV then opens with its tables' notes)."""
+    context = click.get_current_context(silent=True)
+    return bool(context is not None and context.meta.get("cbj.comments"))
 
 
 ALL_FORMATS = (Format.TABLE, Format.JSON, Format.CSV, Format.MD)
@@ -214,7 +232,8 @@ def emit_result(fmt: str, result: Any, tables: Table | tuple[Table, ...] | list[
     if output is Format.JSON:
         emit(dumps(result.to_json()))
     else:
-        emit(render_tables([tables] if isinstance(tables, Table) else tables, output))
+        listed = [tables] if isinstance(tables, Table) else tables
+        emit(render_tables(listed, output, comments_asked()))
 
 
 def progress_reporter(label: str) -> Callable[[int, int], None] | None:

@@ -13,8 +13,10 @@ from solver.api import session as api
 from solver.cli.cache import chosen_cache
 from solver.cli.options import (
     ALL_FORMATS,
+    COMMENTS_OPTION,
     FilePath,
     cache_option,
+    comments_asked,
     emit_result,
     format_option,
     jobs_option,
@@ -60,6 +62,7 @@ METHOD_OPTION = click.option(
     help="Output format: text, or a plot of the distribution (png, svg, html)  "
     "[default: from -o's extension, else table]",
 )
+@COMMENTS_OPTION
 @click.option(
     "-o",
     "--output",
@@ -105,7 +108,7 @@ def session_command(
         data = (dumps(result.to_json()) + "\n").encode()
     else:
         tables = present.session_tables(result, chosen is present.SessionFormat.CSV)
-        data = (render_tables(tables, Format(fmt)) + "\n").encode()
+        data = (render_tables(tables, Format(fmt), comments_asked()) + "\n").encode()
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

@@ -15,8 +15,10 @@ from solver.api import strategy as api
 from solver.cli.cache import chosen_cache
 from solver.cli.options import (
     ALL_FORMATS,
+    COMMENTS_OPTION,
     FilePath,
     cache_option,
+    comments_asked,
     emit_result,
     format_option,
     jobs_option,
@@ -82,6 +84,7 @@ CHECK_FORMATS = (Format.TABLE.value, Format.CSV.value, Format.JSON.value, Format
     help="The best chart with each cell's cost per 100 rounds of playing it the other way.",
 )
 @cache_option
+@COMMENTS_OPTION
 def chart(
     fmt: str | None,
     output: Path | None,
@@ -103,7 +106,9 @@ def chart(
         files.check_terminal(chosen.value, sys.stdout)
     else:
         files.check_writable(output)
-    data = charts.render(api.chart(cache=chosen_cache(no_cache), **options), chosen)
+    data = charts.render(
+        api.chart(cache=chosen_cache(no_cache), **options), chosen, comments_asked()
+    )
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -184,7 +189,9 @@ def strategies_command(
             present_strategies.strategies_table(result),
             present_strategies.ratios_table(result),
             volatility_table(
-                result.volatility, "The player's net result over sessions (optimal play)"
+                result.volatility,
+                "The player's net result over sessions (optimal play)",
+                result.rules,
             ),
         ],
     )

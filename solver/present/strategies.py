@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solver.present.game import SIGNS_NOTE, cli_value
+from solver.present.game import SIGNS_NOTE
+from solver.present.style import cell, number_cell
 from solver.present.tables import Table, rules_notes
 from solver.results.figures import heading
 
@@ -24,7 +25,7 @@ def strategies_table(result: StrategiesResult) -> Table:
         (
             p.name,
             *map(
-                cli_value,
+                cell,
                 STRATEGY_KEYS,
                 (p.main_ev, p.round_ev, p.round_house_edge, result.cost(p)),
             ),
@@ -50,10 +51,10 @@ def ratios_table(result: StrategiesResult) -> Table:
     """Optimal play's round at each Bonus ratio."""
     rows = tuple(
         (
-            str(row.ratio),
-            cli_value("round_ev", row.expected_value),
-            cli_value("round_house_edge", row.house_edge),
-            cli_value("round_sd", row.standard_deviation),
+            number_cell(row.ratio),
+            cell("round_ev", row.expected_value),
+            cell("round_house_edge", row.house_edge),
+            cell("round_sd", row.standard_deviation),
         )
         for row in result.ratios
     )

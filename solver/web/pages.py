@@ -58,6 +58,8 @@ REPORT_TEXTS = (
     ("prepared_by", "Prepared by", "Title block: who prepared the report."),
     ("prepared_for", "Prepared for", "Title block: whom the report is for."),
     ("revision_note", "Revision note", "Title block: what this revision changed."),
+    ("table_limits", "Table limits", "The game's table limits, stated when given."),
+    ("procedures", "Procedures", "The game's procedures, stated when given."),
 )
 #: The strategies a report may set beside perfect play, besides a chart file of one's own.
 STRATEGY_NAMES = ("optimal", "chart", "never-bust", "mimic-dealer", "always-stand", "stand-on:17")
@@ -352,6 +354,7 @@ def report_options(
             options[name] = value
     for name, _, _ in REPORT_TEXTS:
         options[name] = _text(query, name, errors)
+    options["core_only"] = query.get("core_only") == "on"
     extra = _text(query, "paytables", errors)
     options["paytables"] = _checked(errors, "paytables", _paytables, extra) or ()
     chart_text = str(query.get("strategy_chart_text", ""))
@@ -437,4 +440,7 @@ def _report_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str:
             "HTML (phone and print) or PDF.",
             errors,
         )
+        + '<div class="field"><label><input type="checkbox" name="core_only" id="f-core_only"'
+        + (" checked" if get("core_only") == "on" else "")
+        + "> The core alone</label><small>Leave out the annexes.</small></div>"
     )
