@@ -293,11 +293,11 @@ def game(
                     "blackjack": Fraction(1),
                     "win": Fraction(0),
                     "push": Fraction(0),
-                    "lose": Fraction(0),
+                    "loss": Fraction(0),
                 }
             else:
                 w, push, lose = play((p,), rest, c, rules, policy)
-                outcomes = {"blackjack": Fraction(0), "win": w, "push": push, "lose": lose}
+                outcomes = {"blackjack": Fraction(0), "win": w, "push": push, "loss": lose}
             out[(p, c)] = (pc * pp, outcomes)
     return out
 
@@ -307,7 +307,7 @@ def main_ev(shoe: Shoe, rules: Rules, policy: Policy = None) -> Fraction:
         "blackjack": rules.blackjack_pays,
         "win": Fraction(1),
         "push": Fraction(0),
-        "lose": Fraction(-1),
+        "loss": Fraction(-1),
     }
     return sum(
         (

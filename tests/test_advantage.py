@@ -288,6 +288,6 @@ def test_a_decision_with_no_index_in_reach_prints_a_dash_without_a_side() -> Non
     plays = (play(2.5, True), play(None, False), play(-25.0, False), play(-1.0, False))
     result = IndicesResult(Rules(), "hi-lo", system_tags("hi-lo"), 10, 1, 0.75, plays, 0.0, 0.0)
     _, ranked = indices_tables(result)
-    assert [row[2] for row in ranked.rows] == ["≥ +2.5", "-", "≤ <-20", "≤ -1.0"]
+    assert [row[2] for row in ranked.rows] == ["≥ +2.5", "-", "≤ <\u221220", "≤ \u22121.0"]
     grid = _indices_grid(replace(result, plays=plays[:3]))
     assert [row[2] for row in grid.rows] == ["\u2265 +2.5", "\u2013", "\u2013"]

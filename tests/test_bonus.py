@@ -36,9 +36,9 @@ def test_clause_4_tiers() -> None:
     assert outcome("As", "2h") == "adjacent"
     assert outcome("Kd", "Ac") == "adjacent"  # 4.c.i: the ace touches the king
     assert outcome("10d", "Jc") == "adjacent"
-    assert outcome("Jd", "Kc") == "lose"  # 4.c.ii: ranks, not blackjack values
+    assert outcome("Jd", "Kc") == "loss"  # 4.c.ii: ranks, not blackjack values
     assert outcome("Jd", "Qc") == "adjacent"
-    assert outcome("3d", "5c") == "lose"
+    assert outcome("3d", "5c") == "loss"
 
 
 @pytest.mark.parametrize("decks", [1, 2, 6])

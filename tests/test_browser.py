@@ -17,6 +17,8 @@ import pytest
 from pypdf import PdfReader
 
 from solver.present.collection import VARIANTS
+from solver.present.report import build_report, render_html
+from solver.results.report import ReportFigures
 from tests.browsers import DESKTOP, PHONE
 from tests.colour_vision import (
     DEUTERANOPIA,
@@ -266,6 +268,18 @@ def test_report_in_a_browser(tab: Tab, report_page: Path) -> None:
     assert _check_page(tab, report_page, max_pages=16) <= 16
 
 
+def test_the_core_alone_prints_on_at_most_eight_pages(
+    tab: Tab, par_figures: ReportFigures, tmp_path: Path
+) -> None:
+    """A lab reads the core in at most eight A4 pages, printed from a browser (5 for this
+    2-deck game on 2026-12-06); ``--core-only`` leaves the annexes out."""
+    path = tmp_path / "core.html"
+    path.write_text(render_html(build_report(par_figures, core_only=True)), encoding="utf-8")
+    pages = Visit(tab, path).printed_text()
+    assert 1 < len(pages) <= 8
+    assert "Reproducibility manifest" in pages[-1] and not any("Annex A." in p for p in pages)
+
+
 def test_the_printed_report_has_page_numbers_and_a_running_header(
     tab: Tab, report_page: Path
 ) -> None:
@@ -277,17 +291,18 @@ def test_the_printed_report_has_page_numbers_and_a_running_header(
     assert len(pages) > 1
     for n, text in enumerate(pages, start=1):
         assert re.search(rf"\bpage {n} of {len(pages)}(?!\d)", text), (n, text[:300])
-        assert "Casino Edition): Mathematical analysis of the game (PAR sheet)" in text, n
+        # the 2-deck game's rules are no preset's: its title says so
+        assert "own rules: 2 decks: Mathematical analysis of the game (PAR sheet)" in text, n
         assert "figures hash " in text and "cbj 0.1.0, commit " in text, n  # header, footer
 
 
 def test_a_phone_shows_no_header_of_a_two_column_table_of_words_on_each_card(
     tab: Tab, report_page: Path
 ) -> None:
-    """The title block's cards are "Game / Community Blackjack ...", not "entry: ..."."""
+    """The manifest's cards are "Command / cbj report ...", not "value: ..."."""
     visit = Visit(tab, report_page)
     labels = visit.page.evaluate(
-        """() => Array.from(document.querySelectorAll('#s1 td')).map(td =>
+        """() => Array.from(document.querySelectorAll('#s9 td')).map(td =>
             getComputedStyle(td, '::before').content)"""
     )
     assert labels and all(label in ("none", '""', "normal") for label in labels), labels

@@ -33,7 +33,7 @@ def test_bonus_json_carries_exact_numbers_and_the_rules(capsys: pytest.CaptureFi
         "suited_match",
         "rank_match",
         "adjacent",
-        "lose",
+        "loss",
     ]
     assert doc["expected_value"]["exact"] == "-45/311"
     assert doc["outcomes"][0]["combinations"] == {"exact": "1560", "float": 1560.0}
@@ -78,7 +78,7 @@ def test_python_dash_m_runs_the_cli() -> None:
         text=True,
         check=True,
     )
-    assert done.stdout.startswith("# Bonus wager")
+    assert done.stdout.startswith("table,outcome,pays,combinations")
 
 
 def test_start_up_and_commands_that_solve_nothing_load_no_heavy_library() -> None:

@@ -195,7 +195,7 @@ def test_the_solve_screen_says_who_holds_the_edge(capsys: pytest.CaptureFixture[
 def test_exact_variants_show_fractions(capsys: pytest.CaptureFixture[str]) -> None:
     exact = solver.api.functions.solve(decks=1, exact=True, cache=Cache()).expected_value
     out = run_cli(["variants", "--decks", "1", "--exact", "--format", "csv"], capsys)[1]
-    assert "exact main wager EV" in out and str(exact) in out
+    assert "exact" in out.splitlines()[0] and str(exact) in out
     assert str(exact) not in run_cli(["variants", "--decks", "1", "--format", "csv"], capsys)[1]
 
 

@@ -225,7 +225,7 @@ def test_a_dealer_who_must_use_the_bonus_card_busts_on_it() -> None:
     cards = parse_cards("Ts 6h 9c 7d 5s")
     must_use = Rules(dealer_bonus=DealerBonus.MUST_USE)
     assert [seat.main.value for seat in deal_stacked(cards, must_use, StandOn(12))] == ["win"]
-    assert [seat.main.value for seat in deal_stacked(cards, Rules(), StandOn(12))] == ["lose"]
+    assert [seat.main.value for seat in deal_stacked(cards, Rules(), StandOn(12))] == ["loss"]
     shoe = (4, 4, 4, 4, 4, 3, 4, 4, 4, 16)
     assert dealer_distribution(must_use, 6, shoe) == as_labels(
         must_use, reference.dealer(shoe, 6, must_use)

@@ -10,6 +10,7 @@ same figure must print the same value in every output, to the places each prints
 
 from __future__ import annotations
 
+import io
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
@@ -23,12 +24,15 @@ import pytest
 import solver
 from solver.model.rules import Rules
 from solver.present import workbench
+from solver.present.formats import Format
 from solver.present.game import bonus_tables, game_tables, volatility_table
 from solver.present.glossary import glossary
 from solver.present.report.blocks import Grid, Report
 from solver.present.session import summary_table
 from solver.present.strategies import ratios_table, strategies_table
+from solver.present.style import Cell, plain
 from solver.present.tables import Table
+from solver.results.dimensions import DIMENSIONS_BY_LABEL
 from solver.results.figures import (
     FIGURES,
     FIGURES_BY_KEY,
@@ -41,6 +45,8 @@ from solver.store.memory import MemoryCache
 from tests.conftest import run_cli
 
 GLOSSARY = Path(__file__).resolve().parent.parent / "docs" / "glossary.md"
+#: The headers of a column of percentiles.
+PERCENTILES = DIMENSIONS_BY_LABEL["percentile"].values
 
 # --- The catalogue itself ---------------------------------------------------------------------
 
@@ -135,6 +141,8 @@ def labelled(shown: Shown) -> bool:
     """The cell carries the catalogue's label: in its header or its row's label, or its
     quantity there with its wager in the other place or in the table's own words."""
     figure = FIGURES_BY_KEY[shown.key]
+    if shown.header in PERCENTILES and "percentile" in figure.quantity:
+        return True  # a column of percentiles of one figure: P5, P95
     places: tuple[str, ...] = (shown.header.lower(), shown.row.lower())
     if FAMILIES.get(shown.key) == "both":  # a grid of one figure: its caption names it
         places += (shown.context.lower(),)
@@ -322,24 +330,59 @@ def unmarked_numbers(table: Table, dimensions: set[str]) -> list[str]:
 
 def cli_figures(rules: Rules, games: MemoryCache, rounds: int) -> list[Shown]:
     """What ``cbj solve``, ``bonus``, ``strategies`` and ``session`` print for ``rules``,
-    and the workbench's Game page, each marked cell read back."""
+    and the workbench's Game page, each marked cell read back; each table's CSV must hold
+    the number its text shows."""
     game = solver.solve(rules=rules, cache=games)
-    shown = from_tables("solve", game_tables(game)[:3])
-    shown += from_tables("bonus", bonus_tables(solver.bonus(rules=rules).analysis))
     strategies = solver.strategies(names="optimal,chart", rules=rules, cache=games)
-    shown += from_tables(
-        "strategies",
-        [
+    session = solver.session(rounds=rounds, rules=rules)
+    tables = {
+        "solve": list(game_tables(game)[:3]),
+        "bonus": list(bonus_tables(solver.bonus(rules=rules).analysis)),
+        "strategies": [
             strategies_table(strategies),
             ratios_table(strategies),
-            volatility_table(strategies.volatility, "sessions"),
+            volatility_table(strategies.volatility, "sessions", rules),
         ],
-        own=("optimal", str(rules.bonus_ratio)),
-    )
-    session = solver.session(rounds=rounds, rules=rules)
-    shown += from_tables("session", [summary_table(session)], point=str(rounds))
+        "session": [summary_table(session)],
+    }
+    assert [m for found in tables.values() for m in csv_apart(found)] == []
+    shown = from_tables("solve", tables["solve"])
+    shown += from_tables("bonus", tables["bonus"])
+    shown += from_tables("strategies", tables["strategies"],
+                         own=("optimal", str(rules.bonus_ratio)))  # fmt: skip
+    shown += from_tables("session", tables["session"], point=str(rounds))
     shown += from_workbench(workbench.game_figures(game))
     return shown
+
+
+def written_apart(shown: list[Shown]) -> Iterator[str]:
+    """Every figure two outputs print in different text: each figure has one format (an
+    exact fraction, Annex B's, is its other form, and is left out)."""
+    by_identity: dict[tuple[str, ...], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for s in shown:
+        if s.key not in UNCOMPARED and "/" not in s.text:
+            by_identity[identity(s)][s.source].add(s.text)
+    for figure, printed in by_identity.items():
+        if len(printed) > 1 and len({frozenset(texts) for texts in printed.values()}) > 1:
+            yield f"{figure}: {dict(printed)}"
+
+
+def csv_apart(tables: Iterable[Table]) -> Iterator[str]:
+    """Every figure whose CSV number is not the number its table shows (read by pandas)."""
+    import pandas as pd
+
+    for table in tables:
+        frame = pd.read_csv(io.StringIO(table.render(Format.CSV)))
+        for r, (row, keys) in enumerate(zip(table.rows, table.keys, strict=True)):
+            for i, key in enumerate(keys):
+                value = row[i]
+                if key is None or not isinstance(value, Cell):
+                    continue
+                shown = [plain(p) for p in re.split(r" to | \(|\)", str(value)) if p]
+                for part, number in zip(value.parts, shown, strict=True):
+                    column = next(c for c in frame.columns if c.startswith(table.headers[i] + part))
+                    if frame[column].iloc[r] != pytest.approx(number):
+                        yield f"{table.title}: {key} {row[i]!r} but {frame[column].iloc[r]!r}"
 
 
 def check(shown: list[Shown]) -> None:
@@ -347,6 +390,7 @@ def check(shown: list[Shown]) -> None:
     assert unlabelled == [], [(s.source, s.key, s.row, s.header) for s in unlabelled]
     disagreements = list(agree(shown))
     assert disagreements == [], disagreements
+    assert list(written_apart(shown)) == []
     assert {s.source for s in shown} >= {"solve", "bonus", "strategies", "session", "workbench"}
 
 
@@ -411,6 +455,8 @@ def test_a_mislabelled_or_disagreeing_figure_is_caught() -> None:
     same = right._replace(source="b", text="\u22120.0185")
     assert list(agree([right, same])) == []
     assert list(agree([right, same._replace(text="\u22120.0123")]))
+    assert list(written_apart([right, same]))  # the same value, written two ways
+    assert list(written_apart([right, right._replace(source="b")])) == []
     assert values("1 in 4.38")[0][0] == pytest.approx(1 / 4.38)
     assert values("below 0.1%") == [(0.0005, 0.0005)]
     [(rtp, half)] = values("98.7662%")

@@ -363,7 +363,7 @@ def test_without_pandas_the_error_says_how_to_install_it(monkeypatch: pytest.Mon
 
 def test_a_frame_keeps_exact_fractions_and_floats_as_numbers() -> None:
     frame = solver.bonus().to_frame()
-    assert frame.index.name == "outcome" and list(frame.index)[-1] == "lose"
+    assert frame.index.name == "outcome" and list(frame.index)[-1] == "loss"
     assert frame["probability"].dtype == "float64"
     assert frame["probability.exact"].sum() == 1  # exact: the probabilities sum to one
     assert frame["return.exact"].sum() == solver.bonus().expected_value

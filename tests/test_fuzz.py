@@ -320,6 +320,8 @@ DIGIT_OPTIONS: dict[str, str | None] = {
     "--prepared-by": None,  # free text
     "--prepared-for": None,
     "--revision-note": None,
+    "--table-limits": None,  # free text
+    "--procedures": None,
     "--shoe-samples": "2",
     "--counter-rounds": "10",
     "--table-rounds": "10",

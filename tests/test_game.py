@@ -78,7 +78,7 @@ def test_round_joint_distribution_equals_dealing_every_card_pair() -> None:
         "blackjack": rules.blackjack_pays,
         "win": Fraction(1),
         "push": Fraction(0),
-        "lose": Fraction(-1),
+        "loss": Fraction(-1),
     }
     expected: dict[Fraction, Fraction] = {}
     weight = Fraction(1, len(cards) * (len(cards) - 1))
@@ -165,7 +165,7 @@ def test_optimal_beats_always_standing_and_float_agrees(removed: list[str]) -> N
 
 
 def test_main_outcomes_are_named() -> None:
-    assert MAIN_OUTCOMES == ("blackjack", "win", "push", "lose")
+    assert MAIN_OUTCOMES == ("blackjack", "win", "push", "loss")
     assert Card.parse("As") in physical_cards(Shoe.full(1))
 
 

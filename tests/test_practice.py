@@ -152,7 +152,7 @@ def _settled_by_hand(rules: Rules, settled: Settlement) -> tuple[str, str, Fract
         main = "blackjack"
         assert dealer == ()
     elif hard_total(own) > 21:  # clause 6: the dealer does not draw
-        main = "lose"
+        main = "loss"
         assert dealer == ()
     else:  # clause 7: the dealer draws to its total, or busts; then clauses 8 and 9
         drawn = hand_of(c.points for c in dealer)
@@ -165,10 +165,10 @@ def _settled_by_hand(rules: Rules, settled: Settlement) -> tuple[str, str, Fract
         elif dealer_has_natural(drawn, b, rules):
             made = cards_in_21(own, b)
             beaten = mine < 21 or (made is not None and natural_beats_21(made, rules))
-            main = "lose" if beaten else "push"
+            main = "loss" if beaten else "push"
         else:
             theirs = best_total(drawn, b)
-            main = "win" if mine > theirs else "push" if mine == theirs else "lose"
+            main = "win" if mine > theirs else "push" if mine == theirs else "loss"
     net = pays[main] + rules.bonus_ratio * bonus_pay(rules.paytable, tier)
     return main, str(tier), net
 

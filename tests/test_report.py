@@ -8,6 +8,7 @@ import re
 from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -27,28 +28,44 @@ from tests.conftest import EPOCH, REPORT_PAYTABLES, REPORT_SIZES
 # Every test here that uses ``par_report`` runs on the one worker that builds it (conftest
 # marks them); the others run wherever there is room.
 
-SECTIONS = (
-    "Title block",
-    "Rules of play",
-    "Definitions",
+#: The core's sections, in the order a lab reads them.
+CORE = (
+    "The game",
     "Summary",
+    "Perfect play, the printed chart and realistic play",
     "Bonus wager",
     "Main wager",
     "Whole round",
-    "Perfect play, the printed chart and realistic play",
-    "Paytables compared",
     "Dealer",
-    "Volatility",
-    "A table of players",
-    "House edge against the Bonus ratio",
-    "Paytable sensitivity",
-    "Rule variants",
-    "Strategy chart",
-    "Game protection",
-    "Method and verification",
-    "Appendix: exact values",
+    "Verification",
     "Reproducibility manifest",
 )
+#: Each annex: its letter, its title and its sections.
+ANNEXES = (
+    ("A", "Rules in full, definitions and method", ("Rules of play", "Definitions", "Method")),
+    ("B", "Exact fractions", ("Exact values",)),
+    ("C", "Designer studies", ("Paytables compared", "Rule variants", "Paytable sensitivity",
+                               "House edge against the Bonus ratio", "Strategy chart",
+                               "Dealer's results plotted")),
+    ("D", "Game protection", ("Game protection",)),
+    ("E", "Verification in detail", ("Simulation cross-check",)),
+    ("F", "Sessions and risk", ("Volatility", "A table of players")),
+)  # fmt: skip
+#: Every section, the core's then the annexes'.
+SECTIONS = (*CORE, *(title for _, _, sections in ANNEXES for title in sections))
+#: The outline's entries: the core's numbered sections, then each annex and its sections.
+OUTLINE = (
+    *(f"{i}. {t}" for i, t in enumerate(CORE, start=1)),
+    *(
+        entry
+        for letter, title, sections in ANNEXES
+        for entry in (
+            f"Annex {letter}. {title}",
+            *(() if len(sections) == 1 else
+              (f"{letter}.{i}. {t}" for i, t in enumerate(sections, start=1))),
+        )
+    ),
+)  # fmt: skip
 
 
 class Page(HTMLParser):
@@ -98,10 +115,10 @@ def pdf(report_pdf: bytes) -> bytes:
 
 def test_html_has_every_section_in_order(report_html: str, page: Page) -> None:
     titles = [re.sub(r"^\d+\. ", "", h) for h in page.headings]
-    assert titles == list(SECTIONS)
+    assert titles == [*CORE, *(f"Annex {letter}. {title}" for letter, title, _ in ANNEXES)]
     html = report_html
-    # EV by Bonus card, Bonus ratio, dealer, pay sensitivity: each for a desktop and a phone
-    assert html.count("<svg") == 2 * 4
+    # Bonus ratio, dealer, pay sensitivity: each for a desktop and a phone
+    assert html.count("<svg") == 2 * 3
     assert f"background:{COLOURS[Action.HIT]}" in html  # the chart's coloured cells
     for figure in ("house edge", "hit frequency", "odds of the top award", "Figures hash"):
         assert figure in html
@@ -135,7 +152,7 @@ def test_every_return_line_gives_its_odds(par_report: Report) -> None:
         for block in section.blocks
         if isinstance(block, Grid) and block.headers[-1] == "return"
     ]
-    assert len(returns) == 3  # Bonus, main wager, whole round
+    assert len(returns) == 2  # Bonus, main wager (the whole round's gives true odds)
     for grid in returns:
         odds = grid.headers.index("odds")
         for row in grid.rows[:-1]:  # the total line has no odds
@@ -158,7 +175,7 @@ def test_title_block_names_software_figures_hash_and_date(
 
 
 def test_simulation_cross_check_agrees(par_report: Report) -> None:
-    section = next(s for s in par_report.sections if s.title == "Method and verification")
+    section = next(s for s in par_report.sections if s.title == "Simulation cross-check")
     grid = next(b for b in section.blocks if isinstance(b, Grid))
     z_column = grid.headers.index("z")
     zs = [float(row[z_column].replace("\u2212", "-")) for row in grid.rows]
@@ -170,12 +187,12 @@ def test_simulation_cross_check_agrees(par_report: Report) -> None:
 def test_pdf_has_outline_page_x_of_y_vector_plots_and_text(pdf: bytes) -> None:
     reader = PdfReader(io.BytesIO(pdf))
     pages = len(reader.pages)
-    assert 4 <= pages <= 22  # 20 on 2026-12-05 with the lab's sections and the Definitions
-    titles = [o.title for o in reader.outline if not isinstance(o, list)]
-    assert titles == [f"{i}. {t}" for i, t in enumerate(SECTIONS, 1)]
+    assert 4 <= pages <= 19  # 19 before issue 46 made the core and its annexes
+    titles = [o.title for o in _flat(reader.outline)]
+    assert titles == list(OUTLINE)
     text = [p.extract_text() for p in reader.pages]
     assert all(f"page {n} of {pages}" in t for n, t in enumerate(text, start=1))
-    assert "House edge" in text[0] and "2026-01-02" in text[0]
+    assert "Paytable" in text[0] and "2026-01-02" in text[0]
     assert b"/Subtype /Image" not in pdf  # plots are drawn as vectors
     # ... with their labels kept as text (selectable), not as glyph outlines
     flat = " ".join(" ".join(text).split())
@@ -187,7 +204,12 @@ def test_pdf_has_outline_page_x_of_y_vector_plots_and_text(pdf: bytes) -> None:
         for a in reader.pages[0].get("/Annots", [])
         if a.get_object().get("/Subtype") == "/Link"
     ]
-    assert len(links) >= len(SECTIONS)  # the linked contents
+    assert len(links) >= len(CORE) + len(ANNEXES)  # the linked contents
+
+
+def _flat(outline: list[Any]) -> list[Any]:
+    """The outline's entries, an annex's sections after it."""
+    return [e for item in outline for e in (_flat(item) if isinstance(item, list) else [item])]
 
 
 @pytest.mark.slow
@@ -240,10 +262,10 @@ def _value(text: str) -> float:
     return float(cleaned.split()[0])
 
 
-def _round_figure(report: Report, column: str) -> float:
+def _round_figure(report: Report, label: str) -> float:
     """A figure of the round under paytable A, from the paytables' comparison."""
     grid = _grid(report, "Paytables compared")
-    return _value(grid.rows[0][grid.headers.index(column)])
+    return _value(next(row[1] for row in grid.rows if row[0] == label))
 
 
 def test_volatility_spreads_as_the_square_root_of_the_rounds(par_report: Report) -> None:
@@ -309,7 +331,7 @@ def test_protection_eors_are_two_solves_and_the_deck_sum(par_report: Report) -> 
 
     eors = _protection(par_report)[0][0]
     assert eors.headers[1:] == (*"A23456789", "10")  # a full shoe: tens alike
-    rounds = next(r for r in eors.rows if r[0] == "whole round")
+    rounds = next(r for r in eors.rows if r[0] == "round EOR")
     rules = Rules(decks=2)
     full = solve_game(rules, (), exact=False, cache=Cache()).round_expected_value  # the report's
     for rank in ("A", "5"):
@@ -350,7 +372,7 @@ def test_protection_ramp_follows_the_count_and_the_verdict_its_intervals(
     assert f"{_spaced(REPORT_SIZES['counter_rounds'])} rounds dealt each" in counter.caption
     sentences = verdict.split(". ")
     for row, sentence in zip(counter.rows, sentences[1:3], strict=True):
-        low, high = (_value(x) for x in row[2].split("[")[1].rstrip("]").split(", "))
+        low, high = (_value(x) for x in row[2].split("(")[1].rstrip(")").split(" to "))
         words = "beats the game" if low > 0 else "does not beat" if high < 0 else "not measurably"
         assert words in sentence, (row, sentence)
 
@@ -477,14 +499,14 @@ def test_the_rules_state_every_clause_of_the_docs_with_its_reading(par_report: R
 #: What each worked example must come to under the default reading, worked out by hand from
 #: the rule text (the cards are in EXAMPLES): main outcome, Bonus outcome, dealer draws.
 EXPECTED_EXAMPLES = (
-    ("win", "lose", 2),  # 8 + Bonus ace = 19; dealer 5 2 + Bonus ace = 18 stands (cl. 7)
-    ("lose", "lose", 2),  # 5 6 T = 21 of three cards; dealer A K natural beats it (cl. 9)
-    ("lose", "lose", 0),  # T 6 9 = 25 against a Bonus 7: bust, no one to draw against (cl. 6)
+    ("win", "loss", 2),  # 8 + Bonus ace = 19; dealer 5 2 + Bonus ace = 18 stands (cl. 7)
+    ("loss", "loss", 2),  # 5 6 T = 21 of three cards; dealer A K natural beats it (cl. 9)
+    ("loss", "loss", 0),  # T 6 9 = 25 against a Bonus 7: bust, no one to draw against (cl. 6)
     ("blackjack", "adjacent", 0),  # A with a Bonus K: 21 at once (cl. 5); A-K adjacent (4)
-    ("win", "lose", 3),  # 9 8 = 17 (+3 = 20) stands; dealer T 4 (+3 = 17) draws 8: 22 (cl. 7)
-    ("push", "lose", 1),  # 8 K = 18 (+T would pass); dealer 8 + Bonus T = 18 (cl. 7, 8)
-    ("push", "lose", 2),  # A K = 21 of two own cards ties the dealer's A Q natural (cl. 9)
-    ("win", "lose", 2),  # 9 K = 19 (+5 would pass 21); dealer K 3 + Bonus 5 = 18; 9-5 apart
+    ("win", "loss", 3),  # 9 8 = 17 (+3 = 20) stands; dealer T 4 (+3 = 17) draws 8: 22 (cl. 7)
+    ("push", "loss", 1),  # 8 K = 18 (+T would pass); dealer 8 + Bonus T = 18 (cl. 7, 8)
+    ("push", "loss", 2),  # A K = 21 of two own cards ties the dealer's A Q natural (cl. 9)
+    ("win", "loss", 2),  # 9 K = 19 (+5 would pass 21); dealer K 3 + Bonus 5 = 18; 9-5 apart
 )
 
 
@@ -497,7 +519,7 @@ def test_worked_examples_are_settled_by_the_engine(
 
     examples = par_figures.examples
     assert len(examples) == len(EXPECTED_EXAMPLES) >= 5
-    grid = _grid(par_report, "Rules of play")
+    grid = _grid(par_report, "The game")
     for example, deal, row, (main_, bonus_, dealer_cards) in zip(
         examples, EXAMPLES, grid.rows, EXPECTED_EXAMPLES, strict=True
     ):
@@ -513,7 +535,7 @@ def test_worked_examples_are_settled_by_the_engine(
         dealt = (*example.player, example.bonus, *example.dealer)
         assert len(set(dealt)) == len(dealt)  # one deck could deal them
         assert row[0].startswith(f"{EXAMPLES.index(deal) + 1}. {deal.shows}")
-        assert row[4].startswith(main_.replace("lose", "loss"))
+        assert row[4].startswith(main_)
         assert _value(row[6]) == float(example.result.round_net)
 
 
@@ -543,7 +565,7 @@ def test_worked_examples_are_played_by_the_printed_chart_or_say_so(
                 break
             move = chart.action(cell_of(hand), example.bonus.points).value
             assert move == ("H" if n < len(example.player) else "S"), example.deal.shows
-    rows = _grid(par_report, "Rules of play").rows
+    rows = _grid(par_report, "The game").rows
     for example, row in zip(par_figures.examples, rows, strict=True):
         other = chart_differences(example, par_figures.chart)
         assert ("not the chart's play" in row[2]) == bool(other)
@@ -561,7 +583,7 @@ def test_a_play_the_chart_forbids_is_named() -> None:
         def action(self, cell: tuple[bool, int], bonus: int) -> Action:
             return Action.STAND if cell[1] >= 16 else Action.HIT
 
-    result = SeatRound(MainOutcome.LOSE, "lose", Fraction(-1), Fraction(-1), Fraction(-3, 2))
+    result = SeatRound(MainOutcome.LOSE, "loss", Fraction(-1), Fraction(-1), Fraction(-3, 2))
     deal = ExampleDeal("a bust", (6,), "Th 4s 6d 9c", 2)
     bust = WorkedExample(deal, parse_cards("Th 6d 9c"), Card.parse("4s"), (), result, None, False)
     assert chart_differences(bust, StandOn16()) == ("the chart stands on hard 16 v 4",)
@@ -606,8 +628,8 @@ def test_the_summary_equals_the_whole_round_on_its_basis(par_report: Report) -> 
     summary = {r[0]: r for r in _grid(par_report, "Summary").rows}
     whole = _grid(par_report, "Whole round")
     total = whole.rows[-1]
-    assert _value(summary["EV"][3]) == round(_value(total[5]), 4)  # return per main unit
-    for words, row in (("standard deviation", "SD"), ("House edge", "house edge"),
+    assert summary["EV"][3] == total[5]  # return per main unit, in the one format
+    for words, row in (("SD", "SD"), ("House edge", "house edge"),
                        ("RTP", "RTP"), ("hit frequency", "hit frequency")):  # fmt: skip
         assert summary[row][3] in whole.caption.split(words, 1)[1][:30], words
     assert whole.figures()  # its cells are held to the catalogue too (tests/test_figures.py)
@@ -616,38 +638,39 @@ def test_the_summary_equals_the_whole_round_on_its_basis(par_report: Report) -> 
 
 
 def test_two_paytables_are_lettered_and_compared(par_report: Report) -> None:
-    title = _fields(par_report, "Title block")
-    assert title["Paytable A"].startswith(REPORT_PAYTABLES[0])
-    assert title["Paytable B"].startswith(REPORT_PAYTABLES[1])
-    bonus = [b for b in _section(par_report, "Bonus wager").blocks if isinstance(b, Grid)]
-    assert [g.caption[:11] for g in bonus] == ["Paytable A ", "Paytable B "]
+    paytables = "; ".join(f"{k} {p}" for k, p in zip("AB", REPORT_PAYTABLES, strict=True))
+    assert par_report.title_block.paytable.startswith(paytables)
+    (bonus,) = [b for b in _section(par_report, "Bonus wager").blocks if isinstance(b, Grid)]
+    assert bonus.caption.startswith("Paytable A ")
     compared = _grid(par_report, "Paytables compared")
-    assert [r[0] for r in compared.rows] == [
+    assert compared.headers[1:] == tuple(
         f"{k}: {p}" for k, p in zip("AB", REPORT_PAYTABLES, strict=True)
-    ]
+    )
+    rows = {r[0]: r for r in compared.rows}
     main_ev = _value(_grid(par_report, "Main wager").rows[-1][-1])
-    for grid, row in zip(bonus, compared.rows, strict=True):
-        bonus_ev = _value(grid.rows[-1][-1])  # the return table's total
-        assert _value(row[1]) == pytest.approx(-100 * bonus_ev, abs=1e-3)
+    assert _value(rows["Bonus wager house edge"][1]) == pytest.approx(
+        -100 * _value(bonus.rows[-1][-1]), abs=1e-3
+    )
+    for column in (1, 2):
+        bonus_ev = -_value(rows["Bonus wager house edge"][column]) / 100
         round_edge = -(main_ev + bonus_ev / 2) / 1.5 * 100
-        assert _value(row[compared.headers.index("round house edge")]) == pytest.approx(
-            round_edge, abs=1e-3
-        )
-        for line in grid.rows[:-1]:  # true odds against an outcome are (1 - p) to p
-            if line[5]:
-                p = int(line[2].replace("\u202f", "")) / int(grid.rows[-1][2].replace("\u202f", ""))
-                assert _value(line[5]) == pytest.approx((1 - p) / p, abs=0.006)
+        assert _value(rows["round house edge"][column]) == pytest.approx(round_edge, abs=1e-3)
+    for line in bonus.rows[:-1]:  # true odds against an outcome are (1 - p) to p
+        if line[5]:
+            p = int(line[2].replace("\u202f", "")) / int(bonus.rows[-1][2].replace("\u202f", ""))
+            assert _value(line[5]) == pytest.approx((1 - p) / p, abs=0.006)
 
 
 def test_verification_shows_every_invariant_z_scores_chi_square_and_the_cut_card(
     par_figures: ReportFigures, par_report: Report
 ) -> None:
-    section = _section(par_report, "Method and verification")
-    grids = [b for b in section.blocks if isinstance(b, Grid)]
-    checks = grids[-1]
-    assert len(checks.rows) == len(par_figures.invariants) == 4
-    assert all(row[2] == "holds" for row in checks.rows)
-    names = " ".join(row[0] for row in checks.rows)
+    (table,) = [b for b in _section(par_report, "Verification").blocks if isinstance(b, Grid)]
+    checks = [row for row in table.rows if row[1] == "holds exactly"]
+    assert len(checks) == len(par_figures.invariants) == 4
+    assert all(row[3] == "passes" for row in table.rows)
+    assert sum("z" in row[1] for row in table.rows) == 3
+    assert sum("chi-square" in row[1] for row in table.rows) == 3
+    names = " ".join(row[0] for row in checks)
     for words in ("sum to exactly 1", "EORs weighted", "every suit", "brute-force twin"):
         assert words in names.replace("whatever the suit", "every suit")
     # the chi-square over the return table, recomputed here from the counts
@@ -661,9 +684,10 @@ def test_verification_shows_every_invariant_z_scores_chi_square_and_the_cut_card
     assert par_figures.return_table_test is not None
     assert par_figures.return_table_test.statistic == pytest.approx(statistic)
     assert par_figures.return_table_test.p_value > 1e-4
+    section = _section(par_report, "Simulation cross-check")
     prose = " ".join(b.text for b in section.blocks if isinstance(b, Text))
     assert f"{statistic:.2f} on 13 degrees of freedom" in prose
-    cut = grids[1]
+    cut = [b for b in section.blocks if isinstance(b, Grid)][1]
     assert par_figures.cut_card.penetration == 0.75 and fresh.penetration is None
     assert [r[1] for r in cut.rows] == [_spaced(REPORT_SIZES["simulation_rounds"])] * 2
     for row in cut.rows:
@@ -722,18 +746,23 @@ def test_the_title_block_takes_who_and_leaves_blanks(par_figures: ReportFigures)
     from solver.present.report import build_report
     from solver.present.report.front import BLANK, Prepared
 
-    filled = build_report(par_figures, Prepared("Lab X", "Casino Y", "first issue"))
-    rows = _fields(filled, "Title block")
+    given = Prepared("Lab X", "Casino Y", "first issue", "5 to 500", "one deck per shoe")
+    filled = build_report(par_figures, given)
+    rows = dict(filled.title_block.fields)
     assert (rows["Prepared by"], rows["Prepared for"], rows["Revision note"]) == (
         "Lab X", "Casino Y", "first issue")  # fmt: skip
-    blank = _fields(build_report(par_figures), "Title block")
+    assert (rows["Table limits"], rows["Procedures"]) == ("5 to 500", "one deck per shoe")
+    game = " ".join(b.text for b in _section(filled, "The game").blocks if isinstance(b, Text))
+    assert "Table limits: 5 to 500" in game and "Procedures: one deck per shoe" in game
+    blank = dict(build_report(par_figures).title_block.fields)
     assert blank["Prepared by"] == blank["Prepared for"] == blank["Revision note"] == BLANK
-    for field in ("Game", "Rules hash", "Software", "Date"):
-        assert blank[field]
+    assert "Table limits" not in blank and "Procedures" not in blank  # stated when given
+    assert blank["Rules hash"]
     command = _fields(filled, "Reproducibility manifest")["Command"]
-    assert "--prepared-by 'Lab X' --prepared-for 'Casino Y' --revision-note 'first issue'" in (
-        command
-    )
+    assert (
+        "--prepared-by 'Lab X' --prepared-for 'Casino Y' --revision-note 'first issue' "
+        "--table-limits '5 to 500' --procedures 'one deck per shoe'"
+    ) in command
 
 
 def test_the_figures_hash_covers_exact_figures_only(par_figures: ReportFigures) -> None:
@@ -809,3 +838,17 @@ def test_cross_checks_are_stored_and_read_back_whole(
     assert cross_check(game, played, 2_000, None, 1, disk) != first  # another shoe, another entry
     memory = MemoryCache()
     assert cross_check(game, played, 2_000, 0.75, 1, memory) == first  # the same seeded deal
+
+
+def test_the_core_is_at_most_eight_pages_and_the_whole_at_most_nineteen(
+    par_figures: ReportFigures, pdf: bytes
+) -> None:
+    """A lab reads the core in at most eight A4 pages (six on 2026-12-06); with its annexes
+    the PDF is no longer than the 19 pages of the report before it had a core."""
+    from solver.present.report import build_report, render_pdf
+
+    core = PdfReader(io.BytesIO(render_pdf(build_report(par_figures, core_only=True))))
+    assert len(core.pages) <= 8
+    text = " ".join(page.extract_text() for page in core.pages)
+    assert "Reproducibility manifest" in text and "Annex A. Rules in full" not in text
+    assert len(PdfReader(io.BytesIO(pdf)).pages) <= 19

@@ -8,7 +8,7 @@ from fractions import Fraction
 from solver.exact.game import solve_game
 from solver.model.rules import Rules
 from solver.present.report.blocks import Grid
-from solver.present.report.wagers import appendix_section
+from solver.present.report.wagers import appendix_section, combinations_grid
 
 
 def whole(text: str) -> int:
@@ -19,8 +19,8 @@ def whole(text: str) -> int:
 def test_the_combinations_are_the_exact_probabilities_over_one_cycle() -> None:
     rules = Rules(decks=1)
     game = solve_game(rules, exact=True)
-    grids = [b for b in appendix_section(game).blocks if isinstance(b, Grid)]
-    main, round_ = grids[-2], grids[-1]
+    main = combinations_grid(game)  # in the core's Main wager
+    round_ = [b for b in appendix_section(game).blocks if isinstance(b, Grid)][-1]
     for grid, probabilities in (
         (main, list(game.outcomes.values())),
         (round_, [line.probability for line in game.round_lines]),

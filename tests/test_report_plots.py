@@ -49,7 +49,7 @@ def _mixed() -> Figure:
 def plots(par_report: Report) -> list[Plot]:
     """The session's report's plots, and :func:`_mixed`."""
     found = [b for s in par_report.sections for b in s.blocks if isinstance(b, Plot)]
-    assert len(found) == 4
+    assert len(found) == 3  # the Bonus ratio, the sensitivity to each pay, the dealer
     return [*found, Plot(_mixed, "")]
 
 
@@ -165,7 +165,7 @@ def test_the_dealers_segments_are_named_only_inside_themselves() -> None:
     axes = figure.axes[0]
     segments = [(p, p.get_window_extent()) for p in axes.patches if isinstance(p, Rectangle)]
     top = axes.get_window_extent().y1  # the legend is above the axes
-    names = {"bust", "17", "18", "19", "20", "21", "nat"}
+    names = {"bust", "17", "18", "19", "20", "21", "natural"}
     placed = [(t, x, y) for t, x, y in _placed(pdf) if t in names and y < top]
     named = []
     for text, x, y in placed:

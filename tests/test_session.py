@@ -465,4 +465,4 @@ def test_an_output_suffix_that_contradicts_the_format_is_refused(
     )
     written = tmp_path / "x.csv"
     status, _, _ = run_cli(["session", "--rounds", "3", *TINY_OPTIONS, "-o", str(written)], capsys)
-    assert status == 0 and written.read_text().startswith("# Session of 3 rounds")
+    assert status == 0 and written.read_text().startswith("table,figure,value")

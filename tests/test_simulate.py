@@ -70,16 +70,16 @@ def test_clause_5_blackjack_pays_at_once_whatever_the_dealer_draws() -> None:
 
 def test_clause_6_player_busts_on_own_hard_total_and_loses_even_if_dealer_busts() -> None:
     # 9 + 5 + 9 = 23 own hard total: bust. The dealer has no card to draw and needs none.
-    assert stacked("9s 2h 5d 9c", stand_on=21) == ["lose"]
+    assert stacked("9s 2h 5d 9c", stand_on=21) == ["loss"]
     # Seat 1 busts (9, 5, 9), seat 2 stands on 10 + Bonus 8; the dealer busts (4, K, 9).
-    assert stacked("9s Td 8h 5d 9c 4c Kc 9d", stand_on=18, seats=2) == ["lose", "win"]
+    assert stacked("9s Td 8h 5d 9c 4c Kc 9d", stand_on=18, seats=2) == ["loss", "win"]
     # Own cards 5, 9, 7 = 21 with a Bonus 2 beside them: the Bonus card never busts.
     assert stacked("5s 2h 9d 7c Kc 8c", stand_on=21) == ["win"]
 
 
 def test_clause_6_player_may_stand_on_one_card() -> None:
     # Player 9 + Bonus 9 = 18 stands on one card; the dealer's 10 + Bonus 9 = 19 stops at once.
-    assert stacked("9s 9h Td", stand_on=18) == ["lose"]
+    assert stacked("9s 9h Td", stand_on=18) == ["loss"]
 
 
 def test_clause_7_dealer_stops_on_one_card_when_own_plus_bonus_reaches_18() -> None:
@@ -99,7 +99,7 @@ def test_clause_8_higher_total_wins_equal_totals_push() -> None:
     # Player 10 + Bonus 9 = 19; dealer K + Bonus 9 = 19 at once: push.
     assert stacked("Ts 9h Kd", stand_on=19) == ["push"]
     # Player 10 + Bonus 7 = 17; dealer K + Bonus 7 = 17 draws a 2: 19 with the Bonus.
-    assert stacked("Ts 7h Kd 2c", stand_on=17) == ["lose"]
+    assert stacked("Ts 7h Kd 2c", stand_on=17) == ["loss"]
     # Player 10 + Bonus 9 = 19; dealer 8 (17 with the Bonus) draws 10: 18 own.
     assert stacked("Ts 9h 8d Tc", stand_on=19) == ["win"]
 
@@ -115,10 +115,10 @@ def test_clause_8_soft_totals_use_one_ace_as_eleven() -> None:
 @pytest.mark.parametrize(
     ("natural", "beats", "expected"),
     [
-        (DealerNatural.WITH_BONUS, True, "lose"),
+        (DealerNatural.WITH_BONUS, True, "loss"),
         (DealerNatural.WITH_BONUS, False, "push"),
         (DealerNatural.OWN_CARDS, True, "push"),
-        (DealerNatural.BONUS_CARD, True, "lose"),
+        (DealerNatural.BONUS_CARD, True, "loss"),
         (DealerNatural.BONUS_CARD, False, "push"),
         (DealerNatural.NONE, True, "push"),
     ],
@@ -136,9 +136,9 @@ def test_clause_9_dealer_natural_of_own_card_and_bonus_against_three_card_21(
 @pytest.mark.parametrize(
     ("natural", "beats", "three_card_21"),
     [
-        (DealerNatural.WITH_BONUS, True, "lose"),
+        (DealerNatural.WITH_BONUS, True, "loss"),
         (DealerNatural.WITH_BONUS, False, "push"),
-        (DealerNatural.OWN_CARDS, True, "lose"),
+        (DealerNatural.OWN_CARDS, True, "loss"),
         (DealerNatural.BONUS_CARD, True, "push"),
         (DealerNatural.NONE, True, "push"),
     ],
@@ -156,8 +156,8 @@ def test_clause_9_dealer_natural_of_two_own_cards(
 @pytest.mark.parametrize(
     ("natural", "two_own_21"),
     [
-        (DealerNatural.WITH_BONUS, "lose"),
-        (DealerNatural.BONUS_CARD, "lose"),
+        (DealerNatural.WITH_BONUS, "loss"),
+        (DealerNatural.BONUS_CARD, "loss"),
         (DealerNatural.OWN_CARDS, "push"),
         (DealerNatural.NONE, "push"),
     ],
@@ -177,7 +177,7 @@ def test_clause_9_natural_beating_every_hand_that_is_not_a_blackjack(
 def test_clause_9_natural_of_two_own_cards_beats_two_own_21_when_it_beats_all() -> None:
     rules = Rules(natural_beats=NaturalBeats.NON_BLACKJACK)
     # Bonus 2. Player A, K: 21 of two own cards. Dealer K (12 with the Bonus), A: natural.
-    assert stacked("As 2h Kd Kc Ac", rules, stand_on=21) == ["lose"]
+    assert stacked("As 2h Kd Kc Ac", rules, stand_on=21) == ["loss"]
     assert stacked("As 2h Kd Kc Ac", Rules(natural_beats=NaturalBeats.NOTHING), stand_on=21) == [
         "push"
     ]
@@ -206,7 +206,7 @@ def test_bonus_tiers_of_dealt_cards() -> None:
         "7s 7h": "rank_match",
         "Ks As": "adjacent",
         "Ts Jh": "adjacent",
-        "Js Kh": "lose",
+        "Js Kh": "loss",
     }
     for cards, tier in tiers.items():
         [seat] = deal_stacked(parse_cards(cards + " Kd Kc Kh"), Rules(), StandOn(0))
@@ -320,11 +320,11 @@ def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> d
             return "win"
         mine, (theirs, nat) = best(hand, bonus), final
         if mine != theirs:
-            return "win" if mine > theirs else "lose"
+            return "win" if mine > theirs else "loss"
         if mine == 21 and nat and rules.natural_beats is NaturalBeats.NON_BLACKJACK:
-            return "lose"
+            return "loss"
         if mine == 21 and nat and rules.natural_beats is NaturalBeats.MULTI_CARD_21:
-            return "lose" if cards_in_21(hand, bonus) >= 3 else "push"
+            return "loss" if cards_in_21(hand, bonus) >= 3 else "push"
         return "push"
 
     @cache
@@ -337,12 +337,12 @@ def main_distribution(values: tuple[int, ...], rules: Rules, stand_on: int) -> d
             return out
         for n, v, rest in take(shoe):
             grown = tuple(sorted((*hand, v)))
-            sub = {"lose": factorial(len(rest))} if sum(grown) > 21 else player(rest, grown, bonus)
+            sub = {"loss": factorial(len(rest))} if sum(grown) > 21 else player(rest, grown, bonus)
             for k, q in sub.items():
                 out[k] = out.get(k, 0) + n * q
         return out
 
-    orders = dict.fromkeys(("blackjack", "win", "push", "lose"), 0)
+    orders = dict.fromkeys(("blackjack", "win", "push", "loss"), 0)
     for n1, own, after_own in take(tuple(sorted(values))):
         for n2, bonus, rest in take(after_own):
             if sorted((own, bonus)) == [1, 10]:
@@ -374,7 +374,7 @@ def test_main_wager_agrees_with_brute_force_on_a_tiny_shoe(rules: Rules, stand_o
         "blackjack": rules.blackjack_pays,
         "win": Fraction(1),
         "push": Fraction(0),
-        "lose": Fraction(-1),
+        "loss": Fraction(-1),
     }
     mean = sum((Fraction(pays[k]) * p for k, p in distribution.items()), Fraction(0))
     result = simulate(

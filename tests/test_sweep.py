@@ -47,7 +47,7 @@ def _solved(document: dict[str, Any]) -> dict[str, Any]:
         "main_house_edge": document["main"]["house_edge"],
         "bonus_house_edge": document["bonus"]["house_edge"],
         "round_house_edge": document["round"]["house_edge"],
-        "round_sd": document["round"]["standard_deviation"],
+        "round_sd": document["round"]["round_sd"],
     }
 
 

@@ -93,7 +93,9 @@ def write_report(
     per number of seats) the table of players and ``simulation_rounds`` the simulation
     cross-check (``None``: each one's default). ``paytables`` are set beside the rules'
     own paytable (A) as B, C, ...; ``prepared_by``, ``prepared_for`` and
-    ``revision_note`` fill the title block (blank lines when empty). ``strategy`` is the
+    ``revision_note`` fill the title block (blank lines when empty); ``table_limits`` and
+    ``procedures``, when given, are stated in the title block and with the game.
+    ``core_only`` writes the core alone, without its annexes. ``strategy`` is the
     player's (a name as for :func:`~solver.api.functions.strategies`, or ``chart:FILE``,
     or a :class:`~solver.results.report.PlayerStrategy` whose chart is read already), set
     beside perfect play and played in the volatility section; a chart file's SHA-256 goes
@@ -119,8 +121,8 @@ def write_report(
         progress=run.progress,
         strategy=values["strategy"],
     )
-    names = ("prepared_by", "prepared_for", "revision_note")
-    document = build_report(figures, Prepared(*(values[n] for n in names)))
+    names = ("prepared_by", "prepared_for", "revision_note", "table_limits", "procedures")
+    document = build_report(figures, Prepared(*(values[n] for n in names)), values["core_only"])
     if output is None:
         return render_pdf(document) if chosen == "pdf" else render_html(document)
     return Written(rules, (write_document(document, Path(output), chosen),))

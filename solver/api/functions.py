@@ -539,6 +539,9 @@ def report(
     prepared_by: str = "",
     prepared_for: str = "",
     revision_note: str = "",
+    table_limits: str = "",
+    procedures: str = "",
+    core_only: bool = False,
     progress: ProgressCallback | bool | None = None,
     run: Run | None = None,
     rules: Rules | None = None,
@@ -553,7 +556,9 @@ def report(
     per number of seats) the table of players and ``simulation_rounds`` the simulation
     cross-check (``None``: each one's default). ``paytables`` are set beside the rules'
     own paytable (A) as B, C, ...; ``prepared_by``, ``prepared_for`` and
-    ``revision_note`` fill the title block (blank lines when empty). ``strategy`` is the
+    ``revision_note`` fill the title block (blank lines when empty); ``table_limits`` and
+    ``procedures``, when given, are stated in the title block and with the game.
+    ``core_only`` writes the core alone, without its annexes. ``strategy`` is the
     player's (a name as for :func:`~solver.api.functions.strategies`, or ``chart:FILE``,
     or a :class:`~solver.results.report.PlayerStrategy` whose chart is read already), set
     beside perfect play and played in the volatility section; a chart file's SHA-256 goes

@@ -232,15 +232,17 @@ def function(command: Command) -> Callable[..., Any]:
     return found
 
 
-def output_of(command: Command, result: Any, fmt: str) -> str | bytes:
-    """The result in format ``fmt``: the row's own rendering, its JSON or its tables."""
+def output_of(command: Command, result: Any, fmt: str, comments: bool = False) -> str | bytes:
+    """The result in format ``fmt``: the row's own rendering, its JSON or its tables (a CSV
+    opening with its tables' titles and notes as ``#`` lines when ``comments``)."""
     if command.render:
-        render: Callable[[Any, str], str | bytes] = load(command.render)
-        return render(result, fmt)
+        render: Callable[[Any, str, bool], str | bytes] = load(command.render)
+        return render(result, fmt, comments)
     if fmt == Format.JSON:
         return dumps(result.to_json())
     tables: Table | list[Table] = load(command.tables)(result)
-    return render_tables([tables] if isinstance(tables, Table) else tables, Format(fmt))
+    listed = [tables] if isinstance(tables, Table) else tables
+    return render_tables(listed, Format(fmt), comments)
 
 
 def printed(data: str | bytes) -> None:
@@ -274,6 +276,7 @@ def run(command: Command, context: click.Context, given: dict[str, Any]) -> None
     else:
         param = next(p for p in command.params if p.name == "format")
         fmt = param.read(found.pop("format", None)) or param.example
-        printed(output_of(command, function(command)(**found), fmt))
+        comments = found.pop("comments", False)
+        printed(output_of(command, function(command)(**found), fmt, comments))
     for note in notes:
         warn(note)

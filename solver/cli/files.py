@@ -54,20 +54,22 @@ def written(command: Command, found: dict[str, Any]) -> None:
     """A command whose result may go to ``-o FILE``: the format from ``--format`` or the
     file's extension, the path checked before the work, the file written atomically."""
     fmt, output = chosen_output(command, found.pop("format", None), found.pop("output", None))
-    deliver(output_of(command, function(command)(**found), fmt), output)
+    comments = found.pop("comments", False)
+    deliver(output_of(command, function(command)(**found), fmt, comments), output)
 
 
 def chart(command: Command, found: dict[str, Any]) -> None:
     """``cbj chart``: the chart in any format, or with ``--check FILE`` or ``--costs`` a
     table of cells and their costs."""
     check, costs = found.pop("file", None), found.pop("costs", False)
+    comments = found.pop("comments", False)
     if check is None and not costs:
         if found.get("format") == Format.TABLE:
             raise click.UsageError("--format table is for --check and --costs; a chart is md, "
                                    "csv, json, html, pdf, svg or png")  # fmt: skip
         given = found.pop("format", None), found.pop("output", None)
         fmt, output = chosen_output(command, *given, leave=Format.TABLE)
-        deliver(output_of(command, api.chart(**found), fmt), output)
+        deliver(output_of(command, api.chart(**found), fmt, comments), output)
         return
     if check is not None and costs:
         raise click.UsageError("give --check FILE or --costs, not both")
@@ -80,7 +82,7 @@ def chart(command: Command, found: dict[str, Any]) -> None:
     row = COMMANDS_BY_NAME["chart check" if check is not None else "chart costs"]
     if check is not None:
         found["file"] = check
-    deliver(output_of(row, function(row)(**found), fmt), None)
+    deliver(output_of(row, function(row)(**found), fmt, comments), None)
 
 
 def graph(command: Command, found: dict[str, Any]) -> None:

@@ -109,7 +109,7 @@ def attack(
         players.append(
             _player(
                 "rank tracker",
-                f"the ranks left are uneven: chi-square >= {cut:.1f}",
+                f"the ranks left are uneven: chi-square \u2265 {cut:.1f}",
                 tracker[judge] >= cut,
                 bonus[judge],
                 raise_by,

@@ -204,7 +204,7 @@ def solve_game(
                 starts[(p, c)] = Start(p, c, probability, False, outcomes)
                 continue
             win, push, lose = solution.outcomes[i]
-            outcomes = {"blackjack": zero, "win": win, "push": push, "lose": lose}
+            outcomes = {"blackjack": zero, "win": win, "push": push, "loss": lose}
             starts[(p, c)] = Start(p, c, probability, solution.hitting[i], outcomes)
     if shoe.suits_known:
         pairs = combinations_by_values(shoe, rules.paytable)

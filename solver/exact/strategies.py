@@ -349,7 +349,7 @@ def evaluate_policies(
                     starts.append(Start(p, c, probability, False, start_outcomes))
                     continue
                 w, push, lose = outcomes[name][(p, c)]
-                start_outcomes = {"blackjack": zero, "win": w, "push": push, "lose": lose}
+                start_outcomes = {"blackjack": zero, "win": w, "push": push, "loss": lose}
                 hits = policies[name](c, hand_of([p]))
                 starts.append(Start(p, c, probability, hits, start_outcomes))
         played_game = replace(

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from os import PathLike
 from typing import Any
 
 from solver.model.cards import Card, parse_cards
-from solver.model.checks import MAX_ROUNDS, MAX_SEED, fraction_bits, is_whole, shown
+from solver.model.checks import MAX_ROUNDS, MAX_SEED, fraction_bits, shown
 from solver.model.counts import parse_ramp, parse_spread, parse_tags, system_tags
 from solver.model.errors import (
     CardError,
@@ -41,7 +41,16 @@ from solver.model.errors import (
 )
 from solver.model.outcomes import DEFAULT_ROUND_BAND, POLICY_NAMES, strategy_name
 from solver.model.parallel import check_jobs
-from solver.model.params import Kind, Param
+from solver.model.params import (
+    Kind,
+    Param,
+    as_given,
+    carried,
+    having,
+    mapping_of,
+    of_kinds,
+    sequence_of,
+)
 from solver.model.paytable import (
     MAX_SEARCH_PAY,
     MAX_TOP,
@@ -53,40 +62,12 @@ from solver.model.paytable import (
 )
 from solver.model.rule_table import RULES_BY_NAME
 
-# --- Checks of values given as values, not text --------------------------------------------
-
-
-def _kinds(name: str, words: str, *kinds: type) -> Callable[[Any], Any]:
-    """A check that a value is one of ``kinds`` (a ``TypeError`` naming ``name`` if not)."""
-
-    def check(value: Any) -> Any:
-        if isinstance(value, bool) or not isinstance(value, kinds):
-            raise TypeError(f"{name} must be {words}, not {type(value).__name__}")
-        return value
-
-    return check
-
-
-def _sequence(name: str, words: str, *items: type) -> Callable[[Any], tuple[Any, ...]]:
-    """A sequence of values of ``items`` (a ``TypeError`` naming ``name`` otherwise)."""
-
-    def check(value: Any) -> tuple[Any, ...]:
-        if isinstance(value, bytes | bytearray | Mapping) or not isinstance(value, Iterable):
-            kind = type(value).__name__
-            raise TypeError(f"{name} must be str or a sequence of {words}, not {kind}")
-        found = tuple(value)
-        for one in found:
-            if isinstance(one, bool) or not isinstance(one, items):
-                kind = type(one).__name__
-                raise TypeError(f"{name} must be str or a sequence of {words}, not one of {kind}")
-        return found
-
-    return check
+# --- Checks of values given as values, not text (the generic ones: solver.model.params) -----
 
 
 def _cards(name: str) -> Callable[[Any], tuple[Card, ...]]:
     """Cards given as values: a sequence of cards or their texts."""
-    listed = _sequence(name, "Card or str", Card, str)
+    listed = sequence_of(name, "Card or str", Card, str)
     return lambda value: tuple(c if isinstance(c, Card) else Card.parse(c) for c in listed(value))
 
 
@@ -114,55 +95,19 @@ def read_hand(text: str) -> tuple[Card, ...]:
     return found
 
 
-def _mapping(name: str, words: str, read: Callable[[str], Any]) -> Callable[[Any], Any]:
-    """Tags or pays given as a mapping of names to whole numbers (tags) or pays."""
-
-    def check(value: Any) -> Any:
-        if not isinstance(value, Mapping):
-            kind = type(value).__name__
-            raise TypeError(f"{name} must be str or a mapping of {words}, not {kind}")
-        for key, item in value.items():
-            if not isinstance(key, str) or not (is_whole(item) or isinstance(item, Fraction | str)):
-                kind = type(item).__name__
-                raise TypeError(f"{name} must be str or a mapping of {words}, not one of {kind}")
-        return read(",".join(f"{k}={v}" for k, v in value.items()))
-
-    return check
-
-
 def _paytables(value: Any) -> tuple[Paytable, ...]:
     """Further paytables (B, C, ...): a sequence of paytables or their texts (a text of
     several: separated by spaces or semicolons)."""
-    listed = _sequence("paytables", "Paytable or str", Paytable, str)(value)
+    listed = sequence_of("paytables", "Paytable or str", Paytable, str)(value)
     if len(listed) + 1 > len(PAYTABLE_LETTERS):
         raise ReportError(f"a report compares at most {len(PAYTABLE_LETTERS)} paytables")
     return tuple(p if isinstance(p, Paytable) else Paytable.parse(p) for p in listed if p)
-
-
-def _has(name: str, words: str, *methods: str, either: bool = False) -> Callable[[Any], Any]:
-    """A check that a value has ``methods`` (a store's ``fetch``) or is called (no methods);
-    with ``either``, True or False too (``progress=True``: a bar)."""
-
-    def check(value: Any) -> Any:
-        if either and isinstance(value, bool):
-            return value
-        if not all(callable(getattr(value, m, None)) for m in methods) or not (
-            methods or callable(value)
-        ):
-            raise TypeError(f"{name} must be {words}, not {type(value).__name__}")
-        return value
-
-    return check
 
 
 def _player(value: Any) -> Any:
     """A strategy already read (a :class:`~solver.results.report.PlayerStrategy`)."""
     if not (isinstance(getattr(value, "name", None), str) and hasattr(value, "chart")):
         raise TypeError(f"strategy must be str or a PlayerStrategy, not {type(value).__name__}")
-    return value
-
-
-def _any(value: Any) -> Any:
     return value
 
 
@@ -173,27 +118,13 @@ def _practice_chart(value: Any) -> Any:
     return value
 
 
-def _carried(name: str, kind: str, attribute: str) -> Callable[[Any], Any]:
-    """A check of a value carried between calls: its JSON (read by the session), or the
-    value itself (a practice session's ``state``, a player's ``history``)."""
-
-    def check(value: Any) -> Any:
-        if not (isinstance(value, Mapping) or hasattr(value, attribute)):
-            raise TypeError(
-                f"{name} must be a {kind} or its JSON (a mapping), not {type(value).__name__}"
-            )
-        return value
-
-    return check
-
-
 def _edge(text: str) -> Fraction:
     return parse_edge(text, "target")
 
 
 def _edge_value(name: str, what: str) -> Callable[[Any], Fraction]:
     """A house edge given as a number (a fraction of the amount wagered), checked."""
-    numbers = _kinds(name, "a number or its text", int, Fraction, float)
+    numbers = of_kinds(name, "a number or its text", int, Fraction, float)
 
     def check(value: Any) -> Fraction:
         number = numbers(value)
@@ -268,7 +199,7 @@ REMOVED = Param("removed", T, "Cards already out of the shoe (with suits).", def
 SEEN = REMOVED.but(name="seen", help="Other cards known to be out of the shoe.",
                    value=_cards("seen"))
 BONUS_CARD = Param("bonus", T, "The Bonus card, e.g. 7 or 7h.", required=True, parse=read_card,
-                   value=_kinds("bonus", "a Card or str", Card), takes="Card | str", example="7")
+                   value=of_kinds("bonus", "a Card or str", Card), takes="Card | str", example="7")
 HAND = Param("hand", T, f"The player's own cards: {HAND_FORMS}.", required=True,
              parse=parse_cards, value=_cards("hand"), takes="Cards", example="9 7")
 #: The hand a decision graph starts from (every first card when not given).
@@ -276,7 +207,7 @@ START_HAND = HAND.but(help=f"Start from these own cards: {HAND_FORMS} (default: 
                       required=False, default=(), parse=read_hand)
 #: ``cbj dealer``'s Bonus card: a value, or ``all`` (read by the dealer's table).
 BONUS_VALUE = Param("bonus", T, "Bonus card value A, 2..10, or 'all' for one row per value.",
-                    default="all", value=_kinds("bonus", "str or int", int), takes="str | int",
+                    default="all", value=of_kinds("bonus", "str or int", int), takes="str | int",
                     shown_default="all")
 
 # How the game is computed, and the run settings (:data:`RUN_PARAMS`).
@@ -289,20 +220,20 @@ BACKEND = Param("backend", C, "Solve the shoes here or on a Dask cluster.", defa
                 choices=("local", "dask"), shown_default="local")
 SCHEDULER = Param("scheduler", T, "The Dask scheduler (default: $DASK_SCHEDULER_ADDRESS).")
 CACHE = Param("cache", V, "Solve afresh instead of using the disk cache.", flag="--no-cache",
-              value=_has("cache", "a Store (with fetch) or None", "fetch"), takes="Store | None")
+              value=having("cache", "a Store (with fetch) or None", "fetch"), takes="Store | None")
 PROGRESS = Param("progress", V, "", flag="-", takes="ProgressCallback | bool | None",
-                 value=_has("progress", "a function, True, False or None", either=True))
+                 value=having("progress", "a function, True, False or None", either=True))
 
 # Strategies.
 STRATEGY = Param("strategy", T, STRATEGY_HELP, default="optimal", label="The players' strategy",
                  parse=strategy_name, example="stand-on:17", shown_default="optimal")
 NAMES = Param("names", T, "Policies to evaluate, separated by commas; chart:FILE plays a chart "
-              "file (docs/charts.md).", default=POLICY_NAMES, value=_sequence("names", "str", str),
-              takes="Sequence[str] | str", flag="--strategies",
-              shown_default=",".join(POLICY_NAMES))
+              "file (docs/charts.md).", default=POLICY_NAMES,
+              value=sequence_of("names", "str", str), takes="Sequence[str] | str",
+              flag="--strategies", shown_default=",".join(POLICY_NAMES))
 BONUS_RATIOS = Param("bonus_ratios", T, "Bonus ratios (each at least 1/2) at which to show "
                      "optimal play's round.", default="1/2,3/4,1,3/2,2",
-                     value=_sequence("bonus_ratios", "Fraction, int or str", Fraction, int, str),
+                     value=sequence_of("bonus_ratios", "Fraction, int or str", Fraction, int, str),
                      takes="Sequence[Fraction | int | str] | str",
                      shown_default="1/2,3/4,1,3/2,2")
 METHOD = Param("method", C, "exact fractions (up to 100 rounds), floats by FFT with an error "
@@ -344,16 +275,16 @@ SIM_PENETRATION = Param("penetration", N, "Share of the shoe dealt before a resh
 FRESH_SHOE = Param("fresh_shoe", F, "Shuffle a fresh shoe for every round.", default=False)
 COUNTER = Param("counter", T, "Seat a card counter at seat 1 using this count: hi-lo, ko, "
                 "hi-opt-i, omega-ii, best-level-1..3, or tags 'A=-1,2=1,...,T=-1'.",
-                value=_kinds("counter", "str or a mapping of str to int", Mapping),
+                value=of_kinds("counter", "str or a mapping of str to int", Mapping),
                 takes="str | Mapping[str, int]")
 SPREAD = Param("spread", T, "Smallest-largest bet in units.", default="1-8", parse=parse_spread,
-               value=_sequence("spread", "int", int), takes="str | tuple[int, int]",
+               value=sequence_of("spread", "int", int), takes="str | tuple[int, int]",
                example="1-8", shown_default="1-8")
 SIM_SPREAD = SPREAD.but(help="The counter's smallest and largest bet.  [default: 1-8]",
                         default=None, shown_default="")
 RAMP = Param("ramp", T, "The counter's bets by true count, 'TC:UNITS,...' (bet UNITS from TC "
              "up).  [default: the smallest bet, then one unit more per true count from 2]",
-             parse=parse_ramp, value=_sequence("ramp", "(true count, units) pairs", tuple),
+             parse=parse_ramp, value=sequence_of("ramp", "(true count, units) pairs", tuple),
              takes="str | Sequence[tuple[float, int]]")
 WONG_OUT = Param("wong_out", N, "The counter sits out below this true count.", low=-100,
                  high=100, limits="use a true count from -100 to 100", as_float=True,
@@ -361,8 +292,8 @@ WONG_OUT = Param("wong_out", N, "The counter sits out below this true count.", l
 SIM_INDICES = Param("indices", F, "The counter also plays its count's index plays (with "
                     "--strategy chart).", default=False)
 SEAT_COUNTS = Param("seats", T, "Numbers of players at the table, 1 to 7: a range, a list or "
-                    "both, e.g. 1-7 or 1,3,5.", default="1-7", value=_sequence("seats", "int", int),
-                    takes="Sequence[int] | str", shown_default="1-7")
+                    "both, e.g. 1-7 or 1,3,5.", default="1-7", shown_default="1-7",
+                    value=sequence_of("seats", "int", int), takes="Sequence[int] | str")
 SEATS_ROUNDS = SIM_ROUNDS.but(help="Table-rounds simulated for each number of seats.",
                               required=False, shown_default=f"{SEATS_ROUNDS_DEFAULT}")
 
@@ -405,11 +336,11 @@ BONUS_MULTIPLE = Param("bonus_multiple", N, "The most the Bonus wager is raised 
                        words="Bonus multiple", metavar="TEXT", shown_default="2", example="2")
 DEPTHS = Param("depths", T, "Shares of the shoe dealt, each between 0 and 1, separated by "
                "commas.", default="0.25,0.5,0.75,0.83", takes="str | Sequence[float | str]",
-               value=_sequence("depths", "float or str", float, str),
+               value=sequence_of("depths", "float or str", float, str),
                shown_default="0.25,0.5,0.75,0.83")
 SYSTEM = Param("system", T, "A published count: hi-lo, ko, hi-opt-i, omega-ii.", parse=_system)
 TAGS = Param("tags", T, "A tag per rank, e.g. 'A=-1,2=1,...,9=0,T=-1'.", parse=parse_tags,
-             value=_mapping("tags", "ranks to tags", parse_tags), takes="str | Mapping[str, int]")
+             value=mapping_of("tags", "ranks to tags", parse_tags), takes="str | Mapping[str, int]")
 
 # Designing the paytable.
 SOLVE_FOR = Param("solve_for", T, "The tier whose pay is solved for: any tier of --paytable, "
@@ -418,10 +349,10 @@ SOLVE_FOR = Param("solve_for", T, "The tier whose pay is solved for: any tier of
                   label="Solve for the pay of", hint="The other pays are the paytable's above.")
 SUITED_MATCH, RANK_MATCH, ADJACENT = (
     Param(name, T, f"Pay of the {name.replace('_', ' ')} tier to 1 (default: from --paytable).",
-          value=_kinds(name, "a number or its text", int, Fraction), takes="Fraction | int | str")
+          value=of_kinds(name, "a number or its text", int, Fraction), takes="Fraction | int | str")
     for name in ("suited_match", "rank_match", "adjacent")
 )
-PAYS = Param("pays", V, "", value=_mapping("pays", "tier names to pays", _any), flag="-",
+PAYS = Param("pays", V, "", value=mapping_of("pays", "tier names to pays", as_given), flag="-",
              takes="Mapping[str, Fraction | int | str] | None")
 TARGET_BONUS_EDGE = Param("target_bonus_edge", T, "Bonus wager house edge, e.g. 0.05, 1/20, 5%.",
                           parse=_edge, value=_edge_value("target_bonus_edge", "target"),
@@ -454,7 +385,7 @@ OUTPUT_DIR = Param("output_dir", P, "Folder to (re)write: new, empty, or a colle
                    "it is replaced whole.", default="strategy_tables", metavar="TEXT",
                    shown_default="strategy_tables")
 DIRECTORY = Param("directory", P, "", flag="-")
-WARN = Param("warn", V, "", value=_has("warn", "a function or None"), flag="-",
+WARN = Param("warn", V, "", value=having("warn", "a function or None"), flag="-",
              takes="Callable[[str], None] | None")
 CHECK = Param("file", P, "Price the chart in FILE (CSV or JSON as cbj chart writes): its EV, its "
               "cost, and each cell that differs from the best chart.", required=True,
@@ -481,14 +412,18 @@ SHOE_SAMPLES, COUNTER_ROUNDS, TABLE_ROUNDS, SIMULATION_ROUNDS = (
          "Rounds of the simulator's cross-check."),
     )
 )
-PREPARED_BY, PREPARED_FOR, REVISION_NOTE = (
-    Param(name, T, f"Title block: {words}", default="", label=label)
+PREPARED_BY, PREPARED_FOR, REVISION_NOTE, TABLE_LIMITS, PROCEDURES = (
+    Param(name, T, words, default="", label=label)
     for name, label, words in (
-        ("prepared_by", "Prepared by", "who prepared the report."),
-        ("prepared_for", "Prepared for", "whom the report is for."),
-        ("revision_note", "Revision note", "what this revision changed."),
+        ("prepared_by", "Prepared by", "Title block: who prepared the report."),
+        ("prepared_for", "Prepared for", "Title block: whom the report is for."),
+        ("revision_note", "Revision note", "Title block: what this revision changed."),
+        ("table_limits", "Table limits", "The game's table limits, stated when given."),
+        ("procedures", "Procedures", "The game's procedures, stated when given."),
     )
 )
+CORE_ONLY = Param("core_only", F, "Write the core alone, without the annexes.", default=False,
+                  label="The core alone (leave out the annexes)")
 PAYTABLES = Param("paytables", T, f"{RULES_BY_NAME['paytable'].help} Repeat to compare "
                   "paytables, lettered A, B, ... in order  [default: 15:4:1]", default=(),
                   parse=lambda text: _paytables(re.split(r"[\s;]+", text.strip())),
@@ -526,9 +461,9 @@ PRACTICE_CHART = Param("chart", V, "The chart learned: a file as cbj chart write
                        "like), to learn instead of the printed chart. It is read in this page "
                        "and sent with each play; the server keeps nothing.",
                        takes="str | Path | ChartGrid | None")
-HISTORY = Param("history", V, "", value=_carried("history", "PracticeHistory", "schedule"),
+HISTORY = Param("history", V, "", value=carried("history", "PracticeHistory", "schedule"),
                 takes="PracticeHistory | Mapping[str, Any]")
-STATE = Param("state", V, "", required=True, value=_carried("state", "PracticeState", "setup"),
+STATE = Param("state", V, "", required=True, value=carried("state", "PracticeState", "setup"),
               takes="PracticeState | Mapping[str, Any]")
 PLAY = Param("play", C, "", required=True, choices=("hit", "stand", "deal"), error=PracticeError)
 # fmt: on
@@ -588,6 +523,8 @@ VARIANTS_FORMAT = FORMAT.but(choices=("table", "csv", "json", "md"))
 CHART_FORMAT = FORMAT.but(help="Output format  [default: from -o's extension, else md; table "
                           "for --check, --costs]", default=None, shown_default="", example="md",
                           choices=("csv", "json", "md", "html", "pdf", "svg", "png", "table"))
+COMMENTS = Param("comments", F, "CSV: each table's title and notes as # lines before the data.",
+                 default=False)
 # fmt: on
 
 #: Every entry, in the order above.

@@ -18,7 +18,7 @@ class MainOutcome(StrEnum):
     BLACKJACK = "blackjack"
     WIN = "win"
     PUSH = "push"
-    LOSE = "lose"
+    LOSE = "loss"
 
 
 #: The main wager's results, in the order every table lists them.
@@ -48,7 +48,7 @@ class BonusOutcome(StrEnum):
     SUITED_MATCH = "suited_match"
     RANK_MATCH = "rank_match"
     ADJACENT = "adjacent"
-    LOSE = "lose"
+    LOSE = "loss"
 
 
 BONUS_OUTCOMES: tuple[BonusOutcome, ...] = tuple(BonusOutcome)
@@ -65,7 +65,7 @@ _CLAUSE_OUTCOMES = {o.value: o for o in BonusOutcome}
 def as_outcome(name: str) -> str:
     """A Bonus outcome's name, as a :class:`BonusOutcome` when it is one of clause 4's.
 
-    >>> as_outcome("lose") is BonusOutcome.LOSE, as_outcome("suited_adjacent")
+    >>> as_outcome("loss") is BonusOutcome.LOSE, as_outcome("suited_adjacent")
     (True, 'suited_adjacent')
     """
     return _CLAUSE_OUTCOMES.get(name, name)

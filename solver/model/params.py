@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
 from fractions import Fraction
 from os import PathLike
@@ -305,3 +305,85 @@ class Param(NamedTuple):
     def but(self, **changes: Any) -> Param:
         """The same parameter, said otherwise for one command (its help, its default)."""
         return self._replace(**changes)
+
+
+# --- Checks of values given as values, not text (an entry's ``value``) ---------------------
+
+
+def of_kinds(name: str, words: str, *kinds: type) -> Callable[[Any], Any]:
+    """A check that a value is one of ``kinds`` (a ``TypeError`` naming ``name`` if not)."""
+
+    def check(value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            raise TypeError(f"{name} must be {words}, not {type(value).__name__}")
+        return value
+
+    return check
+
+
+def sequence_of(name: str, words: str, *items: type) -> Callable[[Any], tuple[Any, ...]]:
+    """A sequence of values of ``items`` (a ``TypeError`` naming ``name`` otherwise)."""
+
+    def check(value: Any) -> tuple[Any, ...]:
+        if isinstance(value, bytes | bytearray | Mapping) or not isinstance(value, Iterable):
+            kind = type(value).__name__
+            raise TypeError(f"{name} must be str or a sequence of {words}, not {kind}")
+        found = tuple(value)
+        for one in found:
+            if isinstance(one, bool) or not isinstance(one, items):
+                kind = type(one).__name__
+                raise TypeError(f"{name} must be str or a sequence of {words}, not one of {kind}")
+        return found
+
+    return check
+
+
+def mapping_of(name: str, words: str, read: Callable[[str], Any]) -> Callable[[Any], Any]:
+    """Tags or pays given as a mapping of names to whole numbers (tags) or pays."""
+
+    def check(value: Any) -> Any:
+        if not isinstance(value, Mapping):
+            kind = type(value).__name__
+            raise TypeError(f"{name} must be str or a mapping of {words}, not {kind}")
+        for key, item in value.items():
+            if not isinstance(key, str) or not (is_whole(item) or isinstance(item, Fraction | str)):
+                kind = type(item).__name__
+                raise TypeError(f"{name} must be str or a mapping of {words}, not one of {kind}")
+        return read(",".join(f"{k}={v}" for k, v in value.items()))
+
+    return check
+
+
+def having(name: str, words: str, *methods: str, either: bool = False) -> Callable[[Any], Any]:
+    """A check that a value has ``methods`` (a store's ``fetch``) or is called (no methods);
+    with ``either``, True or False too (``progress=True``: a bar)."""
+
+    def check(value: Any) -> Any:
+        if either and isinstance(value, bool):
+            return value
+        if not all(callable(getattr(value, m, None)) for m in methods) or not (
+            methods or callable(value)
+        ):
+            raise TypeError(f"{name} must be {words}, not {type(value).__name__}")
+        return value
+
+    return check
+
+
+def carried(name: str, kind: str, attribute: str) -> Callable[[Any], Any]:
+    """A check of a value carried between calls: its JSON (read by the session), or the
+    value itself (a practice session's ``state``, a player's ``history``)."""
+
+    def check(value: Any) -> Any:
+        if not (isinstance(value, Mapping) or hasattr(value, attribute)):
+            raise TypeError(
+                f"{name} must be a {kind} or its JSON (a mapping), not {type(value).__name__}"
+            )
+        return value
+
+    return check
+
+
+def as_given(value: Any) -> Any:
+    """Any value, as given (a mapping's items read by their own parser)."""
+    return value

@@ -32,7 +32,7 @@ MAX_PAY = Fraction(10_000)
 #: The most tiers a paytable may list.
 MAX_TIERS = 16
 #: The Bonus outcome of a pair of cards that reaches no tier.
-LOSE = "lose"
+LOSE = "loss"
 #: Rank words of the tier vocabulary, by rank index (0 = ace .. 12 = king).
 RANK_WORDS = (
     "ace",

@@ -6,9 +6,11 @@ from typing import TYPE_CHECKING
 
 from solver.model.cards import VALUES, value_label
 from solver.model.cells import COLUMNS, ROWS, Cell, cell_name
-from solver.model.numbers import number, signed
 from solver.present.charts import title
+from solver.present.style import Cell as TableCell
+from solver.present.style import cell, plain, show
 from solver.present.tables import Table
+from solver.results.figures import heading, short_heading
 
 if TYPE_CHECKING:
     from solver.results.charts import ChartCheck, ChartCosts
@@ -26,46 +28,49 @@ def check_table(check: ChartCheck) -> Table:
             value_label(d.bonus),
             d.action.value,
             d.other.value,
-            signed(d.per_100_rounds, 4),
+            cell("cell_cost", d.per_100_rounds),
         )
         for d in check.differences
     )
     notes = (
         f"rules: {check.rules.summary()}",
-        f"EV {signed(check.expected_value * 100, 4)}% of the main wager; best chart "
-        f"{signed(check.best_expected_value * 100, 4)}%; composition-dependent optimum "
-        f"{signed(check.optimal_expected_value * 100, 4)}%",
-        f"cost per 100 rounds (main-wager units): {number(100 * check.cost_against_best, 4)} "
-        f"against the best chart, {number(100 * check.cost_against_optimal, 4)} against "
-        "perfect play",
+        f"{heading('chart_ev')} {show('chart_ev', check.expected_value)}; best chart "
+        f"{show('chart_ev', check.best_expected_value)}; composition-dependent optimum "
+        f"{show('chart_ev', check.optimal_expected_value)}",
+        f"cost per 100 rounds (main-wager units): "
+        f"{show('cell_cost', 100 * check.cost_against_best)} against the best chart, "
+        f"{show('cell_cost', 100 * check.cost_against_optimal)} against perfect play",
         f"{len(rows)} cell(s) differ from the best chart"
         + ("; each cost is what playing that cell alone as the best chart does would gain"
            if rows else ": this is the best chart"),
     )  # fmt: skip
     return Table(
         f"Chart {check.name} against the best chart",
-        ("hand", "Bonus card", "chart", "best", "cost per 100 rounds"),
+        ("hand", "Bonus card", "chart", "best", short_heading("cell_cost")),
         rows,
         notes,
+        tuple((None, None, None, None, "cell_cost") for _ in rows),
     )
 
 
 def costs_table(costs: ChartCosts) -> Table:
-    """The best chart with, in each cell, the cost per 100 rounds of playing it the other way."""
+    """The best chart with, in each cell, the cost per 100 rounds of playing it the other way
+    (in a CSV, each Bonus card's action and cost in two columns)."""
 
-    def cell_text(cell: Cell, bonus: int) -> str:
-        found = costs.cells.get((cell, bonus))
-        action = costs.chart.action(cell, bonus).value
+    def cell_text(chart_cell: Cell, bonus: int) -> str:
+        found = costs.cells.get((chart_cell, bonus))
+        action = costs.chart.action(chart_cell, bonus).value
         if found is None:
             return action
         if found.cost == 0:  # no hand reaches the cell when the chart is played
-            return f"{action} -"
-        return f"{action} {number(found.per_100_rounds, 3)}"
+            return TableCell(f"{action} -", (action, ""), (" action", " cost"))
+        cost = show("cell_cost", found.per_100_rounds)
+        return TableCell(f"{action} {cost}", (action, plain(cost)), (" action", " cost"))
 
-    rows = tuple((cell_name(cell), *(cell_text(cell, b) for b in VALUES)) for cell in ROWS)
+    rows = tuple((cell_name(c), *(cell_text(c, b) for b in VALUES)) for c in ROWS)
     notes = (
         f"rules: {costs.rules.summary()}",
-        f"best chart EV {signed(costs.chart.expected_value * 100, 4)}% of the main wager",
+        f"best chart EV {show('chart_ev', costs.chart.expected_value)} of the main wager",
         "each cell: the best chart's action, then what playing that cell the other way costs "
         "the main wager per 100 rounds (main-wager units); - marks a cell no hand reaches "
         "when the chart is played (playing it the other way costs exactly nothing); "

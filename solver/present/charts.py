@@ -35,13 +35,9 @@ from solver.model.cells import (
 from solver.model.hands import describe_hand
 from solver.present.drawing import box, fit_lines, wrap
 from solver.present.formats import ChartFormat
-from solver.present.style import (
-    one_in,
-    signed_percent,
-    significant_percent,
-    stacked_table_css,
-)
+from solver.present.style import show, stacked_table_css
 from solver.present.wording import rules_sentence
+from solver.results.figures import short_heading
 
 if TYPE_CHECKING:
     from solver.results.charts import Chart, ExceptionHand
@@ -70,14 +66,10 @@ def title(chart: Chart) -> str:
 def summary(chart: Chart) -> str:
     """The chart's EV against perfect play, in one line."""
     return (
-        f"Chart EV {_pct(chart.expected_value)} of the main wager; composition-dependent "
-        f"optimum {_pct(chart.optimal_expected_value)}; the chart gives up "
-        f"{significant_percent(chart.cost)} of the main wager per round"
+        f"Chart EV {show('chart_ev', chart.expected_value)} of the main wager; "
+        f"composition-dependent optimum {show('chart_ev', chart.optimal_expected_value)}; the "
+        f"chart gives up {show('chart_cost', chart.cost)} of the main wager per round"
     )
-
-
-def _pct(value: Fraction) -> str:
-    return signed_percent(value)
 
 
 def legend_text() -> str:
@@ -150,15 +142,15 @@ def exception_cells(chart: Chart) -> list[ExceptionCell]:
     ]
 
 
+#: The figures of each exception's row, after its cell, actions and hands.
+EXCEPTION_KEYS = ("exception_frequency", "exception_gain_when", "exception_gain")
 EXCEPTION_HEADERS = (
     "#",
     "cell",
     "chart",
     "better",
     "own cards to play the other way",
-    "how often",
-    "gain when it occurs",
-    "gain per round",
+    *(short_heading(k) for k in EXCEPTION_KEYS),
 )
 
 
@@ -171,9 +163,9 @@ def exception_rows(chart: Chart) -> list[tuple[str, ...]]:
             x.chart_action.value,
             x.hands[0].optimal_action.value,
             x.hands_text(),
-            one_in(x.frequency),
-            significant_percent(x.gain_when_it_occurs),
-            significant_percent(x.gain_per_round),
+            show("exception_frequency", x.frequency),
+            show("exception_gain_when", x.gain_when_it_occurs),
+            show("exception_gain", x.gain_per_round),
         )
         for x in exception_cells(chart)[:TOP_EXCEPTIONS]
     ]
@@ -248,18 +240,19 @@ def exception_lines(chart: Chart) -> list[str]:
     ]
 
 
-def to_csv(chart: Chart) -> str:
-    """The chart as CSV (every row), headed and followed by ``#`` comment lines."""
+def to_csv(chart: Chart, comments: bool = True) -> str:
+    """The chart as CSV (every row); with ``comments``, headed and followed by ``#`` lines
+    (its title, rules, how to read it and its exceptions)."""
     out = io.StringIO()
-    for line in header_lines(chart):
-        out.write(f"# {line}\n")
+    if comments:
+        out.writelines(f"# {line}\n" for line in header_lines(chart))
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(("hand", *COLUMNS))
     for hand, actions in grid(chart):
         writer.writerow((hand, *actions))
-    out.write(f"# {exceptions_heading(chart)}\n")
-    for line in exception_lines(chart):
-        out.write(f"# {line}\n")
+    if comments:
+        out.write(f"# {exceptions_heading(chart)}\n")
+        out.writelines(f"# {line}\n" for line in exception_lines(chart))
     return out.getvalue()
 
 
@@ -562,13 +555,14 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
     return out.getvalue()
 
 
-def render(chart: Chart, fmt: ChartFormat | str) -> bytes:
-    """The chart in any :class:`ChartFormat`, as bytes ready to write."""
+def render(chart: Chart, fmt: ChartFormat | str, comments: bool = True) -> bytes:
+    """The chart in any :class:`ChartFormat`, as bytes ready to write (a CSV with its
+    ``#`` lines when ``comments``)."""
     fmt = ChartFormat(fmt)
     if fmt is ChartFormat.JSON:
         return (json.dumps(chart.to_json(), indent=2) + "\n").encode()
     if fmt is ChartFormat.CSV:
-        return to_csv(chart).encode()
+        return to_csv(chart, comments).encode()
     if fmt is ChartFormat.MD:
         return to_markdown(chart).encode()
     if fmt is ChartFormat.HTML:

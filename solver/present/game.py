@@ -7,21 +7,34 @@ carries its catalogue key (:attr:`Table.keys`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from solver.model.cards import value_label
-from solver.model.numbers import number, percent, signed
+from solver.model.outcomes import main_payoffs
+from solver.model.rules import Rules
 from solver.present.formats import Format
+from solver.present.style import (
+    Cell,
+    cell,
+    count_cell,
+    exact_cell,
+    lattice_places,
+    range_cell,
+    show,
+    written,
+)
 from solver.present.tables import Table, dealer_table, dumps, render_tables, rules_notes
 from solver.present.wording import to_one
 from solver.results.figures import (
     SIGN_CONVENTION,
-    Sign,
-    figure,
+    NumberFormat,
+    Style,
     heading,
     outcome_words,
+    quantity_heading,
 )
 from solver.results.volatility import METHOD_WORDS
 
@@ -37,26 +50,37 @@ SIGNS_NOTE = f"signs: {SIGN_CONVENTION}"
 Shown = tuple[str, Any]
 
 
-def cli_value(key: str, value: Fraction | float) -> str:
-    """A figure's value as the terminal prints it: percentages to four places, the player's
-    amounts signed to six, spreads to four, chances to six.
+def net_step(rules: Rules) -> Fraction:
+    """The step of the lattice a round's net results lie on: every main pay plus the Bonus
+    ratio times every Bonus pay is a whole multiple of it.
 
-    >>> cli_value("round_house_edge", Fraction(1, 80)), cli_value("main_ev", -0.5)
-    ('1.2500%', '-0.500000')
+    >>> net_step(Rules()), net_step(Rules(bonus_ratio=Fraction(3, 4)))
+    (Fraction(1, 2), Fraction(1, 4))
     """
-    found = figure(key)
-    if found.percent:
-        return percent(value)
-    if found.sign is Sign.PLAYER:
-        return signed(value)
-    if found.quantity in ("SD", "volatility index", "SD of the net result"):
-        return number(value, 4)
-    return number(value)
+    bonus = [*rules.paytable.as_dict().values(), Fraction(-1)]
+    nets = [
+        Fraction(m) + rules.bonus_ratio * b for m in main_payoffs(rules).values() for b in bonus
+    ]
+    denominator = math.lcm(*(n.denominator for n in nets))
+    return Fraction(math.gcd(*(int(n * denominator) for n in nets)), denominator)
 
 
-def _exact_text(value: Any) -> str:
-    """A figure's exact fraction, or a dash where it has none (a square root)."""
-    return str(value) if isinstance(value, Fraction | int) else "-"
+def session_places(rules: Rules) -> int:
+    """The places a session's net results are written to: those of its lattice."""
+    return lattice_places(net_step(rules))
+
+
+PAYS_FORMAT = NumberFormat(Style.TO_ONE, 0)
+
+
+def pays_text(pays: Fraction) -> str:
+    """What an outcome pays, to 1 (``3 to 2`` for a blackjack), and ``\u22121`` for a loss."""
+    return to_one(pays) if pays > 0 else written(NumberFormat(Style.DECIMAL), pays)
+
+
+def pays_cell(pays: Fraction) -> Cell:
+    """:func:`pays_text` as a cell, its plain number in a CSV."""
+    return Cell(pays_text(pays), (float(pays) if pays.denominator > 1 else int(pays),))
 
 
 def figure_table(
@@ -65,7 +89,7 @@ def figure_table(
     """A table of figures, one a row: its catalogue heading and its value (and its exact
     fraction, ``exact``)."""
     rows = tuple(
-        (heading(key), cli_value(key, value), *((_exact_text(value),) if exact else ()))
+        (heading(key), cell(key, value), *((exact_cell(value),) if exact else ()))
         for key, value in shown
     )
     keys = tuple((None, key, *((None,) if exact else ())) for key, _ in shown)
@@ -85,7 +109,7 @@ def game_figures(game: GameResult[Any]) -> list[Shown]:
         ("main_blackjack", outcomes["blackjack"]),
         ("main_win", outcomes["win"]),
         ("main_push", outcomes["push"]),
-        ("main_loss", outcomes["lose"]),
+        ("main_loss", outcomes["loss"]),
     ]
     bonus = game.bonus
     if bonus is not None:
@@ -113,11 +137,13 @@ def _edge_sentence(game: GameResult[Any]) -> str:
     ev = game.expected_value
     if ev > 0:
         return (
-            f"The player holds the edge on the main wager: {percent(ev)} of each unit bet, "
+            f"The player holds the edge on the main wager: {show('main_ev_by_bonus_card', ev)} "
+            "of each unit bet, "
             "with perfect play."
         )
     if ev < 0:
-        return f"The house holds the edge on the main wager: {percent(-ev)} of each unit bet."
+        edge = show("main_house_edge", -ev)
+        return f"The house holds the edge on the main wager: {edge} of each unit bet."
     return "Neither side holds an edge on the main wager: it breaks even."
 
 
@@ -126,9 +152,15 @@ def _round_sentence(game: GameResult[Any]) -> str:
     edge = game.round_house_edge
     ratio = game.rules.bonus_ratio
     if edge > 0:
-        side = f"The house holds the edge on the whole round: {percent(edge)} of all money bet"
+        side = (
+            "The house holds the edge on the whole round: "
+            f"{show('round_house_edge', edge)} of all money bet"
+        )
     elif edge < 0:
-        side = f"The player holds the edge on the whole round: {percent(-edge)} of all money bet"
+        side = (
+            "The player holds the edge on the whole round: "
+            f"{show('round_house_edge', -edge)} of all money bet"
+        )
     else:
         side = "Neither side holds an edge on the whole round"
     return f"{side} (1 unit on the main wager and {ratio} on the Bonus)."
@@ -158,31 +190,28 @@ def summary_table(game: GameResult[Any]) -> Table:
     return figure_table("Summary", game_figures(game), _game_notes(game), game.exact)
 
 
-def _range_text(bounds: tuple[float, float]) -> str:
-    low, high = bounds
-    return f"{low:+,.1f} to {high:+,.1f}"
-
-
-def volatility_table(volatility: Volatility | None, title: str) -> Table:
-    """The player's net result over sessions: its exact mean and SD, and the ranges and the
-    chance of being ahead read off the session's own distribution."""
+def volatility_table(volatility: Volatility | None, title: str, rules: Rules) -> Table:
+    """The player's net result over sessions: its exact mean and SD, and the ranges (to the
+    places of the lattice of ``rules``' nets) and the chance of being ahead read off the
+    session's own distribution."""
     if volatility is None:
         return Table(title, ("rounds",), (), ("No round: removed cards were given without suits.",))
     keys = ("session_mean", "session_sd", "session_range90", "session_range95", "session_ahead")
+    places = session_places(rules)
     rows = tuple(
         (
-            f"{s.rounds:,}",
-            f"{float(s.mean):+,.2f}",
-            f"{s.standard_deviation:,.2f}",
-            _range_text(s.range90),
-            _range_text(s.range95),
-            number(s.probability_ahead, 4),
+            count_cell(s.rounds),
+            cell("session_mean", s.mean),
+            cell("session_sd", s.standard_deviation),
+            range_cell("session_range90", *s.range90, places),
+            range_cell("session_range95", *s.range95, places),
+            cell("session_ahead", s.probability_ahead),
         )
         for s in volatility.sessions
     )
     how = "; ".join(METHOD_WORDS[m] for m in volatility.methods)
     bound = volatility.error_bound
-    within = f" (every probability within {bound:.1e})" if bound else ""
+    within = f" (every probability within {bound_text(bound)})" if bound else ""
     return Table(
         title,
         ("rounds", *(heading(k) for k in keys)),
@@ -190,8 +219,9 @@ def volatility_table(volatility: Volatility | None, title: str) -> Table:
         (
             f"the player's net result after n rounds, in main-wager units, with "
             f"{volatility.ratio} on the Bonus per unit on the main wager",
-            f"{heading('volatility_index')} {volatility.index:.4f} (round SD "
-            f"{volatility.standard_deviation:.4f} x 1.6449, the z of a two-sided 90% interval)",
+            f"{heading('volatility_index')} {show('volatility_index', volatility.index)} "
+            f"({heading('round_sd')} {show('round_sd', volatility.standard_deviation)} "
+            "\u00d7 1.6449, the z of a two-sided 90% interval)",
             "mean and SD exact; ranges (5% to 95% and 2.5% to 97.5% points) and the chance of "
             f"being ahead from the session's own distribution: {how}{within}",
         ),
@@ -199,11 +229,26 @@ def volatility_table(volatility: Volatility | None, title: str) -> Table:
     )
 
 
+def bound_text(bound: float) -> str:
+    """An error bound to two significant figures, rounded up (a bound never understated).
+
+    >>> bound_text(5.21e-08), bound_text(5.0e-11)
+    ('5.3e\u221208', '5.0e\u221211')
+    """
+    exponent = math.floor(math.log10(bound)) - 1
+    mantissa = math.ceil(round(bound / 10**exponent, 6)) * 10**exponent
+    return f"{mantissa:.1e}".replace("-", "\u2212")
+
+
 def by_bonus_card_table(game: GameResult[Any]) -> Table:
     """The main wager EV given each Bonus card."""
     values = game.by_bonus_card()
     rows = tuple(
-        (value_label(c), signed(v), *((_exact_text(v),) if game.exact else ()))
+        (
+            value_label(c),
+            cell("main_ev_by_bonus_card", v),
+            *((exact_cell(v),) if game.exact else ()),
+        )
         for c, v in values.items()
     )
     extra = ("exact",) if game.exact else ()
@@ -223,18 +268,28 @@ def starts_table(game: GameResult[Any]) -> Table:
         (
             value_label(s.player),
             value_label(s.bonus),
-            number(s.probability, 12),
+            cell("start_probability", s.probability),
             s.decision,
-            signed(game.start_value(s), 12),
-            *((_exact_text(game.start_value(s)),) if game.exact else ()),
+            cell("start_ev", game.start_value(s)),
+            *((exact_cell(game.start_value(s)),) if game.exact else ()),
         )
         for s in game.starts
     )
     return Table(
         "Starting pairs",
-        ("player card", "Bonus card", "probability", "decision", "main wager EV", *extra),
+        (
+            "player card",
+            "Bonus card",
+            heading("start_probability"),
+            "decision",
+            heading("start_ev"),
+            *extra,
+        ),
         rows,
         rules_notes(game.rules),
+        tuple(
+            (None, None, "start_probability", None, "start_ev", *(None,) * len(extra)) for _ in rows
+        ),
     )
 
 
@@ -252,7 +307,9 @@ def game_summary(game: GameResult[Any]) -> str:
         lines.append("Bonus wager and round: not computed (removed cards were given without suits)")
     tables = [summary_table(game)]
     if game.volatility is not None:
-        tables.append(volatility_table(game.volatility, "The player's net result over sessions"))
+        tables.append(
+            volatility_table(game.volatility, "The player's net result over sessions", game.rules)
+        )
     tables.append(by_bonus_card_table(game))
     body = render_tables(tables, Format.TABLE)
     more = "More: --format csv or md for every table, --format json for everything."
@@ -266,7 +323,7 @@ def game_tables(game: GameResult[Any]) -> list[Table]:
     """
     return [
         summary_table(game),
-        volatility_table(game.volatility, "The player's net result over sessions"),
+        volatility_table(game.volatility, "The player's net result over sessions", game.rules),
         by_bonus_card_table(game),
         starts_table(game),
     ]
@@ -275,27 +332,33 @@ def game_tables(game: GameResult[Any]) -> list[Table]:
 def bonus_tables(analysis: BonusAnalysis) -> tuple[Table, Table]:
     """The Bonus wager's return table, then its figures (``cbj bonus``)."""
     keys = ("bonus_combinations", "bonus_probability", "bonus_return")
-    rows = tuple(
+    rows: tuple[tuple[str, ...], ...] = tuple(
         (
             outcome_words(line.outcome),
-            to_one(line.pays) if line.pays >= 0 else "-1",
-            str(line.combinations),
-            number(line.probability),
-            signed(line.return_),
+            pays_cell(line.pays),
+            cell("bonus_combinations", line.combinations),
+            cell("bonus_probability", line.probability),
+            cell("bonus_return", line.return_),
         )
         for line in analysis.lines
     )
     rows += (
-        ("total", "", str(analysis.total_combinations), number(1), signed(analysis.expected_value)),
+        (
+            "total",
+            "",
+            cell("bonus_combinations", analysis.total_combinations),
+            cell("bonus_probability", 1),
+            cell("bonus_return", analysis.expected_value),
+        ),
     )
     removed = " ".join(str(c) for c in analysis.removed) or "none"
     notes = (*rules_notes(analysis.rules), f"removed cards: {removed}")
     table = Table(
         f"Bonus wager, paytable {analysis.rules.paytable}",
-        ("outcome", "pays", "combinations", "probability", "return"),
+        ("outcome", "pays", *(quantity_heading(k) for k in keys)),
         rows,
         notes,
-        (*((None, None, *keys) for _ in analysis.lines), (None, None, keys[0], None, None)),
+        tuple((None, None, *keys) for _ in rows),
     )
     shown: list[Shown] = [
         ("bonus_ev", analysis.expected_value),
@@ -313,20 +376,21 @@ def bonus_tables(analysis: BonusAnalysis) -> tuple[Table, Table]:
     return table, figures
 
 
-def game_text(game: GameResult[Any], fmt: str) -> str:
-    """``cbj solve``'s output: a summary in plain words as a table, else its tables (or JSON)."""
+def game_text(game: GameResult[Any], fmt: str, comments: bool = False) -> str:
+    """``cbj solve``'s output: a summary in plain words as a table, else its tables (or JSON;
+    a CSV with its ``#`` lines when ``comments``)."""
     if fmt == Format.JSON:
         return dumps(game.to_json())
     if fmt == Format.TABLE:
         return game_summary(game)
-    return render_tables(game_tables(game), Format(fmt))
+    return render_tables(game_tables(game), Format(fmt), comments)
 
 
-def bonus_text(result: BonusResult, fmt: str) -> str:
+def bonus_text(result: BonusResult, fmt: str, comments: bool = False) -> str:
     """``cbj bonus``' output: its tables (or JSON), then the EV as a function of the pays."""
     if fmt == Format.JSON:
         return dumps(result.to_json())
-    text = render_tables(bonus_tables(result.analysis), Format(fmt))
+    text = render_tables(bonus_tables(result.analysis), Format(fmt), comments)
     expression = result.symbolic_expected_value
     if expression is None:
         return text

@@ -5,45 +5,63 @@ Pure: a :class:`~solver.results.hold.HoldCheck` in, a table out.
 
 from __future__ import annotations
 
-from solver.model.numbers import number
+from solver.present.game import bound_text
+from solver.present.style import cell, count_cell, grouped, range_cell, thousands
 from solver.present.tables import Table, rules_notes
+from solver.results.figures import heading
 from solver.results.hold import HoldCheck
 
 
-def _percent(value: float) -> str:
-    return f"{100 * value:+.3f}%"
-
-
 def hold_table(check: HoldCheck) -> Table:
-    """The check: observed and expected hold and win, the tail probability, bands, verdict."""
-    exact = "exact" if check.method == "exact" else f"FFT, error at most {check.error_bound:.1e}"
+    """The check: observed and expected hold and the casino's win, the chance of a hold this
+    far out, the bands of hold, and the verdict."""
+    exact = (
+        "exact"
+        if check.method == "exact"
+        else f"FFT, error at most {bound_text(check.error_bound)}"
+    )
     rows: list[tuple[str, str, str]] = [
-        ("rounds", f"{check.rounds:,}", f"{float(check.wagered):,.1f} main units wagered"),
+        ("rounds", count_cell(check.rounds), ""),
         (
-            "observed",
-            _percent(float(check.observed_hold)),
-            f"casino win {number(check.observed_win, 2)} main units",
+            heading("hold_observed"),
+            cell("hold_observed", check.observed_hold),
+            cell("casino_win", check.observed_win),
         ),
         (
-            "expected",
-            _percent(float(check.expected_hold)),
-            f"casino win {number(check.expected_win, 2)}, SD {check.standard_deviation:,.2f}",
+            heading("hold_expected"),
+            cell("hold_expected", check.expected_hold),
+            cell("casino_win", check.expected_win),
         ),
-        ("P(at least this far, either side)", f"{check.p_value:.4g}", exact),
-        ("normal approximation (reference)", f"{check.normal_p_value:.4g}", ""),
+        (heading("hold_p_value"), cell("hold_p_value", check.p_value), ""),
+        (heading("hold_normal_p_value"), cell("hold_normal_p_value", check.normal_p_value), ""),
+    ]
+    keys: list[tuple[str | None, ...]] = [
+        (None, None, None),
+        (None, "hold_observed", "casino_win"),
+        (None, "hold_expected", "casino_win"),
+        (None, "hold_p_value", None),
+        (None, "hold_normal_p_value", None),
     ]
     for band in check.bands:
         rows.append(
             (
-                f"{float(band.level) * 100:g}% band of hold",
-                f"{_percent(band.low)} to {_percent(band.high)}",
-                f"casino win {number(band.low_win, 2)} to {number(band.high_win, 2)}",
+                f"{float(band.level) * 100:g}% {heading('hold_band')}",
+                range_cell("hold_band", band.low, band.high),
+                range_cell("casino_win", band.low_win, band.high_win),
             )
         )
-    rows.append(("verdict", check.verdict, ""))
+        keys.append((None, "hold_band", "casino_win"))
     return Table(
-        f"Hold check: {check.rounds:,} rounds of {check.strategy} play",
-        ("figure", "value", "detail"),
+        f"Hold check: {thousands(check.rounds)} rounds of {check.strategy} play",
+        ("figure", "value", heading("casino_win")),
         tuple(rows),
-        (*rules_notes(check.rules), "Each seat-round counts as one independent round."),
+        (
+            *rules_notes(check.rules),
+            f"{grouped(check.wagered)} main units wagered; the casino's expected win has an "
+            f"SD of {grouped(check.standard_deviation, 2)} main units",
+            f"{heading('hold_p_value')}: {exact}",
+            "Each seat-round counts as one independent round.",
+            f"verdict: {check.verdict}",
+        ),
+        tuple(keys),
     )

@@ -152,7 +152,7 @@ def settlement_html(rules: Rules, settled: Settlement) -> str:
     bonus_rules = f"{rule_words(rules, 'paytable')}; {rule_words(rules, 'bonus_ratio')}"
     staked = settled.bonus_net * rules.bonus_ratio
     pair = f"{_short(settled.player[0])} and {_short(settled.bonus)}"
-    if settled.bonus_outcome == "lose":
+    if settled.bonus_outcome == "loss":
         said = f"{pair} are no match: it loses"
     else:
         tier = settled.bonus_outcome.replace("_", " ")

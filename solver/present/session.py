@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from enum import StrEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solver.model.normal import QUANTILE_LEVELS
-from solver.model.numbers import number
 from solver.present.formats import Format
+from solver.present.game import bound_text
 from solver.present.plot_files import figure_bytes, table_page
 from solver.present.plots import plot_session
+from solver.present.style import cell, lattice_places, minus, thousands
 from solver.present.tables import Table, dumps, render_tables, rules_notes
 from solver.results.figures import heading
 
@@ -38,63 +39,60 @@ class SessionFormat(StrEnum):
 PLOT_FORMATS = (SessionFormat.PNG, SessionFormat.SVG, SessionFormat.HTML)
 
 
-def _p(value: Fraction | float) -> str:
-    return f"{float(value):.6g}"
-
-
-def _net(value: Fraction | float) -> str:
-    return number(value, 2)
-
-
 def summary_table(result: SessionResult) -> Table:
     """The session's figures, exact (or FFT within its bound), the normal approximation beside
-    each for comparison; every label the figure catalogue's."""
+    each for comparison, in the same format; every label the figure catalogue's."""
     f = result.figures
     d = f.distribution
     n = f.normal
-    rows: list[tuple[str, str, str]] = [
-        (heading("session_mean"), _net(f.mean), _net(n.mean)),
-        (heading("session_sd"), _net(f.standard_deviation), _net(n.standard_deviation)),
-        (heading("session_ahead"), _p(d.probability_ahead), _p(n.probability_ahead)),
-        (heading("session_even"), _p(d.probability_even), _p(n.probability_even)),
-        (
-            heading("session_behind"),
-            _p(d.probability_behind),
-            _p(1 - n.probability_ahead - n.probability_even),
-        ),
-    ]
-    keys = ["session_mean", "session_sd", "session_ahead", "session_even", "session_behind"]
+    places = lattice_places(d.step)
+    shown: list[tuple[str, str, Any, Any]] = [
+        ("session_mean", heading("session_mean"), f.mean, n.mean),
+        ("session_sd", heading("session_sd"), f.standard_deviation, n.standard_deviation),
+        ("session_ahead", heading("session_ahead"), d.probability_ahead, n.probability_ahead),
+        ("session_even", heading("session_even"), d.probability_even, n.probability_even),
+        ("session_behind", heading("session_behind"), d.probability_behind,
+         1 - n.probability_ahead - n.probability_even),
+    ]  # fmt: skip
     for level, exact, normal in zip(QUANTILE_LEVELS, f.quantiles, n.quantiles, strict=True):
-        rows.append(
-            (f"{float(level) * 100:g}% {heading('session_quantile')}", _net(exact), _net(normal))
-        )
-        keys.append("session_quantile")
-    rows.append(
-        (heading("largest_likely_loss"), _net(f.largest_likely_loss), _net(n.largest_likely_loss))
-    )
-    keys.append("largest_likely_loss")
+        label = f"{float(level) * 100:g}% {heading('session_quantile')}"
+        shown.append(("session_quantile", label, exact, normal))
+    shown.append(("largest_likely_loss", heading("largest_likely_loss"), f.largest_likely_loss,
+                  n.largest_likely_loss))  # fmt: skip
     if f.ruin is not None:
-        rows.append((heading("ruin_within"), _p(f.ruin.within), _p(n.ruin_within or 0.0)))
-        rows.append(
-            (heading("ruin_unlimited"), _p(f.ruin.unlimited.value), _p(n.ruin_unlimited or 0.0))
+        shown.append(("ruin_within", heading("ruin_within"), f.ruin.within, n.ruin_within or 0.0))
+        shown.append(("ruin_unlimited", heading("ruin_unlimited"), f.ruin.unlimited.value,
+                      n.ruin_unlimited or 0.0))  # fmt: skip
+    lattice = {"session_quantile", "largest_likely_loss"}
+    rows = tuple(
+        (
+            label,
+            cell(key, exact, places if key in lattice else None),
+            cell(key, normal, places if key in lattice else None),
         )
-        keys += ["ruin_within", "ruin_unlimited"]
+        for key, label, exact, normal in shown
+    )
     method = (
         "exact fractions"
         if d.exact
-        else f"floats by FFT; every probability within {d.error_bound:.1e}"
+        else f"floats by FFT; every probability within {bound_text(d.error_bound)}"
     )
     notes = [
         *rules_notes(result.rules),
-        f"strategy {result.strategy}; the player's net result after {f.rounds:,} rounds in "
-        f"main-wager units, on a lattice of step {d.step}; {method}",
+        f"strategy {result.strategy}; the player's net result after {thousands(f.rounds)} "
+        f"rounds in main-wager units, on a lattice of step {d.step}; {method}",
         "largest likely loss: the loss exceeded with a chance below 1% (minus the 1% point)",
     ]
     if f.ruin is not None:
         ruin = f.ruin
         notes.append(
-            f"ruin: the running total reaching -{ruin.bankroll} or below after some round"
-            + (f" (within the session: error below {ruin.within_error:.1e})" if not d.exact else "")
+            f"ruin: the running total reaching {minus('-')}{ruin.bankroll} or below after some "
+            "round"
+            + (
+                f" (within the session: error below {bound_text(ruin.within_error)})"
+                if not d.exact
+                else ""
+            )
         )
         notes.append(f"ruin ever: {ruin.unlimited.method}")
     notes.append(
@@ -102,11 +100,11 @@ def summary_table(result: SessionResult) -> Table:
         "and SD (ruin: a Brownian motion of the same drift and variance)"
     )
     return Table(
-        f"Session of {f.rounds:,} rounds",
-        ("figure", "exact" if d.exact else "exact (FFT)", heading("session_normal")),
-        tuple(rows),
+        f"Session of {thousands(f.rounds)} rounds",
+        ("figure", "value", heading("session_normal")),
+        rows,
         tuple(notes),
-        tuple((None, key, "session_normal") for key in keys),
+        tuple((None, key, "session_normal") for key, *_ in shown),
     )
 
 
@@ -114,13 +112,21 @@ def distribution_table(result: SessionResult) -> Table:
     """Every net result of the session with its probability and the running total."""
     rows = []
     running: Fraction | float = 0
+    places = lattice_places(result.figures.distribution.step)
     for net, p in result.figures.distribution.probabilities():
         running += p
-        rows.append((str(net), _p(p), _p(running)))
+        rows.append(
+            (
+                cell("session_quantile", net, places),
+                cell("session_probability", p),
+                cell("session_cumulative", min(running, 1)),
+            )
+        )
     return Table(
-        f"Net result after {result.figures.rounds:,} rounds",
-        ("net", "probability", "chance of this net or less"),
+        f"Net result after {thousands(result.figures.rounds)} rounds",
+        ("net", heading("session_probability"), heading("session_cumulative")),
         tuple(rows),
+        keys=tuple((None, "session_probability", "session_cumulative") for _ in rows),
     )
 
 
@@ -159,7 +165,7 @@ def render_plot(result: SessionResult, fmt: SessionFormat) -> bytes:
     return draw(result, fmt.value)
 
 
-def render(result: SessionResult, fmt: str) -> str | bytes:
+def render(result: SessionResult, fmt: str, comments: bool = False) -> str | bytes:
     """``cbj session``'s output in ``fmt``: JSON, tables (CSV with the whole distribution),
     or a plot (png, svg or an html page)."""
     chosen = SessionFormat(fmt)
@@ -167,4 +173,5 @@ def render(result: SessionResult, fmt: str) -> str | bytes:
         return render_plot(result, chosen)
     if chosen is SessionFormat.JSON:
         return dumps(result.to_json())
-    return render_tables(session_tables(result, chosen is SessionFormat.CSV), Format(fmt))
+    tables = session_tables(result, chosen is SessionFormat.CSV)
+    return render_tables(tables, Format(fmt), comments)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solver.present.game import SIGNS_NOTE, cli_value, volatility_table
+from solver.present.game import SIGNS_NOTE, volatility_table
+from solver.present.style import cell, number_cell
 from solver.present.tables import Table, rules_notes
 from solver.results.figures import heading
 
@@ -24,7 +25,7 @@ def strategies_table(result: StrategiesResult) -> Table:
         (
             p.name,
             *map(
-                cli_value,
+                cell,
                 STRATEGY_KEYS,
                 (p.main_ev, p.round_ev, p.round_house_edge, result.cost(p)),
             ),
@@ -50,10 +51,10 @@ def ratios_table(result: StrategiesResult) -> Table:
     """Optimal play's round at each Bonus ratio."""
     rows = tuple(
         (
-            str(row.ratio),
-            cli_value("round_ev", row.expected_value),
-            cli_value("round_house_edge", row.house_edge),
-            cli_value("round_sd", row.standard_deviation),
+            number_cell(row.ratio),
+            cell("round_ev", row.expected_value),
+            cell("round_house_edge", row.house_edge),
+            cell("round_sd", row.standard_deviation),
         )
         for row in result.ratios
     )
@@ -69,6 +70,6 @@ def ratios_table(result: StrategiesResult) -> Table:
 def strategies_tables(result: StrategiesResult) -> list[Table]:
     """``cbj strategies``' tables: the policies, the Bonus ratios and optimal play's volatility."""
     volatility = volatility_table(
-        result.volatility, "The player's net result over sessions (optimal play)"
+        result.volatility, "The player's net result over sessions (optimal play)", result.rules
     )
     return [strategies_table(result), ratios_table(result), volatility]

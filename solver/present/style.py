@@ -1,9 +1,17 @@
-"""One number style for everything a person reads: charts, reports and their captions.
+"""One number style for everything a person reads: the terminal's tables, the report, the
+workbench, charts and captions.
 
-Edges as percentages to four decimals, small gains to two significant figures, true minus
-signs (U+2212), narrow no-break spaces (U+202F) between thousands, and odds as "1 in N".
-The narrow no-break space never lets a line break inside a number ("100 / 000"), and a
-number copied out of a page or a PDF stays one number.
+Each figure is written as the figure catalogue's :class:`~solver.results.figures.NumberFormat`
+says (:func:`show`), the same in every output; a table cell keeps the plain number a CSV
+writes (:class:`Cell`). True minus signs (U+2212), narrow no-break spaces (U+202F)
+between thousands, odds as "1 in N". The narrow no-break space never lets a line break
+inside a number ("100 / 000"), and a number copied out of a page or a PDF stays one
+number.
+
+>>> show("round_house_edge", Fraction(1, 80)), show("main_ev", -0.5)
+('1.2500%', '\u22120.500000')
+>>> show("session_ahead", 5.6e-05), show("session_mean", -1850.72)
+('5.60e\u221205', '\u22121\u202f850.72')
 
 >>> edge_percent(Fraction(-1, 400)) == MINUS + "0.2500%"
 True
@@ -19,6 +27,7 @@ import math
 from fractions import Fraction
 
 from solver.model.numbers import signed as plain_signed
+from solver.results.figures import NumberFormat, Style, figure
 
 MINUS = "\u2212"
 #: Between groups of three digits: NARROW NO-BREAK SPACE.
@@ -120,6 +129,180 @@ def stacked_table_css(table: str) -> str:
   {t} td:first-child::before {{ content: none; }}
   {t} td:empty {{ display: none; }}
 """
+
+
+# --- Figures as the catalogue writes them ------------------------------------------------
+
+Number = Fraction | float | int
+
+
+def _grouped(value: float, places: int, plus: bool) -> str:
+    """``value`` to ``places`` with narrow-space thousands and a true minus; zero unsigned."""
+    text = f"{value:{'+' if plus else ''},.{places}f}"
+    if float(text.replace(",", "")) == 0:
+        text = f"{0:{'+' if plus else ''}.{places}f}"
+    return minus(text.replace(",", GROUP_SPACE))
+
+
+def grouped(value: Number, places: int = 1) -> str:
+    """An amount unsigned but for a minus, narrow-space thousands: ``1\u202f500.0``."""
+    return _grouped(float(value), places, False)
+
+
+def written(fmt: NumberFormat, value: Number, places: int | None = None) -> str:
+    """``value`` as ``fmt`` writes it (``places`` for a figure whose places follow its
+    lattice, a session's net results).
+
+    >>> written(NumberFormat(Style.PROBABILITY, 6), Fraction(1, 3))
+    '0.333333'
+    >>> written(NumberFormat(Style.ODDS), 0.25)
+    '1 in 4.00'
+    """
+    p = fmt.places if places is None else places
+    style = fmt.style
+    if style is Style.FRACTION:
+        return minus(str(Fraction(value)))
+    if style is Style.COUNT:
+        return thousands(round(value))
+    if style is Style.ODDS:
+        return one_in(value)
+    if style is Style.TO_ONE:
+        return f"{_grouped(float(value), p, False)} to 1"
+    if style is Style.PROBABILITY:
+        x = float(value)
+        if 0 < abs(x) < 0.001:
+            return minus(f"{x:.2e}")
+        return "0" if x == 0 else f"{x:.{p}f}"
+    if style is Style.PERCENT:
+        return _grouped(float(value) * 100, p, fmt.plus) + "%"
+    if style is Style.SIGNIFICANT:
+        text = significant_percent(value, p)
+        return "+" + text if fmt.plus and not text.startswith(MINUS) else text
+    return _grouped(float(value) * fmt.scale, p, fmt.plus)
+
+
+def show(key: str, value: Number, places: int | None = None) -> str:
+    """Figure ``key``'s ``value`` as every output writes it (the catalogue's format)."""
+    return written(figure(key).fmt, value, places)
+
+
+def show_range(key: str, low: Number, high: Number, places: int | None = None) -> str:
+    """A range of figure ``key``: ``\u221225.5 to +24.0``."""
+    return f"{show(key, low, places)} to {show(key, high, places)}"
+
+
+def plain(text: str) -> int | float:
+    """The number a written figure shows, for a CSV: no groups, %, "1 in" or "to 1".
+
+    >>> plain("\u22121\u202f850.72"), plain("1 in 2.33"), plain("12.5%"), plain("1/2")
+    (-1850.72, 2.33, 12.5, 0.5)
+    """
+    bare = (
+        text.replace(GROUP_SPACE, "")
+        .replace("\u2009", "")
+        .replace(MINUS, "-")
+        .removeprefix("1 in ")
+        .removesuffix(" to 1")
+        .removesuffix("%")
+        .strip()
+    )
+    if "/" in bare:
+        return float(Fraction(bare))
+    number = float(bare)
+    return int(number) if number.is_integer() and "." not in bare and "e" not in bare else number
+
+
+def lattice_places(step: Fraction | float) -> int:
+    """The decimal places that write every multiple of ``step`` exactly (at most 3).
+
+    >>> lattice_places(Fraction(1, 2)), lattice_places(Fraction(1, 4)), lattice_places(1)
+    (1, 2, 0)
+    """
+    step = Fraction(step).limit_denominator(1000)
+    for places in range(4):
+        if (step * 10**places).denominator == 1:
+            return places
+    return 3
+
+
+class Cell(str):
+    """A table cell: its text as every output shows it, and the plain numbers a CSV writes
+    for it, each under its column's header and a suffix (a range's ``low`` and ``high``).
+
+    >>> c = cell("round_house_edge", Fraction(1, 80))
+    >>> str(c), c.plain, c.unit
+    ('1.2500%', (1.25,), '%')
+    """
+
+    plain: tuple[int | float | str, ...]
+    parts: tuple[str, ...]
+    unit: str
+
+    def __new__(
+        cls,
+        text: str,
+        plain: tuple[int | float | str, ...] = (),
+        parts: tuple[str, ...] = ("",),
+        unit: str = "",
+    ) -> Cell:
+        made = super().__new__(cls, text)
+        made.plain, made.parts, made.unit = plain or (text,), parts, unit
+        return made
+
+
+def cell(key: str, value: Number | None, places: int | None = None) -> Cell | str:
+    """Figure ``key``'s ``value`` as a table cell (a dash where there is none)."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "-"
+    text = show(key, value, places)
+    return Cell(text, (plain(text),), unit=figure(key).fmt.unit)
+
+
+def range_cell(key: str, low: Number, high: Number, places: int | None = None) -> Cell:
+    """A range of figure ``key`` as a cell: two columns in a CSV, ``low`` and ``high``."""
+    a, b = show(key, low, places), show(key, high, places)
+    return Cell(f"{a} to {b}", (plain(a), plain(b)), (" low", " high"), figure(key).fmt.unit)
+
+
+def interval_cell(key: str, value: Number, low: Number, high: Number) -> Cell:
+    """Figure ``key`` with its 95% interval: ``+0.0723 (+0.0520 to +0.0925)``; three
+    columns in a CSV."""
+    v, a, b = show(key, value), show(key, low), show(key, high)
+    return Cell(
+        f"{v} ({a} to {b})",
+        (plain(v), plain(a), plain(b)),
+        ("", " 95% low", " 95% high"),
+        figure(key).fmt.unit,
+    )
+
+
+def count_cell(n: int) -> Cell:
+    """A whole number that is no figure (rounds, seats) as a cell: grouped, plain in CSV."""
+    return Cell(thousands(n), (n,))
+
+
+def exact_cell(value: object) -> Cell | str:
+    """A figure's exact fraction for an ``exact`` column: a true minus sign where a person
+    reads it, the fraction as typed (``-45/311``) in a CSV; a dash where there is none (a
+    square root, a float).
+
+    >>> c = exact_cell(Fraction(-45, 311))
+    >>> str(c) == MINUS + "45/311", c.plain
+    (True, ('-45/311',))
+    """
+    if isinstance(value, dict):
+        value = value.get("exact")
+        text = str(value) if value is not None else ""
+    else:
+        text = str(value) if isinstance(value, Fraction | int) else ""
+    return Cell(minus(text), (text,)) if text else "-"
+
+
+def number_cell(value: Fraction | float) -> Cell:
+    """A number that is no figure (a Bonus ratio, a depth) as a cell: ``1/2`` or ``0.25``
+    as typed, its float in a CSV."""
+    text = str(value) if isinstance(value, Fraction) else f"{value:g}"
+    return Cell(minus(text), (float(value),))
 
 
 def decimals(value: Fraction | float, places: int = 2) -> str:

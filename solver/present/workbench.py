@@ -22,8 +22,9 @@ from urllib.parse import urlencode
 
 from solver.model.outcomes import MAIN_OUTCOMES
 from solver.model.rule_table import RULE_TABLE
+from solver.present.game import pays_text, session_places
 from solver.present.long_numbers import exact_html
-from solver.present.style import amount, edge_percent, one_in, signed, signed_percent
+from solver.present.style import show, show_range, thousands
 from solver.present.wording import rules_sentence
 from solver.results.figures import WAGER_FIGURES, heading, outcome_words, quantity_heading
 from solver.results.volatility import METHOD_WORDS
@@ -142,36 +143,33 @@ def html_table(
 
 
 def _wager_values(game: GameResult[Any], outcomes: dict[str, Any]) -> dict[str, tuple[Any, str]]:
-    """Each figure of the wager table: its value and its text."""
+    """Each figure of the wager table: its value and its text (the catalogue's format)."""
     # Each of the game's properties sums over every starting pair (in fractions, when
     # exact, a few milliseconds each): each is read once.
     ev = game.expected_value
-    wins = outcomes["blackjack"] + outcomes["win"]
-    found: dict[str, tuple[Any, str]] = {
-        "main_house_edge": (-ev, edge_percent(-ev)),
-        "main_rtp": (1 + ev, edge_percent(1 + ev)),
-        "main_ev": (ev, signed(ev, 6)),
-        "main_sd": (game.standard_deviation, f"{game.standard_deviation:.4f}"),
-        "main_hit_frequency": (wins, f"{float(wins):.4f}"),
+    values: dict[str, Any] = {
+        "main_house_edge": -ev,
+        "main_rtp": 1 + ev,
+        "main_ev": ev,
+        "main_sd": game.standard_deviation,
+        "main_hit_frequency": outcomes["blackjack"] + outcomes["win"],
     }
     bonus = game.bonus
     if bonus is not None:
-        sd = math.sqrt(game.round_variance)
-        edge, round_ev = game.round_house_edge, game.round_expected_value
-        hits = game.round_hit_frequency
-        found |= {
-            "bonus_house_edge": (bonus.house_edge, edge_percent(bonus.house_edge)),
-            "bonus_rtp": (bonus.return_to_player, edge_percent(bonus.return_to_player)),
-            "bonus_ev": (bonus.expected_value, signed(bonus.expected_value, 6)),
-            "bonus_sd": (bonus.standard_deviation, f"{bonus.standard_deviation:.4f}"),
-            "bonus_hit_frequency": (bonus.hit_frequency, f"{float(bonus.hit_frequency):.4f}"),
-            "round_house_edge": (edge, edge_percent(edge)),
-            "round_rtp": (1 - edge, edge_percent(1 - edge)),
-            "round_ev": (round_ev, signed(round_ev, 6)),
-            "round_sd": (sd, f"{sd:.4f}"),
-            "round_hit_frequency": (hits, f"{float(hits):.4f}"),
+        edge = game.round_house_edge
+        values |= {
+            "bonus_house_edge": bonus.house_edge,
+            "bonus_rtp": bonus.return_to_player,
+            "bonus_ev": bonus.expected_value,
+            "bonus_sd": bonus.standard_deviation,
+            "bonus_hit_frequency": bonus.hit_frequency,
+            "round_house_edge": edge,
+            "round_rtp": 1 - edge,
+            "round_ev": game.round_expected_value,
+            "round_sd": math.sqrt(game.round_variance),
+            "round_hit_frequency": game.round_hit_frequency,
         }
-    return found
+    return {key: (value, show(key, value)) for key, value in values.items()}
 
 
 def _wagers(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
@@ -204,12 +202,16 @@ def _outcomes(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
     rows = [
         [
             escape(outcome_words(k)),
-            _figure("main-probability", outcomes[k], f"{float(outcomes[k]):.6f}", game.exact),
-            escape(one_in(outcomes[k])),
+            _figure(
+                "main-probability", outcomes[k], show("main_probability", outcomes[k]), game.exact
+            ),
+            _figure("odds", outcomes[k], show("odds", outcomes[k]), False),
         ]
         for k in MAIN_OUTCOMES
     ]
-    return html_table("Main wager: chance of each result", ("result", "probability", "odds"), rows)
+    return html_table(
+        "Main wager: chance of each outcome", ("outcome", "probability", "odds"), rows
+    )
 
 
 def _bonus_table(game: GameResult[Any]) -> str:
@@ -218,12 +220,15 @@ def _bonus_table(game: GameResult[Any]) -> str:
     rows = [
         [
             escape(outcome_words(line.outcome)),
-            escape(f"{line.pays} to 1" if line.pays >= 0 else "loses"),
+            escape(pays_text(line.pays)),
             _figure(
-                "bonus-probability", line.probability, f"{float(line.probability):.6f}", game.exact
+                "bonus-probability",
+                line.probability,
+                show("bonus_probability", line.probability),
+                game.exact,
             ),
-            escape(one_in(line.probability)),
-            escape(signed(line.return_, 6)),
+            _figure("odds", line.probability, show("odds", line.probability), False),
+            _figure("bonus-return", line.return_, show("bonus_return", line.return_), False),
         ]
         for line in game.bonus.lines
     ]
@@ -234,12 +239,13 @@ def _bonus_table(game: GameResult[Any]) -> str:
     )
 
 
-def _range_figure(name: str, bounds: tuple[float, float]) -> str:
+def _range_figure(name: str, bounds: tuple[float, float], places: int) -> str:
     """A session range as text, its ends in data attributes."""
     low, high = bounds
+    key = name.replace("-", "_")
     return (
         f'<span data-figure="{name}" data-value="{low!r}" data-high="{high!r}">'
-        f"{escape(amount(low))} to {escape(amount(high))}</span>"
+        f"{escape(show_range(key, low, high, places))}</span>"
     )
 
 
@@ -247,19 +253,19 @@ def _range_figure(name: str, bounds: tuple[float, float]) -> str:
 SESSION_KEYS = ("session_mean", "session_range90", "session_range95", "session_ahead")
 
 
-def _volatility(volatility: Volatility | None) -> str:
+def _volatility(volatility: Volatility | None, places: int) -> str:
     if volatility is None:
         return ""
     rows = [
         [
-            f"{s.rounds:,}",
-            _figure("session-mean", s.mean, amount(s.mean), False),
-            _range_figure("session-range90", s.range90),
-            _range_figure("session-range95", s.range95),
+            thousands(s.rounds),
+            _figure("session-mean", s.mean, show("session_mean", s.mean), False),
+            _range_figure("session-range90", s.range90, places),
+            _range_figure("session-range95", s.range95, places),
             _figure(
                 "session-ahead",
                 s.probability_ahead,
-                f"{s.probability_ahead * 100:.1f}%",
+                show("session_ahead", s.probability_ahead),
                 False,
             ),
         ]
@@ -267,9 +273,10 @@ def _volatility(volatility: Volatility | None) -> str:
     ]
     how = "; ".join(METHOD_WORDS[m] for m in volatility.methods)
     caption = (
-        f"{heading('volatility_index').capitalize()} {volatility.index:.4f}: the player's net "
-        f"result after a session, in main-wager units; ranges and the chance of being ahead "
-        f"from the session's exact distribution ({how})"
+        f"{heading('volatility_index').capitalize()} "
+        f"{show('volatility_index', volatility.index)}: the player's net result after a "
+        f"session, in main-wager units; ranges and the chance of being ahead from the "
+        f"session's exact distribution ({how})"
     )
     return html_table(caption, ("rounds", *(heading(k) for k in SESSION_KEYS)), rows)
 
@@ -277,10 +284,12 @@ def _volatility(volatility: Volatility | None) -> str:
 def _who_holds(game: GameResult[Any]) -> str:
     ev = game.expected_value
     main = (
-        f"the player holds the main wager's edge, {edge_percent(ev)} of each unit bet on it "
+        f"the player holds the main wager's edge, {show('main_ev_by_bonus_card', ev)} of each "
+        "unit bet on it "
         "(the casino's house edge is negative)"
         if ev > 0
-        else f"the house holds the main wager's edge, {edge_percent(-ev)} of each unit bet on it"
+        else f"the house holds the main wager's edge, {show('main_house_edge', -ev)} of each "
+        "unit bet on it"
         if ev < 0
         else "neither side holds an edge on the main wager"
     )
@@ -304,7 +313,7 @@ def game_figures(game: GameResult[Any]) -> str:
         f"{escape(rules_sentence(game.rules).rstrip('.'))}; {arithmetic}.</p>"
         f"{_who_holds(game)}{_wagers(game, outcomes)}{_outcomes(game, outcomes)}"
         f"{_bonus_table(game)}"
-        f"{_volatility(game.volatility)}"
+        f"{_volatility(game.volatility, session_places(game.rules))}"
     )
 
 
@@ -379,8 +388,8 @@ def headline_html(game: GameResult[Any] | None) -> str:
     else:
         ev = game.expected_value
         edge = game.round_house_edge if game.bonus is not None else None
-        main = signed_percent(ev)
-        round_edge = "\u2014" if edge is None else edge_percent(edge)
+        main = show("main_ev", ev)
+        round_edge = "\u2014" if edge is None else show("round_house_edge", edge)
         data = (
             f' data-value="{float(ev)!r}"',
             "" if edge is None else f' data-value="{float(edge)!r}"',

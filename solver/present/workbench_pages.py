@@ -17,7 +17,7 @@ from solver.model.rules import RULE_TABLE, Rules
 from solver.present.formats import rule_cell
 from solver.present.hold import hold_table
 from solver.present.long_numbers import exact_html
-from solver.present.style import edge_percent
+from solver.present.style import show, thousands
 from solver.present.workbench import (
     Progress,
     html_table,
@@ -43,8 +43,8 @@ def pay_solution_html(solution: PaySolution, query: Mapping[str, str]) -> str:
     rows = [
         [
             escape(str(c.paytable)),
-            escape(edge_percent(c.bonus_edge)),
-            escape(edge_percent(c.round_edge)),
+            escape(show("bonus_house_edge", c.bonus_edge)),
+            escape(show("round_house_edge", c.round_edge)),
             _load(query, c.paytable),
         ]
         for c in solution.candidates
@@ -52,8 +52,9 @@ def pay_solution_html(solution: PaySolution, query: Mapping[str, str]) -> str:
     lead = (
         f'<p class="lead" data-figure="pay" data-exact="{solution.pay}">The '
         f"{escape(solution.tier.replace('_', ' '))} pay that gives a "
-        f"{escape(solution.kind.value)} house edge of {escape(edge_percent(solution.target))} "
-        f"is {exact_html(solution.pay)} = {float(solution.pay):.6f} to 1.</p>"
+        f"{escape(solution.kind.value)} house edge of "
+        f"{escape(show(_EDGE_KEYS[solution.kind], solution.target))} "
+        f"is {exact_html(solution.pay)} = {escape(show('break_even_pay', solution.pay))}.</p>"
     )
     return lead + html_table(
         "Practical pays near it",
@@ -67,19 +68,20 @@ def search_html(result: SearchResult, query: Mapping[str, str]) -> str:
     rows = [
         [
             escape(str(h.paytable)),
-            escape(edge_percent(h.bonus_edge)),
-            escape(edge_percent(h.round_edge)),
-            f"{float(h.round_hit_frequency):.4f}",
-            f"{h.round_standard_deviation:.4f}",
+            escape(show("bonus_house_edge", h.bonus_edge)),
+            escape(show("round_house_edge", h.round_edge)),
+            escape(show("round_hit_frequency", h.round_hit_frequency)),
+            escape(show("round_sd", h.round_standard_deviation)),
             _load(query, h.paytable),
         ]
         for h in result.hits
     ]
     low, high = result.band
     lead = (
-        f'<p class="lead">{result.matches:,} whole-unit paytables up to {result.max_pay} have a '
-        f"{escape(result.kind.value)} house edge from {escape(edge_percent(low))} to "
-        f"{escape(edge_percent(high))}; the closest to the middle:</p>"
+        f'<p class="lead">{escape(thousands(result.matches))} whole-unit paytables up to '
+        f"{result.max_pay} have a {escape(result.kind.value)} house edge from "
+        f"{escape(show(_EDGE_KEYS[result.kind], low))} to "
+        f"{escape(show(_EDGE_KEYS[result.kind], high))}; the closest to the middle:</p>"
     )
     headers = (
         "paytable",
@@ -117,31 +119,24 @@ class Column:
 def _compare_figures(game: GameResult[Any]) -> dict[str, tuple[float, str]]:
     """The Compare page's figures of one game by catalogue key: each value and its text."""
     ev = game.expected_value
-    figures: dict[str, tuple[float, str]] = {
-        "main_house_edge": (float(-ev), edge_percent(-ev)),
-        "main_rtp": (float(1 + ev), edge_percent(1 + ev)),
-    }
+    values: dict[str, Any] = {"main_house_edge": -ev, "main_rtp": 1 + ev}
     if game.bonus is not None:
-        sd = math.sqrt(game.round_variance)
         edge = game.round_house_edge
-        figures |= {
-            "bonus_house_edge": (float(game.bonus.house_edge), edge_percent(game.bonus.house_edge)),
-            "bonus_rtp": (
-                float(game.bonus.return_to_player),
-                edge_percent(game.bonus.return_to_player),
-            ),
-            "round_house_edge": (float(edge), edge_percent(edge)),
-            "round_rtp": (float(1 - edge), edge_percent(1 - edge)),
-            "round_hit_frequency": (
-                float(game.round_hit_frequency),
-                f"{float(game.round_hit_frequency):.4f}",
-            ),
-            "round_sd": (sd, f"{sd:.4f}"),
+        values |= {
+            "bonus_house_edge": game.bonus.house_edge,
+            "bonus_rtp": game.bonus.return_to_player,
+            "round_house_edge": edge,
+            "round_rtp": 1 - edge,
+            "round_hit_frequency": game.round_hit_frequency,
+            "round_sd": math.sqrt(game.round_variance),
         }
-        volatility = game.volatility
-        if volatility is not None:
-            figures["volatility_index"] = (volatility.index, f"{volatility.index:.4f}")
-    return figures
+        if game.volatility is not None:
+            values["volatility_index"] = game.volatility.index
+    return {key: (float(value), show(key, value)) for key, value in values.items()}
+
+
+#: The catalogue key of a paytable design's target edge, by its kind.
+_EDGE_KEYS = {"bonus": "bonus_house_edge", "round": "round_house_edge"}
 
 
 def _rule_text(rule: Rule, value: object) -> str:
@@ -279,9 +274,11 @@ def hold_html(check: HoldCheck) -> str:
     table = hold_table(check)
     lead = (
         f'<p class="lead" data-figure="hold-p-value" data-value="{check.p_value!r}">'
-        f"Over {check.rounds:,} rounds the casino held {float(check.observed_hold):.3%} "
-        f"against {float(check.expected_hold):.3%} expected; a result at least this far "
-        f"from it, either side, has probability {check.p_value:.3g}. Verdict: "
+        f"Over {escape(thousands(check.rounds))} rounds the casino held "
+        f"{escape(show('hold_observed', check.observed_hold))} against "
+        f"{escape(show('hold_expected', check.expected_hold))} expected; a result at least "
+        f"this far from it, either side, has probability "
+        f"{escape(show('hold_p_value', check.p_value))}. Verdict: "
         f"{escape(check.verdict)}.</p>"
     )
     rows = [[escape(cell) for cell in row] for row in table.rows]

@@ -194,7 +194,7 @@ HEADLINES: dict[str, tuple[tuple[str, str], ...]] = {
         ("main_house_edge", "main.house_edge"),
         ("bonus_house_edge", "bonus.house_edge"),
         ("round_house_edge", "round.house_edge"),
-        ("round_sd", "round.standard_deviation"),
+        ("round_sd", "round.round_sd"),
     ),
     "HoldCheck": (
         ("rounds", "rounds"),

@@ -187,6 +187,7 @@ class GameResult(Tabular, Generic[N]):
                 "expected_value": number_json(self.expected_value),
                 "house_edge": number_json(-self.expected_value),
                 "rtp": number_json(self.return_to_player),
+                "hit_frequency": number_json(self.outcomes["blackjack"] + self.outcomes["win"]),
                 "outcomes": {k: number_json(p) for k, p in self.outcomes.items()},
                 "variance": number_json(self.variance),
                 "standard_deviation": float_json(self.standard_deviation),
@@ -216,7 +217,7 @@ class GameResult(Tabular, Generic[N]):
                 "rtp": number_json(self.round_return_to_player),
                 "hit_frequency": number_json(self.round_hit_frequency),
                 "variance": number_json(self.round_variance),
-                "standard_deviation": float_json(math.sqrt(self.round_variance)),
+                "round_sd": float_json(math.sqrt(self.round_variance)),
                 "return_table": [
                     {
                         "net": exact_json(line.net),

@@ -120,7 +120,7 @@ class SearchResult(Tabular):
                     "bonus_house_edge": exact_json(h.bonus_edge),
                     "round_house_edge": exact_json(h.round_edge),
                     "round_hit_frequency": exact_json(h.round_hit_frequency),
-                    "round_standard_deviation": float_json(h.round_standard_deviation),
+                    "round_sd": float_json(h.round_standard_deviation),
                 }
                 for h in self.hits
             ],

@@ -189,7 +189,7 @@ def brute_force_main_ev(rules: Rules, shoe: ValueCounts) -> Fraction:
     @cache
     def play(bonus: int, hand: ValueCounts, left: ValueCounts) -> Fraction:
         if hard_total(hand) > 21:
-            return pays["lose"]
+            return pays["loss"]
         standing = stand(bonus, hand, left)
         if not sum(left):
             return standing
@@ -271,9 +271,9 @@ def _showdown(rules: Rules, bonus: int, hand: ValueCounts, end: str) -> str:
     if end == "natural":
         made = cards_in_21(hand, bonus)
         beaten = total < 21 or (made is not None and natural_beats_21(made, rules))
-        return "lose" if beaten else "push"
+        return "loss" if beaten else "push"
     dealer = int(end)
-    return "win" if total > dealer else "push" if total == dealer else "lose"
+    return "win" if total > dealer else "push" if total == dealer else "loss"
 
 
 def _plus(hand: ValueCounts, value: int) -> ValueCounts:

@@ -72,7 +72,7 @@ def _left(reasons: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
 #: The tiers' own pays ``cbj paytable solve`` takes besides the paytable.
 PAY_TIERS = ("suited_match", "rank_match", "adjacent", "pays")
 #: The server's run settings, and the output format the page replaces.
-_SERVED = {SERVER: ("jobs", "cache", "progress"), SHOWN: ("format",)}
+_SERVED = {SERVER: ("jobs", "cache", "progress"), SHOWN: ("format", "comments")}
 #: Every page that runs a command, by its path.
 PAGE_FORMS: dict[str, PageForm] = {
     form.path: form
@@ -94,7 +94,7 @@ PAGE_FORMS: dict[str, PageForm] = {
             "/paytable",
             ("paytable solve", "paytable search"),
             ("solve_for", "target", "band", "max_pay", "top", "tiers"),
-            _left({SERVER: ("cache",), SHOWN: ("format",), PAYS: PAY_TIERS}),
+            _left({SERVER: ("cache",), SHOWN: ("format", "comments"), PAYS: PAY_TIERS}),
             {
                 "target": ("target_round_edge", "target_bonus_edge"),
                 "band": ("round_edge_range", "bonus_edge_range"),
@@ -116,6 +116,7 @@ PAGE_FORMS: dict[str, PageForm] = {
                     "the page shows the chart and downloads it as PDF, PNG or CSV": (
                         "format",
                         "output",
+                        "comments",
                     ),
                     "a chart of your own is priced by cbj chart --check, and played on the "
                     "Practice page": ("file",),
@@ -132,6 +133,8 @@ PAGE_FORMS: dict[str, PageForm] = {
                 "prepared_by",
                 "prepared_for",
                 "revision_note",
+                "table_limits",
+                "procedures",
                 "paytables",
                 "strategy",
                 "shoe_samples",
@@ -139,6 +142,7 @@ PAGE_FORMS: dict[str, PageForm] = {
                 "table_rounds",
                 "simulation_rounds",
                 "format",
+                "core_only",
             ),
             _left({SERVER: ("jobs", "cache", "progress"), "the page downloads it": ("output",)}),
         ),

@@ -251,7 +251,7 @@ def _report_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str:
     )
     return (
         "<fieldset><legend>Title block</legend>"
-        + fields("prepared_by", "prepared_for", "revision_note")
+        + fields("prepared_by", "prepared_for", "revision_note", "table_limits", "procedures")
         + "</fieldset><fieldset><legend>What the report sets beside the game</legend>"
         + fields("paytables")
         + _with_names(fields("strategy"))
@@ -262,6 +262,6 @@ def _report_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str:
         "</fieldset><fieldset><legend>Study sizes</legend>"
         + fields("shoe_samples", "counter_rounds", "table_rounds", "simulation_rounds")
         + "</fieldset>"
-        + fields("format")
+        + fields("format", "core_only")
         + left_out_html(form)
     )

@@ -15,7 +15,6 @@ from solver.model.errors import ReportError
 from solver.model.rules import Rules
 from solver.present.formats import figure_cells
 from solver.present.report.plots import standalone_svg
-from solver.results.figures import OUTCOME_WORDS
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -25,8 +24,6 @@ if TYPE_CHECKING:
 
 TITLE = "Community Blackjack (Casino Edition)"
 SUBTITLE = "Mathematical analysis of the game (PAR sheet)"
-#: The main wager's outcomes in words (the catalogue's: push and loss, as every output).
-MAIN_NAMES = OUTCOME_WORDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,12 +95,28 @@ class Section:
 
 
 @dataclass(frozen=True, slots=True)
+class Annex:
+    """A lettered part after the core (A, B, ...): it starts on a page of its own."""
+
+    letter: str
+    title: str
+    sections: tuple[Section, ...]
+
+    @property
+    def heading(self) -> str:
+        """``Annex C. Designer studies``."""
+        return f"Annex {self.letter}. {self.title}"
+
+
+@dataclass(frozen=True, slots=True)
 class TitleBlock:
     """What a test lab files a PAR sheet under: game, rules, paytable, identity and date.
 
     ``software`` is the program's version and source commit; ``figures_hash`` the start of
     the SHA-256 of every exact figure (the manifest gives it whole), the same for the same
-    game on any machine.
+    game on any machine. ``fields`` are the rest, each a (field, entry) pair: the rules'
+    hash, who prepared the report and for whom, the revision, and the table limits and
+    procedures when given.
     """
 
     game: str
@@ -112,17 +125,37 @@ class TitleBlock:
     software: str
     figures_hash: str
     date: str
+    fields: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    """A whole report: the rules it describes, its title block and its sections in order."""
+    """A whole report: the rules it describes, its title block, its core sections in the
+    order a lab reads them, and its annexes (none in a core-only report)."""
 
     rules: Rules
     title_block: TitleBlock
-    sections: tuple[Section, ...]
+    core: tuple[Section, ...]
+    annexes: tuple[Annex, ...] = ()
     title: str = TITLE
     subtitle: str = SUBTITLE
+
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        """Every section, the core's then each annex's, in order."""
+        return (*self.core, *(s for annex in self.annexes for s in annex.sections))
+
+    def numbered(self) -> list[tuple[str, Section]]:
+        """Every section with its number: the core's ``1``, ``2``, ..., an annex's ``C.1``
+        (or ``C`` when the annex is one section)."""
+        found = [(str(i), s) for i, s in enumerate(self.core, start=1)]
+        for annex in self.annexes:
+            one = len(annex.sections) == 1
+            found += [
+                (annex.letter if one else f"{annex.letter}.{i}", s)
+                for i, s in enumerate(annex.sections, start=1)
+            ]
+        return found
 
     @property
     def generator(self) -> str:
@@ -147,11 +180,6 @@ def bonus_of(game: GameResult[Fraction]) -> BonusAnalysis:
     if game.bonus is None:
         raise ReportError("the report needs the suits of every card out of the shoe")
     return game.bonus
-
-
-def probability(value: Fraction | float) -> str:
-    """A probability to six places."""
-    return f"{float(value):.6f}"
 
 
 def column_keys(

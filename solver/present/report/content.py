@@ -1,10 +1,11 @@
 """The report's content: the figures of a study laid out as neutral blocks.
 
 :func:`build_report` turns the :class:`~solver.results.report.ReportFigures` of
-:func:`~solver.studies.report.report_figures` into a :class:`Report`: a title block and
-sections of text, grids and plots (:mod:`.blocks`), worded for people (no code
-identifiers), every figure with its unit, one number style (:mod:`solver.present.style`).
-:mod:`.html` and :mod:`.pdf` render the same content.
+:func:`~solver.studies.report.report_figures` into a :class:`Report`: a title block, a core
+of at most eight A4 pages in the order a lab reads a PAR sheet, then lettered annexes, each
+starting a page of its own (:mod:`.blocks`); worded for people (no code identifiers), every
+figure with its unit and the catalogue's format (:mod:`solver.present.style`). :mod:`.html`
+and :mod:`.pdf` render the same content.
 """
 
 from __future__ import annotations
@@ -16,18 +17,22 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 from solver.model.version import described
-from solver.present.report.blocks import TITLE, Grid, Report, Section, TitleBlock
+from solver.present.report.blocks import SUBTITLE, Annex, Grid, Report, Section, TitleBlock
 from solver.present.report.design import (
     chart_section,
+    dealer_plot_section,
     dealer_section,
     sensitivity_section,
     variants_section,
 )
 from solver.present.report.front import (
     Prepared,
+    clauses_section,
     definitions_section,
-    rules_section,
-    title_section,
+    game_section,
+    game_title,
+    title_and_subtitle,
+    title_fields,
 )
 from solver.present.report.protection import protection_section
 from solver.present.report.risk import (
@@ -38,9 +43,11 @@ from solver.present.report.risk import (
 from solver.present.report.verification import (
     figures_hash,
     manifest_section,
+    method_section,
     paytables_section,
     strategies_section,
     strategy_words,
+    verification_core,
     verification_section,
 )
 from solver.present.report.wagers import (
@@ -55,46 +62,81 @@ from solver.present.wording import rule_lines
 if TYPE_CHECKING:
     from solver.results.report import ReportFigures
 
+#: The annexes after the core, lettered in order.
+ANNEX_TITLES = (
+    ("A", "Rules in full, definitions and method"),
+    ("B", "Exact fractions"),
+    ("C", "Designer studies"),
+    ("D", "Game protection"),
+    ("E", "Verification in detail"),
+    ("F", "Sessions and risk"),
+)
 
-def build_report(figures: ReportFigures, prepared: Prepared | None = None) -> Report:
-    """Lay out every figure of ``figures`` as the report's title block and sections.
 
-    The order is a lab's: title block, rules of play with worked examples, definitions,
-    the wagers and the round, strategies, paytables, dealer, volatility, the table of
-    players, design, game protection, method and verification, the exact values and the
-    reproducibility manifest last.
+def build_report(
+    figures: ReportFigures, prepared: Prepared | None = None, core_only: bool = False
+) -> Report:
+    """Lay out every figure of ``figures`` as the report's title block, core and annexes
+    (the core alone with ``core_only``).
+
+    The core is a lab's order: the game and worked examples, the summary, optimal play
+    beside the printed chart and realistic play, each wager's paytable, the whole round,
+    the dealer, the verification and the reproducibility manifest. The annexes: A the rules
+    in full, definitions and method; B exact fractions; C designer studies; D game
+    protection; E verification in detail; F sessions and risk.
     """
     game = figures.game
     prepared = prepared or Prepared()
     software = described()
     date = report_date()
-    lettered = [(g.letter, g.game) for g in figures.paytables] or [("A", game)]
-    body = (
-        summary_section(game),
-        bonus_section(lettered),
+    name = game_title(figures.rules)
+    core = (
+        game_section(figures, prepared),
+        summary_section(game, name),
+        strategies_section(figures.strategies, game.rules.bonus_ratio, figures.strategy),
+        bonus_section(game),
         main_section(game),
         round_section(game, figures.joint),
-        strategies_section(figures.strategies, game.rules.bonus_ratio, figures.strategy),
-        paytables_section(figures.paytables, figures.paytables_chosen),
         dealer_section(figures.dealer),
-        volatility_section(figures.volatility, strategy_words(figures.strategy)),
-        table_section(figures.table),
-        ratio_section(game.rules, figures.ratios, figures.ratio_curve),
-        sensitivity_section(figures.sensitivity),
-        variants_section(figures.rules, figures.variants),
-        chart_section(figures.chart),
-        protection_section(figures.protection),
-        verification_section(figures),
-        appendix_section(game),
-        manifest_section(figures, prepared, software, library_versions()),
+        verification_core(figures),
+        manifest_section(figures, prepared, software, library_versions(), core_only),
     )
-    sections = (
-        title_section(figures, prepared, software, date),
-        rules_section(figures),
-        definitions_section(shown_keys(body)),
-        *body,
-    )
-    return Report(figures.rules, _title_block(figures, software, date), sections)
+    annexes = () if core_only else _annexes(figures, core)
+    block = _title_block(figures, prepared, software, date, name)
+    title, subtitle = title_and_subtitle(figures.rules, SUBTITLE)
+    return Report(figures.rules, block, core, annexes, title=title, subtitle=subtitle)
+
+
+def _annexes(figures: ReportFigures, core: tuple[Section, ...]) -> tuple[Annex, ...]:
+    """Annexes A to F; A's definitions cover every figure the report prints (``core`` and
+    the annexes)."""
+    game = figures.game
+    later = {
+        "B": (appendix_section(game),),
+        "C": (
+            paytables_section(figures.paytables, figures.paytables_chosen),
+            variants_section(figures.rules, figures.variants),
+            sensitivity_section(figures.sensitivity),
+            ratio_section(game.rules, figures.ratios, figures.ratio_curve),
+            chart_section(figures.chart),
+            dealer_plot_section(figures.dealer),
+        ),
+        "D": (_retitled(protection_section(figures.protection), "Game protection"),),
+        "E": (verification_section(figures),),
+        "F": (
+            volatility_section(figures.volatility, figures.rules, strategy_words(figures.strategy)),
+            table_section(figures.table),
+        ),
+    }
+    everything = [s for sections in later.values() for s in sections]
+    keys = shown_keys((*core, *everything))
+    first = (clauses_section(figures), definitions_section(keys), method_section())
+    sections = {"A": first, **later}
+    return tuple(Annex(letter, title, sections[letter]) for letter, title in ANNEX_TITLES)
+
+
+def _retitled(section: Section, title: str) -> Section:
+    return Section(title, section.blocks)
 
 
 def shown_keys(sections: tuple[Section, ...]) -> tuple[str, ...]:
@@ -132,12 +174,14 @@ def report_date() -> str:
     return time.strftime("%Y-%m-%d", moment)
 
 
-def _title_block(figures: ReportFigures, software: str, date: str) -> TitleBlock:
+def _title_block(
+    figures: ReportFigures, prepared: Prepared, software: str, date: str, name: str
+) -> TitleBlock:
     rules = figures.rules
-    lines = tuple(f"{name}: {value}" for name, value in rule_lines(rules))
+    lines = tuple(f"{label}: {value}" for label, value in rule_lines(rules))
     paytables = "; ".join(f"{g.letter} {g.game.rules.paytable}" for g in figures.paytables)
     return TitleBlock(
-        game=TITLE,
+        game=name,
         rules=lines,
         paytable=f"{paytables or rules.paytable} "
         + (
@@ -148,4 +192,5 @@ def _title_block(figures: ReportFigures, software: str, date: str) -> TitleBlock
         software=software,
         figures_hash=figures_hash(figures)[:12],
         date=date,
+        fields=title_fields(rules, prepared),
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -11,6 +12,7 @@ from solver.model.cells import COLUMNS
 from solver.present.charts import (
     COLOURS,
     EXCEPTION_HEADERS,
+    EXCEPTION_KEYS,
     display_rows,
     exception_rows,
     exceptions_heading,
@@ -18,38 +20,58 @@ from solver.present.charts import (
 )
 from solver.present.report.blocks import Grid, Plot, Section, Text, column_keys
 from solver.present.report.plots import dealer_plot, sensitivity_plot
-from solver.present.style import edge_percent, minus, signed_percent
+from solver.present.style import show
 from solver.present.wording import differences_in_words
 from solver.present.wording import to_one as _to_one
 from solver.results.figures import heading, outcome_words
 
 if TYPE_CHECKING:
-    from fractions import Fraction
-
     from solver.model.rules import Rules
     from solver.results.charts import Chart
     from solver.results.paytable import Variant
     from solver.results.report import DealerRows, PaySensitivity
 
 
+def bonus_card_chance(value: int) -> Fraction:
+    """The chance that the Bonus card, dealt from a full shoe, has this value: a ten-value
+    card is 4 ranks of 13.
+
+    >>> bonus_card_chance(10), bonus_card_chance(1)
+    (Fraction(4, 13), Fraction(1, 13))
+    """
+    return Fraction(4 if value == 10 else 1, 13)
+
+
 def dealer_section(rows: DealerRows) -> Section:
-    """The dealer's final result by Bonus card, plotted and tabulated."""
+    """The dealer's final result by Bonus card, and overall."""
     labels = tuple(rows[0][1])
-    cells = tuple((value_label(c), *(f"{float(d[x]):.4f}" for x in labels)) for c, d in rows)
+    overall = {x: sum((bonus_card_chance(c) * d[x] for c, d in rows), Fraction(0)) for x in labels}
+    cells = (
+        *((value_label(c), *(show("dealer_result", d[x]) for x in labels)) for c, d in rows),
+        ("overall", *(show("dealer_result", overall[x]) for x in labels)),
+    )
     return Section(
         "Dealer",
         (
-            Plot(partial(dealer_plot, rows), "The dealer's final result by Bonus card."),
             Grid(
                 ("Bonus card", *labels),
                 cells,
                 caption=f"The {heading('dealer_result')}: the probability of each final "
                 "dealer result for each Bonus card, from the full shoe less that card (before "
-                "the player draws).",
+                "the player draws); overall, each Bonus card weighted by its chance (a "
+                "ten-value card 4 in 13, any other value 1 in 13).",
                 compact=True,
                 keys=column_keys(cells, (None, *("dealer_result" for _ in labels))),
             ),
         ),
+    )
+
+
+def dealer_plot_section(rows: DealerRows) -> Section:
+    """The dealer's final result by Bonus card, plotted (Annex C)."""
+    return Section(
+        "Dealer's results plotted",
+        (Plot(partial(dealer_plot, rows), f"The {heading('dealer_result')}, by Bonus card."),),
     )
 
 
@@ -73,9 +95,7 @@ def chart_section(chart: Chart) -> Section:
                 "or soft when an ace counts 11) and the Bonus card (10 = 10, J, Q, K): H hit "
                 "(orange), S stand (blue), \u2013 no decision (a blackjack); hard totals "
                 "first, then soft. "
-                f"{summary(chart)}. The main-wager figures above assume composition-dependent "
-                "optimal play; a player using this chart gets the chart EV instead. Identical "
-                "rows are merged (e.g. hard 2\u20137)."
+                f"{summary(chart)}. Identical rows are merged (e.g. hard 2\u20137)."
             ),
             Grid(
                 ("own \\ Bonus", *COLUMNS),
@@ -89,9 +109,10 @@ def chart_section(chart: Chart) -> Section:
             ),
             Grid(
                 EXCEPTION_HEADERS,
-                tuple(exception_rows(chart)),
+                (found := tuple(exception_rows(chart))),
                 caption=exceptions_heading(chart),
                 numeric=False,
+                keys=column_keys(found, (*(None for _ in EXCEPTION_HEADERS[:5]), *EXCEPTION_KEYS)),
             ),
         ),
     )
@@ -104,10 +125,10 @@ def _superscript(n: int) -> str:
 
 
 def _break_even_text(even: Fraction | None) -> str:
-    """The break-even pay in words, or why there is none."""
+    """The break-even pay, or why there is none."""
     if even is None:
         return "none (this tier cannot happen in this shoe)"
-    return f"{float(even):.4f} to 1" if even >= 0 else "none (edge stays positive)"
+    return show("break_even_pay", even) if even >= 0 else "none (edge stays positive)"
 
 
 def sensitivity_section(lines: Sequence[PaySensitivity]) -> Section:
@@ -115,13 +136,12 @@ def sensitivity_section(lines: Sequence[PaySensitivity]) -> Section:
     rows = []
     for line in lines:
         # The edge is linear in the pay: edge(current) + slope * (x - current) = 0.
-        even = line.break_even
         rows.append(
             (
                 outcome_words(line.tier),
                 _to_one(line.pays),
-                minus(f"{float(line.slope) * 100:+.4f}"),
-                _break_even_text(even),
+                show("edge_per_pay", line.slope * 100),
+                _break_even_text(line.break_even),
             )
         )
     return Section(
@@ -137,16 +157,12 @@ def sensitivity_section(lines: Sequence[PaySensitivity]) -> Section:
                 "Round house edge (% of the total wagered) as a function of each pay.",
             ),
             Grid(
-                (
-                    "tier",
-                    "pays",
-                    f"{heading('edge_per_pay')} per unit of pay (percentage points)",
-                    heading("break_even_pay"),
-                ),
+                ("tier", "pays", heading("edge_per_pay"), heading("break_even_pay")),
                 tuple(rows),
                 keys=column_keys(tuple(rows), (None, None, "edge_per_pay", "break_even_pay")),
-                caption="Break-even pay: the pay of that tier, the others unchanged, at which "
-                "the round's house edge is exactly 0.",
+                caption="House edge change: percentage points of the round's house edge per "
+                "unit added to the tier's pay. Break-even pay: the pay of that tier, the "
+                "others unchanged, at which the round's house edge is exactly 0.",
             ),
         ),
     )
@@ -157,9 +173,9 @@ def variants_section(rules: Rules, variants: Sequence[Variant]) -> Section:
     rows = tuple(
         (
             differences_in_words(v.rules, rules),
-            signed_percent(v.main_expected_value),
-            signed_percent(v.bonus_expected_value),
-            edge_percent(v.round_house_edge),
+            show("main_ev", v.main_expected_value),
+            show("bonus_ev", v.bonus_expected_value),
+            show("round_house_edge", v.round_house_edge),
         )
         for v in variants
     )
@@ -168,13 +184,12 @@ def variants_section(rules: Rules, variants: Sequence[Variant]) -> Section:
         "Rule variants",
         (
             Grid(
-                ("rules changed", *(f"{heading(k)} (%)" for k in keys[1:3]), heading(keys[3])),
+                ("rules changed", *(heading(k) for k in keys[1:])),
                 rows,
                 caption="Each row changes one rule from those in force and keeps the "
-                "paytable and the Bonus ratio. Main wager EV in % of the main wager (float "
-                "solver, agreeing with the exact solver to 1e\u221212), Bonus wager EV in % "
-                "of the Bonus wager (exact), round house edge in % of the total wagered; EVs "
-                "the player's, signed.",
+                "paytable and the Bonus ratio. Main wager EV per main unit (float solver, "
+                "agreeing with the exact solver to 1e\u221212), Bonus wager EV per Bonus unit "
+                "(exact), round house edge in % of the total wagered; EVs the player's.",
                 keys=column_keys(rows, keys),
             ),
         ),

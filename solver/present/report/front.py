@@ -18,7 +18,8 @@ from solver.model.hands import best_total, hand_of, hard_total
 from solver.model.rule_table import RULE_TABLE, RULES_BY_NAME
 from solver.model.rules import PresetName, Rules
 from solver.present.report.blocks import Grid, Section, Text
-from solver.present.style import signed
+from solver.present.style import show
+from solver.present.wording import differences_in_words, to_one
 from solver.results.figures import (
     FIGURES,
     QUANTITIES,
@@ -39,18 +40,57 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """Who the report is prepared by and for, and a note of what this revision changed.
+    """Who the report is prepared by and for, a note of what this revision changed, and the
+    game's table limits and procedures as the casino gives them.
 
-    Blank fields print as lines to fill in by hand.
+    Blank fields print as lines to fill in by hand; blank limits and procedures are left out.
     """
 
     by: str = ""
     for_: str = ""
     note: str = ""
+    limits: str = ""
+    procedures: str = ""
 
 
 #: What an empty field of the title block prints.
 BLANK = "\u2014" * 12
+
+#: The game's name under each preset's rules; any other rules are the game's own.
+PRESET_GAMES = {
+    PresetName.CASINO_EDITION: "Community Blackjack (Casino Edition)",
+    PresetName.VEGAS_21: "Vegas 21 (Community Blackjack)",
+}
+
+
+def game_title(rules: Rules) -> str:
+    """The game's name as the report's title gives it: a preset's only when the rules are
+    the preset's.
+
+    >>> game_title(Rules()), game_title(Rules(decks=2))
+    ('Community Blackjack (Casino Edition)', 'Community Blackjack, own rules: 2 decks')
+    """
+    for preset, name in PRESET_GAMES.items():
+        if Rules.from_preset(preset.value) == rules:
+            return name
+    return f"{OWN_RULES}: {differences_in_words(rules, Rules())}"
+
+
+#: The name of the game under rules that are no preset's.
+OWN_RULES = "Community Blackjack, own rules"
+
+
+def title_and_subtitle(rules: Rules, subtitle: str) -> tuple[str, str]:
+    """The report's title and subtitle: the game's name, its own rules (if no preset's)
+    leading the subtitle so that the title stays one line.
+
+    >>> title_and_subtitle(Rules(decks=2), "PAR sheet")
+    ('Community Blackjack, own rules', '2 decks: PAR sheet')
+    """
+    name = game_title(rules)
+    if not name.startswith(OWN_RULES):
+        return name, subtitle
+    return OWN_RULES, f"{name.removeprefix(OWN_RULES + ': ')}: {subtitle}"
 
 
 def _reading(rules: Rules, name: str) -> str:
@@ -67,35 +107,16 @@ def rules_version(rules: Rules) -> str:
     return f"{digest} ({named[0]})" if named else f"{digest} (no preset: own rules)"
 
 
-def title_section(figures: ReportFigures, prepared: Prepared, version: str, date: str) -> Section:
-    """What a lab files the report under: game, rules, paytables, versions, date, people.
-
-    ``version`` is the software's version and the source commit it was built from.
-    """
-    rows = [
-        ("Game", "Community Blackjack (Casino Edition)"),
-        ("Rules hash", rules_version(figures.rules)),
-        *(
-            (f"Paytable {g.letter}", f"{g.game.rules.paytable} (suited : rank : adjacent, to 1)")
-            for g in figures.paytables
-        ),
-        ("Bonus wager", _reading(figures.rules, "bonus_ratio")),
-        ("Software", f"community-blackjack {version}"),
-        ("Date", date),
+def title_fields(rules: Rules, prepared: Prepared) -> tuple[tuple[str, str], ...]:
+    """The title block's fields after the game, rules, paytable, software and date: the
+    rules' hash, the people, the revision, and the limits and procedures when given."""
+    return (
+        ("Rules hash", rules_version(rules)),
         ("Prepared by", prepared.by or BLANK),
         ("Prepared for", prepared.for_ or BLANK),
         ("Revision note", prepared.note or BLANK),
-    ]
-    return Section(
-        "Title block",
-        (
-            Grid(
-                ("field", "entry"),
-                tuple(rows),
-                caption="Blank lines are for filling in.",
-                numeric=False,
-            ),
-        ),
+        *((("Table limits", prepared.limits),) if prepared.limits else ()),
+        *((("Procedures", prepared.procedures),) if prepared.procedures else ()),
     )
 
 
@@ -209,16 +230,75 @@ def example_rows(
                 str(ex.bonus),
                 _player_hand(ex) + note,
                 _dealer_hand(ex),
-                f"{outcome_words(result.main.value)}, {signed(result.main_net, 2)}",
-                f"{outcome_words(result.bonus)}, {signed(result.bonus_net, 2)}",
-                signed(result.round_net, 2),
+                f"{outcome_words(result.main.value)}, {show('round_net', result.main_net)}",
+                f"{outcome_words(result.bonus)}, {show('round_net', result.bonus_net)}",
+                show("round_net", result.round_net),
             )
         )
     return tuple(rows)
 
 
-def rules_section(figures: ReportFigures) -> Section:
-    """The complete rules of play in numbered clauses, each reading stated, and examples."""
+def game_section(figures: ReportFigures, prepared: Prepared) -> Section:
+    """The game in brief, its table limits and procedures when given, and worked examples
+    (every clause of the rules in full: Annex A)."""
+    rules = figures.rules
+    ratio = rules.bonus_ratio
+    pays = "; ".join(
+        f"{outcome_words(name)} {to_one(pay)}" for name, pay in rules.paytable.as_dict().items()
+    )
+    brief = (
+        f"Each player stakes a main wager and a Bonus wager of {ratio} of it or more, and gets "
+        "one card; one community Bonus card is dealt face up for the table. The Bonus wager "
+        f"is settled at once on the player's card and the Bonus card ({pays}; anything else "
+        "loses). A player's card and the Bonus card making 21 is a blackjack, paid "
+        f"{to_one(rules.blackjack_pays)} at once. Otherwise the player hits or stands on the "
+        "total of their own cards, adding the Bonus card when it helps, and busts over a hard "
+        f"21. The dealer then draws and stands {_reading(rules, 'dealer_stands_on')} "
+        f"({RULES_BY_NAME['dealer_bonus'].label.lower()}: {_reading(rules, 'dealer_bonus')}). "
+        "The higher total wins even money and equal "
+        f"totals push. Dealer naturals: {_reading(rules, 'dealer_natural')}; a dealer natural "
+        f"beats {_reading(rules, 'natural_beats')}. Annex A gives every clause of the rules "
+        "and the reading in force where the text leaves a point open."
+    )
+    lead = (
+        "Eight rounds dealt card by card show the clauses at work, each settled by the "
+        "independent simulator under the rules in force."
+    )
+    stated = [
+        Text(f"{label}: {text}")
+        for label, text in (("Table limits", prepared.limits), ("Procedures", prepared.procedures))
+        if text
+    ]
+    return Section(
+        "The game",
+        (
+            Text(brief),
+            *stated,
+            Text(lead),
+            Grid(
+                (
+                    "example",
+                    "Bonus card",
+                    "player",
+                    "dealer",
+                    "main wager",
+                    "Bonus wager",
+                    "round net",
+                ),
+                example_rows(figures.examples, figures.chart),
+                caption="Worked examples (the descriptions are of the default reading). Cards "
+                "in the order dealt: the player's, the Bonus "
+                "card, the player's draws, the dealer's; each player plays as the strategy "
+                "chart says, unless the row names the chart's play. Nets in units of each "
+                f"wager; the round's in main-wager units with {ratio} on the Bonus.",
+                numeric=False,
+            ),
+        ),
+    )
+
+
+def clauses_section(figures: ReportFigures) -> Section:
+    """The complete rules of play in numbered clauses, each reading stated (Annex A)."""
     rules = figures.rules
     clauses = []
     for n, (title, text) in enumerate(CLAUSES, start=1):
@@ -238,26 +318,6 @@ def rules_section(figures: ReportFigures) -> Section:
                 "(docs/rules.md names the option that changes it)."
             ),
             *clauses,
-            Grid(
-                (
-                    "example",
-                    "Bonus card",
-                    "player",
-                    "dealer",
-                    "main wager",
-                    "Bonus wager",
-                    "round net",
-                ),
-                example_rows(figures.examples, figures.chart),
-                caption="Worked examples, each dealt card by card through the independent "
-                "simulator's settling code under the rules in force (the descriptions are of "
-                "the default reading). Cards in the order dealt: the player's, the Bonus "
-                "card, the player's draws, the dealer's; each player plays as the strategy "
-                "chart says, unless the row names the chart's play. Nets in units of each "
-                f"wager; the round's in main-wager units with {rules.bonus_ratio} on the "
-                "Bonus.",
-                numeric=False,
-            ),
         ),
     )
 
@@ -265,15 +325,16 @@ def rules_section(figures: ReportFigures) -> Section:
 # --- Definitions --------------------------------------------------------------------------
 
 
-def definition_rows(keys: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
+def definition_rows(keys: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """The sign convention, then each figure of ``keys`` in the catalogue's order as it
-    defines it: its label, its basis and its definition (with its method when not exact).
+    defines it: its label, and its definition with its basis (and its method when not
+    exact).
 
     A quantity shown for several wagers (EV, house edge, ...) is one row: the catalogue's
-    words for the quantity, each wager's basis beside.
+    words for the quantity, each wager's basis after it.
     """
     shown = [f for f in FIGURES if f.key in set(keys)]
-    rows = [("sign convention", "", SIGN_CONVENTION)]
+    rows = [("sign convention", SIGN_CONVENTION)]
     done: set[str] = set()
     for found in shown:
         family = [f for f in shown if f.quantity == found.quantity]
@@ -284,15 +345,20 @@ def definition_rows(keys: Sequence[str]) -> tuple[tuple[str, str, str], ...]:
             bases = (
                 family[0].basis.short
                 if len({f.basis for f in family}) == 1
-                else "; ".join(f"{_WAGER_WORDS[f.wager]}: {f.basis.short}" for f in family)
+                else "; ".join(f"{_WAGER_WORDS[f.wager]} {f.basis.short}" for f in family)
             )
             methods = {f.method for f in family} - {Method.EXACT}
             method = "".join(f" Method: {m.short} ({_wagers_by(family, m)})." for m in methods)
-            rows.append((found.quantity, bases, QUANTITIES[found.quantity] + method))
+            rows.append((found.quantity, f"{QUANTITIES[found.quantity]}{_basis(bases)}{method}"))
             continue
         method = "" if found.method is Method.EXACT else f" Method: {found.method.short}."
-        rows.append((heading(found.key), found.basis.short, f"{found.definition}{method}"))
+        basis = _basis(found.basis.short) if found.basis.short not in heading(found.key) else ""
+        rows.append((heading(found.key), f"{found.definition}{basis}{method}"))
     return tuple(rows)
+
+
+def _basis(words: str) -> str:
+    return f" Basis: {words}." if words else ""
 
 
 _WAGER_WORDS = {Wager.MAIN: "main", Wager.BONUS: "Bonus", Wager.ROUND: "round"}
@@ -308,11 +374,12 @@ def definitions_section(keys: Sequence[str]) -> Section:
         "Definitions",
         (
             Grid(
-                ("figure", "basis", "definition"),
+                ("figure", "definition"),
                 definition_rows(keys),
                 caption="Every figure the tables of this report print, under the label the "
                 "tables use, as the project's figure catalogue defines it (docs/glossary.md "
-                "lists them all). Exact unless the definition says otherwise.",
+                "lists them all, with their formats). Exact unless the definition says "
+                "otherwise.",
                 numeric=False,
             ),
         ),

@@ -1,13 +1,14 @@
-"""The report as a PDF laid out with reportlab: A4 portrait, landscape for long numbers."""
+"""The report as a PDF laid out with reportlab: A4 portrait, each annex from a new page."""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from solver.present.report.blocks import Block, Grid, Plot, Report, Section, Text
+from solver.present.report.blocks import Annex, Block, Grid, Plot, Report, Section, Text
 from solver.present.report.pdf_type import escape, paragraph_styles, register_fonts
 from solver.present.report.plots import INK
 
@@ -20,30 +21,53 @@ SIDE, TOP, FOOT = 18 * MM, 20 * MM, 18 * MM
 HEADER, FOOTER = 12 * MM, 10 * MM
 
 
-def render_pdf(report: Report) -> bytes:
+@dataclass(frozen=True, slots=True)
+class PageLayout:
+    """How full one page of the PDF came out: the share of its frame left blank, and
+    whether an annex starts on the next page (where a blank foot is the rule)."""
+
+    page: int
+    blank: float
+    before_annex: bool
+
+
+def render_pdf(report: Report, layout: list[PageLayout] | None = None) -> bytes:
     """The report as an A4 PDF: outline, linked contents, "page X of Y", vector plots.
 
-    A section whose long numbers (the appendix) do not fit a portrait page's width starts
-    a landscape page, and the pages after it stay landscape. Byte-identical for the same
+    The core's sections follow one another; each annex starts a page of its own, its
+    heading a top-level bookmark and its sections below it. Byte-identical for the same
     report: its creation date is the date the report prints (midnight UTC), which
     ``SOURCE_DATE_EPOCH`` fixes for reproducible builds. Every font is embedded (DejaVu
-    Sans, the canvas's first font included) and the language is English.
+    Sans, the canvas's first font included), the language is English and a reader shows
+    the document's title. reportlab writes no structure tree, so the PDF is not tagged
+    (docs/report.md). ``layout``, when given, receives each page's :class:`PageLayout`.
     """
     from reportlab.lib.pagesizes import A4, landscape
     from reportlab.platypus import BaseDocTemplate, NextPageTemplate, PageBreak, Paragraph
 
     fonts = register_fonts()
     out = io.BytesIO()
+    annex_pages: list[int] = []
 
     class Document(BaseDocTemplate):  # type: ignore[misc]
-        """Adds an outline entry (bookmark) for every section heading, opening at it."""
+        """Adds an outline entry (bookmark) for every heading, opening at it, and measures
+        how full each page came out."""
 
         def afterFlowable(self, flowable: Any) -> None:
             key = getattr(flowable, "outline_key", None)
             if key is not None and isinstance(flowable, Paragraph):
                 # The heading's anchor: a destination at its top (/XYZ), made as it drew.
-                self.canv.addOutlineEntry(flowable.outline_title, key, level=0, closed=False)
+                level = getattr(flowable, "outline_level", 0)
+                self.canv.addOutlineEntry(flowable.outline_title, key, level=level, closed=False)
+                if getattr(flowable, "starts_annex", False):
+                    annex_pages.append(self.canv.getPageNumber())
 
+        def afterPage(self) -> None:
+            frame = self.frame
+            blank = (frame._y - frame._y1p) / frame._height if frame._height else 0.0
+            pages.append((self.canv.getPageNumber(), max(blank, 0.0)))
+
+    pages: list[tuple[int, float]] = []
     document = Document(
         out,
         pagesize=A4,
@@ -59,6 +83,7 @@ def render_pdf(report: Report) -> bytes:
         invariant=True,
         initialFontName=fonts[0],
         lang="en",
+        displayDocTitle=True,
     )
     decorate = partial(_decorate, report, fonts[0])
     document.addPageTemplates(
@@ -66,16 +91,50 @@ def render_pdf(report: Report) -> bytes:
     )
     styles = paragraph_styles(fonts)
     story = _cover(report, styles)
-    size = A4
-    for i, section in enumerate(report.sections, start=1):
-        if size == A4 and _wants_landscape(section, fonts, A4[0] - 2 * SIDE):
-            size = landscape(A4)
-            story += [NextPageTemplate("landscape"), PageBreak()]
-        width, height = size[0] - 2 * SIDE, size[1] - TOP - FOOT
-        story.extend(_pdf_section(i, section, styles, width, height))
+    width, height = text_width(A4), A4[1] - TOP - FOOT
+    numbers = dict((id(s), n) for n, s in report.numbered())
+    for section in report.core:
+        story.extend(_pdf_section(numbers[id(section)], section, styles, width, height))
+    for annex in report.annexes:
+        wide = _wants_landscape(annex, fonts, text_width(A4))
+        size = landscape(A4) if wide else A4
+        heading = Paragraph(
+            f'<a name="annex{annex.letter}"/>{escape(annex.heading, styles["h1"].fontName)}',
+            styles["h1"],
+        )
+        heading.outline_key = f"annex{annex.letter}"
+        heading.outline_title = annex.heading
+        heading.starts_annex = True
+        template = "landscape" if wide else "portrait"
+        story += [NextPageTemplate(template), PageBreak(), heading]
+        one = len(annex.sections) == 1
+        for section in annex.sections:
+            story.extend(
+                _pdf_section(
+                    numbers[id(section)],
+                    section,
+                    styles,
+                    text_width(size),
+                    size[1] - TOP - FOOT,
+                    level=1,
+                    titled=not one,
+                )
+            )
     page_footer = partial(_page_of, fonts[0])
     document.build(story, canvasmaker=_numbered_canvas(page_footer, report.title_block.date))
+    if layout is not None:
+        layout += [PageLayout(n, blank, n + 1 in annex_pages) for n, blank in pages]
     return out.getvalue()
+
+
+#: The frame's padding on each side (reportlab's default), inside the margins.
+FRAME_PAD = 6
+
+
+def text_width(size: tuple[float, float]) -> float:
+    """The width a table or paragraph may take on a page of ``size``: inside the margins
+    and the frame's padding."""
+    return size[0] - 2 * SIDE - 2 * FRAME_PAD
 
 
 def _template(name: str, size: tuple[float, float], decorate: Callable[..., None]) -> Any:
@@ -86,12 +145,14 @@ def _template(name: str, size: tuple[float, float], decorate: Callable[..., None
     return PageTemplate(id=name, frames=[frame], onPage=decorate, pagesize=size)
 
 
-def _wants_landscape(section: Section, fonts: tuple[str, str], width: float) -> bool:
-    """Whether ``section`` has long numbers that would not fit on one line ``width`` wide."""
+def _wants_landscape(annex: Annex, fonts: tuple[str, str], width: float) -> bool:
+    """Whether ``annex`` has long numbers (Annex B's) that would not fit on one line of a
+    portrait page ``width`` wide: its pages are then landscape, the next annex's portrait."""
     from solver.present.report.pdf_tables import long_width
 
     return any(
         isinstance(b, Grid) and b.long_numbers and long_width(b, *fonts, width) > width
+        for section in annex.sections
         for b in section.blocks
     )
 
@@ -180,10 +241,11 @@ def _cover(report: Report, styles: dict[str, Any]) -> list[Any]:
         ("Software", escape(block.software)),
         ("Figures hash", escape(block.figures_hash)),
         ("Date", escape(block.date)),
+        *((escape(field), escape(entry)) for field, entry in block.fields),
     ]
     table = Table(
         [[Paragraph(f"<b>{k}</b>", styles["cell"]), Paragraph(v, styles["cell"])] for k, v in rows],
-        colWidths=[60, None],
+        colWidths=[78, None],
         hAlign="LEFT",
     )
     table.setStyle(
@@ -197,10 +259,14 @@ def _cover(report: Report, styles: dict[str, Any]) -> list[Any]:
             ]
         )
     )
-    contents = "; ".join(
-        f'<a href="#s{i}" color="#1f3a5f">{i}. {escape(s.title)}</a>'
-        for i, s in enumerate(report.sections, 1)
-    )
+    numbers = dict((id(s), n) for n, s in report.numbered())
+    links = [
+        f'<a href="#s{numbers[id(s)]}" color="#1f3a5f">{numbers[id(s)]}. {escape(s.title)}</a>'
+        for s in report.core
+    ] + [
+        f'<a href="#annex{a.letter}" color="#1f3a5f">{escape(a.heading)}</a>'
+        for a in report.annexes
+    ]
     return [
         Spacer(1, 2),
         Paragraph(escape(report.title, styles["title"].fontName), styles["title"]),
@@ -208,34 +274,42 @@ def _cover(report: Report, styles: dict[str, Any]) -> list[Any]:
         HRFlowable(width="100%", thickness=2, color=colors.HexColor(INK), spaceAfter=6),
         table,
         Spacer(1, 6),
-        Paragraph(f"<b>Contents:</b> {contents}", styles["body"]),
+        Paragraph(f"<b>Contents:</b> {'; '.join(links)}", styles["body"]),
     ]
 
 
 def _pdf_section(
-    number_: int, section: Section, styles: dict[str, Any], width: float, height: float
+    number: str,
+    section: Section,
+    styles: dict[str, Any],
+    width: float,
+    height: float,
+    level: int = 0,
+    titled: bool = True,
 ) -> list[Any]:
     from reportlab.platypus import KeepTogether, Paragraph, Table
 
+    style = styles["h1" if level == 0 else "h2"]
     heading = Paragraph(
-        f'<a name="s{number_}"/>{number_}. {escape(section.title, styles["h1"].fontName)}',
-        styles["h1"],
+        f'<a name="s{number}"/>{number}. {escape(section.title, style.fontName)}', style
     )
-    heading.outline_key = f"s{number_}"
-    heading.outline_title = f"{number_}. {section.title}"
-    # A table or plot stays with its caption and the paragraph just before it; the
-    # heading stays with what follows it. A group with a table that does not fit what is
-    # left of a page moves to the next only when less than a quarter of a page is left:
-    # otherwise it starts here and the table splits (its header row repeated), so no page
-    # but the last is more than about a third blank. A group without a table (a plot, at
-    # most a third of a page, or prose) is kept whole.
+    heading.outline_key = f"s{number}"
+    heading.outline_title = f"{number}. {section.title}"
+    heading.outline_level = level
+    # A table stays with its caption and the paragraph just before it, a plot with its
+    # caption; the heading stays with what follows it. A group with a table that does not
+    # fit what is left of a page moves to the next only when less than a quarter of a page
+    # is left: otherwise it starts here and the table splits (its header row repeated, at
+    # least four rows on each side), so no page but one before an annex is more than about
+    # three tenths blank. A group without a table (a plot, at most a third of a page, or
+    # prose) is kept whole.
     story: list[Any] = []
-    held: list[Any] = [heading]
+    held: list[Any] = [heading] if titled else []
     blocks = section.blocks
     for i, block in enumerate(blocks):
-        leads = (
-            isinstance(block, Text) and i + 1 < len(blocks) and not isinstance(blocks[i + 1], Text)
-        )
+        # A paragraph leads a table (it stays with it); a plot, which cannot split, goes
+        # to the next page alone when it does not fit, its paragraph left on this one.
+        leads = isinstance(block, Text) and i + 1 < len(blocks) and isinstance(blocks[i + 1], Grid)
         held.extend(_pdf_block(block, styles, width))
         if leads:
             continue
@@ -247,8 +321,8 @@ def _pdf_section(
 
 #: Body rows of a table that must fit under its heading and lead paragraph for the table
 #: to start on the page (else the group moves to the next page), and that the next page
-#: must have of it when it splits.
-FIRST_ROWS, LAST_ROWS = 3, 2
+#: must have of it when it splits (the header row repeated above them).
+FIRST_ROWS, LAST_ROWS = 4, 4
 
 
 def _table_group_class() -> Any:
@@ -269,7 +343,8 @@ def _table_group_class() -> Any:
             self._least = least
 
         def split(self, aW: float, aH: float) -> list[Any]:
-            here = self._split_here(aW, aH) if aH > self._least else None
+            fits = _heights(self._content, aW, aH) <= aH
+            here = self._split_here(aW, aH) if aH > self._least and not fits else None
             if here is not None:
                 return here
             # reportlab's KeepTogether moves to the next frame when its content is taller
@@ -282,7 +357,9 @@ def _table_group_class() -> Any:
             """The group split at its table to fill this page, or None if it cannot be."""
             t = next(i for i, f in enumerate(self._content) if isinstance(f, Table))
             above, table, below = self._content[:t], self._content[t], self._content[t + 1 :]
-            room = aH - _heights(above, aW, aH) - _heights(below, aW, aH)
+            # What follows the table goes on with its rest; when the table fits here but
+            # not with it, its last rows go on with it.
+            room = min(aH - _heights(above, aW, aH), table.wrap(aW, aH)[1] - 1)
             parts = table.split(aW, room)
             if len(parts) != 2 or len(parts[0]._cellvalues) <= FIRST_ROWS:
                 return None

@@ -86,6 +86,8 @@ def paragraph_styles(fonts: tuple[str, str]) -> dict[str, Any]:
                                    textColor=colors.HexColor("#555555"), spaceAfter=8),
         "h1": ParagraphStyle("h1", fontName=bold, fontSize=14, leading=18, textColor=ink,
                              spaceBefore=14, spaceAfter=6, keepWithNext=1),
+        "h2": ParagraphStyle("h2", fontName=bold, fontSize=11.5, leading=15, textColor=ink,
+                             spaceBefore=10, spaceAfter=5, keepWithNext=1),
         "body": ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=13,
                                spaceAfter=6),
         "caption": ParagraphStyle("caption", fontName=regular, fontSize=CELL, leading=12,

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 
     from matplotlib.figure import Figure
 
-    from solver.results.game import GameResult
     from solver.results.report import PaySensitivity
 
 
@@ -34,7 +33,7 @@ BONUS_NAMES: dict[str, str] = _TierWords(
         BonusOutcome.SUITED_MATCH: "suited match",
         BonusOutcome.RANK_MATCH: "rank match",
         BonusOutcome.ADJACENT: "adjacent",
-        BonusOutcome.LOSE: "lose",
+        BonusOutcome.LOSE: "loss",
     }
 )
 
@@ -121,25 +120,9 @@ def _figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def ev_by_bonus_plot(game: GameResult[Fraction]) -> Figure:
-    figure = _figure(6.4, 2.8)
-    axes = figure.add_subplot()
-    by_card = game.by_bonus_card()
-    labels = [value_label(c) for c in by_card]
-    values = [float(v) * 100 for v in by_card.values()]
-    axes.bar(labels, values, color=[GOOD if v >= 0 else BAD for v in values], width=0.65)
-    axes.axhline(0, color="black", linewidth=0.8)
-    axes.axhline(float(game.expected_value) * 100, color=INK, linestyle="--", linewidth=1,
-                 label=f"overall {float(game.expected_value) * 100:+.2f}%")  # fmt: skip
-    axes.set_xlabel("Bonus card")
-    axes.set_ylabel("main-wager EV (%)")
-    axes.legend(frameon=False, loc="upper right")
-    axes.spines[["top", "right"]].set_visible(False)
-    return figure
-
-
 def dealer_plot(rows: list[tuple[int, dict[str, Fraction]]]) -> Figure:
-    """The dealer's final results by Bonus card, stacked; each wide segment named on it."""
+    """The dealer's final results by Bonus card, stacked; each segment wide enough named on
+    it as the legend names it."""
     from solver.present.report.plot_labels import SegmentLabel  # as matplotlib: see _figure
 
     figure = _figure(6.4, 3.0)
@@ -154,7 +137,7 @@ def dealer_plot(rows: list[tuple[int, dict[str, Fraction]]]) -> Figure:
                          edgecolor="white", linewidth=0.6)  # fmt: skip
         for y, bar in enumerate(bars):
             centre = bar.get_x() + bar.get_width() / 2
-            axes.add_artist(SegmentLabel(bar, centre, y, _short_result(label), ink_on(colour)))
+            axes.add_artist(SegmentLabel(bar, centre, y, label, ink_on(colour)))
         left = [a + b for a, b in zip(left, widths, strict=True)]
     axes.set_xlim(0, 1)
     axes.invert_yaxis()
@@ -165,11 +148,6 @@ def dealer_plot(rows: list[tuple[int, dict[str, Fraction]]]) -> Figure:
     axes.legend(ncols=per_row, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0))
     axes.spines[["top", "right"]].set_visible(False)
     return figure
-
-
-def _short_result(label: str) -> str:
-    """A dealer result's name as written on its segment: ``bust``, ``19``, ``nat``."""
-    return "nat" if label.startswith("natural") else label
 
 
 def sensitivity_plot(lines: Sequence[PaySensitivity]) -> Figure:

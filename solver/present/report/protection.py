@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from solver.model.counts import LABELS, Tags
 from solver.present.report.blocks import Grid, Section, Text, column_keys
-from solver.present.style import minus, signed, thousands
+from solver.present.style import minus, show, signed, thousands
 from solver.results.attack import AttackResult, Estimate
 from solver.results.betting import BetResult
-from solver.results.figures import heading
+from solver.results.figures import heading, short_heading
 from solver.results.indices import IndexPlay, IndicesResult
 
 #: Index plays shown in the report, the most valuable first.
@@ -39,6 +39,9 @@ WAGER_NAMES = {
     "bonus": "Bonus wager",
     "round": "whole round",
 }
+#: Each wager's EOR figure in the catalogue.
+EOR_KEYS = {"main": "eor_main", "main_chart": "eor_main_chart", "bonus": "eor_bonus",
+            "round": "eor_round"}  # fmt: skip
 
 
 def protection_section(study: ProtectionStudy) -> Section:
@@ -70,29 +73,25 @@ def protection_section(study: ProtectionStudy) -> Section:
     )
 
 
-def _scaled_eor(value: float) -> str:
-    """An EOR times :data:`EOR_SCALE` to two places; ``0`` for none (no ``\u22120.00``)."""
-    text = f"{value * EOR_SCALE:+.2f}"
-    return "0" if float(text) == 0 else minus(text)
-
-
 #: The ranks worth ten, merged into one column when their EORs all agree (a full shoe).
 TEN_RANKS = ("T", "J", "Q", "K")
 
 
 def _eor_grid(eor: EffectsOfRemoval[Any]) -> Grid:
-    cells = {w: {r: _scaled_eor(float(eor.effects[w][r])) for r in LABELS} for w in WAGER_NAMES}
+    cells = {w: {r: show(EOR_KEYS[w], float(eor.effects[w][r])) for r in LABELS}
+             for w in WAGER_NAMES}  # fmt: skip
     merged = all(len({cells[w][r] for r in TEN_RANKS}) == 1 for w in WAGER_NAMES)
     columns = [r for r in LABELS if not merged or r not in TEN_RANKS[1:]]
     headers = ["10" if merged and r == "T" else r for r in columns]
-    rows = tuple((WAGER_NAMES[w], *(cells[w][r] for r in columns)) for w in WAGER_NAMES)
+    rows = tuple((short_heading(EOR_KEYS[w]), *(cells[w][r] for r in columns)) for w in WAGER_NAMES)
     deck = eor.whole_deck
     exact_change = deck.exact
     whole = (
-        f" Removing one whole deck: the EORs predict {signed(deck.linear['round'], 5)} "
+        " Removing one whole deck: the EORs predict "
+        f"{show('deck_linear_estimate', deck.linear['round'])} "
         "on the round"
         + (
-            f", two full solves give {signed(exact_change['round'], 5)}"
+            f", two full solves give {show('deck_exact_change', exact_change['round'])}"
             if exact_change is not None
             else ""
         )
@@ -108,7 +107,7 @@ def _eor_grid(eor: EffectsOfRemoval[Any]) -> Grid:
         "wager (the Bonus wager's per Bonus unit, the round's per main unit; positive: the "
         f"player gains when that card is gone).{whole}",
         compact=True,
-        keys=column_keys(rows, (None, *("eor" for _ in headers))),
+        keys=tuple((None, *(EOR_KEYS[w] for _ in headers)) for w in WAGER_NAMES),
     )
 
 
@@ -128,22 +127,15 @@ def _counts_grid(systems: Sequence[CountSystem], eor: EffectsOfRemoval[Any]) -> 
         (
             "Hi-Lo" if s.name == "hi-lo" else s.name.replace("-", " "),
             _tags_text(s.tags),
-            f"{s.betting_correlation['main']:.3f}",
-            f"{s.betting_correlation['round']:.3f}",
-            signed(s.ev_per_true_count["main"], 5),
-            signed(s.ev_per_true_count["round"], 5),
+            show(COUNT_KEYS[0], s.betting_correlation["main"]),
+            show(COUNT_KEYS[1], s.betting_correlation["round"]),
+            show(COUNT_KEYS[2], s.ev_per_true_count["main"]),
+            show(COUNT_KEYS[3], s.ev_per_true_count["round"]),
         )
         for s in systems
     )
     return Grid(
-        (
-            "count",
-            "tags (others 0)",
-            f"{heading('betting_correlation')}, main wager",
-            f"{heading('betting_correlation')}, round",
-            f"{heading('ev_per_true_count')} per true count, main wager",
-            f"{heading('ev_per_true_count')} per true count, round",
-        ),
+        ("count", "tags", *(short_heading(k) for k in COUNT_KEYS)),
         rows,
         caption="Card counts: betting correlation (Griffin's: the correlation over a "
         "deck's 52 cards between each card's tag and its EOR; 1 is perfect) and the linear "
@@ -151,19 +143,14 @@ def _counts_grid(systems: Sequence[CountSystem], eor: EffectsOfRemoval[Any]) -> 
         "read against an unbalanced count's drift), in main units. The best counts are the "
         "true optimum of a complete search over every vector of whole tags of at most 1, 2 "
         "or 3 (the tens sharing one tag; balanced and unbalanced). Round EV of the full "
-        f"shoe: {signed(eor.base['round'])} per main unit.",
-        keys=column_keys(
-            rows,
-            (
-                None,
-                None,
-                "betting_correlation",
-                "betting_correlation",
-                "ev_per_true_count",
-                "ev_per_true_count",
-            ),
-        ),
+        f"shoe: {show('round_ev', eor.base['round'])} per main unit.",
+        keys=column_keys(rows, (None, None, *COUNT_KEYS)),
     )
+
+
+#: The figures of the counts' columns, after the count and its tags (others 0).
+COUNT_KEYS = ("betting_correlation_main", "betting_correlation_round", "ev_per_true_count_main",
+              "ev_per_true_count_round")  # fmt: skip
 
 
 def _states_grid(study: ProtectionStudy) -> Grid:
@@ -172,26 +159,26 @@ def _states_grid(study: ProtectionStudy) -> Grid:
         (
             f"{d.depth:g}",
             thousands(d.cards_left),
-            signed(d.round.mean),
-            f"{d.round.standard_deviation:.4f}",
-            signed(d.round.percentiles[5]),
-            signed(d.round.percentiles[95]),
-            f"{d.round.positive_share * 100:.0f}%",
-            "" if d.fit.slope is None else signed(d.fit.slope, 5),
-            "" if d.fit.r_squared is None else f"{d.fit.r_squared:.2f}",
+            show("shoe_round_ev", d.round.mean),
+            show("shoe_round_ev_sd", d.round.standard_deviation),
+            show("shoe_round_ev_percentile", d.round.percentiles[5]),
+            show("shoe_round_ev_percentile", d.round.percentiles[95]),
+            show("positive_share", d.round.positive_share),
+            "" if d.fit.slope is None else show("slope_per_true_count", d.fit.slope),
+            "" if d.fit.r_squared is None else show("r_squared", d.fit.r_squared),
         )
         for d in study.depths
     )
     return Grid(
         (
-            "share dealt",
+            "depth",
             "cards left",
-            f"{heading('shoe_round_ev')}: mean",
-            "SD",
-            "5th percentile",
-            "95th percentile",
-            heading("positive_share"),
-            f"{heading('slope_per_true_count')} per true count",
+            short_heading("shoe_round_ev"),
+            short_heading("shoe_round_ev_sd"),
+            "P5",
+            "P95",
+            short_heading("positive_share"),
+            short_heading("slope_per_true_count"),
             heading("r_squared"),
         ),
         rows,
@@ -201,9 +188,9 @@ def _states_grid(study: ProtectionStudy) -> Grid:
                 None,
                 None,
                 "shoe_round_ev",
-                None,
-                None,
-                None,
+                "shoe_round_ev_sd",
+                "shoe_round_ev_percentile",
+                "shoe_round_ev_percentile",
                 "positive_share",
                 "slope_per_true_count",
                 "r_squared",
@@ -224,16 +211,21 @@ def _count_words(plan: CounterPlan) -> str:
     return f"best level-1 count ({_tags_text(plan.tags)})"
 
 
+def _interval(key: str, value: float, low: float, high: float) -> str:
+    """A figure with its 95% interval, as every output writes it."""
+    return f"{show(key, value)} ({show(key, low)} to {show(key, high)})"
+
+
 def _win(stats: CounterStatistics) -> str:
     low, high = stats.ci95
-    return f"{signed(100 * stats.mean, 2)} [{signed(100 * low, 2)}, {signed(100 * high, 2)}]"
+    return _interval("counter_win", 100 * stats.mean, 100 * low, 100 * high)
 
 
 def _edge(stats: CounterStatistics) -> str:
     """The house edge against the counter (the casino's: positive when it wins), with its
     95% interval; the simulator states the counter's own, player-side edge."""
     low, high = stats.edge_ci95
-    return minus(f"{-100 * stats.edge:+.2f}% [{-100 * high:+.2f}, {-100 * low:+.2f}]")
+    return _interval("counter_house_edge", -stats.edge, -high, -low)
 
 
 def _counter_grid(study: ProtectionStudy) -> Grid:
@@ -241,11 +233,11 @@ def _counter_grid(study: ProtectionStudy) -> Grid:
     rows = tuple(
         (
             name,
-            thousands(stats.rounds_played),
+            show("counter_rounds", stats.rounds_played),
             _win(stats),
-            f"{stats.average_bet:.2f}",
+            show("average_bet", stats.average_bet),
             _edge(stats),
-            f"{stats.sd:.2f}",
+            show("counter_sd", stats.sd),
         )
         if stats.rounds_played
         else (name, "0", "none played", *("\u2013",) * 3)  # no NaN for no rounds
@@ -256,19 +248,9 @@ def _counter_grid(study: ProtectionStudy) -> Grid:
     )
     steps = ", ".join(minus(f"{u} from TC {t:g}") for t, u in plan.ramp)
     return Grid(
-        (
-            "counter",
-            "rounds played",
-            f"{heading('counter_win')} per 100 rounds [95%]",
-            heading("average_bet"),
-            f"{heading('counter_house_edge')} per unit wagered [95%]",
-            heading("counter_sd"),
-        ),
+        ("counter", *(short_heading(k) for k in COUNTER_KEYS)),
         rows,
-        keys=column_keys(
-            rows,
-            (None, None, "counter_win", "average_bet", "counter_house_edge", "counter_sd"),
-        ),
+        keys=column_keys(rows, (None, *COUNTER_KEYS)),
         caption="A simulated counter (the independent simulator, "
         f"{thousands(study.counter_rounds)} rounds dealt each, seed {study.seed}) at one seat, "
         f"counting every card seen with the {_count_words(plan)}, the shoe reshuffled "
@@ -277,6 +259,11 @@ def _counter_grid(study: ProtectionStudy) -> Grid:
         "hands played by optimal play for the full shoe. Results in units, per round "
         "played; 95% intervals take rounds as independent.",
     )
+
+
+#: The figures of a simulated counter's row, after its name.
+COUNTER_KEYS = ("counter_rounds", "counter_win", "average_bet", "counter_house_edge",
+                "counter_sd")  # fmt: skip
 
 
 def _beats(stats: CounterStatistics) -> str:
@@ -348,11 +335,10 @@ def _verdict(study: ProtectionStudy) -> str:
     )
 
 
-def _tc(value: float | None) -> str:
+def _tc(value: float | None, key: str = "index_true_count") -> str:
     if value is None or abs(value) > 20:
         return "\u2013"
-    text = f"{value:+.1f}"
-    return minus("+0.0" if text == "-0.0" else text)
+    return show(key, value)
 
 
 def _index_text(play: IndexPlay) -> str:
@@ -370,45 +356,56 @@ def _indices_grid(result: IndicesResult) -> Grid:
             p.deviation,
             _index_text(p),
             f"{_tc(p.low)} to {_tc(p.high)}",
-            _tc(p.linear),
-            signed(p.value, 4),
-            signed(p.perfect, 4),
+            _tc(p.linear, "index_eor_estimate"),
+            show("index_gain", p.value),
+            show("perfect_gain", p.perfect),
         )
         for p in result.plays[:INDICES_SHOWN]
     )
     efficiency = result.efficiency
     return Grid(
-        ("decision", "play", "true count", "95% interval", "EOR estimate", "gain", "perfect"),
+        ("decision", "play", *(short_heading(k) for k in INDEX_KEYS)),
         rows,
+        keys=column_keys(rows, (None, None, *INDEX_KEYS)),
         caption=f"Index plays of the best level-2 count ({thousands(result.samples)} solved "
         f"shoes up to {result.penetration:g}; gains per 100 rounds; \u2013: beyond \u00b120). "
-        "Playing efficiency: " + ("n/a" if efficiency is None else f"{efficiency:.2f}") + ".",
+        f"{heading('playing_efficiency').capitalize()}: "
+        + ("n/a" if efficiency is None else show("playing_efficiency", efficiency))
+        + ".",
     )
 
 
-def _estimate(e: Estimate) -> str:
+#: The figures of an index play's row, after its decision and play.
+INDEX_KEYS = ("index_true_count", "index_interval", "index_eor_estimate", "index_gain",
+              "perfect_gain")  # fmt: skip
+
+
+def _estimate(key: str, e: Estimate) -> str:
     low, high = e.interval
-    return f"{signed(e.mean, 2)} [{signed(low, 2)}, {signed(high, 2)}]"
+    return _interval(key, e.mean, low, high)
 
 
 def _betting_grid(result: BetResult) -> Grid:
     low, high = (100 * (result.win + k * 1.96 * result.win_se) for k in (-1, 1))
-    n0 = "no edge" if result.n0 is None else thousands(round(result.n0))
+    n0 = "no edge" if result.n0 is None else show("n0", result.n0)
+    keys = ("counter_win", "counter_sd", "desirability_index", "score", "n0")
     return Grid(
-        ("ramp", "win per 100 rounds [95%]", "SD per round", "DI", "SCORE", "N0"),
+        ("ramp", *(short_heading(k) for k in keys)),
         (
             (
                 minus(result.ramp_text) if result.ramp else "flat at the minimum",
-                f"{signed(100 * result.win, 2)} [{signed(low, 2)}, {signed(high, 2)}]",
-                f"{result.sd:.2f}",
-                minus(f"{result.di:.2f}"),
-                f"{result.score:.2f}",
+                _interval("counter_win", 100 * result.win, low, high),
+                show("counter_sd", result.sd),
+                show("desirability_index", result.di),
+                show("score", result.score),
                 n0,
             ),
         ),
+        keys=((None, *keys),),
         caption="Kelly betting with the best level-2 count and its indices (bankroll "
         f"{thousands(round(result.kelly_bankroll))} units, spread {result.spread[0]}\u2013"
-        f"{result.spread[1]}); DI = 1,000 \u00d7 win / SD, SCORE = DI\u00b2.",
+        f"{result.spread[1]}); DI = 1,000 \u00d7 win / SD, SCORE = DI\u00b2 when the counter "
+        "has an edge, 0 without one.",
     )
 
 
@@ -417,18 +414,23 @@ def _bound_grid(result: AttackResult) -> Grid:
         (
             f"{r.penetration:g}",
             thousands(r.states),
-            f"{100 * r.positive_share:.1f}%",
-            _estimate(r.win),
+            show("bound_positive_share", r.positive_share),
+            _estimate("bound_win", r.win),
         )
         for r in result.bound
     )
     return Grid(
-        ("penetration", "shoes", "rounds positive", "win per 100 rounds [95%]"),
+        ("penetration", "shoes", heading("bound_positive_share"), short_heading("bound_win")),
         rows,
+        keys=column_keys(rows, (None, None, "bound_positive_share", "bound_win")),
         caption="The perfect-information bound, which no counter can exceed: every card left "
         f"known, perfect play, the Bonus at {result.bonus_multiple} \u00d7 when positive, "
         f"{result.spread[1]} units on a positive round and {result.spread[0]} otherwise.",
     )
+
+
+#: The figures of a Bonus attacker's row, after the player and the trigger.
+ATTACK_KEYS = ("raised_share", "raised_edge", "attack_gain")
 
 
 def _bonus_grid(result: AttackResult) -> Grid:
@@ -436,16 +438,17 @@ def _bonus_grid(result: AttackResult) -> Grid:
         (
             p.name,
             p.trigger,
-            f"{100 * p.share:.1f}%",
-            "\u2013" if p.edge is None else signed(p.edge, 4),
-            _estimate(p.win),
+            show("raised_share", p.share),
+            "\u2013" if p.edge is None else show("raised_edge", p.edge),
+            _estimate("attack_gain", p.win),
         )
         for p in result.players
     )
     pct = result.bonus_percentiles
     return Grid(
-        ("player", "trigger", "rounds raised", "Bonus edge when raised", "gain per 100 rounds"),
+        ("player", "trigger", *(short_heading(k) for k in ATTACK_KEYS)),
         rows,
+        keys=column_keys(rows, (None, None, *ATTACK_KEYS)),
         caption=f"The Bonus attack (Jacobson's format): the Bonus raised to "
         f"{result.bonus_multiple} \u00d7 the main wager when the trigger fires. Bonus EV: mean "
         f"{signed(result.bonus_mean, 4)}, 5th/95th percentiles {signed(pct[5], 4)}/"

@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING
 
 from solver.model.normal import Z90
 from solver.model.rules import Rules
+from solver.present.game import bound_text, net_step, session_places, volatility_table
 from solver.present.report.blocks import Grid, Plot, Section, Text, column_keys
 from solver.present.report.plots import ratio_plot
-from solver.present.style import amount, edge_percent, signed, thousands
-from solver.results.figures import heading
+from solver.present.style import show, show_range, thousands
+from solver.results.figures import heading, quantity_heading
 
 if TYPE_CHECKING:
     from solver.results.report import RatioCurve
@@ -20,23 +21,15 @@ if TYPE_CHECKING:
     from solver.results.volatility import RatioRow, SessionRange, Volatility
 
 
-def volatility_section(volatility: Volatility, played: str = "optimal play") -> Section:
+def volatility_section(
+    volatility: Volatility, rules: Rules, played: str = "optimal play"
+) -> Section:
     """How far a player's net result wanders over sessions of ``played`` (words: "optimal
-    play"): the exact session distribution."""
+    play"): the exact session distribution, its ranges to the places of the lattice of
+    ``rules``' nets."""
     sessions = volatility.sessions
-    rows = tuple(
-        (
-            thousands(s.rounds),
-            amount(s.mean),
-            f"{s.standard_deviation:.1f}",
-            _range(s.range90),
-            _range(s.range95),
-            _chance(s.probability_ahead),
-        )
-        for s in sessions
-    )
-    keys = (None, "session_mean", "session_sd", "session_range90", "session_range95",
-            "session_ahead")  # fmt: skip
+    places = session_places(rules)
+    table = volatility_table(volatility, "", rules)  # the terminal's rows, cell for cell
     normal = [thousands(s.rounds) for s in sessions if s.method == "normal"]
     fallback = (
         f" For {', '.join(normal)} rounds the pays make the exact distribution too wide to "
@@ -44,36 +37,36 @@ def volatility_section(volatility: Volatility, played: str = "optimal play") -> 
         if normal
         else ""
     )
+    bound = volatility.error_bound
+    within = f"; every probability within {bound_text(bound)} of exact" if bound else ""
+    sd, index = volatility.standard_deviation, volatility.index
     return Section(
         "Volatility",
         (
             Text(
                 ("" if played == "optimal play" else f"Played: {played}. ")
-                + f"The volatility index is the round's standard deviation times z = {Z90:.4f}, "
-                "the z of a two-sided 90% normal interval: "
-                f"{volatility.standard_deviation:.4f} \u00d7 {Z90:.4f} = "
-                f"{volatility.index:.4f} main-wager units. {_session_sentence(sessions)}"
+                + f"The {heading('volatility_index')} is the {heading('round_sd')} times "
+                f"z = {Z90:.4f}, the z of a two-sided 90% normal interval: "
+                f"{show('round_sd', sd)} \u00d7 {Z90:.4f} = {show('volatility_index', index)} "
+                f"main-wager units. {_session_sentence(sessions, places)}"
             ),
             Grid(
-                ("rounds", *(heading(k) for k in keys[1:])),
-                rows,
+                table.headers,
+                table.rows,
                 caption=f"The player's net result after a session of {played} with "
-                f"{volatility.ratio} on the Bonus per unit on the main wager, in "
-                "main-wager units. Mean and standard deviation are exact (n rounds: n times "
-                "the round's mean, \u221an times its standard deviation). The ranges (from "
-                "the 5% to the 95% point, and from the 2.5% to the 97.5% point) and the "
-                "chance of finishing above zero are read off the session's own distribution, "
-                "the n-fold convolution of the round's exact return table (independent "
-                "rounds, each from a freshly shuffled shoe; every probability within "
-                f"{volatility.error_bound:.0e} of exact), not a normal approximation; "
-                f"cbj solve, cbj strategies and the workbench give the same.{fallback}",
-                keys=column_keys(rows, keys),
+                f"{volatility.ratio} on the Bonus per unit on the main wager, in main-wager "
+                "units. Mean and SD exact; the ranges (5% to 95% and 2.5% to 97.5% points, on "
+                f"the lattice of the nets, step {net_step(rules)}) and the chance of finishing "
+                "above zero read off the n-fold convolution of the round's exact return table "
+                f"(independent rounds, each from a freshly shuffled shoe{within}), not a "
+                f"normal approximation.{fallback}",
+                keys=table.keys,
             ),
         ),
     )
 
 
-def _session_sentence(sessions: Sequence[SessionRange]) -> str:
+def _session_sentence(sessions: Sequence[SessionRange], places: int) -> str:
     """The 1,000-round session in words, or the longest shorter one."""
     session = max(
         (s for s in sessions if s.rounds <= 1_000),
@@ -82,24 +75,11 @@ def _session_sentence(sessions: Sequence[SessionRange]) -> str:
     )
     low, high = session.range90
     return (
-        f"After {thousands(session.rounds)} rounds the player expects {amount(session.mean)} "
-        f"units, finishes between {amount(low, 0)} and {amount(high, 0)} nine times in ten, and "
-        f"is ahead with probability {_chance(session.probability_ahead)}."
+        f"After {thousands(session.rounds)} rounds the player expects "
+        f"{show('session_mean', session.mean)} units, finishes between "
+        f"{show_range('session_range90', low, high, places)} nine times in ten, and is "
+        f"ahead with probability {show('session_ahead', session.probability_ahead)}."
     )
-
-
-def _range(bounds: tuple[float, float]) -> str:
-    """A range of net results to the nearest unit: ``\u221233 to +5``."""
-    return f"{amount(bounds[0], 0)} to {amount(bounds[1], 0)}"
-
-
-def _chance(probability: float) -> str:
-    """A probability as a percentage to one decimal, with the far tails said in words."""
-    if probability < 0.0005:
-        return "below 0.1%"
-    if probability > 0.9995:
-        return "above 99.9%"
-    return f"{probability * 100:.1f}%"
 
 
 #: The figures of each row of "House edge against the Bonus ratio".
@@ -114,10 +94,10 @@ def ratio_section(rules: Rules, ratios: Sequence[RatioRow], curve: RatioCurve) -
     rows = tuple(
         (
             str(row.ratio),
-            str(1 + row.ratio),
-            signed(row.expected_value),
-            edge_percent(row.house_edge),
-            f"{row.standard_deviation:.4f}",
+            show("round_wagered", 1 + row.ratio),
+            show("round_ev", row.expected_value),
+            show("round_house_edge", row.house_edge),
+            show("round_sd", row.standard_deviation),
         )
         for row in ratios
     )
@@ -150,25 +130,30 @@ def ratio_section(rules: Rules, ratios: Sequence[RatioRow], curve: RatioCurve) -
 def table_section(table: TableOfPlayers) -> Section:
     """The casino's hold per table-round with 1 to 7 seats: exact Bonus, simulated the rest."""
 
-    def held(hold: float, half_width: float | None = None) -> str:
-        text = signed(hold, 3)
-        return text if half_width is None else f"{text} \u00b1 {half_width:.3f}"
+    def held(key: str, hold: float, low: float, high: float) -> str:
+        return f"{show(key, hold)} ({show(key, low)} to {show(key, high)})"
 
+    exact_rows = tuple(
+        (
+            thousands(row.seats),
+            show("bonus_hold", row.exact_bonus.hold),
+            show("bonus_table_sd", row.exact_bonus.standard_deviation),
+        )
+        for row in table.rows
+    )
     rows = tuple(
         (
-            str(row.seats),
-            held(float(row.exact_bonus.hold)),
-            f"{row.exact_bonus.standard_deviation:.3f}",
-            held(row.main.hold, row.main.ci95[1] - row.main.hold),
-            f"{row.main.standard_deviation:.3f}",
-            held(row.round.hold, row.round.ci95[1] - row.round.hold),
-            f"{row.round.standard_deviation:.3f}",
+            thousands(row.seats),
+            held("main_hold", row.main.hold, *row.main.ci95),
+            show("main_table_sd", row.main.standard_deviation),
+            held("round_hold", row.round.hold, *row.round.ci95),
+            show("round_table_sd", row.round.standard_deviation),
         )
         for row in table.rows
     )
     scores = [abs(row.bonus_z) for row in table.rows if not math.isnan(row.bonus_z)]
     worst = (
-        f"largest |z| {max(scores):.2f}"
+        f"largest |z| {show('z_score', max(scores)).lstrip('+')}"
         if scores
         else "no z-score: the simulated Bonus results did not vary"
     )
@@ -176,26 +161,34 @@ def table_section(table: TableOfPlayers) -> Section:
         "A table of players",
         (
             Text(
-                "The casino's result per table-round when several players sit at one table. "
-                "They share the Bonus card, the dealer's hand and the shoe, so their results "
-                "are correlated: a table's spread is not one seat's spread times the seats. "
-                "The Bonus wager's hold and standard deviation are exact (the correlation "
-                "between two seats through the shared Bonus card is computed exactly). The "
-                "main wager's and the round's come from the independent simulator: "
-                f"{thousands(table.rounds)} table-rounds for each number of seats, every seat "
-                "playing optimally, a freshly shuffled shoe each round, seed "
-                f"{table.seed} plus the number of seats. The simulated Bonus hold agrees with "
-                f"the exact one at every table ({worst})."
+                "Several players at one table share the Bonus card, the dealer's hand and "
+                "the shoe, so a table's spread is not one seat's times the seats. The Bonus "
+                "wager's figures are exact; the rest come from the independent simulator: "
+                f"{thousands(table.rounds)} table-rounds a row, every seat playing optimally, "
+                f"a fresh shoe each round, seed {table.seed} plus the seats. The simulated "
+                f"Bonus hold agrees with the exact one at every table ({worst})."
             ),
             Grid(
-                ("seats", *(heading(k) for k in TABLE_KEYS[1:])),
+                ("seats", *(heading(k) for k in TABLE_KEYS[1:3])),
+                exact_rows,
+                keys=column_keys(exact_rows, TABLE_KEYS[:3]),
+                caption="The casino's expected win (hold) on the Bonus wagers and its "
+                "standard deviation (SD) per table-round, exact, in main-wager units; every "
+                f"seat stakes 1 on the main wager and {table.rules.bonus_ratio} on the Bonus.",
+            ),
+            Grid(
+                (
+                    "seats",
+                    heading("main_hold"),
+                    quantity_heading("main_table_sd"),
+                    heading("round_hold"),
+                    quantity_heading("round_table_sd"),
+                ),
                 rows,
-                keys=column_keys(rows, TABLE_KEYS),
-                caption="Casino's expected win (hold) and its standard deviation (SD) per "
-                "table-round, in main-wager units; every seat stakes 1 on the main wager and "
-                f"{table.rules.bonus_ratio} on the Bonus. Bonus figures exact; main-wager and "
-                "round figures simulated, holds \u00b1 the half-width of their 95% confidence "
-                "interval. Holds are the casino's: positive when the casino wins.",
+                keys=column_keys(rows, (None, *TABLE_KEYS[3:])),
+                caption="The casino's hold on the main wagers and on whole rounds, each "
+                "followed by its SD per table-round, simulated: each hold with its 95% "
+                "confidence interval. Holds are the casino's: positive when the casino wins.",
             ),
         ),
     )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from solver.model.rule_table import RULE_TABLE
 from solver.present.formats import rule_cell
 from solver.present.report.blocks import Grid, Section, Text, bonus_of, column_keys, exact
-from solver.present.style import edge_percent, minus, one_in, signed, thousands
+from solver.present.style import minus, show, thousands
 from solver.results.figures import heading
 
 if TYPE_CHECKING:
@@ -76,12 +76,12 @@ def strategies_section(
     rows = tuple(
         (
             label(p),
-            edge_percent(-p.main_ev),
-            signed(p.main_ev, 6),
-            edge_percent(p.round_house_edge),
-            signed(p.round_ev, 6),
-            one_in(Fraction(p.game.round_hit_frequency)),
-            f"{float(p.game.round_variance) ** 0.5:.4f}",
+            show("main_house_edge", -p.main_ev),
+            show("main_ev", p.main_ev),
+            show("round_house_edge", p.round_house_edge),
+            show("round_ev", p.round_ev),
+            show("round_hit_frequency", p.game.round_hit_frequency),
+            show("round_sd", float(p.game.round_variance) ** 0.5),
         )
         for p in policies
     )
@@ -95,49 +95,51 @@ def strategies_section(
             Grid(
                 ("player's play", *(heading(k) for k in keys[1:])),
                 rows,
-                caption="Exact. Perfect play: composition-dependent optimal hit/stand. "
-                "Printed chart: the strategy chart of this report. Mimic the dealer: hit "
-                "until the dealer's stopping rule would stop. House edges in % (the main "
-                "wager's of the main wager, the round's of the total wagered); EVs and SD per "
-                f"main unit, the round's with {ratio} on the Bonus.{own}",
+                caption="Exact. Perfect play: composition-dependent optimal hit/stand, the "
+                "basis of the other sections' figures. Printed chart: the strategy chart of "
+                "Annex C, what a lab quotes for a player who follows it. Mimic the dealer: "
+                "hit until the dealer's stopping rule would stop, a common realistic player. "
+                "House edges in % (the main wager's of the main wager, the round's of the "
+                "total wagered); EVs and SD per main unit, the round's with "
+                f"{ratio} on the Bonus.{own}",
                 keys=column_keys(rows, keys),
             ),
         ),
     )
 
 
-def _paytable_row(g: LetteredGame) -> tuple[str, ...]:
+def _paytable_values(g: LetteredGame) -> dict[str, Fraction | float]:
     game = g.game
     bonus = bonus_of(game)
     edge = exact(game.round_house_edge)
-    return (
-        f"{g.letter}: {game.rules.paytable}",
-        edge_percent(bonus.house_edge),
-        edge_percent(bonus.return_to_player),
-        one_in(bonus.hit_frequency),
-        f"{bonus.standard_deviation:.4f}",
-        edge_percent(edge),
-        edge_percent(1 - edge),
-        signed(exact(game.round_expected_value)),
-        f"{game.round_variance**0.5:.4f}",
-    )
+    return {
+        "bonus_house_edge": bonus.house_edge,
+        "bonus_rtp": bonus.return_to_player,
+        "bonus_hit_frequency": bonus.hit_frequency,
+        "bonus_sd": bonus.standard_deviation,
+        "round_house_edge": edge,
+        "round_rtp": 1 - edge,
+        "round_ev": exact(game.round_expected_value),
+        "round_sd": game.round_variance**0.5,
+    }
 
 
 def paytables_section(games: Sequence[LetteredGame], chosen: str = "") -> Section:
-    """The paytables of the report side by side, lettered; ``chosen`` says how the ones
-    beside the paytable in force were chosen when the report chose them itself."""
-    rows = tuple(_paytable_row(g) for g in games)
+    """The paytables of the report side by side, lettered, a column each; ``chosen`` says
+    how the ones beside the paytable in force were chosen when the report chose them."""
+    values = [_paytable_values(g) for g in games]
+    rows = tuple((heading(key), *(show(key, v[key]) for v in values)) for key in PAYTABLE_KEYS[1:])
     return Section(
         "Paytables compared",
         (
             Grid(
-                ("paytable", *(heading(k) for k in PAYTABLE_KEYS[1:])),
+                ("figure", *(f"{g.letter}: {g.game.rules.paytable}" for g in games)),
                 rows,
                 caption="Each paytable lettered as in the title block; the main wager and "
                 "its play are the same under every paytable. Exact. Bonus figures per unit "
                 "staked on the Bonus; round figures per main unit, its house edge and RTP "
                 f"in % of the total wagered.{chosen}",
-                keys=column_keys(rows, PAYTABLE_KEYS),
+                keys=tuple((None, *(key for _ in games)) for key in PAYTABLE_KEYS[1:]),
             ),
         ),
     )
@@ -147,38 +149,115 @@ def paytables_section(games: Sequence[LetteredGame], chosen: str = "") -> Sectio
 
 
 def _edge_interval(result: SimulationResult, ratio: Fraction) -> tuple[float, float, float]:
-    """The simulated round house edge (%) and its 95% interval."""
+    """The simulated round house edge and its 95% interval."""
     estimate = result.overall["round"]
-    scale = -100 / float(1 + ratio)
+    scale = -1 / float(1 + ratio)
     low, high = estimate.ci95
     return estimate.mean * scale, high * scale, low * scale
 
 
 def _interval(values: tuple[float, float, float]) -> str:
     mean, low, high = values
-    return minus(f"{mean:.4f}% [{low:.4f}, {high:.4f}]")
+    key = "simulated_round_house_edge"
+    return f"{show(key, mean)} ({show(key, low)} to {show(key, high)})"
 
 
 #: A z-score is accepted when its size is below this.
 Z_LIMIT = 3
 #: A chi-square test is accepted when its p-value is at least this.
 P_LIMIT = 0.001
+#: Each wager's words and its exact EV's key.
+WAGER_NAMES = {"main": "main wager", "bonus": "Bonus wager", "round": "whole round"}
+EXACT_KEYS = {"main": "main_ev", "bonus": "bonus_ev", "round": "round_ev"}
 
 
-def _accepted(z: float | None, p: float | None) -> str:
-    """Whether a row of the cross-check passes the report's acceptance rules."""
-    failed = (z is not None and abs(z) >= Z_LIMIT) or (p is not None and p < P_LIMIT)
-    return "fails" if failed else "passes"
+def _verdict(holds: bool) -> str:
+    return "passes" if holds else "FAILS"
+
+
+def verification_core(figures: ReportFigures) -> Section:
+    """Every check of the figures in one table, each with its acceptance rule, fixed before
+    the run: the simulator against the exact EVs and outcome probabilities, and the
+    invariants checked as the report was built (Annex E gives the detail)."""
+    stats = figures.simulation.overall
+    table = figures.return_table_test
+    rows: list[tuple[str, str, str, str]] = []
+    keys: list[tuple[str | None, ...]] = []
+    for wager in ("main", "bonus", "round"):
+        est = stats[wager]
+        if est.z is not None:
+            rows.append(
+                (
+                    f"{WAGER_NAMES[wager]} EV: simulated against exact",
+                    f"|{heading('z_score')}| below {Z_LIMIT}",
+                    show("z_score", est.z),
+                    _verdict(abs(est.z) < Z_LIMIT),
+                )
+            )
+            keys.append((None, None, None, None))  # keyed in Annex E, under its label
+        chi = table if wager == "round" else est.chi_square
+        if chi is not None:
+            what = "outcome pairs" if wager == "round" else "outcomes"
+            rows.append(
+                (
+                    f"{WAGER_NAMES[wager]} {what}: simulated counts against exact probabilities",
+                    f"{heading('chi_square_p')} at least {P_LIMIT:g}",
+                    show("chi_square_p", chi.p_value),
+                    _verdict(chi.p_value >= P_LIMIT),
+                )
+            )
+            keys.append((None, None, None, None))
+    for check in figures.invariants:
+        rows.append((check.name, "holds exactly", minus(check.found), _verdict(check.holds)))
+        keys.append((None, None, None, None))
+    fresh = figures.simulation
+    return Section(
+        "Verification",
+        (
+            Grid(
+                ("check", "acceptance rule", "found", "result"),
+                tuple(rows),
+                caption="The exact figures checked against an independent simulator "
+                f"({thousands(fresh.rounds)} rounds from a freshly shuffled shoe each round, "
+                f"seed {fresh.seed}) and against invariants computed as this report was "
+                "built. Acceptance rules fixed before the run; with several tests, a p-value "
+                "below 0.05 in one of them happens by chance about one report in seven, one "
+                f"below {P_LIMIT:g} would mean a wrong figure. Annex E gives the simulated "
+                "means, the cut-card effect and the published tables.",
+                numeric=False,
+                keys=tuple(keys),
+            ),
+        ),
+    )
+
+
+def method_section() -> Section:
+    """How the figures are found (Annex A)."""
+    return Section(
+        "Method",
+        (
+            Text(
+                "Every figure of the wagers, the round, the strategies, the dealer, the "
+                "paytables, the Bonus ratio, the rule variants and the chart is exact: "
+                "combinatorial analysis of a freshly shuffled shoe, every ordered pair of "
+                "player card and Bonus card, every player hand and every dealer drawing "
+                "sequence weighted by its exact probability, in rational numbers, rounded only "
+                "for display. The session figures of Annex F come from the exact distribution "
+                "of a session (the round's exact return table convolved). The table of "
+                "players, the counters and shoe samples of game protection and the "
+                "cross-checks of Annex E are simulated, and say so."
+            ),
+        ),
+    )
 
 
 def verification_section(figures: ReportFigures) -> Section:
-    """Method, the simulation cross-check, the cut-card effect and the invariants checked."""
+    """The simulation cross-check in detail, the cut-card effect and the published tables
+    (Annex E)."""
     fresh, cut = figures.simulation, figures.cut_card
     game = figures.game
     ratio = game.rules.bonus_ratio
     stats = fresh.overall
-    names = {"main": "main wager", "bonus": "Bonus wager", "round": "whole round"}
-    exact_keys = {"main": "main_ev", "bonus": "bonus_ev", "round": "round_ev"}
     units = {"main": "per main unit", "bonus": "per Bonus unit", "round": "per main unit"}
     table = figures.return_table_test
     rows = []
@@ -190,20 +269,19 @@ def verification_section(figures: ReportFigures) -> Section:
         p = None if chi is None else chi.p_value
         rows.append(
             (
-                names[key],
+                WAGER_NAMES[key],
                 units[key],
-                signed(est.mean),
-                signed(est.exact) if est.exact is not None else "",
-                f"{est.standard_error:.5f}",
-                minus(f"{z:+.2f}") if z is not None else "",
-                f"{p:.3f}" if p is not None else "",
-                _accepted(z, p),
+                show("simulated_mean", est.mean),
+                show(EXACT_KEYS[key], est.exact) if est.exact is not None else "",
+                show("standard_error", est.standard_error),
+                show("z_score", z) if z is not None else "",
+                show("chi_square_p", p) if p is not None else "",
             )
         )
-        keys.append((None, None, "simulated_mean", exact_keys[key], "standard_error", "z_score",
-                     "chi_square_p" if p is not None else None, None))  # fmt: skip
+        keys.append((None, None, "simulated_mean", EXACT_KEYS[key], "standard_error",
+                     "z_score", "chi_square_p" if p is not None else None))  # fmt: skip
     edge_fresh = _edge_interval(fresh, ratio)
-    half = (edge_fresh[2] - edge_fresh[1]) / 2
+    half = (edge_fresh[2] - edge_fresh[1]) / 2 * 100
     chi_text = (
         "Pearson's chi-square of the round's outcome counts against the exact return table "
         f"(main outcome and Bonus outcome together, its p-value in the round's row): "
@@ -211,52 +289,31 @@ def verification_section(figures: ReportFigures) -> Section:
         if table is not None
         else ""
     )
-    exact_edge = float(exact(game.round_house_edge)) * 100
-    checks = tuple(
-        (c.name, minus(c.found), "holds" if c.holds else "FAILS") for c in figures.invariants
-    )
+    exact_edge = exact(game.round_house_edge)
     return Section(
-        "Method and verification",
+        "Simulation cross-check",
         (
             Text(
-                "Method. Every figure of the wagers, the round, the strategies, the dealer, "
-                "the paytables, the Bonus ratio, the rule variants and the chart is exact: "
-                "combinatorial analysis of a freshly shuffled shoe, every ordered pair of "
-                "player card and Bonus card, every player hand and every dealer drawing "
-                "sequence weighted by its exact probability, in rational numbers, rounded "
-                "only for display. The session figures of Volatility come from the exact "
-                "distribution of a session (the round's exact return table convolved). The "
-                "table of players, the counters and shoe samples of game protection and the "
-                "cross-checks below are simulated, and say so."
-            ),
-            Text(
-                "Simulation cross-check. An independent Monte Carlo simulator (it shares only "
-                f"the card and rule model with the exact solver) dealt {thousands(fresh.rounds)} "
-                f"rounds from a freshly shuffled shoe each round, seed {fresh.seed}, in seeded "
-                "chunks shared among the workers (the figures do not depend on how many), the "
-                "player using the exact solver's optimal decisions. The round's house edge is "
-                f"then known to \u00b1{half:.4f} percentage points at 95%. Acceptance rules, "
-                "fixed before the run: a z-score (the distance between the simulated mean and "
-                f"the exact value in standard errors) passes when |z| is below {Z_LIMIT}; a "
-                "chi-square test of the outcome counts against the exact probabilities passes "
-                f"when its p-value is at least {P_LIMIT:g}. With three tests, a p-value "
-                "below 0.05 in one of them happens by chance about one report in seven; one "
-                f"below {P_LIMIT:g} would mean a wrong figure. {chi_text}"
+                "An independent Monte Carlo simulator (it shares only the card and rule model "
+                f"with the exact solver) dealt {thousands(fresh.rounds)} rounds from a freshly "
+                f"shuffled shoe each round, seed {fresh.seed}, in seeded chunks shared among "
+                "the workers (the figures do not depend on how many), the player using the "
+                "exact solver's optimal decisions. The round's house edge is then known to "
+                f"\u00b1{half:.4f} percentage points at 95%. {chi_text}"
             ),
             Grid(
                 (
                     "wager",
                     "basis",
                     heading("simulated_mean"),
-                    "exact EV",
+                    "EV",
                     heading("standard_error"),
                     heading("z_score"),
                     heading("chi_square_p"),
-                    "result",
                 ),
                 tuple(rows),
-                caption="Mean net result per round of each wager, simulated and exact, each "
-                "per unit of its own wager (the round's per main unit); the chi-square "
+                caption="Mean net result per round of each wager, simulated and exact (EV), "
+                "each per unit of its own wager (the round's per main unit); the chi-square "
                 "p-value tests the outcome counts against the exact probabilities (the "
                 "round's, the outcome pairs of Whole round).",
                 keys=tuple(keys),
@@ -265,41 +322,36 @@ def verification_section(figures: ReportFigures) -> Section:
                 (
                     "shoe",
                     "rounds",
-                    "round house edge, simulated [95%]",
-                    "round house edge, exact (fresh shoe)",
+                    heading("simulated_round_house_edge"),
+                    heading("round_house_edge"),
                 ),
                 (
                     (
                         "fresh shoe every round",
                         thousands(fresh.rounds),
                         _interval(edge_fresh),
-                        minus(f"{exact_edge:.4f}%"),
+                        show("round_house_edge", exact_edge),
                     ),
                     (
                         f"dealt to a cut card at {cut.penetration:g} of the shoe",
                         thousands(cut.rounds),
                         _interval(_edge_interval(cut, ratio)),
-                        minus(f"{exact_edge:.4f}%"),
+                        show("round_house_edge", exact_edge),
                     ),
                 ),
                 caption="The cut-card effect: the simulated house edge of the round (% of the "
-                "total wagered) when the shoe is dealt down to a cut card and then reshuffled, "
-                "beside a fresh shoe every round, same seed, same play (optimal for a full "
-                f"shoe). A cut card at {cut.penetration:g} of the shoe is where casinos "
-                "commonly place it; the counters of Game protection are dealt deeper, to "
+                "total wagered, with its 95% interval) when the shoe is dealt down to a cut "
+                "card and then reshuffled, beside a fresh shoe every round and the exact "
+                "edge; same seed, same play (optimal for a full shoe). A cut card at "
+                f"{cut.penetration:g} of the shoe is where casinos commonly place it; the "
+                "counters of Annex D are dealt deeper, to "
                 f"{figures.protection.penetration:g} of the shoe, a generous cut that favours "
                 "a counter, so that their verdict is the casino's worst case. Intervals take "
                 "rounds as independent.",
                 keys=(
-                    (None, None, None, "round_house_edge"),
-                    (None, None, None, "round_house_edge"),
+                    (None, None, "simulated_round_house_edge", "round_house_edge"),
+                    (None, None, "simulated_round_house_edge", "round_house_edge"),
                 ),
-            ),
-            Grid(
-                ("invariant", "found", "result"),
-                checks,
-                caption="Checked as this report was built.",
-                numeric=False,
             ),
             Text(
                 "Published tables. The exact dealer is also checked, in the project's own "
@@ -357,8 +409,11 @@ def _hashed_name(name: str, player: PlayerStrategy) -> str:
     return "player-chart" if player.chart is not None and name == player.key else name
 
 
-def rebuild_command(figures: ReportFigures, prepared: Prepared, output: str) -> str:
-    """The ``cbj report`` command line that rebuilds this report."""
+def rebuild_command(
+    figures: ReportFigures, prepared: Prepared, output: str, core_only: bool = False
+) -> str:
+    """The ``cbj report`` command line that rebuilds this report (its core alone with
+    ``core_only``)."""
     rules = figures.rules.to_json()
     words = ["cbj", "report"]
     for rule in RULE_TABLE:
@@ -371,9 +426,12 @@ def rebuild_command(figures: ReportFigures, prepared: Prepared, output: str) -> 
     for name, size in figures.sizes:
         words += [f"--{name.replace('_', '-')}", str(size)]
     for flag, value in (("--prepared-by", prepared.by), ("--prepared-for", prepared.for_),
-                        ("--revision-note", prepared.note)):  # fmt: skip
+                        ("--revision-note", prepared.note), ("--table-limits", prepared.limits),
+                        ("--procedures", prepared.procedures)):  # fmt: skip
         if value:
             words += [flag, value]
+    if core_only:
+        words += ["--core-only"]
     words += ["-o", output]
     return shlex.join(words)
 
@@ -390,6 +448,7 @@ def manifest_section(
     prepared: Prepared,
     version: str,
     libraries: Sequence[tuple[str, str]] = (),
+    core_only: bool = False,
 ) -> Section:
     """What rebuilds the report: its command, its rules as JSON, the software's version and
     source commit, the libraries' versions, and the hash of the exact figures."""
@@ -400,7 +459,7 @@ def manifest_section(
             Grid(
                 ("item", "value"),
                 (
-                    ("Command", rebuild_command(figures, prepared, "report.pdf")),
+                    ("Command", rebuild_command(figures, prepared, "report.pdf", core_only)),
                     ("Rules (JSON)", rules),
                     ("Software", f"community-blackjack {version}"),
                     *((f"{name} version", found) for name, found in libraries),
