@@ -1,49 +1,284 @@
-"""``cbj hold`` for people: the observed hold beside its expectation, bands and verdict.
+"""``cbj hold`` for people: the observed win beside its expectation, bands and verdict; a
+daily series as a table and a control chart (observed hold per period against its bands).
 
-Pure: a :class:`~solver.results.hold.HoldCheck` in, a table out.
+Pure: a :class:`~solver.results.hold.HoldCheck` or :class:`~solver.results.hold.HoldSeries`
+in, tables, a picture or an HTML page out.  The casino's two words are kept apart as the
+catalogue names them: win over handle (the house edge's basis) and hold (win over drop).
 """
 
 from __future__ import annotations
 
+import html
+import io
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
 from solver.model.numbers import number
 from solver.present.tables import Table, rules_notes
-from solver.results.hold import HoldCheck
+from solver.results.figures import heading
+from solver.results.hold import FLAG_LEVEL, SADDLEPOINT_ERROR, HoldCheck, HoldSeries, Seating
 
 
-def _percent(value: float) -> str:
-    return f"{100 * value:+.3f}%"
+class SeriesFormat(StrEnum):
+    """What ``cbj hold --from`` prints: the text formats, or the control chart."""
+
+    TABLE = "table"
+    CSV = "csv"
+    JSON = "json"
+    MD = "md"
+    PNG = "png"
+    PDF = "pdf"
+    SVG = "svg"
+    HTML = "html"
+
+
+#: The formats that are the control chart.
+CHART_FORMATS = (SeriesFormat.PNG, SeriesFormat.PDF, SeriesFormat.SVG, SeriesFormat.HTML)
+
+
+def _percent(value: Fraction | float | None) -> str:
+    return "-" if value is None else f"{100 * float(value):+.3f}%"
+
+
+def _between(low: Fraction, high: Fraction, over: Fraction) -> str:
+    """A band of wins as shares of ``over``."""
+    return f"{_percent(low / over)} to {_percent(high / over)}"
+
+
+def _method(method: str, error_bound: float | None) -> str:
+    """How the distribution was found, with its error."""
+    if method == "exact":
+        return "exact fractions"
+    if method == "saddlepoint":
+        return (
+            f"saddlepoint (relative error at most {SADDLEPOINT_ERROR:.0e} where checked "
+            "against the FFT)"
+        )
+    bound = "" if error_bound is None else f", error at most {error_bound:.1e}"
+    return f"{method.upper()}{bound}"
+
+
+def _seating(seating: Seating) -> str:
+    seats = f"{seating.seats} seats" if seating.seats > 1 else "1 seat"
+    return f"{seats} sharing the dealer and the Bonus card; players: {seating.strategy}"
 
 
 def hold_table(check: HoldCheck) -> Table:
-    """The check: observed and expected hold and win, the tail probability, bands, verdict."""
-    exact = "exact" if check.method == "exact" else f"FFT, error at most {check.error_bound:.1e}"
-    rows: list[tuple[str, str, str]] = [
-        ("rounds", f"{check.rounds:,}", f"{float(check.wagered):,.1f} main units wagered"),
+    """The check: observed and expected win, over handle and over drop, the tail, the bands
+    and the verdict."""
+    drop = check.drop
+    rows: list[tuple[str, str, str, str]] = [
+        (
+            "table-rounds",
+            f"{check.rounds:,}",
+            "",
+            f"handle {float(check.handle):,.1f} main units"
+            + ("" if drop is None else f", drop {float(drop):,.1f}"),
+        ),
         (
             "observed",
-            _percent(float(check.observed_hold)),
+            _percent(check.observed_over_handle),
+            _percent(check.observed_hold),
             f"casino win {number(check.observed_win, 2)} main units",
         ),
         (
             "expected",
-            _percent(float(check.expected_hold)),
+            _percent(check.expected_over_handle),
+            _percent(check.expected_hold),
             f"casino win {number(check.expected_win, 2)}, SD {check.standard_deviation:,.2f}",
         ),
-        ("P(at least this far, either side)", f"{check.p_value:.4g}", exact),
-        ("normal approximation (reference)", f"{check.normal_p_value:.4g}", ""),
+        (
+            f"{heading('hold_tail')} (either side)",
+            f"{check.p_value:.4g}",
+            "",
+            _method(check.method, check.error_bound),
+        ),
+        ("normal approximation (reference)", f"{check.normal_p_value:.4g}", "", ""),
     ]
     for band in check.bands:
         rows.append(
             (
-                f"{float(band.level) * 100:g}% band of hold",
-                f"{_percent(band.low)} to {_percent(band.high)}",
+                f"{float(band.level) * 100:g}% band",
+                _between(band.low_win, band.high_win, check.handle),
+                "-" if drop is None else _between(band.low_win, band.high_win, drop),
                 f"casino win {number(band.low_win, 2)} to {number(band.high_win, 2)}",
             )
         )
-    rows.append(("verdict", check.verdict, ""))
+    rows.append(("verdict", check.verdict, "", ""))
     return Table(
-        f"Hold check: {check.rounds:,} rounds of {check.strategy} play",
-        ("figure", "value", "detail"),
+        f"Hold check: {check.rounds:,} table-rounds",
+        ("figure", heading("win_over_handle"), heading("casino_hold"), "detail"),
         tuple(rows),
-        (*rules_notes(check.rules), "Each seat-round counts as one independent round."),
+        (
+            *rules_notes(check.rules),
+            _seating(check.table),
+            "win over handle is the house edge's basis; hold is the casino's word, the win "
+            "over the drop"
+            + (" (no drop given: give --drop or --drop-to-handle)" if drop is None else ""),
+        ),
     )
+
+
+def series_table(series: HoldSeries) -> Table:
+    """Every period: its rounds, observed and expected hold, 95% band, tails and flags."""
+    rows = []
+    keys = []
+    for p in series.periods:
+        band = next(b for b in p.bands if b.level == FLAG_LEVEL)
+        flag = "outside" if p.outside else ""
+        if p.outside_after_correction:
+            flag += ", after correction too"
+        rows.append(
+            (
+                p.date,
+                f"{p.rounds:,}",
+                _percent(p.hold),
+                _percent(p.expected_hold),
+                _between(band.low_win, band.high_win, p.drop),
+                f"{p.p_value:.3g}",
+                f"{p.adjusted_p_value:.3g}",
+                flag,
+            )
+        )
+        keys.append(
+            (
+                None,
+                None,
+                "casino_hold",
+                "casino_hold",
+                "casino_hold",
+                "hold_tail",
+                "holm_tail",
+                None,
+            )
+        )
+    unit = "" if series.unit == 1 else f"; amounts read at {float(series.unit):g} money a main unit"
+    return Table(
+        f"Hold by period: {len(series.periods)} periods",
+        (
+            "date",
+            "table-rounds",
+            heading("casino_hold"),
+            "expected",
+            "95% band",
+            heading("hold_tail"),
+            heading("holm_tail"),
+            "flag",
+        ),
+        tuple(rows),
+        (
+            *rules_notes(series.rules),
+            _seating(series.table) + unit,
+            f"distribution: {_method(series.method, series.error_bound)}",
+            f"verdict: {series.verdict}",
+        ),
+        tuple(keys),
+    )
+
+
+def series_tables(series: HoldSeries) -> list[Table]:
+    """The periods, then the whole run as one check."""
+    return [series_table(series), hold_table(series.total)]
+
+
+def draw_series(series: HoldSeries, fmt: str, width: float = 9.0) -> bytes:
+    """The control chart: each period's observed hold against its 95% and 99% bands and
+    its expected hold, flagged periods marked (PNG, PDF or SVG)."""
+    import matplotlib
+    from matplotlib.figure import Figure  # no pyplot: nothing global, and quicker to load
+
+    periods = series.periods
+    x = list(range(len(periods)))
+
+    def band(level: Fraction) -> tuple[list[float], list[float]]:
+        low, high = [], []
+        for p in periods:
+            b = next(b for b in p.bands if b.level == level)
+            low.append(100 * float(b.low_win / p.drop))
+            high.append(100 * float(b.high_win / p.drop))
+        return low, high
+
+    rc = {"svg.hashsalt": "cbj", "svg.fonttype": "none", "pdf.fonttype": 42}
+    with matplotlib.rc_context(rc):  # type: ignore[arg-type]
+        figure = Figure(figsize=(width, 0.7 * width if width < 6 else 4.5))
+        axes = figure.subplots()
+        low99, high99 = band(Fraction(99, 100))
+        low95, high95 = band(FLAG_LEVEL)
+        axes.fill_between(x, low99, high99, step="mid", color="#dbe6f1", label="99% band")
+        axes.fill_between(x, low95, high95, step="mid", color="#a9c4e2", label="95% band")
+        axes.step(
+            x,
+            [100 * float(p.expected_hold) for p in periods],
+            where="mid",
+            color="#3b75af",
+            linewidth=1,
+            label="expected",
+        )
+        inside = [i for i, p in enumerate(periods) if not p.outside]
+        outside = [i for i, p in enumerate(periods) if p.outside]
+        holds = [100 * float(p.hold) for p in periods]
+        axes.plot(
+            inside, [holds[i] for i in inside], "o", color="#222222", markersize=4, label="observed"
+        )
+        if outside:
+            axes.plot(
+                outside,
+                [holds[i] for i in outside],
+                "D",
+                color="#c0392b",
+                markersize=6,
+                label="outside the 95% band",
+            )
+        step = max(1, len(periods) // (6 if width < 6 else 12))
+        axes.set_xticks(x[::step], [periods[i].date for i in x[::step]], rotation=45, ha="right")
+        axes.set_ylabel("hold: win over drop (%)")
+        axes.set_title(f"Hold by period ({series.strategy}, {series.table.seats} seat(s))")
+        axes.legend(fontsize=7, loc="best")
+        axes.grid(axis="y", linewidth=0.3)
+        figure.tight_layout()
+        out = io.BytesIO()
+        metadata: dict[str, Any] = {
+            "svg": {"Date": None},
+            "png": {"Software": None},
+            "pdf": {"CreationDate": None, "Producer": None, "Creator": None},
+        }[fmt]
+        figure.savefig(out, format=fmt, metadata=metadata, dpi=120)
+    return out.getvalue()
+
+
+def table_html(table: Table) -> str:
+    """A :class:`Table` as an HTML table, its title as caption and its notes after it."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in table.headers)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in table.rows
+    )
+    notes = "".join(f"<p>{html.escape(n)}</p>" for n in table.notes)
+    return (
+        f"<table><caption>{html.escape(table.title)}</caption><thead><tr>{head}</tr></thead>"
+        f"<tbody>{body}</tbody></table>{notes}"
+    )
+
+
+def render_series_page(series: HoldSeries) -> str:
+    """An HTML page: the control chart as inline SVG, then the periods and the run."""
+    svg = draw_series(series, "svg").decode()
+    svg = svg[svg.index("<svg") :]
+    tables = "".join(table_html(t) for t in series_tables(series))
+    title = "Hold by period"
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{title}</title><style>svg{{max-width:100%;height:auto}}"
+        "table{border-collapse:collapse;font-size:small}td,th{padding:2px 6px;"
+        "border-bottom:1px solid #ddd}</style></head><body>"
+        f"<h1>{title}</h1><p>{html.escape(series.verdict)}.</p>"
+        f"<figure>{svg}</figure>{tables}</body></html>\n"
+    )
+
+
+def render_series(series: HoldSeries, fmt: SeriesFormat) -> bytes:
+    """The control chart in ``fmt`` (png, pdf, svg, or an html page), as bytes."""
+    if fmt is SeriesFormat.HTML:
+        return render_series_page(series).encode()
+    return draw_series(series, fmt.value)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from solver.model.rule_table import Rule
 from solver.model.rules import RULE_TABLE, Rules
 from solver.present.formats import rule_cell
-from solver.present.hold import hold_table
+from solver.present.hold import draw_series, hold_table, series_tables
 from solver.present.long_numbers import exact_html
 from solver.present.style import edge_percent
 from solver.present.workbench import (
@@ -29,7 +29,7 @@ from solver.results.figures import heading
 
 if TYPE_CHECKING:
     from solver.results.game import GameResult
-    from solver.results.hold import HoldCheck
+    from solver.results.hold import HoldCheck, HoldSeries
     from solver.results.paytable import PaySolution, SearchResult
 
 
@@ -277,12 +277,34 @@ def report_body(
 def hold_html(check: HoldCheck) -> str:
     """The hold check's verdict in a sentence, then ``cbj hold``'s table."""
     table = hold_table(check)
+    held = (
+        f"held {float(check.observed_hold):.3%} of the drop against "
+        f"{float(check.expected_hold or 0):.3%} expected"
+        if check.observed_hold is not None
+        else f"won {float(check.observed_over_handle):.3%} of the handle against "
+        f"{float(check.expected_over_handle):.3%} expected"
+    )
     lead = (
         f'<p class="lead" data-figure="hold-p-value" data-value="{check.p_value!r}">'
-        f"Over {check.rounds:,} rounds the casino held {float(check.observed_hold):.3%} "
-        f"against {float(check.expected_hold):.3%} expected; a result at least this far "
+        f"Over {check.rounds:,} table-rounds the casino {held}; a result at least this far "
         f"from it, either side, has probability {check.p_value:.3g}. Verdict: "
         f"{escape(check.verdict)}.</p>"
     )
     rows = [[escape(cell) for cell in row] for row in table.rows]
-    return lead + html_table(table.title, table.headers, rows)
+    notes = "".join(f"<p>{escape(n)}</p>" for n in table.notes[1:])
+    return lead + html_table(table.title, table.headers, rows) + notes
+
+
+def series_html(series: HoldSeries) -> str:
+    """A daily series: its verdict, the control chart (inline SVG) and the periods."""
+    svg = draw_series(series, "svg").decode()
+    svg = svg[svg.index("<svg") :]
+    lead = (
+        f'<p class="lead" data-figure="hold-flagged" data-value="{len(series.flagged)}">'
+        f"{escape(series.verdict)}.</p>"
+    )
+    parts = [lead, f'<figure class="control-chart">{svg}</figure>']
+    for table in series_tables(series):
+        rows = [[escape(cell) for cell in row] for row in table.rows]
+        parts.append(html_table(table.title, table.headers, rows))
+    return "".join(parts)

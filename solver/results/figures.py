@@ -54,6 +54,24 @@ class Basis(_Worded):
     )
     ROUND = ("per round", "in one round")
     HUNDRED_ROUNDS = ("per 100 rounds", "per 100 rounds played, in main-wager units")
+    HUNDRED_DEALT = (
+        "per 100 rounds dealt",
+        "per 100 rounds dealt at the player's seat, played or sat out, in main-wager units",
+    )
+    HUNDRED_PLAYED = (
+        "per 100 rounds played",
+        "per 100 rounds the player has a wager on, in main-wager units",
+    )
+    HANDLE = (
+        "over handle",
+        "over the handle: every seat's main and Bonus wagers over the rounds (the house "
+        "edge's basis)",
+    )
+    DROP = (
+        "over drop",
+        "over the drop: the cash and markers exchanged for chips at the table (what a "
+        "casino's books call hold)",
+    )
     SESSION = ("after n rounds", "over a session of n rounds, in main-wager units")
     TABLE_ROUND = (
         "per table-round",
@@ -155,6 +173,9 @@ PERCENT_KEYS = frozenset(
         "counter_house_edge",
         "positive_share",
         "exception_gain",
+        "share_played",
+        "win_over_handle",
+        "casino_hold",
     }
 )
 
@@ -359,6 +380,30 @@ FIGURES: tuple[Figure, ...] = (
        "Standard deviation of a counter's net result per round played, in main-wager units."),
     _f("n0", N, "N0", Basis.NONE, Z, SIM,
        "Rounds a counter must play for the expected win to equal one standard deviation."),
+    _f("attack_win_dealt", N, "win", Basis.HUNDRED_DEALT, P, FLOAT,
+       "What an attack wins per 100 rounds dealt at its seat, the rounds it sits out counted "
+       "as nothing: the figure that says whether the game can be beaten.", "win/100 dealt"),
+    _f("attack_win_played", N, "win", Basis.HUNDRED_PLAYED, P, FLOAT,
+       "What an attack wins per 100 rounds it has a wager on: its edge as the player sees "
+       "it, larger than per round dealt when it sits rounds out.", "win/100 played"),
+    _f("share_played", N, "share of rounds played", Basis.NONE, Z, FLOAT,
+       "The share of the rounds dealt at its seat on which an attack has a wager, in %."),
+    _f("bonus_ev_when_raised", B, "EV when raised", Basis.BONUS_UNIT, P, FLOAT,
+       "The Bonus wager's mean EV per Bonus unit over the rounds an attack raises it (the "
+       "player's: positive when raising gains)."),
+    # --- The hold check --------------------------------------------------------------------
+    _f("win_over_handle", T, "win over handle", Basis.HANDLE, H, Method.CONVOLUTION,
+       "The casino's win over the handle (every seat's main and Bonus wagers), in %: the "
+       "house edge's basis, which casinos rarely know."),
+    _f("casino_hold", T, "hold (win over drop)", Basis.DROP, H, Method.CONVOLUTION,
+       "The casino's win over the drop (the cash and markers exchanged for chips), in %: "
+       "what a casino's books call hold; the drop is given, or a stated share of the handle."),
+    _f("hold_tail", N, "tail probability", Basis.SESSION, Z, Method.CONVOLUTION,
+       "The probability of a casino result at least as far from its expectation as the one "
+       "observed, either side, from the exact distribution of the table-rounds."),
+    _f("holm_tail", N, "tail after Holm's correction", Basis.SESSION, Z, Method.CONVOLUTION,
+       "A period's tail probability adjusted for testing every period of the series (Holm's "
+       "step-down): below 5% means outside the 95% band even so."),
     # --- Verification ---------------------------------------------------------------------
     _f("simulated_mean", N, "simulated mean", Basis.NONE, P, SIM,
        "The simulator's average net result per round of a wager, per unit of that wager."),
