@@ -67,7 +67,7 @@ CASES: dict[str, Make] = {
     "indices": lambda store, _: solver.indices(samples=4, decks=1, cache=store),
     "bet": lambda store, _: solver.bet(samples=4, decks=1, cache=store),
     "attack": lambda store, _: solver.attack(samples=4, decks=1, cache=store),
-    "hold": lambda store, _: solver.hold(rounds=50, hold="2%", cache=store),
+    "hold": lambda store, _: solver.hold(rounds=50, hold="12%", drop="400", cache=store),
 }
 #: The cases that take seconds: dealt out first.
 SLOW = {

@@ -202,6 +202,12 @@ def test_the_hold_check_page_says_cbj_holds_verdict_and_refuses_bad_rounds(
             "hold",
             lambda: solver.hold(rounds=100, hold="2%", result=3),
         ),
+        ({"rounds": "100", "hold": "2%"}, "hold", lambda: solver.hold(rounds=100, hold="2%")),
+        (
+            {"rounds": "100", "result": "3", "seats": "8"},
+            "seats",
+            lambda: solver.hold(rounds=100, result=3, seats=8),
+        ),
     ):
         response = idle.get("/hold", params=query)
         beside = re.search(
@@ -209,9 +215,11 @@ def test_the_hold_check_page_says_cbj_holds_verdict_and_refuses_bad_rounds(
         )
         assert response.status_code == 400 and beside is not None
         assert beside.group(1).replace("&#x27;", "'") == _message(make)
-    asked = {"rounds": "100", "hold": "9%", "decks": "1"}
+    asked = {"rounds": "100", "hold": "9%", "drop_to_handle": "0.2", "decks": "1", "seats": "3"}
     assert "hold-p-value" not in idle.get("/hold", params=asked).text  # a GET starts nothing
-    expected = solver.hold(rounds=100, hold="9%", decks=1, cache=games)
+    expected = solver.hold(
+        rounds=100, hold="9%", drop_to_handle="0.2", seats=3, decks=1, cache=games
+    )
     bench = Workbench(WorkbenchStore(games))
     with TestClient(make_app(bench), base_url=BASE) as client:
         client.post("/hold", params=asked, headers=OURS)
