@@ -7,24 +7,36 @@ true count of +2.5 and above).
 
 from __future__ import annotations
 
+import math
+
 from solver.model.cards import VALUES, value_label
 from solver.model.cells import ROWS, cell_name
 from solver.model.counts import LABELS, Tags
 from solver.present.tables import Table, rules_notes
-from solver.results.attack import AttackResult, Estimate
+from solver.results.attack import Attack, AttackResult, AttackRow, Countermeasure, Estimate
 from solver.results.betting import BetResult
+from solver.results.figures import heading
 from solver.results.indices import IndexPlay, IndicesResult
 
 #: Indices beyond this true count in size are never reached in practice.
 REACHED = 20
 
 
+def signed_count(value: float) -> str:
+    """A true count to one place, its sign kept where it rounds to zero.
+
+    >>> signed_count(-0.049), signed_count(0.04), signed_count(-2.46)
+    ('-0.0', '+0.0', '-2.5')
+    """
+    text = f"{value:+.1f}"
+    return ("-" if value < 0 else "+") + text[1:]
+
+
 def _tc(value: float | None) -> str:
     if value is None:
         return "never"
     if abs(value) <= REACHED:
-        text = f"{value:+.1f}"
-        return "+0.0" if text == "-0.0" else text
+        return signed_count(value)
     return f">{REACHED:+d}" if value > 0 else f"<{-REACHED:+d}"
 
 
@@ -35,8 +47,8 @@ def _tags(tags: Tags) -> str:
 def index_cell(play: IndexPlay) -> str:
     """The text of a decision's chart cell, e.g. ``S>=+2.5``.
 
-    >>> index_cell(IndexPlay(((False, 16), 10), True, 0.04, True, -1.0, 1.0, 0.2, 0.5, 0.6))
-    'S>=+0.0'
+    >>> index_cell(IndexPlay(((False, 10), 9), False, -0.049, True, -1.0, 1.0, 0.2, 0.5, 0.6))
+    'H>=-0.0'
     """
     side = ">=" if play.at_least else "<="
     return f"{play.deviation[0].upper()}{side}{_tc(play.index)}"
@@ -44,11 +56,7 @@ def index_cell(play: IndexPlay) -> str:
 
 def indices_tables(result: IndicesResult) -> tuple[Table, Table]:
     """The indices as a chart, and ranked with their intervals and values."""
-    cells = {
-        p.decision: index_cell(p)
-        for p in result.plays
-        if p.index is not None and abs(p.index) <= REACHED
-    }
+    cells = {p.decision: index_cell(p) for p in result.plays if p.played}
     used = [row for row in ROWS if any((row, b) in cells for b in VALUES)]
     grid = tuple((cell_name(row), *(cells.get((row, b), "") for b in VALUES)) for row in used)
     notes = (
@@ -56,6 +64,8 @@ def indices_tables(result: IndicesResult) -> tuple[Table, Table]:
         f"count {result.system}: {_tags(result.tags)}",
         f"{result.samples:,} shoes dealt up to {result.penetration:g} of the shoe, seed "
         f"{result.seed}; S>=x: stand from true count x up; H<=x: hit at x and below",
+        "only the indices that gain over the dealt shoes are printed (value above zero, "
+        f"within {REACHED} true counts); the ranked table lists every decision followed",
     )
     chart = Table(
         "Index plays: the true count at which each close call flips",
@@ -144,46 +154,136 @@ def bet_tables(result: BetResult) -> tuple[Table, Table]:
     return ramp, figures
 
 
-def attack_tables(result: AttackResult) -> tuple[Table, Table]:
-    """The perfect-information bound by penetration, and the Bonus attack."""
-    bound = Table(
-        "The perfect-information bound: no counter can win more",
-        ("penetration", "shoes", "share positive", "win per 100 rounds (95% interval)"),
-        tuple(
-            (f"{r.penetration:g}", f"{r.states:,}", f"{r.positive_share:.4f}", _estimate(r.win))
-            for r in result.bound
-        ),
+def estimate_text(e: Estimate | None, places: int = 2) -> str:
+    """A win per 100 rounds with its 95% interval: ``+0.80 [+0.25, +1.35]``, an exact one
+    alone, ``-`` for none."""
+    if e is None or math.isnan(e.mean):
+        return "-"
+    if e.se == 0:
+        return f"{e.mean:+.{places}f}"
+    low, high = e.interval
+    return f"{e.mean:+.{places}f} [{low:+.{places}f}, {high:+.{places}f}]"
+
+
+def row_text(row: AttackRow) -> str:
+    """A row's win per 100 rounds dealt, saying so where a sample saw nothing to win."""
+    if row.unseen:
+        return f"+0.00 (nothing to win in any of {row.samples:,})"
+    return estimate_text(row.dealt)
+
+
+def _shuffle_cell(row: AttackRow) -> str:
+    return row.shuffle.short + (", Bonus capped" if row.cap else "")
+
+
+def attack_table(result: AttackResult, attack: Attack) -> Table:
+    """One attack's rows: each player, shuffle and countermeasure, per round dealt and
+    played."""
+    dealt, played = heading("attack_win_dealt"), heading("attack_win_played")
+    rows = tuple(
         (
-            *rules_notes(result.rules),
-            f"knows every card left, plays perfectly, Bonus at {result.bonus_multiple} x main "
-            f"when positive; bets {result.spread[1]} units on a positive round, "
-            f"{result.spread[0]} otherwise",
-        ),
+            r.player.value,
+            _shuffle_cell(r),
+            row_text(r),
+            estimate_text(r.played),
+            f"{100 * r.share:.1f}%",
+            f"{r.method}, {r.samples:,}",
+            r.how,
+        )
+        for r in attack.rows
     )
-    p = result.bonus_percentiles
-    bonus = Table(
-        f"The Bonus wager's attack: raising it to {result.bonus_multiple} x the main wager",
-        ("player", "trigger", "share raised", "edge when raised", "gain per 100 rounds"),
-        tuple(
-            (
-                pl.name,
-                pl.trigger,
-                f"{pl.share:.4f}",
-                "-" if pl.edge is None else f"{pl.edge:+.4f}",
-                _estimate(pl.win),
+    keys = tuple(
+        (None, None, "attack_win_dealt", "attack_win_played", "share_played", None, None)
+        for _ in rows
+    )
+    return Table(
+        f"Attack: {attack.name}",
+        ("player", "shuffle", f"{dealt} [95%]", f"{played} [95%]", heading("share_played"),
+         "source, size", "how"),
+        rows,
+        (attack.definition,),
+        keys,
+    )  # fmt: skip
+
+
+def verdict_lines(result: AttackResult) -> tuple[str, ...]:
+    """The verdict in sentences, each computed from the rows it names (:func:`verdict`)."""
+    v = result.verdict
+    lines = []
+    if result.reached < result.penetration:
+        lines.append(
+            f"The dealt shoes reach {result.reached:g} of the shoe, short of the cut card the "
+            f"study was asked for (a shoe keeps its last cards back): no row goes deeper."
+        )
+    if v.unbeatable:
+        lines.append(
+            "The game cannot be beaten by any of these attacks: every bound, as dealt to a "
+            f"cut card at {v.depth:g}, lies at or below zero per round dealt."
+        )
+        return tuple(lines)
+    if not v.findings:
+        lines.append(
+            "No attack measured here beats the game, but not every attack's bound was "
+            "measured, so that it cannot be beaten is not shown."
+        )
+    for f in v.findings:
+        practical = (
+            "no practical counter was measured"
+            if f.practical is None
+            else f"the best practical counter ({f.practical.how}) "
+            + ("beats the game: " if f.beats else "does not beat it: ")
+            + f"{estimate_text(f.practical.dealt)} per 100 rounds dealt"
+        )
+        bound = (
+            "no perfect-information bound was measured"
+            if f.bound is None
+            else f"the perfect-information bound is {row_text(f.bound)} per 100 "
+            f"rounds dealt ({estimate_text(f.bound.played)} per 100 played)"
+        )
+        lines.append(
+            f"A player who {f.attack.name} is not ruled out at a cut card of {v.depth:g}: "
+            f"{bound}; {practical}."
+        )
+        ends = [m for m in f.measures if m.ends and m.row is not None]
+        not_ends = [m for m in f.measures if not m.ends]
+        if ends:
+            lines.append("It ends with " + "; ".join(_measure_words(m) for m in ends) + ".")
+        if not_ends:
+            lines.append(
+                "It does not end with " + "; ".join(_measure_words(m) for m in not_ends) + "."
             )
-            for pl in result.players
-        ),
-        (
-            f"Bonus EV per unit over the shoes: mean {result.bonus_mean:+.4f}, 5%/50%/95% "
-            f"{p[5]:+.4f}/{p[50]:+.4f}/{p[95]:+.4f}, positive in "
-            f"{result.bonus_positive_share:.2%}",
-            "the tracker's threshold is picked on the even-numbered shoes and its figures "
-            "measured on the odd-numbered ones",
-            "tracker's correlation with the Bonus EV: "
-            + (
-                "n/a" if result.tracker_correlation is None else f"{result.tracker_correlation:.3f}"
+    return tuple(lines)
+
+
+def _measure_words(m: Countermeasure) -> str:
+    """A countermeasure and the figure that judges it."""
+    if m.row is None:
+        return f"{m.name} (no cut card the study reached brings the bound to zero)"
+    where = f" at {m.row.depth:g}" if m.name == "a shallower cut card" else ""
+    kind = "bound" if m.row.bound else "practical counter"
+    return f"{m.name}{where} ({kind} {row_text(m.row)} per 100 rounds dealt)"
+
+
+def attack_tables(result: AttackResult) -> tuple[Table, ...]:
+    """Every attack's table, then the verdict and the Bonus wager's spread."""
+    tables = [attack_table(result, a) for a in result.attacks]
+    b = result.bonus
+    p = b.percentiles
+    tables.append(
+        Table(
+            "Verdict: which attack beats the game, and what ends it",
+            ("finding",),
+            tuple((line,) for line in verdict_lines(result)),
+            (
+                *rules_notes(result.rules),
+                f"{result.samples:,} shoes dealt up to {result.penetration:g}, seed "
+                f"{result.seed}; spread {result.spread[0]}-{result.spread[1]}, the Bonus "
+                f"raised to {result.bonus_multiple} x main where an attack raises it",
+                f"Bonus EV per Bonus unit over the shoes: mean {b.mean:+.4f}, 5%/50%/95% "
+                f"{p[5]:+.4f}/{p[50]:+.4f}/{p[95]:+.4f}, positive in {b.positive_share:.2%}",
+                "a bound is the perfect-information player's (no player of that attack wins "
+                "more, within its interval); rounds sat out count as nothing per round dealt",
             ),
-        ),
+        )
     )
-    return bound, bonus
+    return tuple(tables)

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 from solver.model.numbers import signed as plain_signed
@@ -28,6 +29,16 @@ GROUP_SPACE = "\u202f"
 def minus(text: str) -> str:
     """``text`` with its hyphen-minus signs replaced by true minus signs."""
     return text.replace("-", MINUS)
+
+
+def minus_numbers(text: str) -> str:
+    """``text`` with the hyphen-minus before each number made a true minus sign, and the
+    hyphens of words left alone.
+
+    >>> minus_numbers("mid-shoe: -0.45 [-0.7, +0.1]") == f"mid-shoe: {MINUS}0.45 [{MINUS}0.7, +0.1]"
+    True
+    """
+    return re.sub(r"-(?=\d)", MINUS, text)
 
 
 def thousands(value: int) -> str:

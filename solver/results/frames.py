@@ -68,8 +68,8 @@ Table = Records | Labelled | Named
 #: Each table-like result type's tables, by name; the first is ``to_frame()``'s default.
 TABLES: dict[str, dict[str, Table]] = {
     "AttackResult": {
-        "bound": Records("bound", index="penetration"),
-        "players": Records("bonus_attack.players", index="name"),
+        "attacks": Records("attacks", index="attack"),
+        "rows": Records("rows"),
     },
     "BetResult": {"ramp": Records("ramp", index="true_count")},
     "BonusAnalysis": {"outcomes": Records("outcomes", index="outcome")},
@@ -84,6 +84,7 @@ TABLES: dict[str, dict[str, Table]] = {
         "effects": Labelled(("main", "main_chart", "bonus", "round"), index="rank")
     },
     "HoldCheck": {"bands": Records("bands")},
+    "HoldSeries": {"periods": Records("periods", index="date")},
     "IndicesResult": {"indices": Records("indices", index="decision")},
     "GameResult": {
         "by_start": Records("by_start"),

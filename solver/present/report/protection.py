@@ -1,20 +1,23 @@
-"""The report's "Game protection" section: EORs, counts, shoe states, a counter, a verdict.
+"""The report's "Game protection" section: the attacks a casino must consider, each with its
+bound and the best practical counter's figure, and the verdict they give.
 
 The figures come from :func:`solver.studies.protection.protection_study` (the same code
-as ``cbj eor``, ``cbj count``, ``cbj shoe-states`` and ``cbj simulate --counter``); this
-module lays them out and words the verdict from the numbers, so it changes with the rules.
+as ``cbj eor``, ``cbj count``, ``cbj indices``, ``cbj bet`` and ``cbj attack``); this module
+lays them out, and the verdict's sentences are ``cbj attack``'s
+(:func:`solver.present.advantage.verdict_lines`), computed from the rows, so the section
+changes with the rules.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from solver.model.counts import LABELS, Tags
+from solver.present.advantage import estimate_text, row_text, signed_count, verdict_lines
 from solver.present.report.blocks import Grid, Section, Text, column_keys
-from solver.present.style import minus, signed, thousands
-from solver.results.attack import AttackResult, Estimate
+from solver.present.style import minus, minus_numbers, signed, thousands
+from solver.results.attack import AttackResult, AttackRow
 from solver.results.betting import BetResult
 from solver.results.figures import heading
 from solver.results.indices import IndexPlay, IndicesResult
@@ -24,12 +27,10 @@ INDICES_SHOWN = 4
 
 if TYPE_CHECKING:
     from solver.results.protection import (
-        CounterPlan,
         CountSystem,
         EffectsOfRemoval,
         ProtectionStudy,
     )
-    from solver.results.simulation import CounterStatistics
 
 #: EORs are printed times this.
 EOR_SCALE = 10_000
@@ -48,23 +49,19 @@ def protection_section(study: ProtectionStudy) -> Section:
         "Game protection",
         (
             Text(
-                "Can a player beat the game by watching the cards? The effect of removal "
-                "(EOR) of a rank is the change in a wager's expected value when one card of "
-                "that rank leaves the full shoe: the difference of two full solves of the "
-                "game, in floating point (agreeing with the exact solver to 1e\u221212), not "
-                "a linear estimate. The main wager is measured under optimal play "
-                "re-optimised for the depleted shoe and under the fixed strategy chart "
-                "above; the whole round per main unit adds the Bonus ratio times the Bonus "
-                "wager's EOR."
+                "Can a player beat the game by watching the cards, and what ends it if he "
+                "can? The effect of removal (EOR) of a rank is the change in a wager's "
+                "expected value when one card of that rank leaves the full shoe (two full "
+                "solves, not a linear estimate); the counts follow them. Then every attack "
+                "a casino must consider, each measured for the player who knows every card "
+                "left (its bound) and for the best practical counter, per round dealt at "
+                "his seat (the rounds he sits out count as nothing) and per round he plays."
             ),
             _eor_grid(eor),
             _counts_grid(study.systems, eor),
-            _states_grid(study),
-            _counter_grid(study),
+            _attack_grid(study.attack),
             _indices_grid(study.indices),
             _betting_grid(study.betting),
-            _bound_grid(study.attack),
-            _bonus_grid(study.attack),
             Text(_verdict(study)),
         ),
     )
@@ -166,193 +163,31 @@ def _counts_grid(systems: Sequence[CountSystem], eor: EffectsOfRemoval[Any]) -> 
     )
 
 
-def _states_grid(study: ProtectionStudy) -> Grid:
-    samples, plan = study.shoe_samples, study.plan
-    rows = tuple(
-        (
-            f"{d.depth:g}",
-            thousands(d.cards_left),
-            signed(d.round.mean),
-            f"{d.round.standard_deviation:.4f}",
-            signed(d.round.percentiles[5]),
-            signed(d.round.percentiles[95]),
-            f"{d.round.positive_share * 100:.0f}%",
-            "" if d.fit.slope is None else signed(d.fit.slope, 5),
-            "" if d.fit.r_squared is None else f"{d.fit.r_squared:.2f}",
-        )
-        for d in study.depths
-    )
-    return Grid(
-        (
-            "share dealt",
-            "cards left",
-            f"{heading('shoe_round_ev')}: mean",
-            "SD",
-            "5th percentile",
-            "95th percentile",
-            heading("positive_share"),
-            f"{heading('slope_per_true_count')} per true count",
-            heading("r_squared"),
-        ),
-        rows,
-        keys=column_keys(
-            rows,
-            (
-                None,
-                None,
-                "shoe_round_ev",
-                None,
-                None,
-                None,
-                "positive_share",
-                "slope_per_true_count",
-                "r_squared",
-            ),
-        ),
-        caption=f"Real shoes: at each share of the shoe dealt, {thousands(samples)} shoes "
-        f"dealt at random (seed {study.seed}) and each solved under optimal play for "
-        "the cards left. Round EV per main unit: mean, standard deviation, percentiles and "
-        "the share of shoes where it is positive (worth betting into); then the "
-        "least-squares slope of the round EV on the true count of the "
-        f"{_count_words(plan)} and its R\u00b2 (the share of the EV's variance the count "
-        f"explains). With {thousands(samples)} shoes a share has a standard error of up "
-        f"to {50 / math.sqrt(samples):.0f} points; the study's size is a report option.",
-    )
-
-
-def _count_words(plan: CounterPlan) -> str:
-    return f"best level-1 count ({_tags_text(plan.tags)})"
-
-
-def _win(stats: CounterStatistics) -> str:
-    low, high = stats.ci95
-    return f"{signed(100 * stats.mean, 2)} [{signed(100 * low, 2)}, {signed(100 * high, 2)}]"
-
-
-def _edge(stats: CounterStatistics) -> str:
-    """The house edge against the counter (the casino's: positive when it wins), with its
-    95% interval; the simulator states the counter's own, player-side edge."""
-    low, high = stats.edge_ci95
-    return minus(f"{-100 * stats.edge:+.2f}% [{-100 * high:+.2f}, {-100 * low:+.2f}]")
-
-
-def _counter_grid(study: ProtectionStudy) -> Grid:
-    plan, spread = study.plan, study.spread
-    rows = tuple(
-        (
-            name,
-            thousands(stats.rounds_played),
-            _win(stats),
-            f"{stats.average_bet:.2f}",
-            _edge(stats),
-            f"{stats.sd:.2f}",
-        )
-        if stats.rounds_played
-        else (name, "0", "none played", *("\u2013",) * 3)  # no NaN for no rounds
-        for name, stats in (
-            ("plays every round", study.every_round),
-            (f"sits out below TC {minus(f'{plan.wong_out:g}')}", study.back_counter),
-        )
-    )
-    steps = ", ".join(minus(f"{u} from TC {t:g}") for t, u in plan.ramp)
-    return Grid(
-        (
-            "counter",
-            "rounds played",
-            f"{heading('counter_win')} per 100 rounds [95%]",
-            heading("average_bet"),
-            f"{heading('counter_house_edge')} per unit wagered [95%]",
-            heading("counter_sd"),
-        ),
-        rows,
-        keys=column_keys(
-            rows,
-            (None, None, "counter_win", "average_bet", "counter_house_edge", "counter_sd"),
-        ),
-        caption="A simulated counter (the independent simulator, "
-        f"{thousands(study.counter_rounds)} rounds dealt each, seed {study.seed}) at one seat, "
-        f"counting every card seen with the {_count_words(plan)}, the shoe reshuffled "
-        f"after {study.penetration:g} of it is dealt. Main bet from {spread[0]} to {spread[1]} "
-        f"units: 1 unit, then {steps}, the Bonus wager always at the ratio in force; "
-        "hands played by optimal play for the full shoe. Results in units, per round "
-        "played; 95% intervals take rounds as independent.",
-    )
-
-
-def _beats(stats: CounterStatistics) -> str:
-    """Whether a counter's 95% interval lies above 0, below it, or across it, in words."""
-    low, high = stats.ci95
-    if low > 0:
-        return "beats the game"
-    if high < 0:
-        return "does not beat the game"
-    return "is not measurably ahead or behind at this sample size"
-
-
 def _verdict(study: ProtectionStudy) -> str:
-    """The section's conclusion in words, from the figures above it."""
-    eor, plan = study.eor, study.plan
-    every_round, back_counter = study.every_round, study.back_counter
-    bonus_moves = max(abs(float(v)) for v in eor.effects["bonus"].values())
-    bonus_base = float(eor.base["bonus"])
-    bonus = (
-        "Every Bonus EOR is zero in a full shoe (the ranks wrap round, so all cards are "
-        "alike to it): no count of single cards can follow the Bonus wager, which keeps "
-        f"costing about {100 * -bonus_base:.1f}% of its stake whatever the count."
-        if bonus_moves < 1e-12
-        else f"The Bonus wager ({signed(bonus_base)} per Bonus unit) moves by at most "
-        f"{signed(bonus_moves * EOR_SCALE, 2)} \u00d7 10\u207b\u2074 per card removed."
-    )
-    spread = f"{study.spread[0]}\u2013{study.spread[1]}"
-    unsure = [s for s in (every_round, back_counter) if s.ci95[0] <= 0 <= s.ci95[1]]
-    larger = (
-        " More rounds (a report option) would narrow the interval that is not yet decided."
-        if unsure
-        else ""
-    )
-    dealt = sum(back_counter.rounds_by_bet)
-    share = back_counter.rounds_played / dealt if dealt else 0.0
-    sitting = (
-        f"(a back-counter, playing {100 * share:.0f}% of the rounds dealt) "
-        f"{_beats(back_counter)} ({signed(100 * back_counter.mean, 2)} units per 100 rounds "
-        f"played).{larger}"
-        if back_counter.rounds_played
-        else "(a back-counter) played none of the rounds dealt: more counter rounds (a "
-        "report option) would show how one fares."
-    )
-    bound = study.attack.bound[-1]
-    low, high = bound.win.interval
-    best = study.best
-    efficiency = study.indices.efficiency
-    limits = (
-        f" The perfect-information bound, which no player can exceed: "
-        f"{signed(bound.win.mean, 2)} [{signed(low, 2)}, {signed(high, 2)}] per 100 rounds "
-        f"at penetration {bound.penetration:g}; the best level-2 count (BC "
-        f"{best.betting_correlation['round']:.3f}) betting Kelly and playing its indices: "
-        f"{signed(100 * study.betting.win, 2)}"
+    """The section's conclusion: ``cbj attack``'s verdict, then the counts' figures."""
+    best, efficiency = study.best, study.indices.efficiency
+    counts = (
+        f"The best level-2 count (betting correlation {best.betting_correlation['round']:.3f}) "
+        f"with its Kelly ramp and index plays wins {signed(100 * study.betting.win, 2)} per "
+        "100 rounds"
         + (
             f", its indices capturing {100 * efficiency:.0f}% of perfect deviation."
             if efficiency is not None
             else "."
         )
     )
-    return (
-        f"Verdict. A counter using the {_count_words(plan)} with a {spread} spread who "
-        f"plays every round {_beats(every_round)} "
-        f"({signed(100 * every_round.mean, 2)} units per 100 rounds). One who also sits "
-        f"out every round below a true count of {minus(f'{plan.wong_out:g}')} "
-        f"{sitting} {bonus}{limits} "
-        f"Assumptions: penetration {study.penetration:g}; every card dealt is seen; the "
-        "simulated counters play optimally for the full shoe and may sit out; samples of "
-        "the stated sizes, not exact."
+    return minus_numbers(
+        "Verdict. "
+        + " ".join(verdict_lines(study.attack))
+        + f" {counts} Assumptions: every card dealt is seen; samples of the stated sizes, "
+        "not exact."
     )
 
 
 def _tc(value: float | None) -> str:
     if value is None or abs(value) > 20:
         return "\u2013"
-    text = f"{value:+.1f}"
-    return minus("+0.0" if text == "-0.0" else text)
+    return minus(signed_count(value))
 
 
 def _index_text(play: IndexPlay) -> str:
@@ -374,21 +209,18 @@ def _indices_grid(result: IndicesResult) -> Grid:
             signed(p.value, 4),
             signed(p.perfect, 4),
         )
-        for p in result.plays[:INDICES_SHOWN]
+        for p in [p for p in result.plays if p.played][:INDICES_SHOWN]
     )
     efficiency = result.efficiency
     return Grid(
         ("decision", "play", "true count", "95% interval", "EOR estimate", "gain", "perfect"),
         rows,
-        caption=f"Index plays of the best level-2 count ({thousands(result.samples)} solved "
-        f"shoes up to {result.penetration:g}; gains per 100 rounds; \u2013: beyond \u00b120). "
-        "Playing efficiency: " + ("n/a" if efficiency is None else f"{efficiency:.2f}") + ".",
+        caption=f"Index plays of the best level-2 count that gain ({thousands(result.samples)} "
+        f"solved shoes up to {result.penetration:g}; gains per 100 rounds), the most valuable "
+        "first. Playing efficiency: "
+        + ("n/a" if efficiency is None else f"{efficiency:.2f}")
+        + ".",
     )
-
-
-def _estimate(e: Estimate) -> str:
-    low, high = e.interval
-    return f"{signed(e.mean, 2)} [{signed(low, 2)}, {signed(high, 2)}]"
 
 
 def _betting_grid(result: BetResult) -> Grid:
@@ -412,42 +244,63 @@ def _betting_grid(result: BetResult) -> Grid:
     )
 
 
-def _bound_grid(result: AttackResult) -> Grid:
-    rows = tuple(
-        (
-            f"{r.penetration:g}",
-            thousands(r.states),
-            f"{100 * r.positive_share:.1f}%",
-            _estimate(r.win),
-        )
-        for r in result.bound
-    )
-    return Grid(
-        ("penetration", "shoes", "rounds positive", "win per 100 rounds [95%]"),
-        rows,
-        caption="The perfect-information bound, which no counter can exceed: every card left "
-        f"known, perfect play, the Bonus at {result.bonus_multiple} \u00d7 when positive, "
-        f"{result.spread[1]} units on a positive round and {result.spread[0]} otherwise.",
+def _tray(result: AttackResult) -> int | None:
+    """The shuffler's tray in the rows."""
+    return next(
+        (r.shuffle.buffer for a in result.attacks for r in a.rows if r.shuffle.is_csm), None
     )
 
 
-def _bonus_grid(result: AttackResult) -> Grid:
-    rows = tuple(
-        (
-            p.name,
-            p.trigger,
-            f"{100 * p.share:.1f}%",
-            "\u2013" if p.edge is None else signed(p.edge, 4),
-            _estimate(p.win),
-        )
-        for p in result.players
-    )
-    pct = result.bonus_percentiles
+def _shuffle(row: AttackRow) -> str:
+    """A row's shuffle in a narrow cell: ``cut 0.83``, ``cut 0.83, capped``, ``CSM 20``."""
+    if row.shuffle.is_csm:
+        return f"CSM {row.shuffle.buffer}"
+    return f"cut {row.depth:g}" + (", capped" if row.cap else "")
+
+
+def _attack_grid(result: AttackResult) -> Grid:
+    """Every attack's rows in one grid."""
+    rows = []
+    for attack in result.attacks:
+        for r in attack.rows:
+            rows.append(
+                (
+                    attack.short if r is attack.rows[0] else "",
+                    "bound" if r.bound else "counter",
+                    _shuffle(r),
+                    minus_numbers(row_text(r)),
+                    minus(estimate_text(r.played)),
+                    f"{100 * r.share:.1f}%",
+                )
+            )
+    grid_rows = tuple(rows)
+    b = result.bonus
     return Grid(
-        ("player", "trigger", "rounds raised", "Bonus edge when raised", "gain per 100 rounds"),
-        rows,
-        caption=f"The Bonus attack (Jacobson's format): the Bonus raised to "
-        f"{result.bonus_multiple} \u00d7 the main wager when the trigger fires. Bonus EV: mean "
-        f"{signed(result.bonus_mean, 4)}, 5th/95th percentiles {signed(pct[5], 4)}/"
-        f"{signed(pct[95], 4)}, positive in {100 * result.bonus_positive_share:.1f}% of shoes.",
+        (
+            "attack",
+            "player",
+            "shuffle",
+            f"{heading('attack_win_dealt')} [95%]",
+            f"{heading('attack_win_played')} [95%]",
+            heading("share_played"),
+        ),
+        grid_rows,
+        caption="Every attack (every round: plays every round within the spread; "
+        "back-count: bets only on the rounds that favour him; no mid-shoe entry: sits down "
+        "only at a shuffle and leaves when the shoe turns; Bonus only: raises the Bonus "
+        "alone), as a player who knows every card left plays it (the bound: no player of "
+        "that attack wins more) and as the best practical counter plays it (the best level-2 "
+        f"count with its Kelly ramp, spread {result.spread[0]}\u2013{result.spread[1]}; the "
+        "best level-1 count simulated), in main units. Rows by cut card (only depths a "
+        f"dealt shoe reached: {result.reached:g} at most), with the Bonus capped at the "
+        f"rules' ratio, and under a continuous shuffler (CSM) with a tray of "
+        f"{_tray(result)} cards. Sources: "
+        f"{thousands(result.samples)} dealt shoes; whole shoes dealt round by round for no "
+        "mid-shoe entry; the simulator for the simulated counters. The Bonus EV per Bonus "
+        f"unit over the shoes: mean {minus(signed(b.mean, 4))}, positive in "
+        f"{100 * b.positive_share:.1f}% of them.",
+        keys=column_keys(
+            grid_rows,
+            (None, None, None, "attack_win_dealt", "attack_win_played", "share_played"),
+        ),
     )
