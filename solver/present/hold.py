@@ -183,13 +183,14 @@ def series_tables(series: HoldSeries) -> list[Table]:
 
 
 def draw_series(series: HoldSeries, fmt: str, width: float = 9.0) -> bytes:
-    """The control chart: each period's observed hold against its 95% and 99% bands and
-    its expected hold, flagged periods marked (PNG, PDF or SVG)."""
+    """The control chart: each period's observed hold against its own 95% and 99% bands
+    (a short period's are wider) and its expected hold, flagged periods marked (PNG, PDF
+    or SVG); ``width`` in inches (3.6 for a phone)."""
     import matplotlib
     from matplotlib.figure import Figure  # no pyplot: nothing global, and quicker to load
 
     periods = series.periods
-    x = list(range(len(periods)))
+    edges = [i - 0.5 for i in range(len(periods) + 1)]
 
     def band(level: Fraction) -> tuple[list[float], list[float]]:
         low, high = [], []
@@ -199,44 +200,38 @@ def draw_series(series: HoldSeries, fmt: str, width: float = 9.0) -> bytes:
             high.append(100 * float(b.high_win / p.drop))
         return low, high
 
+    narrow = width < 6
     rc = {"svg.hashsalt": "cbj", "svg.fonttype": "none", "pdf.fonttype": 42}
     with matplotlib.rc_context(rc):  # type: ignore[arg-type]
-        figure = Figure(figsize=(width, 0.7 * width if width < 6 else 4.5))
+        figure = Figure(figsize=(width, 1.0 * width if narrow else 4.8), layout="constrained")
         axes = figure.subplots()
-        low99, high99 = band(Fraction(99, 100))
-        low95, high95 = band(FLAG_LEVEL)
-        axes.fill_between(x, low99, high99, step="mid", color="#dbe6f1", label="99% band")
-        axes.fill_between(x, low95, high95, step="mid", color="#a9c4e2", label="95% band")
-        axes.step(
-            x,
-            [100 * float(p.expected_hold) for p in periods],
-            where="mid",
-            color="#3b75af",
-            linewidth=1,
-            label="expected",
-        )
+        for level, colour in ((Fraction(99, 100), "#dbe6f1"), (FLAG_LEVEL, "#a9c4e2")):
+            low, high = band(level)
+            axes.stairs(high, edges, baseline=low, fill=True, color=colour,
+                        label=f"{float(level) * 100:g}% band")  # fmt: skip
+        expected = [100 * float(p.expected_hold) for p in periods]
+        axes.stairs(expected, edges, color="#3b75af", linewidth=1, label="expected")
+        holds = [100 * float(p.hold) for p in periods]
         inside = [i for i, p in enumerate(periods) if not p.outside]
         outside = [i for i, p in enumerate(periods) if p.outside]
-        holds = [100 * float(p.hold) for p in periods]
-        axes.plot(
-            inside, [holds[i] for i in inside], "o", color="#222222", markersize=4, label="observed"
-        )
+        size = 3 if narrow else 4
+        axes.plot(inside, [holds[i] for i in inside], "o", color="#222222", markersize=size,
+                  label="observed")  # fmt: skip
         if outside:
-            axes.plot(
-                outside,
-                [holds[i] for i in outside],
-                "D",
-                color="#c0392b",
-                markersize=6,
-                label="outside the 95% band",
-            )
-        step = max(1, len(periods) // (6 if width < 6 else 12))
-        axes.set_xticks(x[::step], [periods[i].date for i in x[::step]], rotation=45, ha="right")
-        axes.set_ylabel("hold: win over drop (%)")
-        axes.set_title(f"Hold by period ({series.strategy}, {series.table.seats} seat(s))")
-        axes.legend(fontsize=7, loc="best")
+            axes.plot(outside, [holds[i] for i in outside], "D", color="#c0392b",
+                      markersize=size + 2, label="outside the 95% band")  # fmt: skip
+        step = max(1, -(-len(periods) // (5 if narrow else 12)))
+        ticks = list(range(len(periods)))[::step]
+        axes.set_xticks(ticks, [periods[i].date for i in ticks], rotation=45, ha="right",
+                        fontsize=7 if narrow else 8)  # fmt: skip
+        axes.set_xlim(edges[0], edges[-1])
+        axes.set_ylabel("hold: win over drop (%)", fontsize=8 if narrow else 10)
+        seats = f"{series.table.seats} seat" + ("s" if series.table.seats > 1 else "")
+        axes.set_title(f"Hold by period: {seats}, {series.strategy}",
+                       fontsize=8 if narrow else 11, wrap=True)  # fmt: skip
         axes.grid(axis="y", linewidth=0.3)
-        figure.tight_layout()
+        figure.legend(loc="outside lower center", ncols=3 if narrow else 5,
+                      fontsize=6 if narrow else 8, frameon=False)  # fmt: skip
         out = io.BytesIO()
         metadata: dict[str, Any] = {
             "svg": {"Date": None},

@@ -297,13 +297,15 @@ def hold_html(check: HoldCheck) -> str:
 
 def series_html(series: HoldSeries) -> str:
     """A daily series: its verdict, the control chart (inline SVG) and the periods."""
-    svg = draw_series(series, "svg").decode()
-    svg = svg[svg.index("<svg") :]
+    drawn = []
+    for width, kind in ((9.0, "wide"), (3.6, "narrow")):
+        svg = draw_series(series, "svg", width).decode()
+        drawn.append(f'<div class="{kind}">{svg[svg.index("<svg") :]}</div>')
     lead = (
         f'<p class="lead" data-figure="hold-flagged" data-value="{len(series.flagged)}">'
         f"{escape(series.verdict)}.</p>"
     )
-    parts = [lead, f'<figure class="control-chart">{svg}</figure>']
+    parts = [lead, f'<figure class="control-chart">{"".join(drawn)}</figure>']
     for table in series_tables(series):
         rows = [[escape(cell) for cell in row] for row in table.rows]
         parts.append(html_table(table.title, table.headers, rows))
