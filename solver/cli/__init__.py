@@ -38,7 +38,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "attack": (
         "solver.cli.advantage",
         "attack",
-        "The perfect-information bound and the Bonus wager's attack.",
+        "Every attack a casino must consider, its bound, and what ends it.",
     ),
     "bet": (
         "solver.cli.advantage",

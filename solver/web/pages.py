@@ -45,7 +45,7 @@ KINDS = ("round", "bonus")
 MAX_DAILY_TEXT = 4000
 #: The report's sizes: field, label, help and the report's own default (shown in the field).
 REPORT_SIZES = (
-    ("shoe_samples", "Shoes per depth", "Random shoes solved at each depth (game protection).",
+    ("shoe_samples", "Shoe samples", "Game protection: 4 dealt shoes, 1/25 of a whole shoe, each.",
      SHOE_SAMPLES),
     ("counter_rounds", "Counter rounds", "Rounds per simulated card counter.", COUNTER_ROUNDS),
     ("table_rounds", "Table rounds", "Simulated table-rounds per number of seats.",
@@ -253,6 +253,13 @@ DAILY_FIELD = (
     "Or check each day: CSV of date, rounds (or hours), win and drop, typed or read from "
     f"a file, at most {MAX_DAILY_TEXT:,} characters (cbj hold --from takes longer files).",
 )
+#: The daily results' own fields: name, label, placeholder, help.
+SERIES_FIELDS = (
+    ("unit", "Money a unit stands for", "1",
+     "The daily amounts are money: the money one main unit stands for, e.g. 25."),
+    ("rounds_per_hour", "Rounds per hour", "60",
+     "With an hours column: table-rounds per table-hour."),
+)  # fmt: skip
 #: The single result's options, which a daily file replaces.
 ONE_RESULT = ("rounds", "result", "hold", "win_over_handle", "drop")
 
@@ -293,10 +300,50 @@ def _observed(text: str, rules: Any, options: Mapping[str, Any]) -> Any:
     )
 
 
+def _per_hour(text: str) -> int:
+    """Table-rounds per table-hour as typed: 1 to 10,000."""
+    if not re.fullmatch(r"\d{1,5}", text, flags=re.ASCII) or not 1 <= int(text) <= 10_000:
+        raise SessionError(f"rounds per hour {text[:20]!r} must be a whole number from 1 to 10,000")
+    return int(text)
+
+
 def _daily(text: str) -> str:
     """The daily results as typed, read as ``cbj hold --from`` reads a file."""
     parse_daily(text)
     return text
+
+
+def _series_options(
+    given: Mapping[str, str], daily: str, options: dict[str, Any], errors: dict[str, str]
+) -> None:
+    """A daily series' own options, checked into ``options`` (errors beside their fields)."""
+    extra = [n for n in ONE_RESULT if given[n]]
+    if extra:
+        errors[extra[0]] = "leave this empty with daily results: each day gives its own"
+    options["text"] = _checked(errors, "daily", _daily, daily)
+    if given["unit"]:
+        options["unit"] = given["unit"]
+        _checked(errors, "unit", parse_amount, given["unit"], "unit")
+    if given["rounds_per_hour"]:
+        options["rounds_per_hour"] = _checked(
+            errors, "rounds_per_hour", _per_hour, given["rounds_per_hour"]
+        )
+
+
+def _result_options(
+    given: Mapping[str, str], form_rules: Any, options: dict[str, Any], errors: dict[str, str]
+) -> None:
+    """One result's options, checked into ``options`` (errors beside their fields)."""
+    for name in ("unit", "rounds_per_hour"):
+        if given[name]:
+            errors[name] = "this is for daily results: leave it empty for one result"
+    options["rounds"] = _checked(errors, "rounds", _rounds, given["rounds"])
+    for name in ("result", "hold", "win_over_handle", "drop"):
+        options[name] = given[name] or None
+    if given["drop"]:
+        _checked(errors, "drop", parse_amount, given["drop"], "drop")
+    if not errors and form_rules is not None and options["rounds"] is not None:
+        _checked(errors, "hold", _observed, given["hold"], form_rules, options)
 
 
 def hold_options(
@@ -305,7 +352,8 @@ def hold_options(
     """``cbj hold``'s options from the page's fields (None until rounds or daily results are
     given), and the errors, each beside its field; ``text`` in the options means a series."""
     errors: dict[str, str] = {}
-    given = {name: _text(query, name, errors) for name, _, _, _ in HOLD_FIELDS}
+    fields = (*HOLD_FIELDS, *SERIES_FIELDS)
+    given = {name: _text(query, name, errors) for name, _, _, _ in fields}
     daily = str(query.get("daily", "")).strip()
     if len(daily) > MAX_DAILY_TEXT:
         errors["daily"] = f"daily results are too long: at most {MAX_DAILY_TEXT:,} characters"
@@ -321,18 +369,9 @@ def hold_options(
         options["drop_to_handle"] = given["drop_to_handle"]
         _checked(errors, "drop_to_handle", parse_ratio, given["drop_to_handle"])
     if daily:
-        extra = [n for n in ONE_RESULT if given[n]]
-        if extra:
-            errors[extra[0]] = "leave this empty with daily results: each day gives its own"
-        options["text"] = _checked(errors, "daily", _daily, daily)
+        _series_options(given, daily, options, errors)
     else:
-        options["rounds"] = _checked(errors, "rounds", _rounds, given["rounds"])
-        for name in ("result", "hold", "win_over_handle", "drop"):
-            options[name] = given[name] or None
-        if given["drop"]:
-            _checked(errors, "drop", parse_amount, given["drop"], "drop")
-        if not errors and form_rules is not None and options["rounds"] is not None:
-            _checked(errors, "hold", _observed, given["hold"], form_rules, options)
+        _result_options(given, form_rules, options, errors)
     if errors:
         return None, errors
     return {k: v for k, v in options.items() if v is not None}, errors
@@ -379,6 +418,11 @@ def hold_page(
     name, label, placeholder, hint = DAILY_FIELD
     daily = html.textarea_field(
         name, label, str(query.get(name, ""))[:MAX_DAILY_TEXT], placeholder, hint, errors
+    ) + "".join(
+        html.text_field(
+            name, label, str(query.get(name, ""))[:MAX_FIELD_TEXT], placeholder, hint, errors
+        )
+        for name, label, placeholder, hint in SERIES_FIELDS
     )
     rules = html.rules_fields(form.values, form.errors, form.rules) + html.form_error(form.errors)
     body = (
