@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from typing import Unpack
 
 from solver.api.protection import cached_effects
@@ -237,14 +238,8 @@ def attack(
         raise CountError(f"paths {shown(paths)} is invalid: give 0 to {MAX_PATHS:,} shoes")
     check_rounds(rounds, "rounds", CountError)
     Shuffle.csm(buffer)  # a tray out of range is refused before any work
-    name, tags, shoes = counted_shoes(
-        played,
-        count,
-        cache,
-        lambda: dealt_shoes(
-            played, samples, seed, penetration, jobs, backend, scheduler, cache, progress
-        ),
-    )
+    study = (played, samples, seed, penetration, jobs, backend, scheduler, cache, progress)
+    name, tags, shoes = counted_shoes(played, count, cache, partial(dealt_shoes, *study))
     plays = index_plays(shoes, name, tags)
     bets = optimal_bets(shoes, name, tags, units, KELLY_BANKROLL, indices=plays)
     game = solve_game(played, exact=True, cache=cache)

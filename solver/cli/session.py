@@ -4,8 +4,10 @@ casino's hold check."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -24,6 +26,31 @@ from solver.present import hold as hold_present
 from solver.present import session as present
 from solver.present.formats import Format
 from solver.present.tables import dumps, render_tables
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def output_options(formats: type[StrEnum], kinds: str) -> Callable[[F], F]:
+    """``--format`` (``formats``' values; ``kinds`` says what they are) and ``-o``."""
+
+    def add(command: F) -> F:
+        command = click.option(
+            "-o",
+            "--output",
+            type=FilePath(dir_okay=False),
+            default=None,
+            help="Write to this file instead of stdout (- is stdout).",
+        )(command)
+        return click.option(
+            "--format",
+            "fmt",
+            type=click.Choice([f.value for f in formats]),
+            default=None,
+            help=f"Output format: {kinds}  [default: from -o's extension, else table]",
+        )(command)
+
+    return add
+
 
 #: ``--method`` of ``cbj session`` and ``cbj hold``: how the session distribution is found.
 METHOD_OPTION = click.option(
@@ -49,21 +76,7 @@ METHOD_OPTION = click.option(
 @click.option("--removed", default="", help="Cards out of the shoe, with suits, e.g. 'As 10h'.")
 @jobs_option("Worker processes for the exact solve.")
 @cache_option
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice([f.value for f in present.SessionFormat]),
-    default=None,
-    help="Output format: text, or a plot of the distribution (png, svg, html)  "
-    "[default: from -o's extension, else table]",
-)
-@click.option(
-    "-o",
-    "--output",
-    type=FilePath(dir_okay=False),
-    default=None,
-    help="Write to this file instead of stdout (- is stdout).",
-)
+@output_options(present.SessionFormat, "text, or a plot of the distribution (png, svg, html)")
 def session_command(
     rounds: int,
     bankroll: str | None,
@@ -174,20 +187,8 @@ HOLD_METHOD_OPTION = click.option(
 @HOLD_METHOD_OPTION
 @jobs_option("Worker processes for the exact solve.")
 @cache_option
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice([f.value for f in hold_present.SeriesFormat]),
-    default=None,
-    help="Output format; with --from also the control chart (png, pdf, svg, html)  "
-    "[default: from -o's extension, else table]",
-)
-@click.option(
-    "-o",
-    "--output",
-    type=FilePath(dir_okay=False),
-    default=None,
-    help="Write to this file instead of stdout (- is stdout).",
+@output_options(
+    hold_present.SeriesFormat, "text; with --from also the control chart (png, pdf, svg, html)"
 )
 def hold_command(
     no_cache: bool,

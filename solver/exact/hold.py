@@ -25,7 +25,6 @@ them all (Holm's step-down), and checks the whole run as one result.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -35,7 +34,7 @@ import numpy as np
 from solver.exact.lattice import MAX_POINTS, float_power
 from solver.exact.saddlepoint import Saddlepoint
 from solver.exact.session import distribution
-from solver.model.checks import shown, whole_in
+from solver.model.checks import share_of, shown, whole_in
 from solver.model.daily import DailyRow
 from solver.model.errors import SessionError
 from solver.model.rules import Rules
@@ -112,32 +111,21 @@ def parse_amount(text: str | Fraction | int, what: str) -> Fraction:
     return found
 
 
-_SHARE = re.compile(r"([+-]?)(\d{1,12}(?:\.\d{0,12})?|\.\d{1,12})(?:/(\d{1,12}))?(%?)", re.ASCII)
-
-
 def parse_share(text: str | Fraction, what: str) -> Fraction:
     """A share as a decimal, a fraction or a percentage.
 
-    >>> parse_share("2.5%", "hold"), parse_share("1/40", "hold"), parse_share("-0.1", "hold")
-    (Fraction(1, 40), Fraction(1, 40), Fraction(-1, 10))
+    >>> parse_share("2.5%", "hold"), parse_share("-0.1", "hold")
+    (Fraction(1, 40), Fraction(-1, 10))
     """
     if isinstance(text, Fraction):
         return text
-    cleaned = str(text).strip().replace(" ", "")
-    match = _SHARE.fullmatch(cleaned) if len(cleaned) <= 40 else None
-    if match is None or (match.group(3) is not None and match.group(4)):
+    value = share_of(str(text)) if len(str(text)) <= 40 else None
+    if value is None:
         raise SessionError(
             f"{what} {shown(text)} is not a share: write a decimal (0.12), a fraction (3/25) "
             "or a percentage (12%)"
         )
-    sign, number, denominator, in_percent = match.groups()
-    value = Fraction(number)
-    if denominator is not None:
-        if int(denominator) == 0:
-            raise SessionError(f"{what} {shown(text)} divides by zero")
-        value /= int(denominator)
-    value = value / 100 if in_percent else value
-    return -value if sign == "-" else value
+    return value
 
 
 def parse_ratio(text: str | Fraction | float, what: str = "drop-to-handle ratio") -> Fraction:
