@@ -97,15 +97,15 @@ class Saddlepoint:
         t = 0.0
         for _ in range(200):
             _, first, second = self._cumulants(t)
+            if abs(first - per_round) <= 1e-15 * max(1.0, abs(per_round)) or hi - lo < 1e-15:
+                return t
             if first > per_round:
                 hi = t
             else:
                 lo = t
             step = (first - per_round) / second if second > 0 else math.inf
             guess = t - step
-            t = guess if lo < guess < hi else (lo + hi) / 2
-            if abs(first - per_round) <= 1e-15 * max(1.0, abs(per_round)) or hi - lo < 1e-15:
-                break
+            t = guess if lo < guess < hi else (lo + hi) / 2  # Newton, or halve the bracket
         return t
 
     def upper(self, target: float) -> float:
