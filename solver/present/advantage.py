@@ -168,7 +168,8 @@ def estimate_text(e: Estimate | None, places: int = 2) -> str:
 def row_text(row: AttackRow) -> str:
     """A row's win per 100 rounds dealt, saying so where a sample saw nothing to win."""
     if row.unseen:
-        return f"+0.00 (nothing to win in any of {row.samples:,})"
+        what = "nothing to win in any" if row.bound else "played none"
+        return f"+0.00 ({what} of {row.samples:,})"
     return estimate_text(row.dealt)
 
 
@@ -256,12 +257,15 @@ def verdict_lines(result: AttackResult) -> tuple[str, ...]:
 
 
 def _measure_words(m: Countermeasure) -> str:
-    """A countermeasure and the figure that judges it."""
-    if m.row is None:
+    """A countermeasure and the figures that judge it (per 100 rounds dealt)."""
+    if m.row is None and m.practical is None:
         return f"{m.name} (no cut card the study reached brings the bound to zero)"
-    where = f" at {m.row.depth:g}" if m.name == "a shallower cut card" else ""
-    kind = "bound" if m.row.bound else "practical counter"
-    return f"{m.name}{where} ({kind} {row_text(m.row)} per 100 rounds dealt)"
+    shallower = m.row is not None and m.name == "a shallower cut card"
+    where = f" at {m.row.depth:g}" if shallower and m.row is not None else ""
+    figures = [] if m.row is None else [f"bound {row_text(m.row)}"]
+    if m.practical is not None:
+        figures.append(f"the practical counter {row_text(m.practical)}")
+    return f"{m.name}{where} ({'; '.join(figures)} per 100 rounds dealt)"
 
 
 def attack_tables(result: AttackResult) -> tuple[Table, ...]:

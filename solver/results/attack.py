@@ -223,8 +223,10 @@ class Countermeasure:
 
     name: str
     row: AttackRow | None
-    """The bound under the countermeasure (``None``: it does not apply)."""
+    """The bound under the countermeasure (``None``: none was measured)."""
     ends: bool
+    practical: AttackRow | None = None
+    """The best practical counter under the countermeasure, where one was measured."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +272,9 @@ class Verdict:
                             "name": m.name,
                             "ends_it": m.ends,
                             "bound_per_100_dealt": None if m.row is None else m.row.dealt.to_json(),
+                            "practical_per_100_dealt": None
+                            if m.practical is None
+                            else m.practical.dealt.to_json(),
                         }
                         for m in f.measures
                     ],
@@ -297,16 +302,14 @@ def _ended(bound: AttackRow | None, practical: AttackRow | None) -> bool:
 def _measures(
     attack: Attack, attacks: dict[AttackKind, Attack], depth: float
 ) -> tuple[Countermeasure, ...]:
-    """Each countermeasure's bound (or, where none is measured, practical figure)."""
+    """Each countermeasure's bound and the practical counter's figure under it."""
     rows = attack.rows
     csm = [r for r in rows if r.shuffle.is_csm and not r.cap]
     csm_bound = next((r for r in csm if r.bound), None)
     csm_practical = next((r for r in csm if not r.bound), None)
     measures = [
         Countermeasure(
-            "a continuous shuffler",
-            csm_bound or csm_practical,
-            _ended(csm_bound, csm_practical),
+            "a continuous shuffler", csm_bound, _ended(csm_bound, csm_practical), csm_practical
         )
     ]
     if attack.kind is AttackKind.BACK_COUNT and AttackKind.NO_MID_SHOE in attacks:
@@ -314,7 +317,7 @@ def _measures(
         bound = _as_dealt(other, Player.PERFECT, depth)
         practical = _as_dealt(other, Player.PRACTICAL, depth)
         measures.append(
-            Countermeasure("no mid-shoe entry", bound or practical, _ended(bound, practical))
+            Countermeasure("no mid-shoe entry", bound, _ended(bound, practical), practical)
         )
     shallower = sorted(
         (r for r in rows if r.bound and not r.cap and r.depth is not None and r.depth < depth),
