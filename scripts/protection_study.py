@@ -1,11 +1,11 @@
 """The full-size game-protection study of a game, as Markdown: what docs/protection-study.md holds.
 
-    python scripts/protection_study.py --samples 2000 --rounds 10000000 --jobs 2 \\
-        > docs/protection-study.md
+    python scripts/protection_study.py --samples 2000 --rounds 10000000 --paths 40 \\
+        --jobs 2 > docs/protection-study.md
 
 Every figure comes from the library (``cbj indices``, ``cbj bet``, ``cbj attack`` and
 ``cbj simulate``'s functions) over one dealt-shoe study kept in the disk cache, so a second
-run deals no shoe again.  Six parts:
+run deals no shoe again.  Seven parts:
 
 1. the conditions: date, machine, load, sizes, seeds and wall times;
 2. counts: the best by betting correlation (EORs, complete search) and by playing
@@ -205,7 +205,7 @@ def main() -> None:
     print("# Game protection: the full-size study of the default game\n")
     print(
         f"Written by `python scripts/protection_study.py --samples {args.samples} --rounds "
-        f"{args.rounds} --jobs {jobs}` on {started}: {platform.machine()}, "
+        f"{args.rounds} --paths {args.paths} --jobs {jobs}` on {started}: {platform.machine()}, "
         f"{os.cpu_count()} cores shared with other work (load averages below), Python "
         f"{platform.python_version()}. The default rules (6 decks, Bonus wager 1/2, 15:4:1); "
         f"{args.samples:,} shoes dealt at random depths up to {pen:g} of the shoe "

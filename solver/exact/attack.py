@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -165,8 +165,13 @@ def _row(
     method: str,
     how: str,
     cap: bool = False,
+    raised: tuple[Array, Flags] | None = None,
 ) -> AttackRow:
-    """A row from each state's result (``per_round``, zero where not ``played``)."""
+    """A row from each state's result (``per_round``, zero where not ``played``); with
+    ``raised`` (each state's Bonus EV and whether it was raised) the Bonus EV when raised."""
+    raised_ev = None
+    if raised is not None and raised[1].any():
+        raised_ev = float(raised[0][raised[1]].mean())
     return AttackRow(
         attack,
         player,
@@ -178,6 +183,7 @@ def _row(
         len(per_round),
         how,
         cap,
+        raised_ev,
     )
 
 
@@ -224,6 +230,7 @@ def _perfect_rows(
             "dealt shoes",
             f"1 unit; {raise_words}",
             cap,
+            (bonus, (bonus > 0) & (not cap)),
         ),
     ]
 
@@ -325,6 +332,7 @@ def _practical_rows(
                 np.ones(int(odd.sum()), dtype=bool),
                 "dealt shoes (odd half)",
                 f"rank tracker: the Bonus at {multiple:g} x main when chi-square >= {cut:.1f}",
+                raised=(s.bonus[odd], raised),
             )
         )
     return rows
@@ -343,10 +351,7 @@ def _csm_rows(
         float(shoes.rules.bonus_ratio),
     )
     rows = _perfect_rows(one, np.array([True]), Shuffle.csm(buffer), multiple, spread, False)
-    return [
-        AttackRow(r.attack, r.player, r.shuffle, r.dealt, r.played, r.share, "exact", 1, r.how)
-        for r in rows
-    ]
+    return [replace(r, method="exact", samples=1) for r in rows]
 
 
 def _order(row: AttackRow) -> tuple[bool, bool, bool, float, str]:

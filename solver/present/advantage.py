@@ -13,7 +13,14 @@ from solver.model.cards import VALUES, value_label
 from solver.model.cells import ROWS, cell_name
 from solver.model.counts import LABELS, Tags
 from solver.present.tables import Table, rules_notes
-from solver.results.attack import Attack, AttackResult, AttackRow, Countermeasure, Estimate
+from solver.results.attack import (
+    Attack,
+    AttackKind,
+    AttackResult,
+    AttackRow,
+    Countermeasure,
+    Estimate,
+)
 from solver.results.betting import BetResult
 from solver.results.figures import heading
 from solver.results.indices import IndexPlay, IndicesResult
@@ -179,8 +186,9 @@ def _shuffle_cell(row: AttackRow) -> str:
 
 def attack_table(result: AttackResult, attack: Attack) -> Table:
     """One attack's rows: each player, shuffle and countermeasure, per round dealt and
-    played."""
+    played (raising the Bonus: its EV when raised, too)."""
     dealt, played = heading("attack_win_dealt"), heading("attack_win_played")
+    bonus = attack.kind is AttackKind.BONUS_RAISE
     rows = tuple(
         (
             r.player.value,
@@ -188,22 +196,22 @@ def attack_table(result: AttackResult, attack: Attack) -> Table:
             row_text(r),
             estimate_text(r.played),
             f"{100 * r.share:.1f}%",
+            *(("-" if r.raised_ev is None else f"{r.raised_ev:+.4f}",) if bonus else ()),
             f"{r.method}, {r.samples:,}",
             r.how,
         )
         for r in attack.rows
     )
-    keys = tuple(
-        (None, None, "attack_win_dealt", "attack_win_played", "share_played", None, None)
-        for _ in rows
-    )
+    figures: tuple[str | None, ...] = ("attack_win_dealt", "attack_win_played", "share_played")
+    if bonus:
+        figures = (*figures, "bonus_ev_when_raised")
     return Table(
         f"Attack: {attack.name}",
         ("player", "shuffle", f"{dealt} [95%]", f"{played} [95%]", heading("share_played"),
-         "source, size", "how"),
+         *((heading("bonus_ev_when_raised"),) if bonus else ()), "source, size", "how"),
         rows,
         (attack.definition,),
-        keys,
+        tuple((None, None, *figures, None, None) for _ in rows),
     )  # fmt: skip
 
 

@@ -129,6 +129,8 @@ class AttackRow:
     samples: int
     how: str = ""
     cap: bool = False
+    raised_ev: float | None = None
+    """Raising the Bonus: its EV per Bonus unit over the rounds raised (the player's)."""
 
     @property
     def bound(self) -> bool:
@@ -165,6 +167,7 @@ class AttackRow:
             "win_per_100_dealt": self.dealt.to_json(),
             "win_per_100_played": None if self.played is None else self.played.to_json(),
             "share_played": float_json(self.share),
+            "bonus_ev_when_raised": None if self.raised_ev is None else float_json(self.raised_ev),
         }
 
 
