@@ -245,6 +245,21 @@ def test_the_saddlepoint_is_within_its_stated_error_of_the_fft(game: GameResult[
                         assert abs(b - a) <= SADDLEPOINT_ERROR * a + (fft.error_bound or 0)
 
 
+def test_auto_falls_back_to_the_fft_where_the_exact_lattice_is_too_fine() -> None:
+    """A round whose results lie 10,000 lattice steps apart (a fine lattice, as odd pays
+    make): 20 rounds span more points than ``auto`` convolves exactly, so it takes the
+    FFT."""
+    far = 10_000
+    weights = [0] * (far + 2)
+    weights[0], weights[2], weights[-1] = 5 * 10**9, 5 * 10**9 - 1, 1
+    table = RoundTable(Fraction(1), -1, tuple(weights), 10**10, True)
+    assert session_law(table, 5, "auto").method == "exact"  # 5 rounds: 50,001 points
+    law = session_law(table, 20, "auto")
+    assert law.method == "fft" and (law.error_bound or 1) < 1e-8
+    below, _ = law.tails(Fraction(0))  # 20 steps of -1 or +1, the far result aside (2e-9)
+    assert below == pytest.approx(sum(math.comb(20, k) for k in range(11)) / 2**20, abs=1e-8)
+
+
 def test_a_hundred_million_table_rounds_are_checked(games: MemoryCache) -> None:
     """10^8 table-rounds of 5 seats: the saddlepoint by ``auto``; the bands sit about the
     expectation, a result 5 SDs out is far outside them."""

@@ -14,8 +14,9 @@ distribution found three ways, as ``method`` says:
   :data:`SADDLEPOINT_ERROR` against the FFT wherever the two were compared (the tests hold
   it to that), for tails down to 1e-9.
 
-``auto`` takes exact fractions up to 20 rounds where the round's lattice allows them, the
-FFT up to :data:`AUTO_FFT_ROUNDS` rounds where its lattice fits, the saddlepoint beyond.  An
+``auto`` takes exact fractions up to 20 rounds where their lattice is not too fine (at most
+:data:`EXACT_POINTS` points), the FFT up to :data:`AUTO_FFT_ROUNDS` rounds otherwise, the
+saddlepoint beyond (and where the FFT's lattice would not fit).  An
 observed casino win ``w`` (the players' net ``-w``) is judged by the two-sided tail
 ``P(|X - E X| >= |-w - E X|)``; the bands are the central 90/95/99% of the casino's win.
 A daily series (:func:`hold_series`) checks each period so, adjusts the tails for testing
@@ -53,8 +54,11 @@ from solver.results.session import Distribution, RoundTable
 
 #: The methods the check can use (``auto`` picks one).
 METHODS = ("auto", "exact", "fft", "saddlepoint")
-#: ``auto`` is exact up to this many rounds (as ``cbj session``).
+#: ``auto`` is exact up to this many rounds (as ``cbj session``) ...
 EXACT_ROUNDS = 20
+#: ... and where the exact distribution's lattice holds at most this many points (a round
+#: whose results lie on a fine lattice, odd pays or an odd Bonus ratio, has many).
+EXACT_POINTS = 100_000
 #: ``auto`` takes the FFT up to this many rounds (its error bound then at most about 1e-6).
 AUTO_FFT_ROUNDS = 10**6
 #: The FFT is refused beyond this many rounds (its bound grows with the rounds: 5e-5 here).
@@ -234,9 +238,10 @@ def session_law(table: RoundTable, rounds: int, method: str = "auto") -> Law:
     method = check_method(method)
     chosen = method
     if method == "auto":
+        points = (len(table.weights) - 1) * rounds + 1
         chosen = (
             "exact"
-            if table.exact and rounds <= EXACT_ROUNDS
+            if table.exact and rounds <= EXACT_ROUNDS and points <= EXACT_POINTS
             else "fft"
             if rounds <= AUTO_FFT_ROUNDS
             else "saddlepoint"
