@@ -172,9 +172,12 @@ def estimate_text(e: Estimate | None, places: int = 2) -> str:
     return f"{e.mean:+.{places}f} [{low:+.{places}f}, {high:+.{places}f}]"
 
 
-def row_text(row: AttackRow) -> str:
-    """A row's win per 100 rounds dealt, saying so where a sample saw nothing to win."""
+def row_text(row: AttackRow, short: bool = False) -> str:
+    """A row's win per 100 rounds dealt, saying so where a sample saw nothing to win
+    (``short``: in a narrow cell)."""
     if row.unseen:
+        if short:
+            return f"+0.00 (0 of {row.samples:,})"
         what = "nothing to win in any" if row.bound else "played none"
         return f"+0.00 ({what} of {row.samples:,})"
     return estimate_text(row.dealt)

@@ -35,10 +35,10 @@ def minus_numbers(text: str) -> str:
     """``text`` with the hyphen-minus before each number made a true minus sign, and the
     hyphens of words left alone.
 
-    >>> minus_numbers("mid-shoe: -0.45 [-0.7, +0.1]") == f"mid-shoe: {MINUS}0.45 [{MINUS}0.7, +0.1]"
+    >>> minus_numbers("level-2: -0.45 [-0.7, +0.1]") == f"level-2: {MINUS}0.45 [{MINUS}0.7, +0.1]"
     True
     """
-    return re.sub(r"-(?=\d)", MINUS, text)
+    return re.sub(r"(?<!\w)-(?=\d)", MINUS, text)
 
 
 def thousands(value: int) -> str:

@@ -387,7 +387,8 @@ FIGURES: tuple[Figure, ...] = (
        "What an attack wins per 100 rounds it has a wager on: its edge as the player sees "
        "it, larger than per round dealt when it sits rounds out.", "win/100 played"),
     _f("share_played", N, "share of rounds played", Basis.NONE, Z, FLOAT,
-       "The share of the rounds dealt at its seat on which an attack has a wager, in %."),
+       "The share of the rounds dealt at its seat on which an attack has a wager, in %.",
+       "played"),
     _f("bonus_ev_when_raised", B, "EV when raised", Basis.BONUS_UNIT, P, FLOAT,
        "The Bonus wager's mean EV per Bonus unit over the rounds an attack raises it (the "
        "player's: positive when raising gains)."),

@@ -19,7 +19,7 @@ from solver.present.report.blocks import Grid, Section, Text, column_keys
 from solver.present.style import minus, minus_numbers, signed, thousands
 from solver.results.attack import AttackResult, AttackRow
 from solver.results.betting import BetResult
-from solver.results.figures import heading
+from solver.results.figures import heading, short_heading
 from solver.results.indices import IndexPlay, IndicesResult
 
 #: Index plays shown in the report, the most valuable first.
@@ -252,10 +252,10 @@ def _tray(result: AttackResult) -> int | None:
 
 
 def _shuffle(row: AttackRow) -> str:
-    """A row's shuffle in a narrow cell: ``cut 0.83``, ``cut 0.83, capped``, ``CSM 20``."""
+    """A row's shuffle in a narrow cell: ``cut 0.83``, ``cut 0.83 capped``, ``CSM 20``."""
     if row.shuffle.is_csm:
         return f"CSM {row.shuffle.buffer}"
-    return f"cut {row.depth:g}" + (", capped" if row.cap else "")
+    return f"cut {row.depth:g}" + (" capped" if row.cap else "")
 
 
 def _attack_grid(result: AttackResult) -> Grid:
@@ -266,9 +266,9 @@ def _attack_grid(result: AttackResult) -> Grid:
             rows.append(
                 (
                     attack.short if r is attack.rows[0] else "",
-                    "bound" if r.bound else "counter",
+                    "bound" if r.bound else "simulated" if r.method == "simulated" else "counter",
                     _shuffle(r),
-                    minus_numbers(row_text(r)),
+                    minus_numbers(row_text(r, short=True)),
                     minus(estimate_text(r.played)),
                     f"{100 * r.share:.1f}%",
                 )
@@ -280,21 +280,24 @@ def _attack_grid(result: AttackResult) -> Grid:
             "attack",
             "player",
             "shuffle",
-            f"{heading('attack_win_dealt')} [95%]",
-            f"{heading('attack_win_played')} [95%]",
-            heading("share_played"),
+            f"{short_heading('attack_win_dealt')} [95%]",
+            f"{short_heading('attack_win_played')} [95%]",
+            short_heading("share_played"),
         ),
         grid_rows,
         caption="Every attack (every round: plays every round within the spread; "
         "back-count: bets only on the rounds that favour him; no mid-shoe entry: sits down "
         "only at a shuffle and leaves when the shoe turns; Bonus only: raises the Bonus "
         "alone), as a player who knows every card left plays it (the bound: no player of "
-        "that attack wins more) and as the best practical counter plays it (the best level-2 "
-        f"count with its Kelly ramp, spread {result.spread[0]}\u2013{result.spread[1]}; the "
-        "best level-1 count simulated), in main units. Rows by cut card (only depths a "
-        f"dealt shoe reached: {result.reached:g} at most), with the Bonus capped at the "
+        "that attack wins more) and as the best practical counter plays it (counter: the best "
+        f"level-2 count with its Kelly ramp, spread {result.spread[0]}\u2013{result.spread[1]}, "
+        "on the dealt shoes; simulated: the simulator's counters), in main units. Rows by "
+        f"cut card (only depths a dealt shoe reached: {result.reached:g} at most), with the "
+        "Bonus capped at the "
         f"rules' ratio, and under a continuous shuffler (CSM) with a tray of "
-        f"{_tray(result)} cards. Sources: "
+        f"{_tray(result)} cards; wins per 100 rounds dealt (a round sat out counts as "
+        "nothing; 0 of N: none of the N shoes or rounds had a round to win on) and per 100 "
+        "rounds played, and the share of rounds played. Sources: "
         f"{thousands(result.samples)} dealt shoes; whole shoes dealt round by round for no "
         "mid-shoe entry; the simulator for the simulated counters. The Bonus EV per Bonus "
         f"unit over the shoes: mean {minus(signed(b.mean, 4))}, positive in "
