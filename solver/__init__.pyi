@@ -70,6 +70,9 @@ from solver.api.session import (
     hold as hold,
 )
 from solver.api.session import (
+    hold_series as hold_series,
+)
+from solver.api.session import (
     session as session,
 )
 from solver.api.simulation import (
@@ -194,6 +197,7 @@ from solver.results.game import DealerResult as DealerResult
 from solver.results.game import DecisionGraph as DecisionGraph
 from solver.results.game import GameResult as GameResult
 from solver.results.hold import HoldCheck as HoldCheck
+from solver.results.hold import HoldSeries as HoldSeries
 from solver.results.indices import IndicesResult as IndicesResult
 from solver.results.kinds import Key as Key
 from solver.results.kinds import Kind as Kind

@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from typing import Unpack
 
 from solver.api.progress import step_progress
 from solver.api.protection import cached_effects
 from solver.api.rules import RuleOptions, make_rules
-from solver.exact.attack import attack as attack_of
+from solver.exact.attack import PracticalCounter, reached
 from solver.exact.betting import optimal_bets
 from solver.exact.chart import stored_chart
 from solver.exact.count_search import best_playing_count
@@ -24,17 +25,22 @@ from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.indices import index_plays
 from solver.exact.protection import best_count
 from solver.exact.shoe_states import check_samples, check_seed
-from solver.model.checks import checked, shown
+from solver.model.checks import check_rounds, checked, shown, whole_in
 from solver.model.counts import Tags, count_tags
 from solver.model.errors import BackendError, CountError
 from solver.model.parallel import check_jobs, scheduler_address
 from solver.model.rules import Rules
+from solver.model.shuffles import DEFAULT_BUFFER, Shuffle
 from solver.results.attack import AttackResult
 from solver.results.betting import BetResult
 from solver.results.dealt_shoes import DEALT_SHOES, DealtShoes
 from solver.results.indices import IndicesResult
 from solver.results.kinds import Key, Store
+from solver.sim import Strategy
 from solver.sim.counter import parse_spread
+from solver.studies.attack import PATHS, ROUNDS, SHOE_PATHS, ShoePaths, attack_study, shoe_paths
+from solver.studies.protection import KELLY_BANKROLL
+from solver.studies.simulation import played_strategy
 
 #: Shoes dealt and solved when no size is given (about 70 ms each for 6 decks).
 SAMPLES = 2000
@@ -42,6 +48,8 @@ SAMPLES = 2000
 SEED = 39
 #: The share of the shoe dealt before the cut card.
 PENETRATION = 0.83
+#: The most shoe paths ``cbj attack`` deals (each a few seconds of solves).
+MAX_PATHS = 10_000
 
 
 def dealt_shoes(
@@ -200,6 +208,10 @@ def attack(
     *,
     spread: str = "1-8",
     bonus_multiple: str = "2",
+    count: str = "best-level-2",
+    paths: int = PATHS,
+    rounds: int = ROUNDS,
+    buffer: int = DEFAULT_BUFFER,
     samples: int = SAMPLES,
     seed: int = SEED,
     penetration: float = PENETRATION,
@@ -211,19 +223,73 @@ def attack(
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> AttackResult:
-    """The perfect-information bound by penetration, and the Bonus wager's attack."""
+    """Every attack a casino must consider, each with its bound and the best practical
+    counter's figure, per round dealt and per round played, by penetration and under a
+    continuous shuffler (a tray of ``buffer`` cards), and the verdict they give.
+
+    ``count`` is the practical counter's count (its Kelly ramp within ``spread`` and its
+    index plays); ``paths`` shoes dealt round by round give the bound with no mid-shoe
+    entry; ``rounds`` simulated rounds measure the practical counter with no mid-shoe entry
+    and under the shuffler.
+    """
     played = make_rules(rules, options)
     bar = step_progress(progress, "dealt shoes")
     units = parse_spread(spread)
+    multiple = _multiple(bonus_multiple)
+    if not whole_in(paths, 0, MAX_PATHS):
+        raise CountError(f"paths {shown(paths)} is invalid: give 0 to {MAX_PATHS:,} shoes")
+    check_rounds(rounds, "rounds", CountError)
+    Shuffle.csm(buffer)  # a tray out of range is refused before any work
+    study = (played, samples, seed, penetration, jobs, backend, scheduler, cache, bar)
+    name, tags, shoes = counted_shoes(played, count, cache, partial(dealt_shoes, *study))
+    plays = index_plays(shoes, name, tags)
+    bets = optimal_bets(shoes, name, tags, units, KELLY_BANKROLL, indices=plays)
+    game = solve_game(played, exact=True, cache=cache)
+    strategy = played_strategy("chart", played, lambda: game, cache)
+    found = _paths(played, strategy, paths, seed, shoes, jobs, cache) if paths else None
+    return attack_study(
+        played,
+        shoes,
+        strategy,
+        PracticalCounter(name, tags, bets, plays),
+        spread=units,
+        multiple=multiple,
+        penetrations=(*(p for p in (0.5, 0.67, 0.75) if p < penetration), penetration),
+        paths=found,
+        rounds=rounds,
+        seed=seed,
+        buffer=buffer,
+        jobs=jobs,
+    )
+
+
+def _multiple(text: str | Fraction) -> Fraction:
+    """The Bonus multiple as a number."""
     try:
-        text = str(bonus_multiple).strip()
-        if len(text) > 20 or not text.isascii():  # Fraction() reads other scripts' digits
+        cleaned = str(text).strip()
+        if len(cleaned) > 20 or not cleaned.isascii():  # Fraction() reads other scripts' digits
             raise ValueError
-        multiple = Fraction(text)
+        return Fraction(cleaned)
     except (ValueError, ZeroDivisionError):
-        raise CountError(
-            f"Bonus multiple {shown(bonus_multiple)} is not a number, e.g. 2"
-        ) from None
-    shoes = dealt_shoes(played, samples, seed, penetration, jobs, backend, scheduler, cache, bar)
-    steps = (*(p for p in (0.5, 0.67, 0.75) if p < penetration), penetration)
-    return attack_of(shoes, units, multiple, steps)
+        raise CountError(f"Bonus multiple {shown(text)} is not a number, e.g. 2") from None
+
+
+def _paths(
+    played: Rules,
+    strategy: Strategy,
+    paths: int,
+    seed: int,
+    shoes: DealtShoes,
+    jobs: int,
+    cache: Store | None,
+) -> ShoePaths:
+    """The shoe paths, from ``cache`` when it holds them, dealt to the study's reach."""
+    depth = reached(shoes)
+
+    def compute() -> ShoePaths:
+        return shoe_paths(played, strategy, paths, seed, depth, jobs)
+
+    settings = {"paths": paths, "seed": seed, "penetration": depth, "strategy": strategy.name}
+    if cache is None:
+        return compute()
+    return cache.fetch(SHOE_PATHS, Key(played, settings=settings), compute)

@@ -21,6 +21,7 @@ from solver.model.checks import checked
 from solver.model.counts import count_tags
 from solver.model.errors import CountError, SimulationError
 from solver.model.rules import Rules
+from solver.model.shuffles import Shuffle
 from solver.results.kinds import Store
 from solver.results.seats import TableOfPlayers
 from solver.results.simulation import Counter, SimulationResult
@@ -39,12 +40,14 @@ def simulate(
     strategy: str = "optimal",
     penetration: float | None = None,
     fresh_shoe: bool = False,
+    csm: int | None = None,
     jobs: int = 1,
     removed: Cards = (),
     counter: str | Mapping[str, int] | None = None,
     spread: str | tuple[int, int] | None = None,
     ramp: str | Sequence[tuple[float, int]] | None = None,
     wong_out: str | float | None = None,
+    mid_shoe_entry: bool = True,
     indices: bool = False,
     index_samples: int = SAMPLES,
     cache: Store | None = None,
@@ -55,29 +58,38 @@ def simulate(
     """Deal ``rounds`` rounds with the independent simulator, beside the exact figures.
 
     The shoe is reshuffled after ``penetration`` of it is dealt (0.75 when not given), or
-    every round with ``fresh_shoe``.  ``optimal`` and ``chart`` are played from the exact
-    solver's decision tables; their exact main-wager figure (and always the Bonus wager's)
-    is attached for the z-scores.  ``counter`` (a system name, ``best-level-1`` to ``3``,
-    or tags ``"A=-1,2=1,..."``) seats a card counter at seat 1 who bets by the true count
-    within ``spread`` (``"1-8"`` when not given) along ``ramp`` (``"TC:UNITS,..."``), and
-    sits out below ``wong_out``.  With ``indices`` the counter (playing ``strategy="chart"``)
-    also plays the count's index plays, found as :func:`~solver.api.advantage.indices`
-    finds them from ``index_samples`` dealt shoes at the simulation's penetration.
+    every round with ``fresh_shoe``, or dealt by a continuous shuffler whose tray holds
+    ``csm`` cards (each round's cards go back in before the next).  ``optimal`` and
+    ``chart`` are played from the exact solver's decision tables; their exact main-wager
+    figure (and always the Bonus wager's) is attached for the z-scores.  ``counter`` (a
+    system name, ``best-level-1`` to ``3``, or tags ``"A=-1,2=1,..."``) seats a card
+    counter at seat 1 who bets by the true count within ``spread`` (``"1-8"`` when not
+    given) along ``ramp`` (``"TC:UNITS,..."``), and sits out below ``wong_out`` (with
+    ``mid_shoe_entry`` false it sits down only at a shuffle and leaves until the next below
+    ``wong_out``).  With ``indices`` the counter (playing ``strategy="chart"``) also plays
+    the count's index plays, found as :func:`~solver.api.advantage.indices` finds them from
+    ``index_samples`` dealt shoes at the simulation's penetration.
     """
-    if fresh_shoe and penetration is not None:
+    if sum((fresh_shoe, penetration is not None, csm is not None)) > 1:
         raise SimulationError(
-            "give a penetration (--penetration) or a fresh shoe (--fresh-shoe), not both"
+            "give one of a penetration (--penetration), a fresh shoe (--fresh-shoe) or a "
+            "continuous shuffler (--csm)"
         )
+    shuffle = None if csm is None else Shuffle.csm(csm)
     if counter is not None and fresh_shoe:
         raise SimulationError(
             "a counter (--counter) needs a shoe dealt to a cut card, not a fresh shoe"
         )
     played = make_rules(rules, options)
     cards = given_cards(removed)
-    cut = None if fresh_shoe else 0.75 if penetration is None else penetration
+    cut = None if fresh_shoe or shuffle else 0.75 if penetration is None else penetration
     # Bad settings fail before any exact figure is solved.
     check_deal(played, rounds, seed=seed, seats=seats, penetration=cut, jobs=jobs, removed=cards)
     counting = _counter(played, cards, counter, spread, ramp, wong_out, jobs, cache)
+    if counting is not None and not mid_shoe_entry:
+        counting = replace(counting, mid_shoe_entry=False)
+    elif not mid_shoe_entry:
+        raise CountError("no mid-shoe entry is for a card counter: give --counter too")
     if indices:
         counting = _with_indices(played, counting, strategy, index_samples, cut, jobs, cache)
     chart = chart_for(strategy)
@@ -96,6 +108,7 @@ def simulate(
         progress=round_progress(progress, "dealing", rounds),
         counter=counting,
         chart=chart,
+        shuffle=shuffle,
     )
 
 

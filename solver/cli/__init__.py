@@ -38,7 +38,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "attack": (
         "solver.cli.advantage",
         "attack",
-        "The perfect-information bound and the Bonus wager's attack.",
+        "Every attack a casino must consider, its bound, and what ends it.",
     ),
     "bet": (
         "solver.cli.advantage",
@@ -79,7 +79,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "hold": (
         "solver.cli.session",
         "hold_command",
-        "Whether a table's observed hold is within what the game allows (exact, two-sided).",
+        "Whether a table's win, or each day of a pit's, is within what the game allows.",
     ),
     "indices": (
         "solver.cli.advantage",

@@ -18,7 +18,9 @@ from solver.cli.options import (
     progress_reporter,
     rules_options,
 )
+from solver.model.shuffles import DEFAULT_BUFFER
 from solver.present import advantage as present
+from solver.studies.attack import PATHS, ROUNDS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -128,9 +130,36 @@ def bet(no_cache: bool, fmt: str, **options: Any) -> None:
     show_default=True,
     help="The most the Bonus wager is raised to, times the main wager.",
 )
+@click.option(
+    "--count",
+    default="best-level-2",
+    show_default=True,
+    help="The practical counter's count (its Kelly ramp and index plays): " + COUNT_HELP,
+)
+@click.option(
+    "--paths",
+    type=int,
+    default=PATHS,
+    show_default=True,
+    help="Whole shoes dealt round by round and solved, for the bound with no mid-shoe entry.",
+)
+@click.option(
+    "--rounds",
+    type=int,
+    default=ROUNDS,
+    show_default=True,
+    help="Rounds of each simulated counter (no mid-shoe entry; under a shuffler).",
+)
+@click.option(
+    "--buffer",
+    type=int,
+    default=DEFAULT_BUFFER,
+    show_default=True,
+    help="The continuous shuffler's tray, in cards.",
+)
 @study_options
 def attack(no_cache: bool, fmt: str, **options: Any) -> None:
-    """The perfect-information bound and the Bonus wager's attack."""
+    """Every attack a casino must consider, its bound, and what ends it."""
     result = api.attack(
         cache=chosen_cache(no_cache), progress=progress_reporter("dealt shoes"), **options
     )

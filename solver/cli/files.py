@@ -117,7 +117,8 @@ def graph(
     "--shoe-samples",
     type=int,
     default=None,
-    help="Game protection: random shoes solved at each depth  [default: 50]",
+    help="Game protection: its size, 4 dealt shoes (and 1/25 of a whole shoe) a sample  "
+    "[default: 50]",
 )
 @click.option(
     "--counter-rounds",

@@ -38,6 +38,13 @@ from solver.present.tables import simulation_tables
     help="Share of the shoe dealt before a reshuffle, in (0, 1].  [default: 0.75]",
 )
 @click.option("--fresh-shoe", is_flag=True, help="Shuffle a fresh shoe for every round.")
+@click.option(
+    "--csm",
+    type=int,
+    default=None,
+    help="Deal from a continuous shuffler whose tray holds this many cards (e.g. 20): each "
+    "round's cards go back in before the next.",
+)
 @jobs_option("Worker processes, -1 for all cores; results do not depend on it.", every_core=True)
 @click.option("--removed", default="", help="Cards out of the shoe, with suits, e.g. 'As 10h'.")
 @click.option(
@@ -56,6 +63,12 @@ from solver.present.tables import simulation_tables
     "[default: the smallest bet, then one unit more per true count from 2]",
 )
 @click.option("--wong-out", default=None, help="The counter sits out below this true count.")
+@click.option(
+    "--no-mid-shoe-entry",
+    is_flag=True,
+    help="The counter sits down only at a shuffle, and leaves until the next once the true "
+    "count falls below --wong-out.",
+)
 @click.option(
     "--indices",
     is_flag=True,
@@ -77,12 +90,14 @@ def simulate_command(
     strategy: str,
     penetration: float | None,
     fresh_shoe: bool,
+    csm: int | None,
     jobs: int,
     removed: str,
     counter: str | None,
     spread: str | None,
     ramp: str | None,
     wong_out: str | None,
+    no_mid_shoe_entry: bool,
     indices: bool,
     index_samples: int,
     no_cache: bool,
@@ -97,12 +112,14 @@ def simulate_command(
         "strategy": strategy,
         "penetration": penetration,
         "fresh_shoe": fresh_shoe,
+        "csm": csm,
         "jobs": jobs,
         "removed": removed,
         "counter": counter,
         "spread": spread,
         "ramp": ramp,
         "wong_out": wong_out,
+        "mid_shoe_entry": not no_mid_shoe_entry,
         "indices": indices,
         "index_samples": index_samples,
         "cache": chosen_cache(no_cache),

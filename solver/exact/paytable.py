@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import ProgressCallback, round_lines_for, solve_game
-from solver.model.checks import short_number, shown
+from solver.model.checks import share_of, short_number, shown
 from solver.model.errors import DesignError, RulesError
 from solver.model.numbers import percent
 from solver.model.outcomes import as_outcome
@@ -84,23 +84,14 @@ def parse_edge(text: str, what: str = "edge") -> Fraction:
             f"{what} {cleaned[:12]}... is {len(cleaned)} characters long: "
             f"write it in at most {MAX_NUMBER_TEXT}"
         )
-    match = re.fullmatch(
-        r"([+-]?)(\d+(?:\.\d*)?|\.\d+)(?:/(\d+(?:\.\d*)?))?(%?)", cleaned, flags=re.ASCII
-    )
-    if match is None or (match.group(3) is not None and match.group(4)):
+    value = share_of(cleaned)
+    if value is None:
+        if re.fullmatch(r"[+-]?[\d.]+/0*\.?0*%?", cleaned, flags=re.ASCII):
+            raise DesignError(f"{what} {text!r} divides by zero")
         raise DesignError(
             f"{what} {text!r} is not a house edge: write a decimal (0.02), "
             "a fraction (1/50) or a percentage (2%)"
         )
-    sign, numerator, denominator, in_percent = match.groups()
-    value = Fraction(numerator)
-    if denominator is not None:
-        if Fraction(denominator) == 0:
-            raise DesignError(f"{what} {text!r} divides by zero")
-        value /= Fraction(denominator)
-    if in_percent:
-        value /= 100
-    value = -value if sign == "-" else value
     return check_edge(value, what, repr(text.strip()[:24]))
 
 

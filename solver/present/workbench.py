@@ -563,6 +563,21 @@ def text_field(
     return _field(name, label, control, hint, errors, "")
 
 
+def textarea_field(
+    name: str, label: str, given: str, placeholder: str, hint: str, errors: Mapping[str, str]
+) -> str:
+    """A text area for a file's text, with a file picker that fills it (by the page's
+    script; without it the text is pasted), its help and its error."""
+    attributes = _described(name, errors, "")
+    control = (
+        f'<textarea {attributes} rows="6" placeholder="{escape(placeholder)}" '
+        f'spellcheck="false">{escape(given)}</textarea>'
+        f'<input type="file" accept=".csv,text/csv,text/plain" data-fills="f-{name}" '
+        f'aria-label="{escape(label)}: read from a file" hidden>'
+    )
+    return _field(name, label, control, hint, errors, "")
+
+
 def choice_field(
     name: str, label: str, given: str, choices: Sequence[str], hint: str, errors: Mapping[str, str]
 ) -> str:

@@ -17,6 +17,7 @@ from solver.exact.strategies import realistic_play
 from solver.model.cards import Card
 from solver.model.cells import Actions
 from solver.model.rules import DealerBonus, Rules
+from solver.model.shuffles import Shuffle
 from solver.results.game import GameResult
 from solver.results.kinds import Store
 from solver.results.simulation import Counter, ExactFigure, SimulationResult
@@ -124,10 +125,12 @@ def simulate_beside_exact(
     progress: Callable[[int], None] | None = None,
     counter: Counter | None = None,
     chart: Actions | None = None,
+    shuffle: Shuffle | None = None,
 ) -> SimulationResult:
     """Deal ``rounds`` rounds of ``strategy`` with the simulator, its exact figures attached.
 
-    ``chart`` is the chart a ``chart:FILE`` strategy plays.
+    ``chart`` is the chart a ``chart:FILE`` strategy plays; ``shuffle`` how the cards are
+    shuffled, when a continuous shuffler deals.
     """
     return simulate(
         rules,
@@ -141,4 +144,5 @@ def simulate_beside_exact(
         exact=exact_figures(rules, strategy, game, removed, cache, chart),
         progress=progress,
         counter=counter,
+        shuffle=shuffle,
     )

@@ -12,23 +12,28 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
+from fractions import Fraction
 from html import escape
 from typing import Any
 
 from starlette.responses import HTMLResponse, Response
 
-from solver.exact.hold import observed_win
+from solver.exact.hold import MAX_ROUNDS as HOLD_ROUNDS
+from solver.exact.hold import check_rounds as check_hold_rounds
+from solver.exact.hold import observed_win, parse_amount, parse_ratio
 from solver.exact.paytable import MAX_SEARCH_PAY, MAX_TOP, parse_band, parse_edge
-from solver.exact.session import MAX_ROUNDS as SESSION_ROUNDS
-from solver.exact.session import check_rounds
+from solver.exact.seats import check_seats
 from solver.exact.shoe_states import MAX_SAMPLES
+from solver.exact.table_round import parse_mix
 from solver.model.chart_file import chart_csv, parse_chart
 from solver.model.checks import MAX_ROUNDS, whole_number, whole_text
+from solver.model.daily import parse_daily
 from solver.model.errors import CbjError, ReportError, SessionError
 from solver.model.outcomes import PAY_TIERS
 from solver.model.rules import Paytable
 from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
+from solver.results.hold import HoldSeries, Seating
 from solver.results.report import PlayerStrategy
 from solver.studies.protection import COUNTER_ROUNDS, SHOE_SAMPLES
 from solver.studies.report import LETTERS, SIMULATION_ROUNDS, TABLE_ROUNDS, verify_strategy
@@ -36,9 +41,11 @@ from solver.web.form import MAX_FIELD_TEXT, excerpted, read_rules
 from solver.web.workbench import Workbench
 
 KINDS = ("round", "bonus")
+#: The longest daily results the Hold page reads (its fields travel in the page's address).
+MAX_DAILY_TEXT = 4000
 #: The report's sizes: field, label, help and the report's own default (shown in the field).
 REPORT_SIZES = (
-    ("shoe_samples", "Shoes per depth", "Random shoes solved at each depth (game protection).",
+    ("shoe_samples", "Shoe samples", "Game protection: 4 dealt shoes, 1/25 of a whole shoe, each.",
      SHOE_SAMPLES),
     ("counter_rounds", "Counter rounds", "Rounds per simulated card counter.", COUNTER_ROUNDS),
     ("table_rounds", "Table rounds", "Simulated table-rounds per number of seats.",
@@ -223,49 +230,153 @@ def paytable_page(
     return HTMLResponse(html.page("Paytable", "/paytable", body, form.query(), busy), status)
 
 
-#: The Hold check page's fields: name, label, placeholder and help.
+#: The Hold check page's fields: name, label, placeholder and help (``cbj hold``'s options).
 HOLD_FIELDS = (
+    ("rounds", "Table-rounds dealt", "10000",
+     f"Table-rounds the result is over, 1 to {HOLD_ROUNDS:,}."),
+    ("seats", "Seats", "1", "Seats at the table, sharing the dealer and the Bonus card (1 to 7)."),
     (
-        "rounds",
-        "Rounds dealt",
-        "10000",
-        f"Seat-rounds the result is over, 1 to {SESSION_ROUNDS:,}.",
+        "strategy",
+        "Players",
+        "optimal",
+        "One strategy, or a mix with shares: 10% optimal, 60% chart, 30% mimic-dealer.",
     ),
-    ("hold", "Observed hold", "2.5%", "The casino's win over the total wagered."),
-    ("result", "or net win", "", "The casino's net win in main units, e.g. 250 or -12.5."),
+    ("hold", "Observed hold", "12%", "The casino's win over the drop (as its books keep it)."),
+    ("result", "or net win", "", "The casino's win in main units, e.g. 250 or -12.5."),
+    ("win_over_handle", "or win over handle", "", "The casino's win over all the wagers, 2.5%."),
+    ("drop", "Drop", "", "The table's drop over the rounds, in main units."),
+    ("drop_to_handle", "or drop-to-handle", "0.2", "The drop as a share of the handle."),
+)  # fmt: skip
+#: The daily results' field: name, label, placeholder, help.
+DAILY_FIELD = (
+    "daily",
+    "Daily results",
+    "date,rounds,win,drop\n2026-01-01,1800,4200,30000",
+    "Or check each day: CSV of date, rounds (or hours), win and drop, typed or read from "
+    f"a file, at most {MAX_DAILY_TEXT:,} characters (cbj hold --from takes longer files).",
 )
+#: The daily results' own fields: name, label, placeholder, help.
+SERIES_FIELDS = (
+    ("unit", "Money a unit stands for", "1",
+     "The daily amounts are money: the money one main unit stands for, e.g. 25."),
+    ("rounds_per_hour", "Rounds per hour", "60",
+     "With an hours column: table-rounds per table-hour."),
+)  # fmt: skip
+#: The single result's options, which a daily file replaces.
+ONE_RESULT = ("rounds", "result", "hold", "win_over_handle", "drop")
 
 
 def _rounds(text: str) -> int:
     """Rounds as typed: ASCII digits, then ``cbj hold``'s own range check."""
     if not re.fullmatch(r"[+-]?\d{1,12}", text, flags=re.ASCII):
         raise SessionError(f"rounds {text[:40]!r} is not a whole number of rounds, e.g. 10000")
-    return check_rounds(int(text))
+    return check_hold_rounds(int(text))
 
 
-def _observed(text: str, rules: Any, rounds: int, result: str | None, hold: str | None) -> Any:
-    """:func:`~solver.exact.hold.observed_win`, ``text`` (what was typed) first, for the
-    excerpt of it an error message shows."""
+def _seats(text: str) -> int:
+    """Seats as typed, 1 to 7."""
+    if not re.fullmatch(r"\d{1,2}", text, flags=re.ASCII):
+        raise SessionError(f"seats {text[:20]!r} is not a number of seats from 1 to 7")
+    return check_seats(int(text))
+
+
+def _observed(text: str, rules: Any, options: Mapping[str, Any]) -> Any:
+    """:func:`~solver.exact.hold.observed_win` as ``cbj hold`` reads the page's fields
+    (``text``, the hold typed, first, for the excerpt an error message shows)."""
     del text
-    return observed_win(rules, rounds, result, hold)
+    rounds, seats = options["rounds"], options.get("seats") or 1
+    drop = None
+    if options.get("drop") is not None:
+        drop = parse_amount(options["drop"], "drop")
+    elif options.get("drop_to_handle") is not None:
+        drop = parse_ratio(options["drop_to_handle"]) * rounds * seats * (1 + rules.bonus_ratio)
+    seating = Seating(seats, ((Fraction(1), "optimal"),))
+    return observed_win(
+        seating,
+        rules,
+        rounds,
+        result=options.get("result"),
+        hold=options.get("hold"),
+        win_over_handle=options.get("win_over_handle"),
+        drop=drop,
+    )
+
+
+def _per_hour(text: str) -> int:
+    """Table-rounds per table-hour as typed: 1 to 10,000."""
+    if not re.fullmatch(r"\d{1,5}", text, flags=re.ASCII) or not 1 <= int(text) <= 10_000:
+        raise SessionError(f"rounds per hour {text[:20]!r} must be a whole number from 1 to 10,000")
+    return int(text)
+
+
+def _daily(text: str) -> str:
+    """The daily results as typed, read as ``cbj hold --from`` reads a file."""
+    parse_daily(text)
+    return text
+
+
+def _series_options(
+    given: Mapping[str, str], daily: str, options: dict[str, Any], errors: dict[str, str]
+) -> None:
+    """A daily series' own options, checked into ``options`` (errors beside their fields)."""
+    extra = [n for n in ONE_RESULT if given[n]]
+    if extra:
+        errors[extra[0]] = "leave this empty with daily results: each day gives its own"
+    options["text"] = _checked(errors, "daily", _daily, daily)
+    if given["unit"]:
+        options["unit"] = given["unit"]
+        _checked(errors, "unit", parse_amount, given["unit"], "unit")
+    if given["rounds_per_hour"]:
+        options["rounds_per_hour"] = _checked(
+            errors, "rounds_per_hour", _per_hour, given["rounds_per_hour"]
+        )
+
+
+def _result_options(
+    given: Mapping[str, str], form_rules: Any, options: dict[str, Any], errors: dict[str, str]
+) -> None:
+    """One result's options, checked into ``options`` (errors beside their fields)."""
+    for name in ("unit", "rounds_per_hour"):
+        if given[name]:
+            errors[name] = "this is for daily results: leave it empty for one result"
+    options["rounds"] = _checked(errors, "rounds", _rounds, given["rounds"])
+    for name in ("result", "hold", "win_over_handle", "drop"):
+        options[name] = given[name] or None
+    if given["drop"]:
+        _checked(errors, "drop", parse_amount, given["drop"], "drop")
+    if not errors and form_rules is not None and options["rounds"] is not None:
+        _checked(errors, "hold", _observed, given["hold"], form_rules, options)
 
 
 def hold_options(
     query: Mapping[str, str], form_rules: Any
 ) -> tuple[dict[str, Any] | None, dict[str, str]]:
-    """``cbj hold``'s options from the page's fields (None until rounds are given), and
-    the errors, each beside its field."""
+    """``cbj hold``'s options from the page's fields (None until rounds or daily results are
+    given), and the errors, each beside its field; ``text`` in the options means a series."""
     errors: dict[str, str] = {}
-    given = {name: _text(query, name, errors) for name, _, _, _ in HOLD_FIELDS}
-    if not given["rounds"] and not errors:
+    fields = (*HOLD_FIELDS, *SERIES_FIELDS)
+    given = {name: _text(query, name, errors) for name, _, _, _ in fields}
+    daily = str(query.get("daily", "")).strip()
+    if len(daily) > MAX_DAILY_TEXT:
+        errors["daily"] = f"daily results are too long: at most {MAX_DAILY_TEXT:,} characters"
+        daily = ""
+    if not given["rounds"] and not daily and not errors:
         return None, errors
-    rounds = _checked(errors, "rounds", _rounds, given["rounds"])
-    hold, result = given["hold"] or None, given["result"] or None
-    if rounds is not None and form_rules is not None and "hold" not in errors:
-        _checked(errors, "hold", _observed, hold or result or "", form_rules, rounds, result, hold)
+    options: dict[str, Any] = {"strategy": given["strategy"] or "optimal"}
+    if given["seats"]:
+        options["seats"] = _checked(errors, "seats", _seats, given["seats"])
+    if given["strategy"]:
+        _checked(errors, "strategy", parse_mix, given["strategy"])
+    if given["drop_to_handle"]:
+        options["drop_to_handle"] = given["drop_to_handle"]
+        _checked(errors, "drop_to_handle", parse_ratio, given["drop_to_handle"])
+    if daily:
+        _series_options(given, daily, options, errors)
+    else:
+        _result_options(given, form_rules, options, errors)
     if errors:
         return None, errors
-    return {"rounds": rounds, "hold": hold, "result": result}, errors
+    return {k: v for k, v in options.items() if v is not None}, errors
 
 
 def hold_page(
@@ -276,8 +387,8 @@ def hold_page(
     client: str = "",
     autostart: bool = False,
 ) -> Response:
-    """The Hold check page: the rules, the rounds and the observed hold in, ``cbj hold``'s
-    verdict out (a POST starts the check; a GET shows it once started)."""
+    """The Hold check page: the rules, the table and its result (or a pit's daily results)
+    in, ``cbj hold``'s verdict out (a POST starts the check; a GET shows it once started)."""
     form = read_rules(query)
     options, errors = hold_options(query, form.rules)
     status, busy, result = 200, False, ""
@@ -285,13 +396,19 @@ def hold_page(
         status = 400
     elif options is not None:
         outcome = bench.hold(form.rules, options, wait, start, client)
+        field = "daily" if "text" in options else "hold"
         if outcome.error:
-            errors["hold"] = outcome.error
+            errors[field] = outcome.error
             status = outcome.status if outcome.status != 200 else 400
         elif outcome.idle:
             result = html.idle_html("Not checked yet: press Check.", autostart)
         elif outcome.ready:
-            result = pages_html.hold_html(outcome.result())
+            found = outcome.result()
+            result = (
+                pages_html.series_html(found)
+                if isinstance(found, HoldSeries)
+                else pages_html.hold_html(found)
+            )
         else:
             busy, result = True, html.progress_html(outcome.progress, html.link("/hold", query))
     fields = "".join(
@@ -300,11 +417,20 @@ def hold_page(
         )
         for name, label, placeholder, hint in HOLD_FIELDS
     )
+    name, label, placeholder, hint = DAILY_FIELD
+    daily = html.textarea_field(
+        name, label, str(query.get(name, ""))[:MAX_DAILY_TEXT], placeholder, hint, errors
+    ) + "".join(
+        html.text_field(
+            name, label, str(query.get(name, ""))[:MAX_FIELD_TEXT], placeholder, hint, errors
+        )
+        for name, label, placeholder, hint in SERIES_FIELDS
+    )
     rules = html.rules_fields(form.values, form.errors, form.rules) + html.form_error(form.errors)
     body = (
         '<div class="columns results-first">'
         '<form id="hold-form" class="rules" method="post" action="/hold">'
-        f"<fieldset><legend>The table's result</legend>{fields}"
+        f"<fieldset><legend>The table and its result</legend>{fields}{daily}"
         '<button type="submit">Check</button></fieldset>'
         f"{rules}</form>"
         f'<section id="results" aria-live="polite">{result}</section></div>'
