@@ -1,11 +1,11 @@
 """The full-size game-protection study of a game, as Markdown: what docs/protection-study.md holds.
 
-    python scripts/protection_study.py --samples 2000 --rounds 10000000 --jobs 2 \\
-        > docs/protection-study.md
+    python scripts/protection_study.py --samples 2000 --rounds 10000000 --paths 40 \\
+        --jobs 2 > docs/protection-study.md
 
 Every figure comes from the library (``cbj indices``, ``cbj bet``, ``cbj attack`` and
 ``cbj simulate``'s functions) over one dealt-shoe study kept in the disk cache, so a second
-run deals no shoe again.  Six parts:
+run deals no shoe again.  Seven parts:
 
 1. the conditions: date, machine, load, sizes, seeds and wall times;
 2. counts: the best by betting correlation (EORs, complete search) and by playing
@@ -15,7 +15,12 @@ run deals no shoe again.  Six parts:
 4. Kelly betting with that count, keeping to the chart and playing its indices;
 5. the independent simulator against the predictions: the indices' gain at a flat bet,
    and the Kelly ramp's win;
-6. the perfect-information bound by penetration and the Bonus wager's attack.
+6. every attack's rows (``cbj attack``: each attack's bound and the best practical counter,
+   per round dealt and played, by penetration, under a continuous shuffler and with the
+   Bonus capped) and the verdict they give;
+7. the checks the attack rests on: the round under a continuous shuffler against the exact
+   full shoe, and the simulated ace-count back-counter of docs/protection.md against the
+   back-counter's bound.
 """
 
 from __future__ import annotations
@@ -35,6 +40,11 @@ from solver.exact.indices import index_plays
 from solver.model.catalogue import STUDY_SEED
 from solver.model.counts import LABELS, system_tags
 from solver.model.rules import Rules
+from solver.model.shuffles import DEFAULT_BUFFER
+from solver.present.advantage import attack_tables
+from solver.present.formats import Format
+from solver.present.tables import render_tables
+from solver.results.attack import AttackKind
 from solver.results.run import Run
 from solver.store.disk import Cache
 from solver.studies.counting import chosen_tags, dealt_shoes
@@ -84,6 +94,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10_000_000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--penetration", type=float, default=0.83)
+    parser.add_argument("--paths", type=int, default=40)
     args = parser.parse_args()
     rules, cache, pen, jobs = Rules(), Cache(), args.penetration, args.jobs
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -134,8 +145,36 @@ def main() -> None:
         for play in (False, True)
     }
     attack = timed(
-        "bound and Bonus attack",
-        lambda: solver.attack(rules=rules, samples=args.samples, penetration=pen, cache=cache),
+        f"every attack ({args.paths} shoe paths, {args.rounds:,} rounds a counter)",
+        lambda: solver.attack(
+            rules=rules,
+            samples=args.samples,
+            penetration=pen,
+            paths=args.paths,
+            rounds=args.rounds,
+            jobs=jobs,
+            cache=cache,
+        ),
+    )
+    csm = timed(
+        f"round under a shuffler, {args.rounds:,} rounds",
+        lambda: solver.simulate(
+            rules=rules, rounds=args.rounds, seed=74, csm=DEFAULT_BUFFER, jobs=jobs, cache=cache
+        ),
+    )
+    aces = timed(
+        "simulated ace-count back-counter",
+        lambda: solver.simulate(
+            rules=rules,
+            rounds=args.rounds,
+            seed=2026,
+            penetration=pen,
+            counter="A=-1,2=0,3=0,4=0,5=0,6=0,7=0,8=0,9=0,T=0",
+            ramp="1:2,1.5:4,2:8",
+            wong_out="0.5",
+            jobs=jobs,
+            cache=cache,
+        ),
     )
 
     def simulated(seed: int, **options: Any) -> tuple[float, float]:
@@ -171,7 +210,7 @@ def main() -> None:
     print("# Game protection: the full-size study of the default game\n")
     print(
         f"Written by `python scripts/protection_study.py --samples {args.samples} --rounds "
-        f"{args.rounds} --jobs {jobs}` on {started}: {platform.machine()}, "
+        f"{args.rounds} --paths {args.paths} --jobs {jobs}` on {started}: {platform.machine()}, "
         f"{os.cpu_count()} cores shared with other work (load averages below), Python "
         f"{platform.python_version()}. The default rules (6 decks, Bonus wager 1/2, 15:4:1); "
         f"{args.samples:,} shoes dealt at random depths up to {pen:g} of the shoe "
@@ -271,43 +310,45 @@ def main() -> None:
         )
     )
     print(f"\nFlat bet without indices: {interval(*plain)} per 100 rounds.")
-    print("\n## The perfect-information bound and the Bonus attack\n")
+    print("\n## Every attack, and what ends it\n")
+    for shown in attack_tables(attack):
+        print(render_tables([shown], Format.MD))
+        print()
+    print("\n## The checks the attack rests on\n")
+    round_ev = csm.overall.round
+    stats = aces.counter
+    assert stats is not None
+    bound = next(
+        r
+        for r in attack.attack(AttackKind.BACK_COUNT).rows
+        if r.bound and not r.cap and r.depth == pen
+    )
+    dealt = (100 * stats.mean_dealt, 100 * stats.standard_error_dealt)
     print(
         table(
-            ("penetration", "shoes", "rounds positive", "win per 100"),
+            ("check", "figure", "against", "in SEs"),
             [
                 (
-                    f"{r.penetration:g}",
-                    f"{r.states:,}",
-                    f"{100 * r.positive_share:.1f}%",
-                    interval(r.win.mean, r.win.se, 2),
-                )
-                for r in attack.bound
+                    f"round EV under a shuffler (tray {DEFAULT_BUFFER}), {args.rounds:,} rounds",
+                    interval(100 * round_ev.mean, 100 * round_ev.standard_error, 3),
+                    f"exact full shoe {100 * float(round_ev.exact or 0):+.3f}",
+                    f"{round_ev.z:+.2f}",
+                ),
+                (
+                    "ace-count back-counter (--wong-out 0.5), per 100 rounds dealt",
+                    interval(*dealt, 3),
+                    f"back-counter's bound at {pen:g}: "
+                    + interval(bound.dealt.mean, bound.dealt.se, 2),
+                    f"{(bound.dealt.mean - dealt[0]) / math.hypot(bound.dealt.se, dealt[1]):+.2f}",
+                ),
             ],
         )
     )
-    print()
+    share = stats.rounds_played / stats.rounds_dealt
     print(
-        table(
-            ("player", "trigger", "rounds raised", "Bonus edge when raised", "gain per 100"),
-            [
-                (
-                    p.name,
-                    p.trigger,
-                    f"{100 * p.share:.1f}%",
-                    "-" if p.edge is None else f"{p.edge:+.4f}",
-                    interval(p.win.mean, p.win.se, 2),
-                )
-                for p in attack.players
-            ],
-        )
-    )
-    pct = attack.bonus_percentiles
-    print(
-        f"\nBonus EV per Bonus unit over the dealt shoes: mean {attack.bonus_mean:+.4f}, "
-        f"5th/50th/95th percentiles {pct[5]:+.4f}/{pct[50]:+.4f}/{pct[95]:+.4f}, positive in "
-        f"{100 * attack.bonus_positive_share:.2f}% of them; the Bonus raised to "
-        f"{attack.bonus_multiple} times the main wager."
+        f"\nThe ace-count back-counter played {100 * share:.1f}% of the rounds dealt"
+        f" and won {interval(100 * stats.mean, 100 * stats.standard_error, 2)} "
+        "per 100 rounds played."
     )
 
 

@@ -27,9 +27,9 @@ _HOMES = {
     # each command's function, written by `python scripts/commands_code.py`; do not edit
     "solver.api.functions": (
         "advise attack bet bonus cache_clear cache_info chart chart_check chart_costs "
-        "count dealer eor graph hold indices paytable_search paytable_solve practice_play "
-        "practice_start report rules seats session shoe_states simulate solve strategies "
-        "tables variants"
+        "count dealer eor graph hold hold_series indices paytable_search paytable_solve "
+        "practice_play practice_start report rules seats session shoe_states simulate "
+        "solve strategies tables variants"
     ),
     # end of what scripts/commands_code.py writes
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",
@@ -48,13 +48,14 @@ _HOMES = {
     "solver.results.bonus": "BonusAnalysis BonusResult",
     "solver.results.charts": "Chart ChartCheck ChartCosts",
     "solver.results.commands": (
-        "AdviseResult CountResult EorResult GraphResult HoldResult PaytableSearchResult "
+        "AdviseResult CountResult EorResult GraphResult HoldResult HoldSeriesResult "
+        "PaytableSearchResult "
         "PaytableSolveResult PracticePlayResult PracticeStartResult ReportResult SeatsResult "
         "SimulateResult SolveResult TablesResult"
     ),
     "solver.results.count_search": "CountSearch",
     "solver.results.game": "Advice DealerResult DecisionGraph GameResult",
-    "solver.results.hold": "HoldCheck",
+    "solver.results.hold": "HoldCheck HoldSeries",
     "solver.results.indices": "IndicesResult",
     "solver.results.kinds": "Key Kind Store",
     "solver.results.paytable": "PaySolution SearchResult Variants",

@@ -47,6 +47,9 @@ from solver.api.functions import (
     hold as hold,
 )
 from solver.api.functions import (
+    hold_series as hold_series,
+)
+from solver.api.functions import (
     indices as indices,
 )
 from solver.api.functions import (
@@ -190,6 +193,7 @@ from solver.results.commands import CountResult as CountResult
 from solver.results.commands import EorResult as EorResult
 from solver.results.commands import GraphResult as GraphResult
 from solver.results.commands import HoldResult as HoldResult
+from solver.results.commands import HoldSeriesResult as HoldSeriesResult
 from solver.results.commands import PaytableSearchResult as PaytableSearchResult
 from solver.results.commands import PaytableSolveResult as PaytableSolveResult
 from solver.results.commands import PracticePlayResult as PracticePlayResult
@@ -205,6 +209,7 @@ from solver.results.game import DealerResult as DealerResult
 from solver.results.game import DecisionGraph as DecisionGraph
 from solver.results.game import GameResult as GameResult
 from solver.results.hold import HoldCheck as HoldCheck
+from solver.results.hold import HoldSeries as HoldSeries
 from solver.results.indices import IndicesResult as IndicesResult
 from solver.results.kinds import Key as Key
 from solver.results.kinds import Kind as Kind

@@ -38,6 +38,7 @@ from solver.model.counts import LABELS, system_tags
 from solver.model.rules import Paytable, Rules
 from solver.present.advantage import indices_tables
 from solver.present.report.protection import _indices_grid
+from solver.results.attack import AttackKind
 from solver.results.betting import CountBin
 from solver.results.charts import Chart
 from solver.results.dealt_shoes import COLUMNS, GAINS, DealtShoes, Decision
@@ -94,19 +95,32 @@ def test_the_bound_on_a_tiny_shoe_is_the_exhaustive_average_over_every_first_car
         rows.append(state_row(RULES, chart, (), (*REMOVED, card)))
     shoes = DealtShoes(RULES, len(rows), 1, 0.99, (), (), rows[0], (), tuple(rows))
     found = attack(shoes, (1, 8), Fraction(2), (0.99,))
-    assert math.isclose(found.bound[0].win.mean, 100 * float(twin), abs_tol=1e-9)
+    bound = next(
+        r
+        for r in found.attack(AttackKind.PLAY_ALL).rows
+        if r.bound and not r.cap and not r.shuffle.is_csm
+    )
+    assert math.isclose(bound.dealt.mean, 100 * float(twin), abs_tol=1e-9)
 
 
-def test_a_depth_no_sampled_shoe_reached_has_no_row_of_the_bound(
-    tiny_chart: tuple[GameResult[Fraction], Chart],
-) -> None:
-    """Shoes dealt 1 card deep only: the bound at a quarter of the shoe has them all, at a
-    two-hundredth none (no row, where a mean of nothing was NaN in the JSON)."""
-    row = state_row(RULES, tiny_chart[1], (), (REMOVED[0],))
-    shoes = DealtShoes(RULES, 2, 1, 0.99, (), (), row, (), (row, row))
-    found = attack(shoes, (1, 8), Fraction(2), (0.005, 0.25))
-    assert [b.penetration for b in found.bound] == [0.25]
-    assert found.bound[0].states == 2
+@pytest.mark.parametrize(("decks", "reached"), [(1, 0.5), (2, 0.75), (6, 0.83)])
+def test_depth_rows_stop_where_the_deal_stops(decks: int, reached: float) -> None:
+    """A shoe keeps its last 26 cards back: at 1 and 2 decks the rows stop short of the cut
+    card at 0.83 (no row copies a shallower one), at 6 decks they reach it."""
+    rules = Rules(decks=decks)
+    total = 52 * decks
+    limit = round(reached * total)
+    zero = [0.0] * len(LABELS)
+    rows = tuple(
+        (float(total - k), *zero, -0.01, 1.0, -0.01, -0.1, 1.0, 1.0) for k in range(1, limit + 1)
+    )
+    shoes = DealtShoes(rules, len(rows), 1, 0.83, (), (), rows[0], (), rows)
+    found = attack(shoes, (1, 8), Fraction(2), (0.5, 0.67, 0.75, 0.83))
+    depths = {r.depth for a in found.attacks for r in a.rows if r.depth is not None}
+    assert max(depths) == reached == found.reached == found.verdict.depth
+    assert all(d <= reached for d in depths)
+    bound = [r for r in found.attack(AttackKind.PLAY_ALL).rows if r.bound and not r.cap and r.depth]
+    assert len({r.samples for r in bound}) == len(bound)  # each row adds shoes
 
 
 # --- the simulated counter against the dealt shoes' predictions ---------------------------
@@ -282,12 +296,29 @@ def test_the_playing_search_finds_the_best_of_every_level_one_vector(
 
 
 def test_a_decision_with_no_index_in_reach_prints_a_dash_without_a_side() -> None:
-    def play(index: float | None, at_least: bool) -> IndexPlay:
-        return IndexPlay(((False, 16), 10), True, index, at_least, None, None, None, 0.0, 0.0)
+    def play(index: float | None, at_least: bool, value: float = 0.0) -> IndexPlay:
+        return IndexPlay(((False, 16), 10), True, index, at_least, None, None, None, value, 0.1)
 
-    plays = (play(2.5, True), play(None, False), play(-25.0, False), play(-1.0, False))
+    plays = (play(2.5, True, 0.01), play(None, False), play(-25.0, False), play(-1.0, False))
     result = IndicesResult(Rules(), "hi-lo", system_tags("hi-lo"), 10, 1, 0.75, plays, 0.0, 0.0)
     _, ranked = indices_tables(result)
     assert [row[2] for row in ranked.rows] == ["≥ +2.5", "-", "≤ <\u221220", "≤ \u22121.0"]
     grid = _indices_grid(replace(result, plays=plays[:3]))
-    assert [row[2] for row in grid.rows] == ["\u2265 +2.5", "\u2013", "\u2013"]
+    assert [row[2] for row in grid.rows] == ["\u2265 +2.5"]  # only an index that gains
+
+
+def test_only_indices_that_gain_are_printed_and_each_keeps_its_sign() -> None:
+    """The chart prints an index only where it gains over the dealt shoes; one that rounds
+    to zero keeps its sign (hard 10 v 9 at -0.049 is H\u2265\u22120.0, never +0.0)."""
+    gains = IndexPlay(((False, 10), 9), False, -0.049, True, -0.3, 0.2, -0.1, 0.02, 0.03)
+    never = IndexPlay(((True, 15), 1), False, -7.0, True, -9.0, -5.0, -6.0, 0.0, 0.0)
+    loses = IndexPlay(((False, 12), 4), False, 3.0, True, 2.0, 4.0, 3.1, -0.001, 0.0)
+    result = IndicesResult(
+        Rules(), "hi-lo", system_tags("hi-lo"), 10, 1, 0.75, (gains, never, loses), 0.0, 0.0
+    )
+    chart, ranked = indices_tables(result)
+    cells = [c for row in chart.rows for c in row[1:] if c]
+    assert cells == ["H\u2265\u22120.0"]
+    assert ranked.rows[0][2] == "\u2265 \u22120.0"
+    grid = _indices_grid(result)
+    assert [row[2] for row in grid.rows] == ["\u2265 \u22120.0"]

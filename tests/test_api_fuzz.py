@@ -57,7 +57,7 @@ RULE_OPTIONS = tuple(RuleOptions.__annotations__)
 #: One cheap valid call of each function (the shared store is added as ``cache``).
 CALLS: dict[str, dict[str, Any]] = {
     "advise": {"bonus": "K", "hand": "9 3", "decks": 1},
-    "attack": {"samples": 2, "decks": 1},
+    "attack": {"samples": 2, "paths": 1, "rounds": 1_000, "decks": 1},
     "bet": {"count": "hi-lo", "samples": 2, "decks": 1},
     "bonus": {"decks": 1},
     "cache_clear": {"directory": "cache"},
@@ -70,6 +70,7 @@ CALLS: dict[str, dict[str, Any]] = {
     "eor": {"decks": 1},
     "graph": {"bonus": "K", "hand": "9 3", "decks": 1},
     "hold": {"rounds": 2, "result": 0, "decks": 1},
+    "hold_series": {"text": "date,rounds,win,drop\n2026-01-01,10,1,30\n", "decks": 1},
     "indices": {"count": "hi-lo", "samples": 2, "decks": 1},
     "paytable_search": {"max_pay": 3, "top": 2, "decks": 1},
     "paytable_solve": {"solve_for": "adjacent", "target_bonus_edge": "0.05", "decks": 1},

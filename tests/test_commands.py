@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import solver
-from solver.api.call import FILES, load
+from solver.api.call import files_reader, load
 from solver.api.command_code import WRITTEN, stale, written
 from solver.api.command_doc import PAGES as DOC_PAGES
 from solver.api.command_doc import written as doc_written
@@ -349,7 +349,7 @@ def test_the_workbench_reads_a_text_as_the_api_does(
     form = PAGE_FORMS[path]
     param = form.param(name)
     command = next(
-        COMMANDS_BY_NAME[c] for c in form.commands if param in COMMANDS_BY_NAME[c].params
+        COMMANDS_BY_NAME[c] for c in form.commands if param in COMMANDS_BY_NAME[c].api_params
     )
     needed = {p.name: REQUIRED[p.name] for p in command.params if p.required and p != param}
     function = getattr(solver, command.function)
@@ -360,5 +360,5 @@ def test_the_workbench_reads_a_text_as_the_api_does(
             assert errors == {name: api[1]}, (path, name, text)
             continue
         read = values[param.name]  # and a file it names read as the API reads it
-        shown = load(FILES[param.name])(read) if param.name in FILES else read
+        shown = load(files_reader(param))(read) if files_reader(param) else read
         assert errors == {} and shown == api[1][param.name], (path, name, text)

@@ -71,9 +71,14 @@ CASES: dict[str, Make] = {
     "seats": lambda store, _: solver.seats(seats="1,3", rounds=2_000, seed=3, cache=store),
     "indices": lambda store, _: solver.indices(samples=4, decks=1, cache=store),
     "bet": lambda store, _: solver.bet(samples=4, decks=1, cache=store),
-    "attack": lambda store, _: solver.attack(samples=4, decks=1, cache=store),
-    "hold": lambda store, _: solver.hold(rounds=50, hold="2%", cache=store),
+    "attack": lambda store, _: solver.attack(
+        samples=4, paths=1, rounds=2_000, decks=1, cache=store
+    ),
+    "hold": lambda store, _: solver.hold(rounds=50, hold="12%", drop="400", cache=store),
     "sweep": lambda store, _: solve_sweep(Rules(), "decks", 1, 3, exact=True, cache=store),
+    "hold-series": lambda store, _: solver.hold_series(
+        text="date,rounds,win,drop\n2026-01-01,40,5,300\n2026-01-02,50,-3,300\n", cache=store
+    ),
 }
 #: The cases that take seconds: dealt out first.
 SLOW = {

@@ -15,10 +15,14 @@ from pypdf import PdfReader
 
 from solver.cli import main
 from solver.model.cells import Action
+from solver.model.rules import Rules
+from solver.present.advantage import row_text
 from solver.present.charts import COLOURS
 from solver.present.report import Report, render_html, write_report
 from solver.present.report.blocks import Grid, Section, Text
 from solver.present.report.content import report_date
+from solver.present.style import minus_numbers
+from solver.results.attack import AttackResult
 from solver.results.kinds import Key
 from solver.results.report import ReportFigures
 from solver.results.simulation import SIMULATION
@@ -349,32 +353,85 @@ def test_protection_eors_are_two_solves_and_the_deck_sum(par_report: Report) -> 
     assert deck == pytest.approx(4 * total / 10_000, abs=3e-5)
 
 
-def test_protection_shoe_states_use_the_depths_a_2_deck_shoe_allows(par_report: Report) -> None:
-    states = _protection(par_report)[0][2]
-    assert [(r[0], r[1]) for r in states.rows] == [("0.25", "78"), ("0.5", "52"), ("0.75", "26")]
-    for row in states.rows:
-        assert _value(row[4]) <= _value(row[2]) <= _value(row[5])  # 5th pct <= mean <= 95th
-        assert 0 <= _value(row[6]) <= 100
-    assert f"{REPORT_SIZES['shoe_samples']} shoes dealt" in states.caption
+def check_verdict(result: AttackResult, text: str) -> None:
+    """Every claim of a verdict against the rows it comes from, recomputed here: an attack is
+    named exactly when its bound, as dealt at the deepest row, is not at or below zero or a
+    practical counter's interval lies above zero; the game is called unbeatable only when
+    none is named; every depth named is one the study reached, with a row of its own; every
+    bound is at least the practical counters' figure of the same row, within intervals."""
+    depths = {r.depth for a in result.attacks for r in a.rows if r.depth is not None}
+    assert max(depths) <= result.reached + 1e-12
+    deepest = max(depths)
+    named_any = False
+    for a in result.attacks:
+        assert any(r.shuffle.is_csm for r in a.rows), a.name  # a shuffler's row in every table
+        for p in (r for r in a.rows if not r.bound):
+            same = [b for b in a.rows if b.bound and (b.shuffle, b.cap) == (p.shuffle, p.cap)]
+            for b in same:
+                assert b.dealt.interval[1] >= p.dealt.interval[0], (a.name, b, p)
+        bound = [r for r in a.rows if r.bound and not r.cap and r.depth == deepest]
+        practical = [r for r in a.rows if not r.bound and not r.cap and r.depth == deepest]
+        unseen = bool(bound) and bound[0].method != "exact" and bound[0].dealt.se == 0
+        ruled_out = (
+            bool(bound)
+            and bound[0].dealt.interval[1] <= 0
+            and not (unseen and bound[0].dealt.mean == 0)
+        )
+        beats = any(p.dealt.interval[0] > 0 for p in practical)
+        named = f"A player who {a.name} is not ruled out" in text
+        assert named == (not ruled_out or beats), a.name
+        named_any |= named
+        if named and bound:
+            assert minus_numbers(row_text(bound[0])) in text
+    assert ("cannot be beaten" in text) == (not named_any)
+    for found in re.finditer(r"cut card (?:of|at) ([0-9.]+[0-9])", text):
+        assert float(found.group(1)) in depths, found.group(0)
+    for found in re.finditer(r"reach ([0-9.]+[0-9]) of the shoe", text):
+        assert float(found.group(1)) == result.reached
 
 
-def test_protection_ramp_follows_the_count_and_the_verdict_its_intervals(
-    par_report: Report,
+def test_the_2_deck_report_verdict_holds_to_its_figures(
+    par_report: Report, par_figures: ReportFigures
 ) -> None:
+    """The 2-deck shoe keeps its last 26 cards: rows stop at 0.75, and the verdict says so."""
     grids, verdict = _protection(par_report)
-    counts, counter = grids[1], grids[3]
-    best = next(r for r in counts.rows if r[0] == "best level 1")
-    slope = _value(best[5])
-    full = _value(re.search(r"full shoe: ([^ ]+) per", counts.caption).group(1))  # type: ignore[union-attr]
-    break_even = round(-full / slope * 2) / 2
-    assert f"2 from TC {break_even - 0.5:g}".replace("-", "\u2212") in counter.caption
-    assert counter.rows[1][0].endswith(f"TC {break_even - 1:g}".replace("-", "\u2212"))
-    assert f"{_spaced(REPORT_SIZES['counter_rounds'])} rounds dealt each" in counter.caption
-    sentences = verdict.split(". ")
-    for row, sentence in zip(counter.rows, sentences[1:3], strict=True):
-        low, high = (_value(x) for x in row[2].split("(")[1].rstrip(")").split(" to "))
-        words = "beats the game" if low > 0 else "does not beat" if high < 0 else "not measurably"
-        assert words in sentence, (row, sentence)
+    result = par_figures.protection.attack
+    assert result.reached == 0.75
+    check_verdict(result, verdict)
+    assert "reach 0.75 of the shoe" in verdict
+    grid = next(g for g in grids if g.headers[0] == "attack")
+    dealt, played = grid.headers[3], grid.headers[4]
+    assert dealt != played and "dealt" in dealt and "played" in played
+    shuffles = {row[2] for row in grid.rows}
+    assert not any("0.83" in s for s in shuffles)
+
+
+@pytest.mark.slow
+def test_the_default_report_verdict_holds_to_its_figures(games: MemoryCache) -> None:
+    """The default game's game-protection section (6 decks, the tests' small sizes): its
+    verdict, sentence by sentence, against its rows (about 3 s of CPU: a shoe path of 6
+    decks is some 50 solves)."""
+    from solver.exact.chart import stored_chart
+    from solver.exact.game import solve_game
+    from solver.present.report.protection import protection_section
+    from solver.studies.protection import protection_study
+    from solver.studies.simulation import played_strategy
+
+    rules = Rules()
+    game = solve_game(rules, exact=True, cache=games)
+    chart = stored_chart(rules, game, games)
+    study = protection_study(
+        rules,
+        chart,
+        played_strategy("optimal", rules, lambda: game, games),
+        counting=played_strategy("chart", rules, lambda: game, games, chart),
+        shoe_samples=REPORT_SIZES["shoe_samples"],
+        counter_rounds=REPORT_SIZES["counter_rounds"],
+    )
+    section = protection_section(study)
+    verdict = next(b.text for b in section.blocks if isinstance(b, Text) and "Verdict" in b.text)
+    assert study.attack.reached == 0.83
+    check_verdict(study.attack, verdict)
 
 
 def test_report_help_states_the_size_defaults(capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,6 +6,7 @@ real process to stop it with SIGTERM.  Every expected figure comes from ``solver
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import signal
@@ -202,6 +203,12 @@ def test_the_hold_check_page_says_cbj_holds_verdict_and_refuses_bad_rounds(
             "hold",
             lambda: solver.hold(rounds=100, hold="2%", result=3),
         ),
+        ({"rounds": "100", "hold": "2%"}, "hold", lambda: solver.hold(rounds=100, hold="2%")),
+        (
+            {"rounds": "100", "result": "3", "seats": "8"},
+            "seats",
+            lambda: solver.hold(rounds=100, result=3, seats=8),
+        ),
     ):
         response = idle.get("/hold", params=query)
         beside = re.search(
@@ -209,19 +216,49 @@ def test_the_hold_check_page_says_cbj_holds_verdict_and_refuses_bad_rounds(
         )
         assert response.status_code == 400 and beside is not None
         assert beside.group(1).replace("&#x27;", "'") == _message(make)
-    asked = {"rounds": "100", "hold": "9%", "decks": "1"}
-    assert "hold-p-value" not in idle.get("/hold", params=asked).text  # a GET starts nothing
-    expected = solver.hold(rounds=100, hold="9%", decks=1, cache=games)
+    asked = {"rounds": "100", "hold": "9%", "drop_to_handle": "0.2", "decks": "1", "seats": "3"}
+    assert "hold-tail" not in idle.get("/hold", params=asked).text  # a GET starts nothing
+    expected = solver.hold(
+        rounds=100, hold="9%", drop_to_handle="0.2", seats=3, decks=1, cache=games
+    )
     bench = Workbench(WorkbenchStore(games))
     with TestClient(make_app(bench), base_url=BASE) as client:
         client.post("/hold", params=asked, headers=OURS)
         deadline = time.monotonic() + 60
-        while "hold-p-value" not in (page := client.get("/hold", params=asked)).text:
+        while "hold-tail" not in (page := client.get("/hold", params=asked)).text:
             assert page.status_code == 200 and time.monotonic() < deadline
             time.sleep(0.1)
     bench.close()
-    assert figures(page.text)["hold-p-value"] == expected.p_value
+    assert figures(page.text)["hold-tail"] == expected.p_value
     assert expected.verdict in page.text
+
+
+def test_the_hold_check_page_checks_a_pits_days_and_names_a_bad_row(
+    games: MemoryCache, idle: TestClient
+) -> None:
+    """Daily results typed (or read from a file by the page's script): the flags and the
+    control chart, as ``cbj hold --from`` finds them; a bad row beside the field."""
+    daily = "date,rounds,win,drop\n2026-01-01,400,30,1200\n2026-01-02,500,400,1500\n"
+    bad = idle.get("/hold", params={"daily": daily.replace("400,30", "400,lots")})
+    beside = re.search(r'<p class="error" id="error-daily" role="alert">([^<]*)</p>', bad.text)
+    assert (
+        bad.status_code == 400
+        and beside is not None
+        and "&#x27;lots&#x27; is not a number" in beside.group(1)
+    )
+    assert 'data-fills="f-daily"' in bad.text  # the file picker beside the text area
+    asked = {"daily": daily, "decks": "1", "seats": "2"}
+    expected = solver.hold_series(text=daily, seats=2, decks=1, cache=games)
+    bench = Workbench(WorkbenchStore(games))
+    with TestClient(make_app(bench), base_url=BASE) as client:
+        client.post("/hold", params=asked, headers=OURS)
+        deadline = time.monotonic() + 60
+        while "hold-flagged" not in (page := client.get("/hold", params=asked)).text:
+            assert page.status_code == 200 and time.monotonic() < deadline
+            time.sleep(0.1)
+    bench.close()
+    assert figures(page.text)["hold-flagged"] == len(expected.flagged) > 0
+    assert "<svg" in page.text and html.escape(expected.verdict) in page.text
 
 
 FIELDS = [

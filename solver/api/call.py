@@ -25,6 +25,7 @@ from solver.api.progress import step_progress
 from solver.api.rules import make_rules, variant_rules
 from solver.api.table import COMMANDS_BY_FUNCTION, Command
 from solver.model.catalogue import RUN_PARAMS
+from solver.model.params import Param
 from solver.model.rules import Rules, preset_named
 from solver.results.run import Run
 
@@ -43,6 +44,11 @@ FILES = {
     "file": "solver.api.chart_file:load_chart",
     "chart": "solver.api.chart_file:chart_read",
 }
+
+
+def files_reader(param: Param) -> str:
+    """What reads the files ``param``'s value names (``module:function``; empty: none)."""
+    return param.files or FILES.get(param.name, "")
 
 
 def read(command: Command, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -95,9 +101,10 @@ def call(name: str, given: Mapping[str, Any]) -> Any:
     command = COMMANDS_BY_FUNCTION[name]
     values = read(command, given)
     run = run_of(command, values, given.get("run"))
-    for key, reader in FILES.items():  # a bad name or an unreadable file fails before work
-        if values.get(key) is not None:
-            values[key] = load(reader)(values[key])
+    for param in command.api_params:  # a bad name or an unreadable file fails before work
+        reader = files_reader(param)
+        if reader and values.get(param.name) is not None:
+            values[param.name] = load(reader)(values[param.name])
     rules = rules_of(command, given, values) if command.rules else None
     if command.write:
         return load(command.write)(command, values, rules, run)

@@ -7,13 +7,15 @@ The text is parsed by :mod:`solver.model.chart_file`; only the reading of the fi
 from __future__ import annotations
 
 import os
-import stat
+from fractions import Fraction
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from solver.api.reading import read_small_file, shown_name
 from solver.model.chart_file import ChartGrid, chart_path, parse_chart
 from solver.model.errors import StrategyError
+from solver.model.outcomes import parse_mix
 from solver.results.report import PlayerStrategy
 from solver.store.digest import sha256
 
@@ -51,6 +53,16 @@ def players(names: Any) -> tuple[PlayerStrategy, ...]:
     return tuple(PlayerStrategy(n) if not n.strip() else player(n) for n in listed)
 
 
+def mix(strategy: Any) -> tuple[tuple[Fraction, PlayerStrategy], ...]:
+    """A table's strategies with their shares (``10% optimal, 60% chart:mine.csv``, or one
+    name for every seat), each read as :func:`player` reads it.
+
+    >>> [(str(share), p.key) for share, p in mix("25% chart, 75% Mimic-Dealer")]
+    [('1/4', 'chart'), ('3/4', 'mimic-dealer')]
+    """
+    return tuple((share, player(name)) for share, name in parse_mix(strategy))
+
+
 def chart_read(chart: Any) -> Any:
     """A practice session's chart: a file's name read, or a chart read already."""
     return load_chart(os.fspath(chart)) if isinstance(chart, str | PathLike) else chart
@@ -67,48 +79,12 @@ def chart_and_digest(strategy: str) -> tuple[ChartGrid, str] | None:
 
 
 def _chart_bytes(path: str | Path) -> bytes:
-    """The bytes of chart file ``path``, every failure one :class:`StrategyError` line.
-
-    Only a regular file is read (a FIFO or a device is refused without waiting on it), and
-    at most :data:`MAX_CHART_BYTES` of it, whatever its size claims to be.
-    """
-    name = _shown(path)
-    try:
-        # O_NONBLOCK: opening a FIFO with no writer must not wait for one.
-        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-    except FileNotFoundError:
-        raise StrategyError(f"chart {name}: no such file") from None
-    except OSError as error:
-        raise StrategyError(f"chart {name} cannot be read: {error.strerror or error}") from None
-    except (ValueError, TypeError):  # a name the system cannot hold, e.g. with a NUL character
-        raise StrategyError(f"chart {str(path)[:40]!r} is not a file name") from None
-    try:
-        regular = stat.S_ISREG(os.fstat(handle).st_mode)
-        if not regular:
-            raise StrategyError(
-                f"chart {name} is not a regular file: give a chart file as cbj chart writes it"
-            )
-        with os.fdopen(handle, "rb", closefd=False) as file:
-            data = file.read(MAX_CHART_BYTES + 1)
-    except OSError as error:
-        raise StrategyError(f"chart {name} cannot be read: {error.strerror or error}") from None
-    finally:
-        os.close(handle)
-    if len(data) > MAX_CHART_BYTES:
-        raise StrategyError(
-            f"chart {name} is over {MAX_CHART_BYTES:,} bytes: a chart file is a few kilobytes"
-        )
-    return data
-
-
-def _shown(path: str | Path) -> str:
-    """The file name as messages show it: itself if printable, else quoted and shortened.
-
-    >>> _shown("mine.csv"), _shown("a\\nb")
-    ('mine.csv', "'a\\\\nb'")
-    """
-    text = str(path)
-    return text if text.isprintable() and len(text) <= 200 else repr(text[:60])
+    """The bytes of chart file ``path``, every failure one :class:`StrategyError` line
+    (:func:`~solver.api.reading.read_small_file`: a regular file, at most
+    :data:`MAX_CHART_BYTES` of it)."""
+    return read_small_file(
+        path, MAX_CHART_BYTES, "chart", StrategyError, "a chart file as cbj chart writes it"
+    )
 
 
 def _parsed(data: bytes, path: str | Path) -> ChartGrid:
@@ -117,7 +93,7 @@ def _parsed(data: bytes, path: str | Path) -> ChartGrid:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise StrategyError(
-            f"chart {_shown(path)} is not UTF-8 text: give a chart as cbj chart --format csv or "
-            "json writes it"
+            f"chart {shown_name(path)} is not UTF-8 text: give a chart as cbj chart --format "
+            "csv or json writes it"
         ) from None
-    return parse_chart(text, _shown(path))
+    return parse_chart(text, shown_name(path))

@@ -88,8 +88,9 @@ def write_report(
 
     Written to ``output`` (HTML or PDF, as ``format`` or the extension says; the path is
     checked before any work), else returned: HTML text, or PDF bytes if ``format="pdf"``.
-    ``shoe_samples`` (shoes solved per depth) and ``counter_rounds`` (rounds per
-    simulated counter) size the game-protection section, ``table_rounds`` (table-rounds
+    ``shoe_samples`` (4 dealt shoes, and a 25th of a shoe dealt round by round, per
+    sample) and ``counter_rounds`` (rounds per simulated counter) size the
+    game-protection section, ``table_rounds`` (table-rounds
     per number of seats) the table of players and ``simulation_rounds`` the simulation
     cross-check (``None``: each one's default). ``paytables`` are set beside the rules'
     own paytable (A) as B, C, ...; ``prepared_by``, ``prepared_for`` and

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         EorResult,
         GraphResult,
         HoldResult,
+        HoldSeriesResult,
         PaytableSearchResult,
         PaytableSolveResult,
         PracticePlayResult,
@@ -76,6 +77,7 @@ __all__ = [
     "eor",
     "graph",
     "hold",
+    "hold_series",
     "indices",
     "paytable_search",
     "paytable_solve",
@@ -284,9 +286,13 @@ def session(
 
 def hold(
     *,
-    rounds: int | str,
-    result: Fraction | float | str | None = None,
+    rounds: int | str | None = None,
+    result: Fraction | int | str | None = None,
     hold: Fraction | float | str | None = None,
+    win_over_handle: Fraction | float | str | None = None,
+    drop: str | None = None,
+    drop_to_handle: str | None = None,
+    seats: int | str = 1,
     strategy: str = "optimal",
     method: str = "auto",
     jobs: int | str = 1,
@@ -296,11 +302,43 @@ def hold(
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> HoldResult:
-    """Whether a table's result over ``rounds`` rounds is within what the game allows: the
-    casino's net ``result`` in main units or its ``hold`` (a share of the total wagered),
-    judged by the exact two-sided tail of the session's distribution.
+    """Whether a table's result over ``rounds`` table-rounds is within what the game allows.
+
+    Give the casino's win in main units (``result``), its hold over the drop (``hold``,
+    with ``drop`` in main units or ``drop_to_handle``) or its win over the handle
+    (``win_over_handle``).  ``seats`` seats share the dealer and the Bonus card; ``strategy``
+    is one strategy or a mix (``"10% optimal, 60% chart, 30% mimic-dealer"``).  The answer
+    is the exact two-sided tail of a result at least that far from the expectation, the
+    90/95/99% bands and a verdict.  See docs/protection.md.
     """
     return cast("HoldResult", call("hold", locals()))
+
+
+def hold_series(
+    *,
+    daily: str | Path | None = None,
+    text: str | None = None,
+    seats: int | str = 1,
+    strategy: str = "optimal",
+    unit: str = "1",
+    drop_to_handle: str | None = None,
+    rounds_per_hour: int | str = 60,
+    method: str = "auto",
+    jobs: int | str = 1,
+    cache: Store | None = None,
+    progress: ProgressCallback | bool | None = None,
+    run: Run | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> HoldSeriesResult:
+    """A pit's daily results (``cbj hold --from FILE``) against the exact distribution:
+    each period's tail and bands, the periods outside the 95% band (alone, and after
+    Holm's correction for testing them all) and the whole run as one check.
+
+    ``daily`` names a CSV file (date, rounds or hours, win, drop), or ``text`` holds it;
+    its amounts are in money, ``unit`` money to a main unit.  See docs/protection.md.
+    """
+    return cast("HoldSeriesResult", call("hold_series", locals()))
 
 
 def seats(
@@ -330,12 +368,14 @@ def simulate(
     strategy: str = "optimal",
     penetration: Fraction | float | str | None = None,
     fresh_shoe: bool = False,
+    csm: int | str | None = None,
     jobs: int | str = 1,
     removed: Cards = (),
     counter: str | Mapping[str, int] | None = None,
     spread: str | tuple[int, int] | None = None,
     ramp: str | Sequence[tuple[float, int]] | None = None,
     wong_out: Fraction | float | str | None = None,
+    mid_shoe_entry: bool = True,
     indices: bool = False,
     index_samples: int | str = 2000,
     cache: Store | None = None,
@@ -347,10 +387,12 @@ def simulate(
     """Deal ``rounds`` rounds with the independent simulator, beside the exact figures.
 
     The shoe is reshuffled after ``penetration`` of it is dealt (0.75 when not given), or
-    every round with ``fresh_shoe``; ``counter`` seats a card counter at seat 1 who bets
-    by the true count within ``spread`` along ``ramp`` and sits out below ``wong_out``,
-    and with ``indices`` plays the count's index plays (found from ``index_samples``
-    dealt shoes at the simulation's penetration).
+    every round with ``fresh_shoe``, or dealt by a continuous shuffler whose tray holds
+    ``csm`` cards (each round's cards go back in before the next); ``counter`` seats a card
+    counter at seat 1 who bets by the true count within ``spread`` along ``ramp`` and sits
+    out below ``wong_out`` (with ``mid_shoe_entry`` false it sits down only at a shuffle and
+    leaves until the next below ``wong_out``), and with ``indices`` plays the count's index
+    plays (found from ``index_samples`` dealt shoes at the simulation's penetration).
     """
     return cast("SimulateResult", call("simulate", locals()))
 
@@ -455,6 +497,10 @@ def attack(
     *,
     spread: str | tuple[int, int] = "1-8",
     bonus_multiple: Fraction | float | str = Fraction(2),
+    count: str = "best-level-2",
+    paths: int | str = 40,
+    rounds: int | str = 2000000,
+    buffer: int | str = 20,
     samples: int | str = 2000,
     seed: int | str = 39,
     penetration: Fraction | float | str = 0.83,
@@ -467,7 +513,15 @@ def attack(
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> AttackResult:
-    """The perfect-information bound by penetration, and the Bonus wager's attack."""
+    """Every attack a casino must consider, each with its bound and the best practical
+    counter's figure, per round dealt and per round played, by penetration and under a
+    continuous shuffler (a tray of ``buffer`` cards), and the verdict they give.
+
+    ``count`` is the practical counter's count (its Kelly ramp within ``spread`` and its
+    index plays); ``paths`` shoes dealt round by round give the bound with no mid-shoe
+    entry; ``rounds`` simulated rounds measure the practical counter with no mid-shoe entry
+    and under the shuffler.
+    """
     return cast("AttackResult", call("attack", locals()))
 
 
@@ -551,8 +605,9 @@ def report(
 
     Written to ``output`` (HTML or PDF, as ``format`` or the extension says; the path is
     checked before any work), else returned: HTML text, or PDF bytes if ``format="pdf"``.
-    ``shoe_samples`` (shoes solved per depth) and ``counter_rounds`` (rounds per
-    simulated counter) size the game-protection section, ``table_rounds`` (table-rounds
+    ``shoe_samples`` (4 dealt shoes, and a 25th of a shoe dealt round by round, per
+    sample) and ``counter_rounds`` (rounds per simulated counter) size the
+    game-protection section, ``table_rounds`` (table-rounds
     per number of seats) the table of players and ``simulation_rounds`` the simulation
     cross-check (``None``: each one's default). ``paytables`` are set beside the rules'
     own paytable (A) as B, C, ...; ``prepared_by``, ``prepared_for`` and

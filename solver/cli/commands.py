@@ -95,8 +95,10 @@ def option(param: Param) -> click.Option:
     flags = (param.flag or "--" + param.name.replace("_", "-")).split("/")
     if param.name == "cache":
         return click.Option([*flags, "no_cache"], is_flag=True, help=param.help)
-    if param.kind is Kind.FLAG:
-        return click.Option([*flags, param.name], is_flag=True, help=param.help)
+    if param.kind is Kind.FLAG:  # a flag saying no (--no-mid-shoe-entry) gives False
+        negative: dict[str, Any] = {"flag_value": False, "default": True}
+        given_flag = negative if param.default is True else {}
+        return click.Option([*flags, param.name], is_flag=True, help=param.help, **given_flag)
     metavar = param.metavar or METAVARS.get(param.kind, "TEXT")
     if param.choices:
         metavar = f"[{'|'.join(param.choices)}]"
@@ -263,6 +265,7 @@ HOOKS = {
     "tables": "solver.cli.files:tables",
     "cache clear": "solver.cli.files:cache_clear",
     "session": "solver.cli.files:written",
+    "hold": "solver.cli.files:hold",
 }
 
 

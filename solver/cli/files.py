@@ -17,11 +17,12 @@ import click
 
 from solver.api import functions as api
 from solver.api.table import COMMANDS_BY_NAME, Command
-from solver.cli.commands import function, output_of, printed
+from solver.cli.commands import function, output_of, printed, progress_reporter
 from solver.present import files
 from solver.present.collection import VARIANTS
 from solver.present.formats import Format
 from solver.present.graph import GraphFormat, render_graph
+from solver.present.hold import CHART_FORMATS
 from solver.results.game import DecisionGraph
 
 
@@ -56,6 +57,31 @@ def written(command: Command, found: dict[str, Any]) -> None:
     fmt, output = chosen_output(command, found.pop("format", None), found.pop("output", None))
     comments = found.pop("comments", False)
     deliver(output_of(command, function(command)(**found), fmt, comments), output)
+
+
+#: ``cbj hold``'s options for one result, which a daily file replaces.
+ONE_RESULT = ("rounds", "result", "hold", "win_over_handle", "drop")
+
+
+def hold(command: Command, found: dict[str, Any]) -> None:
+    """``cbj hold``: one table's result, or with ``--from FILE`` a pit's daily results (and
+    their control chart in png, pdf, svg or html)."""
+    fmt, output = chosen_output(command, found.pop("format", None), found.pop("output", None))
+    comments = found.pop("comments", False)
+    daily = found.pop("daily", None)
+    series = {k: found.pop(k) for k in ("unit", "rounds_per_hour") if k in found}
+    if daily is None:
+        if fmt in CHART_FORMATS:
+            raise click.UsageError("a control chart needs a daily file: give --from")
+        deliver(output_of(command, api.hold(**found), fmt, comments), output)
+        return
+    given = [name for name in ONE_RESULT if name in found]
+    if given:
+        flag = "--" + given[0].replace("_", "-")
+        raise click.UsageError(f"{flag} is for one result: the daily file gives each")
+    found["progress"] = progress_reporter("periods")
+    result = api.hold_series(daily=daily, **series, **found)
+    deliver(output_of(command, result, fmt, comments), output)
 
 
 def chart(command: Command, found: dict[str, Any]) -> None:

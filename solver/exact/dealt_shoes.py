@@ -13,7 +13,9 @@ walk of :func:`solver.exact.protection.chart_expected_value`, in floats).
 
 The decisions followed are those worth most to a player who deviates exactly when it
 pays, as every decision's effects of removal predict (:func:`predicted_values`): a
-frequent close call beats a rare one.  A state's cards depend only on the seed and its
+frequent close call beats a rare one.  Twice as many are dealt, and the study keeps the
+first that gain in some dealt shoe (:func:`gaining`): a decision whose gain never turns
+positive has no index to find.  A state's cards depend only on the seed and its
 number, so the sample is the same on any number of jobs or a Dask cluster.
 """
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -381,7 +383,8 @@ def deal_shoes(
     check_penetration(penetration, rules.decks)
     if isinstance(decisions, int):
         every = every_decision(chart)
-        positions, full, after = chosen_decisions(rules, chart, decisions, penetration)
+        wanted = decisions
+        positions, full, after = chosen_decisions(rules, chart, CANDIDATES * wanted, penetration)
         chosen = tuple(every[k] for k in positions)
 
         def picked(row: tuple[float, ...]) -> tuple[float, ...]:
@@ -397,4 +400,33 @@ def deal_shoes(
     done = parallel_map(partial(solve_states, plan), tasks, jobs, backend, progress, scheduler)
     rows = tuple(row for part in done for row in part)
     hits = tuple(chart.action(cell, bonus) is Action.HIT for cell, bonus in chosen)
-    return DealtShoes(rules, samples, seed, penetration, chosen, hits, full, after, rows)
+    found = DealtShoes(rules, samples, seed, penetration, chosen, hits, full, after, rows)
+    return gaining(found, wanted) if isinstance(decisions, int) else found
+
+
+#: Decisions dealt per decision followed: the study follows the ones that gain among them.
+CANDIDATES = 2
+
+
+def gaining(shoes: DealtShoes, count: int) -> DealtShoes:
+    """``shoes`` following ``count`` of its decisions: the first (best predicted) among
+    those whose gain is positive in some dealt shoe, then, where too few are, the rest.
+
+    A decision that never gains over the study (standing on a one-card hand, say, whose
+    gain changes size with the cards left but never sign) has nothing for an index to find.
+    """
+    gains = np.array(shoes.rows, dtype=np.float64)[:, GAINS:] if shoes.rows else np.zeros((0, 0))
+    gained = [bool((gains[:, k] > 0).any()) for k in range(len(shoes.decisions))]
+    order = sorted(range(len(shoes.decisions)), key=lambda k: (not gained[k], k))[:count]
+
+    def kept(row: tuple[float, ...]) -> tuple[float, ...]:
+        return (*row[:GAINS], *(row[GAINS + k] for k in order))
+
+    return replace(
+        shoes,
+        decisions=tuple(shoes.decisions[k] for k in order),
+        chart_hits=tuple(shoes.chart_hits[k] for k in order),
+        full=kept(shoes.full),
+        after=tuple(kept(row) for row in shoes.after),
+        rows=tuple(kept(row) for row in shoes.rows),
+    )

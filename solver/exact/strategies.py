@@ -410,16 +410,25 @@ def realistic_play(
     if game.rules != rules or not game.exact:
         raise StrategyError("the game passed in must be solved exactly under the same rules")
     charts = charts or {}
-    policies: dict[str, Policy] = {}
     keys = (n.strip() if n.strip() in charts else n.strip().lower() for n in names)
-    for name in dict.fromkeys(keys):
-        if name in charts:
-            verify_chart(game, charts[name], name)
-            policies[name] = cells_policy(charts[name])
-        elif name == "optimal":
-            policies[name] = optimal_policy(game)
-        elif name == "chart":
-            policies[name] = chart_policy(game, cache)
-        else:
-            policies[name] = simple_policy(name, rules)
+    policies = {name: policy_for(name, game, cache, charts) for name in dict.fromkeys(keys)}
     return StrategiesResult(rules, Fraction(game.expected_value), evaluate_policies(game, policies))
+
+
+def policy_for(
+    name: str,
+    game: GameResult[Fraction],
+    cache: Store | None = None,
+    charts: Mapping[str, Actions] | None = None,
+) -> Policy:
+    """The policy a strategy's name (as :func:`realistic_play` reads it) plays in ``game``:
+    a chart of ``charts``, ``optimal``, ``chart`` or a simple policy."""
+    charts = charts or {}
+    if name in charts:
+        verify_chart(game, charts[name], name)
+        return cells_policy(charts[name])
+    if name == "optimal":
+        return optimal_policy(game)
+    if name == "chart":
+        return chart_policy(game, cache)
+    return simple_policy(name, game.rules)

@@ -28,6 +28,7 @@ from typing import Any
 from solver.model.cards import Card, parse_cards
 from solver.model.checks import MAX_ROUNDS, MAX_SEED, fraction_bits, shown
 from solver.model.counts import parse_ramp, parse_spread, parse_tags, system_tags
+from solver.model.daily import checked_text
 from solver.model.errors import (
     CardError,
     CountError,
@@ -39,7 +40,7 @@ from solver.model.errors import (
     ShoeError,
     SimulationError,
 )
-from solver.model.outcomes import DEFAULT_ROUND_BAND, POLICY_NAMES, strategy_name
+from solver.model.outcomes import DEFAULT_ROUND_BAND, POLICY_NAMES, parse_mix, strategy_name
 from solver.model.parallel import check_jobs
 from solver.model.params import (
     Kind,
@@ -61,6 +62,7 @@ from solver.model.paytable import (
     parse_tiers,
 )
 from solver.model.rule_table import RULES_BY_NAME
+from solver.model.shuffles import DEFAULT_BUFFER, MAX_BUFFER
 
 # --- Checks of values given as values, not text (the generic ones: solver.model.params) -----
 
@@ -171,6 +173,8 @@ SAMPLES_DEFAULT = 2000
 SEATS_ROUNDS_DEFAULT = 200_000
 #: The report's study sizes unless asked otherwise: shoes solved per depth, rounds per
 #: simulated counter, table-rounds per number of seats, rounds of the cross-check.
+#: The longest run the hold check reads, in table-rounds.
+MAX_HOLD_ROUNDS = 10**9
 SHOE_SAMPLES_DEFAULT = 50
 COUNTER_ROUNDS_DEFAULT = 2_000_000
 TABLE_ROUNDS_DEFAULT = 50_000
@@ -239,27 +243,63 @@ BONUS_RATIOS = Param("bonus_ratios", T, "Bonus ratios (each at least 1/2) at whi
 METHOD = Param("method", C, "exact fractions (up to 100 rounds), floats by FFT with an error "
                "bound, or auto (exact up to 20 rounds).", default="auto", label="Method",
                choices=("auto", "exact", "fft"), error=SessionError, shown_default="auto")
+HOLD_METHOD = METHOD.but(help="exact fractions, floats by FFT with an error bound (to 10^8 "
+                         "rounds), the saddlepoint tail (from 10^4 rounds), or auto (exact to 20 "
+                         "rounds, FFT to 10^6, saddlepoint beyond).",
+                         choices=("auto", "exact", "fft", "saddlepoint"))
 
 # Sessions and the hold check.
 SESSION_ROUNDS = Param("rounds", W, "Rounds in the session (1 to 100,000).", required=True,
                        low=1, high=MAX_SESSION_ROUNDS, error=SessionError, example="10,000",
                        label="Rounds")
-HOLD_ROUNDS = SESSION_ROUNDS.but(help="Rounds dealt (1 to 100,000).", label="Rounds dealt",
-                                 hint="Seat-rounds the result is over, 1 to 100,000.")
+HOLD_ROUNDS = SESSION_ROUNDS.but(help="Table-rounds dealt (1 to 10^9); not with --from.",
+                                 label="Table-rounds dealt", high=MAX_HOLD_ROUNDS, required=False,
+                                 example="100,000", hint="Table-rounds the result is over, "
+                                 "1 to 1,000,000,000.")
 BANKROLL = Param("bankroll", N, "Units of the main wager you can lose: adds the probability of "
                  "ruin, e.g. 100.", low=0, high=MAX_BANKROLL, open=(True, False),
                  limits="use a positive number of units up to 1,000,000,000,000, e.g. 100, 12.5 "
                  "or 25/2", error=SessionError, example="100", metavar="TEXT")
-#: What the hold check says when given both the casino's result and its hold, or neither.
-HOLD_OR_RESULT = "give either the casino's result (--result) or its hold (--hold)"
-HOLD = Param("hold", T, "The casino's hold instead: 2.5%, 0.025 or 1/40.",
-             parse=lambda text: parse_edge(text, "hold"), takes="Fraction | float | str",
-             value=_edge_value("hold", "hold"),
-             label="Observed hold", example="2.5%", hint="The casino's win over the total wagered.")
-RESULT = Param("result", N, "The casino's net win in main units, e.g. 250.", low=-MOST_UNITS,
-               high=MOST_UNITS, error=SessionError, label="or net win", metavar="TEXT",
-               limits=f"use main units from -{MOST_UNITS:,} to {MOST_UNITS:,}, e.g. 250 or -12.5",
-               hint="The casino's net win in main units, e.g. 250 or -12.5.", example="250")
+#: A share or an amount the hold check reads itself (its messages, :mod:`solver.exact.hold`).
+_SHARE = of_kinds("hold", "a number or its text", int, Fraction, float, str)
+HOLD = Param("hold", T, "The casino's hold, its win over the drop: 12%, 0.12 or 3/25.",
+             takes="Fraction | float | str", value=_SHARE, label="Observed hold", example="12%",
+             hint="The casino's win over the drop (the chips bought): 12%, 0.12 or 3/25.")
+RESULT = Param("result", T, "The casino's win in main units, e.g. 250.", label="or win",
+               takes="Fraction | int | str", value=of_kinds("result", "a number or its text", int,
+               Fraction, str), hint="The casino's win in main units, e.g. 250 or -12.5.",
+               example="250")
+WIN_OVER_HANDLE = HOLD.but(name="win_over_handle", help="Or its win over the handle (all "
+                           "wagers): 2.5%.", label="or win over handle", example="2.5%",
+                           hint="The casino's win over every wager made: 2.5%.")
+DROP = Param("drop", T, "The table's drop over the rounds, in main units.", label="Drop",
+             example="5,000", hint="The chips bought at the table over the rounds, in main "
+             "units (a hold needs it, or a drop-to-handle ratio).")
+DROP_TO_HANDLE = Param("drop_to_handle", T, "Or the drop as a share of the handle, e.g. 0.2 (one "
+                       "chip bought per five wagered).", label="or drop-to-handle ratio",
+                       example="0.2", hint="The drop as a share of everything wagered, e.g. "
+                       "0.2.")
+HOLD_SEATS = Param("seats", W, "Seats at the table (1 to 7).", default=1, low=1, high=7,
+                   error=SimulationError, label="Seats", example="3", shown_default="1",
+                   hint="Seats sharing the dealer and the Bonus card.")
+MIX = Param("strategy", T, "What the players played: one strategy (optimal, chart, chart:FILE, "
+            "stand-on:K, never-bust, mimic-dealer, always-stand) or a mix, '10% optimal, 60% "
+            "chart, 30% mimic-dealer'.", default="optimal", shown_default="optimal",
+            label="The players' strategy, or a mix", example="10% optimal, 90% chart",
+            files="solver.api.chart_file:mix", check=lambda text: parse_mix(text) and text,
+            hint="One strategy for every seat, or shares "
+            "adding to 100%: '10% optimal, 60% chart, 30% mimic-dealer'.")
+DAILY = Param("daily", P, "A daily file (CSV: date, rounds or hours, win, drop): check every "
+              "period.", flag="--from", metavar="FILE", files="solver.api.reading:daily_text")
+DAILY_TEXT = Param("text", T, "", flag="-", label="Daily results",
+                   example="date,rounds,win,drop\n2026-01-01,1800,4200,30000",
+                   check=checked_text,
+                   hint="Or check each day: CSV of date, rounds (or hours), win and drop, typed "
+                   "or read from a file, at most 4,000 characters (cbj hold --from takes longer "
+                   "files).")
+UNIT = Param("unit", T, "With --from: the money a main unit stands for (the file's amounts are "
+             "money).", default="1", shown_default="1", label="Money per main unit",
+             example="25", hint="The money one main unit stands for: the daily amounts are money.")
 
 # The simulator.
 SIM_ROUNDS = Param("rounds", W, "Rounds to deal.", required=True, low=1, high=MAX_ROUNDS,
@@ -268,6 +308,12 @@ SEED = Param("seed", W, "Seed; the same seed gives the same result.", low=0, hig
              limits="use 0 to 2**128 - 1", error=SimulationError, example="7")
 SEATS = Param("seats", W, "Players sharing Bonus card and dealer.", default=1, low=1,
               error=SimulationError, example="3", shown_default="1")
+CSM = Param("csm", W, "Deal from a continuous shuffler whose tray holds this many cards (e.g. "
+            "20): each round's cards go back in before the next.", low=0, high=MAX_BUFFER,
+            error=SimulationError, example="20", words="a shuffler's tray")
+MID_SHOE_ENTRY = Param("mid_shoe_entry", F, "The counter sits down only at a shuffle, and leaves "
+                       "until the next once the true count falls below --wong-out.", default=True,
+                       flag="--no-mid-shoe-entry")
 SIM_PENETRATION = Param("penetration", N, "Share of the shoe dealt before a reshuffle, in "
                         "(0, 1].  [default: 0.75]", low=0, high=1, open=(True, False),
                         limits="give a share of the shoe in (0, 1]", as_float=True,
@@ -314,6 +360,9 @@ STUDY_PENETRATION = Param("penetration", N, "Share of the shoe dealt before the 
 COUNT = Param("count", T, "The count: best-level-1..5 (betting), best-playing-1..2 (index "
               "plays), hi-lo, ko, hi-opt-i, omega-ii or tags 'A=-1,...'.", default="best-level-2",
               shown_default="best-level-2")
+ATTACK_COUNT = COUNT.but(help="The practical counter's count (its Kelly ramp and index plays): "
+                         "best-level-1..5, best-playing-1..2, hi-lo, ko, hi-opt-i, omega-ii or "
+                         "tags 'A=-1,...'.")
 BET_BANKROLL = Param("bankroll", N, "Bankroll in units the Kelly bets are sized to.",
                      default=1000.0, low=0, high=10**12, open=(True, False), as_float=True,
                      limits="give a positive number of units", error=CountError,
@@ -334,6 +383,14 @@ BET_INDICES = SIM_INDICES.but(help="The counter also plays its count's index pla
 BONUS_MULTIPLE = Param("bonus_multiple", N, "The most the Bonus wager is raised to, times the "
                        "main wager.", default=Fraction(2), low=0, high=10**6, error=CountError,
                        words="Bonus multiple", metavar="TEXT", shown_default="2", example="2")
+PATHS = Param("paths", W, "Whole shoes dealt round by round and solved, for the bound with no "
+              "mid-shoe entry.", default=40, low=0, high=10_000, error=CountError,
+              shown_default="40", example="40")
+ATTACK_ROUNDS = Param("rounds", W, "Rounds of each simulated counter (no mid-shoe entry; under a "
+                      "shuffler).", default=2_000_000, low=1, high=MAX_ROUNDS, error=CountError,
+                      shown_default="2000000", example="2,000,000")
+BUFFER = CSM.but(name="buffer", help="The continuous shuffler's tray, in cards.",
+                 default=DEFAULT_BUFFER, shown_default=str(DEFAULT_BUFFER))
 DEPTHS = Param("depths", T, "Shares of the shoe dealt, each between 0 and 1, separated by "
                "commas.", default="0.25,0.5,0.75,0.83", takes="str | Sequence[float | str]",
                value=sequence_of("depths", "float or str", float, str),
@@ -398,9 +455,10 @@ SHOE_SAMPLES, COUNTER_ROUNDS, TABLE_ROUNDS, SIMULATION_ROUNDS = (
     Param(name, W, f"{words}  [default: {default}]", low=low, high=high, error=ReportError,
           example=f"{default:,}", label=label, hint=hint)
     for name, words, low, high, default, label, hint in (
-        ("shoe_samples", "Game protection: random shoes solved at each depth", 2, MAX_SAMPLES,
-         SHOE_SAMPLES_DEFAULT, "Shoes per depth",
-         "Random shoes solved at each depth (game protection)."),
+        ("shoe_samples", "Game protection: its size, 4 dealt shoes (and 1/25 of a whole "
+         "shoe) a sample", 2, MAX_SAMPLES,
+         SHOE_SAMPLES_DEFAULT, "Shoe samples",
+         "Game protection: 4 dealt shoes, 1/25 of a whole shoe, each."),
         ("counter_rounds", "Game protection: rounds dealt to each simulated counter", 1,
          MAX_ROUNDS, COUNTER_ROUNDS_DEFAULT, "Counter rounds",
          "Rounds per simulated card counter."),
@@ -482,7 +540,10 @@ ADVISE_EXACT = EXACT.but(help="Exact fractions instead of floats.")
 COUNT_EXACT = EXACT.but(help="Exact EORs and slopes (slower) instead of floats.")
 VARIANTS_EXACT = EXACT.but(help="Exact main-wager EVs (slower) instead of floats.")
 GRAPH_EXACT = EXACT.but(help="Exact fractions as extra attributes (slower).")
-HOLD_STRATEGY = STRATEGY.but(help=f"What the players played: {STRATEGY_HELP}")
+SERIES_RATE = ROUNDS_PER_HOUR.but(help="With --from and an hours column: table-rounds per "
+                                  "table-hour.", default=60, shown_default="60",
+                                  error=SessionError, label="Rounds per table-hour",
+                                  hint="Table-rounds an hour of play deals, for hours columns.")
 SEATS_STRATEGY = STRATEGY.but(help=f"What every seat plays: {STRATEGY_HELP}")
 STATES_SYSTEM = SYSTEM.but(help="Count for the true count: hi-lo (default), ko, ...")
 STATES_TAGS = TAGS.but(help="A tag per rank instead, e.g. 'A=-1,2=1,...,T=-1'.")
@@ -519,6 +580,10 @@ SESSION_FORMAT = FORMAT.but(help="Output format: text, or a plot of the distribu
                             "html)  [default: from -o's extension, else table]", default=None,
                             choices=("table", "csv", "json", "md", "png", "svg", "html"),
                             shown_default="")
+HOLD_FORMAT = SESSION_FORMAT.but(help="Output format: text; with --from also the control chart "
+                                 "(png, pdf, svg, html)  [default: from -o's extension, else "
+                                 "table]", choices=("table", "json", "csv", "md", "png", "pdf",
+                                 "svg", "html"))
 VARIANTS_FORMAT = FORMAT.but(choices=("table", "csv", "json", "md"))
 CHART_FORMAT = FORMAT.but(help="Output format  [default: from -o's extension, else md; table "
                           "for --check, --costs]", default=None, shown_default="", example="md",

@@ -238,6 +238,29 @@ def plain_number(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
+_SHARE = re.compile(r"([+-]?)(\d+(?:\.\d*)?|\.\d+)(?:/(\d+(?:\.\d*)?))?(%?)", re.ASCII)
+
+
+def share_of(text: str) -> Fraction | None:
+    """A share written as a decimal, a fraction or a percentage, exactly; None for text
+    that is none of them, or that divides by zero.
+
+    >>> share_of("2.5%"), share_of("1/40"), share_of("-0.1"), share_of("1/2%")
+    (Fraction(1, 40), Fraction(1, 40), Fraction(-1, 10), None)
+    """
+    match = _SHARE.fullmatch(text.strip().replace(" ", ""))
+    if match is None or (match.group(3) is not None and match.group(4)):
+        return None
+    sign, numerator, denominator, in_percent = match.groups()
+    value = Fraction(numerator)
+    if denominator is not None:
+        if Fraction(denominator) == 0:
+            return None
+        value /= Fraction(denominator)
+    value = value / 100 if in_percent else value
+    return -value if sign == "-" else value
+
+
 def whole_in(value: object, low: int, high: int | None = None) -> TypeGuard[int]:
     """Whether ``value`` is a whole number from ``low`` to ``high`` (no top when None).
 

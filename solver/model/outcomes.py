@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from fractions import Fraction
 
 from solver.model.cards import Card
-from solver.model.checks import ascii_digits
+from solver.model.checks import ascii_digits, shown
 from solver.model.errors import StrategyError
 from solver.model.paytable import BONUS_TIERS, LOSE, Paytable, rank_distance
 from solver.model.rules import Rules
@@ -139,3 +140,51 @@ def strategy_name(text: str) -> str:
 
 #: The round house-edge band ``cbj paytable search`` looks in when given none.
 DEFAULT_ROUND_BAND = "1%:2%"
+
+
+#: The most strategies a mix may hold.
+MOST_PLAYERS = 10
+
+_ITEM = re.compile(r"^\s*(\d{1,3}(?:\.\d{1,6})?)\s*%\s+(\S.*?)\s*$", re.ASCII)
+
+
+def parse_mix(text: str) -> tuple[tuple[Fraction, str], ...]:
+    """A mix of strategies with shares, ``10% optimal, 60% chart, 30% mimic-dealer``: each
+    share a percentage, together exactly 100%; a single name is the whole table.
+
+    >>> parse_mix("25% chart, 75% mimic-dealer")
+    ((Fraction(1, 4), 'chart'), (Fraction(3, 4), 'mimic-dealer'))
+    >>> parse_mix("optimal")
+    ((Fraction(1, 1), 'optimal'),)
+    """
+    if not isinstance(text, str) or len(text) > 400:
+        raise StrategyError(
+            f"strategy mix {shown(text)} is not a list like '40% chart, 60% optimal'"
+        )
+    items = text.split(",")
+    if len(items) == 1 and "%" not in text:
+        return ((Fraction(1), text.strip()),)
+    found: dict[str, Fraction] = {}
+    for item in items:
+        match = _ITEM.match(item)
+        if match is None:
+            raise StrategyError(
+                f"strategy mix item {item.strip()[:40]!r} is not SHARE% NAME, e.g. "
+                "'10% optimal, 60% chart, 30% mimic-dealer'"
+            )
+        share = Fraction(match.group(1)) / 100
+        name = match.group(2)
+        if share <= 0:
+            raise StrategyError(f"strategy mix item {item.strip()!r}: a share must be above 0%")
+        if name in found:
+            raise StrategyError(f"strategy mix {text.strip()[:60]!r} names {name!r} twice")
+        found[name] = share
+    if len(found) > MOST_PLAYERS:
+        raise StrategyError(f"a strategy mix holds at most {MOST_PLAYERS} strategies")
+    total = sum(found.values(), Fraction(0))
+    if total != 1:
+        raise StrategyError(
+            f"strategy mix {text.strip()[:60]!r}: the shares add up to "
+            f"{float(100 * total):g}%, not 100%"
+        )
+    return tuple((share, name) for name, share in found.items())

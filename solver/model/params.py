@@ -281,6 +281,9 @@ class Param(NamedTuple):
     """The CLI's option may be given more than once."""
     check: Callable[[Any], Any] | None = None
     """A last check of the value read, where its range says not all (``jobs``: -1 or 1 up)."""
+    files: str = ""
+    """The API's reader (``module:function``) of the files the value names, where it is not
+    the one its name has (:data:`solver.api.call.FILES`): a strategy mix's chart files."""
 
     @property
     def what(self) -> str:

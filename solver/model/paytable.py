@@ -24,7 +24,15 @@ from functools import cache
 from typing import NamedTuple
 
 from solver.model.cards import Card
-from solver.model.checks import MAX_NUMBER_TEXT, RatioLike, parse_ratio, plain_number, short_number
+from solver.model.checks import (
+    MAX_NUMBER_TEXT,
+    RatioLike,
+    parse_ratio,
+    plain_number,
+    share_of,
+    short_number,
+    shown,
+)
 from solver.model.errors import DesignError, RulesError, ShoeError
 
 #: A Bonus pay is 0 to ``MAX_PAY`` to 1.
@@ -408,7 +416,7 @@ def read_paytable(value: PaytableLike) -> Paytable:
     if isinstance(value, str):
         return Paytable.parse(value)
     if isinstance(value, Mapping):
-        tiers = tuple(tier_named(str(name)) for name in value)
+        tiers = tuple(tier_named(name if isinstance(name, str) else shown(name)) for name in value)
         return Paytable(tuple(value.values()), tiers=tiers)
     if isinstance(value, tuple | list):
         return Paytable(value)
@@ -450,23 +458,14 @@ def parse_edge(text: str, what: str = "edge") -> Fraction:
             f"{what} {cleaned[:12]}... is {len(cleaned)} characters long: "
             f"write it in at most {MAX_NUMBER_TEXT}"
         )
-    match = re.fullmatch(
-        r"([+-]?)(\d+(?:\.\d*)?|\.\d+)(?:/(\d+(?:\.\d*)?))?(%?)", cleaned, flags=re.ASCII
-    )
-    if match is None or (match.group(3) is not None and match.group(4)):
+    value = share_of(cleaned)
+    if value is None:
+        if re.fullmatch(r"[+-]?[\d.]+/0*\.?0*%?", cleaned, flags=re.ASCII):
+            raise DesignError(f"{what} {text!r} divides by zero")
         raise DesignError(
             f"{what} {text!r} is not a house edge: write a decimal (0.02), "
             "a fraction (1/50) or a percentage (2%)"
         )
-    sign, numerator, denominator, in_percent = match.groups()
-    value = Fraction(numerator)
-    if denominator is not None:
-        if Fraction(denominator) == 0:
-            raise DesignError(f"{what} {text!r} divides by zero")
-        value /= Fraction(denominator)
-    if in_percent:
-        value /= 100
-    value = -value if sign == "-" else value
     return check_edge(value, what, repr(text.strip()[:24]))
 
 

@@ -7,13 +7,14 @@ true count of +2.5 and above).
 
 from __future__ import annotations
 
+import math
+
 from solver.model.cards import VALUES, value_label
 from solver.model.cells import ROWS, cell_name
 from solver.model.counts import LABELS, Tags
 from solver.present.style import (
     Cell,
     cell,
-    count_cell,
     interval_cell,
     minus,
     number_cell,
@@ -21,7 +22,14 @@ from solver.present.style import (
     thousands,
 )
 from solver.present.tables import AT_LEAST, AT_MOST, Table, rules_notes
-from solver.results.attack import AttackResult, Estimate
+from solver.results.attack import (
+    Attack,
+    AttackKind,
+    AttackResult,
+    AttackRow,
+    Countermeasure,
+    Estimate,
+)
 from solver.results.betting import BetResult
 from solver.results.figures import figure, heading, short_heading
 from solver.results.indices import IndexPlay, IndicesResult
@@ -30,11 +38,21 @@ from solver.results.indices import IndexPlay, IndicesResult
 REACHED = 20
 
 
+def signed_count(value: float) -> str:
+    """A true count to one place, its sign kept where it rounds to zero.
+
+    >>> signed_count(-0.049), signed_count(0.04), signed_count(-2.46)
+    ('-0.0', '+0.0', '-2.5')
+    """
+    text = f"{value:+.1f}"
+    return ("-" if value < 0 else "+") + text[1:]
+
+
 def _tc(value: float | None) -> str:
     if value is None:
         return "never"
     if abs(value) <= REACHED:
-        return show("index_true_count", value)
+        return minus(signed_count(value))
     return minus(f">{REACHED:+d}" if value > 0 else f"<{-REACHED:+d}")
 
 
@@ -56,6 +74,8 @@ def index_cell(play: IndexPlay) -> str:
 
     >>> index_cell(IndexPlay(((False, 16), 10), True, 0.04, True, -1.0, 1.0, 0.2, 0.5, 0.6))
     'S\u2265+0.0'
+    >>> index_cell(IndexPlay(((False, 10), 9), False, -0.049, True, -1.0, 1.0, 0.2, 0.5, 0.6))
+    'H\u2265\u22120.0'
     """
     side = AT_LEAST if play.at_least else AT_MOST
     return f"{play.deviation[0].upper()}{side}{_tc(play.index)}"
@@ -71,7 +91,7 @@ def indices_tables(result: IndicesResult) -> tuple[Table, Table]:
     cells = {
         p.decision: Cell(index_cell(p), (index_cell(p)[:2], round(p.index, 1)), (" play", " index"))
         for p in result.plays
-        if p.index is not None and abs(p.index) <= REACHED
+        if p.played and p.index is not None
     }
     used = [row for row in ROWS if any((row, b) in cells for b in VALUES)]
     grid = tuple((cell_name(row), *(cells.get((row, b), "") for b in VALUES)) for row in used)
@@ -81,6 +101,8 @@ def indices_tables(result: IndicesResult) -> tuple[Table, Table]:
         f"{thousands(result.samples)} shoes dealt up to {result.penetration:g} of the shoe, seed "
         f"{result.seed}; S{AT_LEAST}x: stand from true count x up; H{AT_MOST}x: hit at x and "
         "below",
+        "only the indices that gain over the dealt shoes are printed (value above zero, "
+        f"within {REACHED} true counts); the ranked table lists every decision followed",
     )
     chart = Table(
         "Index plays: the true count at which each close call flips",
@@ -191,57 +213,159 @@ def bet_tables(result: BetResult) -> tuple[Table, Table]:
     return ramp, figures
 
 
-def attack_tables(result: AttackResult) -> tuple[Table, Table]:
-    """The perfect-information bound by penetration, and the Bonus attack."""
-    bound_rows = tuple(
+def estimate_text(e: Estimate | None, places: int = 2) -> str:
+    """A win per 100 rounds with its 95% interval: ``+0.80 [+0.25, +1.35]``, an exact one
+    alone, ``-`` for none."""
+    if e is None or math.isnan(e.mean):
+        return "-"
+    if e.se == 0:
+        return f"{e.mean:+.{places}f}"
+    low, high = e.interval
+    return f"{e.mean:+.{places}f} [{low:+.{places}f}, {high:+.{places}f}]"
+
+
+def row_text(row: AttackRow, short: bool = False) -> str:
+    """A row's win per 100 rounds dealt, saying so where a sample saw nothing to win
+    (``short``: in a narrow cell)."""
+    if row.unseen:
+        if short:
+            return f"+0.00 (0 of {row.samples:,})"
+        what = "nothing to win in any" if row.bound else "played none"
+        return f"+0.00 ({what} of {row.samples:,})"
+    return estimate_text(row.dealt)
+
+
+def _shuffle_cell(row: AttackRow) -> str:
+    return row.shuffle.short + (", Bonus capped" if row.cap else "")
+
+
+def _win_cell(key: str, row: AttackRow, e: Estimate | None) -> Cell | str:
+    """A win per 100 rounds as a cell: with its 95% interval, exact alone, or none won in
+    any of the row's samples (its number 0 in a CSV)."""
+    if e is None or math.isnan(e.mean):
+        return "-"
+    if row.unseen and e is row.dealt:
+        what = "nothing to win in any" if row.bound else "played none"
+        text = f"{show(key, 0)} ({what} of {thousands(row.samples)})"
+        return Cell(text, (0.0,), unit=figure(key).fmt.unit)
+    if e.se == 0:
+        return cell(key, e.mean)
+    low, high = e.interval
+    return interval_cell(key, e.mean, low, high)
+
+
+def attack_table(result: AttackResult, attack: Attack) -> Table:
+    """One attack's rows: each player, shuffle and countermeasure, per round dealt and
+    played (raising the Bonus: its EV when raised, too)."""
+    bonus = attack.kind is AttackKind.BONUS_RAISE
+    figures: tuple[str, ...] = ("attack_win_dealt", "attack_win_played", "share_played")
+    if bonus:
+        figures = (*figures, "bonus_ev_when_raised")
+    rows = tuple(
         (
-            number_cell(r.penetration),
-            count_cell(r.states),
-            cell("bound_positive_share", r.positive_share),
-            _estimate("bound_win", r.win),
+            r.player.value,
+            _shuffle_cell(r),
+            _win_cell("attack_win_dealt", r, r.dealt),
+            _win_cell("attack_win_played", r, r.played),
+            cell("share_played", r.share),
+            *((cell("bonus_ev_when_raised", r.raised_ev),) if bonus else ()),
+            f"{r.method}, {thousands(r.samples)}",
+            r.how,
         )
-        for r in result.bound
+        for r in attack.rows
     )
-    bound = Table(
-        "The perfect-information bound: no counter can win more",
-        ("penetration", "shoes", heading("bound_positive_share"), heading("bound_win")),
-        bound_rows,
-        (
-            *rules_notes(result.rules),
-            f"knows every card left, plays perfectly, Bonus at {result.bonus_multiple} x main "
-            f"when positive; bets {result.spread[1]} units on a positive round, "
-            f"{result.spread[0]} otherwise; wins with their 95% intervals",
-        ),
-        tuple((None, None, "bound_positive_share", "bound_win") for _ in bound_rows),
+    return Table(
+        f"Attack: {attack.name}",
+        ("player", "shuffle", *(heading(k) for k in figures), "method", "how"),
+        rows,
+        (attack.definition, "wins in main units with their 95% intervals"),
+        tuple((None, None, *figures, None, None) for _ in rows),
     )
-    p = result.bonus_percentiles
-    attack_keys = ("raised_share", "raised_edge", "attack_gain")
-    player_rows = tuple(
-        (
-            pl.name,
-            pl.trigger,
-            cell("raised_share", pl.share),
-            cell("raised_edge", pl.edge),
-            _estimate("attack_gain", pl.win),
+
+
+def verdict_lines(result: AttackResult, brief: bool = False) -> tuple[str, ...]:
+    """The verdict in sentences, each computed from the rows it names (:func:`verdict`);
+    ``brief`` leaves out the countermeasures that do not end an attack (the report's
+    grid shows them)."""
+    v = result.verdict
+    lines = []
+    if result.reached < result.penetration:
+        lines.append(
+            f"The dealt shoes reach {result.reached:g} of the shoe, short of the cut card the "
+            f"study was asked for (a shoe keeps its last cards back): no row goes deeper."
         )
-        for pl in result.players
-    )
-    bonus = Table(
-        f"The Bonus wager's attack: raising it to {result.bonus_multiple} x the main wager",
-        ("player", "trigger", *(heading(k) for k in attack_keys)),
-        player_rows,
-        (
-            f"Bonus EV per unit over the shoes: mean {show('bonus_ev', result.bonus_mean)}, "
-            f"5%/50%/95% {show('bonus_ev', p[5])}/{show('bonus_ev', p[50])}/"
-            f"{show('bonus_ev', p[95])}, positive in "
-            f"{show('bound_positive_share', result.bonus_positive_share)}",
-            "the tracker's threshold is picked on the even-numbered shoes and its figures "
-            "measured on the odd-numbered ones",
-            "tracker's correlation with the Bonus EV: "
-            + (
-                "n/a" if result.tracker_correlation is None else f"{result.tracker_correlation:.3f}"
+    if v.unbeatable:
+        lines.append(
+            "The game cannot be beaten by any of these attacks: every bound, as dealt to a "
+            f"cut card at {v.depth:g}, lies at or below zero per round dealt."
+        )
+        return tuple(lines)
+    if not v.findings:
+        lines.append(
+            "No attack measured here beats the game, but not every attack's bound was "
+            "measured, so that it cannot be beaten is not shown."
+        )
+    for f in v.findings:
+        practical = (
+            "no practical counter was measured"
+            if f.practical is None
+            else f"the best practical counter ({f.practical.how}) "
+            + ("beats the game: " if f.beats else "does not beat it: ")
+            + f"{estimate_text(f.practical.dealt)} per 100 rounds dealt"
+        )
+        bound = (
+            "no perfect-information bound was measured"
+            if f.bound is None
+            else f"the perfect-information bound is {row_text(f.bound)} per 100 "
+            f"rounds dealt ({estimate_text(f.bound.played)} per 100 played)"
+        )
+        lines.append(
+            f"A player who {f.attack.name} is not ruled out at a cut card of {v.depth:g}: "
+            f"{bound}; {practical}."
+        )
+        ends = [m for m in f.measures if m.ends and m.row is not None]
+        not_ends = [m for m in f.measures if not m.ends]
+        if ends:
+            lines.append("It ends with " + "; ".join(_measure_words(m) for m in ends) + ".")
+        if not_ends and not brief:
+            lines.append(
+                "It does not end with " + "; ".join(_measure_words(m) for m in not_ends) + "."
+            )
+    return tuple(lines)
+
+
+def _measure_words(m: Countermeasure) -> str:
+    """A countermeasure and the figures that judge it (per 100 rounds dealt)."""
+    if m.row is None and m.practical is None:
+        return f"{m.name} (no cut card the study reached brings the bound to zero)"
+    shallower = m.row is not None and m.name == "a shallower cut card"
+    where = f" at {m.row.depth:g}" if shallower and m.row is not None else ""
+    figures = [] if m.row is None else [f"bound {row_text(m.row)}"]
+    if m.practical is not None:
+        figures.append(f"the practical counter {row_text(m.practical)}")
+    return f"{m.name}{where} ({'; '.join(figures)} per 100 rounds dealt)"
+
+
+def attack_tables(result: AttackResult) -> tuple[Table, ...]:
+    """Every attack's table, then the verdict and the Bonus wager's spread."""
+    tables = [attack_table(result, a) for a in result.attacks]
+    b = result.bonus
+    p = b.percentiles
+    tables.append(
+        Table(
+            "Verdict: which attack beats the game, and what ends it",
+            ("finding",),
+            tuple((line,) for line in verdict_lines(result)),
+            (
+                *rules_notes(result.rules),
+                f"{result.samples:,} shoes dealt up to {result.penetration:g}, seed "
+                f"{result.seed}; spread {result.spread[0]}-{result.spread[1]}, the Bonus "
+                f"raised to {result.bonus_multiple} x main where an attack raises it",
+                f"Bonus EV per Bonus unit over the shoes: mean {b.mean:+.4f}, 5%/50%/95% "
+                f"{p[5]:+.4f}/{p[50]:+.4f}/{p[95]:+.4f}, positive in {b.positive_share:.2%}",
+                "a bound is the perfect-information player's (no player of that attack wins "
+                "more, within its interval); rounds sat out count as nothing per round dealt",
             ),
-        ),
-        tuple((None, None, *attack_keys) for _ in player_rows),
+        )
     )
-    return bound, bonus
+    return tuple(tables)

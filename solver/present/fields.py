@@ -208,6 +208,21 @@ def param_field(
     return _field(param.name, label, control, hint, errors, "")
 
 
+def textarea_field(param: Param, given: str, errors: Mapping[str, str], name: str = "") -> str:
+    """A parameter's text area for a file's text (the Hold check's daily results), with a
+    file picker that fills it (by the page's script; without it the text is pasted), its
+    label, its help and its error."""
+    name = name or param.name
+    label = param.label or param.what.capitalize()
+    control = (
+        f'<textarea {_described(name, errors, "")} rows="6" '
+        f'placeholder="{escape(param.example)}" spellcheck="false">{escape(given)}</textarea>'
+        f'<input type="file" accept=".csv,text/csv,text/plain" data-fills="f-{name}" '
+        f'aria-label="{escape(label)}: read from a file" hidden>'
+    )
+    return _field(name, label, control, param.hint, errors, "")
+
+
 def form_error(errors: Mapping[str, str]) -> str:
     """An error about the rules as a whole (two fields that contradict each other)."""
     return (

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 from solver.model.numbers import signed as plain_signed
@@ -37,6 +38,16 @@ GROUP_SPACE = "\u202f"
 def minus(text: str) -> str:
     """``text`` with its hyphen-minus signs replaced by true minus signs."""
     return text.replace("-", MINUS)
+
+
+def minus_numbers(text: str) -> str:
+    """``text`` with the hyphen-minus before each number made a true minus sign, and the
+    hyphens of words left alone.
+
+    >>> minus_numbers("level-2: -0.45 [-0.7, +0.1]") == f"level-2: {MINUS}0.45 [{MINUS}0.7, +0.1]"
+    True
+    """
+    return re.sub(r"(?<!\w)-(?=\d)", MINUS, text)
 
 
 def thousands(value: int) -> str:
@@ -318,4 +329,6 @@ def decimals(value: Fraction | float, places: int = 2) -> str:
     if x == 0:
         return "0"
     shown = max(places, 1 - math.floor(math.log10(abs(x))))
+    if shown > places and abs(float(f"{x:.{shown}f}")) >= 10 ** (2 - shown):
+        shown -= 1  # rounding carried it to the next power of ten: 0.0000999 is 0.00010
     return minus(f"{x:.{shown}f}")

@@ -248,7 +248,9 @@ def advice_table(advice: Advice[Any]) -> Table:
 def simulation_tables(result: SimulationResult) -> tuple[Table, ...]:
     """A simulation's estimates, outcome frequencies and (with several seats) each seat's."""
     shoe = (
-        "a fresh shoe every round"
+        f"a continuous shuffler, its tray {result.buffer} cards"
+        if result.buffer is not None
+        else "a fresh shoe every round"
         if result.penetration is None
         else f"reshuffled after {result.penetration:g} of the shoe"
     )

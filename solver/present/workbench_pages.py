@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from solver.model.rule_table import Rule
 from solver.model.rules import RULE_TABLE, Rules
 from solver.present.formats import rule_cell
-from solver.present.hold import hold_table
+from solver.present.hold import draw_series, hold_table, series_tables
 from solver.present.long_numbers import exact_html
 from solver.present.style import show, thousands
 from solver.present.workbench import (
@@ -29,7 +29,7 @@ from solver.results.figures import heading
 
 if TYPE_CHECKING:
     from solver.results.game import GameResult
-    from solver.results.hold import HoldCheck
+    from solver.results.hold import HoldCheck, HoldSeries
     from solver.results.paytable import PaySolution, SearchResult
 
 
@@ -272,14 +272,37 @@ def report_body(
 def hold_html(check: HoldCheck) -> str:
     """The hold check's verdict in a sentence, then ``cbj hold``'s table."""
     table = hold_table(check)
+    held = (
+        f"held {show('casino_hold', check.observed_hold)} of the drop against "
+        f"{show('casino_hold', check.expected_hold or 0)} expected"
+        if check.observed_hold is not None
+        else f"won {show('win_over_handle', check.observed_over_handle)} of the handle against "
+        f"{show('win_over_handle', check.expected_over_handle)} expected"
+    )
     lead = (
-        f'<p class="lead" data-figure="hold-p-value" data-value="{check.p_value!r}">'
-        f"Over {escape(thousands(check.rounds))} rounds the casino held "
-        f"{escape(show('hold_observed', check.observed_hold))} against "
-        f"{escape(show('hold_expected', check.expected_hold))} expected; a result at least "
-        f"this far from it, either side, has probability "
-        f"{escape(show('hold_p_value', check.p_value))}. Verdict: "
+        f'<p class="lead" data-figure="hold-tail" data-value="{check.p_value!r}">'
+        f"Over {escape(thousands(check.rounds))} table-rounds the casino {escape(held)}; a "
+        "result at least this far from it, either side, has probability "
+        f"{escape(show('hold_tail', check.p_value))}. Verdict: "
         f"{escape(check.verdict)}.</p>"
     )
     rows = [[escape(cell) for cell in row] for row in table.rows]
-    return lead + html_table(table.title, table.headers, rows)
+    notes = "".join(f"<p>{escape(n)}</p>" for n in table.notes[1:])
+    return lead + html_table(table.title, table.headers, rows) + notes
+
+
+def series_html(series: HoldSeries) -> str:
+    """A daily series: its verdict, the control chart (inline SVG) and the periods."""
+    drawn = []
+    for width, kind in ((9.0, "wide"), (3.6, "narrow")):
+        svg = draw_series(series, "svg", width).decode()
+        drawn.append(f'<div class="{kind}">{svg[svg.index("<svg") :]}</div>')
+    lead = (
+        f'<p class="lead" data-figure="hold-flagged" data-value="{len(series.flagged)}">'
+        f"{escape(series.verdict)}.</p>"
+    )
+    parts = [lead, f'<figure class="control-chart">{"".join(drawn)}</figure>']
+    for table in series_tables(series):
+        rows = [[escape(cell) for cell in row] for row in table.rows]
+        parts.append(html_table(table.title, table.headers, rows))
+    return "".join(parts)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from solver.results.game import Advice, DecisionGraph, GameResult
-from solver.results.hold import HoldCheck
+from solver.results.hold import HoldCheck, HoldSeries
 from solver.results.paytable import PaySolution, SearchResult
 from solver.results.practice_state import PracticeTurn
 from solver.results.protection import Counts, EffectsOfRemoval
@@ -25,6 +25,7 @@ from solver.results.written import Written
 SolveResult = GameResult
 AdviseResult = Advice
 HoldResult = HoldCheck
+HoldSeriesResult = HoldSeries
 SeatsResult = TableOfPlayers
 SimulateResult = SimulationResult
 EorResult = EffectsOfRemoval

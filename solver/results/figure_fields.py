@@ -44,6 +44,24 @@ class Basis(_Worded):
     )
     ROUND = ("per round", "in one round")
     HUNDRED_ROUNDS = ("per 100 rounds", "per 100 rounds played, in main-wager units")
+    HUNDRED_DEALT = (
+        "per 100 rounds dealt",
+        "per 100 rounds dealt at the player's seat, played or sat out, in main-wager units",
+    )
+    HUNDRED_PLAYED = (
+        "per 100 rounds played",
+        "per 100 rounds the player has a wager on, in main-wager units",
+    )
+    HANDLE = (
+        "over handle",
+        "over the handle: every seat's main and Bonus wagers over the rounds (the house "
+        "edge's basis)",
+    )
+    DROP = (
+        "over drop",
+        "over the drop: the cash and markers exchanged for chips at the table (what a "
+        "casino's books call hold)",
+    )
     SESSION = ("after n rounds", "over a session of n rounds, in main-wager units")
     TABLE_ROUND = (
         "per table-round",

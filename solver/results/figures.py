@@ -44,6 +44,7 @@ from solver.results.figure_fields import (
     R,
     Sign,
     Style,
+    T,
     Wager,
     Z,
     _dec,
@@ -321,25 +322,9 @@ FIGURES: tuple[Figure, ...] = (
        "Standard deviation of the casino's result on a whole table per table-round.",
        json_key="sd"),
     # --- A casino's hold --------------------------------------------------------------------
-    _f("hold_observed", N, "observed hold", Basis.TOTAL_WAGERED, H, EXACT,
-       "The casino's win over what was wagered at a table, as observed, in %.",
-       fmt=NumberFormat(Style.PERCENT, 3, True), json_key="observed"),
-    _f("hold_expected", N, "expected hold", Basis.TOTAL_WAGERED, H, EXACT,
-       "The round's house edge: the hold a table averages over many rounds, in %.",
-       fmt=NumberFormat(Style.PERCENT, 3, True), json_key="expected"),
     _f("casino_win", N, "casino win", Basis.SESSION, H, EXACT,
        "The casino's net win over a table's rounds, in main-wager units: the players' loss.",
        fmt=_dec(2, True)),
-    _f("hold_p_value", N, "chance of a hold this far out", Basis.NONE, Z, Method.CONVOLUTION,
-       "The chance that a table's hold lands at least this far from the expected hold, "
-       "either side, from the exact distribution of the casino's win.", json_key="p_value"),
-    _f("hold_normal_p_value", N, "chance of a hold this far out, normal approximation",
-       Basis.NONE, Z, Method.NORMAL,
-       "The same chance from a normal distribution of the exact mean and SD, for reference.",
-       json_key="normal_p_value"),
-    _f("hold_band", N, "band of hold", Basis.TOTAL_WAGERED, H, Method.CONVOLUTION,
-       "The holds a table lands within with the chance stated, centred on the expected hold.",
-       fmt=NumberFormat(Style.PERCENT, 3, True), json_key="bands"),
     # --- Game protection ------------------------------------------------------------------
     _f("eor_main", M, "effect of removal", Basis.CARD, P, FLOAT,
        "The change in the main wager EV (optimal play re-optimised for the shoe left) when "
@@ -476,23 +461,38 @@ FIGURES: tuple[Figure, ...] = (
     _f("playing_efficiency", N, "playing efficiency", Basis.NONE, Z, FLOAT,
        "The indices' gain over the gain of perfect deviation in every decision.",
        fmt=_dec(2), json_key="playing_efficiency"),
-    _f("bound_win", N, "perfect-information win", Basis.HUNDRED_ROUNDS, P, FLOAT,
-       "The win per 100 rounds of a player who knows every card left, plays perfectly and "
-       "bets the spread's top on a positive round: the most any counter can win.",
-       "win per 100 rounds", fmt=_dec(2, True), json_key="win_per_100_rounds"),
-    _f("bound_positive_share", N, "rounds positive", Basis.SHOE, Z, FLOAT,
-       "The share of rounds whose EV is positive with every card left known.",
-       fmt=NumberFormat(Style.PERCENT, 1), json_key="positive_share"),
-    _f("raised_share", B, "rounds raised", Basis.SHOE, Z, FLOAT,
-       "The share of rounds on which a Bonus attacker raises the Bonus wager.",
-       "rounds raised", fmt=NumberFormat(Style.PERCENT, 1), json_key="share_of_rounds_raised"),
-    _f("raised_edge", B, "EV when raised", Basis.BONUS_UNIT, P, FLOAT,
-       "The Bonus wager EV per Bonus unit on the rounds an attacker raises it.",
-       "EV when raised", fmt=_dec(4, True), json_key="edge_when_raised"),
-    _f("attack_gain", B, "gain per 100 rounds", Basis.HUNDRED_ROUNDS, P, FLOAT,
-       "What raising the Bonus wager when the trigger fires adds per 100 rounds, in "
-       "main-wager units.", "gain per 100 rounds", fmt=_dec(2, True),
-       json_key="win_per_100_rounds"),
+    _f("attack_win_dealt", N, "win", Basis.HUNDRED_DEALT, P, FLOAT,
+       "What an attack wins per 100 rounds dealt at its seat, the rounds it sits out counted "
+       "as nothing: the figure that says whether the game can be beaten.", "win/100 dealt",
+       json_key="win_per_100_dealt",
+       fmt=_dec(2, True)),
+    _f("attack_win_played", N, "win", Basis.HUNDRED_PLAYED, P, FLOAT,
+       "What an attack wins per 100 rounds it has a wager on: its edge as the player sees "
+       "it, larger than per round dealt when it sits rounds out.", "win/100 played",
+       json_key="win_per_100_played",
+       fmt=_dec(2, True)),
+    _f("share_played", N, "share of rounds played", Basis.NONE, Z, FLOAT,
+       "The share of the rounds dealt at its seat on which an attack has a wager, in %.",
+       "played", fmt=NumberFormat(Style.PERCENT, 1)),
+    _f("bonus_ev_when_raised", B, "EV when raised", Basis.BONUS_UNIT, P, FLOAT,
+       "The Bonus wager's mean EV per Bonus unit over the rounds an attack raises it (the "
+       "player's: positive when raising gains).", fmt=_dec(4, True)),
+    # --- The hold check --------------------------------------------------------------------
+    _f("win_over_handle", T, "win over handle", Basis.HANDLE, H, Method.CONVOLUTION,
+       "The casino's win over the handle (every seat's main and Bonus wagers), in %: the "
+       "house edge's basis, which casinos rarely know.",
+       fmt=NumberFormat(Style.PERCENT, 3, plus=True)),
+    _f("casino_hold", T, "hold (win over drop)", Basis.DROP, H, Method.CONVOLUTION,
+       "The casino's win over the drop (the cash and markers exchanged for chips), in %: "
+       "what a casino's books call hold; the drop is given, or a stated share of the handle.",
+       fmt=NumberFormat(Style.PERCENT, 3, plus=True)),
+    _f("hold_tail", N, "tail probability", Basis.SESSION, Z, Method.CONVOLUTION,
+       "The probability of a casino result at least as far from its expectation as the one "
+       "observed, either side, from the exact distribution of the table-rounds.",
+       fmt=PROBABILITY_FORMAT),
+    _f("holm_tail", N, "tail after Holm's correction", Basis.SESSION, Z, Method.CONVOLUTION,
+       "A period's tail probability adjusted for testing every period of the series (Holm's "
+       "step-down): below 5% means outside the 95% band even so.", fmt=PROBABILITY_FORMAT),
     # --- Verification ---------------------------------------------------------------------
     _f("simulated_mean", N, "simulated mean", Basis.NONE, P, SIM,
        "The simulator's average net result per round of a wager, per unit of that wager.",

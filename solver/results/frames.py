@@ -92,8 +92,18 @@ Table = Records | Labelled | Named
 #: Each table-like result type's tables, by name; the first is ``to_frame()``'s default.
 TABLES: dict[str, dict[str, Table]] = {
     "AttackResult": {
-        "bound": Records("bound", index="penetration"),
-        "players": Records("bonus_attack.players", index="name"),
+        "attacks": Records("attacks", index="attack"),
+        "rows": Records(
+            "rows",
+            index=(
+                "attack",
+                "player",
+                "shuffle.kind",
+                "shuffle.penetration",
+                "shuffle.buffer",
+                "bonus_capped",
+            ),
+        ),
     },
     "BetResult": {"ramp": Records("ramp", index="true_count")},
     "BonusAnalysis": {"outcomes": Records("outcomes", index="outcome")},
@@ -114,6 +124,7 @@ TABLES: dict[str, dict[str, Table]] = {
         "effects": Labelled(("main", "main_chart", "bonus", "round"), index="rank")
     },
     "HoldCheck": {"bands": Records("bands", index="level")},
+    "HoldSeries": {"periods": Records("periods", index="date")},
     "IndicesResult": {"indices": Records("indices", index="decision")},
     "GameResult": {
         "by_start": Records("by_start", index=("player", "bonus")),
@@ -160,7 +171,8 @@ HEADLINES: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "AttackResult": (
         ("samples", "samples"),
-        ("tracker correlation", "bonus_attack.tracker_correlation"),
+        ("cannot be beaten", "verdict.cannot_be_beaten"),
+        ("tracker correlation", "bonus_ev.tracker_correlation"),
     ),
     "BetResult": (
         ("count", "count.name"),
@@ -198,9 +210,16 @@ HEADLINES: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "HoldCheck": (
         ("rounds", "rounds"),
+        ("win over handle observed", "observed.win_over_handle"),
+        ("win over handle expected", "expected.win_over_handle"),
         ("hold observed", "observed.hold"),
         ("hold expected", "expected.hold"),
         ("p", "p_value"),
+        ("verdict", "verdict"),
+    ),
+    "HoldSeries": (
+        ("flagged", "flagged"),
+        ("flagged after correction", "flagged_after_correction"),
         ("verdict", "verdict"),
     ),
     "IndicesResult": (("count", "count.name"), ("playing efficiency", "playing_efficiency")),

@@ -289,8 +289,6 @@ class ProtectionStudy:
     plan: CounterPlan
     systems: tuple[CountSystem, ...]
     """Hi-Lo and the best counts of each level, judged against the round's EORs."""
-    depths: tuple[DepthStates, ...]
-    """The shoe-state study at each depth."""
     shoe_samples: int
     every_round: CounterStatistics
     """The counter who plays every round."""

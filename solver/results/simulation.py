@@ -86,7 +86,9 @@ class Counter:
     is the units of the highest step reached (the spread's minimum below the first),
     clamped to the spread.  With ``wong_out`` the counter sits out every round whose true
     count is below it.  ``indices`` are the plays the counter changes by the true count at
-    the start of the round (none: it plays its strategy throughout).
+    the start of the round (none: it plays its strategy throughout).  Without
+    ``mid_shoe_entry`` it sits down only at a shuffle, and leaves until the next one below
+    ``wong_out`` (whole shoes only are counted).
     """
 
     name: str
@@ -95,6 +97,7 @@ class Counter:
     ramp: tuple[tuple[float, int], ...] | None = None
     wong_out: float | None = None
     indices: tuple[IndexRule, ...] = ()
+    mid_shoe_entry: bool = True
 
     def __post_init__(self) -> None:
         if sorted(self.tags) != sorted(LABELS):
@@ -127,6 +130,7 @@ class Counter:
             "ramp": [{"true_count": t, "units": u} for t, u in self.steps],
             "wong_out": self.wong_out,
             "indices": [i.to_json() for i in self.indices],
+            "mid_shoe_entry": self.mid_shoe_entry,
         }
 
 
@@ -363,6 +367,23 @@ class CounterStatistics:
         return self.sd / math.sqrt(played) if played else math.nan
 
     @property
+    def rounds_dealt(self) -> int:
+        """Rounds dealt at the counter's seat, played or sat out."""
+        return sum(self.rounds_by_bet)
+
+    @property
+    def mean_dealt(self) -> float:
+        """Net result per round dealt (a round sat out counts as nothing), in units."""
+        return self.net / self.rounds_dealt if self.rounds_dealt else math.nan
+
+    @property
+    def standard_error_dealt(self) -> float:
+        """Standard error of :attr:`mean_dealt` (rounds taken as independent)."""
+        n = self.rounds_dealt
+        variance = (self.squares - n * self.mean_dealt**2) / (n - 1) if n > 1 else math.nan
+        return math.sqrt(max(variance, 0.0) / n) if n > 1 else math.nan
+
+    @property
     def average_bet(self) -> float:
         """Main bet per round played, in units."""
         bet = sum(u * n for u, n in enumerate(self.rounds_by_bet))
@@ -410,6 +431,10 @@ class CounterStatistics:
                 "standard_error": _finite(100 * self.standard_error),
                 "ci95": [_finite(100 * x) for x in self.ci95],
             },
+            "win_rate_per_100_dealt": {
+                "mean": _finite(100 * self.mean_dealt),
+                "standard_error": _finite(100 * self.standard_error_dealt),
+            },
             "average_bet": _finite(self.average_bet),
             "wagered_per_round": _finite(self.wagered_per_round),
             "edge": _finite(self.edge),
@@ -447,6 +472,7 @@ class SimulationResult(Tabular):
     exact: Mapping[Wager, ExactFigure] = field(default_factory=dict)
     counter: CounterStatistics | None = None
     """The card counter at seat 1, when one played."""
+    buffer: int | None = None  # a continuous shuffler's tray, in cards, when one dealt
 
     def seat(self, index: int) -> SeatStatistics:
         """Statistics of one seat (0 is the first to act)."""
@@ -517,12 +543,13 @@ class SimulationResult(Tabular):
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON document, carrying the rules and settings that made it."""
         overall = self.overall
+        shoe = "fresh" if self.penetration is None else {"penetration": self.penetration}
         document: dict[str, Any] = {
             "rules": self.rules.to_json(),
             "rounds": self.rounds,
             "seats": self.seats,
             "strategy": self.strategy,
-            "shoe": "fresh" if self.penetration is None else {"penetration": self.penetration},
+            "shoe": shoe if self.buffer is None else {"continuous_shuffler": self.buffer},
             "seed": self.seed,
             "removed": [str(c) for c in self.removed],
             **overall.to_json(),

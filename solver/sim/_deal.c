@@ -116,6 +116,8 @@ typedef struct {
 #endif
     int64_t failed; /* the lane whose round used every card, or -1 */
     int bad_card; /* a card code out of range was found in the rows */
+    int64_t *tray; /* a continuous shuffler's tray: each lane's cards below it are fixed */
+    int64_t buffer; /* the shuffler's tray size, or -1: a shoe dealt to a cut card */
 } Shoes;
 
 /* Shoe empty mid-round: the discards become the new shoe, the table keeps its cards
@@ -178,6 +180,10 @@ draw(Shoes *s, int64_t lane, uint8_t *scratch, int *card)
     *card = 0; /* a valid code even when the draw fails: the round is dropped */
     int64_t at = s->next[lane];
     if (at >= s->size) {
+        if (s->buffer >= 0) { /* a shuffler holds every card but the table's */
+            s->failed = lane;
+            return -1;
+        }
         if (reshuffle_discards(s->rows + lane * s->size, &s->next[lane], &s->start[lane],
                                &s->running[lane], s->tags, s->size, scratch) < 0) {
             s->failed = lane;
@@ -186,8 +192,11 @@ draw(Shoes *s, int64_t lane, uint8_t *scratch, int *card)
         at = s->next[lane];
     }
     int64_t here = lane * s->size + at;
-    double u = next_double(s);
-    int64_t there = here + (int64_t)(u * (double)(s->size - at));
+    int64_t there = here;
+    if (s->buffer < 0 || at >= s->tray[lane]) { /* past the tray: a random card */
+        double u = next_double(s);
+        there = here + (int64_t)(u * (double)(s->size - at));
+    }
     uint8_t drawn = s->rows[there];
     if (drawn >= CODES) {
         s->bad_card = 1;
@@ -203,10 +212,47 @@ draw(Shoes *s, int64_t lane, uint8_t *scratch, int *card)
     return 0;
 }
 
+/* A continuous shuffler between rounds (Shoes._shuffle_back): the tray topped up to
+ * ``buffer`` cards drawn from the machine, then the last round's cards taken back in; the
+ * count restarts from them and ``start`` counts them.  Returns -1 on a bad card. */
+static int
+shuffle_back(Shoes *s, int64_t lane, uint8_t *scratch)
+{
+    int64_t k = s->next[lane];
+    int64_t end = k + s->buffer < s->size ? k + s->buffer : s->size;
+    uint8_t *row = s->rows + lane * s->size;
+    int64_t first = s->tray[lane] > k ? s->tray[lane] : k;
+    for (int64_t at = first; at < end; at++) {
+        double u = next_double(s);
+        int64_t there = at + (int64_t)(u * (double)(s->size - at));
+        uint8_t drawn = row[there];
+        row[there] = row[at];
+        row[at] = drawn;
+    }
+    if (s->tags) {
+        int64_t running = 0;
+        for (int64_t i = 0; i < k; i++) {
+            if (row[i] >= CODES) {
+                s->bad_card = 1;
+                return -1;
+            }
+            running += s->tags[row[i]];
+        }
+        s->running[lane] = running;
+    }
+    memcpy(scratch, row, (size_t)k);
+    memmove(row, row + k, (size_t)(s->size - k));
+    memcpy(row + s->size - k, scratch, (size_t)k);
+    s->tray[lane] = end - k;
+    s->next[lane] = 0;
+    s->start[lane] = k;
+    return 0;
+}
+
 enum {
     ROWS, NEXT, START, RUNNING, TAGS, VALUE_OF, BONUS_TIER, PAIR, STEP, BEST, DEALER_BEST,
     CARDS_IN_21, HIT, DRAWS, NATURAL, INDEX_PLAY, INDEX_AT, INDEX_AT_LEAST, INDEX_HIT,
-    MAIN_PAY, BONUS_PAY, JOINT, SUMS, SEEN, N_PLAY
+    MAIN_PAY, BONUS_PAY, JOINT, SUMS, SEEN, TRAY, N_PLAY
 };
 
 /* Seat 1's index plays (NULL rule: none), and each lane's true count this round. */
@@ -237,10 +283,10 @@ static PyObject *
 play(PyObject *self, PyObject *args)
 {
     PyObject *objects[N_PLAY], *bits, *pcg, *capsule = NULL;
-    long long cut, beats, seats, drift, lanes, rounds, batches;
+    long long cut, beats, seats, drift, lanes, rounds, batches, buffer;
     double ratio;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOLOOOOOOOOOOLLOOOOLOOdOOLLLOOO", &objects[ROWS],
+    if (!PyArg_ParseTuple(args, "OOOOOLOOOOOOOOOOLLOOOOLOOdOOLLLOOOOL", &objects[ROWS],
                           &objects[NEXT], &objects[START], &objects[RUNNING], &objects[TAGS],
                           &cut, &objects[VALUE_OF], &objects[BONUS_TIER], &objects[PAIR],
                           &objects[STEP], &objects[BEST], &objects[DEALER_BEST],
@@ -249,19 +295,19 @@ play(PyObject *self, PyObject *args)
                           &objects[INDEX_PLAY], &objects[INDEX_AT], &objects[INDEX_AT_LEAST],
                           &objects[INDEX_HIT], &drift, &objects[MAIN_PAY], &objects[BONUS_PAY], &ratio, &bits, &pcg,
                           &lanes, &rounds, &batches, &objects[JOINT], &objects[SUMS],
-                          &objects[SEEN])) {
+                          &objects[SEEN], &objects[TRAY], &buffer)) {
         return NULL;
     }
     static const char kinds[N_PLAY] = {'b', 'q', 'q', 'q', 'q', 'q', 'q', 'b', 'q', 'q',
                                        'q', 'q', 'b', 'b', 'b', 'q', 'd', 'b', 'b', 'd',
-                                       'd', 'q', 'd', 'q'};
-    static const int writable[N_PLAY] = {1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0,
-                                         0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1};
+                                       'd', 'q', 'd', 'q', 'q'};
+    static const int writable[N_PLAY] = {1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                         0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
     static const char *names[N_PLAY] = {
         "rows", "next", "start", "running", "tags", "value_of", "bonus_tier", "pair", "step",
         "best", "dealer_best", "cards_in_21", "hit", "draws", "natural", "index_play",
         "index_at", "index_at_least", "index_hit", "main_pay", "bonus_pay", "joint", "sums",
-        "seen"};
+        "seen", "tray"};
     Buffer b[N_PLAY];
     for (int i = 0; i < N_PLAY; i++) {
         b[i].held = 0;
@@ -285,7 +331,7 @@ play(PyObject *self, PyObject *args)
         Py_ssize_t rules = b[INDEX_AT].held ? items(&b[INDEX_AT]) : 0;
         if (lanes < 1 || seats < 1 || rounds < 0 || batches < 1 || states < 2 ||
             beats < BEATS_NOTHING || beats > BEATS_NON_BLACKJACK || size < 1 || cut < -1 ||
-            cut > size) {
+            cut > size || buffer < -1 || buffer > size) {
             problem = "bad sizes or settings";
         } else if (b[INDEX_AT].held != indexed || b[INDEX_AT_LEAST].held != indexed ||
                    b[INDEX_HIT].held != indexed) {
@@ -293,6 +339,7 @@ play(PyObject *self, PyObject *args)
         } else if (indexed && !b[TAGS].held) {
             problem = "index plays need the count kept: give tags";
         } else if (items(&b[ROWS]) != lanes * size || items(&b[NEXT]) < lanes ||
+                   items(&b[TRAY]) < lanes ||
                    items(&b[START]) < lanes || items(&b[RUNNING]) < lanes ||
                    (b[TAGS].held && items(&b[TAGS]) != CODES) ||
                    items(&b[VALUE_OF]) != CODES || items(&b[BONUS_TIER]) != CODES * CODES ||
@@ -313,6 +360,7 @@ play(PyObject *self, PyObject *args)
                    !within(b[BONUS_TIER].view.buf, CODES * CODES, 0, items(&b[BONUS_PAY])) ||
                    !within(b[STEP].view.buf, states * VALUES, 0, states) ||
                    !within(n_next, lanes, 0, size + 1) || !within(n_start, lanes, 0, size + 1) ||
+                   !within(b[TRAY].view.buf, lanes, 0, size + 1) ||
                    (indexed && !within(b[INDEX_PLAY].view.buf, VALUES * states, -1, rules))) {
             problem = "an index is out of range";
         } else if (!(capsule = PyObject_GetAttrString(bits, "capsule")) ||
@@ -343,7 +391,9 @@ play(PyObject *self, PyObject *args)
                .size = (int64_t)(items(&b[ROWS]) / lanes),
                .random = PyCapsule_GetPointer(capsule, "BitGenerator"),
                .failed = -1,
-               .bad_card = 0};
+               .bad_card = 0,
+               .tray = b[TRAY].view.buf,
+               .buffer = buffer};
     unsigned long long words[4] = {0, 0, 0, 0};
     if (pcg != Py_None) { /* (state high, state low, increment high, increment low) */
 #ifdef __SIZEOF_INT128__
@@ -398,7 +448,10 @@ play(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS;
     while (!failed && played < rounds && batch < batches) {
         int64_t n = rounds - played < lanes ? rounds - played : lanes;
-        for (int64_t lane = 0; lane < n; lane++) { /* Shoes.begin_round */
+        for (int64_t lane = 0; lane < n && buffer >= 0 && !failed; lane++) {
+            failed = shuffle_back(&s, lane, scratch); /* a continuous shuffler */
+        }
+        for (int64_t lane = 0; lane < n && buffer < 0; lane++) { /* Shoes.begin_round */
             int64_t head = s.next[lane];
             if (cut < 0 || head >= cut) {
                 head = 0;
@@ -597,7 +650,7 @@ static PyMethodDef methods[] = {
      "play(rows, next_card, start, running, tags, cut, value_of, tier, pair, step, best, "
      "dealer_best, cards_in_21, hit, draws, natural, beats, seats, index_play, index_at, "
      "index_at_least, index_hit, drift, main_pay, bonus_pay, ratio, bits, pcg, lanes, "
-     "rounds, batches, joint, sums, seen, /)\n--\n\n"
+     "rounds, batches, joint, sums, seen, tray, buffer, /)\n--\n\n"
      "Deal and settle rounds on many lanes (see solver/sim/_deal_numpy.py, play)."},
     {NULL, NULL, 0, NULL},
 };

@@ -23,9 +23,11 @@ STEPS_PCG64 = 0
 VALUES = 11
 
 
-def _shoes(arrays: tuple[Any, Any, Any, Any], tags: Any, cut: int, bits: Any) -> Shoes:
-    """The lanes' shoes over the caller's own arrays (rows, next, start, running)."""
-    rows, next_card, start, running = arrays
+def _shoes(
+    arrays: tuple[Any, Any, Any, Any, Any], tags: Any, cut: int, bits: Any, buffer: int
+) -> Shoes:
+    """The lanes' shoes over the caller's own arrays (rows, next, start, running, tray)."""
+    rows, next_card, start, running, tray = arrays
     shoes = Shoes.__new__(Shoes)
     lanes = len(next_card)
     shoes.size = len(rows) // lanes
@@ -34,6 +36,9 @@ def _shoes(arrays: tuple[Any, Any, Any, Any], tags: Any, cut: int, bits: Any) ->
     shoes.cut = None if cut < 0 else cut
     shoes.tags = tags
     shoes.room = 0
+    shoes.buffer = None if buffer < 0 else buffer
+    shoes.tray = tray
+    shoes.begun = np.zeros(lanes, dtype=np.bool_)
     return shoes
 
 
@@ -72,6 +77,8 @@ def play(
     joint: Any,
     sums: Any,
     seen: Any,
+    tray: Any,
+    buffer: int,
     /,
 ) -> tuple[int, int, tuple[int, int]]:
     """Deal up to ``batches`` rounds of ``lanes`` lanes (``rounds`` at most) from the lanes'
@@ -110,7 +117,7 @@ def play(
         beats,
         seats,
     )
-    shoes = _shoes((rows, next_card, start, running), tags, cut, bits)
+    shoes = _shoes((rows, next_card, start, running, tray), tags, cut, bits, buffer)
     kinds = len(bonus_pay)
     tally = joint.reshape(seats, 4, kinds)
     played = batch = 0

@@ -55,6 +55,7 @@ class Shoes:
         rng: np.random.Generator | None,
         cut: int | None,
         tags: Codes | None = None,
+        buffer: int | None = None,
     ) -> None:
         self.size = len(cards)
         self.rows = np.tile(cards, lanes)
@@ -65,9 +66,21 @@ class Shoes:
         self.tags = tags
         self.running = np.zeros(lanes, dtype=np.intp)
         self.room = 0
+        self.buffer = buffer
+        self.tray = np.zeros(lanes, dtype=np.intp)
+        self.begun = np.zeros(lanes, dtype=np.bool_)
 
     def begin_round(self, n: int) -> None:
-        """Start a round on lanes ``0..n-1``, reshuffling where the shoe is done (idempotent)."""
+        """Start a round on lanes ``0..n-1``, reshuffling where the shoe is done (idempotent).
+
+        A continuous shuffler (``buffer`` given) instead tops its tray up to ``buffer``
+        cards drawn from the cards inside it, then takes the last round's cards back: the
+        count restarts from those cards (``start`` then counts them, not a position).
+        """
+        if self.buffer is not None:
+            for lane in range(n):
+                self._shuffle_back(lane, self.buffer)
+            return
         head = self.next[:n]
         if self.cut is None:
             head[:] = 0
@@ -76,13 +89,32 @@ class Shoes:
         self.running[:n][head == 0] = 0
         self.start[:n] = head
 
+    def _shuffle_back(self, lane: int, buffer: int) -> None:
+        """A continuous shuffler between rounds on ``lane`` (as the compiled twin's)."""
+        k = int(self.next[lane])
+        if k == 0 and self.begun[lane]:  # begun already: nothing dealt since
+            return
+        self.begun[lane] = True
+        end = min(k + buffer, self.size)
+        row = self.rows[lane * self.size : (lane + 1) * self.size]
+        first = max(int(self.tray[lane]), k)
+        for at in range(first, end):  # the tray's new cards, drawn from the machine
+            there = at if self.rng is None else at + int(self.rng.random() * (self.size - at))
+            row[at], row[there] = row[there], row[at]
+        if self.tags is not None:
+            self.running[lane] = int(self.tags[row[:k]].sum())
+        row[:] = np.concatenate((row[k:], row[:k]))  # the round's cards go back in
+        self.tray[lane] = end - k
+        self.next[lane] = 0
+        self.start[lane] = k
+
     def deal_ahead(self, depths: Codes) -> None:
         """Deal ``depths[lane]`` cards from each lane's shoe before its first round."""
         for k in range(int(depths.max(initial=0))):
             self.draw(np.flatnonzero(depths > k))
 
     def draw(self, lanes: Codes) -> Codes:
-        """Deal the next card of each lane listed."""
+        """Deal the next card of each lane listed (a continuous shuffler's tray first)."""
         at = self.next[lanes]
         if self.room < 1:
             if at.size and at.max() >= self.size:
@@ -93,8 +125,13 @@ class Shoes:
         here = lanes * self.size + at
         if self.rng is None:
             there = here
-        else:
+        elif self.buffer is None:
             there = here + (self.rng.random(lanes.size) * (self.size - at)).astype(np.intp)
+        else:
+            there = here.copy()
+            loose = np.flatnonzero(at >= self.tray[lanes])  # past the tray: a random card
+            picks = self.rng.random(loose.size) * (self.size - at[loose])
+            there[loose] += picks.astype(np.intp)
         card = self.rows[there]
         self.rows[there] = self.rows[here]
         self.rows[here] = card
@@ -108,6 +145,10 @@ class Shoes:
         """Shoe empty mid-round: the discards become the new shoe, the table keeps its cards."""
         if self.rng is None:
             raise ShoeError("the stacked cards ran out before the round was over")
+        if self.buffer is not None:
+            raise ShoeError(
+                f"one round used all {self.size} cards of the shoe: use fewer seats or more decks"
+            )
         for lane in lanes.tolist():
             start = int(self.start[lane])
             if start == 0:
@@ -179,6 +220,8 @@ class Table:
     cards: npt.NDArray[np.uint8]
     seats: int
     cut: int | None
+    buffer: int | None = None
+    """A continuous shuffler's tray (cards), when one deals: then ``cut`` is None."""
 
     @classmethod
     def make(
@@ -188,6 +231,7 @@ class Table:
         cards: npt.NDArray[np.uint8],
         seats: int,
         cut: int | None,
+        buffer: int | None = None,
     ) -> Table:
         """Compile the strategy, the dealer's stopping rule (clause 7) and its naturals."""
         space = hand_space()
@@ -206,7 +250,7 @@ class Table:
             natural |= own_and_bonus
         shoe = tuple(int(n) for n in np.bincount(VALUE_OF[cards], minlength=11)[1:])
         hit = compile_strategy(strategy, shoe)
-        return cls(rules, hit, ~stops, natural, total, cards, seats, cut)
+        return cls(rules, hit, ~stops, natural, total, cards, seats, cut, buffer)
 
 
 def dealer_totals(rules: Rules) -> Codes:

@@ -208,6 +208,8 @@ def play_rounds(
             joint.reshape(-1),
             sums,
             seen,
+            shoes.tray,
+            -1 if shoes.buffer is None else shoes.buffer,
         )
         if pcg is not None:  # the twin stepped PCG64 on its own copy of the state
             state = bits.state

@@ -15,6 +15,7 @@ from solver.model.checks import check_rounds, check_seed, shown, whole_in
 from solver.model.errors import ShoeError, SimulationError
 from solver.model.parallel import check_jobs, parallel_map
 from solver.model.rules import Rules
+from solver.model.shuffles import Shuffle
 from solver.results.simulation import (
     TRUE_COUNT_BUCKETS,
     Counter,
@@ -87,9 +88,17 @@ class _CounterTally:
 
     def record(self, units: Codes, true_count: Floats, unit_net: Floats) -> None:
         """Add rounds bet at ``units``, whose seat 1 round at one unit came to ``unit_net``."""
+        self.record_bets(units, unit_net)
+        self.record_counts(true_count, unit_net)
+
+    def record_bets(self, units: Codes, unit_net: Floats) -> None:
+        """Add rounds bet at ``units`` (0: sat out), seat 1's round at one unit ``unit_net``."""
         net = units * unit_net
         self.by_bet[...] += np.bincount(units, minlength=len(self.by_bet))
         self.net[...] += (float(net.sum()), float(np.dot(net, net)))
+
+    def record_counts(self, true_count: Floats, unit_net: Floats) -> None:
+        """Add every round dealt to its true count's bucket."""
         bucket = true_count_bucket(true_count)
         size = len(self.by_true_count)
         self.by_true_count[...] += np.bincount(bucket, minlength=size)
@@ -104,24 +113,63 @@ class _CounterTally:
         self.unit_net[...] += other.unit_net
 
 
+class _ShoeByShoe:
+    """A counter who may sit down only at a shuffle (no mid-shoe entry): each lane's bets
+    are held until its shoe ends, then kept; a lane's first shoe (joined part-way) and its
+    last (cut off by the chunk's end) are dropped, so only whole shoes count."""
+
+    def __init__(self, lanes: int, counter: Counter) -> None:
+        self.joined = np.zeros(lanes, dtype=np.bool_)
+        self.out = np.zeros(lanes, dtype=np.bool_)
+        self.by_bet = np.zeros((lanes, counter.spread[1] + 1), dtype=np.int64)
+        self.net = np.zeros((lanes, 2), dtype=np.float64)
+
+    def bets(self, units: Codes, start: Codes, unit_net: Floats, tally: _CounterTally) -> None:
+        """Take one round on lanes ``0..n-1``: ``units`` as the ramp bets (0: below the
+        wong-out point), ``start`` the cards dealt since each lane's shuffle."""
+        n = len(units)
+        lanes = np.arange(n)
+        new = start == 0
+        done = lanes[new & self.joined[:n]]
+        tally.by_bet[...] += self.by_bet[done].sum(axis=0)
+        tally.net[...] += self.net[done].sum(axis=0)
+        self.by_bet[done] = 0
+        self.net[done] = 0.0
+        self.joined[:n] |= new
+        self.out[:n][new] = False
+        self.out[:n] |= units == 0  # leaves the first time the count turns against it
+        bet = np.where(self.out[:n], 0, units)
+        seated = lanes[self.joined[:n]]
+        np.add.at(self.by_bet, (seated, bet[seated]), 1)
+        net = bet[seated] * unit_net[seated]
+        self.net[seated, 0] += net
+        self.net[seated, 1] += net * net
+
+
+def _lanes(table: Table, rounds: int) -> int:
+    """Lanes dealt side by side: many for a fresh shoe every round, fewer where each lane
+    plays consecutive rounds (a cut-card shoe, a shuffler)."""
+    if table.cut is None and table.buffer is None:
+        return min(rounds, FRESH_LANES)
+    return max(1, min(PENETRATION_LANES, rounds // SESSION_ROUNDS))
+
+
 def _run_chunk(
     table: Table, rounds: int, seed: np.random.SeedSequence, counter: Counter | None = None
 ) -> _Tally:
     """Play ``rounds`` rounds with a random generator of its own.
 
-    With a fresh shoe, up to ``FRESH_LANES`` rounds are dealt at once.  With a cut card,
-    up to ``PENETRATION_LANES`` lanes each play about ``SESSION_ROUNDS`` consecutive rounds
-    from their own shoe, which starts freshly shuffled.  A ``counter`` at seat 1 bets each
-    round by the count of the cards its lane dealt before it; with a counter each lane
-    starts at a random depth of its first shoe.
+    With a fresh shoe, up to ``FRESH_LANES`` rounds are dealt at once.  With a cut card (or
+    a continuous shuffler), up to ``PENETRATION_LANES`` lanes each play about
+    ``SESSION_ROUNDS`` consecutive rounds from their own shoe, which starts freshly
+    shuffled.  A ``counter`` at seat 1 bets each round by the count of the cards its lane
+    dealt before it (under a shuffler, the last round's cards); with a counter and a cut
+    card each lane starts at a random depth of its first shoe.
     """
-    if table.cut is None:
-        lanes = min(rounds, FRESH_LANES)
-    else:
-        lanes = max(1, min(PENETRATION_LANES, rounds // SESSION_ROUNDS))
+    lanes = _lanes(table, rounds)
     tags = None if counter is None else tag_of_code(counter)
     rng = np.random.default_rng(seed)
-    shoes = Shoes(table.cards, lanes, rng, table.cut, tags)
+    shoes = Shoes(table.cards, lanes, rng, table.cut, tags, table.buffer)
     if counter is not None and table.cut is not None:
         # Each lane joins its first shoe at a random depth, so that every depth of the
         # shoe (and its count) is as common as in an endless game; the counter has seen
@@ -136,6 +184,7 @@ def _run_chunk(
     pays = (main_pay, bonus_pay, ratio)
     first = None if counter is None else index_plays(counter)
     counting = tally is not None
+    whole = None if counter is None or counter.mid_shoe_entry else _ShoeByShoe(lanes, counter)
     dealt = sim_kernel.play_rounds(table, shoes, rng, lanes, rounds, pays, joint, counting, first)
     for sums, seen in dealt:
         squares += [float(np.dot(x, x)) for x in sums]
@@ -143,7 +192,12 @@ def _run_chunk(
             running, start, main_0, bonus_0 = seen  # size_up's reading
             true_count = true_counts(counter, running, start, shoes.size - start)
             unit_net = main_pay[main_0] + ratio * bonus_pay[bonus_0]
-            tally.record(bet_units(counter, true_count), true_count, unit_net)
+            units = bet_units(counter, true_count)
+            if whole is None:
+                tally.record_bets(units, unit_net)
+            else:
+                whole.bets(units, start, unit_net, tally)
+            tally.record_counts(true_count, unit_net)
     return _Tally(joint, squares, tally)
 
 
@@ -260,6 +314,7 @@ def simulate(
     chunk_rounds: int = CHUNK_ROUNDS,
     progress: Callable[[int], None] | None = None,
     counter: Counter | None = None,
+    shuffle: Shuffle | None = None,
 ) -> SimulationResult:
     """Deal ``rounds`` rounds at a table of ``seats`` players all following ``strategy``.
 
@@ -278,25 +333,41 @@ def simulate(
             (the simulator never asks the exact solver).
         chunk_rounds: Rounds per seeded chunk; results depend on it, not on ``jobs``.
         progress: Called with the number of rounds each finished chunk played.
-        counter: A card counter at seat 1, betting by the count (needs a penetration);
-            its results are reported apart (:class:`CounterStatistics`).
+        counter: A card counter at seat 1, betting by the count (needs a penetration
+            or a shuffler); its results are reported apart (:class:`CounterStatistics`).
+        shuffle: How the cards are shuffled (:class:`~solver.model.shuffles.Shuffle`): a
+            cut card (then it sets the penetration) or a continuous shuffler.
 
     Returns:
         The outcome counts, with statistics by seat and overall.
     """
     removed = tuple(removed)
+    buffer = None
+    if shuffle is not None:
+        penetration, buffer = (
+            (None, shuffle.buffer) if shuffle.is_csm else (shuffle.penetration, None)
+        )
     cards = check_deal(
         rules, rounds, seed=seed, seats=seats, penetration=penetration, jobs=jobs, removed=removed
     )
-    if counter is not None and penetration is None:
+    if counter is not None and penetration is None and buffer is None:
         raise SimulationError(
-            "a counter needs a shoe dealt down to a cut card: give a penetration, "
-            "not a fresh shoe every round"
+            "a counter needs a shoe dealt down to a cut card or a shuffler: give a "
+            "penetration, not a fresh shoe every round"
+        )
+    if counter is not None and not counter.mid_shoe_entry and buffer is not None:
+        raise SimulationError(
+            "no mid-shoe entry needs a shoe dealt to a cut card: a shuffler has no shuffle "
+            "to wait for"
+        )
+    if buffer is not None and buffer > len(cards) // 2:
+        raise SimulationError(
+            f"a shuffler's tray of {buffer} cards is more than half the shoe's {len(cards)}"
         )
     if chunk_rounds < 1:
         raise SimulationError(f"chunk size {chunk_rounds} must be at least 1")
     cut = None if penetration is None else max(1, round(penetration * len(cards)))
-    table = Table.make(rules, strategy, cards, seats, cut)
+    table = Table.make(rules, strategy, cards, seats, cut, buffer)
 
     root = np.random.SeedSequence(seed)
     joint = np.zeros((seats, 4, len(rules.paytable.outcomes)), dtype=np.int64)
@@ -321,6 +392,7 @@ def simulate(
         joint=tuple(tuple(tuple(int(c) for c in row) for row in seat) for seat in joint.tolist()),
         squares=(float(squares[0]), float(squares[1]), float(squares[2])),
         exact=figures,
+        buffer=buffer,
         counter=None
         if counter is None or counted is None
         else CounterStatistics(

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
-from solver.exact.attack import attack as attack_of
 from solver.exact.betting import optimal_bets
 from solver.exact.chart import stored_chart
 from solver.exact.count_search import best_playing_count
@@ -28,7 +26,6 @@ from solver.model.counts import Tags, count_tags, system_tags
 from solver.model.errors import CountError
 from solver.model.parallel import scheduler_address
 from solver.model.rules import Rules
-from solver.results.attack import AttackResult
 from solver.results.betting import BetResult
 from solver.results.dealt_shoes import DEALT_SHOES, DealtShoes
 from solver.results.indices import IndicesResult
@@ -218,19 +215,3 @@ def bet(
     return optimal_bets(
         shoes, name, tags, spread, bankroll, kelly_fraction, rounds_per_hour, target_ruin, plays
     )
-
-
-def attack(
-    *,
-    rules: Rules,
-    spread: tuple[int, int],
-    bonus_multiple: Fraction,
-    samples: int,
-    seed: int,
-    penetration: float,
-    run: Run,
-) -> AttackResult:
-    """The perfect-information bound by penetration, and the Bonus wager's attack."""
-    shoes = dealt_shoes(rules, samples, seed, penetration, run)
-    steps = (*(p for p in (0.5, 0.67, 0.75) if p < penetration), penetration)
-    return attack_of(shoes, spread, bonus_multiple, steps)

@@ -1,8 +1,9 @@
-"""The report's game-protection study: EORs, counts, shoe states and a simulated counter.
+"""The report's game-protection study: EORs, counts, every attack and what ends it.
 
-Every figure comes from the same code as ``cbj eor``, ``cbj count``, ``cbj shoe-states``
-and ``cbj simulate --counter``; the study only chooses small, seeded sizes (options of
-:func:`~solver.studies.report.report_figures`), so the report changes with the rules.
+Every figure comes from the same code as ``cbj eor``, ``cbj count``, ``cbj indices``,
+``cbj bet``, ``cbj attack`` and ``cbj simulate --counter``; the study only chooses small,
+seeded sizes (options of :func:`~solver.studies.report.report_figures`), so the report
+changes with the rules.
 """
 
 from __future__ import annotations
@@ -10,23 +11,24 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from solver.exact.attack import attack
+from solver.exact.attack import PracticalCounter, reach, reached
 from solver.exact.betting import optimal_bets
 from solver.exact.dealt_shoes import deal_shoes
 from solver.exact.indices import index_plays
 from solver.exact.protection import (
     BEST_LEVELS,
-    RoundEffects,
     best_count,
     effects_of_removal,
     ev_per_true_count,
     judge_counts,
 )
-from solver.exact.shoe_states import DEFAULT_DEPTHS, cards_dealt, check_samples, study_shoe_states
+from solver.exact.shoe_states import check_samples
 from solver.model.catalogue import COUNTER_ROUNDS_DEFAULT, SHOE_SAMPLES_DEFAULT
 from solver.model.counts import system_tags
-from solver.model.errors import ReportError, ShoeError
+from solver.model.errors import ReportError
 from solver.model.rules import Rules
+from solver.model.shuffles import DEFAULT_BUFFER, Shuffle
+from solver.results.attack import AttackKind
 from solver.results.charts import Chart
 from solver.results.protection import (
     PENETRATION,
@@ -38,11 +40,12 @@ from solver.results.protection import (
 )
 from solver.results.simulation import Counter, CounterStatistics
 from solver.sim import Strategy
+from solver.studies.attack import KELLY_BANKROLL, attack_study, shoe_paths, simulated_row
 from solver.studies.seeded import SeededDeal
 from solver.studies.sizes import check_rounds
 
-#: Shoes dealt and solved at each depth of the report's study, and rounds of each simulated
-#: counter, unless asked otherwise (the parameter catalogue's defaults).
+#: Shoe samples of the report's study (4 dealt shoes each, 1/25 of a shoe path), and rounds
+#: of each simulated counter, unless asked (the parameter catalogue's defaults).
 SHOE_SAMPLES = SHOE_SAMPLES_DEFAULT
 COUNTER_ROUNDS = COUNTER_ROUNDS_DEFAULT
 #: Shoes dealt for the indices, the Kelly ramp and the bound, per shoe-state sample.
@@ -51,8 +54,14 @@ DEALT_PER_SAMPLE = 4
 #: attack`'s default); where the rules require more, twice their size (at most 100 main
 #: wagers, the attack's ceiling).
 BONUS_MULTIPLE = Fraction(2)
-#: The Kelly ramp's bankroll in units.
-KELLY_BANKROLL = 1000.0
+#: Shoe samples per shoe path of the no-mid-shoe bound (at least one path is dealt).
+SAMPLES_PER_PATH = 25
+
+
+def path_count(shoe_samples: int) -> int:
+    """Shoe paths dealt for the no-mid-shoe bound: one per :data:`SAMPLES_PER_PATH` shoe
+    samples, at least one."""
+    return max(1, shoe_samples // SAMPLES_PER_PATH)
 
 
 def check_sizes(shoe_samples: int, counter_rounds: int) -> tuple[int, int]:
@@ -71,18 +80,6 @@ def counter_plan(eor: EffectsOfRemoval[Any]) -> CounterPlan:
     return CounterPlan("best-level-1", tags, break_even)
 
 
-def report_depths(rules: Rules) -> tuple[float, ...]:
-    """The study's usual depths that leave enough cards in a shoe of ``rules.decks`` decks."""
-    usable = []
-    for depth in DEFAULT_DEPTHS:
-        try:
-            cards_dealt(rules, depth)
-        except ShoeError:
-            continue
-        usable.append(depth)
-    return tuple(usable)
-
-
 def _counter_runs(
     rules: Rules, played: Strategy, plan: CounterPlan, rounds: int, jobs: int
 ) -> tuple[CounterStatistics, CounterStatistics]:
@@ -90,7 +87,8 @@ def _counter_runs(
     runs = []
     for wong_out in (None, plan.wong_out):
         counter = Counter(plan.name, plan.tags, SPREAD, plan.ramp, wong_out)
-        result = SeededDeal(played, rounds, PROTECTION_SEED, PENETRATION).deal(
+        depth = reach(rules.decks, PENETRATION)  # no deeper than a dealt shoe reaches
+        result = SeededDeal(played, rounds, PROTECTION_SEED, depth).deal(
             rules, jobs, counter=counter
         )
         if result.counter is None:  # pragma: no cover - a counter was seated
@@ -108,6 +106,8 @@ def protection_settings(played: Strategy, shoe_samples: int, counter_rounds: int
         "shoe_samples": shoe_samples,
         "spread": list(SPREAD),
         "dealt_shoes": DEALT_PER_SAMPLE * shoe_samples,
+        "paths": path_count(shoe_samples),
+        "buffer": DEFAULT_BUFFER,
     }
 
 
@@ -116,35 +116,24 @@ def protection_study(
     chart: Chart,
     played: Strategy,
     *,
+    counting: Strategy | None = None,
     jobs: int = 1,
     shoe_samples: int = SHOE_SAMPLES,
     counter_rounds: int = COUNTER_ROUNDS,
 ) -> ProtectionStudy:
-    """The game-protection figures under ``rules``; ``chart`` is the report's chart.
+    """The game-protection figures under ``rules``; ``chart`` is the report's chart and
+    ``counting`` the chart as the attack's simulated counters and shoe paths play it
+    (``played`` when not given).
 
     Nothing is stored on the way: a store keeps the study whole (its float games would
     cost about three times their solves to store, and a report never reads them back).
     """
+    counting = counting or played
     eor = effects_of_removal(rules, jobs=jobs, chart=chart)
     plan = counter_plan(eor)
     chosen = {"hi-lo": system_tags("hi-lo")}
     chosen.update({f"best-level-{n}": best_count(eor.effects["round"], n) for n in BEST_LEVELS})
     counts = judge_counts(eor, chosen)
-    effects = RoundEffects(
-        rules,
-        float(eor.base["main"]),
-        float(eor.base["round"]),
-        {r: float(v) for r, v in eor.effects["round"].items()},
-    )
-    states = study_shoe_states(
-        effects,
-        report_depths(rules),
-        shoe_samples,
-        PROTECTION_SEED,
-        plan.name,
-        plan.tags,
-        jobs=jobs,
-    )
     every_round, back_counter = _counter_runs(rules, played, plan, counter_rounds, jobs)
     best = next(s for s in counts.systems if s.name == "best-level-2")
     shoes = deal_shoes(
@@ -152,23 +141,47 @@ def protection_study(
     )
     depths = tuple(p for p in (0.5, 0.75) if p < PENETRATION)
     indices = index_plays(shoes, best.name, best.tags)
+    betting = optimal_bets(shoes, best.name, best.tags, SPREAD, KELLY_BANKROLL, indices=indices)
+    deepest = reached(shoes)
+    paths = shoe_paths(rules, counting, path_count(shoe_samples), PROTECTION_SEED, deepest, jobs)
+    cut = Shuffle.cut_card(reach(rules.decks, PENETRATION))
+    level_1 = "best level-1 count"
+    simulated = [
+        simulated_row(AttackKind.PLAY_ALL, cut, every_round, f"{level_1}: its ramp"),
+        simulated_row(
+            AttackKind.BACK_COUNT,
+            cut,
+            back_counter,
+            f"{level_1}: its ramp, sitting out below true count {plan.wong_out:+g}",
+        ),
+    ]
+    found = attack_study(
+        rules,
+        shoes,
+        counting,
+        PracticalCounter(best.name, best.tags, betting, indices),
+        spread=SPREAD,
+        multiple=max(BONUS_MULTIPLE, min(2 * rules.bonus_ratio, Fraction(100))),
+        penetrations=(*depths, PENETRATION),
+        paths=paths,
+        rounds=counter_rounds,
+        seed=PROTECTION_SEED,
+        buffer=DEFAULT_BUFFER,
+        jobs=jobs,
+        more=simulated,
+    )
     return ProtectionStudy(
         rules,
         eor,
         plan,
         tuple(counts.systems),
-        tuple(states.depths),
         shoe_samples,
         every_round,
         back_counter,
         counter_rounds,
         best,
         indices,
-        optimal_bets(shoes, best.name, best.tags, SPREAD, KELLY_BANKROLL, indices=indices),
-        attack(
-            shoes,
-            SPREAD,
-            max(BONUS_MULTIPLE, min(2 * rules.bonus_ratio, Fraction(100))),
-            (*depths, PENETRATION),
-        ),
+        betting,
+        found,
+        penetration=deepest,
     )

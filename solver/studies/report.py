@@ -411,6 +411,7 @@ def report_figures(
             rules,
             chart,
             played,
+            counting=played_strategy("chart", game.rules, lambda: game, cache, chart),
             jobs=jobs,
             shoe_samples=samples,
             counter_rounds=counter,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.model.rules import Rules
+from solver.model.shuffles import Shuffle
 from solver.results.simulation import Counter, ExactFigure, SimulationResult
 from solver.sim import Strategy, simulate
 from solver.sim.run import CHUNK_ROUNDS
@@ -21,12 +22,14 @@ from solver.sim.run import CHUNK_ROUNDS
 @dataclass(frozen=True, slots=True)
 class SeededDeal:
     """``rounds`` rounds of ``strategy`` from ``seed``, dealt to a cut card at
-    ``penetration`` (``None``: a fresh shoe every round), one seat."""
+    ``penetration`` (``None``: a fresh shoe every round) or by a continuous shuffler with a
+    tray of ``buffer`` cards, one seat."""
 
     strategy: Strategy
     rounds: int
     seed: int
     penetration: float | None
+    buffer: int | None = None
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -39,6 +42,7 @@ class SeededDeal:
             "penetration": self.penetration,
             "seats": 1,
             "chunk_rounds": CHUNK_ROUNDS,
+            **({} if self.buffer is None else {"buffer": self.buffer}),
         }
 
     def deal(
@@ -60,4 +64,5 @@ class SeededDeal:
             jobs=jobs,
             exact=exact,
             counter=counter,
+            shuffle=None if self.buffer is None else Shuffle.csm(self.buffer),
         )

@@ -26,6 +26,7 @@ from solver.model.cells import Actions
 from solver.model.counts import count_tags
 from solver.model.errors import CountError, SimulationError
 from solver.model.rules import DealerBonus, Rules
+from solver.model.shuffles import Shuffle
 from solver.results.game import GameResult
 from solver.results.kinds import Store
 from solver.results.report import PlayerStrategy
@@ -140,10 +141,12 @@ def simulate_beside_exact(
     progress: Callable[[int], None] | None = None,
     counter: Counter | None = None,
     chart: Actions | None = None,
+    shuffle: Shuffle | None = None,
 ) -> SimulationResult:
     """Deal ``rounds`` rounds of ``strategy`` with the simulator, its exact figures attached.
 
-    ``chart`` is the chart a ``chart:FILE`` strategy plays.
+    ``chart`` is the chart a ``chart:FILE`` strategy plays; ``shuffle`` how the cards are
+    shuffled, when a continuous shuffler deals.
     """
     return simulate(
         rules,
@@ -157,6 +160,7 @@ def simulate_beside_exact(
         exact=exact_figures(rules, strategy, game, removed, cache, chart),
         progress=progress,
         counter=counter,
+        shuffle=shuffle,
     )
 
 
@@ -169,11 +173,13 @@ def simulate_command(
     strategy: PlayerStrategy,
     penetration: float | None,
     fresh_shoe: bool,
+    csm: int | None,
     removed: tuple[Card, ...],
     counter: str | Mapping[str, int] | None,
     spread: tuple[int, int] | None,
     ramp: tuple[tuple[float, int], ...] | None,
     wong_out: float | None,
+    mid_shoe_entry: bool,
     indices: bool,
     index_samples: int,
     run: Run,
@@ -181,25 +187,33 @@ def simulate_command(
     """Deal ``rounds`` rounds with the independent simulator, beside the exact figures.
 
     The shoe is reshuffled after ``penetration`` of it is dealt (0.75 when not given), or
-    every round with ``fresh_shoe``; ``counter`` seats a card counter at seat 1 who bets
-    by the true count within ``spread`` along ``ramp`` and sits out below ``wong_out``,
-    and with ``indices`` plays the count's index plays (found from ``index_samples``
-    dealt shoes at the simulation's penetration).
+    every round with ``fresh_shoe``, or dealt by a continuous shuffler whose tray holds
+    ``csm`` cards (each round's cards go back in before the next); ``counter`` seats a card
+    counter at seat 1 who bets by the true count within ``spread`` along ``ramp`` and sits
+    out below ``wong_out`` (with ``mid_shoe_entry`` false it sits down only at a shuffle and
+    leaves until the next below ``wong_out``), and with ``indices`` plays the count's index
+    plays (found from ``index_samples`` dealt shoes at the simulation's penetration).
     """
-    if fresh_shoe and penetration is not None:
+    if sum((fresh_shoe, penetration is not None, csm is not None)) > 1:
         raise SimulationError(
-            "give a penetration (--penetration) or a fresh shoe (--fresh-shoe), not both"
+            "give one of a penetration (--penetration), a fresh shoe (--fresh-shoe) or a "
+            "continuous shuffler (--csm)"
         )
+    shuffle = None if csm is None else Shuffle.csm(csm)
     if counter is not None and fresh_shoe:
         raise SimulationError(
             "a counter (--counter) needs a shoe dealt to a cut card, not a fresh shoe"
         )
-    cut = None if fresh_shoe else 0.75 if penetration is None else penetration
+    cut = None if fresh_shoe or shuffle else 0.75 if penetration is None else penetration
     # Bad settings fail before any exact figure is solved.
     check_deal(
         rules, rounds, seed=seed, seats=seats, penetration=cut, jobs=run.jobs, removed=removed
     )
     counting = _counter(rules, removed, counter, spread, ramp, wong_out, run)
+    if counting is not None and not mid_shoe_entry:
+        counting = replace(counting, mid_shoe_entry=False)
+    elif not mid_shoe_entry:
+        raise CountError("no mid-shoe entry is for a card counter: give --counter too")
     if indices:
         counting = _with_indices(rules, counting, strategy, index_samples, cut, run)
     game = once(lambda: solve_game(rules, exact=True, cache=run.cache))
@@ -224,6 +238,7 @@ def simulate_command(
         progress=progress,
         counter=counting,
         chart=strategy.chart,
+        shuffle=shuffle,
     )
 
 

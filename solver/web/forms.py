@@ -27,6 +27,9 @@ from solver.model.params import Param
 from solver.present import fields as html
 from solver.web.form import MAX_FIELD_TEXT, excerpted
 
+#: Fields longer than :data:`~solver.web.form.MAX_FIELD_TEXT`, and how long each may be
+#: (daily results, typed or read from a file: the fields travel in the page's address).
+LONG_FIELDS = {"daily": 4000}
 #: Why a page leaves a parameter out.
 SERVER = "the server's own: its workers, its store and its progress bar"
 SHOWN = "the page shows the result itself"
@@ -62,7 +65,7 @@ class PageForm:
         found = self.params()
         if targets is None:
             return found[name]
-        return found[next(t for t in targets if kind in t)]
+        return found[next((t for t in targets if kind in t), targets[0])]
 
 
 def _left(reasons: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
@@ -102,9 +105,31 @@ PAGE_FORMS: dict[str, PageForm] = {
         ),
         PageForm(
             "/hold",
-            ("hold",),
-            ("rounds", "hold", "result", "strategy", "method"),
-            _left(_SERVED),
+            ("hold", "hold series"),
+            (
+                "rounds",
+                "seats",
+                "strategy",
+                "hold",
+                "result",
+                "win_over_handle",
+                "drop",
+                "drop_to_handle",
+                "daily",
+                "unit",
+                "rounds_per_hour",
+                "method",
+            ),
+            _left(
+                {
+                    **_SERVED,
+                    "the page shows the result itself, and its chart": ("output",),
+                    "the page reads the file's text: typed, or put there by the file picker": (
+                        "daily",
+                    ),
+                }
+            ),
+            {"daily": ("text",)},
         ),
         PageForm(
             "/chart",
@@ -166,9 +191,10 @@ def read_fields(
     errors: dict[str, str] = {}
     for name in names or form.fields:
         text = str(query.get(name, "")).strip()
-        if len(text) > MAX_FIELD_TEXT:
+        most = LONG_FIELDS.get(name, MAX_FIELD_TEXT)
+        if len(text) > most:
             words = name.replace("_", " ")
-            errors[name] = f"{words} is too long: at most {MAX_FIELD_TEXT} characters"
+            errors[name] = f"{words} is too long: at most {most:,} characters"
             continue
         if not text:
             continue
@@ -191,7 +217,11 @@ def fields_html(
     """The fields ``names`` of ``form``, each made from its entry (``shown``: what a blank
     field shows; ``words``: a drop-down's words for its choices)."""
     return "".join(
-        html.param_field(
+        html.textarea_field(
+            form.param(name), str(query.get(name, ""))[: LONG_FIELDS[name]], errors, name
+        )
+        if name in LONG_FIELDS
+        else html.param_field(
             form.param(name).but(name=name),
             str(query.get(name, ""))[:MAX_FIELD_TEXT],
             errors,

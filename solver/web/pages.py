@@ -17,7 +17,6 @@ from starlette.responses import HTMLResponse, Response
 
 from solver.model.catalogue import (
     COUNTER_ROUNDS_DEFAULT,
-    HOLD_OR_RESULT,
     SHOE_SAMPLES_DEFAULT,
     SIMULATION_ROUNDS_DEFAULT,
     TABLE_ROUNDS_DEFAULT,
@@ -25,10 +24,13 @@ from solver.model.catalogue import (
 from solver.model.chart_file import chart_csv, parse_chart
 from solver.model.errors import CbjError, ReportError
 from solver.model.outcomes import DEFAULT_ROUND_BAND, NAMED_POLICIES, PAY_TIERS
+from solver.model.rules import Rules
 from solver.present import fields as field_html
 from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
+from solver.results.hold import HoldSeries
 from solver.results.report import PlayerStrategy
+from solver.studies.strategy import observed
 from solver.web.form import MAX_FIELD_TEXT, excerpted, read_rules
 from solver.web.forms import PAGE_FORMS, fields_html, left_out_html, read_fields
 from solver.web.workbench import Workbench
@@ -134,14 +136,54 @@ def paytable_page(
     return HTMLResponse(html.page("Paytable", "/paytable", body, form.query(), busy), status)
 
 
-def hold_options(query: Mapping[str, str]) -> tuple[dict[str, Any] | None, dict[str, str]]:
-    """``cbj hold``'s options from the page's fields (None until rounds are given), and
-    the errors, each beside its field."""
+#: The single result's options, which daily results replace.
+ONE_RESULT = ("rounds", "result", "hold", "win_over_handle", "drop")
+#: The daily results' own options.
+SERIES_ONLY = ("unit", "rounds_per_hour")
+
+
+def _series_errors(query: Mapping[str, str], errors: dict[str, str]) -> None:
+    """Daily results given: the single result's fields must be empty."""
+    for name in ONE_RESULT:
+        if str(query.get(name, "")).strip() and name not in errors:
+            errors[name] = "leave this empty with daily results: each day gives its own"
+
+
+def _result_errors(
+    query: Mapping[str, str], rules: Rules | None, values: dict[str, Any], errors: dict[str, str]
+) -> None:
+    """One result: the daily results' own fields must be empty, and the result must be one
+    ``cbj hold`` can judge (checked as the API checks it, before any solve)."""
+    for name in SERIES_ONLY:
+        if str(query.get(name, "")).strip() and name not in errors:
+            errors[name] = "this is for daily results: leave it empty for one result"
+    if errors or rules is None:
+        return
+    try:
+        observed(
+            rules,
+            values["rounds"],
+            values.get("seats", 1),
+            **{n: values.get(n) for n in (*ONE_RESULT[1:], "drop_to_handle")},
+        )
+    except CbjError as error:
+        errors["hold"] = excerpted(str(error), str(query.get("hold", "")))
+
+
+def hold_options(
+    query: Mapping[str, str], rules: Rules | None = None
+) -> tuple[dict[str, Any] | None, dict[str, str]]:
+    """``cbj hold``'s options from the page's fields (None until rounds or daily results
+    are given), and the errors, each beside its field; ``text`` in the options (the daily
+    results) means ``solver.hold_series``."""
     values, errors = read_fields(PAGE_FORMS["/hold"], query)
-    if "rounds" not in values and "rounds" not in errors:
+    daily = "text" in values or "daily" in errors
+    if not daily and "rounds" not in values and "rounds" not in errors:
         return None, errors
-    if ("hold" in values) == ("result" in values) and not {"hold", "result"} & set(errors):
-        errors["hold"] = HOLD_OR_RESULT
+    if daily:
+        _series_errors(query, errors)
+    else:
+        _result_errors(query, rules, values, errors)
     return (None if errors else values), errors
 
 
@@ -153,22 +195,28 @@ def hold_page(
     client: str = "",
     autostart: bool = False,
 ) -> Response:
-    """The Hold check page: the rules, the table's result and how it was played in,
-    ``cbj hold``'s verdict out (a POST starts the check; a GET shows it once started)."""
+    """The Hold check page: the rules, the table and its result (or a pit's daily results)
+    in, ``cbj hold``'s verdict out (a POST starts the check; a GET shows it once started)."""
     form = read_rules(query)
-    options, errors = hold_options(query)
+    options, errors = hold_options(query, form.rules)
     status, busy, result = 200, False, ""
     if form.rules is None or errors:
         status = 400
     elif options is not None:
         outcome = bench.hold(form.rules, options, wait, start, client)
+        field = "daily" if "text" in options else "hold"
         if outcome.error:
-            errors["hold"] = outcome.error
+            errors[field] = outcome.error
             status = outcome.status if outcome.status != 200 else 400
         elif outcome.idle:
             result = html.idle_html("Not checked yet: press Check.", autostart)
         elif outcome.ready:
-            result = pages_html.hold_html(outcome.result())
+            found = outcome.result()
+            result = (
+                pages_html.series_html(found)
+                if isinstance(found, HoldSeries)
+                else pages_html.hold_html(found)
+            )
         else:
             busy, result = True, html.progress_html(outcome.progress, html.link("/hold", query))
     page_form = PAGE_FORMS["/hold"]
@@ -177,7 +225,7 @@ def hold_page(
     body = (
         '<div class="columns results-first">'
         '<form id="hold-form" class="rules" method="post" action="/hold">'
-        f"<fieldset><legend>The table's result</legend>{_with_names(fields)}"
+        f"<fieldset><legend>The table and its result</legend>{_with_names(fields)}"
         '<button type="submit">Check</button></fieldset>'
         f"{rules}{field_html.form_error(form.errors)}{left_out_html(page_form)}</form>"
         f'<section id="results" aria-live="polite">{result}</section></div>'

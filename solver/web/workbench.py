@@ -218,11 +218,13 @@ class Workbench:
         start: bool = True,
         client: str = "",
     ) -> Outcome[Any]:
-        """``cbj hold``'s check of a table's result (``options``: rounds, hold or result)."""
+        """``cbj hold``'s check of a table's result (``options``: rounds and the result), or
+        of a pit's daily results (``options`` has their ``text``)."""
         key = ("hold", rules, tuple(sorted(options.items())))
+        check = api.hold_series if "text" in options else api.hold
 
         def compute(job: Job[Any]) -> Any:
-            return api.hold(rules=rules, cache=self.store, **options)
+            return check(rules=rules, cache=self.store, **options)
 
         label = "solving the game exactly, then the session's distribution"
         return self._job(key, compute, label, wait, Kind.HOLD, start, client)

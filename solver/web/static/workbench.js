@@ -300,6 +300,17 @@
     });
   }
 
+  // A file picker beside a text area (the Hold check's daily results): shown only with the
+  // script, it puts the chosen file's text in the area, where it can be read and edited.
+  for (const input of document.querySelectorAll("input[type=file][data-fills]")) {
+    const area = document.getElementById(input.dataset.fills);
+    input.hidden = false;
+    input.addEventListener("change", () => {
+      const chosen = input.files[0];
+      if (chosen) chosen.text().then((read) => { area.value = read; });
+    });
+  }
+
   cues();
   const form = document.getElementById("rules");
   const compared = document.getElementById("compare-form");
