@@ -7,10 +7,10 @@ result that carries its rules and whose ``to_json()`` is the document that
 ``cbj <command> --format json`` prints.  Nothing here touches the disk unless asked:
 pass ``cache=`` to reuse solved games, ``output=`` to write a file.
 
-The functions live in one module per group of commands, split by what they import:
-:mod:`solver.api.rules` (the rules options, cheap: ``cbj rules`` loads nothing else),
-:mod:`~solver.api.game`, :mod:`~solver.api.simulation`, :mod:`~solver.api.paytable`,
-:mod:`~solver.api.protection`, :mod:`~solver.api.files` and :mod:`~solver.api.cache`.
+Every function is made from its row of the command table (:mod:`solver.api.table`):
+:mod:`solver.api.functions`, written by ``python scripts/commands_code.py``, holds each
+typed signature, and :func:`solver.api.call.call` reads the arguments by the parameter
+catalogue and runs the row's computation.
 Each public function is also a name of :mod:`solver` itself:
 
 >>> import solver
