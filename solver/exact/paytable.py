@@ -222,7 +222,7 @@ class EdgeModel:
             rules=rules,
             bonus=analyse_bonus(rules, self.game.removed),
             round_lines=round_lines_for(rules, self.game),
-            volatility=None,  # the round has changed: its volatility is no longer the game's
+            volatility_source=None,  # the round has changed: its volatility is no longer the game's
         )
 
 
