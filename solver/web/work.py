@@ -21,6 +21,7 @@ from solver.model.rules import MIN_BONUS_RATIO, Paytable, Rules
 from solver.results.charts import CHART, CHART_COSTS
 from solver.results.game import GAME, GameResult
 from solver.results.kinds import Key, Kind, Store
+from solver.results.volatility import VOLATILITY
 from solver.web.memory import Memory
 
 if TYPE_CHECKING:
@@ -75,8 +76,9 @@ class WorkbenchStore:
 
     A :class:`~solver.results.kinds.Store` over ``inner`` (the disk cache, or None): a
     game asked for under a paytable or ratio not solved before is the game solved under
-    another, re-priced; charts and their cells' costs are kept in memory too; every other
-    kind of result is ``inner``'s (or computed, without one).
+    another, re-priced; charts, their cells' costs and each game's session figures
+    (convolved once per game, when first shown) are kept in memory too; every other kind
+    of result is ``inner``'s (or computed, without one).
     """
 
     def __init__(
@@ -85,7 +87,7 @@ class WorkbenchStore:
         self.inner = inner
         self._games: _Kept[GameResult[Any]] = _Kept(size, memory, "games")
         self._kept: dict[str, _Kept[Any]] = {
-            kind.name: _Kept(size, memory, kind.name) for kind in (CHART, CHART_COSTS)
+            kind.name: _Kept(size, memory, kind.name) for kind in (CHART, CHART_COSTS, VOLATILITY)
         }
 
     @staticmethod
@@ -104,11 +106,20 @@ class WorkbenchStore:
         kept = self._kept.get(kind.name)
         if kept is None:
             return self._inner(kind, key, compute)
-        found = kept.get(key.rules)
+        place = self._place(key)
+        found = kept.get(place)
         if found is None:
             found = self._inner(kind, key, compute)
-            kept.put(key.rules, found)
+            kept.put(place, found)
         return cast(T, found)
+
+    @staticmethod
+    def _place(key: Key) -> Hashable:
+        """Where a result kept in memory lies: by its rules alone for the exact full shoe's
+        (a chart, its costs), else by the whole key."""
+        if key.exact and not key.removed:
+            return key.rules
+        return (key.rules, tuple(sorted(str(c) for c in key.removed)), key.exact)
 
     def has(self, kind: Kind[Any], rules: Rules) -> bool:
         """A chart or chart costs under ``rules`` is kept in memory: no work needed."""
