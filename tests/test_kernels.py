@@ -393,6 +393,88 @@ def test_the_hand_spaces_are_numpys(
 
 
 @needs_compiled
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 10), depleted_shoes(), roots_or_ones(), st.data())
+def test_a_fixed_plays_walk_and_reach_are_numpys_bits(
+    bonus: int, shoes: npt.NDArray[np.int64], roots: list[list[int]], data: st.DataObject
+) -> None:
+    shoe = tuple(int(n) for n in shoes[0])
+    roots = [r for r in roots if all(c <= n for c, n in zip(r, shoe, strict=True))]
+    space = hand_space(bonus, shoe, [tuple(r) for r in roots])
+    n = len(space.hands)
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    hits = (rng.random(n) < 0.5) & (sum(shoe) > space.sizes)
+    stand = rng.uniform(-1, 1, n)
+    hard = space.hands @ np.arange(1, 11)
+    order = np.argsort(-hard, kind="stable")
+    bounds = np.concatenate([[0], np.flatnonzero(np.diff(hard[order])) + 1, [n]])
+    places = space.indices([tuple(r) for r in roots]) if roots and data.draw(st.booleans()) else []
+    weights = rng.random(len(places))
+
+    def walk() -> tuple[bytes, bytes]:
+        values, reach = np.empty(n + 1), np.empty(n + 1 if places else 0)
+        kernel.chart_walk(
+            values,
+            reach,
+            order.astype(np.int64),
+            bounds.astype(np.int64),
+            hits.astype(np.int64),
+            space.draws,
+            space.children,
+            space.sizes,
+            stand,
+            sum(shoe),
+            np.array(places, dtype=np.int64),
+            weights,
+        )
+        return values.tobytes(), reach.tobytes()
+
+    slow, fast = both(walk)
+    assert slow == fast
+    # The twin's values: a hand that hits averages its children, one that stands stands.
+    values = np.frombuffer(slow[0])
+    for i in range(n):
+        if hits[i]:
+            kids = values[space.children[i]]
+            expected = (space.draws[i] * kids).sum() / (sum(shoe) - space.sizes[i])
+            assert math.isclose(values[i], expected, rel_tol=1e-12, abs_tol=1e-12)
+        else:
+            assert values[i] == stand[i]
+    if places:  # every chance that flows in flows on: the roots' weight ends somewhere
+        reach = np.frombuffer(slow[1])
+        ended = reach[np.flatnonzero(~hits)].sum() + reach[n]
+        assert math.isclose(ended, weights.sum(), rel_tol=1e-9)
+
+
+@needs_compiled
+def test_the_compiled_chart_walk_refuses_an_index_out_of_range() -> None:
+    module = compiled_module()
+    draws = np.zeros((1, 10), dtype=np.int64)
+    children = np.ones((1, 10), dtype=np.int64)
+    arrays = [np.zeros(1, np.int64), np.array([0, 1]), np.ones(1, np.int64), draws, children]
+
+    def call(*roots: int) -> None:
+        module.chart_walk(
+            np.empty(2),
+            np.empty(2),
+            *arrays,
+            np.zeros(1, np.int64),
+            np.zeros(1),
+            5,
+            np.array(roots, dtype=np.int64),
+            np.ones(len(roots)),
+        )
+
+    call(0)
+    with pytest.raises(ValueError, match="out of range"):
+        call(1)
+    children[0, 3] = 2
+    with pytest.raises(ValueError, match="out of range"):
+        call(0)
+
+
+@needs_compiled
 def test_no_roots_give_an_empty_solution_on_both_kernels() -> None:
     space = hand_space(10, (4, 4, 4, 4, 4, 4, 4, 4, 4, 15), [])
     slow, fast = both(lambda: solve_float(Rules(), hand_space(10, space.shoe, [])))

@@ -1,6 +1,6 @@
 """The numpy twin's player kernels (see :mod:`solver.exact._numpy`): the hand space, the
-player's float solve after the dealer's, a Bonus card's whole float solve in one call and
-float rows as tuples, as ``_player.c`` computes them."""
+player's float solve after the dealer's, a Bonus card's whole float solve in one call, a
+fixed play's walk and float rows as tuples, as ``_player.c`` computes them."""
 
 from __future__ import annotations
 
@@ -141,6 +141,48 @@ def solve_hands(
     played[n] = played_sorted[n]
     value[:n] = value_sorted[back]
     value[n] = -1.0
+
+
+def chart_walk(
+    values: Any,
+    reach: Any,
+    order: Any,
+    bounds: Any,
+    hits: Any,
+    draws: Any,
+    children: Any,
+    sizes: Any,
+    stand: Any,
+    left: int,
+    roots: Any,
+    weights: Any,
+    /,
+) -> None:
+    """A fixed play's values (``hits``: whether each hand draws) over a hand space whose
+    hands are listed level by level, the highest hard total first (``order[bounds[k]:
+    bounds[k + 1]]``), into ``values`` (the bust last, -1); and, when ``reach`` has room,
+    each hand's chance of being reached from ``roots`` (each with its weight)."""
+    n = len(sizes)
+    drawing = np.asarray(hits, dtype=bool)
+    levels = [order[a:b] for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)]
+    values[n] = -1.0
+    values[:n][~drawing] = stand[~drawing]
+    for level in levels:
+        rows = level[drawing[level]]
+        if len(rows):
+            terms = draws[rows] * values[children[rows]]
+            terms[:, 0] += 0.0  # the running sum starts at 0.0 (-0.0 + 0.0 is 0.0)
+            # The cards in order, one after another, as a hand-by-hand walk adds them.
+            values[rows] = np.add.accumulate(terms, axis=1)[:, -1] / (left - sizes[rows])
+    if len(reach) != n + 1:
+        return
+    reach[:] = np.bincount(roots, weights, n + 1)
+    for level in reversed(levels):  # the lowest hard totals first
+        rows = level[drawing[level]]
+        if len(rows):
+            share = reach[rows] / (left - sizes[rows])
+            passed = draws[rows] * share[:, None]
+            reach += np.bincount(children[rows].ravel(), passed.ravel(), n + 1)
 
 
 def rows(array: Any, order: Any, /) -> tuple[tuple[Any, ...], ...]:

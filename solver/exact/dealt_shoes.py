@@ -28,9 +28,8 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.exact.game import solutions_of, solve_game
-from solver.exact.player import PlayerSolution
 from solver.exact.player_hands import HandSpace
-from solver.exact.protection import Flags, Ints, _levels, hit_values, walk_values
+from solver.exact.protection import Flags, Ints, Levels, _levels, hit_values, walk_reach
 from solver.exact.shoe_states import MIN_CARDS_LEFT, check_samples, check_seed
 from solver.model.cards import RANKS, SUITS, VALUES, Card, Shoe
 from solver.model.cells import Action, cell_of
@@ -68,7 +67,7 @@ class HandsPlan:
     hard: Ints
     chart_hits: Flags
     """Whether the chart hits each hand, whatever the cards left."""
-    levels: list[Ints]
+    levels: Levels
     members: dict[tuple[bool, int], Ints]
     """Each decision's cell: the positions of its hands, as first asked for."""
 
@@ -128,13 +127,14 @@ def chart_walk(
     each decision the other way from it (the walk of
     :func:`~solver.exact.protection.chart_expected_value`, in floats).
 
-    One walk values every hand under the chart and one pass forward gives each hand's
-    chance of being reached; a decision's gain is then a sum over its cell's hands of that
-    chance times the change in the hand's value.  No hand of a cell is reached from another
-    of the same cell (each card raises the hard total, and a cell is a total and whether it
-    is soft), so flipping a cell changes neither the chance of reaching its hands nor the
-    values of their children: the sum is the difference of the two charts' walks.
-    ``walks`` (of the same chart) keeps what depends on the hands alone for later walks.
+    One walk values every hand under the chart and gives each hand's chance of being
+    reached (one kernel call, :func:`~solver.exact.protection.walk_reach`); a decision's
+    gain is then a sum over its cell's hands of that chance times the change in the hand's
+    value.  No hand of a cell is reached from another of the same cell (each card raises
+    the hard total, and a cell is a total and whether it is soft), so flipping a cell
+    changes neither the chance of reaching its hands nor the values of their children: the
+    sum is the difference of the two charts' walks.  ``walks`` (of the same chart) keeps
+    what depends on the hands alone for later walks.
     """
     walks = ChartWalks(chart) if walks is None else walks
     gains = [0.0] * len(decisions)
@@ -152,12 +152,11 @@ def chart_walk(
         players = [p for p in VALUES if (p, bonus) in starts and not is_player_blackjack(p, bonus)]
         roots = space.indices([hand_of([p]) for p in players])
         weights = np.array([starts[(p, bonus)] for p in players])
-        values = walk_values(solution, plan.hard, hits, plan.levels)
-        expected += float(weights @ values[roots])
         wanted = by_bonus.get(bonus, ())
+        values, reach = walk_reach(solution, hits, plan.levels, roots if wanted else (), weights)
+        expected += float(weights @ values[roots])
         if not wanted:
             continue
-        reach = _reach(solution, hits, plan.levels, roots, weights)
         stand = np.asarray(solution.stand, dtype=np.float64)
         left = int(sum(space.shoe))
         for k in wanted:
@@ -172,24 +171,6 @@ def chart_walk(
             )
             gains[k] = float(change)
     return expected, gains
-
-
-def _reach(
-    solution: PlayerSolution, hits: Flags, levels: list[Ints], roots: list[int], weights: Array
-) -> Array:
-    """Each hand's chance of being reached under the play ``hits`` from the ``roots``
-    (reached with ``weights``), the lowest hard totals first (the last entry: busts)."""
-    space = solution.space
-    left = sum(space.shoe)
-    size = len(hits) + 1
-    reach: Array = np.bincount(roots, weights, size).astype(np.float64)
-    for level in reversed(levels):
-        rows = level[hits[level]]
-        if len(rows):
-            share = reach[rows] / (left - space.sizes[rows])
-            passed = space.draws[rows] * share[:, None]
-            reach += np.bincount(space.children[rows].ravel(), passed.ravel(), size)
-    return reach
 
 
 def decision_gains(

@@ -34,6 +34,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
+from solver.exact import kernel
 from solver.exact.bonus import analyse_bonus
 from solver.exact.chart import best_chart, stored_chart
 from solver.exact.count_search import search_count
@@ -115,11 +116,18 @@ def _chart_hits(chart: Chart, bonus: int, hands: Ints, hard: Ints) -> Flags:
     return hits
 
 
-def _levels(hard: Ints) -> list[Ints]:
-    """The hands' positions grouped by hard total, the highest total first."""
+#: Hands by hard total: their positions, the highest total first (stably), and where each
+#: total's run starts and the last ends.
+Levels = tuple[Ints, Ints]
+
+
+def _levels(hard: Ints) -> Levels:
+    """The hands' positions grouped by hard total, the highest total first, and the runs'
+    bounds (the walks' order: every child's hard total is above its parent's)."""
     order = np.argsort(-hard, kind="stable")
     cuts = np.flatnonzero(np.diff(hard[order])) + 1
-    return np.split(order, cuts)
+    bounds = np.concatenate([[0], cuts, [len(hard)]]).astype(np.int64)
+    return order.astype(np.int64), bounds
 
 
 def _walk_exact(
@@ -174,25 +182,51 @@ def _walk_float(
     The cards are added in the same order (values 1 to 10, a missing value adding 0.0),
     so the sums round exactly as a hand-by-hand walk would.
     """
-    walked: list[float] = walk_values(solution, hard, hits, _levels(hard))[wanted].tolist()
+    walked: list[float] = walk_values(solution, hits, _levels(hard))[wanted].tolist()
     return walked
 
 
-def walk_values(solution: PlayerSolution, hard: Ints, hits: Flags, levels: list[Ints]) -> Floats:
+def walk_values(
+    solution: PlayerSolution,
+    hits: Flags,
+    levels: Levels,
+    roots: Sequence[int] = (),
+    weights: Floats | None = None,
+) -> Floats:
     """Every hand's float value under a fixed play (``hits``), and -1 for a bust at the end
-    (:func:`_walk_float`'s walk; ``levels`` are :func:`_levels` of ``hard``)."""
+    (:func:`_walk_float`'s walk; ``levels`` are :func:`_levels` of the hands' hard totals).
+
+    With ``roots`` (reached with ``weights``), :func:`walk_reach` gives each hand's chance
+    of being reached from the same walk."""
+    return walk_reach(solution, hits, levels, roots, weights)[0]
+
+
+def walk_reach(
+    solution: PlayerSolution,
+    hits: Flags,
+    levels: Levels,
+    roots: Sequence[int],
+    weights: Floats | None,
+) -> tuple[Floats, Floats]:
+    """:func:`walk_values`, and each hand's chance of being reached under the play from the
+    ``roots`` (empty without roots; the last entry: busts), in one kernel call."""
     space = solution.space
-    left = sum(space.shoe)
     n = len(hits)
-    values = np.empty(n + 1)
-    values[n] = -1.0
-    stand = np.asarray(solution.stand, dtype=np.float64)
-    values[:n][~hits] = stand[~hits]
-    for level in levels:
-        rows = level[hits[level]]
-        if len(rows):
-            values[rows] = hit_values(solution, rows, values, left)
-    return values
+    values, reach = np.empty(n + 1), np.empty(n + 1 if len(roots) else 0)
+    kernel.chart_walk(
+        values,
+        reach,
+        *levels,
+        hits.astype(np.int64),
+        space.draws,
+        space.children,
+        space.sizes,
+        np.ascontiguousarray(solution.stand, dtype=np.float64),
+        sum(space.shoe),
+        np.array(roots, dtype=np.int64),
+        np.ascontiguousarray(weights if len(roots) else (), dtype=np.float64),
+    )
+    return values, reach
 
 
 def hit_values(solution: PlayerSolution, rows: Ints, values: Floats, left: int) -> Floats:
