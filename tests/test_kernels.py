@@ -412,10 +412,11 @@ def test_a_fixed_plays_walk_and_reach_are_numpys_bits(
     places = space.indices([tuple(r) for r in roots]) if roots and data.draw(st.booleans()) else []
     weights = rng.random(len(places))
 
-    def walk() -> tuple[bytes, bytes]:
-        values, reach = np.empty(n + 1), np.empty(n + 1 if places else 0)
+    def walk() -> tuple[bytes, bytes, bytes]:
+        values, hit, reach = np.empty(n + 1), np.empty(n), np.empty(n + 1 if places else 0)
         kernel.chart_walk(
             values,
+            hit,
             reach,
             order.astype(np.int64),
             bounds.astype(np.int64),
@@ -428,21 +429,20 @@ def test_a_fixed_plays_walk_and_reach_are_numpys_bits(
             np.array(places, dtype=np.int64),
             weights,
         )
-        return values.tobytes(), reach.tobytes()
+        return values.tobytes(), hit.tobytes(), reach.tobytes()
 
     slow, fast = both(walk)
     assert slow == fast
-    # The twin's values: a hand that hits averages its children, one that stands stands.
-    values = np.frombuffer(slow[0])
+    # The twin's values: a hand that hits averages its children, one that stands stands;
+    # hitting once averages the children too, whatever the play does with the hand.
+    values, hit = np.frombuffer(slow[0]), np.frombuffer(slow[1])
     for i in range(n):
-        if hits[i]:
-            kids = values[space.children[i]]
-            expected = (space.draws[i] * kids).sum() / (sum(shoe) - space.sizes[i])
-            assert math.isclose(values[i], expected, rel_tol=1e-12, abs_tol=1e-12)
-        else:
-            assert values[i] == stand[i]
+        kids = values[space.children[i]]
+        once = (space.draws[i] * kids).sum() / max(sum(shoe) - space.sizes[i], 1)
+        assert math.isclose(hit[i], once, rel_tol=1e-12, abs_tol=1e-12)
+        assert values[i] == (hit[i] if hits[i] else stand[i])
     if places:  # every chance that flows in flows on: the roots' weight ends somewhere
-        reach = np.frombuffer(slow[1])
+        reach = np.frombuffer(slow[2])
         ended = reach[np.flatnonzero(~hits)].sum() + reach[n]
         assert math.isclose(ended, weights.sum(), rel_tol=1e-9)
 
@@ -457,6 +457,7 @@ def test_the_compiled_chart_walk_refuses_an_index_out_of_range() -> None:
     def call(*roots: int) -> None:
         module.chart_walk(
             np.empty(2),
+            np.empty(1),
             np.empty(2),
             *arrays,
             np.zeros(1, np.int64),

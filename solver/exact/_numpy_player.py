@@ -145,6 +145,7 @@ def solve_hands(
 
 def chart_walk(
     values: Any,
+    hit: Any,
     reach: Any,
     order: Any,
     bounds: Any,
@@ -160,8 +161,9 @@ def chart_walk(
 ) -> None:
     """A fixed play's values (``hits``: whether each hand draws) over a hand space whose
     hands are listed level by level, the highest hard total first (``order[bounds[k]:
-    bounds[k + 1]]``), into ``values`` (the bust last, -1); and, when ``reach`` has room,
-    each hand's chance of being reached from ``roots`` (each with its weight)."""
+    bounds[k + 1]]``), into ``values`` (the bust last, -1); when ``hit`` has room, every
+    hand's value of hitting once under the play (0 where no card is left); when ``reach``
+    has room, each hand's chance of being reached from ``roots`` (each with its weight)."""
     n = len(sizes)
     drawing = np.asarray(hits, dtype=bool)
     levels = [order[a:b] for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)]
@@ -170,10 +172,11 @@ def chart_walk(
     for level in levels:
         rows = level[drawing[level]]
         if len(rows):
-            terms = draws[rows] * values[children[rows]]
-            terms[:, 0] += 0.0  # the running sum starts at 0.0 (-0.0 + 0.0 is 0.0)
-            # The cards in order, one after another, as a hand-by-hand walk adds them.
-            values[rows] = np.add.accumulate(terms, axis=1)[:, -1] / (left - sizes[rows])
+            values[rows] = _hit_once(rows, values, draws, children, sizes, left)
+    if len(hit) == n:
+        hit[:] = 0.0
+        rows = np.flatnonzero(sizes < left)
+        hit[rows] = _hit_once(rows, values, draws, children, sizes, left)
     if len(reach) != n + 1:
         return
     reach[:] = np.bincount(roots, weights, n + 1)
@@ -183,6 +186,17 @@ def chart_walk(
             share = reach[rows] / (left - sizes[rows])
             passed = draws[rows] * share[:, None]
             reach += np.bincount(children[rows].ravel(), passed.ravel(), n + 1)
+
+
+def _hit_once(
+    rows: IntArray, values: FloatArray, draws: Any, children: Any, sizes: Any, left: int
+) -> FloatArray:
+    """Each of ``rows`` hitting once, its children valued by ``values``."""
+    terms = draws[rows] * values[children[rows]]
+    terms[:, 0] += 0.0  # the running sum starts at 0.0 (-0.0 + 0.0 is 0.0)
+    # The cards in order, one after another, as a hand-by-hand walk adds them.
+    found: FloatArray = np.add.accumulate(terms, axis=1)[:, -1] / (left - sizes[rows])
+    return found
 
 
 def rows(array: Any, order: Any, /) -> tuple[tuple[Any, ...], ...]:

@@ -740,8 +740,8 @@ kernel_solve_float(PyObject *self, PyObject *args)
 }
 
 enum {
-    W_VALUES, W_REACH, W_ORDER, W_BOUNDS, W_HITS, W_DRAWS, W_CHILDREN, W_SIZES, W_STAND,
-    W_LEFT, W_ROOTS, W_WEIGHTS, N_WALK
+    W_VALUES, W_HIT, W_REACH, W_ORDER, W_BOUNDS, W_HITS, W_DRAWS, W_CHILDREN, W_SIZES,
+    W_STAND, W_LEFT, W_ROOTS, W_WEIGHTS, N_WALK
 };
 
 /* Check chart_walk's inputs against each other: NULL when they fit. */
@@ -753,8 +753,10 @@ check_walk(const Buffer *b, Py_ssize_t n, Py_ssize_t levels, long long left)
     const int64_t *hits = b[W_HITS].view.buf;
     if (length(&b[W_VALUES]) != n + 1 || length(&b[W_STAND]) != n ||
         length(&b[W_HITS]) != n || length(&b[W_ORDER]) != n ||
+        (length(&b[W_HIT]) != 0 && length(&b[W_HIT]) != n) ||
         (length(&b[W_REACH]) != 0 && length(&b[W_REACH]) != n + 1)) {
-        return "values must hold one more entry than the hands, reach that many or none";
+        return "values and reach must hold one more entry than the hands (reach and hit "
+               "may hold none), hit one per hand";
     }
     if (!shape2(&b[W_DRAWS], &rows, &columns) || rows != n || columns != 10 ||
         !shape2(&b[W_CHILDREN], &rows, &columns) || rows != n || columns != 10) {
@@ -781,16 +783,30 @@ check_walk(const Buffer *b, Py_ssize_t n, Py_ssize_t levels, long long left)
     return NULL;
 }
 
+/* Hitting hand i once, its children valued by `values`: their sum in numpy's order along
+ * the row (an accumulate from 0.0, a leading -0.0 made 0.0) over the cards left. */
+static inline double
+hit_once(const Buffer *b, int64_t i, const double *values, long long left)
+{
+    const int64_t *count = (const int64_t *)b[W_DRAWS].view.buf + 10 * i;
+    const int64_t *kid = (const int64_t *)b[W_CHILDREN].view.buf + 10 * i;
+    double sum = (double)count[0] * values[kid[0]] + 0.0;
+    for (int v = 1; v < 10; v++) {
+        sum += (double)count[v] * values[kid[v]];
+    }
+    return sum / (double)(left - ((const int64_t *)b[W_SIZES].view.buf)[i]);
+}
+
 /* The hands' values under the play: standing's where a hand stands, else hitting's from
- * its children (hard totals above its own, so valued before it), level by level. */
+ * its children (hard totals above its own, so valued before it), level by level; then,
+ * when asked, every hand's value of hitting once (0 where no card is left to draw). */
 static void
 walk_values(const Buffer *b, Py_ssize_t n, Py_ssize_t levels, long long left)
 {
     double *values = b[W_VALUES].view.buf;
     const double *stand = b[W_STAND].view.buf;
     const int64_t *order = b[W_ORDER].view.buf, *bounds = b[W_BOUNDS].view.buf;
-    const int64_t *hits = b[W_HITS].view.buf, *draws = b[W_DRAWS].view.buf;
-    const int64_t *children = b[W_CHILDREN].view.buf, *sizes = b[W_SIZES].view.buf;
+    const int64_t *hits = b[W_HITS].view.buf, *sizes = b[W_SIZES].view.buf;
     values[n] = -1.0;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (!hits[i]) {
@@ -800,16 +816,15 @@ walk_values(const Buffer *b, Py_ssize_t n, Py_ssize_t levels, long long left)
     for (Py_ssize_t k = 0; k < levels; k++) {
         for (int64_t r = bounds[k]; r < bounds[k + 1]; r++) {
             const int64_t i = order[r];
-            if (!hits[i]) {
-                continue;
+            if (hits[i]) {
+                values[i] = hit_once(b, i, values, left);
             }
-            const int64_t *count = draws + 10 * i, *kid = children + 10 * i;
-            /* numpy's accumulate along the row, from 0.0 (a leading -0.0 made 0.0). */
-            double sum = (double)count[0] * values[kid[0]] + 0.0;
-            for (int v = 1; v < 10; v++) {
-                sum += (double)count[v] * values[kid[v]];
-            }
-            values[i] = sum / (double)(left - sizes[i]);
+        }
+    }
+    if (length(&b[W_HIT]) == n) {
+        double *hit = b[W_HIT].view.buf;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            hit[i] = sizes[i] < left ? hit_once(b, i, values, left) : 0.0;
         }
     }
 }
@@ -862,8 +877,8 @@ walk_reach(const Buffer *b, Py_ssize_t n, Py_ssize_t levels, long long left, dou
 }
 
 /*
- * chart_walk(values, reach, order, bounds, hits, draws, children, sizes, stand, left,
- *            roots, weights)
+ * chart_walk(values, hit, reach, order, bounds, hits, draws, children, sizes, stand,
+ *            left, roots, weights)
  *
  * A fixed play over a hand space (solver/exact/protection.py's walk_values, and
  * solver/exact/dealt_shoes.py's _reach): hits[i] whether hand i draws (each such hand
@@ -871,7 +886,9 @@ walk_reach(const Buffer *b, Py_ssize_t n, Py_ssize_t levels, long long left, dou
  * bounds[k]:bounds[k + 1]] the hands of the k-th highest hard total.  values[i] is
  * stand[i] where the hand stands, else sum_v draws[i, v] * values[children[i, v]] /
  * (left - sizes[i]) (the terms added one after another from 0.0), and values[n] = -1 (a
- * bust).  When reach holds n + 1 entries (none: left alone), reach[i] is the chance of
+ * bust).  When hit holds n entries (none: left alone), hit[i] is hand i's value of
+ * hitting once under the play, the same sum (0 where sizes[i] >= left).  When reach
+ * holds n + 1 entries (none: left alone), reach[i] is the chance of
  * reaching hand i from the roots (root r reached with weights[r]), the bust last.  Every
  * sum adds in the numpy twin's order, so the floats are its bits.
  */
@@ -879,9 +896,10 @@ PyObject *
 kernel_chart_walk(PyObject *self, PyObject *args)
 {
     static const Arg spec[N_WALK] = {
-        {"values", 'd', 1}, {"reach", 'd', 1},    {"order", 'q', 0},    {"bounds", 'q', 0},
-        {"hits", 'q', 0},   {"draws", 'q', 0},    {"children", 'q', 0}, {"sizes", 'q', 0},
-        {"stand", 'd', 0},  {"left", 'n', 0},     {"roots", 'q', 0},    {"weights", 'd', 0},
+        {"values", 'd', 1}, {"hit", 'd', 1},   {"reach", 'd', 1},    {"order", 'q', 0},
+        {"bounds", 'q', 0}, {"hits", 'q', 0},  {"draws", 'q', 0},    {"children", 'q', 0},
+        {"sizes", 'q', 0},  {"stand", 'd', 0}, {"left", 'n', 0},     {"roots", 'q', 0},
+        {"weights", 'd', 0},
     };
     Buffer b[N_WALK];
     Scalar scalars[N_WALK];

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 import numpy as np
@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from solver.exact.game import solutions_of, solve_game
 from solver.exact.player_hands import HandSpace
-from solver.exact.protection import Flags, Ints, Levels, _levels, hit_values, walk_reach
+from solver.exact.protection import Flags, Ints, Levels, _levels, walk_chart
 from solver.exact.shoe_states import MIN_CARDS_LEFT, check_samples, check_seed
 from solver.model.cards import RANKS, SUITS, VALUES, Card, Shoe
 from solver.model.cells import Action, cell_of
@@ -68,8 +68,10 @@ class HandsPlan:
     chart_hits: Flags
     """Whether the chart hits each hand, whatever the cards left."""
     levels: Levels
-    members: dict[tuple[bool, int], Ints]
+    members: dict[tuple[bool, int], Ints] = field(default_factory=dict)
     """Each decision's cell: the positions of its hands, as first asked for."""
+    splits: dict[tuple[bool, int], tuple[Ints, Ints]] = field(default_factory=dict)
+    """Each cell's hands the chart hits and stands on (see :meth:`split`)."""
 
     def cell(self, soft: bool, total: int) -> Ints:
         """The positions of the hands in the chart cell (``soft``, ``total``), ascending."""
@@ -79,6 +81,19 @@ class HandsPlan:
             found = self.members[(soft, total)] = np.flatnonzero(
                 (is_soft == soft) & (best == total)
             )
+        return found
+
+    def split(self, soft: bool, total: int, hits: Flags, can_hit: Flags) -> tuple[Ints, Ints]:
+        """The hands of a cell that can draw a card, those the play ``hits`` hits and those
+        it stands on (kept where every hand can draw: the split is then the chart's)."""
+        every = bool(can_hit.all())
+        found = self.splits.get((soft, total)) if every else None
+        if found is None:
+            members = self.cell(soft, total)
+            members = members[can_hit[members]]
+            found = members[hits[members]], members[~hits[members]]
+            if every:
+                self.splits[(soft, total)] = found
         return found
 
 
@@ -99,7 +114,7 @@ class ChartWalks:
             hands = space.hands
             hard: Ints = hands @ np.arange(1, 11)
             hits = self._hits(bonus, hands, hard)
-            found = self._plans[key] = HandsPlan(hands, hard, hits, _levels(hard), {})
+            found = self._plans[key] = HandsPlan(hands, hard, hits, _levels(hard))
         return found
 
     def _hits(self, bonus: int, hands: Ints, hard: Ints) -> Flags:
@@ -153,22 +168,20 @@ def chart_walk(
         roots = space.indices([hand_of([p]) for p in players])
         weights = np.array([starts[(p, bonus)] for p in players])
         wanted = by_bonus.get(bonus, ())
-        values, reach = walk_reach(solution, hits, plan.levels, roots if wanted else (), weights)
+        walked = walk_chart(solution, hits, plan.levels, roots if wanted else (), weights, True)
+        values, reach = walked.values, walked.reach
         expected += float(weights @ values[roots])
         if not wanted:
             continue
         stand = np.asarray(solution.stand, dtype=np.float64)
-        left = int(sum(space.shoe))
+        # A hand's change when flipped: standing's less the chart's hit, or hitting's less
+        # standing (each difference the same bits as taken on the cell's hands alone).
+        to_stand, to_hit = stand - values[:-1], walked.hit - stand
         for k in wanted:
             (cell_soft, total), _ = decisions[k]
-            members = plan.cell(cell_soft, total)
-            members = members[can_hit[members]]
-            now_stand = members[hits[members]]
-            now_hit = members[~hits[members]]
-            change = reach[now_stand] @ (stand[now_stand] - values[now_stand])
-            change += reach[now_hit] @ (
-                hit_values(solution, now_hit, values, left) - stand[now_hit]
-            )
+            now_stand, now_hit = plan.split(cell_soft, total, hits, can_hit)
+            change = reach[now_stand] @ to_stand[now_stand]
+            change += reach[now_hit] @ to_hit[now_hit]
             gains[k] = float(change)
     return expected, gains
 

@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -186,36 +186,40 @@ def _walk_float(
     return walked
 
 
-def walk_values(
+def walk_values(solution: PlayerSolution, hits: Flags, levels: Levels) -> Floats:
+    """Every hand's float value under a fixed play (``hits``), and -1 for a bust at the end
+    (:func:`_walk_float`'s walk; ``levels`` are :func:`_levels` of the hands' hard totals)."""
+    return walk_chart(solution, hits, levels).values
+
+
+class Walk(NamedTuple):
+    """A fixed play's walk over a hand space (:func:`walk_chart`)."""
+
+    values: Floats
+    """Each hand's value under the play, a bust's (-1) last."""
+    hit: Floats
+    """Each hand's value of hitting once under the play (empty unless asked for)."""
+    reach: Floats
+    """Each hand's chance of being reached from the roots, busts last (empty without)."""
+
+
+def walk_chart(
     solution: PlayerSolution,
     hits: Flags,
     levels: Levels,
     roots: Sequence[int] = (),
     weights: Floats | None = None,
-) -> Floats:
-    """Every hand's float value under a fixed play (``hits``), and -1 for a bust at the end
-    (:func:`_walk_float`'s walk; ``levels`` are :func:`_levels` of the hands' hard totals).
-
-    With ``roots`` (reached with ``weights``), :func:`walk_reach` gives each hand's chance
-    of being reached from the same walk."""
-    return walk_reach(solution, hits, levels, roots, weights)[0]
-
-
-def walk_reach(
-    solution: PlayerSolution,
-    hits: Flags,
-    levels: Levels,
-    roots: Sequence[int],
-    weights: Floats | None,
-) -> tuple[Floats, Floats]:
-    """:func:`walk_values`, and each hand's chance of being reached under the play from the
-    ``roots`` (empty without roots; the last entry: busts), in one kernel call."""
+    hitting: bool = False,
+) -> Walk:
+    """:func:`walk_values`, with each hand's value of hitting once (``hitting``) and each
+    hand's chance of being reached from the ``roots`` (reached with ``weights``), in one
+    kernel call (``kernel.chart_walk``)."""
     space = solution.space
     n = len(hits)
-    values, reach = np.empty(n + 1), np.empty(n + 1 if len(roots) else 0)
+    hit, reach = np.empty(n if hitting else 0), np.empty(n + 1 if len(roots) else 0)
+    walked = Walk(np.empty(n + 1), hit, reach)
     kernel.chart_walk(
-        values,
-        reach,
+        *walked,
         *levels,
         hits.astype(np.int64),
         space.draws,
@@ -226,18 +230,7 @@ def walk_reach(
         np.array(roots, dtype=np.int64),
         np.ascontiguousarray(weights if len(roots) else (), dtype=np.float64),
     )
-    return values, reach
-
-
-def hit_values(solution: PlayerSolution, rows: Ints, values: Floats, left: int) -> Floats:
-    """The value of hitting each hand of ``rows`` once, its children valued by ``values``."""
-    space = solution.space
-    terms = space.draws[rows] * values[space.children[rows]]
-    terms[:, 0] += 0.0  # the running sum starts at 0.0 (-0.0 + 0.0 is 0.0)
-    # The cards in order, one after another, as a hand-by-hand walk adds them.
-    sums = np.add.accumulate(terms, axis=1)[:, -1]
-    hit: Floats = sums / (left - space.sizes[rows])
-    return hit
+    return walked
 
 
 def _suited_copies(shoe: Shoe, rank: Rank) -> dict[Card, int]:
