@@ -269,32 +269,25 @@ def solve_pay(
     """Solve exactly for ``tier``'s pay so that the ``kind`` house edge equals ``target``.
 
     The other pays come from ``paytable``, whose tiers are the model's.  Raises
-    :class:`DesignError` when the target needs a negative pay.
+    :class:`DesignError` when the target needs a negative pay.  The edge is linear in the
+    pays (:class:`LinearEdge`), so the pay is one exact division: ``(target - the edge at a
+    pay of 0) / the tier's coefficient`` (no sympy, whose import took a second).
     """
-    import sympy  # slow to load: only the symbolic forms need it
-
     if paytable.tiers != model.tiers:
         raise DesignError(f"paytable {paytable} does not have the tiers of the edge model")
     try:
         solved = paytable.tier(tier if isinstance(tier, str) else tier.name)
     except RulesError as error:
         raise DesignError(f"cannot solve for it: {error}") from None
-    symbols = pay_symbols(paytable)
-    known = {
-        symbols[t.name]: _rational(pay)
-        for t, pay in zip(paytable.tiers, paytable.pays, strict=True)
-        if t != solved
-    }
-    expression = model.linear(kind, ratio).symbolic().subs(known)
-    roots = sympy.solve(sympy.Eq(expression, _rational(target)), symbols[solved.name])
+    edge = model.linear(kind, ratio)
+    slope = edge.coefficients[edge.tiers.index(solved)]
     name = as_outcome(solved.name)
-    if len(roots) != 1:
+    if slope == 0:
         raise DesignError(
             f"the {name} pay cannot move the {kind.value} edge: that tier never occurs "
             f"with {model.rules.decks} deck(s); solve for another tier"
         )
-    root = sympy.Rational(roots[0])
-    pay = Fraction(int(root.p), int(root.q))
+    pay = (target - edge(with_pay(paytable, name, Fraction(0)))) / slope
     if pay < 0:
         ceiling = model.edge(kind, with_pay(paytable, name, Fraction(0)), ratio)
         raise DesignError(
