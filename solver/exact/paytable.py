@@ -10,7 +10,7 @@ tiers' pays (``S``, ``R``, ``A`` for clause 4's three; any list of named tiers a
 Which tier a pair of cards reaches depends on the tiers listed, never on their pays, so
 the edge stays linear whatever the pays.
 
-Solving for one pay is then a linear equation (sympy), and a different paytable's round
+Solving for one pay is then one exact division, and a different paytable's round
 distribution is re-priced from the solved starting pairs without solving the game again.
 """
 
