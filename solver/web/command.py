@@ -21,7 +21,7 @@ import uvicorn
 
 from solver.model.checks import whole_number
 from solver.store.disk import default_cache, forget_recent
-from solver.web.app import make_app
+from solver.web.app import make_app, warm_up
 from solver.web.jobs import Work
 from solver.web.memory import Memory, kept_budget, resident_bytes
 from solver.web.server import MAX_HEAD, Protocol, ServeError, listening
@@ -95,6 +95,7 @@ def serve_workbench(
     disk = default_cache(warn=lambda m: click.echo(f"cbj: warning: {m}", err=True))
     bench = Workbench(WorkbenchStore(disk, memory=memory), Work(memory))
     app = make_app(bench, host, port)
+    warm_up(bench)  # the default game, its chart and costs, solved before anyone asks
     config = uvicorn.Config(
         app,
         host=host,
