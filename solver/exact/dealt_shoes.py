@@ -25,10 +25,9 @@ from dataclasses import dataclass, field
 from functools import partial
 
 import numpy as np
-import numpy.typing as npt
 
 from solver.exact.game import solutions_of, solve_game
-from solver.exact.player_hands import HandSpace
+from solver.exact.player_hands import HandSpace, universe
 from solver.exact.protection import Flags, Ints, Levels, _levels, walk_chart
 from solver.exact.shoe_states import MIN_CARDS_LEFT, check_samples, check_seed
 from solver.model.cards import RANKS, SUITS, VALUES, Card, Shoe
@@ -63,11 +62,13 @@ class HandsPlan:
     """What a walk of a chart needs of a hand space's hands against one Bonus card: it
     depends on the hands alone, which the states of a study often share."""
 
-    hands: Ints
     hard: Ints
     chart_hits: Flags
     """Whether the chart hits each hand, whatever the cards left."""
     levels: Levels
+    soft: Flags
+    best: Ints
+    """Each hand's chart cell: whether it is soft, and its best total."""
     members: dict[tuple[bool, int], Ints] = field(default_factory=dict)
     """Each decision's cell: the positions of its hands, as first asked for."""
     splits: dict[tuple[bool, int], tuple[Ints, Ints]] = field(default_factory=dict)
@@ -77,9 +78,8 @@ class HandsPlan:
         """The positions of the hands in the chart cell (``soft``, ``total``), ascending."""
         found = self.members.get((soft, total))
         if found is None:
-            is_soft, best = _cells(self.hands, self.hard)
             found = self.members[(soft, total)] = np.flatnonzero(
-                (is_soft == soft) & (best == total)
+                (self.soft == soft) & (self.best == total)
             )
         return found
 
@@ -96,39 +96,72 @@ class HandsPlan:
                 self.splits[(soft, total)] = found
         return found
 
+    def within(self, keys: Ints, universe_keys: Ints) -> HandsPlan:
+        """The plan of the hands named by ``keys`` (ascending), this plan being the whole
+        universe's (``universe_keys``): each array taken at their places, and the levels
+        the universe's order kept to them (a stable sort of a subsequence is the subsequence
+        of the stable sort)."""
+        places = np.searchsorted(universe_keys, keys)
+        held = np.zeros(len(universe_keys), dtype=np.bool_)
+        held[places] = True
+        rank = np.cumsum(held) - 1
+        order = self.levels[0]
+        order = rank[order[held[order]]]
+        hard = self.hard[places]
+        ordered = hard[order]
+        cuts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+        bounds = np.concatenate([[0], cuts, [len(keys)]]).astype(np.int64)
+        levels = order.astype(np.int64), bounds
+        return HandsPlan(
+            hard, self.chart_hits[places], levels, self.soft[places], self.best[places]
+        )
+
+
+HIT = Action.HIT
+
 
 class ChartWalks:
     """What the walks of one chart share: a :class:`HandsPlan` for each hand space met, by
-    its Bonus card and hands (a memo for a run of states, dropped with it)."""
+    its Bonus card and hands (a memo for a run of states, dropped with it), each taken from
+    the plan of the whole universe of hands against that Bonus card, made once."""
 
     def __init__(self, chart: Chart) -> None:
         self.chart = chart
         self._plans: dict[tuple[int, bytes], HandsPlan] = {}
-        self._answers: dict[int, npt.NDArray[np.int8]] = {}
+        self._whole: dict[int, HandsPlan] = {}
 
     def plan(self, bonus: int, space: HandSpace) -> HandsPlan:
         """The plan of ``space``'s hands against ``bonus``, made the first time."""
         key = (bonus, space.keys.tobytes())  # the keys name the hands, one each
         found = self._plans.get(key)
         if found is None:
-            hands = space.hands
+            keys = universe()[2]
+            found = self._plans[key] = self.whole(bonus).within(space.keys, keys)
+        return found
+
+    def whole(self, bonus: int) -> HandsPlan:
+        """The plan of every hand of the universe (:func:`~solver.exact.player_hands.universe`)
+        against ``bonus``."""
+        found = self._whole.get(bonus)
+        if found is None:
+            hands = universe()[0]
             hard: Ints = hands @ np.arange(1, 11)
+            soft, best = _cells(hands, hard)
             hits = self._hits(bonus, hands, hard)
-            found = self._plans[key] = HandsPlan(hands, hard, hits, _levels(hard))
+            found = self._whole[bonus] = HandsPlan(hard, hits, _levels(hard), soft, best)
         return found
 
     def _hits(self, bonus: int, hands: Ints, hard: Ints) -> Flags:
         """Whether the chart hits each of ``hands`` (as :func:`_chart_hits`): the chart is
-        asked once per Bonus card for each hard total with or without an ace, the
-        pair that makes a hand's cell."""
+        asked once for each hard total with or without an ace, the pair that makes a
+        hand's cell."""
         pair = 2 * hard + (hands[:, 0] > 0)
-        answers = self._answers.setdefault(bonus, np.full(2 * 32, -1, dtype=np.int8))
-        missing = np.flatnonzero(answers[pair] < 0)
-        _, first = np.unique(pair[missing], return_index=True)
-        for i in missing[first].tolist():
-            cell = cell_of(tuple(hands[i].tolist()))
-            answers[pair[i]] = self.chart.action(cell, bonus) is Action.HIT
-        hits: Flags = answers[pair] == 1
+        _, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+        asked = [  # the hand of no cards has no cell: never walked, and not hit here
+            hard[i] > 0 and self.chart.action(cell_of(tuple(hands[i].tolist())), bonus) is HIT
+            for i in first.tolist()
+        ]
+        hits: Flags = np.array(asked, dtype=np.bool_)[inverse.reshape(-1)]
         return hits
 
 
