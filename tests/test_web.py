@@ -25,11 +25,14 @@ from starlette.testclient import TestClient
 import solver
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
+from solver.present.formats import ChartFormat
+from solver.results.charts import CHART_COSTS
 from solver.results.game import GAME, GameResult
 from solver.results.kinds import Key, Kind
+from solver.results.volatility import VOLATILITY
 from solver.store.memory import MemoryCache
 from solver.web import views
-from solver.web.app import make_app
+from solver.web.app import make_app, warm_up
 from solver.web.form import RULE_FIELDS, read_rules
 from solver.web.jobs import Kind as JobKind
 from solver.web.jobs import Work
@@ -342,6 +345,23 @@ def _children(pid: int) -> list[int]:
             except OSError:
                 continue
     return found
+
+
+def test_the_warm_up_does_the_first_pages_work_before_any_page_asks(games: MemoryCache) -> None:
+    bench = Workbench(WorkbenchStore(games))  # the session's games: read, not solved again
+    try:
+        warm_up(bench).join(timeout=600)
+        rules = Rules()
+        assert bench.store.has_game(rules, False) and bench.store.has_game(rules, True)
+        assert bench.store.has(CHART_COSTS, rules)
+        kept = bench.store.fetch(VOLATILITY, Key(rules), lambda: pytest.fail("not kept"))
+        assert kept == solver.solve(rules=rules, cache=games).volatility
+        drawn = bench.chart_file(rules, ChartFormat.PNG, 0.0, start=False)  # looked up only
+        assert drawn.ready and drawn.result().startswith(b"\x89PNG")
+        with TestClient(make_app(bench), base_url=BASE) as client:  # a first GET: figures
+            assert figures(client.get("/").text)
+    finally:
+        bench.close()
 
 
 def test_sigterm_stops_the_server_and_its_workers() -> None:
