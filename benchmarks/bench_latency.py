@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import re
 import select
@@ -49,6 +48,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx2 as httpx
+from bench_baseline import export, run_probe
 from command_timing import run_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,18 +79,10 @@ print(json.dumps({"file": solver.__file__, "solve_game": statistics.median(alone
 """
 
 
-def export(revision: str, folder: Path) -> None:
-    """``revision`` of this repository in ``folder``, its extensions built in place."""
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-    subprocess.run(
-        [sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
-        cwd=folder,
-        capture_output=True,
-        check=True,
-    )
+def exported(revision: str, folder: Path) -> None:
+    """``revision`` in ``folder`` as ``bench_baseline.py`` exports it (extensions built in
+    place), its bytecode compiled as an install leaves it."""
+    export(revision, folder)
     subprocess.run(
         [sys.executable, "-m", "compileall", "-q", str(folder / "solver")],
         capture_output=True,
@@ -115,18 +107,8 @@ def load() -> float:
 
 def solve_ratio(folder: Path) -> float:
     """``solver.solve`` of a new game over ``solve_game`` of one, from ``folder``."""
-    done = subprocess.run(
-        [sys.executable, "-c", SOLVE_PROBE],
-        env=environment(folder),
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    found = json.loads(done.stdout.strip().splitlines()[-1])
-    if not found["file"].startswith(str(folder)):
-        raise SystemExit(f"the probe in {folder} imported another checkout's solver")
-    return float(found["solver.solve"]) / float(found["solve_game"])
+    found = run_probe(folder, SOLVE_PROBE)
+    return found["solver.solve"] / found["solve_game"]
 
 
 def solve_command(folder: Path) -> float:
@@ -286,7 +268,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         base = Path(scratch, "baseline")
         base.mkdir()
-        export(args.baseline, base)
+        exported(args.baseline, base)
         sides = {args.baseline: base, "this checkout": ROOT}
         pages = {name: Path(scratch, f"report-{i}.html") for i, name in enumerate(sides)}
         for case in chosen:
