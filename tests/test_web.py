@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 import solver
+from solver.exact.game import solve_game
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.present.formats import ChartFormat
@@ -345,6 +346,38 @@ def _children(pid: int) -> list[int]:
             except OSError:
                 continue
     return found
+
+
+def test_what_one_job_solves_another_waits_for_instead_of_solving_it_too() -> None:
+    store, rules = WorkbenchStore(), Rules(decks=1)
+    solves: list[str] = []
+    entered = threading.Event()
+
+    def solve(name: str, fail: bool = False) -> Callable[[], GameResult[Any]]:
+        def compute() -> GameResult[Any]:
+            solves.append(name)
+            entered.set()
+            time.sleep(0.2)  # the other job asks meanwhile
+            if fail:
+                raise CbjError("stopped")
+            return solve_game(rules)
+
+        return compute
+
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(store.fetch, GAME, Key(rules), solve("first"))
+        entered.wait(10)
+        second = pool.submit(store.fetch, GAME, Key(rules), solve("second"))
+        assert first.result() is second.result() and solves == ["first"]
+    other = Rules(decks=2)
+    entered.clear()
+    with ThreadPoolExecutor(2) as pool:  # a maker that fails: the one waiting makes it
+        failed = pool.submit(store.fetch, GAME, Key(other), solve("failing", fail=True))
+        entered.wait(10)
+        made = pool.submit(store.fetch, GAME, Key(other), lambda: solve_game(other))
+        with pytest.raises(CbjError):
+            failed.result()
+        assert made.result().rules == other
 
 
 def test_the_warm_up_does_the_first_pages_work_before_any_page_asks(games: MemoryCache) -> None:

@@ -78,7 +78,8 @@ class WorkbenchStore:
     game asked for under a paytable or ratio not solved before is the game solved under
     another, re-priced; charts, their cells' costs and each game's session figures
     (convolved once per game, when first shown) are kept in memory too; every other kind
-    of result is ``inner``'s (or computed, without one).
+    of result is ``inner``'s (or computed, without one).  What one job is solving another
+    waits for (:meth:`_once`): jobs of different kinds need the same exact game.
     """
 
     def __init__(
@@ -89,6 +90,8 @@ class WorkbenchStore:
         self._kept: dict[str, _Kept[Any]] = {
             kind.name: _Kept(size, memory, kind.name) for kind in (CHART, CHART_COSTS, VOLATILITY)
         }
+        self._making: dict[Hashable, tuple[int, threading.Event]] = {}
+        self._lock = threading.Lock()
 
     @staticmethod
     def _key(rules: Rules, removed: tuple[Card, ...], exact: bool) -> Hashable:
@@ -107,11 +110,38 @@ class WorkbenchStore:
         if kept is None:
             return self._inner(kind, key, compute)
         place = self._place(key)
-        found = kept.get(place)
-        if found is None:
+
+        def make() -> Any:
             found = self._inner(kind, key, compute)
             kept.put(place, found)
-        return cast(T, found)
+            return found
+
+        return cast(T, self._once((kind.name, place), lambda: kept.get(place), make))
+
+    def _once(self, place: Hashable, find: Callable[[], V | None], make: Callable[[], V]) -> V:
+        """``find()``, else ``make()``, made by one thread at a time: a job asking for what
+        another job is making (a paytable's solve, the warm-up's exact solve of the same
+        game) waits for it rather than making it again.  If the maker fails or is stopped,
+        the next one to ask makes it; a maker asking again for its own place makes it."""
+        me = threading.get_ident()
+        while True:
+            found = find()
+            if found is not None:
+                return found
+            with self._lock:
+                making = self._making.get(place)
+                if making is None or making[0] == me:
+                    done = threading.Event()
+                    self._making[place] = (me, done)
+            if making is not None and making[0] != me:
+                making[1].wait()
+                continue
+            try:
+                return make()
+            finally:
+                with self._lock:
+                    self._making.pop(place, None)
+                done.set()
 
     @staticmethod
     def _place(key: Key) -> Hashable:
@@ -135,10 +165,13 @@ class WorkbenchStore:
         """The game under ``key``: re-priced from one kept, else solved (and kept)."""
         rules, removed = key.rules, key.removed
         kept = self._key(rules, removed, key.exact)
-        base = self._games.get(kept)
-        if base is None:
-            base = self._inner(GAME, key, compute)
-            self._games.put(kept, base)
+
+        def make() -> GameResult[Any]:
+            found = self._inner(GAME, key, compute)
+            self._games.put(kept, found)
+            return found
+
+        base = self._once((GAME.name, kept), lambda: self._games.get(kept), make)
         if base.rules == rules and base.removed == removed:
             return base
         priced = EdgeModel(base).priced(rules.paytable, rules.bonus_ratio)
