@@ -224,6 +224,27 @@ def test_a_bonus_cards_solve_in_one_call_is_the_hand_space_then_the_float_solve(
         assert whole.hitting == parts.hitting
 
 
+@settings(max_examples=6, deadline=None)
+@given(showdown_rules_or_default(), st.integers(1, 10), st.integers(0, 9), st.integers(1, 3))
+def test_a_shoe_of_a_kept_hand_space_is_solved_as_afresh(
+    rules: Rules, bonus: int, value: int, taken: int
+) -> None:
+    """A study's later shoe holding the same hands reads the kept space (only its draws are
+    its own) and gets what a solve of its own hand space gives, on each kernel."""
+    first = tuple(int(n) for n in SIX_DECKS)
+    later = tuple(n - taken * (v == value) for v, n in enumerate(first))  # same hands fit
+    roots = [tuple(int(v == p) for v in range(10)) for p in range(10)]
+    for name in kernel.KERNELS if kernel.available() else ("numpy",):
+        kernel.use(name)
+        player._GROUPS.clear()
+        player.solve_float_shoe(rules, bonus, first, roots)  # keeps the space
+        read = player.solve_float_shoe(rules, bonus, later, roots)
+        parts = solve_float(rules, hand_space(bonus, later, roots))
+        assert read.space.draws.tolist() == parts.space.draws.tolist()
+        assert np.asarray(read.stand).tobytes() == np.asarray(parts.stand).tobytes()
+        assert np.asarray(read.outcomes).tobytes() == np.asarray(parts.outcomes).tobytes()
+
+
 @needs_compiled
 @settings(max_examples=20, deadline=None)
 @given(showdown_rules_or_default(), st.integers(1, 10))

@@ -247,11 +247,21 @@ def solve_float(
     :func:`dealer_float`) and :func:`solve_hands`, into the first ``n`` rows of the
     outputs (``played`` one more, the busted hand).  The shoe groups (:func:`shoe_groups`
     of the counts less the fewest of each value, rows of the universe's length) are
-    written unless ``grouped``, when they are read.  Returns ``n``."""
+    written unless ``grouped``, when they are read and ``grouped`` is the number of hands
+    kept from the call that wrote them (``hands`` ... ``sizes`` hold them already; only the
+    draws are written).  Returns ``n``."""
     u = len(keys_in)
-    position = np.empty(u + 1, dtype=np.int64)
-    space = (hands, keys, children, draws, sizes, position)
-    n = hand_space(universe, children_in, keys_in, sizes_in, limit, roots, *space)
+    if grouped:  # the hands of a space kept from an earlier call: only the draws are new
+        n = grouped
+        if n > u:
+            raise ValueError("a kept hand space must fit the universe's rows")
+        draws[:n] = limit[None, :] - hands[:n]
+        if (draws[:n] < 0).any():
+            raise ValueError("a kept hand does not fit in the shoe")
+    else:
+        position = np.empty(u + 1, dtype=np.int64)
+        space = (hands, keys, children, draws, sizes, position)
+        n = hand_space(universe, children_in, keys_in, sizes_in, limit, roots, *space)
     if not n:
         return 0
     shoes = draws[:n]

@@ -608,6 +608,32 @@ space_buffers(Buffer *space, const Buffer *b, int64_t *position, Py_ssize_t u)
     borrow(&space[H_POSITION], position, u + 1, 0, 0);
 }
 
+/* A hand space kept from an earlier call (`kept` hands in hands, keys, children and sizes,
+ * as hand_space wrote them for a shoe of the same class): only the draws are this shoe's,
+ * the limit less each hand.  NULL, or what is wrong (*n the hands). */
+static const char *
+kept_space(const Buffer *b, Py_ssize_t u, Py_ssize_t kept, Py_ssize_t *n)
+{
+    const int64_t *limit = b[F_LIMIT].view.buf, *hands = b[F_HANDS].view.buf;
+    int64_t *draws = b[F_DRAWS].view.buf;
+    if (kept > u || length(&b[F_LIMIT]) != 10 || length(&b[F_HANDS]) != 10 * u ||
+        length(&b[F_DRAWS]) != 10 * u || length(&b[F_CHILDREN]) != 10 * u ||
+        length(&b[F_SIZES]) != u) {
+        return "a kept hand space must fit the universe's rows";
+    }
+    if (!within(b[F_CHILDREN].view.buf, 10 * kept, kept + 1)) {
+        return "an index is out of range";
+    }
+    for (Py_ssize_t i = 0; i < 10 * kept; i++) {
+        draws[i] = limit[i % 10] - hands[i];
+        if (draws[i] < 0) {
+            return "a kept hand does not fit in the shoe";
+        }
+    }
+    *n = kept;
+    return NULL;
+}
+
 /* solve_hands' buffers over the space's first n hands and the dealer's distributions. */
 static void
 solve_buffers(Buffer *solve, const Buffer *b, const Scratch *k, Py_ssize_t n,
@@ -648,7 +674,9 @@ solve_buffers(Buffer *solve, const Buffer *b, const Scratch *k, Py_ssize_t n,
  * and size), take, table, lengths, wide, starts, results and width as it takes them; the
  * shoe groups as shoe_groups gives them for the counts less the fewest of each value, each
  * level a row of the universe's length, written here unless `grouped`, when they are read:
- * they depend on the hand space's hands only), then
+ * they depend on the hand space's hands only; `grouped` is then the number of hands of the
+ * space kept from the call that wrote them, which hands ... sizes hold already: only the
+ * draws are written, the limit less each hand), then
  * solve_hands (best ... labels, the shoe's total from limit) into stand, hit, hitting and
  * played (busted hand at n).  The outputs have the universe's rows (played one more).
  * Every shoe must hold the dealer's deepest hand (depth cards).  The same numbers as
@@ -693,7 +721,9 @@ kernel_solve_float(PyObject *self, PyObject *args)
     if (!problem && !k.position) {
         problem = (PyErr_NoMemory(), "");
     }
-    if (!problem) {
+    if (!problem && a[F_GROUPED].integer > 0) {
+        problem = kept_space(b, u, (Py_ssize_t)a[F_GROUPED].integer, &n);
+    } else if (!problem) {
         Buffer space[N_SPACE];
         space_buffers(space, b, k.position, u);
         problem = hand_space_core(space, &n);
