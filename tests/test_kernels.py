@@ -414,7 +414,7 @@ def test_the_hand_spaces_are_numpys(
 
 
 @needs_compiled
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.integers(1, 10), depleted_shoes(), roots_or_ones(), st.data())
 def test_a_fixed_plays_walk_and_reach_are_numpys_bits(
     bonus: int, shoes: npt.NDArray[np.int64], roots: list[list[int]], data: st.DataObject
