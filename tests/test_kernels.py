@@ -430,7 +430,8 @@ def test_a_fixed_plays_walk_and_reach_are_numpys_bits(
     hard = space.hands @ np.arange(1, 11)
     order = np.argsort(-hard, kind="stable")
     bounds = np.concatenate([[0], np.flatnonzero(np.diff(hard[order])) + 1, [n]])
-    places = space.indices([tuple(r) for r in roots]) if roots and data.draw(st.booleans()) else []
+    reached = data.draw(st.booleans())  # with roots, the reach too
+    places = space.indices([tuple(r) for r in roots]) if roots and reached else []
     weights = rng.random(len(places))
 
     def walk() -> tuple[bytes, bytes, bytes]:
