@@ -360,7 +360,7 @@ def evaluate_policies(
                 hits = policies[name](c, hand_of([p]))
                 starts.append(Start(p, c, probability, hits, start_outcomes))
         played_game = replace(
-            game, starts=tuple(starts), solutions={}, round_lines=(), volatility=None
+            game, starts=tuple(starts), solutions={}, round_lines=(), volatility_source=None
         )
         lines = round_lines_for(rules, played_game) if game.bonus is not None else ()
         results.append(PolicyResult(name, replace(played_game, round_lines=lines)))

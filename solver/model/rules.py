@@ -79,12 +79,34 @@ class Rules(RuleFields):
     ``nothing``.  It is folded into ``natural_beats`` and then reset to None.
     """
 
+    _hash: int = field(default=0, init=False, compare=False, repr=False)
+    """The hash, made when first asked for: rules key every store and cache, and hashing
+    their fractions again at each look-up cost a solve about 2% (0: not made yet)."""
+
     def __post_init__(self) -> None:
         for rule in RULE_TABLE:
             object.__setattr__(self, rule.name, rule.check(getattr(self, rule.name)))
         folded = _fold_alias(self.natural_beats, self.natural_beats_multi_card_21)
         object.__setattr__(self, "natural_beats", folded)
         object.__setattr__(self, "natural_beats_multi_card_21", None)
+
+    def __hash__(self) -> int:
+        """The hash of the rules' values (as the dataclass's own), kept once made."""
+        found = self._hash
+        if not found:
+            found = hash(tuple(getattr(self, name) for name in _COMPARED))
+            object.__setattr__(self, "_hash", found)
+        return found
+
+    def __getstate__(self) -> list[Any]:
+        """The fields for pickling, the kept hash left out: a text's hash differs from one
+        process to the next, so a worker makes its own."""
+        return [0 if f.name == "_hash" else getattr(self, f.name) for f in fields(self)]
+
+    def __setstate__(self, state: list[Any]) -> None:
+        """Fields from :meth:`__getstate__`."""
+        for f, value in zip(fields(self), state, strict=True):
+            object.__setattr__(self, f.name, value)
 
     @classmethod
     def from_preset(cls, name: str, **overrides: Any) -> Rules:
@@ -105,7 +127,7 @@ class Rules(RuleFields):
         for alias, rule_name in RULE_ALIASES.items():
             if alias in given and rule_name not in given:
                 del values[rule_name]
-        unknown = sorted(set(given) - {f.name for f in fields(cls)})
+        unknown = sorted(set(given) - {f.name for f in fields(cls) if f.init})
         if unknown:
             raise RulesError(f"unknown rule(s) {', '.join(unknown)} given with preset {name!r}")
         return cls(**(values | given))
@@ -190,6 +212,10 @@ class Rules(RuleFields):
         left_out = set(omit)
         phrases = (r.phrase(getattr(self, r.name)) for r in RULE_TABLE if r.name not in left_out)
         return "; ".join(phrase for phrase in phrases if phrase)
+
+
+#: The fields equality compares, in order: what :meth:`Rules.__hash__` hashes.
+_COMPARED = tuple(f.name for f in fields(Rules) if f.compare)
 
 
 def _yes_no(value: Any) -> bool:

@@ -21,7 +21,7 @@ import uvicorn
 
 from solver.model.checks import whole_number
 from solver.store.disk import default_cache, forget_recent
-from solver.web.app import make_app
+from solver.web.app import make_app, warm_up
 from solver.web.jobs import Work
 from solver.web.memory import Memory, kept_budget, resident_bytes
 from solver.web.server import MAX_HEAD, Protocol, ServeError, listening
@@ -83,9 +83,14 @@ def _open_when_started(server: uvicorn.Server, url: str) -> None:
 
 
 def serve_workbench(
-    host: str, port: int, open_browser: bool = False, memory_mb: int = DEFAULT_MEMORY_MB
+    host: str,
+    port: int,
+    open_browser: bool = False,
+    memory_mb: int = DEFAULT_MEMORY_MB,
+    warm: bool = True,
 ) -> None:
-    """Serve the workbench on ``host:port`` until stopped (Ctrl-C, SIGTERM)."""
+    """Serve the workbench on ``host:port`` until stopped (Ctrl-C, SIGTERM); ``warm``:
+    start on the default game, its chart and costs at once (:func:`~solver.web.app.warm_up`)."""
     host = check_host(host)
     port = whole_number(port, "port", 1, 65535, ServeError)
     memory_mb = whole_number(memory_mb, "memory MB", *MEMORY_MB_RANGE, ServeError)
@@ -95,6 +100,8 @@ def serve_workbench(
     disk = default_cache(warn=lambda m: click.echo(f"cbj: warning: {m}", err=True))
     bench = Workbench(WorkbenchStore(disk, memory=memory), Work(memory))
     app = make_app(bench, host, port)
+    if warm:
+        warm_up(bench)  # the default game, its chart and costs, solved before anyone asks
     config = uvicorn.Config(
         app,
         host=host,
@@ -140,6 +147,14 @@ def serve_workbench(
     help="The server's memory cap: solved games and built files are kept within it, the "
     "least recently used dropped first.",
 )
-def serve(host: str, port: int, open_browser: bool, memory_mb: int) -> None:
+@click.option(
+    "--warm-up/--no-warm-up",
+    "warm",
+    default=True,
+    show_default=True,
+    help="Solve the default game, its chart and its costs and draw the chart in the "
+    "background from the start, before anyone asks.",
+)
+def serve(host: str, port: int, open_browser: bool, memory_mb: int, warm: bool) -> None:
     """The designer's workbench: a local web app of every figure, live as you type."""
-    serve_workbench(host, port, open_browser, memory_mb)
+    serve_workbench(host, port, open_browser, memory_mb, warm)
