@@ -49,6 +49,7 @@ from solver.model.hands import (
     with_bonus_best,
 )
 from solver.model.outcomes import MAIN_OUTCOMES, POLICY_NAMES
+from solver.model.process import check_stop
 from solver.model.rules import DealerBonus, Rules
 from solver.results.game import GameResult, Start
 from solver.results.kinds import Store
@@ -336,6 +337,7 @@ def evaluate_policies(
             if base[p - 1] > 0 and not is_player_blackjack(p, c)
         }
         for name, policy in policies.items():
+            check_stop()  # a stopped job stops between two policies' plays
             played = play(policy, starters.values())
             for p, i in starters.items():
                 outcomes[name][(p, c)] = played[i]

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from solver.model.process import check_stop
 from solver.present.report.blocks import Block, Grid, Plot, Report, Section, Text
 from solver.present.report.pdf_type import escape, paragraph_styles, register_fonts
 from solver.present.report.plots import INK
@@ -39,6 +40,7 @@ def render_pdf(report: Report) -> bytes:
         """Adds an outline entry (bookmark) for every section heading, opening at it."""
 
         def afterFlowable(self, flowable: Any) -> None:
+            check_stop()  # a stopped job stops between two drawn blocks
             key = getattr(flowable, "outline_key", None)
             if key is not None and isinstance(flowable, Paragraph):
                 # The heading's anchor: a destination at its top (/XYZ), made as it drew.
