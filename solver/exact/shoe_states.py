@@ -95,11 +95,11 @@ def parse_depths(depths: str | Sequence[float | str]) -> tuple[float, ...]:
                 raise ValueError
             depth = float(text)
         except ValueError:
-            raise ShoeError(f"depth {text!r} is not a number: give shares like 0.5") from None
+            raise ShoeError(f"depth {shown(text)} is not a number: give shares like 0.5") from None
         if not 0 < depth < 1:
-            raise ShoeError(f"depth {text!r} is not strictly between 0 and 1 (a share dealt)")
+            raise ShoeError(f"depth {shown(text)} is not strictly between 0 and 1 (a share dealt)")
         if depth in parsed:
-            raise ShoeError(f"depth {text!r} is given twice")
+            raise ShoeError(f"depth {shown(text)} is given twice")
         parsed.append(depth)
     return tuple(parsed)
 

@@ -39,7 +39,7 @@ from solver.exact.modular import extend, padded_falling, primes_above, rebuild
 from solver.exact.player_hands import HandSpace, hand_space, showdown_classes
 from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.cells import Action, Actions, cell_of
-from solver.model.checks import ascii_digits
+from solver.model.checks import ascii_digits, shown
 from solver.model.errors import StrategyError
 from solver.model.hands import (
     best_total,
@@ -124,7 +124,7 @@ def simple_policy(name: str, rules: Rules) -> Policy:
     if cleaned == "always-stand":
         return always_stand
     raise StrategyError(
-        f"unknown strategy {name!r}: use optimal, chart, chart:FILE, stand-on:K, never-bust, "
+        f"unknown strategy {shown(name)}: use optimal, chart, chart:FILE, stand-on:K, never-bust, "
         "mimic-dealer or always-stand"
     )
 

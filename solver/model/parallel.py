@@ -380,7 +380,7 @@ def parallel_map(
     if backend == "dask":
         results = _dask_results(function, items, scheduler_address(scheduler))
     elif backend not in ("threads", "processes"):
-        raise BackendError(f"backend {backend!r} is unknown: use threads, processes or dask")
+        raise BackendError(f"backend {shown(backend)} is unknown: use threads, processes or dask")
     elif (workers := effective_jobs(jobs, len(items))) == 1:
         results = (function(item) for item in items)
     else:

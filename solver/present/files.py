@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from solver.model.checks import shown
 from solver.model.errors import OutputError
 from solver.model.rules import Rules
 
@@ -48,7 +49,7 @@ BINARY_FORMATS = frozenset({"png", "pdf"})
 
 
 def _show(path: Path | str) -> str:
-    return repr(str(path))
+    return shown(str(path), most=160)
 
 
 def choose_format(
@@ -65,7 +66,7 @@ def choose_format(
     'md'
     """
     if fmt is not None and fmt not in allowed:
-        raise OutputError(f"format {fmt!r} is not available here: use one of {_list(allowed)}")
+        raise OutputError(f"format {shown(fmt)} is not available here: use one of {_list(allowed)}")
     if path is None:
         return fmt or default
     implied = EXTENSION_FORMATS.get(path.suffix.lower())
