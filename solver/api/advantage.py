@@ -60,7 +60,7 @@ def dealt_shoes(
     check_penetration(penetration, rules.decks)
     check_jobs(jobs)
     if backend not in ("local", "dask"):
-        raise BackendError(f"backend {backend!r} is unknown: use local or dask")
+        raise BackendError(f"backend {shown(backend)} is unknown: use local or dask")
     if backend == "dask":
         scheduler = scheduler_address(scheduler)
 

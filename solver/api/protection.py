@@ -17,7 +17,7 @@ from solver.exact.shoe_states import (
     study_shoe_states,
 )
 from solver.model.cards import Card
-from solver.model.checks import checked
+from solver.model.checks import checked, shown
 from solver.model.counts import Tags, parse_tags, system_tags
 from solver.model.errors import BackendError, CountError
 from solver.model.parallel import check_jobs, scheduler_address
@@ -125,7 +125,7 @@ def shoe_states(
     check_samples(samples)
     seed = new_seed() if seed is None else check_seed(seed)
     if backend not in ("local", "dask"):
-        raise BackendError(f"backend {backend!r} is unknown: use local or dask")
+        raise BackendError(f"backend {shown(backend)} is unknown: use local or dask")
     check_jobs(jobs)
     if backend == "dask":
         scheduler = scheduler_address(scheduler)

@@ -13,7 +13,7 @@ from solver.exact.hold import hold_check, observed_win
 from solver.exact.lattice import round_table
 from solver.exact.session import METHODS, check_rounds, parse_bankroll, session_figures
 from solver.exact.strategies import realistic_play, simple_policy
-from solver.model.checks import checked
+from solver.model.checks import checked, shown
 from solver.model.errors import SessionError
 from solver.model.rules import Rules
 from solver.results.hold import HoldCheck
@@ -47,7 +47,7 @@ def session(
     check_rounds(rounds)  # bad input is refused before the solve
     chosen = None if bankroll is None else parse_bankroll(bankroll)
     if method not in METHODS:
-        raise SessionError(f"method {method!r} is unknown: use auto, exact or fft")
+        raise SessionError(f"method {shown(method)} is unknown: use auto, exact or fft")
     played = make_rules(rules, options)
     name, lines = _round_lines(played, strategy, removed, jobs, cache, progress)
     figures = session_figures(lines, rounds, chosen, method)  # type: ignore[arg-type]
@@ -101,7 +101,7 @@ def hold(
     """
     check_rounds(rounds)
     if method not in METHODS:
-        raise SessionError(f"method {method!r} is unknown: use auto, exact or fft")
+        raise SessionError(f"method {shown(method)} is unknown: use auto, exact or fft")
     played = make_rules(rules, options)
     win = observed_win(played, rounds, result, hold)
     name, lines = _round_lines(played, strategy, (), jobs, cache, progress)
