@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Unpack
 
 from solver.api.protection import cached_effects
 from solver.api.rules import RuleOptions, make_rules
 from solver.exact.attack import attack as attack_of
+from solver.exact.attack import attack_multiple
 from solver.exact.betting import optimal_bets
 from solver.exact.chart import stored_chart
 from solver.exact.count_search import best_playing_count
@@ -198,7 +198,7 @@ def bet(
 def attack(
     *,
     spread: str = "1-8",
-    bonus_multiple: str = "2",
+    bonus_multiple: str | None = None,
     samples: int = SAMPLES,
     seed: int = SEED,
     penetration: float = PENETRATION,
@@ -210,18 +210,14 @@ def attack(
     rules: Rules | None = None,
     **options: Unpack[RuleOptions],
 ) -> AttackResult:
-    """The perfect-information bound by penetration, and the Bonus wager's attack."""
+    """The perfect-information bound by penetration, and the Bonus wager's attack.
+
+    ``bonus_multiple`` is the most the Bonus wager is raised to, in main wagers: by default
+    2, or twice the rules' Bonus ratio if that is more (at most 100).
+    """
     played = make_rules(rules, options)
     units = parse_spread(spread)
-    try:
-        text = str(bonus_multiple).strip()
-        if len(text) > 20 or not text.isascii():  # Fraction() reads other scripts' digits
-            raise ValueError
-        multiple = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise CountError(
-            f"Bonus multiple {shown(bonus_multiple)} is not a number, e.g. 2"
-        ) from None
+    multiple = attack_multiple(bonus_multiple, played.bonus_ratio)
     shoes = dealt_shoes(
         played, samples, seed, penetration, jobs, backend, scheduler, cache, progress
     )
