@@ -380,7 +380,11 @@ def test_practice_without_a_cache_solves_its_game_once(monkeypatch: pytest.Monke
     fetch = kept.fetch
 
     def counted(kind: Any, key: Any, compute: Any) -> Any:
-        return fetch(kind, key, lambda: computed.append(kind.name) or compute())
+        def solved() -> Any:
+            computed.append(kind.name)
+            return compute()
+
+        return fetch(kind, key, solved)
 
     monkeypatch.setattr(kept, "fetch", counted)
     monkeypatch.setattr(practice_api, "KEPT", kept)
