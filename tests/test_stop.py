@@ -194,3 +194,26 @@ def test_a_flag_is_the_jobs_own_thread_s() -> None:
     for thread in threads:
         thread.join()
     assert sorted(seen) == ["stopped", "went on"]
+
+
+def test_a_stopped_job_that_never_checks_gets_its_kind_a_fresh_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stop the work never honours (a library call that does not return) frees the lane
+    after the grace, as a time limit's does: the next job runs on a fresh worker."""
+    from solver.web import jobs
+
+    monkeypatch.setattr(jobs, "GRACE", 0.5)
+    release = threading.Event()
+    work = Work()
+    try:
+        stuck = work.submit("stuck", lambda job: release.wait(60), Kind.FILE)
+        while stuck.started_at is None:
+            time.sleep(0.01)
+        following = work.submit("next", lambda job: "next", Kind.FILE)
+        assert work.stop(stuck.id)
+        assert following.wait(5) and following.result() == "next"
+        assert work.spares == 1
+    finally:
+        release.set()
+        work.close()
