@@ -90,7 +90,7 @@ class Card:
         """
         if not isinstance(text, str):
             raise CardError(f"a card is text such as As, 10h or T, not {type(text).__name__}")
-        match = _CARD_PATTERN.fullmatch(unicodedata.normalize("NFKC", text[:40]).strip())
+        match = _CARD_PATTERN.fullmatch(unicodedata.normalize("NFKC", text.strip()[:40]).strip())
         if match is None:
             raise CardError(
                 f"unknown card {shown(text)}: expected a rank A 2-9 T 10 J Q K "
