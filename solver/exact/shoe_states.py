@@ -120,6 +120,24 @@ def cards_dealt(rules: Rules, depth: float) -> int:
     return dealt
 
 
+def default_depths(rules: Rules) -> tuple[float, ...]:
+    """The depths studied when none are given: those of :data:`DEFAULT_DEPTHS` that leave
+    enough cards in a shoe of ``rules.decks`` decks (a one-deck shoe keeps half a deck only
+    up to half of it dealt).
+
+    >>> default_depths(Rules(decks=1)), default_depths(Rules(decks=6))
+    ((0.25, 0.5), (0.25, 0.5, 0.75, 0.83))
+    """
+    usable = []
+    for depth in DEFAULT_DEPTHS:
+        try:
+            cards_dealt(rules, depth)
+        except ShoeError:
+            continue
+        usable.append(depth)
+    return tuple(usable)
+
+
 def check_samples(samples: int) -> int:
     """A number of states per depth: a whole number from 2 (a spread needs two) up."""
     if not whole_in(samples, 2, MAX_SAMPLES):

@@ -21,9 +21,9 @@ from solver.exact.protection import (
     ev_per_true_count,
     judge_counts,
 )
-from solver.exact.shoe_states import DEFAULT_DEPTHS, cards_dealt, check_samples, study_shoe_states
+from solver.exact.shoe_states import check_samples, default_depths, study_shoe_states
 from solver.model.counts import system_tags
-from solver.model.errors import ReportError, ShoeError
+from solver.model.errors import ReportError
 from solver.model.rules import Rules
 from solver.results.charts import Chart
 from solver.results.protection import (
@@ -63,18 +63,6 @@ def counter_plan(eor: EffectsOfRemoval[Any]) -> CounterPlan:
         raise ReportError("no level-1 count follows the round's EORs")
     break_even = round(-float(eor.base["round"]) / slope * 2) / 2
     return CounterPlan("best-level-1", tags, break_even)
-
-
-def report_depths(rules: Rules) -> tuple[float, ...]:
-    """The study's usual depths that leave enough cards in a shoe of ``rules.decks`` decks."""
-    usable = []
-    for depth in DEFAULT_DEPTHS:
-        try:
-            cards_dealt(rules, depth)
-        except ShoeError:
-            continue
-        usable.append(depth)
-    return tuple(usable)
 
 
 def _counter_runs(
@@ -132,7 +120,7 @@ def protection_study(
     )
     states = study_shoe_states(
         effects,
-        report_depths(rules),
+        default_depths(rules),
         shoe_samples,
         PROTECTION_SEED,
         plan.name,
