@@ -119,7 +119,7 @@ def test_a_hold_check_on_the_finest_lattice_stops_within_two_seconds(bench: Work
 def test_a_drawing_stops_within_two_seconds(bench: Workbench) -> None:
     """The chart drawn as a PDF (seconds of matplotlib) stops between its stages."""
     outcome = bench.chart_file(Rules(decks=2), ChartFormat.PDF, wait=0.0)
-    _stopped_in_time(bench, outcome, lambda job: job.elapsed() > 0.3)
+    _stopped_in_time(bench, outcome, lambda job: job.elapsed() > 0.1)
 
 
 def test_the_time_limit_stops_a_long_report_through_the_same_flag(
