@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from fractions import Fraction
 from functools import partial
 from typing import Unpack
 
 from solver.api.progress import step_progress
 from solver.api.protection import cached_effects
 from solver.api.rules import RuleOptions, make_rules
-from solver.exact.attack import PracticalCounter, reached
+from solver.exact.attack import PracticalCounter, attack_multiple, reached
 from solver.exact.betting import optimal_bets
 from solver.exact.chart import stored_chart
 from solver.exact.count_search import best_playing_count
@@ -69,7 +68,7 @@ def dealt_shoes(
     check_penetration(penetration, rules.decks)
     check_jobs(jobs)
     if backend not in ("local", "dask"):
-        raise BackendError(f"backend {backend!r} is unknown: use local or dask")
+        raise BackendError(f"backend {shown(backend)} is unknown: use local or dask")
     if backend == "dask":
         scheduler = scheduler_address(scheduler)
 
@@ -207,7 +206,7 @@ def bet(
 def attack(
     *,
     spread: str = "1-8",
-    bonus_multiple: str = "2",
+    bonus_multiple: str | None = None,
     count: str = "best-level-2",
     paths: int = PATHS,
     rounds: int = ROUNDS,
@@ -230,12 +229,14 @@ def attack(
     ``count`` is the practical counter's count (its Kelly ramp within ``spread`` and its
     index plays); ``paths`` shoes dealt round by round give the bound with no mid-shoe
     entry; ``rounds`` simulated rounds measure the practical counter with no mid-shoe entry
-    and under the shuffler.
+    and under the shuffler.  ``bonus_multiple`` is the most the Bonus wager is raised to,
+    in main wagers: by default 2, or twice the rules' Bonus ratio if that is more (at most
+    100).
     """
     played = make_rules(rules, options)
     bar = step_progress(progress, "dealt shoes")
     units = parse_spread(spread)
-    multiple = _multiple(bonus_multiple)
+    multiple = attack_multiple(bonus_multiple, played.bonus_ratio)
     if not whole_in(paths, 0, MAX_PATHS):
         raise CountError(f"paths {shown(paths)} is invalid: give 0 to {MAX_PATHS:,} shoes")
     check_rounds(rounds, "rounds", CountError)
@@ -261,17 +262,6 @@ def attack(
         buffer=buffer,
         jobs=jobs,
     )
-
-
-def _multiple(text: str | Fraction) -> Fraction:
-    """The Bonus multiple as a number."""
-    try:
-        cleaned = str(text).strip()
-        if len(cleaned) > 20 or not cleaned.isascii():  # Fraction() reads other scripts' digits
-            raise ValueError
-        return Fraction(cleaned)
-    except (ValueError, ZeroDivisionError):
-        raise CountError(f"Bonus multiple {shown(text)} is not a number, e.g. 2") from None
 
 
 def _paths(

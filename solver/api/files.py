@@ -13,7 +13,7 @@ from solver.exact.chart import stored_chart
 from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.graph import decision_graph
 from solver.model.cards import Card
-from solver.model.checks import checked
+from solver.model.checks import checked, shown
 from solver.model.errors import CardError
 from solver.model.paytable import Paytable
 from solver.model.rules import Rules
@@ -82,7 +82,7 @@ def graph(
 
     bonus_cards = given_cards([bonus] if isinstance(bonus, Card) else bonus)
     if len(bonus_cards) != 1:
-        raise CardError(f"the Bonus card is exactly one card, got {bonus!r}")
+        raise CardError(f"the Bonus card is exactly one card, got {shown(bonus)}")
     if isinstance(hand, str) and not hand.strip():
         raise CardError("the hand is empty: give cards, e.g. '9 3', or leave it out for all")
     fmt = graph_format(Path(output)) if output is not None else None

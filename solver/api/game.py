@@ -16,7 +16,7 @@ from solver.exact.game import ProgressCallback, solve_game
 from solver.exact.game import advise as advise_hand
 from solver.exact.volatility import with_volatility
 from solver.model.cards import Card
-from solver.model.checks import checked
+from solver.model.checks import checked, shown
 from solver.model.errors import CardError
 from solver.model.rules import Rules
 from solver.results.bonus import BonusResult
@@ -114,6 +114,6 @@ def advise(
     """Stand and hit values for one hand against the Bonus card, and the better choice."""
     bonus_cards = given_cards([bonus] if isinstance(bonus, Card) else bonus)
     if len(bonus_cards) != 1:
-        raise CardError(f"the Bonus card is exactly one card, got {bonus!r}")
+        raise CardError(f"the Bonus card is exactly one card, got {shown(bonus)}")
     played = make_rules(rules, options)
     return advise_hand(played, bonus_cards[0], given_cards(hand), given_cards(seen), exact=exact)

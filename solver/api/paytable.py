@@ -103,7 +103,7 @@ def parse_tiers(text: str | Sequence[Tier | str]) -> tuple[Tier, ...]:
         or any(isinstance(i, str) and not i.strip() for i in items)
     ):
         raise DesignError(
-            f"tiers {text!r}: name 1 to {MAX_TIERS} tiers separated by commas, best first, "
+            f"tiers {shown(text)}: name 1 to {MAX_TIERS} tiers separated by commas, best first, "
             "e.g. suited-match,rank-match,suited-adjacent,adjacent"
         )
     tiers = tuple(tier_named(i) if isinstance(i, str) else i for i in items)

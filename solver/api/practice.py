@@ -5,8 +5,9 @@ A session is one :class:`~solver.results.practice.PracticeState`, handed back wi
 turn and sent with the next play (as the page does, or as its JSON,
 ``turn.to_json()["state"]``): nothing is kept anywhere else.  Each decision is graded
 exactly against the chart learned and against perfect play for that hand and shoe
-(:mod:`solver.exact.practice`); the printed chart's costs are solved once per rule set
-(seconds) and kept in ``cache``.
+(:mod:`solver.exact.practice`); the game and the printed chart's costs are solved once per
+rule set (seconds) and kept in ``cache``, or without one in memory (:data:`KEPT`: the last
+few rule sets'), so that a session's plays do not solve its game again.
 """
 
 from __future__ import annotations
@@ -32,12 +33,16 @@ from solver.results.kinds import Store
 from solver.results.practice import DEFAULT_PENETRATION, Drill, Play, PracticeSetup, PracticeState
 from solver.results.practice_history import PracticeHistory, read_history
 from solver.results.practice_state import PracticeTurn, read_state
+from solver.store.memory import LatestCache
 from solver.studies.practice import deal, hit, recorded, seen_cards, stand, start_state
 
 #: The plays :func:`practice_play` takes: a decision, or the next round's deal.
 PLAYS = ("hit", "stand", "deal")
 #: The least penetration a session may choose (a tenth of the shoe).
 MIN_PENETRATION = Fraction(1, 10)
+#: Where sessions played without a ``cache`` keep their solved games and charts' costs: the
+#: latest eight results (a game and its costs for each of the last four rule sets).
+KEPT = LatestCache(size=8)
 
 
 def parse_drill(text: str) -> Drill:
@@ -128,6 +133,7 @@ def practice_start(
     """
     played = make_rules(rules, options)
     setup = _setup(played, seed, drill, penetration, chart)
+    cache = KEPT if cache is None else cache
     game = solve_game(played, exact=True, cache=cache)
     costs = stored_costs(game, cache)
     if setup.chart is not None:
@@ -150,6 +156,7 @@ def practice_play(
     chosen = play.strip().lower()
     if chosen not in PLAYS:
         raise PracticeError(f"play {play[:16]!r} is unknown: use one of {', '.join(PLAYS)}")
+    cache = KEPT if cache is None else cache
     game = solve_game(current.rules, exact=True, cache=cache)
     costs = stored_costs(game, cache)
     if chosen == "deal":

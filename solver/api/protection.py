@@ -13,12 +13,13 @@ from solver.exact.shoe_states import (
     cards_dealt,
     check_samples,
     check_seed,
+    default_depths,
     new_seed,
     parse_depths,
     study_shoe_states,
 )
 from solver.model.cards import Card
-from solver.model.checks import checked
+from solver.model.checks import checked, shown
 from solver.model.counts import Tags, parse_tags, system_tags
 from solver.model.errors import BackendError, CountError
 from solver.model.parallel import check_jobs, scheduler_address
@@ -96,7 +97,7 @@ def _chosen_count(
 def shoe_states(
     *,
     samples: int,
-    depths: str | Sequence[float | str] = "0.25,0.5,0.75,0.83",
+    depths: str | Sequence[float | str] | None = None,
     seed: int | None = None,
     system: str | None = None,
     tags: str | Mapping[str, int] | None = None,
@@ -110,6 +111,9 @@ def shoe_states(
 ) -> ShoeStates:
     """Deal ``samples`` random shoes to each depth, solve each, and summarise what they do.
 
+    ``depths`` are shares of the shoe dealt; by default 0.25, 0.5, 0.75 and 0.83, those of
+    them that leave half a deck in the rules' shoe.
+
     Per depth: the spread of the round's and the main wager's EV, the fit of the round EV
     on the true count of ``system`` (or ``tags``; Hi-Lo when neither) and the error of
     the linear EOR estimate.  ``seed`` (a fresh one, reported, when ``None``) fixes every
@@ -120,13 +124,13 @@ def shoe_states(
     chosen = _chosen_count(tags, system) or {"hi-lo": system_tags("hi-lo")}
     ((name, tagged),) = chosen.items()
     played = make_rules(rules, options)
-    parsed = parse_depths(depths)
+    parsed = default_depths(played) if depths is None else parse_depths(depths)
     for depth in parsed:  # refused before the solves, not after
         cards_dealt(played, depth)
     check_samples(samples)
     seed = new_seed() if seed is None else check_seed(seed)
     if backend not in ("local", "dask"):
-        raise BackendError(f"backend {backend!r} is unknown: use local or dask")
+        raise BackendError(f"backend {shown(backend)} is unknown: use local or dask")
     check_jobs(jobs)
     if backend == "dask":
         scheduler = scheduler_address(scheduler)

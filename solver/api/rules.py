@@ -63,9 +63,7 @@ def make_rules(rules: Rules | None, options: Mapping[str, Any]) -> Rules:
 
 def given_cards(cards: Cards) -> tuple[Card, ...]:
     """Cards given as text or as values, parsed."""
-    if isinstance(cards, str):
-        return parse_cards(cards)
-    return tuple(c if isinstance(c, Card) else Card.parse(c) for c in cards)
+    return parse_cards(cards)
 
 
 @dataclass(frozen=True, slots=True, repr=False)

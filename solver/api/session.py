@@ -27,7 +27,7 @@ from solver.exact.session import METHODS, parse_bankroll, session_figures
 from solver.exact.session import check_rounds as check_session_rounds
 from solver.exact.strategies import policy_for, realistic_play, simple_policy
 from solver.exact.table_round import parse_mix, seat_law, table_round
-from solver.model.checks import checked
+from solver.model.checks import checked, shown
 from solver.model.daily import MAX_DAILY_BYTES, parse_daily
 from solver.model.errors import SessionError
 from solver.model.rules import Rules
@@ -62,7 +62,7 @@ def session(
     check_session_rounds(rounds)  # bad input is refused before the solve
     chosen = None if bankroll is None else parse_bankroll(bankroll)
     if method not in METHODS:
-        raise SessionError(f"method {method!r} is unknown: use auto, exact or fft")
+        raise SessionError(f"method {shown(method)} is unknown: use auto, exact or fft")
     played = make_rules(rules, options)
     bar = step_progress(progress, "solving Bonus cards")
     name, lines = _round_lines(played, strategy, removed, jobs, cache, bar)

@@ -118,7 +118,7 @@ def strategies(
     played = make_rules(rules, options)
     listed = names.split(",") if isinstance(names, str) else list(names)
     if not listed or any(not n.strip() for n in listed):
-        raise StrategyError(f"strategies {names!r}: give names separated by commas")
+        raise StrategyError(f"strategies {shown(names)}: give names separated by commas")
     ratios = (
         parse_ratios(bonus_ratios)
         if isinstance(bonus_ratios, str)

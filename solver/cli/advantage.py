@@ -126,9 +126,9 @@ def bet(no_cache: bool, fmt: str, **options: Any) -> None:
 @click.option("--spread", default="1-8", show_default=True, help="Smallest-largest bet in units.")
 @click.option(
     "--bonus-multiple",
-    default="2",
-    show_default=True,
-    help="The most the Bonus wager is raised to, times the main wager.",
+    default=None,
+    help="The most the Bonus wager is raised to, times the main wager; default 2, or twice "
+    "the rules' Bonus ratio if more (at most 100).",
 )
 @click.option(
     "--count",

@@ -50,9 +50,9 @@ def count(no_cache: bool, fmt: str, **options: Any) -> None:
 @rules_options
 @click.option(
     "--depths",
-    default="0.25,0.5,0.75,0.83",
-    show_default=True,
-    help="Shares of the shoe dealt, each between 0 and 1, separated by commas.",
+    default=None,
+    help="Shares of the shoe dealt, each between 0 and 1, separated by commas; default "
+    "0.25,0.5,0.75,0.83, those that leave half a deck.",
 )
 @click.option("--samples", type=int, required=True, help="Random shoes dealt to each depth.")
 @click.option("--seed", type=int, default=None, help="Seed; a fresh one is reported if not given.")

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.model.errors import SessionError
+from solver.model.process import check_stop
 from solver.results.session import RoundTable
 
 Floats = npt.NDArray[np.float64]
@@ -197,6 +198,7 @@ def float_power(table: RoundTable, rounds: int) -> tuple[Floats, int, float]:
     at, error = 0, 0.0
     n = rounds
     while n:
+        check_stop()  # a stopped job stops between two convolutions
         if n & 1:
             if result is None:
                 result, at, error = base.copy(), base_at, base_error

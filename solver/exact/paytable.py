@@ -87,9 +87,9 @@ def parse_edge(text: str, what: str = "edge") -> Fraction:
     value = share_of(cleaned)
     if value is None:
         if re.fullmatch(r"[+-]?[\d.]+/0*\.?0*%?", cleaned, flags=re.ASCII):
-            raise DesignError(f"{what} {text!r} divides by zero")
+            raise DesignError(f"{what} {shown(text)} divides by zero")
         raise DesignError(
-            f"{what} {text!r} is not a house edge: write a decimal (0.02), "
+            f"{what} {shown(text)} is not a house edge: write a decimal (0.02), "
             "a fraction (1/50) or a percentage (2%)"
         )
     return check_edge(value, what, repr(text.strip()[:24]))
@@ -117,10 +117,12 @@ def parse_band(text: str, what: str = "edge range") -> tuple[Fraction, Fraction]
     """
     parts = text.split(":")
     if len(parts) != 2 or not all(p.strip() for p in parts):
-        raise DesignError(f"{what} {text!r} is malformed: expected LO:HI, e.g. 1%:2% or 0.01:0.02")
+        raise DesignError(
+            f"{what} {shown(text)} is malformed: expected LO:HI, e.g. 1%:2% or 0.01:0.02"
+        )
     low, high = (parse_edge(p, what) for p in parts)
     if low > high:
-        raise DesignError(f"{what} {text!r} is empty: its low end {low} is above its high end")
+        raise DesignError(f"{what} {shown(text)} is empty: its low end {low} is above its high end")
     return low, high
 
 

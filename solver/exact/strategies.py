@@ -39,7 +39,7 @@ from solver.exact.modular import extend, padded_falling, primes_above, rebuild
 from solver.exact.player_hands import HandSpace, hand_space, showdown_classes
 from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.cells import Action, Actions, cell_of
-from solver.model.checks import ascii_digits
+from solver.model.checks import ascii_digits, shown
 from solver.model.errors import StrategyError
 from solver.model.hands import (
     best_total,
@@ -49,6 +49,7 @@ from solver.model.hands import (
     with_bonus_best,
 )
 from solver.model.outcomes import MAIN_OUTCOMES, POLICY_NAMES
+from solver.model.process import check_stop
 from solver.model.rules import DealerBonus, Rules
 from solver.results.game import GameResult, Start
 from solver.results.kinds import Store
@@ -123,7 +124,7 @@ def simple_policy(name: str, rules: Rules) -> Policy:
     if cleaned == "always-stand":
         return always_stand
     raise StrategyError(
-        f"unknown strategy {name!r}: use optimal, chart, chart:FILE, stand-on:K, never-bust, "
+        f"unknown strategy {shown(name)}: use optimal, chart, chart:FILE, stand-on:K, never-bust, "
         "mimic-dealer or always-stand"
     )
 
@@ -336,6 +337,7 @@ def evaluate_policies(
             if base[p - 1] > 0 and not is_player_blackjack(p, c)
         }
         for name, policy in policies.items():
+            check_stop()  # a stopped job stops between two policies' plays
             played = play(policy, starters.values())
             for p, i in starters.items():
                 outcomes[name][(p, c)] = played[i]

@@ -21,10 +21,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import NamedTuple
+from itertools import islice
+from typing import Any, NamedTuple
 
 from solver.model.cards import Card
-from solver.model.checks import RatioLike, parse_ratio, plain_number, short_number
+from solver.model.checks import RatioLike, parse_ratio, plain_number, short_number, shown
 from solver.model.errors import RulesError, ShoeError
 
 #: A Bonus pay is 0 to ``MAX_PAY`` to 1.
@@ -243,17 +244,13 @@ class Paytable:
         tiers: Iterable[Tier] | None = None,
         **by_tier: RatioLike,
     ) -> None:
-        if isinstance(tiers, str | bytes) or isinstance(pays, str | bytes):
-            raise TypeError(
-                "Paytable takes pays and tiers as sequences (a text is Paytable.parse's)"
-            )
-        given_tiers = None if tiers is None else tuple(tiers)  # once: it may be an iterator
+        given_tiers = None if tiers is None else tuple(_listed(tiers, "tiers"))
         if given_tiers is not None and not all(isinstance(t, Tier) for t in given_tiers):
             raise TypeError("Paytable's tiers must be Tier values, e.g. tier_named('match')")
         listed = BONUS_TIERS if given_tiers is None else check_tiers(given_tiers)
         given: list[RatioLike]
         if pays is not None:
-            given = list(pays)
+            given = _listed(pays, "pays")
         elif listed == BONUS_TIERS:
             given = list(DEFAULT_PAYS)
         else:
@@ -265,7 +262,9 @@ class Paytable:
         names = [t.name for t in listed]
         unknown = sorted(set(by_tier) - set(names))
         if unknown:
-            raise TypeError(f"Paytable has no tier {unknown[0]!r}: use one of {', '.join(names)}")
+            raise TypeError(
+                f"Paytable has no tier {shown(unknown[0])}: use one of {', '.join(names)}"
+            )
         for name, pay in by_tier.items():
             given[names.index(name)] = pay
         checked = tuple(_checked_pay(t.name, p) for t, p in zip(listed, given, strict=True))
@@ -308,7 +307,7 @@ class Paytable:
         True
         """
         if not isinstance(text, str):
-            raise TypeError(f"Paytable.parse takes a str, not {type(text).__name__}")
+            raise TypeError(f"Paytable.parse takes its text as a str, not {type(text).__name__}")
         if "=" in text:
             return cls._parse_tiers(text)
         parts = text.split(":")
@@ -316,7 +315,7 @@ class Paytable:
             letters = ":".join(tier.name[0].upper() for tier in BONUS_TIERS)
             words = " : ".join(tier.words for tier in BONUS_TIERS)
             raise RulesError(
-                f"paytable {text!r} is malformed: expected {letters}, e.g. {cls()} "
+                f"paytable {shown(text)} is malformed: expected {letters}, e.g. {cls()} "
                 f"({words}, each to 1), or tiers best first, e.g. "
                 "suited-match=15,rank-match=4,suited-adjacent=2,adjacent=1"
             )
@@ -416,6 +415,25 @@ def read_paytable(value: PaytableLike) -> Paytable:
         "a paytable is a Paytable, its text, its pays (S, R, A) as a tuple or a list, or its "
         f"pays by tier name in a mapping, not {type(value).__name__}"
     )
+
+
+def _listed(given: Any, name: str) -> list[Any]:
+    """The items of ``pays`` or ``tiers`` (a sequence, or an iterator read once), at most
+    :data:`MAX_TIERS` of them; ``TypeError`` naming ``name`` for anything else."""
+    if isinstance(given, str | bytes | bytearray):
+        raise TypeError(
+            f"Paytable takes pays and tiers as sequences, not {name} as text "
+            "(a text is Paytable.parse's)"
+        )
+    try:
+        items = list(islice(given, MAX_TIERS + 1))
+    except TypeError:  # not iterable, or a 0-d array
+        raise TypeError(
+            f"Paytable's {name} must be a sequence, not {type(given).__name__}"
+        ) from None
+    if len(items) > MAX_TIERS:
+        raise RulesError(f"a paytable has 1 to {MAX_TIERS} tiers: its {name} list more")
+    return items
 
 
 def _checked_pay(name: str, value: RatioLike) -> Fraction:

@@ -14,7 +14,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from solver.model.checks import MAX_NUMBER_TEXT, format_ratio, parse_ratio
+from solver.model.checks import MAX_NUMBER_TEXT, format_ratio, parse_ratio, shown
 from solver.model.errors import RulesError
 from solver.model.paytable import MAX_PAY, Paytable
 from solver.model.rule_fields import RuleFields
@@ -129,7 +129,9 @@ class Rules(RuleFields):
                 del values[rule_name]
         unknown = sorted(set(given) - {f.name for f in fields(cls) if f.init})
         if unknown:
-            raise RulesError(f"unknown rule(s) {', '.join(unknown)} given with preset {name!r}")
+            raise RulesError(
+                f"unknown rule(s) {shown(', '.join(unknown))} given with preset {shown(name)}"
+            )
         return cls(**(values | given))
 
     @classmethod
@@ -147,7 +149,7 @@ class Rules(RuleFields):
         unknown = set(options) - set(_OPTION_PARSERS)
         if unknown:
             raise RulesError(
-                f"unknown rule option {sorted(unknown)[0]!r}: use one of "
+                f"unknown rule option {shown(sorted(unknown)[0])}: use one of "
                 + ", ".join(_OPTION_PARSERS)
             )
         given = {
@@ -155,7 +157,7 @@ class Rules(RuleFields):
             for name, value in options.items()
             if value is not None
         }
-        return cls.from_preset(preset or PresetName.CASINO_EDITION, **given)
+        return cls.from_preset(PresetName.CASINO_EDITION if preset is None else preset, **given)
 
     def to_json(self) -> dict[str, Any]:
         """The rules as plain JSON values (ratios written ``p:q``).
@@ -179,7 +181,19 @@ class Rules(RuleFields):
 
         >>> Rules.from_canonical(Rules(decks=2).canonical()) == Rules(decks=2)
         True
+
+        Every rule must be there, and nothing else: :class:`RulesError` names the first rule
+        missing or the first key that is not a rule.
         """
+        if not isinstance(doc, dict):
+            raise RulesError(f"canonical rules are a dict of every rule, not {type(doc).__name__}")
+        names = [rule.name for rule in RULE_TABLE]
+        unknown = [key for key in doc if key not in names]
+        if unknown:
+            raise RulesError(f"{shown(unknown[0])} is not a rule: the rules are {', '.join(names)}")
+        missing = [name for name in names if name not in doc]
+        if missing:
+            raise RulesError(f"the rules leave out {missing[0]}: every rule is given")
         return cls(**{rule.name: rule.from_canonical(doc[rule.name]) for rule in RULE_TABLE})
 
     def changed(self, base: Rules) -> tuple[Rule, ...]:
@@ -221,7 +235,7 @@ _COMPARED = tuple(f.name for f in fields(Rules) if f.compare)
 def _yes_no(value: Any) -> bool:
     if isinstance(value, bool):
         return value
-    raise RulesError(f"{value!r} is not true or false")
+    raise RulesError(f"natural beats multi-card 21 {shown(value)} is not true or false")
 
 
 #: Old option names kept as aliases, each with the rule it sets.
@@ -239,7 +253,7 @@ def _fold_alias(beats: NaturalBeats, alias: bool | None) -> NaturalBeats:
     if alias is None:
         return beats
     if not isinstance(alias, bool):
-        raise RulesError(f"natural beats multi-card 21 {alias!r} must be True or False")
+        raise RulesError(f"natural beats multi-card 21 {shown(alias)} must be True or False")
     if alias:
         if beats is NaturalBeats.NOTHING:
             raise RulesError(
@@ -367,8 +381,8 @@ def preset_named(name: str) -> RulePreset:
     >>> preset_named("vegas-21").name.value
     'vegas-21'
     """
-    try:
-        return PRESETS[PresetName(name.strip().lower() if isinstance(name, str) else name)]
-    except ValueError:
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key not in tuple(PresetName):
         choices = ", ".join(p.value for p in PresetName)
-        raise RulesError(f"preset {name!r} is unknown: use one of {choices}") from None
+        raise RulesError(f"preset {shown(name)} is unknown: use one of {choices}")
+    return PRESETS[PresetName(key)]

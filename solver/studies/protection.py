@@ -8,10 +8,9 @@ changes with the rules.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
-from solver.exact.attack import PracticalCounter, reach, reached
+from solver.exact.attack import PracticalCounter, attack_multiple, reach, reached
 from solver.exact.betting import optimal_bets
 from solver.exact.dealt_shoes import deal_shoes
 from solver.exact.indices import index_plays
@@ -49,10 +48,6 @@ SHOE_SAMPLES = 50
 COUNTER_ROUNDS = 2_000_000
 #: Shoes dealt for the indices, the Kelly ramp and the bound, per shoe-state sample.
 DEALT_PER_SAMPLE = 4
-#: The Bonus wager's largest size in the attack and the bound, in main wagers (as `cbj
-#: attack`'s default); where the rules require more, twice their size (at most 100 main
-#: wagers, the attack's ceiling).
-BONUS_MULTIPLE = Fraction(2)
 #: The Kelly ramp's bankroll in units.
 KELLY_BANKROLL = 1000.0
 #: Shoe samples per shoe path of the no-mid-shoe bound (at least one path is dealt).
@@ -162,7 +157,7 @@ def protection_study(
         counting,
         PracticalCounter(best.name, best.tags, betting, indices),
         spread=SPREAD,
-        multiple=max(BONUS_MULTIPLE, min(2 * rules.bonus_ratio, Fraction(100))),
+        multiple=attack_multiple(None, rules.bonus_ratio),
         penetrations=(*depths, PENETRATION),
         paths=paths,
         rounds=counter_rounds,
