@@ -17,6 +17,7 @@ zero), and for each the countermeasures that end it, each with the figure that s
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -57,7 +58,13 @@ class Estimate:
         return self.interval[1] <= 0
 
     def to_json(self) -> dict[str, Any]:
-        """The mean and its interval."""
+        """The mean and its interval (both null where no round was played: JSON has no NaN).
+
+        >>> Estimate(math.nan, math.nan).to_json()
+        {'float': None, 'interval_95': None}
+        """
+        if math.isnan(self.mean):
+            return {"float": None, "interval_95": None}
         low, high = self.interval
         return {"float": self.mean, "interval_95": [low, high]}
 
