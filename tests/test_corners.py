@@ -59,6 +59,7 @@ SWEEP: dict[str, dict[str, Any]] = {
     "advise": {"bonus": "K", "hand": "9 3"},
     "session": {"rounds": 3},
     "hold": {"rounds": 3, "result": 0},
+    "hold_series": {"text": "date,rounds,win,drop\n2026-01-01,10,1,30\n"},
     "simulate": {"rounds": 20, "seed": 1},
     "graph": {"bonus": "K", "hand": "9 3"},
     "chart": {},

@@ -411,9 +411,9 @@ def read_paytable(value: PaytableLike) -> Paytable:
         return Paytable(tuple(value.values()), tiers=tiers)
     if isinstance(value, tuple | list):
         return Paytable(value)
-    raise TypeError(
-        "a paytable is a Paytable, its text, its pays (S, R, A) as a tuple or a list, or its "
-        f"pays by tier name in a mapping, not {type(value).__name__}"
+    raise RulesError(
+        f"paytable {shown(value)} must be a Paytable, its text (15:4:1), its pays (S, R, A) "
+        "as a tuple or a list, or its pays by tier name in a mapping"
     )
 
 
