@@ -100,10 +100,12 @@ def environment(folder: Path) -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(folder), CBJ_KERNEL="compiled")
 
 
-def probe(folder: Path, which: str) -> dict[str, float]:
-    """One fresh process's timings from ``folder`` (``which``: ``all`` or ``float``)."""
+def run_probe(folder: Path, script: str, *argv: str) -> dict[str, float]:
+    """What a probe ``script`` (run with ``argv`` in a fresh process from ``folder``) prints
+    last: a JSON object of timings, with the ``file`` of the solver it imported, which must
+    be ``folder``'s."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, which],
+        [sys.executable, "-c", script, *argv],
         env=environment(folder),
         cwd=folder,
         capture_output=True,
@@ -114,6 +116,11 @@ def probe(folder: Path, which: str) -> dict[str, float]:
     if not found.pop("file").startswith(str(folder)):
         raise SystemExit(f"the probe in {folder} imported another checkout's solver")
     return {name: float(value) for name, value in found.items()}
+
+
+def probe(folder: Path, which: str) -> dict[str, float]:
+    """One fresh process's timings from ``folder`` (``which``: ``all`` or ``float``)."""
+    return run_probe(folder, PROBE, which)
 
 
 def instructions(folder: Path, which: str) -> int:

@@ -173,8 +173,24 @@ GROUPED_FILES = {
 GROUPED_FIXTURES = {"drawn": "drawn-chart"}
 
 
+#: What ``pytest --core`` leaves out: tests marked slow, the browser tests and the tests of
+#: the session's PAR report (added by :func:`pytest_collection_modifyitems`).
+OUTSIDE_CORE = ("slow", "browser", "report")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--core``: the fast core alone, for a developer's quick run."""
+    parser.addoption(
+        "--core",
+        action="store_true",
+        help="run the fast core alone: leave out the tests marked slow, browser or report",
+    )
+
+
 @pytest.hookimpl(wrapper=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> Iterator[None]:
     """Group the tests that share costly fixtures on one xdist worker; slow tests first.
 
     Under ``--dist loadgroup`` the tests that use the session's report share that worker's
@@ -188,8 +204,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
     them, the order after every other hook (pytest's own reordering included).
     """
     for item in items:
-        fixtures = getattr(item, "fixturenames", ())
-        if {"par_report", "par_figures", "chromium", "workbench"} & set(fixtures):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if {"chromium", "workbench"} & fixtures:
+            item.add_marker(pytest.mark.browser)
+        if {"par_report", "par_figures"} & fixtures:
+            item.add_marker(pytest.mark.report)
+        if {"par_report", "par_figures", "chromium", "workbench"} & fixtures:
             item.add_marker(pytest.mark.xdist_group("report"))
         elif item.path.name in GROUPED_FILES:
             item.add_marker(pytest.mark.xdist_group(GROUPED_FILES[item.path.name]))
@@ -199,6 +219,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
                     item.add_marker(pytest.mark.xdist_group(group))
     yield
     items.sort(key=_lateness)
+    if config.getoption("core"):  # the fast core alone: see pytest_addoption
+        left_out = [i for i in items if any(i.get_closest_marker(m) for m in OUTSIDE_CORE)]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [i for i in items if i not in set(left_out)]
 
 
 def _lateness(item: pytest.Item) -> int:

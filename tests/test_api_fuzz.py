@@ -14,6 +14,12 @@ stop with :class:`Reached` once past their checks.  The rule options go through 
 (:func:`~solver.api.call.call` and ``Rules.from_options``) in every function, so
 they are fuzzed on the commands that solve nothing (``rules``, ``bonus``, ``dealer``)
 and on every function only in the soak run.
+
+Beside the random search, every value of ``tests/hostile.py`` (issue 50: integers past the
+int-to-text limit, numpy scalars and arrays, bytes, NaN and infinities, booleans where
+numbers belong, huge strings) goes to every parameter of every function, every public
+constructor (``Rules``, ``Paytable``, cards and shoes, the caches) and every field of a
+practice state, one at a time; no message is longer than 300 characters.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from solver.model.errors import CbjError
 from solver.model.rules import Paytable, Rules
 from solver.present.charts import to_csv
 from solver.store.memory import MemoryCache
+from tests.hostile import HOSTILE, MAX_MESSAGE
 
 #: The API untyped: these tests hand it values of every type on purpose.
 solver: Any = typed_solver
@@ -105,7 +112,7 @@ def _has_card(value: object) -> bool:
     """``value`` is, or holds, a card that the shoe could give up."""
     if isinstance(value, list | tuple):
         return any(_has_card(item) for item in value)
-    return isinstance(value, Card) or value in ("As Kd", "K")
+    return isinstance(value, Card) or (isinstance(value, str) and value in ("As Kd", "K"))
 
 
 #: Parameters that name files: only relative paths (under the test's folder) are drawn.
@@ -270,19 +277,25 @@ def call(name: str, store: MemoryCache, chart: Path, given: dict[str, Any]) -> s
     arguments.update(given)
     try:
         result = function(**arguments)
-    except CbjError:
+    except CbjError as error:
+        assert len(str(error)) <= MAX_MESSAGE, (name, list(given), str(error)[:400])
         return "refused"
     except Reached:
         return "reached"
     except TypeError as error:
-        # A wrong type is named: the parameter (or one inside it) is in the message.
-        words = str(error).replace("_", " ")
-        assert any(p.replace("_", " ") in words for p in given), (given, error)
+        assert_named(error, given)
         return "wrong type"
     document = getattr(result, "to_json", None)
     if document is not None:
         json.dumps(document(), allow_nan=False)  # no NaN or infinity reaches the JSON
     return "result"
+
+
+def assert_named(error: TypeError, given: dict[str, Any]) -> None:
+    """A wrong type is named (the parameter, or one inside it, is in the message), shortly."""
+    words = str(error).replace("_", " ")
+    assert any(p.replace("_", " ") in words for p in given), (list(given), error)
+    assert len(str(error)) <= MAX_MESSAGE, (list(given), str(error)[:400])
 
 
 def test_every_function_has_a_cheap_call() -> None:
@@ -407,8 +420,11 @@ LEAKS_41: list[tuple[Callable[[], object], str]] = [
     (lambda: solver.variants(bonus_ratio=10**5000), "bonus ratio (a 5,001-digit number)"),
     (lambda: solver.dealer(bonus=10**5000, decks=1), "bonus (a 5,001-digit number)"),
     (lambda: solver.Paytable(tiers="6"), "Paytable takes pays and tiers as sequences"),
-    (lambda: solver.parse_cards(b"x"), "cards must be a str or strs, not bytes"),
-    (lambda: solver.Paytable.parse(text=(1, 2)), "Paytable.parse takes a str, not tuple"),
+    (lambda: solver.parse_cards(b"x"), "cards must be a str or a list of strs, not bytes"),
+    (
+        lambda: solver.Paytable.parse(text=(1, 2)),
+        "Paytable.parse takes its text as a str, not tuple",
+    ),
     (lambda: solver.tables(output_dir="a\0"), "cannot hold a NUL character"),
     (lambda: solver.tables(output_dir="\ud800"), "the name is not valid text"),
     (lambda: solver.DiskCache(max_bytes=math.nan), "max_bytes must be a whole number of bytes"),
@@ -431,17 +447,174 @@ def test_numpy_scalars_are_numbers() -> None:
     assert solver.rules(blackjack_pays=np.float64(1.5)).rules == solver.rules().rules
 
 
-#: The values past every limit that the random search found, one at a time, at last:
-#: each reaches every parameter of every function here, not by chance.
-EXTREMES = (10**5000, Fraction(10**5000, 3), Fraction(1, 10**5000), math.inf, math.nan, 1e-300)
+#: Issue 50's leaks, each now a ``CbjError`` saying what is wrong (none converts the value).
+LEAKS_50: list[tuple[Callable[[], object], str]] = [
+    (lambda: solver.Rules.from_options(preset=np.array(["vegas-21", "x"])), "preset array(["),
+    (lambda: solver.Rules(dealer_bonus=10**5000), "dealer bonus (a 5,001-digit number)"),
+    (lambda: solver.Rules.from_options(paytable=10**5000), "paytable (a 5,001-digit number)"),
+    (lambda: solver.Shoe.full(10**5000), "decks (a 5,001-digit number)"),
+    (lambda: solver.DiskCache(max_bytes=10**5000), "max_bytes (a 5,001-digit number)"),
+    (lambda: solver.DiskCache(max_bytes=2**63), "use 0 to 9223372036854775807"),
+    (lambda: solver.bonus(removed=np.array(3)), "must be a str or a list of strs, not ndarray"),
+    (lambda: solver.Rules.from_canonical({**Rules().canonical(), "surrender": 1}), "'surrender'"),
+]
+
+
+@pytest.mark.parametrize(("call_it", "said"), LEAKS_50)
+def test_issue_50s_leaks_say_what_is_wrong(
+    call_it: Callable[[], object], said: str, sandbox: Path
+) -> None:
+    with pytest.raises(CbjError) as raised:
+        call_it()
+    assert said in str(raised.value)
+
+
+def test_the_largest_cache_cap_is_reported_whole(sandbox: Path) -> None:
+    """The disk cache's byte cap was accepted past any size, then crashed ``info()``."""
+    info = solver.DiskCache("cache", max_bytes=2**63 - 1).info()
+    assert json.loads(json.dumps(info.to_json()))["max_bytes"] == 2**63 - 1
+
+
+@pytest.mark.parametrize("version", [1.0, True, "1", [1], None, 2])
+def test_a_practice_state_of_another_version_is_refused(
+    store: MemoryCache, version: object
+) -> None:
+    """The version is the integer 1: 1.0 and True equal it but are not it."""
+    state = {**practice_state(store), "version": version}
+    with pytest.raises(solver.PracticeError, match="not a practice state of this version"):
+        solver.practice_play(state=state, play="stand", cache=store)
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"surrender": "late"}, "'surrender' is not a rule"),
+        ({"decks": None}, "decks None must be a whole number"),
+    ],
+)
+def test_a_practice_states_rules_are_checked_key_by_key(
+    store: MemoryCache, change: dict[str, Any], said: str
+) -> None:
+    state = practice_state(store)
+    rules = {**state["rules"], **change}
+    with pytest.raises(solver.PracticeError, match="rules are malformed: " + said):
+        solver.practice_play(state={**state, "rules": rules}, play="stand", cache=store)
+    missing = {k: v for k, v in state["rules"].items() if k != "dealer_natural"}
+    with pytest.raises(solver.PracticeError, match="leave out dealer_natural"):
+        solver.practice_play(state={**state, "rules": missing}, play="stand", cache=store)
+
+
+# --- Hostile values (issue 50) ------------------------------------------------------------
+#
+# Every value of tests/hostile.py (integers past the int-to-text limit, numpy scalars and
+# arrays, bytes, NaN and infinities, booleans, huge strings) at every parameter of every
+# public function and constructor, one at a time: a result, a ``CbjError`` or a named
+# ``TypeError``, each message at most 300 characters.
+
+
+def hostile_calls(name: str, store: MemoryCache, chart: Path, every_rule: bool) -> None:
+    """Each hostile value at each parameter of function ``name`` (less the valid ones that
+    take long, as :data:`COSTLY` says: ``exact=True`` is a value here too)."""
+    for parameter in parameters(name, every_rule=every_rule):
+        for hostile in HOSTILE:
+            value = hostile.make()
+            if parameter in COSTLY and COSTLY[parameter](value):
+                continue
+            call(name, store, chart, {parameter: value})
 
 
 @pytest.mark.parametrize("name", FUNCTIONS)
-def test_extreme_values_at_every_parameter(
+def test_hostile_values_at_every_parameter(
     name: str, store: MemoryCache, chart_file: Path, sandbox: Path
 ) -> None:
-    """A number with thousands of digits, infinity or NaN in any parameter is refused, named or
-    used: never an error from inside (str() of a 5,000-digit number, a float overflow)."""
-    for parameter in parameters(name, every_rule=False):
-        for value in EXTREMES:
-            call(name, store, chart_file, {parameter: value})
+    hostile_calls(name, store, chart_file, every_rule=False)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_hostile_values_at_every_rule_option_of_every_function(
+    name: str, store: MemoryCache, chart_file: Path, sandbox: Path
+) -> None:
+    hostile_calls(name, store, chart_file, every_rule=True)
+
+
+#: Every public type's constructor (and named constructor), from a cheap valid call.
+CONSTRUCTORS: dict[str, tuple[Callable[..., object], dict[str, Any]]] = {
+    "Rules": (solver.Rules, {}),
+    "Rules.from_options": (solver.Rules.from_options, {}),
+    "Rules.from_preset": (solver.Rules.from_preset, {"name": "casino-edition"}),
+    "Paytable": (solver.Paytable, {"pays": [15, 4, 1]}),
+    "Paytable.parse": (solver.Paytable.parse, {"text": "15:4:1"}),
+    "Card": (solver.Card, {"rank": solver.Rank.ACE}),
+    "Card.parse": (solver.Card.parse, {"text": "As"}),
+    "Shoe": (solver.Shoe, {"decks": 1, "counts": (1,) * 52}),
+    "Shoe.full": (solver.Shoe.full, {"decks": 1}),
+    "parse_cards": (solver.parse_cards, {"text": "As Kd"}),
+    "DiskCache": (solver.DiskCache, {"directory": "cache"}),
+    "MemoryCache": (solver.MemoryCache, {}),
+}
+
+
+def constructor_parameters(name: str) -> list[str]:
+    """The parameters of constructor ``name`` the fuzz replaces (every rule of ``Rules``)."""
+    function, _ = CONSTRUCTORS[name]
+    signature = inspect.signature(function)
+    named = [p for p, spec in signature.parameters.items() if spec.kind is not spec.VAR_KEYWORD]
+    if name.startswith("Rules"):
+        named += [option for option in RULE_OPTIONS if option not in named]
+    if name == "Paytable":
+        named += ["suited_match", "rank_match", "adjacent"]
+    return [p for p in named if p != "warn"]
+
+
+def construct(name: str, given: dict[str, Any]) -> str:
+    """Call constructor ``name`` with ``given`` over its cheap call; only good ends pass."""
+    function, cheap = CONSTRUCTORS[name]
+    try:
+        made = function(**{**cheap, **given})
+    except CbjError as error:
+        assert len(str(error)) <= MAX_MESSAGE, (name, list(given), str(error)[:400])
+        return "refused"
+    except TypeError as error:
+        assert_named(error, given)
+        return "wrong type"
+    if isinstance(made, solver.DiskCache):
+        json.dumps(made.info().to_json())  # the cap it took is one it can report
+    return "made"
+
+
+@pytest.mark.parametrize("name", sorted(CONSTRUCTORS))
+def test_hostile_values_at_every_constructor(name: str, sandbox: Path) -> None:
+    assert construct(name, {}) == "made"
+    for parameter in constructor_parameters(name):
+        for value in HOSTILE:
+            construct(name, {parameter: value.make()})
+
+
+def _state_fields(doc: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """The path of every field of a practice state, nested ones included."""
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            yield (*path, key)
+            yield from _state_fields(value, (*path, key))
+
+
+def _replaced(doc: Any, path: tuple[str, ...], value: Any) -> Any:
+    """``doc`` with the field at ``path`` replaced by ``value``."""
+    if not path:
+        return value
+    return {**doc, path[0]: _replaced(doc[path[0]], path[1:], value)}
+
+
+def test_hostile_values_at_every_field_of_a_practice_state(store: MemoryCache) -> None:
+    """A practice state's every field, nested ones included, checked on its own."""
+    state = practice_state(store)
+    paths = list(_state_fields(state))
+    assert ("score", "decisions") in paths and ("rules", "decks") in paths
+    for path in paths:
+        for value in HOSTILE:
+            doc = _replaced(state, path, value.make())
+            try:
+                solver.practice_play(state=doc, play="stand", cache=store)
+            except CbjError as error:
+                assert len(str(error)) <= MAX_MESSAGE, (path, value, str(error)[:400])

@@ -224,6 +224,27 @@ def test_a_bonus_cards_solve_in_one_call_is_the_hand_space_then_the_float_solve(
         assert whole.hitting == parts.hitting
 
 
+@settings(max_examples=6, deadline=None)
+@given(showdown_rules_or_default(), st.integers(1, 10), st.integers(0, 9), st.integers(1, 3))
+def test_a_shoe_of_a_kept_hand_space_is_solved_as_afresh(
+    rules: Rules, bonus: int, value: int, taken: int
+) -> None:
+    """A study's later shoe holding the same hands reads the kept space (only its draws are
+    its own) and gets what a solve of its own hand space gives, on each kernel."""
+    first = tuple(int(n) for n in SIX_DECKS)
+    later = tuple(n - taken * (v == value) for v, n in enumerate(first))  # same hands fit
+    roots = [tuple(int(v == p) for v in range(10)) for p in range(10)]
+    for name in kernel.KERNELS if kernel.available() else ("numpy",):
+        kernel.use(name)
+        player._GROUPS.clear()
+        player.solve_float_shoe(rules, bonus, first, roots)  # keeps the space
+        read = player.solve_float_shoe(rules, bonus, later, roots)
+        parts = solve_float(rules, hand_space(bonus, later, roots))
+        assert read.space.draws.tolist() == parts.space.draws.tolist()
+        assert np.asarray(read.stand).tobytes() == np.asarray(parts.stand).tobytes()
+        assert np.asarray(read.outcomes).tobytes() == np.asarray(parts.outcomes).tobytes()
+
+
 @needs_compiled
 @settings(max_examples=20, deadline=None)
 @given(showdown_rules_or_default(), st.integers(1, 10))
@@ -390,6 +411,90 @@ def test_the_hand_spaces_are_numpys(
     for name in ("hands", "keys", "children", "draws", "sizes"):
         a, b = getattr(slow, name), getattr(fast, name)
         assert a.dtype == b.dtype and a.tolist() == b.tolist(), name
+
+
+@needs_compiled
+@settings(max_examples=12, deadline=None)
+@given(st.integers(1, 10), depleted_shoes(), roots_or_ones(), st.data())
+def test_a_fixed_plays_walk_and_reach_are_numpys_bits(
+    bonus: int, shoes: npt.NDArray[np.int64], roots: list[list[int]], data: st.DataObject
+) -> None:
+    shoe = tuple(int(n) for n in shoes[0])
+    roots = [r for r in roots if all(c <= n for c, n in zip(r, shoe, strict=True))]
+    space = hand_space(bonus, shoe, [tuple(r) for r in roots])
+    n = len(space.hands)
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    hits = (rng.random(n) < 0.5) & (sum(shoe) > space.sizes)
+    stand = rng.uniform(-1, 1, n)
+    hard = space.hands @ np.arange(1, 11)
+    order = np.argsort(-hard, kind="stable")
+    bounds = np.concatenate([[0], np.flatnonzero(np.diff(hard[order])) + 1, [n]])
+    reached = data.draw(st.booleans())  # with roots, the reach too
+    places = space.indices([tuple(r) for r in roots]) if roots and reached else []
+    weights = rng.random(len(places))
+
+    def walk() -> tuple[bytes, bytes, bytes]:
+        values, hit, reach = np.empty(n + 1), np.empty(n), np.empty(n + 1 if places else 0)
+        kernel.chart_walk(
+            values,
+            hit,
+            reach,
+            order.astype(np.int64),
+            bounds.astype(np.int64),
+            hits.astype(np.int64),
+            space.draws,
+            space.children,
+            space.sizes,
+            stand,
+            sum(shoe),
+            np.array(places, dtype=np.int64),
+            weights,
+        )
+        return values.tobytes(), hit.tobytes(), reach.tobytes()
+
+    slow, fast = both(walk)
+    assert slow == fast
+    # The twin's values: a hand that hits averages its children, one that stands stands;
+    # hitting once averages the children too, whatever the play does with the hand.
+    values, hit = np.frombuffer(slow[0]), np.frombuffer(slow[1])
+    for i in range(n):
+        kids = values[space.children[i]]
+        once = (space.draws[i] * kids).sum() / max(sum(shoe) - space.sizes[i], 1)
+        assert math.isclose(hit[i], once, rel_tol=1e-12, abs_tol=1e-12)
+        assert values[i] == (hit[i] if hits[i] else stand[i])
+    if places:  # every chance that flows in flows on: the roots' weight ends somewhere
+        reach = np.frombuffer(slow[2])
+        ended = reach[np.flatnonzero(~hits)].sum() + reach[n]
+        assert math.isclose(ended, weights.sum(), rel_tol=1e-9)
+
+
+@needs_compiled
+def test_the_compiled_chart_walk_refuses_an_index_out_of_range() -> None:
+    module = compiled_module()
+    draws = np.zeros((1, 10), dtype=np.int64)
+    children = np.ones((1, 10), dtype=np.int64)
+    arrays = [np.zeros(1, np.int64), np.array([0, 1]), np.ones(1, np.int64), draws, children]
+
+    def call(*roots: int) -> None:
+        module.chart_walk(
+            np.empty(2),
+            np.empty(1),
+            np.empty(2),
+            *arrays,
+            np.zeros(1, np.int64),
+            np.zeros(1),
+            5,
+            np.array(roots, dtype=np.int64),
+            np.ones(len(roots)),
+        )
+
+    call(0)
+    with pytest.raises(ValueError, match="out of range"):
+        call(1)
+    children[0, 3] = 2
+    with pytest.raises(ValueError, match="out of range"):
+        call(0)
 
 
 @needs_compiled

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from solver.model.errors import OutputError
+from solver.model.rules import Rules
 from solver.present.files import (
     check_output_dir,
     check_writable,
@@ -21,6 +22,8 @@ from solver.present.files import (
     recover_folder,
     write_atomic,
 )
+from solver.present.report import Report, write_report
+from solver.present.report.blocks import Section, Text, TitleBlock
 
 from .conftest import run_cli
 
@@ -90,8 +93,6 @@ GRAPH_FAILURES = [
     "proc",
     "sys",
     "sys file",
-    "symlink loop",
-    "dangling symlink",
     "long name",
     "long path",
     "wrong suffix",
@@ -101,16 +102,12 @@ GRAPH_FAILURES = [
 def graph_failures(tmp_path: Path) -> dict[str, str]:
     """Output paths ``cbj graph`` cannot write, made in ``tmp_path``, by name."""
     (tmp_path / "file").write_text("")
-    (tmp_path / "loop.dot").symlink_to("loop.dot")
-    (tmp_path / "dangling.dot").symlink_to(tmp_path / "missing" / "x.dot")
     return {
         "missing folder": str(tmp_path / "missing" / "x.dot"),
         "a file as folder": str(tmp_path / "file" / "x.dot"),
         "proc": "/proc/1/x.dot",
         "sys": "/sys",
         "sys file": "/sys/x.dot",
-        "symlink loop": str(tmp_path / "loop.dot"),
-        "dangling symlink": str(tmp_path / "dangling.dot"),
         "long name": str(tmp_path / ("x" * 300 + ".dot")),
         "long path": str(tmp_path / "/".join(["d" * 200] * 30) / "x.dot"),
         "wrong suffix": str(tmp_path / "x.txt"),
@@ -151,16 +148,45 @@ def test_graph_has_no_format_to_contradict_its_suffix(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_graph_is_written_through_a_symlink_which_stays(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+#: Every command that writes a file given by ``-o``, with a valid call and the file's suffix.
+WRITERS = {
+    "graph": (GRAPH, ".dot"),
+    "chart": (["chart", "--decks", "1"], ".md"),
+    "session": (["session", "--rounds", "3", "--decks", "1"], ".csv"),
+}
+
+
+@pytest.mark.parametrize("link", ["to a file", "loop", "dangling"])
+@pytest.mark.parametrize("command", ["graph", "chart", "session"])
+def test_a_symlink_given_as_the_output_is_replaced_never_written_through(
+    command: str, link: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    real = tmp_path / "real.dot"
+    """Issue 50: ``cbj graph -o LINK`` wrote the file the link named; every writer now
+    replaces the link itself with the file, so a link cannot send a write elsewhere."""
+    argv, suffix = WRITERS[command]
+    real = tmp_path / f"real{suffix}"
     real.write_text("old")
-    link = tmp_path / "link.dot"
-    link.symlink_to(real)
-    status, _, _ = run_cli([*GRAPH, "-o", str(link)], capsys)
-    assert status == 0
-    assert link.is_symlink() and real.read_text().startswith("digraph")
+    out = tmp_path / f"out{suffix}"
+    out.symlink_to(
+        {"to a file": real, "loop": out, "dangling": tmp_path / "missing" / f"x{suffix}"}[link]
+    )
+    status, _, err = run_cli([*argv, "-o", str(out)], capsys)
+    assert status == 0, err
+    assert not out.is_symlink() and out.is_file() and out.read_bytes() != b"old"
+    assert real.read_text() == "old" and not (tmp_path / "missing").exists()
+
+
+def test_a_report_replaces_a_symlink_too(tmp_path: Path) -> None:
+    """The report's writer (a small report: the real one takes seconds to build)."""
+    block = TitleBlock("A game", ("decks: 6",), "15:4:1", "0.1.0", "0123456789ab", "2026-01-02")
+    report = Report(Rules(), block, (Section("Only", (Text("x"),)),))
+    real = tmp_path / "real.html"
+    real.write_text("old")
+    out = tmp_path / "out.html"
+    out.symlink_to(real)
+    write_report(report, out)
+    assert not out.is_symlink() and out.read_text().startswith("<!DOCTYPE html>")
+    assert real.read_text() == "old"
 
 
 def test_a_write_removes_only_dead_runs_leftovers(tmp_path: Path) -> None:

@@ -341,3 +341,31 @@ def test_a_turn_serialises_as_its_parts(played: list[Step]) -> None:
     assert document["seed"] == SEED and document["chart"] == "the printed chart"
     assert document["score"]["cost_per_100_rounds"]["exact"].count("/") <= 1
     assert ROWS  # the chart's rows name every cell a grade can name
+
+
+def test_practice_without_a_cache_solves_its_game_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 50: every play through the API solved the game again without a cache (0.75 s a
+    play at one deck); the session's game and its chart's costs are now kept in memory."""
+    from solver.api import call
+    from solver.store.memory import LatestCache
+
+    kept = LatestCache(size=8)
+    computed: list[str] = []
+    fetch = kept.fetch
+
+    def counted(kind: Any, key: Any, compute: Any) -> Any:
+        def solved() -> Any:
+            computed.append(kind.name)
+            return compute()
+
+        return fetch(kind, key, solved)
+
+    monkeypatch.setattr(kept, "fetch", counted)
+    monkeypatch.setattr(call, "KEPT", kept)
+    turn = solver.practice_start(seed=3, decks=1)
+    solved = sorted(computed)
+    assert {"game", "chart-costs"} <= set(solved)
+    for _ in range(6):
+        turn = solver.practice_play(turn.state, "stand" if turn.state.hand else "deal")
+    assert sorted(computed) == solved  # nothing solved again
+    assert len(kept.kept) <= kept.size

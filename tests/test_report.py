@@ -872,8 +872,8 @@ def test_report_figures_report_progress_by_step(par_figures: ReportFigures) -> N
 def test_cross_checks_are_stored_and_read_back_whole(
     par_figures: ReportFigures, tmp_path: Path
 ) -> None:
-    from solver.store.codecs import decode_simulation, encode_simulation
     from solver.store.disk import DiskCache
+    from solver.store.study_codecs import decode_simulation, encode_simulation
     from solver.studies.report import SIMULATION_SEED, cross_check, optimal_play
 
     stored = par_figures.cut_card

@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 import hashlib
 import math
+import subprocess
+import sys
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -28,16 +30,17 @@ from solver.results.game import GameResult
 from solver.results.protection import WAGERS, EffectsOfRemoval, WholeDeck
 from solver.store import digest
 from solver.store.codecs import (
+    STUDY_KINDS,
+    codec_of,
     decode_chart,
-    decode_effects,
     decode_game,
     encode_chart,
-    encode_effects,
     encode_game,
 )
 from solver.store.memory import MemoryCache
 from solver.store.payload import head_of, pack, unpack
 from solver.store.solutions import decode_floats, encode_floats, encode_solution
+from solver.store.study_codecs import STUDY_CODECS, decode_effects, encode_effects
 
 from .stores import ONE_DECK, TINY, TINY_REMOVED, same_game
 
@@ -267,3 +270,19 @@ def test_a_float_solution_encodes_from_its_arrays_as_from_its_values(decks: int)
             outcomes=tuple(solution.outcomes),
         )
         assert from_arrays == encode_solution(by_value)
+
+
+def test_the_studies_codecs_are_found_by_their_kinds_and_loaded_only_for_them() -> None:
+    from solver.results.protection import EFFECTS
+    from solver.results.simulation import SIMULATION
+
+    assert set(STUDY_CODECS) == STUDY_KINDS == {EFFECTS.name, SIMULATION.name}
+    assert codec_of(EFFECTS) == STUDY_CODECS[EFFECTS.name]
+    code = (
+        "import sys\n"
+        "import solver.store.disk\n"
+        "print(sorted(m for m in sys.modules if m.startswith('solver.results.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(ast.literal_eval(done.stdout))
+    assert not loaded & {"solver.results.protection", "solver.results.simulation"}

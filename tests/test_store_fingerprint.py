@@ -124,7 +124,8 @@ def test_a_cache_hit_loads_only_what_it_reads(
     monkeypatch.setattr(fingerprint, "SETTLED_SECONDS", -3600)  # however new the checkout
     rules = Rules(decks=1)
     Cache(tmp_path).fetch(GAME, Key(rules), lambda: solve_game(rules, cache=games))
-    solver.solve(rules=rules, cache=Cache(tmp_path))  # keeps the volatility beside the game
+    # As a first `cbj solve` does, read the volatility: that keeps it beside the game.
+    assert solver.solve(rules=rules, cache=Cache(tmp_path)).volatility is not None
     env = dict(os.environ, CBJ_CACHE_DIR=str(tmp_path))
     hit = (
         "import contextlib, io\n"

@@ -11,18 +11,26 @@ from statistics import NormalDist
 
 import pytest
 
+from solver.exact import volatility
 from solver.exact.game import round_lines_for, solve_game
 from solver.exact.ratios import ratio_table, round_moments
 from solver.exact.session import session_figures
 from solver.exact.strategies import realistic_play
-from solver.exact.volatility import game_volatility, parse_ratios, session_range
+from solver.exact.volatility import (
+    Lines,
+    game_volatility,
+    parse_ratios,
+    session_range,
+    with_volatility,
+)
 from solver.model.cards import parse_cards
 from solver.model.errors import RulesError
 from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.results.game import GameResult
-from solver.results.volatility import Z90, Z95, normal_session
+from solver.results.volatility import SESSION_LENGTHS, Z90, Z95, SessionRange, normal_session
 from solver.sim import StandOn
 from solver.sim.sessions import coverage, simulate_sessions
+from solver.store.memory import MemoryCache
 
 from .test_game import TINY_REMOVED
 
@@ -135,6 +143,27 @@ def test_a_solves_volatility_is_the_same_exactly_and_in_floats(
         assert math.isclose(
             exact_session.probability_ahead, float_session.probability_ahead, abs_tol=1e-6
         )
+
+
+def test_a_solves_session_figures_are_convolved_when_first_read_and_once(
+    tiny_game: GameResult[Fraction], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    twin = game_volatility(tiny_game)
+    convolved: list[int] = []
+
+    def counted(lines: Lines, rounds: int) -> SessionRange:
+        convolved.append(rounds)
+        return session_range(lines, rounds)
+
+    monkeypatch.setattr(volatility, "session_range", counted)
+    store = MemoryCache()
+    game = with_volatility(tiny_game, store)
+    assert convolved == []  # nothing yet: no one has read the figures
+    assert game.volatility == twin and game.volatility is game.volatility
+    assert convolved == list(SESSION_LENGTHS)
+    again = with_volatility(tiny_game, store).volatility  # the store's, not convolved again
+    assert again == twin and convolved == list(SESSION_LENGTHS)
+    assert game == tiny_game  # the figures take no part in comparisons
 
 
 def test_no_volatility_without_a_round() -> None:

@@ -24,13 +24,17 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 import solver
+from solver.exact.game import solve_game
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
+from solver.present.formats import ChartFormat
+from solver.results.charts import CHART_COSTS
 from solver.results.game import GAME, GameResult
 from solver.results.kinds import Key, Kind
+from solver.results.volatility import VOLATILITY
 from solver.store.memory import MemoryCache
 from solver.web import views
-from solver.web.app import make_app
+from solver.web.app import make_app, warm_up
 from solver.web.form import RULE_FIELDS, read_rules
 from solver.web.forms import PAGE_FORMS
 from solver.web.jobs import Kind as JobKind
@@ -376,6 +380,55 @@ def _children(pid: int) -> list[int]:
             except OSError:
                 continue
     return found
+
+
+def test_what_one_job_solves_another_waits_for_instead_of_solving_it_too() -> None:
+    store, rules = WorkbenchStore(), Rules(decks=1)
+    solves: list[str] = []
+    entered = threading.Event()
+
+    def solve(name: str, fail: bool = False) -> Callable[[], GameResult[Any]]:
+        def compute() -> GameResult[Any]:
+            solves.append(name)
+            entered.set()
+            time.sleep(0.2)  # the other job asks meanwhile
+            if fail:
+                raise CbjError("stopped")
+            return solve_game(rules)
+
+        return compute
+
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(store.fetch, GAME, Key(rules), solve("first"))
+        entered.wait(10)
+        second = pool.submit(store.fetch, GAME, Key(rules), solve("second"))
+        assert first.result() is second.result() and solves == ["first"]
+    other = Rules(decks=2)
+    entered.clear()
+    with ThreadPoolExecutor(2) as pool:  # a maker that fails: the one waiting makes it
+        failed = pool.submit(store.fetch, GAME, Key(other), solve("failing", fail=True))
+        entered.wait(10)
+        made = pool.submit(store.fetch, GAME, Key(other), lambda: solve_game(other))
+        with pytest.raises(CbjError):
+            failed.result()
+        assert made.result().rules == other
+
+
+def test_the_warm_up_does_the_first_pages_work_before_any_page_asks(games: MemoryCache) -> None:
+    bench = Workbench(WorkbenchStore(games))  # the session's games: read, not solved again
+    try:
+        warm_up(bench).join(timeout=600)
+        rules = Rules()
+        assert bench.store.has_game(rules, False) and bench.store.has_game(rules, True)
+        assert bench.store.has(CHART_COSTS, rules)
+        kept = bench.store.fetch(VOLATILITY, Key(rules), lambda: pytest.fail("not kept"))
+        assert kept == solver.solve(rules=rules, cache=games).volatility
+        drawn = bench.chart_file(rules, ChartFormat.PNG, 0.0, start=False)  # looked up only
+        assert drawn.ready and drawn.result().startswith(b"\x89PNG")
+        with TestClient(make_app(bench), base_url=BASE) as client:  # a first GET: figures
+            assert figures(client.get("/").text)
+    finally:
+        bench.close()
 
 
 def test_sigterm_stops_the_server_and_its_workers() -> None:

@@ -26,13 +26,16 @@ def started_workbench(
 ) -> tuple[subprocess.Popen[str], str]:
     """``cbj serve`` on a free port, once it answers (``seconds`` at most): process, address.
 
-    ``options`` are more of ``cbj serve``'s, ``environment`` more variables.  Its standard
-    error is a pipe (text) for the test to read; a server that dies or does not answer in
-    time is killed and fails the test with what it printed.
+    ``options`` are more of ``cbj serve``'s (``--no-warm-up`` unless they say ``--warm-up``:
+    a test's server solves only what the test asks for), ``environment`` more variables.
+    Its standard error is a pipe (text) for the test to read; a server that dies or does
+    not answer in time is killed and fails the test with what it printed.
     """
     port = free_port()
+    given = options or []
+    warm = [] if "--warm-up" in given else ["--no-warm-up"]
     process = subprocess.Popen(
-        [sys.executable, "-m", "solver", "serve", "--port", str(port), *(options or [])],
+        [sys.executable, "-m", "solver", "serve", "--port", str(port), *warm, *given],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -53,9 +56,10 @@ def started_workbench(
 
 
 def serving() -> Iterator[str]:
-    """``cbj serve`` for a module's tests (a fixture yields from it): its address while they
-    run, stopped after them."""
-    process, url = started_workbench()
+    """``cbj serve`` for a module's tests (a fixture yields from it), warmed up as a user's
+    is (the browser tests play the default game): its address while they run, stopped
+    after them."""
+    process, url = started_workbench(options=["--warm-up"])
     yield url
     process.terminate()
     process.wait(timeout=30)

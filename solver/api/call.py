@@ -28,6 +28,7 @@ from solver.model.catalogue import RUN_PARAMS
 from solver.model.params import Param
 from solver.model.rules import Rules, preset_named
 from solver.results.run import Run
+from solver.store.memory import LatestCache
 
 
 def load(reference: str) -> Any:
@@ -56,9 +57,15 @@ def read(command: Command, given: Mapping[str, Any]) -> dict[str, Any]:
     return {p.name: p.read(given.get(p.name, p.default)) for p in command.api_params}
 
 
+#: Where the commands that keep their solves without a cache keep them (a practice
+#: session's game and chart costs): the latest eight results, those of four rule sets.
+KEPT = LatestCache(size=8)
+
+
 def run_of(command: Command, values: dict[str, Any], given: Run | None) -> Run:
     """The run settings among ``values`` (taken out of them) over the ``run=`` given;
-    ``progress=True`` is a tqdm bar labelled as the CLI's (``False``: none)."""
+    ``progress=True`` is a tqdm bar labelled as the CLI's (``False``: none); without a
+    cache, a command that keeps its solves keeps them in :data:`KEPT`."""
     if given is not None and not isinstance(given, Run):
         raise TypeError(f"run must be a Run or None, not {type(given).__name__}")
     base = given or Run()
@@ -67,7 +74,8 @@ def run_of(command: Command, values: dict[str, Any], given: Run | None) -> Run:
     progress = changed.get("progress", base.progress)
     if isinstance(progress, bool):
         changed["progress"] = step_progress(progress, command.progress or command.name)
-    return replace(base, **changed)
+    found = replace(base, **changed)
+    return replace(found, cache=KEPT) if command.memory and found.cache is None else found
 
 
 def rules_of(command: Command, given: Mapping[str, Any], values: dict[str, Any]) -> Rules:

@@ -8,7 +8,6 @@ row's computation (:func:`~solver.api.call.call`); each is a name of :mod:`solve
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, Unpack, cast, overload
 
 from solver.api.call import call
@@ -16,6 +15,7 @@ from solver.model.outcomes import POLICY_NAMES
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
+    from fractions import Fraction
     from pathlib import Path
     from typing import Any
 
@@ -429,7 +429,7 @@ def count(
 
 def shoe_states(
     *,
-    depths: str | Sequence[float | str] = "0.25,0.5,0.75,0.83",
+    depths: str | Sequence[float | str] | None = None,
     samples: int | str,
     seed: int | str | None = None,
     system: str | None = None,
@@ -496,7 +496,7 @@ def bet(
 def attack(
     *,
     spread: str | tuple[int, int] = "1-8",
-    bonus_multiple: Fraction | float | str = Fraction(2),
+    bonus_multiple: Fraction | float | str | None = None,
     count: str = "best-level-2",
     paths: int | str = 40,
     rounds: int | str = 2000000,
@@ -520,7 +520,9 @@ def attack(
     ``count`` is the practical counter's count (its Kelly ramp within ``spread`` and its
     index plays); ``paths`` shoes dealt round by round give the bound with no mid-shoe
     entry; ``rounds`` simulated rounds measure the practical counter with no mid-shoe entry
-    and under the shuffler.
+    and under the shuffler.  ``bonus_multiple`` is the most the Bonus wager is raised to,
+    in main wagers: by default 2, or twice the rules' Bonus ratio if that is more (at most
+    100).
     """
     return cast("AttackResult", call("attack", locals()))
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any, TypedDict
 
 from solver.model.cards import Card
+from solver.model.checks import shown
 from solver.model.errors import RulesError
 from solver.model.rule_fields import RuleLists, RuleValues
 from solver.model.rules import RULE_ALIASES, RULE_TABLE, Rules
@@ -71,7 +72,7 @@ def _listed(values: Sequence[Any] | str, parse: Callable[[str], Any], what: str)
         return ()
     items = [item.strip() for item in values.split(",")]
     if not all(items):
-        raise RulesError(f"{what} {values!r} has an empty item: separate values with commas")
+        raise RulesError(f"{what} {shown(values)} has an empty item: separate values with commas")
     return tuple(parse(item) for item in items)
 
 

@@ -63,6 +63,9 @@ class Command(NamedTuple):
     """The CLI takes the rest of a hand typed without quotes (``--hand 9 7``)."""
     required: tuple[str, ...] = ()
     """Parameters the CLI requires where the API function does not (a file to write)."""
+    memory: bool = False
+    """Without a cache, its solves are kept in memory (the latest few rule sets'), so that
+    one call after another does not solve the same game again (a practice session's)."""
 
     @property
     def function(self) -> str:
@@ -268,10 +271,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("practice start", "Start a practice session: its first round dealt.",
             (P.PRACTICE_SEED, P.DRILL, P.PRACTICE_PENETRATION, P.PRACTICE_CHART, P.HISTORY,
              P.CACHE),
-            "solver.studies.practice:practice_start", "PracticeStartResult", cli=False),
+            "solver.studies.practice:practice_start", "PracticeStartResult", cli=False,
+            memory=True),
     Command("practice play", "Play one decision of a practice session, or deal its next round.",
             (P.STATE, P.PLAY, P.CACHE), "solver.studies.practice:practice_play",
-            "PracticePlayResult", rules="", positional=("state", "play"), cli=False),
+            "PracticePlayResult", rules="", positional=("state", "play"), cli=False,
+            memory=True),
 )
 # fmt: on
 

@@ -31,6 +31,11 @@ static PyMethodDef methods[] = {
      "hand_space(universe, children_in, keys_in, sizes_in, limit, roots, hands, keys, children, draws, sizes, position, /)\n--\n\n"
      "The player's hands reachable from some roots in one shoe (see "
      "solver/exact/player_hands.py, hand_space)."},
+    {"chart_walk", kernel_chart_walk, METH_VARARGS,
+     "chart_walk(values, hit, reach, order, bounds, hits, draws, children, sizes, stand, left, roots, weights, /)\n--\n\n"
+     "A fixed play's values over a hand space, level by level, each hand's value of "
+     "hitting once and its chance of being reached (see solver/exact/protection.py, "
+     "walk_reach)."},
     {"solve_hands", kernel_solve_hands, METH_VARARGS,
      "solve_hands(dealer, hands, children, draws, sizes, best, own_21, beats, labels, total, stand_vec, stand, hit, hitting, played, value, /)\n--\n\n"
      "solve_float after the dealer's distributions: standing's classes and sums, then the "

@@ -290,6 +290,7 @@ PyObject *kernel_player_exact(PyObject *self, PyObject *args);   /* _modular.c *
 PyObject *kernel_solve_hands(PyObject *self, PyObject *args);    /* _player.c */
 PyObject *kernel_hand_space(PyObject *self, PyObject *args);     /* _player.c */
 PyObject *kernel_rows(PyObject *self, PyObject *args);           /* _player.c */
+PyObject *kernel_chart_walk(PyObject *self, PyObject *args);     /* _player.c */
 PyObject *kernel_solve_float(PyObject *self, PyObject *args);    /* _player.c */
 PyObject *kernel_shoe_summary(PyObject *self, PyObject *args);   /* _shoes.c */
 PyObject *kernel_shoe_groups(PyObject *self, PyObject *args);    /* _shoes.c */

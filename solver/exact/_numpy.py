@@ -21,9 +21,10 @@ from solver.exact._numpy_dealer import (
     shoe_summary,
 )
 from solver.exact._numpy_modular import dealer_residues, extend, player_exact, stand_modular
-from solver.exact._numpy_player import hand_space, rows, solve_float, solve_hands
+from solver.exact._numpy_player import chart_walk, hand_space, rows, solve_float, solve_hands
 
 __all__ = [
+    "chart_walk",
     "dealer_ends",
     "dealer_float",
     "dealer_residues",

@@ -1,6 +1,6 @@
 """The numpy twin's player kernels (see :mod:`solver.exact._numpy`): the hand space, the
-player's float solve after the dealer's, a Bonus card's whole float solve in one call and
-float rows as tuples, as ``_player.c`` computes them."""
+player's float solve after the dealer's, a Bonus card's whole float solve in one call, a
+fixed play's walk and float rows as tuples, as ``_player.c`` computes them."""
 
 from __future__ import annotations
 
@@ -143,6 +143,62 @@ def solve_hands(
     value[n] = -1.0
 
 
+def chart_walk(
+    values: Any,
+    hit: Any,
+    reach: Any,
+    order: Any,
+    bounds: Any,
+    hits: Any,
+    draws: Any,
+    children: Any,
+    sizes: Any,
+    stand: Any,
+    left: int,
+    roots: Any,
+    weights: Any,
+    /,
+) -> None:
+    """A fixed play's values (``hits``: whether each hand draws) over a hand space whose
+    hands are listed level by level, the highest hard total first (``order[bounds[k]:
+    bounds[k + 1]]``), into ``values`` (the bust last, -1); when ``hit`` has room, every
+    hand's value of hitting once under the play (0 where no card is left); when ``reach``
+    has room, each hand's chance of being reached from ``roots`` (each with its weight)."""
+    n = len(sizes)
+    drawing = np.asarray(hits, dtype=bool)
+    levels = [order[a:b] for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)]
+    values[n] = -1.0
+    values[:n][~drawing] = stand[~drawing]
+    for level in levels:
+        rows = level[drawing[level]]
+        if len(rows):
+            values[rows] = _hit_once(rows, values, draws, children, sizes, left)
+    if len(hit) == n:
+        hit[:] = 0.0
+        rows = np.flatnonzero(sizes < left)
+        hit[rows] = _hit_once(rows, values, draws, children, sizes, left)
+    if len(reach) != n + 1:
+        return
+    reach[:] = np.bincount(roots, weights, n + 1)
+    for level in reversed(levels):  # the lowest hard totals first
+        rows = level[drawing[level]]
+        if len(rows):
+            share = reach[rows] / (left - sizes[rows])
+            passed = draws[rows] * share[:, None]
+            reach += np.bincount(children[rows].ravel(), passed.ravel(), n + 1)
+
+
+def _hit_once(
+    rows: IntArray, values: FloatArray, draws: Any, children: Any, sizes: Any, left: int
+) -> FloatArray:
+    """Each of ``rows`` hitting once, its children valued by ``values``."""
+    terms = draws[rows] * values[children[rows]]
+    terms[:, 0] += 0.0  # the running sum starts at 0.0 (-0.0 + 0.0 is 0.0)
+    # The cards in order, one after another, as a hand-by-hand walk adds them.
+    found: FloatArray = np.add.accumulate(terms, axis=1)[:, -1] / (left - sizes[rows])
+    return found
+
+
 def rows(array: Any, order: Any, /) -> tuple[tuple[Any, ...], ...]:
     """Rows ``order`` of a two-dimensional float array as a tuple of tuples of floats."""
     return tuple(map(tuple, np.take(array, order, axis=0).tolist()))
@@ -191,11 +247,21 @@ def solve_float(
     :func:`dealer_float`) and :func:`solve_hands`, into the first ``n`` rows of the
     outputs (``played`` one more, the busted hand).  The shoe groups (:func:`shoe_groups`
     of the counts less the fewest of each value, rows of the universe's length) are
-    written unless ``grouped``, when they are read.  Returns ``n``."""
+    written unless ``grouped``, when they are read and ``grouped`` is the number of hands
+    kept from the call that wrote them (``hands`` ... ``sizes`` hold them already; only the
+    draws are written).  Returns ``n``."""
     u = len(keys_in)
-    position = np.empty(u + 1, dtype=np.int64)
-    space = (hands, keys, children, draws, sizes, position)
-    n = hand_space(universe, children_in, keys_in, sizes_in, limit, roots, *space)
+    if grouped:  # the hands of a space kept from an earlier call: only the draws are new
+        n = grouped
+        if n > u:
+            raise ValueError("a kept hand space must fit the universe's rows")
+        draws[:n] = limit[None, :] - hands[:n]
+        if (draws[:n] < 0).any():
+            raise ValueError("a kept hand does not fit in the shoe")
+    else:
+        position = np.empty(u + 1, dtype=np.int64)
+        space = (hands, keys, children, draws, sizes, position)
+        n = hand_space(universe, children_in, keys_in, sizes_in, limit, roots, *space)
     if not n:
         return 0
     shoes = draws[:n]

@@ -1,7 +1,8 @@
 /*
  * The player's hands (hand_space, solver/exact/player_hands.py), the player's float
- * standing and backward induction over a hand space in one call (solve_hands), and float
- * rows as tuples (rows).  Twins: solver/exact/_numpy.py.
+ * standing and backward induction over a hand space in one call (solve_hands), a fixed
+ * play's walk over it (chart_walk) and float rows as tuples (rows).  Twins:
+ * solver/exact/_numpy.py.
  */
 #include "_native.h"
 
@@ -607,6 +608,32 @@ space_buffers(Buffer *space, const Buffer *b, int64_t *position, Py_ssize_t u)
     borrow(&space[H_POSITION], position, u + 1, 0, 0);
 }
 
+/* A hand space kept from an earlier call (`kept` hands in hands, keys, children and sizes,
+ * as hand_space wrote them for a shoe of the same class): only the draws are this shoe's,
+ * the limit less each hand.  NULL, or what is wrong (*n the hands). */
+static const char *
+kept_space(const Buffer *b, Py_ssize_t u, Py_ssize_t kept, Py_ssize_t *n)
+{
+    const int64_t *limit = b[F_LIMIT].view.buf, *hands = b[F_HANDS].view.buf;
+    int64_t *draws = b[F_DRAWS].view.buf;
+    if (kept > u || length(&b[F_LIMIT]) != 10 || length(&b[F_HANDS]) != 10 * u ||
+        length(&b[F_DRAWS]) != 10 * u || length(&b[F_CHILDREN]) != 10 * u ||
+        length(&b[F_SIZES]) != u) {
+        return "a kept hand space must fit the universe's rows";
+    }
+    if (!within(b[F_CHILDREN].view.buf, 10 * kept, kept + 1)) {
+        return "an index is out of range";
+    }
+    for (Py_ssize_t i = 0; i < 10 * kept; i++) {
+        draws[i] = limit[i % 10] - hands[i];
+        if (draws[i] < 0) {
+            return "a kept hand does not fit in the shoe";
+        }
+    }
+    *n = kept;
+    return NULL;
+}
+
 /* solve_hands' buffers over the space's first n hands and the dealer's distributions. */
 static void
 solve_buffers(Buffer *solve, const Buffer *b, const Scratch *k, Py_ssize_t n,
@@ -647,7 +674,9 @@ solve_buffers(Buffer *solve, const Buffer *b, const Scratch *k, Py_ssize_t n,
  * and size), take, table, lengths, wide, starts, results and width as it takes them; the
  * shoe groups as shoe_groups gives them for the counts less the fewest of each value, each
  * level a row of the universe's length, written here unless `grouped`, when they are read:
- * they depend on the hand space's hands only), then
+ * they depend on the hand space's hands only; `grouped` is then the number of hands of the
+ * space kept from the call that wrote them, which hands ... sizes hold already: only the
+ * draws are written, the limit less each hand), then
  * solve_hands (best ... labels, the shoe's total from limit) into stand, hit, hitting and
  * played (busted hand at n).  The outputs have the universe's rows (played one more).
  * Every shoe must hold the dealer's deepest hand (depth cards).  The same numbers as
@@ -692,7 +721,9 @@ kernel_solve_float(PyObject *self, PyObject *args)
     if (!problem && !k.position) {
         problem = (PyErr_NoMemory(), "");
     }
-    if (!problem) {
+    if (!problem && a[F_GROUPED].integer > 0) {
+        problem = kept_space(b, u, (Py_ssize_t)a[F_GROUPED].integer, &n);
+    } else if (!problem) {
         Buffer space[N_SPACE];
         space_buffers(space, b, k.position, u);
         problem = hand_space_core(space, &n);
@@ -736,4 +767,207 @@ kernel_solve_float(PyObject *self, PyObject *args)
         return NULL;
     }
     return PyLong_FromSsize_t(n);
+}
+
+enum {
+    W_VALUES, W_HIT, W_REACH, W_ORDER, W_BOUNDS, W_HITS, W_DRAWS, W_CHILDREN, W_SIZES,
+    W_STAND, W_LEFT, W_ROOTS, W_WEIGHTS, N_WALK
+};
+
+/* Check chart_walk's inputs against each other: NULL when they fit. */
+static const char *
+check_walk(const Buffer *b, Py_ssize_t n, Py_ssize_t levels, long long left)
+{
+    Py_ssize_t rows, columns;
+    const int64_t *bounds = b[W_BOUNDS].view.buf, *sizes = b[W_SIZES].view.buf;
+    const int64_t *hits = b[W_HITS].view.buf;
+    if (length(&b[W_VALUES]) != n + 1 || length(&b[W_STAND]) != n ||
+        length(&b[W_HITS]) != n || length(&b[W_ORDER]) != n ||
+        (length(&b[W_HIT]) != 0 && length(&b[W_HIT]) != n) ||
+        (length(&b[W_REACH]) != 0 && length(&b[W_REACH]) != n + 1)) {
+        return "values and reach must hold one more entry than the hands (reach and hit "
+               "may hold none), hit one per hand";
+    }
+    if (!shape2(&b[W_DRAWS], &rows, &columns) || rows != n || columns != 10 ||
+        !shape2(&b[W_CHILDREN], &rows, &columns) || rows != n || columns != 10) {
+        return "draws and children must be (hands, 10)";
+    }
+    if (levels < 0 || bounds[0] != 0 || bounds[levels] != n ||
+        length(&b[W_ROOTS]) != length(&b[W_WEIGHTS])) {
+        return "bounds must run from 0 to the hands, weights one per root";
+    }
+    for (Py_ssize_t k = 0; k < levels; k++) {
+        if (bounds[k + 1] < bounds[k]) {
+            return "bounds must not decrease";
+        }
+    }
+    if (!within(b[W_ORDER].view.buf, n, n) || !within(b[W_CHILDREN].view.buf, 10 * n, n + 1) ||
+        !within(b[W_ROOTS].view.buf, length(&b[W_ROOTS]), n)) {
+        return "an index is out of range";
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (hits[i] && sizes[i] >= left) {
+            return "a hand that hits must leave a card in the shoe";
+        }
+    }
+    return NULL;
+}
+
+/* Hitting hand i once, its children valued by `values`: their sum in numpy's order along
+ * the row (an accumulate from 0.0, a leading -0.0 made 0.0) over the cards left. */
+static inline double
+hit_once(const Buffer *b, int64_t i, const double *values, long long left)
+{
+    const int64_t *count = (const int64_t *)b[W_DRAWS].view.buf + 10 * i;
+    const int64_t *kid = (const int64_t *)b[W_CHILDREN].view.buf + 10 * i;
+    double sum = (double)count[0] * values[kid[0]] + 0.0;
+    for (int v = 1; v < 10; v++) {
+        sum += (double)count[v] * values[kid[v]];
+    }
+    return sum / (double)(left - ((const int64_t *)b[W_SIZES].view.buf)[i]);
+}
+
+/* The hands' values under the play: standing's where a hand stands, else hitting's from
+ * its children (hard totals above its own, so valued before it), level by level; then,
+ * when asked, every hand's value of hitting once (0 where no card is left to draw). */
+static void
+walk_values(const Buffer *b, Py_ssize_t n, Py_ssize_t levels, long long left)
+{
+    double *values = b[W_VALUES].view.buf;
+    const double *stand = b[W_STAND].view.buf;
+    const int64_t *order = b[W_ORDER].view.buf, *bounds = b[W_BOUNDS].view.buf;
+    const int64_t *hits = b[W_HITS].view.buf, *sizes = b[W_SIZES].view.buf;
+    values[n] = -1.0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!hits[i]) {
+            values[i] = stand[i];
+        }
+    }
+    for (Py_ssize_t k = 0; k < levels; k++) {
+        for (int64_t r = bounds[k]; r < bounds[k + 1]; r++) {
+            const int64_t i = order[r];
+            if (hits[i]) {
+                values[i] = hit_once(b, i, values, left);
+            }
+        }
+    }
+    if (length(&b[W_HIT]) == n) {
+        double *hit = b[W_HIT].view.buf;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            hit[i] = sizes[i] < left ? hit_once(b, i, values, left) : 0.0;
+        }
+    }
+}
+
+/* Each hand's chance of being reached under the play from the roots, the lowest hard
+ * totals first: each level's shares summed into `passed` (from 0.0, in the order of its
+ * rows and their cards, as numpy's bincount adds them), then added to the reach; `listed`
+ * names the entries a level touched (`marked`), so that only those are added and reset. */
+static void
+walk_reach(const Buffer *b, Py_ssize_t n, Py_ssize_t levels, long long left, double *passed,
+           int64_t *listed, char *marked)
+{
+    double *reach = b[W_REACH].view.buf;
+    const int64_t *order = b[W_ORDER].view.buf, *bounds = b[W_BOUNDS].view.buf;
+    const int64_t *hits = b[W_HITS].view.buf, *draws = b[W_DRAWS].view.buf;
+    const int64_t *children = b[W_CHILDREN].view.buf, *sizes = b[W_SIZES].view.buf;
+    const int64_t *roots = b[W_ROOTS].view.buf;
+    const double *weights = b[W_WEIGHTS].view.buf;
+    for (Py_ssize_t i = 0; i <= n; i++) {
+        reach[i] = passed[i] = 0.0;
+        marked[i] = 0;
+    }
+    for (Py_ssize_t r = 0; r < length(&b[W_ROOTS]); r++) {
+        reach[roots[r]] += weights[r];
+    }
+    for (Py_ssize_t k = levels - 1; k >= 0; k--) {
+        Py_ssize_t count = 0;
+        for (int64_t r = bounds[k]; r < bounds[k + 1]; r++) {
+            const int64_t i = order[r];
+            if (!hits[i]) {
+                continue;
+            }
+            const double share = reach[i] / (double)(left - sizes[i]);
+            for (int v = 0; v < 10; v++) {
+                const int64_t kid = children[10 * i + v];
+                if (!marked[kid]) {
+                    marked[kid] = 1;
+                    listed[count++] = kid;
+                }
+                passed[kid] += (double)draws[10 * i + v] * share;
+            }
+        }
+        for (Py_ssize_t t = 0; t < count; t++) {
+            const int64_t kid = listed[t];
+            reach[kid] += passed[kid];
+            passed[kid] = 0.0;
+            marked[kid] = 0;
+        }
+    }
+}
+
+/*
+ * chart_walk(values, hit, reach, order, bounds, hits, draws, children, sizes, stand,
+ *            left, roots, weights)
+ *
+ * A fixed play over a hand space (solver/exact/protection.py's walk_values, and
+ * solver/exact/dealt_shoes.py's _reach): hits[i] whether hand i draws (each such hand
+ * leaves a card: sizes[i] < left, the cards in the shoe); the hands by level, order[
+ * bounds[k]:bounds[k + 1]] the hands of the k-th highest hard total.  values[i] is
+ * stand[i] where the hand stands, else sum_v draws[i, v] * values[children[i, v]] /
+ * (left - sizes[i]) (the terms added one after another from 0.0), and values[n] = -1 (a
+ * bust).  When hit holds n entries (none: left alone), hit[i] is hand i's value of
+ * hitting once under the play, the same sum (0 where sizes[i] >= left).  When reach
+ * holds n + 1 entries (none: left alone), reach[i] is the chance of
+ * reaching hand i from the roots (root r reached with weights[r]), the bust last.  Every
+ * sum adds in the numpy twin's order, so the floats are its bits.
+ */
+PyObject *
+kernel_chart_walk(PyObject *self, PyObject *args)
+{
+    static const Arg spec[N_WALK] = {
+        {"values", 'd', 1}, {"hit", 'd', 1},   {"reach", 'd', 1},    {"order", 'q', 0},
+        {"bounds", 'q', 0}, {"hits", 'q', 0},  {"draws", 'q', 0},    {"children", 'q', 0},
+        {"sizes", 'q', 0},  {"stand", 'd', 0}, {"left", 'n', 0},     {"roots", 'q', 0},
+        {"weights", 'd', 0},
+    };
+    Buffer b[N_WALK];
+    Scalar scalars[N_WALK];
+    (void)self;
+    if (take_args(args, spec, N_WALK, b, scalars) < 0) {
+        return NULL;
+    }
+    const Py_ssize_t n = length(&b[W_SIZES]), levels = length(&b[W_BOUNDS]) - 1;
+    const long long left = scalars[W_LEFT].integer;
+    const char *problem = check_walk(b, n, levels, left);
+    if (problem) {
+        return refuse(b, N_WALK, problem);
+    }
+    double *passed = NULL;
+    int64_t *listed = NULL;
+    char *marked = NULL;
+    const int reached = length(&b[W_REACH]) == n + 1;
+    if (reached) {
+        passed = PyMem_Malloc(8 * (size_t)(n + 1));
+        listed = PyMem_Malloc(8 * (size_t)(n + 1));
+        marked = PyMem_Malloc((size_t)(n + 1));
+        if (!passed || !listed || !marked) {
+            PyMem_Free(passed);
+            PyMem_Free(listed);
+            PyMem_Free(marked);
+            release(b, N_WALK);
+            return PyErr_NoMemory();
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    walk_values(b, n, levels, left);
+    if (reached) {
+        walk_reach(b, n, levels, left, passed, listed, marked);
+    }
+    Py_END_ALLOW_THREADS;
+    PyMem_Free(passed);
+    PyMem_Free(listed);
+    PyMem_Free(marked);
+    release(b, N_WALK);
+    Py_RETURN_NONE;
 }

@@ -37,6 +37,7 @@ import numpy as np
 
 from solver.exact.indices import index_gains
 from solver.exact.shoe_states import MIN_CARDS_LEFT
+from solver.model.checks import plain_number, shown
 from solver.model.counts import LABELS, Tags
 from solver.model.errors import CountError
 from solver.model.shuffles import Shuffle
@@ -57,6 +58,10 @@ from solver.results.indices import IndicesResult
 PERCENTILES = (5, 25, 50, 75, 95)
 #: The lowest and highest true-count bins of a Kelly ramp (as :mod:`solver.exact.betting`).
 LOWEST, HIGHEST = -10, 10
+#: The most the Bonus wager may be raised to, in main wagers (the largest Bonus ratio).
+MAX_MULTIPLE = 100
+#: The Bonus multiple by default: twice the main wager, or twice the rules' ratio if more.
+DEFAULT_MULTIPLE = Fraction(2)
 
 Array = np.ndarray[tuple[int, ...], np.dtype[np.float64]]
 Flags = np.ndarray[Any, np.dtype[np.bool_]]
@@ -68,6 +73,34 @@ def estimate(values: Array) -> Estimate:
         return Estimate(math.nan, math.nan)
     se = float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else 0.0
     return Estimate(100 * float(values.mean()), 100 * se)
+
+
+def attack_multiple(given: object, ratio: Fraction) -> Fraction:
+    """The Bonus multiple the attack raises to: ``given`` (a number or its text), or by
+    default :data:`DEFAULT_MULTIPLE`, or twice the rules' ``ratio`` if that is more (at most
+    :data:`MAX_MULTIPLE`), so that the default is never below the ratio; :class:`CountError`
+    unless it lies from ``ratio`` to :data:`MAX_MULTIPLE`.
+
+    >>> [attack_multiple(None, Fraction(r)) for r in ("1/2", "3", "100")]
+    [Fraction(2, 1), Fraction(6, 1), Fraction(100, 1)]
+    >>> attack_multiple("3/2", Fraction(1, 2))
+    Fraction(3, 2)
+    """
+    if given is None:
+        return max(DEFAULT_MULTIPLE, min(2 * ratio, Fraction(MAX_MULTIPLE)))
+    try:
+        text = str(given).strip() if isinstance(given, str | int | Fraction) else ""
+        if not 0 < len(text) <= 20 or not text.isascii():  # Fraction() reads other digits
+            raise ValueError
+        multiple = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise CountError(f"Bonus multiple {shown(given)} is not a number, e.g. 2") from None
+    if not ratio <= multiple <= MAX_MULTIPLE:
+        raise CountError(
+            f"Bonus multiple {multiple} must lie from the rules' Bonus ratio "
+            f"{plain_number(ratio)} to {MAX_MULTIPLE}"
+        )
+    return multiple
 
 
 def perfect_round(

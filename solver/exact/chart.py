@@ -40,6 +40,7 @@ from solver.model.cells import (
 )
 from solver.model.errors import StrategyError
 from solver.model.hands import hand_of, is_player_blackjack
+from solver.model.process import check_stop
 from solver.model.rules import Rules
 from solver.results.charts import CHART, Chart, ExceptionHand
 from solver.results.game import GameResult
@@ -229,6 +230,7 @@ def best_chart(rules: Rules, game: GameResult[Fraction] | None = None) -> Chart:
     exceptions: list[ExceptionHand] = []
     probability = {(s.player, s.bonus): Fraction(s.probability) for s in game.starts}
     for bonus, solution in solutions_of(game).items():
+        check_stop()  # a stopped job stops between two Bonus cards' columns
         column = _Column.of(solution, bonus)
         roots = _roots(solution, bonus)
         chosen = best_column(column, roots)

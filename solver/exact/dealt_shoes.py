@@ -23,16 +23,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import numpy as np
-import numpy.typing as npt
 
 from solver.exact.game import solutions_of, solve_game
-from solver.exact.player import PlayerSolution
-from solver.exact.player_hands import HandSpace
-from solver.exact.protection import Flags, Ints, _levels, hit_values, walk_values
+from solver.exact.player_hands import HandSpace, universe
+from solver.exact.protection import Flags, Ints, Levels, _levels, walk_chart
 from solver.exact.shoe_states import MIN_CARDS_LEFT, check_samples, check_seed
 from solver.model.cards import RANKS, SUITS, VALUES, Card, Shoe
 from solver.model.cells import Action, cell_of
@@ -66,57 +64,106 @@ class HandsPlan:
     """What a walk of a chart needs of a hand space's hands against one Bonus card: it
     depends on the hands alone, which the states of a study often share."""
 
-    hands: Ints
     hard: Ints
     chart_hits: Flags
     """Whether the chart hits each hand, whatever the cards left."""
-    levels: list[Ints]
-    members: dict[tuple[bool, int], Ints]
+    levels: Levels
+    soft: Flags
+    best: Ints
+    """Each hand's chart cell: whether it is soft, and its best total."""
+    members: dict[tuple[bool, int], Ints] = field(default_factory=dict)
     """Each decision's cell: the positions of its hands, as first asked for."""
+    splits: dict[tuple[bool, int], tuple[Ints, Ints]] = field(default_factory=dict)
+    """Each cell's hands the chart hits and stands on (see :meth:`split`)."""
 
     def cell(self, soft: bool, total: int) -> Ints:
         """The positions of the hands in the chart cell (``soft``, ``total``), ascending."""
         found = self.members.get((soft, total))
         if found is None:
-            is_soft, best = _cells(self.hands, self.hard)
             found = self.members[(soft, total)] = np.flatnonzero(
-                (is_soft == soft) & (best == total)
+                (self.soft == soft) & (self.best == total)
             )
         return found
+
+    def split(self, soft: bool, total: int, hits: Flags, can_hit: Flags) -> tuple[Ints, Ints]:
+        """The hands of a cell that can draw a card, those the play ``hits`` hits and those
+        it stands on (kept where every hand can draw: the split is then the chart's)."""
+        every = bool(can_hit.all())
+        found = self.splits.get((soft, total)) if every else None
+        if found is None:
+            members = self.cell(soft, total)
+            members = members[can_hit[members]]
+            found = members[hits[members]], members[~hits[members]]
+            if every:
+                self.splits[(soft, total)] = found
+        return found
+
+    def within(self, keys: Ints, universe_keys: Ints) -> HandsPlan:
+        """The plan of the hands named by ``keys`` (ascending), this plan being the whole
+        universe's (``universe_keys``): each array taken at their places, and the levels
+        the universe's order kept to them (a stable sort of a subsequence is the subsequence
+        of the stable sort)."""
+        places = np.searchsorted(universe_keys, keys)
+        held = np.zeros(len(universe_keys), dtype=np.bool_)
+        held[places] = True
+        rank = np.cumsum(held) - 1
+        order = self.levels[0]
+        order = rank[order[held[order]]]
+        hard = self.hard[places]
+        ordered = hard[order]
+        cuts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+        bounds = np.concatenate([[0], cuts, [len(keys)]]).astype(np.int64)
+        levels = order.astype(np.int64), bounds
+        return HandsPlan(
+            hard, self.chart_hits[places], levels, self.soft[places], self.best[places]
+        )
+
+
+HIT = Action.HIT
 
 
 class ChartWalks:
     """What the walks of one chart share: a :class:`HandsPlan` for each hand space met, by
-    its Bonus card and hands (a memo for a run of states, dropped with it)."""
+    its Bonus card and hands (a memo for a run of states, dropped with it), each taken from
+    the plan of the whole universe of hands against that Bonus card, made once."""
 
     def __init__(self, chart: Chart) -> None:
         self.chart = chart
         self._plans: dict[tuple[int, bytes], HandsPlan] = {}
-        self._answers: dict[int, npt.NDArray[np.int8]] = {}
+        self._whole: dict[int, HandsPlan] = {}
 
     def plan(self, bonus: int, space: HandSpace) -> HandsPlan:
         """The plan of ``space``'s hands against ``bonus``, made the first time."""
         key = (bonus, space.keys.tobytes())  # the keys name the hands, one each
         found = self._plans.get(key)
         if found is None:
-            hands = space.hands
+            keys = universe()[2]
+            found = self._plans[key] = self.whole(bonus).within(space.keys, keys)
+        return found
+
+    def whole(self, bonus: int) -> HandsPlan:
+        """The plan of every hand of the universe (:func:`~solver.exact.player_hands.universe`)
+        against ``bonus``."""
+        found = self._whole.get(bonus)
+        if found is None:
+            hands = universe()[0]
             hard: Ints = hands @ np.arange(1, 11)
+            soft, best = _cells(hands, hard)
             hits = self._hits(bonus, hands, hard)
-            found = self._plans[key] = HandsPlan(hands, hard, hits, _levels(hard), {})
+            found = self._whole[bonus] = HandsPlan(hard, hits, _levels(hard), soft, best)
         return found
 
     def _hits(self, bonus: int, hands: Ints, hard: Ints) -> Flags:
         """Whether the chart hits each of ``hands`` (as :func:`_chart_hits`): the chart is
-        asked once per Bonus card for each hard total with or without an ace, the
-        pair that makes a hand's cell."""
+        asked once for each hard total with or without an ace, the pair that makes a
+        hand's cell."""
         pair = 2 * hard + (hands[:, 0] > 0)
-        answers = self._answers.setdefault(bonus, np.full(2 * 32, -1, dtype=np.int8))
-        missing = np.flatnonzero(answers[pair] < 0)
-        _, first = np.unique(pair[missing], return_index=True)
-        for i in missing[first].tolist():
-            cell = cell_of(tuple(hands[i].tolist()))
-            answers[pair[i]] = self.chart.action(cell, bonus) is Action.HIT
-        hits: Flags = answers[pair] == 1
+        _, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+        asked = [  # the hand of no cards has no cell: never walked, and not hit here
+            hard[i] > 0 and self.chart.action(cell_of(tuple(hands[i].tolist())), bonus) is HIT
+            for i in first.tolist()
+        ]
+        hits: Flags = np.array(asked, dtype=np.bool_)[inverse.reshape(-1)]
         return hits
 
 
@@ -130,13 +177,14 @@ def chart_walk(
     each decision the other way from it (the walk of
     :func:`~solver.exact.protection.chart_expected_value`, in floats).
 
-    One walk values every hand under the chart and one pass forward gives each hand's
-    chance of being reached; a decision's gain is then a sum over its cell's hands of that
-    chance times the change in the hand's value.  No hand of a cell is reached from another
-    of the same cell (each card raises the hard total, and a cell is a total and whether it
-    is soft), so flipping a cell changes neither the chance of reaching its hands nor the
-    values of their children: the sum is the difference of the two charts' walks.
-    ``walks`` (of the same chart) keeps what depends on the hands alone for later walks.
+    One walk values every hand under the chart and gives each hand's chance of being
+    reached (one kernel call, :func:`~solver.exact.protection.walk_reach`); a decision's
+    gain is then a sum over its cell's hands of that chance times the change in the hand's
+    value.  No hand of a cell is reached from another of the same cell (each card raises
+    the hard total, and a cell is a total and whether it is soft), so flipping a cell
+    changes neither the chance of reaching its hands nor the values of their children: the
+    sum is the difference of the two charts' walks.  ``walks`` (of the same chart) keeps
+    what depends on the hands alone for later walks.
     """
     walks = ChartWalks(chart) if walks is None else walks
     gains = [0.0] * len(decisions)
@@ -154,44 +202,23 @@ def chart_walk(
         players = [p for p in VALUES if (p, bonus) in starts and not is_player_blackjack(p, bonus)]
         roots = space.indices([hand_of([p]) for p in players])
         weights = np.array([starts[(p, bonus)] for p in players])
-        values = walk_values(solution, plan.hard, hits, plan.levels)
-        expected += float(weights @ values[roots])
         wanted = by_bonus.get(bonus, ())
+        walked = walk_chart(solution, hits, plan.levels, roots if wanted else (), weights, True)
+        values, reach = walked.values, walked.reach
+        expected += float(weights @ values[roots])
         if not wanted:
             continue
-        reach = _reach(solution, hits, plan.levels, roots, weights)
         stand = np.asarray(solution.stand, dtype=np.float64)
-        left = int(sum(space.shoe))
+        # A hand's change when flipped: standing's less the chart's hit, or hitting's less
+        # standing (each difference the same bits as taken on the cell's hands alone).
+        to_stand, to_hit = stand - values[:-1], walked.hit - stand
         for k in wanted:
             (cell_soft, total), _ = decisions[k]
-            members = plan.cell(cell_soft, total)
-            members = members[can_hit[members]]
-            now_stand = members[hits[members]]
-            now_hit = members[~hits[members]]
-            change = reach[now_stand] @ (stand[now_stand] - values[now_stand])
-            change += reach[now_hit] @ (
-                hit_values(solution, now_hit, values, left) - stand[now_hit]
-            )
+            now_stand, now_hit = plan.split(cell_soft, total, hits, can_hit)
+            change = reach[now_stand] @ to_stand[now_stand]
+            change += reach[now_hit] @ to_hit[now_hit]
             gains[k] = float(change)
     return expected, gains
-
-
-def _reach(
-    solution: PlayerSolution, hits: Flags, levels: list[Ints], roots: list[int], weights: Array
-) -> Array:
-    """Each hand's chance of being reached under the play ``hits`` from the ``roots``
-    (reached with ``weights``), the lowest hard totals first (the last entry: busts)."""
-    space = solution.space
-    left = sum(space.shoe)
-    size = len(hits) + 1
-    reach: Array = np.bincount(roots, weights, size).astype(np.float64)
-    for level in reversed(levels):
-        rows = level[hits[level]]
-        if len(rows):
-            share = reach[rows] / (left - space.sizes[rows])
-            passed = space.draws[rows] * share[:, None]
-            reach += np.bincount(space.children[rows].ravel(), passed.ravel(), size)
-    return reach
 
 
 def decision_gains(

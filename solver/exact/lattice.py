@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.model.errors import SessionError
+from solver.model.process import check_stop
 from solver.results.session import RoundTable
 
 Floats = npt.NDArray[np.float64]
@@ -169,11 +170,16 @@ def _check_span(points: int, step: Fraction) -> None:
     Traceback (most recent call last):
     ...
     solver.model.errors.SessionError: the round's results lie on a lattice of 1,000,000,000,000 points (step 1/988946617599199): more than 16,777,216, too fine for a session's distribution; use pays with smaller denominators (e.g. 1/20 rather than 1/9973)
+    >>> _check_span(10**300, Fraction(1, 10**300))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solver.model.errors.SessionError: ... lattice of about 10^300 points (step about 1e-300): ...
     """  # noqa: E501
     if points > MAX_POINTS:
         shown = str(step) if len(str(step)) <= 40 else f"about {float(step):.3g}"
+        many = f"{points:,}" if points < 10**15 else f"about 10^{points.bit_length() * 0.30103:.0f}"
         raise SessionError(
-            f"the round's results lie on a lattice of {points:,} points (step {shown}): more "
+            f"the round's results lie on a lattice of {many} points (step {shown}): more "
             f"than {MAX_POINTS:,}, too fine for a session's distribution; use pays with "
             "smaller denominators (e.g. 1/20 rather than 1/9973)"
         )
@@ -197,6 +203,7 @@ def float_power(table: RoundTable, rounds: int) -> tuple[Floats, int, float]:
     at, error = 0, 0.0
     n = rounds
     while n:
+        check_stop()  # a stopped job stops between two convolutions
         if n & 1:
             if result is None:
                 result, at, error = base.copy(), base_at, base_error

@@ -10,7 +10,7 @@ tiers' pays (``S``, ``R``, ``A`` for clause 4's three; any list of named tiers a
 Which tier a pair of cards reaches depends on the tiers listed, never on their pays, so
 the edge stays linear whatever the pays.
 
-Solving for one pay is then a linear equation (sympy), and a different paytable's round
+Solving for one pay is then one exact division, and a different paytable's round
 distribution is re-priced from the solved starting pairs without solving the game again.
 """
 
@@ -158,7 +158,7 @@ class EdgeModel:
             rules=rules,
             bonus=analyse_bonus(rules, self.game.removed),
             round_lines=round_lines_for(rules, self.game),
-            volatility=None,  # the round has changed: its volatility is no longer the game's
+            volatility_source=None,  # the round has changed: its volatility is no longer the game's
         )
 
 
@@ -214,32 +214,25 @@ def solve_pay(
     """Solve exactly for ``tier``'s pay so that the ``kind`` house edge equals ``target``.
 
     The other pays come from ``paytable``, whose tiers are the model's.  Raises
-    :class:`DesignError` when the target needs a negative pay.
+    :class:`DesignError` when the target needs a negative pay.  The edge is linear in the
+    pays (:class:`LinearEdge`), so the pay is one exact division: ``(target - the edge at a
+    pay of 0) / the tier's coefficient`` (no sympy, whose import took a second).
     """
-    import sympy  # slow to load: only the symbolic forms need it
-
     if paytable.tiers != model.tiers:
         raise DesignError(f"paytable {paytable} does not have the tiers of the edge model")
     try:
         solved = paytable.tier(tier if isinstance(tier, str) else tier.name)
     except RulesError as error:
         raise DesignError(f"cannot solve for it: {error}") from None
-    symbols = pay_symbols(paytable)
-    known = {
-        symbols[t.name]: _rational(pay)
-        for t, pay in zip(paytable.tiers, paytable.pays, strict=True)
-        if t != solved
-    }
-    expression = model.linear(kind, ratio).symbolic().subs(known)
-    roots = sympy.solve(sympy.Eq(expression, _rational(target)), symbols[solved.name])
+    edge = model.linear(kind, ratio)
+    slope = edge.coefficients[edge.tiers.index(solved)]
     name = as_outcome(solved.name)
-    if len(roots) != 1:
+    if slope == 0:
         raise DesignError(
             f"the {name} pay cannot move the {kind.value} edge: that tier never occurs "
             f"with {model.rules.decks} deck(s); solve for another tier"
         )
-    root = sympy.Rational(roots[0])
-    pay = Fraction(int(root.p), int(root.q))
+    pay = (target - edge(with_pay(paytable, name, Fraction(0)))) / slope
     if pay < 0:
         ceiling = model.edge(kind, with_pay(paytable, name, Fraction(0)), ratio)
         raise DesignError(

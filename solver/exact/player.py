@@ -306,13 +306,16 @@ class ShoeGroupArrays(NamedTuple):
 class KeptSpace(NamedTuple):
     """What a hand space's solve leaves for the next solve of the same hands: its shoe
     groups, and its hands, keys, children and sizes (read-only), which depend on the hands
-    alone (a game's ten Bonus cards' solutions share them; only the draws differ)."""
+    alone (a game's ten Bonus cards' solutions share them, and so do the shoes of a study
+    that hold the same hands; only the draws differ).  ``rows`` are the arrays of the
+    universe's length the kernel wrote them to, which later calls hand it to read."""
 
     groups: ShoeGroupArrays
     hands: npt.NDArray[np.int64]
     keys: npt.NDArray[np.int64]
     children: npt.NDArray[np.int64]
     sizes: npt.NDArray[np.int64]
+    rows: tuple[Ints, Ints, Ints, Ints]
 
 
 #: The last few hand spaces solved, by their hands (a game's ten Bonus cards share one;
@@ -320,15 +323,6 @@ class KeptSpace(NamedTuple):
 _GROUPS: dict[bytes, KeptSpace] = {}
 _GROUPS_LOCK = threading.Lock()
 GROUPS_KEPT = 16
-_SCRATCH = threading.local()
-
-
-def _scratch() -> tuple[Ints, Ints, Ints, Ints, Ints, Ints]:
-    """This thread's :func:`space_outputs`, made once and written by every solve."""
-    found: tuple[Ints, Ints, Ints, Ints, Ints, Ints] | None = getattr(_SCRATCH, "space", None)
-    if found is None:
-        found = _SCRATCH.space = space_outputs()
-    return found
 
 
 def solve_player(
@@ -360,10 +354,13 @@ def solve_float_shoe(
     # hand holds more of a value than universe_most) and hold a root.
     key = np.minimum(limit, universe_most()).tobytes() + root_array.tobytes()
     kept = _GROUPS.get(key)
-    # Where the hands' arrays are kept already, the kernel writes them to this thread's
-    # scratch (fresh arrays each solve cost the system's page faults, a tenth of a solve).
-    hands, keys, children, draws, sizes, _ = space_outputs() if kept is None else _scratch()
-    draws = np.empty_like(draws)
+    # Where the hand space is kept, the kernel reads its hands rather than list them again
+    # (a tenth of a solve) and writes only the draws.
+    if kept is None:
+        hands, keys, children, draws, sizes, _ = space_outputs()
+    else:
+        hands, keys, children, sizes = kept.rows
+        draws = np.empty_like(hands)
     u = len(keys)
     stand, hit, hitting = np.empty(u), np.empty(u), np.empty(u, dtype=np.int64)
     played = np.empty((u + 1, 3))
@@ -384,7 +381,7 @@ def solve_float_shoe(
         *showdown_tables(rules, bonus),
         inputs.depth,
         *groups,
-        int(kept is not None),
+        0 if kept is None else len(kept.hands),
         hands,
         keys,
         children,
@@ -399,7 +396,7 @@ def solve_float_shoe(
         shared = (hands[:n], keys[:n], children[:n], sizes[:n])
         for array in shared:
             array.flags.writeable = False
-        kept = KeptSpace(groups, *shared)
+        kept = KeptSpace(groups, *shared, (hands, keys, children, sizes))
         with _GROUPS_LOCK:  # a game's threads solve its Bonus cards side by side
             _GROUPS[key] = kept
             while len(_GROUPS) > GROUPS_KEPT:

@@ -29,11 +29,12 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from solver.exact import kernel
 from solver.exact.bonus import analyse_bonus
 from solver.exact.chart import best_chart, stored_chart
 from solver.exact.count_search import search_count
@@ -115,11 +116,18 @@ def _chart_hits(chart: Chart, bonus: int, hands: Ints, hard: Ints) -> Flags:
     return hits
 
 
-def _levels(hard: Ints) -> list[Ints]:
-    """The hands' positions grouped by hard total, the highest total first."""
+#: Hands by hard total: their positions, the highest total first (stably), and where each
+#: total's run starts and the last ends.
+Levels = tuple[Ints, Ints]
+
+
+def _levels(hard: Ints) -> Levels:
+    """The hands' positions grouped by hard total, the highest total first, and the runs'
+    bounds (the walks' order: every child's hard total is above its parent's)."""
     order = np.argsort(-hard, kind="stable")
     cuts = np.flatnonzero(np.diff(hard[order])) + 1
-    return np.split(order, cuts)
+    bounds = np.concatenate([[0], cuts, [len(hard)]]).astype(np.int64)
+    return order.astype(np.int64), bounds
 
 
 def _walk_exact(
@@ -174,36 +182,55 @@ def _walk_float(
     The cards are added in the same order (values 1 to 10, a missing value adding 0.0),
     so the sums round exactly as a hand-by-hand walk would.
     """
-    walked: list[float] = walk_values(solution, hard, hits, _levels(hard))[wanted].tolist()
+    walked: list[float] = walk_values(solution, hits, _levels(hard))[wanted].tolist()
     return walked
 
 
-def walk_values(solution: PlayerSolution, hard: Ints, hits: Flags, levels: list[Ints]) -> Floats:
+def walk_values(solution: PlayerSolution, hits: Flags, levels: Levels) -> Floats:
     """Every hand's float value under a fixed play (``hits``), and -1 for a bust at the end
-    (:func:`_walk_float`'s walk; ``levels`` are :func:`_levels` of ``hard``)."""
+    (:func:`_walk_float`'s walk; ``levels`` are :func:`_levels` of the hands' hard totals)."""
+    return walk_chart(solution, hits, levels).values
+
+
+class Walk(NamedTuple):
+    """A fixed play's walk over a hand space (:func:`walk_chart`)."""
+
+    values: Floats
+    """Each hand's value under the play, a bust's (-1) last."""
+    hit: Floats
+    """Each hand's value of hitting once under the play (empty unless asked for)."""
+    reach: Floats
+    """Each hand's chance of being reached from the roots, busts last (empty without)."""
+
+
+def walk_chart(
+    solution: PlayerSolution,
+    hits: Flags,
+    levels: Levels,
+    roots: Sequence[int] = (),
+    weights: Floats | None = None,
+    hitting: bool = False,
+) -> Walk:
+    """:func:`walk_values`, with each hand's value of hitting once (``hitting``) and each
+    hand's chance of being reached from the ``roots`` (reached with ``weights``), in one
+    kernel call (``kernel.chart_walk``)."""
     space = solution.space
-    left = sum(space.shoe)
     n = len(hits)
-    values = np.empty(n + 1)
-    values[n] = -1.0
-    stand = np.asarray(solution.stand, dtype=np.float64)
-    values[:n][~hits] = stand[~hits]
-    for level in levels:
-        rows = level[hits[level]]
-        if len(rows):
-            values[rows] = hit_values(solution, rows, values, left)
-    return values
-
-
-def hit_values(solution: PlayerSolution, rows: Ints, values: Floats, left: int) -> Floats:
-    """The value of hitting each hand of ``rows`` once, its children valued by ``values``."""
-    space = solution.space
-    terms = space.draws[rows] * values[space.children[rows]]
-    terms[:, 0] += 0.0  # the running sum starts at 0.0 (-0.0 + 0.0 is 0.0)
-    # The cards in order, one after another, as a hand-by-hand walk adds them.
-    sums = np.add.accumulate(terms, axis=1)[:, -1]
-    hit: Floats = sums / (left - space.sizes[rows])
-    return hit
+    hit, reach = np.empty(n if hitting else 0), np.empty(n + 1 if len(roots) else 0)
+    walked = Walk(np.empty(n + 1), hit, reach)
+    kernel.chart_walk(
+        *walked,
+        *levels,
+        hits.astype(np.int64),
+        space.draws,
+        space.children,
+        space.sizes,
+        np.ascontiguousarray(solution.stand, dtype=np.float64),
+        sum(space.shoe),
+        np.array(roots, dtype=np.int64),
+        np.ascontiguousarray(weights if len(roots) else (), dtype=np.float64),
+    )
+    return walked
 
 
 def _suited_copies(shoe: Shoe, rank: Rank) -> dict[Card, int]:

@@ -59,7 +59,8 @@ def parse_seat_counts(text: str) -> tuple[int, ...]:
             e.strip().isascii() and e.strip().isdigit() and len(e.strip()) <= 2 for e in ends
         ):
             raise SimulationError(
-                f"seats {text!r}: give numbers of seats from 1 to {MAX_SEATS}, e.g. 1-7, 3 or 1,2,5"
+                f"seats {shown(text)}: give numbers of seats from 1 to {MAX_SEATS}, "
+                "e.g. 1-7, 3 or 1,2,5"
             )
         first, last = (check_seats(int(e)) for e in ends)
         if first > last:

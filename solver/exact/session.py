@@ -44,6 +44,7 @@ from solver.exact.ruin import ruin_unlimited, ruin_within
 from solver.model.catalogue import BANKROLL, MAX_SESSION_ROUNDS, SESSION_ROUNDS
 from solver.model.errors import SessionError
 from solver.model.normal import QUANTILE_LEVELS
+from solver.model.process import check_stop
 from solver.results.session import (
     LIKELY_LEVEL,
     Distribution,
@@ -113,6 +114,7 @@ def distribution(table: RoundTable, rounds: int, method: Method = "fft") -> Dist
         one = list(table.weights)
         weights: list[int] = [1]
         for _ in range(rounds):
+            check_stop()  # a stopped job stops between two rounds' convolutions
             weights = convolve_integers(weights, one)  # type: ignore[arg-type]
         return Distribution(
             rounds,

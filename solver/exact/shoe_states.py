@@ -94,11 +94,11 @@ def parse_depths(depths: str | Sequence[float | str]) -> tuple[float, ...]:
                 raise ValueError
             depth = float(text)
         except ValueError:
-            raise ShoeError(f"depth {text!r} is not a number: give shares like 0.5") from None
+            raise ShoeError(f"depth {shown(text)} is not a number: give shares like 0.5") from None
         if not 0 < depth < 1:
-            raise ShoeError(f"depth {text!r} is not strictly between 0 and 1 (a share dealt)")
+            raise ShoeError(f"depth {shown(text)} is not strictly between 0 and 1 (a share dealt)")
         if depth in parsed:
-            raise ShoeError(f"depth {text!r} is given twice")
+            raise ShoeError(f"depth {shown(text)} is given twice")
         parsed.append(depth)
     return tuple(parsed)
 
@@ -117,6 +117,24 @@ def cards_dealt(rules: Rules, depth: float) -> int:
             f"at least {MIN_CARDS_LEFT}"
         )
     return dealt
+
+
+def default_depths(rules: Rules) -> tuple[float, ...]:
+    """The depths studied when none are given: those of :data:`DEFAULT_DEPTHS` that leave
+    enough cards in a shoe of ``rules.decks`` decks (a one-deck shoe keeps half a deck only
+    up to half of it dealt).
+
+    >>> default_depths(Rules(decks=1)), default_depths(Rules(decks=6))
+    ((0.25, 0.5), (0.25, 0.5, 0.75, 0.83))
+    """
+    usable = []
+    for depth in DEFAULT_DEPTHS:
+        try:
+            cards_dealt(rules, depth)
+        except ShoeError:
+            continue
+        usable.append(depth)
+    return tuple(usable)
 
 
 def check_samples(samples: int) -> int:

@@ -39,6 +39,7 @@ from solver.exact.modular import extend, padded_falling, primes_above, rebuild
 from solver.exact.player_hands import HandSpace, hand_space, showdown_classes
 from solver.model.cards import VALUES, Shoe, ValueCounts
 from solver.model.cells import Action, Actions, cell_of
+from solver.model.checks import shown
 from solver.model.errors import StrategyError
 from solver.model.hands import (
     best_total,
@@ -48,6 +49,7 @@ from solver.model.hands import (
     with_bonus_best,
 )
 from solver.model.outcomes import MAIN_OUTCOMES, POLICY_NAMES, strategy_name
+from solver.model.process import check_stop
 from solver.model.rules import DealerBonus, Rules
 from solver.results.game import GameResult, Start
 from solver.results.kinds import Store
@@ -118,7 +120,7 @@ def simple_policy(name: str, rules: Rules) -> Policy:
         return stand_on(rules.dealer_stands_on)
     if cleaned == "always-stand":
         return always_stand
-    raise StrategyError(f"strategy {name[:40]!r} is played from a decision table, not a policy")
+    raise StrategyError(f"strategy {shown(name)} is played from a decision table, not a policy")
 
 
 Outcome = tuple[Fraction, Fraction, Fraction]  # win, push, lose
@@ -329,6 +331,7 @@ def evaluate_policies(
             if base[p - 1] > 0 and not is_player_blackjack(p, c)
         }
         for name, policy in policies.items():
+            check_stop()  # a stopped job stops between two policies' plays
             played = play(policy, starters.values())
             for p, i in starters.items():
                 outcomes[name][(p, c)] = played[i]
@@ -353,7 +356,7 @@ def evaluate_policies(
                 hits = policies[name](c, hand_of([p]))
                 starts.append(Start(p, c, probability, hits, start_outcomes))
         played_game = replace(
-            game, starts=tuple(starts), solutions={}, round_lines=(), volatility=None
+            game, starts=tuple(starts), solutions={}, round_lines=(), volatility_source=None
         )
         lines = round_lines_for(rules, played_game) if game.bonus is not None else ()
         results.append(PolicyResult(name, replace(played_game, round_lines=lines)))

@@ -25,6 +25,7 @@ from solver.results.volatility import (
     RANGE95,
     SESSION_LENGTHS,
     VOLATILITY,
+    PendingVolatility,
     SessionRange,
     Volatility,
     normal_session,
@@ -99,17 +100,24 @@ def game_volatility(
 
 def with_volatility(game: GameResult[Any], cache: Store | None = None) -> GameResult[Any]:
     """``game`` carrying its volatility (``cbj solve``'s and the workbench's figures), kept in
-    ``cache`` by the game's rules, removed cards and arithmetic."""
+    ``cache`` by the game's rules, removed cards and arithmetic.
+
+    The sessions are convolved (or read from ``cache``) when the volatility is first read,
+    not here: a caller that never reads it pays nothing for it.  Until then the game holds
+    ``cache``.
+    """
     if game.bonus is None or not game.round_lines:
         return game
-    lines = [(line.net, line.probability) for line in game.round_lines]
+    ratio, lines = game.rules.bonus_ratio, game.round_lines
+    key = Key(game.rules, game.removed, game.exact)
 
     def compute() -> Volatility:
-        return round_volatility(game.rules.bonus_ratio, lines)
+        return round_volatility(ratio, [(line.net, line.probability) for line in lines])
 
-    key = Key(game.rules, game.removed, game.exact)
-    found = compute() if cache is None else cache.fetch(VOLATILITY, key, compute)
-    return replace(game, volatility=found)
+    def found() -> Volatility:
+        return compute() if cache is None else cache.fetch(VOLATILITY, key, compute)
+
+    return replace(game, volatility_source=PendingVolatility(found))
 
 
 def check_ratio(ratio: Fraction | int | str) -> Fraction:

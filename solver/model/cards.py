@@ -13,7 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from solver.model.checks import shown, whole_in
 from solver.model.errors import CardError, ShoeError
+
+#: The most decks a shoe holds (the rule table's range of ``decks`` is 1 to this).
+MAX_DECKS = 8
+#: The most cards a list of cards may name: every card of a shoe of :data:`MAX_DECKS`.
+MAX_CARDS = 52 * MAX_DECKS
 
 #: A composition by blackjack value: ``counts[v - 1]`` cards of value ``v`` (ace = 1).
 ValueCounts = tuple[int, ...]
@@ -82,10 +88,12 @@ class Card:
         >>> Card.parse("10h"), Card.parse("as"), Card.parse("T")
         (Card.parse('10h'), Card.parse('As'), Card.parse('10'))
         """
-        match = _CARD_PATTERN.fullmatch(unicodedata.normalize("NFKC", text).strip())
+        if not isinstance(text, str):
+            raise CardError(f"a card is text such as As, 10h or T, not {type(text).__name__}")
+        match = _CARD_PATTERN.fullmatch(unicodedata.normalize("NFKC", text.strip()[:40]).strip())
         if match is None:
             raise CardError(
-                f"unknown card {text!r}: expected a rank A 2-9 T 10 J Q K "
+                f"unknown card {shown(text)}: expected a rank A 2-9 T 10 J Q K "
                 "with an optional suit s h d c, e.g. As, 10h, T"
             )
         rank_text, suit_text = match.groups()
@@ -105,8 +113,10 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
-def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
-    """Parse cards separated by commas or spaces (or given as a list of strings).
+def parse_cards(text: str | Iterable[str | Card], what: str = "cards") -> tuple[Card, ...]:
+    """Parse cards separated by commas or spaces (or given as a list of strings or cards).
+
+    ``what`` names the parameter in the :class:`CardError` a value of another kind raises.
 
     Cards may also be written together (``97``, ``AsKd``, ``1010``): such a run reads one
     way only, since no rank is a suit letter and 1 and 0 occur only in 10.
@@ -118,14 +128,20 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     """
     if isinstance(text, str):
         items = re.split(r"[\s,]+", unicodedata.normalize("NFKC", text))
-    elif isinstance(text, bytes | bytearray) or not isinstance(text, Iterable):
-        raise TypeError(f"cards must be a str or strs, not {type(text).__name__}")
+    elif not isinstance(text, list | tuple):  # not bytes, an array or an iterator
+        raise CardError(f"{what} must be a str or a list of strs, not {type(text).__name__}")
     else:
         items = list(text)
-    if not all(isinstance(item, str) for item in items):
-        wrong = next(type(item).__name__ for item in items if not isinstance(item, str))
-        raise TypeError(f"each card must be a str, not {wrong}")
-    return tuple(card for item in items if item.strip() for card in _cards_in(item))
+    if len(items) > MAX_CARDS:
+        raise CardError(f"{what} name {len(items):,} cards: a shoe of 8 decks has {MAX_CARDS}")
+    wrong = [type(item).__name__ for item in items if not isinstance(item, str | Card)]
+    if wrong:
+        raise CardError(f"each of the {what} must be a str or a Card, not {wrong[0]}")
+    return tuple(
+        card
+        for item in items
+        for card in ((item,) if isinstance(item, Card) else _cards_in(item) if item.strip() else ())
+    )
 
 
 _RUN_PATTERN = re.compile(f"(?:{_CARD_PATTERN.pattern})+", re.IGNORECASE | re.ASCII)
@@ -153,6 +169,19 @@ def value_label(value: int) -> str:
     return "A" if value == 1 else str(value)
 
 
+def check_decks(decks: object) -> int:
+    """``decks`` if it is a whole number of decks a shoe can hold; :class:`ShoeError` if not.
+
+    >>> check_decks(10**5000)
+    Traceback (most recent call last):
+    ...
+    solver.model.errors.ShoeError: decks (a 5,001-digit number) must be a whole number from 1 to 8
+    """
+    if not whole_in(decks, 1, MAX_DECKS):
+        raise ShoeError(f"decks {shown(decks)} must be a whole number from 1 to {MAX_DECKS}")
+    return decks
+
+
 @dataclass(frozen=True, slots=True)
 class Shoe:
     """An immutable shoe composition.
@@ -167,17 +196,23 @@ class Shoe:
     unknown_suit: tuple[int, ...] = (0,) * 13
 
     def __post_init__(self) -> None:
-        if len(self.counts) != 52 or len(self.unknown_suit) != 13:
-            raise ShoeError("a shoe needs 52 rank-and-suit counts and 13 unknown-suit counts")
-        if any(c < 0 for c in self.counts) or any(r < 0 for r in self.rank_counts()):
+        if not whole_in(self.decks, 1, MAX_DECKS):
+            raise ShoeError(
+                f"decks {shown(self.decks)} must be a whole number from 1 to {MAX_DECKS}"
+            )
+        for name, size in (("counts", 52), ("unknown_suit", 13)):
+            given = getattr(self, name)
+            if not (isinstance(given, tuple) and len(given) == size):
+                raise ShoeError(f"a shoe's {name} must be a tuple of {size} whole numbers")
+            if not all(type(n) is int and 0 <= n <= MAX_DECKS for n in given):
+                raise ShoeError(f"a shoe's {name} must be whole numbers from 0 to {MAX_DECKS}")
+        if any(r < 0 for r in self.rank_counts()):
             raise ShoeError("a shoe cannot hold a negative number of cards")
 
     @classmethod
     def full(cls, decks: int) -> Shoe:
         """A freshly shuffled shoe of ``decks`` standard 52-card decks."""
-        if decks < 1:
-            raise ShoeError(f"a shoe needs at least one deck, got {decks}")
-        return cls(decks, (decks,) * 52)
+        return cls(check_decks(decks), (decks,) * 52)
 
     def count(self, rank: Rank, suit: Suit) -> int:
         """Cards of this exact rank and suit still in the shoe (known suits only)."""

@@ -27,7 +27,7 @@ from typing import Any
 
 from solver.model.cards import Card, parse_cards
 from solver.model.checks import MAX_ROUNDS, MAX_SEED, fraction_bits, shown
-from solver.model.counts import parse_ramp, parse_spread, parse_tags, system_tags
+from solver.model.counts import parse_ramp, parse_spread, parse_tags, spread_pair, system_tags
 from solver.model.daily import checked_text
 from solver.model.errors import (
     CardError,
@@ -46,6 +46,7 @@ from solver.model.params import (
     Kind,
     Param,
     as_given,
+    cards_of,
     carried,
     having,
     mapping_of,
@@ -67,12 +68,6 @@ from solver.model.shuffles import DEFAULT_BUFFER, MAX_BUFFER
 # --- Checks of values given as values, not text (the generic ones: solver.model.params) -----
 
 
-def _cards(name: str) -> Callable[[Any], tuple[Card, ...]]:
-    """Cards given as values: a sequence of cards or their texts."""
-    listed = sequence_of(name, "Card or str", Card, str)
-    return lambda value: tuple(c if isinstance(c, Card) else Card.parse(c) for c in listed(value))
-
-
 def read_card(text: str) -> Card:
     """Exactly one card (the Bonus card): a :class:`CardError` for none or several.
 
@@ -81,7 +76,7 @@ def read_card(text: str) -> Card:
     """
     found = parse_cards(text)
     if len(found) != 1:
-        raise CardError(f"the Bonus card is exactly one card, got {text!r}")
+        raise CardError(f"the Bonus card is exactly one card, got {shown(text)}")
     return found[0]
 
 
@@ -131,7 +126,7 @@ def _edge_value(name: str, what: str) -> Callable[[Any], Fraction]:
     def check(value: Any) -> Fraction:
         number = numbers(value)
         if isinstance(number, float) and not math.isfinite(number):
-            raise DesignError(f"{what} {number!r} is not a finite number")
+            raise DesignError(f"{what} {shown(number)} is not a finite number")
         edge = check_edge(Fraction(number), what)
         if fraction_bits(edge) > 200:  # a house edge has no 60-digit denominator
             raise DesignError(f"{what} {shown(edge)} is too long: write it more shortly")
@@ -199,13 +194,13 @@ F, P, V = Kind.FLAG, Kind.PATH, Kind.VALUE
 
 # Cards and hands.
 REMOVED = Param("removed", T, "Cards already out of the shoe (with suits).", default=(),
-                parse=parse_cards, value=_cards("removed"), takes="Cards", example="As 10h")
+                parse=parse_cards, value=cards_of("removed"), takes="Cards", example="As 10h")
 SEEN = REMOVED.but(name="seen", help="Other cards known to be out of the shoe.",
-                   value=_cards("seen"))
+                   value=cards_of("seen"))
 BONUS_CARD = Param("bonus", T, "The Bonus card, e.g. 7 or 7h.", required=True, parse=read_card,
                    value=of_kinds("bonus", "a Card or str", Card), takes="Card | str", example="7")
 HAND = Param("hand", T, f"The player's own cards: {HAND_FORMS}.", required=True,
-             parse=parse_cards, value=_cards("hand"), takes="Cards", example="9 7")
+             parse=parse_cards, value=cards_of("hand"), takes="Cards", example="9 7")
 #: The hand a decision graph starts from (every first card when not given).
 START_HAND = HAND.but(help=f"Start from these own cards: {HAND_FORMS} (default: all).",
                       required=False, default=(), parse=read_hand)
@@ -254,8 +249,7 @@ SESSION_ROUNDS = Param("rounds", W, "Rounds in the session (1 to 100,000).", req
                        label="Rounds")
 HOLD_ROUNDS = SESSION_ROUNDS.but(help="Table-rounds dealt (1 to 10^9); not with --from.",
                                  label="Table-rounds dealt", high=MAX_HOLD_ROUNDS, required=False,
-                                 example="100,000", hint="Table-rounds the result is over, "
-                                 "1 to 1,000,000,000.")
+                                 example="100,000", hint="Table-rounds, 1 to 1,000,000,000.")
 BANKROLL = Param("bankroll", N, "Units of the main wager you can lose: adds the probability of "
                  "ruin, e.g. 100.", low=0, high=MAX_BANKROLL, open=(True, False),
                  limits="use a positive number of units up to 1,000,000,000,000, e.g. 100, 12.5 "
@@ -269,8 +263,9 @@ RESULT = Param("result", T, "The casino's win in main units, e.g. 250.", label="
                takes="Fraction | int | str", value=of_kinds("result", "a number or its text", int,
                Fraction, str), hint="The casino's win in main units, e.g. 250 or -12.5.",
                example="250")
-WIN_OVER_HANDLE = HOLD.but(name="win_over_handle", help="Or its win over the handle (all "
-                           "wagers): 2.5%.", label="or win over handle", example="2.5%",
+WIN_OVER_HANDLE = HOLD.but(name="win_over_handle", help="Or its win over the handle (all wagers): "
+                           "2.5%.", value=of_kinds("win_over_handle", "a number or its text", int,
+                           Fraction, float, str), label="or win over handle", example="2.5%",
                            hint="The casino's win over every wager made: 2.5%.")
 DROP = Param("drop", T, "The table's drop over the rounds, in main units.", label="Drop",
              example="5,000", hint="The chips bought at the table over the rounds, in main "
@@ -324,7 +319,7 @@ COUNTER = Param("counter", T, "Seat a card counter at seat 1 using this count: h
                 value=of_kinds("counter", "str or a mapping of str to int", Mapping),
                 takes="str | Mapping[str, int]")
 SPREAD = Param("spread", T, "Smallest-largest bet in units.", default="1-8", parse=parse_spread,
-               value=sequence_of("spread", "int", int), takes="str | tuple[int, int]",
+               value=spread_pair, takes="str | tuple[int, int]",
                example="1-8", shown_default="1-8")
 SIM_SPREAD = SPREAD.but(help="The counter's smallest and largest bet.  [default: 1-8]",
                         default=None, shown_default="")
@@ -381,8 +376,9 @@ TARGET_RUIN = Param("target_ruin", N, "Risk of ruin the bankroll figure is for."
                     shown_default="0.05", example="0.05")
 BET_INDICES = SIM_INDICES.but(help="The counter also plays its count's index plays.")
 BONUS_MULTIPLE = Param("bonus_multiple", N, "The most the Bonus wager is raised to, times the "
-                       "main wager.", default=Fraction(2), low=0, high=10**6, error=CountError,
-                       words="Bonus multiple", metavar="TEXT", shown_default="2", example="2")
+                       "main wager; default 2, or twice the rules' Bonus ratio if more (at most "
+                       "100).", low=0, high=10**6, error=CountError, words="Bonus multiple",
+                       metavar="TEXT", example="2")
 PATHS = Param("paths", W, "Whole shoes dealt round by round and solved, for the bound with no "
               "mid-shoe entry.", default=40, low=0, high=10_000, error=CountError,
               shown_default="40", example="40")
@@ -392,9 +388,9 @@ ATTACK_ROUNDS = Param("rounds", W, "Rounds of each simulated counter (no mid-sho
 BUFFER = CSM.but(name="buffer", help="The continuous shuffler's tray, in cards.",
                  default=DEFAULT_BUFFER, shown_default=str(DEFAULT_BUFFER))
 DEPTHS = Param("depths", T, "Shares of the shoe dealt, each between 0 and 1, separated by "
-               "commas.", default="0.25,0.5,0.75,0.83", takes="str | Sequence[float | str]",
-               value=sequence_of("depths", "float or str", float, str),
-               shown_default="0.25,0.5,0.75,0.83")
+               "commas; default 0.25,0.5,0.75,0.83, those that leave half a deck.",
+               takes="str | Sequence[float | str]",
+               value=sequence_of("depths", "float or str", float, str))
 SYSTEM = Param("system", T, "A published count: hi-lo, ko, hi-opt-i, omega-ii.", parse=_system)
 TAGS = Param("tags", T, "A tag per rank, e.g. 'A=-1,2=1,...,9=0,T=-1'.", parse=parse_tags,
              value=mapping_of("tags", "ranks to tags", parse_tags), takes="str | Mapping[str, int]")
@@ -566,6 +562,8 @@ HOST = Param("host", T, "Address to listen on.", default="127.0.0.1", shown_defa
 PORT = Param("port", W, "Port to listen on.", default=8021, low=1, high=65_535, example="8021",
              shown_default="8021")
 OPEN = Param("open", F, "Open the workbench in a browser.", default=False)
+WARM_UP = Param("warm_up", F, "Solve the default game, its chart and its costs and draw the chart "
+                "in the background from the start, before anyone asks.", default=True)
 MEMORY_MB = Param("memory_mb", W, "The server's memory cap: solved games and built files are kept "
                   "within it, the least recently used dropped first.", default=1024, low=256,
                   high=1_048_576, words="memory MB", example="1024", shown_default="1024")

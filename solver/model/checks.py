@@ -97,7 +97,7 @@ def whole_text(value: object, what: str) -> int:
         raise TypeError(f"{what} must be an int or its text, not {type(value).__name__}")
     text = value.strip()
     if not re.fullmatch(r"[+-]?\d{1,6}", text, flags=re.ASCII):
-        raise RulesError(f"{what} {value!r} is not a whole number")
+        raise RulesError(f"{what} {shown(value)} is not a whole number")
     return int(text)
 
 
@@ -196,9 +196,10 @@ def format_ratio(value: Fraction) -> str:
     return f"{value.numerator}:{value.denominator}"
 
 
-def shown(value: object) -> str:
-    """A value as an error message repeats it: its ``repr``, cut short if long (a huge int
-    is said by its size: its text would be past Python's 4,300-digit limit).
+def shown(value: object, most: int = 40) -> str:
+    """A value as an error message repeats it: its ``repr``, cut short past ``most``
+    characters (a huge int is said by its size: its text would be past Python's 4,300-digit
+    limit).
 
     >>> shown(12), shown(10**5000), shown(Fraction(10**5000, 3)), shown("x" * 50)
     ('12', '(a 5,001-digit number)', '(a 5,001-digit number)', "'xxxxxxxxxxxxxxxxxxxx...")
@@ -208,8 +209,13 @@ def shown(value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 160:
         size = int(value.bit_length() * math.log10(2)) + 1  # its digits, give or take one
         return f"(a {size:,}-digit number)"
-    text = repr(value)
-    return text if len(text) <= 40 else f"{text[:21]}..."
+    if isinstance(value, str | bytes | bytearray) and len(value) > most:
+        value = value[: most + 1]  # its head is all that is shown: no copy of a huge text
+    try:
+        text = repr(value)
+    except Exception:  # a list holding a huge int, say: its text is past Python's limit
+        return f"(a {type(value).__name__})"
+    return text if len(text) <= most else f"{text[: most // 2 + 1]}..."
 
 
 def short_number(value: Fraction) -> str:

@@ -10,7 +10,7 @@ import math
 import re
 
 from solver.model.cards import RANKS, Rank
-from solver.model.checks import is_whole
+from solver.model.checks import is_whole, shown
 from solver.model.errors import CountError
 
 
@@ -55,24 +55,24 @@ def parse_tags(text: str) -> Tags:
         match = _TAG_PATTERN.match(item.strip())
         if match is None:
             raise CountError(
-                f"tag {item.strip()!r} is not RANK=WHOLE NUMBER (ranks A 2-9 T J Q K, "
+                f"tag {shown(item.strip())} is not RANK=WHOLE NUMBER (ranks A 2-9 T J Q K, "
                 "tags -99..99), e.g. 'A=-1,2=1,...,T=-1'"
             )
         rank, tag = match.group(1).upper(), int(match.group(2))
         rank = "T" if rank == "10" else rank
         if rank in tags:
-            raise CountError(f"rank {rank} is tagged twice in {text!r}")
+            raise CountError(f"rank {rank} is tagged twice in {shown(text)}")
         tags[rank] = tag
     if "T" in tags and not any(r in tags for r in "JQK"):
         tags.update(dict.fromkeys("JQK", tags["T"]))
     missing = [r for r in LABELS if r not in tags]
     if missing:
         raise CountError(
-            f"tags {text!r} leave out rank(s) {', '.join(missing)}: tag every rank "
+            f"tags {shown(text)} leave out rank(s) {', '.join(missing)}: tag every rank "
             "(T alone covers J, Q and K)"
         )
     if len(set(tags.values())) == 1:
-        raise CountError(f"tags {text!r} give every rank the same tag: that count never moves")
+        raise CountError(f"tags {shown(text)} give every rank the same tag: that count never moves")
     return {r: tags[r] for r in LABELS}
 
 
@@ -80,7 +80,7 @@ def system_tags(name: str) -> Tags:
     """The tags of a published system by name (see :data:`SYSTEMS`)."""
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     if key not in SYSTEMS:
-        raise CountError(f"unknown count system {name!r}: use one of {', '.join(SYSTEMS)}")
+        raise CountError(f"unknown count system {shown(name)}: use one of {', '.join(SYSTEMS)}")
     return dict(SYSTEMS[key])
 
 
@@ -125,6 +125,19 @@ def parse_spread(text: str) -> tuple[int, int]:
     if high > MAX_UNITS:
         raise CountError(f"spread {text.strip()}: the largest bet may be at most {MAX_UNITS}")
     return low, high
+
+
+def spread_pair(value: object) -> tuple[int, int]:
+    """A bet spread given as values, ``(MIN, MAX)``, checked as :func:`parse_spread` checks it.
+
+    >>> spread_pair((1, 8))
+    (1, 8)
+    """
+    if not isinstance(value, list | tuple):
+        raise TypeError(f"spread must be str or a sequence of int, not {type(value).__name__}")
+    if len(value) != 2 or not all(is_whole(v) and abs(v) <= 10**6 for v in value):
+        raise CountError(f"spread {shown(value)} is not (MIN, MAX) in whole units, e.g. (1, 8)")
+    return parse_spread(f"{value[0]}-{value[1]}")
 
 
 def parse_true_count(text: str | float, what: str) -> float:

@@ -22,6 +22,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from solver.model.checks import shown, whole_in
 from solver.model.errors import BackendError, CbjError
+from solver.model.process import check_stop
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -380,7 +381,7 @@ def parallel_map(
     if backend == "dask":
         results = _dask_results(function, items, scheduler_address(scheduler))
     elif backend not in ("threads", "processes"):
-        raise BackendError(f"backend {backend!r} is unknown: use threads, processes or dask")
+        raise BackendError(f"backend {shown(backend)} is unknown: use threads, processes or dask")
     elif (workers := effective_jobs(jobs, len(items))) == 1:
         results = (function(item) for item in items)
     else:
@@ -392,11 +393,20 @@ def parallel_map(
 def _reported(
     results: Iterable[R], total: int, progress: Callable[[int, int], None] | None
 ) -> Iterator[R]:
-    """``results`` passed on one by one, calling ``progress(done, total)`` after each."""
-    for done, result in enumerate(results, start=1):
-        if progress is not None:
-            progress(done, total)
-        yield result
+    """``results`` passed on one by one, calling ``progress(done, total)`` after each; a
+    stopped job (:func:`~solver.model.process.check_stop`) stops between two results, its
+    workers with it."""
+    try:
+        check_stop()
+        for done, result in enumerate(results, start=1):
+            check_stop()
+            if progress is not None:
+                progress(done, total)
+            yield result
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # the workers of a run left early stop now
 
 
 #: How long a command waits, as it exits, for the worker processes it stopped.

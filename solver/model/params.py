@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from fractions import Fraction
 from os import PathLike
 from typing import Any, NamedTuple
 
+from solver.model.cards import Card, parse_cards
 from solver.model.checks import MAX_NUMBER_TEXT, fraction_bits, is_whole, shown
 from solver.model.errors import CbjError
 
@@ -328,7 +329,7 @@ def sequence_of(name: str, words: str, *items: type) -> Callable[[Any], tuple[An
     """A sequence of values of ``items`` (a ``TypeError`` naming ``name`` otherwise)."""
 
     def check(value: Any) -> tuple[Any, ...]:
-        if isinstance(value, bytes | bytearray | Mapping) or not isinstance(value, Iterable):
+        if isinstance(value, bytes | bytearray | Mapping) or not isinstance(value, Sequence):
             kind = type(value).__name__
             raise TypeError(f"{name} must be str or a sequence of {words}, not {kind}")
         found = tuple(value)
@@ -339,6 +340,20 @@ def sequence_of(name: str, words: str, *items: type) -> Callable[[Any], tuple[An
         return found
 
     return check
+
+
+def cards_of(name: str) -> Callable[[Any], tuple[Card, ...]]:
+    """Cards given as values: a list or tuple of cards or their texts (the one parser's)."""
+
+    def read(value: Any) -> tuple[Card, ...]:
+        if value is None or (
+            isinstance(value, list | tuple) and not all(isinstance(i, str | Card) for i in value)
+        ):
+            kind = type(value).__name__
+            raise TypeError(f"{name} must be str or a sequence of Card or str, not {kind}")
+        return parse_cards(value, name)
+
+    return read
 
 
 def mapping_of(name: str, words: str, read: Callable[[str], Any]) -> Callable[[Any], Any]:

@@ -21,7 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import NamedTuple
+from itertools import islice
+from typing import Any, NamedTuple
 
 from solver.model.cards import Card
 from solver.model.checks import (
@@ -251,17 +252,13 @@ class Paytable:
         tiers: Iterable[Tier] | None = None,
         **by_tier: RatioLike,
     ) -> None:
-        if isinstance(tiers, str | bytes) or isinstance(pays, str | bytes):
-            raise TypeError(
-                "Paytable takes pays and tiers as sequences (a text is Paytable.parse's)"
-            )
-        given_tiers = None if tiers is None else tuple(tiers)  # once: it may be an iterator
+        given_tiers = None if tiers is None else tuple(_listed(tiers, "tiers"))
         if given_tiers is not None and not all(isinstance(t, Tier) for t in given_tiers):
             raise TypeError("Paytable's tiers must be Tier values, e.g. tier_named('match')")
         listed = BONUS_TIERS if given_tiers is None else check_tiers(given_tiers)
         given: list[RatioLike]
         if pays is not None:
-            given = list(pays)
+            given = _listed(pays, "pays")
         elif listed == BONUS_TIERS:
             given = list(DEFAULT_PAYS)
         else:
@@ -273,7 +270,9 @@ class Paytable:
         names = [t.name for t in listed]
         unknown = sorted(set(by_tier) - set(names))
         if unknown:
-            raise TypeError(f"Paytable has no tier {unknown[0]!r}: use one of {', '.join(names)}")
+            raise TypeError(
+                f"Paytable has no tier {shown(unknown[0])}: use one of {', '.join(names)}"
+            )
         for name, pay in by_tier.items():
             given[names.index(name)] = pay
         checked = tuple(_checked_pay(t.name, p) for t, p in zip(listed, given, strict=True))
@@ -316,7 +315,7 @@ class Paytable:
         True
         """
         if not isinstance(text, str):
-            raise TypeError(f"Paytable.parse takes a str, not {type(text).__name__}")
+            raise TypeError(f"Paytable.parse takes its text as a str, not {type(text).__name__}")
         if "=" in text:
             return cls._parse_tiers(text)
         parts = text.split(":")
@@ -324,7 +323,7 @@ class Paytable:
             letters = ":".join(tier.name[0].upper() for tier in BONUS_TIERS)
             words = " : ".join(tier.words for tier in BONUS_TIERS)
             raise RulesError(
-                f"paytable {text!r} is malformed: expected {letters}, e.g. {cls()} "
+                f"paytable {shown(text)} is malformed: expected {letters}, e.g. {cls()} "
                 f"({words}, each to 1), or tiers best first, e.g. "
                 "suited-match=15,rank-match=4,suited-adjacent=2,adjacent=1"
             )
@@ -420,10 +419,29 @@ def read_paytable(value: PaytableLike) -> Paytable:
         return Paytable(tuple(value.values()), tiers=tiers)
     if isinstance(value, tuple | list):
         return Paytable(value)
-    raise TypeError(
-        "a paytable is a Paytable, its text, its pays (S, R, A) as a tuple or a list, or its "
-        f"pays by tier name in a mapping, not {type(value).__name__}"
+    raise RulesError(
+        f"paytable {shown(value)} must be a Paytable, its text (15:4:1), its pays (S, R, A) "
+        "as a tuple or a list, or its pays by tier name in a mapping"
     )
+
+
+def _listed(given: Any, name: str) -> list[Any]:
+    """The items of ``pays`` or ``tiers`` (a sequence, or an iterator read once), at most
+    :data:`MAX_TIERS` of them; ``TypeError`` naming ``name`` for anything else."""
+    if isinstance(given, str | bytes | bytearray):
+        raise TypeError(
+            f"Paytable takes pays and tiers as sequences, not {name} as text "
+            "(a text is Paytable.parse's)"
+        )
+    try:
+        items = list(islice(given, MAX_TIERS + 1))
+    except TypeError:  # not iterable, or a 0-d array
+        raise TypeError(
+            f"Paytable's {name} must be a sequence, not {type(given).__name__}"
+        ) from None
+    if len(items) > MAX_TIERS:
+        raise RulesError(f"a paytable has 1 to {MAX_TIERS} tiers: its {name} list more")
+    return items
 
 
 def _checked_pay(name: str, value: RatioLike) -> Fraction:
@@ -461,9 +479,9 @@ def parse_edge(text: str, what: str = "edge") -> Fraction:
     value = share_of(cleaned)
     if value is None:
         if re.fullmatch(r"[+-]?[\d.]+/0*\.?0*%?", cleaned, flags=re.ASCII):
-            raise DesignError(f"{what} {text!r} divides by zero")
+            raise DesignError(f"{what} {shown(text)} divides by zero")
         raise DesignError(
-            f"{what} {text!r} is not a house edge: write a decimal (0.02), "
+            f"{what} {shown(text)} is not a house edge: write a decimal (0.02), "
             "a fraction (1/50) or a percentage (2%)"
         )
     return check_edge(value, what, repr(text.strip()[:24]))
@@ -491,10 +509,12 @@ def parse_band(text: str, what: str = "edge range") -> tuple[Fraction, Fraction]
     """
     parts = text.split(":")
     if len(parts) != 2 or not all(p.strip() for p in parts):
-        raise DesignError(f"{what} {text!r} is malformed: expected LO:HI, e.g. 1%:2% or 0.01:0.02")
+        raise DesignError(
+            f"{what} {shown(text)} is malformed: expected LO:HI, e.g. 1%:2% or 0.01:0.02"
+        )
     low, high = (parse_edge(p, what) for p in parts)
     if low > high:
-        raise DesignError(f"{what} {text!r} is empty: its low end {low} is above its high end")
+        raise DesignError(f"{what} {shown(text)} is empty: its low end {low} is above its high end")
     return low, high
 
 
@@ -516,7 +536,7 @@ def parse_tiers(text: str | Sequence[Tier | str]) -> tuple[Tier, ...]:
         or any(isinstance(i, str) and not i.strip() for i in items)
     ):
         raise DesignError(
-            f"tiers {str(text)[:60]!r}: name 1 to {MAX_TIERS} tiers separated by commas, best "
+            f"tiers {shown(text)}: name 1 to {MAX_TIERS} tiers separated by commas, best "
             "first, e.g. suited-match,rank-match,suited-adjacent,adjacent"
         )
     tiers = tuple(tier_named(i) if isinstance(i, str) else i for i in items)

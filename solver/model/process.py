@@ -9,6 +9,11 @@ silent success; a reader that goes away (``| head``) is :class:`ReaderGone`, whi
 CLI ends quietly with status 0 (click would turn a ``BrokenPipeError`` into status 1).
 :func:`private_matplotlib_folder` keeps matplotlib's warnings about an unwritable home off
 stderr.  :func:`start` does all three for the command.
+
+A job (the workbench's) is stopped through its :class:`StopFlag`: the work runs under it
+(:func:`stoppable`), and every long step of the solver calls :func:`check_stop` at a bounded
+interval (between simulated chunks, solved shoes, chart cells, report sections, drawn
+pages), which raises :class:`Stopped` once the flag is set.  Outside a job it does nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -50,6 +58,67 @@ class ReaderGone(BaseException):
 
 class StdoutError(OutputError):
     """Standard output cannot be written (closed, full, failing)."""
+
+
+class Stopped(BaseException):
+    """Raised inside a job's work at its next :func:`check_stop` once it has been stopped.
+
+    A ``BaseException``, so that the solver's own ``except Exception`` clauses let it through.
+    """
+
+
+class StopFlag:
+    """A job's stop flag: clear until :meth:`set`, then the reason the job was stopped.
+
+    >>> flag = StopFlag()
+    >>> flag.reason, flag.set("stopped at your request"), flag.reason
+    ('', None, 'stopped at your request')
+    """
+
+    __slots__ = ("reason",)
+
+    def __init__(self) -> None:
+        self.reason = ""
+
+    def set(self, reason: str) -> None:
+        """Stop the work under this flag at its next check, saying ``reason``."""
+        self.reason = reason or "stopped"
+
+
+#: The flag of the job whose work runs in this thread (None outside a job).
+_FLAG: ContextVar[StopFlag | None] = ContextVar("cbj_stop_flag", default=None)
+
+
+def check_stop() -> None:
+    """Raise :class:`Stopped` if the job running in this thread has been stopped.
+
+    Cheap (a context variable read): long steps call it between pieces of work of bounded
+    length.  Outside :func:`stoppable` it does nothing.
+
+    >>> check_stop()
+    """
+    flag = _FLAG.get()
+    if flag is not None and flag.reason:
+        raise Stopped(flag.reason)
+
+
+@contextmanager
+def stoppable(flag: StopFlag) -> Iterator[StopFlag]:
+    """Run the block as the work of a job stopped by ``flag`` (:func:`check_stop` reads it).
+
+    >>> flag = StopFlag()
+    >>> with stoppable(flag):
+    ...     flag.set("enough")
+    ...     check_stop()
+    Traceback (most recent call last):
+    ...
+    solver.model.process.Stopped: enough
+    """
+    token = _FLAG.set(flag)
+    try:
+        yield flag
+    finally:
+        _FLAG.reset(token)
 
 
 #: Set once a stop signal or Ctrl-C has come: the command is being torn down.

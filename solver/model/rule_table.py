@@ -20,11 +20,14 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from solver.model.cards import MAX_DECKS
 from solver.model.checks import (
     format_ratio,
+    is_whole,
     parse_ratio,
     plain_number,
     short_number,
+    shown,
     whole_number,
     whole_text,
 )
@@ -161,7 +164,12 @@ def _pair(value: Fraction) -> list[int]:
     return [value.numerator, value.denominator]
 
 
-def _unpair(pair: list[int]) -> Fraction:
+def _unpair(pair: Any) -> Fraction:
+    """A ratio written as ``[p, q]`` (:func:`_pair`), checked: two whole numbers, q > 0."""
+    if not (isinstance(pair, list | tuple) and len(pair) == 2 and all(map(is_whole, pair))):
+        raise RulesError(f"ratio {shown(pair)} is not a pair [p, q] of whole numbers")
+    if pair[1] <= 0:
+        raise RulesError(f"ratio {shown(pair)} has a denominator that is not positive")
     return Fraction(pair[0], pair[1])
 
 
@@ -198,7 +206,7 @@ def _check_blackjack_pays(value: Any) -> Fraction:
 
 def _check_paytable(value: Any) -> Paytable:
     if not isinstance(value, Paytable):
-        raise RulesError(f"paytable {value!r} must be a Paytable")
+        raise RulesError(f"paytable {shown(value)} must be a Paytable or its text, e.g. 15:4:1")
     return value
 
 
@@ -224,7 +232,9 @@ def _paytable_canonical(paytable: Paytable) -> Any:
 
 
 def _paytable_from_canonical(items: Any) -> Paytable:
-    if items and isinstance(items[0][0], str):
+    if not isinstance(items, list | tuple) or not all(isinstance(i, list | tuple) for i in items):
+        raise RulesError("a paytable's canonical form is a list of pays (or of tier and pay)")
+    if items and items[0] and isinstance(items[0][0], str):
         return Paytable(
             (_unpair(pair) for _, pair in items), tiers=(tier_named(name) for name, _ in items)
         )
@@ -258,13 +268,13 @@ def _choice_rule(
 
     def check(value: Any) -> StrEnum:
         """A choice by its value, written with hyphens or (its old spelling) underscores."""
-        if not isinstance(value, str):
-            raise TypeError(f"{name} must be {choices.__name__} or str, not {type(value).__name__}")
-        try:
-            return choices(value.replace("-", "_") if isinstance(value, str) else value)
-        except ValueError:
-            written = ", ".join(v.replace("_", "-") for v in values)
-            raise RulesError(f"{what} {value!r} is unknown: use one of {written}") from None
+        if isinstance(value, str):  # a member is a str too
+            try:
+                return choices(value.replace("-", "_"))
+            except ValueError:
+                pass
+        written = ", ".join(v.replace("_", "-") for v in values)
+        raise RulesError(f"{what} {shown(value)} is unknown: use one of {written}")
 
     return Rule(
         name,
@@ -328,7 +338,7 @@ RULE_TABLE: tuple[Rule, ...] = (
     _whole_rule(
         "decks",
         1,
-        8,
+        MAX_DECKS,
         default=6,
         clause=1,
         source=f'clause 1: "played with 6 standard decks of playing cards" ({RULE_TEXT})',

@@ -14,7 +14,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from solver.model.checks import MAX_NUMBER_TEXT, format_ratio, parse_ratio
+from solver.model.checks import MAX_NUMBER_TEXT, format_ratio, parse_ratio, shown
 from solver.model.errors import RulesError
 from solver.model.paytable import MAX_PAY, Paytable
 from solver.model.rule_fields import RuleFields
@@ -79,12 +79,34 @@ class Rules(RuleFields):
     ``nothing``.  It is folded into ``natural_beats`` and then reset to None.
     """
 
+    _hash: int = field(default=0, init=False, compare=False, repr=False)
+    """The hash, made when first asked for: rules key every store and cache, and hashing
+    their fractions again at each look-up cost a solve about 2% (0: not made yet)."""
+
     def __post_init__(self) -> None:
         for rule in RULE_TABLE:
             object.__setattr__(self, rule.name, rule.check(getattr(self, rule.name)))
         folded = _fold_alias(self.natural_beats, self.natural_beats_multi_card_21)
         object.__setattr__(self, "natural_beats", folded)
         object.__setattr__(self, "natural_beats_multi_card_21", None)
+
+    def __hash__(self) -> int:
+        """The hash of the rules' values (as the dataclass's own), kept once made."""
+        found = self._hash
+        if not found:
+            found = hash(tuple(getattr(self, name) for name in _COMPARED))
+            object.__setattr__(self, "_hash", found)
+        return found
+
+    def __getstate__(self) -> list[Any]:
+        """The fields for pickling, the kept hash left out: a text's hash differs from one
+        process to the next, so a worker makes its own."""
+        return [0 if f.name == "_hash" else getattr(self, f.name) for f in fields(self)]
+
+    def __setstate__(self, state: list[Any]) -> None:
+        """Fields from :meth:`__getstate__`."""
+        for f, value in zip(fields(self), state, strict=True):
+            object.__setattr__(self, f.name, value)
 
     @classmethod
     def from_preset(cls, name: str, **overrides: Any) -> Rules:
@@ -105,9 +127,11 @@ class Rules(RuleFields):
         for alias, rule_name in RULE_ALIASES.items():
             if alias in given and rule_name not in given:
                 del values[rule_name]
-        unknown = sorted(set(given) - {f.name for f in fields(cls)})
+        unknown = sorted(set(given) - {f.name for f in fields(cls) if f.init})
         if unknown:
-            raise RulesError(f"unknown rule(s) {', '.join(unknown)} given with preset {name!r}")
+            raise RulesError(
+                f"unknown rule(s) {shown(', '.join(unknown))} given with preset {shown(name)}"
+            )
         return cls(**(values | given))
 
     @classmethod
@@ -125,7 +149,7 @@ class Rules(RuleFields):
         unknown = set(options) - set(_OPTION_PARSERS)
         if unknown:
             raise RulesError(
-                f"unknown rule option {sorted(unknown)[0]!r}: use one of "
+                f"unknown rule option {shown(sorted(unknown)[0])}: use one of "
                 + ", ".join(_OPTION_PARSERS)
             )
         given = {
@@ -133,7 +157,7 @@ class Rules(RuleFields):
             for name, value in options.items()
             if value is not None
         }
-        return cls.from_preset(preset or PresetName.CASINO_EDITION, **given)
+        return cls.from_preset(PresetName.CASINO_EDITION if preset is None else preset, **given)
 
     def to_json(self) -> dict[str, Any]:
         """The rules as plain JSON values (ratios written ``p:q``).
@@ -157,7 +181,19 @@ class Rules(RuleFields):
 
         >>> Rules.from_canonical(Rules(decks=2).canonical()) == Rules(decks=2)
         True
+
+        Every rule must be there, and nothing else: :class:`RulesError` names the first rule
+        missing or the first key that is not a rule.
         """
+        if not isinstance(doc, dict):
+            raise RulesError(f"canonical rules are a dict of every rule, not {type(doc).__name__}")
+        names = [rule.name for rule in RULE_TABLE]
+        unknown = [key for key in doc if key not in names]
+        if unknown:
+            raise RulesError(f"{shown(unknown[0])} is not a rule: the rules are {', '.join(names)}")
+        missing = [name for name in names if name not in doc]
+        if missing:
+            raise RulesError(f"the rules leave out {missing[0]}: every rule is given")
         return cls(**{rule.name: rule.from_canonical(doc[rule.name]) for rule in RULE_TABLE})
 
     def changed(self, base: Rules) -> tuple[Rule, ...]:
@@ -192,10 +228,14 @@ class Rules(RuleFields):
         return "; ".join(phrase for phrase in phrases if phrase)
 
 
+#: The fields equality compares, in order: what :meth:`Rules.__hash__` hashes.
+_COMPARED = tuple(f.name for f in fields(Rules) if f.compare)
+
+
 def _yes_no(value: Any) -> bool:
     if isinstance(value, bool):
         return value
-    raise TypeError(f"natural_beats_multi_card_21 must be bool or None, not {type(value).__name__}")
+    raise RulesError(f"natural beats multi-card 21 {shown(value)} is not true or false")
 
 
 #: Old option names kept as aliases, each with the rule it sets.
@@ -213,7 +253,7 @@ def _fold_alias(beats: NaturalBeats, alias: bool | None) -> NaturalBeats:
     if alias is None:
         return beats
     if not isinstance(alias, bool):
-        raise RulesError(f"natural beats multi-card 21 {alias!r} must be True or False")
+        raise RulesError(f"natural beats multi-card 21 {shown(alias)} must be True or False")
     if alias:
         if beats is NaturalBeats.NOTHING:
             raise RulesError(
@@ -341,10 +381,8 @@ def preset_named(name: str) -> RulePreset:
     >>> preset_named("vegas-21").name.value
     'vegas-21'
     """
-    if not isinstance(name, str):
-        raise TypeError(f"preset must be str or None, not {type(name).__name__}")
-    try:
-        return PRESETS[PresetName(name.strip().lower())]
-    except ValueError:
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key not in tuple(PresetName):
         choices = ", ".join(p.value for p in PresetName)
-        raise RulesError(f"preset {name[:40]!r} is unknown: use one of {choices}") from None
+        raise RulesError(f"preset {shown(name)} is unknown: use one of {choices}")
+    return PRESETS[PresetName(key)]

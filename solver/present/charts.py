@@ -33,6 +33,7 @@ from solver.model.cells import (
     grid,
 )
 from solver.model.hands import describe_hand
+from solver.model.process import check_stop
 from solver.present.drawing import box, fit_lines, wrap
 from solver.present.formats import ChartFormat
 from solver.present.style import show, stacked_table_css
@@ -487,6 +488,7 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
+    check_stop()  # a stopped job stops before each long stage of the drawing
     width, height, margin = 8.27, 11.69, 0.55
     rc: dict[str, Any] = {
         "svg.hashsalt": "community-blackjack",
@@ -546,6 +548,7 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
             text = wrap(note, 120)
             ax.text(margin, y, text, fontsize=7.5, va="top", linespacing=1.4)
             y += 0.16 * (text.count("\n") + 1) + 0.03
+        check_stop()
         out = io.BytesIO()
         metadata: dict[str, Any] = {"Title": head, **_creation_date(fmt)}
         if fmt is ChartFormat.PNG:

@@ -1,7 +1,8 @@
 """The committed ``strategy_tables/`` collection: charts for the rules users ask for most.
 
-``cbj tables`` writes every variant in every format and an index page; a test regenerates
-the text formats and compares them with the committed files.
+``cbj tables`` writes every variant in every format and an index page; the tests regenerate
+the text formats and one variant's drawings, and (in the soak run) the whole collection, and
+compare them with the committed files byte for byte.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any
 
+from solver.model.checks import shown
 from solver.model.errors import OutputError
 
 #: The format each file extension stands for.
@@ -43,7 +44,7 @@ BINARY_FORMATS = frozenset({"png", "pdf"})
 
 
 def _show(path: Path | str) -> str:
-    return repr(str(path))
+    return shown(str(path), most=160)
 
 
 def choose_format(
@@ -60,7 +61,7 @@ def choose_format(
     'md'
     """
     if fmt is not None and fmt not in allowed:
-        raise OutputError(f"format {fmt!r} is not available here: use one of {_list(allowed)}")
+        raise OutputError(f"format {shown(fmt)} is not available here: use one of {_list(allowed)}")
     if path is None:
         return fmt or default
     implied = EXTENSION_FORMATS.get(path.suffix.lower())
@@ -129,23 +130,6 @@ def check_length(path: Path) -> None:
         raise OutputError(f"cannot write {shown}: a name in it is longer than {NAME_MAX} bytes")
 
 
-def output_target(path: Path) -> Path:
-    """The file a write to ``path`` replaces: ``path``, or the file its symlink names.
-
-    Raises :class:`OutputError` for a symlink that loops or names nothing, so that a
-    write never turns a link into a file by surprise.
-    """
-    check_length(path)
-    if not os.path.islink(path):
-        return path
-    try:
-        return Path(os.path.realpath(path, strict=True))
-    except FileNotFoundError:
-        raise OutputError(f"cannot write {_show(path)}: it is a symlink to nothing") from None
-    except OSError as error:
-        raise OutputError(f"cannot write {_show(path)}: {_reason(error)}") from None
-
-
 def _kind(mode: int) -> str | None:
     """What a file that is not a regular file is, in words (None for a regular file)."""
     if stat.S_ISREG(mode):
@@ -162,13 +146,17 @@ def _kind(mode: int) -> str | None:
 
 
 def _existing(path: Path) -> os.stat_result | None:
-    """``path``'s status if it exists; :class:`OutputError` if it is not a regular file."""
+    """``path``'s status if it is a file the write replaces; None if there is none, or if it
+    is a symbolic link (replaced by the new file, never followed: the file it names is not
+    written); :class:`OutputError` if it is not a regular file."""
     try:
-        status = os.stat(path)
+        status = os.lstat(path)
     except (FileNotFoundError, NotADirectoryError):  # the folder's check says why
         return None
     except OSError as error:
         raise OutputError(f"cannot write {_show(path)}: {_reason(error)}") from None
+    if stat.S_ISLNK(status.st_mode):
+        return None
     kind = _kind(status.st_mode)
     if kind is not None:
         raise OutputError(f"cannot write {_show(path)}: it is {kind}, not a regular file")
@@ -180,11 +168,13 @@ def check_writable(path: Path) -> None:
 
     The name must fit the system's limits; the folder must exist and accept a new file
     (tried for real, so read-only file systems and permissions are both caught); an
-    existing ``path`` must be a regular file (never a device, pipe, socket or folder).
+    existing ``path`` must be a regular file (never a device, pipe, socket or folder) or a
+    symbolic link, which the write replaces.
     """
     if str(path) == "" or path.name in ("", ".", ".."):
         raise OutputError(f"output file {_show(path)} is not a file name")
-    target = output_target(path)
+    check_length(path)
+    target = path
     existing = _existing(target)
     folder = target.parent
     try:
@@ -299,12 +289,14 @@ def write_atomic(path: Path, data: bytes | str) -> Path:
     The temporary file, in the same folder, is synced before the rename and the folder
     after it; it is removed on any failure (Ctrl-C and the signals the CLI turns into
     it included).  The file gets the usual permissions (``0666`` less the umask), or
-    keeps those of the file it replaces; a symlink is followed, never replaced; a path
-    that is not a regular file is refused.  Leftovers of earlier killed writes of the
-    same file are removed.
+    keeps those of the file it replaces; a symbolic link at ``path`` is replaced by the
+    file, never written through (so that a link cannot send the write to a file
+    elsewhere); a path that is not a regular file is refused.  Leftovers of earlier
+    killed writes of the same file are removed.
     """
     payload = data.encode() if isinstance(data, str) else data
-    target = output_target(path)
+    check_length(path)
+    target = path
     folder = target.parent
     existing = _existing(target)
     remove_leftovers(target)

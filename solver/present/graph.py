@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.model.cards import value_label
 from solver.model.cells import Action
+from solver.model.checks import shown
 from solver.model.errors import ReportError
 from solver.model.hands import describe_hand, hard_total
 from solver.present.charts import COLOURS
@@ -44,7 +45,8 @@ def graph_format(path: Path) -> GraphFormat:
         return GraphFormat(suffix)
     except ValueError:
         names = ", ".join(f".{f.value}" for f in GraphFormat)
-        raise ReportError(f"graph file {str(path)!r} must end in one of {names}") from None
+        said = shown(str(path), most=160)
+        raise ReportError(f"graph file {said} must end in one of {names}") from None
 
 
 def node_name(hand: tuple[int, ...]) -> str:

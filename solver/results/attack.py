@@ -17,6 +17,7 @@ zero), and for each the countermeasures that end it, each with the figure that s
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -57,8 +58,17 @@ class Estimate:
         return self.interval[1] <= 0
 
     def to_json(self) -> dict[str, Any]:
-        """The mean and its interval."""
+        """The mean and its interval (null where no round was played, the interval null
+        where one was: JSON has no NaN).
+
+        >>> Estimate(math.nan, math.nan).to_json()
+        {'float': None, 'interval_95': None}
+        """
+        if math.isnan(self.mean):
+            return {"float": None, "interval_95": None}
         low, high = self.interval
+        if math.isnan(low) or math.isnan(high):  # one round played: no spread to measure
+            return {"float": self.mean, "interval_95": None}
         return {"float": self.mean, "interval_95": [low, high]}
 
 

@@ -22,7 +22,7 @@ from solver.model.rules import Rules
 from solver.results.bonus import BonusAnalysis
 from solver.results.frames import Shown, Tabular
 from solver.results.kinds import Kind
-from solver.results.volatility import Volatility
+from solver.results.volatility import PendingVolatility, Volatility
 
 #: A probability or an expected value: exact, or a float from a fast solve.
 Number = Fraction | float
@@ -80,9 +80,10 @@ class GameResult(Tabular, Generic[N]):
 
     ``GameResult[Fraction]`` is an exact solve, ``GameResult[float]`` a float one; the
     per-Bonus-card ``solutions`` are derived data and take no part in comparisons (a
-    cached game reads them back only when first used).  ``volatility`` is the round over
-    sessions, from the session's exact distribution: the API's ``solve`` adds it
-    (:func:`solver.exact.volatility.with_volatility`), a bare solve leaves it ``None``.
+    cached game reads them back only when first used).  :attr:`volatility` is the round
+    over sessions, from the session's exact distribution: the API's ``solve`` adds it
+    (:func:`solver.exact.volatility.with_volatility`, as ``volatility_source``, convolved
+    when first read), a bare solve leaves it ``None``.
     """
 
     rules: Rules
@@ -92,7 +93,15 @@ class GameResult(Tabular, Generic[N]):
     solutions: Mapping[int, Solution] = field(compare=False, repr=False)
     bonus: BonusAnalysis | None
     round_lines: tuple[RoundLine[N], ...]
-    volatility: Volatility | None = field(default=None, compare=False, repr=False)
+    volatility_source: Volatility | PendingVolatility | None = field(
+        default=None, compare=False, repr=False
+    )
+
+    @property
+    def volatility(self) -> Volatility | None:
+        """The round over sessions (computed when first read), or ``None`` for a bare solve."""
+        source = self.volatility_source
+        return source.get() if isinstance(source, PendingVolatility) else source
 
     def _sum(self, terms: Iterable[N]) -> N:
         return cast(N, sum(terms, Fraction(0) if self.exact else 0.0))

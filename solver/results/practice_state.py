@@ -25,7 +25,7 @@ from typing import Any
 from solver.model.cards import RANKS, SUITS, Card, Shoe
 from solver.model.cells import ROWS, Action, cell_name
 from solver.model.chart_file import ChartGrid, chart_csv, parse_chart
-from solver.model.checks import MAX_SEED, whole_in
+from solver.model.checks import MAX_SEED, shown, whole_in
 from solver.model.errors import CbjError, PracticeError
 from solver.model.hands import hand_of, hard_total, is_player_blackjack
 from solver.model.numbers import int_text
@@ -137,7 +137,8 @@ def _count(doc: Any, name: str, low: int = 0) -> int:
     value = _get(doc, name, int)
     if not low <= value <= MAX_COUNT:
         raise PracticeError(
-            f"the practice state's {name.replace('_', ' ')} {value} is out of range"
+            f"the practice state's {name.replace('_', ' ')} {shown(value)} is out of range: "
+            f"{low} to {MAX_COUNT:,}"
         )
     return int(value)
 
@@ -170,7 +171,9 @@ def _rules(doc: Any) -> Rules:
         return Rules.from_canonical(_get(doc, "rules", dict))
     except PracticeError:
         raise
-    except (CbjError, KeyError, TypeError, ValueError, IndexError, ZeroDivisionError):
+    except CbjError as error:  # a rule unknown, missing or out of range: said which
+        raise PracticeError(f"the practice state's rules are malformed: {error}") from None
+    except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError):
         raise PracticeError("the practice state's rules are malformed") from None
 
 
@@ -186,7 +189,8 @@ def _chart(doc: Any) -> ChartGrid | None:
 
 def read_setup(doc: Any) -> PracticeSetup:
     """The settings of a state written by :func:`state_json`, checked."""
-    if not isinstance(doc, dict) or doc.get("version") != VERSION:
+    version = doc.get("version") if isinstance(doc, dict) else None
+    if type(version) is not int or version != VERSION:  # not 1.0, True or an array
         raise PracticeError("not a practice state of this version: start a new session")
     seed = _get(doc, "seed", int)
     if not whole_in(seed, 0, MAX_SEED):

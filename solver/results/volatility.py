@@ -16,6 +16,8 @@ The types here are pure data; how the round depends on the Bonus ratio is
 from __future__ import annotations
 
 import math
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
@@ -139,6 +141,32 @@ class Volatility:
             "method": "; ".join(METHOD_WORDS[m] for m in self.methods),
             "sessions": [s.to_json() for s in self.sessions],
         }
+
+
+class PendingVolatility:
+    """A game's volatility, convolved when first read and then kept: a caller that never
+    reads the session figures never pays for them (``solver.solve`` of a new game).
+
+    >>> pending = PendingVolatility(lambda: Volatility(Fraction(1), 0.0, 1.0, ()))
+    >>> pending.get().index == pending.get().index
+    True
+    """
+
+    __slots__ = ("_compute", "_lock", "_value")
+
+    def __init__(self, compute: Callable[[], Volatility]) -> None:
+        self._compute: Callable[[], Volatility] | None = compute
+        self._value: Volatility | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Volatility:
+        """The volatility, computed on the first call (once, whichever thread asks)."""
+        with self._lock:
+            if self._value is None:
+                assert self._compute is not None
+                self._value = self._compute()
+                self._compute = None
+            return self._value
 
 
 #: A solved game's volatility, kept by its rules, removed cards and arithmetic: a repeated

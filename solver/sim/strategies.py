@@ -11,6 +11,7 @@ import numpy as np
 
 from solver.model.cards import ValueCounts
 from solver.model.chart_file import CHART_PREFIX
+from solver.model.checks import shown
 from solver.model.errors import StrategyError
 from solver.sim.hands import (
     Flags,
@@ -287,7 +288,7 @@ def parse_strategy(
             raise StrategyError(f"strategy {label!r} needs the exact solver's decision table")
         return TableStrategy(decisions(label), label=label)
     raise StrategyError(
-        f"unknown strategy {text!r}: use optimal, chart, chart:FILE, stand-on:K (e.g. 17), "
+        f"unknown strategy {shown(text)}: use optimal, chart, chart:FILE, stand-on:K (e.g. 17), "
         "never-bust, mimic-dealer or always-stand"
     )
 

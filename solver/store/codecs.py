@@ -1,7 +1,8 @@
 """Codecs of the store: each kind of result as plain JSON values, and the one registry of them.
 
 Games, best charts, effects of removal and simulations have compact codecs of their own
-(:data:`CODECS`); any other kind of result is stored field by field
+(:data:`CODECS`; the studies' two in :mod:`solver.store.study_codecs`, whose result types a
+game's command never loads); any other kind of result is stored field by field
 (:mod:`solver.store.fields`), so a new kind needs nothing here.  Plain data only, so that
 decoding an entry can never execute code; exact numbers keep their full precision as
 integers (JSON integers have no size limit), a float game's columns are the Base64 text of
@@ -13,55 +14,28 @@ Every decoder raises on a malformed document (the store then recomputes the entr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import fields, is_dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from solver.model.cards import Card, parse_cards
 from solver.model.cells import Action
-from solver.model.checks import is_whole
 from solver.model.outcomes import as_outcome
 from solver.model.rules import Rules
 from solver.results.bonus import BonusAnalysis, BonusLine
 from solver.results.charts import CHART, Chart, ExceptionHand
 from solver.results.game import GAME, GameResult, RoundLine, Start
 from solver.results.kinds import Kind
-from solver.results.protection import EFFECTS, EffectsOfRemoval, WholeDeck
-from solver.results.simulation import SIMULATION, ExactFigure, SimulationResult, Wager
 from solver.store.fields import decode_fields, encode_fields
 from solver.store.payload import Json, Section
+from solver.store.plain import Codec, cards_text, number, pair, unnumber
 from solver.store.solutions import decode_solution, encode_solution
 
 if TYPE_CHECKING:  # the player's solver (and numpy) load only to encode or decode solutions
-    from solver.exact.player import Number, PlayerSolution
+    from solver.exact.player import PlayerSolution
 
 T = TypeVar("T")
-
-# Numbers: exact ones as [numerator, denominator], floats as themselves.
-
-
-def _q(value: Fraction) -> list[int]:
-    return [value.numerator, value.denominator]
-
-
-def _number(value: Number) -> Json:
-    """A Fraction as ``[n, d]``, a float as itself (JSON keeps floats exactly)."""
-    if isinstance(value, Fraction):
-        return _q(value)
-    return float(value)
-
-
-def _unnumber(doc: Json) -> Any:
-    if isinstance(doc, list):
-        return Fraction(doc[0], doc[1])
-    return float(doc)
-
-
-def cards_text(cards: Iterable[Card]) -> list[str]:
-    """The cards as their text (``"As"``, ``"10h"``), in order."""
-    return [str(c) for c in cards]
-
 
 # --- Games --------------------------------------------------------------------------------------
 
@@ -74,7 +48,7 @@ def encode_game(game: GameResult[Any]) -> dict[str, Json]:
         bonus = {
             "removed": cards_text(game.bonus.removed),
             "lines": [
-                [str(ln.outcome), _q(ln.pays), ln.combinations, _q(ln.probability)]
+                [str(ln.outcome), pair(ln.pays), ln.combinations, pair(ln.probability)]
                 for ln in game.bonus.lines
             ],
         }
@@ -86,15 +60,15 @@ def encode_game(game: GameResult[Any]) -> dict[str, Json]:
             [
                 s.player,
                 s.bonus,
-                _number(s.probability),
+                number(s.probability),
                 s.hits,
-                {k: _number(v) for k, v in s.outcomes.items()},
+                {k: number(v) for k, v in s.outcomes.items()},
             ]
             for s in game.starts
         ],
         "solutions": [encode_solution(solutions[c]) for c in solutions],
         "bonus": bonus,
-        "round_lines": [[_q(line.net), _number(line.probability)] for line in game.round_lines],
+        "round_lines": [[pair(line.net), number(line.probability)] for line in game.round_lines],
     }
 
 
@@ -113,10 +87,10 @@ def decode_game(doc: dict[str, Json]) -> GameResult[Any]:
         )
         bonus = BonusAnalysis(rules, parse_cards(doc["bonus"]["removed"]), lines)
     starts = tuple(
-        Start(p, c, _unnumber(prob), bool(hits), {k: _unnumber(v) for k, v in outcomes.items()})
+        Start(p, c, unnumber(prob), bool(hits), {k: unnumber(v) for k, v in outcomes.items()})
         for p, c, prob, hits, outcomes in doc["starts"]
     )
-    round_lines = tuple(RoundLine(Fraction(*net), _unnumber(p)) for net, p in doc["round_lines"])
+    round_lines = tuple(RoundLine(Fraction(*net), unnumber(p)) for net, p in doc["round_lines"])
     return GameResult(
         rules,
         parse_cards(doc["removed"]),
@@ -179,10 +153,10 @@ def encode_chart(chart: Chart) -> dict[str, Json]:
             [soft, total, bonus, action.value]
             for ((soft, total), bonus), action in chart.actions.items()
         ],
-        "expected_value": _q(chart.expected_value),
-        "optimal_expected_value": _q(chart.optimal_expected_value),
+        "expected_value": pair(chart.expected_value),
+        "optimal_expected_value": pair(chart.optimal_expected_value),
         "exceptions": [
-            [e.bonus, list(e.hand), e.chart_action.value, _q(e.frequency), _q(e.gain)]
+            [e.bonus, list(e.hand), e.chart_action.value, pair(e.frequency), pair(e.gain)]
             for e in chart.exceptions
         ],
     }
@@ -199,116 +173,6 @@ def decode_chart(doc: dict[str, Json]) -> Chart:
             ExceptionHand(int(b), tuple(hand), Action(a), Fraction(*f), Fraction(*g))
             for b, hand, a, f, g in doc["exceptions"]
         ),
-    )
-
-
-# --- Effects of removal -------------------------------------------------------------------------
-
-
-def _figure(value: Fraction | int | float) -> Json:
-    """An EOR figure: a float as itself, an exact one (a fraction or an integer) as [n, d]."""
-    return float(value) if isinstance(value, float) else _q(Fraction(value))
-
-
-def _unfigure(doc: Json) -> Fraction | float:
-    """Inverse of :func:`_figure`."""
-    if isinstance(doc, list):
-        return Fraction(int(doc[0]), int(doc[1]))
-    if not (is_whole(doc) or isinstance(doc, float)):
-        raise ValueError(f"an effect of removal is not a number: {doc!r}")
-    return float(doc)
-
-
-def _figures(values: Mapping[str, Any]) -> list[list[Json]]:
-    """Named figures as ``[name, figure]`` pairs, in their order (a JSON object's keys are
-    sorted when stored, and the order is the output's)."""
-    return [[name, _figure(v)] for name, v in values.items()]
-
-
-def _unfigures(doc: Json) -> dict[str, Any]:
-    """Inverse of :func:`_figures`."""
-    return {str(name): _unfigure(v) for name, v in doc}
-
-
-def encode_effects(effects: EffectsOfRemoval[Any]) -> dict[str, Json]:
-    """Effects of removal as plain JSON values (see :func:`decode_effects`)."""
-    whole = effects.whole_deck
-    return {
-        "rules": effects.rules.canonical(),
-        "removed": cards_text(effects.removed),
-        "exact": effects.exact,
-        "base": _figures(effects.base),
-        "effects": [[wager, _figures(by_rank)] for wager, by_rank in effects.effects.items()],
-        "whole_deck": {
-            "linear": _figures(whole.linear),
-            "exact": None if whole.exact is None else _figures(whole.exact),
-        },
-    }
-
-
-def decode_effects(doc: dict[str, Json]) -> EffectsOfRemoval[Any]:
-    """Inverse of :func:`encode_effects`; raises on any malformed document."""
-    whole = doc["whole_deck"]
-    exact = None if whole["exact"] is None else _unfigures(whole["exact"])
-    return EffectsOfRemoval(
-        Rules.from_canonical(doc["rules"]),
-        parse_cards(doc["removed"]),
-        bool(doc["exact"]),
-        _unfigures(doc["base"]),
-        {str(wager): _unfigures(by_rank) for wager, by_rank in doc["effects"]},
-        WholeDeck(_unfigures(whole["linear"]), exact),
-    )
-
-
-def encode_simulation(result: SimulationResult) -> dict[str, Json]:
-    """A simulation's counts, settings and exact figures as plain JSON (no counter: a run
-    with one is not stored)."""
-    if result.counter is not None:
-        raise ValueError("a simulation with a counter is not stored")
-    return {
-        "rules": result.rules.canonical(),
-        "rounds": result.rounds,
-        "seats": result.seats,
-        "strategy": result.strategy,
-        "penetration": result.penetration,
-        "seed": str(result.seed),
-        "removed": cards_text(result.removed),
-        "joint": [[list(row) for row in seat] for seat in result.joint],
-        "squares": list(result.squares),
-        "exact": [
-            [
-                str(wager),
-                _number(figure.mean),
-                None
-                if figure.probabilities is None
-                else [[k, _q(p)] for k, p in figure.probabilities.items()],
-            ]
-            for wager, figure in result.exact.items()
-        ],
-    }
-
-
-def decode_simulation(doc: dict[str, Json]) -> SimulationResult:
-    """The inverse of :func:`encode_simulation`."""
-    exact = {
-        Wager(wager): ExactFigure(
-            _unnumber(mean),
-            None if probabilities is None else {k: Fraction(*q) for k, q in probabilities},
-        )
-        for wager, mean, probabilities in doc["exact"]
-    }
-    squares = [float(x) for x in doc["squares"]]
-    return SimulationResult(
-        rules=Rules.from_canonical(doc["rules"]),
-        rounds=int(doc["rounds"]),
-        seats=int(doc["seats"]),
-        strategy=str(doc["strategy"]),
-        penetration=None if doc["penetration"] is None else float(doc["penetration"]),
-        seed=int(doc["seed"]),
-        removed=parse_cards(doc["removed"]),
-        joint=tuple(tuple(tuple(int(c) for c in row) for row in seat) for seat in doc["joint"]),
-        squares=(squares[0], squares[1], squares[2]),
-        exact=exact,
     )
 
 
@@ -331,10 +195,6 @@ def with_removed(value: T, removed: tuple[Card, ...]) -> T:
     return replace(value, removed=removed, **inner)
 
 
-#: An encoder of a result into plain JSON values, and its decoder.
-Codec = tuple[Callable[[Any], dict[str, Json]], Callable[[dict[str, Json]], Any]]
-
-
 def _fields_codec(kind: Kind[Any]) -> Codec:
     """The field-by-field codec (:mod:`solver.store.fields`) of a kind of result."""
     return (
@@ -344,15 +204,22 @@ def _fields_codec(kind: Kind[Any]) -> Codec:
 
 
 #: The compact codec of each kind of result that has one, by the kind's name: the one
-#: registry of codecs.  Any other kind is stored field by field (:func:`codec_of`).
+#: registry of codecs, with :data:`STUDY_KINDS`'.  Any other kind is stored field by field
+#: (:func:`codec_of`).
 CODECS: dict[str, Codec] = {
     GAME.name: (encode_game, decode_game),
     CHART.name: (encode_chart, decode_chart),
-    EFFECTS.name: (encode_effects, decode_effects),
-    SIMULATION.name: (encode_simulation, decode_simulation),
 }
+#: The kinds whose codecs are :mod:`solver.store.study_codecs`' (``STUDY_CODECS``).
+STUDY_KINDS = frozenset({"eor", "simulation"})
 
 
 def codec_of(kind: Kind[Any]) -> Codec:
     """How results of ``kind`` are stored: its compact codec, else field by field."""
+    if kind.name in STUDY_KINDS:
+        # Loaded only when a study is stored or read: its result types (the protection
+        # study's, the simulator's) were a tenth of a cold `cbj solve`'s instructions.
+        from solver.store.study_codecs import STUDY_CODECS
+
+        return STUDY_CODECS[kind.name]
     return CODECS.get(kind.name) or _fields_codec(kind)

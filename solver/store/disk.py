@@ -117,12 +117,25 @@ def default_max_bytes() -> int:
     return DEFAULT_MAX_BYTES
 
 
+#: The largest size cap: SQLite's largest integer (and a number every output writes whole).
+MAX_CAP = 2**63 - 1
+
+
 def _cap(max_bytes: object) -> int:
-    """A size cap given to :class:`DiskCache`: a whole number of bytes, 0 or more."""
+    """A size cap given to :class:`DiskCache`: a whole number of bytes, 0 to :data:`MAX_CAP`."""
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
         kind = type(max_bytes).__name__
         raise TypeError(f"max_bytes must be a whole number of bytes (an int), not {kind}")
-    return whole_number(max_bytes, "max_bytes", 0, None, CbjError)
+    return whole_number(max_bytes, "max_bytes", 0, MAX_CAP, CbjError)
+
+
+def _folder_named(directory: object) -> str:
+    """The cache folder given to :class:`DiskCache` as text (a ``str`` or a path)."""
+    folder = os.fspath(directory) if isinstance(directory, str | os.PathLike) else None
+    if not isinstance(folder, str):
+        kind = type(directory).__name__
+        raise TypeError(f"directory must be a str or a path (pathlib.Path), not {kind}")
+    return folder
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +197,7 @@ class DiskCache:
     ) -> None:
         # The folder's name as given; pathlib (18 million instructions) loads only when
         # the folder is shown as a Path (:attr:`directory`, :attr:`path`).
-        folder = os.fspath(directory) if directory is not None else _default_folder()
+        folder = _folder_named(directory) if directory is not None else _default_folder()
         self._folder = folder or "."  # as Path("") is
         self._real: str | None = None  # the folder resolved, once (:meth:`_resolved`)
         self._file = ""  # the database in the resolved folder

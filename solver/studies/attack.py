@@ -27,7 +27,14 @@ from functools import partial
 
 import numpy as np
 
-from solver.exact.attack import PracticalCounter, attack, check_multiple, pick_entry, reached
+from solver.exact.attack import (
+    PracticalCounter,
+    attack,
+    attack_multiple,
+    check_multiple,
+    pick_entry,
+    reached,
+)
 from solver.exact.betting import optimal_bets
 from solver.exact.dealt_shoes import check_penetration
 from solver.exact.game import solve_game
@@ -285,7 +292,7 @@ def attack_command(
     *,
     rules: Rules,
     spread: tuple[int, int],
-    bonus_multiple: Fraction,
+    bonus_multiple: Fraction | None,
     count: str,
     paths: int,
     rounds: int,
@@ -302,8 +309,11 @@ def attack_command(
     ``count`` is the practical counter's count (its Kelly ramp within ``spread`` and its
     index plays); ``paths`` shoes dealt round by round give the bound with no mid-shoe
     entry; ``rounds`` simulated rounds measure the practical counter with no mid-shoe entry
-    and under the shuffler.
+    and under the shuffler.  ``bonus_multiple`` is the most the Bonus wager is raised to,
+    in main wagers: by default 2, or twice the rules' Bonus ratio if that is more (at most
+    100).
     """
+    multiple = attack_multiple(bonus_multiple, rules.bonus_ratio)  # refused before work
     check_penetration(penetration, rules.decks)
     name, tags, shoes = counted_shoes(
         rules, count, run.cache, lambda: dealt_shoes(rules, samples, seed, penetration, run)
@@ -319,7 +329,7 @@ def attack_command(
         strategy,
         PracticalCounter(name, tags, bets, plays),
         spread=spread,
-        multiple=bonus_multiple,
+        multiple=multiple,
         penetrations=(*(p for p in (0.5, 0.67, 0.75) if p < penetration), penetration),
         paths=found,
         rounds=rounds,

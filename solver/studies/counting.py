@@ -20,7 +20,13 @@ from solver.exact.dealt_shoes import DEFAULT_DECISIONS, check_penetration, deal_
 from solver.exact.game import solve_game
 from solver.exact.indices import index_plays
 from solver.exact.protection import best_count, effects_of_removal, judge_counts, round_effects
-from solver.exact.shoe_states import cards_dealt, new_seed, parse_depths, study_shoe_states
+from solver.exact.shoe_states import (
+    cards_dealt,
+    default_depths,
+    new_seed,
+    parse_depths,
+    study_shoe_states,
+)
 from solver.model.cards import Card
 from solver.model.counts import Tags, count_tags, system_tags
 from solver.model.errors import CountError
@@ -87,7 +93,7 @@ def shoe_states(
     *,
     rules: Rules,
     samples: int,
-    depths: str | tuple[float | str, ...],
+    depths: str | tuple[float | str, ...] | None,
     seed: int | None,
     system: str | None,
     tags: Tags | None,
@@ -96,7 +102,7 @@ def shoe_states(
     """Deal ``samples`` random shoes to each depth, solve each, and summarise what they do."""
     chosen = chosen_count(tags, system) or {"hi-lo": system_tags("hi-lo")}
     ((name, tagged),) = chosen.items()
-    parsed = parse_depths(depths)
+    parsed = default_depths(rules) if depths is None else parse_depths(depths)
     for depth in parsed:  # refused before the solves, not after
         cards_dealt(rules, depth)
     backend, scheduler = _backend(run)

@@ -8,10 +8,9 @@ changes with the rules.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
-from solver.exact.attack import PracticalCounter, reach, reached
+from solver.exact.attack import PracticalCounter, attack_multiple, reach, reached
 from solver.exact.betting import optimal_bets
 from solver.exact.dealt_shoes import deal_shoes
 from solver.exact.indices import index_plays
@@ -50,10 +49,6 @@ SHOE_SAMPLES = SHOE_SAMPLES_DEFAULT
 COUNTER_ROUNDS = COUNTER_ROUNDS_DEFAULT
 #: Shoes dealt for the indices, the Kelly ramp and the bound, per shoe-state sample.
 DEALT_PER_SAMPLE = 4
-#: The Bonus wager's largest size in the attack and the bound, in main wagers (as `cbj
-#: attack`'s default); where the rules require more, twice their size (at most 100 main
-#: wagers, the attack's ceiling).
-BONUS_MULTIPLE = Fraction(2)
 #: Shoe samples per shoe path of the no-mid-shoe bound (at least one path is dealt).
 SAMPLES_PER_PATH = 25
 
@@ -161,7 +156,7 @@ def protection_study(
         counting,
         PracticalCounter(best.name, best.tags, betting, indices),
         spread=SPREAD,
-        multiple=max(BONUS_MULTIPLE, min(2 * rules.bonus_ratio, Fraction(100))),
+        multiple=attack_multiple(None, rules.bonus_ratio),
         penetrations=(*depths, PENETRATION),
         paths=paths,
         rounds=counter_rounds,

@@ -77,7 +77,7 @@ def strategies(
     optimal play's round at each Bonus ratio and its volatility at the rules' ratio."""
     if not names or any(not n.name.strip() for n in names):
         given = ",".join(n.name for n in names)
-        raise StrategyError(f"strategies {given!r}: give names separated by commas")
+        raise StrategyError(f"strategies {shown(given)}: give names separated by commas")
     check_ratio = RULES_BY_NAME["bonus_ratio"].check
     ratios = (
         parse_ratios(bonus_ratios)

@@ -13,10 +13,13 @@ a view gets them as an :class:`Ask`.  Adding a page is one :class:`Endpoint` in
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
@@ -26,11 +29,14 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from solver.model.rules import Rules
 from solver.present import workbench as html
+from solver.present.formats import ChartFormat
 from solver.web import views
 from solver.web.guard import Guard, served_hosts
+from solver.web.jobs import LIMITS, Kind
 from solver.web.views import Ask
-from solver.web.workbench import Workbench
+from solver.web.workbench import Outcome, Workbench
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: The largest form a POST may send (bytes).
@@ -160,3 +166,41 @@ def make_app(bench: Workbench, host: str = "127.0.0.1", port: int = 8021) -> Gua
     app.state.bench = bench
     any_address = host in ("0.0.0.0", "::", "")
     return Guard(app, served_hosts(host, port), any_address)
+
+
+#: What a game's first answer loads beyond the app: the solver's kernels (numpy) and the
+#: session's convolution.
+SOLVER_MODULES = ("solver.exact.player", "solver.exact.session", "solver.exact.lattice")
+#: Who asks for the warm-up's jobs (its own client, never counted against a visitor's).
+WARM_UP_CLIENT = "warm-up"
+
+
+def warm_up(bench: Workbench, rules: Rules | None = None) -> threading.Thread:
+    """Start on what the first pages ask for, at the server's start, in the background: the
+    default game (``rules``) with its session figures (the Game page), then its exact solve,
+    best chart and chart costs (Practice, the Chart page), then the chart drawn as a PNG.
+
+    Each is the job a page would start (a page asking meanwhile waits for that job, never
+    starts another), kept as the page would keep it.  The solver's modules are loaded
+    before this returns, so that no answer pays for the imports.  The thread it returns
+    has started; it stops with the process.
+    """
+    for module in SOLVER_MODULES:
+        importlib.import_module(module)
+    chosen = rules or Rules()
+
+    def wait(outcome: Outcome[Any], kind: Kind) -> Outcome[Any]:
+        if outcome.job is not None:
+            outcome.job.wait(LIMITS[kind].seconds)
+        return outcome
+
+    def run() -> None:
+        game = bench.game(chosen, False, LIMITS[Kind.GAME].seconds, True, WARM_UP_CLIENT)
+        if game.ready:
+            _ = game.result().volatility  # convolved once, kept by the store for every page
+        wait(bench.chart_costs(chosen, 0.0, True, WARM_UP_CLIENT), Kind.CHART)
+        wait(bench.chart_file(chosen, ChartFormat.PNG, 0.0, True, WARM_UP_CLIENT), Kind.FILE)
+
+    thread = threading.Thread(target=run, name="cbj-warm-up", daemon=True)
+    thread.start()
+    return thread

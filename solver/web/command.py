@@ -19,10 +19,10 @@ import webbrowser
 import click
 import uvicorn
 
-from solver.model.catalogue import HOST, MEMORY_MB, OPEN, PORT
+from solver.model.catalogue import HOST, MEMORY_MB, OPEN, PORT, WARM_UP
 from solver.model.checks import whole_number
 from solver.store.disk import default_cache, forget_recent
-from solver.web.app import make_app
+from solver.web.app import make_app, warm_up
 from solver.web.jobs import Work
 from solver.web.memory import Memory, kept_budget, resident_bytes
 from solver.web.server import MAX_HEAD, Protocol, ServeError, listening
@@ -84,9 +84,14 @@ def _open_when_started(server: uvicorn.Server, url: str) -> None:
 
 
 def serve_workbench(
-    host: str, port: int, open_browser: bool = False, memory_mb: int = DEFAULT_MEMORY_MB
+    host: str,
+    port: int,
+    open_browser: bool = False,
+    memory_mb: int = DEFAULT_MEMORY_MB,
+    warm: bool = True,
 ) -> None:
-    """Serve the workbench on ``host:port`` until stopped (Ctrl-C, SIGTERM)."""
+    """Serve the workbench on ``host:port`` until stopped (Ctrl-C, SIGTERM); ``warm``:
+    start on the default game, its chart and costs at once (:func:`~solver.web.app.warm_up`)."""
     host = check_host(host)
     port = whole_number(port, "port", 1, 65535, ServeError)
     memory_mb = whole_number(memory_mb, "memory MB", *MEMORY_MB_RANGE, ServeError)
@@ -96,6 +101,8 @@ def serve_workbench(
     disk = default_cache(warn=lambda m: click.echo(f"cbj: warning: {m}", err=True))
     bench = Workbench(WorkbenchStore(disk, memory=memory), Work(memory))
     app = make_app(bench, host, port)
+    if warm:
+        warm_up(bench)  # the default game, its chart and costs, solved before anyone asks
     config = uvicorn.Config(
         app,
         host=host,
@@ -134,6 +141,8 @@ def serve_workbench(
 @click.option("--open", "open_browser", is_flag=True, help=OPEN.help)
 @click.option("--memory-mb", metavar="INTEGER", default=MEMORY_MB.shown_default,
               show_default=True, help=MEMORY_MB.help)  # fmt: skip
-def serve(host: str, port: str, open_browser: bool, memory_mb: str) -> None:
+@click.option("--warm-up/--no-warm-up", "warm", default=True, show_default=True,
+              help=WARM_UP.help)  # fmt: skip
+def serve(host: str, port: str, open_browser: bool, memory_mb: str, warm: bool) -> None:
     """The designer's workbench: a local web app of every figure, live as you type."""
-    serve_workbench(host, PORT.read(port), open_browser, MEMORY_MB.read(memory_mb))
+    serve_workbench(host, PORT.read(port), open_browser, MEMORY_MB.read(memory_mb), warm)

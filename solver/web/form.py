@@ -18,6 +18,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from solver.model.checks import shown
 from solver.model.errors import CbjError
 from solver.model.rules import RULE_TABLE, PresetName, Rules, preset_named
 
@@ -68,7 +69,7 @@ def excerpted(message: str, text: str) -> str:
     """
     if not text:
         return message
-    for quoted in (repr(text), text):
+    for quoted in (repr(text), shown(text), text):  # shown(): as the library cuts it short
         if quoted in message:
             short = excerpt(text)
             return message.replace(quoted, repr(short) if quoted != text else short)

@@ -11,10 +11,15 @@ others refuse a job past their queue (:class:`Refused`, "busy").  One client may
 :data:`CLIENT_JOBS` jobs queued or running at once.
 
 Every job has a time limit and can be stopped (:meth:`Work.stop`): its waiters are told at
-once, and the work itself stops at its next progress report (:class:`Stopped` is raised
-there).  Work that reports nothing for its whole limit is left to finish on its own thread,
-unread, and its kind gets a fresh worker (at most :data:`SPARE_WORKERS` such threads at
-once: past that the kind waits for its stuck job, and its queue, once full, refuses more).
+once, and the work itself stops at its next check of the job's stop flag
+(:func:`~solver.model.process.check_stop`, which every long step of the solver calls at a
+bounded interval, and every progress report: :class:`Stopped` is raised there), so its worker
+and its queue's lane are free for the next job within a second or two whatever the job's
+sizes.  The time limit sets the same flag.  Work that never checks (a bug, or a library
+call that does not return) is left to finish on its own thread, unread, once it has run
+:data:`GRACE` seconds past its stop, and its kind gets a fresh worker (at most
+:data:`SPARE_WORKERS` such threads at once: past that the kind waits for its stuck job, and
+its queue, once full, refuses more).
 Finished results are kept in the server's :class:`~solver.web.memory.Memory` (least recently
 used dropped first).
 """
@@ -33,6 +38,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
+from solver.model.process import StopFlag, Stopped, stoppable
 from solver.web.memory import Memory
 
 T = TypeVar("T")
@@ -83,16 +89,11 @@ CLIENT_JOBS = 6
 SPARE_WORKERS = 2
 #: How often the time limits are checked (seconds).
 WATCH_EVERY = 0.25
-#: How long a stopped job may go on without a progress report before its worker is
+#: How long a stopped job may go on without checking its stop flag before its worker is
 #: replaced (seconds).
 GRACE = 5.0
 
-
-class Stopped(BaseException):
-    """Raised inside a job's work at its next progress report once it has been stopped.
-
-    A ``BaseException``, so that the solver's own ``except Exception`` clauses let it through.
-    """
+__all__ = ["CLIENT_JOBS", "LIMITS", "Job", "Kind", "Limits", "Refused", "Stopped", "Work"]
 
 
 class Refused(Exception):
@@ -119,12 +120,19 @@ class Job(Generic[T]):
         self.total = 0
         self.queued_at = time.monotonic()
         self.started_at: float | None = None
-        self.stop_reason = ""
+        self.flag = StopFlag()
+        """Set when the job is stopped: its work checks it (:func:`stoppable`)."""
+        self.stopped_at: float | None = None
+
+    @property
+    def stop_reason(self) -> str:
+        """Why the job was stopped ("" while it is not)."""
+        return self.flag.reason
 
     def progress(self, done: int, total: int) -> None:
         """Record progress (the solver's callback); raises :class:`Stopped` once stopped."""
-        if self.stop_reason:
-            raise Stopped(self.stop_reason)
+        if self.flag.reason:
+            raise Stopped(self.flag.reason)
         self.done, self.total = done, total
 
     @property
@@ -152,8 +160,10 @@ class Job(Generic[T]):
         return 0.0 if self.started_at is None else time.monotonic() - self.started_at
 
     def stop(self, reason: str) -> None:
-        """Stop the job: its waiters get :class:`Stopped` now, its work at its next report."""
-        self.stop_reason = reason
+        """Stop the job: its waiters get :class:`Stopped` now, its work at its next check."""
+        if self.stopped_at is None:
+            self.stopped_at = time.monotonic()
+        self.flag.set(reason)
         if self.future.cancel():  # still waiting: it never starts
             return
         with contextlib.suppress(Exception):  # finished meanwhile: nothing to stop
@@ -166,7 +176,8 @@ class Job(Generic[T]):
             return
         self.started_at = time.monotonic()
         try:
-            value = self.compute(self)
+            with stoppable(self.flag):
+                value = self.compute(self)
             if keep is not None and not self.future.done():
                 keep(self.key, value)
         except BaseException as error:  # the page reports it; the worker goes on
@@ -288,6 +299,11 @@ class Work:
             except ValueError:
                 return 0
 
+    def running(self, kind: Kind) -> Job[Any] | None:
+        """The job ``kind``'s worker is doing now (None when it is idle)."""
+        with self._lock:
+            return self._running[kind]
+
     def stop(self, job_id: str, reason: str = "stopped at your request") -> bool:
         """Stop the job with this id; whether there was one still to stop."""
         with self._lock:
@@ -333,29 +349,27 @@ class Work:
                 self._by_id.pop(job.id, None)
 
     def _watch(self) -> None:
-        """Stop jobs past their time limit; give a kind whose worker is stuck a fresh one."""
+        """Stop jobs past their time limit; give a kind whose stopped job does not end (its
+        work never checks its flag) a fresh worker."""
         while not self._closed:
             time.sleep(WATCH_EVERY)
             with self._lock:
-                late = [
-                    (kind, job)
-                    for kind, job in self._running.items()
-                    if job is not None and job.elapsed() > LIMITS[kind].seconds
-                ]
-            for kind, job in late:
-                if not job.stop_reason:
-                    limit = _minutes(LIMITS[kind].seconds)
-                    job.stop(f"stopped: it ran past its time limit of {limit}")
-                elif job.elapsed() > LIMITS[kind].seconds + GRACE:  # no report since: stuck
-                    with self._lock:
-                        if (
-                            self._running[kind] is job
-                            and not self._closed
-                            and self.spares < SPARE_WORKERS
-                        ):
-                            self._running[kind] = None
-                            self.spares += 1
-                            self._spawn(kind)
+                running = [(k, job) for k, job in self._running.items() if job is not None]
+            for kind, job in running:
+                if job.stopped_at is None:
+                    if job.elapsed() > LIMITS[kind].seconds:
+                        limit = _minutes(LIMITS[kind].seconds)
+                        job.stop(f"stopped: it ran past its time limit of {limit}")
+                elif time.monotonic() - job.stopped_at > GRACE:  # no check since: stuck
+                    self._replace(kind, job)
+
+    def _replace(self, kind: Kind, job: Job[Any]) -> None:
+        """Leave ``job`` to its thread and start a fresh worker for ``kind`` (if allowed)."""
+        with self._lock:
+            if self._running[kind] is job and not self._closed and self.spares < SPARE_WORKERS:
+                self._running[kind] = None
+                self.spares += 1
+                self._spawn(kind)
 
     def close(self) -> None:
         """Stop the workers once their current job is over; queued jobs are dropped."""

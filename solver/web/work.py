@@ -19,6 +19,7 @@ from solver.model.rules import Rules
 from solver.results.charts import CHART, CHART_COSTS
 from solver.results.game import GAME, GameResult
 from solver.results.kinds import Key, Kind, Store
+from solver.results.volatility import VOLATILITY
 from solver.studies.pricing import neutral, repriced
 from solver.web.memory import Memory
 
@@ -65,8 +66,10 @@ class WorkbenchStore:
 
     A :class:`~solver.results.kinds.Store` over ``inner`` (the disk cache, or None): a
     game asked for under a paytable or ratio not solved before is the game solved under
-    another, re-priced; charts and their cells' costs are kept in memory too; every other
-    kind of result is ``inner``'s (or computed, without one).
+    another, re-priced; charts, their cells' costs and each game's session figures
+    (convolved once per game, when first shown) are kept in memory too; every other kind
+    of result is ``inner``'s (or computed, without one).  What one job is solving another
+    waits for (:meth:`_once`): jobs of different kinds need the same exact game.
     """
 
     def __init__(
@@ -75,8 +78,10 @@ class WorkbenchStore:
         self.inner = inner
         self._games: _Kept[GameResult[Any]] = _Kept(size, memory, "games")
         self._kept: dict[str, _Kept[Any]] = {
-            kind.name: _Kept(size, memory, kind.name) for kind in (CHART, CHART_COSTS)
+            kind.name: _Kept(size, memory, kind.name) for kind in (CHART, CHART_COSTS, VOLATILITY)
         }
+        self._making: dict[Hashable, tuple[int, threading.Event]] = {}
+        self._lock = threading.Lock()
 
     @staticmethod
     def _key(rules: Rules, removed: tuple[Card, ...], exact: bool) -> Hashable:
@@ -94,11 +99,47 @@ class WorkbenchStore:
         kept = self._kept.get(kind.name)
         if kept is None:
             return self._inner(kind, key, compute)
-        found = kept.get(key.rules)
-        if found is None:
+        place = self._place(key)
+
+        def make() -> Any:
             found = self._inner(kind, key, compute)
-            kept.put(key.rules, found)
-        return cast(T, found)
+            kept.put(place, found)
+            return found
+
+        return cast(T, self._once((kind.name, place), lambda: kept.get(place), make))
+
+    def _once(self, place: Hashable, find: Callable[[], V | None], make: Callable[[], V]) -> V:
+        """``find()``, else ``make()``, made by one thread at a time: a job asking for what
+        another job is making (a paytable's solve, the warm-up's exact solve of the same
+        game) waits for it rather than making it again.  If the maker fails or is stopped,
+        the next one to ask makes it; a maker asking again for its own place makes it."""
+        me = threading.get_ident()
+        while True:
+            found = find()
+            if found is not None:
+                return found
+            with self._lock:
+                making = self._making.get(place)
+                if making is None or making[0] == me:
+                    done = threading.Event()
+                    self._making[place] = (me, done)
+            if making is not None and making[0] != me:
+                making[1].wait()
+                continue
+            try:
+                return make()
+            finally:
+                with self._lock:
+                    self._making.pop(place, None)
+                done.set()
+
+    @staticmethod
+    def _place(key: Key) -> Hashable:
+        """Where a result kept in memory lies: by its rules alone for the exact full shoe's
+        (a chart, its costs), else by the whole key."""
+        if key.exact and not key.removed:
+            return key.rules
+        return (key.rules, tuple(sorted(str(c) for c in key.removed)), key.exact)
 
     def has(self, kind: Kind[Any], rules: Rules) -> bool:
         """A chart or chart costs under ``rules`` is kept in memory: no work needed."""
@@ -114,8 +155,11 @@ class WorkbenchStore:
         """The game under ``key``: re-priced from one kept, else solved (and kept)."""
         rules, removed = key.rules, key.removed
         kept = self._key(rules, removed, key.exact)
-        base = self._games.get(kept)
-        if base is None:
-            base = self._inner(GAME, key, compute)
-            self._games.put(kept, base)
+
+        def make() -> GameResult[Any]:
+            found = self._inner(GAME, key, compute)
+            self._games.put(kept, found)
+            return found
+
+        base = self._once((GAME.name, kept), lambda: self._games.get(kept), make)
         return repriced(base, rules, removed)

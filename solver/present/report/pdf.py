@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from solver.model.process import check_stop
 from solver.present.report.blocks import Annex, Block, Grid, Plot, Report, Section, Text
 from solver.present.report.pdf_type import escape, paragraph_styles, register_fonts
 from solver.present.report.plots import INK
@@ -54,6 +55,7 @@ def render_pdf(report: Report, layout: list[PageLayout] | None = None) -> bytes:
         how full each page came out."""
 
         def afterFlowable(self, flowable: Any) -> None:
+            check_stop()  # a stopped job stops between two drawn blocks
             key = getattr(flowable, "outline_key", None)
             if key is not None and isinstance(flowable, Paragraph):
                 # The heading's anchor: a destination at its top (/XYZ), made as it drew.
