@@ -361,7 +361,7 @@ def test_practice_without_a_cache_solves_its_game_once(monkeypatch: pytest.Monke
         return fetch(kind, key, solved)
 
     monkeypatch.setattr(kept, "fetch", counted)
-    monkeypatch.setattr(call, "KEPT", kept)
+    monkeypatch.setattr(call, "kept", lambda: kept)
     turn = solver.practice_start(seed=3, decks=1)
     solved = sorted(computed)
     assert {"game", "chart-costs"} <= set(solved)

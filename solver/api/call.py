@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import cache
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.api.progress import step_progress
 from solver.api.rules import make_rules, variant_rules
@@ -28,7 +29,9 @@ from solver.model.catalogue import RUN_PARAMS
 from solver.model.params import Param
 from solver.model.rules import Rules, preset_named
 from solver.results.run import Run
-from solver.store.memory import LatestCache
+
+if TYPE_CHECKING:
+    from solver.results.kinds import Store
 
 
 def load(reference: str) -> Any:
@@ -57,15 +60,20 @@ def read(command: Command, given: Mapping[str, Any]) -> dict[str, Any]:
     return {p.name: p.read(given.get(p.name, p.default)) for p in command.api_params}
 
 
-#: Where the commands that keep their solves without a cache keep them (a practice
-#: session's game and chart costs): the latest eight results, those of four rule sets.
-KEPT = LatestCache(size=8)
+@cache
+def kept() -> Store:
+    """Where the commands that keep their solves without a cache keep them (a practice
+    session's game and chart costs): the latest eight results, those of four rule sets
+    (made when first asked for: ``cbj rules`` loads no store)."""
+    from solver.store.memory import LatestCache
+
+    return LatestCache(size=8)
 
 
 def run_of(command: Command, values: dict[str, Any], given: Run | None) -> Run:
     """The run settings among ``values`` (taken out of them) over the ``run=`` given;
     ``progress=True`` is a tqdm bar labelled as the CLI's (``False``: none); without a
-    cache, a command that keeps its solves keeps them in :data:`KEPT`."""
+    cache, a command that keeps its solves keeps them in :func:`kept`."""
     if given is not None and not isinstance(given, Run):
         raise TypeError(f"run must be a Run or None, not {type(given).__name__}")
     base = given or Run()
@@ -75,7 +83,7 @@ def run_of(command: Command, values: dict[str, Any], given: Run | None) -> Run:
     if isinstance(progress, bool):
         changed["progress"] = step_progress(progress, command.progress or command.name)
     found = replace(base, **changed)
-    return replace(found, cache=KEPT) if command.memory and found.cache is None else found
+    return replace(found, cache=kept()) if command.memory and found.cache is None else found
 
 
 def rules_of(command: Command, given: Mapping[str, Any], values: dict[str, Any]) -> Rules:

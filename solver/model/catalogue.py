@@ -8,7 +8,7 @@ so one text is read one way everywhere.  The rules are not here: they are the ru
 table's (:data:`~solver.model.rule_table.RULE_TABLE`), and a command takes them as one
 group.  Where a command words a parameter its own way, :meth:`Param.but` says so.
 
->>> SESSION_ROUNDS.read("12,000"), HOLD.read("2.5%")
+>>> SESSION_ROUNDS.read("12,000"), TARGET_BONUS_EDGE.read("2.5%")
 (12000, Fraction(1, 40))
 >>> SEED.read("3/4")
 Traceback (most recent call last):

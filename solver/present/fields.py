@@ -187,7 +187,7 @@ def param_field(
     example, else) when blank; its label, its help and its error beside it.
 
     >>> from solver.model.catalogue import HOLD_ROUNDS
-    >>> 'placeholder="10,000"' in param_field(HOLD_ROUNDS, "", {})
+    >>> 'placeholder="100,000"' in param_field(HOLD_ROUNDS, "", {})
     True
     """
     label = param.label or param.what.capitalize()

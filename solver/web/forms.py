@@ -11,7 +11,7 @@ with the same message on every surface; a bad one is said beside its field.
 >>> values, errors
 ({'rounds': 12000, 'method': 'fft'}, {})
 >>> read_fields(PAGE_FORMS["/hold"], {"rounds": "3/4"})[1]["rounds"]
-"rounds '3/4' is not a whole number, e.g. 10,000"
+"rounds '3/4' is not a whole number, e.g. 100,000"
 """
 
 from __future__ import annotations
