@@ -3,7 +3,8 @@
 ``cbj serve`` runs as a real process, one browser serves every test (both shared with
 tests/test_web_browser.py); every expected figure comes from ``solver``'s API in this
 process: a grade's costs from ``solver.chart_costs`` and ``solver.advise``, an edge from
-``solver.solve``.  No page may scroll sideways in any state these tests reach.
+``solver.solve``; accuracy and streaks are recounted here from the grades shown.  No page
+may scroll sideways in any state these tests reach.
 """
 
 from __future__ import annotations
@@ -19,10 +20,14 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 import solver
+from solver.model.cards import value_label
 from solver.model.cells import Action, cell_name, cell_of
 from solver.model.hands import hand_of
+from solver.present.style import decimals
 from solver.results.charts import ChartCosts
+from solver.results.practice_history import PracticeHistory, read_history
 from solver.results.practice_state import read_state
+from solver.results.practice_stats import CELLS, Key
 from solver.studies.practice import seen_cards
 from tests.browsers import DESKTOP, PHONE
 from tests.conftest import GAMES
@@ -32,9 +37,13 @@ pytestmark = pytest.mark.slow
 MEMORY = GAMES  # the session's store (tests/conftest.py): its games, charts and costs
 #: A decision made against the chart every this many decisions.
 AGAINST = 3
-#: Decisions played in each browser session (five against the chart): issue 38 asks for at
-#: least 30 by keyboard and by tap, the grades of each checked against the API's.
-DECISIONS = 30
+#: Decisions played in each browser session (every third against the chart): issue 47 asks
+#: for 40 by keyboard and by tap, the grades of each checked against the API's.
+DECISIONS = 40
+#: The decisions within which "Drill my mistakes" deals the cells missed again (issue 47).
+REVIEW_WITHIN = 10
+#: Where the page keeps the player's history across sessions.
+HISTORY_KEY = "cbj-practice-history"
 
 
 @pytest.fixture(scope="module")
@@ -144,10 +153,32 @@ def _play_session(page: Any, costs: ChartCosts, decisions: int, by: str) -> list
         assert Fraction(cell_cost) == costs.cells[key].per_100_rounds
         assert grade["cell"] == cell_name(key[0]) and grade["chart"] == chart.value
         assert grade["mistake"] == str(play != ("hit" if chart is Action.HIT else "stand")).lower()
+        if grade["mistake"] == "true":
+            _mistake_panel_shows_the_cell(page, key, chart, Fraction(cell_cost))
         shown.append({**grade, "key": key, "cost": Fraction(cell_cost)})
         if len(shown) % 10 == 0:
             no_sideways_scroll(page)
     return shown
+
+
+def _mistake_panel_shows_the_cell(page: Any, key: Key, chart: Action, per_100: Fraction) -> None:
+    """After a mistake the chart's rows around the hand show, only its cell highlighted (with
+    the chart's play), in view; the cost is said once, in main bets, two decimals or more."""
+    marked = page.locator("#grade [data-highlight]")
+    assert marked.count() == 1
+    assert marked.get_attribute("data-highlight") == f"{cell_name(key[0])} v {value_label(key[1])}"
+    assert marked.inner_text() == chart.value
+    column = page.locator("#grade table.chart-rows thead th.here")
+    assert column.inner_text() == value_label(key[1])
+    box = marked.bounding_box()  # in view, above the buttons (fixed at a phone's foot)
+    buttons = page.locator("#buttons").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= buttons["y"], (box, buttons)
+    each = Fraction(page.get_attribute('#grade [data-figure="each"]', "data-exact"))
+    said = page.inner_text("#grade p.cost")
+    assert said == (
+        f"This mistake costs {decimals(each)} of your main bet each time; made every time, "
+        f"{decimals(per_100)} per 100 rounds."
+    ), said
 
 
 def _deal(page: Any, press: Any) -> None:
@@ -169,9 +200,24 @@ def _press(page: Any, play: str, by: str) -> None:
         button.tap()
 
 
+def _streaks(shown: list[dict[str, Any]]) -> tuple[int, int]:
+    """The current and best run of decisions played as the chart plays them, recounted."""
+    runs = "".join("0" if s["mistake"] == "true" else "1" for s in shown).split("0")
+    return len(runs[-1]), max(len(r) for r in runs)
+
+
+def _accuracy(shown: list[dict[str, Any]]) -> str:
+    right = sum(s["mistake"] == "false" for s in shown)
+    return f"{right / len(shown) * 100:.1f}%"
+
+
 def _score_adds_up(page: Any, shown: list[dict[str, Any]]) -> None:
     mistakes = [s for s in shown if s["mistake"] == "true"]
     assert _decisions(page) == len(shown)
+    streak, best = _streaks(shown)
+    assert page.inner_text('[data-score="accuracy"]') == _accuracy(shown)
+    assert int(page.inner_text('[data-score="streak"]')) == streak
+    assert int(page.inner_text('[data-score="best-streak"]')) == best
     assert int(page.inner_text('[data-score="mistakes"]')) == len(mistakes)
     missed = {s["key"]: s["cost"] for s in mistakes}
     total = page.get_attribute('[data-score="cost"]', "data-exact")
@@ -180,22 +226,91 @@ def _score_adds_up(page: Any, shown: list[dict[str, Any]]) -> None:
     assert [Fraction(r) for r in review] == sorted(missed.values(), reverse=True)
 
 
-def test_a_practice_session_by_key_on_a_desktop(desktop: Any, server: str, costs: Any) -> None:
-    _start(desktop, server, "dealt", 21)
-    shown = _play_session(desktop, costs, DECISIONS, by="key")
-    _score_adds_up(desktop, shown)
-    assert any(s["mistake"] == "true" for s in shown) and desktop.errors == []
+def _history_kept(page: Any, shown: list[dict[str, Any]]) -> PracticeHistory:
+    """The page's history across sessions, as the browser keeps it: the session's decisions,
+    accuracy and streaks, shown and stored."""
+    page.wait_for_selector('#history [data-history="decisions"]')
+    streak, best = _streaks(shown)
+    figures = page.eval_on_selector_all(
+        "#history [data-history]",
+        "es => Object.fromEntries(es.map(e => [e.dataset.history, e.textContent]))",
+    )
+    assert figures["decisions"] == str(len(shown)) and figures["accuracy"] == _accuracy(shown)
+    assert (figures["streak"], figures["best_streak"]) == (str(streak), str(best))
+    kept = read_history(json.loads(page.evaluate(f"localStorage.getItem('{HISTORY_KEY}')")))
+    assert kept.total.decisions == len(shown)
+    return kept
 
 
-def test_a_practice_session_by_tap_on_a_phone(phone: Any, server: str, costs: Any) -> None:
-    _start(phone, server, "costly", 22)
-    shown = _play_session(phone, costs, DECISIONS, by="tap")
-    _score_adds_up(phone, shown)
-    for button in ("hit", "stand", "deal"):  # under the thumb: in view at the foot
-        box = phone.locator(f"#buttons button[value={button}]").bounding_box()
-        assert box["y"] + box["height"] <= PHONE["height"] and box["y"] > PHONE["height"] / 2
-    phone.reload(wait_until="load")  # the session is kept in the page's storage
-    assert _decisions(phone) == len(shown) and phone.errors == []
+def _drill_my_mistakes(page: Any, costs: ChartCosts, shown: list[dict[str, Any]], by: str) -> None:
+    """ "Drill my mistakes" deals the cells missed, the longest overdue first, within the next
+    :data:`REVIEW_WITHIN` decisions (each played as the chart plays it)."""
+    schedule = _history_kept(page, shown).schedule
+    due = sorted(
+        (r for r in schedule.reviews if r.due <= schedule.clock),
+        key=lambda r: (r.due, r.step, CELLS.index(r.key)),
+    )
+    missed = {s["key"] for s in shown if s["mistake"] == "true"}
+    assert due and {r.key for r in due} <= missed
+    if by == "key":
+        page.focus("#drill-mistakes")
+        page.keyboard.press("Enter")
+    else:
+        page.locator("#drill-mistakes").tap()
+    page.wait_for_function(
+        "() => /drill my mistakes/.test(document.querySelector('#table .shoe-line')"
+        "?.textContent || '') && document.querySelector('[data-score=decisions]')"
+        ".textContent === '0'"
+    )
+    firsts: list[Key] = []  # each round's first decision
+    rounds: set[int] = set()
+    for _ in range(REVIEW_WITHIN):
+        state = _state(page)
+        while state.hand is None:
+            _deal(page, lambda: _press(page, "deal", by))
+            state = _state(page)
+        key = (cell_of(hand_of(state.hand.values)), state.hand.bonus.points)
+        if state.rounds not in rounds:
+            rounds.add(state.rounds)
+            firsts.append(key)
+        play = "hit" if costs.chart.action(*key) is Action.HIT else "stand"
+        before = _decisions(page)
+        _press(page, play, by)
+        page.wait_for_function(
+            "n => Number(document.querySelector('[data-score=decisions]').textContent) === n",
+            arg=before + 1,
+        )
+    reviewed = firsts[: len(due)]
+    assert reviewed == [r.key for r in due][: len(reviewed)], (firsts, due)
+    assert len(reviewed) >= min(len(due), 3)
+
+
+@pytest.mark.parametrize(
+    ("size", "by", "drill", "seed"),
+    [("desktop", "key", "dealt", 21), ("phone", "tap", "costly", 22)],
+    ids=["1280-key", "390-tap"],
+)
+def test_a_practice_session_teaches_and_is_kept(
+    size: str, by: str, drill: str, seed: int, request: pytest.FixtureRequest, server: str,
+    costs: ChartCosts,
+) -> None:  # fmt: skip
+    """40 decisions (by key at 1280 px, by tap at 390 px) show the grades, accuracy and
+    streaks; each mistake its chart cell highlighted; a reload keeps the session and the
+    history; "Drill my mistakes" deals the cells missed again."""
+    page = request.getfixturevalue(size)
+    _start(page, server, drill, seed)
+    shown = _play_session(page, costs, DECISIONS, by=by)
+    _score_adds_up(page, shown)
+    assert any(s["mistake"] == "true" for s in shown) and page.errors == []
+    if by == "tap":
+        for button in ("hit", "stand", "deal"):  # under the thumb: in view at the foot
+            box = page.locator(f"#buttons button[value={button}]").bounding_box()
+            assert box["y"] + box["height"] <= PHONE["height"] and box["y"] > PHONE["height"] / 2
+    page.reload(wait_until="load")  # the session and the history are kept in the browser
+    assert _decisions(page) == len(shown)
+    _drill_my_mistakes(page, costs, shown, by)
+    no_sideways_scroll(page)
+    assert page.errors == []
 
 
 def test_a_chart_file_drill_grades_against_that_file(
