@@ -9,7 +9,9 @@ may scroll sideways in any state these tests reach.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import time
 from collections.abc import Iterator
 from fractions import Fraction
@@ -311,6 +313,72 @@ def test_a_practice_session_teaches_and_is_kept(
     _drill_my_mistakes(page, costs, shown, by)
     no_sideways_scroll(page)
     assert page.errors == []
+
+
+def axe_source() -> str:
+    """axe-core's script, as the ``axe-playwright-python`` package vendors it (a test
+    extra: nothing is fetched at test time); the test skips without it (fails in CI)."""
+    spec = importlib.util.find_spec("axe_playwright_python")
+    path = Path(spec.origin).parent / "axe.min.js" if spec and spec.origin else None
+    if path is None or not path.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("axe-playwright-python (a test extra) must be installed in CI")
+        pytest.skip("axe-playwright-python is not installed")
+    return path.read_text(encoding="utf-8")
+
+
+#: Each key-hint button's label and its key on one line (the key's middle within this of
+#: the label's, in px, and to its right).
+ONE_LINE = """b => { const r = document.createRange(); r.selectNodeContents(b.firstChild);
+  const t = r.getBoundingClientRect(), k = b.querySelector('kbd').getBoundingClientRect();
+  return Math.abs((t.top + t.bottom) / 2 - (k.top + k.bottom) / 2) < 6 && k.left >= t.right; }"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_the_practice_pages_controls_look_like_controls_and_axe_finds_nothing(
+    chromium: Any, server: str, viewport: dict[str, int]
+) -> None:
+    """After a mistake, with the history shown and every section open: each collapsible
+    section's summary shows a triangle and a 3 px focus ring, each key-hint button keeps its
+    label and key on one line, and axe-core (WCAG rules and best practice) finds no
+    violation."""
+    source = axe_source()
+    page = _tab(chromium, viewport)
+    try:
+        _start(page, server, "dealt", 31)
+        for tries in range(40):  # until a mistake is shown (every play a stand or a hit)
+            if page.locator('#grade .grade[data-mistake="true"]').count():
+                break
+            hand = _state(page).hand
+            _deal(page, lambda: page.keyboard.press("n")) if hand is None else _press(
+                page, "stand" if tries % 2 else "hit", "key")  # fmt: skip
+            page.wait_for_timeout(150)
+        page.wait_for_selector("#history [data-history]")
+        assert page.locator("#grade [data-highlight]").count() == 1
+        for button in page.locator("#buttons button").all():
+            assert button.evaluate(ONE_LINE), button.inner_text()
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        marks = page.eval_on_selector_all(
+            "summary", "es => es.map(e => getComputedStyle(e, '::before').content)"
+        )
+        assert marks and set(marks) == {'"\u25be"'}, marks  # open: the triangle points down
+        page.locator("#setup > summary").focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")  # focused by the keyboard: the ring shows
+        ring = page.eval_on_selector(
+            "#setup > summary", "e => [e.matches(':focus-visible'), getComputedStyle(e)"
+            ".outlineStyle, getComputedStyle(e).outlineWidth]"
+        )  # fmt: skip
+        assert ring == [True, "solid", "3px"], ring
+        page.evaluate(source)
+        violations = page.evaluate(
+            "axe.run().then(r => r.violations.map(v => v.id + ': ' + v.nodes.map(n =>"
+            " n.target.join(' ')).join(', ')))"
+        )
+        assert violations == [] and page.errors == []
+        no_sideways_scroll(page)
+    finally:
+        page.context.close()
 
 
 def test_a_chart_file_drill_grades_against_that_file(

@@ -39,9 +39,11 @@ def figures_html(view: StatsView, name: str) -> str:
     return f'<dl class="score">{rows}</dl>'
 
 
-def _table_html(table: Table) -> str:
+def _table_html(table: Table, view: StatsView) -> str:
+    """A table captioned with whose figures it holds (each table's box a region of its own
+    name: "This session, by kind of hand", "All your practice, by kind of hand")."""
     rows = tuple(tuple(escape(c) for c in r) for r in table.rows)
-    return html_table(table.title, table.headers, rows)
+    return html_table(f"{view.title}, {table.title[:1].lower()}{table.title[1:]}", table.headers, rows)
 
 
 def hand_types_html(view: StatsView, what: str) -> str:
@@ -49,7 +51,7 @@ def hand_types_html(view: StatsView, what: str) -> str:
     away under ``what``."""
     if not view.total.decisions:
         return ""
-    tables = "".join(_table_html(t) for t in hand_type_tables(view))
+    tables = "".join(_table_html(t, view) for t in hand_type_tables(view))
     return f'<details class="more"><summary>{escape(what)}</summary>{tables}</details>'
 
 
@@ -76,7 +78,7 @@ def history_html(history: PracticeHistory) -> str:
     )
     sessions = (
         '<details class="more"><summary>Each session</summary>'
-        + _table_html(sessions_table(view))
+        + _table_html(sessions_table(view), view)
         + "</details>"
     )
     return (
