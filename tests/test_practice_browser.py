@@ -294,11 +294,12 @@ def _drill_my_mistakes(page: Any, costs: ChartCosts, shown: list[dict[str, Any]]
 )
 def test_a_practice_session_teaches_and_is_kept(
     size: str, by: str, drill: str, seed: int, request: pytest.FixtureRequest, server: str,
-    costs: ChartCosts,
+    costs: ChartCosts, tmp_path: Path,
 ) -> None:  # fmt: skip
     """40 decisions (by key at 1280 px, by tap at 390 px) show the grades, accuracy and
     streaks; each mistake its chart cell highlighted; a reload keeps the session and the
-    history; "Drill my mistakes" deals the cells missed again."""
+    history; "Drill my mistakes" deals the cells missed again; the history exported to a
+    file comes back when imported."""
     page = request.getfixturevalue(size)
     _start(page, server, drill, seed)
     shown = _play_session(page, costs, DECISIONS, by=by)
@@ -312,7 +313,37 @@ def test_a_practice_session_teaches_and_is_kept(
     assert _decisions(page) == len(shown)
     _drill_my_mistakes(page, costs, shown, by)
     no_sideways_scroll(page)
+    _export_then_import(page, tmp_path)
     assert page.errors == []
+
+
+def _export_then_import(page: Any, folder: Path) -> None:
+    """The history exported to a file comes back whole when imported into a browser that
+    has forgotten it; a file that is no history is refused in one line, nothing kept."""
+    kept = page.evaluate(f"localStorage.getItem('{HISTORY_KEY}')")
+    page.locator(".history-controls summary").click()
+    with page.expect_download() as download:
+        page.click("#history-export")
+    assert download.value.suggested_filename == "cbj-practice-history.json"
+    saved = folder / "history.json"
+    download.value.save_as(saved)
+    assert read_history(json.loads(saved.read_text(encoding="utf-8"))) == read_history(
+        json.loads(kept)
+    )
+    page.evaluate("localStorage.clear()")
+    page.reload(wait_until="load")
+    assert page.locator("#history [data-history]").count() == 0
+    bad = folder / "notes.json"
+    bad.write_text('{"kind": "notes"}', encoding="utf-8")
+    page.locator(".history-controls summary").click()
+    page.set_input_files("#history-import", str(bad))
+    page.wait_for_function("document.getElementById('history-said').textContent !== ''")
+    assert "notes.json was not imported: not a practice history" in page.inner_text("#history-said")
+    assert page.evaluate(f"localStorage.getItem('{HISTORY_KEY}')") is None
+    page.set_input_files("#history-import", str(saved))
+    page.wait_for_selector('#history [data-history="decisions"]')
+    again = page.evaluate(f"localStorage.getItem('{HISTORY_KEY}')")
+    assert read_history(json.loads(again)) == read_history(json.loads(kept))
 
 
 def axe_source() -> str:

@@ -43,7 +43,8 @@ def _table_html(table: Table, view: StatsView) -> str:
     """A table captioned with whose figures it holds (each table's box a region of its own
     name: "This session, by kind of hand", "All your practice, by kind of hand")."""
     rows = tuple(tuple(escape(c) for c in r) for r in table.rows)
-    return html_table(f"{view.title}, {table.title[:1].lower()}{table.title[1:]}", table.headers, rows)
+    title = table.title[:1].lower() + table.title[1:]
+    return html_table(f"{view.title}, {title}", table.headers, rows)
 
 
 def hand_types_html(view: StatsView, what: str) -> str:
