@@ -142,7 +142,7 @@ def _play_session(page: Any, costs: ChartCosts, decisions: int, by: str) -> list
         before = _decisions(page)
         _press(page, play, by)
         page.wait_for_function(
-            "n => Number(document.querySelector('[data-score=decisions]').textContent) === n",
+            "n => Number(document.querySelector('[data-score=decisions]')?.textContent) === n",
             arg=before + 1,
         )
         grade = page.eval_on_selector("#grade .grade", "e => ({...e.dataset})")
@@ -188,7 +188,7 @@ def _deal(page: Any, press: Any) -> None:
     number = int(page.inner_text("[data-round]"))
     press()
     page.wait_for_function(
-        "n => Number(document.querySelector('[data-round]').textContent) === n", arg=number + 1
+        "n => Number(document.querySelector('[data-round]')?.textContent) === n", arg=number + 1
     )
 
 
@@ -262,7 +262,7 @@ def _drill_my_mistakes(page: Any, costs: ChartCosts, shown: list[dict[str, Any]]
     page.wait_for_function(
         "() => /drill my mistakes/.test(document.querySelector('#table .shoe-line')"
         "?.textContent || '') && document.querySelector('[data-score=decisions]')"
-        ".textContent === '0'"
+        "?.textContent === '0'"
     )
     firsts: list[Key] = []  # each round's first decision
     rounds: set[int] = set()
@@ -279,7 +279,7 @@ def _drill_my_mistakes(page: Any, costs: ChartCosts, shown: list[dict[str, Any]]
         before = _decisions(page)
         _press(page, play, by)
         page.wait_for_function(
-            "n => Number(document.querySelector('[data-score=decisions]').textContent) === n",
+            "n => Number(document.querySelector('[data-score=decisions]')?.textContent) === n",
             arg=before + 1,
         )
     reviewed = firsts[: len(due)]
@@ -428,7 +428,7 @@ def test_a_chart_file_drill_grades_against_that_file(
         before = _decisions(desktop)
         desktop.keyboard.press("s")
         desktop.wait_for_function(
-            "n => Number(document.querySelector('[data-score=decisions]').textContent) === n",
+            "n => Number(document.querySelector('[data-score=decisions]')?.textContent) === n",
             arg=before + 1,
         )
         assert desktop.get_attribute("#grade .grade", "data-chart") == grid.action(*key).value
