@@ -51,21 +51,27 @@
     save();
   };
 
+  // A form posted to one of the page's endpoints: its JSON answer (a refusal in plain text,
+  // such as a form over the limit, as the answer's error); throws when the server is gone.
+  const send = async (url, params) => {
+    const response = await fetch(url, {
+      method: "POST",
+      body: params,
+      headers: { accept: "application/json" },
+    });
+    const type = response.headers.get("content-type") || "";
+    return type.includes("json")
+      ? await response.json()
+      : { status: "refused", error: await response.text() };
+  };
+
   // A history (the one kept here, or a file's) sent to be checked and shown; resolves to
   // the error, or "" once it is kept.
   const showHistory = async (text) => {
     const params = new URLSearchParams();
     params.append("history", text);
     try {
-      const response = await fetch("/api/practice/history", {
-        method: "POST",
-        body: params,
-        headers: { accept: "application/json" },
-      });
-      const type = response.headers.get("content-type") || "";
-      const answer = type.includes("json")
-        ? await response.json()
-        : { error: await response.text() };  // a form over the limit
+      const answer = await send("/api/practice/history", params);
       if (answer.status !== "ready") return answer.error || "the history was refused";
       keepHistory(answer);
       return "";
@@ -95,15 +101,7 @@
   const post = async (params) => {
     let answer;
     try {
-      const response = await fetch("/api/practice", {
-        method: "POST",
-        body: params,
-        headers: { accept: "application/json" },
-      });
-      const type = response.headers.get("content-type") || "";
-      answer = type.includes("json")
-        ? await response.json()
-        : { status: "refused", error: await response.text() };  // a form over the limit
+      answer = await send("/api/practice", params);
     } catch (error) {
       busy = false;
       errorBox.textContent = "The server did not answer: press the button again.";
