@@ -119,7 +119,7 @@ def _start(page: Any, server: str, drill: str, seed: int, chart: Path | None = N
     page.fill("#f-seed", str(seed))
     if chart is not None:
         page.set_input_files("#f-chart", str(chart))
-        page.wait_for_function("document.getElementById('f-chart_text').value !== ''")
+        page.wait_for_function("() => document.getElementById('f-chart_text').value !== ''")
     page.click("button.start")
     page.wait_for_selector("#table .shoe-line", timeout=120_000)
     no_sideways_scroll(page)
@@ -337,7 +337,7 @@ def _export_then_import(page: Any, folder: Path) -> None:
     bad.write_text('{"kind": "notes"}', encoding="utf-8")
     page.locator(".history-controls summary").click()
     page.set_input_files("#history-import", str(bad))
-    page.wait_for_function("document.getElementById('history-said').textContent !== ''")
+    page.wait_for_function("() => document.getElementById('history-said').textContent !== ''")
     assert "notes.json was not imported: not a practice history" in page.inner_text("#history-said")
     assert page.evaluate(f"localStorage.getItem('{HISTORY_KEY}')") is None
     page.set_input_files("#history-import", str(saved))

@@ -420,17 +420,18 @@ def empty_parts() -> dict[str, str]:
 DRILL_CHOICES = tuple((d.value, d.words) for d in Drill)
 
 
-#: The controls of the player's history: kept in the browser, so the script's alone.
+#: The controls of the player's history: kept in the browser, so the script's alone (it
+#: shows them).
 HISTORY_CONTROLS = (
-    '<div class="history-controls">'
+    '<div class="history-controls" hidden>'
     '<details class="more"><summary>Export or import your practice</summary>'
     "<p>Your practice is kept in this browser only. Export it to a file to keep it or move "
-    "it to another browser (or to cbj practice); import such a file to carry on from it.</p>"
+    "it to another browser; import such a file to carry on from it.</p>"
     '<button type="button" id="history-export" class="secondary">Export to a file</button>'
     '<div class="field"><label for="history-import">Import a file</label>'
     '<input type="file" id="history-import" accept=".json,application/json" '
     'aria-describedby="history-said"></div>'
-    '<p id="history-said" role="status"></p></details></div>'
+    '</details><p id="history-said" role="status"></p></div>'
 )
 
 

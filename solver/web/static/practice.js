@@ -179,6 +179,7 @@
     });
   });
 
+  document.querySelector(".history-controls").hidden = false;  // they need this script
   document.getElementById("history").addEventListener("click", (event) => {
     if (!(event.target instanceof Element) || !event.target.closest("#drill-mistakes")) return;
     document.getElementById("f-drill").value = "mistakes";  // the history's reviews, dealt
