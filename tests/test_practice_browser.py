@@ -3,12 +3,15 @@
 ``cbj serve`` runs as a real process, one browser serves every test (both shared with
 tests/test_web_browser.py); every expected figure comes from ``solver``'s API in this
 process: a grade's costs from ``solver.chart_costs`` and ``solver.advise``, an edge from
-``solver.solve``.  No page may scroll sideways in any state these tests reach.
+``solver.solve``; accuracy and streaks are recounted here from the grades shown.  No page
+may scroll sideways in any state these tests reach.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import time
 from collections.abc import Iterator
 from fractions import Fraction
@@ -19,10 +22,14 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 import solver
+from solver.model.cards import value_label
 from solver.model.cells import Action, cell_name, cell_of
 from solver.model.hands import hand_of
+from solver.present.style import decimals
 from solver.results.charts import ChartCosts
+from solver.results.practice_history import PracticeHistory, read_history
 from solver.results.practice_state import read_state
+from solver.results.practice_stats import CELLS, Key
 from solver.studies.practice import seen_cards
 from tests.browsers import DESKTOP, PHONE
 from tests.conftest import GAMES
@@ -32,9 +39,13 @@ pytestmark = pytest.mark.slow
 MEMORY = GAMES  # the session's store (tests/conftest.py): its games, charts and costs
 #: A decision made against the chart every this many decisions.
 AGAINST = 3
-#: Decisions played in each browser session (five against the chart): issue 38 asks for at
-#: least 30 by keyboard and by tap, the grades of each checked against the API's.
-DECISIONS = 30
+#: Decisions played in each browser session (every third against the chart): issue 47 asks
+#: for 40 by keyboard and by tap, the grades of each checked against the API's.
+DECISIONS = 40
+#: The decisions within which "Drill my mistakes" deals the cells missed again (issue 47).
+REVIEW_WITHIN = 10
+#: Where the page keeps the player's history across sessions.
+HISTORY_KEY = "cbj-practice-history"
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +119,7 @@ def _start(page: Any, server: str, drill: str, seed: int, chart: Path | None = N
     page.fill("#f-seed", str(seed))
     if chart is not None:
         page.set_input_files("#f-chart", str(chart))
-        page.wait_for_function("document.getElementById('f-chart_text').value !== ''")
+        page.wait_for_function("() => document.getElementById('f-chart_text').value !== ''")
     page.click("button.start")
     page.wait_for_selector("#table .shoe-line", timeout=120_000)
     no_sideways_scroll(page)
@@ -131,7 +142,7 @@ def _play_session(page: Any, costs: ChartCosts, decisions: int, by: str) -> list
         before = _decisions(page)
         _press(page, play, by)
         page.wait_for_function(
-            "n => Number(document.querySelector('[data-score=decisions]').textContent) === n",
+            "n => Number(document.querySelector('[data-score=decisions]')?.textContent) === n",
             arg=before + 1,
         )
         grade = page.eval_on_selector("#grade .grade", "e => ({...e.dataset})")
@@ -144,10 +155,32 @@ def _play_session(page: Any, costs: ChartCosts, decisions: int, by: str) -> list
         assert Fraction(cell_cost) == costs.cells[key].per_100_rounds
         assert grade["cell"] == cell_name(key[0]) and grade["chart"] == chart.value
         assert grade["mistake"] == str(play != ("hit" if chart is Action.HIT else "stand")).lower()
+        if grade["mistake"] == "true":
+            _mistake_panel_shows_the_cell(page, key, chart, Fraction(cell_cost))
         shown.append({**grade, "key": key, "cost": Fraction(cell_cost)})
         if len(shown) % 10 == 0:
             no_sideways_scroll(page)
     return shown
+
+
+def _mistake_panel_shows_the_cell(page: Any, key: Key, chart: Action, per_100: Fraction) -> None:
+    """After a mistake the chart's rows around the hand show, only its cell highlighted (with
+    the chart's play), in view; the cost is said once, in main bets, two decimals or more."""
+    marked = page.locator("#grade [data-highlight]")
+    assert marked.count() == 1
+    assert marked.get_attribute("data-highlight") == f"{cell_name(key[0])} v {value_label(key[1])}"
+    assert marked.inner_text() == chart.value
+    column = page.locator("#grade table.chart-rows thead th.here")
+    assert column.inner_text() == value_label(key[1])
+    box = marked.bounding_box()  # in view, above the buttons (fixed at a phone's foot)
+    buttons = page.locator("#buttons").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= buttons["y"], (box, buttons)
+    each = Fraction(page.get_attribute('#grade [data-figure="each"]', "data-exact"))
+    said = page.inner_text("#grade p.cost")
+    assert said == (
+        f"This mistake costs {decimals(each)} of your main bet each time; made every time, "
+        f"{decimals(per_100)} per 100 rounds."
+    ), said
 
 
 def _deal(page: Any, press: Any) -> None:
@@ -155,7 +188,7 @@ def _deal(page: Any, press: Any) -> None:
     number = int(page.inner_text("[data-round]"))
     press()
     page.wait_for_function(
-        "n => Number(document.querySelector('[data-round]').textContent) === n", arg=number + 1
+        "n => Number(document.querySelector('[data-round]')?.textContent) === n", arg=number + 1
     )
 
 
@@ -169,9 +202,24 @@ def _press(page: Any, play: str, by: str) -> None:
         button.tap()
 
 
+def _streaks(shown: list[dict[str, Any]]) -> tuple[int, int]:
+    """The current and best run of decisions played as the chart plays them, recounted."""
+    runs = "".join("0" if s["mistake"] == "true" else "1" for s in shown).split("0")
+    return len(runs[-1]), max(len(r) for r in runs)
+
+
+def _accuracy(shown: list[dict[str, Any]]) -> str:
+    right = sum(s["mistake"] == "false" for s in shown)
+    return f"{right / len(shown) * 100:.1f}%"
+
+
 def _score_adds_up(page: Any, shown: list[dict[str, Any]]) -> None:
     mistakes = [s for s in shown if s["mistake"] == "true"]
     assert _decisions(page) == len(shown)
+    streak, best = _streaks(shown)
+    assert page.inner_text('[data-score="accuracy"]') == _accuracy(shown)
+    assert int(page.inner_text('[data-score="streak"]')) == streak
+    assert int(page.inner_text('[data-score="best-streak"]')) == best
     assert int(page.inner_text('[data-score="mistakes"]')) == len(mistakes)
     missed = {s["key"]: s["cost"] for s in mistakes}
     total = page.get_attribute('[data-score="cost"]', "data-exact")
@@ -180,22 +228,188 @@ def _score_adds_up(page: Any, shown: list[dict[str, Any]]) -> None:
     assert [Fraction(r) for r in review] == sorted(missed.values(), reverse=True)
 
 
-def test_a_practice_session_by_key_on_a_desktop(desktop: Any, server: str, costs: Any) -> None:
-    _start(desktop, server, "dealt", 21)
-    shown = _play_session(desktop, costs, DECISIONS, by="key")
-    _score_adds_up(desktop, shown)
-    assert any(s["mistake"] == "true" for s in shown) and desktop.errors == []
+def _history_kept(page: Any, shown: list[dict[str, Any]]) -> PracticeHistory:
+    """The page's history across sessions, as the browser keeps it: the session's decisions,
+    accuracy and streaks, shown and stored."""
+    page.wait_for_selector('#history [data-history="decisions"]')
+    streak, best = _streaks(shown)
+    figures = page.eval_on_selector_all(
+        "#history [data-history]",
+        "es => Object.fromEntries(es.map(e => [e.dataset.history, e.textContent]))",
+    )
+    assert figures["decisions"] == str(len(shown)) and figures["accuracy"] == _accuracy(shown)
+    assert (figures["streak"], figures["best_streak"]) == (str(streak), str(best))
+    kept = read_history(json.loads(page.evaluate(f"localStorage.getItem('{HISTORY_KEY}')")))
+    assert kept.total.decisions == len(shown)
+    return kept
 
 
-def test_a_practice_session_by_tap_on_a_phone(phone: Any, server: str, costs: Any) -> None:
-    _start(phone, server, "costly", 22)
-    shown = _play_session(phone, costs, DECISIONS, by="tap")
-    _score_adds_up(phone, shown)
-    for button in ("hit", "stand", "deal"):  # under the thumb: in view at the foot
-        box = phone.locator(f"#buttons button[value={button}]").bounding_box()
-        assert box["y"] + box["height"] <= PHONE["height"] and box["y"] > PHONE["height"] / 2
-    phone.reload(wait_until="load")  # the session is kept in the page's storage
-    assert _decisions(phone) == len(shown) and phone.errors == []
+def _drill_my_mistakes(page: Any, costs: ChartCosts, shown: list[dict[str, Any]], by: str) -> None:
+    """ "Drill my mistakes" deals the cells missed, the longest overdue first, within the next
+    :data:`REVIEW_WITHIN` decisions (each played as the chart plays it)."""
+    schedule = _history_kept(page, shown).schedule
+    due = sorted(
+        (r for r in schedule.reviews if r.due <= schedule.clock),
+        key=lambda r: (r.due, r.step, CELLS.index(r.key)),
+    )
+    missed = {s["key"] for s in shown if s["mistake"] == "true"}
+    assert due and {r.key for r in due} <= missed
+    if by == "key":
+        page.focus("#drill-mistakes")
+        page.keyboard.press("Enter")
+    else:
+        page.locator("#drill-mistakes").tap()
+    page.wait_for_function(
+        "() => /drill my mistakes/.test(document.querySelector('#table .shoe-line')"
+        "?.textContent || '') && document.querySelector('[data-score=decisions]')"
+        "?.textContent === '0'"
+    )
+    firsts: list[Key] = []  # each round's first decision
+    rounds: set[int] = set()
+    for _ in range(REVIEW_WITHIN):
+        state = _state(page)
+        while state.hand is None:
+            _deal(page, lambda: _press(page, "deal", by))
+            state = _state(page)
+        key = (cell_of(hand_of(state.hand.values)), state.hand.bonus.points)
+        if state.rounds not in rounds:
+            rounds.add(state.rounds)
+            firsts.append(key)
+        play = "hit" if costs.chart.action(*key) is Action.HIT else "stand"
+        before = _decisions(page)
+        _press(page, play, by)
+        page.wait_for_function(
+            "n => Number(document.querySelector('[data-score=decisions]')?.textContent) === n",
+            arg=before + 1,
+        )
+    reviewed = firsts[: len(due)]
+    assert reviewed == [r.key for r in due][: len(reviewed)], (firsts, due)
+    assert len(reviewed) >= min(len(due), 3)
+
+
+@pytest.mark.parametrize(
+    ("size", "by", "drill", "seed"),
+    [("desktop", "key", "dealt", 21), ("phone", "tap", "costly", 22)],
+    ids=["1280-key", "390-tap"],
+)
+def test_a_practice_session_teaches_and_is_kept(
+    size: str, by: str, drill: str, seed: int, request: pytest.FixtureRequest, server: str,
+    costs: ChartCosts, tmp_path: Path,
+) -> None:  # fmt: skip
+    """40 decisions (by key at 1280 px, by tap at 390 px) show the grades, accuracy and
+    streaks; each mistake its chart cell highlighted; a reload keeps the session and the
+    history; "Drill my mistakes" deals the cells missed again; the history exported to a
+    file comes back when imported."""
+    page = request.getfixturevalue(size)
+    _start(page, server, drill, seed)
+    shown = _play_session(page, costs, DECISIONS, by=by)
+    _score_adds_up(page, shown)
+    assert any(s["mistake"] == "true" for s in shown) and page.errors == []
+    if by == "tap":
+        for button in ("hit", "stand", "deal"):  # under the thumb: in view at the foot
+            box = page.locator(f"#buttons button[value={button}]").bounding_box()
+            assert box["y"] + box["height"] <= PHONE["height"] and box["y"] > PHONE["height"] / 2
+    page.reload(wait_until="load")  # the session and the history are kept in the browser
+    assert _decisions(page) == len(shown)
+    _drill_my_mistakes(page, costs, shown, by)
+    no_sideways_scroll(page)
+    _export_then_import(page, tmp_path)
+    assert page.errors == []
+
+
+def _export_then_import(page: Any, folder: Path) -> None:
+    """The history exported to a file comes back whole when imported into a browser that
+    has forgotten it; a file that is no history is refused in one line, nothing kept."""
+    kept = page.evaluate(f"localStorage.getItem('{HISTORY_KEY}')")
+    page.locator(".history-controls summary").click()
+    with page.expect_download() as download:
+        page.click("#history-export")
+    assert download.value.suggested_filename == "cbj-practice-history.json"
+    saved = folder / "history.json"
+    download.value.save_as(saved)
+    assert read_history(json.loads(saved.read_text(encoding="utf-8"))) == read_history(
+        json.loads(kept)
+    )
+    page.evaluate("localStorage.clear()")
+    page.reload(wait_until="load")
+    assert page.locator("#history [data-history]").count() == 0
+    bad = folder / "notes.json"
+    bad.write_text('{"kind": "notes"}', encoding="utf-8")
+    page.locator(".history-controls summary").click()
+    page.set_input_files("#history-import", str(bad))
+    page.wait_for_function("() => document.getElementById('history-said').textContent !== ''")
+    assert "notes.json was not imported: not a practice history" in page.inner_text("#history-said")
+    assert page.evaluate(f"localStorage.getItem('{HISTORY_KEY}')") is None
+    page.set_input_files("#history-import", str(saved))
+    page.wait_for_selector('#history [data-history="decisions"]')
+    again = page.evaluate(f"localStorage.getItem('{HISTORY_KEY}')")
+    assert read_history(json.loads(again)) == read_history(json.loads(kept))
+
+
+def axe_source() -> str:
+    """axe-core's script, as the ``axe-playwright-python`` package vendors it (a test
+    extra: nothing is fetched at test time); the test skips without it (fails in CI)."""
+    spec = importlib.util.find_spec("axe_playwright_python")
+    path = Path(spec.origin).parent / "axe.min.js" if spec and spec.origin else None
+    if path is None or not path.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("axe-playwright-python (a test extra) must be installed in CI")
+        pytest.skip("axe-playwright-python is not installed")
+    return path.read_text(encoding="utf-8")
+
+
+#: Each key-hint button's label and its key on one line (the key's middle within this of
+#: the label's, in px, and to its right).
+ONE_LINE = """b => { const r = document.createRange(); r.selectNodeContents(b.firstChild);
+  const t = r.getBoundingClientRect(), k = b.querySelector('kbd').getBoundingClientRect();
+  return Math.abs((t.top + t.bottom) / 2 - (k.top + k.bottom) / 2) < 6 && k.left >= t.right; }"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_the_practice_pages_controls_look_like_controls_and_axe_finds_nothing(
+    chromium: Any, server: str, viewport: dict[str, int]
+) -> None:
+    """After a mistake, with the history shown and every section open: each collapsible
+    section's summary shows a triangle and a 3 px focus ring, each key-hint button keeps its
+    label and key on one line, and axe-core (WCAG rules and best practice) finds no
+    violation."""
+    source = axe_source()
+    page = _tab(chromium, viewport)
+    try:
+        _start(page, server, "dealt", 31)
+        for tries in range(40):  # until a mistake is shown (every play a stand or a hit)
+            if page.locator('#grade .grade[data-mistake="true"]').count():
+                break
+            hand = _state(page).hand
+            _deal(page, lambda: page.keyboard.press("n")) if hand is None else _press(
+                page, "stand" if tries % 2 else "hit", "key")  # fmt: skip
+            page.wait_for_timeout(150)
+        page.wait_for_selector("#history [data-history]")
+        assert page.locator("#grade [data-highlight]").count() == 1
+        for button in page.locator("#buttons button").all():
+            assert button.evaluate(ONE_LINE), button.inner_text()
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        marks = page.eval_on_selector_all(
+            "summary", "es => es.map(e => getComputedStyle(e, '::before').content)"
+        )
+        assert marks and set(marks) == {'"\u25be"'}, marks  # open: the triangle points down
+        page.locator("#setup > summary").focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")  # focused by the keyboard: the ring shows
+        ring = page.eval_on_selector(
+            "#setup > summary", "e => [e.matches(':focus-visible'), getComputedStyle(e)"
+            ".outlineStyle, getComputedStyle(e).outlineWidth]"
+        )  # fmt: skip
+        assert ring == [True, "solid", "3px"], ring
+        page.evaluate(source)
+        violations = page.evaluate(
+            "axe.run().then(r => r.violations.map(v => v.id + ': ' + v.nodes.map(n =>"
+            " n.target.join(' ')).join(', ')))"
+        )
+        assert violations == [] and page.errors == []
+        no_sideways_scroll(page)
+    finally:
+        page.context.close()
 
 
 def test_a_chart_file_drill_grades_against_that_file(
@@ -214,7 +428,7 @@ def test_a_chart_file_drill_grades_against_that_file(
         before = _decisions(desktop)
         desktop.keyboard.press("s")
         desktop.wait_for_function(
-            "n => Number(document.querySelector('[data-score=decisions]').textContent) === n",
+            "n => Number(document.querySelector('[data-score=decisions]')?.textContent) === n",
             arg=before + 1,
         )
         assert desktop.get_attribute("#grade .grade", "data-chart") == grid.action(*key).value

@@ -115,7 +115,7 @@ def test_more_fields_than_the_limit_are_a_413(idle: tuple[TestClient, Work], pat
 
 def test_a_form_body_over_the_limit_is_a_413(idle: tuple[TestClient, Work]) -> None:
     client, _ = idle
-    response = client.post("/report", content=b"decks=" + b"1" * 70_000, headers=OURS)
+    response = client.post("/report", content=b"decks=" + b"1" * 270_000, headers=OURS)
     assert response.status_code == 413 and "too large" in response.text
 
 

@@ -22,6 +22,16 @@ from starlette.testclient import TestClient
 
 import solver
 from solver.cli.commands import make
+from solver.model.cells import cell_of
+from solver.model.hands import hand_of
+from solver.results.practice import Drill
+from solver.results.practice_history import (
+    MAX_SESSIONS,
+    PracticeHistory,
+    SessionSummary,
+    read_history,
+)
+from solver.results.practice_stats import CELLS, Review, Schedule, Tally
 from solver.studies.protection import COUNTER_ROUNDS, SHOE_SAMPLES
 from solver.studies.report import SIMULATION_ROUNDS, STEPS, TABLE_ROUNDS
 from solver.web import command
@@ -81,6 +91,58 @@ def test_a_practice_session_on_the_page_is_the_apis(client: TestClient) -> None:
     assert score is not None and int(score.group(1)) == turn.state.score.decisions
 
 
+def test_the_history_the_page_keeps_comes_back_as_the_apis(client: TestClient) -> None:
+    """The history sent with each play comes back with the turn in it, as
+    ``PracticeHistory.updated`` makes it; a session started carries on its review schedule
+    (the mistakes drill deals the review due first)."""
+    past = solver.practice_start(seed=3, cache=MEMORY)
+    turn = past
+    while turn.state.schedule.due() is None:  # hitting every hand: mistakes, one of them due
+        play = "deal" if turn.state.hand is None else "hit"
+        turn = solver.practice_play(turn.state, play, cache=MEMORY)
+    history = PracticeHistory().started(past.state.setup).updated(turn.state)
+    fields = {"play": "start", "seed": "4", "drill": "mistakes"}
+    status, document = _answer(client, {**fields, "history": json.dumps(history.to_json())})
+    started = solver.practice_start(seed=4, drill="mistakes", history=history, cache=MEMORY)
+    assert status == 200 and document["state"] == started.to_json()["state"]
+    sent = read_history(history.to_json())  # as the server reads it (its sums in that order)
+    expected = sent.started(started.state.setup).updated(started.state)
+    assert read_history(document["history"]) == expected
+    due = history.schedule.due()
+    hand = started.state.hand
+    assert due is not None and hand is not None
+    assert (cell_of(hand_of(hand.values)), hand.bonus.points) == due.key
+    decisions = re.search(r'data-history="decisions">(\d+)<', document["parts"]["history"])
+    assert decisions is not None and int(decisions.group(1)) == history.total.decisions
+
+
+def test_a_kept_or_imported_history_is_checked_and_shown(client: TestClient) -> None:
+    """/api/practice/history reads a history as untrusted input: a tampered one is refused
+    in one line, the largest its reader takes (every session and cell) fits the form."""
+    for text in ("{", json.dumps({"kind": "cbj practice history", "version": 9}), "[]"):
+        response = client.post("/api/practice/history", data={"history": text}, headers=OURS)
+        document = response.json()
+        assert response.status_code == 400 and document["status"] == "invalid", text
+        assert "history" in document["error"] and "\n" not in document["error"]
+    summary = SessionSummary(10**8, Drill.MISTAKES, "the printed chart", Tally(9999, 999, 1.25,
+                             0.125), 999)  # fmt: skip
+    tallies = {key: Tally(99, 9, 0.123456789, 0.0123456789) for key in CELLS}
+    reviews = tuple(Review(*key, 4, 10**6) for key in CELLS)
+    largest = PracticeHistory(
+        (summary,) * MAX_SESSIONS, tallies, 9, 99, "01" * 50, None, Schedule(10**6, reviews)
+    )
+    text = json.dumps(largest.to_json())
+    response = client.post("/api/practice/history", data={"history": text}, headers=OURS)
+    assert response.status_code == 200, response.text
+    assert read_history(response.json()["history"]) == largest
+    assert (
+        f'data-history="decisions">{largest.total.decisions:,}<'
+        in (response.json()["parts"]["history"])
+    )
+    status, document = _answer(client, {"play": "start", "history": text})
+    assert status == 200 and len(read_history(document["history"]).sessions) == MAX_SESSIONS
+
+
 def test_a_bad_setting_is_said_beside_its_field(client: TestClient) -> None:
     for fields, name in (
         ({"seed": "x"}, "seed"),
@@ -99,7 +161,7 @@ def test_a_tampered_state_is_refused_in_one_line(client: TestClient) -> None:
     for state in ("{", json.dumps({"version": 1}), "[" * 20_000):
         status, document = _answer(client, {"play": "hit", "state": state})
         assert status == 400 and "state" in document["error"], document
-    too_big = client.post("/api/practice", data={"state": "[" * 30_000}, headers=OURS)
+    too_big = client.post("/api/practice", data={"state": "[" * 100_000}, headers=OURS)
     assert too_big.status_code == 413
     assert client.get("/api/practice").status_code == 405
     foreign = client.post(

@@ -15,7 +15,7 @@ from html import escape
 
 from solver.model.cards import Card, value_label
 from solver.model.catalogue import DRILL, PRACTICE_CHART, PRACTICE_PENETRATION, PRACTICE_SEED
-from solver.model.cells import Action, cell_name, cell_of
+from solver.model.cells import Action, Actions, cell_name, cell_of
 from solver.model.hands import best_total, hand_of
 from solver.model.numbers import int_text
 from solver.model.outcomes import MainOutcome
@@ -23,11 +23,13 @@ from solver.model.rule_table import RULES_BY_NAME
 from solver.model.rules import Rules
 from solver.present.fields import param_field
 from solver.present.long_numbers import exact_html
-from solver.present.practice_stats import accuracy
+from solver.present.practice_history import chart_rows_html, hand_types_html, history_html
+from solver.present.practice_stats import accuracy, of_session
 from solver.present.style import amount, decimals, signed
 from solver.present.wording import rules_sentence
 from solver.results.figures import heading
 from solver.results.practice import Drill, Grade, PracticeState, Score, Settlement
+from solver.results.practice_history import PracticeHistory
 from solver.results.practice_state import PracticeTurn
 from solver.results.practice_stats import SessionStats
 
@@ -48,8 +50,9 @@ def _exact(value: Fraction) -> str:
 
 
 def _number(value: Fraction, attribute: str) -> str:
-    """An exact figure to four decimals, its fraction in ``data-exact``."""
-    return f'<span {attribute} data-exact="{_exact(value)}">{float(value):.4f}</span>'
+    """An exact figure to two decimals unless more are needed (:func:`decimals`), its
+    fraction in ``data-exact``."""
+    return f'<span {attribute} data-exact="{_exact(value)}">{decimals(value)}</span>'
 
 
 def card_html(card: Card) -> str:
@@ -268,11 +271,11 @@ def _piece_html(piece: Piece) -> str:
     return f'<span data-figure="{name}" data-exact="{_exact(value)}">{decimals(value)}</span>'
 
 
-def grade_html(grade: Grade | None) -> str:
-    """The last decision's grade: right or a mistake against the chart (its cell named, to
-    be highlighted), what playing the cell the other way costs, said once
-    (:func:`cost_words`), and perfect play for this very hand; the exact fractions folded
-    away."""
+def grade_html(grade: Grade | None, chart: Actions | None = None) -> str:
+    """The last decision's grade: right or a mistake against the chart (after a mistake,
+    the chart's rows around the hand with its cell highlighted), what playing the cell the
+    other way costs, said once (:func:`cost_words`), and perfect play for this very hand;
+    the exact fractions folded away."""
     if grade is None:
         return ""
     cell = f"{cell_name(grade.cell)} against a Bonus {value_label(grade.bonus.points)}"
@@ -288,13 +291,18 @@ def grade_html(grade: Grade | None) -> str:
         f"{grade.seen} cards seen"
     )
     highlight = grade.highlight
+    rows = (
+        chart_rows_html(chart, grade.cell, grade.bonus.points, grade.chart_name)
+        if grade.mistake and chart is not None
+        else ""
+    )
     return (
         f'<div class="grade" data-mistake="{str(grade.mistake).lower()}" '
         f'data-cell="{escape(cell_name(grade.cell))}" data-bonus="{grade.bonus.points}" '
         f'data-column="{escape(highlight["bonus"])}" '
         f'data-play="{grade.play.value}" data-chart="{grade.chart.value}" '
         f'data-perfect="{grade.perfect.value}" data-seen-count="{grade.seen}">'
-        f'{head}<p class="cost">{cost}</p><p>{escape(perfect_words(grade))}</p>'
+        f'{head}<p class="cost">{cost}</p>{rows}<p>{escape(perfect_words(grade))}</p>'
         '<details class="exact"><summary>The exact figures</summary>'
         "<p>EV given up on this hand against perfect play: "
         + _number(grade.hand_cost, 'data-cost="hand"')
@@ -332,7 +340,7 @@ def score_html(score: Score, stats: SessionStats | None = None) -> str:
         ),
         (
             "EV given up against perfect play, all hands",
-            f'<span data-score="given-up">{score.given_up:.4f}</span> main-wager units',
+            f'<span data-score="given-up">{decimals(score.given_up)}</span> main bets',
         ),
         (
             "Rounds played, and their result",
@@ -355,7 +363,9 @@ def score_html(score: Score, stats: SessionStats | None = None) -> str:
         if review
         else "<p>No hands to review yet.</p>"
     )
-    return f'<h2>Score</h2><dl class="score">{rows}</dl>{cells}'
+    kinds = "" if stats is None else hand_types_html(of_session(stats), "This session by kind of "
+                                                     "hand, Bonus card and total")  # fmt: skip
+    return f'<h2>This session</h2><dl class="score">{rows}</dl>{kinds}{cells}'
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,12 +389,18 @@ class Buttons:
         )
 
 
-def turn_parts(turn: PracticeTurn) -> dict[str, str]:
-    """The page's parts after a turn, by the id of the element each fills."""
+def turn_parts(
+    turn: PracticeTurn, chart: Actions | None = None, history: PracticeHistory | None = None
+) -> dict[str, str]:
+    """The page's parts after a turn, by the id of the element each fills (``chart``: the
+    chart learned, its rows shown after a mistake; ``history``: the player's across
+    sessions, with this turn)."""
     state = turn.state
+    more = {} if history is None else {"history": history_html(history)}
     return {
+        **more,
         "table": table_html(state, turn.settled),
-        "grade": grade_html(turn.grade),
+        "grade": grade_html(turn.grade, chart),
         "buttons": Buttons(state.hand is not None).html(),
         "score": score_html(state.score, state.stats)
         + f'<p class="rules-line">{escape(rules_sentence(state.rules))}</p>',
@@ -404,16 +420,34 @@ def empty_parts() -> dict[str, str]:
 DRILL_CHOICES = tuple((d.value, d.words) for d in Drill)
 
 
+#: The controls of the player's history: kept in the browser, so the script's alone (it
+#: shows them).
+HISTORY_CONTROLS = (
+    '<div class="history-controls" hidden>'
+    '<details class="more"><summary>Export or import your practice</summary>'
+    "<p>Your practice is kept in this browser only. Export it to a file to keep it or move "
+    "it to another browser; import such a file to carry on from it.</p>"
+    '<button type="button" id="history-export" class="secondary">Export to a file</button>'
+    '<div class="field"><label for="history-import">Import a file</label>'
+    '<input type="file" id="history-import" accept=".json,application/json" '
+    'aria-describedby="history-said"></div>'
+    '</details><p id="history-said" role="status"></p></div>'
+)
+
+
 def practice_body(
     parts: Mapping[str, str], setup: str, state: str, open_setup: bool = False
 ) -> str:
-    """The Practice page: the grade, the table and the buttons, then the score and the
-    session's settings (beside them on a wide screen, open before a session or to show an
-    error); one form, whose buttons post a play (the script posts them itself)."""
+    """The Practice page: the grade, the table and the buttons, then the session's score,
+    the player's practice across sessions (filled by the script from the browser's
+    storage) and the session's settings (beside them on a wide screen, open before a
+    session or to show an error); one form, whose buttons post a play (the script posts
+    them itself, with the history)."""
     shown = " open" if open_setup else ""
     return (
         '<form id="practice" class="practice" method="post" action="/practice">'
         f'<input type="hidden" name="state" id="practice-state" value="{escape(state)}">'
+        '<input type="hidden" name="history" id="practice-history" value="">'
         '<div class="play-area">'
         f'<div id="grade" aria-live="polite">{parts["grade"]}</div>'
         f'<section id="table" class="felt" aria-live="polite">{parts["table"]}</section>'
@@ -421,6 +455,7 @@ def practice_body(
         f'<div id="buttons" class="actions">{parts["buttons"]}</div></div>'
         '<div class="side">'
         f'<section id="score" aria-live="polite">{parts["score"]}</section>'
+        f'<section id="history">{parts.get("history", "")}</section>{HISTORY_CONTROLS}'
         f'<details id="setup" class="setup"{shown}><summary>Session: drill, chart, seed, rules'
         f"</summary>{setup}</details></div></form>"
     )

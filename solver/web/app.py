@@ -39,8 +39,10 @@ from solver.web.views import Ask
 from solver.web.workbench import Outcome, Workbench
 
 STATIC = Path(__file__).resolve().parent / "static"
-#: The largest form a POST may send (bytes).
-MAX_BODY = 64 * 1024
+#: The largest form a POST may send (bytes): room for a practice play, which carries the
+#: player's history across sessions (its reader bounds it: 200 sessions and every cell, some
+#: 90 KB as a form) beside the session's state.
+MAX_BODY = 256 * 1024
 #: The most fields a request may carry (query string and form together).
 MAX_FIELDS = 100
 
@@ -76,6 +78,7 @@ ENDPOINTS = (
     Endpoint("/report/download", views.report_download),
     Endpoint("/practice", views.practice_page, work=True, redirect=False),
     Endpoint("/api/practice", views.practice_live, work=True, redirect=False),
+    Endpoint("/api/practice/history", views.practice_history, work=True, redirect=False),
     Endpoint("/stop", views.stop, work=True, redirect=False),
     Endpoint("/favicon.ico", views.no_icon),
 )

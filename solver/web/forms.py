@@ -35,7 +35,6 @@ SERVER = "the server's own: its workers, its store and its progress bar"
 SHOWN = "the page shows the result itself"
 FULL_SHOE = "the workbench's game is dealt from a full shoe"
 PAYS = "the paytable field above sets every pay"
-HISTORY = "the page keeps no history across sessions yet: a session's own mistakes come back"
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +173,8 @@ PAGE_FORMS: dict[str, PageForm] = {
         PageForm(
             "/practice",
             ("practice start",),
-            ("drill", "chart", "seed", "penetration"),
-            _left({SERVER: ("cache",), HISTORY: ("history",)}),
+            ("drill", "chart", "seed", "penetration", "history"),
+            _left({SERVER: ("cache",)}),
         ),
     )
 }

@@ -3,9 +3,13 @@ session whose state the page sends, each through the API.
 
 The server keeps nothing of a session: the page sends the state (the JSON the last turn
 gave) with each play, and it is read as untrusted input
-(:func:`~solver.results.practice_state.read_state`).  A chart file of the player's own is
-read by the page and its text sent when the session starts; it is parsed here by the very
-parser ``cbj chart --check`` uses, and kept in the state as the CSV ``cbj chart`` writes.
+(:func:`~solver.results.practice_state.read_state`).  So with the player's history across
+sessions (:class:`~solver.results.practice_history.PracticeHistory`), which the page keeps
+in the browser's storage and sends with each play: it comes back updated by the turn, and
+a session started carries on its review schedule (the mistakes drill deals from it).  A
+chart file of the player's own is read by the page and its text sent when the session
+starts; it is parsed here by the very parser ``cbj chart --check`` uses, and kept in the
+state as the CSV ``cbj chart`` writes.
 What each play needs solved once per rule set (the exact game, the printed chart and its
 cells' costs) is a job of the workbench's (:meth:`Workbench.chart_costs`); a play itself is
 a few milliseconds and is answered at once.
@@ -20,10 +24,12 @@ from typing import Any
 
 from solver.api.functions import practice_play, practice_start
 from solver.model.catalogue import DRILL, PLAY
+from solver.model.cells import Actions
 from solver.model.chart_file import ChartGrid, parse_chart
 from solver.model.errors import CbjError, PracticeError, StrategyError
 from solver.model.rules import Rules
 from solver.present.workbench import Progress
+from solver.results.practice_history import PracticeHistory, read_history
 from solver.results.practice_state import PracticeTurn, read_state
 from solver.web.form import excerpted, read_rules
 from solver.web.forms import PAGE_FORMS, read_fields
@@ -46,6 +52,10 @@ class Answer:
     errors: dict[str, str] = field(default_factory=dict)
     error: str = ""
     """A refusal or an error about the session as a whole."""
+    history: PracticeHistory | None = None
+    """The player's history with this turn in it (with the turn)."""
+    chart: Actions | None = None
+    """The chart the session learns (with the turn): its cell shown after a mistake."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +103,34 @@ def _state(fields: Mapping[str, str]) -> Any:
         raise PracticeError("the practice state is not JSON: start a new session") from None
 
 
+def read_history_field(fields: Mapping[str, str]) -> PracticeHistory:
+    """The history the page sent (an empty one when it sent none), checked field by field
+    (a :class:`PracticeError` names the first that is not right).
+
+    >>> read_history_field({}) == PracticeHistory()
+    True
+    """
+    text = str(fields.get("history", ""))
+    if not text.strip():
+        return PracticeHistory()
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
+        raise PracticeError(
+            "the practice history is not JSON (a file cbj practice keeps)"
+        ) from None
+    return read_history(doc)
+
+
 def answer(
     bench: Workbench, fields: Mapping[str, str], wait: float, start: bool, client: str
 ) -> Answer:
     """A practice request answered: a session started (``play=start``) or one play made."""
     play = str(fields.get("play", "")).strip().lower()
+    try:
+        past = read_history_field(fields)
+    except CbjError as error:
+        return Answer(400, error=str(error))
     if play == "start":
         settings = read_settings(fields)
         if settings.errors or settings.rules is None:
@@ -110,6 +143,7 @@ def answer(
                 drill=settings.drill,
                 penetration=settings.penetration,
                 chart=settings.chart,
+                history=past,
                 rules=rules,
                 cache=bench.store,
             )
@@ -132,8 +166,12 @@ def answer(
     if not costs.ready:
         return Answer(202, progress=costs.progress)
     try:
-        return Answer(200, make())
+        turn = make()
     except StrategyError as error:  # a chart of one's own that leaves a hand without a play
         return Answer(400, errors={"chart": str(error)})
     except CbjError as error:  # a play out of turn
         return Answer(400, error=str(error))
+    now = turn.state
+    history = (past.started(now.setup) if play == "start" else past).updated(now)
+    printed = costs.value.chart if costs.value is not None else None
+    return Answer(200, turn, history=history, chart=now.setup.chart or printed)

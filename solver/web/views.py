@@ -19,12 +19,14 @@ from typing import Any
 
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from solver.model.errors import CbjError
 from solver.present import charts
 from solver.present import fields as field_html
 from solver.present import practice as practice_html
 from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
 from solver.present.formats import ChartFormat
+from solver.present.practice_history import history_html
 from solver.web import practice
 from solver.web.form import (
     MAX_FIELD_TEXT,
@@ -359,7 +361,8 @@ def _practice_parts(ask: Ask) -> tuple[practice.Answer | None, dict[str, str], s
     if found.turn is None:
         return found, {}, str(ask.fields.get("state", ""))
     turn = found.turn
-    return found, practice_html.turn_parts(turn), json.dumps(turn.to_json()["state"])
+    parts = practice_html.turn_parts(turn, found.chart, found.history)
+    return found, parts, json.dumps(turn.to_json()["state"])
 
 
 def practice_page(ask: Ask) -> Response:
@@ -399,11 +402,30 @@ def practice_live(ask: Ask) -> Response:
         "status": status,
         "parts": parts,
         "state": json.loads(state) if found.turn is not None else None,
+        "history": found.history.to_json() if found.history is not None else None,
         "errors": found.errors,
         "error": found.error,
         "progress": html.progress_html(found.progress) if found.progress else "",
     }
     return JSONResponse(document, found.status)
+
+
+def practice_history(ask: Ask) -> Response:
+    """The player's practice history the page keeps (or a file it imports), read as
+    untrusted input and shown: JSON with the part to put in place and the history to keep,
+    or the one-line reason it was refused."""
+    if not ask.start:
+        return Response("post a history from the Practice page", 405, media_type="text/plain")
+    try:
+        history = practice.read_history_field(ask.fields)
+    except CbjError as error:
+        return JSONResponse({"status": "invalid", "error": str(error)}, 400)
+    document = {
+        "status": "ready",
+        "parts": {"history": history_html(history)},
+        "history": history.to_json(),
+    }
+    return JSONResponse(document)
 
 
 def stop(ask: Ask) -> Response:
