@@ -83,6 +83,7 @@ CALLS: dict[str, dict[str, Any]] = {
     "simulate": {"rounds": 10, "seed": 1, "strategy": "always-stand", "decks": 1},
     "solve": {"decks": 1},
     "strategies": {"names": "always-stand", "bonus_ratios": "1", "decks": 1},
+    "sweep": {"vary": "dealer-stands-on", "start": 17, "stop": 18, "decks": 1},
     "tables": {"output_dir": "tables"},
     "variants": {"decks": "1"},
 }

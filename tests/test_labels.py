@@ -49,6 +49,7 @@ RUNS: dict[str, list[str]] = {
     "simulate": ["simulate", "--rounds", "3000", "--seed", "1", "--counter", "hi-lo"],
     "solve": ["solve"],
     "strategies": ["strategies"],
+    "sweep": ["sweep", "--vary", "suited-match", "--from", "10", "--to", "20", "--step", "5"],
     "variants": ["variants", "--decks", "1,2"],
 }
 #: More command lines of a command with another shape of output.

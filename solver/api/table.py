@@ -110,6 +110,7 @@ TYPES = {
     "SimulateResult": "solver.results.commands",
     "SolveResult": "solver.results.commands",
     "StrategiesResult": "solver.results.strategies",
+    "SweepResult": "solver.results.sweep",
     "TablesResult": "solver.results.commands",
     "Variants": "solver.results.paytable",
 }
@@ -221,6 +222,11 @@ COMMANDS: tuple[Command, ...] = (
             (P.SPREAD, P.BONUS_MULTIPLE, *STUDY), f"{COUNTING}:attack", "AttackResult",
             tables="solver.present.advantage:attack_tables", cli_only=OUT,
             progress="dealt shoes"),
+    Command("sweep", "The edge against one rule or pay over a range: each wager's house edge, "
+            "the round's edge and SD, as a table and a plot.", (P.VARY, P.SWEEP_FROM, P.SWEEP_TO,
+            P.SWEEP_STEP, P.EXACT, P.SWEEP_JOBS, P.CACHE, *PRINTED, P.PLOT, P.PROGRESS),
+            "solver.studies.sweep:sweep", "SweepResult", tables="solver.present.sweep:sweep_table",
+            cli_only=(*OUT, "plot"), progress="solving values"),
     Command("paytable solve", "Solve exactly for one pay so that the house edge hits a target.",
             (P.SOLVE_FOR, P.SUITED_MATCH, P.RANK_MATCH, P.ADJACENT, P.PAYS,
              P.TARGET_BONUS_EDGE, P.TARGET_ROUND_EDGE, P.CACHE, *PRINTED),

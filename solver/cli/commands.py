@@ -263,6 +263,7 @@ HOOKS = {
     "tables": "solver.cli.files:tables",
     "cache clear": "solver.cli.files:cache_clear",
     "session": "solver.cli.files:written",
+    "sweep": "solver.cli.files:sweep",
 }
 
 
