@@ -51,7 +51,7 @@ class Reached(Exception):
 
 
 #: The public functions: one per row of the command table.
-FUNCTIONS = sorted(command.function for command in COMMANDS)
+FUNCTIONS = sorted(command.function for command in COMMANDS if command.api)
 #: The rule options every function that takes ``**options`` accepts.
 RULE_OPTIONS = tuple(RuleOptions.__annotations__)
 #: One cheap valid call of each function (the shared store is added as ``cache``).

@@ -272,6 +272,14 @@ def test_no_output_path_makes_a_traceback_or_replaces_a_special_file(
 #: A valid value of every option whose value is written with digits (None: no digits are
 #: documented for it, e.g. a path); a new option of a command must be listed here.
 DIGIT_OPTIONS: dict[str, str | None] = {
+    "--from": "10",
+    "--to": "30",
+    "--step": "5",
+    "--vary": None,  # names, no digits
+    "--drill": None,
+    "--plot": None,  # files
+    "--chart": None,
+    "--history": None,
     "--decks": "2",
     "--bonus-ratio": "3/2",
     "--paytable": "15:4:1",

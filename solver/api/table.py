@@ -59,6 +59,11 @@ class Command(NamedTuple):
     """What the CLI's progress bar says (none when empty)."""
     cli: bool = True
     """Whether ``cbj`` has the command (a practice session's turns are the library's)."""
+    api: bool = True
+    """Whether :mod:`solver` has the command's function: a terminal session (``cbj
+    practice``) is the CLI's own, played through the library's functions of other rows."""
+    gives: str = ""
+    """What a command without a function gives, in words (the command guide's column)."""
     extra_args: bool = False
     """The CLI takes the rest of a hand typed without quotes (``--hand 9 7``)."""
     required: tuple[str, ...] = ()
@@ -267,6 +272,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("practice play", "Play one decision of a practice session, or deal its next round.",
             (P.STATE, P.PLAY, P.CACHE), "solver.studies.practice:practice_play",
             "PracticePlayResult", rules="", positional=("state", "play"), cli=False),
+    Command("practice", "Practise the chart in the terminal: each hit or stand graded, with "
+            "accuracy, streak and costs, the statistics kept across sessions.",
+            (P.PRACTICE_SEED, P.DRILL, P.PRACTICE_PENETRATION, P.CHART_FILE, P.HISTORY_FILE,
+             P.NO_HISTORY, P.CACHE), "solver.studies.practice:practice_start", "", api=False,
+            gives="a session at the terminal; its statistics in the history file"),
 )
 # fmt: on
 

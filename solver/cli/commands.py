@@ -264,6 +264,7 @@ HOOKS = {
     "cache clear": "solver.cli.files:cache_clear",
     "session": "solver.cli.files:written",
     "sweep": "solver.cli.files:sweep",
+    "practice": "solver.cli.practice:practice",
 }
 
 

@@ -487,6 +487,12 @@ HISTORY = Param("history", V, "", value=carried("history", "PracticeHistory", "s
 STATE = Param("state", V, "", required=True, value=carried("state", "PracticeState", "setup"),
               takes="PracticeState | Mapping[str, Any]")
 PLAY = Param("play", C, "", required=True, choices=("hit", "stand", "deal"), error=PracticeError)
+CHART_FILE = PRACTICE_CHART.but(metavar="FILE", help="The chart to learn: a file as cbj chart "
+                               "writes it, CSV or JSON  [default: the printed best chart]")
+HISTORY_FILE = Param("history_file", P, "Keep your statistics in FILE  [default: "
+                     "practice-history.json in your data folder, said as the session starts]",
+                     flag="--history", metavar="FILE", error=PracticeError)
+NO_HISTORY = Param("no_history", F, "Keep no statistics: write no file.", default=False)
 # fmt: on
 
 # How one command words a parameter of another's (the same entry, its own help).
