@@ -199,6 +199,12 @@ def _tried(command: Command) -> list[Param]:
     ]
 
 
+def _flag(command: Command, name: str) -> str:
+    """The CLI's option of parameter ``name`` (``--from`` for ``start``)."""
+    param = next(p for p in command.params if p.name == name)
+    return (param.flag or "--" + name.replace("_", "-")).split("/")[-1]
+
+
 CASES = [(c, p.name) for c in COMMANDS if c.cli and c.api and c.name != "chart" for p in _tried(c)]
 
 
@@ -211,15 +217,14 @@ def test_the_cli_and_the_api_read_a_text_alike(
     from tests.conftest import run_cli
 
     _stubbed(monkeypatch)
-    param = next(p for p in command.params if p.name == name)
-    flag = (param.flag or "--" + name.replace("_", "-")).split("/")[-1]
+    flag = _flag(command, name)
     needed = {p.name: REQUIRED[p.name] for p in command.params if p.required and p.name != name}
     function = getattr(solver, command.function)
     for text in TEXTS:
         api = _outcome(lambda: function(**needed, **{name: text}))  # noqa: B023
         cli_needed = {**needed, **{k: REQUIRED[k] for k in command.required}}
         words = command.name.split()
-        argv = [*words, *(f"--{k.replace('_', '-')}={v}" for k, v in cli_needed.items())]
+        argv = [*words, *(f"{_flag(command, k)}={v}" for k, v in cli_needed.items())]
         try:
             status, _, err = run_cli([*argv, f"{flag}={text}"], capsys)
         except Reached as reached:
