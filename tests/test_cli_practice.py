@@ -20,6 +20,7 @@ import pexpect
 import pytest
 
 import solver
+from solver.model.cards import value_label
 from solver.model.cells import Action, cell_name
 from solver.present.practice_stats import accuracy
 from solver.present.practice_text import cards_text
@@ -133,6 +134,9 @@ def test_each_grade_and_cost_is_the_library_s_for_the_same_seed(data: Path) -> N
         assert len(costs) == int(grade.mistake)  # stated once, after a mistake only
         if grade.mistake:
             assert costs[0].startswith(_expected_cost(grade))
+            marked = f"[{value_label(grade.bonus.points)} {'H' if play == 'hit' else 'S'}]"
+            row = re.search(rf"The chart, {cell_name(grade.cell)}: ([^\r\n]*)", printed)
+            assert row is not None and marked in row[1].split(" \u00b7 "), printed
         mistakes += grade.mistake
         stats = session.turn.state.stats
         assert stats.total.mistakes == mistakes

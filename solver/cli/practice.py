@@ -25,12 +25,14 @@ import click
 
 from solver.api import functions as api
 from solver.api.table import Command
+from solver.model.cells import Actions
 from solver.model.errors import PracticeError
 from solver.present import files
 from solver.present.formats import Format
 from solver.present.practice_stats import of_history, of_session, summary_table
 from solver.present.practice_text import (
     KEYS,
+    chart_row,
     grade_lines,
     hand_lines,
     score_line,
@@ -104,9 +106,12 @@ def ask(prompt: str) -> str | None:
     return line.strip().lower()
 
 
-def shown(turn: PracticeTurn, history: PracticeHistory | None) -> list[str]:
-    """What a turn shows: the grade, the round played out, the score, the next hand."""
-    lines = [] if turn.grade is None else grade_lines(turn.grade)
+def shown(turn: PracticeTurn, history: PracticeHistory | None, chart: Actions) -> list[str]:
+    """What a turn shows: the grade (after a mistake, the ``chart``'s row, the cell
+    marked), the round played out, the score, the next hand."""
+    grade = turn.grade
+    row = "" if grade is None else chart_row(grade.cell, grade.bonus.points, chart.action)
+    lines = [] if grade is None else grade_lines(grade, row)
     if turn.settled is not None:
         lines.append(settlement_line(turn.settled))
     if turn.grade is not None:
@@ -141,7 +146,8 @@ def closing(turn: PracticeTurn, history: PracticeHistory | None, path: Path | No
     if history is not None and history.sessions:
         tables.append(summary_table(of_history(history)))
     text = render_tables(tables, Format.TABLE)
-    return text + (f"\n\nKept in {path}." if path is not None and history else "")
+    kept = path is not None and state.stats.total.decisions > 0  # written after each one
+    return text + (f"\n\nKept in {path}." if kept else "")
 
 
 def practice(command: Command, found: dict[str, Any]) -> None:
@@ -152,7 +158,9 @@ def practice(command: Command, found: dict[str, Any]) -> None:
     if history is not None:
         history = history.started(turn.state.setup)
     cache = found.get("cache")
-    click.echo("\n".join([*opening(turn, path), *shown(turn, history)]))
+    setup = turn.state.setup
+    chart = setup.chart or api.chart_costs(cache=cache, rules=setup.rules).chart
+    click.echo("\n".join([*opening(turn, path), *shown(turn, history, chart)]))
     while True:
         choices = DECIDING if turn.state.hand is not None else BETWEEN
         answer = ask("Hit or stand? " if choices is DECIDING else "Enter: the next round. ")
@@ -166,5 +174,5 @@ def practice(command: Command, found: dict[str, Any]) -> None:
         if history is not None and turn.grade is not None and path is not None:
             history = history.updated(turn.state)
             files.write_atomic(path, json.dumps(history.to_json()) + "\n")
-        click.echo("\n".join(["", *shown(turn, history)]))
+        click.echo("\n".join(["", *shown(turn, history, chart)]))
     click.echo(closing(turn, history, path))

@@ -12,8 +12,10 @@ same way, in both.
 
 from __future__ import annotations
 
-from solver.model.cards import Card, value_label
-from solver.model.cells import Action, cell_name, cell_of
+from collections.abc import Callable
+
+from solver.model.cards import VALUES, Card, value_label
+from solver.model.cells import Action, Cell, cell_name, cell_of
 from solver.model.hands import best_total, hand_of, hard_total
 from solver.model.outcomes import MainOutcome
 from solver.present.practice import cost_words, perfect_words
@@ -71,18 +73,35 @@ def hand_lines(state: PracticeState) -> list[str]:
     ]
 
 
-def grade_lines(grade: Grade) -> list[str]:
+def grade_lines(grade: Grade, row: str = "") -> list[str]:
     """The decision's grade: right or a mistake against the chart, on which cell; after a
-    mistake its cost, said once; perfect play for this very hand where it differs."""
+    mistake its cost, said once, and the chart's ``row`` with the cell marked; perfect play
+    for this very hand where it differs."""
     play = "hit" if grade.chart is Action.HIT else "stand"
     cell = f"{cell_name(grade.cell)} against a Bonus {value_label(grade.bonus.points)}"
     said = "Mistake" if grade.mistake else "Right"
     lines = [f"{said}: {grade.chart_name} says {play} on {cell}."]
     if grade.mistake:
-        lines.append(cost_words(grade))
+        lines += [cost_words(grade), *([row] if row else [])]
     if grade.mistake or grade.perfect.action is not grade.chart:
         lines.append(perfect_words(grade))
     return lines
+
+
+#: Each play as a chart writes it.
+LETTERS = {Action.HIT: "H", Action.STAND: "S", Action.NONE: "-"}
+
+
+def chart_row(cell: Cell, bonus: int, action: Callable[[Cell, int], Action]) -> str:
+    """The chart's row of ``cell``, each Bonus card's play, the column of the Bonus card
+    ``bonus`` marked by brackets: the cell the page highlights after a mistake.
+
+    >>> chart_row((False, 16), 10, lambda cell, b: Action.STAND if 1 < b < 7 else Action.HIT)
+    'The chart, hard 16: A H · 2 S · 3 S · 4 S · 5 S · 6 S · 7 H · 8 H · 9 H · [10 H]'
+    """
+    plays = (f"{value_label(b)} {LETTERS[action(cell, b)]}" for b in VALUES)
+    marked = (f"[{play}]" if b == bonus else play for b, play in zip(VALUES, plays, strict=True))
+    return f"The chart, {cell_name(cell)}: " + " \u00b7 ".join(marked)
 
 
 def settlement_line(settled: Settlement) -> str:
