@@ -29,7 +29,7 @@ _HOMES = {
         "advise attack bet bonus cache_clear cache_info chart chart_check chart_costs "
         "count dealer eor graph hold hold_series indices paytable_search paytable_solve "
         "practice_play practice_start report rules seats session shoe_states simulate "
-        "solve strategies tables variants"
+        "solve strategies sweep tables variants"
     ),
     # end of what scripts/commands_code.py writes
     "solver.model.cards": "Card Rank Shoe Suit parse_cards",

@@ -89,6 +89,9 @@ from solver.api.functions import (
     strategies as strategies,
 )
 from solver.api.functions import (
+    sweep as sweep,
+)
+from solver.api.functions import (
     tables as tables,
 )
 from solver.api.functions import (

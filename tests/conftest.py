@@ -50,6 +50,7 @@ if OWNS_SESSION and os.environ.get("PYTHONDONTWRITEBYTECODE") and not sys.pycach
 os.environ["HOME"] = str(SESSION_ROOT / "home")
 os.environ["CBJ_CACHE_DIR"] = str(SESSION_ROOT / "cache")
 os.environ["XDG_CACHE_HOME"] = str(SESSION_ROOT / "xdg-cache")
+os.environ["XDG_DATA_HOME"] = str(SESSION_ROOT / "xdg-data")  # cbj practice's history
 os.environ["MPLCONFIGDIR"] = str(SESSION_ROOT / "matplotlib")
 (SESSION_ROOT / "home").mkdir(exist_ok=True)
 

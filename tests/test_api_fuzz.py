@@ -58,7 +58,7 @@ class Reached(Exception):
 
 
 #: The public functions: one per row of the command table.
-FUNCTIONS = sorted(command.function for command in COMMANDS)
+FUNCTIONS = sorted(command.function for command in COMMANDS if command.api)
 #: The rule options every function that takes ``**options`` accepts.
 RULE_OPTIONS = tuple(RuleOptions.__annotations__)
 #: One cheap valid call of each function (the shared store is added as ``cache``).
@@ -91,6 +91,7 @@ CALLS: dict[str, dict[str, Any]] = {
     "simulate": {"rounds": 10, "seed": 1, "strategy": "always-stand", "decks": 1},
     "solve": {"decks": 1},
     "strategies": {"names": "always-stand", "bonus_ratios": "1", "decks": 1},
+    "sweep": {"vary": "dealer-stands-on", "start": 17, "stop": 18, "decks": 1},
     "tables": {"output_dir": "tables"},
     "variants": {"decks": "1"},
 }

@@ -54,7 +54,11 @@ def test_a_new_row_makes_every_written_file_stale_by_name() -> None:
 
 
 def test_every_row_is_a_public_function_named_by_its_words() -> None:
-    for command in COMMANDS:
+    """Every row but a terminal's own (``cbj practice``, played through other rows'
+    functions) is a function of :mod:`solver`."""
+    assert [c.name for c in COMMANDS if not c.api] == ["practice"]
+    assert "practice" not in solver.__all__
+    for command in (c for c in COMMANDS if c.api):
         assert command.function in solver.__all__, command.name
         assert getattr(solver, command.function).__module__ == "solver.api.functions"
 
@@ -77,7 +81,8 @@ def _disagreeing_names(command: Command, api_page: str) -> list[str]:
 def test_every_command_s_name_agrees_across_function_result_and_doc_anchor() -> None:
     """``cbj hold`` is ``solver.hold``, gives a ``HoldResult`` and is ``api.md#hold``."""
     api_page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
-    disagree = {c.name: w for c in COMMANDS if (w := _disagreeing_names(c, api_page))}
+    listed = (c for c in COMMANDS if c.api)  # a terminal's own command has no function
+    disagree = {c.name: w for c in listed if (w := _disagreeing_names(c, api_page))}
     assert disagree == {}
     planted = COMMANDS[1]._replace(name="planted", returns="Elsewhere")
     assert _disagreeing_names(planted, api_page) == ["result Elsewhere", "anchor {#planted}"]
@@ -152,6 +157,9 @@ REQUIRED = {
     "rounds": "100",
     "samples": "4",
     "solve_for": "adjacent",
+    "vary": "suited-match",
+    "start": "10",
+    "stop": "20",
     "output": "-",
 }
 
@@ -191,7 +199,13 @@ def _tried(command: Command) -> list[Param]:
     ]
 
 
-CASES = [(c, p.name) for c in COMMANDS if c.cli and c.name != "chart" for p in _tried(c)]
+def _flag(command: Command, name: str) -> str:
+    """The CLI's option of parameter ``name`` (``--from`` for ``start``)."""
+    param = next(p for p in command.params if p.name == name)
+    return (param.flag or "--" + name.replace("_", "-")).split("/")[-1]
+
+
+CASES = [(c, p.name) for c in COMMANDS if c.cli and c.api and c.name != "chart" for p in _tried(c)]
 
 
 @pytest.mark.parametrize(("command", "name"), CASES, ids=[f"{c.name}:{n}" for c, n in CASES])
@@ -203,15 +217,14 @@ def test_the_cli_and_the_api_read_a_text_alike(
     from tests.conftest import run_cli
 
     _stubbed(monkeypatch)
-    param = next(p for p in command.params if p.name == name)
-    flag = (param.flag or "--" + name.replace("_", "-")).split("/")[-1]
+    flag = _flag(command, name)
     needed = {p.name: REQUIRED[p.name] for p in command.params if p.required and p.name != name}
     function = getattr(solver, command.function)
     for text in TEXTS:
         api = _outcome(lambda: function(**needed, **{name: text}))  # noqa: B023
         cli_needed = {**needed, **{k: REQUIRED[k] for k in command.required}}
         words = command.name.split()
-        argv = [*words, *(f"--{k.replace('_', '-')}={v}" for k, v in cli_needed.items())]
+        argv = [*words, *(f"{_flag(command, k)}={v}" for k, v in cli_needed.items())]
         try:
             status, _, err = run_cli([*argv, f"{flag}={text}"], capsys)
         except Reached as reached:

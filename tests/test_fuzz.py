@@ -274,6 +274,14 @@ def test_no_output_path_makes_a_traceback_or_replaces_a_special_file(
 #: A valid value of every option whose value is written with digits (None: no digits are
 #: documented for it, e.g. a path); a new option of a command must be listed here.
 DIGIT_OPTIONS: dict[str, str | None] = {
+    "--from": "10",
+    "--to": "30",
+    "--step": "5",
+    "--vary": None,  # names, no digits
+    "--drill": None,
+    "--plot": None,  # files
+    "--chart": None,
+    "--history": None,
     "--decks": "2",
     "--bonus-ratio": "3/2",
     "--paytable": "15:4:1",
@@ -330,7 +338,6 @@ DIGIT_OPTIONS: dict[str, str | None] = {
     "--csm": "20",
     "--drop": "40",
     "--drop-to-handle": "0.2",
-    "--from": None,  # a file's name
     "--paths": "2",
     "--unit": "25",
     "--win-over-handle": "2%",

@@ -49,6 +49,7 @@ RUNS: dict[str, list[str]] = {
     "simulate": ["simulate", "--rounds", "3000", "--seed", "1", "--counter", "hi-lo"],
     "solve": ["solve"],
     "strategies": ["strategies"],
+    "sweep": ["sweep", "--vary", "suited-match", "--from", "10", "--to", "20", "--step", "5"],
     "variants": ["variants", "--decks", "1,2"],
 }
 #: More command lines of a command with another shape of output.
@@ -61,7 +62,7 @@ MORE_RUNS: dict[str, list[str]] = {
 }  # fmt: skip
 #: Commands that print no figures of their own: files written (their tables are checked
 #: where they are made), a server, and the disk cache's housekeeping.
-NO_FIGURES = {"graph", "report", "serve", "tables", "cache"}
+NO_FIGURES = {"graph", "report", "serve", "tables", "cache", "practice"}  # practice: keys typed
 ALL_RUNS = {**RUNS, **MORE_RUNS}
 
 

@@ -1,6 +1,7 @@
 """The edge against one parameter (``cbj sweep``, issue 47): each point is ``cbj solve`` at that
 value, the game in force is marked, bad input is refused before any solve, and the table
-and plot say what the points hold.
+and plot say what the points hold; the command prints the table and writes the plot only
+where ``--plot`` asks, and its figures are ``cbj solve``'s (both run as a user runs them).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 import math
 from fractions import Fraction
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,11 +21,13 @@ from solver.model.errors import CbjError, DesignError, RulesError
 from solver.model.paytable import Paytable
 from solver.model.rules import Rules
 from solver.present.formats import Format
+from solver.present.style import plain
 from solver.present.sweep import draw, render_page, sweep_table
 from solver.results.figures import heading
 from solver.results.sweep import MAX_POINTS, SweepResult, sweep_values, variables, varied
 from solver.store.memory import MemoryCache
 from solver.studies.sweep import solve_sweep
+from tests.conftest import run_cli
 
 #: The module's own store: its games are no other module's, and need no disk.
 MEMORY = MemoryCache()
@@ -149,7 +153,8 @@ def test_the_table_holds_each_figure_under_its_label(pays: SweepResult) -> None:
     for key, _, header, _ in table.figures():
         assert header == heading(key)
     for row, point in zip(table.rows, pays.points, strict=True):
-        assert row[3] == f"{float(point.round_house_edge) * 100:.4f}%"
+        assert plain(row[3]) == round(float(point.round_house_edge) * 100, 4)
+        assert row[3].endswith("%") and row[3][0] in "0123456789\u2212"  # a true minus sign
         assert math.isclose(float(row[4]), point.round_sd, abs_tol=5e-5)
     assert "suited match pay (to 1),main wager house edge" in table.render(Format.CSV)
 
@@ -175,3 +180,42 @@ def test_the_plot_is_drawn_the_same_each_time_and_the_page_holds_table_and_plot(
     page = _Page()
     page.feed(html)
     assert {"main", "table", "svg", "figure"} <= set(page.tags)
+
+
+#: The issue's command line: the suited match's pay from 10 to 30.
+ISSUE_SWEEP = ["sweep", "--vary", "suited-match", "--from", "10", "--to", "30"]
+
+
+def test_cbj_sweep_prints_a_table_and_writes_a_plot_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run_cli(ISSUE_SWEEP, capsys)
+    assert (status, err) == (0, "")
+    assert "House edge against the suited match pay (to 1)" in out
+    assert "15 (in force)" in out and "30 " in out
+    assert list(tmp_path.iterdir()) == []  # no plot unless asked
+    status, out, err = run_cli([*ISSUE_SWEEP, "--plot", "pays.png", "--format", "csv"], capsys)
+    assert status == 0 and err == f"cbj: wrote {Path('pays.png')}\n"
+    assert out.startswith("suited match pay (to 1),main wager house edge")
+    assert (tmp_path / "pays.png").read_bytes().startswith(b"\x89PNG")
+    status, _, err = run_cli([*ISSUE_SWEEP, "--plot", "pays.pdf"], capsys)
+    assert status == 2 and "end the file's name in .png, .svg or .html" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pays.png"]
+
+
+def test_cbj_sweep_s_figures_equal_cbj_solve_at_three_of_its_points(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The issue's sweep as JSON, and ``cbj solve --paytable S:4:1`` at its first value, the
+    value in force and its last: the same figures, as each command prints them."""
+    status, out, _ = run_cli([*ISSUE_SWEEP, "--format", "json"], capsys)
+    assert status == 0
+    points = json.loads(out)["points"]
+    assert len(points) == 12  # 10 to 30 by a tenth of the range, and 15 in force
+    for point in (points[0], next(p for p in points if p["in_force"]), points[-1]):
+        pay = point["value"]["exact"]
+        status, out, _ = run_cli(["solve", "--paytable", f"{pay}:4:1", "--format", "json"], capsys)
+        assert status == 0
+        expected = _solved(json.loads(out))
+        assert {k: point[k] for k in expected} == expected, pay

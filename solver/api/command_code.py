@@ -214,7 +214,9 @@ def stub_block(table: Sequence[Command] = COMMANDS) -> list[str]:
 
 
 def written(name: str, text: str, table: Sequence[Command] = COMMANDS) -> str:
-    """File ``name`` (one of :data:`WRITTEN`) as the command table writes it, from ``text``."""
+    """File ``name`` (one of :data:`WRITTEN`) as the command table writes it, from ``text``
+    (a function for each row that has one)."""
+    table = [c for c in table if c.api]
     if name == FUNCTIONS_MODULE:
         return functions_module(table)
     block = homes_block(table) if name == "__init__.py" else stub_block(table)

@@ -51,15 +51,17 @@ def guide_table(table: Sequence[Command] = COMMANDS) -> str:
         extra = rules.get(command.rules, "")
         listed = "; ".join(part for part in (options, extra) if part)
         function = f"[`solver.{command.function}`](api.md#{command.function.replace('_', '-')})"
-        gives = command.returns.replace("|", "or")
-        rows.append(f"| {shown} | {function} | {listed or '-'} | `{gives}` |")
+        gives = f"`{command.returns.replace('|', 'or')}`"
+        if not command.api:
+            function, gives = "- (the terminal's own)", command.gives
+        rows.append(f"| {shown} | {function} | {listed or '-'} | {gives} |")
     return "\n".join(rows)
 
 
 def api_signatures(table: Sequence[Command] = COMMANDS) -> str:
     """Every function's heading and signature, in the command table's order."""
     parts = []
-    for command in table:
+    for command in (c for c in table if c.api):
         anchor = command.function.replace("_", "-")
         body = signature(command).removeprefix("def ").rstrip(":")
         parts += [f"### {command.function} {{#{anchor}}}", "", "```python", body, "```", ""]

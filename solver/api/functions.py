@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from solver.results.run import Run
     from solver.results.session import SessionResult
     from solver.results.strategies import StrategiesResult
+    from solver.results.sweep import SweepResult
     from solver.store.cache import CacheClearResult
     from solver.store.disk import CacheInfo
 
@@ -91,6 +92,7 @@ __all__ = [
     "simulate",
     "solve",
     "strategies",
+    "sweep",
     "tables",
     "variants",
 ]
@@ -525,6 +527,27 @@ def attack(
     100).
     """
     return cast("AttackResult", call("attack", locals()))
+
+
+def sweep(
+    *,
+    vary: str,
+    start: Fraction | float | int | str,
+    stop: Fraction | float | int | str,
+    step: Fraction | float | int | str | None = None,
+    exact: bool = False,
+    jobs: int | str = 1,
+    cache: Store | None = None,
+    progress: ProgressCallback | bool | None = None,
+    run: Run | None = None,
+    rules: Rules | None = None,
+    **options: Unpack[RuleOptions],
+) -> SweepResult:
+    """The edge against one parameter: the game under the rules with ``vary`` (a numeric
+    rule, or a tier's pay) set to each value from ``start`` to ``stop`` by ``step``, each
+    wager's house edge and the round's edge and SD at each, the value in force marked.
+    """
+    return cast("SweepResult", call("sweep", locals()))
 
 
 def paytable_solve(

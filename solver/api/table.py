@@ -59,6 +59,11 @@ class Command(NamedTuple):
     """What the CLI's progress bar says (none when empty)."""
     cli: bool = True
     """Whether ``cbj`` has the command (a practice session's turns are the library's)."""
+    api: bool = True
+    """Whether :mod:`solver` has the command's function: a terminal session (``cbj
+    practice``) is the CLI's own, played through the library's functions of other rows."""
+    gives: str = ""
+    """What a command without a function gives, in words (the command guide's column)."""
     extra_args: bool = False
     """The CLI takes the rest of a hand typed without quotes (``--hand 9 7``)."""
     required: tuple[str, ...] = ()
@@ -114,6 +119,7 @@ TYPES = {
     "SimulateResult": "solver.results.commands",
     "SolveResult": "solver.results.commands",
     "StrategiesResult": "solver.results.strategies",
+    "SweepResult": "solver.results.sweep",
     "TablesResult": "solver.results.commands",
     "Variants": "solver.results.paytable",
 }
@@ -235,6 +241,11 @@ COMMANDS: tuple[Command, ...] = (
             "AttackResult",
             tables="solver.present.advantage:attack_tables", cli_only=OUT,
             progress="dealt shoes"),
+    Command("sweep", "The edge against one rule or pay over a range: each wager's house edge, "
+            "the round's edge and SD, as a table and a plot.", (P.VARY, P.SWEEP_FROM, P.SWEEP_TO,
+            P.SWEEP_STEP, P.EXACT, P.SWEEP_JOBS, P.CACHE, *PRINTED, P.PLOT, P.PROGRESS),
+            "solver.studies.sweep:sweep", "SweepResult", tables="solver.present.sweep:sweep_table",
+            cli_only=(*OUT, "plot"), progress="solving values"),
     Command("paytable solve", "Solve exactly for one pay so that the house edge hits a target.",
             (P.SOLVE_FOR, P.SUITED_MATCH, P.RANK_MATCH, P.ADJACENT, P.PAYS,
              P.TARGET_BONUS_EDGE, P.TARGET_ROUND_EDGE, P.CACHE, *PRINTED),
@@ -277,6 +288,11 @@ COMMANDS: tuple[Command, ...] = (
             (P.STATE, P.PLAY, P.CACHE), "solver.studies.practice:practice_play",
             "PracticePlayResult", rules="", positional=("state", "play"), cli=False,
             memory=True),
+    Command("practice", "Practise the chart in the terminal: each hit or stand graded, with "
+            "accuracy, streak and costs, the statistics kept across sessions.",
+            (P.PRACTICE_SEED, P.DRILL, P.PRACTICE_PENETRATION, P.CHART_FILE, P.HISTORY_FILE,
+             P.NO_HISTORY, P.CACHE), "solver.studies.practice:practice_start", "", api=False,
+            gives="a session at the terminal; its statistics in the history file"),
 )
 # fmt: on
 

@@ -266,6 +266,8 @@ HOOKS = {
     "cache clear": "solver.cli.files:cache_clear",
     "session": "solver.cli.files:written",
     "hold": "solver.cli.files:hold",
+    "sweep": "solver.cli.files:sweep",
+    "practice": "solver.cli.practice:practice",
 }
 
 

@@ -2,7 +2,7 @@
 
 ``-o FILE`` (the format from its extension, the path checked before any work, the file
 written atomically), a chart's ``--check`` and ``--costs``, a decision graph, a report,
-the ``strategy_tables/`` collection and clearing the cache.  Loaded only for these
+the ``strategy_tables/`` collection, clearing the cache and a sweep's plot.  Loaded only for these
 commands (:data:`solver.cli.commands.HOOKS`).
 """
 
@@ -18,11 +18,13 @@ import click
 from solver.api import functions as api
 from solver.api.table import COMMANDS_BY_NAME, Command
 from solver.cli.commands import function, output_of, printed, progress_reporter
+from solver.model.errors import OutputError
 from solver.present import files
 from solver.present.collection import VARIANTS
 from solver.present.formats import Format
 from solver.present.graph import GraphFormat, render_graph
 from solver.present.hold import CHART_FORMATS
+from solver.present.sweep import draw, render_page
 from solver.results.game import DecisionGraph
 
 
@@ -157,3 +159,29 @@ def cache_clear(command: Command, found: dict[str, Any]) -> None:
     """``cbj cache clear``: how many entries went, on stderr."""
     cleared = api.cache_clear(**found)
     click.echo(f"cbj: removed {cleared.entries} cached result(s) from {cleared.path}", err=True)
+
+
+#: The formats ``cbj sweep --plot`` writes, by the file's extension.
+PLOT_FORMATS = ("png", "svg", "html")
+
+
+def sweep(command: Command, found: dict[str, Any]) -> None:
+    """``cbj sweep``: the table on stdout in the format asked for, and with ``--plot FILE``
+    the plot written atomically (PNG, SVG, or an HTML page of table and plot, by the
+    file's extension; the path checked before any solve)."""
+    given = found.pop("plot", None)
+    plot = None if given is None else Path(os.fsdecode(given))
+    if plot is not None:
+        plot_format = files.EXTENSION_FORMATS.get(plot.suffix.lower(), "")
+        if plot_format not in PLOT_FORMATS:
+            raise OutputError(f"--plot {str(plot)[:60]!r}: end the file's name in .png, .svg or "
+                              ".html")  # fmt: skip
+        files.check_writable(plot)
+    param = next(p for p in command.params if p.name == "format")
+    fmt = param.read(found.pop("format", None)) or param.example
+    comments = found.pop("comments", False)
+    result = function(command)(**found)
+    deliver(output_of(command, result, fmt, comments), None)
+    if plot is not None:
+        html = plot_format == "html"
+        deliver(render_page(result).encode() if html else draw(result, plot_format), plot)

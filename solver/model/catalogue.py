@@ -493,6 +493,27 @@ REPORT_STRATEGY = STRATEGY.but(help="The player's strategy, set beside perfect p
                                f"section: {STRATEGY_HELP}", value=_player,
                                takes="str | PlayerStrategy", label="The player's strategy")
 
+# Sensitivity (``cbj sweep``): one rule or pay over a range.
+_SWEEP_NUMBER = "Fraction | float | int | str"
+VARY = Param("vary", T, "The rule or pay to vary: decks, bonus-ratio, blackjack-pays, "
+             "dealer-stands-on, or a tier of the paytable in force (suited-match, rank-match, "
+             "adjacent, ...).", required=True, label="Vary", example="suited-match",
+             error=DesignError)
+SWEEP_FROM = Param("start", T, "The first value, e.g. 10, 1.5 or 3:2.", required=True,
+                   flag="--from", metavar="NUMBER", label="From", example="10",
+                   value=of_kinds("start", "a number or its text", int, Fraction, float),
+                   takes=_SWEEP_NUMBER)
+SWEEP_TO = SWEEP_FROM.but(name="stop", help="The last value (always solved).", flag="--to",
+                          label="To", example="30",
+                          value=of_kinds("stop", "a number or its text", int, Fraction, float))
+SWEEP_STEP = SWEEP_FROM.but(name="step", help="The step between values  [default: 1 for a "
+                            "whole-number rule, else a tenth of the range]", flag="",
+                            required=False, label="Step", example="5",
+                            value=of_kinds("step", "a number or its text", int, Fraction, float))
+SWEEP_JOBS = JOBS.but(help="Worker processes solving the values, -1 for all cores; same results.")
+PLOT = Param("plot", P, "Also write the plot to FILE: .png, .svg, or .html (the table and the "
+             "plot on one page).  [default: no plot written]", metavar="FILE", error=OutputError)
+
 # Practice.
 DRILL = Param("drill", C, "Which hands a session deals: every hand as dealt, hard or soft "
               "totals only, the costliest plausible mistakes, close calls, or the player's own "
@@ -520,6 +541,12 @@ HISTORY = Param("history", V, "", value=carried("history", "PracticeHistory", "s
 STATE = Param("state", V, "", required=True, value=carried("state", "PracticeState", "setup"),
               takes="PracticeState | Mapping[str, Any]")
 PLAY = Param("play", C, "", required=True, choices=("hit", "stand", "deal"), error=PracticeError)
+CHART_FILE = PRACTICE_CHART.but(metavar="FILE", help="The chart to learn: a file as cbj chart "
+                               "writes it, CSV or JSON  [default: the printed best chart]")
+HISTORY_FILE = Param("history_file", P, "Keep your statistics in FILE  [default: "
+                     "practice-history.json in your data folder, said as the session starts]",
+                     flag="--history", metavar="FILE", error=PracticeError)
+NO_HISTORY = Param("no_history", F, "Keep no statistics: write no file.", default=False)
 # fmt: on
 
 # How one command words a parameter of another's (the same entry, its own help).

@@ -11,8 +11,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from solver.model.checks import plain_number
-from solver.model.numbers import number, percent
 from solver.present.plot_files import figure_bytes, table_page
+from solver.present.style import Cell, cell, plain
 from solver.present.tables import Table, rules_notes
 from solver.results.figures import heading
 from solver.results.sweep import SweepResult, value_in
@@ -54,11 +54,11 @@ def sweep_table(result: SweepResult) -> Table:
     force marked."""
     rows = tuple(
         (
-            value_text(p.value) + (f" ({IN_FORCE})" if p.in_force else ""),
-            percent(p.main_house_edge),
-            percent(p.bonus_house_edge),
-            percent(p.round_house_edge),
-            number(p.round_sd, 4),
+            Cell(
+                value_text(p.value) + (f" ({IN_FORCE})" if p.in_force else ""),
+                (plain(value_text(p.value)),),  # a CSV's number: the mark is in the notes
+            ),
+            *(cell(key, getattr(p, key)) for key in SWEEP_FIGURES),
         )
         for p in result.points
     )

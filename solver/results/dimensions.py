@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from solver.model.rules import Rules
 from solver.results.figures import FIGURES, heading, quantity_heading, short_heading
+from solver.results.sweep import variables
 
 
 class Dimension(NamedTuple):
@@ -27,8 +29,7 @@ class Dimension(NamedTuple):
 _CARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T", "J", "Q", "K")
 _TOTALS = tuple(str(t) for t in range(12, 22))
 
-#: Every dimension a table runs over: with :data:`FIGURES`, every label an output prints.
-DIMENSIONS: tuple[Dimension, ...] = (
+_FIXED: tuple[Dimension, ...] = (
     Dimension("figure", "", "The figure a row shows, named by the catalogue."),
     Dimension("value", "", "A figure's value, in the figure's own format."),
     Dimension("exact", "exact", "A figure's exact fraction (a dash where it has none)."),
@@ -130,6 +131,16 @@ DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("definition", "", "What a figure means, on what basis, found how."),
     Dimension("95% interval", "ci95", "A figure's 95% confidence interval: low to high."),
 )
+#: Every dimension a table runs over: with :data:`FIGURES`, every label an output prints
+#: (a sweep's column of the rule it varies among them; a tier's pay is matched by its form).
+DIMENSIONS: tuple[Dimension, ...] = (
+    *_FIXED,
+    *(
+        Dimension(v.label, "value", f"The {v.label} a sweep sets, each row to one value.")
+        for v in variables(Rules())
+        if v.rule is not None and v.label not in {d.label for d in _FIXED}
+    ),
+)
 
 #: Each dimension by its label.
 DIMENSIONS_BY_LABEL: dict[str, Dimension] = {d.label: d for d in DIMENSIONS}
@@ -141,14 +152,17 @@ def known_label(text: str) -> bool:
 
     >>> known_label("round house edge (%)"), known_label("Bonus card"), known_label("edge")
     (True, True, False)
-    >>> known_label("B: 10:5:2")
-    True
+    >>> known_label("B: 10:5:2"), known_label("suited ace match pay (to 1)")
+    (True, True)
     """
-    return text in _KNOWN_LABELS or text in _UNIT_LABELS or bool(_LETTERED.match(text))
+    known = text in _KNOWN_LABELS or text in _UNIT_LABELS
+    return known or bool(_LETTERED.match(text) or _TIER_PAY.match(text))
 
 
 #: A paytable lettered as the report's title block letters it, heading its column: ``A: 15:4:1``.
 _LETTERED = re.compile(r"^[A-Z]: \S+$")
+#: A tier's pay, heading the column of a sweep that varies it: ``suited match pay (to 1)``.
+_TIER_PAY = re.compile(r"^[a-z]+(?: [a-z]+)* pay \(to 1\)$")
 
 
 _KNOWN_LABELS: frozenset[str] = frozenset(
@@ -234,6 +248,11 @@ JSON_FIELDS: dict[str, str] = {
     "hit": "the EV of hitting",
     "seats": "players at the table",
     "seed": "the simulation's seed",
+    "vary": "the rule or tier's pay a sweep varies, as the options spell it",
+    "label": "what a sweep varies, in plain words",
+    "in_force": "the value in force of what a sweep varies, or whether a point is it",
+    "points": "a sweep's values, each with its figures",
+    "value": "the value a sweep's point sets",
     "fresh_shoe": "whether each round is dealt from a freshly shuffled shoe",
     "ci95": "a 95% confidence interval",
     "shoe": "how the shoe is dealt: its penetration",

@@ -1,4 +1,5 @@
-"""The edge against one parameter: one solve of the game at each value (``cbj sweep``).
+"""The edge against one parameter: one solve of the game at each value (``cbj sweep``,
+:func:`sweep`).
 
 Each point is a plain solve of the game with that one rule or pay changed
 (:func:`solver.exact.game.solve_game`, kept in the store like any other solve), so its
@@ -17,6 +18,7 @@ from solver.model.parallel import parallel_map
 from solver.model.params import ProgressCallback
 from solver.model.rules import Rules
 from solver.results.kinds import Store
+from solver.results.run import Run
 from solver.results.sweep import (
     Number,
     SweepPoint,
@@ -71,3 +73,23 @@ def solve_sweep(
     point = partial(_point, in_force=value_in(rules, what), exact=exact, cache=cache)
     points = tuple(parallel_map(point, items, jobs, "processes", progress))
     return SweepResult(rules, what, exact, points)
+
+
+def sweep(
+    *,
+    rules: Rules,
+    vary: str,
+    start: Number,
+    stop: Number,
+    step: Number | None,
+    exact: bool,
+    run: Run,
+) -> SweepResult:
+    """The edge against one parameter: the game under the rules with ``vary`` (a numeric
+    rule, or a tier's pay) set to each value from ``start`` to ``stop`` by ``step``, each
+    wager's house edge and the round's edge and SD at each, the value in force marked.
+    """
+    return solve_sweep(
+        rules, vary, start, stop, step, exact=exact, jobs=run.jobs, cache=run.cache,
+        progress=run.progress,
+    )  # fmt: skip
