@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.api.game_file import MAX_GAME_BYTES, read_game
+from solver.api.table import COMMANDS, Command
 from solver.model.errors import RulesError
 from solver.model.rules import PRESETS, RULE_TABLE, Rules
+
+from .conftest import run_cli
+from .test_commands import REQUIRED, Reached, _flag
 
 
 def toml_of(options: dict[str, Any]) -> str:
@@ -100,3 +105,95 @@ def test_a_huge_a_binary_a_missing_and_a_fifo_game_file_are_refused(tmp_path: Pa
     ]:
         with pytest.raises(RulesError, match=says):
             read_game(path)
+
+
+# --- Every command: --game FILE is the options it holds -----------------------------------
+
+#: A game unlike the default in every kind of rule: a number, a ratio, the paytable, a choice.
+GAME = """\
+decks = 2
+bonus_ratio = "1"
+dealer_stands_on = 17
+dealer_natural = "bonus_card"
+
+[paytable]
+suited_match = 20
+rank_match = 5
+adjacent = 1
+"""
+#: The same game as the options typed on the command line.
+TYPED = [
+    "--decks=2",
+    "--bonus-ratio=1",
+    "--dealer-stands-on=17",
+    "--dealer-natural=bonus-card",
+    "--paytable=20:5:1",
+]
+#: Every command that takes the rules (a terminal session and the server read them the same
+#: way but run until stopped).
+RULED = [c for c in COMMANDS if c.cli and c.rules and c.name not in ("practice", "serve")]
+
+
+def _reached(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every computation and writer stubbed: it raises :class:`Reached` with all it was given,
+    the rules included."""
+
+    def reached(*args: Any, **kwargs: Any) -> Any:
+        given = {"args": args, **kwargs}
+        raise Reached({k: re.sub(" at 0x[0-9a-f]+", "", repr(v)) for k, v in given.items()})
+
+    for command in COMMANDS:
+        for reference in (command.compute, command.write):
+            if reference:
+                module, _, name = reference.partition(":")
+                monkeypatch.setattr(f"{module}.{name}", reached)
+
+
+def _given(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    try:
+        status, _, err = run_cli(argv, capsys)
+    except Reached as reached:
+        return reached.given
+    raise AssertionError(f"{argv} was not reached: exit {status}, {err}")
+
+
+@pytest.mark.parametrize("command", RULED, ids=[c.name for c in RULED])
+def test_every_command_reads_a_game_file_as_the_options_it_holds(
+    command: Command,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _reached(monkeypatch)
+    game = tmp_path / "game.toml"
+    game.write_text(GAME)
+    needed = {p.name: REQUIRED[p.name] for p in command.params if p.required}
+    needed |= {k: REQUIRED[k] for k in command.required}
+    argv = [*command.name.split(), *(f"{_flag(command, k)}={v}" for k, v in needed.items())]
+    typed = [t for t in TYPED if command.rules != "but-paytable" or "paytable" not in t]
+    by_file = _given([*argv, f"--game={game}"], capsys)
+    assert by_file == _given([*argv, *typed], capsys)
+    assert by_file != _given(argv, capsys)  # the file did change the rules
+
+
+def test_an_option_typed_beside_the_game_file_overrides_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _reached(monkeypatch)
+    game = tmp_path / "game.toml"
+    game.write_text(GAME)
+    assert _given(["solve", f"--game={game}", "--decks=6"], capsys) == _given(
+        ["solve", *TYPED[1:]], capsys
+    )
+
+
+@pytest.mark.parametrize("text", ["decks = 9\n", "colour = 1\n", "decks =\n"])
+def test_a_bad_game_file_is_one_line_and_exit_2(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = tmp_path / "game.toml"
+    game.write_text(text)
+    status, out, err = run_cli(["solve", f"--game={game}"], capsys)
+    assert (status, out, err.count("\n")) == (2, "", 1) and "game file" in err
+    status, out, err = run_cli(["rules", "--game", str(tmp_path)], capsys)  # a folder
+    assert (status, out, err.count("\n")) == (2, "", 1) and "not a regular file" in err

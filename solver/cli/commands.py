@@ -21,6 +21,7 @@ import click
 
 from solver.api import functions as api
 from solver.api.call import load
+from solver.api.game_file import read_game
 from solver.api.table import COMMANDS, COMMANDS_BY_NAME, GROUPS, Command
 from solver.model.cards import parse_cards
 from solver.model.catalogue import HAND_FORMS
@@ -62,13 +63,19 @@ def rule_options(kind: str) -> list[click.Option]:
     the same on every command: ``--preset``, one per row of the rule table, the old alias."""
     options = [
         click.Option(
+            ["--game"],
+            metavar="FILE",
+            help="Read the rules from a TOML file (docs/rules.md#a-game-in-a-file); the other "
+            "rules options override it.",
+        ),
+        click.Option(
             ["--preset"],
             metavar=f"[{'|'.join(p.value for p in PresetName)}]",
             help=with_default(
                 "Start from a named set of rules; the other rules options override it.",
                 PresetName.CASINO_EDITION.value,
             ),
-        )
+        ),
     ]
     for rule in RULE_TABLE:
         if rule.name == "paytable" and kind == "but-paytable":
@@ -210,11 +217,29 @@ def old_spellings(options: dict[str, Any]) -> list[str]:
     ]
 
 
+#: The rules ``variants`` takes several values of (those with common values in the table).
+_LISTED = frozenset(rule.name for rule in RULE_TABLE if rule.common)
+
+
+def game_options(command: Command, path: str) -> dict[str, Any]:
+    """The rules options game file ``path`` gives ``command``: all of them, but the paytable
+    where the command's own options make it, and each as a list of one for ``variants``."""
+    options = read_game(path)
+    if command.rules == "but-paytable":
+        options.pop("paytable", None)
+    if command.rules == "variants":
+        options = {k: [v] if k in _LISTED else v for k, v in options.items()}
+    return options
+
+
 def arguments(command: Command, context: click.Context, given: dict[str, Any]) -> dict[str, Any]:
     """The API function's keywords from the options given: the text typed, the rules'
-    options (those given), the user's disk cache unless ``--no-cache``, a progress bar."""
+    options (those typed, over a game file's), the user's disk cache unless ``--no-cache``,
+    a progress bar."""
     found = {k: v for k, v in given.items() if v is not None}  # None: not given
     names = {p.name for p in command.api_params}
+    if "game" in found:  # the file's rules, under those typed
+        found = {**game_options(command, found.pop("game")), **found}
     if "no_cache" in found:
         found["cache"] = chosen_cache(found.pop("no_cache"))
     if "progress" in names:
@@ -274,8 +299,8 @@ HOOKS = {
 def run(command: Command, context: click.Context, given: dict[str, Any]) -> None:
     """Call the row's API function with the options given and print its result in the
     format asked for (or hand it to the command's hook)."""
+    notes = old_spellings(given)  # as typed: a game file writes the rules' JSON names
     found = arguments(command, context, given)
-    notes = old_spellings(found)
     if command.name in HOOKS:
         load(HOOKS[command.name])(command, found)
     else:
