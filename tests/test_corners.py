@@ -60,6 +60,7 @@ SWEEP: dict[str, dict[str, Any]] = {
     "session": {"rounds": 3},
     "hold": {"rounds": 3, "result": 0},
     "hold_series": {"text": "date,rounds,win,drop\n2026-01-01,10,1,30\n"},
+    "sweep": {"vary": "suited-match", "start": 10, "stop": 20, "step": 10},
     "simulate": {"rounds": 20, "seed": 1},
     "graph": {"bonus": "K", "hand": "9 3"},
     "chart": {},

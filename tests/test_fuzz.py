@@ -274,6 +274,7 @@ def test_no_output_path_makes_a_traceback_or_replaces_a_special_file(
 #: A valid value of every option whose value is written with digits (None: no digits are
 #: documented for it, e.g. a path); a new option of a command must be listed here.
 DIGIT_OPTIONS: dict[str, str | None] = {
+    "--game": None,  # a file's name
     "--from": "10",
     "--to": "30",
     "--step": "5",

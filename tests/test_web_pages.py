@@ -215,9 +215,10 @@ def _page_fields(html: str) -> set[str]:
 
 def test_the_report_page_has_every_option_of_cbj_report() -> None:
     """Each option of ``cbj report`` is a field of the page, but the file written (the page
-    downloads it), the workers and the cache (the server's own), and the old alias of the
-    natural's strength; the repeated ``--paytable`` is the rules' paytable and a field of
-    more paytables, and a chart file is sent with a file field."""
+    downloads it), the workers and the cache (the server's own), the old alias of the
+    natural's strength and a game file (the page's rules are its game); the repeated
+    ``--paytable`` is the rules' paytable and a field of more paytables, and a chart file is
+    sent with a file field."""
     bench = Workbench()
     try:
         with TestClient(make_app(bench), base_url=BASE) as test_client:
@@ -227,7 +228,7 @@ def test_the_report_page_has_every_option_of_cbj_report() -> None:
     report_command = make("report")
     flags = {param.opts[-1].removeprefix("--").replace("-", "_") for param in report_command.params
              if isinstance(param, click.Option)}  # fmt: skip
-    server_side = {"output", "jobs", "no_cache", "natural_beats_multi_card_21"}
+    server_side = {"output", "jobs", "no_cache", "natural_beats_multi_card_21", "game"}
     expected = (flags - server_side) | {"paytables", "strategy_chart_text", "strategy_chart_name"}
     assert _page_fields(page) == expected
     for name, default in (

@@ -18,19 +18,15 @@ solver.model.errors.SimulationError: seed '3/4' is not a whole number, e.g. 7
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
-from os import PathLike
-from typing import Any
 
 from solver.model.cards import Card, parse_cards
-from solver.model.checks import MAX_ROUNDS, MAX_SEED, fraction_bits, shown
-from solver.model.counts import parse_ramp, parse_spread, parse_tags, spread_pair, system_tags
+from solver.model.checks import MAX_ROUNDS, MAX_SEED
+from solver.model.counts import parse_ramp, parse_spread, parse_tags, spread_pair
 from solver.model.daily import checked_text
 from solver.model.errors import (
-    CardError,
     CountError,
     DesignError,
     OutputError,
@@ -56,102 +52,22 @@ from solver.model.params import (
 from solver.model.paytable import (
     MAX_SEARCH_PAY,
     MAX_TOP,
-    Paytable,
-    check_edge,
-    parse_band,
-    parse_edge,
     parse_tiers,
+)
+from solver.model.readers import (
+    edge_reader,
+    read_band,
+    read_card,
+    read_hand,
+    read_paytables,
+    read_player,
+    read_practice_chart,
+    read_system,
+    read_target,
+    read_tier,
 )
 from solver.model.rule_table import RULES_BY_NAME
 from solver.model.shuffles import DEFAULT_BUFFER, MAX_BUFFER
-
-# --- Checks of values given as values, not text (the generic ones: solver.model.params) -----
-
-
-def read_card(text: str) -> Card:
-    """Exactly one card (the Bonus card): a :class:`CardError` for none or several.
-
-    >>> read_card(" 7h ")
-    Card.parse('7h')
-    """
-    found = parse_cards(text)
-    if len(found) != 1:
-        raise CardError(f"the Bonus card is exactly one card, got {shown(text)}")
-    return found[0]
-
-
-def read_hand(text: str) -> tuple[Card, ...]:
-    """A hand to start a decision graph from: cards, at least one (leave it out for all).
-
-    >>> read_hand("9 3")
-    (Card.parse('9'), Card.parse('3'))
-    """
-    found = parse_cards(text)
-    if not found:
-        raise CardError("the hand is empty: give cards, e.g. '9 3', or leave it out for all")
-    return found
-
-
-def _paytables(value: Any) -> tuple[Paytable, ...]:
-    """Further paytables (B, C, ...): a sequence of paytables or their texts (a text of
-    several: separated by spaces or semicolons)."""
-    listed = sequence_of("paytables", "Paytable or str", Paytable, str)(value)
-    if len(listed) + 1 > len(PAYTABLE_LETTERS):
-        raise ReportError(f"a report compares at most {len(PAYTABLE_LETTERS)} paytables")
-    return tuple(p if isinstance(p, Paytable) else Paytable.parse(p) for p in listed if p)
-
-
-def _player(value: Any) -> Any:
-    """A strategy already read (a :class:`~solver.results.report.PlayerStrategy`)."""
-    if not (isinstance(getattr(value, "name", None), str) and hasattr(value, "chart")):
-        raise TypeError(f"strategy must be str or a PlayerStrategy, not {type(value).__name__}")
-    return value
-
-
-def _practice_chart(value: Any) -> Any:
-    """The chart a practice session learns: a file's name, or a chart read already."""
-    if not isinstance(value, str | PathLike) and not callable(getattr(value, "action", None)):
-        raise TypeError(f"chart must be str, Path or a ChartGrid, not {type(value).__name__}")
-    return value
-
-
-def _edge(text: str) -> Fraction:
-    return parse_edge(text, "target")
-
-
-def _edge_value(name: str, what: str) -> Callable[[Any], Fraction]:
-    """A house edge given as a number (a fraction of the amount wagered), checked."""
-    numbers = of_kinds(name, "a number or its text", int, Fraction, float)
-
-    def check(value: Any) -> Fraction:
-        number = numbers(value)
-        if isinstance(number, float) and not math.isfinite(number):
-            raise DesignError(f"{what} {shown(number)} is not a finite number")
-        edge = check_edge(Fraction(number), what)
-        if fraction_bits(edge) > 200:  # a house edge has no 60-digit denominator
-            raise DesignError(f"{what} {shown(edge)} is too long: write it more shortly")
-        return edge
-
-    return check
-
-
-def _tier(value: Any) -> str:
-    """A tier given as itself (a :class:`~solver.model.paytable.Tier`): its name."""
-    name = getattr(value, "name", None)
-    if not isinstance(name, str):
-        raise TypeError(f"solve_for must be a Tier or str, not {type(value).__name__}")
-    return name
-
-
-def _band(text: str) -> str:
-    parse_band(text)
-    return text
-
-
-def _system(text: str) -> str:
-    system_tags(text)
-    return text
-
 
 # --- Limits and defaults that several layers share ------------------------------------------
 
@@ -174,8 +90,6 @@ SHOE_SAMPLES_DEFAULT = 50
 COUNTER_ROUNDS_DEFAULT = 2_000_000
 TABLE_ROUNDS_DEFAULT = 50_000
 SIMULATION_ROUNDS_DEFAULT = 10_000_000
-#: The letters of the paytables one report compares, in order (the rules' own is A).
-PAYTABLE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: How a hand may be written, for the help and for the error of a word that is no card.
 HAND_FORMS = "--hand '9 7', --hand 9,7, --hand 9 7 or --hand 97 (suits optional: 9h 7s)"
 #: What ``--strategy`` takes, for its help: every command that plays a strategy says the same.
@@ -391,14 +305,14 @@ DEPTHS = Param("depths", T, "Shares of the shoe dealt, each between 0 and 1, sep
                "commas; default 0.25,0.5,0.75,0.83, those that leave half a deck.",
                takes="str | Sequence[float | str]",
                value=sequence_of("depths", "float or str", float, str))
-SYSTEM = Param("system", T, "A published count: hi-lo, ko, hi-opt-i, omega-ii.", parse=_system)
+SYSTEM = Param("system", T, "A published count: hi-lo, ko, hi-opt-i, omega-ii.", parse=read_system)
 TAGS = Param("tags", T, "A tag per rank, e.g. 'A=-1,2=1,...,9=0,T=-1'.", parse=parse_tags,
              value=mapping_of("tags", "ranks to tags", parse_tags), takes="str | Mapping[str, int]")
 
 # Designing the paytable.
 SOLVE_FOR = Param("solve_for", T, "The tier whose pay is solved for: any tier of --paytable, "
                   "e.g. rank_match or suited-adjacent (docs/designer.md).", required=True,
-                  value=_tier, takes="Tier | str",
+                  value=read_tier, takes="Tier | str",
                   label="Solve for the pay of", hint="The other pays are the paytable's above.")
 SUITED_MATCH, RANK_MATCH, ADJACENT = (
     Param(name, T, f"Pay of the {name.replace('_', ' ')} tier to 1 (default: from --paytable).",
@@ -408,15 +322,15 @@ SUITED_MATCH, RANK_MATCH, ADJACENT = (
 PAYS = Param("pays", V, "", value=mapping_of("pays", "tier names to pays", as_given), flag="-",
              takes="Mapping[str, Fraction | int | str] | None")
 TARGET_BONUS_EDGE = Param("target_bonus_edge", T, "Bonus wager house edge, e.g. 0.05, 1/20, 5%.",
-                          parse=_edge, value=_edge_value("target_bonus_edge", "target"),
+                          parse=read_target, value=edge_reader("target_bonus_edge", "target"),
                           takes="Fraction | str", error=DesignError,
                           label="Target house edge", example="2%",
                           hint="A decimal (0.02), a fraction (1/50) or a percentage (2%).")
 TARGET_ROUND_EDGE = TARGET_BONUS_EDGE.but(name="target_round_edge", help="Round house edge per "
                                           "total wagered, e.g. 2%.",
-                                          value=_edge_value("target_round_edge", "target"))
+                                          value=edge_reader("target_round_edge", "target"))
 ROUND_EDGE_RANGE = Param("round_edge_range", T, "Band LO:HI of the round house edge (default "
-                         f"{DEFAULT_ROUND_BAND} if no band).", parse=_band, error=DesignError,
+                         f"{DEFAULT_ROUND_BAND} if no band).", parse=read_band, error=DesignError,
                          label="House edge band", example=DEFAULT_ROUND_BAND,
                          hint="LO:HI, e.g. 1%:2%.")
 BONUS_EDGE_RANGE = ROUND_EDGE_RANGE.but(name="bonus_edge_range",
@@ -480,8 +394,8 @@ CORE_ONLY = Param("core_only", F, "Write the core alone, without the annexes.", 
                   label="The core alone (leave out the annexes)")
 PAYTABLES = Param("paytables", T, f"{RULES_BY_NAME['paytable'].help} Repeat to compare "
                   "paytables, lettered A, B, ... in order  [default: 15:4:1]", default=(),
-                  parse=lambda text: _paytables(re.split(r"[\s;]+", text.strip())),
-                  value=_paytables, example="e.g. 20:5:1 12:4:1", label="More paytables",
+                  parse=lambda text: read_paytables(re.split(r"[\s;]+", text.strip())),
+                  value=read_paytables, example="e.g. 20:5:1 12:4:1", label="More paytables",
                   takes="Sequence[Paytable | str]",
                   flag="--paytable", multiple=True, hint="Set beside the rules' own paytable (A) "
                   "as B, C, ...; separate them with spaces.")
@@ -490,7 +404,7 @@ REPORT_FORMAT = Param("format", C, "Output format  [default: from -o's extension
                       hint="HTML (phone and print) or PDF.")
 REPORT_STRATEGY = STRATEGY.but(help="The player's strategy, set beside perfect play, the printed "
                                "chart and mimicking the dealer, and played in the volatility "
-                               f"section: {STRATEGY_HELP}", value=_player,
+                               f"section: {STRATEGY_HELP}", value=read_player,
                                takes="str | PlayerStrategy", label="The player's strategy")
 
 # Sensitivity (``cbj sweep``): one rule or pay over a range.
@@ -531,7 +445,7 @@ PRACTICE_PENETRATION = Param("penetration", N, "Share of the shoe dealt before a
                              error=PracticeError, example="75%", hint="The share of the shoe "
                              "dealt before it is reshuffled: 0.75, 3/4 or 75%.")
 PRACTICE_CHART = Param("chart", V, "The chart learned: a file as cbj chart writes it (default: "
-                       "the printed best chart).", value=_practice_chart,
+                       "the printed best chart).", value=read_practice_chart,
                        hint="A chart file as cbj chart writes it (CSV or JSON, edited as you "
                        "like), to learn instead of the printed chart. It is read in this page "
                        "and sent with each play; the server keeps nothing.",

@@ -28,11 +28,12 @@ from solver.exact.seats import SEAT_COUNTS
 from solver.exact.strategies import realistic_play, simple_policy
 from solver.exact.volatility import game_volatility
 from solver.model.cards import RANKS, VALUES, Card, Shoe, parse_cards
-from solver.model.catalogue import PAYTABLE_LETTERS, SIMULATION_ROUNDS_DEFAULT, TABLE_ROUNDS_DEFAULT
+from solver.model.catalogue import SIMULATION_ROUNDS_DEFAULT, TABLE_ROUNDS_DEFAULT
 from solver.model.counts import LABELS
 from solver.model.errors import ReportError
 from solver.model.outcomes import as_outcome
 from solver.model.paytable import MAX_PAY, Paytable
+from solver.model.readers import PAYTABLE_LETTERS
 from solver.model.rules import TABULATED_RATIOS, Rules
 from solver.results.charts import Chart
 from solver.results.game import GameResult, JointOutcomes
