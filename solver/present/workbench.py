@@ -57,10 +57,9 @@ def link(path: str, query: Mapping[str, str]) -> str:
     return path + ("?" + urlencode(given) if given else "")
 
 
-def site_header(here: str, query: Mapping[str, str], extra: str = "", inset: bool = False) -> str:
+def site_header(here: str, query: Mapping[str, str], extra: str = "") -> str:
     """The navigation bar every page has (each link keeps the rules), and ``extra`` after it
-    (the Chart page's downloads); styled by ``/static/site.css`` alone.  ``inset``: it sits
-    in a page with a padded body (the chart's), which it reaches across to its edges."""
+    (the Chart page's downloads); styled by ``/static/site.css`` alone."""
     nav = "".join(
         f'<a href="{escape(link(path, query))}"'
         + (' aria-current="page"' if path == here else "")
@@ -68,7 +67,7 @@ def site_header(here: str, query: Mapping[str, str], extra: str = "", inset: boo
         for path, name in PAGES
     )
     return (
-        f'<header class="site{" inset" if inset else ""}">'
+        '<header class="site">'
         '<p class="brand">Community Blackjack workbench</p>'
         f'<nav aria-label="Pages">{nav}</nav>{extra}</header>'
     )

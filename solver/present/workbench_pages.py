@@ -220,7 +220,8 @@ def start_button(action: str, label: str) -> str:
 
 
 def chart_page(chart_html: str, downloads: Mapping[str, str], query: Mapping[str, str]) -> str:
-    """The page ``cbj chart`` writes, with the workbench's links above it (not printed).
+    """The page ``cbj chart`` writes, in the workbench's frame: the navigation bar across the
+    window as on every page (not printed), the chart as the page's ``main``.
 
     Each download is a button: drawing a file is work, which only a POST starts.
     """
@@ -229,13 +230,20 @@ def chart_page(chart_html: str, downloads: Mapping[str, str], query: Mapping[str
         f"<button>{escape(name)}</button></form>"
         for name, url in downloads.items()
     )
-    bar = '<link rel="stylesheet" href="/static/site.css">' + site_header(
-        "/chart", query, f'<p class="downloads">Download: {links}</p>', inset=True
-    )
+    bar = site_header("/chart", query, f'<p class="downloads">Download: {links}</p>')
     head, marker, rest = chart_html.partition("<body>")
-    if not marker:
+    chart, end, tail = rest.rpartition("</body>")
+    if not marker or not end:
         return chart_html
-    return head + marker + bar + rest
+    style = '<link rel="stylesheet" href="/static/site.css"></head>'
+    return (
+        head.replace("</head>", style, 1)
+        + '<body class="framed">'
+        + bar
+        + f"<main>{chart}</main>"
+        + end
+        + tail
+    )
 
 
 def report_body(
