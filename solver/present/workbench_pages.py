@@ -33,6 +33,11 @@ if TYPE_CHECKING:
     from solver.results.paytable import PaySolution, SearchResult
 
 
+#: The heading of a column of links that open the Game page with the row's paytable (a
+#: heading screen readers can say, never a blank one).
+GAME_LINK = "open in Game"
+
+
 def _load(query: Mapping[str, str], paytable: object) -> str:
     """A link that opens the Game page with this paytable."""
     return f'<a href="{escape(link("/", {**query, "paytable": str(paytable)}))}">load into Game</a>'
@@ -58,7 +63,7 @@ def pay_solution_html(solution: PaySolution, query: Mapping[str, str]) -> str:
     )
     return lead + html_table(
         "Practical pays near it",
-        ("paytable", heading("bonus_house_edge"), heading("round_house_edge"), ""),
+        ("paytable", heading("bonus_house_edge"), heading("round_house_edge"), GAME_LINK),
         rows,
     )
 
@@ -87,7 +92,7 @@ def search_html(result: SearchResult, query: Mapping[str, str]) -> str:
         "paytable",
         *(heading(k) for k in ("bonus_house_edge", "round_house_edge", "round_hit_frequency")),
         heading("round_sd"),
-        "",
+        GAME_LINK,
     )
     return lead + html_table("Paytables in the band", headers, rows)
 
