@@ -253,14 +253,17 @@ def chart_page(chart_html: str, downloads: Mapping[str, str], query: Mapping[str
 
 def report_body(
     fields: str,
-    options: str,
+    options: tuple[str, str],
     progress: Progress | None,
     downloads: Mapping[str, str],
     error: str,
     back: str = "",
+    open_rules: bool = False,
 ) -> str:
     """The Report page: the build's progress and the downloads first (in view once the
-    button is pressed), then the rules and the report's options, and the build button."""
+    button is pressed); beside them the form: what the build makes (``options``' first
+    part) and the build button, in the first screen; the rules folded away (``open_rules``:
+    shown, when one of them is wrong); the report's other options and the button again."""
     ready = "".join(
         f'<li><a href="{escape(url)}" download>Download the report as {escape(name)}</a></li>'
         for name, url in downloads.items()
@@ -271,6 +274,8 @@ def report_body(
         else '<p class="idle">Press Build the report: its progress, step by step, then its '
         "downloads show here.</p>"
     )
+    button = '<button type="submit">Build the report</button>'
+    shown = " open" if open_rules else ""
     return (
         '<div class="columns results-first">'
         f'<section id="results" aria-live="polite">{waiting}{progress_html(progress, back)}'
@@ -278,7 +283,8 @@ def report_body(
         + (f'<ul id="downloads">{ready}</ul>' if ready else "")
         + "</section>"
         '<form id="report-form" class="rules" method="post">'
-        f'{fields}{options}<button type="submit">Build the report</button></form></div>'
+        f'{options[0]}{button}<details class="rules-more"{shown}><summary>Rules of the game'
+        f"</summary>{fields}</details>{options[1]}{button}</form></div>"
     )
 
 

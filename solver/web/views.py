@@ -324,14 +324,16 @@ def report_page(ask: Ask) -> Response:
     fmt = "pdf" if ask.fields.get("format") == "pdf" else "html"
     fields = _fields(form, exact=False)
     if form.rules is None or option_errors:
-        body = pages_html.report_body(fields, options_html, None, {}, "")
+        body = pages_html.report_body(
+            fields, options_html, None, {}, "", open_rules=form.rules is None
+        )
         return HTMLResponse(html.page("Report", "/report", body, form.query()), 400)
     outcome = ask.bench.report(form.rules, options, fmt, ask.start, ask.client)
     if ask.start and not outcome.error:  # the page shows the build's progress (a GET)
         return RedirectResponse(html.link("/report", short_query(ask.fields, options)), 303)
     downloads = {fmt.upper(): html.link("/report/download", ask.fields)} if outcome.ready else {}
     body = pages_html.report_body(
-        fields, options_html, outcome.progress, downloads, outcome.error, ask.here
+        fields, options_html, outcome.progress, downloads, outcome.error, ask.here, False
     )
     busy = outcome.progress is not None
     return HTMLResponse(
