@@ -577,3 +577,29 @@ def test_the_reports_build_button_is_in_the_first_screen(desktop: Any, server: s
     assert desktop.is_hidden("#f-decks")
     desktop.click("#report-form details.rules-more summary")
     assert desktop.is_visible("#f-decks")
+
+
+def test_the_headline_says_perfect_play_and_the_chart_page_the_printed_chart(
+    phone: Any, server: str, costs: ChartCosts
+) -> None:
+    """Issue 47: the Game page's +5.3840% and the Chart page's +5.3833% said which is which,
+    each page showing the other's figure beside its own (the API's: the chart's EV and
+    ``cbj solve``'s)."""
+    chart = costs.chart
+    phone.goto(server + "/chart", wait_until="load")
+    _when(phone, "document.querySelector('[data-figure=chart-ev]')")
+    lead = phone.inner_text("main .lead")
+    assert lead.startswith("Main wager EV, the printed chart") and "perfect play" in lead, lead
+    for name, value in (("chart-ev", chart.expected_value),
+                        ("optimal-ev", chart.optimal_expected_value)):  # fmt: skip
+        assert float(phone.get_attribute(f"[data-figure={name}]", "data-value")) == float(value)
+    no_sideways_scroll(phone)
+    phone.goto(server + "/", wait_until="load")
+    _when(phone, "document.querySelector('[data-headline=chart-ev]')")
+    summary = phone.inner_text("#summary")
+    assert "Main wager EV, perfect play" in summary and "the printed chart" in summary, summary
+    game = solver.solve(cache=MEMORY)
+    shown = {name: float(phone.get_attribute(f"[data-headline={name}]", "data-value"))
+             for name in ("main-ev", "chart-ev")}  # fmt: skip
+    assert shown == {"main-ev": float(game.expected_value), "chart-ev": float(chart.expected_value)}
+    no_sideways_scroll(phone)

@@ -224,9 +224,12 @@ def start_button(action: str, label: str) -> str:
     )
 
 
-def chart_page(chart_html: str, downloads: Mapping[str, str], query: Mapping[str, str]) -> str:
+def chart_page(
+    chart_html: str, downloads: Mapping[str, str], query: Mapping[str, str], lead: str = ""
+) -> str:
     """The page ``cbj chart`` writes, in the workbench's frame: the navigation bar across the
-    window as on every page (not printed), the chart as the page's ``main``.
+    window as on every page (not printed), the chart as the page's ``main``, ``lead`` (not
+    printed) under its title.
 
     Each download is a button: drawing a file is work, which only a POST starts.
     """
@@ -245,7 +248,9 @@ def chart_page(chart_html: str, downloads: Mapping[str, str], query: Mapping[str
         head.replace("</head>", style, 1)
         + '<body class="framed">'
         + bar
-        + f"<main>{chart}</main>"
+        + "<main>"
+        + chart.replace("</h1>", f'</h1><div class="lead-line">{lead}</div>', 1)
+        + "</main>"
         + end
         + tail
     )
