@@ -25,6 +25,7 @@ import solver
 from solver.model.cards import value_label
 from solver.model.cells import Action, cell_name, cell_of
 from solver.model.hands import hand_of
+from solver.present import workbench
 from solver.present.style import decimals
 from solver.results.charts import ChartCosts
 from solver.results.practice_history import PracticeHistory, read_history
@@ -401,12 +402,7 @@ def test_the_practice_pages_controls_look_like_controls_and_axe_finds_nothing(
             ".outlineStyle, getComputedStyle(e).outlineWidth]"
         )  # fmt: skip
         assert ring == [True, "solid", "3px"], ring
-        page.evaluate(source)
-        violations = page.evaluate(
-            "axe.run().then(r => r.violations.map(v => v.id + ': ' + v.nodes.map(n =>"
-            " n.target.join(' ')).join(', ')))"
-        )
-        assert violations == [] and page.errors == []
+        assert axe_violations(page, source) == [] and page.errors == []
         no_sideways_scroll(page)
     finally:
         page.context.close()
@@ -507,10 +503,14 @@ def test_the_reports_progress_names_its_stage_with_a_percentage_in_view(
     desktop.wait_for_load_state("load")
 
 
+#: Every page the app serves, each with its figures in: the paytable solve's 89-digit pay,
+#: Compare with an invalid column and with four games (issue 47: its hidden "(differs from
+#: A)" words once escaped the table's box), a hold check's verdict, the chart.
 PAGES = (
     "/",
     "/paytable?kind=round&solve_for=suited_match&target=1%25&mode=solve",
     "/compare?a.paytable=15:4:1&b.paytable=20:5:2&b.decks=x",
+    "/compare?a.paytable=15:4:1&b.paytable=20:5:2&c.paytable=10:5:2&d.decks=2",
     "/report",
     "/chart",
     "/hold?rounds=10000&hold=2.5%25",
@@ -518,10 +518,33 @@ PAGES = (
 )
 
 
+#: The Compare page's round house edges, one a game.
+EDGES = '[data-figure="round-house-edge"][data-column]'
+
+
+def axe_violations(page: Any, source: str) -> list[str]:
+    """What axe-core (WCAG rules and best practice) finds wrong with the page shown: each
+    rule's id and the elements it found."""
+    page.evaluate(source)
+    found: list[str] = page.evaluate(
+        "axe.run().then(r => r.violations.map(v => v.id + ': ' + v.nodes.map(n =>"
+        " n.target.join(' ')).join(', ')))"
+    )
+    return found
+
+
+def test_every_page_the_app_serves_is_checked() -> None:
+    assert {path.split("?")[0] for path in PAGES} == {path for path, _ in workbench.PAGES}
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
-def test_no_page_scrolls_sideways(chromium: Any, server: str, viewport: dict[str, int]) -> None:
-    """Every page, once its figures are in (the 89-digit pay of the paytable solve among them),
-    at 390 and at 1280 px."""
+def test_no_page_scrolls_sideways_and_axe_finds_nothing(
+    chromium: Any, server: str, viewport: dict[str, int]
+) -> None:
+    """Every page, once its figures are in, at 390 and at 1280 px: no sideways scroll, each
+    in the same frame (the navigation bar, then the page's main), and no violation axe-core
+    finds."""
+    source = axe_source()
     page = _tab(chromium, viewport)
     try:
         for path in PAGES:
@@ -530,6 +553,53 @@ def test_no_page_scrolls_sideways(chromium: Any, server: str, viewport: dict[str
             page.wait_for_load_state("load")
             if "mode=solve" in path:
                 assert len(page.get_attribute("[data-figure=pay]", "data-exact")) > 80
+            if "d.decks" in path:  # four games, each solved (column D's takes longest)
+                _when(page, f"document.querySelectorAll('{EDGES}').length === 4")
             no_sideways_scroll(page)
+            frame = page.eval_on_selector_all("body > *", "es => es.map(e => e.tagName)")
+            assert frame[:2] == ["HEADER", "MAIN"], (path, frame)
+            assert axe_violations(page, source) == [], path
+        assert page.errors == []
     finally:
         page.context.close()
+
+
+def test_the_reports_build_button_is_in_the_first_screen(desktop: Any, server: str) -> None:
+    """At 1280x900 the Report page's build button shows without scrolling (issue 47: it
+    was 2,300 px down, under the rules), its rules folded away until asked for."""
+    assert desktop.viewport_size == DESKTOP
+    desktop.goto(server + "/report", wait_until="load")
+    assert desktop.evaluate("window.scrollY") == 0
+    button = desktop.locator("#report-form button[type=submit]").first
+    assert button.inner_text() == "Build the report"
+    box = button.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= DESKTOP["height"]
+    assert desktop.is_hidden("#f-decks")
+    desktop.click("#report-form details.rules-more summary")
+    assert desktop.is_visible("#f-decks")
+
+
+def test_the_headline_says_perfect_play_and_the_chart_page_the_printed_chart(
+    phone: Any, server: str, costs: ChartCosts
+) -> None:
+    """Issue 47: the Game page's +5.3840% and the Chart page's +5.3833% said which is which,
+    each page showing the other's figure beside its own (the API's: the chart's EV and
+    ``cbj solve``'s)."""
+    chart = costs.chart
+    phone.goto(server + "/chart", wait_until="load")
+    _when(phone, "document.querySelector('[data-figure=chart-ev]')")
+    lead = phone.inner_text("main .lead")
+    assert lead.startswith("Main wager EV, the printed chart") and "perfect play" in lead, lead
+    for name, value in (("chart-ev", chart.expected_value),
+                        ("optimal-ev", chart.optimal_expected_value)):  # fmt: skip
+        assert float(phone.get_attribute(f"[data-figure={name}]", "data-value")) == float(value)
+    no_sideways_scroll(phone)
+    phone.goto(server + "/", wait_until="load")
+    _when(phone, "document.querySelector('[data-headline=chart-ev]')")
+    summary = phone.inner_text("#summary")
+    assert "Main wager EV, perfect play" in summary and "the printed chart" in summary, summary
+    game = solver.solve(cache=MEMORY)
+    shown = {name: float(phone.get_attribute(f"[data-headline={name}]", "data-value"))
+             for name in ("main-ev", "chart-ev")}  # fmt: skip
+    assert shown == {"main-ev": float(game.expected_value), "chart-ev": float(chart.expected_value)}
+    no_sideways_scroll(phone)

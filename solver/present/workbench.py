@@ -57,10 +57,9 @@ def link(path: str, query: Mapping[str, str]) -> str:
     return path + ("?" + urlencode(given) if given else "")
 
 
-def site_header(here: str, query: Mapping[str, str], extra: str = "", inset: bool = False) -> str:
+def site_header(here: str, query: Mapping[str, str], extra: str = "") -> str:
     """The navigation bar every page has (each link keeps the rules), and ``extra`` after it
-    (the Chart page's downloads); styled by ``/static/site.css`` alone.  ``inset``: it sits
-    in a page with a padded body (the chart's), which it reaches across to its edges."""
+    (the Chart page's downloads); styled by ``/static/site.css`` alone."""
     nav = "".join(
         f'<a href="{escape(link(path, query))}"'
         + (' aria-current="page"' if path == here else "")
@@ -68,7 +67,7 @@ def site_header(here: str, query: Mapping[str, str], extra: str = "", inset: boo
         for path, name in PAGES
     )
     return (
-        f'<header class="site{" inset" if inset else ""}">'
+        '<header class="site">'
         '<p class="brand">Community Blackjack workbench</p>'
         f'<nav aria-label="Pages">{nav}</nav>{extra}</header>'
     )
@@ -379,9 +378,11 @@ def idle_html(what: str, start: bool = False) -> str:
     return f'<p class="idle" id="idle"{flag}>{escape(what)}</p>'
 
 
-def headline_html(game: GameResult[Any] | None) -> str:
-    """The Game page's headline figures, the main wager's EV and the round's house edge, for
-    the summary that stays in view as the rules are changed (dashes before a solve)."""
+def headline_html(game: GameResult[Any] | None, chart_ev: Fraction | None = None) -> str:
+    """The Game page's headline figures, the main wager's EV with perfect play (the
+    composition-dependent optimum) and the round's house edge, for the summary that stays in
+    view as the rules are changed (dashes before a solve); beside the EV, the printed
+    chart's (``chart_ev``) once the chart has been searched (the Chart page leads with it)."""
     if game is None:
         main = round_edge = "\u2014"
         data = ("", "")
@@ -394,11 +395,29 @@ def headline_html(game: GameResult[Any] | None) -> str:
             f' data-value="{float(ev)!r}"',
             "" if edge is None else f' data-value="{float(edge)!r}"',
         )
+    beside = (
+        ""
+        if chart_ev is None or game is None
+        else f' <small class="beside">the printed chart <span data-headline="chart-ev" '
+        f'data-value="{float(chart_ev)!r}">{escape(show("main_ev", chart_ev))}</span></small>'
+    )
     return (
-        f'<span class="headline">Main wager EV <strong data-headline="main-ev"{data[0]}>'
-        f"{escape(main)}</strong></span>"
+        '<span class="headline">Main wager EV, perfect play <strong data-headline="main-ev"'
+        f"{data[0]}>{escape(main)}</strong>{beside}</span>"
         f'<span class="headline">Round house edge <strong data-headline="round-house-edge"'
         f"{data[1]}>{escape(round_edge)}</strong></span>"
+    )
+
+
+def chart_lead(chart_ev: Fraction, optimal_ev: Fraction) -> str:
+    """The Chart page's first line: the main wager's EV with the printed chart, and beside
+    it with perfect play (the Game page's headline figure)."""
+    return (
+        '<p class="lead">Main wager EV, the printed chart <strong data-figure="chart-ev" '
+        f'data-value="{float(chart_ev)!r}">{escape(show("chart_ev", chart_ev))}</strong> '
+        '<small class="beside">perfect play <span data-figure="optimal-ev" '
+        f'data-value="{float(optimal_ev)!r}">{escape(show("chart_ev", optimal_ev))}</span>'
+        "</small></p>"
     )
 
 

@@ -33,6 +33,11 @@ if TYPE_CHECKING:
     from solver.results.paytable import PaySolution, SearchResult
 
 
+#: The heading of a column of links that open the Game page with the row's paytable (a
+#: heading screen readers can say, never a blank one).
+GAME_LINK = "open in Game"
+
+
 def _load(query: Mapping[str, str], paytable: object) -> str:
     """A link that opens the Game page with this paytable."""
     return f'<a href="{escape(link("/", {**query, "paytable": str(paytable)}))}">load into Game</a>'
@@ -58,7 +63,7 @@ def pay_solution_html(solution: PaySolution, query: Mapping[str, str]) -> str:
     )
     return lead + html_table(
         "Practical pays near it",
-        ("paytable", heading("bonus_house_edge"), heading("round_house_edge"), ""),
+        ("paytable", heading("bonus_house_edge"), heading("round_house_edge"), GAME_LINK),
         rows,
     )
 
@@ -87,7 +92,7 @@ def search_html(result: SearchResult, query: Mapping[str, str]) -> str:
         "paytable",
         *(heading(k) for k in ("bonus_house_edge", "round_house_edge", "round_hit_frequency")),
         heading("round_sd"),
-        "",
+        GAME_LINK,
     )
     return lead + html_table("Paytables in the band", headers, rows)
 
@@ -219,8 +224,12 @@ def start_button(action: str, label: str) -> str:
     )
 
 
-def chart_page(chart_html: str, downloads: Mapping[str, str], query: Mapping[str, str]) -> str:
-    """The page ``cbj chart`` writes, with the workbench's links above it (not printed).
+def chart_page(
+    chart_html: str, downloads: Mapping[str, str], query: Mapping[str, str], lead: str = ""
+) -> str:
+    """The page ``cbj chart`` writes, in the workbench's frame: the navigation bar across the
+    window as on every page (not printed), the chart as the page's ``main``, ``lead`` (not
+    printed) under its title.
 
     Each download is a button: drawing a file is work, which only a POST starts.
     """
@@ -229,25 +238,37 @@ def chart_page(chart_html: str, downloads: Mapping[str, str], query: Mapping[str
         f"<button>{escape(name)}</button></form>"
         for name, url in downloads.items()
     )
-    bar = '<link rel="stylesheet" href="/static/site.css">' + site_header(
-        "/chart", query, f'<p class="downloads">Download: {links}</p>', inset=True
-    )
+    bar = site_header("/chart", query, f'<p class="downloads">Download: {links}</p>')
     head, marker, rest = chart_html.partition("<body>")
-    if not marker:
+    chart, end, tail = rest.rpartition("</body>")
+    if not marker or not end:
         return chart_html
-    return head + marker + bar + rest
+    style = '<link rel="stylesheet" href="/static/site.css"></head>'
+    return (
+        head.replace("</head>", style, 1)
+        + '<body class="framed">'
+        + bar
+        + "<main>"
+        + chart.replace("</h1>", f'</h1><div class="lead-line">{lead}</div>', 1)
+        + "</main>"
+        + end
+        + tail
+    )
 
 
 def report_body(
     fields: str,
-    options: str,
+    options: tuple[str, str],
     progress: Progress | None,
     downloads: Mapping[str, str],
     error: str,
     back: str = "",
+    open_rules: bool = False,
 ) -> str:
     """The Report page: the build's progress and the downloads first (in view once the
-    button is pressed), then the rules and the report's options, and the build button."""
+    button is pressed); beside them the form: what the build makes (``options``' first
+    part) and the build button, in the first screen; the rules folded away (``open_rules``:
+    shown, when one of them is wrong); the report's other options and the button again."""
     ready = "".join(
         f'<li><a href="{escape(url)}" download>Download the report as {escape(name)}</a></li>'
         for name, url in downloads.items()
@@ -258,6 +279,8 @@ def report_body(
         else '<p class="idle">Press Build the report: its progress, step by step, then its '
         "downloads show here.</p>"
     )
+    button = '<button type="submit">Build the report</button>'
+    shown = " open" if open_rules else ""
     return (
         '<div class="columns results-first">'
         f'<section id="results" aria-live="polite">{waiting}{progress_html(progress, back)}'
@@ -265,7 +288,8 @@ def report_body(
         + (f'<ul id="downloads">{ready}</ul>' if ready else "")
         + "</section>"
         '<form id="report-form" class="rules" method="post">'
-        f'{fields}{options}<button type="submit">Build the report</button></form></div>'
+        f'{options[0]}{button}<details class="rules-more"{shown}><summary>Rules of the game'
+        f"</summary>{fields}</details>{options[1]}{button}</form></div>"
     )
 
 

@@ -256,10 +256,12 @@ def _strategy(text: str, chart_text: str, chart_name: str) -> PlayerStrategy | N
     return None
 
 
-def report_options(query: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str], str]:
+def report_options(
+    query: Mapping[str, str],
+) -> tuple[dict[str, Any], dict[str, str], tuple[str, str]]:
     """The report's options given (a blank size is the report's default), their errors and
-    their fields: every option of ``cbj report`` but the file written, the workers and the
-    cache, which are the server's."""
+    their fields (:func:`_report_fields`): every option of ``cbj report`` but the file
+    written, the workers and the cache, which are the server's."""
     form = PAGE_FORMS["/report"]
     options, errors = read_fields(form, query)
     options.pop("format", None)  # the page's download: the views' own
@@ -282,7 +284,9 @@ def short_query(query: Mapping[str, str], options: Mapping[str, Any]) -> dict[st
     return {**query, "strategy_chart_text": chart_csv(chart)}
 
 
-def _report_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str:
+def _report_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> tuple[str, str]:
+    """The report's own fields: what the build makes (its format, core only), then the
+    rest (the title block, what it sets beside the game, the study sizes)."""
     form = PAGE_FORMS["/report"]
     given = {**REPORT_DEFAULTS, **{k: v for k, v in query.items() if str(v).strip()}}
 
@@ -297,7 +301,7 @@ def _report_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str:
         '<input type="hidden" name="strategy_chart_name" id="f-strategy_chart_name" '
         f'value="{escape(str(query.get("strategy_chart_name", ""))[:MAX_FIELD_TEXT])}">'
     )
-    return (
+    return fields("format", "core_only"), (
         "<fieldset><legend>Title block</legend>"
         + fields("prepared_by", "prepared_for", "revision_note", "table_limits", "procedures")
         + "</fieldset><fieldset><legend>What the report sets beside the game</legend>"
@@ -310,6 +314,5 @@ def _report_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> str:
         "</fieldset><fieldset><legend>Study sizes</legend>"
         + fields("shoe_samples", "counter_rounds", "table_rounds", "simulation_rounds")
         + "</fieldset>"
-        + fields("format", "core_only")
         + left_out_html(form)
     )

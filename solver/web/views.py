@@ -15,11 +15,13 @@ import contextlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from solver.model.errors import CbjError
+from solver.model.rules import Rules
 from solver.present import charts
 from solver.present import fields as field_html
 from solver.present import practice as practice_html
@@ -27,6 +29,7 @@ from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
 from solver.present.formats import ChartFormat
 from solver.present.practice_history import history_html
+from solver.results.charts import Chart
 from solver.web import practice
 from solver.web.form import (
     MAX_FIELD_TEXT,
@@ -102,6 +105,20 @@ def _refusal(outcome: Outcome[Any]) -> int:
     return outcome.status if outcome.status != 200 else 400
 
 
+def _printed_chart_ev(ask: Ask, rules: Rules) -> Fraction | None:
+    """The main wager's EV with the printed chart under ``rules``, if the chart has been
+    searched already (for the Chart page, or Practice); never starts the search."""
+    for outcome in (
+        ask.bench.chart(rules, 0.0, False, ask.client),
+        ask.bench.chart_costs(rules, 0.0, False, ask.client),
+    ):
+        if outcome.ready:
+            found = outcome.result()
+            chart = found if isinstance(found, Chart) else found.chart
+            return chart.expected_value
+    return None
+
+
 def _game_parts(ask: Ask, form: RulesForm, wait: float) -> tuple[str, str, Outcome[Any], int]:
     """The figures' HTML, the headline figures' HTML, the outcome behind them and the status."""
     if form.rules is None:
@@ -109,7 +126,8 @@ def _game_parts(ask: Ask, form: RulesForm, wait: float) -> tuple[str, str, Outco
     outcome = ask.bench.game(form.rules, form.exact, wait, ask.start, ask.client)
     if outcome.ready:
         game = outcome.result()
-        return html.game_figures(game), html.headline_html(game), outcome, 200
+        headline = html.headline_html(game, _printed_chart_ev(ask, form.rules))
+        return html.game_figures(game), headline, outcome, 200
     if outcome.error:
         return html.message(outcome.error), "", outcome, _refusal(outcome)
     if outcome.idle:
@@ -262,7 +280,9 @@ def chart_page(ask: Ask) -> Response:
         fmt.value.upper(): html.link(f"/chart/{name}", query)
         for fmt, name in CHART_DOWNLOADS.items()
     }
-    return HTMLResponse(pages_html.chart_page(charts.to_html(outcome.result()), downloads, query))
+    chart = outcome.result()
+    lead = html.chart_lead(chart.expected_value, chart.optimal_expected_value)
+    return HTMLResponse(pages_html.chart_page(charts.to_html(chart), downloads, query, lead))
 
 
 async def _waited(outcome: Outcome[Any], bench: Workbench, label: str) -> Outcome[Any]:
@@ -324,14 +344,16 @@ def report_page(ask: Ask) -> Response:
     fmt = "pdf" if ask.fields.get("format") == "pdf" else "html"
     fields = _fields(form, exact=False)
     if form.rules is None or option_errors:
-        body = pages_html.report_body(fields, options_html, None, {}, "")
+        body = pages_html.report_body(
+            fields, options_html, None, {}, "", open_rules=form.rules is None
+        )
         return HTMLResponse(html.page("Report", "/report", body, form.query()), 400)
     outcome = ask.bench.report(form.rules, options, fmt, ask.start, ask.client)
     if ask.start and not outcome.error:  # the page shows the build's progress (a GET)
         return RedirectResponse(html.link("/report", short_query(ask.fields, options)), 303)
     downloads = {fmt.upper(): html.link("/report/download", ask.fields)} if outcome.ready else {}
     body = pages_html.report_body(
-        fields, options_html, outcome.progress, downloads, outcome.error, ask.here
+        fields, options_html, outcome.progress, downloads, outcome.error, ask.here, False
     )
     busy = outcome.progress is not None
     return HTMLResponse(
