@@ -152,7 +152,8 @@ def special_files(folder: Path) -> bool:
     """Make the odd files :data:`PATHS` names in ``folder``; whether the device was made."""
     (folder / "file.md").write_text("a file, not a folder")
     for name, target in (("loop.md", "loop.md"), ("dangling.md", "missing/x.md")):
-        if not (folder / name).is_symlink():
+        if not (folder / name).is_symlink():  # a link an earlier example replaced: again
+            (folder / name).unlink(missing_ok=True)
             (folder / name).symlink_to(target)
     if not (folder / "fifo.md").exists():
         os.mkfifo(folder / "fifo.md")
