@@ -87,7 +87,7 @@ def variant_rules(
     """
     given: dict[str, Any] = dict(options)
     listed = {
-        rule.name: _listed(given.pop(rule.name) or (), rule.parse, rule.what)
+        rule.name: _listed(() if (v := given.pop(rule.name)) is None else v, rule.parse, rule.what)
         for rule in RULE_TABLE
         if rule.common and rule.name in given
     }

@@ -19,7 +19,6 @@ solver.model.errors.SimulationError: seed '3/4' is not a whole number, e.g. 7
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from fractions import Fraction
 
 from solver.model.cards import Card, parse_cards
@@ -230,7 +229,7 @@ SIM_PENETRATION = Param("penetration", N, "Share of the shoe dealt before a resh
 FRESH_SHOE = Param("fresh_shoe", F, "Shuffle a fresh shoe for every round.", default=False)
 COUNTER = Param("counter", T, "Seat a card counter at seat 1 using this count: hi-lo, ko, "
                 "hi-opt-i, omega-ii, best-level-1..3, or tags 'A=-1,2=1,...,T=-1'.",
-                value=of_kinds("counter", "str or a mapping of str to int", Mapping),
+                value=mapping_of("counter", "str to int", str),
                 takes="str | Mapping[str, int]")
 SPREAD = Param("spread", T, "Smallest-largest bet in units.", default="1-8", parse=parse_spread,
                value=spread_pair, takes="str | tuple[int, int]",

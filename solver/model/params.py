@@ -367,7 +367,8 @@ def mapping_of(name: str, words: str, read: Callable[[str], Any]) -> Callable[[A
             if not isinstance(key, str) or not (is_whole(item) or isinstance(item, Fraction | str)):
                 kind = type(item).__name__
                 raise TypeError(f"{name} must be str or a mapping of {words}, not one of {kind}")
-        return read(",".join(f"{k}={v}" for k, v in value.items()))
+        said = (v if not is_whole(v) or abs(v) < 10**9 else shown(v) for v in value.values())
+        return read(",".join(f"{k}={v}" for k, v in zip(value, said, strict=True)))
 
     return check
 

@@ -414,11 +414,14 @@ def read_paytable(value: PaytableLike) -> Paytable:
         return value
     if isinstance(value, str):
         return Paytable.parse(value)
-    if isinstance(value, Mapping):
-        tiers = tuple(tier_named(name if isinstance(name, str) else shown(name)) for name in value)
-        return Paytable(tuple(value.values()), tiers=tiers)
-    if isinstance(value, tuple | list):
-        return Paytable(value)
+    try:  # a pay of the wrong type is named as the paytable's
+        if isinstance(value, Mapping):
+            names = tuple(n if isinstance(n, str) else shown(n) for n in value)
+            return Paytable(tuple(value.values()), tiers=tuple(map(tier_named, names)))
+        if isinstance(value, tuple | list):
+            return Paytable(value)
+    except TypeError as error:
+        raise TypeError(f"paytable: {error}") from None
     raise RulesError(
         f"paytable {shown(value)} must be a Paytable, its text (15:4:1), its pays (S, R, A) "
         "as a tuple or a list, or its pays by tier name in a mapping"
