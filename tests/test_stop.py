@@ -23,6 +23,7 @@ from solver.exact.game import solve_game
 from solver.exact.lattice import float_power, round_table
 from solver.exact.session import distribution
 from solver.exact.strategies import evaluate_policies
+from solver.model.catalogue import SHOE_SAMPLES
 from solver.model.checks import MAX_ROUNDS
 from solver.model.parallel import parallel_map
 from solver.model.process import StopFlag, Stopped, check_stop, stoppable
@@ -92,7 +93,7 @@ def _in_step(step: str, after: float = 0.5) -> Callable[[Job[Any]], bool]:
 
 #: Each of the report's sizes made huge, and the step it makes long.
 HUGE_REPORTS = [
-    ("shoe_samples", 10**9, "game protection"),
+    ("shoe_samples", SHOE_SAMPLES.high, "game protection"),
     ("counter_rounds", MAX_ROUNDS, "game protection"),
     ("table_rounds", MAX_ROUNDS, "table of players"),
     # (reached after the whole game-protection study: seconds more, so in the soak run)

@@ -77,6 +77,8 @@ MAX_BANKROLL = 10**12
 MOST_UNITS = 10**12
 #: Most samples per depth (about 10^9 states: far beyond a day on a large cluster).
 MAX_SAMPLES = 10**9
+#: Shoes the report deals for the indices, the Kelly ramp and the bound, per shoe sample.
+DEALT_PER_SAMPLE = 4
 #: Shoes dealt and solved when no size is given (about 70 ms each for 6 decks).
 SAMPLES_DEFAULT = 2000
 #: Table-rounds simulated for each number of seats when the caller does not say.
@@ -365,7 +367,7 @@ SHOE_SAMPLES, COUNTER_ROUNDS, TABLE_ROUNDS, SIMULATION_ROUNDS = (
           example=f"{default:,}", label=label, hint=hint)
     for name, words, low, high, default, label, hint in (
         ("shoe_samples", "Game protection: its size, 4 dealt shoes (and 1/25 of a whole "
-         "shoe) a sample", 2, MAX_SAMPLES,
+         "shoe) a sample", 2, MAX_SAMPLES // DEALT_PER_SAMPLE,
          SHOE_SAMPLES_DEFAULT, "Shoe samples",
          "Game protection: 4 dealt shoes, 1/25 of a whole shoe, each."),
         ("counter_rounds", "Game protection: rounds dealt to each simulated counter", 1,

@@ -21,8 +21,8 @@ from solver.exact.protection import (
     ev_per_true_count,
     judge_counts,
 )
-from solver.exact.shoe_states import check_samples
-from solver.model.catalogue import COUNTER_ROUNDS_DEFAULT, SHOE_SAMPLES_DEFAULT
+from solver.model.catalogue import COUNTER_ROUNDS_DEFAULT, DEALT_PER_SAMPLE, SHOE_SAMPLES_DEFAULT
+from solver.model.catalogue import SHOE_SAMPLES as SHOE_SAMPLES_PARAM
 from solver.model.counts import system_tags
 from solver.model.errors import ReportError
 from solver.model.rules import Rules
@@ -47,8 +47,6 @@ from solver.studies.sizes import check_rounds
 #: of each simulated counter, unless asked (the parameter catalogue's defaults).
 SHOE_SAMPLES = SHOE_SAMPLES_DEFAULT
 COUNTER_ROUNDS = COUNTER_ROUNDS_DEFAULT
-#: Shoes dealt for the indices, the Kelly ramp and the bound, per shoe-state sample.
-DEALT_PER_SAMPLE = 4
 #: Shoe samples per shoe path of the no-mid-shoe bound (at least one path is dealt).
 SAMPLES_PER_PATH = 25
 
@@ -60,9 +58,9 @@ def path_count(shoe_samples: int) -> int:
 
 
 def check_sizes(shoe_samples: int, counter_rounds: int) -> tuple[int, int]:
-    """The study's size and counter rounds, checked before any work."""
-    check_samples(shoe_samples)
-    return shoe_samples, check_rounds("counter rounds", counter_rounds)
+    """The study's size and counter rounds, checked before any work (each sample deals
+    :data:`DEALT_PER_SAMPLE` shoes, so at most a quarter of the shoes a study may deal)."""
+    return SHOE_SAMPLES_PARAM.read(shoe_samples), check_rounds("counter rounds", counter_rounds)
 
 
 def counter_plan(eor: EffectsOfRemoval[Any]) -> CounterPlan:
