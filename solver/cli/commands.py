@@ -21,7 +21,6 @@ import click
 
 from solver.api import functions as api
 from solver.api.call import load
-from solver.api.game_file import read_game
 from solver.api.table import COMMANDS, COMMANDS_BY_NAME, GROUPS, Command
 from solver.model.cards import parse_cards
 from solver.model.catalogue import HAND_FORMS
@@ -224,6 +223,7 @@ _LISTED = frozenset(rule.name for rule in RULE_TABLE if rule.common)
 def game_options(command: Command, path: str) -> dict[str, Any]:
     """The rules options game file ``path`` gives ``command``: all of them, but the paytable
     where the command's own options make it, and each as a list of one for ``variants``."""
+    read_game: Callable[[str], dict[str, Any]] = load("solver.api.game_file:read_game")
     options = read_game(path)
     if command.rules == "but-paytable":
         options.pop("paytable", None)
