@@ -33,8 +33,6 @@ NOT_YET: frozenset[str] = frozenset(
         "present/hold.py",
         "present/long_numbers.py",
         "present/plot_files.py",
-        "present/practice.py",
-        "present/practice_history.py",
         "present/report/html.py",
         "present/report/pdf.py",
         "present/report/pdf_type.py",

@@ -1,17 +1,16 @@
 """The workbench's Practice page as HTML: the table, the grade of each decision, the score.
 
-Pure: a practice turn in (:class:`~solver.results.practice_state.PracticeTurn`), escaped
-HTML out, in parts the page's script puts in place one by one (the table, the grade, the
-buttons, the score); the whole page, for a browser without the script, is made of the same
-parts.  Each exact figure carries its fraction in ``data-exact``.
+Pure: a practice turn in (:class:`~solver.results.practice_state.PracticeTurn`), HTML out,
+drawn by the templates of ``templates/practice/``, in parts the page's script puts in place
+one by one (the table, the grade, the buttons, the score); the whole page, for a browser
+without the script, is made of the same parts.  Each exact figure carries its fraction in
+``data-exact``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from html import escape
 
 from solver.model.cards import Card, value_label
 from solver.model.catalogue import DRILL, PRACTICE_CHART, PRACTICE_PENETRATION, PRACTICE_SEED
@@ -19,6 +18,7 @@ from solver.model.cells import Action, Actions, cell_name, cell_of
 from solver.model.hands import best_total, hand_of
 from solver.model.numbers import int_text
 from solver.model.outcomes import MainOutcome
+from solver.model.params import Param
 from solver.model.rule_table import RULES_BY_NAME
 from solver.model.rules import Rules
 from solver.present.fields import param_field
@@ -26,6 +26,7 @@ from solver.present.long_numbers import exact_html
 from solver.present.practice_history import chart_rows_html, hand_types_html, history_html
 from solver.present.practice_stats import accuracy, of_session
 from solver.present.style import amount, decimals, signed
+from solver.present.templates import Markup, macro, render
 from solver.present.wording import rules_sentence
 from solver.results.figures import heading
 from solver.results.practice import Drill, Grade, PracticeState, Score, Settlement
@@ -49,26 +50,18 @@ def _exact(value: Fraction) -> str:
     return text if value.denominator == 1 else f"{text}/{int_text(value.denominator)}"
 
 
-def _number(value: Fraction, attribute: str) -> str:
-    """An exact figure to two decimals unless more are needed (:func:`decimals`), its
-    fraction in ``data-exact``."""
-    return f'<span {attribute} data-exact="{_exact(value)}">{decimals(value)}</span>'
+def _figure(value: Fraction, text: str | None = None, **more: object) -> dict[str, object]:
+    """An exact figure for a template: its fraction (``exact``, for ``data-exact``) and its
+    text, two decimals unless more are needed (:func:`decimals`)."""
+    return {"exact": _exact(value), "text": decimals(value) if text is None else text, **more}
 
 
-def card_html(card: Card) -> str:
-    """A card as the table shows it: rank and suit sign, red or black, its name for a
+def _card(card: Card) -> dict[str, object]:
+    """A card as the table shows it: rank and suit sign, red or black, its suit's name for a
     screen reader."""
     sign, name = _SUITS[str(card.suit)] if card.suit else ("", "")
-    colour = " red" if card.suit is not None and card.suit.value in "hd" else ""
-    rank = str(card.rank)
-    return (
-        f'<span class="card{colour}" data-card="{escape(str(card))}" role="img" '
-        f'aria-label="{escape(rank)} of {name}">{escape(rank)}{sign}</span>'
-    )
-
-
-def _cards(cards: tuple[Card, ...]) -> str:
-    return "".join(card_html(c) for c in cards)
+    red = card.suit is not None and card.suit.value in "hd"
+    return {"code": str(card), "rank": str(card.rank), "sign": sign, "suit": name, "red": red}
 
 
 def _total(cards: tuple[Card, ...], bonus: Card | None = None) -> str:
@@ -90,53 +83,45 @@ def rule_words(rules: Rules, name: str) -> str:
     return f"rule {rule.clause}, {rule.label.lower()}: {rule.words(getattr(rules, name))}"
 
 
-def _shoe_line(state: PracticeState) -> str:
+def _shoe(state: PracticeState) -> dict[str, object]:
     setup = state.setup
-    size = 52 * setup.rules.decks
-    drill = setup.drill.words.split(",")[0]
-    return (
-        f'<p class="shoe-line">Round <span data-round>{state.rounds}</span> · shoe '
-        f"{state.shoes}, {state.dealt} of {size} cards dealt (reshuffled after {setup.cut()}) · "
-        f"{escape(drill)} · {escape(setup.chart_name)} · seed <span data-seed>{setup.seed}</span>"
-        "</p>"
-    )
+    return {
+        "rounds": state.rounds,
+        "shoes": state.shoes,
+        "dealt": state.dealt,
+        "size": 52 * setup.rules.decks,
+        "cut": setup.cut(),
+        "drill": setup.drill.words.split(",")[0],
+        "chart": setup.chart_name,
+        "seed": setup.seed,
+    }
 
 
-def table_html(state: PracticeState, settled: Settlement | None) -> str:
+def table_html(state: PracticeState, settled: Settlement | None) -> Markup:
     """The table: the Bonus card, the player's hand as it grows (or the round played out),
     and the rules in force."""
     hand = state.hand
     if hand is None and settled is None:
-        return _shoe_line(state) + '<p class="idle">Press Deal (N) for the next round.</p>'
+        return render("practice/table.html", shoe=_shoe(state), hand=None)
     bonus = hand.bonus if hand is not None else settled.bonus  # type: ignore[union-attr]
     cards = hand.cards if hand is not None else settled.player  # type: ignore[union-attr]
-    dealt = (
-        f" <small>(dealt to {escape(_total(cards[: hand.dealt]))} by the drill)</small>"
-        if hand is not None and hand.dealt > 1
-        else ""
-    )
-    dealer = (
-        f'<div class="spot dealer"><p class="spot-name">Dealer</p>{_cards(settled.dealer)}</div>'
-        if settled is not None and settled.dealer
-        else ""
-    )
-    spots = (
-        '<div class="spots">'
-        f'<div class="spot"><p class="spot-name">Bonus card</p>{card_html(bonus)}</div>'
-        f'<div class="spot"><p class="spot-name">Your cards</p>'
-        f'<div class="hand" data-hand="{escape(" ".join(map(str, cards)))}">{_cards(cards)}</div>'
-        f"</div>{dealer}</div>"
-        f'<p class="total" data-total>{escape(_total(cards, bonus))}{dealt}</p>'
-    )
-    played = "" if settled is None else settlement_html(state.rules, settled)
-    return _shoe_line(state) + spots + played
+    shown = {
+        "bonus": _card(bonus),
+        "cards": [_card(c) for c in cards],
+        "code": " ".join(map(str, cards)),
+        "dealer": [_card(c) for c in settled.dealer] if settled is not None else [],
+        "total": _total(cards, bonus),
+        "dealt": _total(cards[: hand.dealt]) if hand is not None and hand.dealt > 1 else "",
+        "settled": Markup() if settled is None else settlement_html(state.rules, settled),
+    }
+    return render("practice/table.html", shoe=_shoe(state), hand=shown)
 
 
 def _short(card: Card) -> str:
     return f"{card.rank}{_SUITS[str(card.suit)][0]}" if card.suit else str(card.rank)
 
 
-def settlement_html(rules: Rules, settled: Settlement) -> str:
+def settlement_html(rules: Rules, settled: Settlement) -> Markup:
     """The round played out: the dealer's draw, the main wager and the Bonus wager, each
     with the rule that settles it, and the round's result."""
     lines = []
@@ -162,18 +147,11 @@ def settlement_html(rules: Rules, settled: Settlement) -> str:
         tier = f"a {tier}" if tier.endswith("match") else f"{tier} ranks"
         said = f"{pair} are {tier}, paid {_pay(settled.bonus_net)} to 1"
     lines.append(("Bonus wager", f"{said}: {_net(staked)}", bonus_rules))
-    items = "".join(
-        f"<li><strong>{escape(what)}</strong>: {escape(said)}. "
-        f'<small class="rule">{escape(why[0].upper() + why[1:])}.</small></li>'
-        for what, said, why in lines
-    )
-    total = (
-        f'<li><strong>In all</strong>: <span data-net="{_exact(settled.round_net)}">'
-        f"{escape(_net(settled.round_net))}</span> main-wager units.</li>"
-    )
-    return (
-        f'<div class="settled" data-result="{settled.main.value}">'
-        f'<ul class="how">{items}{total}</ul></div>'
+    return render(
+        "practice/settled.html",
+        result=settled.main.value,
+        lines=[(what, said, why[:1].upper() + why[1:]) for what, said, why in lines],
+        net=_figure(settled.round_net, _net(settled.round_net)),
     )
 
 
@@ -264,134 +242,93 @@ def perfect_words(grade: Grade) -> str:
     )
 
 
-def _piece_html(piece: Piece) -> str:
+def _piece(piece: Piece) -> dict[str, object]:
     if isinstance(piece, str):
-        return escape(piece)
+        return {"text": piece, "figure": ""}
     name, value = piece
-    return f'<span data-figure="{name}" data-exact="{_exact(value)}">{decimals(value)}</span>'
+    return _figure(value, figure=name)
 
 
-def grade_html(grade: Grade | None, chart: Actions | None = None) -> str:
+def _exact_long(value: Fraction) -> Markup:
+    return Markup(exact_html(value))  # merge: drop when long_numbers returns Markup
+
+
+def grade_html(grade: Grade | None, chart: Actions | None = None) -> Markup:
     """The last decision's grade: right or a mistake against the chart (after a mistake,
     the chart's rows around the hand with its cell highlighted), what playing the cell the
     other way costs, said once (:func:`cost_words`), and perfect play for this very hand;
     the exact fractions folded away."""
     if grade is None:
-        return ""
-    cell = f"{cell_name(grade.cell)} against a Bonus {value_label(grade.bonus.points)}"
-    verdict = "wrong" if grade.mistake else "right"
-    said = "Mistake" if grade.mistake else "Right"
-    head = (
-        f'<p class="verdict {verdict}">{said}: {escape(grade.chart_name)} says '
-        f"<strong>{_PLAY_WORDS[grade.chart]}</strong> on {escape(cell)}.</p>"
-    )
-    cost = "".join(_piece_html(p) for p in cost_pieces(grade))
-    evs = (
-        f"stand {escape(signed(grade.stand, 4))}, hit {escape(signed(grade.hit, 4))}; "
-        f"{grade.seen} cards seen"
-    )
-    highlight = grade.highlight
+        return Markup()
     rows = (
         chart_rows_html(chart, grade.cell, grade.bonus.points, grade.chart_name)
         if grade.mistake and chart is not None
-        else ""
+        else Markup()
     )
-    return (
-        f'<div class="grade" data-mistake="{str(grade.mistake).lower()}" '
-        f'data-cell="{escape(cell_name(grade.cell))}" data-bonus="{grade.bonus.points}" '
-        f'data-column="{escape(highlight["bonus"])}" '
-        f'data-play="{grade.play.value}" data-chart="{grade.chart.value}" '
-        f'data-perfect="{grade.perfect.value}" data-seen-count="{grade.seen}">'
-        f'{head}<p class="cost">{cost}</p>{rows}<p>{escape(perfect_words(grade))}</p>'
-        '<details class="exact"><summary>The exact figures</summary>'
-        "<p>EV given up on this hand against perfect play: "
-        + _number(grade.hand_cost, 'data-cost="hand"')
-        + f" ({evs})</p><p>The other way every time, per 100 rounds: "
-        + _number(grade.per_100_rounds, 'data-cost="cell"')
-        + f"</p><p>EV given up on this hand: {exact_html(grade.hand_cost)}</p>"
-        f"<p>Per 100 rounds: {exact_html(grade.per_100_rounds)}</p>"
-        f"<p>Stand: {exact_html(grade.stand)}; hit: {exact_html(grade.hit)}</p>"
-        "</details></div>"
+    return render(
+        "practice/grade.html",
+        grade=grade,
+        cell=cell_name(grade.cell),
+        against=f"{cell_name(grade.cell)} against a Bonus {value_label(grade.bonus.points)}",
+        column=grade.highlight["bonus"],
+        chart_play=_PLAY_WORDS[grade.chart],
+        cost=[_piece(p) for p in cost_pieces(grade)],
+        rows=rows,
+        perfect=perfect_words(grade),
+        stand=signed(grade.stand, 4),
+        hit=signed(grade.hit, 4),
+        hand_cost=_figure(grade.hand_cost, long=_exact_long(grade.hand_cost)),
+        per_100=_figure(grade.per_100_rounds, long=_exact_long(grade.per_100_rounds)),
+        stand_long=_exact_long(grade.stand),
+        hit_long=_exact_long(grade.hit),
     )
 
 
-def score_html(score: Score, stats: SessionStats | None = None) -> str:
-    """The running score (with the session's statistics, its accuracy and streaks) and the
-    hands to review, the costliest first."""
-    cost = score.cost_per_100_rounds
-    learning = () if stats is None else (
-        (heading("practice_accuracy").capitalize(),
-         f'<span data-score="accuracy">{accuracy(stats.total)}</span>'),
-        (heading("practice_streak").capitalize(),
-         f'<span data-score="streak">{stats.streak}</span> (best '
-         f'<span data-score="best-streak">{stats.best_streak}</span>)'),
-    )  # fmt: skip
-    figures = (
-        ("Decisions", f'<span data-score="decisions">{score.decisions}</span>'),
-        *learning,
-        ("Mistakes against the chart", f'<span data-score="mistakes">{score.mistakes}</span>'),
-        (
-            "What those cells cost, each played that way every time",
-            _number(cost, 'data-score="cost"') + " per 100 rounds",
-        ),
-        (
-            "Decisions unlike perfect play for the hand and shoe",
-            f'<span data-score="unlike-perfect">{score.unlike_perfect}</span>',
-        ),
-        (
-            "EV given up against perfect play, all hands",
-            f'<span data-score="given-up">{decimals(score.given_up)}</span> main bets',
-        ),
-        (
-            "Rounds played, and their result",
-            f'<span data-score="rounds">{score.rounds}</span>, '
-            f'<span data-score="net" data-exact="{_exact(score.net)}">'
-            f"{escape(amount(score.net, 2))}</span> units",
-        ),
-    )
-    rows = "".join(f"<div><dt>{name}</dt><dd>{value}</dd></div>" for name, value in figures)
-    review = score.review()
-    listed = "".join(
-        f'<li data-review="{escape(cell_name(m.flip.cell))} v {value_label(m.flip.bonus)}">'
-        f"{escape(cell_name(m.flip.cell))} against a Bonus {value_label(m.flip.bonus)}: "
-        + _number(m.flip.per_100_rounds, 'data-cost="review"')
-        + f" per 100 rounds (missed {m.times} time{'s' if m.times > 1 else ''})</li>"
-        for m in review
-    )
-    cells = (
-        f'<h3>Hands to review, the costliest first</h3><ol class="review">{listed}</ol>'
-        if review
-        else "<p>No hands to review yet.</p>"
-    )
-    kinds = "" if stats is None else hand_types_html(of_session(stats), "This session by kind of "
-                                                     "hand, Bonus card and total")  # fmt: skip
-    return f'<h2>This session</h2><dl class="score">{rows}</dl>{kinds}{cells}'
-
-
-@dataclass(frozen=True, slots=True)
-class Buttons:
-    """Which of the table's buttons a state enables: the decisions, or the next deal."""
-
-    deciding: bool
-
-    def html(self) -> str:
-        """Hit and Stand (keys H and S), and Deal (key N)."""
-        off = ' disabled aria-disabled="true"'
-        decide = "" if self.deciding else off
-        deal = off if self.deciding else ""
-        return (
-            f'<button type="submit" name="play" value="hit" class="play hit"{decide}>'
-            "Hit <kbd>H</kbd></button>"
-            f'<button type="submit" name="play" value="stand" class="play stand"{decide}>'
-            "Stand <kbd>S</kbd></button>"
-            f'<button type="submit" name="play" value="deal" class="play deal"{deal}>'
-            "Deal <kbd>N</kbd></button>"
+def score_html(
+    score: Score, stats: SessionStats | None = None, rules: Rules | None = None
+) -> Markup:
+    """The running score (with the session's statistics, its accuracy and streaks), the
+    hands to review, the costliest first, and the rules in force (when given)."""
+    learning = None if stats is None else {
+        "accuracy_label": heading("practice_accuracy").capitalize(),
+        "accuracy": accuracy(stats.total),
+        "streak_label": heading("practice_streak").capitalize(),
+        "streak": stats.streak,
+        "best": stats.best_streak,
+    }  # fmt: skip
+    review = [
+        _figure(
+            m.flip.per_100_rounds,
+            key=f"{cell_name(m.flip.cell)} v {value_label(m.flip.bonus)}",
+            hand=f"{cell_name(m.flip.cell)} against a Bonus {value_label(m.flip.bonus)}",
+            missed=f"{m.times} time{'s' if m.times > 1 else ''}",
         )
+        for m in score.review()
+    ]
+    kinds = Markup() if stats is None else hand_types_html(
+        of_session(stats), "This session by kind of hand, Bonus card and total"
+    )  # fmt: skip
+    return render(
+        "practice/score.html",
+        score=score,
+        stats=learning,
+        cost=_figure(score.cost_per_100_rounds),
+        given_up=decimals(score.given_up),
+        net=_figure(score.net, amount(score.net, 2)),
+        kinds=kinds,
+        review=review,
+        rules="" if rules is None else rules_sentence(rules),
+    )
+
+
+def buttons_html(deciding: bool) -> Markup:
+    """Hit and Stand (keys H and S) enabled while deciding, else Deal (key N)."""
+    return render("practice/buttons.html", deciding=deciding)
 
 
 def turn_parts(
     turn: PracticeTurn, chart: Actions | None = None, history: PracticeHistory | None = None
-) -> dict[str, str]:
+) -> dict[str, Markup]:
     """The page's parts after a turn, by the id of the element each fills (``chart``: the
     chart learned, its rows shown after a mistake; ``history``: the player's across
     sessions, with this turn)."""
@@ -401,18 +338,20 @@ def turn_parts(
         **more,
         "table": table_html(state, turn.settled),
         "grade": grade_html(turn.grade, chart),
-        "buttons": Buttons(state.hand is not None).html(),
-        "score": score_html(state.score, state.stats)
-        + f'<p class="rules-line">{escape(rules_sentence(state.rules))}</p>',
+        "buttons": buttons_html(state.hand is not None),
+        "score": score_html(state.score, state.stats, state.rules),
     }
 
 
-def empty_parts() -> dict[str, str]:
+_BEFORE = "Choose a drill below, then press Start a session."
+
+
+def empty_parts() -> dict[str, Markup]:
     """The parts before a session starts."""
     return {
-        "table": '<p class="idle">Choose a drill below, then press Start a session.</p>',
-        "grade": "",
-        "buttons": Buttons(False).html(),
+        "table": macro("practice/bits.html", "idle", _BEFORE),
+        "grade": Markup(),
+        "buttons": buttons_html(False),
         "score": score_html(Score()),
     }
 
@@ -420,75 +359,46 @@ def empty_parts() -> dict[str, str]:
 DRILL_CHOICES = tuple((d.value, d.words) for d in Drill)
 
 
-#: The controls of the player's history: kept in the browser, so the script's alone (it
-#: shows them).
-HISTORY_CONTROLS = (
-    '<div class="history-controls" hidden>'
-    '<details class="more"><summary>Export or import your practice</summary>'
-    "<p>Your practice is kept in this browser only. Export it to a file to keep it or move "
-    "it to another browser; import such a file to carry on from it.</p>"
-    '<button type="button" id="history-export" class="secondary">Export to a file</button>'
-    '<div class="field"><label for="history-import">Import a file</label>'
-    '<input type="file" id="history-import" accept=".json,application/json" '
-    'aria-describedby="history-said"></div>'
-    '</details><p id="history-said" role="status"></p></div>'
-)
-
-
 def practice_body(
-    parts: Mapping[str, str], setup: str, state: str, open_setup: bool = False
-) -> str:
+    parts: Mapping[str, Markup], setup: Markup, state: str, open_setup: bool = False
+) -> Markup:
     """The Practice page: the grade, the table and the buttons, then the session's score,
     the player's practice across sessions (filled by the script from the browser's
     storage) and the session's settings (beside them on a wide screen, open before a
     session or to show an error); one form, whose buttons post a play (the script posts
     them itself, with the history)."""
-    shown = " open" if open_setup else ""
-    return (
-        '<form id="practice" class="practice" method="post" action="/practice">'
-        f'<input type="hidden" name="state" id="practice-state" value="{escape(state)}">'
-        '<input type="hidden" name="history" id="practice-history" value="">'
-        '<div class="play-area">'
-        f'<div id="grade" aria-live="polite">{parts["grade"]}</div>'
-        f'<section id="table" class="felt" aria-live="polite">{parts["table"]}</section>'
-        '<p class="error" id="practice-error" role="alert"></p>'
-        f'<div id="buttons" class="actions">{parts["buttons"]}</div></div>'
-        '<div class="side">'
-        f'<section id="score" aria-live="polite">{parts["score"]}</section>'
-        f'<section id="history">{parts.get("history", "")}</section>{HISTORY_CONTROLS}'
-        f'<details id="setup" class="setup"{shown}><summary>Session: drill, chart, seed, rules'
-        f"</summary>{setup}</details></div></form>"
+    return render(
+        "practice/page.html",
+        parts=parts,
+        history=parts.get("history", Markup()),
+        setup=setup,
+        state=state,
+        open_setup=open_setup,
     )
 
 
-def _field(name: str, label: str, control: str, hint: str, errors: Mapping[str, str]) -> str:
-    invalid = " invalid" if name in errors else ""
-    return (
-        f'<div class="field{invalid}"><label for="f-{name}">{escape(label)}</label>{control}'
-        f'<small id="help-{name}">{escape(hint)}</small>'
-        f'<p class="error" id="error-{name}" role="alert">{escape(errors.get(name, ""))}</p></div>'
-    )
+def _field(param: Param, values: Mapping[str, str], errors: Mapping[str, str], shown: str = "",
+           words: Callable[[str], str] | None = None) -> Markup:  # fmt: skip
+    field = param_field(param, values.get(param.name, ""), errors, shown, words)
+    return Markup(field)  # merge: drop when fields returns Markup
 
 
-def setup_html(values: Mapping[str, str], errors: Mapping[str, str], rules_fields: str) -> str:
+def setup_html(
+    values: Mapping[str, str], errors: Mapping[str, str], rules_fields: Markup
+) -> Markup:
     """The session's settings: the drill, the chart to learn, the seed, the penetration and
     the rules, with the button that starts a session."""
-    invalid = ' aria-invalid="true"' if "chart" in errors else ""
-    chart = (
-        '<input type="file" id="f-chart" accept=".csv,.json,text/csv,application/json" '
-        f'aria-describedby="help-chart error-chart"{invalid}>'
-        f'<input type="hidden" name="chart_text" id="f-chart_text" '
-        f'value="{escape(values.get("chart_text", ""))}">'
-        f'<input type="hidden" name="chart_name" id="f-chart_name" '
-        f'value="{escape(values.get("chart_name", ""))}">'
-    )
-    words = dict(DRILL_CHOICES)
-    return (
-        '<div class="setup-fields">'
-        + param_field(DRILL, values.get("drill", ""), errors, words=words.__getitem__)
-        + _field("chart", "Your own chart (optional)", chart, PRACTICE_CHART.hint, errors)
-        + param_field(PRACTICE_SEED, values.get("seed", ""), errors, "a new one")
-        + param_field(PRACTICE_PENETRATION, values.get("penetration", ""), errors, "0.75")
-        + f'</div><details class="rules-more"><summary>Rules</summary>{rules_fields}</details>'
-        '<button type="submit" name="play" value="start" class="start">Start a session</button>'
+    chart = {
+        "text": values.get("chart_text", ""),
+        "name": values.get("chart_name", ""),
+        "hint": PRACTICE_CHART.hint,
+        "error": errors.get("chart", ""),
+    }
+    return render(
+        "practice/setup.html",
+        drill=_field(DRILL, values, errors, words=dict(DRILL_CHOICES).__getitem__),
+        chart=chart,
+        seed=_field(PRACTICE_SEED, values, errors, "a new one"),
+        penetration=_field(PRACTICE_PENETRATION, values, errors, "0.75"),
+        rules=rules_fields,
     )

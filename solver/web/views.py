@@ -29,6 +29,7 @@ from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
 from solver.present.formats import ChartFormat
 from solver.present.practice_history import history_html
+from solver.present.templates import Markup
 from solver.results.charts import Chart
 from solver.web import practice
 from solver.web.form import (
@@ -375,7 +376,7 @@ def report_download(ask: Ask) -> Response:
     return _download(outcome, f"report.{fmt}", fmt)
 
 
-def _practice_parts(ask: Ask) -> tuple[practice.Answer | None, dict[str, str], str]:
+def _practice_parts(ask: Ask) -> tuple[practice.Answer | None, dict[str, Markup], str]:
     """A practice request's answer (None for a GET), the page's parts and the state to keep."""
     if not ask.start:
         return None, practice_html.empty_parts(), ""
@@ -401,12 +402,15 @@ def practice_page(ask: Ask) -> Response:
         said = found.error if found is not None else ""
         if found is not None and found.progress is not None:
             said = html.progress_html(found.progress, "")
-            parts["table"] = said + pages_html.start_button("/practice", "Try again")
+            # merge: drop Markup( when workbench and workbench_pages return Markup
+            parts["table"] = Markup(said + pages_html.start_button("/practice", "Try again"))
         elif said:
-            parts["table"] = html.message(said)
+            parts["table"] = Markup(html.message(said))  # merge: drop when workbench is Markup
     form = read_rules(ask.fields)
-    rules = field_html.rules_fields(form.values, form.errors, form.rules)
-    setup = practice_html.setup_html(values, errors, rules) + left_out_html(PAGE_FORMS["/practice"])
+    # merge: drop Markup( when fields returns Markup
+    rules = Markup(field_html.rules_fields(form.values, form.errors, form.rules))
+    left_out = Markup(left_out_html(PAGE_FORMS["/practice"]))  # merge: drop when forms is Markup
+    setup = practice_html.setup_html(values, errors, rules) + left_out
     body = practice_html.practice_body(parts, setup, state, not state or bool(errors))
     status = 200 if found is None or found.status == 202 else found.status
     return HTMLResponse(html.page("Practice", "/practice", body, form.query()), status)
