@@ -377,8 +377,14 @@ def practice_body(
     )
 
 
-def _field(param: Param, values: Mapping[str, str], errors: Mapping[str, str], shown: str = "",
-           words: Callable[[str], str] | None = None) -> Markup:  # fmt: skip
+def _field(
+    param: Param,
+    values: Mapping[str, str],
+    errors: Mapping[str, str],
+    shown: str = "",
+    words: Callable[[str], str] | None = None,
+) -> Markup:
+    """The field of one of the catalogue's parameters (:func:`param_field`)."""
     field = param_field(param, values.get(param.name, ""), errors, shown, words)
     return Markup(field)  # merge: drop when fields returns Markup
 
@@ -393,6 +399,7 @@ def setup_html(
         "name": values.get("chart_name", ""),
         "hint": PRACTICE_CHART.hint,
         "error": errors.get("chart", ""),
+        "invalid": "chart" in errors,
     }
     return render(
         "practice/setup.html",
