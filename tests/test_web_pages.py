@@ -158,6 +158,17 @@ def test_a_bad_setting_is_said_beside_its_field(client: TestClient) -> None:
         assert page.status_code == 400 and 'aria-invalid="true"' in page.text
 
 
+def test_a_practice_field_holding_markup_shows_it_as_text(client: TestClient) -> None:
+    """What the player typed or chose comes back on the page as text, never as markup: the
+    chart file's name and text, the seed and the state kept in the form."""
+    hostile = "<script>alert(1)</script>"
+    fields = {"play": "start", "seed": hostile, "chart_text": hostile, "chart_name": hostile,
+              "state": hostile}  # fmt: skip
+    page = client.post("/practice", data=fields, headers=OURS)
+    assert page.status_code == 400 and 'aria-invalid="true"' in page.text
+    assert hostile not in page.text and "&lt;script&gt;alert(1)" in page.text
+
+
 def test_a_tampered_state_is_refused_in_one_line(client: TestClient) -> None:
     for state in ("{", json.dumps({"version": 1}), "[" * 20_000):
         status, document = _answer(client, {"play": "hit", "state": state})
