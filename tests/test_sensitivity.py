@@ -9,9 +9,11 @@ before anything is solved; a GET starts nothing.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -21,6 +23,7 @@ from solver.model.errors import CbjError
 from solver.present.sensitivity import inline_svg
 from solver.present.sweep import SWEEP_FIGURES, sweep_table
 from solver.results.sweep import variables
+from solver.web import workbench
 from solver.web.app import make_app
 from solver.web.jobs import Work
 from solver.web.work import WorkbenchStore
@@ -160,3 +163,32 @@ def test_an_svg_is_put_inline_with_its_name_and_without_its_prolog() -> None:
     assert shown.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
     assert 'aria-label="edges &amp; &quot;SD&quot;"' in shown and 'role="img"' in shown
     assert '<use xlink:href="#m1" />' in shown and "a &lt; b" in shown and "metadata" not in shown
+
+
+def test_the_drawing_is_a_step_of_the_progress_never_shown_as_done(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While the plot is drawn, every value solved, the progress says one step is left
+    (issue 47: a stage that is running is not 100%)."""
+    drawing = threading.Event()
+    drawn = threading.Event()
+
+    def slow(*args: Any) -> bytes:
+        drawing.set()
+        drawn.wait(60)
+        return b'<svg xmlns="http://www.w3.org/2000/svg"/>'
+
+    monkeypatch.setattr(workbench, "draw", slow)
+    fields = {"vary": "bonus-ratio", "start": "1/2", "stop": "2", "step": "1/2"}
+    bench = Workbench(WorkbenchStore(GAMES))
+    try:
+        with TestClient(make_app(bench), base_url=BASE) as client:
+            client.post("/sensitivity", data=fields, headers=OURS)
+            assert drawing.wait(60)
+            page = client.get("/sensitivity", params=fields).text
+            assert "(4 of 5, 80%)" in page and 'class="sweep"' not in page
+            drawn.set()
+            assert 'class="sweep"' in _swept(client, fields)
+    finally:
+        drawn.set()
+        bench.close()

@@ -96,11 +96,15 @@ def _fields(form: RulesForm, query: Mapping[str, str], errors: Mapping[str, str]
     )
 
 
-def _answer(ask: Ask, form: RulesForm, options: dict[str, Any] | None) -> tuple[Markup, int, bool]:
+def _answer(
+    ask: Ask, form: RulesForm, options: dict[str, Any] | None, errors: Mapping[str, str]
+) -> tuple[Markup, int, bool]:
     """The answer's place (the table and the plot, the progress, or what to do), its status
     and whether the page is busy."""
     if form.rules is None or options is None:
         said = "Choose what to vary and its range, then press Sweep."
+        if form.rules is None or errors:
+            said = "Not swept: a field of the form is not valid, as said beside it."
         return Markup(html.message(said)), 200, False  # merge: drop Markup() (workbench.py)
     outcome = ask.bench.sweep(form.rules, options, PAGE_WAIT, ask.start, ask.client)
     if outcome.error:
@@ -119,7 +123,7 @@ def sensitivity_page(ask: Ask) -> Response:
     plot, the game in force marked (a POST starts the sweep; a GET shows it once started)."""
     form = read_rules(ask.fields)
     options, errors = sweep_options(form.rules, ask.fields, form.exact)
-    answer, status, busy = _answer(ask, form, options)
+    answer, status, busy = _answer(ask, form, options, errors)
     if form.rules is None or errors:
         status = 400
     rules = Markup(  # merge: drop the Markup() calls when fields.py returns Markup

@@ -275,7 +275,10 @@ class Workbench:
         key = ("sweep", rules, tuple(sorted(options.items())))
 
         def compute(job: Job[Swept]) -> Swept:
-            found = api.sweep(rules=rules, cache=self.store, progress=job.progress, **options)
+            def solved(done: int, total: int) -> None:  # the drawing is the last step
+                job.progress(done, total + 1)
+
+            found = api.sweep(rules=rules, cache=self.store, progress=solved, **options)
             return Swept(found, draw(found, "svg", WIDE), draw(found, "svg", NARROW))
 
         label = "solving the game at each value, then drawing the plot"
