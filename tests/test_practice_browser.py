@@ -514,6 +514,7 @@ PAGES = (
     "/report",
     "/chart",
     "/hold?rounds=10000&hold=2.5%25",
+    "/sensitivity?vary=suited-match&start=10&stop=20&step=5",
     "/practice",
 )
 

@@ -142,7 +142,16 @@ class _Scripts(HTMLParser):
 
 @pytest.mark.parametrize(
     "path",
-    ["/", "/paytable", "/compare", "/report", "/hold", "/practice", "/static/workbench.js"],
+    [
+        "/",
+        "/paytable",
+        "/compare",
+        "/report",
+        "/hold",
+        "/sensitivity",
+        "/practice",
+        "/static/workbench.js",
+    ],
 )
 def test_every_response_forbids_inline_script_framing_and_sniffing(
     idle: TestClient, path: str
@@ -268,6 +277,7 @@ def test_the_hold_check_page_checks_a_pits_days_and_names_a_bad_row(
 FIELDS = [
     *RULE_FIELDS,
     *PAGE_FORMS["/report"].fields,
+    *PAGE_FORMS["/sensitivity"].fields,
     "strategy_chart_text",
     "solve_for",
     "target",
@@ -304,7 +314,17 @@ TEXTS = st.one_of(
     field=st.sampled_from(FIELDS),
     text=TEXTS,
     path=st.sampled_from(
-        ["/", "/api/game", "/paytable", "/compare", "/report", "/chart", "/hold", "/practice"]
+        [
+            "/",
+            "/api/game",
+            "/paytable",
+            "/compare",
+            "/report",
+            "/chart",
+            "/hold",
+            "/sensitivity",
+            "/practice",
+        ]
     ),
 )
 def test_no_input_gives_a_500(

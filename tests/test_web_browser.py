@@ -195,7 +195,7 @@ def test_the_game_changed_on_the_game_page_is_every_pages_game(tab: Any, server:
 def test_a_preset_sets_what_every_field_says(tab: Any, server: str) -> None:
     """Choosing vegas-21: every blank field (on every page with the rules) states the
     preset's reading, a drop-down as its first choice, a text field as its placeholder."""
-    for path in ("/", "/hold", "/paytable", "/report", "/practice"):
+    for path in ("/", "/hold", "/paytable", "/report", "/sensitivity", "/practice"):
         tab.goto(server + path, wait_until="load")
         if not tab.is_visible("#f-preset"):  # the Practice page folds the rules away
             tab.click("details.rules-more summary")

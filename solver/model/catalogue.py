@@ -413,7 +413,8 @@ _SWEEP_NUMBER = "Fraction | float | int | str"
 VARY = Param("vary", T, "The rule or pay to vary: decks, bonus-ratio, blackjack-pays, "
              "dealer-stands-on, or a tier of the paytable in force (suited-match, rank-match, "
              "adjacent, ...).", required=True, label="Vary", example="suited-match",
-             error=DesignError)
+             error=DesignError, hint="The rule or pay set to each value of the range; every "
+             "other rule stays as the game sets it.")
 SWEEP_FROM = Param("start", T, "The first value, e.g. 10, 1.5 or 3:2.", required=True,
                    flag="--from", metavar="NUMBER", label="From", example="10",
                    value=of_kinds("start", "a number or its text", int, Fraction, float),

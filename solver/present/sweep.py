@@ -31,6 +31,9 @@ EDGE_LINES = {
     "round_house_edge": ("#000000", "D", "-"),
 }
 SD_COLOUR = "#009e73"
+#: The plot's size in inches (width, height) as ``cbj sweep --plot`` draws it; and as a
+#: phone's screen shows it (the workbench draws both).
+WIDE, NARROW = (7.5, 5.5), (3.9, 5.2)
 #: The game in force's mark.
 IN_FORCE = "in force"
 IN_FORCE_COLOUR = "#d55e00"
@@ -104,20 +107,21 @@ def plot_sweep(result: SweepResult, edges: Axes, spread: Axes) -> None:
         axes.spines[["top", "right"]].set_visible(False)
 
 
-def sweep_figure(result: SweepResult) -> Figure:
-    """The plot as a matplotlib figure of its own (no pyplot: safe in a server's threads)."""
+def sweep_figure(result: SweepResult, size: tuple[float, float] = WIDE) -> Figure:
+    """The plot as a matplotlib figure of its own (no pyplot: safe in a server's threads),
+    ``size`` inches wide and high."""
     from matplotlib.figure import Figure  # only a plot needs matplotlib
 
-    figure = Figure(figsize=(7.5, 5.5), layout="constrained")
+    figure = Figure(figsize=size, layout="constrained")
     edges, spread = figure.subplots(2, 1, sharex=True, height_ratios=(2, 1))
     plot_sweep(result, edges, spread)
     edges.set_title(f"House edge against the {result.varied.label}", fontsize=11)
     return figure
 
 
-def draw(result: SweepResult, fmt: str) -> bytes:
+def draw(result: SweepResult, fmt: str, size: tuple[float, float] = WIDE) -> bytes:
     """The plot as PNG or SVG bytes, the same bytes for the same result."""
-    return figure_bytes(sweep_figure(result), fmt)
+    return figure_bytes(sweep_figure(result, size), fmt)
 
 
 def render_page(result: SweepResult) -> str:

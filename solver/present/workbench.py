@@ -40,6 +40,7 @@ PAGES = (
     ("/", "Game"),
     ("/paytable", "Paytable"),
     ("/compare", "Compare"),
+    ("/sensitivity", "Sensitivity"),
     ("/chart", "Chart"),
     ("/report", "Report"),
     ("/hold", "Hold check"),

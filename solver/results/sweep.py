@@ -103,7 +103,12 @@ def with_value(rules: Rules, what: Varied, value: Fraction) -> Rules:
     return replace(rules, **changed)
 
 
-def _number(text: Number, what: Varied, role: str) -> Fraction:
+def sweep_number(text: Number, what: Varied, role: str) -> Fraction:
+    """A value of the sweep (``role``: its start, stop or step) read and checked alone.
+
+    >>> sweep_number("3:2", varied("blackjack-pays", Rules()), "start")
+    Fraction(3, 2)
+    """
     value = parse_ratio(text, f"{what.name} {role}")
     if what.whole and value.denominator != 1:
         raise DesignError(f"{what.name} {role} {short_number(value)} must be a whole number")
@@ -117,7 +122,7 @@ def sweep_values(
     parameter, a tenth of the range otherwise), ``stop`` always among them, and the value
     in force where it falls inside the range; each checked as the rule table checks it.
     """
-    low, high = _number(start, what, "start"), _number(stop, what, "stop")
+    low, high = sweep_number(start, what, "start"), sweep_number(stop, what, "stop")
     if low >= high:
         raise DesignError(
             f"a sweep of {what.name} from {short_number(low)} to {short_number(high)} is empty: "
@@ -126,7 +131,7 @@ def sweep_values(
     by = (
         (Fraction(1) if what.whole else (high - low) / DEFAULT_STEPS)
         if step is None
-        else _number(step, what, "step")
+        else sweep_number(step, what, "step")
     )
     if by <= 0:
         raise DesignError(f"{what.name} step must be more than 0")

@@ -35,6 +35,7 @@ from solver.present.formats import ChartFormat
 from solver.web import views
 from solver.web.guard import Guard, served_hosts
 from solver.web.jobs import LIMITS, Kind
+from solver.web.sensitivity import sensitivity_page
 from solver.web.views import Ask
 from solver.web.workbench import Outcome, Workbench
 
@@ -70,6 +71,7 @@ ENDPOINTS = (
     Endpoint("/api/game", views.game_live, work=True, redirect=False),
     Endpoint("/paytable", views.paytable, work=True),
     Endpoint("/hold", views.hold, work=True),
+    Endpoint("/sensitivity", sensitivity_page, work=True),
     Endpoint("/compare", views.compare_page, work=True),
     Endpoint("/api/compare", views.compare_live, work=True, redirect=False),
     Endpoint("/chart", views.chart_page, work=True),

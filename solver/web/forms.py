@@ -171,6 +171,12 @@ PAGE_FORMS: dict[str, PageForm] = {
             _left({SERVER: ("jobs", "cache", "progress"), "the page downloads it": ("output",)}),
         ),
         PageForm(
+            "/sensitivity",
+            ("sweep",),
+            ("vary", "start", "stop", "step", "exact"),
+            _left({**_SERVED, "the page draws the plot itself, beside the table": ("plot",)}),
+        ),
+        PageForm(
             "/practice",
             ("practice start",),
             ("drill", "chart", "seed", "penetration", "history"),

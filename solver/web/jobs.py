@@ -61,6 +61,9 @@ class Kind(StrEnum):
     """A hold check: an exact solve, then the session's distribution."""
     REPORT = "report"
     """The PAR report: minutes."""
+    SWEEP = "sweep"
+    """A sweep of one rule or pay: a solve at each value (re-priced where it can), and
+    its plot drawn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +85,7 @@ LIMITS = {
     Kind.PAYTABLE: Limits(queue=4, supersede=False, seconds=600),
     Kind.HOLD: Limits(queue=4, supersede=False, seconds=600),
     Kind.REPORT: Limits(queue=2, supersede=False, seconds=3600),
+    Kind.SWEEP: Limits(queue=4, supersede=False, seconds=600),
 }
 #: The most jobs one client may have queued or running at once (quick solves not counted).
 CLIENT_JOBS = 6

@@ -19,10 +19,12 @@ from solver.model.errors import CbjError
 from solver.model.rules import Rules
 from solver.present import charts
 from solver.present.formats import ChartFormat
+from solver.present.sweep import NARROW, WIDE, draw
 from solver.present.workbench import Progress
 from solver.results.charts import CHART_COSTS, Chart, ChartCosts
 from solver.results.game import GameResult
 from solver.results.report import PlayerStrategy
+from solver.results.sweep import SweepResult
 from solver.studies.pricing import neutral
 from solver.studies.report import STEPS as REPORT_STEPS
 from solver.web.jobs import Job, Kind, Refused, Stopped, Work
@@ -68,6 +70,15 @@ class Outcome(Generic[T]):
         if self.value is None:
             raise LookupError("no result yet")
         return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Swept:
+    """A sweep and its plot as SVG, drawn for a wide screen and for a phone's."""
+
+    result: SweepResult
+    wide: bytes
+    narrow: bytes
 
 
 class Workbench:
@@ -249,3 +260,26 @@ class Workbench:
             )
 
         return self._job(key, compute, report_stage, 0.0, Kind.REPORT, start, client)
+
+    def sweep(
+        self,
+        rules: Rules,
+        options: dict[str, Any],
+        wait: float,
+        start: bool = True,
+        client: str = "",
+    ) -> Outcome[Swept]:
+        """``cbj sweep`` with ``options`` (``vary``, ``start``, ``stop``, ``step``,
+        ``exact``): the game solved at each value (a pay or the Bonus ratio re-priced from
+        one solve), then its plot drawn as ``cbj sweep --plot`` draws it."""
+        key = ("sweep", rules, tuple(sorted(options.items())))
+
+        def compute(job: Job[Swept]) -> Swept:
+            def solved(done: int, total: int) -> None:  # the drawing is the last step
+                job.progress(done, total + 1)
+
+            found = api.sweep(rules=rules, cache=self.store, progress=solved, **options)
+            return Swept(found, draw(found, "svg", WIDE), draw(found, "svg", NARROW))
+
+        label = "solving the game at each value, then drawing the plot"
+        return self._job(key, compute, label, wait, Kind.SWEEP, start, client)
