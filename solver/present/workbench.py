@@ -2,11 +2,12 @@
 
 Pure like the rest of :mod:`solver.present`: every figure comes in a result (a solved
 game, a paytable solution or search, a chart), every field from the rule table, and
-every text is escaped.  The pages load one style sheet and one script, both served by
-the app (no inline script: the app's Content-Security-Policy forbids it); without the
-script the forms still work, and a page still being computed refreshes itself.
+every page drawn by the templates of ``templates/workbench/``, which escape every text.
+The pages load one style sheet and one script, both served by the app (no inline
+script: the app's Content-Security-Policy forbids it); without the script the forms
+still work, and a page still being computed refreshes itself.
 
->>> "Game" in page("Game", "/", "", {})
+>>> "Game" in page("Game", "/", Markup(), {})
 True
 """
 
@@ -16,7 +17,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from html import escape
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
@@ -25,6 +25,7 @@ from solver.model.rule_table import RULE_TABLE
 from solver.present.game import pays_text, session_places
 from solver.present.long_numbers import exact_html
 from solver.present.style import show, show_range, thousands
+from solver.present.templates import Markup, macro, render
 from solver.present.wording import rules_sentence
 from solver.results.figures import WAGER_FIGURES, heading, outcome_words, quantity_heading
 from solver.results.volatility import METHOD_WORDS
@@ -46,6 +47,8 @@ PAGES = (
     ("/hold", "Hold check"),
     ("/practice", "Practice"),
 )
+#: The template of the workbench's small pieces (its macros).
+PARTS = "workbench/parts.html"
 
 
 def link(path: str, query: Mapping[str, str]) -> str:
@@ -58,88 +61,107 @@ def link(path: str, query: Mapping[str, str]) -> str:
     return path + ("?" + urlencode(given) if given else "")
 
 
+def _links(here: str, query: Mapping[str, str]) -> list[dict[str, object]]:
+    """The navigation's links, each keeping the rules, the page's own marked current."""
+    return [
+        {"href": link(path, query), "name": name, "current": path == here} for path, name in PAGES
+    ]
+
+
 def site_header(here: str, query: Mapping[str, str], extra: str = "") -> str:
     """The navigation bar every page has (each link keeps the rules), and ``extra`` after it
-    (the Chart page's downloads); styled by ``/static/site.css`` alone."""
-    nav = "".join(
-        f'<a href="{escape(link(path, query))}"'
-        + (' aria-current="page"' if path == here else "")
-        + f">{name}</a>"
-        for path, name in PAGES
-    )
-    return (
-        '<header class="site">'
-        '<p class="brand">Community Blackjack workbench</p>'
-        f'<nav aria-label="Pages">{nav}</nav>{extra}</header>'
-    )
+    (the Chart page's downloads, HTML); styled by ``/static/site.css`` alone.
+
+    A ``str``, not ``Markup``, while :mod:`.workbench_pages` joins it to strings of its own
+    (``str + Markup`` would escape theirs). merge: return the Markup (and take ``extra`` as
+    Markup) once it draws from templates.
+    """
+    return str(macro(PARTS, "site_header", _links(here, query), Markup(extra)))
 
 
-def page(title: str, here: str, body: str, query: Mapping[str, str], busy: bool = False) -> str:
+def page(
+    title: str, here: str, body: Markup, query: Mapping[str, str], busy: bool = False
+) -> Markup:
     """A whole page: the navigation (each link keeps the rules), then ``body``.
 
     ``busy`` pages refresh themselves every second when the script does not run.
     """
-    refresh = '<noscript><meta http-equiv="refresh" content="1"></noscript>' if busy else ""
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)} - Community Blackjack workbench</title>"
-        '<link rel="icon" href="data:,"><link rel="stylesheet" href="/static/site.css">'
-        '<link rel="stylesheet" href="/static/workbench.css">'
-        f'<script src="/static/workbench.js" defer></script>{_own_script(here)}{refresh}</head>'
-        f'<body data-page="{escape(here)}" data-game="{GAME}">{site_header(here, query)}'
-        f"<main><h1>{escape(title)}</h1>{body}</main></body></html>\n"
+    links = _links(here, query)
+    scripts = ["/static/practice.js"] if here == "/practice" else []
+    return render(
+        "workbench/page.html",
+        title=title,
+        here=here,
+        body=body,
+        links=links,
+        game=GAME,
+        scripts=scripts,
+        busy=busy,
     )
-
-
-def _own_script(here: str) -> str:
-    """A page's own script beside the workbench's (the Practice page's)."""
-    return '<script src="/static/practice.js" defer></script>' if here == "/practice" else ""
 
 
 # Figures.
 
 
-def _figure(name: str, value: Fraction | float, text: str, exact: bool) -> str:
-    """A figure as text, with its float (and fraction) in data attributes for scripts and tests."""
-    extra = (
-        f' data-exact="{value.numerator}/{value.denominator}"'
-        if isinstance(value, Fraction)
-        else ""
-    )
-    fraction = (
-        f' <span class="fraction">= {exact_html(value)}</span>'
-        if exact and isinstance(value, Fraction)
-        else ""
-    )
-    data = f'data-figure="{name}" data-value="{float(value)!r}"{extra}'
-    return f"<span {data}>{escape(text)}</span>{fraction}"
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """A figure as a page shows it: its text, its float (and fraction, and a range's top)
+    for the data attributes scripts and tests read, its fraction written out if shown."""
+
+    name: str
+    value: str
+    text: str
+    exact: str = ""
+    high: str = ""
+    fraction: Markup | None = None
 
 
-def _row(cells: Sequence[str], head: bool = False) -> str:
-    tag = "th" if head else "td"
-    first, *rest = cells
-    return (
-        f'<tr><th scope="row">{first}</th>' + "".join(f"<{tag}>{c}</{tag}>" for c in rest) + "</tr>"
+#: A table's cell: a figure, or text (HTML when Markup).
+Cell = str | Figure
+
+
+def _figure(name: str, value: Fraction | float, text: str, exact: bool) -> Figure:
+    """A figure of a table: its text, with its float (and fraction) for data attributes."""
+    if not isinstance(value, Fraction):
+        return Figure(name, repr(float(value)), text)
+    return Figure(
+        name,
+        repr(float(value)),
+        text,
+        f"{value.numerator}/{value.denominator}",
+        # merge: drop Markup() once long_numbers returns Markup
+        fraction=Markup(exact_html(value)) if exact else None,
     )
 
 
 def html_table(
-    caption: str, headers: Sequence[str], rows: Sequence[Sequence[str]], kind: str = ""
+    caption: str,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Cell]],
+    kind: str = "",
 ) -> str:
     """A table whose caption stands above its box, the box scrolling sideways on its own
     when the table is wider than the page (a labelled region, with a cue the script shows
-    when it does)."""
-    head = "".join(f'<th scope="col">{escape(h)}</th>' for h in headers)
-    body = "".join(_row(r) for r in rows)
-    cls = f' class="{kind}"' if kind else ""
-    return (
-        f'<div class="table-box"><p class="caption">{escape(caption)}</p>'
-        '<p class="cue" hidden>Scroll the table sideways \u2192</p>'
-        f'<div class="scroll" role="region" tabindex="0" aria-label="{escape(caption)}">'
-        f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div></div>"
-    )
+    when it does).  Caption and headers are text; each cell a :class:`Figure`, or HTML.
+
+    For :mod:`.workbench_pages` and :mod:`.practice_history`, which build their cells by hand
+    and join the table to strings of their own: a ``str`` cell is taken as HTML, and the
+    table comes back as ``str`` (``str + Markup`` would escape theirs).  merge: once they
+    draw from templates and pass Markup cells, let plain text be escaped (take the cells as
+    they are) and return the Markup.
+    """
+    cells = [[c if isinstance(c, Figure) else Markup(c) for c in row] for row in rows]
+    return str(macro(PARTS, "table", caption, headers, cells, kind))
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """A table of the Game page, for its template."""
+
+    caption: str
+    headers: Sequence[str]
+    rows: Sequence[Sequence[Cell]]
+    kind: str = ""
 
 
 def _wager_values(game: GameResult[Any], outcomes: dict[str, Any]) -> dict[str, tuple[Any, str]]:
@@ -172,24 +194,20 @@ def _wager_values(game: GameResult[Any], outcomes: dict[str, Any]) -> dict[str, 
     return {key: (value, show(key, value)) for key, value in values.items()}
 
 
-def _wagers(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
+def _wagers(game: GameResult[Any], outcomes: dict[str, Any]) -> _Table:
     values = _wager_values(game, outcomes)
-    rows = []
+    rows: list[list[Cell]] = []
     for column, name in enumerate(("Main wager", "Bonus wager", "Whole round")):
         keys = [row[column] for row in WAGER_FIGURES]
         if keys[0] not in values:
             continue
-        rows.append(
-            [
-                name,
-                *(
-                    _figure(key.replace("_", "-"), values[key][0], values[key][1], game.exact)
-                    for key in keys
-                ),
-            ]
+        figures = (
+            _figure(key.replace("_", "-"), values[key][0], values[key][1], game.exact)
+            for key in keys
         )
+        rows.append([name, *figures])
     ratio = game.rules.bonus_ratio
-    return html_table(
+    return _Table(
         "Each wager per unit staked on it; the whole round per main unit (1 on the main wager, "
         f"{ratio} on the Bonus), its house edge and RTP per unit of the {1 + ratio} wagered",
         ("wager", *(quantity_heading(row[0]) for row in WAGER_FIGURES)),
@@ -198,10 +216,10 @@ def _wagers(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
     )
 
 
-def _outcomes(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
-    rows = [
+def _outcomes(game: GameResult[Any], outcomes: dict[str, Any]) -> _Table:
+    rows: list[list[Cell]] = [
         [
-            escape(outcome_words(k)),
+            outcome_words(k),
             _figure(
                 "main-probability", outcomes[k], show("main_probability", outcomes[k]), game.exact
             ),
@@ -209,18 +227,16 @@ def _outcomes(game: GameResult[Any], outcomes: dict[str, Any]) -> str:
         ]
         for k in MAIN_OUTCOMES
     ]
-    return html_table(
-        "Main wager: chance of each outcome", ("outcome", "probability", "odds"), rows
-    )
+    return _Table("Main wager: chance of each outcome", ("outcome", "probability", "odds"), rows)
 
 
-def _bonus_table(game: GameResult[Any]) -> str:
+def _bonus_table(game: GameResult[Any]) -> list[_Table]:
     if game.bonus is None:
-        return ""
-    rows = [
+        return []
+    rows: list[list[Cell]] = [
         [
-            escape(outcome_words(line.outcome)),
-            escape(pays_text(line.pays)),
+            outcome_words(line.outcome),
+            pays_text(line.pays),
             _figure(
                 "bonus-probability",
                 line.probability,
@@ -232,31 +248,29 @@ def _bonus_table(game: GameResult[Any]) -> str:
         ]
         for line in game.bonus.lines
     ]
-    return html_table(
+    table = _Table(
         "Bonus wager: return table, per unit staked on the Bonus",
         ("outcome", "pays", "probability", "odds", "return"),
         rows,
     )
+    return [table]
 
 
-def _range_figure(name: str, bounds: tuple[float, float], places: int) -> str:
+def _range_figure(name: str, bounds: tuple[float, float], places: int) -> Figure:
     """A session range as text, its ends in data attributes."""
     low, high = bounds
-    key = name.replace("-", "_")
-    return (
-        f'<span data-figure="{name}" data-value="{low!r}" data-high="{high!r}">'
-        f"{escape(show_range(key, low, high, places))}</span>"
-    )
+    text = show_range(name.replace("-", "_"), low, high, places)
+    return Figure(name, repr(low), text, high=repr(high))
 
 
 #: The volatility table's figures, in its columns' order.
 SESSION_KEYS = ("session_mean", "session_range90", "session_range95", "session_ahead")
 
 
-def _volatility(volatility: Volatility | None, places: int) -> str:
+def _volatility(volatility: Volatility | None, places: int) -> list[_Table]:
     if volatility is None:
-        return ""
-    rows = [
+        return []
+    rows: list[list[Cell]] = [
         [
             thousands(s.rounds),
             _figure("session-mean", s.mean, show("session_mean", s.mean), False),
@@ -278,10 +292,12 @@ def _volatility(volatility: Volatility | None, places: int) -> str:
         f"session, in main-wager units; ranges and the chance of being ahead from the "
         f"session's exact distribution ({how})"
     )
-    return html_table(caption, ("rounds", *(heading(k) for k in SESSION_KEYS)), rows)
+    return [_Table(caption, ("rounds", *(heading(k) for k in SESSION_KEYS)), rows)]
 
 
-def _who_holds(game: GameResult[Any]) -> str:
+def _who_holds(game: GameResult[Any]) -> tuple[str, str]:
+    """Who holds the main wager's edge (a clause), and the whole round's (blank without a
+    Bonus wager)."""
     ev = game.expected_value
     main = (
         f"the player holds the main wager's edge, {show('main_ev_by_bonus_card', ev)} of each "
@@ -294,26 +310,28 @@ def _who_holds(game: GameResult[Any]) -> str:
         else "neither side holds an edge on the main wager"
     )
     if game.bonus is None:
-        return f'<p class="lead">Under these rules {escape(main)}.</p>'
+        return main, ""
     edge = game.round_house_edge
-    side = "the house" if edge > 0 else "the player" if edge < 0 else "neither side"
-    return (
-        f'<p class="lead">Under these rules {escape(main)}; {side} holds the edge on the '
-        "whole round. Element of risk: the same as the round's house edge, since no wager is "
-        "added after the deal (no doubling or splitting).</p>"
-    )
+    return main, "the house" if edge > 0 else "the player" if edge < 0 else "neither side"
 
 
-def game_figures(game: GameResult[Any]) -> str:
+def game_figures(game: GameResult[Any]) -> Markup:
     """Every figure of a solved game: each wager's edge, results, Bonus returns, volatility."""
-    arithmetic = "exact fractions" if game.exact else "floating point"
     outcomes = game.outcomes
-    return (
-        '<p class="rules-line">'
-        f"{escape(rules_sentence(game.rules).rstrip('.'))}; {arithmetic}.</p>"
-        f"{_who_holds(game)}{_wagers(game, outcomes)}{_outcomes(game, outcomes)}"
-        f"{_bonus_table(game)}"
-        f"{_volatility(game.volatility, session_places(game.rules))}"
+    main, side = _who_holds(game)
+    tables = [
+        _wagers(game, outcomes),
+        _outcomes(game, outcomes),
+        *_bonus_table(game),
+        *_volatility(game.volatility, session_places(game.rules)),
+    ]
+    return render(
+        "workbench/game.html",
+        rules=rules_sentence(game.rules).rstrip("."),
+        arithmetic="exact fractions" if game.exact else "floating point",
+        main=main,
+        side=side,
+        tables=tables,
     )
 
 
@@ -330,7 +348,7 @@ class Progress:
     job: str = ""
 
 
-def progress_html(progress: Progress | None, back: str = "") -> str:
+def progress_html(progress: Progress | None, back: str = "") -> Markup:
     """A progress bar (indeterminate when the work cannot count its steps); hidden if None.
 
     A job that can be stopped gets a Stop button, which comes back to ``back`` (a path).
@@ -339,29 +357,13 @@ def progress_html(progress: Progress | None, back: str = "") -> str:
     True
     """
     if progress is None:
-        return '<div id="progress" class="progress" hidden><progress></progress><span></span></div>'
-    bar = (
-        f'<progress max="{progress.total}" value="{progress.done}"></progress>'
-        if progress.total
-        else "<progress></progress>"
-    )
+        return macro(PARTS, "progress", None)
     share = f", {100 * progress.done // progress.total}%" if progress.total else ""
     steps = f" ({progress.done} of {progress.total}{share})" if progress.total else ""
     words = f"{progress.label}{steps}, {progress.seconds:.0f} s"
     if progress.position:
         words = f"{progress.label}: waiting, {_ordinal(progress.position)} in its queue"
-    stop = (
-        '<form class="stop" method="post" action="/stop">'
-        f'<input type="hidden" name="job" value="{escape(progress.job)}">'
-        f'<input type="hidden" name="back" value="{escape(back)}">'
-        "<button>Stop</button></form>"
-        if progress.job and back
-        else ""
-    )
-    return (
-        f'<div id="progress" class="progress" role="status">{bar}<span>{escape(words)}</span>'
-        f"{stop}</div>"
-    )
+    return macro(PARTS, "progress", progress, words, back)
 
 
 def _ordinal(n: int) -> str:
@@ -370,78 +372,62 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def idle_html(what: str, start: bool = False) -> str:
+def idle_html(what: str, start: bool = False) -> Markup:
     """The place of results not asked for yet: a line saying which button computes them.
 
     ``start``: the page's script starts the work at once (a POST of the page's address).
     """
-    flag = ' data-start="true"' if start else ""
-    return f'<p class="idle" id="idle"{flag}>{escape(what)}</p>'
+    return macro(PARTS, "idle", what, start)
 
 
-def headline_html(game: GameResult[Any] | None, chart_ev: Fraction | None = None) -> str:
+def _shown(key: str, value: Fraction | None) -> dict[str, str]:
+    """A headline figure: its text (a dash when there is none yet) and its float."""
+    if value is None:
+        return {"text": "\u2014", "value": ""}
+    return {"text": show(key, value), "value": repr(float(value))}
+
+
+def headline_html(game: GameResult[Any] | None, chart_ev: Fraction | None = None) -> Markup:
     """The Game page's headline figures, the main wager's EV with perfect play (the
     composition-dependent optimum) and the round's house edge, for the summary that stays in
     view as the rules are changed (dashes before a solve); beside the EV, the printed
     chart's (``chart_ev``) once the chart has been searched (the Chart page leads with it)."""
-    if game is None:
-        main = round_edge = "\u2014"
-        data = ("", "")
-    else:
-        ev = game.expected_value
-        edge = game.round_house_edge if game.bonus is not None else None
-        main = show("main_ev", ev)
-        round_edge = "\u2014" if edge is None else show("round_house_edge", edge)
-        data = (
-            f' data-value="{float(ev)!r}"',
-            "" if edge is None else f' data-value="{float(edge)!r}"',
-        )
-    beside = (
-        ""
-        if chart_ev is None or game is None
-        else f' <small class="beside">the printed chart <span data-headline="chart-ev" '
-        f'data-value="{float(chart_ev)!r}">{escape(show("main_ev", chart_ev))}</span></small>'
-    )
-    return (
-        '<span class="headline">Main wager EV, perfect play <strong data-headline="main-ev"'
-        f"{data[0]}>{escape(main)}</strong>{beside}</span>"
-        f'<span class="headline">Round house edge <strong data-headline="round-house-edge"'
-        f"{data[1]}>{escape(round_edge)}</strong></span>"
-    )
+    ev = None if game is None else game.expected_value
+    edge = None if game is None or game.bonus is None else game.round_house_edge
+    chart = None if chart_ev is None or game is None else _shown("main_ev", chart_ev)
+    main = _shown("main_ev", ev)
+    return macro(PARTS, "headline", main, _shown("round_house_edge", edge), chart)
 
 
-def chart_lead(chart_ev: Fraction, optimal_ev: Fraction) -> str:
+def chart_lead(chart_ev: Fraction, optimal_ev: Fraction) -> Markup:
     """The Chart page's first line: the main wager's EV with the printed chart, and beside
     it with perfect play (the Game page's headline figure)."""
-    return (
-        '<p class="lead">Main wager EV, the printed chart <strong data-figure="chart-ev" '
-        f'data-value="{float(chart_ev)!r}">{escape(show("chart_ev", chart_ev))}</strong> '
-        '<small class="beside">perfect play <span data-figure="optimal-ev" '
-        f'data-value="{float(optimal_ev)!r}">{escape(show("chart_ev", optimal_ev))}</span>'
-        "</small></p>"
-    )
+    return macro(PARTS, "chart_lead", _shown("chart_ev", chart_ev), _shown("chart_ev", optimal_ev))
 
 
 def game_body(
-    fields: str, figures: str, progress: Progress | None, back: str = "", summary: str = ""
-) -> str:
+    fields: Markup,
+    figures: Markup,
+    progress: Progress | None,
+    back: str = "",
+    summary: Markup | None = None,
+) -> Markup:
     """The Game page: a summary of the headline figures that stays in view, then the rules
     form beside the figures (or the progress of their solve).
 
     The form posts (a solve is work: only a POST starts it); the page's address keeps the
     rules, and the script asks for the figures as the designer types.
     """
-    busy = ' aria-busy="true"' if progress is not None else ""
-    return (
-        f'<div id="summary" class="summary" aria-live="polite">{summary or headline_html(None)}'
-        "</div>"
-        '<div class="columns"><form id="rules" class="rules" method="post" action="/">'
-        f'{fields}<button type="submit">Show figures</button></form>'
-        f'<section id="results" aria-live="polite">{progress_html(progress, back)}'
-        f'<div id="figures"{busy}>{figures}</div></section></div>'
+    return render(
+        "workbench/game_body.html",
+        summary=summary or headline_html(None),
+        fields=fields,
+        progress=progress_html(progress, back),
+        busy=progress is not None,
+        figures=figures,
     )
 
 
-def message(text: str) -> str:
+def message(text: str) -> Markup:
     """A short paragraph of plain text."""
-    return f"<p>{escape(text)}</p>"
+    return macro(PARTS, "message", text)

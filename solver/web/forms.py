@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from html import escape
 from typing import Any
 
 from solver.api.table import COMMANDS_BY_NAME
 from solver.model.errors import CbjError
 from solver.model.params import Param
 from solver.present import fields as html
-from solver.web.form import MAX_FIELD_TEXT, excerpted
+from solver.present.templates import Markup, macro
+from solver.web.form import MAX_FIELD_TEXT, RulesForm, excerpted
 
 #: Fields longer than :data:`~solver.web.form.MAX_FIELD_TEXT`, and how long each may be
 #: (daily results, typed or read from a file: the fields travel in the page's address).
@@ -218,37 +218,44 @@ def fields_html(
     names: tuple[str, ...],
     shown: Mapping[str, str] | None = None,
     words: Mapping[str, Callable[[str], str]] | None = None,
-) -> str:
+) -> Markup:
     """The fields ``names`` of ``form``, each made from its entry (``shown``: what a blank
     field shows; ``words``: a drop-down's words for its choices)."""
-    return "".join(
-        html.textarea_field(
-            form.param(name), str(query.get(name, ""))[: LONG_FIELDS[name]], errors, name
-        )
-        if name in LONG_FIELDS
-        else html.param_field(
-            form.param(name).but(name=name),
-            str(query.get(name, ""))[:MAX_FIELD_TEXT],
-            errors,
-            (shown or {}).get(name, ""),
-            (words or {}).get(name),
+    return Markup().join(
+        # merge: drop Markup() when solver.present.fields returns Markup
+        Markup(
+            html.textarea_field(
+                form.param(name), str(query.get(name, ""))[: LONG_FIELDS[name]], errors, name
+            )
+            if name in LONG_FIELDS
+            else html.param_field(
+                form.param(name).but(name=name),
+                str(query.get(name, ""))[:MAX_FIELD_TEXT],
+                errors,
+                (shown or {}).get(name, ""),
+                (words or {}).get(name),
+            )
         )
         for name in names
     )
 
 
-def left_out_html(form: PageForm) -> str:
+def rules_html(form: RulesForm, prefix: str = "", exact: bool = True) -> Markup:
+    """The rules' fields as read (each error beside its field), the exact-fractions box
+    (``exact``), and the error about the rules as a whole."""
+    # merge: drop each Markup() when solver.present.fields returns Markup
+    rules = Markup(html.rules_fields(form.values, form.errors, form.rules, prefix))
+    box = Markup(html.exact_box(form.exact, prefix)) if exact else Markup()
+    return rules + box + Markup(html.form_error(form.errors))
+
+
+def left_out_html(form: PageForm) -> Markup:
     """What of the page's commands the page has no field for, and why (a note below it)."""
     reasons: dict[str, list[str]] = {}
     params = form.params()
     for name, reason in form.left_out.items():
         flag = params[name].flag.split("/")[-1] or "--" + name.replace("_", "-")
         reasons.setdefault(reason, []).append(f"{name}=" if flag == "-" else flag)
-    items = "".join(
-        f"<li>{escape(', '.join(flags))}: {escape(why)}</li>" for why, flags in reasons.items()
-    )
+    listed = [(", ".join(flags), why) for why, flags in reasons.items()]
     commands = " and ".join(f"cbj {c}" for c in form.commands)
-    return (
-        f'<details class="left-out"><summary>Options of {escape(commands)} not on this page'
-        f"</summary><ul>{items}</ul></details>"
-    )
+    return macro("workbench/parts.html", "left_out", commands, listed)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from html import escape
 from typing import Any
 
 from starlette.responses import HTMLResponse, Response
@@ -28,11 +27,12 @@ from solver.model.rules import Rules
 from solver.present import fields as field_html
 from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
+from solver.present.templates import Markup, render
 from solver.results.hold import HoldSeries
 from solver.results.report import PlayerStrategy
 from solver.studies.strategy import observed
 from solver.web.form import MAX_FIELD_TEXT, excerpted, read_rules
-from solver.web.forms import PAGE_FORMS, fields_html, left_out_html, read_fields
+from solver.web.forms import PAGE_FORMS, fields_html, left_out_html, read_fields, rules_html
 from solver.web.workbench import Workbench
 
 KINDS = ("round", "bonus")
@@ -70,25 +70,25 @@ def paytable_options(query: Mapping[str, str]) -> tuple[dict[str, Any] | None, d
 
 def _paytable_fields(
     query: Mapping[str, str], errors: Mapping[str, str], tiers: tuple[str, ...]
-) -> str:
-    def fields(*names: str) -> str:
-        return fields_html(form, query, errors, names)
-
+) -> dict[str, Markup]:
+    """The Paytable page's own fields, by their place in its template."""
     form = PAGE_FORMS["/paytable"]
     chosen = query.get("solve_for") or tiers[0]
-    return (
-        field_html.choice_field("kind", "Which house edge", _kind(query), KINDS,
-                                "The round's (per total bet) or the Bonus wager's own.", errors)
-        + "<fieldset><legend>Solve one pay for a target edge</legend>"
-        + field_html.choice_field("solve_for", "Solve for the pay of", chosen, tiers,
-                                  form.param("solve_for").hint, errors)
-        + fields("target")
-        + '<button type="submit" name="mode" value="solve">Solve the pay</button></fieldset>'
-        + "<fieldset><legend>Search whole-unit paytables in a band</legend>"
-        + fields("band", "max_pay", "top", "tiers")
-        + '<button type="submit" name="mode" value="search">Search</button></fieldset>'
-        + left_out_html(form)
+    # merge: drop Markup() when solver.present.fields returns Markup
+    kind = field_html.choice_field(
+        "kind", "Which house edge", _kind(query), KINDS,
+        "The round's (per total bet) or the Bonus wager's own.", errors,
     )  # fmt: skip
+    pay = field_html.choice_field(
+        "solve_for", "Solve for the pay of", chosen, tiers, form.param("solve_for").hint, errors
+    )
+    return {
+        "kind": Markup(kind),
+        "solve_for": Markup(pay),
+        "target": fields_html(form, query, errors, ("target",)),
+        "search": fields_html(form, query, errors, ("band", "max_pay", "top", "tiers")),
+        "left_out": left_out_html(form),
+    }
 
 
 def paytable_page(
@@ -103,7 +103,7 @@ def paytable_page(
     the solve or search; a GET shows it once started)."""
     form = read_rules(query)
     options, errors = paytable_options(query)
-    status, busy, result = 200, False, ""
+    status, busy, result = 200, False, Markup()
     if form.rules is None or errors:
         status = 400
     elif options is not None:
@@ -115,7 +115,7 @@ def paytable_page(
             result = html.idle_html("Not computed yet: press the button again.", autostart)
         elif outcome.ready:
             rules_query = form.query()
-            result = (
+            result = Markup(  # merge: drop Markup() when workbench_pages returns Markup
                 pages_html.pay_solution_html(outcome.result(), rules_query)
                 if "solve_for" in options
                 else pages_html.search_html(outcome.result(), rules_query)
@@ -126,12 +126,11 @@ def paytable_page(
     tiers = tuple(t.name for t in (form.rules.paytable.tiers if form.rules else ())) or tuple(
         t.value for t in PAY_TIERS
     )
-    fields = field_html.rules_fields(form.values, form.errors, form.rules)
-    body = (
-        '<div class="columns results-first">'
-        '<form id="paytable-form" class="rules" method="post" action="/paytable">'
-        f"{fields}{field_html.form_error(form.errors)}{_paytable_fields(query, errors, tiers)}"
-        f'</form><section id="results" aria-live="polite">{result}</section></div>'
+    body = render(
+        "workbench/paytable.html",
+        rules=rules_html(form, exact=False),
+        result=result,
+        **_paytable_fields(query, errors, tiers),
     )
     return HTMLResponse(html.page("Paytable", "/paytable", body, form.query(), busy), status)
 
@@ -199,7 +198,7 @@ def hold_page(
     in, ``cbj hold``'s verdict out (a POST starts the check; a GET shows it once started)."""
     form = read_rules(query)
     options, errors = hold_options(query, form.rules)
-    status, busy, result = 200, False, ""
+    status, busy, result = 200, False, Markup()
     if form.rules is None or errors:
         status = 400
     elif options is not None:
@@ -212,7 +211,7 @@ def hold_page(
             result = html.idle_html("Not checked yet: press Check.", autostart)
         elif outcome.ready:
             found = outcome.result()
-            result = (
+            result = Markup(  # merge: drop Markup() when workbench_pages returns Markup
                 pages_html.series_html(found)
                 if isinstance(found, HoldSeries)
                 else pages_html.hold_html(found)
@@ -220,25 +219,23 @@ def hold_page(
         else:
             busy, result = True, html.progress_html(outcome.progress, html.link("/hold", query))
     page_form = PAGE_FORMS["/hold"]
-    fields = fields_html(page_form, query, errors, page_form.fields)
-    rules = field_html.rules_fields(form.values, form.errors, form.rules)
-    body = (
-        '<div class="columns results-first">'
-        '<form id="hold-form" class="rules" method="post" action="/hold">'
-        f"<fieldset><legend>The table and its result</legend>{_with_names(fields)}"
-        '<button type="submit">Check</button></fieldset>'
-        f"{rules}{field_html.form_error(form.errors)}{left_out_html(page_form)}</form>"
-        f'<section id="results" aria-live="polite">{result}</section></div>'
+    body = render(
+        "workbench/hold.html",
+        fields=_with_names(fields_html(page_form, query, errors, page_form.fields)),
+        strategies=STRATEGY_NAMES,
+        rules=rules_html(form, exact=False),
+        left_out=left_out_html(page_form),
+        result=result,
     )
     return HTMLResponse(html.page("Hold check", "/hold", body, form.query(), busy), status)
 
 
-def _with_names(fields: str) -> str:
-    """The strategy field offering the strategies by name (a chart file is a file's name)."""
-    names = "".join(f'<option value="{n}"></option>' for n in STRATEGY_NAMES)
-    listed = fields.replace('<input type="text" id="f-strategy"', '<input list="strategy-names" '
-                            'type="text" id="f-strategy"', 1)  # fmt: skip
-    return listed + f'<datalist id="strategy-names">{names}</datalist>'
+def _with_names(fields: Markup) -> Markup:
+    """The strategy field offering the strategies by name (the template's datalist
+    ``strategy-names``: a chart file is a file's name)."""
+    # merge: when solver.present.fields draws from templates, let param_field take the list
+    field = 'type="text" id="f-strategy"'
+    return Markup(str(fields).replace(field, 'list="strategy-names" ' + field, 1))
 
 
 def _strategy(text: str, chart_text: str, chart_name: str) -> PlayerStrategy | None:
@@ -284,35 +281,26 @@ def short_query(query: Mapping[str, str], options: Mapping[str, Any]) -> dict[st
     return {**query, "strategy_chart_text": chart_csv(chart)}
 
 
-def _report_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> tuple[str, str]:
+def _report_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> tuple[Markup, Markup]:
     """The report's own fields: what the build makes (its format, core only), then the
     rest (the title block, what it sets beside the game, the study sizes)."""
     form = PAGE_FORMS["/report"]
     given = {**REPORT_DEFAULTS, **{k: v for k, v in query.items() if str(v).strip()}}
 
-    def fields(*names: str) -> str:
+    def fields(*names: str) -> Markup:
         return fields_html(form, given, errors, names)
 
-    chart = (
-        '<input type="file" id="f-strategy_file" accept=".csv,.json,text/csv,application/json" '
-        'data-text="f-strategy_chart_text" data-name="f-strategy_chart_name">'
-        '<input type="hidden" name="strategy_chart_text" id="f-strategy_chart_text" '
-        f'value="{escape(str(query.get("strategy_chart_text", "")))}">'
-        '<input type="hidden" name="strategy_chart_name" id="f-strategy_chart_name" '
-        f'value="{escape(str(query.get("strategy_chart_name", ""))[:MAX_FIELD_TEXT])}">'
+    rest = render(
+        "workbench/report_fields.html",
+        title_block=fields(
+            "prepared_by", "prepared_for", "revision_note", "table_limits", "procedures"
+        ),
+        paytables=fields("paytables"),
+        strategy=_with_names(fields("strategy")),
+        strategies=STRATEGY_NAMES,
+        chart_text=str(query.get("strategy_chart_text", "")),
+        chart_name=str(query.get("strategy_chart_name", ""))[:MAX_FIELD_TEXT],
+        sizes=fields("shoe_samples", "counter_rounds", "table_rounds", "simulation_rounds"),
+        left_out=left_out_html(form),
     )
-    return fields("format", "core_only"), (
-        "<fieldset><legend>Title block</legend>"
-        + fields("prepared_by", "prepared_for", "revision_note", "table_limits", "procedures")
-        + "</fieldset><fieldset><legend>What the report sets beside the game</legend>"
-        + fields("paytables")
-        + _with_names(fields("strategy"))
-        + '<div class="field"><label for="f-strategy_file">The player\'s chart file</label>'
-        + chart
-        + "<small>A chart as cbj chart writes it (CSV or JSON), played as the player's "
-        "strategy; its SHA-256 goes in the report's manifest.</small></div>"
-        "</fieldset><fieldset><legend>Study sizes</legend>"
-        + fields("shoe_samples", "counter_rounds", "table_rounds", "simulation_rounds")
-        + "</fieldset>"
-        + left_out_html(form)
-    )
+    return fields("format", "core_only"), rest

@@ -29,7 +29,7 @@ from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
 from solver.present.formats import ChartFormat
 from solver.present.practice_history import history_html
-from solver.present.templates import Markup
+from solver.present.templates import Markup, macro
 from solver.results.charts import Chart
 from solver.web import practice
 from solver.web.form import (
@@ -40,7 +40,7 @@ from solver.web.form import (
     read_rules,
     shown_rules,
 )
-from solver.web.forms import PAGE_FORMS, left_out_html
+from solver.web.forms import PAGE_FORMS, left_out_html, rules_html
 from solver.web.pages import hold_page, paytable_page, report_options, short_query
 from solver.web.workbench import Outcome, Workbench
 
@@ -89,13 +89,7 @@ class Ask:
         return html.link(self.path, self.fields)
 
 
-def _fields(form: RulesForm, prefix: str = "", exact: bool = True) -> str:
-    rules = field_html.rules_fields(form.values, form.errors, form.rules, prefix)
-    box = field_html.exact_box(form.exact, prefix) if exact else ""
-    return rules + box + field_html.form_error(form.errors)
-
-
-def _idle(ask: Ask, what: str) -> str:
+def _idle(ask: Ask, what: str) -> Markup:
     """Results not asked for yet: the line that says so (which the script acts on at once
     when the page may start its work)."""
     return html.idle_html(what, ask.autostart)
@@ -120,27 +114,27 @@ def _printed_chart_ev(ask: Ask, rules: Rules) -> Fraction | None:
     return None
 
 
-def _game_parts(ask: Ask, form: RulesForm, wait: float) -> tuple[str, str, Outcome[Any], int]:
+def _game_parts(ask: Ask, form: RulesForm, wait: float) -> tuple[Markup, Markup, Outcome[Any], int]:
     """The figures' HTML, the headline figures' HTML, the outcome behind them and the status."""
     if form.rules is None:
-        return "", "", Outcome(error="invalid"), 400
+        return Markup(), Markup(), Outcome(error="invalid"), 400
     outcome = ask.bench.game(form.rules, form.exact, wait, ask.start, ask.client)
     if outcome.ready:
         game = outcome.result()
         headline = html.headline_html(game, _printed_chart_ev(ask, form.rules))
         return html.game_figures(game), headline, outcome, 200
     if outcome.error:
-        return html.message(outcome.error), "", outcome, _refusal(outcome)
+        return html.message(outcome.error), Markup(), outcome, _refusal(outcome)
     if outcome.idle:
-        return _idle(ask, "Not solved yet: press Show figures."), "", outcome, 200
-    return "", "", outcome, 202
+        return _idle(ask, "Not solved yet: press Show figures."), Markup(), outcome, 200
+    return Markup(), Markup(), outcome, 202
 
 
 def game_page(ask: Ask) -> Response:
     """The Game page: the rules form and every figure of the game."""
     form = read_rules(ask.fields)
     figures, summary, outcome, status = _game_parts(ask, form, PAGE_WAIT)
-    fields = _fields(form) + left_out_html(PAGE_FORMS["/"])
+    fields = rules_html(form) + left_out_html(PAGE_FORMS["/"])
     body = html.game_body(fields, figures, outcome.progress, ask.here, summary)
     busy = outcome.progress is not None
     return HTMLResponse(
@@ -209,7 +203,7 @@ def _compared(ask: Ask, wait: float) -> Compared:
             continue
         form = read_rules(given)
         errors |= {prefix + name: message for name, message in form.errors.items()}
-        fields = _fields(form, prefix, exact=False)
+        fields = rules_html(form, prefix, exact=False)
         if form.rules is None:
             status = 400
             shown = shown_rules(form)
@@ -229,7 +223,8 @@ def _compared(ask: Ask, wait: float) -> Compared:
 def compare_page(ask: Ask) -> Response:
     """Two to four rule sets or paytables side by side (columns C and D when given)."""
     found = _compared(ask, PAGE_WAIT / 2)
-    body = pages_html.compare_body(found.columns) + left_out_html(PAGE_FORMS["/compare"])
+    # merge: drop Markup() when workbench_pages returns Markup
+    body = Markup(pages_html.compare_body(found.columns)) + left_out_html(PAGE_FORMS["/compare"])
     if found.idle:
         body = _idle(ask, "Not solved yet: press Compare.") + body
     game = read_rules(_column(ask.fields, "a.")).query()  # column A is the game carried on
@@ -254,8 +249,7 @@ def _rules_or_400(ask: Ask, title: str, here: str) -> tuple[RulesForm, Response 
     form = read_rules(ask.fields)
     if form.rules is not None:
         return form, None
-    fields = _fields(form, exact=False)
-    body = f'<form method="get" action="{here}">{fields}<button>Show</button></form>'
+    body = macro("workbench/parts.html", "rules_form", here, rules_html(form, exact=False))
     return form, HTMLResponse(html.page(title, here, body, form.query()), 400)
 
 
@@ -270,9 +264,8 @@ def chart_page(ask: Ask) -> Response:
         body = html.message(outcome.error)
         return HTMLResponse(html.page("Chart", "/chart", body, query), _refusal(outcome))
     if outcome.idle:
-        body = _idle(ask, "Not searched yet.") + pages_html.start_button(
-            html.link("/chart", query), "Find the best chart"
-        )
+        start = pages_html.start_button(html.link("/chart", query), "Find the best chart")
+        body = _idle(ask, "Not searched yet.") + Markup(start)  # merge: drop Markup()
         return HTMLResponse(html.page("Chart", "/chart", body, query))
     if not outcome.ready:
         body = html.progress_html(outcome.progress, ask.here)
@@ -343,18 +336,22 @@ def report_page(ask: Ask) -> Response:
     form = read_rules(ask.fields)
     options, option_errors, options_html = report_options(ask.fields)
     fmt = "pdf" if ask.fields.get("format") == "pdf" else "html"
-    fields = _fields(form, exact=False)
+    fields = rules_html(form, exact=False)
     if form.rules is None or option_errors:
-        body = pages_html.report_body(
-            fields, options_html, None, {}, "", open_rules=form.rules is None
+        body = Markup(  # merge: drop Markup() when workbench_pages returns Markup
+            pages_html.report_body(
+                fields, options_html, None, {}, "", open_rules=form.rules is None
+            )
         )
         return HTMLResponse(html.page("Report", "/report", body, form.query()), 400)
     outcome = ask.bench.report(form.rules, options, fmt, ask.start, ask.client)
     if ask.start and not outcome.error:  # the page shows the build's progress (a GET)
         return RedirectResponse(html.link("/report", short_query(ask.fields, options)), 303)
     downloads = {fmt.upper(): html.link("/report/download", ask.fields)} if outcome.ready else {}
-    body = pages_html.report_body(
-        fields, options_html, outcome.progress, downloads, outcome.error, ask.here, False
+    body = Markup(  # merge: drop Markup() when workbench_pages returns Markup
+        pages_html.report_body(
+            fields, options_html, outcome.progress, downloads, outcome.error, ask.here, False
+        )
     )
     busy = outcome.progress is not None
     return HTMLResponse(
@@ -402,15 +399,13 @@ def practice_page(ask: Ask) -> Response:
         said = found.error if found is not None else ""
         if found is not None and found.progress is not None:
             said = html.progress_html(found.progress, "")
-            # merge: drop Markup( when workbench and workbench_pages return Markup
-            parts["table"] = Markup(said + pages_html.start_button("/practice", "Try again"))
+            again = pages_html.start_button("/practice", "Try again")
+            parts["table"] = said + Markup(again)  # merge: drop Markup() (workbench_pages)
         elif said:
-            parts["table"] = Markup(html.message(said))  # merge: drop when workbench is Markup
+            parts["table"] = html.message(said)
     form = read_rules(ask.fields)
-    # merge: drop Markup( when fields returns Markup
-    rules = Markup(field_html.rules_fields(form.values, form.errors, form.rules))
-    left_out = Markup(left_out_html(PAGE_FORMS["/practice"]))  # merge: drop when forms is Markup
-    setup = practice_html.setup_html(values, errors, rules) + left_out
+    rules = Markup(field_html.rules_fields(form.values, form.errors, form.rules))  # merge: fields
+    setup = practice_html.setup_html(values, errors, rules) + left_out_html(PAGE_FORMS["/practice"])
     body = practice_html.practice_body(parts, setup, state, not state or bool(errors))
     status = 200 if found is None or found.status == 202 else found.status
     return HTMLResponse(html.page("Practice", "/practice", body, form.query()), status)
