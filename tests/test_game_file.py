@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.api.game_file import MAX_GAME_BYTES, read_game, read_game_json
+from solver.api.game_file import MAX_GAME_BYTES, read_game, read_game_text
 from solver.api.table import COMMANDS, Command
 from solver.model.errors import RulesError
 from solver.model.rules import PRESETS, RULE_TABLE, Rules
@@ -59,6 +59,7 @@ def test_the_rules_json_written_as_toml_reads_back_as_the_same_rules(tmp_path: P
     path = tmp_path / "vegas.toml"
     path.write_text(toml_of(rules.to_json()))
     assert Rules.from_options(**read_game(path)) == rules
+    assert read_game_text(path.read_text(), "vegas.toml") == read_game(path)  # an import's
 
 
 @settings(max_examples=25, deadline=None)
@@ -78,7 +79,7 @@ def test_the_rules_json_as_a_json_file_reads_back_as_the_same_rules(
     path = tmp_path_factory.mktemp("game") / "saved.json"
     path.write_text(text)
     assert Rules.from_options(**read_game(path)) == rules
-    assert read_game_json(text, "saved.json") == read_game(path)
+    assert read_game_text(text, "saved.json") == read_game(path)
 
 
 def test_a_json_game_file_takes_the_keys_a_toml_one_takes(tmp_path: Path) -> None:
@@ -97,6 +98,7 @@ def test_a_json_game_file_takes_the_keys_a_toml_one_takes(tmp_path: Path) -> Non
         ('{"decks": NaN}', "NaN is not a JSON number"),
         ('{"decks": 9}', "use 1 to 8"),
         ('{"decks": 2, "colour": 1}', "unknown key colour"),
+        ('{"decks": 2, "exact": true}', "unknown key exact"),
         ('{"decks": 2,}', "is not JSON"),
         ("decks = 2\n", "is not JSON"),
         ('[{"decks": 2}]', "holds a list, not an object of rules"),
@@ -112,7 +114,7 @@ def test_a_bad_json_game_file_is_one_line_naming_the_file(
 ) -> None:
     path = tmp_path / "bad.json"
     path.write_text(text)
-    for read in (lambda: read_game(path), lambda: read_game_json(text, str(path))):
+    for read in (lambda: read_game(path), lambda: read_game_text(text, str(path))):
         with pytest.raises(RulesError) as caught:
             read()
         message = str(caught.value)

@@ -51,31 +51,36 @@ def read_game(path: str | Path) -> dict[str, Any]:
     >>> os.remove(file.name)
     """
     name = shown_name(path)
-    is_json = Path(path).suffix.lower() == ".json"
-    hint = f"a {'JSON object' if is_json else 'TOML file'} of rules (docs/rules.md shows one)"
-    data = read_small_file(path, MAX_GAME_BYTES, "game file", RulesError, hint)
-    return game_options(_json_object(data, name) if is_json else _table(data, name), name)
+    kind = "JSON object" if _is_json(name) else "TOML file"
+    hint = f"a {kind} of rules (docs/rules.md shows one)"
+    return _options(read_small_file(path, MAX_GAME_BYTES, "game file", RulesError, hint), name)
 
 
-def read_game_json(text: str, name: str) -> dict[str, Any]:
-    """The rules options a game's JSON text gives (a file the workbench imports), checked
-    as :func:`read_game` checks a file's; ``name`` names it in messages.
+def read_game_text(text: str, name: str) -> dict[str, Any]:
+    """The rules options of a game file's text (a file the workbench imports), read as JSON
+    when ``name`` ends ``.json`` (else as TOML) and checked as :func:`read_game` checks a
+    file's; ``name`` names it in messages.
 
-    >>> read_game_json('{"decks": 2, "blackjack_pays": "6:5"}', "mine.json")
+    >>> read_game_text('{"decks": 2, "blackjack_pays": "6:5"}', "mine.json")
     {'decks': 2, 'blackjack_pays': '6:5'}
-    >>> read_game_json('[6]', "mine.json")
+    >>> read_game_text('[6]', "mine.json")
     Traceback (most recent call last):
     solver.model.errors.RulesError: game file mine.json holds a list, not an object of rules
     """
     data = text.encode("utf-8", "replace")
     if len(data) > MAX_GAME_BYTES:
         raise RulesError(f"game file {name} is over {MAX_GAME_BYTES:,} bytes: a game is smaller")
-    return game_options(_json_object(data, name), name)
+    return _options(data, name)
 
 
-def game_options(table: dict[str, Any], name: str) -> dict[str, Any]:
-    """The rules options of a game file's keys and values (read from ``name``), checked:
-    every key a rule's (or ``preset``), every value one its rule takes."""
+def _is_json(name: str) -> bool:
+    return name.lower().endswith(".json")
+
+
+def _options(data: bytes, name: str) -> dict[str, Any]:
+    """The rules options of a game file's bytes (read from ``name``), checked: every key a
+    rule's (or ``preset``), every value one its rule takes."""
+    table = _json_object(data, name) if _is_json(name) else _table(data, name)
     options: dict[str, Any] = {}
     for key, value in table.items():
         field = key.replace("-", "_")
