@@ -114,9 +114,9 @@ def test_a_bad_json_game_file_is_one_line_naming_the_file(
 ) -> None:
     path = tmp_path / "bad.json"
     path.write_text(text)
-    for read in (lambda: read_game(path), lambda: read_game_text(text, str(path))):
+    for by_text in (False, True):
         with pytest.raises(RulesError) as caught:
-            read()
+            read_game_text(text, str(path)) if by_text else read_game(path)
         message = str(caught.value)
         assert "\n" not in message and len(message) <= 300
         assert f"game file {path}" in message and says in message

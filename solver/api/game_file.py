@@ -110,7 +110,13 @@ def _json_object(data: bytes, name: str) -> dict[str, Any]:
     except ValueError as problem:  # NaN or Infinity, which JSON itself does not allow
         raise RulesError(f"game file {name} is not JSON: {problem}") from None
     if not isinstance(found, dict):
-        kind = {list: "a list", str: "a string"}.get(type(found), "a single value")
+        kind = (
+            "a list"
+            if isinstance(found, list)
+            else "a string"
+            if isinstance(found, str)
+            else "a single value"
+        )
         raise RulesError(f"game file {name} holds {kind}, not an object of rules")
     return found
 
