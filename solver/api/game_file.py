@@ -110,13 +110,8 @@ def _json_object(data: bytes, name: str) -> dict[str, Any]:
     except ValueError as problem:  # NaN or Infinity, which JSON itself does not allow
         raise RulesError(f"game file {name} is not JSON: {problem}") from None
     if not isinstance(found, dict):
-        kind = (
-            "a list"
-            if isinstance(found, list)
-            else "a string"
-            if isinstance(found, str)
-            else "a single value"
-        )
+        kinds = {"list": "a list", "str": "a string"}
+        kind = kinds.get(type(found).__name__, "a single value")
         raise RulesError(f"game file {name} holds {kind}, not an object of rules")
     return found
 
