@@ -258,3 +258,16 @@ def test_a_bad_game_file_is_one_line_and_exit_2(
     assert (status, out, err.count("\n")) == (2, "", 1) and "game file" in err
     status, out, err = run_cli(["rules", "--game", str(tmp_path)], capsys)  # a folder
     assert (status, out, err.count("\n")) == (2, "", 1) and "not a regular file" in err
+
+
+def test_the_docs_game_in_toml_and_in_json_are_the_same_game(tmp_path: Path) -> None:
+    """docs/rules.md's two examples of a game file read as one game."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text()
+    section = doc.split("## A game in a file", 1)[1].split("\n## ", 1)[0]
+    games = {}
+    for kind in ("toml", "json"):
+        path = tmp_path / f"two-decks.{kind}"
+        path.write_text(section.split(f"```{kind}\n", 1)[1].split("```", 1)[0])
+        games[kind] = Rules.from_options(**read_game(path))
+    two_decks = Rules.from_options(decks=2, dealer_stands_on=17, paytable="20:4:1")
+    assert games["toml"] == games["json"] == two_decks
