@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.api.game_file import MAX_GAME_BYTES, read_game
+from solver.api.game_file import MAX_GAME_BYTES, read_game, read_game_text
 from solver.api.table import COMMANDS, Command
 from solver.model.errors import RulesError
 from solver.model.rules import PRESETS, RULE_TABLE, Rules
@@ -59,6 +59,67 @@ def test_the_rules_json_written_as_toml_reads_back_as_the_same_rules(tmp_path: P
     path = tmp_path / "vegas.toml"
     path.write_text(toml_of(rules.to_json()))
     assert Rules.from_options(**read_game(path)) == rules
+    assert read_game_text(path.read_text(), "vegas.toml") == read_game(path)  # an import's
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    preset=st.sampled_from(list(PRESETS)),
+    decks=st.integers(1, 8),
+    stands=st.sampled_from([17, 18]),
+)
+def test_the_rules_json_as_a_json_file_reads_back_as_the_same_rules(
+    preset: str, decks: int, stands: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A ``.json`` game file is read as JSON: ``Rules.to_json()`` written out (what the
+    workbench's saved games export) gives the same rules, and the same text read from a
+    string (an import in the workbench) gives the same options."""
+    rules = Rules.from_preset(preset, decks=decks, dealer_stands_on=stands)
+    text = json.dumps(rules.to_json())
+    path = tmp_path_factory.mktemp("game") / "saved.json"
+    path.write_text(text)
+    assert Rules.from_options(**read_game(path)) == rules
+    assert read_game_text(text, "saved.json") == read_game(path)
+
+
+def test_a_json_game_file_takes_the_keys_a_toml_one_takes(tmp_path: Path) -> None:
+    toml, same = tmp_path / "g.toml", tmp_path / "g.JSON"
+    toml.write_text('preset = "vegas-21"\n' + GAME)
+    same.write_text(json.dumps(read_game(toml)))
+    assert read_game(same) == read_game(toml) and read_game(same)["preset"] == "vegas-21"
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('{"decks": "many"}', "decks 'many' is not a whole number"),
+        ('{"decks": 2.0}', "decks must be an int"),
+        ('{"decks": true}', "decks must be an int"),
+        ('{"decks": NaN}', "NaN is not a JSON number"),
+        ('{"decks": 9}', "use 1 to 8"),
+        ('{"decks": 2, "colour": 1}', "unknown key colour"),
+        ('{"decks": 2, "exact": true}', "unknown key exact"),
+        ('{"decks": 2,}', "is not JSON"),
+        ("decks = 2\n", "is not JSON"),
+        ('[{"decks": 2}]', "holds a list, not an object of rules"),
+        ('"decks"', "holds a string, not an object of rules"),
+        ("null", "holds a single value, not an object of rules"),
+        ('{"a": ' + "[" * 100000 + "]" * 100000 + "}", "is over"),
+        ('{"a": ' + "[" * 20000 + "]" * 20000 + "}", "nests its values too deeply"),
+        ('{"paytable": {"suited_match": "x"}}', "suited_match pay 'x' is not a number"),
+    ],
+)
+def test_a_bad_json_game_file_is_one_line_naming_the_file(
+    tmp_path: Path, text: str, says: str
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    for by_text in (False, True):
+        with pytest.raises(RulesError) as caught:
+            read_game_text(text, str(path)) if by_text else read_game(path)
+        message = str(caught.value)
+        assert "\n" not in message and len(message) <= 300
+        assert f"game file {path}" in message and says in message
 
 
 def test_dashes_and_underscores_name_the_same_rule(tmp_path: Path) -> None:
@@ -197,3 +258,16 @@ def test_a_bad_game_file_is_one_line_and_exit_2(
     assert (status, out, err.count("\n")) == (2, "", 1) and "game file" in err
     status, out, err = run_cli(["rules", "--game", str(tmp_path)], capsys)  # a folder
     assert (status, out, err.count("\n")) == (2, "", 1) and "not a regular file" in err
+
+
+def test_the_docs_game_in_toml_and_in_json_are_the_same_game(tmp_path: Path) -> None:
+    """docs/rules.md's two examples of a game file read as one game."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text()
+    section = doc.split("## A game in a file", 1)[1].split("\n## ", 1)[0]
+    games = {}
+    for kind in ("toml", "json"):
+        path = tmp_path / f"two-decks.{kind}"
+        path.write_text(section.split(f"```{kind}\n", 1)[1].split("```", 1)[0])
+        games[kind] = Rules.from_options(**read_game(path))
+    two_decks = Rules.from_options(decks=2, dealer_stands_on=17, paytable="20:4:1")
+    assert games["toml"] == games["json"] == two_decks

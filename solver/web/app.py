@@ -32,7 +32,7 @@ from starlette.staticfiles import StaticFiles
 from solver.model.rules import Rules
 from solver.present import workbench as html
 from solver.present.formats import ChartFormat
-from solver.web import views
+from solver.web import saved, views
 from solver.web.guard import Guard, served_hosts
 from solver.web.jobs import LIMITS, Kind
 from solver.web.sensitivity import sensitivity_page
@@ -81,6 +81,7 @@ ENDPOINTS = (
     Endpoint("/practice", views.practice_page, work=True, redirect=False),
     Endpoint("/api/practice", views.practice_live, work=True, redirect=False),
     Endpoint("/api/practice/history", views.practice_history, work=True, redirect=False),
+    Endpoint("/api/saved", saved.saved_game, work=True, redirect=False),
     Endpoint("/stop", views.stop, work=True, redirect=False),
     Endpoint("/favicon.ico", views.no_icon),
 )

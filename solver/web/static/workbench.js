@@ -9,7 +9,7 @@
 // (marked data-start) starts it once by posting its own address; pages still computing
 // reload themselves once a second.  On every page the game (the rules' fields) travels in
 // each link of the navigation and in the address as the designer types, and every blank
-// field says what the preset chosen sets.
+// field says what the preset chosen sets.  It loads saved.js, the saved games' panel.
 "use strict";
 (() => {
   const queryOf = (form) => {
@@ -309,6 +309,11 @@
       const chosen = input.files[0];
       if (chosen) chosen.text().then((read) => { area.value = read; });
     });
+  }
+
+  // The saved games' panel (saved.js) on every page that carries a game.
+  if (document.body.dataset.game) {
+    document.head.append(Object.assign(document.createElement("script"), { src: "/static/saved.js" }));
   }
 
   cues();
