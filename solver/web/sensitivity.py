@@ -89,10 +89,10 @@ def _fields(form: RulesForm, query: Mapping[str, str], errors: Mapping[str, str]
     given = str(query.get("vary", "")).strip().lower().replace("_", "-")
     whole = next((v.whole for v in choices if v.name == (given or vary.example)), False)
     shown = {"step": "1" if whole else "a tenth of the range"}
-    return Markup(  # merge: drop the Markup() calls when fields.py and forms.py return Markup
-        field_html.param_field(vary, given, errors, words=words.__getitem__)
+    return (  # merge: drop the Markup() calls when fields.py returns Markup
+        Markup(field_html.param_field(vary, given, errors, words=words.__getitem__))
         + fields_html(page_form, query, errors, RANGE, shown)
-        + field_html.exact_box(form.exact)
+        + Markup(field_html.exact_box(form.exact))
     )
 
 
