@@ -40,7 +40,6 @@ NOT_YET: frozenset[str] = frozenset(
         "present/report/pdf_type.py",
         "present/report/plots.py",
         "present/workbench.py",
-        "present/workbench_pages.py",
         "web/forms.py",
         "web/pages.py",
         "web/views.py",

@@ -130,7 +130,8 @@ def paytable_page(
     body = (
         '<div class="columns results-first">'
         '<form id="paytable-form" class="rules" method="post" action="/paytable">'
-        f"{fields}{field_html.form_error(form.errors)}{_paytable_fields(query, errors, tiers)}"
+        f"{pages_html.folded_rules(fields, bool(form.errors))}{field_html.form_error(form.errors)}"
+        f"{_paytable_fields(query, errors, tiers)}"
         f'</form><section id="results" aria-live="polite">{result}</section></div>'
     )
     return HTMLResponse(html.page("Paytable", "/paytable", body, form.query(), busy), status)
@@ -227,7 +228,8 @@ def hold_page(
         '<form id="hold-form" class="rules" method="post" action="/hold">'
         f"<fieldset><legend>The table and its result</legend>{_with_names(fields)}"
         '<button type="submit">Check</button></fieldset>'
-        f"{rules}{field_html.form_error(form.errors)}{left_out_html(page_form)}</form>"
+        f"{pages_html.folded_rules(rules, bool(form.errors))}{field_html.form_error(form.errors)}"
+        f"{left_out_html(page_form)}</form>"
         f'<section id="results" aria-live="polite">{result}</section></div>'
     )
     return HTMLResponse(html.page("Hold check", "/hold", body, form.query(), busy), status)

@@ -22,13 +22,13 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
-from solver.present import charts
 from solver.present import fields as field_html
 from solver.present import practice as practice_html
 from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
-from solver.present.formats import ChartFormat
+from solver.present.formats import ChartFormat, download_name
 from solver.present.practice_history import history_html
+from solver.present.templates import Markup
 from solver.results.charts import Chart
 from solver.web import practice
 from solver.web.form import (
@@ -228,9 +228,9 @@ def _compared(ask: Ask, wait: float) -> Compared:
 def compare_page(ask: Ask) -> Response:
     """Two to four rule sets or paytables side by side (columns C and D when given)."""
     found = _compared(ask, PAGE_WAIT / 2)
-    body = pages_html.compare_body(found.columns) + left_out_html(PAGE_FORMS["/compare"])
+    body = pages_html.compare_body(found.columns) + Markup(left_out_html(PAGE_FORMS["/compare"]))
     if found.idle:
-        body = _idle(ask, "Not solved yet: press Compare.") + body
+        body = Markup(_idle(ask, "Not solved yet: press Compare.")) + body  # merge: drop Markup()
     game = read_rules(_column(ask.fields, "a.")).query()  # column A is the game carried on
     return HTMLResponse(html.page("Compare", "/compare", body, game, found.busy), found.status)
 
@@ -269,7 +269,7 @@ def chart_page(ask: Ask) -> Response:
         body = html.message(outcome.error)
         return HTMLResponse(html.page("Chart", "/chart", body, query), _refusal(outcome))
     if outcome.idle:
-        body = _idle(ask, "Not searched yet.") + pages_html.start_button(
+        body = Markup(_idle(ask, "Not searched yet.")) + pages_html.start_button(  # merge: Markup()
             html.link("/chart", query), "Find the best chart"
         )
         return HTMLResponse(html.page("Chart", "/chart", body, query))
@@ -282,7 +282,7 @@ def chart_page(ask: Ask) -> Response:
     }
     chart = outcome.result()
     lead = html.chart_lead(chart.expected_value, chart.optimal_expected_value)
-    return HTMLResponse(pages_html.chart_page(charts.to_html(chart), downloads, query, lead))
+    return HTMLResponse(pages_html.chart_page(chart, downloads, query, lead))
 
 
 async def _waited(outcome: Outcome[Any], bench: Workbench, label: str) -> Outcome[Any]:
@@ -313,7 +313,7 @@ async def chart_download(ask: Ask) -> Response:
         return HTMLResponse(html.page("Chart", "/chart", body, form.query(), busy=True))
     if outcome.idle:
         return Response("not drawn yet: use the Chart page's download buttons", 404)
-    return _download(outcome, name, fmt.value)
+    return _download(outcome, download_name(form.rules, "chart", fmt.value), fmt.value)
 
 
 def _download(outcome: Outcome[Any], name: str, kind: str) -> Response:
@@ -351,7 +351,10 @@ def report_page(ask: Ask) -> Response:
     outcome = ask.bench.report(form.rules, options, fmt, ask.start, ask.client)
     if ask.start and not outcome.error:  # the page shows the build's progress (a GET)
         return RedirectResponse(html.link("/report", short_query(ask.fields, options)), 303)
-    downloads = {fmt.upper(): html.link("/report/download", ask.fields)} if outcome.ready else {}
+    file = download_name(form.rules, "report", fmt)
+    downloads = (
+        {fmt.upper(): (html.link("/report/download", ask.fields), file)} if outcome.ready else {}
+    )
     body = pages_html.report_body(
         fields, options_html, outcome.progress, downloads, outcome.error, ask.here, False
     )
@@ -372,7 +375,7 @@ def report_download(ask: Ask) -> Response:
     outcome = ask.bench.report(form.rules, options, fmt, start=False)
     if outcome.idle:
         return Response("build the report first", 404, media_type="text/plain")
-    return _download(outcome, f"report.{fmt}", fmt)
+    return _download(outcome, download_name(form.rules, "report", fmt), fmt)
 
 
 def _practice_parts(ask: Ask) -> tuple[practice.Answer | None, dict[str, str], str]:
@@ -401,7 +404,7 @@ def practice_page(ask: Ask) -> Response:
         said = found.error if found is not None else ""
         if found is not None and found.progress is not None:
             said = html.progress_html(found.progress, "")
-            parts["table"] = said + pages_html.start_button("/practice", "Try again")
+            parts["table"] = Markup(said) + pages_html.start_button("/practice", "Try again")
         elif said:
             parts["table"] = html.message(said)
     form = read_rules(ask.fields)
