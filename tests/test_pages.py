@@ -9,12 +9,14 @@ reports its steps as the real one does (tests/test_report.py builds the real thi
 
 from __future__ import annotations
 
+import html
 import re
 import threading
 import time
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -30,6 +32,9 @@ from solver.web.app import make_app
 from solver.web.work import WorkbenchStore
 from solver.web.workbench import Workbench
 from tests.conftest import GAMES
+
+if TYPE_CHECKING:
+    from solver.results.report import ReportFigures
 
 BASE = "http://127.0.0.1:8021"
 OURS = {"origin": BASE, "sec-fetch-site": "same-origin"}
@@ -145,3 +150,27 @@ def test_the_reports_progress_is_not_done_while_it_writes_and_its_file_is_named(
     bench.close()
     assert got.status_code == 200
     assert got.headers["content-disposition"] == f'attachment; filename="{name}"'
+
+
+@pytest.mark.parametrize(("fmt", "output"), [("html", None), ("html", "mine.html")])
+def test_the_manifests_command_writes_the_format_built(
+    par_figures: ReportFigures,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    fmt: str,
+    output: str | None,
+) -> None:
+    """A report returned as HTML names ``cbj-2d-15-4-1-report.html`` in its manifest's
+    command (it said ``-o report.pdf`` whatever the format); one written names its file."""
+    monkeypatch.setattr("solver.api.files.report_figures", lambda *_, **__: par_figures)
+    if output is None:
+        page = solver.report(format=fmt, decks=2)
+        written = "cbj-2d-15-4-1-report.html"
+    else:
+        solver.report(tmp_path / output, decks=2)
+        page = (tmp_path / output).read_text(encoding="utf-8")
+        written = output
+    assert isinstance(page, str)
+    command = html.unescape(re.sub(r"<[^>]+>", " ", page.split("Reproducibility manifest")[-1]))
+    found = re.search(r"cbj report .*? -o (\S+)", command, re.S)
+    assert found is not None and found.group(1) == written
