@@ -850,15 +850,15 @@ def test_the_manifest_command_rebuilds_the_same_figures_and_pdf(
     for library in ("Python", "numpy", "reportlab"):
         assert re.fullmatch(r"\d+\.\d+[.\w]*", manifest[f"{library} version"])
     words = shlex.split(manifest["Command"])
-    assert words[:2] == ["cbj", "report"] and words[-2:] == ["-o", "report.pdf"]
+    assert words[:2] == ["cbj", "report"] and words[-2:] == ["-o", "cbj-2d-15-4-1-report.pdf"]
     assert words.count("--paytable") == len(REPORT_PAYTABLES)
     for name, size in REPORT_SIZES.items():
         assert f"--{name.replace('_', '-')} {size}" in manifest["Command"]
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
     with pytest.raises(SystemExit) as stop:
-        main([*words[1:-1], str(tmp_path / "again.pdf")])
+        main([*words[1:-1], str(tmp_path / words[-1])])  # the file the manifest names
     assert stop.value.code == 0 and "wrote" in capsys.readouterr().err
-    rebuilt = (tmp_path / "again.pdf").read_bytes()
+    rebuilt = (tmp_path / words[-1]).read_bytes()
     assert rebuilt == pdf  # the same figures (and hash), page for page
 
 

@@ -37,7 +37,6 @@ NOT_YET: frozenset[str] = frozenset(
         "present/report/pdf.py",
         "present/report/pdf_type.py",
         "present/report/plots.py",
-        "present/workbench_pages.py",
     }
 )
 

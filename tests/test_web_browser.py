@@ -234,7 +234,10 @@ def test_a_report_builds_downloads_and_opens(tab: Any, server: str, tmp_path: Pa
     tab.wait_for_selector("#downloads a", timeout=600_000)
     with tab.expect_download() as download:
         tab.click("#downloads a")
-    saved = tmp_path / "report.html"
+    name = "cbj-2d-15-4-1-report.html"  # named for the game and the format (issue 47)
+    assert download.value.suggested_filename == name
+    saved = tmp_path / name
     download.value.save_as(saved)
     tab.goto(saved.as_uri(), wait_until="load")
     assert "Community Blackjack" in tab.inner_text("h1")
+    assert f"-o {name}" in tab.inner_text("body")  # the manifest's command writes this file

@@ -23,6 +23,7 @@ from solver.present.files import (
     folder_swap,
     write_atomic,
 )
+from solver.present.formats import download_name
 from solver.present.graph import graph_format, render_graph
 from solver.present.report import (
     REPORT_FORMATS,
@@ -123,7 +124,9 @@ def write_report(
         strategy=values["strategy"],
     )
     names = ("prepared_by", "prepared_for", "revision_note", "table_limits", "procedures")
-    document = build_report(figures, Prepared(*(values[n] for n in names)), values["core_only"])
+    prepared = Prepared(*(values[n] for n in names))
+    written = Path(output).name if output is not None else download_name(rules, "report", chosen)
+    document = build_report(figures, prepared, values["core_only"], written)
     if output is None:
         return render_pdf(document) if chosen == "pdf" else render_html(document)
     return Written(rules, (write_document(document, Path(output), chosen),))

@@ -5,8 +5,12 @@ Kept apart from the renderers so that ``cbj`` can offer its choices without load
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from solver.model.rules import Rules
 
 
 class Format(StrEnum):
@@ -70,3 +74,20 @@ def figure_cells(
         for i, key in enumerate(marks)
         if key is not None
     ]
+
+
+def download_name(rules: Rules, kind: str, fmt: str) -> str:
+    """A file's name that says which game it is for (decks and Bonus pays), what it is and
+    its format, so that a downloaded copy is not one more ``report.html``.
+
+    >>> from solver.model.paytable import Paytable
+    >>> from solver.model.rules import Rules
+    >>> download_name(Rules(), "report", "pdf")
+    'cbj-6d-15-4-1-report.pdf'
+    >>> download_name(Rules(decks=2, paytable=Paytable.parse("7.5:4:1")), "chart", "csv")
+    'cbj-2d-7.5-4-1-chart.csv'
+    """
+    from solver.model.checks import plain_number
+
+    pays = "-".join(plain_number(p) for p in rules.paytable.pays)
+    return re.sub(r"[^0-9A-Za-z.-]", "_", f"cbj-{rules.decks}d-{pays}-{kind}.{fmt}")

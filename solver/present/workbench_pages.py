@@ -1,7 +1,8 @@
-"""The workbench's Paytable, Compare, Chart and Report pages as HTML (see :mod:`.workbench`).
+"""The workbench's Paytable, Compare, Chart, Report and Hold pages' parts as HTML (see
+:mod:`.workbench`), drawn by the templates in ``templates/pages/``.
 
-Pure: a paytable solution or search, solved games side by side, a chart's page and a
-report's state in; escaped HTML out.
+Pure: a paytable solution or search, solved games side by side, a chart, a report's state
+or a hold check in; escaped HTML (:class:`Markup`) out.
 """
 
 from __future__ import annotations
@@ -9,15 +10,18 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
 from typing import TYPE_CHECKING, Any
+from xml.etree import ElementTree
 
+from solver.model.cells import LEGEND, Action
 from solver.model.rule_table import Rule
 from solver.model.rules import RULE_TABLE, Rules
+from solver.present import charts
 from solver.present.formats import rule_cell
 from solver.present.hold import draw_series, hold_table, series_tables
 from solver.present.long_numbers import exact_html
 from solver.present.style import show, thousands
+from solver.present.templates import Markup, escape, macro, render
 from solver.present.workbench import (
     Progress,
     html_table,
@@ -28,6 +32,7 @@ from solver.present.workbench import (
 from solver.results.figures import heading
 
 if TYPE_CHECKING:
+    from solver.results.charts import Chart
     from solver.results.game import GameResult
     from solver.results.hold import HoldCheck, HoldSeries
     from solver.results.paytable import PaySolution, SearchResult
@@ -36,65 +41,79 @@ if TYPE_CHECKING:
 #: The heading of a column of links that open the Game page with the row's paytable (a
 #: heading screen readers can say, never a blank one).
 GAME_LINK = "open in Game"
+#: The template of the pages' small pieces.
+PARTS = "pages/parts.html"
 
 
-def _load(query: Mapping[str, str], paytable: object) -> str:
+def _load(query: Mapping[str, str], paytable: object) -> Markup:
     """A link that opens the Game page with this paytable."""
-    return f'<a href="{escape(link("/", {**query, "paytable": str(paytable)}))}">load into Game</a>'
+    return macro(PARTS, "load_link", link("/", {**query, "paytable": str(paytable)}))
 
 
-def pay_solution_html(solution: PaySolution, query: Mapping[str, str]) -> str:
-    """A solved pay and the practical pays around it, each loadable into the Game page."""
+def _texts(*texts: str) -> list[Markup]:
+    """Plain texts as the cells :func:`html_table` takes (HTML: each text escaped)."""
+    return [escape(text) for text in texts]
+
+
+def _table(caption: str, headers: Sequence[str], rows: Sequence[Sequence[Markup]]) -> Markup:
+    return Markup(html_table(caption, headers, rows))  # merge: drop when workbench returns Markup
+
+
+def pay_solution_html(solution: PaySolution, query: Mapping[str, str]) -> Markup:
+    """A solved pay, its decimal first and the exact fraction folded under it, then the
+    practical pays around it, each loadable into the Game page."""
     rows = [
         [
-            escape(str(c.paytable)),
-            escape(show("bonus_house_edge", c.bonus_edge)),
-            escape(show("round_house_edge", c.round_edge)),
+            *_texts(
+                str(c.paytable),
+                show("bonus_house_edge", c.bonus_edge),
+                show("round_house_edge", c.round_edge),
+            ),
             _load(query, c.paytable),
         ]
         for c in solution.candidates
     ]
-    lead = (
-        f'<p class="lead" data-figure="pay" data-exact="{solution.pay}">The '
-        f"{escape(solution.tier.replace('_', ' '))} pay that gives a "
-        f"{escape(solution.kind.value)} house edge of "
-        f"{escape(show(_EDGE_KEYS[solution.kind], solution.target))} "
-        f"is {exact_html(solution.pay)} = {escape(show('break_even_pay', solution.pay))}.</p>"
-    )
-    return lead + html_table(
-        "Practical pays near it",
-        ("paytable", heading("bonus_house_edge"), heading("round_house_edge"), GAME_LINK),
-        rows,
+    headers = ("paytable", heading("bonus_house_edge"), heading("round_house_edge"), GAME_LINK)
+    return macro(
+        "pages/paytable.html",
+        "solution",
+        tier=solution.tier.replace("_", " "),
+        kind=solution.kind.value,
+        target=show(_EDGE_KEYS[solution.kind], solution.target),
+        pay=str(solution.pay),
+        decimal=show("break_even_pay", solution.pay),
+        fraction=Markup(exact_html(solution.pay)),  # merge: drop when long_numbers gives Markup
+        table=_table("Practical pays near it", headers, rows),
     )
 
 
-def search_html(result: SearchResult, query: Mapping[str, str]) -> str:
+def search_html(result: SearchResult, query: Mapping[str, str]) -> Markup:
     """The paytables a search found, closest to the band's middle first."""
     rows = [
         [
-            escape(str(h.paytable)),
-            escape(show("bonus_house_edge", h.bonus_edge)),
-            escape(show("round_house_edge", h.round_edge)),
-            escape(show("round_hit_frequency", h.round_hit_frequency)),
-            escape(show("round_sd", h.round_standard_deviation)),
+            *_texts(
+                str(h.paytable),
+                show("bonus_house_edge", h.bonus_edge),
+                show("round_house_edge", h.round_edge),
+                show("round_hit_frequency", h.round_hit_frequency),
+                show("round_sd", h.round_standard_deviation),
+            ),
             _load(query, h.paytable),
         ]
         for h in result.hits
     ]
+    keys = ("bonus_house_edge", "round_house_edge", "round_hit_frequency", "round_sd")
     low, high = result.band
-    lead = (
-        f'<p class="lead">{escape(thousands(result.matches))} whole-unit paytables up to '
-        f"{result.max_pay} have a {escape(result.kind.value)} house edge from "
-        f"{escape(show(_EDGE_KEYS[result.kind], low))} to "
-        f"{escape(show(_EDGE_KEYS[result.kind], high))}; the closest to the middle:</p>"
+    return macro(
+        "pages/paytable.html",
+        "search",
+        matches=thousands(result.matches),
+        max_pay=result.max_pay,
+        kind=result.kind.value,
+        low=show(_EDGE_KEYS[result.kind], low),
+        high=show(_EDGE_KEYS[result.kind], high),
+        table=_table("Paytables in the band", ("paytable", *map(heading, keys), GAME_LINK), rows),
     )
-    headers = (
-        "paytable",
-        *(heading(k) for k in ("bonus_house_edge", "round_house_edge", "round_hit_frequency")),
-        heading("round_sd"),
-        GAME_LINK,
-    )
-    return lead + html_table("Paytables in the band", headers, rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,110 +168,112 @@ def _rule_text(rule: Rule, value: object) -> str:
     return rule.words(rule.check(value)) if rule.choices else rule_cell(rule.to_json(value))
 
 
-def _marked(text: str, differs: bool, attributes: str = "") -> str:
-    cls = ' class="differs"' if differs else ""
-    note = '<span class="visually-hidden"> (differs from A)</span>' if differs else ""
-    return f"<span{cls}{attributes}>{escape(text)}</span>{note}"
+@dataclass(frozen=True, slots=True)
+class _Cell:
+    """One cell of the Compare table: a value's text (marked where unlike A's, with its
+    figure's data for the scripts and tests), a field not valid, a solve's progress, or none."""
+
+    text: str | None = None
+    differs: bool = False
+    bad: bool = False
+    progress: Markup | None = None
+    figure: str = ""
+    column: str = ""
+    value: str = ""
 
 
-def compare_table(columns: Sequence[Column]) -> str:
+def _rule_row(rule: Rule, columns: Sequence[Column]) -> dict[str, Any]:
+    """A rule's row of the Compare table: each column's value, marked where unlike A's."""
+    base = columns[0].value(rule.name)
+    cells: list[_Cell] = []
+    for c in columns:
+        value = c.value(rule.name)
+        if value is None:
+            cells.append(_Cell(bad=True))
+            continue
+        differs = base is not None and value != base
+        cells.append(_Cell(_rule_text(rule, value), differs))
+    return {"label": rule.label, "cells": cells}
+
+
+def _figure_cell(c: Column, name: str, figures: dict[str, Any] | None, base: Any) -> _Cell:
+    """A figure's cell in column ``c``: its text, marked where unlike A's, else the
+    column's progress (or a dash)."""
+    if figures is None or name not in figures:
+        if c.progress is None:
+            return _Cell()
+        return _Cell(progress=Markup(progress_html(c.progress)))  # merge: drop Markup()
+    value, text = figures[name]
+    differs = base is not None and name in base and base[name][1] != text
+    slug = name.replace("_", "-")
+    return _Cell(text, differs, figure=slug, column=c.letter, value=repr(value))
+
+
+def compare_table(columns: Sequence[Column]) -> Markup:
     """Two to four rule sets side by side: a table of their rules and figures in which every
     value unlike column A's is highlighted (C and D once one of their fields is given); a
     field that is not valid marks its own cell only."""
     columns = [c for c in columns if c.letter in "AB" or c.rules is not None or c.invalid]
-    head = "".join(f'<th scope="col">{c.letter}</th>' for c in columns)
-    base = columns[0]
-    rows: list[str] = []
-    for rule in RULE_TABLE:
-        cells = []
-        base_value = base.value(rule.name)
-        for c in columns:
-            value = c.value(rule.name)
-            if value is None:
-                cells.append('<td><span class="bad">not valid</span></td>')
-                continue
-            differs = base_value is not None and value != base_value
-            cells.append(f"<td>{_marked(_rule_text(rule, value), differs)}</td>")
-        rows.append(f'<tr><th scope="row">{escape(rule.label)}</th>{"".join(cells)}</tr>')
+    rows = [_rule_row(rule, columns) for rule in RULE_TABLE]
     found = [None if c.game is None else _compare_figures(c.game) for c in columns]
     names = next((list(f) for f in found if f is not None), [])
     for name in names:
-        cells = []
-        for c, figures in zip(columns, found, strict=True):
-            if figures is None or name not in figures:
-                cells.append(f"<td>{progress_html(c.progress) if c.progress else '-'}</td>")
-                continue
-            value, text = figures[name]
-            differs = found[0] is not None and name in found[0] and found[0][name][1] != text
-            slug = name.replace("_", "-")
-            data = f' data-figure="{slug}" data-column="{c.letter}" data-value="{value!r}"'
-            cells.append(f"<td>{_marked(text, differs, data)}</td>")
-        rows.append(f'<tr><th scope="row">{escape(heading(name))}</th>{"".join(cells)}</tr>')
-    busy = ' aria-busy="true"' if any(c.progress is not None for c in columns) else ""
-    caption = "Side by side (highlighted: unlike A)"
-    return (
-        f'<div class="table-box"><p class="caption">{caption}</p>'
-        '<p class="cue" hidden>Scroll the table sideways \u2192</p>'
-        f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
-        f'<table class="compare" id="compare"{busy}>'
-        f'<thead><tr><th scope="col">rule or figure</th>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div></div>"
-    )
+        cells = [_figure_cell(c, name, f, found[0]) for c, f in zip(columns, found, strict=True)]
+        rows.append({"label": heading(name), "cells": cells})
+    busy = any(c.progress is not None for c in columns)
+    return macro("pages/compare.html", "table", [c.letter for c in columns], rows, busy)
 
 
-def compare_body(columns: Sequence[Column]) -> str:
+def compare_body(columns: Sequence[Column]) -> Markup:
     """The Compare page: the table (:func:`compare_table`), then every column's fields; the
     table follows the fields as they are typed (the page's script)."""
-    forms = "".join(
-        f'<fieldset class="column"><legend>{c.letter}</legend>{c.fields}</fieldset>'
-        for c in columns
-    )
-    return (  # the figures first: the forms below are long
-        f'<section id="results" aria-live="polite">{compare_table(columns)}</section>'
-        '<form id="compare-form" method="post" action="/compare">'
-        '<button type="submit">Compare</button>'
-        f'<div class="compare-forms">{forms}</div>'
-        '<button type="submit">Compare</button></form>'
-    )
+    forms = [(c.letter, Markup(c.fields)) for c in columns]  # merge: drop when fields gives Markup
+    return macro("pages/compare.html", "body", compare_table(columns), forms)
 
 
-def start_button(action: str, label: str) -> str:
+def start_button(action: str, label: str) -> Markup:
     """A form of one button that starts the work of the page at ``action`` (a POST)."""
-    return (
-        f'<form class="start" method="post" action="{escape(action)}">'
-        f"<button>{escape(label)}</button></form>"
-    )
+    return macro(PARTS, "start_button", action, label)
+
+
+def folded_rules(fields: str, open_: bool = False) -> Markup:
+    """The rules' fields folded away under "Rules of the game" (``open_``: shown, when one
+    of them is wrong), so that a page's own tool comes first."""
+    return macro(PARTS, "folded_rules", Markup(fields), open_)  # merge: drop Markup()
 
 
 def chart_page(
-    chart_html: str, downloads: Mapping[str, str], query: Mapping[str, str], lead: str = ""
-) -> str:
+    chart: Chart, downloads: Mapping[str, str], query: Mapping[str, str], lead: str = ""
+) -> Markup:
     """The page ``cbj chart`` writes, in the workbench's frame: the navigation bar across the
-    window as on every page (not printed), the chart as the page's ``main``, ``lead`` (not
-    printed) under its title.
+    window as on every page (not printed), the chart as the page's ``main``, ``lead`` (the
+    main wager's EV, with the chart and with perfect play: said there only) under its title.
 
     Each download is a button: drawing a file is work, which only a POST starts.
     """
-    links = " ".join(
-        f'<form class="download" method="post" action="{escape(url)}">'
-        f"<button>{escape(name)}</button></form>"
-        for name, url in downloads.items()
-    )
-    bar = site_header("/chart", query, f'<p class="downloads">Download: {links}</p>')
-    head, marker, rest = chart_html.partition("<body>")
-    chart, end, tail = rest.rpartition("</body>")
-    if not marker or not end:
-        return chart_html
-    style = '<link rel="stylesheet" href="/static/site.css"></head>'
-    return (
-        head.replace("</head>", style, 1)
-        + '<body class="framed">'
-        + bar
-        + "<main>"
-        + chart.replace("</h1>", f'</h1><div class="lead-line">{lead}</div>', 1)
-        + "</main>"
-        + end
-        + tail
+    buttons = macro(PARTS, "downloads", list(downloads.items()))
+    bar = Markup(site_header("/chart", query, buttons))  # merge: drop Markup()
+    title, rules_line, how, _, _ = charts.header_lines(chart)
+    legend = [
+        {
+            "letter": a.value,
+            "colour": charts.COLOURS[a],
+            "words": LEGEND[a].split(" (")[0],
+            "colour_name": charts.COLOUR_NAMES[a],
+        }
+        for a in Action
+    ]
+    return render(
+        "pages/chart.html",
+        title=title,
+        css=Markup(charts.CSS),  # the chart's own style sheet, a constant
+        bar=bar,
+        lead=Markup(lead),  # merge: drop Markup() when chart_lead gives Markup
+        lines=(rules_line, how),
+        cost=show("chart_cost", chart.cost),
+        legend=legend,
+        table=Markup(charts.chart_table_html(chart)),  # merge: drop Markup()
+        exceptions=Markup(charts.exceptions_html(chart)),  # merge: drop Markup()
     )
 
 
@@ -260,40 +281,30 @@ def report_body(
     fields: str,
     options: tuple[str, str],
     progress: Progress | None,
-    downloads: Mapping[str, str],
+    downloads: Mapping[str, tuple[str, str]],
     error: str,
     back: str = "",
     open_rules: bool = False,
-) -> str:
+) -> Markup:
     """The Report page: the build's progress and the downloads first (in view once the
     button is pressed); beside them the form: what the build makes (``options``' first
     part) and the build button, in the first screen; the rules folded away (``open_rules``:
-    shown, when one of them is wrong); the report's other options and the button again."""
-    ready = "".join(
-        f'<li><a href="{escape(url)}" download>Download the report as {escape(name)}</a></li>'
-        for name, url in downloads.items()
-    )
-    waiting = (
-        ""
-        if progress is not None or ready or error
-        else '<p class="idle">Press Build the report: its progress, step by step, then its '
-        "downloads show here.</p>"
-    )
-    button = '<button type="submit">Build the report</button>'
-    shown = " open" if open_rules else ""
-    return (
-        '<div class="columns results-first">'
-        f'<section id="results" aria-live="polite">{waiting}{progress_html(progress, back)}'
-        f'<p class="error" role="alert">{escape(error)}</p>'
-        + (f'<ul id="downloads">{ready}</ul>' if ready else "")
-        + "</section>"
-        '<form id="report-form" class="rules" method="post">'
-        f'{options[0]}{button}<details class="rules-more"{shown}><summary>Rules of the game'
-        f"</summary>{fields}</details>{options[1]}{button}</form></div>"
+    shown, when one of them is wrong); the report's other options and the button again.
+
+    ``downloads``: each built file's address and name, by its format's name."""
+    return render(
+        "pages/report.html",
+        idle=progress is None and not downloads and not error,
+        progress=Markup(progress_html(progress, back)),  # merge: drop Markup()
+        error=error,
+        downloads=[(name, url, file) for name, (url, file) in downloads.items()],
+        fields=Markup(fields),  # merge: drop Markup() when fields gives Markup
+        options=(Markup(options[0]), Markup(options[1])),  # merge: drop Markup()
+        open_rules=open_rules,
     )
 
 
-def hold_html(check: HoldCheck) -> str:
+def hold_html(check: HoldCheck) -> Markup:
     """The hold check's verdict in a sentence, then ``cbj hold``'s table."""
     table = hold_table(check)
     held = (
@@ -303,30 +314,34 @@ def hold_html(check: HoldCheck) -> str:
         else f"won {show('win_over_handle', check.observed_over_handle)} of the handle against "
         f"{show('win_over_handle', check.expected_over_handle)} expected"
     )
-    lead = (
-        f'<p class="lead" data-figure="hold-tail" data-value="{check.p_value!r}">'
-        f"Over {escape(thousands(check.rounds))} table-rounds the casino {escape(held)}; a "
-        "result at least this far from it, either side, has probability "
-        f"{escape(show('hold_tail', check.p_value))}. Verdict: "
-        f"{escape(check.verdict)}.</p>"
+    return macro(
+        "pages/hold.html",
+        "check",
+        rounds=thousands(check.rounds),
+        held=held,
+        tail=show("hold_tail", check.p_value),
+        verdict=check.verdict,
+        p_value=repr(check.p_value),
+        table=_table(table.title, table.headers, [_texts(*row) for row in table.rows]),
+        notes=table.notes[1:],
     )
-    rows = [[escape(cell) for cell in row] for row in table.rows]
-    notes = "".join(f"<p>{escape(n)}</p>" for n in table.notes[1:])
-    return lead + html_table(table.title, table.headers, rows) + notes
 
 
-def series_html(series: HoldSeries) -> str:
+def _inline_svg(drawn: bytes) -> Markup:
+    """A drawn SVG file as an element to put in a page: its XML declaration and doctype
+    left out (parsed and written again; matplotlib's own drawing, not user input)."""
+    ElementTree.register_namespace("", "http://www.w3.org/2000/svg")
+    ElementTree.register_namespace("xlink", "http://www.w3.org/1999/xlink")
+    return Markup(ElementTree.tostring(ElementTree.fromstring(drawn), encoding="unicode"))
+
+
+def series_html(series: HoldSeries) -> Markup:
     """A daily series: its verdict, the control chart (inline SVG) and the periods."""
-    drawn = []
-    for width, kind in ((9.0, "wide"), (3.6, "narrow")):
-        svg = draw_series(series, "svg", width).decode()
-        drawn.append(f'<div class="{kind}">{svg[svg.index("<svg") :]}</div>')
-    lead = (
-        f'<p class="lead" data-figure="hold-flagged" data-value="{len(series.flagged)}">'
-        f"{escape(series.verdict)}.</p>"
-    )
-    parts = [lead, f'<figure class="control-chart">{"".join(drawn)}</figure>']
-    for table in series_tables(series):
-        rows = [[escape(cell) for cell in row] for row in table.rows]
-        parts.append(html_table(table.title, table.headers, rows))
-    return "".join(parts)
+    drawn = [
+        (kind, _inline_svg(draw_series(series, "svg", width)))
+        for width, kind in ((9.0, "wide"), (3.6, "narrow"))
+    ]
+    tables = [
+        _table(t.title, t.headers, [_texts(*row) for row in t.rows]) for t in series_tables(series)
+    ]
+    return macro("pages/hold.html", "series", series.verdict, len(series.flagged), drawn, tables)

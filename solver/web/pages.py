@@ -128,7 +128,7 @@ def paytable_page(
     )
     body = render(
         "workbench/paytable.html",
-        rules=rules_html(form, exact=False),
+        rules=pages_html.folded_rules(rules_html(form, exact=False), bool(form.errors)),
         result=result,
         **_paytable_fields(query, errors, tiers),
     )
@@ -223,7 +223,7 @@ def hold_page(
         "workbench/hold.html",
         fields=_with_names(fields_html(page_form, query, errors, page_form.fields)),
         strategies=STRATEGY_NAMES,
-        rules=rules_html(form, exact=False),
+        rules=pages_html.folded_rules(rules_html(form, exact=False), bool(form.errors)),
         left_out=left_out_html(page_form),
         result=result,
     )

@@ -22,12 +22,11 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from solver.model.errors import CbjError
 from solver.model.rules import Rules
-from solver.present import charts
 from solver.present import fields as field_html
 from solver.present import practice as practice_html
 from solver.present import workbench as html
 from solver.present import workbench_pages as pages_html
-from solver.present.formats import ChartFormat
+from solver.present.formats import ChartFormat, download_name
 from solver.present.practice_history import history_html
 from solver.present.templates import Markup, macro
 from solver.results.charts import Chart
@@ -223,10 +222,9 @@ def _compared(ask: Ask, wait: float) -> Compared:
 def compare_page(ask: Ask) -> Response:
     """Two to four rule sets or paytables side by side (columns C and D when given)."""
     found = _compared(ask, PAGE_WAIT / 2)
-    # merge: drop Markup() when workbench_pages returns Markup
-    body = Markup(pages_html.compare_body(found.columns)) + left_out_html(PAGE_FORMS["/compare"])
+    body = pages_html.compare_body(found.columns) + left_out_html(PAGE_FORMS["/compare"])
     if found.idle:
-        body = _idle(ask, "Not solved yet: press Compare.") + body
+        body = Markup(_idle(ask, "Not solved yet: press Compare.")) + body  # merge: drop Markup()
     game = read_rules(_column(ask.fields, "a.")).query()  # column A is the game carried on
     return HTMLResponse(html.page("Compare", "/compare", body, game, found.busy), found.status)
 
@@ -264,8 +262,9 @@ def chart_page(ask: Ask) -> Response:
         body = html.message(outcome.error)
         return HTMLResponse(html.page("Chart", "/chart", body, query), _refusal(outcome))
     if outcome.idle:
-        start = pages_html.start_button(html.link("/chart", query), "Find the best chart")
-        body = _idle(ask, "Not searched yet.") + Markup(start)  # merge: drop Markup()
+        body = _idle(ask, "Not searched yet.") + pages_html.start_button(
+            html.link("/chart", query), "Find the best chart"
+        )
         return HTMLResponse(html.page("Chart", "/chart", body, query))
     if not outcome.ready:
         body = html.progress_html(outcome.progress, ask.here)
@@ -276,7 +275,7 @@ def chart_page(ask: Ask) -> Response:
     }
     chart = outcome.result()
     lead = html.chart_lead(chart.expected_value, chart.optimal_expected_value)
-    return HTMLResponse(pages_html.chart_page(charts.to_html(chart), downloads, query, lead))
+    return HTMLResponse(pages_html.chart_page(chart, downloads, query, lead))
 
 
 async def _waited(outcome: Outcome[Any], bench: Workbench, label: str) -> Outcome[Any]:
@@ -307,7 +306,7 @@ async def chart_download(ask: Ask) -> Response:
         return HTMLResponse(html.page("Chart", "/chart", body, form.query(), busy=True))
     if outcome.idle:
         return Response("not drawn yet: use the Chart page's download buttons", 404)
-    return _download(outcome, name, fmt.value)
+    return _download(outcome, download_name(form.rules, "chart", fmt.value), fmt.value)
 
 
 def _download(outcome: Outcome[Any], name: str, kind: str) -> Response:
@@ -347,11 +346,12 @@ def report_page(ask: Ask) -> Response:
     outcome = ask.bench.report(form.rules, options, fmt, ask.start, ask.client)
     if ask.start and not outcome.error:  # the page shows the build's progress (a GET)
         return RedirectResponse(html.link("/report", short_query(ask.fields, options)), 303)
-    downloads = {fmt.upper(): html.link("/report/download", ask.fields)} if outcome.ready else {}
-    body = Markup(  # merge: drop Markup() when workbench_pages returns Markup
-        pages_html.report_body(
-            fields, options_html, outcome.progress, downloads, outcome.error, ask.here, False
-        )
+    file = download_name(form.rules, "report", fmt)
+    downloads = (
+        {fmt.upper(): (html.link("/report/download", ask.fields), file)} if outcome.ready else {}
+    )
+    body = pages_html.report_body(
+        fields, options_html, outcome.progress, downloads, outcome.error, ask.here, False
     )
     busy = outcome.progress is not None
     return HTMLResponse(
@@ -370,7 +370,7 @@ def report_download(ask: Ask) -> Response:
     outcome = ask.bench.report(form.rules, options, fmt, start=False)
     if outcome.idle:
         return Response("build the report first", 404, media_type="text/plain")
-    return _download(outcome, f"report.{fmt}", fmt)
+    return _download(outcome, download_name(form.rules, "report", fmt), fmt)
 
 
 def _practice_parts(ask: Ask) -> tuple[practice.Answer | None, dict[str, Markup], str]:
@@ -399,8 +399,7 @@ def practice_page(ask: Ask) -> Response:
         said = found.error if found is not None else ""
         if found is not None and found.progress is not None:
             said = html.progress_html(found.progress, "")
-            again = pages_html.start_button("/practice", "Try again")
-            parts["table"] = said + Markup(again)  # merge: drop Markup() (workbench_pages)
+            parts["table"] = Markup(said) + pages_html.start_button("/practice", "Try again")
         elif said:
             parts["table"] = html.message(said)
     form = read_rules(ask.fields)

@@ -39,8 +39,8 @@ Label = str | Callable[[int, int], str]
 def report_stage(done: int, total: int) -> str:
     """The report's progress in words: the step under way.
 
-    >>> report_stage(1, 9)
-    'building the report: rule variants'
+    >>> report_stage(1, 10), report_stage(9, 10)
+    ('building the report: rule variants', 'building the report: writing the document')
     """
     stage = REPORT_STEPS[done] if done < len(REPORT_STEPS) else "writing the document"
     return f"building the report: {stage}"
@@ -253,10 +253,16 @@ class Workbench:
         }
         key = ("report", rules, tuple(sorted(shown.items())), fmt)
 
+        stages = len(REPORT_STEPS) + 1  # writing the document is one too: never 100% running
+
         def compute(job: Job[Any]) -> Any:
-            job.progress(0, len(REPORT_STEPS))
+            job.progress(0, stages)
             return api.report(
-                format=fmt, rules=rules, cache=self.store, progress=job.progress, **options
+                format=fmt,
+                rules=rules,
+                cache=self.store,
+                progress=lambda done, _: job.progress(done, stages),
+                **options,
             )
 
         return self._job(key, compute, report_stage, 0.0, Kind.REPORT, start, client)

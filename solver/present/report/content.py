@@ -17,6 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 from solver.model.version import described
+from solver.present.formats import download_name
 from solver.present.report.blocks import SUBTITLE, Annex, Grid, Report, Section, TitleBlock
 from solver.present.report.design import (
     chart_section,
@@ -74,10 +75,14 @@ ANNEX_TITLES = (
 
 
 def build_report(
-    figures: ReportFigures, prepared: Prepared | None = None, core_only: bool = False
+    figures: ReportFigures,
+    prepared: Prepared | None = None,
+    core_only: bool = False,
+    output: str = "",
 ) -> Report:
     """Lay out every figure of ``figures`` as the report's title block, core and annexes
-    (the core alone with ``core_only``).
+    (the core alone with ``core_only``); ``output`` is the file the manifest's command
+    writes (the game's PDF, ``cbj-6d-15-4-1-report.pdf``, when not given).
 
     The core is a lab's order: the game and worked examples, the summary, optimal play
     beside the printed chart and realistic play, each wager's paytable, the whole round,
@@ -99,7 +104,14 @@ def build_report(
         round_section(game, figures.joint),
         dealer_section(figures.dealer),
         verification_core(figures),
-        manifest_section(figures, prepared, software, library_versions(), core_only),
+        manifest_section(
+            figures,
+            prepared,
+            software,
+            library_versions(),
+            core_only,
+            output or download_name(figures.rules, "report", "pdf"),
+        ),
     )
     annexes = () if core_only else _annexes(figures, core)
     block = _title_block(figures, prepared, software, date, name)

@@ -449,9 +449,11 @@ def manifest_section(
     version: str,
     libraries: Sequence[tuple[str, str]] = (),
     core_only: bool = False,
+    output: str = "report.pdf",
 ) -> Section:
-    """What rebuilds the report: its command, its rules as JSON, the software's version and
-    source commit, the libraries' versions, and the hash of the exact figures."""
+    """What rebuilds the report: its command (writing ``output``), its rules as JSON, the
+    software's version and source commit, the libraries' versions, and the hash of the exact
+    figures."""
     rules = json.dumps(figures.rules.to_json(), sort_keys=True)
     return Section(
         "Reproducibility manifest",
@@ -459,7 +461,7 @@ def manifest_section(
             Grid(
                 ("item", "value"),
                 (
-                    ("Command", rebuild_command(figures, prepared, "report.pdf", core_only)),
+                    ("Command", rebuild_command(figures, prepared, output, core_only)),
                     ("Rules (JSON)", rules),
                     ("Software", f"community-blackjack {version}"),
                     *((f"{name} version", found) for name, found in libraries),
