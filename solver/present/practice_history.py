@@ -23,7 +23,7 @@ from solver.present.practice_stats import (
     summary_table,
 )
 from solver.present.tables import Table
-from solver.present.templates import Markup, escape, macro
+from solver.present.templates import Markup, macro
 from solver.present.workbench import html_table
 from solver.results.practice_history import PracticeHistory
 
@@ -47,12 +47,8 @@ def _summary_rows(view: StatsView) -> list[tuple[str, str, str]]:
 def _table_html(table: Table, view: StatsView) -> Markup:
     """A table captioned with whose figures it holds (each table's box a region of its own
     name: "This session, by kind of hand", "All your practice, by kind of hand")."""
-    # Each cell is text, given to html_table as Markup: escaped once whether html_table
-    # inserts its cells as they are or escapes plain text itself.
-    rows = tuple(tuple(escape(c) for c in r) for r in table.rows)
     title = table.title[:1].lower() + table.title[1:]
-    drawn = html_table(f"{view.title}, {title}", table.headers, rows)
-    return Markup(drawn)  # merge: drop when workbench returns Markup
+    return html_table(f"{view.title}, {title}", table.headers, table.rows)
 
 
 def hand_types_html(view: StatsView, what: str) -> Markup:

@@ -68,15 +68,10 @@ def _links(here: str, query: Mapping[str, str]) -> list[dict[str, object]]:
     ]
 
 
-def site_header(here: str, query: Mapping[str, str], extra: str = "") -> str:
+def site_header(here: str, query: Mapping[str, str], extra: Markup | None = None) -> Markup:
     """The navigation bar every page has (each link keeps the rules), and ``extra`` after it
-    (the Chart page's downloads, HTML); styled by ``/static/site.css`` alone.
-
-    A ``str``, not ``Markup``, while :mod:`.workbench_pages` joins it to strings of its own
-    (``str + Markup`` would escape theirs). merge: return the Markup (and take ``extra`` as
-    Markup) once it draws from templates.
-    """
-    return str(macro(PARTS, "site_header", _links(here, query), Markup(extra)))
+    (the Chart page's downloads); styled by ``/static/site.css`` alone."""
+    return macro(PARTS, "site_header", _links(here, query), extra or Markup())
 
 
 def page(
@@ -139,19 +134,12 @@ def html_table(
     headers: Sequence[str],
     rows: Sequence[Sequence[Cell]],
     kind: str = "",
-) -> str:
+) -> Markup:
     """A table whose caption stands above its box, the box scrolling sideways on its own
     when the table is wider than the page (a labelled region, with a cue the script shows
-    when it does).  Caption and headers are text; each cell a :class:`Figure`, or HTML.
-
-    For :mod:`.workbench_pages` and :mod:`.practice_history`, which build their cells by hand
-    and join the table to strings of their own: a ``str`` cell is taken as HTML, and the
-    table comes back as ``str`` (``str + Markup`` would escape theirs).  merge: once they
-    draw from templates and pass Markup cells, let plain text be escaped (take the cells as
-    they are) and return the Markup.
-    """
-    cells = [[c if isinstance(c, Figure) else Markup(c) for c in row] for row in rows]
-    return str(macro(PARTS, "table", caption, headers, cells, kind))
+    when it does).  Caption and headers are text; each cell a :class:`Figure`, text
+    (escaped) or Markup (inserted as it is)."""
+    return macro(PARTS, "table", caption, headers, rows, kind)
 
 
 @dataclass(frozen=True, slots=True)

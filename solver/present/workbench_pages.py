@@ -21,7 +21,7 @@ from solver.present.formats import rule_cell
 from solver.present.hold import draw_series, hold_table, series_tables
 from solver.present.long_numbers import exact_html
 from solver.present.style import show, thousands
-from solver.present.templates import Markup, escape, macro, render
+from solver.present.templates import Markup, macro, render
 from solver.present.workbench import (
     Progress,
     html_table,
@@ -50,13 +50,8 @@ def _load(query: Mapping[str, str], paytable: object) -> Markup:
     return macro(PARTS, "load_link", link("/", {**query, "paytable": str(paytable)}))
 
 
-def _texts(*texts: str) -> list[Markup]:
-    """Plain texts as the cells :func:`html_table` takes (HTML: each text escaped)."""
-    return [escape(text) for text in texts]
-
-
-def _table(caption: str, headers: Sequence[str], rows: Sequence[Sequence[Markup]]) -> Markup:
-    return Markup(html_table(caption, headers, rows))  # merge: drop when workbench returns Markup
+def _table(caption: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Markup:
+    return html_table(caption, headers, rows)
 
 
 def pay_solution_html(solution: PaySolution, query: Mapping[str, str]) -> Markup:
@@ -64,7 +59,7 @@ def pay_solution_html(solution: PaySolution, query: Mapping[str, str]) -> Markup
     practical pays around it, each loadable into the Game page."""
     rows = [
         [
-            *_texts(
+            *(
                 str(c.paytable),
                 show("bonus_house_edge", c.bonus_edge),
                 show("round_house_edge", c.round_edge),
@@ -91,7 +86,7 @@ def search_html(result: SearchResult, query: Mapping[str, str]) -> Markup:
     """The paytables a search found, closest to the band's middle first."""
     rows = [
         [
-            *_texts(
+            *(
                 str(h.paytable),
                 show("bonus_house_edge", h.bonus_edge),
                 show("round_house_edge", h.round_edge),
@@ -252,7 +247,7 @@ def chart_page(
     Each download is a button: drawing a file is work, which only a POST starts.
     """
     buttons = macro(PARTS, "downloads", list(downloads.items()))
-    bar = Markup(site_header("/chart", query, buttons))  # merge: drop Markup()
+    bar = site_header("/chart", query, buttons)
     title, rules_line, how, _, _ = charts.header_lines(chart)
     legend = [
         {
@@ -322,7 +317,7 @@ def hold_html(check: HoldCheck) -> Markup:
         tail=show("hold_tail", check.p_value),
         verdict=check.verdict,
         p_value=repr(check.p_value),
-        table=_table(table.title, table.headers, [_texts(*row) for row in table.rows]),
+        table=_table(table.title, table.headers, table.rows),
         notes=table.notes[1:],
     )
 
@@ -341,7 +336,5 @@ def series_html(series: HoldSeries) -> Markup:
         (kind, _inline_svg(draw_series(series, "svg", width)))
         for width, kind in ((9.0, "wide"), (3.6, "narrow"))
     ]
-    tables = [
-        _table(t.title, t.headers, [_texts(*row) for row in t.rows]) for t in series_tables(series)
-    ]
+    tables = [_table(t.title, t.headers, t.rows) for t in series_tables(series)]
     return macro("pages/hold.html", "series", series.verdict, len(series.flagged), drawn, tables)
