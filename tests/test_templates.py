@@ -31,7 +31,6 @@ NOT_YET: frozenset[str] = frozenset(
         "present/charts.py",
         "present/fields.py",
         "present/hold.py",
-        "present/long_numbers.py",
         "present/plot_files.py",
         "present/practice.py",
         "present/practice_history.py",
