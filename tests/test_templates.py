@@ -33,8 +33,6 @@ NOT_YET: frozenset[str] = frozenset(
         "present/hold.py",
         "present/practice.py",
         "present/practice_history.py",
-        "present/report/pdf.py",
-        "present/report/pdf_type.py",
         "present/workbench.py",
         "present/workbench_pages.py",
         "web/forms.py",
