@@ -11,7 +11,9 @@ visible cue, its caption outside the scrolling box. Text is at least 12 px and l
 least 24 px tall on a phone. The print stylesheet sets A4 pages with a running header
 and "page X of Y" (page-margin boxes), keeps colours, never breaks a table or a figure,
 and keeps headings with what follows.
-No file or network request is needed.
+No file or network request is needed. The page, its style sheet and the blocks are
+templates (``templates/report/page.html``, ``blocks.html``); this module gives them the
+report's blocks as plain values.
 """
 
 from __future__ import annotations
