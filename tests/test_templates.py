@@ -31,12 +31,6 @@ NOT_YET: frozenset[str] = frozenset(
         "present/charts.py",
         "present/fields.py",
         "present/hold.py",
-        "present/long_numbers.py",
-        "present/plot_files.py",
-        "present/report/html.py",
-        "present/report/pdf.py",
-        "present/report/pdf_type.py",
-        "present/report/plots.py",
     }
 )
 

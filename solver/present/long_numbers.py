@@ -10,25 +10,32 @@ from __future__ import annotations
 from fractions import Fraction
 
 from solver.model.numbers import int_text
+from solver.present.templates import Markup, macro
 
 
-def _grouped(digits: str) -> str:
-    """Digits in groups of three from the right, a line break allowed between groups."""
+def _grouped(digits: str) -> list[str]:
+    """Digits in groups of three from the right.
+
+    >>> _grouped("1234567")
+    ['1', '234', '567']
+    """
     head = len(digits) % 3 or 3
-    groups = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
-    return "<wbr>".join(groups)
+    return [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
 
 
-def exact_html(value: Fraction | int) -> str:
+def exact_html(value: Fraction | int) -> Markup:
     """An exact number that may run to dozens of digits, as HTML that wraps between groups
     of three digits (and after the fraction bar), never widening the page.
 
-    >>> exact_html(Fraction(1234567, 89))
-    '<span class="long-number">1<wbr>234<wbr>567/<wbr>89</span>'
+    >>> print(exact_html(Fraction(-1234567, 89)))
+    <span class="long-number">\u22121<wbr>234<wbr>567/<wbr>89</span>
     """
     value = Fraction(value)
-    sign = "\u2212" if value < 0 else ""
-    text = sign + _grouped(int_text(abs(value.numerator)))
-    if value.denominator != 1:
-        text += "/<wbr>" + _grouped(int_text(value.denominator))
-    return f'<span class="long-number">{text}</span>'
+    denominator = _grouped(int_text(value.denominator)) if value.denominator != 1 else []
+    return macro(
+        "report/long_number.html",
+        "long_number",
+        "\u2212" if value < 0 else "",
+        _grouped(int_text(abs(value.numerator))),
+        denominator,
+    )

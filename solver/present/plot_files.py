@@ -7,17 +7,27 @@ or text out.
 
 from __future__ import annotations
 
-import html
 import io
+import re
 from typing import TYPE_CHECKING, Any
+from xml.etree import ElementTree
 
 from solver.present.tables import Table
+from solver.present.templates import Markup, render
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 #: What each picture format's file says of itself: nothing that changes from run to run.
 METADATA: dict[str, dict[str, Any]] = {"svg": {"Date": None}, "png": {"Software": None}}
+#: The prefixes matplotlib's SVG gives its namespaces, kept when it is written again.
+PREFIXES = {
+    "": "http://www.w3.org/2000/svg",
+    "xlink": "http://www.w3.org/1999/xlink",
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "cc": "http://creativecommons.org/ns#",
+    "dc": "http://purl.org/dc/elements/1.1/",
+}
 
 
 def figure_bytes(figure: Figure, fmt: str) -> bytes:
@@ -30,20 +40,39 @@ def figure_bytes(figure: Figure, fmt: str) -> bytes:
     return out.getvalue()
 
 
-def table_page(table: Table, svg: bytes) -> str:
+def svg_element(document: str | bytes, prefix: str = "") -> Markup:
+    """An SVG document as an element of an HTML page, announced as an image (``role``).
+
+    With a ``prefix``, its ids are renamed ``prefix``-0, -1, ... in order and every
+    reference (``#id``) with them: matplotlib names clip paths after object addresses,
+    so renaming makes a page reproducible and keeps ids unique among several figures.
+
+    >>> drawing = '<svg xmlns="http://www.w3.org/2000/svg"><g id="a"/><use href="#a"/></svg>'
+    >>> print(svg_element(drawing, "p"))
+    <svg xmlns="http://www.w3.org/2000/svg" role="img"><g id="p-0" /><use href="#p-0" /></svg>
+    """
+    for name, uri in PREFIXES.items():
+        ElementTree.register_namespace(name, uri)
+    root = ElementTree.fromstring(document)
+    if prefix:
+        elements = list(root.iter())
+        ids = dict.fromkeys(e.attrib["id"] for e in elements if "id" in e.attrib)
+        names = {old: f"{prefix}-{n}" for n, old in enumerate(ids)}
+        for element in elements:
+            for key, value in list(element.attrib.items()):
+                element.set(key, names[value] if key == "id" else _references(value, names))
+    root.set("role", "img")
+    return Markup(ElementTree.tostring(root, encoding="unicode"))
+
+
+def _references(value: str, names: dict[str, str]) -> str:
+    """``value`` (an attribute's) with each ``#id`` of ``names`` renamed."""
+    return _REFERENCE.sub(lambda m: "#" + names.get(m[1], m[1]), value)
+
+
+_REFERENCE = re.compile(r"#([A-Za-z_][\w.-]*)")
+
+
+def table_page(table: Table, svg: bytes) -> Markup:
     """An HTML page: the table's title, notes and rows, then the plot (``svg``) inline."""
-    head = "".join(f'<th scope="col">{html.escape(h)}</th>' for h in table.headers)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in table.rows
-    )
-    notes = "".join(f"<p>{html.escape(n)}</p>" for n in table.notes)
-    text = svg.decode()
-    drawing = text[text.index("<svg") :].replace("<svg ", '<svg role="img" ', 1)
-    title = html.escape(table.title)
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{title}</title></head><body><main><h1>{title}</h1>{notes}"
-        f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-        f"<figure>{drawing}<figcaption>{title}</figcaption></figure></main></body></html>\n"
-    )
+    return render("plots/page.html", table=table, drawing=svg_element(svg))

@@ -10,8 +10,9 @@ from typing import Any
 
 from solver.model.process import check_stop
 from solver.present.report.blocks import Annex, Block, Grid, Plot, Report, Section, Text
-from solver.present.report.pdf_type import escape, paragraph_styles, register_fonts
+from solver.present.report.pdf_type import MARKUP, escape, paragraph_styles, register_fonts
 from solver.present.report.plots import INK
+from solver.present.templates import macro
 
 #: A millimetre in points.
 MM = 72 / 25.4
@@ -100,11 +101,12 @@ def render_pdf(report: Report, layout: list[PageLayout] | None = None) -> bytes:
     for annex in report.annexes:
         wide = _wants_landscape(annex, fonts, text_width(A4))
         size = landscape(A4) if wide else A4
+        name = f"annex{annex.letter}"
         heading = Paragraph(
-            f'<a name="annex{annex.letter}"/>{escape(annex.heading, styles["h1"].fontName)}',
+            macro(MARKUP, "anchored", name, escape(annex.heading, styles["h1"].fontName)),
             styles["h1"],
         )
-        heading.outline_key = f"annex{annex.letter}"
+        heading.outline_key = name
         heading.outline_title = annex.heading
         heading.starts_annex = True
         template = "landscape" if wide else "portrait"
@@ -235,7 +237,7 @@ def _cover(report: Report, styles: dict[str, Any]) -> list[Any]:
     from reportlab.platypus import HRFlowable, Paragraph, Spacer, Table, TableStyle
 
     block = report.title_block
-    rules = "<br/>".join(escape(line) for line in block.rules)
+    rules = macro(MARKUP, "lines", [escape(line) for line in block.rules])
     rows = [
         ("Game", escape(block.game)),
         ("Rules", rules),
@@ -246,7 +248,10 @@ def _cover(report: Report, styles: dict[str, Any]) -> list[Any]:
         *((escape(field), escape(entry)) for field, entry in block.fields),
     ]
     table = Table(
-        [[Paragraph(f"<b>{k}</b>", styles["cell"]), Paragraph(v, styles["cell"])] for k, v in rows],
+        [
+            [Paragraph(macro(MARKUP, "bold", k), styles["cell"]), Paragraph(v, styles["cell"])]
+            for k, v in rows
+        ],
         colWidths=[78, None],
         hAlign="LEFT",
     )
@@ -262,13 +267,8 @@ def _cover(report: Report, styles: dict[str, Any]) -> list[Any]:
         )
     )
     numbers = dict((id(s), n) for n, s in report.numbered())
-    links = [
-        f'<a href="#s{numbers[id(s)]}" color="#1f3a5f">{numbers[id(s)]}. {escape(s.title)}</a>'
-        for s in report.core
-    ] + [
-        f'<a href="#annex{a.letter}" color="#1f3a5f">{escape(a.heading)}</a>'
-        for a in report.annexes
-    ]
+    links = [(f"s{numbers[id(s)]}", escape(f"{numbers[id(s)]}. {s.title}")) for s in report.core]
+    links += [(f"annex{a.letter}", escape(a.heading)) for a in report.annexes]
     return [
         Spacer(1, 2),
         Paragraph(escape(report.title, styles["title"].fontName), styles["title"]),
@@ -276,7 +276,7 @@ def _cover(report: Report, styles: dict[str, Any]) -> list[Any]:
         HRFlowable(width="100%", thickness=2, color=colors.HexColor(INK), spaceAfter=6),
         table,
         Spacer(1, 6),
-        Paragraph(f"<b>Contents:</b> {'; '.join(links)}", styles["body"]),
+        Paragraph(macro(MARKUP, "contents", links, INK), styles["body"]),
     ]
 
 
@@ -292,9 +292,8 @@ def _pdf_section(
     from reportlab.platypus import KeepTogether, Paragraph, Table
 
     style = styles["h1" if level == 0 else "h2"]
-    heading = Paragraph(
-        f'<a name="s{number}"/>{number}. {escape(section.title, style.fontName)}', style
-    )
+    title = escape(f"{number}. {section.title}", style.fontName)
+    heading = Paragraph(macro(MARKUP, "anchored", f"s{number}", title), style)
     heading.outline_key = f"s{number}"
     heading.outline_title = f"{number}. {section.title}"
     heading.outline_level = level

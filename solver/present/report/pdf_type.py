@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape as _escape
 
 from solver.present.report.plots import INK
 from solver.present.style import GROUP_SPACE
+from solver.present.templates import Markup, macro
 
 #: The gap between groups of thousands, in thousandths of an em: a narrow space's width.
 GROUP_GAP = 200
@@ -21,13 +21,14 @@ GROUP_GAP = 200
 CELL = 9.0
 #: The suffix of each font's grouped twin (see :func:`escape`).
 GROUPED = "-Grouped"
-#: What stands for a narrow no-break space that does not follow a digit (none of the
-#: report's numbers has one): a no-break space set three points smaller.
-NARROW_SPACE_MARKUP = '<font size="-3">\u00a0</font>'
-_GROUP = re.compile("([0-9])\u202f")
+#: A gap of thousands after its digit, or a narrow no-break space alone (none of the
+#: report's numbers has one): set as a smaller no-break space.
+_GAP = re.compile("([0-9]?\u202f)")
+#: The template of the PDF's paragraph markup.
+MARKUP = "report/pdf.xml"
 
 
-def escape(text: str, font: str = "DejaVuSans") -> str:
+def escape(text: str, font: str = "DejaVuSans") -> Markup:
     """``text`` as reportlab paragraph markup in ``font``: escaped, numbers kept whole.
 
     The gap between thousands is spacing, not a character: the digit before it is set in
@@ -35,11 +36,14 @@ def escape(text: str, font: str = "DejaVuSans") -> str:
     wider. A number never breaks across lines, still reads grouped, and copies out of
     the PDF (pdftotext, pypdf, a reader's selection) as one number, ``1234567``.
 
-    >>> escape("1\u202f000 < 2")
-    '<font name="DejaVuSans-Grouped">1</font>000 &lt; 2'
+    >>> print(escape("1\u202f000 < 2"))
+    <font name="DejaVuSans-Grouped">1</font>000 &lt; 2
     """
-    marked = _GROUP.sub(f'<font name="{font}{GROUPED}">\\1</font>', _escape(text))
-    return marked.replace("\u202f", NARROW_SPACE_MARKUP)
+    pieces = [  # text, a gap, text, a gap, ..., text
+        ("", part) if n % 2 == 0 else ("digit", part[0]) if len(part) == 2 else ("narrow", "\u00a0")
+        for n, part in enumerate(_GAP.split(text))
+    ]
+    return macro(MARKUP, "text", pieces, font + GROUPED)
 
 
 def register_fonts() -> tuple[str, str]:

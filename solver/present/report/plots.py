@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -191,8 +190,8 @@ def ratio_plot(curve: tuple[Point, ...], in_force: Point, ratio: Fraction) -> Fi
 def standalone_svg(figure: Figure) -> str:
     """The figure as a standalone SVG document, its text kept as text in DejaVu Sans.
 
-    The HTML inlines it (:func:`inline_svg`); the PDF draws the figure onto its page
-    instead (:mod:`.pdf_plots`).
+    The HTML inlines it (:func:`~solver.present.plot_files.svg_element`); the PDF draws
+    the figure onto its page instead (:mod:`.pdf_plots`).
     """
     import matplotlib
 
@@ -200,19 +199,3 @@ def standalone_svg(figure: Figure) -> str:
     with matplotlib.rc_context({"svg.hashsalt": "cbj", "svg.fonttype": "none"}):
         figure.savefig(out, format="svg", metadata={"Date": None})
     return out.getvalue()
-
-
-def inline_svg(document: str, prefix: str) -> str:
-    """``document`` as inline SVG with ids renamed ``prefix``-1, -2, ... in order of use.
-
-    matplotlib names clip paths after object addresses; renaming makes the output
-    reproducible and keeps ids unique among several figures on one page.
-    """
-    text = document[document.index("<svg") :]
-    text = text.replace("<svg ", '<svg role="img" ', 1)
-    names = {old: f"{prefix}-{n}" for n, old in enumerate(dict.fromkeys(_SVG_ID.findall(text)))}
-    return _SVG_REF.sub(lambda m: m.group(1) + names.get(m.group(2), m.group(2)), text)
-
-
-_SVG_ID = re.compile(r'\bid="([^"]+)"')
-_SVG_REF = re.compile(r'(id="|#)([A-Za-z_][\w.-]*)')
