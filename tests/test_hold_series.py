@@ -21,6 +21,7 @@ from solver.results.hold import FLAG_LEVEL
 from solver.store.memory import MemoryCache
 from tests.conftest import run_cli
 
+
 def _daily_file(path: Path, rows: list[tuple[str, int, Fraction, int]]) -> Path:
     path.write_text(
         "date,rounds,win,drop\n"
