@@ -20,9 +20,9 @@ from solver.results.game import GameResult
 
 from . import reference
 from .conftest import physical_cards
-from .test_protection import REMOVED, RULES, bonus_ev_dealt, tiny_chart
+from .test_eor import REMOVED, RULES, bonus_ev_dealt, tiny_chart
 
-__all__ = ["tiny_chart"]  # the fixture, shared with test_protection
+__all__ = ["tiny_chart"]  # the fixture, shared with test_eor
 
 
 @pytest.mark.slow

@@ -42,9 +42,9 @@ from solver.results.indices import IndexPlay, IndicesResult
 from solver.results.simulation import Counter
 from tests.advantage import CUT, NEAR_EVEN, STUDY, counter_mean, near_even_chart, near_even_shoes
 
-from .test_protection import REMOVED, RULES, chart_ev_walked, tiny_chart
+from .test_eor import REMOVED, RULES, chart_ev_walked, tiny_chart
 
-__all__ = ["tiny_chart"]  # the fixture, shared with test_protection
+__all__ = ["tiny_chart"]  # the fixture, shared with test_eor
 
 
 def flipped(chart: Chart, decision: tuple[tuple[bool, int], int]) -> Chart:

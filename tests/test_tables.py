@@ -71,7 +71,7 @@ def test_a_run_that_fails_part_way_leaves_the_old_collection_whole(
         return b"new"
 
     monkeypatch.setattr(charts_module, "to_image", fails_on_the_third)
-    with pytest.raises(CbjError, match="cannot write folder .*collection"):
+    with pytest.raises(CbjError, match=r"cannot write folder .*collection"):
         solver.tables(folder, cache=GAMES)
     assert len(drawn) == 3
     assert files(folder) == before
