@@ -16,10 +16,7 @@ import pytest
 from solver.cli import main
 from solver.exact.bonus import analyse_bonus
 from solver.exact.game import solve_game
-from solver.exact.paytable import (
-    EdgeModel,
-    edge_model,
-)
+from solver.exact.paytable import EdgeModel, edge_model
 from solver.model.cards import Shoe
 from solver.model.outcomes import bonus_outcome, bonus_pay
 from solver.model.rules import Paytable, Rules

@@ -64,11 +64,12 @@ def test_the_simulated_counter_with_the_kelly_ramp_wins_the_predicted_amount(
     assert abs(mean - ramp.win) < 3 * math.hypot(se, ramp.win_se)
 
 
-def best_whole_bet(bin: CountBin, kelly_bankroll: float, spread: tuple[int, int]) -> int:
-    """The whole bet within the spread with the most growth to second order, each tried."""
+def best_whole_bet(row: CountBin, kelly_bankroll: float, spread: tuple[int, int]) -> int:
+    """The whole bet within the spread with the most growth to second order (on the bin's
+    fitted EV), every whole bet tried."""
     low, high = spread
-    growth = {u: u * bin.fitted - u * u * bin.variance / (2 * kelly_bankroll) for u in
-              range(low, high + 1)}  # fmt: skip
+    bets = range(low, high + 1)
+    growth = {u: u * row.fitted - u * u * row.variance / (2 * kelly_bankroll) for u in bets}
     return max(growth, key=lambda u: (growth[u], -u))
 
 

@@ -12,10 +12,7 @@ from typing import Any
 
 import pytest
 
-from solver.exact.paytable import (
-    EdgeModel,
-    search_paytables,
-)
+from solver.exact.paytable import EdgeModel, search_paytables
 from solver.model.errors import DesignError
 from solver.model.paytable import parse_band
 from solver.model.rules import Paytable
