@@ -152,16 +152,23 @@ EPOCH = "1767312000"
 
 #: Test files whose tests share costly work kept per process: each group runs on one xdist
 #: worker, which does that work once (spread over both workers, each worker did it):
-#: module fixtures (protection, shoe states, paytable: an exact solve and the edge model),
-#: the dealer's trees and final hands (dealer), the tiny shoes' games and the brute-force
-#: twin's walks that test_game and test_strategies both play (tiny-shoes), the results of
-#: every command (frames: its module fixture is parametrized, and each worker made each), the
-#: practice sessions played (practice) and the package's import graph (layers).
+#: module fixtures (shoe states), what a module keeps per process for several files (the
+#: 14-card shoe's chart and EORs of test_eor.py, for test_count.py too: protection;
+#: tests/advantage.py's dealt shoes for indices, bet and attack: advantage;
+#: tests/paytables.py's exact solve and edge model: paytable), the dealer's trees and final
+#: hands (dealer), the tiny shoes' games and the brute-force twin's walks that test_game and
+#: test_strategies both play (tiny-shoes), the results of every command (frames: its module
+#: fixture is parametrized, and each worker made each), the practice sessions played
+#: (practice) and the package's import graph (layers).
 GROUPED_FILES = {
-    "test_protection.py": "protection",
-    "test_advantage.py": "advantage",
+    "test_eor.py": "protection",
+    "test_count.py": "protection",
+    "test_indices.py": "advantage",
+    "test_bet.py": "advantage",
+    "test_attack.py": "advantage",
     "test_shoe_states.py": "shoe-states",
-    "test_paytable.py": "paytable",
+    "test_paytable_solve.py": "paytable",
+    "test_paytable_search.py": "paytable",
     "test_dealer.py": "dealer",
     "test_game.py": "tiny-shoes",
     "test_strategies.py": "tiny-shoes",

@@ -71,7 +71,7 @@ SMALL = Rules(decks=1)
 KEPT = {str(c) for c in parse_cards("As 2h 5d 9c 10s Kh 7c 10h Jd Qc Ks 9h 8d 10c Jh Qs")}
 REMOVED = tuple(c for c in ONE_DECK if str(c) not in KEPT)
 
-# The 14-card shoe of tests/test_protection.py: every rank left once (two kings), so that
+# The 14-card shoe of tests/test_eor.py: every rank left once (two kings), so that
 # each rank can be removed.
 LEFT = "As 2h 3s 4d 5s 6h 7s 8c 9s 10h Js Qd Kh Kd"
 TINY_REMOVED = tuple(c for c in ONE_DECK if str(c) not in LEFT.split())

@@ -32,6 +32,8 @@ from solver.web.forms import PAGE_FORMS, read_fields
 from tests.planting import planted_copy
 
 ROOT = PACKAGE.parent
+#: The test files, one a command (``tests/test_<function>.py``).
+TESTS = Path(__file__).parent
 
 
 def test_the_committed_code_is_what_the_command_table_writes() -> None:
@@ -63,29 +65,39 @@ def test_every_row_is_a_public_function_named_by_its_words() -> None:
         assert getattr(solver, command.function).__module__ == "solver.api.functions"
 
 
-def _disagreeing_names(command: Command, api_page: str) -> list[str]:
-    """Where a row's name is not the word its result type and doc anchor use (its API
-    function is named from it by :attr:`Command.function`)."""
+def _disagreeing_names(command: Command, api_page: str, tests: Path = TESTS) -> list[str]:
+    """Where a row's name is not the word its result type, doc anchor and test file use
+    (its API function is named from it by :attr:`Command.function`); a terminal's own
+    command (``cbj practice``) has no function, result or anchor, but has its tests."""
     words = command.name.replace("-", " ").split()
     stem = "".join(word.capitalize() for word in words)
     result = command.returns.split("[")[0]
     anchor = "{#" + "-".join(words) + "}"
+    test_file = f"test_{command.function}.py"
     wrong = []
-    if result not in (stem, stem + "Result") or not hasattr(solver, result):
+    if command.api and (result not in (stem, stem + "Result") or not hasattr(solver, result)):
         wrong.append(f"result {result}")
-    if anchor not in api_page:
+    if command.api and anchor not in api_page:
         wrong.append(f"anchor {anchor}")
+    if not (tests / test_file).is_file():
+        wrong.append(f"test file tests/{test_file}")
     return wrong
 
 
-def test_every_command_s_name_agrees_across_function_result_and_doc_anchor() -> None:
-    """``cbj hold`` is ``solver.hold``, gives a ``HoldResult`` and is ``api.md#hold``."""
+def test_every_command_s_name_agrees_across_function_result_doc_anchor_and_test_file() -> None:
+    """``cbj hold`` is ``solver.hold``, gives a ``HoldResult``, is ``api.md#hold`` and is
+    tested in ``tests/test_hold.py``."""
     api_page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
-    listed = (c for c in COMMANDS if c.api)  # a terminal's own command has no function
-    disagree = {c.name: w for c in listed if (w := _disagreeing_names(c, api_page))}
+    disagree = {c.name: w for c in COMMANDS if (w := _disagreeing_names(c, api_page))}
     assert disagree == {}
     planted = COMMANDS[1]._replace(name="planted", returns="Elsewhere")
-    assert _disagreeing_names(planted, api_page) == ["result Elsewhere", "anchor {#planted}"]
+    assert _disagreeing_names(planted, api_page) == [
+        "result Elsewhere",
+        "anchor {#planted}",
+        "test file tests/test_planted.py",
+    ]
+    terminal = planted._replace(api=False)  # a terminal's own: only its tests to find
+    assert _disagreeing_names(terminal, api_page) == ["test file tests/test_planted.py"]
 
 
 def test_each_parameter_a_row_names_is_an_entry_of_the_catalogue() -> None:

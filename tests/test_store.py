@@ -29,7 +29,7 @@ from solver.web.work import WorkbenchStore
 
 from .conftest import run_cli
 from .stores import Counter, as_another_process, collect
-from .test_protection import REMOVED as TINY_REMOVED
+from .test_eor import REMOVED as TINY_REMOVED
 
 #: Every store of the package.
 STORES = (DiskCache, MemoryCache, WorkbenchStore)
@@ -200,7 +200,7 @@ def test_count_after_eor_reads_the_effects_from_the_disk_store(
     # patched where the command calls it (the API module binds the name when it loads)
     monkeypatch.setattr(api_protection, "effects_of_removal", counted)
     monkeypatch.setenv("CBJ_CACHE_DIR", str(tmp_path / "c"))
-    # test_protection's 14-card shoe: its effects, exact ones included, take a fraction of a
+    # test_eor's 14-card shoe: its effects, exact ones included, take a fraction of a
     # second (a 1-deck shoe's exact effects took 5 s of CPU and proved nothing more here)
     tiny = " ".join(map(str, TINY_REMOVED))
     options = ["--decks", "1", "--bonus-ratio", "3/4", "--removed", tiny, "--format", "json"]

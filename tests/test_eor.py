@@ -1,7 +1,8 @@
-"""Effects of removal and counts against full solves, brute force and identities."""
+"""``cbj eor``: effects of removal against full solves, brute force and identities."""
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from fractions import Fraction
@@ -9,25 +10,18 @@ from itertools import permutations
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from solver.api.functions import count, eor, solve
+from solver.api.functions import eor, solve
 from solver.exact.bonus import analyse_bonus
 from solver.exact.chart import best_chart
 from solver.exact.game import solve_game
 from solver.exact.protection import (
-    best_count,
-    betting_correlation,
     chart_expected_value,
     effects_of_removal,
-    ev_per_true_count,
-    judge_counts,
 )
 from solver.model.cards import RANKS, SUITS, Card, Shoe, parse_cards
 from solver.model.cells import Action, cell_of
-from solver.model.counts import LABELS, SYSTEMS, parse_tags, system_tags
-from solver.model.errors import CountError
+from solver.model.counts import LABELS
 from solver.model.hands import hand_of
 from solver.model.outcomes import bonus_outcome, bonus_pay
 from solver.model.rules import Rules
@@ -38,7 +32,7 @@ from solver.store.disk import Cache
 from solver.store.memory import MemoryCache
 
 from . import reference
-from .conftest import physical_cards, run_cli
+from .conftest import GAMES, physical_cards, run_cli
 
 # One deck cut down to 14 cards holding every rank, so each rank can be removed, in mixed
 # suits with two kings, so the Bonus can match on rank and on adjacent ranks.
@@ -47,30 +41,38 @@ REMOVED = tuple(c for c in physical_cards(Shoe.full(1)) if str(c) not in LEFT.sp
 RULES = Rules(decks=1, bonus_ratio=Fraction(3, 4))
 
 
-@pytest.fixture(scope="module")
-def tiny_chart(games: MemoryCache) -> tuple[GameResult[Fraction], Chart]:
-    """The 14-card shoe's exact game and its best chart, searched once for the module.
+@functools.cache
+def _tiny_chart() -> tuple[GameResult[Fraction], Chart]:
+    game = solve_game(RULES, REMOVED, exact=True, cache=GAMES)
+    return game, best_chart(RULES, game)
+
+
+@pytest.fixture
+def tiny_chart() -> tuple[GameResult[Fraction], Chart]:
+    """The 14-card shoe's exact game and its best chart, searched once per process (for
+    this file and test_count.py, which keep to one xdist worker, and those that import it).
 
     The EOR fixtures are given this chart (a depleted shoe's chart is not cached, so each
     would search it again); ``cbj eor`` and ``api.eor`` search their own, and
     :func:`test_eor_command_prints_the_api_result` holds them to these fixtures.
     """
-    game = solve_game(RULES, REMOVED, exact=True, cache=games)
-    return game, best_chart(RULES, game)
+    return _tiny_chart()
+
+
+@functools.cache
+def _tiny_exact() -> EffectsOfRemoval[Any]:
+    return effects_of_removal(RULES, REMOVED, exact=True, cache=GAMES, chart=_tiny_chart()[1])
+
+
+@pytest.fixture
+def tiny_exact() -> EffectsOfRemoval[Any]:
+    """The 14-card shoe's exact EORs (once per process, as :func:`tiny_chart`)."""
+    return _tiny_exact()
 
 
 @pytest.fixture(scope="module")
-def tiny_exact(
-    games: MemoryCache, tiny_chart: tuple[GameResult[Fraction], Chart]
-) -> EffectsOfRemoval[Any]:
-    return effects_of_removal(RULES, REMOVED, exact=True, cache=games, chart=tiny_chart[1])
-
-
-@pytest.fixture(scope="module")
-def tiny_float(
-    games: MemoryCache, tiny_chart: tuple[GameResult[Fraction], Chart]
-) -> EffectsOfRemoval[Any]:
-    return effects_of_removal(RULES, REMOVED, exact=False, cache=games, chart=tiny_chart[1])
+def tiny_float() -> EffectsOfRemoval[Any]:
+    return effects_of_removal(RULES, REMOVED, exact=False, cache=GAMES, chart=_tiny_chart()[1])
 
 
 # --- Two full decks ---------------------------------------------------------------------------
@@ -271,86 +273,6 @@ def test_ten_value_ranks_share_the_main_eor_but_not_the_bonus_one(
     assert len({tiny_exact.effects["bonus"][r] for r in "TJQK"}) > 1
 
 
-# --- Counts -----------------------------------------------------------------------------------
-
-
-def brute_correlation(tags: dict[str, int], effects: dict[str, Any]) -> float:
-    """Pearson's correlation written out over the 52 cards, one entry per card."""
-    xs = [float(tags[r]) for r in LABELS for _ in range(4)]
-    ys = [float(effects[r]) for r in LABELS for _ in range(4)]
-    mx, my = sum(xs) / 52, sum(ys) / 52
-    cov = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    vx = sum((x - mx) ** 2 for x in xs)
-    vy = sum((y - my) ** 2 for y in ys)
-    return cov / math.sqrt(vx * vy)
-
-
-def test_betting_correlation_equals_a_brute_force_correlation(
-    tiny_exact: EffectsOfRemoval[Any],
-) -> None:
-    counts = judge_counts(tiny_exact)
-    assert [s.name for s in counts.systems][:4] == list(SYSTEMS)
-    for system in counts.systems:
-        for wager in ("main", "round"):
-            expected = brute_correlation(system.tags, tiny_exact.effects[wager])
-            assert math.isclose(system.betting_correlation[wager], expected, abs_tol=1e-12)
-
-
-def test_a_count_that_is_its_own_eor_correlates_perfectly() -> None:
-    effects = {r: Fraction(i * i - 40) for i, r in enumerate(LABELS)}
-    tags = {r: int(v) for r, v in effects.items()}
-    assert math.isclose(betting_correlation(tags, effects), 1.0)
-    # The slope is the regression of EOR on tag: here one EOR unit per tag, times decks.
-    assert ev_per_true_count(tags, effects, 104) == 2
-
-
-def test_ev_slope_is_the_least_squares_fit_over_the_cards() -> None:
-    effects = {r: Fraction(3 * i % 7, 1000) for i, r in enumerate(LABELS)}
-    tags = {r: (i % 3) - 1 for i, r in enumerate(LABELS)}
-    xs = [Fraction(tags[r]) for r in LABELS for _ in range(4)]
-    ys = [effects[r] for r in LABELS for _ in range(4)]
-    mx, my = sum(xs) / 52, sum(ys) / 52
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
-        (x - mx) ** 2 for x in xs
-    )
-    assert ev_per_true_count(tags, effects, 312) == 6 * slope
-
-
-@pytest.mark.parametrize("level", [1, 2, 3])
-def test_best_count_stays_within_its_level_and_beats_published_ones(
-    tiny_exact: EffectsOfRemoval[Any], level: int
-) -> None:
-    effects = tiny_exact.effects["round"]
-    tags = best_count(effects, level)
-    assert max(abs(t) for t in tags.values()) <= level
-    best = betting_correlation(tags, effects)
-    for published in SYSTEMS.values():
-        if max(abs(t) for t in published.values()) <= level:
-            assert best >= betting_correlation(published, effects) - 1e-12
-
-
-def test_tags_are_parsed_with_t_covering_the_faces() -> None:
-    tags = parse_tags("A=-1, 2=1,3=1,4=+1,5=1,6=1,7=0,8=0,9=0,10=-1")
-    assert tags == SYSTEMS["hi-lo"]
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "A=-1",
-        "A=-1,A=1,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,T=-1",
-        "X=1,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,T=-1",
-        "A=one,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,T=-1",
-        "A=0,2=0,3=0,4=0,5=0,6=0,7=0,8=0,9=0,T=0",
-        "A=1,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,T=-1,J=-1",
-        "",
-    ],
-)
-def test_bad_tag_vectors_are_refused(text: str) -> None:
-    with pytest.raises(CountError):
-        parse_tags(text)
-
-
 # --- The commands ------------------------------------------------------------------------------
 
 TINY_ARGS = ["--decks", "1", "--bonus-ratio", "3/4", "--removed", " ".join(map(str, REMOVED))]
@@ -377,52 +299,9 @@ def test_eor_command_prints_the_api_result(
     assert status == 0 and out.startswith(header)
 
 
-def test_count_command_prints_the_api_result(
-    games: MemoryCache, capsys: pytest.CaptureFixture[str]
+def test_a_card_without_its_suit_is_one_line_on_stderr_with_status_2(
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    status, out, err = run_cli(["count", *TINY_ARGS, "--system", "KO", "--format", "json"], capsys)
-    assert status == 0, err
-    result = count(system="KO", removed=REMOVED, rules=RULES, cache=games)
-    assert result.to_json() == json.loads(out)
-    (system,) = json.loads(out)["systems"]
-    assert system["tags"] == SYSTEMS["ko"]
-    assert system.keys() == {"name", "tags", "betting_correlation", "ev_per_true_count"}
-
-
-@pytest.mark.parametrize(
-    ("argv", "named"),
-    [
-        (["count", "--system", "wong-halves"], "wong-halves"),
-        (["count", "--tags", "A=-1,2=1"], "3, 4"),
-        (["count", "--tags", "A=x"], "A=x"),
-        (
-            ["count", "--tags", "A=-1,2=1,3=1,4=1,5=1,6=1,7=0,8=0,9=0,T=-1", "--system", "ko"],
-            "not both",
-        ),
-        (["eor", "--removed", "As Kd Q"], "suit"),
-    ],
-)
-def test_bad_counts_are_one_line_on_stderr_with_status_2(
-    argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    status, out, err = run_cli(argv, capsys)
+    status, out, err = run_cli(["eor", "--removed", "As Kd Q"], capsys)
     assert status == 2 and out == ""
-    assert err.count("\n") == 1 and named in err and "Traceback" not in err
-
-
-@given(st.text(max_size=60))
-def test_any_tag_text_is_parsed_or_refused_with_a_count_error(text: str) -> None:
-    try:
-        tags = parse_tags(text)
-    except CountError:
-        return
-    assert list(tags) == list(LABELS) and len(set(tags.values())) > 1
-
-
-@given(st.text(max_size=30))
-def test_any_system_name_is_known_or_refused_with_a_count_error(text: str) -> None:
-    try:
-        tags = system_tags(text)
-    except CountError:
-        return
-    assert tags in SYSTEMS.values()
+    assert err.count("\n") == 1 and "suit" in err and "Traceback" not in err

@@ -1,6 +1,7 @@
-"""Index plays, optimal betting and the perfect-information bound against plain twins:
-brute-force chart walks and solves on a tiny shoe, plain least squares, and Kelly's
-formula on a table with a known answer."""
+"""``cbj indices``: index plays against plain twins (each decision's gain against brute-force
+chart walks on a tiny shoe, each index against plain least squares, the simulator against
+the dealt shoes' predicted gain), the playing count's search against every vector, and the
+command's own result against the study it reports."""
 
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ from itertools import product
 import numpy as np
 import pytest
 
-from solver.exact.attack import attack
-from solver.exact.betting import kelly_units, mixture, optimal_bets
+import solver
 from solver.exact.count_search import (
     GROUPS,
     group_true_counts,
@@ -22,10 +22,7 @@ from solver.exact.count_search import (
 )
 from solver.exact.dealt_shoes import (
     ChartWalks,
-    chart_walk,
-    chosen_decisions,
     deal_cards,
-    deal_shoes,
     decision_gains,
     every_decision,
     state_row,
@@ -35,25 +32,19 @@ from solver.exact.indices import _played_gains, fit_roots, index_plays
 from solver.model.cards import Shoe
 from solver.model.cells import Action
 from solver.model.counts import LABELS, system_tags
-from solver.model.rules import Paytable, Rules
+from solver.model.rules import Rules
 from solver.present.advantage import indices_tables
 from solver.present.report.protection import _indices_grid
-from solver.results.attack import AttackKind
-from solver.results.betting import CountBin
 from solver.results.charts import Chart
 from solver.results.dealt_shoes import COLUMNS, GAINS, DealtShoes, Decision
 from solver.results.game import GameResult
 from solver.results.indices import IndexPlay, IndicesResult
 from solver.results.simulation import Counter
-from solver.sim import simulate
-from solver.store.memory import MemoryCache
-from solver.studies.simulation import played_strategy
+from tests.advantage import CUT, NEAR_EVEN, STUDY, counter_mean, near_even_chart, near_even_shoes
 
-from . import reference
-from .conftest import physical_cards
-from .test_protection import REMOVED, RULES, bonus_ev_dealt, chart_ev_walked, tiny_chart
+from .test_eor import REMOVED, RULES, chart_ev_walked, tiny_chart
 
-__all__ = ["tiny_chart"]  # the fixture, shared with test_protection
+__all__ = ["tiny_chart"]  # the fixture, shared with test_eor
 
 
 def flipped(chart: Chart, decision: tuple[tuple[bool, int], int]) -> Chart:
@@ -77,67 +68,19 @@ def test_each_decisions_gain_is_the_brute_force_difference_of_two_charts(
         assert math.isclose(gain, float(after - before), abs_tol=1e-12), decision
 
 
-@pytest.mark.slow
-def test_the_bound_on_a_tiny_shoe_is_the_exhaustive_average_over_every_first_card(
-    tiny_chart: tuple[GameResult[Fraction], Chart],
-) -> None:
-    """Every card of the 14-card shoe dealt first: each shoe left solved by brute force,
-    the Bonus at the better end (3/4 or 2), the bet 8 on a positive round and 1 else."""
-    chart = tiny_chart[1]
-    cards = physical_cards(Shoe.full(1).remove(REMOVED))
-    twin, rows = Fraction(0), []
-    for card in cards:
-        rest = [c for c in cards if c is not card]
-        shoe = Shoe.full(1).remove((*REMOVED, card))
-        main, bonus = reference.main_ev(shoe.value_counts(), RULES), bonus_ev_dealt(rest)
-        best = main + (2 if bonus > 0 else RULES.bonus_ratio) * bonus
-        twin += (8 if best > 0 else 1) * best / len(cards)
-        rows.append(state_row(RULES, chart, (), (*REMOVED, card)))
-    shoes = DealtShoes(RULES, len(rows), 1, 0.99, (), (), rows[0], (), tuple(rows))
-    found = attack(shoes, (1, 8), Fraction(2), (0.99,))
-    bound = next(
-        r
-        for r in found.attack(AttackKind.PLAY_ALL).rows
-        if r.bound and not r.cap and not r.shuffle.is_csm
-    )
-    assert math.isclose(bound.dealt.mean, 100 * float(twin), abs_tol=1e-9)
+# --- a near-even game's dealt shoes (tests/advantage.py) -------------------------------------
 
 
-@pytest.mark.parametrize(("decks", "reached"), [(1, 0.5), (2, 0.75), (6, 0.83)])
-def test_depth_rows_stop_where_the_deal_stops(decks: int, reached: float) -> None:
-    """A shoe keeps its last 26 cards back: at 1 and 2 decks the rows stop short of the cut
-    card at 0.83 (no row copies a shallower one), at 6 decks they reach it."""
-    rules = Rules(decks=decks)
-    total = 52 * decks
-    limit = round(reached * total)
-    zero = [0.0] * len(LABELS)
-    rows = tuple(
-        (float(total - k), *zero, -0.01, 1.0, -0.01, -0.1, 1.0, 1.0) for k in range(1, limit + 1)
-    )
-    shoes = DealtShoes(rules, len(rows), 1, 0.83, (), (), rows[0], (), rows)
-    found = attack(shoes, (1, 8), Fraction(2), (0.5, 0.67, 0.75, 0.83))
-    depths = {r.depth for a in found.attacks for r in a.rows if r.depth is not None}
-    assert max(depths) == reached == found.reached == found.verdict.depth
-    assert all(d <= reached for d in depths)
-    bound = [r for r in found.attack(AttackKind.PLAY_ALL).rows if r.bound and not r.cap and r.depth]
-    assert len({r.samples for r in bound}) == len(bound)  # each row adds shoes
+@pytest.fixture
+def near_even() -> tuple[DealtShoes, Decision]:
+    """The near-even game's dealt shoes and the chart's costliest flip (once per process)."""
+    return near_even_shoes()
 
 
-# --- the simulated counter against the dealt shoes' predictions ---------------------------
-
-#: A one-deck game near even (the suited match cannot happen in one deck: 25:6:2 brings the
-#: round to -0.5%), so that counting pays in some shoes and the Kelly ramp moves.
-NEAR_EVEN = Rules(decks=1, paytable=Paytable.parse("25:6:2"))
-#: The share of the shoe dealt before the cut card, in the study and the simulation.
-CUT = 0.75
-
-
-def test_walks_sharing_their_plans_give_the_rows_of_walks_made_afresh(games: MemoryCache) -> None:
+def test_walks_sharing_their_plans_give_the_rows_of_walks_made_afresh() -> None:
     """One :class:`ChartWalks` over many states (as a task of the study shares it) gives
     every state's row bit for bit as a fresh walk does, hand spaces met again included."""
-    from solver.api.functions import chart
-
-    played = chart(rules=NEAR_EVEN, cache=games)
+    played = near_even_chart()
     every = every_decision(played)
     walks = ChartWalks(played)
     for sample in (*range(8), 0):
@@ -146,21 +89,6 @@ def test_walks_sharing_their_plans_give_the_rows_of_walks_made_afresh(games: Mem
             NEAR_EVEN, played, every, removed
         )
     assert len(walks._plans) < 10 * 9  # some hand spaces met again
-
-
-@pytest.fixture(scope="module")
-def near_even(games: MemoryCache) -> tuple[DealtShoes, Decision]:
-    """Dealt shoes of :data:`NEAR_EVEN` following the five decisions worth most and the
-    costliest flip of the chart in the full shoe (which the index test plays at will)."""
-    from solver.api.functions import chart
-
-    played = chart(rules=NEAR_EVEN, cache=games)
-    every = every_decision(played)
-    _, gains = chart_walk(played, solve_game(NEAR_EVEN, exact=False), every)
-    costliest = every[int(np.argmin(gains))]
-    positions, _, _ = chosen_decisions(NEAR_EVEN, played, 5, CUT)
-    chosen = (*(every[k] for k in positions), costliest)
-    return deal_shoes(NEAR_EVEN, played, 80, 21, CUT, chosen), costliest
 
 
 def test_indices_are_where_a_plain_least_squares_line_crosses_zero(
@@ -196,46 +124,9 @@ def test_fit_roots_handles_a_flat_line() -> None:
     assert np.isnan(roots[0]) and signs[0] == 0
 
 
-def test_the_ramp_is_kellys_bet_on_a_table_with_a_known_answer() -> None:
-    """Kelly's bet ``B m / v`` maximises ``u m - u**2 v / (2 B)``, growth to second order:
-    the whole number nearest it within the spread is the best whole bet (the growth is a
-    parabola, so the nearest whole number to its peak is the best)."""
-    table = [(-0.02, 1.2), (0.0, 1.3), (0.004, 1.25), (0.011, 1.3), (0.05, 1.4)]
-    bankroll, spread = 1000.0, (1, 12)
-    units = [kelly_units(m, v, bankroll, 1.0, spread) for m, v in table]
-    assert units == [1, 1, 3, 8, 12]
-    for (m, v), u in zip(table, units, strict=True):
-        growth = {k: k * m - k * k * v / (2 * bankroll) for k in range(1, 13)}
-        assert growth[u] == max(growth.values())
-    assert kelly_units(0.011, 1.3, 1000.0, 0.5, spread) == 4
-    bins = [
-        CountBin(i, 0.2, m, v, u) for i, ((m, v), u) in enumerate(zip(table, units, strict=True))
-    ]
-    win, sd = mixture(bins)
-    assert math.isclose(win, sum(0.2 * u * m for (m, _), u in zip(table, units, strict=True)))
-    second = sum(0.2 * u * u * (v + m * m) for (m, v), u in zip(table, units, strict=True))
-    assert math.isclose(sd, math.sqrt(second - win * win))
-
-
-def counter_mean(
-    counter: Counter, rounds: int, games: MemoryCache, seed: int
-) -> tuple[float, float]:
-    """The counter's win per round playing the chart, and its standard error."""
-    result = simulate(
-        NEAR_EVEN,
-        played_strategy("chart", NEAR_EVEN, lambda: solve_game(NEAR_EVEN, exact=True, cache=games)),
-        rounds,
-        seed=seed,
-        penetration=CUT,
-        counter=counter,
-    )
-    assert result.counter is not None
-    return result.counter.mean, result.counter.standard_error
-
-
 @pytest.mark.slow
 def test_the_simulated_gain_of_index_plays_lies_in_the_dealt_shoes_predicted_interval(
-    near_even: tuple[DealtShoes, Decision], games: MemoryCache
+    near_even: tuple[DealtShoes, Decision],
 ) -> None:
     """Two twins apart: the dealt shoes' exact gains by true count predict what a counter
     gains by playing indices; the independent simulator deals rounds and plays them.  The
@@ -248,7 +139,7 @@ def test_the_simulated_gain_of_index_plays_lies_in_the_dealt_shoes_predicted_int
     costly = next(p for p in found.plays if p.decision == costliest)
     forced = replace(costly, index=float(np.median(true_counts)), at_least=True, value=1.0)
     plain = Counter("hi-lo", tags, (1, 1))
-    base, base_se = counter_mean(plain, 1_000_000, games, 31)
+    base, base_se = counter_mean(plain, 1_000_000, 31)
     for plays, rules in (
         (found.plays, found.rules_played()),
         ((forced,), (forced.rule(),)),
@@ -256,22 +147,9 @@ def test_the_simulated_gain_of_index_plays_lies_in_the_dealt_shoes_predicted_int
         together = _played_gains(shoes, true_counts, plays)
         predicted = float(together.mean())
         predicted_se = float(together.std(ddof=1) / math.sqrt(len(together)))
-        mean, se = counter_mean(replace(plain, indices=rules), 1_000_000, games, 32)
+        mean, se = counter_mean(replace(plain, indices=rules), 1_000_000, 32)
         assert abs(mean - base - predicted) < 3 * math.hypot(se, base_se, predicted_se)
     assert predicted < -5 * math.hypot(se, base_se)  # the forced index costs plainly
-
-
-@pytest.mark.slow
-def test_the_simulated_counter_with_the_kelly_ramp_wins_the_predicted_amount(
-    near_even: tuple[DealtShoes, Decision], games: MemoryCache
-) -> None:
-    shoes, _ = near_even
-    tags = system_tags("hi-lo")
-    ramp = optimal_bets(shoes, "hi-lo", tags, (1, 8), 1000.0)
-    assert len(ramp.ramp) >= 2  # the ramp moves: the test is not a flat bet's
-    counter = Counter("hi-lo", tags, ramp.spread, ramp.ramp)
-    mean, se = counter_mean(counter, 1_000_000, games, 33)
-    assert abs(mean - ramp.win) < 3 * math.hypot(se, ramp.win_se)
 
 
 def test_the_playing_search_finds_the_best_of_every_level_one_vector(
@@ -322,3 +200,24 @@ def test_only_indices_that_gain_are_printed_and_each_keeps_its_sign() -> None:
     assert ranked.rows[0][2] == "\u2265 \u22120.0"
     grid = _indices_grid(result)
     assert [row[2] for row in grid.rows] == ["\u2265 \u22120.0"]
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def test_the_commands_plays_are_ranked_by_value_each_at_most_perfect_play_s() -> None:
+    """``solver.indices`` on a small study: the plays come best first, none is worth more
+    than deviating exactly when it pays, each names the printed chart's own play (from
+    ``solver.chart``), and the efficiency is their values over the perfect values."""
+    found = solver.indices(rules=NEAR_EVEN, **STUDY)  # type: ignore[arg-type]
+    assert (found.system, found.samples, found.seed) == ("hi-lo", 24, 5)
+    assert found.tags == system_tags("hi-lo") and found.rules == NEAR_EVEN
+    values = [p.value for p in found.plays]
+    assert values == sorted(values, reverse=True) and values[0] > 0
+    printed = near_even_chart()
+    for play in found.plays:
+        assert play.value <= play.perfect + 1e-15, play
+        assert play.chart_hits == (printed.actions[play.decision] is Action.HIT), play
+    efficiency = sum(values) / sum(p.perfect for p in found.plays)
+    assert found.efficiency is not None and math.isclose(found.efficiency, efficiency)
+    assert 0 < efficiency <= 1
