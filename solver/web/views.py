@@ -91,7 +91,7 @@ class Ask:
 def _fields(form: RulesForm, prefix: str = "", exact: bool = True) -> str:
     rules = field_html.rules_fields(form.values, form.errors, form.rules, prefix)
     box = field_html.exact_box(form.exact, prefix) if exact else ""
-    return rules + box + field_html.form_error(form.errors)
+    return str(rules + box + field_html.form_error(form.errors))  # merge: drop str()
 
 
 def _idle(ask: Ask, what: str) -> str:
@@ -282,7 +282,8 @@ def chart_page(ask: Ask) -> Response:
     }
     chart = outcome.result()
     lead = html.chart_lead(chart.expected_value, chart.optimal_expected_value)
-    return HTMLResponse(pages_html.chart_page(charts.to_html(chart), downloads, query, lead))
+    # merge: drop str() when chart_page takes Markup
+    return HTMLResponse(pages_html.chart_page(str(charts.to_html(chart)), downloads, query, lead))
 
 
 async def _waited(outcome: Outcome[Any], bench: Workbench, label: str) -> Outcome[Any]:
