@@ -483,12 +483,13 @@ def setup_html(values: Mapping[str, str], errors: Mapping[str, str], rules_field
         f'value="{escape(values.get("chart_name", ""))}">'
     )
     words = dict(DRILL_CHOICES)
+    # merge: drop the three str() when this draws with templates (the fields are Markup)
     return (
         '<div class="setup-fields">'
-        + param_field(DRILL, values.get("drill", ""), errors, words=words.__getitem__)
+        + str(param_field(DRILL, values.get("drill", ""), errors, words=words.__getitem__))
         + _field("chart", "Your own chart (optional)", chart, PRACTICE_CHART.hint, errors)
-        + param_field(PRACTICE_SEED, values.get("seed", ""), errors, "a new one")
-        + param_field(PRACTICE_PENETRATION, values.get("penetration", ""), errors, "0.75")
+        + str(param_field(PRACTICE_SEED, values.get("seed", ""), errors, "a new one"))
+        + str(param_field(PRACTICE_PENETRATION, values.get("penetration", ""), errors, "0.75"))
         + f'</div><details class="rules-more"><summary>Rules</summary>{rules_fields}</details>'
         '<button type="submit" name="play" value="start" class="start">Start a session</button>'
     )

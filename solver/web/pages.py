@@ -76,12 +76,13 @@ def _paytable_fields(
 
     form = PAGE_FORMS["/paytable"]
     chosen = query.get("solve_for") or tiers[0]
+    # merge: drop the two str() when this draws with templates (the fields are Markup)
     return (
-        field_html.choice_field("kind", "Which house edge", _kind(query), KINDS,
-                                "The round's (per total bet) or the Bonus wager's own.", errors)
+        str(field_html.choice_field("kind", "Which house edge", _kind(query), KINDS,
+                                "The round's (per total bet) or the Bonus wager's own.", errors))
         + "<fieldset><legend>Solve one pay for a target edge</legend>"
-        + field_html.choice_field("solve_for", "Solve for the pay of", chosen, tiers,
-                                  form.param("solve_for").hint, errors)
+        + str(field_html.choice_field("solve_for", "Solve for the pay of", chosen, tiers,
+                                  form.param("solve_for").hint, errors))
         + fields("target")
         + '<button type="submit" name="mode" value="solve">Solve the pay</button></fieldset>'
         + "<fieldset><legend>Search whole-unit paytables in a band</legend>"
