@@ -28,7 +28,6 @@ TAG = re.compile(r"(?<!\?P)<(/?[A-Za-z][A-Za-z0-9-]*[\s>/]|!DOCTYPE)", re.IGNORE
 #: Modules still drawing HTML in Python, each to be moved into templates; empty when done.
 NOT_YET: frozenset[str] = frozenset(
     {
-        "present/hold.py",
         "present/long_numbers.py",
         "present/plot_files.py",
         "present/practice.py",
