@@ -203,7 +203,7 @@ def _compared(ask: Ask, wait: float) -> Compared:
         prefix = f"{letter.lower()}."
         given = _column(ask.fields, prefix)
         if letter in ("C", "D") and not any(given.values()):
-            fields = field_html.rules_fields({}, {}, None, prefix)
+            fields = str(field_html.rules_fields({}, {}, None, prefix))  # merge: drop str()
             columns.append(pages_html.Column(letter, fields, None))
             continue
         form = read_rules(given)
