@@ -27,6 +27,7 @@ from solver.model.rules import Rules
 from solver.present import workbench_pages
 from solver.present.formats import download_name
 from solver.present.style import show
+from solver.present.templates import Markup
 from solver.studies.report import STEPS
 from solver.web.app import make_app
 from solver.web.work import WorkbenchStore
@@ -73,8 +74,8 @@ def test_the_chart_page_says_its_ev_once() -> None:
 def test_values_are_escaped_on_the_compare_table() -> None:
     shown = {"decks": "<script>alert(1)</script>"}
     columns = [
-        workbench_pages.Column("A", "", Rules()),
-        workbench_pages.Column("B", "", None, shown=shown, invalid=frozenset({"paytable"})),
+        workbench_pages.Column("A", Markup(), Rules()),
+        workbench_pages.Column("B", Markup(), None, shown=shown, invalid=frozenset({"paytable"})),
     ]
     table = str(workbench_pages.compare_table(columns))
     assert "<script>" not in table and "&lt;script&gt;alert(1)&lt;/script&gt;" in table

@@ -23,6 +23,7 @@ from solver.model.rules import Rules
 from solver.present import fields, workbench, workbench_pages
 from solver.present.report import Report
 from solver.present.report.blocks import Grid
+from solver.present.templates import Markup
 from solver.store.memory import MemoryCache
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -147,8 +148,8 @@ def test_the_workbench_pages_speak_plain_words(games: MemoryCache) -> None:
         fields.choice_field("solve_for", "Solve for", "", ["suited_match", "rank_match"], "", {}),
         workbench_pages.compare_body(
             [
-                workbench_pages.Column("A", "", Rules(), solver.solve(cache=games)),
-                workbench_pages.Column("B", "", rules, game),
+                workbench_pages.Column("A", Markup(), Rules(), solver.solve(cache=games)),
+                workbench_pages.Column("B", Markup(), rules, game),
             ]
         ),
         workbench_pages.pay_solution_html(

@@ -26,13 +26,7 @@ FOLDERS = ("present", "web")
 #: page's ``<!-- comment -->`` (the docs' generated tables are marked so).
 TAG = re.compile(r"(?<!\?P)<(/?[A-Za-z][A-Za-z0-9-]*[\s>/]|!DOCTYPE)", re.IGNORECASE)
 #: Modules still drawing HTML in Python, each to be moved into templates; empty when done.
-NOT_YET: frozenset[str] = frozenset(
-    {
-        "present/charts.py",
-        "present/fields.py",
-        "present/hold.py",
-    }
-)
+NOT_YET: frozenset[str] = frozenset()
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

@@ -12,7 +12,6 @@ reproducible byte for byte for a given matplotlib version.
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
 import os
@@ -37,6 +36,8 @@ from solver.model.process import check_stop
 from solver.present.drawing import box, fit_lines, wrap
 from solver.present.formats import ChartFormat
 from solver.present.style import show, stacked_table_css
+from solver.present.templates import Markup, macro
+from solver.present.templates import render as render_template
 from solver.present.wording import rules_sentence
 from solver.results.figures import short_heading
 
@@ -47,6 +48,9 @@ if TYPE_CHECKING:
 #: in greyscale (lightness differs by 22 L*), black letters readable on both.
 COLOURS = {Action.HIT: "#ffd08a", Action.STAND: "#6c9fd4", Action.NONE: "#e6e6e6"}
 COLOUR_NAMES = {Action.HIT: "orange", Action.STAND: "blue", Action.NONE: "grey"}
+#: Each action's class in the HTML grid, and its legend's words without the aside.
+CSS_CLASSES = {Action.HIT: "H", Action.STAND: "S", Action.NONE: "N"}
+ACTION_WORDS = {a: LEGEND[a].split(" (")[0] for a in Action}
 HOW_TO_READ = (
     "How to read: find the total of your own cards (rows; soft = an ace counted as 11) and "
     "the Bonus card (columns; 10 = 10, J, Q, K); H = hit, S = stand. A number marks a cell "
@@ -76,7 +80,7 @@ def summary(chart: Chart) -> str:
 def legend_text() -> str:
     """The legend in one line, colours named."""
     return "Legend: " + "; ".join(
-        f"{a.value} = {LEGEND[a].split(' (')[0]} ({COLOUR_NAMES[a]})" for a in Action
+        f"{a.value} = {ACTION_WORDS[a]} ({COLOUR_NAMES[a]})" for a in Action
     ).replace("- = no such hand", "- = no such hand, a blackjack")
 
 
@@ -258,7 +262,7 @@ def to_csv(chart: Chart, comments: bool = True) -> str:
 
 
 def _md_cell(action: Action, mark: int | None) -> str:
-    return action.value + (f"<sup>{mark}</sup>" if mark else "")
+    return action.value + (macro("charts/marks.html", "sup", mark) if mark else "")
 
 
 def to_markdown(chart: Chart) -> str:
@@ -282,163 +286,73 @@ def to_markdown(chart: Chart) -> str:
     return "\n".join(lines) + "\n"
 
 
-CSS = (
-    """
-* { box-sizing: border-box; }
-body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; color: #111;
-       margin: 0 auto; padding: 12px; max-width: 52rem; line-height: 1.35; }
-h1 { font-size: 1.2rem; margin: 0 0 .3em; }
-h2 { font-size: 1rem; margin: .8em 0 .2em; }
-p { margin: .2em 0; font-size: .82rem; }
-.scroll { overflow-x: auto; max-width: 100%; }
-table { border-collapse: collapse; }
-table.chart { width: 100%; max-width: 40rem; table-layout: fixed; margin: .4em 0; }
-table.chart col.label { width: 7.2em; }
-table.chart th, table.chart td { border: 1px solid #555; text-align: center;
-                                 padding: 2px 0; font-size: .9rem; }
-table.chart thead th { background: #eee; }
-table.chart th.label { text-align: left; padding-left: 4px; background: #f4f4f4;
-                       font-weight: bold; white-space: nowrap; overflow: hidden; }
-table.chart tr.block th { background: #fff; border: none; text-align: left;
-                          padding: .7em 0 .15em; font-size: .85rem; }
-table.chart tbody.soft tr.block th { border-top: 3px solid #111; }
-td.H { background: %(H)s; } td.S { background: %(S)s; } td.N { background: %(N)s; }
-td.wide { text-align: left; padding-left: .6em; }
-td sup { font-size: max(12px, .7em); font-weight: bold; vertical-align: super; line-height: 0; }
-td.marked { padding: 0; } td.marked a:focus { outline: 2px solid #111; outline-offset: -2px; }
-td.marked a { display: block; min-height: 24px; padding-top: 3px; color: #111; }
-td.marked a:not(:focus) { text-decoration: none; }
-table.exceptions { margin: .4em 0; font-size: .75rem; min-width: 36rem; }
-table.exceptions th, table.exceptions td { border: 1px solid #999; padding: 2px 5px;
-                                           text-align: left; vertical-align: top; }
-table.exceptions td.num { text-align: right; white-space: nowrap; }
-.swatch { display: inline-block; width: 1.6em; text-align: center; border: 1px solid #555; }
-@media (max-width: 30rem) {
-  table.chart col.label { width: 6.4em; } table.chart th.label { font-size: .8rem; }
-"""
-    + stacked_table_css("table.exceptions")
-    + """}
-@page { size: A4 portrait; margin: 10mm 12mm; }
-@media print {
-  * { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
-  body { padding: 0; max-width: none; font-size: 9pt; line-height: 1.25; }
-  h1 { font-size: 13pt; }
-  p { font-size: 7.5pt; margin: .1em 0; }
-  table, figure { break-inside: avoid; page-break-inside: avoid; }
-  h1, h2 { break-after: avoid; page-break-after: avoid; }
-  .scroll { overflow: visible; }
-  table.chart { max-width: 15cm; margin: .25em 0; }
-  table.chart th, table.chart td { font-size: 8pt; padding: 0; line-height: 1.3; }
-  td.marked a { min-height: 0; padding: 0; } td sup { font-size: .7em; }
-  table.chart tr.block th { padding: .35em 0 .1em; font-size: 8pt; }
-  table.exceptions { font-size: 6.6pt; min-width: 0; }
-  table.exceptions th, table.exceptions td { padding: 1px 3px; }
-}
-"""
-)
-for _action, _key in ((Action.HIT, "H"), (Action.STAND, "S"), (Action.NONE, "N")):
-    CSS = CSS.replace(f"%({_key})s", COLOURS[_action])
-VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+def _every_bonus(action: Action) -> str:
+    """A collapsed row's words: ``H: hit against every Bonus card``."""
+    return f"{action.value}: {ACTION_WORDS[action]} against every Bonus card"
 
 
-def _html_cell(action: Action, mark: int | None) -> str:
-    """A grid cell; a marked one is wholly a link to its footnote (a 24 px tap target)."""
-    cls = "N" if action is Action.NONE else action.value
-    letter = html.escape(action.value)
-    if not mark:
-        return f'<td class="{cls}">{letter}</td>'
-    return (
-        f'<td class="{cls} marked"><a href="#x{mark}" aria-label="{letter}, exception {mark}">'
-        f"{letter}<sup>{mark}</sup></a></td>"
-    )
+def _grid_row(row: DisplayRow) -> dict[str, Any]:
+    """A row of the grid as plain values: its label, and its cells or its one wide cell."""
+    first = row.actions[0]
+    return {
+        "label": row.label,
+        "wide": {"css": CSS_CLASSES[first], "text": _every_bonus(first)} if row.collapsed else None,
+        "cells": [
+            (CSS_CLASSES[a], a.value, m) for a, m in zip(row.actions, row.marks, strict=True)
+        ],
+    }
 
 
-def chart_table_html(chart: Chart) -> str:
+def chart_table_html(chart: Chart) -> Markup:
     """The grid as an HTML table: hard and soft blocks, collapsed runs, marked cells."""
-    esc = html.escape
-    parts = [
-        '<div class="scroll"><table class="chart">',
-        '<colgroup><col class="label">' + "<col>" * len(COLUMNS) + "</colgroup>",
-        '<thead><tr><th class="label">own \\ Bonus</th>'
-        + "".join(f'<th scope="col">{c}</th>' for c in COLUMNS)
-        + "</tr></thead>",
-    ]
     rows = display_rows(chart)
-    for soft in (False, True):
-        parts.append(f'<tbody class="{"soft" if soft else "hard"}">')
-        parts.append(f'<tr class="block"><th colspan="{len(COLUMNS) + 1}">'
-                     f"{esc(BLOCKS[soft].capitalize())}</th></tr>")  # fmt: skip
-        for row in rows:
-            if row.soft != soft:
-                continue
-            label = f'<th class="label" scope="row">{esc(row.label)}</th>'
-            if row.collapsed:
-                a = row.actions[0]
-                text = f"{a.value}: {LEGEND[a].split(' (')[0]} against every Bonus card"
-                parts.append(
-                    f'<tr>{label}<td class="{a.value} wide" colspan="{len(COLUMNS)}">'
-                    f"{esc(text)}</td></tr>"
-                )
-            else:
-                cells = "".join(
-                    _html_cell(a, m) for a, m in zip(row.actions, row.marks, strict=True)
-                )
-                parts.append(f"<tr>{label}{cells}</tr>")
-        parts.append("</tbody>")
-    parts.append("</table></div>")
-    return "\n".join(parts)
+    blocks = [
+        {
+            "kind": "soft" if soft else "hard",
+            "heading": BLOCKS[soft].capitalize(),
+            "rows": [_grid_row(row) for row in rows if row.soft == soft],
+        }
+        for soft in (False, True)
+    ]
+    return render_template("charts/grid.html", blocks=blocks, columns=COLUMNS)
 
 
-def _data_label(column: int) -> str:
-    """An exception cell's header, shown beside it when the table stacks on a phone."""
-    return f' data-label="{html.escape(EXCEPTION_HEADERS[column])}"' if column else ""
-
-
-def exceptions_html(chart: Chart) -> str:
+def exceptions_html(chart: Chart) -> Markup:
     """The exception cells as an HTML table, each row the target of its cell's mark."""
-    esc = html.escape
-    numeric = {0, 5, 6, 7}
-    body = "".join(
-        f'<tr id="x{row[0]}">'
-        + "".join(
-            f"<td{' class=num' if c in numeric else ''}{_data_label(c)}>{esc(t)}</td>"
-            for c, t in enumerate(row)
-        )
-        + "</tr>"
-        for row in exception_rows(chart)
-    )
-    head = "".join(f"<th>{esc(h)}</th>" for h in EXCEPTION_HEADERS)
-    return (
-        f"<p>{esc(exceptions_heading(chart))}</p>"
-        f'<div class="scroll"><table class="exceptions"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table></div>"
+    return render_template(
+        "charts/exceptions.html",
+        heading=exceptions_heading(chart),
+        headers=EXCEPTION_HEADERS,
+        rows=exception_rows(chart),
+        numeric=(0, 5, 6, 7),
     )
 
 
-def to_html(chart: Chart) -> str:
+def style() -> Markup:
+    """The chart's style sheet (the text of a ``<style>`` element): colours by action, and
+    the exceptions' table stacked on a phone."""
+    return render_template(
+        "charts/style.html",
+        colours={CSS_CLASSES[a]: COLOURS[a] for a in Action},
+        stacked_css=Markup(stacked_table_css("table.exceptions")),
+    )
+
+
+def to_html(chart: Chart) -> Markup:
     """A self-contained HTML page for phones, desktops and A4 paper: colours and letters."""
-    esc = html.escape
     head, *rest = header_lines(chart)
-    legend = " ".join(
-        f'<span class="swatch" style="background:{COLOURS[a]}">{a.value}</span> '
-        f"{esc(LEGEND[a].split(' (')[0])} ({COLOUR_NAMES[a]})"
+    legend = [
+        {"colour": COLOURS[a], "letter": a.value, "words": ACTION_WORDS[a], "name": COLOUR_NAMES[a]}
         for a in Action
-    )
-    return "\n".join(
-        [
-            "<!DOCTYPE html>",
-            '<html lang="en"><head><meta charset="utf-8">',
-            VIEWPORT,
-            f"<title>{esc(head)}</title>",
-            f"<style>{CSS}</style></head><body>",
-            f"<h1>{esc(head)}</h1>",
-            *(f"<p>{esc(line)}</p>" for line in rest[:-1]),
-            f"<p>Legend: {legend}.</p>",
-            chart_table_html(chart),
-            exceptions_html(chart),
-            "</body></html>",
-            "",
-        ]
+    ]
+    return render_template(
+        "charts/page.html",
+        title=head,
+        lines=rest[:-1],
+        legend=legend,
+        style=style(),
+        grid=chart_table_html(chart),
+        exceptions=exceptions_html(chart),
     )
 
 
@@ -471,7 +385,7 @@ def _draw_head(ax: Any, chart: Chart, width: float, margin: float) -> float:
     for a in Action:
         ax.add_artist(Rectangle((x, y), 0.3, 0.2, facecolor=COLOURS[a], edgecolor="#555555"))
         ax.text(x + 0.15, y + 0.1, a.value, ha="center", va="center", fontsize=8)
-        label = f"{LEGEND[a].split(' (')[0]} ({COLOUR_NAMES[a]})"
+        label = f"{ACTION_WORDS[a]} ({COLOUR_NAMES[a]})"
         ax.text(x + 0.38, y + 0.1, label, va="center", fontsize=7.5)
         x += 0.5 + 0.062 * len(label)
     return y + 0.4
@@ -529,9 +443,8 @@ def to_image(chart: Chart, fmt: ChartFormat) -> bytes:
                 box(ax, margin, y, label_w, row_h, "#f4f4f4", row.label, 8.5, "bold", "left")
                 if row.collapsed:
                     a = row.actions[0]
-                    text = f"{a.value}: {LEGEND[a].split(' (')[0]} against every Bonus card"
                     box(ax, margin + label_w, y, cell_w * len(COLUMNS), row_h, COLOURS[a],
-                         text, 8.5, "normal", "left")  # fmt: skip
+                         _every_bonus(a), 8.5, "normal", "left")  # fmt: skip
                 else:
                     for j, (a, mark) in enumerate(zip(row.actions, row.marks, strict=True)):
                         left = margin + label_w + j * cell_w

@@ -1,9 +1,10 @@
 """The workbench's form fields as HTML: the rules' fields from the rule table, and any
 command's parameter from its entry in the parameter catalogue (:func:`param_field`).
 
-Pure: texts and errors in, escaped HTML out.  Every field has its label, its help and its
-error beside it (an ``aria-describedby`` naming both), and a blank field shows, as its
-placeholder or its first choice, the value in force (the preset's: :func:`preset_words`).
+Pure: texts and errors in, HTML out (drawn by ``templates/fields/fields.html``).  Every field
+has its label, its help and its error beside it (an ``aria-describedby`` naming both), and a
+blank field shows, as its placeholder or its first choice, the value in force (the preset's:
+:func:`preset_words`).
 
 >>> "Decks" in rules_fields({}, {}, Rules())
 True
@@ -13,58 +14,50 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import partial
-from html import escape
+from typing import Literal
 
 from solver.model.catalogue import EXACT
 from solver.model.params import YES, Kind, Param
 from solver.model.rule_table import Rule
 from solver.model.rules import RULE_TABLE, PresetName, Rules, preset_named
 from solver.present.formats import rule_cell
+from solver.present.templates import Markup, macro
+
+TEMPLATE = "fields/fields.html"
 
 
-def _error(name: str, errors: Mapping[str, str], prefix: str) -> str:
-    message = errors.get(name, "")
-    return f'<p class="error" id="{prefix}error-{name}" role="alert">{escape(message)}</p>'
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One field as ``fields/fields.html`` draws it: a text box, a drop-down or a text area,
+    with its label, its help, and its error (None when it has none)."""
+
+    name: str
+    label: str
+    hint: str
+    error: str | None
+    prefix: str = ""
+    kind: Literal["text", "select", "textarea"] = "text"
+    value: str = ""
+    placeholder: str = ""
+    numeric: bool = False
+    #: A drop-down's choices: the value the form sends, its words, whether it is chosen.
+    options: tuple[tuple[str, str, bool], ...] = ()
+    #: A drop-down's first, blank choice, or None for none.
+    blank: str | None = None
+    presets: str = ""
 
 
-def _field(
-    name: str, label: str, control: str, hint: str, errors: Mapping[str, str], prefix: str
-) -> str:
-    invalid = ' class="field invalid"' if name in errors else ' class="field"'
-    return (
-        f'<div{invalid}><label for="{prefix}f-{name}">{escape(label)}</label>{control}'
-        f'<small id="{prefix}help-{name}">{escape(hint)}</small>'
-        f"{_error(name, errors, prefix)}</div>"
-    )
+def _drawn(field: Field) -> Markup:
+    return macro(TEMPLATE, "field", field)
 
 
-def _described(name: str, errors: Mapping[str, str], prefix: str) -> str:
-    invalid = ' aria-invalid="true"' if name in errors else ""
-    return (
-        f'id="{prefix}f-{name}" name="{prefix}{name}" '
-        f'aria-describedby="{prefix}help-{name} {prefix}error-{name}"{invalid}'
-    )
-
-
-def _select(
-    name: str,
-    choices: Sequence[str],
-    given: str,
-    blank: str | None,
-    attributes: str,
-    words: Callable[[str], str] = str,
-) -> str:
-    """A drop-down: each choice's value as the form sends it, its ``words`` as it reads (a
-    first, blank choice reading ``blank`` unless that is None)."""
-    options = [] if blank is None else [f'<option value="">{escape(blank)}</option>']
-    options += [
-        f'<option value="{escape(c)}"'
-        + (" selected" if c == given else "")
-        + f">{escape(words(c))}</option>"
-        for c in choices
-    ]
-    return f"<select {attributes}>{''.join(options)}</select>"
+def _options(
+    choices: Sequence[str], chosen: str, words: Callable[[str], str] = str
+) -> tuple[tuple[str, str, bool], ...]:
+    """A drop-down's choices: each as the form sends it, in ``words``, and if it is chosen."""
+    return tuple((c, words(c), c == chosen) for c in choices)
 
 
 def choice_words(rule: Rule, value: str) -> str:
@@ -113,64 +106,47 @@ def _hint(rule: Rule) -> str:
 
 def rules_fields(
     values: Mapping[str, str], errors: Mapping[str, str], rules: Rules | None, prefix: str = ""
-) -> str:
+) -> Markup:
     """One field per row of the rule table, and the preset, each with its help and its error.
 
     A blank field keeps the preset's value, shown as the field's placeholder.
     """
     shown = (rules or Rules()).to_json()
-    presets = escape(json.dumps(preset_words()), quote=True)
-    parts = [
-        _field(
-            "preset",
-            "Preset",
-            _select(
-                "preset",
-                [p.value for p in PresetName],
-                values.get("preset", ""),
-                "casino-edition (the defaults)",
-                _described("preset", errors, prefix) + f' data-presets="{presets}"',
-            ),
-            "Start from a named set of rules; the fields below override it.",
-            errors,
-            prefix,
-        )
-    ]
+    preset = Field(
+        "preset",
+        "Preset",
+        "Start from a named set of rules; the fields below override it.",
+        errors.get("preset"),
+        prefix,
+        "select",
+        options=_options([p.value for p in PresetName], values.get("preset", "")),
+        blank="casino-edition (the defaults)",
+        presets=json.dumps(preset_words()),
+    )
+    found = [preset]
     for rule in RULE_TABLE:
         given = values.get(rule.name, "")
         current = rule_cell(shown[rule.name])
-        attributes = _described(rule.name, errors, prefix)
+        field = Field(rule.name, rule.label, _hint(rule), errors.get(rule.name), prefix)
         if rule.choices:
             words = partial(choice_words, rule)
-            control = _select(
-                rule.name,
-                [hyphened(c) for c in rule.choices],
-                hyphened(given),
-                f"as the preset ({words(current)})",
-                attributes,
-                words,
-            )
+            choices = [hyphened(c) for c in rule.choices]
+            options = _options(choices, hyphened(given), words)
+            blank = f"as the preset ({words(current)})"
+            field = replace(field, kind="select", options=options, blank=blank)
         else:
-            mode = ' inputmode="numeric"' if rule.kind is int else ""
-            control = (
-                f'<input type="text" {attributes}{mode} value="{escape(given)}" '
-                f'placeholder="{escape(current)}" autocomplete="off" spellcheck="false">'
-            )
-        parts.append(_field(rule.name, rule.label, control, _hint(rule), errors, prefix))
-    return "".join(parts)
+            numeric = rule.kind is int
+            field = replace(field, value=given, placeholder=current, numeric=numeric)
+        found.append(field)
+    return Markup("").join(_drawn(f) for f in found)
 
 
-def check_box(name: str, label: str, checked: bool, prefix: str = "") -> str:
+def check_box(name: str, label: str, checked: bool, prefix: str = "") -> Markup:
     """A box that says yes or no (exact fractions: an exact solve, slower)."""
-    mark = " checked" if checked else ""
-    return (
-        f'<div class="field check"><input type="checkbox" id="{prefix}f-{name}" '
-        f'name="{prefix}{name}" value="1"{mark}><label for="{prefix}f-{name}">'
-        f"{escape(label)}</label></div>"
-    )
+    return macro(TEMPLATE, "check_box", name, label, checked, prefix)
 
 
-def exact_box(checked: bool, prefix: str = "") -> str:
+def exact_box(checked: bool, prefix: str = "") -> Markup:
     """The box that asks for exact fractions (an exact solve: slower)."""
     return check_box("exact", EXACT.label, checked, prefix)
 
@@ -181,7 +157,7 @@ def param_field(
     errors: Mapping[str, str],
     shown: str = "",
     words: Callable[[str], str] | None = None,
-) -> str:
+) -> Markup:
     """One parameter's field, made from its catalogue entry: a drop-down of its choices
     (each in ``words``), a box for a yes or no, else a text box showing ``shown`` (its
     example, else) when blank; its label, its help and its error beside it.
@@ -194,65 +170,42 @@ def param_field(
     hint = param.hint or param.help.split("  [default:")[0]
     if param.kind is Kind.FLAG:
         return check_box(param.name, label, given.strip().lower() in YES)
-    attributes = _described(param.name, errors, "")
+    field = Field(param.name, label, hint, errors.get(param.name))
     if param.choices:
         chosen = given if given in param.choices else param.default or param.example
-        control = _select(param.name, param.choices, chosen, None, attributes, words or str)
-        return _field(param.name, label, control, hint, errors, "")
-    mode = ' inputmode="numeric"' if param.kind is Kind.WHOLE else ""
-    control = (
-        f'<input type="text" {attributes}{mode} value="{escape(given)}" '
-        f'placeholder="{escape(shown or param.shown_default or param.example)}" '
-        'autocomplete="off" spellcheck="false">'
-    )
-    return _field(param.name, label, control, hint, errors, "")
+        options = _options(param.choices, chosen, words or str)
+        return _drawn(replace(field, kind="select", options=options))
+    placeholder = shown or param.shown_default or param.example
+    numeric = param.kind is Kind.WHOLE
+    return _drawn(replace(field, value=given, placeholder=placeholder, numeric=numeric))
 
 
-def textarea_field(param: Param, given: str, errors: Mapping[str, str], name: str = "") -> str:
+def textarea_field(param: Param, given: str, errors: Mapping[str, str], name: str = "") -> Markup:
     """A parameter's text area for a file's text (the Hold check's daily results), with a
     file picker that fills it (by the page's script; without it the text is pasted), its
     label, its help and its error."""
     name = name or param.name
     label = param.label or param.what.capitalize()
-    control = (
-        f'<textarea {_described(name, errors, "")} rows="6" '
-        f'placeholder="{escape(param.example)}" spellcheck="false">{escape(given)}</textarea>'
-        f'<input type="file" accept=".csv,text/csv,text/plain" data-fills="f-{name}" '
-        f'aria-label="{escape(label)}: read from a file" hidden>'
+    return _drawn(
+        Field(name, label, param.hint, errors.get(name), "", "textarea", given, param.example)
     )
-    return _field(name, label, control, param.hint, errors, "")
 
 
-def form_error(errors: Mapping[str, str]) -> str:
+def form_error(errors: Mapping[str, str]) -> Markup:
     """An error about the rules as a whole (two fields that contradict each other)."""
-    return (
-        _error("", errors, "form-")
-        if "" in errors
-        else '<p class="error" id="form-error-" role="alert"></p>'
-    )
+    return macro(TEMPLATE, "error", "form-error-", errors.get("", ""))
 
 
 def text_field(
     name: str, label: str, given: str, placeholder: str, hint: str, errors: Mapping[str, str]
-) -> str:
+) -> Markup:
     """A plain text field with its help and its error (the Paytable and Report pages' own)."""
-    attributes = _described(name, errors, "")
-    control = (
-        f'<input type="text" {attributes} value="{escape(given)}" '
-        f'placeholder="{escape(placeholder)}" autocomplete="off" spellcheck="false">'
-    )
-    return _field(name, label, control, hint, errors, "")
+    return _drawn(Field(name, label, hint, errors.get(name), value=given, placeholder=placeholder))
 
 
 def choice_field(
     name: str, label: str, given: str, choices: Sequence[str], hint: str, errors: Mapping[str, str]
-) -> str:
+) -> Markup:
     """A drop-down field of fixed choices (the first is the default)."""
-    options = "".join(
-        f'<option value="{escape(c)}"'
-        + (" selected" if c == given else "")
-        + f">{escape(c.replace('_', ' '))}</option>"
-        for c in choices
-    )
-    control = f"<select {_described(name, errors, '')}>{options}</select>"
-    return _field(name, label, control, hint, errors, "")
+    options = _options(choices, given, lambda c: c.replace("_", " "))
+    return _drawn(Field(name, label, hint, errors.get(name), kind="select", options=options))

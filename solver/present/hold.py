@@ -8,7 +8,6 @@ catalogue names them: win over handle (the house edge's basis) and hold (win ove
 
 from __future__ import annotations
 
-import html
 import io
 from enum import StrEnum
 from fractions import Fraction
@@ -17,6 +16,8 @@ from typing import Any
 from solver.present.formats import Format
 from solver.present.style import Cell, cell, count_cell, grouped, range_cell, thousands
 from solver.present.tables import Table, dumps, render_tables, rules_notes
+from solver.present.templates import Markup
+from solver.present.templates import render as render_template
 from solver.results.figures import heading
 from solver.results.hold import FLAG_LEVEL, SADDLEPOINT_ERROR, HoldCheck, HoldSeries, Seating
 
@@ -262,33 +263,20 @@ def draw_series(series: HoldSeries, fmt: str, width: float = 9.0) -> bytes:
     return out.getvalue()
 
 
-def table_html(table: Table) -> str:
+def table_html(table: Table) -> Markup:
     """A :class:`Table` as an HTML table, its title as caption and its notes after it."""
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in table.headers)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in table.rows
-    )
-    notes = "".join(f"<p>{html.escape(n)}</p>" for n in table.notes)
-    return (
-        f"<table><caption>{html.escape(table.title)}</caption><thead><tr>{head}</tr></thead>"
-        f"<tbody>{body}</tbody></table>{notes}"
-    )
+    return render_template("hold/table.html", table=table)
 
 
-def render_series_page(series: HoldSeries) -> str:
+def render_series_page(series: HoldSeries) -> Markup:
     """An HTML page: the control chart as inline SVG, then the periods and the run."""
     svg = draw_series(series, "svg").decode()
-    svg = svg[svg.index("<svg") :]
-    tables = "".join(table_html(t) for t in series_tables(series))
-    title = "Hold by period"
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{title}</title><style>svg{{max-width:100%;height:auto}}"
-        "table{border-collapse:collapse;font-size:small}td,th{padding:2px 6px;"
-        "border-bottom:1px solid #ddd}</style></head><body>"
-        f"<h1>{title}</h1><p>{html.escape(series.verdict)}.</p>"
-        f"<figure>{svg}</figure>{tables}</body></html>\n"
+    return render_template(
+        "hold/page.html",
+        title="Hold by period",
+        verdict=series.verdict,
+        svg=Markup(svg[svg.index("<svg") :]),  # matplotlib's drawing, after its XML prologue
+        tables=Markup("").join(table_html(t) for t in series_tables(series)),
     )
 
 

@@ -250,7 +250,7 @@ def _piece(piece: Piece) -> dict[str, object]:
 
 
 def _exact_long(value: Fraction) -> Markup:
-    return Markup(exact_html(value))  # merge: drop when long_numbers returns Markup
+    return exact_html(value)
 
 
 def grade_html(grade: Grade | None, chart: Actions | None = None) -> Markup:
@@ -385,8 +385,7 @@ def _field(
     words: Callable[[str], str] | None = None,
 ) -> Markup:
     """The field of one of the catalogue's parameters (:func:`param_field`)."""
-    field = param_field(param, values.get(param.name, ""), errors, shown, words)
-    return Markup(field)  # merge: drop when fields returns Markup
+    return param_field(param, values.get(param.name, ""), errors, shown, words)
 
 
 def setup_html(

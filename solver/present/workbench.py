@@ -124,8 +124,7 @@ def _figure(name: str, value: Fraction | float, text: str, exact: bool) -> Figur
         repr(float(value)),
         text,
         f"{value.numerator}/{value.denominator}",
-        # merge: drop Markup() once long_numbers returns Markup
-        fraction=Markup(exact_html(value)) if exact else None,
+        fraction=exact_html(value) if exact else None,
     )
 
 

@@ -77,7 +77,7 @@ def pay_solution_html(solution: PaySolution, query: Mapping[str, str]) -> Markup
         target=show(_EDGE_KEYS[solution.kind], solution.target),
         pay=str(solution.pay),
         decimal=show("break_even_pay", solution.pay),
-        fraction=Markup(exact_html(solution.pay)),  # merge: drop when long_numbers gives Markup
+        fraction=exact_html(solution.pay),
         table=_table("Practical pays near it", headers, rows),
     )
 
@@ -116,7 +116,7 @@ class Column:
     """One column of the Compare page: its letter, its rules form and its game if solved."""
 
     letter: str
-    fields: str
+    fields: Markup
     rules: Rules | None
     game: GameResult[Any] | None = None
     progress: Progress | None = None
@@ -197,7 +197,7 @@ def _figure_cell(c: Column, name: str, figures: dict[str, Any] | None, base: Any
     if figures is None or name not in figures:
         if c.progress is None:
             return _Cell()
-        return _Cell(progress=Markup(progress_html(c.progress)))  # merge: drop Markup()
+        return _Cell(progress=progress_html(c.progress))
     value, text = figures[name]
     differs = base is not None and name in base and base[name][1] != text
     slug = name.replace("_", "-")
@@ -222,7 +222,7 @@ def compare_table(columns: Sequence[Column]) -> Markup:
 def compare_body(columns: Sequence[Column]) -> Markup:
     """The Compare page: the table (:func:`compare_table`), then every column's fields; the
     table follows the fields as they are typed (the page's script)."""
-    forms = [(c.letter, Markup(c.fields)) for c in columns]  # merge: drop when fields gives Markup
+    forms = [(c.letter, c.fields) for c in columns]
     return macro("pages/compare.html", "body", compare_table(columns), forms)
 
 
@@ -231,14 +231,14 @@ def start_button(action: str, label: str) -> Markup:
     return macro(PARTS, "start_button", action, label)
 
 
-def folded_rules(fields: str, open_: bool = False) -> Markup:
+def folded_rules(fields: Markup, open_: bool = False) -> Markup:
     """The rules' fields folded away under "Rules of the game" (``open_``: shown, when one
     of them is wrong), so that a page's own tool comes first."""
-    return macro(PARTS, "folded_rules", Markup(fields), open_)  # merge: drop Markup()
+    return macro(PARTS, "folded_rules", fields, open_)
 
 
 def chart_page(
-    chart: Chart, downloads: Mapping[str, str], query: Mapping[str, str], lead: str = ""
+    chart: Chart, downloads: Mapping[str, str], query: Mapping[str, str], lead: Markup | None = None
 ) -> Markup:
     """The page ``cbj chart`` writes, in the workbench's frame: the navigation bar across the
     window as on every page (not printed), the chart as the page's ``main``, ``lead`` (the
@@ -261,20 +261,20 @@ def chart_page(
     return render(
         "pages/chart.html",
         title=title,
-        css=Markup(charts.CSS),  # the chart's own style sheet, a constant
+        css=charts.style(),
         bar=bar,
-        lead=Markup(lead),  # merge: drop Markup() when chart_lead gives Markup
+        lead=lead or Markup(),
         lines=(rules_line, how),
         cost=show("chart_cost", chart.cost),
         legend=legend,
-        table=Markup(charts.chart_table_html(chart)),  # merge: drop Markup()
-        exceptions=Markup(charts.exceptions_html(chart)),  # merge: drop Markup()
+        table=charts.chart_table_html(chart),
+        exceptions=charts.exceptions_html(chart),
     )
 
 
 def report_body(
-    fields: str,
-    options: tuple[str, str],
+    fields: Markup,
+    options: tuple[Markup, Markup],
     progress: Progress | None,
     downloads: Mapping[str, tuple[str, str]],
     error: str,
@@ -290,11 +290,11 @@ def report_body(
     return render(
         "pages/report.html",
         idle=progress is None and not downloads and not error,
-        progress=Markup(progress_html(progress, back)),  # merge: drop Markup()
+        progress=progress_html(progress, back),
         error=error,
         downloads=[(name, url, file) for name, (url, file) in downloads.items()],
-        fields=Markup(fields),  # merge: drop Markup() when fields gives Markup
-        options=(Markup(options[0]), Markup(options[1])),  # merge: drop Markup()
+        fields=fields,
+        options=options,
         open_rules=open_rules,
     )
 

@@ -222,19 +222,16 @@ def fields_html(
     """The fields ``names`` of ``form``, each made from its entry (``shown``: what a blank
     field shows; ``words``: a drop-down's words for its choices)."""
     return Markup().join(
-        # merge: drop Markup() when solver.present.fields returns Markup
-        Markup(
-            html.textarea_field(
-                form.param(name), str(query.get(name, ""))[: LONG_FIELDS[name]], errors, name
-            )
-            if name in LONG_FIELDS
-            else html.param_field(
-                form.param(name).but(name=name),
-                str(query.get(name, ""))[:MAX_FIELD_TEXT],
-                errors,
-                (shown or {}).get(name, ""),
-                (words or {}).get(name),
-            )
+        html.textarea_field(
+            form.param(name), str(query.get(name, ""))[: LONG_FIELDS[name]], errors, name
+        )
+        if name in LONG_FIELDS
+        else html.param_field(
+            form.param(name).but(name=name),
+            str(query.get(name, ""))[:MAX_FIELD_TEXT],
+            errors,
+            (shown or {}).get(name, ""),
+            (words or {}).get(name),
         )
         for name in names
     )
@@ -243,10 +240,9 @@ def fields_html(
 def rules_html(form: RulesForm, prefix: str = "", exact: bool = True) -> Markup:
     """The rules' fields as read (each error beside its field), the exact-fractions box
     (``exact``), and the error about the rules as a whole."""
-    # merge: drop each Markup() when solver.present.fields returns Markup
-    rules = Markup(html.rules_fields(form.values, form.errors, form.rules, prefix))
-    box = Markup(html.exact_box(form.exact, prefix)) if exact else Markup()
-    return rules + box + Markup(html.form_error(form.errors))
+    rules = html.rules_fields(form.values, form.errors, form.rules, prefix)
+    box = html.exact_box(form.exact, prefix) if exact else Markup()
+    return rules + box + html.form_error(form.errors)
 
 
 def left_out_html(form: PageForm) -> Markup:

@@ -74,7 +74,6 @@ def _paytable_fields(
     """The Paytable page's own fields, by their place in its template."""
     form = PAGE_FORMS["/paytable"]
     chosen = query.get("solve_for") or tiers[0]
-    # merge: drop Markup() when solver.present.fields returns Markup
     kind = field_html.choice_field(
         "kind", "Which house edge", _kind(query), KINDS,
         "The round's (per total bet) or the Bonus wager's own.", errors,
@@ -83,8 +82,8 @@ def _paytable_fields(
         "solve_for", "Solve for the pay of", chosen, tiers, form.param("solve_for").hint, errors
     )
     return {
-        "kind": Markup(kind),
-        "solve_for": Markup(pay),
+        "kind": kind,
+        "solve_for": pay,
         "target": fields_html(form, query, errors, ("target",)),
         "search": fields_html(form, query, errors, ("band", "max_pay", "top", "tiers")),
         "left_out": left_out_html(form),
@@ -115,7 +114,7 @@ def paytable_page(
             result = html.idle_html("Not computed yet: press the button again.", autostart)
         elif outcome.ready:
             rules_query = form.query()
-            result = Markup(  # merge: drop Markup() when workbench_pages returns Markup
+            result = (
                 pages_html.pay_solution_html(outcome.result(), rules_query)
                 if "solve_for" in options
                 else pages_html.search_html(outcome.result(), rules_query)
@@ -211,7 +210,7 @@ def hold_page(
             result = html.idle_html("Not checked yet: press Check.", autostart)
         elif outcome.ready:
             found = outcome.result()
-            result = Markup(  # merge: drop Markup() when workbench_pages returns Markup
+            result = (
                 pages_html.series_html(found)
                 if isinstance(found, HoldSeries)
                 else pages_html.hold_html(found)
@@ -233,7 +232,6 @@ def hold_page(
 def _with_names(fields: Markup) -> Markup:
     """The strategy field offering the strategies by name (the template's datalist
     ``strategy-names``: a chart file is a file's name)."""
-    # merge: when solver.present.fields draws from templates, let param_field take the list
     field = 'type="text" id="f-strategy"'
     return Markup(str(fields).replace(field, 'list="strategy-names" ' + field, 1))
 
@@ -255,7 +253,7 @@ def _strategy(text: str, chart_text: str, chart_name: str) -> PlayerStrategy | N
 
 def report_options(
     query: Mapping[str, str],
-) -> tuple[dict[str, Any], dict[str, str], tuple[str, str]]:
+) -> tuple[dict[str, Any], dict[str, str], tuple[Markup, Markup]]:
     """The report's options given (a blank size is the report's default), their errors and
     their fields (:func:`_report_fields`): every option of ``cbj report`` but the file
     written, the workers and the cache, which are the server's."""

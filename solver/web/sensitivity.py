@@ -89,10 +89,10 @@ def _fields(form: RulesForm, query: Mapping[str, str], errors: Mapping[str, str]
     given = str(query.get("vary", "")).strip().lower().replace("_", "-")
     whole = next((v.whole for v in choices if v.name == (given or vary.example)), False)
     shown = {"step": "1" if whole else "a tenth of the range"}
-    return (  # merge: drop the Markup() calls when fields.py returns Markup
-        Markup(field_html.param_field(vary, given, errors, words=words.__getitem__))
+    return (
+        field_html.param_field(vary, given, errors, words=words.__getitem__)
         + fields_html(page_form, query, errors, RANGE, shown)
-        + Markup(field_html.exact_box(form.exact))
+        + field_html.exact_box(form.exact)
     )
 
 
@@ -105,17 +105,17 @@ def _answer(
         said = "Choose what to vary and its range, then press Sweep."
         if form.rules is None or errors:
             said = "Not swept: a field of the form is not valid, as said beside it."
-        return Markup(html.message(said)), 200, False  # merge: drop Markup() (workbench.py)
+        return html.message(said), 200, False
     outcome = ask.bench.sweep(form.rules, options, PAGE_WAIT, ask.start, ask.client)
     if outcome.error:
         status = outcome.status if outcome.status != 200 else 400
-        return Markup(html.message(outcome.error)), status, False
+        return html.message(outcome.error), status, False
     if outcome.idle:
-        return Markup(html.idle_html("Not swept yet: press Sweep.", ask.autostart)), 200, False
+        return html.idle_html("Not swept yet: press Sweep.", ask.autostart), 200, False
     if outcome.ready:
         swept = outcome.result()
         return sweep_html(swept.result, swept.wide, swept.narrow), 200, False
-    return Markup(html.progress_html(outcome.progress, ask.here)), 200, True
+    return html.progress_html(outcome.progress, ask.here), 200, True
 
 
 def sensitivity_page(ask: Ask) -> Response:
@@ -126,10 +126,9 @@ def sensitivity_page(ask: Ask) -> Response:
     answer, status, busy = _answer(ask, form, options, errors)
     if form.rules is None or errors:
         status = 400
-    rules = Markup(  # merge: drop the Markup() calls when fields.py returns Markup
-        field_html.rules_fields(form.values, form.errors, form.rules)
-        + field_html.form_error(form.errors)
+    rules = field_html.rules_fields(form.values, form.errors, form.rules) + field_html.form_error(
+        form.errors
     )
-    left_out = Markup(left_out_html(PAGE_FORMS[PATH]))  # merge: drop Markup() (forms.py)
+    left_out = left_out_html(PAGE_FORMS[PATH])
     body = sensitivity_body(_fields(form, ask.fields, errors), rules, left_out, answer)
     return HTMLResponse(html.page("Sensitivity", PATH, body, form.query(), busy), status)

@@ -224,7 +224,7 @@ def compare_page(ask: Ask) -> Response:
     found = _compared(ask, PAGE_WAIT / 2)
     body = pages_html.compare_body(found.columns) + left_out_html(PAGE_FORMS["/compare"])
     if found.idle:
-        body = Markup(_idle(ask, "Not solved yet: press Compare.")) + body  # merge: drop Markup()
+        body = _idle(ask, "Not solved yet: press Compare.") + body
     game = read_rules(_column(ask.fields, "a.")).query()  # column A is the game carried on
     return HTMLResponse(html.page("Compare", "/compare", body, game, found.busy), found.status)
 
@@ -337,10 +337,8 @@ def report_page(ask: Ask) -> Response:
     fmt = "pdf" if ask.fields.get("format") == "pdf" else "html"
     fields = rules_html(form, exact=False)
     if form.rules is None or option_errors:
-        body = Markup(  # merge: drop Markup() when workbench_pages returns Markup
-            pages_html.report_body(
-                fields, options_html, None, {}, "", open_rules=form.rules is None
-            )
+        body = pages_html.report_body(
+            fields, options_html, None, {}, "", open_rules=form.rules is None
         )
         return HTMLResponse(html.page("Report", "/report", body, form.query()), 400)
     outcome = ask.bench.report(form.rules, options, fmt, ask.start, ask.client)
@@ -403,7 +401,7 @@ def practice_page(ask: Ask) -> Response:
         elif said:
             parts["table"] = html.message(said)
     form = read_rules(ask.fields)
-    rules = Markup(field_html.rules_fields(form.values, form.errors, form.rules))  # merge: fields
+    rules = field_html.rules_fields(form.values, form.errors, form.rules)
     setup = practice_html.setup_html(values, errors, rules) + left_out_html(PAGE_FORMS["/practice"])
     body = practice_html.practice_body(parts, setup, state, not state or bool(errors))
     status = 200 if found is None or found.status == 202 else found.status
