@@ -82,7 +82,9 @@ def test_the_report_on_stdout(folder: Path, monkeypatch: pytest.MonkeyPatch) -> 
         return "figures"
 
     monkeypatch.setattr("solver.api.files.report_figures", figures)
-    monkeypatch.setattr("solver.api.files.build_report", lambda figures, prepared, core: figures)
+    monkeypatch.setattr(
+        "solver.api.files.build_report", lambda figures, prepared, core, written: figures
+    )
     monkeypatch.setattr("solver.api.files.render_html", lambda report: f"<p>{report}</p>")
     monkeypatch.setattr("solver.api.files.render_pdf", lambda report: b"%PDF " + report.encode())
     assert run(["report", "--decks", "1", "-o", "-"])[:2] == (0, b"<p>figures</p>")
