@@ -42,8 +42,11 @@ def test_a_failing_thread_is_quiet_only_once_the_command_is_stopping(
 
 
 def test_ctrl_c_marks_the_command_as_stopping() -> None:
+    # Ctrl-C live, as at a terminal: a command started in the background by a shell
+    # without job control inherits SIGINT ignored, and an ignored signal stays ignored.
     script = """
 import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from solver.model import process
 process.stop_on_signals()
 try:
