@@ -117,6 +117,14 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return int(stop.value.code or 0), out, err
 
 
+def refused_in_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``cbj paytable ARGV`` on two decks exits 2 with nothing on stdout and one line on
+    stderr that says ``message``."""
+    status, out, err = run(["paytable", *argv, "--decks", "2"], capsys)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and message in err
+
+
 FOUR = Paytable.parse("suited-match=15,rank-match=4,suited-adjacent=2,adjacent=1")
 
 

@@ -27,6 +27,7 @@ from tests.paytables import (
     four_model,
     fresh,
     model,
+    refused_in_one_line,
     round_edge,
     run,
     whole_paytables,
@@ -109,9 +110,7 @@ def test_cli_search_lists_paytables_in_the_band(capsys: pytest.CaptureFixture[st
 def test_cli_bad_design_input_is_one_line_and_status_2(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(["paytable", *argv, "--decks", "2"], capsys)
-    assert status == 2 and out == ""
-    assert err.count("\n") == 1 and message in err
+    refused_in_one_line(argv, message, capsys)
 
 
 # --- Named tiers ----------------------------------------------------------------------------
@@ -156,9 +155,7 @@ def test_cli_searches_named_tiers(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_bad_tier_input_is_one_line_and_status_2(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(["paytable", *argv, "--decks", "2"], capsys)
-    assert status == 2 and out == ""
-    assert err.count("\n") == 1 and message in err
+    refused_in_one_line(argv, message, capsys)
 
 
 def test_a_named_tier_search_is_the_commands_json(capsys: pytest.CaptureFixture[str]) -> None:

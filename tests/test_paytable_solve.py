@@ -36,6 +36,7 @@ from tests.paytables import (
     four_model,
     fresh,
     model,
+    refused_in_one_line,
     round_edge,
     run,
 )
@@ -167,9 +168,7 @@ def test_cli_solve_reports_the_exact_pay_and_candidates(
 def test_cli_bad_design_input_is_one_line_and_status_2(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(["paytable", *argv, "--decks", "2"], capsys)
-    assert status == 2 and out == ""
-    assert err.count("\n") == 1 and message in err
+    refused_in_one_line(argv, message, capsys)
 
 
 # --- Named tiers ----------------------------------------------------------------------------
@@ -222,9 +221,7 @@ def test_cli_solves_for_a_named_tier(capsys: pytest.CaptureFixture[str]) -> None
 def test_cli_bad_tier_input_is_one_line_and_status_2(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(["paytable", *argv, "--decks", "2"], capsys)
-    assert status == 2 and out == ""
-    assert err.count("\n") == 1 and message in err
+    refused_in_one_line(argv, message, capsys)
 
 
 def test_a_named_tier_s_solution_is_the_commands_json(capsys: pytest.CaptureFixture[str]) -> None:
