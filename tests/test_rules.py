@@ -80,6 +80,20 @@ def test_malformed_paytables_are_rejected(text: str) -> None:
         Paytable.parse(text)
 
 
+@pytest.mark.parametrize(
+    "text", ["20:5:2", "15:4.5:1", "suited-match=15, rank-match=4, adjacent=1"]
+)
+def test_rules_read_a_paytable_given_as_its_text(text: str) -> None:
+    # Rules' own message says "a Paytable or its text": the text is the parsed Paytable.
+    assert Rules(paytable=text) == Rules(paytable=Paytable.parse(text))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["15:4", "a:b:c"])
+def test_rules_refuse_a_bad_paytable_text_as_parse_does(text: str) -> None:
+    with pytest.raises(RulesError, match="pay"):
+        Rules(paytable=text)  # type: ignore[arg-type]
+
+
 def test_paytable_accepts_decimal_pays() -> None:
     assert Paytable.parse("15:4.5:1").rank_match == Fraction(9, 2)
     assert str(Paytable.parse("15:4.5:1")) == "15:4.5:1"

@@ -205,6 +205,8 @@ def _check_blackjack_pays(value: Any) -> Fraction:
 
 
 def _check_paytable(value: Any) -> Paytable:
+    if isinstance(value, str):  # the text every surface reads, e.g. "15:4:1"
+        return Paytable.parse(value)
     if not isinstance(value, Paytable):
         raise RulesError(f"paytable {shown(value)} must be a Paytable or its text, e.g. 15:4:1")
     return value
