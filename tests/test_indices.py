@@ -202,6 +202,20 @@ def test_only_indices_that_gain_are_printed_and_each_keeps_its_sign() -> None:
     assert [row[2] for row in grid.rows] == ["\u2265 \u22120.0"]
 
 
+def test_a_two_deck_study_says_how_deep_its_shoes_were_dealt() -> None:
+    """A 2-deck shoe keeps its last cards back before a cut card at 0.83: the printed
+    notes and the report's caption name the depth the dealt states reach (the deepest of
+    400 deals, measured), not the cut card alone."""
+    deepest = max(len(deal_cards(2, 3, sample, 0.83)) for sample in range(400)) / 104
+    assert deepest < 0.83
+    result = IndicesResult(Rules(decks=2), "hi-lo", system_tags("hi-lo"), 400, 3, 0.83, (), 0, 0)
+    notes = " ".join(indices_tables(result)[0].notes)
+    assert f"dealt up to {deepest:g} of the shoe, short of the cut card at 0.83" in notes
+    assert f"solved shoes dealt up to {deepest:g} of the shoe" in _indices_grid(result).caption
+    six = replace(result, rules=Rules(decks=6))
+    assert "dealt up to 0.83 of the shoe, seed" in " ".join(indices_tables(six)[0].notes)
+
+
 # --- the command -----------------------------------------------------------------------------
 
 

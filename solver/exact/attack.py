@@ -2,7 +2,7 @@
 
 Each dealt state is a round dealt at a depth uniform up to the study's cut card, so the
 states dealt up to a smaller penetration are a sample of it too; a penetration the deal
-cannot reach (a shoe keeps :data:`~solver.exact.shoe_states.MIN_CARDS_LEFT` cards back)
+cannot reach (a shoe keeps :data:`~solver.model.shuffles.MIN_CARDS_LEFT` cards back)
 has no row.  Per state, with ``e`` the main wager's EV under composition-dependent play,
 ``c`` under the chart, ``b`` the Bonus wager's per Bonus unit, ``r`` the rules' ratio and
 ``m`` the Bonus multiple (``r`` under a Bonus cap):
@@ -36,11 +36,10 @@ from typing import Any
 import numpy as np
 
 from solver.exact.indices import index_gains
-from solver.exact.shoe_states import MIN_CARDS_LEFT
 from solver.model.checks import plain_number, shown
 from solver.model.counts import LABELS, Tags
 from solver.model.errors import CountError
-from solver.model.shuffles import Shuffle
+from solver.model.shuffles import Shuffle, reach
 from solver.results.attack import (
     Attack,
     AttackKind,
@@ -124,19 +123,6 @@ def unevenness(shoes: DealtShoes) -> Array:
     expected = rows[:, :1] / len(LABELS)
     result: Array = (((left - expected) ** 2) / expected).sum(axis=1)
     return result
-
-
-def reach(decks: int, penetration: float) -> float:
-    """The deepest share of a ``decks``-deck shoe a round is dealt at with the cut card at
-    ``penetration``: the penetration, or less where the shoe keeps its last cards back.
-
-    >>> reach(6, 0.83), reach(2, 0.83), reach(1, 0.83)
-    (0.83, 0.75, 0.5)
-    """
-    total = 52 * decks
-    if round(penetration * total) <= total - MIN_CARDS_LEFT:
-        return penetration
-    return (total - MIN_CARDS_LEFT) / total
 
 
 def reached(shoes: DealtShoes) -> float:

@@ -31,7 +31,7 @@ import numpy as np
 from solver.exact.game import solutions_of, solve_game
 from solver.exact.player_hands import HandSpace, universe
 from solver.exact.protection import Flags, Ints, Levels, _levels, walk_chart
-from solver.exact.shoe_states import MIN_CARDS_LEFT, check_samples, check_seed
+from solver.exact.shoe_states import check_samples, check_seed
 from solver.model.cards import RANKS, SUITS, VALUES, Card, Shoe
 from solver.model.cells import Action, cell_of
 from solver.model.checks import shown
@@ -40,6 +40,7 @@ from solver.model.errors import ShoeError
 from solver.model.hands import hand_of, is_player_blackjack
 from solver.model.parallel import Backend, parallel_map
 from solver.model.rules import Rules
+from solver.model.shuffles import MIN_CARDS_LEFT
 from solver.results.charts import Chart
 from solver.results.dealt_shoes import GAINS, DealtShoes, Decision
 from solver.results.game import GameResult

@@ -47,6 +47,7 @@ from solver.model.counts import Tags, rank_label
 from solver.model.errors import ShoeError
 from solver.model.parallel import Backend, parallel_map
 from solver.model.rules import Rules
+from solver.model.shuffles import MIN_CARDS_LEFT
 from solver.results.protection import (
     DepthStates,
     Distribution,
@@ -60,10 +61,6 @@ DEFAULT_DEPTHS = (0.25, 0.5, 0.75, 0.83)
 
 #: The percentiles of each EV distribution.
 PERCENTILES = (5, 25, 50, 75, 95)
-
-#: Fewest cards a depleted shoe may keep: half a deck.  Below it some rounds could run the
-#: shoe dry, which the solver refuses; from it up no dealt shoe has come near.
-MIN_CARDS_LEFT = 26
 
 
 #: States solved by one task: at most this many, and fewer for small studies (more only

@@ -22,6 +22,25 @@ from typing import Any
 from solver.model.checks import shown
 from solver.model.errors import SimulationError
 
+#: Fewest cards a depleted shoe may keep: half a deck.  Below it some rounds could run the
+#: shoe dry, which the solver refuses; from it up no dealt shoe has come near.
+MIN_CARDS_LEFT = 26
+
+
+def reach(decks: int, penetration: float) -> float:
+    """The deepest share of a ``decks``-deck shoe a round is dealt at with the cut card at
+    ``penetration``: the penetration, or less where the shoe keeps its last cards back
+    (:data:`MIN_CARDS_LEFT`).
+
+    >>> reach(6, 0.83), reach(2, 0.83), reach(1, 0.83)
+    (0.83, 0.75, 0.5)
+    """
+    total = 52 * decks
+    if round(penetration * total) <= total - MIN_CARDS_LEFT:
+        return penetration
+    return (total - MIN_CARDS_LEFT) / total
+
+
 #: A shuffler's tray when none is stated: about four rounds of a full table's first cards.
 DEFAULT_BUFFER = 20
 #: The largest tray, in cards.

@@ -12,6 +12,7 @@ import math
 from solver.model.cards import VALUES, value_label
 from solver.model.cells import ROWS, cell_name
 from solver.model.counts import LABELS, Tags
+from solver.model.shuffles import MIN_CARDS_LEFT, reach
 from solver.present.style import (
     Cell,
     cell,
@@ -98,8 +99,9 @@ def indices_tables(result: IndicesResult) -> tuple[Table, Table]:
     notes = (
         *rules_notes(result.rules),
         f"count {result.system}: {_tags(result.tags)}",
-        f"{thousands(result.samples)} shoes dealt up to {result.penetration:g} of the shoe, seed "
-        f"{result.seed}; S{AT_LEAST}x: stand from true count x up; H{AT_MOST}x: hit at x and "
+        f"{thousands(result.samples)} shoes dealt "
+        f"{dealt_up_to(result.rules.decks, result.penetration)}, "
+        f"seed {result.seed}; S{AT_LEAST}x: stand from true count x up; H{AT_MOST}x: hit at x and "
         "below",
         "only the indices that gain over the dealt shoes are printed (value above zero, "
         f"within {REACHED} true counts); the ranked table lists every decision followed",
@@ -176,7 +178,9 @@ def bet_tables(result: BetResult) -> tuple[Table, Table]:
         (
             *rules_notes(result.rules),
             f"count {result.system}: {_tags(result.tags)}",
-            f"{thousands(result.samples)} shoes dealt up to {result.penetration:g}; spread "
+            f"{thousands(result.samples)} shoes dealt "
+            f"{dealt_up_to(result.rules.decks, result.penetration)}; "
+            "spread "
             f"{result.spread[0]}-{result.spread[1]}, Kelly bankroll {result.kelly_bankroll:g} "
             f"units at {result.kelly_fraction:g} Kelly; hands played by the {result.play}",
             "the bet follows the fitted EV (a least-squares line on the true count)",
@@ -211,6 +215,25 @@ def bet_tables(result: BetResult) -> tuple[Table, Table]:
         tuple((None, key) for key, _, _ in shown),
     )
     return ramp, figures
+
+
+def dealt_up_to(decks: int, penetration: float, deepest: float | None = None) -> str:
+    """How deep a study's shoes were dealt: to the cut card, or where a shoe keeps its last
+    cards back before it, as far as they go (``deepest``; by default
+    :func:`~solver.model.shuffles.reach`'s).
+
+    >>> dealt_up_to(6, 0.83)
+    'up to 0.83 of the shoe'
+    >>> dealt_up_to(2, 0.83)
+    'up to 0.75 of the shoe, short of the cut card at 0.83, as a shoe keeps its last 26 cards'
+    """
+    deepest = reach(decks, penetration) if deepest is None else deepest
+    if deepest >= penetration:
+        return f"up to {penetration:g} of the shoe"
+    return (
+        f"up to {deepest:g} of the shoe, short of the cut card at {penetration:g}, as a shoe "
+        f"keeps its last {MIN_CARDS_LEFT} cards"
+    )
 
 
 def estimate_text(e: Estimate | None, places: int = 2) -> str:
@@ -358,7 +381,8 @@ def attack_tables(result: AttackResult) -> tuple[Table, ...]:
             tuple((line,) for line in verdict_lines(result)),
             (
                 *rules_notes(result.rules),
-                f"{result.samples:,} shoes dealt up to {result.penetration:g}, seed "
+                f"{result.samples:,} shoes dealt "
+                f"{dealt_up_to(result.rules.decks, result.penetration, result.reached)}, seed "
                 f"{result.seed}; spread {result.spread[0]}-{result.spread[1]}, the Bonus "
                 f"raised to {result.bonus_multiple} x main where an attack raises it",
                 f"Bonus EV per Bonus unit over the shoes: mean {b.mean:+.4f}, 5%/50%/95% "

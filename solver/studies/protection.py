@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.exact.attack import PracticalCounter, attack_multiple, reach, reached
+from solver.exact.attack import PracticalCounter, attack_multiple, reached
 from solver.exact.betting import optimal_bets
 from solver.exact.dealt_shoes import deal_shoes
 from solver.exact.indices import index_plays
@@ -26,7 +26,7 @@ from solver.model.catalogue import SHOE_SAMPLES as SHOE_SAMPLES_PARAM
 from solver.model.counts import system_tags
 from solver.model.errors import ReportError
 from solver.model.rules import Rules
-from solver.model.shuffles import DEFAULT_BUFFER, Shuffle
+from solver.model.shuffles import DEFAULT_BUFFER, Shuffle, reach
 from solver.results.attack import AttackKind
 from solver.results.charts import Chart
 from solver.results.protection import (

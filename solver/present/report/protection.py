@@ -14,7 +14,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from solver.model.counts import LABELS, Tags
-from solver.present.advantage import estimate_text, row_text, signed_count, verdict_lines
+from solver.present.advantage import (
+    dealt_up_to,
+    estimate_text,
+    row_text,
+    signed_count,
+    verdict_lines,
+)
 from solver.present.report.blocks import Grid, Section, Text, column_keys
 from solver.present.style import minus, minus_numbers, show, signed, thousands
 from solver.results.attack import AttackResult, AttackRow
@@ -204,7 +210,8 @@ def _indices_grid(result: IndicesResult) -> Grid:
         rows,
         keys=column_keys(rows, (None, None, *INDEX_KEYS)),
         caption=f"Index plays of the best level-2 count that gain ({thousands(result.samples)} "
-        f"solved shoes up to {result.penetration:g}; gains per 100 rounds), the most valuable "
+        f"solved shoes dealt {dealt_up_to(result.rules.decks, result.penetration)}; "
+        "gains per 100 rounds), the most valuable "
         f"first. {heading('playing_efficiency').capitalize()}: "
         + ("n/a" if efficiency is None else show("playing_efficiency", efficiency))
         + ".",
