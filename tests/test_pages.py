@@ -175,3 +175,19 @@ def test_the_manifests_command_writes_the_format_built(
     command = html.unescape(re.sub(r"<[^>]+>", " ", page.split("Reproducibility manifest")[-1]))
     found = re.search(r"cbj report .*? -o (\S+)", command, re.S)
     assert found is not None and found.group(1) == written
+
+
+@pytest.mark.parametrize("path", ["/hold", "/report"])
+def test_the_strategy_box_offers_the_strategies_by_name(path: str) -> None:
+    """The Hold and Report pages' strategy is a text box (a chart file is a file's name)
+    offering the named strategies from the page's own datalist."""
+    from solver.model.outcomes import NAMED_POLICIES
+
+    with TestClient(make_app(Workbench(WorkbenchStore(GAMES))), base_url=BASE) as client:
+        page = client.get(path).text
+    box = re.search(r'<input [^>]*id="f-strategy"[^>]*>', page)
+    assert box is not None and 'list="strategy-names"' in box.group(0), box
+    names = re.search(r'<datalist id="strategy-names">(.*?)</datalist>', page, re.S)
+    assert names is not None
+    offered = re.findall(r'<option value="([^"]+)">', names.group(1))
+    assert set(NAMED_POLICIES) <= set(offered)

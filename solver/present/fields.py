@@ -47,6 +47,8 @@ class Field:
     #: A drop-down's first, blank choice, or None for none.
     blank: str | None = None
     presets: str = ""
+    #: A text box's suggestions: the id of a ``<datalist>`` on the page, or "" for none.
+    suggestions: str = ""
 
 
 def _drawn(field: Field) -> Markup:
@@ -157,10 +159,12 @@ def param_field(
     errors: Mapping[str, str],
     shown: str = "",
     words: Callable[[str], str] | None = None,
+    suggestions: str = "",
 ) -> Markup:
     """One parameter's field, made from its catalogue entry: a drop-down of its choices
     (each in ``words``), a box for a yes or no, else a text box showing ``shown`` (its
-    example, else) when blank; its label, its help and its error beside it.
+    example, else) when blank, offering the page's datalist ``suggestions`` if named; its
+    label, its help and its error beside it.
 
     >>> from solver.model.catalogue import HOLD_ROUNDS
     >>> 'placeholder="100,000"' in param_field(HOLD_ROUNDS, "", {})
@@ -177,7 +181,11 @@ def param_field(
         return _drawn(replace(field, kind="select", options=options))
     placeholder = shown or param.shown_default or param.example
     numeric = param.kind is Kind.WHOLE
-    return _drawn(replace(field, value=given, placeholder=placeholder, numeric=numeric))
+    return _drawn(
+        replace(
+            field, value=given, placeholder=placeholder, numeric=numeric, suggestions=suggestions
+        )
+    )
 
 
 def textarea_field(param: Param, given: str, errors: Mapping[str, str], name: str = "") -> Markup:

@@ -211,6 +211,11 @@ def read_fields(
     return values, errors
 
 
+#: The text boxes that offer suggestions: the parameter's name, the id of the page's
+#: ``<datalist>`` (a chart file is a file's name, so the strategy is a box, not a drop-down).
+SUGGESTIONS = {"strategy": "strategy-names"}
+
+
 def fields_html(
     form: PageForm,
     query: Mapping[str, str],
@@ -220,7 +225,8 @@ def fields_html(
     words: Mapping[str, Callable[[str], str]] | None = None,
 ) -> Markup:
     """The fields ``names`` of ``form``, each made from its entry (``shown``: what a blank
-    field shows; ``words``: a drop-down's words for its choices)."""
+    field shows; ``words``: a drop-down's words for its choices); the strategy's text box
+    offers the page's datalist of strategies by name (:data:`SUGGESTIONS`)."""
     return Markup().join(
         html.textarea_field(
             form.param(name), str(query.get(name, ""))[: LONG_FIELDS[name]], errors, name
@@ -232,6 +238,7 @@ def fields_html(
             errors,
             (shown or {}).get(name, ""),
             (words or {}).get(name),
+            SUGGESTIONS.get(name, ""),
         )
         for name in names
     )

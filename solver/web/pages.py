@@ -220,20 +220,13 @@ def hold_page(
     page_form = PAGE_FORMS["/hold"]
     body = render(
         "workbench/hold.html",
-        fields=_with_names(fields_html(page_form, query, errors, page_form.fields)),
+        fields=fields_html(page_form, query, errors, page_form.fields),
         strategies=STRATEGY_NAMES,
         rules=pages_html.folded_rules(rules_html(form, exact=False), bool(form.errors)),
         left_out=left_out_html(page_form),
         result=result,
     )
     return HTMLResponse(html.page("Hold check", "/hold", body, form.query(), busy), status)
-
-
-def _with_names(fields: Markup) -> Markup:
-    """The strategy field offering the strategies by name (the template's datalist
-    ``strategy-names``: a chart file is a file's name)."""
-    field = 'type="text" id="f-strategy"'
-    return Markup(str(fields).replace(field, 'list="strategy-names" ' + field, 1))
 
 
 def _strategy(text: str, chart_text: str, chart_name: str) -> PlayerStrategy | None:
@@ -294,7 +287,7 @@ def _report_fields(query: Mapping[str, str], errors: Mapping[str, str]) -> tuple
             "prepared_by", "prepared_for", "revision_note", "table_limits", "procedures"
         ),
         paytables=fields("paytables"),
-        strategy=_with_names(fields("strategy")),
+        strategy=fields("strategy"),
         strategies=STRATEGY_NAMES,
         chart_text=str(query.get("strategy_chart_text", "")),
         chart_name=str(query.get("strategy_chart_name", ""))[:MAX_FIELD_TEXT],
