@@ -102,20 +102,6 @@ def attack_multiple(given: object, ratio: Fraction) -> Fraction:
     return multiple
 
 
-def perfect_round(
-    main: Array, bonus: Array, ratio: float, multiple: float, spread: tuple[int, int]
-) -> Array:
-    """Each state's result per round for the perfect-information player who plays every
-    round (main units).
-
-    >>> main, bonus = np.array([0.01, -0.05]), np.array([0.1, -0.1])
-    >>> [round(float(v), 9) for v in perfect_round(main, bonus, 0.5, 2.0, (1, 8))]
-    [1.68, -0.1]
-    """
-    best = main + np.where(bonus > 0, multiple, ratio) * bonus
-    return np.where(best > 0, spread[1], spread[0]) * best
-
-
 def unevenness(shoes: DealtShoes) -> Array:
     """Each state's chi-square of the ranks left against an even shoe."""
     rows = np.array(shoes.rows)

@@ -32,7 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from solver.exact.lattice import MAX_POINTS, float_power
+from solver.exact.lattice import float_power
 from solver.exact.saddlepoint import Saddlepoint
 from solver.exact.session import distribution
 from solver.model.checks import share_of, shown, whole_in
@@ -457,8 +457,3 @@ def _drop(ratio: Fraction | None, handle: Fraction, row: DailyRow) -> Fraction:
             f"daily file, {row.date}: no drop; give a drop column or a drop-to-handle ratio"
         )
     return ratio * handle
-
-
-def too_fine(table: RoundTable, rounds: int) -> bool:
-    """Whether the FFT's lattice for ``rounds`` rounds of ``table`` would pass its limit."""
-    return (len(table.weights) - 1) * rounds + 1 > MAX_POINTS and rounds > 1

@@ -27,7 +27,7 @@ The walk is in floats (agreeing with the exact walk to 1e-12), so the table-roun
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -187,16 +187,3 @@ def _power(seat: Floats, seats: int) -> Floats:
     for _ in range(seats - 1):
         out = np.convolve(out, seat)
     return out
-
-
-def mix_name(players: Iterable[tuple[Fraction, str]]) -> str:
-    """A mix in words, as :func:`~solver.model.outcomes.parse_mix` reads it (one strategy:
-    its name alone).
-
-    >>> mix_name([(Fraction(1, 10), "optimal"), (Fraction(9, 10), "chart")])
-    '10% optimal, 90% chart'
-    """
-    listed = list(players)
-    if len(listed) == 1 and listed[0][0] == 1:
-        return listed[0][1]
-    return ", ".join(f"{float(100 * share):g}% {name}" for share, name in listed)

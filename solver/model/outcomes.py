@@ -9,7 +9,7 @@ from fractions import Fraction
 from solver.model.cards import Card
 from solver.model.checks import ascii_digits, shown
 from solver.model.errors import StrategyError
-from solver.model.paytable import BONUS_TIERS, LOSE, Paytable, rank_distance
+from solver.model.paytable import BONUS_TIERS, LOSE, Paytable
 from solver.model.rules import Rules
 
 
@@ -53,11 +53,6 @@ class BonusOutcome(StrEnum):
 
 
 BONUS_OUTCOMES: tuple[BonusOutcome, ...] = tuple(BonusOutcome)
-
-
-def ranks_adjacent(first: int, second: int) -> bool:
-    """Rank indices (0 = ace .. 12 = king) one apart; the ace touches both 2 and king."""
-    return rank_distance(first, second) == 1
 
 
 _CLAUSE_OUTCOMES = {o.value: o for o in BonusOutcome}

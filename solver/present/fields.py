@@ -204,13 +204,6 @@ def form_error(errors: Mapping[str, str]) -> Markup:
     return macro(TEMPLATE, "error", "form-error-", errors.get("", ""))
 
 
-def text_field(
-    name: str, label: str, given: str, placeholder: str, hint: str, errors: Mapping[str, str]
-) -> Markup:
-    """A plain text field with its help and its error (the Paytable and Report pages' own)."""
-    return _drawn(Field(name, label, hint, errors.get(name), value=given, placeholder=placeholder))
-
-
 def choice_field(
     name: str, label: str, given: str, choices: Sequence[str], hint: str, errors: Mapping[str, str]
 ) -> Markup:

@@ -43,11 +43,6 @@ def _percent(value: Fraction | float | None) -> str:
     return "-" if value is None else f"{100 * float(value):+.3f}%"
 
 
-def _between(low: Fraction, high: Fraction, over: Fraction) -> str:
-    """A band of wins as shares of ``over``."""
-    return f"{_percent(low / over)} to {_percent(high / over)}"
-
-
 def _method(method: str, error_bound: float | None) -> str:
     """How the distribution was found, with its error."""
     if method == "exact":
