@@ -64,6 +64,7 @@ from solver.present.report import Report, build_report, render_html, render_pdf 
 from solver.results.charts import CHART  # noqa: E402
 from solver.results.game import GAME  # noqa: E402
 from solver.results.kinds import Key, Kind  # noqa: E402
+from solver.results.protection import EFFECTS  # noqa: E402
 from solver.results.report import ReportFigures  # noqa: E402
 from solver.store.disk import Cache  # noqa: E402
 from solver.store.memory import MemoryCache  # noqa: E402
@@ -84,12 +85,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 class SharedGames(MemoryCache):
-    """Games and charts kept in memory, exact games and charts in front of the session's
-    disk cache.
+    """Games and charts kept in memory, exact games, charts and exact effects of removal in
+    front of the session's disk cache.
 
-    A worker reads an exact game or a chart another worker already solved from the disk
-    cache (and keeps it in memory after); one no worker has solved yet is computed and
-    stored there. Float games stay in memory only: storing one costs more than solving it.
+    A worker reads an exact game, a chart or exact effects another worker already solved
+    from the disk cache (and keeps them in memory after); one no worker has solved yet is
+    computed and stored there (the exact one-deck effects cost 6 s, asked of ``eor`` and
+    ``count`` alike). Float results stay in memory only: storing one costs more than
+    solving it.
     """
 
     def __init__(self, disk: Cache) -> None:
@@ -99,7 +102,7 @@ class SharedGames(MemoryCache):
     def fetch(self, kind: Kind[T], key: Key, compute: Callable[[], T]) -> T:
         """The result from memory, else (an exact game or a chart) from the disk cache,
         else ``compute()``."""
-        if kind == CHART or (kind == GAME and key.exact):
+        if kind == CHART or (kind in (GAME, EFFECTS) and key.exact):
             return super().fetch(kind, key, lambda: self.disk.fetch(kind, key, compute))
         return super().fetch(kind, key, compute)
 

@@ -64,6 +64,9 @@ class Session:
             sys.executable, [*argv, *options], env=_environment(data), encoding="utf-8",
             timeout=120, dimensions=(60, 220),
         )  # fmt: skip
+        # pexpect waits 50 ms before each send, for programs that flush the terminal's input
+        # as they prompt: cbj practice reads whole lines, and each is sent after its prompt.
+        self.child.delaybeforesend = None
         self.cache = default_cache()
         self.turn: PracticeTurn = solver.practice_start(
             seed=seed, drill=drill, decks=1, cache=self.cache, history=history

@@ -190,6 +190,10 @@ def test_every_legal_corner_is_answered(
 
 
 def test_attack_takes_its_default_multiple_at_the_largest_ratio(games: MemoryCache) -> None:
-    """The issue's case: a Bonus ratio of 100 refused ``cbj attack``'s default multiple."""
-    result = solver.attack(samples=2, bonus_ratio="100", decks=1, cache=games)
+    """The issue's case: a Bonus ratio of 100 refused ``cbj attack``'s default multiple.
+
+    The whole study runs (its shoe paths and simulated counters too), each at its smallest
+    useful size: the multiple is refused or taken before any of them deals a round.
+    """
+    result = solver.attack(samples=2, bonus_ratio="100", decks=1, paths=1, rounds=1000, cache=games)
     assert result.bonus_multiple == 100

@@ -32,7 +32,7 @@ from solver.store.memory import MemoryCache
 #: Every command with figures, and a command line that runs it in a moment.
 RUNS: dict[str, list[str]] = {
     "advise": ["advise", "--bonus", "7", "--hand", "9 4"],
-    "attack": ["attack", "--decks", "1", "--samples", "4"],
+    "attack": ["attack", "--decks", "1", "--samples", "4", "--paths", "2", "--rounds", "20000"],
     "bet": ["bet", "--decks", "1", "--samples", "4"],
     "bonus": ["bonus"],
     "chart": ["chart", "--costs"],

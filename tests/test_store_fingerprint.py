@@ -152,6 +152,6 @@ def test_a_database_from_before_the_memo_is_read_and_given_it(tmp_path: Path) ->
 
 
 def test_the_fingerprint_covers_every_computing_module() -> None:
-    for folder in ("model", "exact", "store"):
+    for folder in ("model", "exact", "sim", "studies", "store"):
         assert folder in fingerprint.COMPUTING_CODE
         assert list((PACKAGE / folder).glob("*.py"))

@@ -524,7 +524,8 @@ def attack(
     entry; ``rounds`` simulated rounds measure the practical counter with no mid-shoe entry
     and under the shuffler.  ``bonus_multiple`` is the most the Bonus wager is raised to,
     in main wagers: by default 2, or twice the rules' Bonus ratio if that is more (at most
-    100).
+    100).  A store keeps the result whole: the same arguments again read it back (the
+    simulated counters, most of the cost, are kept nowhere else).
     """
     return cast("AttackResult", call("attack", locals()))
 

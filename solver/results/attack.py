@@ -27,6 +27,7 @@ from solver.model.numbers import exact_json, float_json
 from solver.model.rules import Rules
 from solver.model.shuffles import Shuffle
 from solver.results.frames import Tabular
+from solver.results.kinds import Kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,3 +415,8 @@ class AttackResult(Tabular):
             "bonus_ev": self.bonus.to_json(),
             "verdict": self.verdict.to_json(),
         }
+
+
+#: ``cbj attack``'s results, kept whole by their rules and settings: a second run with the
+#: same arguments (another ``--format``, say) reads it back instead of simulating again.
+ATTACK: Kind[AttackResult] = Kind("attack", AttackResult)

@@ -21,8 +21,10 @@ SCHEMA_VERSION = 4
 #: The package's folder (``solver/``).
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 #: Folders (under the package) whose source decides every stored result: the computing
-#: code, and the store's own codecs and payload format.
-COMPUTING_CODE = ("model", "exact", "store")
+#: code (the exact solver, the simulator and the studies that drive them: shoe paths, dealt
+#: shoes, the report's studies and ``cbj attack`` are stored whole), and the store's own
+#: codecs and payload format.
+COMPUTING_CODE = ("model", "exact", "sim", "studies", "store")
 #: A source file changed less than this many seconds ago may change again within the same
 #: tick of the file system's clock (2 s on FAT), unseen by its times: its state is not
 #: remembered (see :func:`remembered_fingerprint`).
@@ -53,7 +55,7 @@ def hash_code(root: str) -> str:
 def code_fingerprint(root: str | os.PathLike[str] = PACKAGE_ROOT) -> str:
     """A hash of the schema and the source of the computing code.
 
-    Editing any file of ``solver/model``, ``solver/exact`` or ``solver/store`` changes it,
+    Editing any file of :data:`COMPUTING_CODE` (``solver/exact``, say) changes it,
     so results computed by other code are never returned.  The package's version number
     is left out: the source it would stand for is hashed itself, and reading the version
     (``importlib.metadata``) cost a cache hit a tenth of its time.

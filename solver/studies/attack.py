@@ -45,6 +45,7 @@ from solver.model.parallel import parallel_map
 from solver.model.rules import Rules
 from solver.model.shuffles import DEFAULT_BUFFER, Shuffle
 from solver.results.attack import (
+    ATTACK,
     AttackKind,
     AttackResult,
     AttackRow,
@@ -57,6 +58,7 @@ from solver.results.run import Run
 from solver.results.simulation import Counter, CounterStatistics
 from solver.sim import Strategy
 from solver.sim.deal import Shoes, Table, play_round, shoe_codes
+from solver.sim.run import CHUNK_ROUNDS
 from solver.studies.counting import counted_shoes, dealt_shoes
 from solver.studies.seeded import SeededDeal
 from solver.studies.simulation import played_strategy
@@ -311,32 +313,52 @@ def attack_command(
     entry; ``rounds`` simulated rounds measure the practical counter with no mid-shoe entry
     and under the shuffler.  ``bonus_multiple`` is the most the Bonus wager is raised to,
     in main wagers: by default 2, or twice the rules' Bonus ratio if that is more (at most
-    100).
+    100).  A store keeps the result whole: the same arguments again read it back (the
+    simulated counters, most of the cost, are kept nowhere else).
     """
     multiple = attack_multiple(bonus_multiple, rules.bonus_ratio)  # refused before work
     check_penetration(penetration, rules.decks)
-    name, tags, shoes = counted_shoes(
-        rules, count, run.cache, lambda: dealt_shoes(rules, samples, seed, penetration, run)
-    )
-    plays = index_plays(shoes, name, tags)
-    bets = optimal_bets(shoes, name, tags, spread, KELLY_BANKROLL, indices=plays)
-    game = solve_game(rules, exact=True, cache=run.cache)
-    strategy = played_strategy("chart", rules, lambda: game, run.cache)
-    found = _paths(rules, strategy, paths, seed, shoes, run) if paths else None
-    return attack_study(
-        rules,
-        shoes,
-        strategy,
-        PracticalCounter(name, tags, bets, plays),
-        spread=spread,
-        multiple=multiple,
-        penetrations=(*(p for p in (0.5, 0.67, 0.75) if p < penetration), penetration),
-        paths=found,
-        rounds=rounds,
-        seed=seed,
-        buffer=buffer,
-        jobs=run.jobs,
-    )
+
+    def compute() -> AttackResult:
+        name, tags, shoes = counted_shoes(
+            rules, count, run.cache, lambda: dealt_shoes(rules, samples, seed, penetration, run)
+        )
+        plays = index_plays(shoes, name, tags)
+        bets = optimal_bets(shoes, name, tags, spread, KELLY_BANKROLL, indices=plays)
+        game = solve_game(rules, exact=True, cache=run.cache)
+        strategy = played_strategy("chart", rules, lambda: game, run.cache)
+        found = _paths(rules, strategy, paths, seed, shoes, run) if paths else None
+        return attack_study(
+            rules,
+            shoes,
+            strategy,
+            PracticalCounter(name, tags, bets, plays),
+            spread=spread,
+            multiple=multiple,
+            penetrations=(*(p for p in (0.5, 0.67, 0.75) if p < penetration), penetration),
+            paths=found,
+            rounds=rounds,
+            seed=seed,
+            buffer=buffer,
+            jobs=run.jobs,
+        )
+
+    if run.cache is None:
+        return compute()
+    settings = {  # everything the rows depend on but the rules, never the workers
+        "spread": list(spread),
+        "bonus_multiple": str(multiple),
+        "count": count,
+        "paths": paths,
+        "rounds": rounds,
+        "buffer": buffer,
+        "samples": samples,
+        "seed": seed,
+        "penetration": penetration,
+        "strategy": "chart",
+        "chunk_rounds": CHUNK_ROUNDS,
+    }
+    return run.cache.fetch(ATTACK, Key(rules, settings=settings), compute)
 
 
 def _paths(
